@@ -1,0 +1,82 @@
+"""The code predictor ("sub-talker"): codebooks 1..15 of a frame from the talker's hidden state.
+
+Reference: `Qwen3TTSTalkerCodePredictorModelForConditionalGeneration` in qwen_tts 0.1.1. Per frame it
+starts from a fresh cache with the 2-position input [talker hidden, codec_embedding(c0)], then
+feeds back one codebook embedding per step; step s uses `lm_head[s]`. The 1.7B models project the
+talker width down with `small_to_mtp_projection` (absent when the widths agree).
+"""
+
+from typing import Callable
+
+import mlx.core as mx
+import mlx.nn as nn
+from mlx_lm.models.cache import KVCache
+
+from .config import CodePredictorConfig
+from .transformer import BlockArgs, TransformerBlock, attention_mask
+
+
+def block_args(cfg) -> BlockArgs:
+    return BlockArgs(
+        hidden_size=cfg.hidden_size,
+        intermediate_size=cfg.intermediate_size,
+        num_attention_heads=cfg.num_attention_heads,
+        num_key_value_heads=cfg.num_key_value_heads,
+        head_dim=cfg.head_dim,
+        rope_theta=cfg.rope_theta,
+        rms_norm_eps=cfg.rms_norm_eps,
+    )
+
+
+class CodePredictorModel(nn.Module):
+    def __init__(self, cfg: CodePredictorConfig, embedding_dim: int):
+        super().__init__()
+        self.layers = [TransformerBlock(block_args(cfg)) for _ in range(cfg.num_hidden_layers)]
+        self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
+        self.codec_embedding = [
+            nn.Embedding(cfg.vocab_size, embedding_dim) for _ in range(cfg.num_code_groups - 1)
+        ]
+
+    def __call__(self, x, cache):
+        mask = attention_mask(x.shape[1], cache[0])
+        for layer, c in zip(self.layers, cache):
+            x = layer(x, mask, c)
+        return self.norm(x)
+
+
+class CodePredictor(nn.Module):
+    def __init__(self, cfg: CodePredictorConfig, talker_hidden_size: int):
+        super().__init__()
+        self.model = CodePredictorModel(cfg, talker_hidden_size)
+        self.lm_head = [
+            nn.Linear(cfg.hidden_size, cfg.vocab_size, bias=False) for _ in range(cfg.num_code_groups - 1)
+        ]
+        if cfg.hidden_size != talker_hidden_size:
+            self.small_to_mtp_projection = nn.Linear(talker_hidden_size, cfg.hidden_size, bias=True)
+        self.num_layers = cfg.num_hidden_layers
+
+    def project(self, x):
+        if "small_to_mtp_projection" in self:
+            return self.small_to_mtp_projection(x)
+        return x
+
+    def predict(self, hidden, c0_embedding, sample: Callable, logits_out: list = None):
+        """Codebooks 1..15 for one frame, built lazily.
+
+        hidden: (B, 1, H) talker output; c0_embedding: (B, 1, H) talker codec embedding of c0;
+        sample(logits, step) -> (B,) ids. Returns the codes (B, 15) and the sum of their input
+        embeddings (B, 1, H), which the talker adds to form its next input.
+        """
+        cache = [KVCache() for _ in range(self.num_layers)]
+        x = mx.concatenate([hidden, c0_embedding], axis=1)
+        codes, embed_sum = [], None
+        for step, head in enumerate(self.lm_head):
+            h = self.model(self.project(x), cache)
+            logits = head(h[:, -1])
+            if logits_out is not None:
+                logits_out.append(logits)
+            code = sample(logits, step)
+            codes.append(code)
+            x = self.model.codec_embedding[step](code)[:, None]
+            embed_sum = x if embed_sum is None else embed_sum + x
+        return mx.stack(codes, axis=1), embed_sum

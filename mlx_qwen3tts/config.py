@@ -1,0 +1,115 @@
+"""Configuration of a Qwen3-TTS checkpoint, read from its config.json as released.
+
+Unknown keys are ignored; token ids, languages and speakers always come from the file.
+"""
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .errors import ModelLoadError
+
+VARIANTS = ("base", "custom_voice", "voice_design")
+
+
+class _FromDict:
+    @classmethod
+    def from_dict(cls, params: dict):
+        fields = inspect.signature(cls).parameters
+        return cls(**{k: v for k, v in params.items() if k in fields})
+
+
+@dataclass
+class CodePredictorConfig(_FromDict):
+    vocab_size: int = 2048
+    hidden_size: int = 1024
+    intermediate_size: int = 3072
+    num_hidden_layers: int = 5
+    num_attention_heads: int = 16
+    num_key_value_heads: int = 8
+    head_dim: int = 128
+    rms_norm_eps: float = 1e-6
+    rope_theta: float = 1e6
+    num_code_groups: int = 16
+
+
+@dataclass
+class TalkerConfig(_FromDict):
+    vocab_size: int = 3072
+    hidden_size: int = 1024
+    intermediate_size: int = 3072
+    num_hidden_layers: int = 28
+    num_attention_heads: int = 16
+    num_key_value_heads: int = 8
+    head_dim: Optional[int] = None
+    rms_norm_eps: float = 1e-6
+    rope_theta: float = 1e6
+    num_code_groups: int = 16
+    text_hidden_size: int = 2048
+    text_vocab_size: int = 151936
+    codec_eos_token_id: int = 2150
+    codec_think_id: int = 2154
+    codec_nothink_id: int = 2155
+    codec_think_bos_id: int = 2156
+    codec_think_eos_id: int = 2157
+    codec_pad_id: int = 2148
+    codec_bos_id: int = 2149
+    codec_language_id: dict = field(default_factory=dict)
+    spk_id: dict = field(default_factory=dict)
+    spk_is_dialect: dict = field(default_factory=dict)
+    code_predictor_config: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.head_dim is None:
+            self.head_dim = self.hidden_size // self.num_attention_heads
+        if isinstance(self.code_predictor_config, dict):
+            self.code_predictor_config = CodePredictorConfig.from_dict(self.code_predictor_config)
+
+
+@dataclass
+class ModelConfig(_FromDict):
+    tts_model_type: str = "base"
+    tts_model_size: str = "0b6"
+    tokenizer_type: str = "qwen3_tts_tokenizer_12hz"
+    im_start_token_id: int = 151644
+    im_end_token_id: int = 151645
+    tts_pad_token_id: int = 151671
+    tts_bos_token_id: int = 151672
+    tts_eos_token_id: int = 151673
+    talker_config: dict = field(default_factory=dict)
+    speaker_encoder_config: Optional[dict] = None
+    quantization: Optional[dict] = None
+
+    def __post_init__(self):
+        if isinstance(self.talker_config, dict):
+            self.talker_config = TalkerConfig.from_dict(self.talker_config)
+
+    @classmethod
+    def from_json_dict(cls, params: dict, source: str = "config.json") -> "ModelConfig":
+        model_type = params.get("model_type")
+        if model_type != "qwen3_tts":
+            raise ModelLoadError(
+                f"{source} describes a '{model_type}' model, not Qwen3-TTS (model_type 'qwen3_tts')"
+            )
+        if params.get("tokenizer_type", "qwen3_tts_tokenizer_12hz") != "qwen3_tts_tokenizer_12hz":
+            raise ModelLoadError(
+                f"{source}: only the 12 Hz Qwen3-TTS models are supported, not {params['tokenizer_type']}"
+            )
+        if params.get("tts_model_type") not in VARIANTS:
+            raise ModelLoadError(
+                f"{source}: unknown tts_model_type {params.get('tts_model_type')!r} "
+                f"(expected one of {', '.join(VARIANTS)})"
+            )
+        if "talker_config" not in params:
+            raise ModelLoadError(f"{source} has no talker_config: not a Qwen3-TTS checkpoint")
+        return cls.from_dict(params)
+
+    @property
+    def languages(self) -> list:
+        """User-facing languages: 'auto' plus every non-dialect language id in the config."""
+        ids = self.talker_config.codec_language_id
+        return ["auto"] + [name for name in ids if "dialect" not in name]
+
+    @property
+    def speakers(self) -> list:
+        return list(self.talker_config.spk_id)

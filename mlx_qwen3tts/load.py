@@ -1,0 +1,126 @@
+"""Loading a checkpoint in the released layout (local folder or Hugging Face repo id).
+
+Layout: config.json, generation_config.json, model.safetensors (or shards + index), the text
+tokenizer (vocab.json + merges.txt + tokenizer_config.json, or tokenizer.json) and
+speech_tokenizer/{config.json, model.safetensors}. Loading is strict: a missing or unexpected
+weight is an error naming it. Quantized layers are recognised by their `.scales` weights.
+"""
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import mlx.core as mx
+import mlx.nn as nn
+
+from .config import ModelConfig
+from .errors import ModelLoadError
+
+REQUIRED = ("config.json", "speech_tokenizer/config.json", "speech_tokenizer/model.safetensors")
+HUB_PATTERNS = ["*.json", "*.safetensors", "*.txt", "speech_tokenizer/*", "*.model"]
+
+
+def resolve(path_or_repo: str) -> Path:
+    """A local folder as is; otherwise a hub repo id, downloaded once into the hub cache."""
+    path = Path(path_or_repo).expanduser()
+    if path.exists():
+        if not path.is_dir():
+            raise ModelLoadError(f"model path {path} is a file; give the checkpoint folder")
+        return path
+    if path_or_repo.startswith((".", "/", "~")) or path_or_repo.count("/") != 1:
+        raise ModelLoadError(f"model folder {path_or_repo} does not exist (nor is it a hub id 'owner/name')")
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, RepositoryNotFoundError
+
+    try:
+        return Path(snapshot_download(path_or_repo, allow_patterns=HUB_PATTERNS))
+    except RepositoryNotFoundError:
+        raise ModelLoadError(f"no model repository '{path_or_repo}' on the Hugging Face hub") from None
+    except LocalEntryNotFoundError:
+        raise ModelLoadError(
+            f"model '{path_or_repo}' is not in the local cache and the hub cannot be reached; "
+            "connect once to download it, or pass a local folder with --model"
+        ) from None
+    except (HfHubHTTPError, OSError) as e:
+        raise ModelLoadError(f"could not download '{path_or_repo}': {e}") from None
+
+
+def read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelLoadError(f"{path} is missing") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ModelLoadError(f"{path} is not valid JSON ({e}); the download may be truncated") from None
+
+
+def safetensors_files(folder: Path, stem: str = "model") -> list:
+    index = folder / f"{stem}.safetensors.index.json"
+    if index.exists():
+        names = sorted(set(read_json(index).get("weight_map", {}).values()))
+        files = [folder / n for n in names]
+    else:
+        files = sorted(folder.glob(f"{stem}*.safetensors"))
+    if not files:
+        raise ModelLoadError(f"{folder / (stem + '.safetensors')} is missing")
+    for f in files:
+        if not f.exists():
+            raise ModelLoadError(f"{f} is missing (listed in {index.name})")
+    return files
+
+
+def load_weights(files) -> dict:
+    weights = {}
+    for f in files:
+        try:
+            weights.update(mx.load(str(f)))
+        except Exception as e:  # mlx raises RuntimeError/ValueError with low-level text
+            raise ModelLoadError(f"{f} is truncated or not a safetensors file ({e})") from None
+    return weights
+
+
+def apply_weights(module: nn.Module, weights: dict, what: str, quantization: Optional[dict] = None):
+    """Quantize where the weights say so, then load strictly with a message naming the culprits."""
+    if quantization:
+        nn.quantize(
+            module,
+            group_size=quantization["group_size"],
+            bits=quantization["bits"],
+            class_predicate=lambda p, m: f"{p}.scales" in weights and _layer_bits(quantization, p),
+        )
+    expected = {k for k, _ in _flatten(module.parameters())}
+    missing = sorted(expected - weights.keys())
+    unexpected = sorted(weights.keys() - expected)
+    if missing or unexpected:
+        detail = []
+        if missing:
+            detail.append(f"missing {_few(missing)}")
+        if unexpected:
+            detail.append(f"unexpected {_few(unexpected)}")
+        raise ModelLoadError(f"{what} does not match the model: " + "; ".join(detail))
+    module.load_weights(list(weights.items()), strict=True)
+
+
+def _layer_bits(quantization: dict, path: str):
+    override = quantization.get(path)
+    if isinstance(override, dict):
+        return {"group_size": override["group_size"], "bits": override["bits"]}
+    return override is not False
+
+
+def _flatten(tree, prefix=""):
+    from mlx.utils import tree_flatten
+
+    return tree_flatten(tree, prefix=prefix)
+
+
+def _few(keys, n=5):
+    shown = ", ".join(keys[:n])
+    return shown + (f" and {len(keys) - n} more" if len(keys) > n else "")
+
+
+def load_config(folder: Path) -> ModelConfig:
+    for name in REQUIRED:
+        if not (folder / name).exists():
+            raise ModelLoadError(f"{folder / name} is missing: the model folder is incomplete")
+    return ModelConfig.from_json_dict(read_json(folder / "config.json"), str(folder / "config.json"))

@@ -1,0 +1,125 @@
+"""Prompt (prefill) assembly: pure functions from token ids and voice settings to embeddings.
+
+Reference: `Qwen3TTSForConditionalGeneration.generate` and `generate_icl_prompt` in qwen_tts
+0.1.1. Every position is the sum of a text track (`text_projection(text_embedding(id))`) and a
+codec track (`codec_embedding(id)`), either possibly absent. The decode loop then adds one
+`trailing` text vector per generated frame, and `pad` once those run out.
+"""
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import mlx.core as mx
+
+from .config import ModelConfig
+from .errors import InputError
+
+
+@dataclass
+class Voice:
+    """Who speaks: a preset speaker (CustomVoice), or a cloned x-vector with optional ICL reference."""
+
+    speaker: Optional[str] = None
+    xvector: Optional[mx.array] = None
+    ref_codes: Optional[mx.array] = None  # (T, 16) reference codes for in-context cloning
+    ref_ids: Optional[Sequence[int]] = None  # templated reference text ids (ICL)
+
+
+@dataclass
+class Prompt:
+    embeds: mx.array  # (1, L, H)
+    trailing: mx.array  # (N, H): text vectors added to the first N generated frames
+    pad: mx.array  # (H,): tts_pad vector added after them
+
+
+def language_id(config: ModelConfig, language: str, speaker: Optional[str]) -> Optional[int]:
+    """Codec language id for the prompt (None for 'auto'); dialect speakers override Chinese/auto."""
+    tc = config.talker_config
+    lang = (language or "auto").lower()
+    if lang != "auto" and (lang not in tc.codec_language_id or "dialect" in lang):
+        raise InputError(f"unknown language '{language}'; choose one of: {', '.join(config.languages)}")
+    lang_id = None if lang == "auto" else tc.codec_language_id[lang]
+    if speaker and lang in ("chinese", "auto"):
+        dialect = tc.spk_is_dialect.get(speaker.lower(), False)
+        if dialect:
+            lang_id = tc.codec_language_id[dialect]
+    return lang_id
+
+
+def speaker_id(config: ModelConfig, speaker: str) -> int:
+    ids = config.talker_config.spk_id
+    if config.tts_model_type != "custom_voice":
+        raise InputError(
+            f"--speaker needs a CustomVoice model; this is a {config.tts_model_type} model"
+            + (" (clone a voice with --ref-audio instead)" if config.tts_model_type == "base" else "")
+        )
+    if speaker.lower() not in ids:
+        raise InputError(f"unknown speaker '{speaker}'; choose one of: {', '.join(ids)}")
+    return ids[speaker.lower()]
+
+
+def build_prompt(
+    talker,
+    config: ModelConfig,
+    input_ids: Sequence[int],
+    voice: Voice = Voice(),
+    language: str = "auto",
+    instruct_ids: Optional[Sequence[int]] = None,
+    streaming: bool = False,
+) -> Prompt:
+    """input_ids: `<|im_start|>assistant\\n{text}<|im_end|>\\n<|im_start|>assistant\\n` ids."""
+    tc = config.talker_config
+    text = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731  (n, H)
+    codec = lambda ids: talker.codec_embed(mx.array(list(ids)))  # noqa: E731  (n, H)
+
+    tts_bos, tts_eos, tts_pad = text([config.tts_bos_token_id, config.tts_eos_token_id, config.tts_pad_token_id])
+    lang = language_id(config, language, voice.speaker)
+    if lang is None:
+        prefix = [tc.codec_nothink_id, tc.codec_think_bos_id, tc.codec_think_eos_id]
+    else:
+        prefix = [tc.codec_think_id, tc.codec_think_bos_id, lang, tc.codec_think_eos_id]
+    codec_track = [codec(prefix)]
+    if voice.speaker:
+        codec_track.append(codec([speaker_id(config, voice.speaker)]))
+    elif voice.xvector is not None:
+        codec_track.append(voice.xvector.reshape(1, -1).astype(codec_track[0].dtype))
+    codec_track.append(codec([tc.codec_pad_id, tc.codec_bos_id]))
+    codec_track = mx.concatenate(codec_track)
+
+    n = codec_track.shape[0]
+    text_track = mx.concatenate([mx.broadcast_to(tts_pad, (n - 2, tts_pad.shape[-1])), tts_bos[None]])
+    parts = []
+    if instruct_ids is not None:
+        parts.append(text(instruct_ids))
+    parts += [text(input_ids[:3]), text_track + codec_track[:-1]]
+    body = input_ids[3:-5]
+
+    if voice.ref_codes is not None:
+        parts_icl, trailing = _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming)
+        parts += parts_icl
+    elif streaming:
+        parts.append(text(body[:1]) + codec_track[-1:])
+        trailing = mx.concatenate([text(body[1:]), tts_eos[None]]) if len(body) > 1 else tts_eos[None]
+    else:
+        words = mx.concatenate([text(body), tts_eos[None]]) if body else tts_eos[None]
+        parts.append(words + codec([tc.codec_pad_id] * words.shape[0]))
+        parts.append(tts_pad[None] + codec([tc.codec_bos_id]))
+        trailing = tts_pad[None]
+    return Prompt(embeds=mx.concatenate(parts)[None], trailing=trailing, pad=tts_pad)
+
+
+def _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming):
+    ref_text = list(voice.ref_ids[3:-2])
+    words = mx.concatenate([text(ref_text + list(body)), tts_eos[None]])
+    codes = voice.ref_codes.astype(mx.int32)  # (T, 16)
+    ref = talker.codec_embed(codes[:, 0])
+    for q, table in enumerate(talker.code_predictor.model.codec_embedding):
+        ref = ref + table(codes[:, q + 1])
+    audio = mx.concatenate([codec([tc.codec_bos_id]), ref])
+    if not streaming:
+        return [words + codec([tc.codec_pad_id] * words.shape[0]), audio + tts_pad], tts_pad[None]
+    n_text, n_audio = words.shape[0], audio.shape[0]
+    if n_text > n_audio:
+        return [words[:n_audio] + audio], words[n_audio:]
+    padded = mx.concatenate([words, mx.broadcast_to(tts_pad, (n_audio - n_text, tts_pad.shape[-1]))])
+    return [padded + audio], tts_pad[None]

@@ -1,0 +1,106 @@
+"""Sampling with upstream's semantics, built lazily (Gumbel-max) so a frame stays one graph.
+
+Codebook 0 (talker): repetition penalty over the codebook-0 ids generated so far (HF: divide
+positive logits, multiply negative ones), ids 2048.. suppressed except EOS, EOS forbidden for
+the first `min_frames` steps; then temperature, top-k, top-p (HF order: the top-p mass is taken
+on the tempered distribution). Codebooks 1..15 use their own temperature / top-k / top-p and no
+penalty. Temperature 0 is greedy.
+"""
+
+from dataclasses import dataclass, replace
+
+import mlx.core as mx
+from mlx_lm.sample_utils import apply_top_k, apply_top_p
+
+from .errors import InputError
+
+
+@dataclass(frozen=True)
+class SamplingConfig:
+    temperature: float = 0.9
+    top_k: int = 50
+    top_p: float = 1.0
+    repetition_penalty: float = 1.05
+    cp_temperature: float = 0.9
+    cp_top_k: int = 50
+    cp_top_p: float = 1.0
+
+    @classmethod
+    def from_generation_config(cls, gen: dict) -> "SamplingConfig":
+        def pick(name, default):
+            return gen.get(name, default)
+
+        sampled = pick("do_sample", True)
+        cp_sampled = pick("subtalker_dosample", True)
+        return cls(
+            temperature=pick("temperature", 0.9) if sampled else 0.0,
+            top_k=pick("top_k", 50),
+            top_p=pick("top_p", 1.0),
+            repetition_penalty=pick("repetition_penalty", 1.05),
+            cp_temperature=pick("subtalker_temperature", 0.9) if cp_sampled else 0.0,
+            cp_top_k=pick("subtalker_top_k", 50),
+            cp_top_p=pick("subtalker_top_p", 1.0),
+        )
+
+    def override(self, temperature=None, top_k=None, top_p=None, repetition_penalty=None):
+        """User overrides; a temperature of 0 makes both the talker and the code predictor greedy."""
+        changes = {}
+        if temperature is not None:
+            changes["temperature"] = temperature
+            changes["cp_temperature"] = temperature
+        if top_k is not None:
+            changes["top_k"] = changes["cp_top_k"] = top_k
+        if top_p is not None:
+            changes["top_p"] = changes["cp_top_p"] = top_p
+        if repetition_penalty is not None:
+            changes["repetition_penalty"] = repetition_penalty
+        cfg = replace(self, **changes)
+        cfg.validate()
+        return cfg
+
+    def validate(self):
+        for name in ("temperature", "cp_temperature"):
+            if getattr(self, name) < 0:
+                raise InputError(f"temperature must be >= 0 (0 = greedy), got {getattr(self, name)}")
+        for name in ("top_k", "cp_top_k"):
+            if getattr(self, name) < 0:
+                raise InputError(f"top-k must be >= 0 (0 = no top-k filter), got {getattr(self, name)}")
+        for name in ("top_p", "cp_top_p"):
+            if not 0 < getattr(self, name) <= 1:
+                raise InputError(f"top-p must be in (0, 1], got {getattr(self, name)}")
+        if self.repetition_penalty <= 0:
+            raise InputError(f"repetition penalty must be > 0, got {self.repetition_penalty}")
+
+
+def sample(logits, temperature: float, top_k: int, top_p: float):
+    """(B, V) logits -> (B,) ids."""
+    if temperature == 0:
+        return mx.argmax(logits, axis=-1)
+    logits = logits.astype(mx.float32) / temperature
+    if 0 < top_k < logits.shape[-1]:
+        logits = apply_top_k(logits, top_k)
+    if top_p < 1.0:
+        logits = apply_top_p(logits - mx.logsumexp(logits, axis=-1, keepdims=True), top_p)
+    return mx.random.categorical(logits)
+
+
+class CodebookZeroProcessor:
+    """Upstream's logits processing for codebook 0, applied to (B, V) logits."""
+
+    def __init__(self, vocab_size: int, eos_id: int, penalty: float, min_frames: int = 2):
+        suppressed = mx.arange(vocab_size) >= vocab_size - 1024
+        suppressed = suppressed & (mx.arange(vocab_size) != eos_id)
+        self.suppress = mx.where(suppressed, -mx.inf, 0.0)
+        self.eos_only = mx.where(mx.arange(vocab_size) == eos_id, -mx.inf, 0.0)
+        self.penalty = penalty
+        self.min_frames = min_frames
+
+    def __call__(self, logits, seen, step: int):
+        logits = logits.astype(mx.float32)
+        if self.penalty != 1.0 and seen is not None:
+            penalised = mx.where(logits < 0, logits * self.penalty, logits / self.penalty)
+            logits = mx.where(seen, penalised, logits)
+        logits = logits + self.suppress
+        if step < self.min_frames:
+            logits = logits + self.eos_only
+        return logits

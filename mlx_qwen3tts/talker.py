@@ -1,0 +1,88 @@
+"""The Qwen3-TTS talker: a Qwen3 decoder over summed text and codec embeddings.
+
+Reference: `Qwen3TTSTalkerForConditionalGeneration` / `Qwen3TTSTalkerModel` in qwen_tts 0.1.1.
+Its MRoPE has identical temporal/height/width positions for this text-only use, so it is plain
+rotate-half RoPE. Module names follow the checkpoint (`talker.model.layers.N...`,
+`talker.text_projection.linear_fc1`, `talker.codec_head`, `talker.code_predictor...`).
+"""
+
+import mlx.core as mx
+import mlx.nn as nn
+from mlx_lm.models.cache import KVCache
+
+from .code_predictor import CodePredictor, block_args
+from .config import ModelConfig, TalkerConfig
+from .transformer import TransformerBlock, attention_mask
+
+
+class TextProjection(nn.Module):
+    def __init__(self, text_hidden: int, hidden: int):
+        super().__init__()
+        self.linear_fc1 = nn.Linear(text_hidden, text_hidden, bias=True)
+        self.linear_fc2 = nn.Linear(text_hidden, hidden, bias=True)
+
+    def __call__(self, x):
+        return self.linear_fc2(nn.silu(self.linear_fc1(x)))
+
+
+class TalkerModel(nn.Module):
+    def __init__(self, cfg: TalkerConfig):
+        super().__init__()
+        self.layers = [TransformerBlock(block_args(cfg)) for _ in range(cfg.num_hidden_layers)]
+        self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
+        self.codec_embedding = nn.Embedding(cfg.vocab_size, cfg.hidden_size)
+        self.text_embedding = nn.Embedding(cfg.text_vocab_size, cfg.text_hidden_size)
+
+    def __call__(self, x, cache, mask=None):
+        if mask is None:
+            mask = attention_mask(x.shape[1], cache[0])
+        for layer, c in zip(self.layers, cache):
+            x = layer(x, mask, c)
+        return self.norm(x)
+
+
+class Talker(nn.Module):
+    def __init__(self, cfg: TalkerConfig):
+        super().__init__()
+        self.model = TalkerModel(cfg)
+        self.text_projection = TextProjection(cfg.text_hidden_size, cfg.hidden_size)
+        self.codec_head = nn.Linear(cfg.hidden_size, cfg.vocab_size, bias=False)
+        self.code_predictor = CodePredictor(cfg.code_predictor_config, cfg.hidden_size)
+        self.num_layers = cfg.num_hidden_layers
+
+    def text_embed(self, ids):
+        return self.text_projection(self.model.text_embedding(ids))
+
+    def codec_embed(self, ids):
+        return self.model.codec_embedding(ids)
+
+    def make_cache(self):
+        return [KVCache() for _ in range(self.num_layers)]
+
+    def __call__(self, x, cache, mask=None):
+        """x: (B, L, H) input embeddings -> (codebook-0 logits at the last position, last hidden)."""
+        h = self.model(x, cache, mask)[:, -1:]
+        return self.codec_head(h[:, 0]), h
+
+
+class Qwen3TTSModel(nn.Module):
+    """Everything in model.safetensors: the talker and, for Base checkpoints, the speaker encoder."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        self.config = config
+        self.talker = Talker(config.talker_config)
+        if config.tts_model_type == "base" and config.speaker_encoder_config is not None:
+            from .speaker_encoder import SpeakerEncoder
+
+            self.speaker_encoder = SpeakerEncoder(config.speaker_encoder_config)
+
+    @staticmethod
+    def sanitize(weights: dict) -> dict:
+        out = {k: v for k, v in weights.items() if not k.startswith("speaker_encoder.")}
+        speaker = {k: v for k, v in weights.items() if k.startswith("speaker_encoder.")}
+        if speaker:
+            from .speaker_encoder import sanitize as speaker_sanitize
+
+            out.update({"speaker_encoder." + k: v for k, v in speaker_sanitize(speaker).items()})
+        return out

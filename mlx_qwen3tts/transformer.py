@@ -1,0 +1,120 @@
+"""The one transformer block shared by the talker, the code predictor and the codec decoder.
+
+Qwen3-style pre-norm block: GQA attention with optional per-head q/k RMSNorm (talker, code
+predictor), rotate-half RoPE, optional causal sliding window (codec decoder: 72 frames) and
+optional LayerScale on both residual branches (codec decoder); SwiGLU MLP. Parameter names
+follow the checkpoints (`self_attn.q_proj`, `mlp.gate_proj`, `self_attn_layer_scale.scale`, ...).
+Caches are mlx-lm cache objects made by the caller.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import mlx.core as mx
+import mlx.nn as nn
+from mlx_lm.models.cache import create_causal_mask
+
+
+@dataclass
+class BlockArgs:
+    hidden_size: int
+    intermediate_size: int
+    num_attention_heads: int
+    num_key_value_heads: int
+    head_dim: int
+    rope_theta: float
+    rms_norm_eps: float
+    qk_norm: bool = True
+    attention_bias: bool = False
+    layer_scale: bool = False
+    sliding_window: Optional[int] = None
+
+
+class LayerScale(nn.Module):
+    def __init__(self, dims: int):
+        super().__init__()
+        self.scale = mx.ones((dims,))
+
+    def __call__(self, x):
+        return self.scale * x
+
+
+class Attention(nn.Module):
+    def __init__(self, args: BlockArgs):
+        super().__init__()
+        h, d = args.hidden_size, args.head_dim
+        self.n_heads = args.num_attention_heads
+        self.n_kv_heads = args.num_key_value_heads
+        self.head_dim = d
+        self.scale = d**-0.5
+        bias = args.attention_bias
+        self.q_proj = nn.Linear(h, self.n_heads * d, bias=bias)
+        self.k_proj = nn.Linear(h, self.n_kv_heads * d, bias=bias)
+        self.v_proj = nn.Linear(h, self.n_kv_heads * d, bias=bias)
+        self.o_proj = nn.Linear(self.n_heads * d, h, bias=bias)
+        if args.qk_norm:
+            self.q_norm = nn.RMSNorm(d, eps=args.rms_norm_eps)
+            self.k_norm = nn.RMSNorm(d, eps=args.rms_norm_eps)
+        self.qk_norm = args.qk_norm
+        self.rope_theta = args.rope_theta
+
+    def __call__(self, x, mask=None, cache=None, offset=None):
+        B, L, _ = x.shape
+        q = self.q_proj(x).reshape(B, L, self.n_heads, -1)  # (B, L, nH, D)
+        k = self.k_proj(x).reshape(B, L, self.n_kv_heads, -1)
+        v = self.v_proj(x).reshape(B, L, self.n_kv_heads, -1)
+        if self.qk_norm:
+            q, k = self.q_norm(q), self.k_norm(k)
+        q, k, v = (t.transpose(0, 2, 1, 3) for t in (q, k, v))  # (B, nH, L, D)
+        if offset is None:
+            offset = cache.offset if cache is not None else 0
+        q = mx.fast.rope(q, self.head_dim, traditional=False, base=self.rope_theta, scale=1.0, offset=offset)
+        k = mx.fast.rope(k, self.head_dim, traditional=False, base=self.rope_theta, scale=1.0, offset=offset)
+        if cache is not None:
+            k, v = cache.update_and_fetch(k, v)
+        out = mx.fast.scaled_dot_product_attention(q, k, v, scale=self.scale, mask=mask)
+        return self.o_proj(out.transpose(0, 2, 1, 3).reshape(B, L, -1))
+
+
+class MLP(nn.Module):
+    def __init__(self, dims: int, hidden: int):
+        super().__init__()
+        self.gate_proj = nn.Linear(dims, hidden, bias=False)
+        self.up_proj = nn.Linear(dims, hidden, bias=False)
+        self.down_proj = nn.Linear(hidden, dims, bias=False)
+
+    def __call__(self, x):
+        return self.down_proj(nn.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class TransformerBlock(nn.Module):
+    def __init__(self, args: BlockArgs):
+        super().__init__()
+        self.self_attn = Attention(args)
+        self.mlp = MLP(args.hidden_size, args.intermediate_size)
+        self.input_layernorm = nn.RMSNorm(args.hidden_size, eps=args.rms_norm_eps)
+        self.post_attention_layernorm = nn.RMSNorm(args.hidden_size, eps=args.rms_norm_eps)
+        if args.layer_scale:
+            self.self_attn_layer_scale = LayerScale(args.hidden_size)
+            self.mlp_layer_scale = LayerScale(args.hidden_size)
+        self.layer_scale = args.layer_scale
+
+    def __call__(self, x, mask=None, cache=None, offset=None):
+        h = self.self_attn(self.input_layernorm(x), mask, cache, offset)
+        if self.layer_scale:
+            h = self.self_attn_layer_scale(h)
+        x = x + h
+        h = self.mlp(self.post_attention_layernorm(x))
+        if self.layer_scale:
+            h = self.mlp_layer_scale(h)
+        return x + h
+
+
+def attention_mask(length: int, cache: Any = None, window: Optional[int] = None):
+    """Causal (optionally sliding-window) mask for `length` new positions after the cache's."""
+    offset = 0 if cache is None else cache.offset
+    if length == 1 and (window is None or offset < window):
+        return None
+    if window is None and offset == 0:
+        return "causal"
+    return create_causal_mask(length, offset, window_size=window)

@@ -23,6 +23,7 @@ class Voice:
     xvector: Optional[mx.array] = None
     ref_codes: Optional[mx.array] = None  # (T, 16) reference codes for in-context cloning
     ref_ids: Optional[Sequence[int]] = None  # templated reference text ids (ICL)
+    ref_text: Optional[str] = None
 
 
 @dataclass

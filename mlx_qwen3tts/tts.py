@@ -19,6 +19,7 @@ from .prompt import Voice, build_prompt
 from .sampling import SamplingConfig
 from .synthesis import Frame, LoopState, generate_frames
 from .talker import Qwen3TTSModel
+from .voices import VoiceCache
 
 SAMPLE_RATE = 24000
 SAMPLES_PER_FRAME = 1920
@@ -44,6 +45,7 @@ class TTS:
         self.sampling = SamplingConfig.from_generation_config(generation_config)
         self.path = path
         self.sample_rate = SAMPLE_RATE
+        self.voice_cache = VoiceCache()
 
     @property
     def variant(self) -> str:

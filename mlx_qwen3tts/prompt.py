@@ -67,8 +67,13 @@ def build_prompt(
     language: str = "auto",
     instruct_ids: Optional[Sequence[int]] = None,
     streaming: bool = False,
+    text_complete: bool = True,
 ) -> Prompt:
-    """input_ids: `<|im_start|>assistant\\n{text}<|im_end|>\\n<|im_start|>assistant\\n` ids."""
+    """input_ids: `<|im_start|>assistant\\n{text}<|im_end|>\\n<|im_start|>assistant\\n` ids.
+
+    text_complete=False (text still being written, streaming layout only): the body in input_ids
+    is what the prefill consumes, and the caller supplies the text track that follows.
+    """
     tc = config.talker_config
     text = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731  (n, H)
     codec = lambda ids: talker.codec_embed(mx.array(list(ids)))  # noqa: E731  (n, H)
@@ -96,7 +101,7 @@ def build_prompt(
     body = input_ids[3:-5]
 
     if voice.ref_codes is not None:
-        parts_icl, trailing = _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming)
+        parts_icl, trailing = _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming, text_complete)
         parts += parts_icl
     elif streaming:
         parts.append(text(body[:1]) + codec_track[-1:])
@@ -109,9 +114,11 @@ def build_prompt(
     return Prompt(embeds=mx.concatenate(parts)[None], trailing=trailing, pad=tts_pad)
 
 
-def _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming):
+def _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming, text_complete=True):
     ref_text = list(voice.ref_ids[3:-2])
-    words = mx.concatenate([text(ref_text + list(body)), tts_eos[None]])
+    words = text(ref_text + list(body))
+    if text_complete:
+        words = mx.concatenate([words, tts_eos[None]])
     codes = voice.ref_codes.astype(mx.int32)  # (T, 16)
     ref = talker.codec_embed(codes[:, 0])
     for q, table in enumerate(talker.code_predictor.model.codec_embedding):

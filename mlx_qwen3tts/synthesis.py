@@ -6,7 +6,7 @@ embeddings plus that step's text-track vector. The frame is built lazily and eva
 """
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import mlx.core as mx
 
@@ -29,6 +29,7 @@ class LoopState:
     prefill_s: float = 0.0
     talker_logits: list = field(default_factory=list)
     cp_logits: list = field(default_factory=list)
+    voice: Any = None  # the Voice the prompt was built with
 
 
 class ArrayTextTrack:
@@ -76,8 +77,8 @@ def generate_frames(
         c0_embed = talker.codec_embed(c0)[:, None]
         rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, cp_sample, cp_logits)
         codes = mx.concatenate([c0[:, None], rest], axis=1).astype(mx.int32)
-        x = c0_embed + rest_embed + text_track(step).astype(c0_embed.dtype)
-        mx.eval(codes, x)
+        frame_embed = c0_embed + rest_embed
+        mx.eval(codes, frame_embed)
         if step == 0:
             state.prefill_s = time.perf_counter() - tic
         if c0[0].item() == eos_id:
@@ -86,3 +87,32 @@ def generate_frames(
         seen = seen | (mx.arange(vocab)[None] == c0[:, None])
         state.frames = step + 1
         yield Frame(step, codes)
+        # The text vector may have to wait for streamed-in text: only after the frame is out.
+        x = frame_embed + text_track(step).astype(frame_embed.dtype)
+
+
+def teacher_forced_logits(talker, prompt: Prompt, codes: mx.array, text_track=None):
+    """Raw logits of the talker and code predictor when fed the given codes (T, 16).
+
+    Returns talker logits (T + 1, V0) (the last one predicts the frame after the codes) and code
+    predictor logits (T, 15, V). Used by the parity tests and the quantization report.
+    """
+    text_track = text_track or ArrayTextTrack(prompt)
+    cp = talker.code_predictor
+    cache = talker.make_cache()
+    x, talker_logits, cp_logits = prompt.embeds, [], []
+    for t in range(codes.shape[0] + 1):
+        logits, hidden = talker(x, cache)
+        talker_logits.append(logits[0])
+        if t == codes.shape[0]:
+            break
+        frame = codes[t]
+        embeds = [talker.codec_embed(frame[:1])] + [
+            table(frame[q + 1 : q + 2]) for q, table in enumerate(cp.model.codec_embedding)
+        ]
+        seq = mx.concatenate([hidden[0]] + embeds[:-1])[None]  # (1, 16, H)
+        h = cp.model(cp.project(seq), [None] * cp.num_layers)
+        cp_logits.append(mx.stack([head(h[0, q + 1]) for q, head in enumerate(cp.lm_head)]))
+        x = mx.concatenate(embeds).sum(axis=0)[None, None] + text_track(t).astype(hidden.dtype)
+        mx.eval(x, talker_logits[-1], cp_logits[-1])
+    return mx.stack(talker_logits), mx.stack(cp_logits) if cp_logits else None

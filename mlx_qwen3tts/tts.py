@@ -1,14 +1,17 @@
 """The loaded model bundle and its user-level API: text in, 24 kHz audio out.
 
-`load(path_or_repo)` returns a `TTS`; `TTS.generate(...)` collects, `TTS.frames(...)` yields
-codec frames as they are made. Defaults follow the official wrappers: CustomVoice and
-VoiceDesign use the non-streaming text layout, Base (default voice and cloning) the streaming one.
+`load(path_or_repo)` returns a `TTS`. Its methods form a stack over one decode loop:
+`frames` yields codec frames, `stream` decodes them into audio chunks as they come, `generate`
+collects everything; `stream_text` / `text_frames` take the text itself as a stream of deltas.
+Defaults follow the official wrappers: CustomVoice and VoiceDesign use the non-streaming text
+layout, Base (default voice and cloning) the streaming one.
 """
 
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 import mlx.core as mx
 import numpy as np
@@ -17,13 +20,15 @@ from . import load as loading
 from .errors import InputError
 from .prompt import Voice, build_prompt
 from .sampling import SamplingConfig
+from .streaming import AudioChunk, LiveTextTrack, stream_audio
 from .synthesis import Frame, LoopState, generate_frames
 from .talker import Qwen3TTSModel
-from .voices import VoiceCache
+from .voices import VoiceCache, clone_voice, load_voice
 
 SAMPLE_RATE = 24000
-SAMPLES_PER_FRAME = 1920
+FRAMES_PER_SECOND = 12.5
 TEXT_MODES = ("streaming", "non-streaming")
+SAMPLING_KEYS = ("temperature", "top_k", "top_p", "repetition_penalty")
 
 
 @dataclass
@@ -54,21 +59,6 @@ class TTS:
     def default_text_mode(self) -> str:
         return "streaming" if self.variant == "base" else "non-streaming"
 
-    def _check(self, text, speaker, instruct, text_mode, max_tokens):
-        if text is None or not text.strip():
-            raise InputError("the text is empty; give some text to speak")
-        if text_mode not in TEXT_MODES:
-            raise InputError(f"unknown text mode '{text_mode}'; choose streaming or non-streaming")
-        if max_tokens is not None and max_tokens < 1:
-            raise InputError(f"--max-tokens must be at least 1, got {max_tokens}")
-        if self.variant == "custom_voice" and not speaker:
-            speaker = self.default_speaker()
-        if instruct and (self.variant == "base" or (self.variant == "custom_voice" and self.config.tts_model_size == "0b6")):
-            what = "Base models" if self.variant == "base" else "the 0.6B CustomVoice model"
-            warnings.warn(f"{what} ignore instructions (as upstream does); --instruct is not used", stacklevel=3)
-            instruct = None
-        return speaker, instruct or None
-
     def default_speaker(self) -> str:
         """CustomVoice needs a speaker; without one we use Ryan (English), else the first listed."""
         speakers = self.config.speakers
@@ -76,83 +66,177 @@ class TTS:
             raise InputError("this CustomVoice model lists no speakers in its config.json")
         return "ryan" if "ryan" in speakers else speakers[0]
 
-    def frames(
-        self,
-        text: str,
-        language: str = "auto",
-        speaker: Optional[str] = None,
-        instruct: Optional[str] = None,
-        text_mode: Optional[str] = None,
-        voice: Optional[Voice] = None,
-        sampling: Optional[SamplingConfig] = None,
-        max_tokens: Optional[int] = None,
-        state: Optional[LoopState] = None,
-        record_logits: bool = False,
-    ) -> Iterator[Frame]:
-        text_mode = text_mode or self.default_text_mode()
-        speaker, instruct = self._check(text, speaker, instruct, text_mode, max_tokens)
-        voice = voice or Voice()
+    def clone(self, ref_audio, ref_text: Optional[str] = None, x_vector_only: bool = False,
+              sample_rate: Optional[int] = None) -> Voice:
+        """A cloned Voice from reference audio (Base models); cached per distinct audio."""
+        return clone_voice(self, ref_audio, ref_text, x_vector_only, sample_rate)
+
+    def load_voice(self, path) -> Voice:
+        return load_voice(self, path)
+
+    def _voice(self, speaker, voice, ref_audio, ref_text, x_vector_only) -> Voice:
+        if ref_audio is not None:
+            if voice is not None:
+                raise InputError("give either a saved voice or reference audio, not both")
+            voice = self.clone(ref_audio, ref_text, x_vector_only)
+        elif isinstance(voice, (str, Path)):
+            voice = self.load_voice(voice)
+        elif (ref_text or x_vector_only) and voice is None:
+            raise InputError("--ref-text and --x-vector-only need reference audio (--ref-audio)")
+        if voice is not None and speaker:
+            raise InputError("a cloned voice and a preset speaker cannot be combined")
+        if voice is not None and voice.xvector is not None and self.variant != "base":
+            raise InputError(f"cloned voices need a Base model; this is a {self.variant} model")
         if speaker:
-            voice = Voice(speaker=speaker)
-        tok = self.tokenizer
-        prompt = build_prompt(
-            self.model.talker,
-            self.config,
-            tok.assistant_ids(text),
-            voice=voice,
-            language=language,
-            instruct_ids=tok.instruct_ids(instruct) if instruct else None,
-            streaming=text_mode == "streaming",
-        )
+            return Voice(speaker=speaker)
+        if voice is None and self.variant == "custom_voice":
+            return Voice(speaker=self.default_speaker())
+        return voice or Voice()
+
+    def _instruct(self, instruct):
+        if not instruct:
+            return None
+        if self.variant == "base" or (self.variant == "custom_voice" and self.config.tts_model_size == "0b6"):
+            what = "Base models" if self.variant == "base" else "the 0.6B CustomVoice model"
+            warnings.warn(f"{what} ignore instructions (as upstream does); --instruct is not used", stacklevel=4)
+            return None
+        return instruct
+
+    def _loop(self, prompt, sampling, max_tokens, state, track=None, record_logits=False):
+        if max_tokens is not None and max_tokens < 1:
+            raise InputError(f"--max-tokens must be at least 1, got {max_tokens}")
         max_tokens = max_tokens or int(self.generation_config.get("max_new_tokens", 8192))
         return generate_frames(
-            self.model.talker,
-            prompt,
-            sampling or self.sampling,
-            max_tokens,
-            self.config.talker_config.codec_eos_token_id,
-            state=state,
+            self.model.talker, prompt, sampling or self.sampling, max_tokens,
+            self.config.talker_config.codec_eos_token_id, text_track=track, state=state,
             record_logits=record_logits,
         )
 
-    def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None, **kwargs) -> Result:
-        """Synthesize `text`; keyword arguments as `frames`. Greedy with temperature=0."""
-        sampling = self.sampling.override(
-            **{k: kwargs.pop(k) for k in ("temperature", "top_k", "top_p", "repetition_penalty") if k in kwargs}
+    def frames(self, text: str, language: str = "auto", speaker: Optional[str] = None,
+               instruct: Optional[str] = None, text_mode: Optional[str] = None, voice=None,
+               ref_audio=None, ref_text: Optional[str] = None, x_vector_only: bool = False,
+               sampling: Optional[SamplingConfig] = None, max_tokens: Optional[int] = None,
+               state: Optional[LoopState] = None, record_logits: bool = False) -> Iterator[Frame]:
+        """Codec frames for `text`, as they are generated."""
+        if text is None or not text.strip():
+            raise InputError("the text is empty; give some text to speak")
+        text_mode = text_mode or self.default_text_mode()
+        if text_mode not in TEXT_MODES:
+            raise InputError(f"unknown text mode '{text_mode}'; choose streaming or non-streaming")
+        voice = self._voice(speaker, voice, ref_audio, ref_text, x_vector_only)
+        instruct = self._instruct(instruct)
+        prompt = build_prompt(
+            self.model.talker, self.config, self.tokenizer.assistant_ids(text), voice=voice,
+            language=language, instruct_ids=self.tokenizer.instruct_ids(instruct) if instruct else None,
+            streaming=text_mode == "streaming",
         )
+        if state is not None:
+            state.voice = voice
+        return self._loop(prompt, sampling, max_tokens, state, record_logits=record_logits)
+
+    def text_frames(self, deltas: Iterable[str], language: str = "auto", speaker: Optional[str] = None,
+                    instruct: Optional[str] = None, voice=None, ref_audio=None, ref_text: Optional[str] = None,
+                    x_vector_only: bool = False, sampling: Optional[SamplingConfig] = None,
+                    max_tokens: Optional[int] = None, state: Optional[LoopState] = None) -> Iterator[Frame]:
+        """Codec frames for text that arrives as deltas (e.g. from an LLM), streaming text layout.
+
+        Speech starts after the first text token; each frame consumes one more token, waiting for
+        it when it has not arrived. Greedy codes equal those of the whole text given at once.
+        """
+        voice = self._voice(speaker, voice, ref_audio, ref_text, x_vector_only)
+        instruct = self._instruct(instruct)
+        talker = self.model.talker
+        embed = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731
+        track = LiveTextTrack(self.tokenizer, deltas, embed)
+        if state is not None:
+            state.voice = voice
+        return self._text_frames(track, voice, language, instruct, sampling, max_tokens, state)
+
+    def _text_frames(self, track, voice, language, instruct, sampling, max_tokens, state):
+        try:
+            needed, lead = 1, []
+            if voice.ref_codes is not None:  # ICL: the prefill overlays text on every reference frame
+                ref_text, n_audio = list(voice.ref_ids[3:-2]), voice.ref_codes.shape[0] + 1
+                needed, lead = max(n_audio - len(ref_text), 0), ref_text[n_audio:]
+            body = track.wait_for(max(needed, 1))
+            if not body:
+                return
+            consumed = body if track.finished else body[:needed]
+            ids = track.ids[:3] + list(consumed) + [0] * 5  # build_prompt reads ids[:3] and ids[3:-5]
+            talker, cfg = self.model.talker, self.config
+            prompt = build_prompt(
+                talker, cfg, ids, voice=voice, language=language, streaming=True, text_complete=track.finished,
+                instruct_ids=self.tokenizer.instruct_ids(instruct) if instruct else None,
+            )
+            track.eos, track.pad = talker.text_embed(mx.array([[cfg.tts_eos_token_id, cfg.tts_pad_token_id]]))[0]
+            track.lead, track.offset = lead, (needed if voice.ref_codes is not None else 1)
+            yield from self._loop(prompt, sampling, max_tokens, state, track=None if track.finished else track)
+        finally:
+            track.close()
+
+    def _sampling(self, kwargs) -> SamplingConfig:
+        return self.sampling.override(**{k: kwargs.pop(k) for k in SAMPLING_KEYS if k in kwargs})
+
+    def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None, **kwargs) -> Result:
+        """Synthesize `text`. Keyword arguments as `frames`, plus temperature / top_k / top_p /
+        repetition_penalty overrides (temperature 0 = greedy). decode=False returns codes only."""
+        sampling = self._sampling(kwargs)
         if seed is not None:
             mx.random.seed(seed)
         state = LoopState()
-        voice = kwargs.get("voice")
-        frames = []
+        codes = []
         for frame in self.frames(text, sampling=sampling, state=state, **kwargs):
-            frames.append(frame.codes)
+            codes.append(frame.codes)
             if progress is not None:
                 progress(frame.index + 1)
-        codes = mx.concatenate(frames) if frames else mx.zeros((0, 16), dtype=mx.int32)
+        codes = mx.concatenate(codes) if codes else mx.zeros((0, 16), dtype=mx.int32)
         audio = np.zeros((0,), dtype=np.float32)
         if decode and codes.shape[0]:
-            audio = self.decode(codes, ref_codes=voice.ref_codes if voice is not None else None)
+            audio = self.decode(codes, ref_codes=state.voice.ref_codes)
         return Result(audio, np.array(codes), self.sample_rate, state.stopped_on_eos, state)
+
+    def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
+               state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
+        """Audio chunks while generating; they concatenate to `generate(...).audio`."""
+        start = time.perf_counter()
+        sampling = self._sampling(kwargs)
+        if seed is not None:
+            mx.random.seed(seed)
+        state = state if state is not None else LoopState()
+        frames = self.frames(text, sampling=sampling, state=state, **kwargs)
+        return stream_audio(self.codec, frames, self.sample_rate, first_chunk_frames, chunk_frames,
+                            state.voice.ref_codes, start)
+
+    def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
+                    seed: Optional[int] = None, state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
+        """Audio chunks for text that arrives as deltas."""
+        start = time.perf_counter()
+        sampling = self._sampling(kwargs)
+        if seed is not None:
+            mx.random.seed(seed)
+        state = state if state is not None else LoopState()
+        frames = self.text_frames(deltas, sampling=sampling, state=state, **kwargs)
+        return stream_audio(self.codec, frames, self.sample_rate, first_chunk_frames, chunk_frames,
+                            state.voice.ref_codes, start)
 
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
         """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut
         their share of the samples, as upstream does."""
         if ref_codes is not None:
             full = mx.concatenate([ref_codes.astype(mx.int32), codes])
-            audio = np.array(self.codec.decode(full[None])[0])
+            audio = np.array(self.codec.decoder.decode(full[None])[0])
             cut = int(ref_codes.shape[0] / max(full.shape[0], 1) * audio.shape[0])
             return audio[cut:]
-        return np.array(self.codec.decode(codes[None])[0])
+        return np.array(self.codec.decoder.decode(codes[None])[0])
 
 
 def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
     """Load a Qwen3-TTS checkpoint from a local folder or a Hugging Face repo id.
 
     dtype: compute dtype of the talker and code predictor (default: as stored, e.g. bfloat16).
-    The codec always runs in float32.
+    The codec and the speaker encoder always run in float32.
     """
-    from .codec import load_codec
+    from .codec.speech_tokenizer import load_codec
     from .tokenizer import TextTokenizer
 
     folder = loading.resolve(path_or_repo)
@@ -164,7 +248,7 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
         weights = {k: _cast(v, dtype) if k.startswith("talker.") else v for k, v in weights.items()}
     loading.apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)
     mx.eval(model.parameters())
-    codec = load_codec(folder / "speech_tokenizer")
+    codec = load_codec(folder / "speech_tokenizer", encoder=config.tts_model_type == "base")
     tokenizer = TextTokenizer.from_folder(folder)
     gen_path = folder / "generation_config.json"
     generation_config = loading.read_json(gen_path) if gen_path.exists() else {}

@@ -1,0 +1,307 @@
+"""Text tokenizer: Qwen2's byte-level BPE as upstream's processor builds it, and an incremental encoder.
+
+Reference: qwen_tts 0.1.1 `Qwen3TTSModel.from_pretrained` loads the text tokenizer with
+`AutoProcessor.from_pretrained(path, fix_mistral_regex=True)`: transformers 4.57.3's
+`Qwen2TokenizerFast` converted from vocab.json + merges.txt (`Qwen2Converter`): NFC normalizer,
+regex Split + ByteLevel pre-tokenizer, BPE, ByteLevel decoder, plus the added tokens of
+tokenizer_config.json. With `fix_mistral_regex=True`, transformers swaps the Split regex for a
+case-aware variant whenever its check on the folder's config.json fires, which it does for the
+released checkpoints; `_fixed_regex_applies` repeats that check.
+"""
+
+import json
+import re
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+
+QWEN2_SPLIT = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+    r"""|\s+(?!\S)|\s+"""
+)
+FIXED_SPLIT = (
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
+    r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
+    r"|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+_MISTRAL_MODEL_TYPES = ("mistral", "mistral3", "voxtral", "ministral", "pixtral")
+
+
+def _version_key(text):
+    """Orders versions like `packaging` does for the cases that matter: "5.0.0rc1" < "5.0.0"."""
+    match = re.match(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?(.*)", text or "")
+    if match is None:
+        return None
+    major, minor, micro, rest = match.groups()
+    return (int(major), int(minor or 0), int(micro or 0), 0 if rest else 1)
+
+
+def _fixed_regex_applies(folder: Path, base_vocab_size: int) -> bool:
+    """transformers 4.57.3 `_patch_mistral_regex` with fix_mistral_regex=True on a local folder."""
+    config_path = folder / "config.json"
+    if base_vocab_size <= 100_000 or not config_path.exists():
+        return False
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    version = _version_key(config.get("transformers_version"))
+    if version is not None and version <= (4, 57, 2, 1):
+        return config.get("model_type") in (None, *_MISTRAL_MODEL_TYPES)
+    return version is None or version < (5, 0, 0, 1)
+
+
+def _split(pattern: str):
+    return pre_tokenizers.Split(Regex(pattern), behavior="isolated", invert=False)
+
+
+def _from_vocab_and_merges(folder: Path) -> Tokenizer:
+    config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+    bpe = models.BPE.from_file(
+        str(folder / "vocab.json"), str(folder / "merges.txt"), dropout=None, unk_token=None,
+        continuing_subword_prefix="", end_of_word_suffix="", fuse_unk=False, byte_fallback=False,
+    )
+    tokenizer = Tokenizer(bpe)
+    tokenizer.normalizer = normalizers.NFC()
+    fixed = _fixed_regex_applies(folder, tokenizer.get_vocab_size(with_added_tokens=False))
+    tokenizer.pre_tokenizer = pre_tokenizers.Sequence([
+        _split(FIXED_SPLIT if fixed else QWEN2_SPLIT),
+        pre_tokenizers.ByteLevel(add_prefix_space=config.get("add_prefix_space", False), use_regex=False),
+    ])
+    tokenizer.decoder = decoders.ByteLevel()
+    tokenizer.post_processor = processors.ByteLevel(trim_offsets=False)
+
+    # transformers marks a token special when its entry says so or when it is a named special token.
+    named = {t["content"] if isinstance(t, dict) else t for t in config.get("additional_special_tokens") or []}
+    for key in ("bos_token", "eos_token", "pad_token", "unk_token"):
+        value = config.get(key)
+        named.add(value["content"] if isinstance(value, dict) else value)
+    entries = sorted((int(i), entry) for i, entry in config.get("added_tokens_decoder", {}).items())
+    tokenizer.add_tokens([
+        AddedToken(
+            entry["content"], single_word=entry.get("single_word", False), lstrip=entry.get("lstrip", False),
+            rstrip=entry.get("rstrip", False), normalized=entry.get("normalized", True),
+            special=entry.get("special", False) or entry["content"] in named,
+        )
+        for _, entry in entries
+    ])
+    for token_id, entry in entries:
+        if tokenizer.token_to_id(entry["content"]) != token_id:
+            raise ValueError(
+                f"{folder / 'tokenizer_config.json'}: added token {entry['content']!r} is declared as id "
+                f"{token_id} but lands on id {tokenizer.token_to_id(entry['content'])}; added token ids must "
+                "continue the vocabulary without gaps."
+            )
+    return tokenizer
+
+
+def _from_tokenizer_json(folder: Path) -> Tokenizer:
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    pre = json.loads(tokenizer.pre_tokenizer.__getstate__()) if tokenizer.pre_tokenizer is not None else {}
+    steps = pre.get("pretokenizers") if pre.get("type") == "Sequence" else None
+    if steps and steps[0].get("type") == "Split" and _fixed_regex_applies(
+        folder, tokenizer.get_vocab_size(with_added_tokens=False)
+    ):
+        tokenizer.pre_tokenizer[0] = _split(FIXED_SPLIT)
+    return tokenizer
+
+
+class TextTokenizer:
+    """Qwen2 byte-level BPE text tokenizer with the prompt templates upstream wraps text in."""
+
+    def __init__(self, tokenizer: Tokenizer):
+        self.tokenizer = tokenizer
+
+    @classmethod
+    def from_folder(cls, path) -> "TextTokenizer":
+        """Loads tokenizer.json if the folder has one, else vocab.json + merges.txt + tokenizer_config.json."""
+        folder = Path(path)
+        if (folder / "tokenizer.json").exists():
+            return cls(_from_tokenizer_json(folder))
+        names = ("vocab.json", "merges.txt", "tokenizer_config.json")
+        missing = [name for name in names if not (folder / name).exists()]
+        if missing:
+            raise FileNotFoundError(f"{folder} has no tokenizer.json and lacks {', '.join(missing)}.")
+        return cls(_from_vocab_and_merges(folder))
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of `text`; added tokens written in the text become their ids, no BOS/EOS is added."""
+        return self.tokenizer.encode(text, add_special_tokens=False).ids
+
+    def decode(self, ids) -> str:
+        return self.tokenizer.decode(list(ids), skip_special_tokens=False)
+
+    def token_to_id(self, token: str) -> int:
+        token_id = self.tokenizer.token_to_id(token)
+        if token_id is None:
+            raise KeyError(f"{token!r} is not a token of this vocabulary.")
+        return token_id
+
+    def assistant_ids(self, text: str) -> list[int]:
+        """Target text: role (3 ids), text, then 5 ids (`<|im_end|>\\n<|im_start|>assistant\\n`)."""
+        return self.encode(f"<|im_start|>assistant\n{text}<|im_end|>\n<|im_start|>assistant\n")
+
+    def ref_ids(self, text: str) -> list[int]:
+        """Reference transcript for voice cloning: role (3 ids), text, `<|im_end|>\\n`."""
+        return self.encode(f"<|im_start|>assistant\n{text}<|im_end|>\n")
+
+    def instruct_ids(self, text: str) -> list[int]:
+        return self.encode(f"<|im_start|>user\n{text}<|im_end|>\n")
+
+    def incremental(self) -> "IncrementalTokenizer":
+        return IncrementalTokenizer(self)
+
+
+_WORD, _SPACE = 1, 2
+# Unicode White_Space, which is what the regex's \s matches.
+_WHITE_SPACE = frozenset("\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | frozenset(
+    chr(c) for c in range(0x2000, 0x200B)
+)
+_FORMER_SPACE = frozenset("\u180e\u200b")  # White_Space in older Unicode versions
+
+
+@lru_cache(maxsize=65536)
+def _classes(ch: str) -> int:
+    """Which runs the regex scans (letters and marks; whitespace) `ch` can extend.
+
+    Characters the regex engine might class differently (unassigned in Python's Unicode tables,
+    whitespace to Python but not to Unicode) extend both runs, which only holds text back longer.
+    """
+    category = unicodedata.category(ch)
+    if category == "Cn":
+        return _WORD | _SPACE
+    if category[0] in "LM":
+        return _WORD
+    if ch in _WHITE_SPACE or ch.isspace() or ch in _FORMER_SPACE:
+        return _SPACE
+    return 0
+
+
+def _run_end(text: str, start: int, kind: int) -> int:
+    end = start
+    while end < len(text) and _classes(text[end]) & kind:
+        end += 1
+    return end
+
+
+def _examined_end(text: str, start: int, end: int) -> int:
+    r"""Bound on the last index the pre-tokenizer regex reads to decide its match text[start:end].
+
+    Holds for both Qwen2 patterns. Every alternative reads the character after what it consumed
+    (index `end`); the letter alternatives may first scan an optional prefix character and the whole
+    run of letters and marks after it before backtracking ("日A" is one piece before "b", two before
+    " "), and the whitespace alternatives the whole whitespace run ("\n\n" is one piece before " ",
+    part of one before " \n"). A match is final once the character at the returned index exists.
+    """
+    ends = [end, _run_end(text, start, _SPACE)]
+    if text[start] not in "\r\n":
+        ends.append(_run_end(text, start + 1, _WORD))
+    return max(ends)
+
+
+@lru_cache(maxsize=65536)
+def _starts_nfc_block(ch: str) -> bool:
+    """True when NFC never merges `ch` with what precedes it (ccc 0, NFC_QC Yes).
+
+    Characters that compose with a preceding starter are combining marks (every such ccc-0 one is
+    a spacing or non-spacing mark) or Hangul medial/final jamo.
+    """
+    category = unicodedata.category(ch)
+    if category[0] == "M" or category in ("Cn", "Cs") or unicodedata.combining(ch):
+        return False
+    if "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff":
+        return False
+    return unicodedata.normalize("NFC", ch) == ch
+
+
+def _nfc_stable_length(text: str, limit: int) -> int:
+    """Length of the longest prefix of text[:limit] whose NFC form no later text changes."""
+    for i in range(min(limit, len(text) - 1), 0, -1):
+        if _starts_nfc_block(text[i]):
+            return i
+    return 0
+
+
+class IncrementalTokenizer:
+    """Encodes text that arrives in pieces; every id it returns is final.
+
+    For any split of a text into deltas, the concatenation of all `feed` results and `finish()`
+    equals `TextTokenizer.encode` of the whole text. Text is held back while later characters could
+    still change its ids: a possible start of an added token (`<|im_`), characters NFC could still
+    compose with what follows, and pre-tokenizer pieces whose regex match read up to the end of the
+    text seen so far (a word, a run of whitespace, a run of punctuation).
+    """
+
+    def __init__(self, tokenizer: TextTokenizer):
+        backend = tokenizer.tokenizer
+        if not isinstance(backend.normalizer, (normalizers.NFC, type(None))):
+            raise ValueError(f"incremental encoding needs an NFC normalizer or none, not {backend.normalizer}.")
+        split = json.loads(backend.pre_tokenizer.__getstate__())
+        patterns = [s.get("pattern", {}).get("Regex") for s in split.get("pretokenizers", [])]
+        if not patterns or patterns[0] not in (QWEN2_SPLIT, FIXED_SPLIT):
+            raise ValueError("incremental encoding needs the Qwen2 pre-tokenizer (its regex Split first).")
+        added = backend.get_added_tokens_decoder()
+        if any(t.lstrip or t.rstrip or t.single_word or t.normalized for t in added.values()):
+            raise ValueError("incremental encoding supports added tokens matched verbatim only.")
+        self._backend = backend
+        self._added_ids = {t.content: i for i, t in added.items()}
+        # Longest first, so the leftmost match is also the longest, as the tokenizers library matches.
+        contents = sorted(self._added_ids, key=len, reverse=True)
+        self._added_pattern = re.compile("|".join(map(re.escape, contents))) if contents else None
+        self._added_prefixes = {c[:k] for c in contents for k in range(1, len(c))}
+        self._longest_prefix = max(map(len, self._added_prefixes), default=0)
+        self._normalized = ""  # settled NFC text of the current segment, from a piece boundary on
+        self._raw = ""  # the text after it, not normalized yet
+
+    def feed(self, delta: str) -> list[int]:
+        """Ids that no continuation of the text can change any more."""
+        self._raw += delta
+        return self._drain(final=False)
+
+    def finish(self) -> list[int]:
+        """Ids of the text held back so far; the tokenizer is then ready for a new text."""
+        ids = self._drain(final=True)
+        self._normalized = self._raw = ""
+        return ids
+
+    def _normalize(self, text: str) -> str:
+        normalizer = self._backend.normalizer
+        return normalizer.normalize_str(text) if normalizer is not None and text else text
+
+    def _segment_ids(self, normalized: str, limit=None) -> tuple[int, list[int]]:
+        """Ids of the pieces of `normalized` (text between added tokens) and the length they cover.
+
+        With `limit`, only the leading pieces whose regex match read no further than `limit` - 1.
+        """
+        covered, ids = 0, []
+        for piece, (start, end) in self._backend.pre_tokenizer.pre_tokenize_str(normalized):
+            if limit is not None and _examined_end(normalized, start, end) >= limit:
+                break
+            ids.extend(token.id for token in self._backend.model.tokenize(piece))
+            covered = end
+        return covered, ids
+
+    def _added_token_hold(self) -> int:
+        """Start of the earliest suffix of the raw text that later text could complete to an added token."""
+        for length in range(min(self._longest_prefix, len(self._raw)), 0, -1):
+            if self._raw[-length:] in self._added_prefixes:
+                return len(self._raw) - length
+        return len(self._raw)
+
+    def _drain(self, final: bool) -> list[int]:
+        ids = []
+        while True:
+            hold = len(self._raw) if final else self._added_token_hold()
+            match = self._added_pattern.search(self._raw, 0, hold) if self._added_pattern else None
+            if match is not None:
+                ids += self._segment_ids(self._normalized + self._normalize(self._raw[: match.start()]))[1]
+                ids.append(self._added_ids[match.group()])
+                self._normalized, self._raw = "", self._raw[match.end():]
+                continue
+            if final:
+                return ids + self._segment_ids(self._normalized + self._normalize(self._raw))[1]
+            stable = _nfc_stable_length(self._raw, hold)
+            self._normalized += self._normalize(self._raw[:stable])
+            self._raw = self._raw[stable:]
+            covered, piece_ids = self._segment_ids(self._normalized, limit=len(self._normalized))
+            self._normalized = self._normalized[covered:]
+            return ids + piece_ids

@@ -74,7 +74,8 @@ class TTS:
     def load_voice(self, path) -> Voice:
         return load_voice(self, path)
 
-    def _voice(self, speaker, voice, ref_audio, ref_text, x_vector_only) -> Voice:
+    def resolve_voice(self, speaker=None, voice=None, ref_audio=None, ref_text=None, x_vector_only=False) -> Voice:
+        """The Voice for these arguments: preset speaker, saved voice (path or Voice) or reference audio."""
         if ref_audio is not None:
             if voice is not None:
                 raise InputError("give either a saved voice or reference audio, not both")
@@ -123,7 +124,7 @@ class TTS:
         text_mode = text_mode or self.default_text_mode()
         if text_mode not in TEXT_MODES:
             raise InputError(f"unknown text mode '{text_mode}'; choose streaming or non-streaming")
-        voice = self._voice(speaker, voice, ref_audio, ref_text, x_vector_only)
+        voice = self.resolve_voice(speaker, voice, ref_audio, ref_text, x_vector_only)
         instruct = self._instruct(instruct)
         prompt = build_prompt(
             self.model.talker, self.config, self.tokenizer.assistant_ids(text), voice=voice,
@@ -143,7 +144,7 @@ class TTS:
         Speech starts after the first text token; each frame consumes one more token, waiting for
         it when it has not arrived. Greedy codes equal those of the whole text given at once.
         """
-        voice = self._voice(speaker, voice, ref_audio, ref_text, x_vector_only)
+        voice = self.resolve_voice(speaker, voice, ref_audio, ref_text, x_vector_only)
         instruct = self._instruct(instruct)
         talker = self.model.talker
         embed = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731

@@ -1,0 +1,100 @@
+"""Live playback of streamed audio through sounddevice (PortAudio).
+
+Chunks are queued as they arrive; playback starts once generation is clearly faster than real
+time, or enough audio is buffered to ride out a slower generator, or generation has ended.
+"""
+
+import threading
+import time
+from collections import deque
+
+import numpy as np
+
+from .errors import Qwen3TTSError
+
+
+class PlaybackError(Qwen3TTSError):
+    pass
+
+
+def _sounddevice():
+    try:
+        import sounddevice
+    except OSError as e:  # PortAudio library missing
+        raise PlaybackError(f"--play needs the PortAudio library ({e}); install it, e.g. apt install libportaudio2") from None
+    return sounddevice
+
+
+class Player:
+    """Feeds a PortAudio output stream from a queue of float32 chunks."""
+
+    def __init__(self, sample_rate: int, prebuffer_s: float = 3.0, fast_enough: float = 1.2, device=None):
+        sd = _sounddevice()
+        self.sample_rate, self.prebuffer_s, self.fast_enough = sample_rate, prebuffer_s, fast_enough
+        self.queue, self.lock = deque(), threading.Lock()
+        self.buffered = 0
+        self.finished = threading.Event()
+        self.drained = threading.Event()
+        self.started_at = time.perf_counter()
+        self.generated_s = 0.0
+        self.underruns = 0
+        try:
+            self.stream = sd.OutputStream(samplerate=sample_rate, channels=1, dtype="float32",
+                                          callback=self._callback, device=device)
+        except Exception as e:  # PortAudioError and friends
+            raise PlaybackError(f"cannot open an audio output device: {e}") from None
+        self.playing = False
+
+    def _callback(self, out, frames, time_info, status):
+        filled = 0
+        with self.lock:
+            while filled < frames and self.queue:
+                chunk = self.queue[0]
+                n = min(frames - filled, chunk.shape[0])
+                out[filled : filled + n, 0] = chunk[:n]
+                filled += n
+                if n == chunk.shape[0]:
+                    self.queue.popleft()
+                else:
+                    self.queue[0] = chunk[n:]
+            self.buffered -= filled
+        if filled < frames:
+            out[filled:, 0] = 0.0
+            if self.finished.is_set():
+                self.drained.set()
+            else:
+                self.underruns += 1
+
+    def add(self, samples: np.ndarray):
+        samples = np.asarray(samples, dtype=np.float32)
+        with self.lock:
+            self.queue.append(samples)
+            self.buffered += samples.shape[0]
+        self.generated_s += samples.shape[0] / self.sample_rate
+        if not self.playing:
+            elapsed = time.perf_counter() - self.started_at
+            speed = self.generated_s / max(elapsed, 1e-9)
+            if speed >= self.fast_enough or self.buffered / self.sample_rate >= self.prebuffer_s:
+                self._start()
+
+    def _start(self):
+        self.stream.start()
+        self.playing = True
+
+    def close(self, wait: bool = True):
+        """Play what is queued (unless wait=False), then release the device."""
+        self.finished.set()
+        try:
+            if wait and (self.buffered > 0 or self.playing):
+                if not self.playing:
+                    self._start()
+                self.drained.wait(timeout=self.buffered / self.sample_rate + 2.0)
+        finally:
+            self.stream.stop() if self.playing else None
+            self.stream.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.close(wait=exc_type is None)

@@ -1,0 +1,162 @@
+"""The command line: the contract's flags, and one clear line + exit 2 for bad input."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import soundfile as sf
+from click.testing import CliRunner
+
+from fixture_checkpoints import checkpoint_dir
+from mlx_qwen3tts.generate import main
+
+
+@pytest.fixture(scope="module")
+def ckpt(tmp_path_factory):
+    root = tmp_path_factory.getbasetemp()
+    return {name: checkpoint_dir(name, root) for name in ("custom_voice-1b7", "base-0b6", "voice_design-1b7")}
+
+
+def run(*args):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+def error_line(output):
+    lines = [line for line in output.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1, output
+    assert "Traceback" not in output
+    return lines[0]
+
+
+def test_generate_writes_wav_and_codes(ckpt, tmp_path):
+    wav, npy = tmp_path / "out.wav", tmp_path / "codes.npy"
+    code, out = run("--model", ckpt["custom_voice-1b7"], "--text", "Hello there", "--output", wav,
+                    "--codes-output", npy, "--temperature", "0", "--max-tokens", "6", "--quiet")
+    assert code == 0, out
+    audio, rate = sf.read(wav, dtype="float32")
+    codes = np.load(npy)
+    assert rate == 24000 and codes.shape == (6, 16) and codes.dtype == np.int32
+    assert audio.shape == (6 * 1920,)
+    assert "stopped at --max-tokens 6" in out
+
+
+def test_codes_only_skips_decoding(ckpt, tmp_path):
+    npy = tmp_path / "codes.npy"
+    code, out = run("--model", ckpt["base-0b6"], "--text", "Hi", "--codes-output", npy, "--temperature", "0",
+                    "--max-tokens", "3", "--quiet")
+    assert code == 0, out
+    assert np.load(npy).shape == (3, 16)
+    assert list(tmp_path.iterdir()) == [npy]
+
+
+def test_stream_file_equals_whole(ckpt, tmp_path):
+    args = ["--model", ckpt["custom_voice-1b7"], "--text", "Streaming test.", "--temperature", "0",
+            "--max-tokens", "7", "--quiet"]
+    assert run(*args, "--output", tmp_path / "a.wav")[0] == 0
+    code, out = run(*args, "--output", tmp_path / "b.wav", "--stream", "--chunk-frames", "3")
+    assert code == 0, out
+    a, _ = sf.read(tmp_path / "a.wav", dtype="float32")
+    b, _ = sf.read(tmp_path / "b.wav", dtype="float32")
+    assert a.shape == b.shape and np.abs(a - b).max() <= 1e-4
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--text", "   "], "text is empty"),
+        (["--text", "hi", "--speaker", "nobody"], "unknown speaker 'nobody'; choose one of:"),
+        (["--text", "hi", "--language", "klingon"], "unknown language 'klingon'; choose one of: auto,"),
+        (["--text", "hi", "--temperature", "-0.5"], "--temperature must not be negative"),
+        (["--text", "hi", "--top-k", "-1"], "--top-k must not be negative"),
+        (["--text", "hi", "--max-tokens", "0"], "--max-tokens must be at least 1"),
+    ],
+)
+def test_bad_arguments(ckpt, tmp_path, args, message):
+    wav = tmp_path / "x.wav"
+    code, out = run("--model", ckpt["custom_voice-1b7"], "--output", wav, *args)
+    assert code == 2
+    assert message in error_line(out)
+    assert not wav.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_output_in_missing_folder(ckpt, tmp_path):
+    code, out = run("--model", ckpt["base-0b6"], "--text", "hi", "--output", tmp_path / "nope" / "x.wav")
+    assert code == 2 and "does not exist" in error_line(out)
+
+
+def test_speaker_on_base_model(ckpt, tmp_path):
+    code, out = run("--model", ckpt["base-0b6"], "--text", "hi", "--speaker", "ryan", "--output", tmp_path / "x.wav")
+    assert code == 2 and "CustomVoice" in error_line(out)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_instruct_on_base_model_warns(ckpt, tmp_path):
+    code, out = run("--model", ckpt["base-0b6"], "--text", "hi", "--instruct", "whisper", "--temperature", "0",
+                    "--max-tokens", "2", "--output", tmp_path / "x.wav", "--quiet")
+    assert code == 0, out
+    assert "warning:" in out and "ignore instructions" in out
+
+
+def test_missing_model_folder(tmp_path):
+    code, out = run("--model", tmp_path / "nothing-here", "--text", "hi", "--output", tmp_path / "x.wav")
+    assert code == 2 and "does not exist" in error_line(out)
+
+
+def test_truncated_model(ckpt, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(ckpt["base-0b6"], broken)
+    data = (broken / "model.safetensors").read_bytes()
+    (broken / "model.safetensors").write_bytes(data[: len(data) // 2])
+    code, out = run("--model", broken, "--text", "hi", "--output", tmp_path / "x.wav")
+    assert code == 2 and "model.safetensors" in error_line(out)
+    assert not (tmp_path / "x.wav").exists()
+
+
+def test_incomplete_model_folder(ckpt, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(ckpt["base-0b6"], broken)
+    shutil.rmtree(broken / "speech_tokenizer")
+    code, out = run("--model", broken, "--text", "hi", "--output", tmp_path / "x.wav")
+    assert code == 2 and "speech_tokenizer" in error_line(out)
+
+
+def test_config_of_another_model(ckpt, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(ckpt["base-0b6"], other)
+    (other / "config.json").write_text(json.dumps({"model_type": "llama", "hidden_size": 64}))
+    code, out = run("--model", other, "--text", "hi", "--output", tmp_path / "x.wav")
+    assert code == 2 and "not Qwen3-TTS" in error_line(out)
+
+
+def test_missing_weight_is_named(ckpt, tmp_path):
+    import mlx.core as mx
+
+    broken = tmp_path / "broken"
+    shutil.copytree(ckpt["base-0b6"], broken)
+    weights = mx.load(str(broken / "model.safetensors"))
+    weights.pop("talker.codec_head.weight")
+    mx.save_safetensors(str(broken / "model.safetensors"), weights)
+    code, out = run("--model", broken, "--text", "hi", "--output", tmp_path / "x.wav")
+    assert code == 2 and "missing talker.codec_head.weight" in error_line(out)
+
+
+def test_console_entry_point_runs_as_module():
+    proc = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--help"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "--max-tokens" in proc.stdout and "--codes-output" in proc.stdout
+
+
+def test_hub_id_offline_and_not_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "mlx_qwen3tts.generate", "--model", "Qwen/Qwen3-TTS-12Hz-0.6B-Base", "--text", "hi",
+         "--output", str(tmp_path / "x.wav")],
+        capture_output=True, text=True, env={**__import__("os").environ},
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].startswith("error: model 'Qwen/Qwen3-TTS-12Hz-0.6B-Base' is not in")
+    assert "Traceback" not in proc.stderr

@@ -42,6 +42,52 @@ class ArrayTextTrack:
         return self.trailing[step] if step < self.trailing.shape[0] else self.pad
 
 
+class FrameStep:
+    """One frame's graph: codebook 0 from talker logits, then the code predictor's 15 codebooks.
+
+    Everything after the talker forward is fixed-shape, so it is compiled once per sampling
+    configuration (the random state is threaded through, so sampling stays sampling).
+    """
+
+    def __init__(self, talker, sampling: SamplingConfig, eos_id: int):
+        self.talker = talker
+        vocab = talker.codec_head.weight.shape[0]
+        self.process = CodebookZeroProcessor(vocab, eos_id, sampling.repetition_penalty)
+        self.vocab = vocab
+
+        def cp_sample(logits, step):
+            return sample(logits, sampling.cp_temperature, sampling.cp_top_k, sampling.cp_top_p)
+
+        def frame(logits, hidden, seen, eos_mask):
+            logits = self.process(logits, seen, self.process.min_frames) + eos_mask
+            c0 = sample(logits, sampling.temperature, sampling.top_k, sampling.top_p)
+            c0_embed = talker.codec_embed(c0)[:, None]
+            rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, cp_sample)
+            codes = mx.concatenate([c0[:, None], rest], axis=1).astype(mx.int32)
+            seen = seen | (mx.arange(vocab)[None] == c0[:, None])
+            return codes, c0_embed + rest_embed, seen
+
+        self.frame = mx.compile(frame, inputs=mx.random.state, outputs=mx.random.state)
+        self.no_eos = mx.zeros((vocab,))
+
+    def __call__(self, logits, hidden, seen, step: int):
+        eos_mask = self.process.eos_only if step < self.process.min_frames else self.no_eos
+        return self.frame(logits, hidden, seen, eos_mask)
+
+
+_FRAME_STEPS = {}
+
+
+def frame_step(talker, sampling: SamplingConfig, eos_id: int) -> FrameStep:
+    """The compiled frame step for this model and sampling configuration (compiled once)."""
+    key = (id(talker), sampling, eos_id)
+    if key not in _FRAME_STEPS:
+        if len(_FRAME_STEPS) > 16:
+            _FRAME_STEPS.clear()
+        _FRAME_STEPS[key] = FrameStep(talker, sampling, eos_id)
+    return _FRAME_STEPS[key]
+
+
 def generate_frames(
     talker,
     prompt: Prompt,
@@ -52,43 +98,47 @@ def generate_frames(
     state: Optional[LoopState] = None,
     record_logits: bool = False,
 ) -> Iterator[Frame]:
-    """Yield frames until codebook 0 is EOS or `max_frames` frames were produced."""
+    """Yield frames until codebook 0 is EOS or `max_frames` frames were produced.
+
+    A frame is one lazy graph evaluated once. With a text track that is already known (not
+    streamed in), frame t+1 is built and sent off (`mx.async_eval`) before frame t's EOS check,
+    so the device never waits for the host.
+    """
     import time
 
     state = state if state is not None else LoopState()
+    pipelined = text_track is None and not record_logits
     text_track = text_track or ArrayTextTrack(prompt)
-    vocab = talker.codec_head.weight.shape[0]
-    process = CodebookZeroProcessor(vocab, eos_id, sampling.repetition_penalty)
-    cp_logits = state.cp_logits if record_logits else None
-
-    def cp_sample(logits, step):
-        return sample(logits, sampling.cp_temperature, sampling.cp_top_k, sampling.cp_top_p)
-
+    step_fn = frame_step(talker, sampling, eos_id)
     cache = talker.make_cache()
-    batch = prompt.embeds.shape[0]
-    seen = mx.zeros((batch, vocab), dtype=mx.bool_)
-    x = prompt.embeds
+    seen = mx.zeros((prompt.embeds.shape[0], step_fn.vocab), dtype=mx.bool_)
     tic = time.perf_counter()
-    for step in range(max_frames):
+
+    def build(x, seen, step):
         logits, hidden = talker(x, cache)
         if record_logits:
             state.talker_logits.append(logits)
-        c0 = sample(process(logits, seen, step), sampling.temperature, sampling.top_k, sampling.top_p)
-        c0_embed = talker.codec_embed(c0)[:, None]
-        rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, cp_sample, cp_logits)
-        codes = mx.concatenate([c0[:, None], rest], axis=1).astype(mx.int32)
-        frame_embed = c0_embed + rest_embed
-        mx.eval(codes, frame_embed)
+        return step_fn(logits, hidden, seen, step)
+
+    pending = build(prompt.embeds, seen, 0)
+    mx.async_eval(pending)
+    for step in range(max_frames):
+        codes, frame_embed, seen = pending
+        if pipelined and step + 1 < max_frames:
+            pending = build(frame_embed + text_track(step).astype(frame_embed.dtype), seen, step + 1)
+            mx.async_eval(pending)
         if step == 0:
+            mx.eval(codes)
             state.prefill_s = time.perf_counter() - tic
-        if c0[0].item() == eos_id:
+        if codes[0, 0].item() == eos_id:
             state.stopped_on_eos = True
             return
-        seen = seen | (mx.arange(vocab)[None] == c0[:, None])
         state.frames = step + 1
         yield Frame(step, codes)
-        # The text vector may have to wait for streamed-in text: only after the frame is out.
-        x = frame_embed + text_track(step).astype(frame_embed.dtype)
+        if not pipelined and step + 1 < max_frames:
+            # A streamed-in text vector may have to wait for the writer: only after the frame is out.
+            pending = build(frame_embed + text_track(step).astype(frame_embed.dtype), seen, step + 1)
+            mx.async_eval(pending)
 
 
 def teacher_forced_logits(talker, prompt: Prompt, codes: mx.array, text_track=None):

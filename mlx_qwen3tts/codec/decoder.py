@@ -1,0 +1,290 @@
+"""Codec decoder: 16 codebooks at 12.5 Hz -> 24 kHz audio, whole-sequence or streamed.
+
+Reference: `Qwen3TTSTokenizerV2Decoder` (and `Qwen3TTSTokenizerV2Model.decode`) in
+qwen_tts/core/tokenizer_12hz/modeling_qwen3_tts_tokenizer_v2.py (qwen-tts 0.1.1):
+split RVQ -> CausalConv k3 -> transformer (input_proj, layers with LayerScale and a 72-frame
+causal sliding window, RMSNorm, output_proj) -> 2 x [CausalConvTranspose k=s=2, ConvNeXt] ->
+CausalConv k7 -> 4 x [SnakeBeta, CausalConvTranspose k=2r s=r, residual units (dilation 1, 3, 9)]
+-> SnakeBeta -> CausalConv k7 -> clip to [-1, 1]. Everything is causal, so `step` emits each
+frame's 1920 samples as soon as the frame arrives and the chunks concatenate to the one-shot output.
+
+Differences from the reference: `decode` streams long inputs through `step` (linear cost, equal to
+the one-shot decode) where upstream decodes 300-frame chunks with only 25 frames of left context
+(shorter than the 72-frame window, so its output beyond frame 300 differs slightly);
+`decode(..., left_context=25)` reproduces upstream.
+"""
+
+import math
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, List, Optional, Tuple
+
+import mlx.core as mx
+import mlx.nn as nn
+from mlx_lm.models.cache import RotatingKVCache
+
+from ..load import apply_weights, load_weights, read_json, safetensors_files
+from ..errors import InputError, ModelLoadError
+from ..transformer import BlockArgs, TransformerBlock, attention_mask
+from .conv import CausalConv1d, CausalConvTranspose1d, ConvCache, ConvNeXtBlock, SnakeBeta
+from .quantizer import SplitResidualVectorQuantizer
+
+PREFIX = "decoder."
+# Encoder-side projections of the quantizer, present in the checkpoint, unused when decoding.
+UNUSED_KEYS = ("quantizer.rvq_first.input_proj.weight", "quantizer.rvq_rest.input_proj.weight")
+CODEBOOK_EPS = 1e-5
+
+
+@dataclass
+class DecoderArgs:
+    """`decoder_config` of speech_tokenizer/config.json (unknown keys ignored; defaults as released)."""
+
+    codebook_size: int = 2048
+    codebook_dim: int = 512
+    hidden_size: int = 1024
+    latent_dim: int = 1024
+    intermediate_size: int = 3072
+    num_hidden_layers: int = 8
+    num_attention_heads: int = 16
+    num_key_value_heads: int = 16
+    head_dim: Optional[int] = None
+    rope_theta: float = 10000.0
+    rms_norm_eps: float = 1e-5
+    attention_bias: bool = False
+    sliding_window: int = 72
+    hidden_act: str = "silu"
+    num_quantizers: int = 16
+    upsample_rates: Tuple[int, ...] = (8, 5, 4, 3)
+    upsampling_ratios: Tuple[int, ...] = (2, 2)
+    decoder_dim: int = 1536
+
+    @classmethod
+    def from_dict(cls, config: dict) -> "DecoderArgs":
+        names = {f.name for f in fields(cls)}
+        args = cls(**{k: v for k, v in config.items() if k in names})
+        if args.hidden_act != "silu":
+            raise ModelLoadError(f"codec decoder: hidden_act {args.hidden_act!r} is not supported (only 'silu')")
+        return args
+
+    def block_args(self) -> BlockArgs:
+        return BlockArgs(
+            hidden_size=self.hidden_size, intermediate_size=self.intermediate_size,
+            num_attention_heads=self.num_attention_heads, num_key_value_heads=self.num_key_value_heads,
+            head_dim=self.head_dim or self.hidden_size // self.num_attention_heads,
+            rope_theta=self.rope_theta, rms_norm_eps=self.rms_norm_eps, qk_norm=False,
+            attention_bias=self.attention_bias, layer_scale=True, sliding_window=self.sliding_window,
+        )
+
+
+class PreTransformer(nn.Module):
+    def __init__(self, args: DecoderArgs):
+        super().__init__()
+        self.input_proj = nn.Linear(args.latent_dim, args.hidden_size)
+        self.layers = [TransformerBlock(args.block_args()) for _ in range(args.num_hidden_layers)]
+        self.norm = nn.RMSNorm(args.hidden_size, eps=args.rms_norm_eps)
+        self.output_proj = nn.Linear(args.hidden_size, args.latent_dim)
+        self.window = args.sliding_window
+
+    def make_cache(self) -> List[RotatingKVCache]:
+        # A query sees itself and window - 1 earlier frames: the cache never needs more.
+        return [RotatingKVCache(max_size=self.window) for _ in self.layers]
+
+    def __call__(self, x: mx.array, cache: Optional[List[RotatingKVCache]] = None) -> mx.array:
+        x = self.input_proj(x)
+        if cache is None:
+            mask, cache = attention_mask(x.shape[1], None, self.window), [None] * len(self.layers)
+        else:
+            mask = cache[0].make_mask(x.shape[1], window_size=self.window)
+        for layer, layer_cache in zip(self.layers, cache):
+            x = layer(x, mask, layer_cache)
+        return self.output_proj(self.norm(x))
+
+
+class ResidualUnit(nn.Module):
+    def __init__(self, dim: int, dilation: int):
+        super().__init__()
+        self.act1 = SnakeBeta(dim)
+        self.conv1 = CausalConv1d(dim, dim, kernel_size=7, dilation=dilation)
+        self.act2 = SnakeBeta(dim)
+        self.conv2 = CausalConv1d(dim, dim, kernel_size=1)
+
+    def __call__(self, x: mx.array, cache: Optional[ConvCache] = None) -> mx.array:
+        return x + self.conv2(self.act2(self.conv1(self.act1(x), cache)))
+
+
+class DecoderBlock(nn.Module):
+    """SnakeBeta, transposed conv upsampling by `rate`, residual units with dilations 1, 3, 9."""
+
+    def __init__(self, in_dim: int, out_dim: int, rate: int):
+        super().__init__()
+        self.block = [SnakeBeta(in_dim), CausalConvTranspose1d(in_dim, out_dim, 2 * rate, rate)]
+        self.block += [ResidualUnit(out_dim, dilation) for dilation in (1, 3, 9)]
+
+    def make_cache(self) -> List[ConvCache]:
+        return [ConvCache() for _ in self.block[1:]]
+
+    def __call__(self, x: mx.array, cache: Optional[List[ConvCache]] = None) -> mx.array:
+        snake, *convs = self.block
+        x = snake(x)
+        for conv, conv_cache in zip(convs, cache or [None] * len(convs)):
+            x = conv(x, conv_cache)
+        return x
+
+
+@dataclass
+class DecoderState:
+    """Streaming state of `CodecDecoder.step`; make one per stream with `CodecDecoder.make_state`."""
+
+    pre_conv: Any = None
+    transformer: Any = None
+    upsample: List[Any] = field(default_factory=list)
+    decoder: List[Any] = field(default_factory=list)
+    frames: int = 0
+
+    def arrays(self) -> List[mx.array]:
+        """Every array the state holds (conv tails, keys and values), e.g. to `mx.eval` them."""
+        found = []
+
+        def walk(cache):
+            if isinstance(cache, list):
+                for c in cache:
+                    walk(c)
+            elif isinstance(cache, ConvCache):
+                found.extend([] if cache.tail is None else [cache.tail])
+            elif cache is not None:
+                found.extend(a for a in (cache.keys, cache.values) if a is not None)
+
+        walk([self.pre_conv, self.transformer, self.upsample, self.decoder])
+        return found
+
+
+class CodecDecoder(nn.Module):
+    def __init__(self, args: DecoderArgs):
+        super().__init__()
+        self.args = args
+        self.hop_length = math.prod(args.upsample_rates) * math.prod(args.upsampling_ratios)
+        self.quantizer = SplitResidualVectorQuantizer(
+            args.num_quantizers, args.codebook_size, args.codebook_dim // 2, args.codebook_dim)
+        self.pre_conv = CausalConv1d(args.codebook_dim, args.latent_dim, kernel_size=3)
+        self.pre_transformer = PreTransformer(args)
+        self.upsample = [[CausalConvTranspose1d(args.latent_dim, args.latent_dim, r, r), ConvNeXtBlock(args.latent_dim)]
+                         for r in args.upsampling_ratios]
+        dims = [args.decoder_dim // 2**i for i in range(len(args.upsample_rates) + 1)]
+        self.decoder = [
+            CausalConv1d(args.latent_dim, dims[0], kernel_size=7),
+            *[DecoderBlock(dims[i], dims[i + 1], rate) for i, rate in enumerate(args.upsample_rates)],
+            SnakeBeta(dims[-1]),
+            CausalConv1d(dims[-1], 1, kernel_size=7),
+        ]
+
+    def make_state(self) -> DecoderState:
+        """Fresh state for `step` (any batch size; the batch is fixed by the first chunk)."""
+        blocks = self.decoder[1:-2]
+        return DecoderState(
+            pre_conv=ConvCache(),
+            transformer=self.pre_transformer.make_cache(),
+            upsample=[[ConvCache(), ConvCache()] for _ in self.upsample],
+            decoder=[ConvCache(), *[block.make_cache() for block in blocks], None, ConvCache()],
+        )
+
+    def __call__(self, codes: mx.array) -> mx.array:
+        """codes (B, T, num_quantizers) ints in [0, codebook_size) -> audio (B, T * 1920) float32 in [-1, 1]."""
+        return self._forward(codes, None)
+
+    def step(self, codes: mx.array, state: DecoderState) -> mx.array:
+        """Decode the next frames of a stream: codes (B, n, num_quantizers) -> audio (B, n * 1920).
+
+        The outputs of successive steps on one `state` concatenate to `self(all codes)`, for any
+        split (n >= 1). Each frame's samples are final when it is decoded.
+        """
+        audio = self._forward(codes, state)
+        state.frames += codes.shape[1]
+        return audio
+
+    def _forward(self, codes: mx.array, state: Optional[DecoderState]) -> mx.array:
+        if codes.shape[-1] != self.args.num_quantizers:
+            raise InputError(f"expected codes (B, T, {self.args.num_quantizers}), got shape {codes.shape}")
+        if state is None:
+            state = DecoderState(upsample=[[None, None]] * len(self.upsample), decoder=[None] * len(self.decoder))
+        x = self.quantizer.decode(codes)
+        x = self.pre_conv(x, state.pre_conv)
+        x = self.pre_transformer(x, state.transformer)
+        for (upsample, convnext), (up_cache, convnext_cache) in zip(self.upsample, state.upsample):
+            x = convnext(upsample(x, up_cache), convnext_cache)
+        first, *blocks, snake, last = self.decoder
+        first_cache, *block_caches, _, last_cache = state.decoder
+        x = first(x, first_cache)
+        for block, block_cache in zip(blocks, block_caches):
+            x = block(x, block_cache)
+        x = last(snake(x), last_cache)
+        return mx.clip(x[..., 0], -1.0, 1.0)
+
+    def decode(self, codes: mx.array, chunk_size: int = 300, left_context: Optional[int] = None) -> List[mx.array]:
+        """`Qwen3TTSTokenizerV2Model.decode`: codes (B, T, num_quantizers), -1 marking padding.
+
+        Item b yields 1920 * (number of frames whose codebook 0 is > -1) samples; padding decodes as
+        code 0 and is cut off. The codes go through `step` `chunk_size` frames at a time: memory
+        stays bounded and the result equals the one-shot `self(codes)`. With `left_context` set,
+        each chunk is instead decoded from scratch after that many earlier frames, as upstream
+        does (qwen-tts 0.1.1: chunk_size=300, left_context=25).
+        """
+        lengths = ((codes[..., 0] > -1).sum(axis=1) * self.hop_length).tolist()
+        codes = mx.maximum(codes, 0)
+        state = self.make_state()
+        chunks = [mx.zeros((codes.shape[0], 0))]
+        for start in range(0, codes.shape[1], chunk_size):
+            if left_context is None:
+                audio = self.step(codes[:, start : start + chunk_size], state)
+            else:
+                context = min(start, left_context)
+                audio = self(codes[:, start - context : start + chunk_size])[:, context * self.hop_length :]
+            mx.eval(audio, state.arrays())
+            chunks.append(audio)
+        audio = mx.concatenate(chunks, axis=1)
+        return [audio[b, :n] for b, n in enumerate(lengths)]
+
+    def sanitize(self, weights: dict) -> dict:
+        """Speech-tokenizer checkpoint tensors -> this module's parameters.
+
+        Keeps the `decoder.*` tensors without the prefix (others belong to the encoder) and drops
+        `UNUSED_KEYS`. A checkpoint in the released torch layout (told by its
+        `_codebook.embedding_sum` keys) is converted: each codebook becomes
+        `embedding_sum / clamp(cluster_usage, 1e-5)` under `vq.layers.{i}.codebook`; the weights of
+        this module's nn.Conv1d layers go from (out, in, k) to (out, k, in): pre_conv.conv,
+        upsample.{i}.1.dwconv.conv, decoder.0.conv, decoder.{1-4}.block.{2-4}.conv{1,2}.conv,
+        decoder.6.conv, quantizer.rvq_{first,rest}.output_proj; those of its nn.ConvTranspose1d
+        layers from (in, out, k) to (out, k, in): upsample.{i}.0.conv, decoder.{1-4}.block.1.conv.
+        Weights already in this layout pass through unchanged.
+        """
+        weights = {k[len(PREFIX):]: v for k, v in weights.items() if k.startswith(PREFIX)}
+        for key in UNUSED_KEYS:
+            weights.pop(key, None)
+        if not any(k.endswith("._codebook.embedding_sum") for k in weights):
+            return weights
+        for key in [k for k in weights if k.endswith("._codebook.embedding_sum")]:
+            base = key[: -len("._codebook.embedding_sum")]
+            usage_key = f"{base}._codebook.cluster_usage"
+            if usage_key not in weights:
+                raise ModelLoadError(f"codec decoder checkpoint: {PREFIX}{usage_key} is missing")
+            usage = mx.maximum(weights.pop(usage_key), CODEBOOK_EPS)
+            weights[f"{base}.codebook"] = weights.pop(key) / usage[:, None]
+        conv = {f"{path}.weight" for path, m in self.named_modules() if isinstance(m, nn.Conv1d)}
+        conv_transpose = {f"{path}.weight" for path, m in self.named_modules() if isinstance(m, nn.ConvTranspose1d)}
+        for key in conv & weights.keys():
+            weights[key] = weights[key].transpose(0, 2, 1)
+        for key in conv_transpose & weights.keys():
+            weights[key] = weights[key].transpose(1, 2, 0)
+        return weights
+
+
+def load_decoder(path) -> CodecDecoder:
+    """The decoder of a speech_tokenizer folder (config.json + model.safetensors), loaded strictly."""
+    path = Path(path)
+    config = read_json(path / "config.json")
+    if "decoder_config" not in config:
+        raise ModelLoadError(f"{path / 'config.json'} has no decoder_config: not a Qwen3-TTS speech tokenizer")
+    decoder = CodecDecoder(DecoderArgs.from_dict(config["decoder_config"]))
+    weights = load_weights(safetensors_files(path))
+    apply_weights(decoder, decoder.sanitize(weights), f"{path / 'model.safetensors'} ({PREFIX}*)")
+    mx.eval(decoder.parameters())
+    return decoder

@@ -113,6 +113,10 @@ def stdin_deltas(stream=None, size: int = 64):
 @click.option("--play", is_flag=True, help="Play the audio as it is generated.")
 @click.option("--first-chunk-frames", type=int, default=1, show_default=True, help="Frames before the first chunk.")
 @click.option("--chunk-frames", type=int, default=4, show_default=True, help="Frames per later chunk.")
+@click.option("--split", type=click.Choice(["auto", "sequence", "batch", "none"]), default="auto", show_default=True,
+              help="Long text: cut at sentence ends and synthesize the pieces one after the other or as a batch.")
+@click.option("--batch-file", type=click.Path(dir_okay=False), default=None,
+              help="Synthesize every line of this file in one batch; outputs are numbered (out_1.wav, ...).")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), default=None, help="Compute dtype.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def main(**opts):
@@ -131,14 +135,19 @@ def main(**opts):
 
 def run(model, text, text_stream, output, language, speaker, instruct, text_mode, temperature, top_k, top_p,
         repetition_penalty, max_tokens, seed, codes_output, ref_audio, ref_text, x_vector_only, save_voice,
-        voice, stream, play, first_chunk_frames, chunk_frames, dtype, quiet):
+        voice, stream, play, first_chunk_frames, chunk_frames, split, batch_file, dtype, quiet):
     import mlx.core as mx
 
     from .tts import load
 
-    if text_stream and text is not None:
-        raise InputError("give either --text or --text-stream, not both")
-    if not text_stream:
+    if sum(x is not None and x is not False for x in (text, text_stream or None, batch_file)) > 1:
+        raise InputError("give only one of --text, --text-stream and --batch-file")
+    texts = None
+    if batch_file is not None:
+        texts = _read_batch_file(batch_file)
+        if stream or play:
+            raise InputError("--batch-file cannot be combined with --stream or --play")
+    elif not text_stream:
         if text is None:
             raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
         if text == "-":
@@ -182,43 +191,78 @@ def run(model, text, text_stream, output, language, speaker, instruct, text_mode
     from .synthesis import LoopState
 
     state = LoopState()
+    if texts is not None:
+        return _run_batch(tts, texts, common, text_mode, output, codes_output, quiet)
     if text_stream:
         frames = tts.text_frames(stdin_deltas(), state=state, **common)
-    else:
+        codes = _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet)
+    elif stream or play:
         frames = tts.frames(text, text_mode=text_mode, state=state, **common)
-    if stream or play or text_stream:
         codes = _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet)
     else:
-        codes = _run_whole(tts, frames, state, output, quiet, limit)
-    if not state.stopped_on_eos and state.frames >= limit:
-        click.echo(f"warning: stopped at --max-tokens {limit} frames without an end-of-speech token", err=True)
+        codes, state = _run_whole(tts, text, common, text_mode, split, output, quiet, limit)
+    if not state.stopped_on_eos and state.frames >= state.max_frames:
+        click.echo(f"warning: stopped at --max-tokens {state.max_frames} frames without an end-of-speech token",
+                   err=True)
     if codes_output is not None:
-        import numpy as np
-
-        _write_atomic(codes_output, lambda tmp: np.save(open(tmp, "wb"), codes))
+        _save_codes(codes_output, codes)
 
 
-def _run_whole(tts, frames, state, output, quiet, limit):
-    import mlx.core as mx
+def _save_codes(path, codes):
     import numpy as np
 
-    progress = Progress(quiet, limit)
-    collected = []
-    for frame in frames:
-        collected.append(frame.codes)
-        progress(frame.index + 1)
-    progress.done()
-    codes = mx.concatenate(collected) if collected else mx.zeros((0, 16), dtype=mx.int32)
-    if output is not None:
-        import soundfile as sf
+    _write_atomic(path, lambda tmp: np.save(open(tmp, "wb"), codes))
 
-        if codes.shape[0] == 0:
+
+def _save_wav(path, audio, sample_rate):
+    import soundfile as sf
+
+    _write_atomic(path, lambda tmp: sf.write(tmp, audio, sample_rate, format="WAV", subtype="FLOAT"))
+
+
+def _read_batch_file(path):
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read --batch-file {path}: {e}") from None
+    texts = [line.strip() for line in lines if line.strip()]
+    if not texts:
+        raise InputError(f"--batch-file {path} has no text lines")
+    return texts
+
+
+def _numbered(path, i):
+    return None if path is None else path.with_name(f"{path.stem}_{i}{path.suffix}")
+
+
+def _run_batch(tts, texts, common, text_mode, output, codes_output, quiet):
+    results = tts.generate_batch(texts, text_mode=text_mode, decode=output is not None, **common)
+    for i, result in enumerate(results, start=1):
+        if output is not None:
+            if result.codes.shape[0] == 0:
+                raise InputError(f"line {i} produced no audio (end of speech at the first frame)")
+            _save_wav(_numbered(output, i), result.audio, result.sample_rate)
+        if codes_output is not None:
+            _save_codes(_numbered(codes_output, i), result.codes)
+        if not result.stopped_on_eos:
+            click.echo(f"warning: line {i} stopped at the frame limit without an end-of-speech token", err=True)
+    if not quiet:
+        click.echo(f"{len(results)} texts, {sum(r.codes.shape[0] for r in results)} frames", err=True)
+
+
+def _run_whole(tts, text, common, text_mode, split, output, quiet, limit):
+    progress = Progress(quiet, common["max_tokens"] or limit)
+    result = tts.generate(text, text_mode=text_mode, split=split, decode=output is not None, progress=progress,
+                          **common)
+    progress.done()
+    if output is not None:
+        if result.codes.shape[0] == 0:
             raise InputError("the model produced no audio (end of speech at the first frame)")
-        audio = tts.decode(codes, ref_codes=state.voice.ref_codes if state.voice else None)
-        _write_atomic(output, lambda tmp: sf.write(tmp, audio, tts.sample_rate, format="WAV", subtype="FLOAT"))
+        _save_wav(output, result.audio, result.sample_rate)
         if not quiet:
-            click.echo(f"{codes.shape[0]} frames, {audio.shape[0] / tts.sample_rate:.2f} s of audio -> {output}", err=True)
-    return np.array(codes)
+            click.echo(f"{result.codes.shape[0]} frames, {result.audio.shape[0] / result.sample_rate:.2f} s of audio "
+                       f"-> {output}", err=True)
+    return result.codes, result.state
 
 
 def _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional
 
 import mlx.core as mx
+import numpy as np
 
 from .prompt import Prompt
 from .sampling import CodebookZeroProcessor, SamplingConfig, sample
@@ -18,6 +19,7 @@ from .sampling import CodebookZeroProcessor, SamplingConfig, sample
 class Frame:
     index: int
     codes: mx.array  # (B, 16) int32
+    active: Optional[np.ndarray] = None  # (B,) rows still speaking (None: all); ended rows' codes are junk
 
 
 @dataclass
@@ -25,6 +27,7 @@ class LoopState:
     """What the loop reports besides frames (filled in as it runs)."""
 
     frames: int = 0
+    max_frames: int = 0
     stopped_on_eos: bool = False
     prefill_s: float = 0.0
     talker_logits: list = field(default_factory=list)
@@ -39,6 +42,8 @@ class ArrayTextTrack:
         self.trailing, self.pad = prompt.trailing, prompt.pad
 
     def __call__(self, step: int):
+        if self.trailing.ndim == 3:  # batch (B, N, H) -> (B, 1, H)
+            return self.trailing[:, step : step + 1] if step < self.trailing.shape[1] else self.pad
         return self.trailing[step] if step < self.trailing.shape[0] else self.pad
 
 
@@ -110,8 +115,10 @@ def generate_frames(
     pipelined = text_track is None and not record_logits
     text_track = text_track or ArrayTextTrack(prompt)
     step_fn = frame_step(talker, sampling, eos_id)
-    cache = talker.make_cache()
-    seen = mx.zeros((prompt.embeds.shape[0], step_fn.vocab), dtype=mx.bool_)
+    cache = talker.make_cache(prompt.left_padding)
+    batch = prompt.embeds.shape[0]
+    seen = mx.zeros((batch, step_fn.vocab), dtype=mx.bool_)
+    ended = np.zeros(batch, dtype=bool)
     tic = time.perf_counter()
 
     def build(x, seen, step):
@@ -130,11 +137,15 @@ def generate_frames(
         if step == 0:
             mx.eval(codes)
             state.prefill_s = time.perf_counter() - tic
-        if codes[0, 0].item() == eos_id:
+        if batch == 1:
+            ended[0] = codes[0, 0].item() == eos_id
+        else:
+            ended |= np.array(codes[:, 0]) == eos_id
+        if ended.all():
             state.stopped_on_eos = True
             return
         state.frames = step + 1
-        yield Frame(step, codes)
+        yield Frame(step, codes, None if batch == 1 else ~ended)
         if not pipelined and step + 1 < max_frames:
             # A streamed-in text vector may have to wait for the writer: only after the frame is out.
             pending = build(frame_embed + text_track(step).astype(frame_embed.dtype), seen, step + 1)

@@ -8,7 +8,7 @@ rotate-half RoPE. Module names follow the checkpoint (`talker.model.layers.N...`
 
 import mlx.core as mx
 import mlx.nn as nn
-from mlx_lm.models.cache import KVCache
+from mlx_lm.models.cache import BatchKVCache, KVCache
 
 from .code_predictor import CodePredictor, block_args
 from .config import ModelConfig, TalkerConfig
@@ -56,8 +56,11 @@ class Talker(nn.Module):
     def codec_embed(self, ids):
         return self.model.codec_embedding(ids)
 
-    def make_cache(self):
-        return [KVCache() for _ in range(self.num_layers)]
+    def make_cache(self, left_padding=None):
+        """KV caches for one sequence, or for a left-padded batch (positions start after the pads)."""
+        if left_padding is None:
+            return [KVCache() for _ in range(self.num_layers)]
+        return [BatchKVCache(left_padding) for _ in range(self.num_layers)]
 
     def __call__(self, x, cache, mask=None):
         """x: (B, L, H) input embeddings -> (codebook-0 logits at the last position, last hidden)."""

@@ -111,7 +111,12 @@ class TransformerBlock(nn.Module):
 
 
 def attention_mask(length: int, cache: Any = None, window: Optional[int] = None):
-    """Causal (optionally sliding-window) mask for `length` new positions after the cache's."""
+    """Causal (optionally sliding-window) mask for `length` new positions after the cache's.
+
+    Left-padded batches (mlx-lm's BatchKVCache) get their cache's own mask, which hides the pads.
+    """
+    if hasattr(cache, "left_padding"):
+        return cache.make_mask(length, window_size=window)
     offset = 0 if cache is None else cache.offset
     if length == 1 and (window is None or offset < window):
         return None

@@ -11,23 +11,26 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, List, Optional, Sequence
 
 import mlx.core as mx
 import numpy as np
 
 from . import load as loading
 from .errors import InputError
-from .prompt import Voice, build_prompt
+from .prompt import Voice, build_prompt, stack_prompts
 from .sampling import SamplingConfig
 from .streaming import AudioChunk, LiveTextTrack, stream_audio
 from .synthesis import Frame, LoopState, generate_frames
 from .talker import Qwen3TTSModel
+from .text import frame_budget, join_audio, split_sentences
 from .voices import VoiceCache, clone_voice, load_voice
 
 SAMPLE_RATE = 24000
 FRAMES_PER_SECOND = 12.5
 TEXT_MODES = ("streaming", "non-streaming")
+SPLIT_MODES = ("auto", "sequence", "batch", "none")
+LONG_TEXT_CHARS = 300
 SAMPLING_KEYS = ("temperature", "top_k", "top_p", "repetition_penalty")
 
 
@@ -106,19 +109,22 @@ class TTS:
     def _loop(self, prompt, sampling, max_tokens, state, track=None, record_logits=False):
         if max_tokens is not None and max_tokens < 1:
             raise InputError(f"--max-tokens must be at least 1, got {max_tokens}")
-        max_tokens = max_tokens or int(self.generation_config.get("max_new_tokens", 8192))
+        limit = int(self.generation_config.get("max_new_tokens", 8192))
+        if max_tokens is None and prompt.text_tokens:
+            max_tokens = min(limit, frame_budget(prompt.text_tokens))
+        max_tokens = max_tokens or limit
+        if state is not None:
+            state.max_frames = max_tokens
         return generate_frames(
             self.model.talker, prompt, sampling or self.sampling, max_tokens,
             self.config.talker_config.codec_eos_token_id, text_track=track, state=state,
             record_logits=record_logits,
         )
 
-    def frames(self, text: str, language: str = "auto", speaker: Optional[str] = None,
+    def prompt(self, text: str, language: str = "auto", speaker: Optional[str] = None,
                instruct: Optional[str] = None, text_mode: Optional[str] = None, voice=None,
-               ref_audio=None, ref_text: Optional[str] = None, x_vector_only: bool = False,
-               sampling: Optional[SamplingConfig] = None, max_tokens: Optional[int] = None,
-               state: Optional[LoopState] = None, record_logits: bool = False) -> Iterator[Frame]:
-        """Codec frames for `text`, as they are generated."""
+               ref_audio=None, ref_text: Optional[str] = None, x_vector_only: bool = False):
+        """(Prompt, Voice) for one request: the prefill embeddings and the per-frame text track."""
         if text is None or not text.strip():
             raise InputError("the text is empty; give some text to speak")
         text_mode = text_mode or self.default_text_mode()
@@ -131,6 +137,16 @@ class TTS:
             language=language, instruct_ids=self.tokenizer.instruct_ids(instruct) if instruct else None,
             streaming=text_mode == "streaming",
         )
+        return prompt, voice
+
+    def frames(self, text: str, language: str = "auto", speaker: Optional[str] = None,
+               instruct: Optional[str] = None, text_mode: Optional[str] = None, voice=None,
+               ref_audio=None, ref_text: Optional[str] = None, x_vector_only: bool = False,
+               sampling: Optional[SamplingConfig] = None, max_tokens: Optional[int] = None,
+               state: Optional[LoopState] = None, record_logits: bool = False) -> Iterator[Frame]:
+        """Codec frames for `text`, as they are generated."""
+        prompt, voice = self.prompt(text, language, speaker, instruct, text_mode, voice, ref_audio, ref_text,
+                                    x_vector_only)
         if state is not None:
             state.voice = voice
         return self._loop(prompt, sampling, max_tokens, state, record_logits=record_logits)
@@ -176,11 +192,24 @@ class TTS:
             track.close()
 
     def _sampling(self, kwargs) -> SamplingConfig:
-        return self.sampling.override(**{k: kwargs.pop(k) for k in SAMPLING_KEYS if k in kwargs})
+        base = kwargs.pop("sampling", None) or self.sampling
+        return base.override(**{k: kwargs.pop(k) for k in SAMPLING_KEYS if k in kwargs})
 
-    def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None, **kwargs) -> Result:
+    def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None,
+                 split: str = "auto", **kwargs) -> Result:
         """Synthesize `text`. Keyword arguments as `frames`, plus temperature / top_k / top_p /
-        repetition_penalty overrides (temperature 0 = greedy). decode=False returns codes only."""
+        repetition_penalty overrides (temperature 0 = greedy). decode=False returns codes only.
+
+        split: text longer than LONG_TEXT_CHARS is cut at sentence ends ("auto": one piece after
+        the other, "sequence" likewise for any length, "batch": the pieces as one batch, "none":
+        never) and the pieces' audio is joined with short, faded pauses.
+        """
+        if split not in SPLIT_MODES:
+            raise InputError(f"unknown split mode '{split}'; choose one of {', '.join(SPLIT_MODES)}")
+        if text is not None and split != "none" and (split != "auto" or len(text) > LONG_TEXT_CHARS):
+            pieces = split_sentences(text, LONG_TEXT_CHARS)
+            if len(pieces) > 1:
+                return self._generate_pieces(pieces, split, seed, decode, kwargs)
         sampling = self._sampling(kwargs)
         if seed is not None:
             mx.random.seed(seed)
@@ -195,6 +224,58 @@ class TTS:
         if decode and codes.shape[0]:
             audio = self.decode(codes, ref_codes=state.voice.ref_codes)
         return Result(audio, np.array(codes), self.sample_rate, state.stopped_on_eos, state)
+
+    def _generate_pieces(self, pieces, split, seed, decode, kwargs) -> Result:
+        if split == "batch":
+            results = self.generate_batch(pieces, seed=seed, decode=decode, **kwargs)
+        else:
+            if seed is not None:
+                mx.random.seed(seed)
+            results = [self.generate(piece, split="none", decode=decode, **kwargs) for piece in pieces]
+        audio = join_audio([r.audio for r in results], self.sample_rate) if decode else np.zeros((0,), np.float32)
+        codes = np.concatenate([r.codes for r in results])
+        return Result(audio, codes, self.sample_rate, all(r.stopped_on_eos for r in results), results[-1].state)
+
+    def generate_batch(self, texts: Sequence[str], seed: Optional[int] = None, decode: bool = True,
+                       **kwargs) -> List[Result]:
+        """Several texts in one left-padded batch, each stopping at its own EOS.
+
+        Per-item settings (language, speaker, instruct, voice, ref_audio, ref_text) may be lists
+        of the same length as `texts`; a single value applies to every item. With greedy decoding
+        each result equals generating that text alone.
+        """
+        if not texts:
+            raise InputError("no texts to synthesize")
+        sampling = self._sampling(kwargs)
+        max_tokens = kwargs.pop("max_tokens", None)
+        text_mode = kwargs.pop("text_mode", None)
+        per_item = {k: v if isinstance(v, list) else [v] * len(texts) for k, v in kwargs.items()}
+        for key, values in per_item.items():
+            if len(values) != len(texts):
+                raise InputError(f"{key} has {len(values)} entries for {len(texts)} texts")
+        prompts, voices = [], []
+        for i, text in enumerate(texts):
+            prompt, voice = self.prompt(text, text_mode=text_mode, **{k: v[i] for k, v in per_item.items()})
+            prompts.append(prompt)
+            voices.append(voice)
+        if seed is not None:
+            mx.random.seed(seed)
+        state = LoopState()
+        rows = [[] for _ in texts]
+        for frame in self._loop(stack_prompts(prompts), sampling, max_tokens, state):
+            codes = np.array(frame.codes)
+            for b in range(len(texts)):
+                if frame.active is None or frame.active[b]:
+                    rows[b].append(codes[b])
+        results = []
+        for b, voice in enumerate(voices):
+            codes = np.stack(rows[b]).astype(np.int32) if rows[b] else np.zeros((0, 16), np.int32)
+            ended = len(rows[b]) < state.frames or state.stopped_on_eos
+            audio = np.zeros((0,), dtype=np.float32)
+            if decode and codes.shape[0]:
+                audio = self.decode(mx.array(codes), ref_codes=voice.ref_codes)
+            results.append(Result(audio, codes, self.sample_rate, ended, state))
+        return results
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:

@@ -1,0 +1,188 @@
+"""Streaming: audio chunks equal to the one-shot decode, text deltas equal to the whole text."""
+
+import io
+import os
+import random
+import subprocess
+import sys
+import time
+import warnings
+
+import mlx.core as mx
+import numpy as np
+import pytest
+
+import mlx_qwen3tts
+from fixture_checkpoints import checkpoint_dir
+from mlx_qwen3tts.generate import stdin_deltas
+
+TEXT = "Well, here's a test: streaming 24 words, mid-word splits & émojis 🙂 — 你好，世界！"
+_models = {}
+
+
+def model(name, root):
+    if name not in _models:
+        _models[name] = mlx_qwen3tts.load(str(checkpoint_dir(name, root)), dtype=mx.float32)
+    return _models[name]
+
+
+@pytest.fixture(scope="module")
+def tts(tmp_path_factory):
+    return model("custom_voice-1b7", tmp_path_factory.getbasetemp())
+
+
+@pytest.fixture(scope="module")
+def greedy(tts):
+    return tts.sampling.override(temperature=0)
+
+
+@pytest.fixture(scope="module")
+def whole(tts, greedy):
+    return tts.generate(TEXT, speaker="vivian", text_mode="streaming", sampling=greedy, max_tokens=26)
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 25])
+def test_stream_equals_one_shot(tts, greedy, whole, chunk):
+    chunks = list(tts.stream(TEXT, chunk_frames=chunk, speaker="vivian", text_mode="streaming", sampling=greedy,
+                             max_tokens=26))
+    assert chunks[0].frames == 1 and chunks[0].index == 0
+    assert [c.is_final for c in chunks] == [False] * (len(chunks) - 1) + [True]
+    assert all(c.frames <= chunk for c in chunks[1:]) and sum(c.frames for c in chunks) == whole.codes.shape[0]
+    audio = np.concatenate([c.samples for c in chunks])
+    assert audio.shape == whole.audio.shape
+    assert np.abs(audio - whole.audio).max() <= 1e-4
+
+
+def test_first_chunk_size_is_configurable(tts, greedy):
+    chunks = list(tts.stream("Short one.", first_chunk_frames=3, chunk_frames=2, speaker="ryan", sampling=greedy,
+                             max_tokens=7))
+    assert [c.frames for c in chunks] == [3, 2, 2]
+    assert chunks[0].timings["ready"] >= chunks[0].timings["first_frame"] > 0
+
+
+def splits(text, rng):
+    """Single characters, random cut points, and word-ish chunks."""
+    yield list(text)
+    for _ in range(3):
+        cuts = sorted(rng.sample(range(1, len(text)), rng.randint(2, 12)))
+        yield [text[i:j] for i, j in zip([0] + cuts, cuts + [len(text)])]
+    yield [text[i : i + 9] for i in range(0, len(text), 9)]
+
+
+def codes_of(frames):
+    return np.concatenate([np.array(f.codes) for f in frames]) if frames else np.zeros((0, 16), np.int32)
+
+
+def test_text_deltas_equal_whole_text(tts, greedy, whole):
+    rng = random.Random(1234)
+    for parts in splits(TEXT, rng):
+        assert "".join(parts) == TEXT
+        frames = list(tts.text_frames(iter(parts), speaker="vivian", sampling=greedy, max_tokens=26))
+        np.testing.assert_array_equal(codes_of(frames), whole.codes)
+
+
+def test_stalled_producer_neither_repeats_nor_invents(tts, greedy, whole):
+    def slow():
+        for piece in ("Well, here's a te", "st: streaming 24 words, mid-word splits & ", "émojis 🙂 — 你好，世界！"):
+            time.sleep(0.2)
+            yield piece
+
+    frames = list(tts.text_frames(slow(), speaker="vivian", sampling=greedy, max_tokens=26))
+    np.testing.assert_array_equal(codes_of(frames), whole.codes)
+
+
+def test_text_stream_audio_equals_whole(tts, greedy, whole):
+    chunks = list(tts.stream_text(iter(TEXT.split(" ")[:1] + [" " + w for w in TEXT.split(" ")[1:]]),
+                                  speaker="vivian", sampling=greedy, max_tokens=26, chunk_frames=5))
+    audio = np.concatenate([c.samples for c in chunks])
+    assert np.abs(audio - whole.audio).max() <= 1e-4
+
+
+def test_empty_input_ends_cleanly(tts, greedy):
+    assert list(tts.text_frames(iter([]), speaker="vivian", sampling=greedy)) == []
+    assert list(tts.text_frames(iter(["", ""]), speaker="vivian", sampling=greedy)) == []
+    assert list(tts.stream_text(iter([]), speaker="vivian", sampling=greedy)) == []
+
+
+def test_producer_exception_surfaces(tts, greedy):
+    def broken():
+        yield "Hello there, "
+        yield "this is "
+        raise RuntimeError("the LLM fell over")
+
+    with pytest.raises(RuntimeError, match="the LLM fell over"):
+        list(tts.text_frames(broken(), speaker="vivian", sampling=greedy, max_tokens=40))
+
+
+def test_consumer_stopping_early_closes_the_producer(tts, greedy):
+    closed = []
+
+    def producer():
+        try:
+            for word in ("One ", "two ", "three ", "four ", "five ", "six ", "seven ", "eight."):
+                yield word
+        finally:
+            closed.append(True)
+
+    chunks = tts.stream_text(producer(), speaker="vivian", sampling=greedy, max_tokens=30)
+    first = next(chunks)
+    assert first.index == 0
+    chunks.close()
+    assert closed == [True]
+
+
+def test_stdin_deltas_decode_split_utf8():
+    data = TEXT.encode("utf-8")
+
+    class Trickle(io.RawIOBase):
+        def __init__(self):
+            self.pos = 0
+
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            chunk = data[self.pos : self.pos + 3]  # cuts through multi-byte characters
+            self.pos += len(chunk)
+            return chunk
+
+    pieces = list(stdin_deltas(Trickle(), size=3))
+    assert "".join(pieces) == TEXT and len(pieces) > 10
+
+
+def test_cli_text_stream_from_stdin(tts, greedy, whole, tmp_path):
+    out = tmp_path / "s.wav"
+    proc = subprocess.run(
+        [sys.executable, "-m", "mlx_qwen3tts.generate", "--model", str(tts.path), "--text-stream", "--speaker",
+         "vivian", "--temperature", "0", "--max-tokens", "26", "--output", str(out), "--dtype", "float32"],
+        input=TEXT.encode(), capture_output=True,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"first audio after" in proc.stderr
+    import soundfile as sf
+
+    audio, rate = sf.read(out, dtype="float32")
+    assert rate == 24000 and np.abs(audio - whole.audio).max() <= 1e-4
+
+
+def _portaudio():
+    try:
+        import sounddevice  # noqa: F401
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _portaudio(), reason="PortAudio is not installed (.ci/run installs libportaudio2)")
+def test_play_through_a_real_portaudio_stream(tts, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".asoundrc").write_text("pcm.!default {\n    type null\n}\n")  # ALSA's null device
+    proc = subprocess.run(
+        [sys.executable, "-m", "mlx_qwen3tts.generate", "--model", str(tts.path), "--text", "Play this.",
+         "--speaker", "ryan", "--temperature", "0", "--max-tokens", "5", "--play", "--output",
+         str(tmp_path / "p.wav")],
+        capture_output=True, env={**os.environ, "HOME": str(home)}, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert (tmp_path / "p.wav").exists()

@@ -20,7 +20,8 @@ import mlx_qwen3tts
 
 def llm_deltas(model, tokenizer, prompt, max_tokens, marks):
     messages = [{"role": "user", "content": prompt}]
-    text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    # Thinking models (Qwen3) would otherwise speak their reasoning first.
+    text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False, enable_thinking=False)
     for response in stream_generate(model, tokenizer, text, max_tokens=max_tokens):
         if response.text:
             marks.setdefault("first_delta", time.perf_counter())

@@ -1,0 +1,81 @@
+"""Batches equal the same texts one by one (greedy); long text is split and joined smoothly."""
+
+import warnings
+
+import mlx.core as mx
+import numpy as np
+import pytest
+
+import mlx_qwen3tts
+from fixture_checkpoints import checkpoint_dir
+from mlx_qwen3tts.text import frame_budget, join_audio, split_sentences
+
+TEXTS = ["Hello world.", "今天天气很好。我们去公园吧。", "A much longer sentence, with quite a few more tokens in it."]
+
+
+@pytest.fixture(scope="module")
+def tts(tmp_path_factory):
+    return mlx_qwen3tts.load(str(checkpoint_dir("custom_voice-1b7", tmp_path_factory.getbasetemp())),
+                             dtype=mx.float32)
+
+
+@pytest.mark.parametrize("mode", ["non-streaming", "streaming"])
+def test_batch_equals_one_by_one(tts, mode):
+    speakers = ["ryan", "vivian", "dylan"]
+    batch = tts.generate_batch(TEXTS, speaker=speakers, temperature=0, max_tokens=18, text_mode=mode)
+    assert len(batch) == 3
+    for text, speaker, result in zip(TEXTS, speakers, batch):
+        alone = tts.generate(text, speaker=speaker, temperature=0, max_tokens=18, text_mode=mode)
+        np.testing.assert_array_equal(result.codes, alone.codes)
+        assert result.stopped_on_eos == alone.stopped_on_eos
+        assert np.abs(result.audio - alone.audio).max() <= 1e-4
+
+
+def test_batch_rows_stop_at_their_own_eos(tts):
+    # dylan's Chinese line in this checkpoint ends on EOS well before the frame limit (see the
+    # reference fixtures); the other row runs on to the limit.
+    batch = tts.generate_batch(["我们一起去吃饭吧。", "Keep talking for a while please."], speaker=["dylan", "ryan"],
+                               language="auto", text_mode="streaming", temperature=0, max_tokens=30)
+    assert batch[0].stopped_on_eos and batch[0].codes.shape[0] < 30
+    assert batch[1].codes.shape[0] == 30 and not batch[1].stopped_on_eos
+
+
+def test_batch_argument_lengths_must_match(tts):
+    with pytest.raises(mlx_qwen3tts.InputError, match="entries for 3 texts"):
+        tts.generate_batch(TEXTS, speaker=["ryan", "vivian"], temperature=0, max_tokens=2)
+
+
+def test_split_sentences():
+    assert split_sentences("One. Two? Three!", 6) == ["One.", "Two?", "Three!"]
+    assert split_sentences("One. Two? Three!", 300) == ["One. Two? Three!"]
+    assert split_sentences("你好。再见！", 3) == ["你好。", "再见！"]
+    pieces = split_sentences("word " * 200, 50)
+    assert all(len(p) <= 50 for p in pieces) and " ".join(pieces).split() == ["word"] * 200
+
+
+def test_join_audio_has_no_steps():
+    rate = 24000
+    loud = [np.full(2400, 0.8, np.float32), np.full(2400, -0.8, np.float32)]
+    joined = join_audio(loud, rate)
+    assert joined.shape[0] == 4800 + int(0.12 * rate)
+    assert np.abs(np.diff(joined)).max() < 0.02  # faded edges (5 ms): no click-size jump (0.8) anywhere
+
+
+def test_long_text_in_sequence_and_batch(tts):
+    text = " ".join(f"Sentence number {i} is here." for i in range(24))  # > 300 characters
+    assert len(split_sentences(text)) >= 2
+    seq = tts.generate(text, speaker="ryan", temperature=0, max_tokens=4, split="sequence")
+    bat = tts.generate(text, speaker="ryan", temperature=0, max_tokens=4, split="batch")
+    np.testing.assert_array_equal(seq.codes, bat.codes)
+    assert np.abs(seq.audio - bat.audio).max() <= 1e-4
+    whole = tts.generate(text, speaker="ryan", temperature=0, max_tokens=4, split="none")
+    assert whole.codes.shape[0] == 4
+
+
+def test_default_frame_budget_follows_text_length(tts):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = tts.generate("Hi.", speaker="ryan", temperature=0)
+    ids = tts.tokenizer.assistant_ids("Hi.")
+    assert result.state.max_frames == frame_budget(len(ids) - 8) < 8192
+    assert result.codes.shape[0] <= result.state.max_frames

@@ -280,24 +280,20 @@ class TTS:
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
         """Audio chunks while generating; they concatenate to `generate(...).audio`."""
-        start = time.perf_counter()
-        sampling = self._sampling(kwargs)
-        if seed is not None:
-            mx.random.seed(seed)
-        state = state if state is not None else LoopState()
-        frames = self.frames(text, sampling=sampling, state=state, **kwargs)
-        return stream_audio(self.codec, frames, self.sample_rate, first_chunk_frames, chunk_frames,
-                            state.voice.ref_codes, start)
+        return self._stream(self.frames, text, first_chunk_frames, chunk_frames, seed, state, kwargs)
 
     def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
                     seed: Optional[int] = None, state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
         """Audio chunks for text that arrives as deltas."""
+        return self._stream(self.text_frames, deltas, first_chunk_frames, chunk_frames, seed, state, kwargs)
+
+    def _stream(self, make_frames, source, first_chunk_frames, chunk_frames, seed, state, kwargs):
         start = time.perf_counter()
         sampling = self._sampling(kwargs)
         if seed is not None:
             mx.random.seed(seed)
         state = state if state is not None else LoopState()
-        frames = self.text_frames(deltas, sampling=sampling, state=state, **kwargs)
+        frames = make_frames(source, sampling=sampling, state=state, **kwargs)
         return stream_audio(self.codec, frames, self.sample_rate, first_chunk_frames, chunk_frames,
                             state.voice.ref_codes, start)
 

@@ -2,21 +2,18 @@
 
 import warnings
 
-import mlx.core as mx
 import numpy as np
 import pytest
 
 import mlx_qwen3tts
-from fixture_checkpoints import checkpoint_dir
 from mlx_qwen3tts.text import frame_budget, join_audio, split_sentences
 
 TEXTS = ["Hello world.", "今天天气很好。我们去公园吧。", "A much longer sentence, with quite a few more tokens in it."]
 
 
 @pytest.fixture(scope="module")
-def tts(tmp_path_factory):
-    return mlx_qwen3tts.load(str(checkpoint_dir("custom_voice-1b7", tmp_path_factory.getbasetemp())),
-                             dtype=mx.float32)
+def tts(load_tiny):
+    return load_tiny("custom_voice-1b7")
 
 
 @pytest.mark.parametrize("mode", ["non-streaming", "streaming"])

@@ -12,24 +12,11 @@ import mlx.core as mx
 import numpy as np
 import pytest
 
-import mlx_qwen3tts
-from fixture_checkpoints import REFERENCE, checkpoint_dir
+from fixture_checkpoints import REFERENCE
 from mlx_qwen3tts.prompt import Voice, build_prompt
 from mlx_qwen3tts.synthesis import teacher_forced_logits
 
 CASES = json.loads((REFERENCE / "cases.json").read_text())["cases"]
-_models = {}
-
-
-def model(name, tmp_root):
-    if name not in _models:
-        _models[name] = mlx_qwen3tts.load(str(checkpoint_dir(name, tmp_root)), dtype=mx.float32)
-    return _models[name]
-
-
-@pytest.fixture(scope="module")
-def root(tmp_path_factory):
-    return tmp_path_factory.getbasetemp()
 
 
 def settings(case):
@@ -56,8 +43,8 @@ def prompt_for(tts, case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_prompt_embeddings(case, root):
-    tts, ref = model(case["checkpoint"], root), reference(case)
+def test_prompt_embeddings(case, load_tiny):
+    tts, ref = load_tiny(case["checkpoint"]), reference(case)
     assert tts.tokenizer.assistant_ids(case["text"]) == ref["input_ids"].tolist()
     prompt = prompt_for(tts, case)
     np.testing.assert_allclose(np.array(prompt.embeds[0]), ref["prefill_embeds"], rtol=1e-4, atol=1e-4)
@@ -65,8 +52,8 @@ def test_prompt_embeddings(case, root):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_teacher_forced_logits(case, root):
-    tts, ref = model(case["checkpoint"], root), reference(case)
+def test_teacher_forced_logits(case, load_tiny):
+    tts, ref = load_tiny(case["checkpoint"]), reference(case)
     talker, cp = teacher_forced_logits(tts.model.talker, prompt_for(tts, case), mx.array(ref["codes"]))
     ref_talker = ref["talker_logits"]
     n = min(len(ref_talker), talker.shape[0])
@@ -77,8 +64,8 @@ def test_teacher_forced_logits(case, root):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_greedy_codes_and_waveform(case, root):
-    tts, ref = model(case["checkpoint"], root), reference(case)
+def test_greedy_codes_and_waveform(case, load_tiny):
+    tts, ref = load_tiny(case["checkpoint"]), reference(case)
     frames = ref["codes"].shape[0]
     # The reference returns N-1 frames when it hits max_new_tokens=N; ask for one more frame when
     # it stopped on EOS so that we see the EOS too.
@@ -94,8 +81,8 @@ def test_greedy_codes_and_waveform(case, root):
     assert np.abs(result.audio - ref["waveform"]).max() < 1e-3
 
 
-def test_long_decode_beyond_attention_window(root):
-    tts = model(CASES[0]["checkpoint"], root)
+def test_long_decode_beyond_attention_window(load_tiny):
+    tts = load_tiny(CASES[0]["checkpoint"])
     ref = np.load(REFERENCE / "decode_long.npz")
     assert ref["codes"].shape[0] > 72
     audio = np.array(tts.codec.decode(mx.array(ref["codes"])[None])[0])

@@ -8,27 +8,17 @@ import sys
 import time
 import warnings
 
-import mlx.core as mx
 import numpy as np
 import pytest
 
-import mlx_qwen3tts
-from fixture_checkpoints import checkpoint_dir
 from mlx_qwen3tts.generate import stdin_deltas
 
 TEXT = "Well, here's a test: streaming 24 words, mid-word splits & émojis 🙂 — 你好，世界！"
-_models = {}
-
-
-def model(name, root):
-    if name not in _models:
-        _models[name] = mlx_qwen3tts.load(str(checkpoint_dir(name, root)), dtype=mx.float32)
-    return _models[name]
 
 
 @pytest.fixture(scope="module")
-def tts(tmp_path_factory):
-    return model("custom_voice-1b7", tmp_path_factory.getbasetemp())
+def tts(load_tiny):
+    return load_tiny("custom_voice-1b7")
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ rotate-half RoPE. Module names follow the checkpoint (`talker.model.layers.N...`
 `talker.text_projection.linear_fc1`, `talker.codec_head`, `talker.code_predictor...`).
 """
 
-import mlx.core as mx
 import mlx.nn as nn
 from mlx_lm.models.cache import BatchKVCache, KVCache
 

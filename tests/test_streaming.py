@@ -6,7 +6,6 @@ import random
 import subprocess
 import sys
 import time
-import warnings
 
 import numpy as np
 import pytest

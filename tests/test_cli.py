@@ -160,3 +160,47 @@ def test_hub_id_offline_and_not_cached(tmp_path, monkeypatch):
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].startswith("error: model 'Qwen/Qwen3-TTS-12Hz-0.6B-Base' is not in")
     assert "Traceback" not in proc.stderr
+
+
+def test_clone_flags_save_and_reuse_voice(ckpt, tmp_path):
+    from fixture_checkpoints import FIXTURES
+
+    ref = FIXTURES / "clone" / "ref_16k.wav"
+    base = ["--model", ckpt["base-0b6"], "--temperature", "0", "--max-tokens", "4", "--quiet", "--text", "Hi there."]
+    voice = tmp_path / "me.safetensors"
+    code, out = run(*base, "--ref-audio", ref, "--ref-text", "Hello world, how are you today?", "--save-voice", voice,
+                    "--codes-output", tmp_path / "a.npy")
+    assert code == 0, out
+    code, out = run(*base, "--voice", voice, "--codes-output", tmp_path / "b.npy")
+    assert code == 0, out
+    np.testing.assert_array_equal(np.load(tmp_path / "a.npy"), np.load(tmp_path / "b.npy"))
+    code, out = run(*base, "--ref-audio", ref, "--x-vector-only", "--codes-output", tmp_path / "c.npy")
+    assert code == 0, out and np.load(tmp_path / "c.npy").shape == (4, 16)
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--ref-audio", "{ref}"], "--x-vector-only"),  # ICL without a transcript
+        (["--ref-audio", "{missing}", "--x-vector-only"], "missing.wav"),
+        (["--ref-text", "words"], "need reference audio"),
+        (["--voice", "{missing}"], "does not exist"),
+    ],
+)
+def test_clone_bad_input(ckpt, tmp_path, extra, message):
+    from fixture_checkpoints import FIXTURES
+
+    subs = {"ref": FIXTURES / "clone" / "ref_16k.wav", "missing": tmp_path / "missing.wav"}
+    extra = [e.format(**subs) for e in extra]
+    wav = tmp_path / "x.wav"
+    code, out = run("--model", ckpt["base-0b6"], "--text", "hi", "--output", wav, *extra)
+    assert code == 2 and message in error_line(out)
+    assert not wav.exists()
+
+
+def test_clone_needs_a_base_model(ckpt, tmp_path):
+    from fixture_checkpoints import FIXTURES
+
+    code, out = run("--model", ckpt["custom_voice-1b7"], "--text", "hi", "--output", tmp_path / "x.wav",
+                    "--ref-audio", FIXTURES / "clone" / "ref_16k.wav", "--x-vector-only")
+    assert code == 2 and "Base model" in error_line(out)

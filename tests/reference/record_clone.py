@@ -234,6 +234,8 @@ def main() -> None:
                         "(default: the committed archives)")
     parser.add_argument("--out", type=Path, default=fixture_checkpoints.FIXTURES / "clone")
     parser.add_argument("--seed", type=int, default=SEED, help="seed of the synthetic reference audio")
+    parser.add_argument("--cases", type=Path, help="JSON object {case name: {field: value}} overriding texts, "
+                        "languages, ... of the cases (e.g. unseen_clone_cases.json)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(2)
@@ -244,7 +246,8 @@ def main() -> None:
             return args.checkpoints / name if args.checkpoints else fixture_checkpoints.checkpoint_dir(name, Path(tmp))
 
         summaries, hashes, loaded = [], {}, {}
-        for case in CASES:
+        overrides = json.loads(args.cases.read_text()) if args.cases else {}
+        for case in [dict(c, **overrides.get(c["name"], {})) for c in CASES]:
             name = case["checkpoint"]
             if name not in loaded:
                 path = folder(name)

@@ -1,5 +1,8 @@
 """Errors a user can act on. The CLI prints their message on one line and exits non-zero."""
 
+import sys
+from contextlib import contextmanager
+
 
 class Qwen3TTSError(Exception):
     """Base class of every error this package raises for bad input or a bad model."""
@@ -11,3 +14,22 @@ class ModelLoadError(Qwen3TTSError):
 
 class InputError(Qwen3TTSError, ValueError):
     """A generation argument (text, speaker, language, sampling setting, ...) is invalid."""
+
+
+class ConversionError(Qwen3TTSError):
+    """The converted output cannot be written (exists, not writable, disk full) or uploaded."""
+
+
+@contextmanager
+def cli_errors():
+    """For console scripts: a Qwen3TTSError becomes one `error:` line and exit status 2."""
+    import click
+
+    try:
+        yield
+    except Qwen3TTSError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(130)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from .errors import InputError, Qwen3TTSError
+from .errors import InputError, cli_errors
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 
@@ -123,14 +123,8 @@ def main(**opts):
     """Speak text with a Qwen3-TTS model."""
     with warnings.catch_warnings():
         warnings.showwarning = lambda msg, *a, **k: click.echo(f"warning: {msg}", err=True)
-        try:
+        with cli_errors():
             run(**opts)
-        except Qwen3TTSError as e:
-            click.echo(f"error: {e}", err=True)
-            sys.exit(2)
-        except KeyboardInterrupt:
-            click.echo("\ninterrupted", err=True)
-            sys.exit(130)
 
 
 def run(model, text, text_stream, output, language, speaker, instruct, text_mode, temperature, top_k, top_p,

@@ -86,6 +86,7 @@ def apply_weights(module: nn.Module, weights: dict, what: str, quantization: Opt
             module,
             group_size=quantization["group_size"],
             bits=quantization["bits"],
+            mode=quantization.get("mode", "affine"),
             class_predicate=lambda p, m: f"{p}.scales" in weights and _layer_bits(quantization, p),
         )
     expected = {k for k, _ in _flatten(module.parameters())}
@@ -104,7 +105,7 @@ def apply_weights(module: nn.Module, weights: dict, what: str, quantization: Opt
 def _layer_bits(quantization: dict, path: str):
     override = quantization.get(path)
     if isinstance(override, dict):
-        return {"group_size": override["group_size"], "bits": override["bits"]}
+        return {k: override[k] for k in ("group_size", "bits", "mode") if k in override}
     return override is not False
 
 

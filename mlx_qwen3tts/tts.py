@@ -16,6 +16,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import mlx.core as mx
 import numpy as np
 
+from . import interop
 from . import load as loading
 from .errors import InputError
 from .prompt import Voice, build_prompt, stack_prompts
@@ -319,9 +320,10 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
 
     folder = loading.resolve(path_or_repo)
     config = loading.load_config(folder)
-    weights = loading.load_weights(loading.safetensors_files(folder))
+    files = loading.safetensors_files(folder)
+    weights = loading.load_weights(files)
     model = Qwen3TTSModel(config)
-    weights = model.sanitize(weights)
+    weights = interop.sanitize(model, weights, files, config)
     if dtype is not None:
         weights = {k: _cast(v, dtype) if k.startswith("talker.") else v for k, v in weights.items()}
     loading.apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)

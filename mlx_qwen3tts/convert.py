@@ -1,0 +1,425 @@
+"""Convert a Qwen3-TTS checkpoint to an MLX folder: cast, quantize by recipe, shard, write a card.
+
+`mlx_qwen3tts.convert --model Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice --output qwen3tts-4bit --bits 4`
+(also `python -m mlx_qwen3tts.convert`, and `convert(...)` from Python with the same arguments).
+
+The output has the layout of the mlx-community conversions (see interop.py): the checkpoint's key
+names, speaker-encoder kernels already in MLX (out, kernel, in) layout, mlx-lm style
+"quantization" entry in config.json, safetensors shards with model.safetensors.index.json,
+speech_tokenizer/ in float32 as released, tokenizer and generation files, and a README card.
+Weight surgery happens here once; loading the folder renames and transposes nothing.
+
+Recipes (bits per component; components not named stay in --dtype):
+- uniform      every Linear of talker and code predictor, and the text embedding, at --bits
+- linear-only  every Linear at --bits, embeddings kept: the coverage of the mlx-community repos,
+               which mlx-audio's loader expects
+- talker4-cp8  talker 4-bit (text embedding included); code predictor and the output heads
+               (codec_head, lm_head.*) 8-bit
+- all8         every Linear and every embedding of talker and code predictor at 8-bit
+The text embedding (151936 x 2048) is a third of the 0.6B weights: only a recipe that quantizes it
+reaches a third of the bf16 size. The codec and the speaker encoder are never quantized.
+"""
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from .errors import ConversionError, InputError, ModelLoadError, cli_errors
+
+DTYPES = ("bfloat16", "float16", "float32")
+BITS = (4, 6, 8)
+GROUP_SIZES = (32, 64, 128)
+COMPONENTS = ("talker", "text_embedding", "codec_embedding", "code_predictor", "heads")
+FIXED_RECIPES = {
+    "talker4-cp8": {"talker": 4, "text_embedding": 4, "code_predictor": 8, "heads": 8},
+    "all8": dict.fromkeys(COMPONENTS, 8),
+}
+RECIPES = ("uniform", "linear-only", *FIXED_RECIPES)
+SUPPORT_SUFFIXES = (".json", ".txt", ".model", ".tiktoken", ".jinja")
+SHARD_GB = 5.0
+
+
+def component(path: str) -> Optional[str]:
+    """Which recipe component a module belongs to, by its checkpoint name; None: never quantized."""
+    if path.startswith("talker.code_predictor."):
+        rest = path[len("talker.code_predictor.") :]
+        if rest.startswith("lm_head."):
+            return "heads"
+        return "codec_embedding" if rest.startswith("model.codec_embedding.") else "code_predictor"
+    if path == "talker.codec_head":
+        return "heads"
+    if path in ("talker.model.text_embedding", "talker.model.codec_embedding"):
+        return path.rsplit(".", 1)[1]
+    return "talker" if path.startswith("talker.") else None
+
+
+def recipe_bits(recipe: Optional[str], bits: Optional[int]) -> dict:
+    """{component: bits} for the options; {} means no quantization. Raises InputError on bad input."""
+    if recipe is None and bits is None:
+        return {}
+    recipe = recipe or "uniform"
+    if recipe not in RECIPES:
+        raise InputError(f"unknown recipe '{recipe}'; choose one of: {', '.join(RECIPES)}")
+    if recipe in FIXED_RECIPES:
+        if bits is not None:
+            raise InputError(f"recipe {recipe} sets its own bits; leave out --bits {bits}")
+        return dict(FIXED_RECIPES[recipe])
+    bits = 4 if bits is None else bits
+    if bits not in BITS:
+        raise InputError(f"--bits must be one of {', '.join(map(str, BITS))}, got {bits}")
+    if recipe == "linear-only":
+        return dict.fromkeys(("talker", "code_predictor", "heads"), bits)
+    return dict.fromkeys(("talker", "text_embedding", "code_predictor", "heads"), bits)
+
+
+def check_options(dtype: str, bits: Optional[int], group_size: int, recipe: Optional[str]) -> dict:
+    if dtype not in DTYPES:
+        raise InputError(f"--dtype must be one of {', '.join(DTYPES)}, got '{dtype}'")
+    if group_size not in GROUP_SIZES:
+        raise InputError(f"--group-size must be one of {', '.join(map(str, GROUP_SIZES))}, got {group_size}")
+    return recipe_bits(recipe, bits)
+
+
+def quantization_plan(model, per_component: dict, group_size: int) -> dict:
+    """{module path: bits} of the layers to quantize. Like mlx-lm, a layer whose input width does not
+    divide by the group size stays unquantized."""
+    plan = {}
+    for path, module in model.named_modules():
+        bits = per_component.get(component(path))
+        if bits and hasattr(module, "to_quantized") and module.weight.shape[-1] % group_size == 0:
+            plan[path] = bits
+    return plan
+
+
+def stored_bytes(model, plan: dict, group_size: int, itemsize: int = 2) -> int:
+    """Bytes the model's weights take once converted, computed from shapes alone (the model may be
+    lazy, never evaluated): packed weights plus one scale and one bias per group."""
+    from mlx.utils import tree_flatten
+
+    total = 0
+    for key, value in tree_flatten(model.parameters()):
+        layer, name = key.rsplit(".", 1)
+        if name == "weight" and layer in plan:
+            total += value.size * plan[layer] // 8 + 2 * (value.size // group_size) * itemsize
+        else:
+            total += value.size * itemsize
+    return total
+
+
+def quantization_entry(plan: dict, per_component: dict, group_size: int) -> dict:
+    """config.json "quantization" in mlx-lm's convention: defaults plus per-layer overrides."""
+    main = per_component.get("talker") or max(per_component.values())
+    entry = {"group_size": group_size, "bits": main, "mode": "affine"}
+    for path in sorted(plan):
+        if plan[path] != main:
+            entry[path] = {"group_size": group_size, "bits": plan[path], "mode": "affine"}
+    return entry
+
+
+def convert(
+    model: str,
+    output: str,
+    dtype: str = "bfloat16",
+    bits: Optional[int] = None,
+    group_size: int = 64,
+    recipe: Optional[str] = None,
+    force: bool = False,
+    upload_repo: Optional[str] = None,
+    max_shard_size_gb: float = SHARD_GB,
+) -> Path:
+    """Convert `model` (hub id or local folder, released or MLX layout, unquantized) into `output`.
+
+    Quantizes when `bits` or `recipe` is given (`bits` alone means the uniform recipe). The folder is
+    built beside `output` and renamed into place at the end: a failure leaves nothing behind. An
+    existing `output` is refused unless `force`. Returns the output folder.
+    """
+    from .config import ModelConfig
+    from .load import load_config, read_json, resolve
+
+    per_component = check_options(dtype, bits, group_size, recipe)
+    if max_shard_size_gb <= 0:
+        raise InputError(f"--max-shard-size must be positive, got {max_shard_size_gb}")
+    output = Path(output).expanduser().absolute()
+    source = resolve(model)
+    _check_output(output, source, force)
+    raw_config = read_json(source / "config.json")
+    ModelConfig.from_json_dict(raw_config, str(source / "config.json"))
+    config = load_config(source)
+    if config.quantization:
+        raise ModelLoadError(f"{source} is already quantized; convert from its float checkpoint")
+
+    weights, plan = _convert_weights(source, config, dtype, per_component, group_size)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".partial", dir=output.parent))
+    except OSError as e:
+        raise ConversionError(f"cannot write into {output.parent}: {e}") from None
+    try:
+        save_shards(tmp, weights, int(max_shard_size_gb * (1 << 30)))
+        del weights
+        entry = quantization_entry(plan, per_component, group_size) if plan else None
+        _write_json(tmp / "config.json", output_config(raw_config, dtype, recipe, entry))
+        _copy_support_files(source, tmp)
+        _copy_codec(source / "speech_tokenizer", tmp / "speech_tokenizer")
+        name = upload_repo.split("/")[-1] if upload_repo else default_name(model, dtype, recipe, per_component)
+        (tmp / "README.md").write_text(model_card(name, model, dtype, group_size, per_component, plan, upload_repo))
+        _move_into_place(tmp, output, force)
+    except OSError as e:
+        raise ConversionError(f"could not write {output}: {e}") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if upload_repo:
+        upload(output, upload_repo)
+    return output
+
+
+def _check_output(output: Path, source: Path, force: bool):
+    if not output.parent.is_dir():
+        raise ConversionError(f"cannot create {output}: folder {output.parent} does not exist")
+    if output.exists() or output.is_symlink():
+        if not force:
+            raise ConversionError(f"output {output} exists; choose another folder or pass --force to replace it")
+        if not output.is_dir() or output.is_symlink():
+            raise ConversionError(f"output {output} is not a folder; --force only replaces folders")
+    src = source.resolve()
+    if output.resolve() == src or output.resolve() in src.parents:
+        raise ConversionError(f"output {output} would overwrite the source {source}")
+
+
+def _convert_weights(source: Path, config, dtype: str, per_component: dict, group_size: int):
+    import mlx.core as mx
+    import mlx.nn as nn
+    from mlx.utils import tree_flatten
+
+    from . import interop
+    from .load import apply_weights, load_weights, safetensors_files
+    from .talker import Qwen3TTSModel
+
+    files = safetensors_files(source)
+    weights = load_weights(files)
+    qwen = Qwen3TTSModel(config)
+    weights = interop.sanitize(qwen, weights, files, config)
+    target = getattr(mx, dtype)
+    weights = {k: v.astype(target) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in weights.items()}
+    apply_weights(qwen, weights, str(files[0]))
+    del weights
+    plan = quantization_plan(qwen, per_component, group_size)
+    if plan:
+        nn.quantize(
+            qwen,
+            group_size=group_size,
+            class_predicate=lambda p, m: {"group_size": group_size, "bits": plan[p]} if p in plan else False,
+        )
+    out = dict(tree_flatten(qwen.parameters()))
+    mx.eval(out)
+    return out, plan
+
+
+def save_shards(folder: Path, weights: dict, max_bytes: int):
+    """Sorted keys packed into shards of at most `max_bytes` (a larger tensor gets its own), named as
+    mlx-lm names them, plus the index. Sorted order makes the files byte-stable."""
+    shards, size = [], 0
+    for key in sorted(weights):
+        nbytes = weights[key].nbytes
+        if not shards or (size + nbytes > max_bytes and shards[-1]):
+            shards.append([])
+            size = 0
+        shards[-1].append(key)
+        size += nbytes
+    names = ["model.safetensors"] if len(shards) == 1 else [
+        f"model-{i + 1:05d}-of-{len(shards):05d}.safetensors" for i in range(len(shards))
+    ]
+    weight_map = {}
+    for name, keys in zip(names, shards):
+        write_safetensors(folder / name, {k: weights[k] for k in keys})
+        weight_map.update(dict.fromkeys(keys, name))
+    index = {
+        "metadata": {"total_size": sum(v.nbytes for v in weights.values())},
+        "weight_map": dict(sorted(weight_map.items())),
+    }
+    _write_json(folder / "model.safetensors.index.json", index)
+
+
+def write_safetensors(path: Path, tensors: dict, metadata: Optional[dict] = None):
+    """mx.save_safetensors, checked: its writer may not report a full disk, so the file's length is
+    compared with what its own header announces."""
+    import mlx.core as mx
+
+    from . import interop
+
+    try:
+        mx.save_safetensors(str(path), tensors, metadata=metadata or {"format": "mlx"})
+        header = interop.safetensors_header(path)
+    except (RuntimeError, ModelLoadError) as e:
+        raise OSError(f"writing {path.name} failed ({e})") from None
+    with open(path, "rb") as f:
+        header_size = int.from_bytes(f.read(8), "little")
+    data = max((v["data_offsets"][1] for k, v in header.items() if k != "__metadata__"), default=0)
+    if path.stat().st_size != 8 + header_size + data:
+        raise OSError(f"{path.name} was written short (is the disk full?)")
+
+
+def output_config(raw: dict, dtype: str, recipe: Optional[str], quantization: Optional[dict]) -> dict:
+    from . import __version__
+
+    config = {k: v for k, v in raw.items() if k not in ("_name_or_path", "quantization", "quantization_config")}
+    if "torch_dtype" in config:
+        config["torch_dtype"] = dtype
+    if quantization:
+        config["quantization"] = quantization
+        config["quantization_config"] = quantization
+    recipe = recipe or ("uniform" if quantization else None)
+    config["mlx_qwen3tts"] = {"version": __version__, "dtype": dtype, "recipe": recipe}
+    return dict(sorted(config.items()))
+
+
+def _write_json(path: Path, data: dict):
+    path.write_text(json.dumps(data, indent=4, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _copy_support_files(source: Path, dest: Path):
+    for path in sorted(source.iterdir()):
+        written_here = path.name == "config.json" or path.name.endswith(".index.json")
+        if path.is_file() and path.suffix in SUPPORT_SUFFIXES and not written_here:
+            shutil.copyfile(path, dest / path.name)
+
+
+def _copy_codec(source: Path, dest: Path):
+    """speech_tokenizer/ as released; any floating tensor not in float32 is brought back to float32."""
+    import mlx.core as mx
+
+    from . import interop
+
+    dest.mkdir()
+    for path in sorted(source.iterdir()):
+        if not path.is_file():
+            continue
+        if path.suffix != ".safetensors":
+            shutil.copyfile(path, dest / path.name)
+            continue
+        header = interop.safetensors_header(path)
+        dtypes = {v["dtype"] for k, v in header.items() if k != "__metadata__"}
+        if dtypes <= {"F32", "I64", "I32", "BOOL", "U8"}:
+            shutil.copyfile(path, dest / path.name)
+            continue
+        tensors = sorted(mx.load(str(path)).items())
+        tensors = {k: v.astype(mx.float32) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in tensors}
+        write_safetensors(dest / path.name, tensors, header.get("__metadata__"))
+
+
+def _move_into_place(tmp: Path, output: Path, force: bool):
+    """Rename the finished folder to `output`; with force, the old one is removed only afterwards."""
+    if not (force and output.exists()):
+        os.rename(tmp, output)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".old", dir=output.parent)) / output.name
+    os.replace(output, old)
+    try:
+        os.rename(tmp, output)
+    except BaseException:
+        os.replace(old, output)
+        raise
+    finally:
+        shutil.rmtree(old.parent, ignore_errors=True)
+
+
+def default_name(model: str, dtype: str, recipe: Optional[str], per_component: dict) -> str:
+    base = model.rstrip("/").split("/")[-1]
+    if not per_component:
+        return f"{base}-{dtype}"
+    if recipe in FIXED_RECIPES:
+        return f"{base}-{recipe}"
+    suffix = "-linear" if recipe == "linear-only" else ""
+    return f"{base}-{per_component['talker']}bit{suffix}"
+
+
+COMPONENT_NAMES = {
+    "talker": "talker transformer and text projection",
+    "text_embedding": "text embedding",
+    "codec_embedding": "codec embeddings (talker and code predictor)",
+    "code_predictor": "code predictor transformer",
+    "heads": "output heads (codec_head, code predictor lm_head.*)",
+}
+
+
+def model_card(name, source, dtype, group_size, per_component, plan, upload_repo=None) -> str:
+    """README.md: front matter for the hub, what is stored how, and how to run it. Depends only on
+    the options and the source name, so converting twice gives the same file."""
+    from . import __version__
+
+    hub_source = not Path(source).expanduser().exists() and source.count("/") == 1
+    origin = f"[{source}](https://huggingface.co/{source})" if hub_source else f"`{Path(source).name}`"
+    rows = []
+    for comp, label in COMPONENT_NAMES.items():
+        bits = per_component.get(comp)
+        quantized = any(component(p) == comp for p in plan)
+        rows.append(f"| {label} | {f'{bits}-bit affine, group size {group_size}' if bits and quantized else dtype} |")
+    rows.append(f"| speaker encoder (Base models) | {dtype} |")
+    rows.append("| speech tokenizer (codec), `speech_tokenizer/` | float32, as released |")
+    front = ["---", "library_name: mlx", "license: apache-2.0", "pipeline_tag: text-to-speech"]
+    if hub_source:
+        front.append(f"base_model: {source}")
+    front += ["tags:", "- mlx", "- mlx-qwen3tts", "- qwen3-tts", "- text-to-speech", "---", ""]
+    model_ref = upload_repo or "path/to/this/folder"
+    body = [
+        f"# {name}",
+        "",
+        f"Qwen3-TTS (12 Hz) converted from {origin} with mlx-qwen3tts {__version__}.",
+        "",
+        "| component | stored as |",
+        "|---|---|",
+        *rows,
+        "",
+        "Weights are in MLX layout under the checkpoint's own names; quantized layers carry `scales` and",
+        "`biases`, and config.json's `quantization` entry follows mlx-lm (per-layer overrides by module path).",
+        "",
+        "```bash",
+        "pip install mlx-qwen3tts",
+        f'mlx_qwen3tts.generate --model {model_ref} --text "Hello from MLX." --output hello.wav',
+        "```",
+        "",
+    ]
+    if per_component.get("text_embedding") or per_component.get("codec_embedding"):
+        body += [
+            "This conversion quantizes embeddings. mlx-audio's Qwen3-TTS loader skips embeddings when it",
+            "quantizes, so it cannot read this folder; convert with `--recipe linear-only` for that.",
+            "",
+        ]
+    return "\n".join(front + body)
+
+
+def upload(folder: Path, repo: str):
+    """Create (or reuse) the hub repo and upload the folder."""
+    try:
+        from huggingface_hub import HfApi
+
+        api = HfApi()
+        api.create_repo(repo_id=repo, repo_type="model", exist_ok=True)
+        api.upload_folder(folder_path=str(folder), repo_id=repo, repo_type="model")
+    except Exception as e:  # hub errors come as many classes; the message is what the user needs
+        raise ConversionError(f"converted {folder}, but the upload to {repo} failed: {e}") from None
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--model", required=True, help="Source: Hugging Face repo id or local folder (unquantized).")
+@click.option("--output", required=True, type=click.Path(), help="Folder to create.")
+@click.option("--dtype", default="bfloat16", show_default=True, help="bfloat16, float16 or float32.")
+@click.option("--bits", type=int, default=None, help="4, 6 or 8: quantize (uniform recipe unless --recipe).")
+@click.option("--group-size", type=int, default=64, show_default=True, help="32, 64 or 128.")
+@click.option("--recipe", default=None, help=f"Mixed precision: {', '.join(RECIPES)}.")
+@click.option("--force", is_flag=True, help="Replace an existing output folder.")
+@click.option("--upload-repo", default=None, help="Upload the result to this Hugging Face repo.")
+@click.option("--max-shard-size", type=float, default=SHARD_GB, show_default=True, help="Shard size in GB.")
+def main(model, output, dtype, bits, group_size, recipe, force, upload_repo, max_shard_size):
+    """Convert a Qwen3-TTS checkpoint to MLX, optionally quantized."""
+    with cli_errors():
+        out = convert(model, output, dtype, bits, group_size, recipe, force, upload_repo, max_shard_size)
+    click.echo(f"wrote {out}", err=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -192,7 +192,10 @@ def run(model, text, text_stream, output, language, speaker, instruct, text_mode
         codes = _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet)
     elif stream or play:
         frames = tts.frames(text, text_mode=text_mode, state=state, **common)
-        codes = _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet)
+        # A rough length for the playback buffer: ~0.3 s of speech per text token.
+        expected_s = 0.3 * len(tts.tokenizer.encode(text))
+        codes = _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet,
+                               expected_s)
     else:
         codes, state = _run_whole(tts, text, common, text_mode, split, output, quiet, limit)
     if not state.stopped_on_eos and state.frames >= state.max_frames:
@@ -259,7 +262,7 @@ def _run_whole(tts, text, common, text_mode, split, output, quiet, limit):
     return result.codes, result.state
 
 
-def _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet):
+def _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet, expected_s=None):
     import numpy as np
 
     from .streaming import stream_audio
@@ -279,7 +282,7 @@ def _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_f
         if play:
             from .playback import Player
 
-            player = Player(tts.sample_rate)
+            player = Player(tts.sample_rate, expected_s=expected_s)
         for chunk in chunks:
             if chunk.index == 0 and not quiet:
                 click.echo(f"first audio after {chunk.timings['ready'] * 1000:.0f} ms "

@@ -1,7 +1,9 @@
 """Live playback of streamed audio through sounddevice (PortAudio).
 
-Chunks are queued as they arrive; playback starts once generation is clearly faster than real
-time, or enough audio is buffered to ride out a slower generator, or generation has ended.
+Chunks are queued as they arrive. Playback starts at once when generation runs faster than real
+time; when it is slower (speed r < 1, audio seconds per second), a buffer of D * (1 - r) seconds
+for an expected duration D is exactly what keeps the played audio from overtaking the generated
+audio, so that is what is waited for (with a margin); without an estimate of D, `prebuffer_s`.
 """
 
 import threading
@@ -28,9 +30,11 @@ def _sounddevice():
 class Player:
     """Feeds a PortAudio output stream from a queue of float32 chunks."""
 
-    def __init__(self, sample_rate: int, prebuffer_s: float = 3.0, fast_enough: float = 1.2, device=None):
+    def __init__(self, sample_rate: int, prebuffer_s: float = 3.0, fast_enough: float = 1.1, device=None,
+                 expected_s: float = None):
         sd = _sounddevice()
         self.sample_rate, self.prebuffer_s, self.fast_enough = sample_rate, prebuffer_s, fast_enough
+        self.expected_s = expected_s
         self.queue, self.lock = deque(), threading.Lock()
         self.buffered = 0
         self.finished = threading.Event()
@@ -74,8 +78,14 @@ class Player:
         if not self.playing:
             elapsed = time.perf_counter() - self.started_at
             speed = self.generated_s / max(elapsed, 1e-9)
-            if speed >= self.fast_enough or self.buffered / self.sample_rate >= self.prebuffer_s:
+            if speed >= self.fast_enough or self.buffered / self.sample_rate >= self.needed(speed):
                 self._start()
+
+    def needed(self, speed: float) -> float:
+        """Seconds to buffer before playing so that a generator at `speed` never runs dry."""
+        if self.expected_s is None:
+            return self.prebuffer_s
+        return 1.15 * self.expected_s * max(0.0, 1.0 - speed)
 
     def _start(self):
         self.stream.start()

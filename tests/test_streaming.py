@@ -175,3 +175,21 @@ def test_play_through_a_real_portaudio_stream(tts, tmp_path):
     )
     assert proc.returncode == 0, proc.stderr.decode()
     assert (tmp_path / "p.wav").exists()
+
+
+def test_playback_buffer_rule():
+    """Generated audio B + r t must stay ahead of played audio t until generation ends: B >= D (1 - r)."""
+    from mlx_qwen3tts.playback import Player
+
+    class Bare(Player):
+        def __init__(self, expected_s):  # no device: only the buffering rule
+            self.expected_s, self.prebuffer_s = expected_s, 3.0
+
+    for speed in (0.25, 0.5, 0.9):
+        need = Bare(10.0).needed(speed)
+        buffered, generated_at_end = need, 10.0
+        t_end = (generated_at_end - buffered) / speed  # when generation finishes after playback starts
+        assert buffered + speed * t_end >= t_end  # never overtaken
+        assert need <= 1.2 * 10.0 * (1 - speed)  # and not much more than needed
+    assert Bare(10.0).needed(1.5) == 0.0
+    assert Bare(None).needed(0.5) == 3.0

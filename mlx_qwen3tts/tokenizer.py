@@ -17,6 +17,8 @@ from pathlib import Path
 
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
+from .errors import ModelLoadError
+
 QWEN2_SPLIT = (
     r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
     r"""|\s+(?!\S)|\s+"""
@@ -120,8 +122,11 @@ class TextTokenizer:
         names = ("vocab.json", "merges.txt", "tokenizer_config.json")
         missing = [name for name in names if not (folder / name).exists()]
         if missing:
-            raise FileNotFoundError(f"{folder} has no tokenizer.json and lacks {', '.join(missing)}.")
-        return cls(_from_vocab_and_merges(folder))
+            raise ModelLoadError(f"{folder} has no tokenizer.json and lacks {', '.join(missing)}")
+        try:
+            return cls(_from_vocab_and_merges(folder))
+        except (ValueError, KeyError, OSError, Exception) as e:  # tokenizers raises plain Exception
+            raise ModelLoadError(f"cannot read the text tokenizer files in {folder}: {e}") from None
 
     def encode(self, text: str) -> list[int]:
         """Token ids of `text`; added tokens written in the text become their ids, no BOS/EOS is added."""

@@ -204,3 +204,11 @@ def test_clone_needs_a_base_model(ckpt, tmp_path):
     code, out = run("--model", ckpt["custom_voice-1b7"], "--text", "hi", "--output", tmp_path / "x.wav",
                     "--ref-audio", FIXTURES / "clone" / "ref_16k.wav", "--x-vector-only")
     assert code == 2 and "Base model" in error_line(out)
+
+
+def test_missing_tokenizer_file(ckpt, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(ckpt["base-0b6"], broken)
+    (broken / "merges.txt").unlink()
+    code, out = run("--model", broken, "--text", "hi", "--output", tmp_path / "x.wav")
+    assert code == 2 and "merges.txt" in error_line(out)

@@ -99,7 +99,10 @@ def apply_weights(module: nn.Module, weights: dict, what: str, quantization: Opt
         if unexpected:
             detail.append(f"unexpected {_few(unexpected)}")
         raise ModelLoadError(f"{what} does not match the model: " + "; ".join(detail))
-    module.load_weights(list(weights.items()), strict=True)
+    try:
+        module.load_weights(list(weights.items()), strict=True)
+    except ValueError as e:  # shape mismatches: the config does not describe these weights
+        raise ModelLoadError(f"{what} does not match its config.json: {e}") from None
 
 
 def _layer_bits(quantization: dict, path: str):

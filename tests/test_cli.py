@@ -212,3 +212,13 @@ def test_missing_tokenizer_file(ckpt, tmp_path):
     (broken / "merges.txt").unlink()
     code, out = run("--model", broken, "--text", "hi", "--output", tmp_path / "x.wav")
     assert code == 2 and "merges.txt" in error_line(out)
+
+
+def test_weights_of_another_size(ckpt, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(ckpt["base-0b6"], broken)
+    config = json.loads((broken / "config.json").read_text())
+    config["talker_config"]["hidden_size"] = 96  # the 1.7B-style width: no longer these weights
+    (broken / "config.json").write_text(json.dumps(config))
+    code, out = run("--model", broken, "--text", "hi", "--output", tmp_path / "x.wav")
+    assert code == 2 and "does not match" in error_line(out)

@@ -13,6 +13,7 @@ import numpy as np
 
 from .prompt import Prompt
 from .sampling import CodebookZeroProcessor, SamplingConfig, sample
+from .talker import TalkerRunner
 
 
 @dataclass
@@ -115,14 +116,14 @@ def generate_frames(
     pipelined = text_track is None and not record_logits
     text_track = text_track or ArrayTextTrack(prompt)
     step_fn = frame_step(talker, sampling, eos_id)
-    cache = talker.make_cache(prompt.left_padding)
     batch = prompt.embeds.shape[0]
+    runner = TalkerRunner(talker, batch, prompt.left_padding)
     seen = mx.zeros((batch, step_fn.vocab), dtype=mx.bool_)
     ended = np.zeros(batch, dtype=bool)
     tic = time.perf_counter()
 
     def build(x, seen, step):
-        logits, hidden = talker(x, cache)
+        logits, hidden = runner(x)
         if record_logits:
             state.talker_logits.append(logits)
         return step_fn(logits, hidden, seen, step)

@@ -110,13 +110,40 @@ class TransformerBlock(nn.Module):
         return x + h
 
 
-def attention_mask(length: int, cache: Any = None, window: Optional[int] = None):
-    """Causal (optionally sliding-window) mask for `length` new positions after the cache's.
+class StaticKVCache:
+    """A fixed-capacity KV cache written in place at an array index, so a decode step has static
+    shapes and can be compiled. Rows of a left-padded batch start their positions after their pads.
 
-    Left-padded batches (mlx-lm's BatchKVCache) get their cache's own mask, which hides the pads.
+    keys/values: (B, n_kv_heads, capacity, head_dim); index: () int array, the next write slot;
+    left_padding: (B,) int array.
     """
-    if hasattr(cache, "left_padding"):
-        return cache.make_mask(length, window_size=window)
+
+    def __init__(self, keys, values, index, left_padding):
+        self.keys, self.values, self.index, self.left_padding = keys, values, index, left_padding
+
+    @property
+    def offset(self):
+        """RoPE position of the next token, per row."""
+        return self.index - self.left_padding
+
+    def update_and_fetch(self, keys, values):
+        start = self.index.reshape(1)
+        self.keys = mx.slice_update(self.keys, keys, start, axes=(2,))
+        self.values = mx.slice_update(self.values, values, start, axes=(2,))
+        return self.keys, self.values
+
+    def make_mask(self, length: int):
+        """(B, 1, length, capacity): causal over written slots, pads hidden."""
+        slots = mx.arange(self.keys.shape[2])
+        queries = self.index + mx.arange(length)
+        mask = slots[None, None, :] <= queries[None, :, None]
+        return (mask & (slots[None, None, :] >= self.left_padding[:, None, None]))[:, None]
+
+
+def attention_mask(length: int, cache: Any = None, window: Optional[int] = None):
+    """Causal (optionally sliding-window) mask for `length` new positions after the cache's."""
+    if isinstance(cache, StaticKVCache):
+        return cache.make_mask(length)
     offset = 0 if cache is None else cache.offset
     if length == 1 and (window is None or offset < window):
         return None

@@ -1,0 +1,287 @@
+"""The figures of one loaded model, each taken in its own pass so that no measurement disturbs another.
+
+- components: the talker forward and the frame step that follows it (codebook-0 sampling, the code
+  predictor's 15 codebooks, the next input; the loop's own compiled step when the package has one)
+  with an `mx.eval` barrier after each, medians over the frames; prefill is the talker forward over
+  the whole prompt. Barriers forbid overlap, so these add up to more than the pipelined loop.
+- loop: `TTS.frames` end to end, as users run it (compiled, pipelined, whatever the loop does).
+  ms/frame is the median interval between yielded frames (steady state; the median resists a
+  machine shared with other work); host syncs per frame are counted between the first and the last
+  yielded frame (see syncs.py); peak memory (MLX allocator, weights included) is reset before this
+  pass and read after the decode pass.
+- decode: the codec decoder's streaming `step` over the loop's codes, 4 frames per call.
+- RTF = (prefill + all frames of the loop + their decoding) / audio duration (frames x 80 ms).
+- first chunk: `TTS.stream` from the call until the first AudioChunk is in hand (prefill + frames
+  + decode), with the first chunk after 1 frame and after 4 frames.
+- first text delta -> first audio: `TTS.stream_text` fed the text word by word as fast as it is
+  asked for; from the moment the first delta is handed over to the first AudioChunk.
+- batch: `TTS.generate_batch` (codes only when it can skip decoding) for 1, 2, 4, 8 texts;
+  aggregate frames per second = all frames generated / wall time.
+Sampling is the checkpoint's default (temperature 0.9, top-k 50); random weights never emit EOS,
+so every run produces the frames asked for.
+"""
+
+import inspect
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+import mlx.core as mx
+
+from mlx_qwen3tts import synthesis
+from mlx_qwen3tts.prompt import build_prompt
+from mlx_qwen3tts.sampling import CodebookZeroProcessor, sample
+
+from .syncs import SyncCounter
+
+TEXT = ("The quick brown fox jumps over the lazy dog, then it runs across the quiet field "
+        "and rests beneath an old oak tree until the evening light fades.")
+BATCH_TEXTS = [
+    TEXT,
+    "Please call Stella and ask her to bring these things with her from the store today.",
+    "A rainbow is a division of white light into many beautiful colors after the rain.",
+    "She sells sea shells by the sea shore, and the shells she sells are surely shells.",
+    "The birch canoe slid on the smooth planks while we glued the sheet to the dark blue background.",
+    "It is easy to tell the depth of a well, but the water at the bottom is always cold.",
+    "Four hours of steady work faced us, and the boy was there when the sun rose again.",
+    "Rice is often served in round bowls, and the juice of lemons makes fine punch.",
+]
+LANGUAGE = "english"
+FRAME_MS = 80.0  # 12.5 frames per second
+DECODE_CHUNK = 4
+
+
+@dataclass
+class Figures:
+    label: str
+    frames: int
+    load_s: float = 0.0
+    prefill_ms: float = 0.0
+    talker_ms: float = 0.0
+    cp_ms: float = 0.0
+    loop_ms: float = 0.0
+    loop_prefill_ms: float = 0.0
+    decode_ms: float = 0.0
+    rtf: float = 0.0
+    first_chunk_ms: dict = field(default_factory=dict)
+    delta_to_audio_ms: Optional[float] = None
+    peak_gb: float = 0.0
+    syncs_per_frame: float = 0.0
+    async_evals_per_frame: float = 0.0
+    sync_kinds: dict = field(default_factory=dict)
+    batch_fps: Optional[dict] = None
+    notes: list = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _now() -> float:
+    return time.perf_counter()
+
+
+def _prompt(tts, text: str):
+    if hasattr(tts, "prompt"):
+        return tts.prompt(text, language=LANGUAGE)[0]
+    ids = tts.tokenizer.assistant_ids(text)
+    return build_prompt(tts.model.talker, tts.config, ids, voice=tts.resolve_voice(), language=LANGUAGE,
+                        streaming=tts.default_text_mode() == "streaming")
+
+
+def _eager_frame_step(tts):
+    """The loop's frame step as it was before it was compiled: codebook 0, then the code predictor."""
+    talker, s = tts.model.talker, tts.sampling
+    vocab = talker.codec_head.weight.shape[0]
+    process = CodebookZeroProcessor(vocab, tts.config.talker_config.codec_eos_token_id, s.repetition_penalty)
+    cp_sample = lambda logits, step: sample(logits, s.cp_temperature, s.cp_top_k, s.cp_top_p)  # noqa: E731
+
+    def step_fn(logits, hidden, seen, step):
+        c0 = sample(process(logits, seen, step), s.temperature, s.top_k, s.top_p)
+        c0_embed = talker.codec_embed(c0)[:, None]
+        rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, cp_sample)
+        codes = mx.concatenate([c0[:, None], rest], axis=1)
+        return codes, c0_embed + rest_embed, seen | (mx.arange(vocab)[None] == c0[:, None])
+
+    return step_fn
+
+
+def _talker_runner(talker):
+    """The loop's own talker step (compiled, static caches) when the package has one, else eager."""
+    from mlx_qwen3tts import talker as talker_module
+
+    if hasattr(talker_module, "TalkerRunner"):
+        return talker_module.TalkerRunner(talker)
+    cache = talker.make_cache()
+    return lambda x: talker(x, cache)
+
+
+def component_pass(tts, text: str, frames: int) -> dict:
+    """The talker forward and the frame step (codebook-0 sampling, 15 code-predictor codebooks, next
+    input), each closed by an eval barrier. The frame step is the loop's own (`synthesis.frame_step`,
+    compiled) when the package has one."""
+    talker = tts.model.talker
+    eos = tts.config.talker_config.codec_eos_token_id
+    step_fn = synthesis.frame_step(talker, tts.sampling, eos) if hasattr(synthesis, "frame_step") else None
+    step_fn = step_fn or _eager_frame_step(tts)
+    prompt = _prompt(tts, text)
+    track = synthesis.ArrayTextTrack(prompt)
+    vocab = talker.codec_head.weight.shape[0]
+    seen = mx.zeros((1, vocab), dtype=mx.bool_)
+    runner = _talker_runner(talker)
+    x, talker_times, cp_times, prefill = prompt.embeds, [], [], 0.0
+    for step in range(frames):
+        tic = _now()
+        logits, hidden = runner(x)
+        mx.eval(logits, hidden)
+        elapsed = _now() - tic
+        if step == 0:
+            prefill = elapsed
+        else:
+            talker_times.append(elapsed)
+        tic = _now()
+        _, frame_embed, seen = step_fn(logits, hidden, seen, step)
+        x = frame_embed + track(step).astype(frame_embed.dtype)
+        mx.eval(x, seen)
+        cp_times.append(_now() - tic)
+    return {
+        "prefill_ms": prefill * 1e3,
+        "talker_ms": statistics.median(talker_times) * 1e3,
+        "cp_ms": statistics.median(cp_times[1:]) * 1e3,
+    }
+
+
+def loop_pass(tts, text: str, frames: int) -> dict:
+    """`TTS.frames` end to end with syncs counted; returns the codes for the decode pass."""
+    from mlx_qwen3tts.synthesis import LoopState
+
+    state, codes, stamps = LoopState(), [], []
+    tic = _now()
+    with SyncCounter() as counter:
+        for frame in tts.frames(text, language=LANGUAGE, max_tokens=frames, state=state):
+            codes.append(frame.codes)
+            stamps.append((_now(), counter.blocking, counter.async_evals))
+        mx.eval(codes)
+    total = _now() - tic
+    if len(stamps) < 2:
+        raise RuntimeError(f"the loop produced {len(stamps)} frame(s); the benchmark needs at least 2")
+    (t0, s0, a0), (t1, s1, a1) = stamps[0], stamps[-1]
+    n = len(stamps) - 1
+    intervals = [b[0] - a[0] for a, b in zip(stamps, stamps[1:])]
+    return {
+        "codes": mx.concatenate(codes),
+        "total_s": total,
+        "loop_ms": statistics.median(intervals) * 1e3,
+        "loop_prefill_ms": state.prefill_s * 1e3,
+        "syncs_per_frame": (s1 - s0) / n,
+        "async_evals_per_frame": (a1 - a0) / n,
+        "sync_kinds": dict(counter.counts),
+    }
+
+
+def decode_pass(tts, codes: mx.array) -> dict:
+    decoder = tts.codec.decoder
+    state = decoder.make_state()
+    tic = _now()
+    for start in range(0, codes.shape[0], DECODE_CHUNK):
+        audio = decoder.step(codes[None, start : start + DECODE_CHUNK], state)
+        mx.eval(audio, state.arrays())
+    total = _now() - tic
+    return {"decode_ms": total / codes.shape[0] * 1e3, "total_s": total}
+
+
+def first_chunk_pass(tts, text: str, first_frames: int) -> float:
+    tic = _now()
+    chunks = tts.stream(text, first_chunk_frames=first_frames, chunk_frames=4, max_tokens=first_frames + 1,
+                        language=LANGUAGE)
+    try:
+        next(iter(chunks))
+        return (_now() - tic) * 1e3
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
+
+
+def delta_pass(tts, text: str) -> Optional[float]:
+    """ms from handing over the first text delta to holding the first audio chunk."""
+    if not hasattr(tts, "stream_text"):
+        return None
+    first = []
+
+    def deltas():
+        for i, word in enumerate(text.split(" ")):
+            if not first:
+                first.append(_now())
+            yield word if i == 0 else " " + word
+
+    chunks = tts.stream_text(deltas(), first_chunk_frames=1, chunk_frames=4, max_tokens=2, language=LANGUAGE)
+    try:
+        next(iter(chunks))
+        return (_now() - first[0]) * 1e3
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
+
+
+def batch_pass(tts, frames: int, sizes) -> Optional[dict]:
+    """Aggregate frames/s of `TTS.generate_batch` per batch size; None when the API has none."""
+    generate_batch = getattr(tts, "generate_batch", None)
+    if generate_batch is None:
+        return None
+    params = inspect.signature(generate_batch).parameters
+    options = {"max_tokens": frames, "language": LANGUAGE}
+    if "decode" in params:
+        options["decode"] = False
+    generate_batch(BATCH_TEXTS[:2], **dict(options, max_tokens=2))  # warm-up
+    fps = {}
+    for size in sizes:
+        texts = [BATCH_TEXTS[i % len(BATCH_TEXTS)] for i in range(size)]
+        tic = _now()
+        results = generate_batch(texts, **options)
+        done = sum(_frames_of(r) for r in results)
+        fps[size] = done / (_now() - tic)
+    return fps
+
+
+def _frames_of(result) -> int:
+    codes = getattr(result, "codes", result)
+    return int(codes.shape[0])
+
+
+def warm_up(tts, text: str):
+    """Build every code path once (graph caches, compiled functions) before anything is timed."""
+    codes = [f.codes for f in tts.frames(text, language=LANGUAGE, max_tokens=2)]
+    decode_pass(tts, mx.concatenate(codes))
+    first_chunk_pass(tts, text, 1)
+
+
+def measure(tts, label: str, frames: int, batch_sizes=(1, 2, 4, 8), batch_frames: Optional[int] = None,
+            text: str = TEXT, log=print) -> Figures:
+    figures = Figures(label=label, frames=frames)
+    mx.random.seed(0)
+    log(f"[{label}] warm-up")
+    warm_up(tts, text)
+    log(f"[{label}] components ({frames} frames)")
+    parts = component_pass(tts, text, frames)
+    figures.prefill_ms, figures.talker_ms, figures.cp_ms = parts["prefill_ms"], parts["talker_ms"], parts["cp_ms"]
+    log(f"[{label}] loop ({frames} frames)")
+    mx.reset_peak_memory()
+    loop = loop_pass(tts, text, frames)
+    decode = decode_pass(tts, loop["codes"])
+    figures.peak_gb = mx.get_peak_memory() / 1e9
+    for key in ("loop_ms", "loop_prefill_ms", "syncs_per_frame", "async_evals_per_frame", "sync_kinds"):
+        setattr(figures, key, loop[key])
+    figures.decode_ms = decode["decode_ms"]
+    n = loop["codes"].shape[0]
+    figures.rtf = (loop["total_s"] + decode["total_s"]) / (n * FRAME_MS / 1e3)
+    log(f"[{label}] streaming latency")
+    figures.first_chunk_ms = {k: first_chunk_pass(tts, text, k) for k in (1, 4)}
+    figures.delta_to_audio_ms = delta_pass(tts, text)
+    if batch_sizes:
+        log(f"[{label}] batch {','.join(map(str, batch_sizes))}")
+        figures.batch_fps = batch_pass(tts, batch_frames or frames, batch_sizes)
+        if figures.batch_fps is None:
+            figures.notes.append("TTS.generate_batch is not available: batch rows n/a")
+    return figures

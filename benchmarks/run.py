@@ -1,0 +1,91 @@
+"""Benchmark mlx-qwen3tts on random-weight checkpoints of the released shapes, side by side with mlx-audio,
+espeak-ng and Apple's synthesizer; writes results.md, results.json and a plot.
+
+    python -m benchmarks.run                      # narrow (overhead-bound) and 0.6B, bf16 / 8-bit / 4-bit
+    python -m benchmarks.run --tiny               # seconds: the test shapes, bf16 (a smoke run)
+    python -m benchmarks.run --sizes 0.6B,1.7B --quant bf16,4bit --frames 32
+    python -m benchmarks.run --model DIR          # a checkpoint folder of your own (released weights)
+    python -m benchmarks.run --mlx-audio-python ~/venvs/mlx-audio/bin/python
+
+Checkpoints are generated on first use into --cache (no download) and reused afterwards.
+"""
+
+import argparse
+import gc
+import os
+import sys
+import time
+from pathlib import Path
+
+import mlx.core as mx
+
+from mlx_qwen3tts import load
+
+from . import checkpoints, peers, report
+from .measure import TEXT, measure
+
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
+
+
+def _list(value: str) -> list:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n")[0])
+    ap.add_argument("--tiny", action="store_true", help="the tiny test shapes only, bf16 (seconds)")
+    ap.add_argument("--sizes", default="narrow,0.6B", help=f"comma list of {', '.join(checkpoints.PRESETS)}")
+    ap.add_argument("--quant", default="bf16,8bit,4bit", help="comma list of bf16, 8bit, 4bit")
+    ap.add_argument("--recipe", default="linear-only", help="mlx_qwen3tts.convert recipe for 8bit / 4bit")
+    ap.add_argument("--model", action="append", default=[], help="also measure this checkpoint folder (repeatable)")
+    ap.add_argument("--frames", type=int, default=8, help="frames per timed run (default 8; tiny: 32)")
+    ap.add_argument("--batch-sizes", default="1,2,4,8", help="comma list; empty to skip the batch rows")
+    ap.add_argument("--batch-frames", type=int, help="frames per batch run (default: --frames)")
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results"), help="folder for the outputs")
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where generated checkpoints are kept")
+    ap.add_argument("--mlx-audio-python", help="Python of an environment with mlx-audio (default: this one "
+                                               "if it imports mlx_audio, else $MLX_AUDIO_PYTHON)")
+    ap.add_argument("--no-peers", action="store_true", help="skip mlx-audio, espeak-ng and Apple's synthesizer")
+    ap.add_argument("--text", default=TEXT, help="text to speak")
+    args = ap.parse_args(argv)
+    if args.tiny:
+        args.sizes, args.quant = "tiny", "bf16"
+        if "--frames" not in " ".join(argv if argv is not None else sys.argv):
+            args.frames = 32
+    if args.frames < 2:
+        ap.error("--frames must be at least 2")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    targets = [(f"{size} {quant}", size, quant) for size in _list(args.sizes) for quant in _list(args.quant)]
+    targets += [(Path(m).name, None, m) for m in args.model]
+    batch_sizes = [int(b) for b in _list(args.batch_sizes)]
+    python = None if args.no_peers else peers.mlx_audio_python(args.mlx_audio_python)
+    if not args.no_peers and python is None:
+        log("mlx-audio not found (pass --mlx-audio-python): its rows are left out")
+    rows, mlx_audio = [], {}
+    for label, size, quant in targets:
+        folder = Path(quant) if size is None else checkpoints.checkpoint(size, quant, args.cache, args.recipe, log)
+        tic = time.perf_counter()
+        tts = load(str(folder))
+        load_s = time.perf_counter() - tic
+        figures = measure(tts, label, args.frames, batch_sizes, args.batch_frames, args.text, log)
+        figures.load_s = load_s
+        rows.append(figures.as_dict())
+        del tts
+        gc.collect()
+        mx.clear_cache()
+        if python:
+            log(f"[{label}] mlx-audio")
+            mlx_audio[label] = peers.run_mlx_audio(python, folder, args.frames, args.text)
+    synths = [] if args.no_peers else peers.synthesizers(args.text)
+    written = report.write(args.out, report.machine(), rows, mlx_audio, synths, args.frames)
+    print((args.out / "results.md").read_text())
+    log("wrote " + ", ".join(map(str, written)))
+
+
+if __name__ == "__main__":
+    main()

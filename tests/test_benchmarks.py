@@ -1,0 +1,72 @@
+"""Smoke test of the benchmark harness on the tiny shapes: it generates a checkpoint, measures it and
+writes the table, the JSON and the plot; plus the sync counter it relies on."""
+
+import json
+import math
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import mlx.core as mx
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import run  # noqa: E402
+from benchmarks.syncs import SyncCounter  # noqa: E402
+
+
+def test_sync_counter_counts_blocking_calls_and_restores_them():
+    eval_before, item_before = mx.eval, mx.array.item
+    a = mx.ones((3,))
+    with SyncCounter() as counter:
+        mx.eval(a)
+        a[0].item()
+        np.array(a)
+        np.array([1, 2])  # not an mx.array: no sync
+        mx.async_eval(a)
+        if a[0] > 0:  # bool() of an array waits for it
+            pass
+    assert counter.counts["eval"] == 1
+    assert counter.counts["item"] == 1
+    assert counter.counts["numpy"] == 1
+    assert counter.counts["bool"] == 1
+    assert counter.blocking == 4 and counter.async_evals == 1
+    assert mx.eval is eval_before and mx.array.item is item_before
+
+
+def test_tiny_run_writes_the_table(tmp_path, capsys):
+    out = tmp_path / "results"
+    run.main(["--tiny", "--frames", "3", "--batch-sizes", "1,2", "--no-peers",
+              "--out", str(out), "--cache", str(tmp_path / "cache")])
+    table = (out / "results.md").read_text()
+    assert "Machine:" in table and f"MLX {mx.__version__}" in table
+    rows = [line for line in table.splitlines() if line.startswith("| tiny bf16 |")]
+    assert len(rows) == 3  # generation, batch, side by side
+    cells = [c.strip() for c in rows[0].strip("|").split("|")]
+    assert len(cells) == 11
+    for cell in cells[1:7]:
+        assert float(cell.replace(",", "")) > 0, cells
+
+    results = json.loads((out / "results.json").read_text())
+    (figures,) = results["models"]
+    assert figures["frames"] == 3
+    for key in ("prefill_ms", "talker_ms", "cp_ms", "loop_ms", "decode_ms", "rtf", "peak_gb"):
+        assert math.isfinite(figures[key]) and figures[key] > 0, key
+    assert set(figures["first_chunk_ms"]) == {"1", "4"}
+    assert figures["delta_to_audio_ms"] > 0
+    # The loop evaluates at least once per frame; a count of 0 would mean the counter saw nothing.
+    assert figures["syncs_per_frame"] >= 1
+    if figures["batch_fps"] is not None:
+        assert set(figures["batch_fps"]) == {"1", "2"} and all(v > 0 for v in figures["batch_fps"].values())
+
+    svg = ET.parse(out / "plot.svg").getroot()
+    assert svg.tag.endswith("svg") and len(svg) > 5
+    assert "| tiny bf16 |" in capsys.readouterr().out
+
+
+def test_rejects_unknown_size(tmp_path):
+    with pytest.raises(ValueError, match="unknown size"):
+        run.main(["--sizes", "2B", "--quant", "bf16", "--no-peers", "--out", str(tmp_path), "--cache", str(tmp_path)])

@@ -193,7 +193,8 @@ def write_checkpoint(folder: Path, preset: str, seed: int = 0) -> Path:
         (codec / "preprocessor_config.json").write_text(json.dumps({
             "feature_extractor_type": "EncodecFeatureExtractor", "feature_size": 1, "padding_side": "right",
             "padding_value": 0.0, "return_attention_mask": True, "sampling_rate": 24000}, indent=2))
-        mx.save_safetensors(str(codec / "model.safetensors"), _codec_weights(codec_cfg, seed), metadata={"format": "pt"})
+        codec_weights = _codec_weights(codec_cfg, seed)
+        mx.save_safetensors(str(codec / "model.safetensors"), codec_weights, metadata={"format": "pt"})
         (tmp / ".complete").write_text(spec_hash(preset))
         if folder.exists():
             shutil.rmtree(folder)

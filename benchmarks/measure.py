@@ -71,6 +71,7 @@ class Figures:
     async_evals_per_frame: float = 0.0
     sync_kinds: dict = field(default_factory=dict)
     batch_fps: Optional[dict] = None
+    batch_frames: Optional[int] = None
     notes: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
@@ -281,7 +282,8 @@ def measure(tts, label: str, frames: int, batch_sizes=(1, 2, 4, 8), batch_frames
     figures.delta_to_audio_ms = delta_pass(tts, text)
     if batch_sizes:
         log(f"[{label}] batch {','.join(map(str, batch_sizes))}")
-        figures.batch_fps = batch_pass(tts, batch_frames or frames, batch_sizes)
+        figures.batch_frames = batch_frames or frames
+        figures.batch_fps = batch_pass(tts, figures.batch_frames, batch_sizes)
         if figures.batch_fps is None:
             figures.notes.append("TTS.generate_batch is not available: batch rows n/a")
     return figures

@@ -42,9 +42,11 @@ def mlx_audio_python(explicit: Optional[str]) -> Optional[str]:
     return sys.executable if probe.returncode == 0 else None
 
 
-def run_mlx_audio(python: str, folder: Path, frames: int, text: str, timeout: float = 3600) -> dict:
+def run_mlx_audio(python: str, folder: Path, frames: int, text: str, repeats: int = 3,
+                  timeout: float = 4 * 3600) -> dict:
     """Driver figures, or {"error": why} when mlx-audio could not run on this checkpoint."""
-    cmd = [python, str(DRIVER), "--model", str(folder), "--frames", str(frames), "--text", text]
+    cmd = [python, str(DRIVER), "--model", str(folder), "--frames", str(frames), "--repeats", str(repeats),
+           "--text", text]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as e:

@@ -55,20 +55,22 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
         "",
         f"Machine: {info['platform']}, {info['chip']} ({info['cores']} cores), MLX {info['mlx']} on "
         f"{info['device']}; Python {info['python']}; commit {info['commit']}; {info['date']}.",
-        f"Random weights in the released layouts (see benchmarks/checkpoints.py); {frames} frames per run "
-        "unless stated; sampling as released (temperature 0.9, top-k 50).",
+        "Random weights in the released layouts (see benchmarks/checkpoints.py); sampling as released "
+        "(temperature 0.9, top-k 50); frames per timed run as listed.",
         "",
         "## Generation",
         "",
-        "| model | prefill ms | talker ms/frame | code predictor ms/frame | loop ms/frame | decode ms/frame "
-        "| RTF | first chunk ms (1 / 4 frames) | first delta to audio ms | peak GB | host syncs/frame |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| model | frames | prefill ms | talker ms/frame | code predictor ms/frame | loop ms/frame "
+        "| decode ms/frame | RTF | first chunk ms (1 / 4 frames) | first delta to audio ms | peak GB "
+        "| host syncs/frame |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         first = r["first_chunk_ms"]
         lines.append(
-            f"| {r['label']} | {_f(r['prefill_ms'])} | {_f(r['talker_ms'])} | {_f(r['cp_ms'])} | {_f(r['loop_ms'])} "
-            f"| {_f(r['decode_ms'])} | {_f(r['rtf'], 2)} | {_f(first.get(1), 0)} / {_f(first.get(4), 0)} "
+            f"| {r['label']} | {r['frames']} | {_f(r['prefill_ms'])} | {_f(r['talker_ms'])} | {_f(r['cp_ms'])} "
+            f"| {_f(r['loop_ms'])} | {_f(r['decode_ms'])} | {_f(r['rtf'], 2)} "
+            f"| {_f(first.get(1), 0)} / {_f(first.get(4), 0)} "
             f"| {_f(r['delta_to_audio_ms'], 0)} | {_f(r['peak_gb'], 2)} | {_f(r['syncs_per_frame'], 2)} |")
     lines += [
         "",
@@ -84,13 +86,13 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
         "",
     ]
     sizes = sorted({int(b) for r in rows for b in (r["batch_fps"] or {})}) or [1, 2, 4, 8]
-    lines += ["| model | " + " | ".join(f"batch {b}" for b in sizes) + f" | batch {sizes[-1]} / batch 1 |",
-              "|---|" + "---|" * (len(sizes) + 1)]
+    lines += ["| model | frames | " + " | ".join(f"batch {b}" for b in sizes) + f" | batch {sizes[-1]} / batch 1 |",
+              "|---|---|" + "---|" * (len(sizes) + 1)]
     for r in rows:
         fps = {int(k): v for k, v in (r["batch_fps"] or {}).items()}
         ratio = fps[sizes[-1]] / fps[1] if fps.get(1) and fps.get(sizes[-1]) else None
         cells = [_f(fps.get(b), 2) for b in sizes] + [_f(ratio, 2, "x")]
-        lines.append(f"| {r['label']} | " + " | ".join(cells) + " |")
+        lines.append(f"| {r['label']} | {r.get('batch_frames') or r['frames']} | " + " | ".join(cells) + " |")
     lines += ["", "## Side by side", "",
               "| model | system | loop ms/frame | ours vs peer | decode ms/frame | RTF | first chunk ms "
               "| host syncs/frame | peak GB |",
@@ -108,7 +110,8 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
         ratio = r["loop_ms"] / peer["loop_ms"] if peer.get("loop_ms") else None
         lines.append(f"| {r['label']} | mlx-audio {peer.get('version', '')} | {_f(peer['loop_ms'])} "
                      f"| {_f(ratio, 2, 'x')} | {_f(peer['decode_ms'])} | {_f(peer['rtf'], 2)} "
-                     f"| {_f(peer['first_chunk_ms'], 0)} | {_f(peer['syncs_per_frame'], 2)} | {_f(peer['peak_gb'], 2)} |")
+                     f"| {_f(peer['first_chunk_ms'], 0)} | {_f(peer['syncs_per_frame'], 2)} "
+                     f"| {_f(peer['peak_gb'], 2)} |")
     if not peers:
         lines.append("| | mlx-audio | not installed in this run (see --mlx-audio-python) | | | | | | |")
     lines += ["", "mlx-audio: steady ms/frame by differencing two runs of different lengths, its decoder time "
@@ -229,9 +232,13 @@ def write(out: Path, info: dict, rows: list, peers: dict, synths: list, frames: 
     return written
 
 
+def read(out: Path) -> dict:
+    return json.loads((out / "results.json").read_text())
+
+
 def rewrite(out: Path) -> list:
     """Redraw results.md and the plots of a results folder from its results.json."""
-    data = json.loads((out / "results.json").read_text())
+    data = read(out)
     return write(out, data["machine"], data["models"], data["mlx_audio"], data["synthesizers"], data["frames"])
 
 

@@ -45,7 +45,10 @@ def parse_args(argv=None):
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where generated checkpoints are kept")
     ap.add_argument("--mlx-audio-python", help="Python of an environment with mlx-audio (default: this one "
                                                "if it imports mlx_audio, else $MLX_AUDIO_PYTHON)")
+    ap.add_argument("--peer-repeats", type=int, default=3, help="mlx-audio differencing pairs (median)")
     ap.add_argument("--no-peers", action="store_true", help="skip mlx-audio, espeak-ng and Apple's synthesizer")
+    ap.add_argument("--append", action="store_true", help="keep the rows of --out/results.json (same labels "
+                                                          "are replaced), e.g. to add a size measured separately")
     ap.add_argument("--text", default=TEXT, help="text to speak")
     args = ap.parse_args(argv)
     if args.tiny:
@@ -59,14 +62,20 @@ def parse_args(argv=None):
 
 def main(argv=None):
     args = parse_args(argv)
-    log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    start = time.perf_counter()
+    log = lambda msg: print(f"{time.perf_counter() - start:7.1f}s {msg}", file=sys.stderr, flush=True)  # noqa: E731
     targets = [(f"{size} {quant}", size, quant) for size in _list(args.sizes) for quant in _list(args.quant)]
     targets += [(Path(m).name, None, m) for m in args.model]
     batch_sizes = [int(b) for b in _list(args.batch_sizes)]
     python = None if args.no_peers else peers.mlx_audio_python(args.mlx_audio_python)
     if not args.no_peers and python is None:
         log("mlx-audio not found (pass --mlx-audio-python): its rows are left out")
-    rows, mlx_audio = [], {}
+    rows, mlx_audio, info = [], {}, report.machine()
+    if args.append and (args.out / "results.json").exists():
+        previous = report.read(args.out)
+        labels = {label for label, _, _ in targets}
+        rows = [r for r in previous["models"] if r["label"] not in labels]
+        mlx_audio = {k: v for k, v in previous["mlx_audio"].items() if k not in labels}
     for label, size, quant in targets:
         folder = Path(quant) if size is None else checkpoints.checkpoint(size, quant, args.cache, args.recipe, log)
         tic = time.perf_counter()
@@ -80,9 +89,10 @@ def main(argv=None):
         mx.clear_cache()
         if python:
             log(f"[{label}] mlx-audio")
-            mlx_audio[label] = peers.run_mlx_audio(python, folder, args.frames, args.text)
+            mlx_audio[label] = peers.run_mlx_audio(python, folder, args.frames, args.text, args.peer_repeats)
+        report.write(args.out, info, rows, mlx_audio, [], args.frames)  # a killed run keeps what it measured
     synths = [] if args.no_peers else peers.synthesizers(args.text)
-    written = report.write(args.out, report.machine(), rows, mlx_audio, synths, args.frames)
+    written = report.write(args.out, info, rows, mlx_audio, synths, args.frames)
     print((args.out / "results.md").read_text())
     log("wrote " + ", ".join(map(str, written)))
 

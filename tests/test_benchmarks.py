@@ -46,8 +46,8 @@ def test_tiny_run_writes_the_table(tmp_path, capsys):
     rows = [line for line in table.splitlines() if line.startswith("| tiny bf16 |")]
     assert len(rows) == 3  # generation, batch, side by side
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
-    assert len(cells) == 11
-    for cell in cells[1:7]:
+    assert len(cells) == 12 and cells[1] == "3"
+    for cell in cells[2:8]:
         assert float(cell.replace(",", "")) > 0, cells
 
     results = json.loads((out / "results.json").read_text())

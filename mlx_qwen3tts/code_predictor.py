@@ -60,7 +60,7 @@ class CodePredictor(nn.Module):
             return self.small_to_mtp_projection(x)
         return x
 
-    def predict(self, hidden, c0_embedding, sample: Callable, logits_out: list = None):
+    def predict(self, hidden, c0_embedding, sample: Callable):
         """Codebooks 1..15 for one frame, built lazily.
 
         hidden: (B, 1, H) talker output; c0_embedding: (B, 1, H) talker codec embedding of c0;
@@ -72,10 +72,7 @@ class CodePredictor(nn.Module):
         codes, embed_sum = [], None
         for step, head in enumerate(self.lm_head):
             h = self.model(self.project(x), cache)
-            logits = head(h[:, -1])
-            if logits_out is not None:
-                logits_out.append(logits)
-            code = sample(logits, step)
+            code = sample(head(h[:, -1]), step)
             codes.append(code)
             x = self.model.codec_embedding[step](code)[:, None]
             embed_sum = x if embed_sum is None else embed_sum + x

@@ -5,7 +5,7 @@ the code predictor codebooks 1..15, and the next talker input is the sum of all 
 embeddings plus that step's text-track vector. The frame is built lazily and evaluated once.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Optional
 
 import mlx.core as mx
@@ -31,8 +31,6 @@ class LoopState:
     max_frames: int = 0
     stopped_on_eos: bool = False
     prefill_s: float = 0.0
-    talker_logits: list = field(default_factory=list)
-    cp_logits: list = field(default_factory=list)
     voice: Any = None  # the Voice the prompt was built with
 
 
@@ -102,7 +100,6 @@ def generate_frames(
     eos_id: int,
     text_track: Optional[Callable[[int], mx.array]] = None,
     state: Optional[LoopState] = None,
-    record_logits: bool = False,
 ) -> Iterator[Frame]:
     """Yield frames until codebook 0 is EOS or `max_frames` frames were produced.
 
@@ -113,7 +110,7 @@ def generate_frames(
     import time
 
     state = state if state is not None else LoopState()
-    pipelined = text_track is None and not record_logits
+    pipelined = text_track is None
     text_track = text_track or ArrayTextTrack(prompt)
     step_fn = frame_step(talker, sampling, eos_id)
     batch = prompt.embeds.shape[0]
@@ -124,8 +121,6 @@ def generate_frames(
 
     def build(x, seen, step):
         logits, hidden = runner(x)
-        if record_logits:
-            state.talker_logits.append(logits)
         return step_fn(logits, hidden, seen, step)
 
     pending = build(prompt.embeds, seen, 0)

@@ -107,7 +107,7 @@ class TTS:
             return None
         return instruct
 
-    def _loop(self, prompt, sampling, max_tokens, state, track=None, record_logits=False):
+    def _loop(self, prompt, sampling, max_tokens, state, track=None):
         if max_tokens is not None and max_tokens < 1:
             raise InputError(f"--max-tokens must be at least 1, got {max_tokens}")
         limit = int(self.generation_config.get("max_new_tokens", 8192))
@@ -119,7 +119,6 @@ class TTS:
         return generate_frames(
             self.model.talker, prompt, sampling or self.sampling, max_tokens,
             self.config.talker_config.codec_eos_token_id, text_track=track, state=state,
-            record_logits=record_logits,
         )
 
     def prompt(self, text: str, language: str = "auto", speaker: Optional[str] = None,
@@ -144,13 +143,13 @@ class TTS:
                instruct: Optional[str] = None, text_mode: Optional[str] = None, voice=None,
                ref_audio=None, ref_text: Optional[str] = None, x_vector_only: bool = False,
                sampling: Optional[SamplingConfig] = None, max_tokens: Optional[int] = None,
-               state: Optional[LoopState] = None, record_logits: bool = False) -> Iterator[Frame]:
+               state: Optional[LoopState] = None) -> Iterator[Frame]:
         """Codec frames for `text`, as they are generated."""
         prompt, voice = self.prompt(text, language, speaker, instruct, text_mode, voice, ref_audio, ref_text,
                                     x_vector_only)
         if state is not None:
             state.voice = voice
-        return self._loop(prompt, sampling, max_tokens, state, record_logits=record_logits)
+        return self._loop(prompt, sampling, max_tokens, state)
 
     def text_frames(self, deltas: Iterable[str], language: str = "auto", speaker: Optional[str] = None,
                     instruct: Optional[str] = None, voice=None, ref_audio=None, ref_text: Optional[str] = None,

@@ -166,7 +166,7 @@ def loop_pass(tts, text: str, frames: int) -> dict:
     total = _now() - tic
     if len(stamps) < 2:
         raise RuntimeError(f"the loop produced {len(stamps)} frame(s); the benchmark needs at least 2")
-    (t0, s0, a0), (t1, s1, a1) = stamps[0], stamps[-1]
+    (_, s0, a0), (_, s1, a1) = stamps[0], stamps[-1]
     n = len(stamps) - 1
     intervals = [b[0] - a[0] for a, b in zip(stamps, stamps[1:])]
     return {

@@ -38,7 +38,7 @@ def parse_args(argv=None):
     ap.add_argument("--quant", default="bf16,8bit,4bit", help="comma list of bf16, 8bit, 4bit")
     ap.add_argument("--recipe", default="linear-only", help="mlx_qwen3tts.convert recipe for 8bit / 4bit")
     ap.add_argument("--model", action="append", default=[], help="also measure this checkpoint folder (repeatable)")
-    ap.add_argument("--frames", type=int, default=8, help="frames per timed run (default 8; tiny: 32)")
+    ap.add_argument("--frames", type=int, help="frames per timed run (default 8; with --tiny 32)")
     ap.add_argument("--batch-sizes", default="1,2,4,8", help="comma list; empty to skip the batch rows")
     ap.add_argument("--batch-frames", type=int, help="frames per batch run (default: --frames)")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results"), help="folder for the outputs")
@@ -53,8 +53,7 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if args.tiny:
         args.sizes, args.quant = "tiny", "bf16"
-        if "--frames" not in " ".join(argv if argv is not None else sys.argv):
-            args.frames = 32
+    args.frames = args.frames or (32 if args.tiny else 8)
     if args.frames < 2:
         ap.error("--frames must be at least 2")
     return args

@@ -86,7 +86,8 @@ def frame_step(talker, sampling: SamplingConfig, eos_id: int) -> FrameStep:
     """The compiled frame step for this model and sampling configuration (compiled once)."""
     key = (id(talker), sampling, eos_id)
     if key not in _FRAME_STEPS:
-        if len(_FRAME_STEPS) > 16:
+        # The steps hold their model: keep only the current model's, and a few samplings of it.
+        if len(_FRAME_STEPS) > 8 or any(k[0] != id(talker) for k in _FRAME_STEPS):
             _FRAME_STEPS.clear()
         _FRAME_STEPS[key] = FrameStep(talker, sampling, eos_id)
     return _FRAME_STEPS[key]

@@ -10,7 +10,7 @@ penalty. Temperature 0 is greedy.
 from dataclasses import dataclass, replace
 
 import mlx.core as mx
-from mlx_lm.sample_utils import apply_top_k, apply_top_p
+from mlx_lm.sample_utils import apply_top_p
 
 from .errors import InputError
 
@@ -73,15 +73,24 @@ class SamplingConfig:
 
 
 def sample(logits, temperature: float, top_k: int, top_p: float):
-    """(B, V) logits -> (B,) ids."""
+    """(B, V) logits -> (B,) ids.
+
+    With top-k, only the k best ids can be drawn, so the draw is made among those k (k Gumbel
+    variates instead of V): the same distribution as masking the rest, at a fraction of the cost.
+    """
     if temperature == 0:
         return mx.argmax(logits, axis=-1)
     logits = logits.astype(mx.float32) / temperature
+    candidates = None
     if 0 < top_k < logits.shape[-1]:
-        logits = apply_top_k(logits, top_k)
+        candidates = mx.argpartition(-logits, top_k - 1, axis=-1)[..., :top_k]
+        logits = mx.take_along_axis(logits, candidates, axis=-1)
     if top_p < 1.0:
         logits = apply_top_p(logits - mx.logsumexp(logits, axis=-1, keepdims=True), top_p)
-    return mx.random.categorical(logits)
+    choice = mx.random.categorical(logits)
+    if candidates is None:
+        return choice
+    return mx.take_along_axis(candidates, choice[..., None], axis=-1)[..., 0]
 
 
 class CodebookZeroProcessor:

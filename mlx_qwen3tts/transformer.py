@@ -140,9 +140,41 @@ class StaticKVCache:
         return (mask & (slots[None, None, :] >= self.left_padding[:, None, None]))[:, None]
 
 
+class WindowKVCache:
+    """Keys and values of the last `window - 1` positions, for a causal sliding window of `window`
+    positions (a query sees itself and `window - 1` earlier ones). Static shapes, so a streaming
+    step can be compiled; slots before the start of the stream are masked out.
+
+    keys/values: (B, n_kv_heads, window - 1, head_dim); offset: () int array, positions seen so far.
+    """
+
+    def __init__(self, keys, values, offset):
+        self.keys, self.values, self.offset = keys, values, offset
+
+    @classmethod
+    def empty(cls, batch: int, n_kv_heads: int, head_dim: int, window: int, dtype=mx.float32):
+        zeros = mx.zeros((batch, n_kv_heads, window - 1, head_dim), dtype)
+        return cls(zeros, zeros, mx.array(0, dtype=mx.int32))
+
+    def update_and_fetch(self, keys, values):
+        memory = self.keys.shape[2]
+        keys = mx.concatenate([self.keys, keys], axis=2)
+        values = mx.concatenate([self.values, values], axis=2)
+        self.keys, self.values = keys[:, :, -memory:], values[:, :, -memory:]
+        self.offset = self.offset + keys.shape[2] - memory
+        return keys, values
+
+    def make_mask(self, length: int):
+        """(length, window - 1 + length): new query i sees slots i .. i + window - 1 that hold a position."""
+        memory = self.keys.shape[2]
+        slots = mx.arange(memory + length)[None]
+        queries = mx.arange(length)[:, None]
+        return (slots >= queries) & (slots <= queries + memory) & (slots >= memory - self.offset)
+
+
 def attention_mask(length: int, cache: Any = None, window: Optional[int] = None):
     """Causal (optionally sliding-window) mask for `length` new positions after the cache's."""
-    if isinstance(cache, StaticKVCache):
+    if isinstance(cache, (StaticKVCache, WindowKVCache)):
         return cache.make_mask(length)
     offset = 0 if cache is None else cache.offset
     if length == 1 and (window is None or offset < window):

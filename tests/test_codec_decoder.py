@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mlx_qwen3tts.codec import load_decoder
-from mlx_qwen3tts.codec.conv import CausalConv1d, CausalConvTranspose1d, ConvCache, ConvNeXtBlock
+from mlx_qwen3tts.codec.conv import CausalConv1d, CausalConvTranspose1d, ConvNeXtBlock
 from mlx_qwen3tts.codec.decoder import DecoderArgs, DecoderBlock, PreTransformer, ResidualUnit
 from mlx_qwen3tts.errors import InputError, ModelLoadError
 
@@ -106,15 +106,15 @@ def test_module_step_equals_whole_sequence(name):
     mx.random.seed(0)
     args = DecoderArgs(hidden_size=16, latent_dim=8, intermediate_size=32, num_hidden_layers=2,
                        num_attention_heads=2, num_key_value_heads=1, head_dim=8, sliding_window=5)
-    module, make_cache = {
-        "conv": (CausalConv1d(8, 8, 7, dilation=3), ConvCache),
-        "conv_transpose": (CausalConvTranspose1d(8, 4, 15, 5), ConvCache),
-        "convnext": (ConvNeXtBlock(8), ConvCache),
-        "residual_unit": (ResidualUnit(8, 9), ConvCache),
-        "block": (DecoderBlock(8, 4, 3), None),
-        "transformer": (PreTransformer(args), None),
+    module = {
+        "conv": CausalConv1d(8, 8, 7, dilation=3),
+        "conv_transpose": CausalConvTranspose1d(8, 4, 15, 5),
+        "convnext": ConvNeXtBlock(8),
+        "residual_unit": ResidualUnit(8, 9),
+        "block": DecoderBlock(8, 4, 3),
+        "transformer": PreTransformer(args),
     }[name]
-    cache = make_cache() if make_cache else module.make_cache()
+    cache = module.make_cache(2)
     x = mx.random.normal((2, 23, 8))
     assert_close(np.array(chunked(module, x, [1, 4, 1, 9, 8], cache)), np.array(module(x)), atol=1e-5)
 

@@ -21,8 +21,8 @@ import mlx.nn as nn
 class ConvCache:
     """The last input frames a causal (transposed) convolution still needs for the next chunk."""
 
-    def __init__(self):
-        self.tail: Optional[mx.array] = None
+    def __init__(self, tail: Optional[mx.array] = None):
+        self.tail = tail
 
     def extend(self, x: mx.array, context: int) -> mx.array:
         """`x` with `context` earlier frames in front (zeros before the first chunk); keeps the new tail."""
@@ -42,6 +42,11 @@ class CausalConv1d(nn.Module):
         super().__init__()
         self.conv = nn.Conv1d(in_channels, out_channels, kernel_size, dilation=dilation, groups=groups)
         self.context = (kernel_size - 1) * dilation
+        self.in_channels = in_channels
+
+    def make_cache(self, batch: int) -> ConvCache:
+        """A cache holding the silence before a stream (None when the convolution needs no context)."""
+        return ConvCache(mx.zeros((batch, self.context, self.in_channels)) if self.context else None)
 
     def __call__(self, x: mx.array, cache: Optional[ConvCache] = None) -> mx.array:
         return self.conv((cache or ConvCache()).extend(x, self.context))
@@ -61,6 +66,9 @@ class CausalConvTranspose1d(nn.Module):
         self.conv = nn.ConvTranspose1d(in_channels, out_channels, kernel_size, stride=stride)
         self.stride = stride
         self.context = kernel_size // stride - 1
+        self.in_channels = in_channels
+
+    make_cache = CausalConv1d.make_cache
 
     def __call__(self, x: mx.array, cache: Optional[ConvCache] = None) -> mx.array:
         y = self.conv((cache or ConvCache()).extend(x, self.context))
@@ -94,6 +102,9 @@ class ConvNeXtBlock(nn.Module):
         self.pwconv1 = nn.Linear(dim, 4 * dim)
         self.pwconv2 = nn.Linear(4 * dim, dim)
         self.gamma = mx.full((dim,), 1e-6)
+
+    def make_cache(self, batch: int) -> ConvCache:
+        return self.dwconv.make_cache(batch)
 
     def __call__(self, x: mx.array, cache: Optional[ConvCache] = None) -> mx.array:
         h = self.norm(self.dwconv(x, cache))

@@ -21,11 +21,10 @@ from typing import Any, List, Optional, Tuple
 
 import mlx.core as mx
 import mlx.nn as nn
-from mlx_lm.models.cache import RotatingKVCache
 
 from ..load import apply_weights, load_weights, read_json, safetensors_files
 from ..errors import InputError, ModelLoadError
-from ..transformer import BlockArgs, TransformerBlock, attention_mask
+from ..transformer import BlockArgs, TransformerBlock, WindowKVCache, attention_mask
 from .conv import CausalConv1d, CausalConvTranspose1d, ConvCache, ConvNeXtBlock, SnakeBeta
 from .quantizer import SplitResidualVectorQuantizer
 
@@ -84,18 +83,17 @@ class PreTransformer(nn.Module):
         self.norm = nn.RMSNorm(args.hidden_size, eps=args.rms_norm_eps)
         self.output_proj = nn.Linear(args.hidden_size, args.latent_dim)
         self.window = args.sliding_window
+        block = args.block_args()
+        self.kv_shape = (block.num_key_value_heads, block.head_dim)
 
-    def make_cache(self) -> List[RotatingKVCache]:
+    def make_cache(self, batch: int) -> List[WindowKVCache]:
         # A query sees itself and window - 1 earlier frames: the cache never needs more.
-        return [RotatingKVCache(max_size=self.window) for _ in self.layers]
+        return [WindowKVCache.empty(batch, *self.kv_shape, self.window) for _ in self.layers]
 
-    def __call__(self, x: mx.array, cache: Optional[List[RotatingKVCache]] = None) -> mx.array:
+    def __call__(self, x: mx.array, cache: Optional[List[WindowKVCache]] = None) -> mx.array:
         x = self.input_proj(x)
-        if cache is None:
-            mask, cache = attention_mask(x.shape[1], None, self.window), [None] * len(self.layers)
-        else:
-            mask = cache[0].make_mask(x.shape[1], window_size=self.window)
-        for layer, layer_cache in zip(self.layers, cache):
+        mask = attention_mask(x.shape[1], None if cache is None else cache[0], self.window)
+        for layer, layer_cache in zip(self.layers, cache or [None] * len(self.layers)):
             x = layer(x, mask, layer_cache)
         return self.output_proj(self.norm(x))
 
@@ -107,6 +105,9 @@ class ResidualUnit(nn.Module):
         self.conv1 = CausalConv1d(dim, dim, kernel_size=7, dilation=dilation)
         self.act2 = SnakeBeta(dim)
         self.conv2 = CausalConv1d(dim, dim, kernel_size=1)
+
+    def make_cache(self, batch: int) -> ConvCache:
+        return self.conv1.make_cache(batch)
 
     def __call__(self, x: mx.array, cache: Optional[ConvCache] = None) -> mx.array:
         return x + self.conv2(self.act2(self.conv1(self.act1(x), cache)))
@@ -120,8 +121,8 @@ class DecoderBlock(nn.Module):
         self.block = [SnakeBeta(in_dim), CausalConvTranspose1d(in_dim, out_dim, 2 * rate, rate)]
         self.block += [ResidualUnit(out_dim, dilation) for dilation in (1, 3, 9)]
 
-    def make_cache(self) -> List[ConvCache]:
-        return [ConvCache() for _ in self.block[1:]]
+    def make_cache(self, batch: int) -> List[ConvCache]:
+        return [module.make_cache(batch) for module in self.block[1:]]
 
     def __call__(self, x: mx.array, cache: Optional[List[ConvCache]] = None) -> mx.array:
         snake, *convs = self.block
@@ -133,7 +134,11 @@ class DecoderBlock(nn.Module):
 
 @dataclass
 class DecoderState:
-    """Streaming state of `CodecDecoder.step`; make one per stream with `CodecDecoder.make_state`."""
+    """Streaming state of `CodecDecoder.step`; make one per stream with `CodecDecoder.make_state`.
+
+    Conv tails (zeros before the first frame: the reference's left padding) and the transformer's
+    window of keys and values; the batch is fixed by the first chunk.
+    """
 
     pre_conv: Any = None
     transformer: Any = None
@@ -141,21 +146,29 @@ class DecoderState:
     decoder: List[Any] = field(default_factory=list)
     frames: int = 0
 
-    def arrays(self) -> List[mx.array]:
-        """Every array the state holds (conv tails, keys and values), e.g. to `mx.eval` them."""
-        found = []
+    def _slots(self):
+        """(holder, attribute) of every array, in a fixed order."""
+        slots = []
 
         def walk(cache):
             if isinstance(cache, list):
                 for c in cache:
                     walk(c)
-            elif isinstance(cache, ConvCache):
-                found.extend([] if cache.tail is None else [cache.tail])
-            elif cache is not None:
-                found.extend(a for a in (cache.keys, cache.values) if a is not None)
+            elif isinstance(cache, ConvCache) and cache.tail is not None:
+                slots.append((cache, "tail"))
+            elif isinstance(cache, WindowKVCache):
+                slots.extend((cache, name) for name in ("keys", "values", "offset"))
 
         walk([self.pre_conv, self.transformer, self.upsample, self.decoder])
-        return found
+        return slots
+
+    def arrays(self) -> List[mx.array]:
+        """Every array the state holds (conv tails, keys and values), e.g. to `mx.eval` them."""
+        return [getattr(holder, name) for holder, name in self._slots()]
+
+    def set_arrays(self, arrays: List[mx.array]):
+        for (holder, name), array in zip(self._slots(), arrays):
+            setattr(holder, name, array)
 
 
 class CodecDecoder(nn.Module):
@@ -177,15 +190,17 @@ class CodecDecoder(nn.Module):
             CausalConv1d(dims[-1], 1, kernel_size=7),
         ]
 
-    def make_state(self) -> DecoderState:
-        """Fresh state for `step` (any batch size; the batch is fixed by the first chunk)."""
-        blocks = self.decoder[1:-2]
-        return DecoderState(
-            pre_conv=ConvCache(),
-            transformer=self.pre_transformer.make_cache(),
-            upsample=[[ConvCache(), ConvCache()] for _ in self.upsample],
-            decoder=[ConvCache(), *[block.make_cache() for block in blocks], None, ConvCache()],
-        )
+    def make_state(self, batch: Optional[int] = None) -> DecoderState:
+        """Fresh state for `step`; without `batch`, the first chunk's batch size is used."""
+        state = DecoderState()
+        if batch is not None:
+            blocks = self.decoder[1:-2]
+            state.pre_conv = self.pre_conv.make_cache(batch)
+            state.transformer = self.pre_transformer.make_cache(batch)
+            state.upsample = [[up.make_cache(batch), convnext.make_cache(batch)] for up, convnext in self.upsample]
+            state.decoder = [self.decoder[0].make_cache(batch), *[block.make_cache(batch) for block in blocks],
+                             None, self.decoder[-1].make_cache(batch)]
+        return state
 
     def __call__(self, codes: mx.array) -> mx.array:
         """codes (B, T, num_quantizers) ints in [0, codebook_size) -> audio (B, T * 1920) float32 in [-1, 1]."""
@@ -195,15 +210,38 @@ class CodecDecoder(nn.Module):
         """Decode the next frames of a stream: codes (B, n, num_quantizers) -> audio (B, n * 1920).
 
         The outputs of successive steps on one `state` concatenate to `self(all codes)`, for any
-        split (n >= 1). Each frame's samples are final when it is decoded.
+        split (n >= 1). Each frame's samples are final when it is decoded. The step is one compiled
+        graph (traced once per chunk shape).
         """
-        audio = self._forward(codes, state)
+        self._check(codes)
+        if state.pre_conv is None:
+            state.__dict__.update(vars(self.make_state(codes.shape[0])), frames=state.frames)
+        elif state.pre_conv.tail.shape[0] != codes.shape[0]:
+            raise InputError(f"this stream decodes batches of {state.pre_conv.tail.shape[0]}, got {codes.shape[0]}")
+        audio, arrays = self._compiled_step(codes, state.arrays())
+        state.set_arrays(arrays)
         state.frames += codes.shape[1]
         return audio
 
-    def _forward(self, codes: mx.array, state: Optional[DecoderState]) -> mx.array:
-        if codes.shape[-1] != self.args.num_quantizers:
+    @property
+    def _compiled_step(self):
+        if "_step_fn" not in self.__dict__:
+            scratch = self.make_state(1)  # holds the traced arrays while tracing
+
+            def step(codes, arrays):
+                scratch.set_arrays(arrays)
+                audio = self._forward(codes, scratch)
+                return audio, scratch.arrays()
+
+            self.__dict__["_step_fn"] = mx.compile(step)
+        return self.__dict__["_step_fn"]
+
+    def _check(self, codes: mx.array):
+        if codes.ndim != 3 or codes.shape[-1] != self.args.num_quantizers:
             raise InputError(f"expected codes (B, T, {self.args.num_quantizers}), got shape {codes.shape}")
+
+    def _forward(self, codes: mx.array, state: Optional[DecoderState]) -> mx.array:
+        self._check(codes)
         if state is None:
             state = DecoderState(upsample=[[None, None]] * len(self.upsample), decoder=[None] * len(self.decoder))
         x = self.quantizer.decode(codes)

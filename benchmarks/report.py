@@ -54,21 +54,22 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
         "# mlx-qwen3tts benchmark",
         "",
         f"Machine: {info['platform']}, {info['chip']} ({info['cores']} cores), MLX {info['mlx']} on "
-        f"{info['device']}; Python {info['python']}; commit {info['commit']}; {info['date']}.",
+        f"{info['device']}; Python {info['python']}; latest run at commit {info['commit']}, {info['date']} (each "
+        "row's commit is listed: `--append` keeps earlier rows).",
         "Random weights in the released layouts (see benchmarks/checkpoints.py); sampling as released "
         "(temperature 0.9, top-k 50); frames per timed run as listed.",
         "",
         "## Generation",
         "",
-        "| model | frames | prefill ms | talker ms/frame | code predictor ms/frame | loop ms/frame "
+        "| model | commit | frames | prefill ms | talker ms/frame | code predictor ms/frame | loop ms/frame "
         "| decode ms/frame | RTF | first chunk ms (1 / 4 frames) | first delta to audio ms | peak GB "
         "| host syncs/frame |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         first = r["first_chunk_ms"]
         lines.append(
-            f"| {r['label']} | {r['frames']} | {_f(r['prefill_ms'])} | {_f(r['talker_ms'])} | {_f(r['cp_ms'])} "
+            f"| {r['label']} | {r.get('commit', info['commit'])} | {r['frames']} | {_f(r['prefill_ms'])} | {_f(r['talker_ms'])} | {_f(r['cp_ms'])} "
             f"| {_f(r['loop_ms'])} | {_f(r['decode_ms'])} | {_f(r['rtf'], 2)} "
             f"| {_f(first.get(1), 0)} / {_f(first.get(4), 0)} "
             f"| {_f(r['delta_to_audio_ms'], 0)} | {_f(r['peak_gb'], 2)} | {_f(r['syncs_per_frame'], 2)} |")

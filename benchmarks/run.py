@@ -73,7 +73,8 @@ def main(argv=None):
     if args.append and (args.out / "results.json").exists():
         previous = report.read(args.out)
         labels = {label for label, _, _ in targets}
-        rows = [r for r in previous["models"] if r["label"] not in labels]
+        rows = [dict(r, commit=r.get("commit", previous["machine"]["commit"]))
+                for r in previous["models"] if r["label"] not in labels]
         mlx_audio = {k: v for k, v in previous["mlx_audio"].items() if k not in labels}
     for label, size, quant in targets:
         folder = Path(quant) if size is None else checkpoints.checkpoint(size, quant, args.cache, args.recipe, log)
@@ -82,7 +83,7 @@ def main(argv=None):
         load_s = time.perf_counter() - tic
         figures = measure(tts, label, args.frames, batch_sizes, args.batch_frames, args.text, log)
         figures.load_s = load_s
-        rows.append(figures.as_dict())
+        rows.append(dict(figures.as_dict(), commit=info["commit"]))
         del tts
         gc.collect()
         mx.clear_cache()

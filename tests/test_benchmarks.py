@@ -3,6 +3,7 @@ writes the table, the JSON and the plot; plus the sync counter it relies on."""
 
 import json
 import math
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -46,8 +47,9 @@ def test_tiny_run_writes_the_table(tmp_path, capsys):
     rows = [line for line in table.splitlines() if line.startswith("| tiny bf16 |")]
     assert len(rows) == 3  # generation, batch, side by side
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
-    assert len(cells) == 12 and cells[1] == "3"
-    for cell in cells[2:8]:
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    assert len(cells) == 13 and cells[1] == (commit.stdout.strip() or "?") and cells[2] == "3"
+    for cell in cells[3:9]:
         assert float(cell.replace(",", "")) > 0, cells
 
     results = json.loads((out / "results.json").read_text())

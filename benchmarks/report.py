@@ -48,6 +48,11 @@ def _f(value, digits=1, unit=""):
     return f"{value:,.{digits}f}{unit}"
 
 
+def _first_chunk(row: dict) -> dict:
+    """{frames: ms}; keys come back from results.json as strings."""
+    return {int(k): v for k, v in row["first_chunk_ms"].items()}
+
+
 def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> str:
     """rows: Figures dicts; peers: {label: mlx-audio dict (or {"error"})}."""
     lines = [
@@ -67,7 +72,7 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        first = r["first_chunk_ms"]
+        first = _first_chunk(r)
         lines.append(
             f"| {r['label']} | {r.get('commit', info['commit'])} | {r['frames']} | {_f(r['prefill_ms'])} | {_f(r['talker_ms'])} | {_f(r['cp_ms'])} "
             f"| {_f(r['loop_ms'])} | {_f(r['decode_ms'])} | {_f(r['rtf'], 2)} "
@@ -100,7 +105,7 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
               "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['label']} | mlx-qwen3tts | {_f(r['loop_ms'])} | | {_f(r['decode_ms'])} "
-                     f"| {_f(r['rtf'], 2)} | {_f(r['first_chunk_ms'].get(1), 0)} | {_f(r['syncs_per_frame'], 2)} "
+                     f"| {_f(r['rtf'], 2)} | {_f(_first_chunk(r).get(1), 0)} | {_f(r['syncs_per_frame'], 2)} "
                      f"| {_f(r['peak_gb'], 2)} |")
         peer = peers.get(r["label"])
         if peer is None:

@@ -59,6 +59,14 @@ def parse_args(argv=None):
     return args
 
 
+def _order(row: dict):
+    """Presets smallest first, then bf16, 8bit, 4bit; other checkpoints last."""
+    size, _, quant = row["label"].partition(" ")
+    if size in checkpoints.PRESETS and quant in checkpoints.QUANTS:
+        return (checkpoints.PRESETS.index(size), checkpoints.QUANTS.index(quant), "")
+    return (len(checkpoints.PRESETS), 0, row["label"])
+
+
 def main(argv=None):
     args = parse_args(argv)
     start = time.perf_counter()
@@ -90,6 +98,7 @@ def main(argv=None):
         if python:
             log(f"[{label}] mlx-audio")
             mlx_audio[label] = peers.run_mlx_audio(python, folder, args.frames, args.text, args.peer_repeats)
+        rows.sort(key=_order)
         report.write(args.out, info, rows, mlx_audio, [], args.frames)  # a killed run keeps what it measured
     synths = [] if args.no_peers else peers.synthesizers(args.text)
     written = report.write(args.out, info, rows, mlx_audio, synths, args.frames)

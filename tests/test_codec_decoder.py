@@ -93,6 +93,16 @@ def test_step_batch(decoder, ref):
     assert_close(streamed, whole)
 
 
+def test_stream_keeps_its_batch_and_states_are_independent(decoder, ref):
+    codes = mx.array(ref["codes_100"])[None]
+    state = decoder.make_state(1)
+    first = np.array(decoder.step(codes[:, :3], state))
+    with pytest.raises(InputError, match="batches of 1"):
+        decoder.step(mx.concatenate([codes[:, 3:5]] * 2), state)
+    other = decoder.make_state()  # a second stream on the same (compiled) step starts from silence
+    assert_close(np.array(decoder.step(codes[:, :3], other)), first)
+
+
 def chunked(module, x, sizes, cache):
     out, start = [], 0
     for n in sizes:

@@ -45,7 +45,7 @@ class CausalConv1d(nn.Module):
         self.in_channels = in_channels
 
     def make_cache(self, batch: int) -> ConvCache:
-        """A cache holding the silence before a stream (None when the convolution needs no context)."""
+        """A cache holding the silence before a stream (its tail is None when the convolution needs no context)."""
         return ConvCache(mx.zeros((batch, self.context, self.in_channels)) if self.context else None)
 
     def __call__(self, x: mx.array, cache: Optional[ConvCache] = None) -> mx.array:

@@ -15,6 +15,7 @@ the one-shot decode) where upstream decodes 300-frame chunks with only 25 frames
 """
 
 import math
+from functools import cached_property
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, List, Optional, Tuple
@@ -194,16 +195,21 @@ class CodecDecoder(nn.Module):
         """Fresh state for `step`; without `batch`, the first chunk's batch size is used."""
         state = DecoderState()
         if batch is not None:
-            blocks = self.decoder[1:-2]
-            state.pre_conv = self.pre_conv.make_cache(batch)
-            state.transformer = self.pre_transformer.make_cache(batch)
-            state.upsample = [[up.make_cache(batch), convnext.make_cache(batch)] for up, convnext in self.upsample]
-            state.decoder = [self.decoder[0].make_cache(batch), *[block.make_cache(batch) for block in blocks],
-                             None, self.decoder[-1].make_cache(batch)]
+            self._fill_state(state, batch)
         return state
+
+    def _fill_state(self, state: DecoderState, batch: int):
+        """Caches holding the silence before a stream of `batch` items."""
+        blocks = self.decoder[1:-2]
+        state.pre_conv = self.pre_conv.make_cache(batch)
+        state.transformer = self.pre_transformer.make_cache(batch)
+        state.upsample = [[up.make_cache(batch), convnext.make_cache(batch)] for up, convnext in self.upsample]
+        state.decoder = [self.decoder[0].make_cache(batch), *[block.make_cache(batch) for block in blocks],
+                         None, self.decoder[-1].make_cache(batch)]
 
     def __call__(self, codes: mx.array) -> mx.array:
         """codes (B, T, num_quantizers) ints in [0, codebook_size) -> audio (B, T * 1920) float32 in [-1, 1]."""
+        self._check(codes)
         return self._forward(codes, None)
 
     def step(self, codes: mx.array, state: DecoderState) -> mx.array:
@@ -215,7 +221,7 @@ class CodecDecoder(nn.Module):
         """
         self._check(codes)
         if state.pre_conv is None:
-            state.__dict__.update(vars(self.make_state(codes.shape[0])), frames=state.frames)
+            self._fill_state(state, codes.shape[0])
         elif state.pre_conv.tail.shape[0] != codes.shape[0]:
             raise InputError(f"this stream decodes batches of {state.pre_conv.tail.shape[0]}, got {codes.shape[0]}")
         audio, arrays = self._compiled_step(codes, state.arrays())
@@ -223,25 +229,22 @@ class CodecDecoder(nn.Module):
         state.frames += codes.shape[1]
         return audio
 
-    @property
+    @cached_property
     def _compiled_step(self):
-        if "_step_fn" not in self.__dict__:
-            scratch = self.make_state(1)  # holds the traced arrays while tracing
+        scratch = self.make_state(1)  # holds the traced arrays while tracing
 
-            def step(codes, arrays):
-                scratch.set_arrays(arrays)
-                audio = self._forward(codes, scratch)
-                return audio, scratch.arrays()
+        def step(codes, arrays):
+            scratch.set_arrays(arrays)
+            audio = self._forward(codes, scratch)
+            return audio, scratch.arrays()
 
-            self.__dict__["_step_fn"] = mx.compile(step)
-        return self.__dict__["_step_fn"]
+        return mx.compile(step)
 
     def _check(self, codes: mx.array):
         if codes.ndim != 3 or codes.shape[-1] != self.args.num_quantizers:
             raise InputError(f"expected codes (B, T, {self.args.num_quantizers}), got shape {codes.shape}")
 
     def _forward(self, codes: mx.array, state: Optional[DecoderState]) -> mx.array:
-        self._check(codes)
         if state is None:
             state = DecoderState(upsample=[[None, None]] * len(self.upsample), decoder=[None] * len(self.decoder))
         x = self.quantizer.decode(codes)

@@ -47,12 +47,6 @@ PRESETS = ("tiny", "narrow", "0.6B", "1.7B")
 QUANTS = ("bf16", "8bit", "4bit")
 TOKENIZER_ARCHIVES = (ROOT / "tests/fixtures/tokenizer/tokenizer.tar.xz",
                       ROOT / "tests/fixtures/checkpoints/text_tokenizer.tar.xz")
-TOKENIZER_FILES = ("vocab.json", "merges.txt", "tokenizer_config.json")
-GENERATION_CONFIG = {
-    "do_sample": True, "temperature": 0.9, "top_k": 50, "top_p": 1.0, "repetition_penalty": 1.05,
-    "subtalker_dosample": True, "subtalker_temperature": 0.9, "subtalker_top_k": 50,
-    "subtalker_top_p": 1.0, "max_new_tokens": 8192,
-}
 RELEASED_DECODER = {
     "codebook_size": 2048, "codebook_dim": 512, "hidden_size": 512, "head_dim": 64, "latent_dim": 1024,
     "max_position_embeddings": 8000, "rope_theta": 10000, "num_attention_heads": 16,
@@ -163,7 +157,7 @@ def extract_tokenizer(dest: Path):
     for archive in TOKENIZER_ARCHIVES:
         if archive.exists():
             with tarfile.open(archive, "r:xz") as tar:
-                for name in TOKENIZER_FILES:
+                for name in tiny_configs.TEXT_TOKENIZER_FILES:
                     (dest / name).write_bytes(tar.extractfile(name).read())
             return
     raise FileNotFoundError("no text tokenizer archive among " + ", ".join(map(str, TOKENIZER_ARCHIVES)))
@@ -181,7 +175,7 @@ def write_checkpoint(folder: Path, preset: str, seed: int = 0) -> Path:
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         (tmp / "config.json").write_text(json.dumps(config, indent=2))
-        (tmp / "generation_config.json").write_text(json.dumps(GENERATION_CONFIG, indent=2))
+        (tmp / "generation_config.json").write_text(json.dumps(tiny_configs.GENERATION_CONFIG, indent=2))
         extract_tokenizer(tmp)
         weights = _model_weights(config, seed)
         mx.save_safetensors(str(tmp / "model.safetensors"), weights, metadata={"format": "pt"})

@@ -26,19 +26,14 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _torchaudio_stub  # noqa: F401,E402  (must precede qwen_tts)
-from tiny_configs import CHECKPOINTS, SPEECH_TOKENIZER_CONFIG, model_config  # noqa: E402
+from tiny_configs import (  # noqa: E402
+    CHECKPOINTS, GENERATION_CONFIG, SPEECH_TOKENIZER_CONFIG, TEXT_TOKENIZER_FILES, model_config)
 
 from qwen_tts.core import Qwen3TTSTokenizerV2Config, Qwen3TTSTokenizerV2Model  # noqa: E402
 from qwen_tts.core.models import Qwen3TTSConfig, Qwen3TTSForConditionalGeneration  # noqa: E402
 from qwen_tts.core.models.configuration_qwen3_tts import Qwen3TTSSpeakerEncoderConfig  # noqa: E402
 
 FIXTURE_CHECKPOINTS = Path(__file__).resolve().parents[1] / "fixtures" / "checkpoints"
-TEXT_TOKENIZER_FILES = ("vocab.json", "merges.txt", "tokenizer_config.json")
-GENERATION_CONFIG = {
-    "do_sample": True, "temperature": 0.9, "top_k": 50, "top_p": 1.0, "repetition_penalty": 1.05,
-    "subtalker_dosample": True, "subtalker_temperature": 0.9, "subtalker_top_k": 50,
-    "subtalker_top_p": 1.0, "max_new_tokens": 8192,
-}
 PREPROCESSOR_CONFIG = {
     "chunk_length_s": None, "feature_extractor_type": "EncodecFeatureExtractor", "feature_size": 1,
     "overlap": None, "padding_side": "right", "padding_value": 0.0, "return_attention_mask": True,

@@ -2,9 +2,16 @@
 
 Token ids, codec vocabulary, codebook counts and codec up/down-sampling rates are the released
 ones; widths and depths are shrunk so the checkpoints are a few MB. Imported by the reference
-scripts (run in the torch environment) only: plain dicts, no torch, no mlx.
+scripts (run in the torch environment) and benchmarks/checkpoints.py: plain dicts, no torch, no mlx.
 """
 
+TEXT_TOKENIZER_FILES = ("vocab.json", "merges.txt", "tokenizer_config.json")
+# generation_config.json as released.
+GENERATION_CONFIG = {
+    "do_sample": True, "temperature": 0.9, "top_k": 50, "top_p": 1.0, "repetition_penalty": 1.05,
+    "subtalker_dosample": True, "subtalker_temperature": 0.9, "subtalker_top_k": 50,
+    "subtalker_top_p": 1.0, "max_new_tokens": 8192,
+}
 LANGUAGES = {
     "chinese": 2055, "english": 2050, "german": 2053, "italian": 2070, "portuguese": 2071,
     "spanish": 2054, "japanese": 2058, "korean": 2064, "french": 2061, "russian": 2069,

@@ -103,7 +103,7 @@ def test_cases_cover_every_mode():
 def test_greedy_clone_matches_reference(name, root):
     case, ref = CASES[name], reference(CASES[name])
     res = result(name, root)
-    voice = res.state.voice
+    voice = res.voice
     xvector = np.array(voice.xvector)
     cosine = xvector @ ref["xvector"] / (np.linalg.norm(xvector) * np.linalg.norm(ref["xvector"]))
     assert cosine >= 0.99999

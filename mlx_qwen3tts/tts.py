@@ -24,6 +24,7 @@ from .sampling import SamplingConfig
 from .streaming import AudioChunk, LiveTextTrack, stream_audio
 from .synthesis import Frame, LoopState, generate_frames
 from .talker import Qwen3TTSModel
+from .tokenizer import TemplateIds
 from .text import frame_budget, join_audio, split_sentences
 from .voices import VoiceCache, clone_voice, load_voice
 
@@ -97,13 +98,13 @@ class TTS:
     def prompt(self, request: Request) -> Prompt:
         """The prefill embeddings and per-frame text track of a whole-text request."""
         return build_prompt(
-            self.model.talker, self.config, self.tokenizer.assistant_ids(request.text), voice=request.voice,
+            self.model.talker, self.config, self.tokenizer.assistant(request.text), voice=request.voice,
             language=request.language, instruct_ids=self._instruct_ids(request),
             streaming=request.text_mode == "streaming",
         )
 
     def _instruct_ids(self, request: Request):
-        return self.tokenizer.instruct_ids(request.instruct) if request.instruct else None
+        return self.tokenizer.instruction(request.instruct).ids if request.instruct else None
 
     def request_frames(self, request: Request, state: Optional[LoopState] = None) -> Iterator[Frame]:
         """Codec frames for a Request, as they are generated."""
@@ -147,15 +148,14 @@ class TTS:
         try:
             needed, lead = 1, []
             if voice.ref_codes is not None:  # ICL: the prefill overlays text on every reference frame
-                ref_text, n_audio = list(voice.ref_ids[3:-2]), voice.ref_codes.shape[0] + 1
+                ref_text, n_audio = list(voice.ref_text_ids), voice.ref_codes.shape[0] + 1
                 needed, lead = max(n_audio - len(ref_text), 0), ref_text[n_audio:]
             body = track.wait_for(max(needed, 1))
             if not body:
                 return
             consumed = body if track.finished else body[:needed]
-            ids = track.ids[:3] + list(consumed) + [0] * 5  # build_prompt reads ids[:3] and ids[3:-5]
             prompt = build_prompt(
-                talker, cfg, ids, voice=voice, language=request.language, streaming=True,
+                talker, cfg, TemplateIds(track.role(), tuple(consumed), ()), voice=voice, language=request.language, streaming=True,
                 text_complete=track.finished, instruct_ids=self._instruct_ids(request),
             )
             track.eos, track.pad = talker.text_embed(mx.array([[cfg.tts_eos_token_id, cfg.tts_pad_token_id]]))[0]

@@ -22,7 +22,7 @@ from .prompt import Prompt, Voice, build_prompt, stack_prompts
 from .request import Request, build_request, resolve_voice
 from .sampling import SamplingConfig
 from .streaming import AudioChunk, LiveTextTrack, stream_audio
-from .synthesis import Frame, LoopState, generate_frames
+from .synthesis import Frame, FrameStep, LoopState, generate_frames
 from .talker import Qwen3TTSModel
 from .tokenizer import TemplateIds
 from .text import frame_budget, join_audio, split_sentences
@@ -56,6 +56,16 @@ class TTS:
         self.path = path
         self.sample_rate = SAMPLE_RATE
         self.voice_cache = VoiceCache()
+        self.frame_steps = {}  # SamplingConfig -> its compiled FrameStep
+
+    def frame_step(self, sampling: SamplingConfig) -> FrameStep:
+        """The decode loop's compiled frame step for this sampling configuration (compiled once)."""
+        if sampling not in self.frame_steps:
+            if len(self.frame_steps) >= 8:  # a few configurations at a time
+                self.frame_steps.pop(next(iter(self.frame_steps)))
+            eos = self.config.talker_config.codec_eos_token_id
+            self.frame_steps[sampling] = FrameStep(self.model.talker, sampling, eos)
+        return self.frame_steps[sampling]
 
     @property
     def variant(self) -> str:
@@ -125,8 +135,7 @@ class TTS:
         elif request.max_frames is None and prompt.text_tokens:
             limit = min(limit, frame_budget(prompt.text_tokens))
         return generate_frames(
-            self.model.talker, prompt, request.sampling, limit, self.config.talker_config.codec_eos_token_id,
-            text_track=track, state=state, seed=request.seed, budget=budget,
+            self.model.talker, prompt, self.frame_step(request.sampling), limit, text_track=track, state=state, seed=request.seed, budget=budget,
         )
 
     def frames(self, text: str, state: Optional[LoopState] = None, **kwargs) -> Iterator[Frame]:

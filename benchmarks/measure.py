@@ -150,7 +150,7 @@ def decode_pass(tts, codes: mx.array) -> dict:
     tic = _now()
     for start in range(0, codes.shape[0], DECODE_CHUNK):
         audio = decoder.step(codes[None, start : start + DECODE_CHUNK], state)
-        mx.eval(audio, state.arrays())
+        mx.eval(audio, state.state)
     total = _now() - tic
     return {"decode_ms": total / codes.shape[0] * 1e3, "total_s": total}
 

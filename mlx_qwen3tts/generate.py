@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from .codec import FRAMES_PER_SECOND
 from .errors import InputError, cli_errors
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
@@ -30,7 +31,7 @@ class Progress:
         if self.quiet or now - self.last < 0.25:
             return
         self.last = now
-        audio_s = frames / 12.5
+        audio_s = frames / FRAMES_PER_SECOND
         click.echo(f"\rframes {frames}/{self.max_frames}  audio {audio_s:5.2f} s  "
                    f"RTF {(now - self.start) / max(audio_s, 1e-9):5.2f}", err=True, nl=False)
 
@@ -311,7 +312,7 @@ def _run_streaming(tts, frames, voice, output, play, first_chunk_frames, chunk_f
         chunks.close()
     codes = np.concatenate(collected) if collected else np.zeros((0, 16), dtype=np.int32)
     if not quiet:
-        click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / 12.5:.2f} s of audio in "
+        click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / FRAMES_PER_SECOND:.2f} s of audio in "
                    f"{time.perf_counter() - start:.2f} s", err=True)
     return codes
 

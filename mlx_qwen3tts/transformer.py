@@ -156,6 +156,14 @@ class WindowKVCache:
         zeros = mx.zeros((batch, n_kv_heads, window - 1, head_dim), dtype)
         return cls(zeros, zeros, mx.array(0, dtype=mx.int32))
 
+    @property
+    def state(self):
+        return self.keys, self.values, self.offset
+
+    @state.setter
+    def state(self, state):
+        self.keys, self.values, self.offset = state
+
     def update_and_fetch(self, keys, values):
         memory = self.keys.shape[2]
         keys = mx.concatenate([self.keys, keys], axis=2)

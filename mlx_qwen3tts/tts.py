@@ -17,6 +17,7 @@ import numpy as np
 
 from . import interop
 from . import load as loading
+from .codec import SAMPLE_RATE
 from .errors import InputError
 from .prompt import Prompt, Voice, build_prompt, stack_prompts
 from .request import Request, build_request, resolve_voice
@@ -28,8 +29,6 @@ from .tokenizer import TemplateIds
 from .text import frame_budget, join_audio, split_sentences
 from .voices import VoiceCache, clone_voice, load_voice
 
-SAMPLE_RATE = 24000
-FRAMES_PER_SECOND = 12.5
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
 LONG_TEXT_CHARS = 300
 PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only")

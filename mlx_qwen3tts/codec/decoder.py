@@ -22,6 +22,7 @@ from typing import Any, List, Optional, Tuple
 
 import mlx.core as mx
 import mlx.nn as nn
+from mlx.utils import tree_map
 
 from ..load import apply_weights, load_weights, read_json, safetensors_files
 from ..errors import InputError, ModelLoadError
@@ -147,29 +148,22 @@ class DecoderState:
     decoder: List[Any] = field(default_factory=list)
     frames: int = 0
 
-    def _slots(self):
-        """(holder, attribute) of every array, in a fixed order."""
-        slots = []
+    @property
+    def state(self) -> list:
+        """The caches' arrays as one tree (conv tails, keys, values, offsets): what `mx.compile`
+        takes and returns, and what to `mx.eval`."""
+        return tree_map(lambda c: c and c.state, self._caches(), is_leaf=_is_cache)
 
-        def walk(cache):
-            if isinstance(cache, list):
-                for c in cache:
-                    walk(c)
-            elif isinstance(cache, ConvCache) and cache.tail is not None:
-                slots.append((cache, "tail"))
-            elif isinstance(cache, WindowKVCache):
-                slots.extend((cache, name) for name in ("keys", "values", "offset"))
+    @state.setter
+    def state(self, tree: list):
+        tree_map(lambda c, s: c and setattr(c, "state", s), self._caches(), tree, is_leaf=_is_cache)
 
-        walk([self.pre_conv, self.transformer, self.upsample, self.decoder])
-        return slots
+    def _caches(self) -> list:
+        return [self.pre_conv, self.transformer, self.upsample, self.decoder]
 
-    def arrays(self) -> List[mx.array]:
-        """Every array the state holds (conv tails, keys and values), e.g. to `mx.eval` them."""
-        return [getattr(holder, name) for holder, name in self._slots()]
 
-    def set_arrays(self, arrays: List[mx.array]):
-        for (holder, name), array in zip(self._slots(), arrays):
-            setattr(holder, name, array)
+def _is_cache(x) -> bool:
+    return x is None or isinstance(x, (ConvCache, WindowKVCache))
 
 
 class CodecDecoder(nn.Module):
@@ -224,8 +218,7 @@ class CodecDecoder(nn.Module):
             self._fill_state(state, codes.shape[0])
         elif state.pre_conv.tail.shape[0] != codes.shape[0]:
             raise InputError(f"this stream decodes batches of {state.pre_conv.tail.shape[0]}, got {codes.shape[0]}")
-        audio, arrays = self._compiled_step(codes, state.arrays())
-        state.set_arrays(arrays)
+        audio, state.state = self._compiled_step(codes, state.state)
         state.frames += codes.shape[1]
         return audio
 
@@ -233,10 +226,10 @@ class CodecDecoder(nn.Module):
     def _compiled_step(self):
         scratch = self.make_state(1)  # holds the traced arrays while tracing
 
-        def step(codes, arrays):
-            scratch.set_arrays(arrays)
+        def step(codes, tree):
+            scratch.state = tree
             audio = self._forward(codes, scratch)
-            return audio, scratch.arrays()
+            return audio, scratch.state
 
         return mx.compile(step)
 
@@ -279,7 +272,7 @@ class CodecDecoder(nn.Module):
             else:
                 context = min(start, left_context)
                 audio = self(codes[:, start - context : start + chunk_size])[:, context * self.hop_length :]
-            mx.eval(audio, state.arrays())
+            mx.eval(audio, state.state)
             chunks.append(audio)
         audio = mx.concatenate(chunks, axis=1)
         return [audio[b, :n] for b, n in enumerate(lengths)]
@@ -316,16 +309,3 @@ class CodecDecoder(nn.Module):
         for key in conv_transpose & weights.keys():
             weights[key] = weights[key].transpose(1, 2, 0)
         return weights
-
-
-def load_decoder(path) -> CodecDecoder:
-    """The decoder of a speech_tokenizer folder (config.json + model.safetensors), loaded strictly."""
-    path = Path(path)
-    config = read_json(path / "config.json")
-    if "decoder_config" not in config:
-        raise ModelLoadError(f"{path / 'config.json'} has no decoder_config: not a Qwen3-TTS speech tokenizer")
-    decoder = CodecDecoder(DecoderArgs.from_dict(config["decoder_config"]))
-    weights = load_weights(safetensors_files(path))
-    apply_weights(decoder, decoder.sanitize(weights), f"{path / 'model.safetensors'} ({PREFIX}*)")
-    mx.eval(decoder.parameters())
-    return decoder

@@ -332,19 +332,3 @@ def _as_clip(audio) -> mx.array:
     if audio.shape[0] == 0:
         raise InputError("codec encoder: the audio is empty")
     return mx.array(audio).astype(mx.float32)
-
-
-def load_codec_encoder(speech_tokenizer_dir) -> CodecEncoder:
-    """CodecEncoder from a speech_tokenizer folder (config.json + model.safetensors), loaded strictly."""
-    folder = Path(speech_tokenizer_dir)
-    try:
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        weights = mx.load(str(folder / "model.safetensors"))
-    except (OSError, ValueError, RuntimeError) as e:
-        raise ModelLoadError(f"cannot read the speech tokenizer in {folder}: {e}") from None
-    if "encoder_config" not in config:
-        raise ModelLoadError(f"{folder / 'config.json'} has no encoder_config: not a 12 Hz speech tokenizer")
-    encoder = CodecEncoder(config)
-    encoder.load_weights(list(encoder.sanitize(weights).items()), strict=True)
-    encoder.eval()
-    return encoder

@@ -16,15 +16,14 @@ the one-shot decode) where upstream decodes 300-frame chunks with only 25 frames
 
 import math
 from functools import cached_property
-from dataclasses import dataclass, field, fields
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any, List, Optional, Tuple
 
 import mlx.core as mx
 import mlx.nn as nn
+from mlx_lm.models.base import BaseModelArgs
 from mlx.utils import tree_map
 
-from ..load import apply_weights, load_weights, read_json, safetensors_files
 from ..errors import InputError, ModelLoadError
 from ..transformer import BlockArgs, TransformerBlock, WindowKVCache, attention_mask
 from .conv import CausalConv1d, CausalConvTranspose1d, ConvCache, ConvNeXtBlock, SnakeBeta
@@ -37,7 +36,7 @@ CODEBOOK_EPS = 1e-5
 
 
 @dataclass
-class DecoderArgs:
+class DecoderArgs(BaseModelArgs):
     """`decoder_config` of speech_tokenizer/config.json (unknown keys ignored; defaults as released)."""
 
     codebook_size: int = 2048
@@ -59,33 +58,21 @@ class DecoderArgs:
     upsampling_ratios: Tuple[int, ...] = (2, 2)
     decoder_dim: int = 1536
 
-    @classmethod
-    def from_dict(cls, config: dict) -> "DecoderArgs":
-        names = {f.name for f in fields(cls)}
-        args = cls(**{k: v for k, v in config.items() if k in names})
-        if args.hidden_act != "silu":
-            raise ModelLoadError(f"codec decoder: hidden_act {args.hidden_act!r} is not supported (only 'silu')")
-        return args
-
-    def block_args(self) -> BlockArgs:
-        return BlockArgs(
-            hidden_size=self.hidden_size, intermediate_size=self.intermediate_size,
-            num_attention_heads=self.num_attention_heads, num_key_value_heads=self.num_key_value_heads,
-            head_dim=self.head_dim or self.hidden_size // self.num_attention_heads,
-            rope_theta=self.rope_theta, rms_norm_eps=self.rms_norm_eps, qk_norm=False,
-            attention_bias=self.attention_bias, layer_scale=True, sliding_window=self.sliding_window,
-        )
+    def __post_init__(self):
+        if self.hidden_act != "silu":
+            raise ModelLoadError(f"codec decoder: hidden_act {self.hidden_act!r} is not supported (only 'silu')")
+        self.head_dim = self.head_dim or self.hidden_size // self.num_attention_heads
 
 
 class PreTransformer(nn.Module):
     def __init__(self, args: DecoderArgs):
         super().__init__()
         self.input_proj = nn.Linear(args.latent_dim, args.hidden_size)
-        self.layers = [TransformerBlock(args.block_args()) for _ in range(args.num_hidden_layers)]
+        self.layers = [TransformerBlock(BlockArgs.of(args, qk_norm=False, layer_scale=True)) for _ in range(args.num_hidden_layers)]
         self.norm = nn.RMSNorm(args.hidden_size, eps=args.rms_norm_eps)
         self.output_proj = nn.Linear(args.hidden_size, args.latent_dim)
         self.window = args.sliding_window
-        block = args.block_args()
+        block = BlockArgs.of(args, qk_norm=False, layer_scale=True)
         self.kv_shape = (block.num_key_value_heads, block.head_dim)
 
     def make_cache(self, batch: int) -> List[WindowKVCache]:

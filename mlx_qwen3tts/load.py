@@ -124,7 +124,15 @@ def _few(keys, n=5):
 
 
 def load_config(folder: Path) -> ModelConfig:
+    # config.json first: a folder of another model is named as such, not as an incomplete one.
+    path = folder / "config.json"
+    if not path.exists():
+        raise ModelLoadError(f"{path} is missing: {folder} is not a complete Qwen3-TTS model folder")
+    params = read_json(path)
+    if not isinstance(params, dict):
+        raise ModelLoadError(f"{path} is not a model config (a JSON object was expected)")
+    config = ModelConfig.from_json_dict(params, str(path))
     for name in REQUIRED:
         if not (folder / name).exists():
             raise ModelLoadError(f"{folder / name} is missing: the model folder is incomplete")
-    return ModelConfig.from_json_dict(read_json(folder / "config.json"), str(folder / "config.json"))
+    return config

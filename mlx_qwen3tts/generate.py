@@ -196,8 +196,10 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         if stream or play:
             raise InputError("--batch-file cannot be combined with --stream or --play")
     elif not text_stream:
-        if text is None:
+        voice_only = save_voice is not None and output is None and codes_output is None and not play
+        if text is None and not voice_only:
             raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
+    if text is not None:
         text = _decode(sys.stdin.buffer.read(), "stdin") if text == "-" else _utf8(text, "--text")
         if not text.strip():
             raise InputError("the text is empty; give some text to speak")

@@ -105,7 +105,7 @@ def resolve(given, what: str) -> Output:
         real = Path(given)  # an inherited descriptor: write through it, whatever it points to
     try:
         st = os.stat(real)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # a new name (its folder is checked below)
         st = None
     except OSError as e:
         raise InputError(f"cannot write {what} {given}: {e.strerror}") from None

@@ -24,18 +24,25 @@ DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 
 
 class Progress:
-    def __init__(self, quiet: bool, max_frames: int):
-        self.quiet, self.max_frames = quiet, max_frames
+    """`frames budget audio RTF` on one refreshed stderr line; with split text, per piece."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
         self.start = time.perf_counter()
         self.last = 0.0
+        self.done_frames, self.piece, self.piece_frames = 0, 1, 0
 
-    def __call__(self, frames: int):
+    def __call__(self, frames: int, budget: int, piece: int = 1, pieces: int = 1):
+        if piece != self.piece:  # a new piece: what the last one made counts towards the audio so far
+            self.done_frames, self.piece = self.done_frames + self.piece_frames, piece
+        self.piece_frames = frames
         now = time.perf_counter()
         if self.quiet or now - self.last < 0.25:
             return
         self.last = now
-        audio_s = frames / 12.5
-        click.echo(f"\rframes {frames}/{self.max_frames}  audio {audio_s:5.2f} s  "
+        audio_s = (self.done_frames + frames) / 12.5
+        where = f"piece {piece}/{pieces}  " if pieces > 1 else ""
+        click.echo(f"\r{where}frames {frames}/{budget}  audio {audio_s:5.2f} s  "
                    f"RTF {(now - self.start) / max(audio_s, 1e-9):5.2f}", err=True, nl=False)
 
     def done(self):
@@ -228,7 +235,6 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         check_output_device()
 
     tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
-    sampling = tts.sampling.override(**sampling_args)
     voice_obj = None
     if ref_audio is not None or voice is not None or ref_text or x_vector_only:
         voice_obj = tts.resolve_voice(speaker, voice, ref_audio, ref_text, x_vector_only)
@@ -242,33 +248,38 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
             click.echo(f"saved voice to {outs['voice']}", err=True)
         if text is None and not text_stream and texts is None:
             return
-    if seed is not None:
-        mx.random.seed(seed)
 
     common = dict(language=language, speaker=None if voice_obj is not None else speaker, instruct=instruct,
-                  voice=voice_obj, sampling=sampling, max_tokens=max_tokens)
-    limit = max_tokens or int(tts.generation_config.get("max_new_tokens", 8192))
+                  voice=voice_obj, max_tokens=max_tokens, seed=seed, **sampling_args)
+    if texts is not None:
+        return _run_batch(tts, texts, dict(common, text_mode=text_mode), outs, fmt, quiet)
     from .synthesis import LoopState
 
-    state = LoopState()
-    if texts is not None:
-        return _run_batch(tts, texts, common, text_mode, outs, fmt, quiet)
-    if text_stream:
-        frames = tts.text_frames(stdin_deltas(), state=state, **common)
-        codes = _run_streaming(tts, frames, state, outs["audio"], fmt, play, first_chunk_frames, chunk_frames, quiet)
-    elif stream or play:
-        frames = tts.frames(text, text_mode=text_mode, state=state, **common)
-        # A rough length for the playback buffer: ~0.3 s of speech per text token.
-        expected_s = 0.3 * len(tts.tokenizer.encode(text))
-        codes = _run_streaming(tts, frames, state, outs["audio"], fmt, play, first_chunk_frames, chunk_frames, quiet,
-                               expected_s)
+    chunking = dict(first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames)
+    if text_stream or stream or play:
+        if text_stream:
+            request = tts.request(deltas=stdin_deltas(), **chunking, **common)
+            expected_s = None
+        else:
+            request = tts.request(text, text_mode=text_mode, **chunking, **common)
+            # A rough length for the playback buffer: ~0.3 s of speech per text token.
+            expected_s = 0.3 * len(tts.tokenizer.encode(request.text))
+        state = LoopState()
+        codes = _run_streaming(tts, request, state, outs["audio"], fmt, play, quiet, expected_s)
+        stopped_on_eos, budget = state.stopped_on_eos, state.max_frames
     else:
-        codes, state = _run_whole(tts, text, common, text_mode, split, outs["audio"], fmt, quiet, limit)
-    if not state.stopped_on_eos and state.frames >= state.max_frames:
-        click.echo(f"warning: stopped at --max-tokens {state.max_frames} frames without an end-of-speech token",
-                   err=True)
+        result = _run_whole(tts, text, dict(common, text_mode=text_mode), split, outs["audio"], fmt, quiet)
+        codes, stopped_on_eos, budget = result.codes, result.stopped_on_eos, result.state.max_frames
+    if not stopped_on_eos:
+        _warn_cut(f"--max-tokens {max_tokens}" if max_tokens else f"the budget for this text ({budget} frames)")
     if outs["codes"] is not None:
         outs["codes"].write(_npy_bytes(codes))
+
+
+def _warn_cut(limit, line=""):
+    advice = "" if limit.startswith("--max-tokens") else "; --max-tokens sets another budget"
+    click.echo(f"warning: {line}stopped at {limit} without an end-of-speech token; the speech may be cut off{advice}",
+               err=True)
 
 
 def _local_folder(model):
@@ -315,12 +326,10 @@ def _numbered(path, i):
     return path.with_name(f"{path.stem}_{i}{path.suffix}")
 
 
-def _run_batch(tts, texts, common, text_mode, outs, fmt, quiet):
-    numbers = [number for number, _ in texts]
-    results = tts.generate_batch([text for _, text in texts], text_mode=text_mode, decode=outs["audio"] is not None,
-                                 **common)
+def _run_batch(tts, texts, common, outs, fmt, quiet):
+    results = tts.generate_batch([text for _, text in texts], decode=outs["audio"] is not None, **common)
     items = []
-    for i, (number, result) in enumerate(zip(numbers, results)):
+    for i, ((number, _), result) in enumerate(zip(texts, results)):
         if outs["audio"] is not None:
             if result.codes.shape[0] == 0:
                 raise InputError(f"line {number} produced no audio (end of speech at the first frame); nothing written")
@@ -328,16 +337,16 @@ def _run_batch(tts, texts, common, text_mode, outs, fmt, quiet):
         if outs["codes"] is not None:
             items.append((outs["codes"][i], _npy_bytes(result.codes)))
         if not result.stopped_on_eos:
-            click.echo(f"warning: line {number} stopped at the frame limit without an end-of-speech token", err=True)
+            limit = f"--max-tokens {common['max_tokens']}" if common["max_tokens"] else "its frame budget"
+            _warn_cut(limit, f"line {number} ")
     outputs.write_all(items)
     if not quiet:
         click.echo(f"{len(results)} texts, {sum(r.codes.shape[0] for r in results)} frames", err=True)
 
 
-def _run_whole(tts, text, common, text_mode, split, output, fmt, quiet, limit):
-    progress = Progress(quiet, common["max_tokens"] or limit)
-    result = tts.generate(text, text_mode=text_mode, split=split, decode=output is not None, progress=progress,
-                          **common)
+def _run_whole(tts, text, common, split, output, fmt, quiet):
+    progress = Progress(quiet)
+    result = tts.generate(text, split=split, decode=output is not None, progress=progress, **common)
     progress.done()
     if output is not None:
         if result.codes.shape[0] == 0:
@@ -346,10 +355,10 @@ def _run_whole(tts, text, common, text_mode, split, output, fmt, quiet, limit):
         if not quiet:
             click.echo(f"{result.codes.shape[0]} frames, {result.audio.shape[0] / result.sample_rate:.2f} s of audio "
                        f"-> {output}", err=True)
-    return result.codes, result.state
+    return result
 
 
-def _run_streaming(tts, frames, state, output, fmt, play, first_chunk_frames, chunk_frames, quiet, expected_s=None):
+def _run_streaming(tts, request, state, output, fmt, play, quiet, expected_s=None):
     import numpy as np
 
     from .streaming import stream_audio
@@ -362,8 +371,8 @@ def _run_streaming(tts, frames, state, output, fmt, play, first_chunk_frames, ch
             yield frame
 
     start = time.perf_counter()
-    chunks = stream_audio(tts.codec, recorded(frames), tts.sample_rate, first_chunk_frames, chunk_frames,
-                          state.voice.ref_codes if state.voice else None, start)
+    chunks = stream_audio(tts.codec, recorded(tts.request_frames(request, state)), tts.sample_rate,
+                          request.first_chunk_frames, request.chunk_frames, request.voice.ref_codes, start)
     player = None
     try:
         with ExitStack() as stack:

@@ -79,7 +79,8 @@ def clone_voice(tts, ref_audio, ref_text: Optional[str] = None, x_vector_only: b
             "can make generation run on",
             stacklevel=2,
         )
-    return Voice(xvector=xvector, ref_codes=codes, ref_ids=tts.tokenizer.ref_ids(ref_text), ref_text=ref_text)
+    return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=tts.tokenizer.reference(ref_text).body,
+                 ref_text=ref_text)
 
 
 def voice_bytes(voice: Voice, model_size: str) -> bytes:
@@ -140,4 +141,5 @@ def load_voice(tts, path) -> Voice:
         ref_text = None
     if not isinstance(ref_text, str) or not ref_text.strip():
         raise unusable("reference codes without their transcript")
-    return Voice(xvector=xvector, ref_codes=codes, ref_ids=tts.tokenizer.ref_ids(ref_text), ref_text=ref_text)
+    return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=tts.tokenizer.reference(ref_text).body,
+                 ref_text=ref_text)

@@ -306,7 +306,7 @@ def test_batch_outputs_name_lines(work):
     assert code == 0, err
     assert sf.info(folder / "b_1.mp3").format == "MP3" and sf.info(folder / "b_2.mp3").format == "MP3"
     # The second text is on line 3 of the file (line 2 is empty).
-    assert "line 3 stopped at the frame limit" in err and "line 2 " not in err
+    assert "line 3 stopped at --max-tokens 3" in err and "line 2 " not in err
 
 
 # --- real processes: stdout, closed pipes, signals, bytes on argv ---

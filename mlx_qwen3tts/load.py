@@ -7,6 +7,7 @@ weight is an error naming it. Quantized layers are recognised by their `.scales`
 """
 
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -22,6 +23,9 @@ HUB_PATTERNS = ["*.json", "*.safetensors", "*.txt", "speech_tokenizer/*", "*.mod
 
 def resolve(path_or_repo: str) -> Path:
     """A local folder as is; otherwise a hub repo id, downloaded once into the hub cache."""
+    if not isinstance(path_or_repo, (str, os.PathLike)) or not os.fspath(path_or_repo):
+        raise ModelLoadError(f"give a model folder or a Hugging Face repo id 'owner/name', got {path_or_repo!r}")
+    path_or_repo = os.fspath(path_or_repo)
     path = Path(path_or_repo).expanduser()
     if path.exists():
         if not path.is_dir():

@@ -195,6 +195,14 @@ ERRORS = [
      ("bad.safetensors",)),
     ("another-models-folder", ["--model", "{d}/llama", "--text", "hi", "--output", "{d}/x.wav"], None,
      other_model_folder, "describes a 'llama' model, not Qwen3-TTS", ("llama",)),
+    ("seed-negative", ["--model", "{cv}", "--text", "hi", "--output", "{d}/x.wav", "--seed", "-1"], None, None,
+     "seed must be an integer from 0 to 18446744073709551615", NEW),
+    ("max-tokens-huge", ["--model", "{cv}", "--text", "hi", "--output", "{d}/x.wav", "--max-tokens", "1000000000"],
+     None, None, "max_tokens must be an integer from 1 to 8192 (max_new_tokens in generation_config.json)", NEW),
+    ("text-only-control-characters", ["--model", "{cv}", "--text", "\x01\x02\x1b", "--output", "{d}/x.wav"], None,
+     None, "the text is empty", NEW),
+    ("text-100k-characters", ["--model", "{cv}", "--text", "-", "--output", "{d}/x.wav"], b"Word. " * 16_667, None,
+     "at most 20,000 are spoken in one call", NEW),
     ("play-without-device", ["--model", "{cv}", "--text", "hi", "--play"], None, None, "--output OUT.wav", NEW),
 ]
 
@@ -402,11 +410,78 @@ API_ERRORS = [
 ]
 
 
+def deltas_then_fail():
+    yield "Hello there, "
+    raise RuntimeError("the text source broke")
+
+
+API_ERRORS += [
+    ("text-int", "cv", lambda t: t.generate(123), "must be a str"),
+    ("text-bytes", "cv", lambda t: t.generate(b"hello"), "must be a str"),
+    ("text-control-only", "cv", lambda t: t.generate("\x00\x07"), "the text is empty"),
+    ("speaker-int", "cv", lambda t: t.generate("hi", speaker=5), "speaker must be a name"),
+    ("batch-plain-string", "cv", lambda t: t.generate_batch("abc"), "takes a list of texts"),
+    ("seed-negative", "cv", lambda t: t.generate("hi", seed=-1), "seed must be an integer"),
+    ("seed-2**64", "cv", lambda t: t.generate("hi", seed=2**64), "seed must be an integer"),
+    ("max-tokens-over-cap", "cv", lambda t: t.generate("hi", max_tokens=10**9), "from 1 to 8192"),
+    ("max-tokens-fraction", "cv", lambda t: t.generate("hi", max_tokens=2.5), "max_tokens must be an integer"),
+    ("frames-bad-sampling", "cv", lambda t: list(t.frames("hi", top_p=2.0)), "top-p must be"),
+    ("text-frames-bad-sampling", "cv", lambda t: list(t.text_frames(iter(["hi"]), temperature=-1)), "temperature"),
+    ("text-100k", "cv", lambda t: t.generate("Word. " * 16_667), "at most 20,000"),
+]
+
+
 @pytest.mark.parametrize("which, call, message", [r[1:] for r in API_ERRORS], ids=[r[0] for r in API_ERRORS])
 def test_api_error(cv, base, which, call, message):
-    with pytest.raises(InputError, match=None) as info:
+    with pytest.raises(InputError) as info:
         call(cv if which == "cv" else base)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("kind", ["bad-argument", "delta-iterator-raises", "interrupt"])
+def test_no_poisoned_state(cv, kind):
+    """After any failed call the next one gives what it gives in a fresh state."""
+    settings = dict(seed=11, max_tokens=5, temperature=0.8, decode=False)
+    expected = cv.generate("Hello there.", **settings).codes
+    if kind == "bad-argument":
+        with pytest.raises(InputError):
+            cv.generate("Hello there.", top_k=1.5)
+    elif kind == "delta-iterator-raises":
+        with pytest.raises(RuntimeError):
+            list(cv.text_frames(deltas_then_fail(), max_tokens=40, temperature=0.8, seed=3))
+    else:
+        def progress(frames, *_):
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            cv.generate("Hello there.", progress=progress, seed=2, temperature=0.8)
+    np.testing.assert_array_equal(cv.generate("Hello there.", **settings).codes, expected)
+
+
+def test_load_refuses_a_non_path():
+    import mlx_qwen3tts
+
+    with pytest.raises(ModelLoadError, match="give a model folder"):
+        mlx_qwen3tts.load(None)
+
+
+def test_progress_shows_the_real_budget(work):
+    folder, places = work
+    code, _, err = cli(["--model", places["cv"], "--text", "Hi.", "--codes-output", folder / "c.npy",
+                        "--temperature", "0"])
+    assert code == 0, err
+    budgets = {part.split("/")[1].split()[0] for part in err.replace("\r", "\n").split("frames ")[1:] if "/" in part}
+    assert budgets == {"63"}  # frame_budget of the text's tokens, not generation_config's 8192
+    assert "--max-tokens 8192" not in err and "stopped at the budget for this text (63 frames)" in err
+
+
+def test_progress_per_piece_of_split_text(work):
+    folder, places = work
+    text = " ".join(["This sentence is one of several that make the text long enough to be split."] * 6)
+    code, _, err = cli(["--model", places["cv"], "--text", text, "--codes-output", folder / "c.npy",
+                        "--temperature", "0", "--max-tokens", "2"])
+    assert code == 0, err
+    assert "piece 1/2  frames 1/2" in err
 
 
 def test_another_models_config_is_named_whatever_else_is_missing(tmp_path):

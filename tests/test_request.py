@@ -170,7 +170,7 @@ def test_failing_text_source_does_not_poison(tts, sampled, error):
 
 @pytest.mark.parametrize("at", [1, 3])
 def test_interrupt_during_generation_does_not_poison(tts, sampled, at):
-    def progress(frame):
+    def progress(frame, *_):
         if frame == at:
             raise KeyboardInterrupt
 

@@ -249,6 +249,10 @@ class CodecDecoder(nn.Module):
         each chunk is instead decoded from scratch after that many earlier frames, as upstream
         does (qwen-tts 0.1.1: chunk_size=300, left_context=25).
         """
+        self._check(codes)
+        padding = codes[..., :1] == -1
+        if not mx.all(padding | ((codes >= 0) & (codes < self.args.codebook_size))).item():
+            raise InputError(f"codes must be in 0..{self.args.codebook_size - 1} (-1 in codebook 0 marks padding)")
         lengths = ((codes[..., 0] > -1).sum(axis=1) * self.hop_length).tolist()
         codes = mx.maximum(codes, 0)
         state = self.make_state()

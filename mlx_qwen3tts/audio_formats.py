@@ -6,6 +6,7 @@ which is 16-bit little-endian samples with no header. Used by the command line a
 one as the audio is produced, for outputs that cannot seek back (stdout, pipes, HTTP bodies).
 """
 
+import errno
 import io
 import struct
 from dataclasses import dataclass
@@ -203,23 +204,43 @@ class StreamEncoder:
 
 
 class _RawPCM:
-    def __init__(self, file):
-        self.file = file
+    def __init__(self, path):
+        self.file = open(path, "wb")
 
     def write(self, samples):
         self.file.write(_pcm16(_float_samples(samples)))
 
     def close(self):
-        self.file.flush()
+        self.file.close()
 
 
-def open_file(file, fmt: str, sample_rate: int):
-    """A writer with `.write(samples)` / `.close()` on a seekable binary file object (left open):
-    headers are completed at close."""
+class _CheckedSoundFile:
+    """soundfile reports a short write (disk full) as an AssertionError: make it an OSError."""
+
+    def __init__(self, sound_file):
+        self.sound_file = sound_file
+
+    def write(self, samples):
+        try:
+            self.sound_file.write(samples)
+        except (AssertionError, RuntimeError) as e:
+            reason = str(e) or "short write; disk full?"
+            raise OSError(errno.EIO, f"the audio encoder could not write ({reason})") from None
+
+    def close(self):
+        try:
+            self.sound_file.close()
+        except (AssertionError, RuntimeError) as e:
+            raise OSError(errno.EIO, f"the audio encoder could not finish the file ({e})") from None
+
+
+def open_file(path, fmt: str, sample_rate: int):
+    """A writer with `.write(samples)` / `.close()` for a file path: headers are completed at close;
+    a failed write raises OSError."""
     fmt = get_format(fmt)
     if fmt.sf_format is None:
-        return _RawPCM(file)
+        return _RawPCM(path)
     import soundfile as sf
 
-    return sf.SoundFile(file, "w", samplerate=sample_rate, channels=1, format=fmt.sf_format,
-                        subtype=fmt.sf_subtype, **dict(fmt.sf_options))
+    return _CheckedSoundFile(sf.SoundFile(str(path), "w", samplerate=sample_rate, channels=1,
+                                          format=fmt.sf_format, subtype=fmt.sf_subtype, **dict(fmt.sf_options)))

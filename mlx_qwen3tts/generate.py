@@ -20,6 +20,7 @@ from . import outputs
 from .audio_formats import FORMAT_NAMES, StreamEncoder, encode, format_for_path, open_file
 from .codec import FRAMES_PER_SECOND
 from .errors import InputError, cli_errors
+from .request import clean_text
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 
@@ -90,7 +91,7 @@ def stdin_deltas(stream=None, size: int = 64):
         if held is not None:
             held += text
             text = ""
-            if held.strip():
+            if clean_text(held).strip():  # control characters are dropped anyway: not text
                 text, held = held, None
         if text:
             yield text
@@ -138,7 +139,8 @@ class OneLineErrors(click.Command):
 @click.option("--ref-audio", type=click.Path(), default=None, help="Reference audio to clone (Base models).")
 @click.option("--ref-text", default=None, help="Transcript of the reference audio (in-context cloning).")
 @click.option("--x-vector-only", is_flag=True, help="Clone from the speaker embedding alone (no transcript).")
-@click.option("--save-voice", default=None, help="Save the cloned voice (a safetensors file, written under this exact name).")
+@click.option("--save-voice", default=None,
+              help="Save the cloned voice (a safetensors file, written under exactly this name).")
 @click.option("--voice", type=click.Path(), default=None, help="A voice saved with --save-voice.")
 @click.option("--stream", is_flag=True, help="Decode and write audio chunk by chunk while generating.")
 @click.option("--play", is_flag=True, help="Play the audio as it is generated.")
@@ -409,22 +411,23 @@ def _run_streaming(tts, request, state, output, fmt, play, quiet, expected_s=Non
 def _audio_sink(output, fmt, sample_rate):
     """A function taking each chunk's samples: a seekable file gets complete headers at the end,
     stdout, pipes and devices get a stream (open-ended WAV header)."""
-    with output.open() as f:
-        if output.seekable:
-            writer = open_file(f, fmt.name, sample_rate)
+    if output.seekable:
+        with output.staged() as tmp:
+            writer = open_file(tmp, fmt.name, sample_rate)
             try:
                 yield writer.write
             finally:
-                writer.close()  # before its file closes, also when interrupted (the file is then dropped)
-        else:
-            encoder = StreamEncoder(fmt.name, sample_rate)
+                writer.close()  # also when interrupted: the temporary file is then dropped
+        return
+    with output.open() as f:
+        encoder = StreamEncoder(fmt.name, sample_rate)
 
-            def send(samples):
-                f.write(encoder.write(samples))
-                f.flush()
+        def send(samples):
+            f.write(encoder.write(samples))
+            f.flush()
 
-            yield send
-            f.write(encoder.close())
+        yield send
+        f.write(encoder.close())
 
 
 if __name__ == "__main__":

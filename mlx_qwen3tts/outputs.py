@@ -18,9 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, List, Optional, Tuple
 
-from .errors import InputError
+from .errors import InputError, Qwen3TTSError
 
 STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+class OutputError(Qwen3TTSError):
+    """An output could not be written (disk full, device error); nothing partial is left in a file."""
 
 
 @dataclass
@@ -45,24 +49,47 @@ class Output:
 
     @contextmanager
     def open(self):
-        """A binary file for the content; an atomic output appears only when the block succeeds."""
-        if self.kind == "stdout":
-            out = sys.stdout.buffer
-            yield out
-            out.flush()
-        elif self.kind == "stream":
-            fd = os.open(self.path, os.O_WRONLY)  # no O_CREAT, no O_TRUNC: a device or FIFO stays as it is
-            with os.fdopen(fd, "wb") as f:
-                yield f
-        else:
-            tmp = _temp_beside(self.path)
-            try:
-                with open(tmp, "wb") as f:
+        """A binary file for the content; an atomic output appears only when the block succeeds.
+        A failed write (disk full, I/O error) is an OutputError naming this output."""
+        with self._errors_named():
+            if self.kind == "stdout":
+                out = sys.stdout.buffer
+                yield out
+                out.flush()
+            elif self.kind == "stream":
+                fd = os.open(self.path, os.O_WRONLY)  # no O_CREAT, no O_TRUNC: a device or FIFO stays as it is
+                with os.fdopen(fd, "wb") as f:
                     yield f
-                os.replace(tmp, self.path)
-            finally:
-                if os.path.lexists(tmp):
-                    os.remove(tmp)
+            else:
+                with self._staged() as tmp, open(tmp, "wb") as f:
+                    yield f
+
+    @contextmanager
+    def staged(self):
+        """For a file output: a temporary path beside it, renamed over it when the block succeeds."""
+        if self.kind != "file":
+            raise ValueError(f"{self.given} is not a regular file output")
+        with self._errors_named(), self._staged() as tmp:
+            yield tmp
+
+    @contextmanager
+    def _staged(self):
+        tmp = _temp_beside(self.path)
+        try:
+            yield tmp
+            os.replace(tmp, self.path)
+        finally:
+            if os.path.lexists(tmp):
+                os.remove(tmp)
+
+    @contextmanager
+    def _errors_named(self):
+        try:
+            yield
+        except BrokenPipeError:
+            raise  # the reader went away: the caller ends quietly
+        except OSError as e:
+            raise OutputError(f"cannot write {self.what} {self.given}: {e.strerror or e}") from None
 
 
 def _identity(st) -> Tuple[int, int]:
@@ -180,8 +207,12 @@ def write_all(items: List[Tuple[Output, bytes]]):
             if out.kind == "file":
                 tmp = _temp_beside(out.path)
                 staged.append((tmp, out))
-                with open(tmp, "wb") as f:
-                    f.write(data)
+                try:
+                    with open(tmp, "wb") as f:
+                        f.write(data)
+                except OSError as e:
+                    reason = e.strerror or e
+                    raise OutputError(f"cannot write {out.what} {out.given}: {reason}; nothing written") from None
         for out, data in items:
             if out.kind != "file":
                 out.write(data)

@@ -31,6 +31,8 @@ class ReferenceAudioError(InputError):
 
 
 def _read_file(path) -> tuple[np.ndarray, int]:
+    if os.path.isdir(path):
+        raise ReferenceAudioError(f"reference audio {os.fspath(path)!s} is a folder; give an audio file")
     if not os.path.isfile(path):
         raise ReferenceAudioError(f"reference audio file not found: {os.fspath(path)!s}")
     try:

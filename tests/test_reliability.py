@@ -173,6 +173,12 @@ ERRORS = [
      "read no text", NEW),
     ("text-stream-whitespace", ["--model", "{cv}", "--text-stream", "--output", "{d}/x.wav"], b" \n\t \n", None,
      "read no text", NEW),
+    ("text-stream-control-only", ["--model", "{cv}", "--text-stream", "--output", "{d}/x.wav"], b"\x01\x02 \x1b",
+     None, "read no text", NEW),
+    ("ref-audio-folder", ["--model", "{base}", "--text", "hi", "--ref-audio", "{d}", "--x-vector-only", "--output",
+                          "{d}/x.wav"], None, None, "is a folder; give an audio file", NEW),
+    ("ref-audio-empty-file", ["--model", "{base}", "--text", "hi", "--ref-audio", "{batch}", "--x-vector-only",
+                              "--output", "{d}/x.wav"], None, None, "cannot read reference audio", NEW),
     ("temperature-nan", ["--model", "{cv}", "--text", "hi", "--output", "{d}/x.wav", "--temperature", "nan"], None,
      None, "temperature must be a number", NEW),
     ("temperature-inf", ["--model", "{cv}", "--text", "hi", "--output", "{d}/x.wav", "--temperature", "inf"], None,
@@ -296,6 +302,46 @@ def test_fifo_output_is_written_through(work, stream):
     assert rate == 24000 and audio.shape == (3 * 1920,)
 
 
+@pytest.mark.parametrize("extra", [[], ["--stream"], ["--batch-file", "{batch}"]], ids=["whole", "stream", "batch"])
+def test_disk_full_is_one_line_and_leaves_nothing(work, monkeypatch, extra):
+    """A write failing half-way (ENOSPC) names the output; the temporary file is gone."""
+    import errno
+
+    import mlx_qwen3tts.outputs as outputs
+
+    real_open = open
+
+    class Full(io.FileIO):
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def full_open(path, mode="r", *args, **kwargs):
+        if "w" in mode and Path(path).name.startswith("."):
+            return Full(path, "w")
+        return real_open(path, mode, *args, **kwargs)
+
+    class FullSoundFile:  # soundfile's own report of a short write
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def write(self, samples):
+            raise AssertionError
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(outputs, "open", full_open, raising=False)
+    if "--stream" in extra:
+        monkeypatch.setattr(sf, "SoundFile", FullSoundFile)
+    folder, places = work
+    before = listing(folder)
+    text = [] if extra[:1] == ["--batch-file"] else ["--text", "Hello"]
+    code, _, err = cli(["--model", places["cv"], *text, "--output", folder / "o.wav", *FAST, *_fill(extra, places)])
+    assert code == 2 and ("No space left on device" in err or "disk full?" in err) and "Traceback" not in err
+    assert [line for line in err.splitlines() if line.startswith("error:")] == [err.splitlines()[-1]]
+    assert listing(folder) == before
+
+
 def test_save_voice_writes_exactly_that_name(work):
     folder, places = work
     code, _, err = cli(["--model", places["base"], "--ref-audio", places["ref"], "--x-vector-only",
@@ -325,13 +371,20 @@ def process(args, **kwargs):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
 
 
-@pytest.mark.parametrize("extra, check", [
-    ([], "wav"), (["--stream"], "wav"), (["--format", "pcm"], "pcm"), (["--stream", "--format", "mp3"], "mp3"),
+@pytest.mark.parametrize("extra, check, real_process", [
+    ([], "wav", False), (["--stream"], "wav", True), (["--format", "pcm"], "pcm", False),
+    (["--stream", "--format", "mp3"], "mp3", False),
 ])
-def test_audio_to_stdout(models, tmp_path, extra, check):
-    proc = process(["--model", models["cv"], "--text", "Hello", "--output", "-", *FAST, *extra], cwd=tmp_path)
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, err
+def test_audio_to_stdout(models, tmp_path, monkeypatch, extra, check, real_process):
+    args = ["--model", models["cv"], "--text", "Hello", "--output", "-", *FAST, *extra]
+    monkeypatch.chdir(tmp_path)
+    if real_process:
+        proc = process(args, cwd=tmp_path)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    else:
+        code, out, err = cli(args)
+        assert code == 0, err
     if check == "pcm":
         assert len(out) == 3 * 1920 * 2
     else:

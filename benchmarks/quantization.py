@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reference")]
 
 import tiny_configs  # noqa: E402
-from mlx_qwen3tts import interop  # noqa: E402
-from mlx_qwen3tts.load import apply_weights, load_config, load_weights, resolve, safetensors_files  # noqa: E402
+from mlx_qwen3tts import layouts  # noqa: E402
+from mlx_qwen3tts.checkpoint import apply_weights, load_config, load_weights, resolve, safetensors_files  # noqa: E402
 from mlx_qwen3tts.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
 from mlx_qwen3tts.prompt import Voice, build_prompt  # noqa: E402
@@ -103,7 +103,7 @@ def load_main(folder: Path, dtype=None) -> Qwen3TTSModel:
     config = load_config(folder)
     files = safetensors_files(folder)
     model = Qwen3TTSModel(config)
-    weights = interop.sanitize(model, load_weights(files), files, config)
+    weights = layouts.sanitize(model, load_weights(files), files, config)
     if dtype is not None:
         weights = {k: v.astype(dtype) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in weights.items()}
     apply_weights(model, weights, str(folder), config.quantization)

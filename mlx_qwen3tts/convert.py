@@ -3,7 +3,7 @@
 `mlx_qwen3tts.convert --model Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice --output qwen3tts-4bit --bits 4`
 (also `python -m mlx_qwen3tts.convert`, and `convert(...)` from Python with the same arguments).
 
-The output has the layout of the mlx-community conversions (see interop.py): the checkpoint's key
+The output has the layout of the mlx-community conversions (see layouts.py): the checkpoint's key
 names, speaker-encoder kernels already in MLX (out, kernel, in) layout, mlx-lm style
 "quantization" entry in config.json, safetensors shards with model.safetensors.index.json,
 speech_tokenizer/ in float32 as released, tokenizer and generation files, and a README card.
@@ -139,7 +139,7 @@ def convert(
     existing `output` is refused unless `force`. Returns the output folder.
     """
     from .config import ModelConfig
-    from .load import load_config, read_json, resolve
+    from .checkpoint import load_config, read_json, resolve
 
     per_component = check_options(dtype, bits, group_size, recipe)
     if max_shard_size_gb <= 0:
@@ -195,14 +195,14 @@ def _convert_weights(source: Path, config, dtype: str, per_component: dict, grou
     import mlx.nn as nn
     from mlx.utils import tree_flatten
 
-    from . import interop
-    from .load import apply_weights, load_weights, safetensors_files
+    from . import layouts
+    from .checkpoint import apply_weights, load_weights, safetensors_files
     from .talker import Qwen3TTSModel
 
     files = safetensors_files(source)
     weights = load_weights(files)
     qwen = Qwen3TTSModel(config)
-    weights = interop.sanitize(qwen, weights, files, config)
+    weights = layouts.sanitize(qwen, weights, files, config)
     target = getattr(mx, dtype)
     weights = {k: v.astype(target) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in weights.items()}
     apply_weights(qwen, weights, str(files[0]))
@@ -249,11 +249,11 @@ def write_safetensors(path: Path, tensors: dict, metadata: Optional[dict] = None
     compared with what its own header announces."""
     import mlx.core as mx
 
-    from . import interop
+    from . import layouts
 
     try:
         mx.save_safetensors(str(path), tensors, metadata=metadata or {"format": "mlx"})
-        header = interop.safetensors_header(path)
+        header = layouts.safetensors_header(path)
     except (RuntimeError, ModelLoadError) as e:
         raise OSError(f"writing {path.name} failed ({e})") from None
     with open(path, "rb") as f:
@@ -292,7 +292,7 @@ def _copy_codec(source: Path, dest: Path):
     """speech_tokenizer/ as released; any floating tensor not in float32 is brought back to float32."""
     import mlx.core as mx
 
-    from . import interop
+    from . import layouts
 
     dest.mkdir()
     for path in sorted(source.iterdir()):
@@ -301,7 +301,7 @@ def _copy_codec(source: Path, dest: Path):
         if path.suffix != ".safetensors":
             shutil.copyfile(path, dest / path.name)
             continue
-        header = interop.safetensors_header(path)
+        header = layouts.safetensors_header(path)
         dtypes = {v["dtype"] for k, v in header.items() if k != "__metadata__"}
         if dtypes <= {"F32", "I64", "I32", "BOOL", "U8"}:
             shutil.copyfile(path, dest / path.name)

@@ -1,9 +1,9 @@
 """Quality report of the conversion recipes: size, load time, logit error, greedy-code agreement.
 
-    python benchmarks/quantization.py                  # random weights of the released 0.6B shapes
-    python benchmarks/quantization.py --tiny           # seconds: the tiny test shapes
-    python benchmarks/quantization.py --model Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice \
-        --asr-command 'my-asr {wav}'                   # released weights, plus intelligibility
+    python convert/quantization_report.py            # random weights of the released 0.6B shapes
+    python convert/quantization_report.py --tiny     # seconds: the tiny test shapes
+    python convert/quantization_report.py --model Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice \
+        --asr-command 'my-asr {wav}'                 # released weights, plus intelligibility
 
 Each recipe is converted from the source with mlx_qwen3tts.convert. The reference is the source
 computed in float32. Under teacher forcing (the reference's own greedy codes fed to every model)

@@ -245,22 +245,20 @@ def save_shards(folder: Path, weights: dict, max_bytes: int):
 
 
 def write_safetensors(path: Path, tensors: dict, metadata: Optional[dict] = None):
-    """mx.save_safetensors, checked: its writer may not report a full disk, so the file's length is
-    compared with what its own header announces."""
+    """mx.save_safetensors, checked: its writer may not report a full disk, so the file is read back
+    with the safetensors library, which refuses one shorter than its header announces."""
     import mlx.core as mx
 
-    from . import layouts
+    from .checkpoint import safetensors_info
 
     try:
         mx.save_safetensors(str(path), tensors, metadata=metadata or {"format": "mlx"})
-        header = layouts.safetensors_header(path)
-    except (RuntimeError, ModelLoadError) as e:
+    except RuntimeError as e:
         raise OSError(f"writing {path.name} failed ({e})") from None
-    with open(path, "rb") as f:
-        header_size = int.from_bytes(f.read(8), "little")
-    data = max((v["data_offsets"][1] for k, v in header.items() if k != "__metadata__"), default=0)
-    if path.stat().st_size != 8 + header_size + data:
-        raise OSError(f"{path.name} was written short (is the disk full?)")
+    try:
+        safetensors_info(path)
+    except ModelLoadError:
+        raise OSError(f"{path.name} was written short (is the disk full?)") from None
 
 
 def output_config(raw: dict, dtype: str, recipe: Optional[str], quantization: Optional[dict]) -> dict:
@@ -292,7 +290,7 @@ def _copy_codec(source: Path, dest: Path):
     """speech_tokenizer/ as released; any floating tensor not in float32 is brought back to float32."""
     import mlx.core as mx
 
-    from . import layouts
+    from .checkpoint import safetensors_info
 
     dest.mkdir()
     for path in sorted(source.iterdir()):
@@ -301,14 +299,13 @@ def _copy_codec(source: Path, dest: Path):
         if path.suffix != ".safetensors":
             shutil.copyfile(path, dest / path.name)
             continue
-        header = layouts.safetensors_header(path)
-        dtypes = {v["dtype"] for k, v in header.items() if k != "__metadata__"}
-        if dtypes <= {"F32", "I64", "I32", "BOOL", "U8"}:
+        metadata, dtypes = safetensors_info(path)
+        if set(dtypes.values()) <= {"F32", "I64", "I32", "BOOL", "U8"}:
             shutil.copyfile(path, dest / path.name)
             continue
         tensors = sorted(mx.load(str(path)).items())
         tensors = {k: v.astype(mx.float32) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in tensors}
-        write_safetensors(dest / path.name, tensors, header.get("__metadata__"))
+        write_safetensors(dest / path.name, tensors, metadata)
 
 
 def _move_into_place(tmp: Path, output: Path, force: bool):

@@ -12,9 +12,7 @@ from mlx_qwen3tts.text import frame_budget, split_sentences
 TEXTS = ["Hello world.", "今天天气很好。我们去公园吧。", "A much longer sentence, with quite a few more tokens in it."]
 
 
-@pytest.fixture(scope="module")
-def tts(load_tiny):
-    return load_tiny("custom_voice-1b7")
+CHECKPOINT = "custom_voice-1b7"  # the conftest `tts` fixture loads it
 
 
 @pytest.mark.parametrize("mode", ["non-streaming", "streaming"])

@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reference")]
 
 import tiny_configs  # noqa: E402
 from mlx_qwen3tts import layouts  # noqa: E402
-from mlx_qwen3tts.checkpoint import apply_weights, load_config, load_weights, resolve, safetensors_files  # noqa: E402
+from mlx_qwen3tts.checkpoint import load_config, resolve  # noqa: E402
 from mlx_qwen3tts.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
 from mlx_qwen3tts.prompt import Voice, build_prompt  # noqa: E402
@@ -102,13 +102,7 @@ def write_random_checkpoint(folder: Path, config: dict, seed: int = 0):
 
 def load_main(folder: Path, dtype=None) -> Qwen3TTSModel:
     """Talker, code predictor and speaker encoder of a folder, as tts.load builds them."""
-    config = load_config(folder)
-    files = safetensors_files(folder)
-    model = Qwen3TTSModel(config)
-    weights = layouts.sanitize(model, load_weights(files), files, config)
-    if dtype is not None:
-        weights = {k: v.astype(dtype) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in weights.items()}
-    apply_weights(model, weights, str(folder), config.quantization)
+    model = layouts.load_model(folder, load_config(folder), dtype)
     mx.eval(model.parameters())
     return model
 

@@ -138,7 +138,6 @@ def convert(
     built beside `output` and renamed into place at the end: a failure leaves nothing behind. An
     existing `output` is refused unless `force`. Returns the output folder.
     """
-    from .config import ModelConfig
     from .checkpoint import load_config, read_json, resolve
 
     per_component = check_options(dtype, bits, group_size, recipe)
@@ -147,9 +146,8 @@ def convert(
     output = Path(output).expanduser().absolute()
     source = resolve(model)
     _check_output(output, source, force)
-    raw_config = read_json(source / "config.json")
-    ModelConfig.from_json_dict(raw_config, str(source / "config.json"))
     config = load_config(source)
+    raw_config = read_json(source / "config.json")
     if config.quantization:
         raise ModelLoadError(f"{source} is already quantized; convert from its float checkpoint")
 
@@ -195,18 +193,9 @@ def _convert_weights(source: Path, config, dtype: str, per_component: dict, grou
     import mlx.nn as nn
     from mlx.utils import tree_flatten
 
-    from . import layouts
-    from .checkpoint import apply_weights, load_weights, safetensors_files
-    from .talker import Qwen3TTSModel
+    from .layouts import load_model
 
-    files = safetensors_files(source)
-    weights = load_weights(files)
-    qwen = Qwen3TTSModel(config)
-    weights = layouts.sanitize(qwen, weights, files, config)
-    target = getattr(mx, dtype)
-    weights = {k: v.astype(target) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in weights.items()}
-    apply_weights(qwen, weights, str(files[0]))
-    del weights
+    qwen = load_model(source, config, getattr(mx, dtype))
     plan = quantization_plan(qwen, per_component, group_size)
     if plan:
         nn.quantize(

@@ -28,7 +28,7 @@ checkpoint's names and needs no transposes. Everything else is in the released (
 
 import mlx.core as mx
 
-from .checkpoint import safetensors_info
+from .checkpoint import apply_weights, load_weights, safetensors_files, safetensors_info
 
 SPEAKER_PREFIX = "speaker_encoder."
 
@@ -51,6 +51,21 @@ def sanitize(model, weights: dict, files, config) -> dict:
     if not is_mlx_layout(files, config):
         return model.sanitize(weights)
     return {k: _speaker_float32(k, v) for k, v in weights.items()}
+
+
+def load_model(folder, config, dtype=None, prefix: str = ""):
+    """The talker, code predictor and speaker encoder of a checkpoint folder in either layout,
+    quantized as its config says; floating tensors whose name starts with `prefix` cast to `dtype`."""
+    from .talker import Qwen3TTSModel
+
+    files = safetensors_files(folder)
+    model = Qwen3TTSModel(config)
+    weights = sanitize(model, load_weights(files), files, config)
+    if dtype is not None:
+        cast = lambda k, v: k.startswith(prefix) and mx.issubdtype(v.dtype, mx.floating)  # noqa: E731
+        weights = {k: v.astype(dtype) if cast(k, v) else v for k, v in weights.items()}
+    apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)
+    return model
 
 
 def _speaker_float32(key: str, value: mx.array) -> mx.array:

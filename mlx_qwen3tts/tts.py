@@ -23,7 +23,6 @@ from .request import Request, build_request, resolve_voice
 from .sampling import SamplingConfig
 from .streaming import AudioChunk, LiveTextTrack, join_audio, stream_audio
 from .synthesis import Frame, FrameStep, LoopState, generate_frames
-from .talker import Qwen3TTSModel
 from .tokenizer import TemplateIds
 from .text import frame_budget, split_sentences
 from .voices import VoiceCache, clone_voice, load_voice
@@ -294,13 +293,7 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
 
     folder = checkpoint.resolve(path_or_repo)
     config = checkpoint.load_config(folder)
-    files = checkpoint.safetensors_files(folder)
-    weights = checkpoint.load_weights(files)
-    model = Qwen3TTSModel(config)
-    weights = layouts.sanitize(model, weights, files, config)
-    if dtype is not None:
-        weights = {k: _cast(v, dtype) if k.startswith("talker.") else v for k, v in weights.items()}
-    checkpoint.apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)
+    model = layouts.load_model(folder, config, dtype, prefix="talker.")
     mx.eval(model.parameters())
     codec = load_codec(folder / "speech_tokenizer", encoder=config.tts_model_type == "base")
     tokenizer = TextTokenizer.from_folder(folder)
@@ -308,6 +301,3 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
     generation_config = checkpoint.read_json(gen_path) if gen_path.exists() else {}
     return TTS(model, codec, tokenizer, generation_config, folder)
 
-
-def _cast(value: mx.array, dtype: mx.Dtype) -> mx.array:
-    return value.astype(dtype) if mx.issubdtype(value.dtype, mx.floating) else value

@@ -3,7 +3,7 @@
 `mlx_qwen3tts.convert --model Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice --output qwen3tts-4bit --bits 4`
 (also `python -m mlx_qwen3tts.convert`, and `convert(...)` from Python with the same arguments).
 
-The output has the layout of the mlx-community conversions (see interop.py): the checkpoint's key
+The output has the layout of the mlx-community conversions (see layouts.py): the checkpoint's key
 names, speaker-encoder kernels already in MLX (out, kernel, in) layout, mlx-lm style
 "quantization" entry in config.json, safetensors shards with model.safetensors.index.json,
 speech_tokenizer/ in float32 as released, tokenizer and generation files, and a README card.
@@ -138,8 +138,7 @@ def convert(
     built beside `output` and renamed into place at the end: a failure leaves nothing behind. An
     existing `output` is refused unless `force`. Returns the output folder.
     """
-    from .config import ModelConfig
-    from .load import load_config, read_json, resolve
+    from .checkpoint import load_config, read_json, resolve
 
     per_component = check_options(dtype, bits, group_size, recipe)
     if max_shard_size_gb <= 0:
@@ -147,9 +146,8 @@ def convert(
     output = Path(output).expanduser().absolute()
     source = resolve(model)
     _check_output(output, source, force)
-    raw_config = read_json(source / "config.json")
-    ModelConfig.from_json_dict(raw_config, str(source / "config.json"))
     config = load_config(source)
+    raw_config = read_json(source / "config.json")
     if config.quantization:
         raise ModelLoadError(f"{source} is already quantized; convert from its float checkpoint")
 
@@ -195,18 +193,9 @@ def _convert_weights(source: Path, config, dtype: str, per_component: dict, grou
     import mlx.nn as nn
     from mlx.utils import tree_flatten
 
-    from . import interop
-    from .load import apply_weights, load_weights, safetensors_files
-    from .talker import Qwen3TTSModel
+    from .layouts import load_model
 
-    files = safetensors_files(source)
-    weights = load_weights(files)
-    qwen = Qwen3TTSModel(config)
-    weights = interop.sanitize(qwen, weights, files, config)
-    target = getattr(mx, dtype)
-    weights = {k: v.astype(target) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in weights.items()}
-    apply_weights(qwen, weights, str(files[0]))
-    del weights
+    qwen = load_model(source, config, getattr(mx, dtype))
     plan = quantization_plan(qwen, per_component, group_size)
     if plan:
         nn.quantize(
@@ -245,22 +234,20 @@ def save_shards(folder: Path, weights: dict, max_bytes: int):
 
 
 def write_safetensors(path: Path, tensors: dict, metadata: Optional[dict] = None):
-    """mx.save_safetensors, checked: its writer may not report a full disk, so the file's length is
-    compared with what its own header announces."""
+    """mx.save_safetensors, checked: its writer may not report a full disk, so the file is read back
+    with the safetensors library, which refuses one shorter than its header announces."""
     import mlx.core as mx
 
-    from . import interop
+    from .checkpoint import safetensors_info
 
     try:
         mx.save_safetensors(str(path), tensors, metadata=metadata or {"format": "mlx"})
-        header = interop.safetensors_header(path)
-    except (RuntimeError, ModelLoadError) as e:
+    except RuntimeError as e:
         raise OSError(f"writing {path.name} failed ({e})") from None
-    with open(path, "rb") as f:
-        header_size = int.from_bytes(f.read(8), "little")
-    data = max((v["data_offsets"][1] for k, v in header.items() if k != "__metadata__"), default=0)
-    if path.stat().st_size != 8 + header_size + data:
-        raise OSError(f"{path.name} was written short (is the disk full?)")
+    try:
+        safetensors_info(path)
+    except ModelLoadError:
+        raise OSError(f"{path.name} was written short (is the disk full?)") from None
 
 
 def output_config(raw: dict, dtype: str, recipe: Optional[str], quantization: Optional[dict]) -> dict:
@@ -292,7 +279,7 @@ def _copy_codec(source: Path, dest: Path):
     """speech_tokenizer/ as released; any floating tensor not in float32 is brought back to float32."""
     import mlx.core as mx
 
-    from . import interop
+    from .checkpoint import safetensors_info
 
     dest.mkdir()
     for path in sorted(source.iterdir()):
@@ -301,14 +288,13 @@ def _copy_codec(source: Path, dest: Path):
         if path.suffix != ".safetensors":
             shutil.copyfile(path, dest / path.name)
             continue
-        header = interop.safetensors_header(path)
-        dtypes = {v["dtype"] for k, v in header.items() if k != "__metadata__"}
-        if dtypes <= {"F32", "I64", "I32", "BOOL", "U8"}:
+        metadata, dtypes = safetensors_info(path)
+        if set(dtypes.values()) <= {"F32", "I64", "I32", "BOOL", "U8"}:
             shutil.copyfile(path, dest / path.name)
             continue
         tensors = sorted(mx.load(str(path)).items())
         tensors = {k: v.astype(mx.float32) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in tensors}
-        write_safetensors(dest / path.name, tensors, header.get("__metadata__"))
+        write_safetensors(dest / path.name, tensors, metadata)
 
 
 def _move_into_place(tmp: Path, output: Path, force: bool):

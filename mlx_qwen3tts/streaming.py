@@ -3,7 +3,8 @@
 Audio out: frames from the decode loop go through the codec decoder's incremental `step`, so the
 chunks concatenate to exactly the one-shot decode. Text in: the streaming text layout consumes one
 text token per generated frame, so a `LiveTextTrack` feeds the loop token by token from an
-iterator of text deltas, waiting when the next token has not arrived yet.
+iterator of text deltas, waiting when the next token has not arrived yet. Pieces of a split long
+text are joined with `join_audio`.
 """
 
 import time
@@ -129,3 +130,20 @@ class LiveTextTrack:
         if i < len(seq):
             return self.embed([seq[i]])[0]
         return self.eos if i == len(seq) else self.pad
+
+
+def join_audio(pieces, sample_rate: int, pause_s: float = 0.12, fade_s: float = 0.005) -> np.ndarray:
+    """Concatenate segments with a short pause; fade each edge so no step in the waveform clicks."""
+    fade = max(int(fade_s * sample_rate), 1)
+    ramp = 0.5 - 0.5 * np.cos(np.linspace(0.0, np.pi, fade, dtype=np.float32))
+    gap = np.zeros(int(pause_s * sample_rate), dtype=np.float32)
+    out = []
+    for i, piece in enumerate(pieces):
+        piece = np.array(piece, dtype=np.float32, copy=True)
+        if piece.shape[0] >= 2 * fade:
+            piece[:fade] *= ramp
+            piece[-fade:] *= ramp[::-1]
+        if i:
+            out.append(gap)
+        out.append(piece)
+    return np.concatenate(out) if out else np.zeros((0,), dtype=np.float32)

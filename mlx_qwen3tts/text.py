@@ -1,4 +1,4 @@
-"""Long text: sentence splitting, a frame budget from text length, and click-free joining."""
+"""Long text: sentence splitting and a frame budget from text length."""
 
 import re
 
@@ -46,20 +46,3 @@ def _cjk(ch: str) -> bool:
 def frame_budget(n_text_tokens: int) -> int:
     """Default --max-tokens: generous for real speech, short enough that a runaway stops early."""
     return int(np.ceil(FRAMES_PER_SECOND * (BASE_SECONDS + SECONDS_PER_TOKEN * n_text_tokens)))
-
-
-def join_audio(pieces, sample_rate: int, pause_s: float = 0.12, fade_s: float = 0.005) -> np.ndarray:
-    """Concatenate segments with a short pause; fade each edge so no step in the waveform clicks."""
-    fade = max(int(fade_s * sample_rate), 1)
-    ramp = 0.5 - 0.5 * np.cos(np.linspace(0.0, np.pi, fade, dtype=np.float32))
-    gap = np.zeros(int(pause_s * sample_rate), dtype=np.float32)
-    out = []
-    for i, piece in enumerate(pieces):
-        piece = np.array(piece, dtype=np.float32, copy=True)
-        if piece.shape[0] >= 2 * fade:
-            piece[:fade] *= ramp
-            piece[-fade:] *= ramp[::-1]
-        if i:
-            out.append(gap)
-        out.append(piece)
-    return np.concatenate(out) if out else np.zeros((0,), dtype=np.float32)

@@ -15,18 +15,16 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import mlx.core as mx
 import numpy as np
 
-from . import interop
-from . import load as loading
+from . import checkpoint, layouts
 from .codec import SAMPLE_RATE
 from .errors import InputError
 from .prompt import Prompt, Voice, build_prompt, stack_prompts
 from .request import Request, build_request, resolve_voice
 from .sampling import SamplingConfig
-from .streaming import AudioChunk, LiveTextTrack, stream_audio
+from .streaming import AudioChunk, LiveTextTrack, join_audio, stream_audio
 from .synthesis import Frame, FrameStep, LoopState, generate_frames
-from .talker import Qwen3TTSModel
 from .tokenizer import TemplateIds
-from .text import frame_budget, join_audio, split_sentences
+from .text import frame_budget, split_sentences
 from .voices import VoiceCache, clone_voice, load_voice
 
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
@@ -293,22 +291,13 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
     from .codec.speech_tokenizer import load_codec
     from .tokenizer import TextTokenizer
 
-    folder = loading.resolve(path_or_repo)
-    config = loading.load_config(folder)
-    files = loading.safetensors_files(folder)
-    weights = loading.load_weights(files)
-    model = Qwen3TTSModel(config)
-    weights = interop.sanitize(model, weights, files, config)
-    if dtype is not None:
-        weights = {k: _cast(v, dtype) if k.startswith("talker.") else v for k, v in weights.items()}
-    loading.apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)
+    folder = checkpoint.resolve(path_or_repo)
+    config = checkpoint.load_config(folder)
+    model = layouts.load_model(folder, config, dtype, prefix="talker.")
     mx.eval(model.parameters())
     codec = load_codec(folder / "speech_tokenizer", encoder=config.tts_model_type == "base")
     tokenizer = TextTokenizer.from_folder(folder)
     gen_path = folder / "generation_config.json"
-    generation_config = loading.read_json(gen_path) if gen_path.exists() else {}
+    generation_config = checkpoint.read_json(gen_path) if gen_path.exists() else {}
     return TTS(model, codec, tokenizer, generation_config, folder)
 
-
-def _cast(value: mx.array, dtype: mx.Dtype) -> mx.array:
-    return value.astype(dtype) if mx.issubdtype(value.dtype, mx.floating) else value

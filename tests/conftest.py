@@ -18,3 +18,9 @@ def load_tiny(tmp_path_factory):
         return _MODELS[name]
 
     return load
+
+
+@pytest.fixture(scope="module")
+def tts(request, load_tiny):
+    """The TTS of the tiny checkpoint named by the test module's CHECKPOINT."""
+    return load_tiny(request.module.CHECKPOINT)

@@ -6,14 +6,13 @@ import numpy as np
 import pytest
 
 import mlx_qwen3tts
-from mlx_qwen3tts.text import frame_budget, join_audio, split_sentences
+from mlx_qwen3tts.streaming import join_audio
+from mlx_qwen3tts.text import frame_budget, split_sentences
 
 TEXTS = ["Hello world.", "今天天气很好。我们去公园吧。", "A much longer sentence, with quite a few more tokens in it."]
 
 
-@pytest.fixture(scope="module")
-def tts(load_tiny):
-    return load_tiny("custom_voice-1b7")
+CHECKPOINT = "custom_voice-1b7"  # the conftest `tts` fixture loads it
 
 
 @pytest.mark.parametrize("mode", ["non-streaming", "streaming"])

@@ -17,9 +17,7 @@ from mlx_qwen3tts.text import frame_budget
 TEXT = "Hello there, how are you?"
 
 
-@pytest.fixture(scope="module")
-def tts(load_tiny):
-    return load_tiny("custom_voice-0b6")
+CHECKPOINT = "custom_voice-0b6"  # the conftest `tts` fixture loads it
 
 
 @pytest.fixture(scope="module")

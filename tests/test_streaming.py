@@ -15,9 +15,7 @@ from mlx_qwen3tts.generate import stdin_deltas
 TEXT = "Well, here's a test: streaming 24 words, mid-word splits & émojis 🙂 — 你好，世界！"
 
 
-@pytest.fixture(scope="module")
-def tts(load_tiny):
-    return load_tiny("custom_voice-1b7")
+CHECKPOINT = "custom_voice-1b7"  # the conftest `tts` fixture loads it
 
 
 @pytest.fixture(scope="module")

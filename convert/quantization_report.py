@@ -1,9 +1,9 @@
 """Quality report of the conversion recipes: size, load time, logit error, greedy-code agreement.
 
-    python benchmarks/quantization.py                  # random weights of the released 0.6B shapes
-    python benchmarks/quantization.py --tiny           # seconds: the tiny test shapes
-    python benchmarks/quantization.py --model Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice \
-        --asr-command 'my-asr {wav}'                   # released weights, plus intelligibility
+    python convert/quantization_report.py            # random weights of the released 0.6B shapes
+    python convert/quantization_report.py --tiny     # seconds: the tiny test shapes
+    python convert/quantization_report.py --model Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice \
+        --asr-command 'my-asr {wav}'                 # released weights, plus intelligibility
 
 Each recipe is converted from the source with mlx_qwen3tts.convert. The reference is the source
 computed in float32. Under teacher forcing (the reference's own greedy codes fed to every model)
@@ -36,11 +36,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reference")]
 
 import tiny_configs  # noqa: E402
-from mlx_qwen3tts import interop  # noqa: E402
-from mlx_qwen3tts.load import apply_weights, load_config, load_weights, resolve, safetensors_files  # noqa: E402
+from mlx_qwen3tts import layouts  # noqa: E402
+from mlx_qwen3tts.checkpoint import load_config, resolve  # noqa: E402
 from mlx_qwen3tts.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
 from mlx_qwen3tts.prompt import Voice, build_prompt  # noqa: E402
+from mlx_qwen3tts.sampling import SamplingConfig  # noqa: E402
+from mlx_qwen3tts.synthesis import FrameStep, generate_frames, teacher_forced_logits  # noqa: E402
 from mlx_qwen3tts.talker import Qwen3TTSModel  # noqa: E402
 from mlx_qwen3tts.tokenizer import TemplateIds  # noqa: E402
 
@@ -100,13 +102,7 @@ def write_random_checkpoint(folder: Path, config: dict, seed: int = 0):
 
 def load_main(folder: Path, dtype=None) -> Qwen3TTSModel:
     """Talker, code predictor and speaker encoder of a folder, as tts.load builds them."""
-    config = load_config(folder)
-    files = safetensors_files(folder)
-    model = Qwen3TTSModel(config)
-    weights = interop.sanitize(model, load_weights(files), files, config)
-    if dtype is not None:
-        weights = {k: v.astype(dtype) if mx.issubdtype(v.dtype, mx.floating) else v for k, v in weights.items()}
-    apply_weights(model, weights, str(folder), config.quantization)
+    model = layouts.load_model(folder, load_config(folder), dtype)
     mx.eval(model.parameters())
     return model
 
@@ -119,41 +115,18 @@ def prompt_ids(config: ModelConfig, n_text: int, seed: int) -> TemplateIds:
     return TemplateIds((start, assistant, newline), tuple(text), (end, newline, start, assistant, newline))
 
 
-def reference_codes(model: Qwen3TTSModel, ids: list, frames: int) -> np.ndarray:
-    """Greedy (frames, 16) codes of the model, EOS and the control ids excluded so all frames exist."""
-    talker, cfg = model.talker, model.config
-    prompt = build_prompt(talker, cfg, ids, Voice(), language="english", streaming=False)
-    cache, x, out = talker.make_cache(), prompt.embeds, []
-    greedy = lambda logits, step: mx.argmax(logits, axis=-1)  # noqa: E731
-    for _ in range(frames):
-        logits, hidden = talker(x, cache)
-        c0 = mx.argmax(logits[:, :2048], axis=-1)
-        c0_embed = talker.codec_embed(c0)[:, None]
-        rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, greedy)
-        x = c0_embed + rest_embed + prompt.pad.astype(c0_embed.dtype)
-        out.append(mx.concatenate([c0[:, None], rest], axis=1))
-        mx.eval(x, out[-1])
-    return np.array(mx.concatenate(out))
+def reference_codes(model: Qwen3TTSModel, prompt, frames: int) -> mx.array:
+    """Greedy (frames, 16) codes from the package's decode loop, EOS held off so all frames exist."""
+    greedy = SamplingConfig(temperature=0.0, repetition_penalty=1.0, cp_temperature=0.0)
+    step = FrameStep(model.talker, greedy, model.config.talker_config.codec_eos_token_id)
+    step.process.min_frames = frames
+    return mx.concatenate([f.codes for f in generate_frames(model.talker, prompt, step, frames)])
 
 
-def teacher_forced_logits(model: Qwen3TTSModel, ids: list, codes: np.ndarray):
-    """(talker logits (T, V), code-predictor logits (T, 15, V')) with `codes` fed as the model's own."""
-    from mlx_lm.models.cache import KVCache
-
-    talker, cfg = model.talker, model.config
-    cp = talker.code_predictor
-    prompt = build_prompt(talker, cfg, ids, Voice(), language="english", streaming=False)
-    codes = mx.array(codes)
-    c0_embed = talker.codec_embed(codes[:, 0])  # (T, H)
-    rest = [cp.model.codec_embedding[i](codes[:, i + 1]) for i in range(15)]
-    steps = c0_embed + sum(rest) + prompt.pad.astype(c0_embed.dtype)
-    x = mx.concatenate([prompt.embeds, steps[None, :-1]], axis=1)  # (1, L + T - 1, H)
-    hidden = talker.model(x, talker.make_cache())[0, prompt.embeds.shape[1] - 1 :]  # (T, H)
-    talker_logits = talker.codec_head(hidden)
-    cp_in = mx.stack([hidden, c0_embed, *rest[:14]], axis=1)  # (T, 16, H)
-    h = cp.model(cp.project(cp_in), [KVCache() for _ in range(cp.num_layers)])
-    cp_logits = mx.stack([cp.lm_head[s](h[:, s + 1]) for s in range(15)], axis=1)
-    return np.array(talker_logits.astype(mx.float32)), np.array(cp_logits.astype(mx.float32))
+def forced_logits(model: Qwen3TTSModel, prompt, codes: mx.array):
+    """(talker logits (T, V), code-predictor logits (T, 15, V')) in float32 under teacher forcing."""
+    talker, cp = teacher_forced_logits(model.talker, prompt, codes)
+    return np.array(talker[:-1].astype(mx.float32)), np.array(cp.astype(mx.float32))
 
 
 def compare(ref, got, eos_id: int) -> dict:
@@ -199,7 +172,7 @@ def intelligibility(folder: Path, command: str, workdir: Path) -> float:
     return float(np.mean(errors))
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", help="Released checkpoint (folder or hub id); default: random weights.")
     ap.add_argument("--size", choices=["0b6", "1b7"], default="0b6", help="Random weights: released size.")
@@ -209,7 +182,7 @@ def main():
     ap.add_argument("--recipes", nargs="*", default=[r[0] for r in RECIPES], help="Rows to run.")
     ap.add_argument("--asr-command", help="Transcriber printing the text of {wav} (released weights only).")
     ap.add_argument("--json", type=Path, help="Also write the rows here.")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     group_size = args.group_size or (32 if args.tiny else 64)
     work = Path(tempfile.mkdtemp(prefix="qwen3tts-quant-"))
     try:
@@ -224,8 +197,9 @@ def main():
             write_random_checkpoint(Path(source), config)
         reference = load_main(Path(source), mx.float32)
         ids = prompt_ids(reference.config, 12, seed=1)
-        codes = reference_codes(reference, ids, args.frames)
-        ref_logits = teacher_forced_logits(reference, ids, codes)
+        prompt = lambda m: build_prompt(m.talker, m.config, ids, Voice(), language="english", streaming=False)  # noqa: E731
+        codes = reference_codes(reference, prompt(reference), args.frames)
+        ref_logits = forced_logits(reference, prompt(reference), codes)
         eos = reference.config.talker_config.codec_eos_token_id
         del reference
         rows, bf16_bytes = [], None
@@ -243,7 +217,7 @@ def main():
                 times.append(time.perf_counter() - tic)
             if mx.default_device() == mx.cpu:
                 model = dequantize_model(model)
-            errors = compare(ref_logits, teacher_forced_logits(model, ids, codes), eos)
+            errors = compare(ref_logits, forced_logits(model, prompt(model), codes), eos)
             row = {"recipe": name, "size_mb": size / 1e6, "ratio_bf16": size / bf16_bytes if bf16_bytes else None,
                    "load_s": float(np.median(times)), **errors}
             del model

@@ -26,25 +26,11 @@ Our converted folders use the same layout, so one rule covers both: a folder who
 checkpoint's names and needs no transposes. Everything else is in the released (PyTorch) layout.
 """
 
-import json
-import struct
-from pathlib import Path
-
 import mlx.core as mx
 
-from .errors import ModelLoadError
+from .checkpoint import apply_weights, load_weights, safetensors_files, safetensors_info
 
 SPEAKER_PREFIX = "speaker_encoder."
-
-
-def safetensors_header(path: Path) -> dict:
-    """The JSON header of a safetensors file (tensor names, dtypes, shapes, `__metadata__`)."""
-    try:
-        with open(path, "rb") as f:
-            (size,) = struct.unpack("<Q", f.read(8))
-            return json.loads(f.read(size))
-    except (OSError, struct.error, ValueError) as e:
-        raise ModelLoadError(f"{path} is truncated or not a safetensors file ({e})") from None
 
 
 def is_mlx_layout(files, config) -> bool:
@@ -52,7 +38,7 @@ def is_mlx_layout(files, config) -> bool:
     files' metadata and the config's quantization entry, never by tensor shapes."""
     if getattr(config, "quantization", None):
         return True
-    return any((safetensors_header(Path(f)).get("__metadata__") or {}).get("format") == "mlx" for f in files)
+    return any(safetensors_info(f)[0].get("format") == "mlx" for f in files)
 
 
 def sanitize(model, weights: dict, files, config) -> dict:
@@ -65,6 +51,21 @@ def sanitize(model, weights: dict, files, config) -> dict:
     if not is_mlx_layout(files, config):
         return model.sanitize(weights)
     return {k: _speaker_float32(k, v) for k, v in weights.items()}
+
+
+def load_model(folder, config, dtype=None, prefix: str = ""):
+    """The talker, code predictor and speaker encoder of a checkpoint folder in either layout,
+    quantized as its config says; floating tensors whose name starts with `prefix` cast to `dtype`."""
+    from .talker import Qwen3TTSModel
+
+    files = safetensors_files(folder)
+    model = Qwen3TTSModel(config)
+    weights = sanitize(model, load_weights(files), files, config)
+    if dtype is not None:
+        cast = lambda k, v: k.startswith(prefix) and mx.issubdtype(v.dtype, mx.floating)  # noqa: E731
+        weights = {k: v.astype(dtype) if cast(k, v) else v for k, v in weights.items()}
+    apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)
+    return model
 
 
 def _speaker_float32(key: str, value: mx.array) -> mx.array:

@@ -74,6 +74,17 @@ def safetensors_files(folder: Path, stem: str = "model") -> list:
     return files
 
 
+def safetensors_info(path) -> tuple:
+    """(metadata, {name: dtype}) of a safetensors file; the library checks that it is complete."""
+    from safetensors import safe_open
+
+    try:
+        with safe_open(str(path), framework="numpy") as f:
+            return f.metadata() or {}, {k: f.get_slice(k).get_dtype() for k in f.keys()}
+    except Exception as e:  # SafetensorError for a bad header or a short file, OSError
+        raise ModelLoadError(f"{path} is truncated or not a safetensors file ({e})") from None
+
+
 def load_weights(files) -> dict:
     weights = {}
     for f in files:

@@ -1,7 +1,7 @@
 """Folders in the published mlx-community layout (mlx-audio's converter) load and speak.
 
 The folders are built here from the tiny released checkpoints the way mlx-audio 0.3.0 + mlx-lm
-build them (see interop.py): released key names, speaker-encoder kernels transposed to MLX,
+build them (see layouts.py): released key names, speaker-encoder kernels transposed to MLX,
 everything bf16, Linear layers with an input width divisible by 64 quantized (embeddings not),
 safetensors metadata {"format": "mlx"}, config written by mlx-lm's `save_config`, and
 speech_tokenizer/ copied unchanged.
@@ -18,7 +18,7 @@ import pytest
 from mlx_lm.utils import save_config
 
 from mlx_qwen3tts import convert as cv
-from mlx_qwen3tts import interop
+from mlx_qwen3tts import layouts
 from mlx_qwen3tts.config import ModelConfig
 from mlx_qwen3tts.tts import load
 
@@ -78,7 +78,7 @@ def greedy(tts, frames=6):
 
 def layout(folder: Path) -> bool:
     config = ModelConfig.from_json_dict(json.loads((folder / "config.json").read_text()))
-    return interop.is_mlx_layout(sorted(folder.glob("model*.safetensors")), config)
+    return layouts.is_mlx_layout(sorted(folder.glob("model*.safetensors")), config)
 
 
 def test_layout_is_told_by_markers(tmp_path, sources):

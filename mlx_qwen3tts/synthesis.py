@@ -73,6 +73,8 @@ class FrameStep:
 
         self.frame = mx.compile(frame, inputs=mx.random.state, outputs=mx.random.state)
         self.no_eos = mx.zeros((vocab,))
+        # Evaluated now: a lazy array can only be evaluated on the thread that made it (steps are shared).
+        mx.eval(self.no_eos, self.process.suppress, self.process.eos_only)
 
     def __call__(self, logits, hidden, seen, step: int):
         eos_mask = self.process.eos_only if step < self.process.min_frames else self.no_eos

@@ -30,7 +30,6 @@ from typing import Optional
 import mlx.core as mx
 
 from mlx_qwen3tts import synthesis
-from mlx_qwen3tts.prompt import build_prompt
 from mlx_qwen3tts.sampling import CodebookZeroProcessor, sample
 
 from .syncs import SyncCounter
@@ -83,11 +82,7 @@ def _now() -> float:
 
 
 def _prompt(tts, text: str):
-    if hasattr(tts, "prompt"):
-        return tts.prompt(text, language=LANGUAGE)[0]
-    ids = tts.tokenizer.assistant_ids(text)
-    return build_prompt(tts.model.talker, tts.config, ids, voice=tts.resolve_voice(), language=LANGUAGE,
-                        streaming=tts.default_text_mode() == "streaming")
+    return tts.prompt(tts.request(text, language=LANGUAGE))
 
 
 def _eager_frame_step(tts):

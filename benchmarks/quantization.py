@@ -42,6 +42,7 @@ from mlx_qwen3tts.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
 from mlx_qwen3tts.prompt import Voice, build_prompt  # noqa: E402
 from mlx_qwen3tts.talker import Qwen3TTSModel  # noqa: E402
+from mlx_qwen3tts.tokenizer import TemplateIds  # noqa: E402
 
 RECIPES = [("bf16", None, None), ("uniform-8", "uniform", 8), ("uniform-6", "uniform", 6), ("all8", "all8", None),
            ("talker4-cp8", "talker4-cp8", None), ("uniform-4", "uniform", 4), ("linear-only-4", "linear-only", 4)]
@@ -110,12 +111,12 @@ def load_main(folder: Path, dtype=None) -> Qwen3TTSModel:
     return model
 
 
-def prompt_ids(config: ModelConfig, n_text: int, seed: int) -> list:
+def prompt_ids(config: ModelConfig, n_text: int, seed: int) -> TemplateIds:
     """A templated assistant turn with random text ids (no tokenizer needed)."""
     rng = np.random.default_rng(seed)
     start, end, assistant, newline = config.im_start_token_id, config.im_end_token_id, 77091, 198
     text = rng.integers(1000, 100_000, n_text).tolist()
-    return [start, assistant, newline, *text, end, newline, start, assistant, newline]
+    return TemplateIds((start, assistant, newline), tuple(text), (end, newline, start, assistant, newline))
 
 
 def reference_codes(model: Qwen3TTSModel, ids: list, frames: int) -> np.ndarray:

@@ -15,6 +15,7 @@ import itertools
 import queue
 import threading
 import weakref
+from dataclasses import replace
 from typing import Iterator, Optional
 
 from .errors import Qwen3TTSError
@@ -263,13 +264,9 @@ class Engine:
         r = job.request
         if job.cancelled.is_set():
             return
-        common = dict(voice=r.voice, language=r.language, instruct=r.instruct, sampling=r.sampling,
-                      max_tokens=r.max_frames, seed=r.seed, first_chunk_frames=r.first_chunk_frames,
-                      chunk_frames=r.chunk_frames)
         if r.deltas is not None:
-            chunks = self.tts.stream_text(self._deltas(job, feed_from(r.deltas)), **common)
-        else:
-            chunks = self.tts.stream(r.text, text_mode=r.text_mode, **common)
+            r = replace(r, deltas=self._deltas(job, feed_from(r.deltas)))
+        chunks = self.tts.request_chunks(r)
         try:
             for chunk in chunks:
                 if job.cancelled.is_set() or self._closed:

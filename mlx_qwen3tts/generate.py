@@ -189,12 +189,12 @@ def run(model, text, text_stream, output, language, speaker, instruct, text_mode
         return _run_batch(tts, texts, common, text_mode, output, codes_output, quiet)
     if text_stream:
         frames = tts.text_frames(stdin_deltas(), state=state, **common)
-        codes = _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet)
+        codes = _run_streaming(tts, frames, voice_obj, output, play, first_chunk_frames, chunk_frames, quiet)
     elif stream or play:
         frames = tts.frames(text, text_mode=text_mode, state=state, **common)
         # A rough length for the playback buffer: ~0.3 s of speech per text token.
         expected_s = 0.3 * len(tts.tokenizer.encode(text))
-        codes = _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet,
+        codes = _run_streaming(tts, frames, voice_obj, output, play, first_chunk_frames, chunk_frames, quiet,
                                expected_s)
     else:
         codes, state = _run_whole(tts, text, common, text_mode, split, output, quiet, limit)
@@ -262,7 +262,7 @@ def _run_whole(tts, text, common, text_mode, split, output, quiet, limit):
     return result.codes, result.state
 
 
-def _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_frames, quiet, expected_s=None):
+def _run_streaming(tts, frames, voice, output, play, first_chunk_frames, chunk_frames, quiet, expected_s=None):
     import numpy as np
 
     from .streaming import stream_audio
@@ -276,7 +276,7 @@ def _run_streaming(tts, frames, state, output, play, first_chunk_frames, chunk_f
 
     start = time.perf_counter()
     chunks = stream_audio(tts.codec, recorded(frames), tts.sample_rate, first_chunk_frames, chunk_frames,
-                          state.voice.ref_codes if state.voice else None, start)
+                          voice.ref_codes if voice else None, start)
     player = sink = tmp = None
     try:
         if play:

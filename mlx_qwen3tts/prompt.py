@@ -13,6 +13,7 @@ import mlx.core as mx
 
 from .config import ModelConfig
 from .errors import InputError
+from .tokenizer import TemplateIds
 
 
 @dataclass
@@ -22,7 +23,7 @@ class Voice:
     speaker: Optional[str] = None
     xvector: Optional[mx.array] = None
     ref_codes: Optional[mx.array] = None  # (T, 16) reference codes for in-context cloning
-    ref_ids: Optional[Sequence[int]] = None  # templated reference text ids (ICL)
+    ref_text_ids: Optional[Sequence[int]] = None  # reference transcript ids (ICL), template body
     ref_text: Optional[str] = None
 
 
@@ -82,17 +83,17 @@ def speaker_id(config: ModelConfig, speaker: str) -> int:
 def build_prompt(
     talker,
     config: ModelConfig,
-    input_ids: Sequence[int],
+    target: TemplateIds,
     voice: Voice = Voice(),
     language: str = "auto",
     instruct_ids: Optional[Sequence[int]] = None,
     streaming: bool = False,
     text_complete: bool = True,
 ) -> Prompt:
-    """input_ids: `<|im_start|>assistant\\n{text}<|im_end|>\\n<|im_start|>assistant\\n` ids.
+    """target: the text to speak in its template (`TextTokenizer.assistant`).
 
-    text_complete=False (text still being written, streaming layout only): the body in input_ids
-    is what the prefill consumes, and the caller supplies the text track that follows.
+    text_complete=False (text still being written, streaming layout only): target.body is what the
+    prefill consumes, and the caller supplies the text track that follows.
     """
     tc = config.talker_config
     text = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731  (n, H)
@@ -117,8 +118,8 @@ def build_prompt(
     parts = []
     if instruct_ids is not None:
         parts.append(text(instruct_ids))
-    parts += [text(input_ids[:3]), text_track + codec_track[:-1]]
-    body = input_ids[3:-5]
+    parts += [text(target.role), text_track + codec_track[:-1]]
+    body = target.body
 
     if voice.ref_codes is not None:
         parts_icl, trailing = _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming, text_complete)
@@ -136,8 +137,7 @@ def build_prompt(
 
 
 def _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming, text_complete=True):
-    ref_text = list(voice.ref_ids[3:-2])
-    words = text(ref_text + list(body))
+    words = text(list(voice.ref_text_ids) + list(body))
     if text_complete:
         words = mx.concatenate([words, tts_eos[None]])
     codes = voice.ref_codes.astype(mx.int32)  # (T, 16)

@@ -14,6 +14,7 @@ import mlx.core as mx
 import numpy as np
 
 from .synthesis import Frame
+from .tokenizer import ASSISTANT, TARGET_SUFFIX
 
 
 @dataclass
@@ -82,15 +83,13 @@ class LiveTextTrack:
     whole text tokenized at once, whatever the delta boundaries.
     """
 
-    SUFFIX = "<|im_end|>\n<|im_start|>assistant\n"
-
     def __init__(self, tokenizer, deltas: Iterable[str], embed, offset: int = 1):
         self.incremental = tokenizer.incremental()
         self.deltas = iter(deltas)
         self.embed = embed  # ids -> (n, H) text-track vectors
-        self.ids = list(self.incremental.feed("<|im_start|>assistant\n"))
+        self.ids = list(self.incremental.feed(ASSISTANT))  # role header, body, then suffix once finished
         self.finished = False
-        self.suffix_len = len(tokenizer.encode(self.SUFFIX))
+        self.role_len, self.suffix_len = len(tokenizer.encode(ASSISTANT)), len(tokenizer.encode(TARGET_SUFFIX))
         self.eos = self.pad = None
         self.offset = offset  # tokens of lead + body the prefill consumed
         self.lead = []  # ids read before the body (ICL reference text the prefill had no room for)
@@ -102,14 +101,17 @@ class LiveTextTrack:
         try:
             delta = next(self.deltas)
         except StopIteration:
-            self.ids += self.incremental.feed(self.SUFFIX) + self.incremental.finish()
+            self.ids += self.incremental.feed(TARGET_SUFFIX) + self.incremental.finish()
             self.finished = True
             return False
         self.ids += self.incremental.feed(delta)
         return True
 
+    def role(self) -> tuple:
+        return tuple(self.ids[: self.role_len])
+
     def body(self):
-        return self.ids[3 : len(self.ids) - self.suffix_len] if self.finished else self.ids[3:]
+        return self.ids[self.role_len : len(self.ids) - self.suffix_len if self.finished else len(self.ids)]
 
     def wait_for(self, count: int) -> list:
         """Body ids once `count` of them exist or the input has ended."""

@@ -6,7 +6,7 @@ embeddings plus that step's text-track vector. The frame is built lazily and eva
 """
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import mlx.core as mx
 import numpy as np
@@ -31,7 +31,6 @@ class LoopState:
     max_frames: int = 0
     stopped_on_eos: bool = False
     prefill_s: float = 0.0
-    voice: Any = None  # the Voice the prompt was built with
 
 
 class ArrayTextTrack:
@@ -54,10 +53,12 @@ class FrameStep:
     """
 
     def __init__(self, talker, sampling: SamplingConfig, eos_id: int):
-        self.talker = talker
         vocab = talker.codec_head.weight.shape[0]
         self.process = CodebookZeroProcessor(vocab, eos_id, sampling.repetition_penalty)
         self.vocab = vocab
+        self.no_eos = mx.zeros((vocab,))
+        # Evaluated now: a lazy array can only be evaluated on the thread that made it (steps are shared).
+        mx.eval(self.no_eos, self.process.suppress, self.process.eos_only)
 
         def cp_sample(logits, step):
             return sample(logits, sampling.cp_temperature, sampling.cp_top_k, sampling.cp_top_p)
@@ -71,14 +72,21 @@ class FrameStep:
             seen = seen | (mx.arange(vocab)[None] == c0[:, None])
             return codes, c0_embed + rest_embed, seen
 
+        self.graph = frame
         self.frame = mx.compile(frame, inputs=mx.random.state, outputs=mx.random.state)
-        self.no_eos = mx.zeros((vocab,))
-        # Evaluated now: a lazy array can only be evaluated on the thread that made it (steps are shared).
-        mx.eval(self.no_eos, self.process.suppress, self.process.eos_only)
 
     def __call__(self, logits, hidden, seen, step: int):
         eos_mask = self.process.eos_only if step < self.process.min_frames else self.no_eos
-        return self.frame(logits, hidden, seen, eos_mask)
+        key = mx.random.state[0]
+        try:
+            return self.frame(logits, hidden, seen, eos_mask)
+        except BaseException:
+            # An error mid-trace leaves a placeholder as the global random key and a half-traced
+            # graph: put the last real key back and trace afresh next time.
+            hi, lo = key.tolist()
+            mx.random.seed((hi << 32) | lo)
+            self.frame = mx.compile(self.graph, inputs=mx.random.state, outputs=mx.random.state)
+            raise
 
 
 _FRAME_STEPS = {}
@@ -103,16 +111,22 @@ def generate_frames(
     eos_id: int,
     text_track: Optional[Callable[[int], mx.array]] = None,
     state: Optional[LoopState] = None,
+    seed: Optional[int] = None,
+    budget: Optional[Callable[[], int]] = None,
 ) -> Iterator[Frame]:
     """Yield frames until codebook 0 is EOS or `max_frames` frames were produced.
 
     A frame is one lazy graph evaluated once. With a text track that is already known (not
     streamed in), frame t+1 is built and sent off (`mx.async_eval`) before frame t's EOS check,
-    so the device never waits for the host.
+    so the device never waits for the host. `budget()`, checked after each streamed-in frame,
+    lowers the limit as far as the text received so far allows.
     """
     import time
 
     state = state if state is not None else LoopState()
+    state.max_frames = max_frames
+    if seed is not None:
+        mx.random.seed(seed)
     pipelined = text_track is None
     text_track = text_track or ArrayTextTrack(prompt)
     step_fn = frame_step(talker, sampling, eos_id)
@@ -145,7 +159,11 @@ def generate_frames(
             return
         state.frames = step + 1
         yield Frame(step, codes, None if batch == 1 else ~ended)
-        if not pipelined and step + 1 < max_frames:
+        if not pipelined:
+            if budget is not None:
+                state.max_frames = min(max_frames, budget())
+            if step + 1 >= state.max_frames:
+                return
             # A streamed-in text vector may have to wait for the writer: only after the frame is out.
             pending = build(frame_embed + text_track(step).astype(frame_embed.dtype), seen, step + 1)
             mx.async_eval(pending)

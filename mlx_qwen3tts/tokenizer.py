@@ -12,6 +12,7 @@ released checkpoints; `_fixed_regex_applies` repeats that check.
 import json
 import re
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,6 +30,23 @@ FIXED_SPLIT = (
     r"|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
 )
 _MISTRAL_MODEL_TYPES = ("mistral", "mistral3", "voxtral", "ministral", "pixtral")
+# Upstream's chat templates: the target text, the reference transcript (ICL) and the instruction.
+ASSISTANT, USER = "<|im_start|>assistant\n", "<|im_start|>user\n"
+TARGET_SUFFIX, END = "<|im_end|>\n<|im_start|>assistant\n", "<|im_end|>\n"
+
+
+@dataclass(frozen=True)
+class TemplateIds:
+    """Token ids of a templated text by part: the whole string is encoded at once, as upstream does,
+    and cut where its role header and suffix end (upstream slices e.g. `input_ids[:, 3:-5]`)."""
+
+    role: tuple
+    body: tuple
+    suffix: tuple
+
+    @property
+    def ids(self) -> list:
+        return [*self.role, *self.body, *self.suffix]
 
 
 def _version_key(text):
@@ -141,16 +159,21 @@ class TextTokenizer:
             raise KeyError(f"{token!r} is not a token of this vocabulary.")
         return token_id
 
-    def assistant_ids(self, text: str) -> list[int]:
-        """Target text: role (3 ids), text, then 5 ids (`<|im_end|>\\n<|im_start|>assistant\\n`)."""
-        return self.encode(f"<|im_start|>assistant\n{text}<|im_end|>\n<|im_start|>assistant\n")
+    def template(self, role: str, text: str, suffix: str) -> TemplateIds:
+        ids = self.encode(role + text + suffix)
+        head, tail = len(self.encode(role)), len(ids) - len(self.encode(suffix))
+        return TemplateIds(tuple(ids[:head]), tuple(ids[head:tail]), tuple(ids[tail:]))
 
-    def ref_ids(self, text: str) -> list[int]:
-        """Reference transcript for voice cloning: role (3 ids), text, `<|im_end|>\\n`."""
-        return self.encode(f"<|im_start|>assistant\n{text}<|im_end|>\n")
+    def assistant(self, text: str) -> TemplateIds:
+        """The text to speak: `<|im_start|>assistant\\n{text}<|im_end|>\\n<|im_start|>assistant\\n`."""
+        return self.template(ASSISTANT, text, TARGET_SUFFIX)
 
-    def instruct_ids(self, text: str) -> list[int]:
-        return self.encode(f"<|im_start|>user\n{text}<|im_end|>\n")
+    def reference(self, text: str) -> TemplateIds:
+        """The reference transcript for in-context cloning: `<|im_start|>assistant\\n{text}<|im_end|>\\n`."""
+        return self.template(ASSISTANT, text, END)
+
+    def instruction(self, text: str) -> TemplateIds:
+        return self.template(USER, text, END)
 
     def incremental(self) -> "IncrementalTokenizer":
         return IncrementalTokenizer(self)

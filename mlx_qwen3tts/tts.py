@@ -8,8 +8,7 @@ layout, Base (default voice and cloning) the streaming one.
 """
 
 import time
-import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Sequence
 
@@ -19,20 +18,21 @@ import numpy as np
 from . import interop
 from . import load as loading
 from .errors import InputError
-from .prompt import Voice, build_prompt, stack_prompts
+from .prompt import Prompt, Voice, build_prompt, stack_prompts
+from .request import Request, build_request, resolve_voice
 from .sampling import SamplingConfig
 from .streaming import AudioChunk, LiveTextTrack, stream_audio
 from .synthesis import Frame, LoopState, generate_frames
 from .talker import Qwen3TTSModel
+from .tokenizer import TemplateIds
 from .text import frame_budget, join_audio, split_sentences
 from .voices import VoiceCache, clone_voice, load_voice
 
 SAMPLE_RATE = 24000
 FRAMES_PER_SECOND = 12.5
-TEXT_MODES = ("streaming", "non-streaming")
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
 LONG_TEXT_CHARS = 300
-SAMPLING_KEYS = ("temperature", "top_k", "top_p", "repetition_penalty")
+PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only")
 
 
 @dataclass
@@ -42,6 +42,7 @@ class Result:
     sample_rate: int
     stopped_on_eos: bool
     state: LoopState
+    voice: Voice  # the voice it was spoken with (e.g. the cloned one)
 
 
 class TTS:
@@ -70,6 +71,11 @@ class TTS:
             raise InputError("this CustomVoice model lists no speakers in its config.json")
         return "ryan" if "ryan" in speakers else speakers[0]
 
+    @property
+    def max_new_tokens(self) -> int:
+        """The frame cap of generation_config.json (the most `max_tokens` may be)."""
+        return int(self.generation_config.get("max_new_tokens", 8192))
+
     def clone(self, ref_audio, ref_text: Optional[str] = None, x_vector_only: bool = False,
               sample_rate: Optional[int] = None) -> Voice:
         """A cloned Voice from reference audio (Base models); cached per distinct audio."""
@@ -80,125 +86,89 @@ class TTS:
 
     def resolve_voice(self, speaker=None, voice=None, ref_audio=None, ref_text=None, x_vector_only=False) -> Voice:
         """The Voice for these arguments: preset speaker, saved voice (path or Voice) or reference audio."""
-        if ref_audio is not None:
-            if voice is not None:
-                raise InputError("give either a saved voice or reference audio, not both")
-            voice = self.clone(ref_audio, ref_text, x_vector_only)
-        elif isinstance(voice, (str, Path)):
-            voice = self.load_voice(voice)
-        elif (ref_text or x_vector_only) and voice is None:
-            raise InputError("--ref-text and --x-vector-only need reference audio (--ref-audio)")
-        if voice is not None and speaker:
-            raise InputError("a cloned voice and a preset speaker cannot be combined")
-        if voice is not None and voice.xvector is not None and self.variant != "base":
-            raise InputError(f"cloned voices need a Base model; this is a {self.variant} model")
-        if speaker:
-            return Voice(speaker=speaker)
-        if voice is None and self.variant == "custom_voice":
-            return Voice(speaker=self.default_speaker())
-        return voice or Voice()
+        return resolve_voice(self, speaker, voice, ref_audio, ref_text, x_vector_only)
 
-    def _instruct(self, instruct):
-        if not instruct:
-            return None
-        if self.variant == "base" or (self.variant == "custom_voice" and self.config.tts_model_size == "0b6"):
-            what = "Base models" if self.variant == "base" else "the 0.6B CustomVoice model"
-            warnings.warn(f"{what} ignore instructions (as upstream does); --instruct is not used", stacklevel=4)
-            return None
-        return instruct
+    def request(self, text: Optional[str] = None, deltas: Optional[Iterable[str]] = None, **kwargs) -> Request:
+        """One validated request: `text` whole or `deltas` as written, keywords as `generate`/`stream`
+        (language, speaker, instruct, text_mode, voice, ref_audio, ref_text, x_vector_only, sampling,
+        temperature, top_k, top_p, repetition_penalty, seed, max_tokens, first_chunk_frames,
+        chunk_frames). Raises InputError for the first bad argument; resolves the voice once."""
+        return build_request(self, text, deltas, **kwargs)
 
-    def _loop(self, prompt, sampling, max_tokens, state, track=None):
-        if max_tokens is not None and max_tokens < 1:
-            raise InputError(f"--max-tokens must be at least 1, got {max_tokens}")
-        limit = int(self.generation_config.get("max_new_tokens", 8192))
-        if max_tokens is None and prompt.text_tokens:
-            max_tokens = min(limit, frame_budget(prompt.text_tokens))
-        max_tokens = max_tokens or limit
-        if state is not None:
-            state.max_frames = max_tokens
+    def prompt(self, request: Request) -> Prompt:
+        """The prefill embeddings and per-frame text track of a whole-text request."""
+        return build_prompt(
+            self.model.talker, self.config, self.tokenizer.assistant(request.text), voice=request.voice,
+            language=request.language, instruct_ids=self._instruct_ids(request),
+            streaming=request.text_mode == "streaming",
+        )
+
+    def _instruct_ids(self, request: Request):
+        return self.tokenizer.instruction(request.instruct).ids if request.instruct else None
+
+    def request_frames(self, request: Request, state: Optional[LoopState] = None) -> Iterator[Frame]:
+        """Codec frames for a Request, as they are generated."""
+        if request.deltas is not None:
+            return self._text_frames(request, state)
+        return self._loop(self.prompt(request), request, state)
+
+    def request_chunks(self, request: Request, state: Optional[LoopState] = None) -> Iterator[AudioChunk]:
+        """Audio chunks for a Request while generating; they concatenate to its one-shot audio."""
+        start = time.perf_counter()
+        return stream_audio(self.codec, self.request_frames(request, state), self.sample_rate,
+                            request.first_chunk_frames, request.chunk_frames, request.voice.ref_codes, start)
+
+    def _loop(self, prompt: Prompt, request: Request, state=None, track=None):
+        limit, budget = request.max_frames or self.max_new_tokens, None
+        if request.max_frames is None and track is not None:  # grows with the text received so far
+            budget = lambda: frame_budget(len(track.body()))  # noqa: E731
+        elif request.max_frames is None and prompt.text_tokens:
+            limit = min(limit, frame_budget(prompt.text_tokens))
         return generate_frames(
-            self.model.talker, prompt, sampling or self.sampling, max_tokens,
-            self.config.talker_config.codec_eos_token_id, text_track=track, state=state,
+            self.model.talker, prompt, request.sampling, limit, self.config.talker_config.codec_eos_token_id,
+            text_track=track, state=state, seed=request.seed, budget=budget,
         )
 
-    def prompt(self, text: str, language: str = "auto", speaker: Optional[str] = None,
-               instruct: Optional[str] = None, text_mode: Optional[str] = None, voice=None,
-               ref_audio=None, ref_text: Optional[str] = None, x_vector_only: bool = False):
-        """(Prompt, Voice) for one request: the prefill embeddings and the per-frame text track."""
-        if text is None or not text.strip():
-            raise InputError("the text is empty; give some text to speak")
-        text_mode = text_mode or self.default_text_mode()
-        if text_mode not in TEXT_MODES:
-            raise InputError(f"unknown text mode '{text_mode}'; choose streaming or non-streaming")
-        voice = self.resolve_voice(speaker, voice, ref_audio, ref_text, x_vector_only)
-        instruct = self._instruct(instruct)
-        prompt = build_prompt(
-            self.model.talker, self.config, self.tokenizer.assistant_ids(text), voice=voice,
-            language=language, instruct_ids=self.tokenizer.instruct_ids(instruct) if instruct else None,
-            streaming=text_mode == "streaming",
-        )
-        return prompt, voice
+    def frames(self, text: str, state: Optional[LoopState] = None, **kwargs) -> Iterator[Frame]:
+        """Codec frames for `text`, as they are generated; keywords as `generate`."""
+        return self.request_frames(self.request(text, **kwargs), state)
 
-    def frames(self, text: str, language: str = "auto", speaker: Optional[str] = None,
-               instruct: Optional[str] = None, text_mode: Optional[str] = None, voice=None,
-               ref_audio=None, ref_text: Optional[str] = None, x_vector_only: bool = False,
-               sampling: Optional[SamplingConfig] = None, max_tokens: Optional[int] = None,
-               state: Optional[LoopState] = None) -> Iterator[Frame]:
-        """Codec frames for `text`, as they are generated."""
-        prompt, voice = self.prompt(text, language, speaker, instruct, text_mode, voice, ref_audio, ref_text,
-                                    x_vector_only)
-        if state is not None:
-            state.voice = voice
-        return self._loop(prompt, sampling, max_tokens, state)
-
-    def text_frames(self, deltas: Iterable[str], language: str = "auto", speaker: Optional[str] = None,
-                    instruct: Optional[str] = None, voice=None, ref_audio=None, ref_text: Optional[str] = None,
-                    x_vector_only: bool = False, sampling: Optional[SamplingConfig] = None,
-                    max_tokens: Optional[int] = None, state: Optional[LoopState] = None) -> Iterator[Frame]:
+    def text_frames(self, deltas: Iterable[str], state: Optional[LoopState] = None, **kwargs) -> Iterator[Frame]:
         """Codec frames for text that arrives as deltas (e.g. from an LLM), streaming text layout.
 
         Speech starts after the first text token; each frame consumes one more token, waiting for
         it when it has not arrived. Greedy codes equal those of the whole text given at once.
         """
-        voice = self.resolve_voice(speaker, voice, ref_audio, ref_text, x_vector_only)
-        instruct = self._instruct(instruct)
-        talker = self.model.talker
-        embed = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731
-        track = LiveTextTrack(self.tokenizer, deltas, embed)
-        if state is not None:
-            state.voice = voice
-        return self._text_frames(track, voice, language, instruct, sampling, max_tokens, state)
+        return self.request_frames(self.request(deltas=deltas, **kwargs), state)
 
-    def _text_frames(self, track, voice, language, instruct, sampling, max_tokens, state):
+    def _text_frames(self, request: Request, state):
+        talker, cfg, voice = self.model.talker, self.config, request.voice
+        embed = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731
+        track = LiveTextTrack(self.tokenizer, request.deltas, embed)
         try:
             needed, lead = 1, []
             if voice.ref_codes is not None:  # ICL: the prefill overlays text on every reference frame
-                ref_text, n_audio = list(voice.ref_ids[3:-2]), voice.ref_codes.shape[0] + 1
+                ref_text, n_audio = list(voice.ref_text_ids), voice.ref_codes.shape[0] + 1
                 needed, lead = max(n_audio - len(ref_text), 0), ref_text[n_audio:]
             body = track.wait_for(max(needed, 1))
             if not body:
                 return
             consumed = body if track.finished else body[:needed]
-            ids = track.ids[:3] + list(consumed) + [0] * 5  # build_prompt reads ids[:3] and ids[3:-5]
-            talker, cfg = self.model.talker, self.config
             prompt = build_prompt(
-                talker, cfg, ids, voice=voice, language=language, streaming=True, text_complete=track.finished,
-                instruct_ids=self.tokenizer.instruct_ids(instruct) if instruct else None,
+                talker, cfg, TemplateIds(track.role(), tuple(consumed), ()), voice=voice, language=request.language, streaming=True,
+                text_complete=track.finished, instruct_ids=self._instruct_ids(request),
             )
             track.eos, track.pad = talker.text_embed(mx.array([[cfg.tts_eos_token_id, cfg.tts_pad_token_id]]))[0]
             track.lead, track.offset = lead, (needed if voice.ref_codes is not None else 1)
-            yield from self._loop(prompt, sampling, max_tokens, state, track=None if track.finished else track)
+            yield from self._loop(prompt, request, state, track=None if track.finished else track)
         finally:
             track.close()
 
-    def _sampling(self, kwargs) -> SamplingConfig:
-        base = kwargs.pop("sampling", None) or self.sampling
-        return base.override(**{k: kwargs.pop(k) for k in SAMPLING_KEYS if k in kwargs})
-
     def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None,
                  split: str = "auto", **kwargs) -> Result:
-        """Synthesize `text`. Keyword arguments as `frames`, plus temperature / top_k / top_p /
-        repetition_penalty overrides (temperature 0 = greedy). decode=False returns codes only.
+        """Synthesize `text`. Keyword arguments as `request`: language, speaker, instruct, voice,
+        ref_audio, ref_text, x_vector_only, text_mode, max_tokens, sampling and temperature / top_k /
+        top_p / repetition_penalty overrides (temperature 0 = greedy). decode=False returns codes only.
 
         split: text longer than LONG_TEXT_CHARS is cut at sentence ends ("auto": one piece after
         the other, "sequence" likewise for any length, "batch": the pieces as one batch, "none":
@@ -206,96 +176,90 @@ class TTS:
         """
         if split not in SPLIT_MODES:
             raise InputError(f"unknown split mode '{split}'; choose one of {', '.join(SPLIT_MODES)}")
-        if text is not None and split != "none" and (split != "auto" or len(text) > LONG_TEXT_CHARS):
-            pieces = split_sentences(text, LONG_TEXT_CHARS)
+        request = self.request(text, seed=seed, **kwargs)
+        if split != "none" and (split != "auto" or len(request.text) > LONG_TEXT_CHARS):
+            pieces = split_sentences(request.text, LONG_TEXT_CHARS)
             if len(pieces) > 1:
-                return self._generate_pieces(pieces, split, seed, decode, kwargs)
-        sampling = self._sampling(kwargs)
-        if seed is not None:
-            mx.random.seed(seed)
+                return self._generate_pieces([replace(request, text=piece) for piece in pieces], split, decode)
+        return self._generate(request, decode, progress)
+
+    def _generate(self, request: Request, decode: bool = True, progress=None) -> Result:
         state = LoopState()
         codes = []
-        for frame in self.frames(text, sampling=sampling, state=state, **kwargs):
+        for frame in self.request_frames(request, state):
             codes.append(frame.codes)
             if progress is not None:
                 progress(frame.index + 1)
         codes = mx.concatenate(codes) if codes else mx.zeros((0, 16), dtype=mx.int32)
         audio = np.zeros((0,), dtype=np.float32)
         if decode and codes.shape[0]:
-            audio = self.decode(codes, ref_codes=state.voice.ref_codes)
-        return Result(audio, np.array(codes), self.sample_rate, state.stopped_on_eos, state)
+            audio = self.decode(codes, ref_codes=request.voice.ref_codes)
+        return Result(audio, np.array(codes), self.sample_rate, state.stopped_on_eos, state, request.voice)
 
-    def _generate_pieces(self, pieces, split, seed, decode, kwargs) -> Result:
+    def _generate_pieces(self, requests: List[Request], split: str, decode: bool) -> Result:
         if split == "batch":
-            results = self.generate_batch(pieces, seed=seed, decode=decode, **kwargs)
-        else:
-            if seed is not None:
-                mx.random.seed(seed)
-            results = [self.generate(piece, split="none", decode=decode, **kwargs) for piece in pieces]
+            results = self._generate_batch(requests, decode)
+        else:  # the seed is set once, by the first piece
+            results = [self._generate(r if i == 0 else replace(r, seed=None), decode) for i, r in enumerate(requests)]
         audio = join_audio([r.audio for r in results], self.sample_rate) if decode else np.zeros((0,), np.float32)
         codes = np.concatenate([r.codes for r in results])
-        return Result(audio, codes, self.sample_rate, all(r.stopped_on_eos for r in results), results[-1].state)
+        return Result(audio, codes, self.sample_rate, all(r.stopped_on_eos for r in results), results[-1].state,
+                      results[-1].voice)
 
     def generate_batch(self, texts: Sequence[str], seed: Optional[int] = None, decode: bool = True,
                        **kwargs) -> List[Result]:
         """Several texts in one left-padded batch, each stopping at its own EOS.
 
-        Per-item settings (language, speaker, instruct, voice, ref_audio, ref_text) may be lists
-        of the same length as `texts`; a single value applies to every item. With greedy decoding
-        each result equals generating that text alone.
+        Per-item settings (language, speaker, instruct, voice, ref_audio, ref_text, x_vector_only)
+        may be lists of the same length as `texts`; a single value applies to every item. With
+        greedy decoding each result equals generating that text alone.
         """
+        if isinstance(texts, (str, bytes)):
+            raise InputError("generate_batch takes a list of texts; for a single text use generate")
+        texts = list(texts)
         if not texts:
             raise InputError("no texts to synthesize")
-        sampling = self._sampling(kwargs)
-        max_tokens = kwargs.pop("max_tokens", None)
-        text_mode = kwargs.pop("text_mode", None)
-        per_item = {k: v if isinstance(v, list) else [v] * len(texts) for k, v in kwargs.items()}
+        per_item = {k: v for k, v in kwargs.items() if k in PER_ITEM_KEYS and isinstance(v, list)}
         for key, values in per_item.items():
             if len(values) != len(texts):
                 raise InputError(f"{key} has {len(values)} entries for {len(texts)} texts")
-        prompts, voices = [], []
-        for i, text in enumerate(texts):
-            prompt, voice = self.prompt(text, text_mode=text_mode, **{k: v[i] for k, v in per_item.items()})
-            prompts.append(prompt)
-            voices.append(voice)
-        if seed is not None:
-            mx.random.seed(seed)
+        requests = [self.request(text, seed=seed, **{**kwargs, **{k: v[i] for k, v in per_item.items()}})
+                    for i, text in enumerate(texts)]
+        return self._generate_batch(requests, decode)
+
+    def _generate_batch(self, requests: List[Request], decode: bool) -> List[Result]:
+        # Sampling, text mode, frame cap and seed are the same for every row (not per item).
         state = LoopState()
-        rows = [[] for _ in texts]
-        for frame in self._loop(stack_prompts(prompts), sampling, max_tokens, state):
+        rows = [[] for _ in requests]
+        prompt = stack_prompts([self.prompt(r) for r in requests])
+        for frame in self._loop(prompt, requests[0], state):
             codes = np.array(frame.codes)
-            for b in range(len(texts)):
+            for b in range(len(requests)):
                 if frame.active is None or frame.active[b]:
                     rows[b].append(codes[b])
         results = []
-        for b, voice in enumerate(voices):
+        for b, request in enumerate(requests):
             codes = np.stack(rows[b]).astype(np.int32) if rows[b] else np.zeros((0, 16), np.int32)
             ended = len(rows[b]) < state.frames or state.stopped_on_eos
             audio = np.zeros((0,), dtype=np.float32)
             if decode and codes.shape[0]:
-                audio = self.decode(mx.array(codes), ref_codes=voice.ref_codes)
-            results.append(Result(audio, codes, self.sample_rate, ended, state))
+                audio = self.decode(mx.array(codes), ref_codes=request.voice.ref_codes)
+            results.append(Result(audio, codes, self.sample_rate, ended, state, request.voice))
         return results
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
         """Audio chunks while generating; they concatenate to `generate(...).audio`."""
-        return self._stream(self.frames, text, first_chunk_frames, chunk_frames, seed, state, kwargs)
+        request = self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, seed=seed,
+                               **kwargs)
+        return self.request_chunks(request, state)
 
     def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
                     seed: Optional[int] = None, state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
         """Audio chunks for text that arrives as deltas."""
-        return self._stream(self.text_frames, deltas, first_chunk_frames, chunk_frames, seed, state, kwargs)
-
-    def _stream(self, make_frames, source, first_chunk_frames, chunk_frames, seed, state, kwargs):
-        start = time.perf_counter()
-        sampling = self._sampling(kwargs)
-        if seed is not None:
-            mx.random.seed(seed)
-        state = state if state is not None else LoopState()
-        frames = make_frames(source, sampling=sampling, state=state, **kwargs)
-        return stream_audio(self.codec, frames, self.sample_rate, first_chunk_frames, chunk_frames,
-                            state.voice.ref_codes, start)
+        request = self.request(deltas=deltas, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
+                               seed=seed, **kwargs)
+        return self.request_chunks(request, state)
 
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
         """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut

@@ -79,7 +79,8 @@ def clone_voice(tts, ref_audio, ref_text: Optional[str] = None, x_vector_only: b
             "can make generation run on",
             stacklevel=2,
         )
-    return Voice(xvector=xvector, ref_codes=codes, ref_ids=tts.tokenizer.ref_ids(ref_text), ref_text=ref_text)
+    return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=tts.tokenizer.reference(ref_text).body,
+                 ref_text=ref_text)
 
 
 def save_voice(voice: Voice, path, model_size: str):
@@ -112,4 +113,5 @@ def load_voice(tts, path) -> Voice:
     codes = arrays.get("ref_codes")
     if codes is None:
         return Voice(xvector=arrays["xvector"])
-    return Voice(xvector=arrays["xvector"], ref_codes=codes, ref_ids=tts.tokenizer.ref_ids(ref_text), ref_text=ref_text)
+    return Voice(xvector=arrays["xvector"], ref_codes=codes, ref_text_ids=tts.tokenizer.reference(ref_text).body,
+                 ref_text=ref_text)

@@ -3,35 +3,30 @@
 import gc
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from mlx_qwen3tts.engine import Engine, EngineFull, TextFeed
 from mlx_qwen3tts.prompt import Voice
-from mlx_qwen3tts.sampling import SamplingConfig
 
 
-@dataclass(frozen=True)
-class Req:  # the fields of mlx_qwen3tts.request.Request the engine reads
-    text: Optional[str]
-    deltas: Optional[Iterable[str]]
-    voice: Any
-    language: str = "auto"
-    instruct: Optional[str] = None
-    text_mode: str = "streaming"
-    sampling: SamplingConfig = SamplingConfig(temperature=0.0, cp_temperature=0.0)
-    seed: Optional[int] = None
-    max_frames: Optional[int] = None
-    first_chunk_frames: int = 1
-    chunk_frames: int = 4
+def Req(text, deltas, voice, **kw):
+    kw.setdefault("temperature", 0)
+    if "max_frames" in kw:
+        kw["max_tokens"] = kw.pop("max_frames")
+    return TTS_.request(text, deltas, speaker=voice.speaker, **kw)
+
+
+TTS_ = None
 
 
 @pytest.fixture(scope="module")
 def tts(load_tiny):
-    return load_tiny("custom_voice-1b7")
+    global TTS_
+    TTS_ = load_tiny("custom_voice-1b7")
+    return TTS_
 
 
 def collect(handle):
@@ -41,13 +36,10 @@ def collect(handle):
     return codes, audio
 
 
-def solo(tts, req):
-    kw = dict(voice=req.voice, language=req.language, sampling=req.sampling, max_tokens=req.max_frames,
-              seed=req.seed)
-    if req.deltas is not None:
-        chunks = list(tts.stream_text(iter(req.deltas), **kw))
-    else:
-        chunks = list(tts.stream(req.text, text_mode=req.text_mode, **kw))
+def solo(tts, req, deltas=None):
+    if deltas is not None:
+        req = replace(req, deltas=iter(deltas))
+    chunks = list(tts.request_chunks(req))
     return np.concatenate([c.codes for c in chunks]), np.concatenate([c.samples for c in chunks])
 
 
@@ -59,7 +51,7 @@ def test_requests_equal_solo_runs(tts):
         handles = [engine.submit(r) for r in reqs]
         outs = [collect(h) for h in handles]
     for req, (codes, audio) in zip(reqs, outs):
-        want_codes, want_audio = solo(tts, req)
+        want_codes, want_audio = solo(tts, req, ["A streamed ", "sentence."] if req.deltas else None)
         np.testing.assert_array_equal(codes, want_codes)
         assert np.abs(audio - want_audio).max() <= 1e-4
 

@@ -36,8 +36,8 @@ def prompt_for(tts, case):
     voice = Voice(speaker=case["speaker"]) if case["speaker"] else Voice()
     instruct = case["instruct"] if case.get("instruct_used") else None
     return build_prompt(
-        tts.model.talker, tts.config, tts.tokenizer.assistant_ids(case["text"]), voice=voice,
-        language=case["language"], instruct_ids=tts.tokenizer.instruct_ids(instruct) if instruct else None,
+        tts.model.talker, tts.config, tts.tokenizer.assistant(case["text"]), voice=voice,
+        language=case["language"], instruct_ids=tts.tokenizer.instruction(instruct).ids if instruct else None,
         streaming=not case["non_streaming_mode"],
     )
 
@@ -45,7 +45,7 @@ def prompt_for(tts, case):
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_prompt_embeddings(case, load_tiny):
     tts, ref = load_tiny(case["checkpoint"]), reference(case)
-    assert tts.tokenizer.assistant_ids(case["text"]) == ref["input_ids"].tolist()
+    assert tts.tokenizer.assistant(case["text"]).ids == ref["input_ids"].tolist()
     prompt = prompt_for(tts, case)
     np.testing.assert_allclose(np.array(prompt.embeds[0]), ref["prefill_embeds"], rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(np.array(prompt.trailing), ref["trailing_text"], rtol=1e-4, atol=1e-4)

@@ -16,6 +16,7 @@ from mlx_qwen3tts.tokenizer import (
     FIXED_SPLIT,
     QWEN2_SPLIT,
     IncrementalTokenizer,
+    TemplateIds,
     TextTokenizer,
     _examined_end,
     _fixed_regex_applies,
@@ -24,7 +25,7 @@ from mlx_qwen3tts.tokenizer import (
 FIXTURES = Path(__file__).parent / "fixtures" / "tokenizer"
 CORPUS = json.loads((FIXTURES / "corpus.json").read_text(encoding="utf-8"))
 ENTRIES = {e["name"]: e for e in CORPUS["entries"]}
-TEMPLATE_METHODS = {"assistant": "assistant_ids", "ref": "ref_ids", "instruct": "instruct_ids"}
+TEMPLATE_METHODS = {"assistant": "assistant", "ref": "reference", "instruct": "instruction"}
 
 
 def _unpacked_folder(root: Path, config: dict) -> Path:
@@ -61,8 +62,8 @@ def test_decode_matches_reference(tok, name):
 
 def test_templates_match_reference(tok):
     for template in CORPUS["templates"]:
-        ids = getattr(tok, TEMPLATE_METHODS[template["kind"]])(template["text"])
-        assert ids == template["ids"], template
+        parts = getattr(tok, TEMPLATE_METHODS[template["kind"]])(template["text"])
+        assert parts.ids == template["ids"], template
 
 
 def test_template_framing(tok):
@@ -70,10 +71,12 @@ def test_template_framing(tok):
     newline, assistant = tok.encode("\n"), tok.encode("assistant")
     assert assistant == [77091] and (im_start, im_end) == (151644, 151645)
     text = tok.encode("Hello there.")
-    assert tok.assistant_ids("Hello there.") == [im_start, *assistant, *newline, *text, im_end, *newline,
-                                                 im_start, *assistant, *newline]
-    assert tok.ref_ids("Hello there.")[3:-2] == text
-    assert tok.instruct_ids("Hi")[:2] == [im_start, *tok.encode("user")]
+    role = (im_start, *assistant, *newline)
+    target = tok.assistant("Hello there.")
+    assert (target.role, target.body, target.suffix) == (role, tuple(text), (im_end, *newline, *role))
+    assert tok.reference("Hello there.") == TemplateIds(role, tuple(text), (im_end, *newline))
+    instruction = tok.instruction("Hi")
+    assert instruction.role == (im_start, *tok.encode("user"), *newline) and instruction.suffix == (im_end, *newline)
 
 
 def test_token_to_id(tok):

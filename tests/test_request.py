@@ -1,0 +1,184 @@
+"""The request: every argument validated in one place, the same keywords on every entry point, and
+no error (bad argument, failing text source, Ctrl-C) that leaves the loaded model unusable."""
+
+import dataclasses
+import warnings
+
+import mlx.core as mx
+import numpy as np
+import pytest
+
+from mlx_qwen3tts.errors import InputError
+from mlx_qwen3tts.request import Request
+from mlx_qwen3tts.sampling import SamplingConfig
+from mlx_qwen3tts.synthesis import LoopState, generate_frames
+from mlx_qwen3tts.text import frame_budget
+
+TEXT = "Hello there, how are you?"
+
+
+@pytest.fixture(scope="module")
+def tts(load_tiny):
+    return load_tiny("custom_voice-0b6")
+
+
+@pytest.fixture(scope="module")
+def sampled(tts):
+    """Codes of a seeded, sampled generation made before anything in this module failed."""
+    return tts.generate(TEXT, seed=7, max_tokens=6, decode=False).codes
+
+
+def codes_of(frames):
+    return np.concatenate([np.array(f.codes) for f in frames]) if frames else np.zeros((0, 16), np.int32)
+
+
+def test_request_is_frozen_and_resolved(tts):
+    request = tts.request(TEXT, temperature=0, seed=3, max_tokens=5)
+    assert isinstance(request, Request) and request.text == TEXT and request.deltas is None
+    assert request.voice.speaker == "ryan" and request.text_mode == "non-streaming"
+    assert request.sampling.temperature == 0 and request.sampling.cp_temperature == 0
+    assert (request.seed, request.max_frames, request.first_chunk_frames, request.chunk_frames) == (3, 5, 1, 4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        request.seed = 4
+    assert tts.request(deltas=iter(["Hi"])).text_mode == "streaming"
+
+
+@pytest.mark.parametrize("text", [b"Hello", 123, ["Hello"]])
+def test_text_must_be_str(tts, text):
+    with pytest.raises(InputError, match="must be a str"):
+        tts.request(text)
+    with pytest.raises(InputError, match="must be a str"):
+        tts.generate(text, max_tokens=2)
+
+
+def test_control_characters_are_removed(tts):
+    assert tts.request("He\x00llo\x07 the\x1bre,\tyou\r\nthere\x7f\x85.").text == "Hello there,\tyou\nthere."
+    dirty = tts.generate("Hel\x00lo\x1b there.", temperature=0, max_tokens=4, decode=False).codes
+    clean = tts.generate("Hello there.", temperature=0, max_tokens=4, decode=False).codes
+    np.testing.assert_array_equal(dirty, clean)
+    frames = tts.text_frames(iter(["Hel\x00", "lo\x1b there."]), temperature=0, max_tokens=4)
+    np.testing.assert_array_equal(codes_of(list(frames)),
+                                  tts.generate("Hello there.", text_mode="streaming", temperature=0,
+                                               max_tokens=4, decode=False).codes)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\x00\x01\x1b", "\x07 \x08"])
+def test_text_empty_after_cleaning_is_refused(tts, text):
+    with pytest.raises(InputError, match="empty"):
+        tts.generate(text)
+
+
+def test_a_delta_that_is_not_text_is_refused(tts):
+    with pytest.raises(InputError, match="text delta must be a str"):
+        list(tts.text_frames(iter(["Hello ", b"there"]), temperature=0, max_tokens=4))
+
+
+@pytest.mark.parametrize("value", [0, -3, 1.5, 2.0, True, "5", 8193, 10**9])
+def test_max_tokens_must_be_an_integer_within_the_cap(tts, value):
+    with pytest.raises(InputError, match=r"max_tokens must be an integer from 1 to 8192 \(max_new_tokens"):
+        tts.generate(TEXT, max_tokens=value)
+    with pytest.raises(InputError, match="max_tokens"):
+        tts.stream(TEXT, max_tokens=value)
+
+
+@pytest.mark.parametrize("value", [-1, 2**64, 1.0, "1", True])
+def test_seed_must_be_an_integer_below_two_to_the_64(tts, value):
+    with pytest.raises(InputError, match=r"seed must be an integer from 0 to 18446744073709551615"):
+        tts.generate(TEXT, seed=value, max_tokens=2)
+
+
+def test_largest_seed_is_accepted(tts):
+    first = tts.generate(TEXT, seed=2**64 - 1, max_tokens=3, decode=False).codes
+    np.testing.assert_array_equal(first, tts.generate(TEXT, seed=2**64 - 1, max_tokens=3, decode=False).codes)
+
+
+@pytest.mark.parametrize("texts", ["abc", b"abc"])
+def test_generate_batch_refuses_a_plain_string(tts, texts):
+    with pytest.raises(InputError, match="list of texts"):
+        tts.generate_batch(texts, max_tokens=2)
+
+
+@pytest.mark.parametrize("name,value", [("first_chunk_frames", 0), ("chunk_frames", 1.5)])
+def test_chunk_sizes_are_checked(tts, name, value):
+    with pytest.raises(InputError, match=name):
+        tts.stream(TEXT, **{name: value})
+
+
+def test_frames_take_the_sampling_keywords_of_generate(tts):
+    kwargs = dict(temperature=0.7, top_k=5, top_p=0.9, repetition_penalty=1.2, seed=11, max_tokens=5)
+    whole = tts.generate(TEXT, text_mode="streaming", decode=False, **kwargs).codes
+    np.testing.assert_array_equal(codes_of(list(tts.frames(TEXT, text_mode="streaming", **kwargs))), whole)
+    deltas = iter([TEXT[:7], TEXT[7:]])
+    np.testing.assert_array_equal(codes_of(list(tts.text_frames(deltas, **kwargs))), whole)
+    greedy = tts.generate(TEXT, text_mode="streaming", decode=False, temperature=0, max_tokens=5).codes
+    assert not np.array_equal(greedy, whole)  # the keywords were used, not ignored
+
+
+def test_instruct_warning_grammar(tts, load_tiny):
+    with pytest.warns(UserWarning, match="the 0.6B CustomVoice model ignores instructions"):
+        assert tts.request(TEXT, instruct="whisper").instruct is None
+    with pytest.warns(UserWarning, match="Base models ignore instructions"):
+        load_tiny("base-0b6").request(TEXT, instruct="whisper")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert load_tiny("voice_design-1b7").request(TEXT, instruct="Whis\x00per.").instruct == "Whisper."
+
+
+def test_stream_text_budget_grows_with_the_text_like_generate(tts):
+    """Without max_tokens, text given as deltas stops where the whole text would (tiny random
+    weights never say EOS, so both run to the budget)."""
+    state = LoopState()
+    whole = tts.generate("Hi.", text_mode="streaming", temperature=0, decode=False)
+    assert not whole.stopped_on_eos
+    frames = list(tts.text_frames(iter(["H", "i", "."]), temperature=0, state=state))
+    n_tokens = len(tts.tokenizer.encode("Hi."))
+    assert len(frames) == whole.codes.shape[0] == state.max_frames == frame_budget(n_tokens)
+    np.testing.assert_array_equal(codes_of(frames), whole.codes)
+
+
+def test_bad_sampling_inside_the_compiled_step_does_not_poison(tts, sampled):
+    """An error while the frame step is being traced (here a top-k the sampler cannot take, given
+    past validation) must leave the random state and the compiled graphs usable."""
+    prompt = tts.prompt(tts.request(TEXT))
+    bad = dataclasses.replace(tts.sampling, top_k=1.5)
+    for _ in range(2):
+        with pytest.raises(TypeError):
+            list(generate_frames(tts.model.talker, prompt, bad, 4, tts.config.talker_config.codec_eos_token_id))
+        mx.eval(mx.random.uniform(shape=(2,)))  # the global random key is a real array again
+        np.testing.assert_array_equal(tts.generate(TEXT, seed=7, max_tokens=6, decode=False).codes, sampled)
+
+
+@pytest.mark.parametrize("kwargs", [dict(top_k=1.5), dict(top_k=-1), dict(temperature=-1), dict(top_p=0)])
+def test_bad_argument_does_not_poison(tts, sampled, kwargs):
+    with pytest.raises(Exception):
+        tts.generate(TEXT, max_tokens=6, **kwargs)
+    assert tts.generate(TEXT, max_tokens=3, decode=False).codes.shape == (3, 16)  # unseeded: no reset
+    np.testing.assert_array_equal(tts.generate(TEXT, seed=7, max_tokens=6, decode=False).codes, sampled)
+
+
+@pytest.mark.parametrize("error", [RuntimeError("the LLM fell over"), KeyboardInterrupt()])
+def test_failing_text_source_does_not_poison(tts, sampled, error):
+    def deltas():
+        yield "Hello there, "
+        yield "how are"
+        raise error
+
+    with pytest.raises(type(error)):
+        list(tts.stream_text(deltas(), max_tokens=40, seed=7))
+    np.testing.assert_array_equal(tts.generate(TEXT, seed=7, max_tokens=6, decode=False).codes, sampled)
+
+
+@pytest.mark.parametrize("at", [1, 3])
+def test_interrupt_during_generation_does_not_poison(tts, sampled, at):
+    def progress(frame):
+        if frame == at:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        tts.generate(TEXT, seed=5, max_tokens=6, progress=progress, temperature=0.8)
+    np.testing.assert_array_equal(tts.generate(TEXT, seed=7, max_tokens=6, decode=False).codes, sampled)
+
+
+def test_sampling_config_passed_whole_is_validated(tts):
+    with pytest.raises(InputError, match="top-p"):
+        tts.request(TEXT, sampling=SamplingConfig(top_p=2.0))

@@ -21,7 +21,6 @@ Sampling is the checkpoint's default (temperature 0.9, top-k 50); random weights
 so every run produces the frames asked for.
 """
 
-import inspect
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
@@ -30,7 +29,7 @@ from typing import Optional
 import mlx.core as mx
 
 from mlx_qwen3tts import synthesis
-from mlx_qwen3tts.sampling import CodebookZeroProcessor, sample
+from mlx_qwen3tts.talker import TalkerRunner
 
 from .syncs import SyncCounter
 
@@ -85,46 +84,16 @@ def _prompt(tts, text: str):
     return tts.prompt(tts.request(text, language=LANGUAGE))
 
 
-def _eager_frame_step(tts):
-    """The loop's frame step as it was before it was compiled: codebook 0, then the code predictor."""
-    talker, s = tts.model.talker, tts.sampling
-    vocab = talker.codec_head.weight.shape[0]
-    process = CodebookZeroProcessor(vocab, tts.config.talker_config.codec_eos_token_id, s.repetition_penalty)
-    cp_sample = lambda logits, step: sample(logits, s.cp_temperature, s.cp_top_k, s.cp_top_p)  # noqa: E731
-
-    def step_fn(logits, hidden, seen, step):
-        c0 = sample(process(logits, seen, step), s.temperature, s.top_k, s.top_p)
-        c0_embed = talker.codec_embed(c0)[:, None]
-        rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, cp_sample)
-        codes = mx.concatenate([c0[:, None], rest], axis=1)
-        return codes, c0_embed + rest_embed, seen | (mx.arange(vocab)[None] == c0[:, None])
-
-    return step_fn
-
-
-def _talker_runner(talker):
-    """The loop's own talker step (compiled, static caches) when the package has one, else eager."""
-    from mlx_qwen3tts import talker as talker_module
-
-    if hasattr(talker_module, "TalkerRunner"):
-        return talker_module.TalkerRunner(talker)
-    cache = talker.make_cache()
-    return lambda x: talker(x, cache)
-
-
 def component_pass(tts, text: str, frames: int) -> dict:
     """The talker forward and the frame step (codebook-0 sampling, 15 code-predictor codebooks, next
-    input), each closed by an eval barrier. The frame step is the loop's own (`synthesis.frame_step`,
-    compiled) when the package has one."""
+    input), each closed by an eval barrier; both are the decode loop's own compiled steps."""
     talker = tts.model.talker
-    eos = tts.config.talker_config.codec_eos_token_id
-    step_fn = synthesis.frame_step(talker, tts.sampling, eos) if hasattr(synthesis, "frame_step") else None
-    step_fn = step_fn or _eager_frame_step(tts)
+    step_fn = tts.frame_step(tts.sampling)
     prompt = _prompt(tts, text)
     track = synthesis.ArrayTextTrack(prompt)
     vocab = talker.codec_head.weight.shape[0]
     seen = mx.zeros((1, vocab), dtype=mx.bool_)
-    runner = _talker_runner(talker)
+    runner = TalkerRunner(talker)
     x, talker_times, cp_times, prefill = prompt.embeds, [], [], 0.0
     for step in range(frames):
         tic = _now()
@@ -181,7 +150,7 @@ def decode_pass(tts, codes: mx.array) -> dict:
     tic = _now()
     for start in range(0, codes.shape[0], DECODE_CHUNK):
         audio = decoder.step(codes[None, start : start + DECODE_CHUNK], state)
-        mx.eval(audio, state.arrays())
+        mx.eval(audio, state.state)
     total = _now() - tic
     return {"decode_ms": total / codes.shape[0] * 1e3, "total_s": total}
 
@@ -199,10 +168,8 @@ def first_chunk_pass(tts, text: str, first_frames: int) -> float:
             close()
 
 
-def delta_pass(tts, text: str) -> Optional[float]:
+def delta_pass(tts, text: str) -> float:
     """ms from handing over the first text delta to holding the first audio chunk."""
-    if not hasattr(tts, "stream_text"):
-        return None
     first = []
 
     def deltas():
@@ -221,29 +188,17 @@ def delta_pass(tts, text: str) -> Optional[float]:
             close()
 
 
-def batch_pass(tts, frames: int, sizes) -> Optional[dict]:
-    """Aggregate frames/s of `TTS.generate_batch` per batch size; None when the API has none."""
-    generate_batch = getattr(tts, "generate_batch", None)
-    if generate_batch is None:
-        return None
-    params = inspect.signature(generate_batch).parameters
-    options = {"max_tokens": frames, "language": LANGUAGE}
-    if "decode" in params:
-        options["decode"] = False
-    generate_batch(BATCH_TEXTS[:2], **dict(options, max_tokens=2))  # warm-up
+def batch_pass(tts, frames: int, sizes) -> dict:
+    """Aggregate frames/s of `TTS.generate_batch` per batch size."""
+    options = {"max_tokens": frames, "language": LANGUAGE, "decode": False}
+    tts.generate_batch(BATCH_TEXTS[:2], **dict(options, max_tokens=2))  # warm-up
     fps = {}
     for size in sizes:
         texts = [BATCH_TEXTS[i % len(BATCH_TEXTS)] for i in range(size)]
         tic = _now()
-        results = generate_batch(texts, **options)
-        done = sum(_frames_of(r) for r in results)
-        fps[size] = done / (_now() - tic)
+        results = tts.generate_batch(texts, **options)
+        fps[size] = sum(r.codes.shape[0] for r in results) / (_now() - tic)
     return fps
-
-
-def _frames_of(result) -> int:
-    codes = getattr(result, "codes", result)
-    return int(codes.shape[0])
 
 
 def warm_up(tts, text: str):

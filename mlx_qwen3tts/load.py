@@ -7,6 +7,7 @@ weight is an error naming it. Quantized layers are recognised by their `.scales`
 """
 
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -22,6 +23,9 @@ HUB_PATTERNS = ["*.json", "*.safetensors", "*.txt", "speech_tokenizer/*", "*.mod
 
 def resolve(path_or_repo: str) -> Path:
     """A local folder as is; otherwise a hub repo id, downloaded once into the hub cache."""
+    if not isinstance(path_or_repo, (str, os.PathLike)) or not os.fspath(path_or_repo):
+        raise ModelLoadError(f"give a model folder or a Hugging Face repo id 'owner/name', got {path_or_repo!r}")
+    path_or_repo = os.fspath(path_or_repo)
     path = Path(path_or_repo).expanduser()
     if path.exists():
         if not path.is_dir():
@@ -124,7 +128,15 @@ def _few(keys, n=5):
 
 
 def load_config(folder: Path) -> ModelConfig:
+    # config.json first: a folder of another model is named as such, not as an incomplete one.
+    path = folder / "config.json"
+    if not path.exists():
+        raise ModelLoadError(f"{path} is missing: {folder} is not a complete Qwen3-TTS model folder")
+    params = read_json(path)
+    if not isinstance(params, dict):
+        raise ModelLoadError(f"{path} is not a model config (a JSON object was expected)")
+    config = ModelConfig.from_json_dict(params, str(path))
     for name in REQUIRED:
         if not (folder / name).exists():
             raise ModelLoadError(f"{folder / name} is missing: the model folder is incomplete")
-    return ModelConfig.from_json_dict(read_json(folder / "config.json"), str(folder / "config.json"))
+    return config

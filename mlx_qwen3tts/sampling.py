@@ -7,12 +7,17 @@ on the tempered distribution). Codebooks 1..15 use their own temperature / top-k
 penalty. Temperature 0 is greedy.
 """
 
+import math
+import numbers
 from dataclasses import dataclass, replace
 
 import mlx.core as mx
+import numpy as np
 from mlx_lm.sample_utils import apply_top_p
 
 from .errors import InputError
+
+_F32_TINY, _F32_MAX = float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max)
 
 
 @dataclass(frozen=True)
@@ -60,16 +65,21 @@ class SamplingConfig:
 
     def validate(self):
         for name in ("temperature", "cp_temperature"):
-            if getattr(self, name) < 0:
-                raise InputError(f"temperature must be >= 0 (0 = greedy), got {getattr(self, name)}")
+            _check(name, getattr(self, name), "a number >= 0 (0 = greedy)", lambda v: v >= 0)
         for name in ("top_k", "cp_top_k"):
-            if getattr(self, name) < 0:
-                raise InputError(f"top-k must be >= 0 (0 = no top-k filter), got {getattr(self, name)}")
+            _check(name, getattr(self, name), "a whole number >= 0 (0 = no top-k filter)", lambda v: v >= 0, True)
         for name in ("top_p", "cp_top_p"):
-            if not 0 < getattr(self, name) <= 1:
-                raise InputError(f"top-p must be in (0, 1], got {getattr(self, name)}")
-        if self.repetition_penalty <= 0:
-            raise InputError(f"repetition penalty must be > 0, got {self.repetition_penalty}")
+            _check(name, getattr(self, name), "a number in (0, 1]", lambda v: 0 < v <= 1)
+        _check("repetition_penalty", self.repetition_penalty, "a number > 0 (1 = none)", lambda v: v > 0)
+
+
+def _check(name, value, wanted, ok, integer=False):
+    """Refuse bools, strings, NaN/inf and (for counts) fractions with one message naming the setting."""
+    kinds = (numbers.Integral,) if integer else (numbers.Real,)
+    good = isinstance(value, kinds) and not isinstance(value, bool) and math.isfinite(value) and ok(value)
+    if not good:
+        label = name.replace("cp_", "code predictor ").replace("_", "-")
+        raise InputError(f"{label} must be {wanted}, got {value!r}")
 
 
 def sample(logits, temperature: float, top_k: int, top_p: float):
@@ -78,9 +88,9 @@ def sample(logits, temperature: float, top_k: int, top_p: float):
     With top-k, only the k best ids can be drawn, so the draw is made among those k (k Gumbel
     variates instead of V): the same distribution as masking the rest, at a fraction of the cost.
     """
-    if temperature == 0:
+    if temperature < _F32_TINY:  # 0, or so small that float32 makes it 0: the greedy limit
         return mx.argmax(logits, axis=-1)
-    logits = logits.astype(mx.float32) / temperature
+    logits = logits.astype(mx.float32) / min(temperature, _F32_MAX)  # float32 inf would turn -inf into NaN
     candidates = None
     if 0 < top_k < logits.shape[-1]:
         candidates = mx.argpartition(-logits, top_k - 1, axis=-1)[..., :top_k]
@@ -101,7 +111,7 @@ class CodebookZeroProcessor:
         suppressed = suppressed & (mx.arange(vocab_size) != eos_id)
         self.suppress = mx.where(suppressed, -mx.inf, 0.0)
         self.eos_only = mx.where(mx.arange(vocab_size) == eos_id, -mx.inf, 0.0)
-        self.penalty = penalty
+        self.penalty = min(max(penalty, _F32_TINY), _F32_MAX)  # representable in float32, so never 0 or inf
         self.min_frames = min_frames
 
     def __call__(self, logits, seen, step: int):

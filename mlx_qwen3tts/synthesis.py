@@ -53,6 +53,7 @@ class FrameStep:
     """
 
     def __init__(self, talker, sampling: SamplingConfig, eos_id: int):
+        self.eos_id = eos_id
         vocab = talker.codec_head.weight.shape[0]
         self.process = CodebookZeroProcessor(vocab, eos_id, sampling.repetition_penalty)
         self.vocab = vocab
@@ -89,26 +90,11 @@ class FrameStep:
             raise
 
 
-_FRAME_STEPS = {}
-
-
-def frame_step(talker, sampling: SamplingConfig, eos_id: int) -> FrameStep:
-    """The compiled frame step for this model and sampling configuration (compiled once)."""
-    key = (id(talker), sampling, eos_id)
-    if key not in _FRAME_STEPS:
-        # The steps hold their model: keep only the current model's, and a few samplings of it.
-        if len(_FRAME_STEPS) > 8 or any(k[0] != id(talker) for k in _FRAME_STEPS):
-            _FRAME_STEPS.clear()
-        _FRAME_STEPS[key] = FrameStep(talker, sampling, eos_id)
-    return _FRAME_STEPS[key]
-
-
 def generate_frames(
     talker,
     prompt: Prompt,
-    sampling: SamplingConfig,
+    step_fn: FrameStep,
     max_frames: int,
-    eos_id: int,
     text_track: Optional[Callable[[int], mx.array]] = None,
     state: Optional[LoopState] = None,
     seed: Optional[int] = None,
@@ -129,7 +115,7 @@ def generate_frames(
         mx.random.seed(seed)
     pipelined = text_track is None
     text_track = text_track or ArrayTextTrack(prompt)
-    step_fn = frame_step(talker, sampling, eos_id)
+    eos_id = step_fn.eos_id
     batch = prompt.embeds.shape[0]
     runner = TalkerRunner(talker, batch, prompt.left_padding)
     seen = mx.zeros((batch, step_fn.vocab), dtype=mx.bool_)

@@ -6,15 +6,16 @@ rotate-half RoPE. Module names follow the checkpoint (`talker.model.layers.N...`
 `talker.text_projection.linear_fc1`, `talker.codec_head`, `talker.code_predictor...`).
 """
 
-import mlx.nn as nn
 import math
+from functools import cached_property
 
 import mlx.core as mx
+import mlx.nn as nn
 from mlx_lm.models.cache import KVCache
 
-from .code_predictor import CodePredictor, block_args
+from .code_predictor import CodePredictor
 from .config import ModelConfig, TalkerConfig
-from .transformer import StaticKVCache, TransformerBlock, attention_mask
+from .transformer import BlockArgs, StaticKVCache, TransformerBlock, attention_mask
 
 
 class TextProjection(nn.Module):
@@ -30,7 +31,7 @@ class TextProjection(nn.Module):
 class TalkerModel(nn.Module):
     def __init__(self, cfg: TalkerConfig):
         super().__init__()
-        self.layers = [TransformerBlock(block_args(cfg)) for _ in range(cfg.num_hidden_layers)]
+        self.layers = [TransformerBlock(BlockArgs.of(cfg)) for _ in range(cfg.num_hidden_layers)]
         self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
         self.codec_embedding = nn.Embedding(cfg.vocab_size, cfg.hidden_size)
         self.text_embedding = nn.Embedding(cfg.text_vocab_size, cfg.text_hidden_size)
@@ -67,14 +68,16 @@ class Talker(nn.Module):
         h = self.model(x, cache, mask)[:, -1:]
         return self.codec_head(h[:, 0]), h
 
+    def static_step(self, x, index, left_padding, keys, values):
+        """The forward over static-shape caches given as arrays; returns their updated arrays."""
+        cache = [StaticKVCache(k, v, index, left_padding) for k, v in zip(keys, values)]
+        logits, hidden = self(x, cache)
+        return logits, hidden, [c.keys for c in cache], [c.values for c in cache]
 
-def _talker_step(talker, x, index, left_padding, keys, values):
-    cache = [StaticKVCache(k, v, index, left_padding) for k, v in zip(keys, values)]
-    logits, hidden = talker(x, cache)
-    return logits, hidden, [c.keys for c in cache], [c.values for c in cache]
-
-
-_COMPILED_STEPS = {}
+    @cached_property
+    def compiled_step(self):
+        """`static_step` compiled, for one-position steps (traced again as the caches grow)."""
+        return mx.compile(self.static_step)
 
 
 class TalkerRunner:
@@ -95,11 +98,6 @@ class TalkerRunner:
         self.dtype = talker.model.norm.weight.dtype
         self.keys = self.values = None
         self.length = 0
-        key = id(talker)
-        if key not in _COMPILED_STEPS:
-            _COMPILED_STEPS.clear()  # one model at a time keeps its compiled graphs
-            _COMPILED_STEPS[key] = mx.compile(lambda *args: _talker_step(talker, *args))
-        self.compiled = _COMPILED_STEPS[key]
 
     def _reserve(self, length: int):
         capacity = 0 if self.keys is None else self.keys[0].shape[2]
@@ -117,7 +115,7 @@ class TalkerRunner:
     def __call__(self, x):
         """x: (B, L, H) -> (codebook-0 logits (B, V), last hidden (B, 1, H))."""
         self._reserve(self.length + x.shape[1])
-        step = self.compiled if x.shape[1] == 1 else lambda *a: _talker_step(self.talker, *a)
+        step = self.talker.compiled_step if x.shape[1] == 1 else self.talker.static_step
         index = mx.array(self.length, dtype=mx.int32)
         logits, hidden, self.keys, self.values = step(x, index, self.left_padding, self.keys, self.values)
         self.length += x.shape[1]

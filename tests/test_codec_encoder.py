@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from safetensors.numpy import save_file
 
-from mlx_qwen3tts.codec.encoder import CodecEncoder, load_codec_encoder
+from mlx_qwen3tts.codec.encoder import CodecEncoder
+from mlx_qwen3tts.codec.speech_tokenizer import load_codec
 from mlx_qwen3tts.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +53,7 @@ def case(request, tmp_path_factory):
             pytest.skip(f"{source} not built")
     signals = {name: make_signal(n, seed) for name, (n, seed) in SIGNALS.items()}
     assert sha256(signals[name] for name in SIGNALS) == str(reference["signals_sha256"]), "make_signal changed"
-    return load_codec_encoder(folder), reference, signals
+    return load_codec(folder, decoder=False).encoder, reference, signals
 
 
 def _assert_codes_equal(ours, codes, margins, n_semantic):

@@ -143,7 +143,7 @@ def test_bad_sampling_inside_the_compiled_step_does_not_poison(tts, sampled):
     bad = dataclasses.replace(tts.sampling, top_k=1.5)
     for _ in range(2):
         with pytest.raises(TypeError):
-            list(generate_frames(tts.model.talker, prompt, bad, 4, tts.config.talker_config.codec_eos_token_id))
+            list(generate_frames(tts.model.talker, prompt, tts.frame_step(bad), 4))
         mx.eval(mx.random.uniform(shape=(2,)))  # the global random key is a real array again
         np.testing.assert_array_equal(tts.generate(TEXT, seed=7, max_tokens=6, decode=False).codes, sampled)
 
@@ -170,7 +170,7 @@ def test_failing_text_source_does_not_poison(tts, sampled, error):
 
 @pytest.mark.parametrize("at", [1, 3])
 def test_interrupt_during_generation_does_not_poison(tts, sampled, at):
-    def progress(frame):
+    def progress(frame, *_):
         if frame == at:
             raise KeyboardInterrupt
 

@@ -1,6 +1,7 @@
 """The ASGI application: routes, the API-key and body-size guard, CORS, error bodies."""
 
 import hmac
+from concurrent.futures import ThreadPoolExecutor
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ class Server:
     api_key: Optional[str] = None
     max_active: int = 8
     max_queue: int = 32
+    mlx_thread: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "mlx_qwen3tts-clone"))
 
 
 class Guard:

@@ -178,7 +178,7 @@ async def create_voice(request: Request):
         raise
     except Exception as e:
         raise ApiError(400, f"send multipart/form-data with audio_sample and name ({e})") from None
-    async with form:
+    try:
         upload = form.get("audio_sample")
         if upload is None or isinstance(upload, str):
             raise ApiError(400, "audio_sample is missing: attach the reference clip as a file", param="audio_sample")
@@ -188,6 +188,8 @@ async def create_voice(request: Request):
         if ref_text is not None and len(ref_text) > server.limits.max_input_chars:
             raise ApiError(400, f"ref_text is longer than {server.limits.max_input_chars} characters", param="ref_text")
         x_only = form.get("x_vector_only")
+    finally:
+        await form.close()
     samples, rate = server.voices.decode_upload(data)
 
     kwargs = clone_kwargs(ref_text, x_only)
@@ -198,7 +200,8 @@ async def create_voice(request: Request):
         return voice
 
     try:
-        voice = await asyncio.to_thread(make)
+        # One thread for all cloning: MLX streams are per thread, so its compiled encoders stay on one.
+        voice = await asyncio.get_running_loop().run_in_executor(server.mlx_thread, make)
     except ApiError:
         raise
     except InputError as e:

@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 from typing import Optional
 
+import mlx.core as mx
 import numpy as np
 import soundfile as sf
 
@@ -79,8 +80,11 @@ class VoiceStore:
                 return cached[1]
         try:
             voice = load_voice(self.tts, path)
+            # Loaded arrays are lazy and tied to this thread's stream; the engine's thread uses them.
+            mx.eval([a for a in (voice.xvector, voice.ref_codes) if a is not None])
         except InputError as e:
-            raise ApiError(400, f"voice '{vid}' cannot be used with this model: {e}", param="voice") from None
+            reason = str(e).replace(str(path), path.name)  # no server paths in responses
+            raise ApiError(400, f"voice '{vid}' cannot be used with this model: {reason}", param="voice") from None
         with self._lock:
             self._loaded[vid] = (mtime, voice)
         return voice
@@ -123,7 +127,9 @@ class VoiceStore:
     def save(self, vid: str, voice: Voice):
         """Write voice `vid` atomically; an existing file is never replaced."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{vid}.", suffix=".tmp")
+        # The name must end in .safetensors (mx.save_safetensors appends it otherwise); the leading
+        # dot keeps it out of the listing.
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{vid}.", suffix=SUFFIX)
         os.close(fd)
         try:
             save_voice(voice, tmp, self.tts.config.tts_model_size)

@@ -158,6 +158,7 @@ function connectLive() {
       setStatus(`Live: received ${(liveReceived / RATE).toFixed(2)} s of audio`, "streaming", liveReceived / RATE);
     } else if (msg.type === "speech.audio.done") {
       setStatus(`Live: utterance done, ${(liveReceived / RATE).toFixed(2)} s of audio`, "done", liveReceived / RATE);
+      liveReceived = 0;
     } else if (msg.type === "error") {
       setStatus("Error: " + msg.error.message, "error");
     }
@@ -185,7 +186,7 @@ function onLiveInput() {
 
 function endLive() {
   if (sent) sendLive({ type: "input_text.flush" });
-  $("live").value = ""; sent = ""; liveReceived = 0;
+  $("live").value = ""; sent = "";
 }
 
 async function init() {

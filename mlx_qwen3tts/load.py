@@ -13,6 +13,7 @@ from typing import Optional
 
 import mlx.core as mx
 import mlx.nn as nn
+from mlx.utils import tree_flatten
 
 from .config import ModelConfig
 from .errors import ModelLoadError
@@ -93,7 +94,7 @@ def apply_weights(module: nn.Module, weights: dict, what: str, quantization: Opt
             mode=quantization.get("mode", "affine"),
             class_predicate=lambda p, m: f"{p}.scales" in weights and _layer_bits(quantization, p),
         )
-    expected = {k for k, _ in _flatten(module.parameters())}
+    expected = {k for k, _ in tree_flatten(module.parameters())}
     missing = sorted(expected - weights.keys())
     unexpected = sorted(weights.keys() - expected)
     if missing or unexpected:
@@ -114,12 +115,6 @@ def _layer_bits(quantization: dict, path: str):
     if isinstance(override, dict):
         return {k: override[k] for k in ("group_size", "bits", "mode") if k in override}
     return override is not False
-
-
-def _flatten(tree, prefix=""):
-    from mlx.utils import tree_flatten
-
-    return tree_flatten(tree, prefix=prefix)
 
 
 def _few(keys, n=5):

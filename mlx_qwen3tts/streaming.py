@@ -13,6 +13,7 @@ from typing import Iterable, Iterator, Optional
 import mlx.core as mx
 import numpy as np
 
+from .errors import InputError
 from .synthesis import Frame
 from .tokenizer import ASSISTANT, TARGET_SUFFIX
 
@@ -41,7 +42,7 @@ def stream_audio(
     `chunk_frames`. With ICL reference codes the decoder state is primed with them (their audio
     is dropped), which equals upstream's decode-then-cut."""
     if first_chunk_frames < 1 or chunk_frames < 1:
-        raise ValueError("chunk sizes must be at least one frame")
+        raise InputError("chunk sizes must be at least one frame")
     start_time = time.perf_counter() if start_time is None else start_time
     decoder = codec.decoder
     state = decoder.make_state()

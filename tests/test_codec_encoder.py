@@ -7,7 +7,6 @@ speech_tokenizer folder recorded with `--speech-tokenizer` is tested the same wa
 """
 
 import json
-import sys
 from pathlib import Path
 
 import mlx.core as mx
@@ -21,7 +20,6 @@ from mlx_qwen3tts.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "codec_encoder"
-sys.path.insert(0, str(ROOT / "tests" / "reference"))
 from record_codec_encoder import BATCH, LATENTS_OF, SIGNALS, make_signal, sha256, spread_state_dict  # noqa: E402
 
 # A code whose residual lies closer than this (relative to its norm) to another codeword's cell

@@ -27,6 +27,7 @@ class AudioChunk:
     is_final: bool
     frames: int  # codec frames in this chunk
     timings: dict = field(default_factory=dict)  # seconds since the request: 'first_frame', 'ready'
+    codes: Optional[np.ndarray] = None  # (frames, 16) int32: the codec frames this chunk decodes
 
 
 def stream_audio(
@@ -65,6 +66,7 @@ def stream_audio(
                 yield AudioChunk(
                     np.array(audio), sample_rate, index, upcoming is None, len(pending),
                     {"first_frame": first_frame_at, "ready": time.perf_counter() - start_time},
+                    np.array(codes[0]),
                 )
                 index += 1
                 pending = []

@@ -58,6 +58,8 @@ class FrameStep:
         self.process = CodebookZeroProcessor(vocab, eos_id, sampling.repetition_penalty)
         self.vocab = vocab
         self.no_eos = mx.zeros((vocab,))
+        # Evaluated now: a lazy array can only be evaluated on the thread that made it (steps are shared).
+        mx.eval(self.no_eos, self.process.suppress, self.process.eos_only)
 
         def cp_sample(logits, step):
             return sample(logits, sampling.cp_temperature, sampling.cp_top_k, sampling.cp_top_p)

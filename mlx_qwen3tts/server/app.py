@@ -1,0 +1,143 @@
+"""The ASGI application: routes, the API-key and body-size guard, CORS, error bodies."""
+
+import hmac
+from concurrent.futures import ThreadPoolExecutor
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Sequence
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from . import openai_api
+from .limits import ApiError, Limits, too_large
+from .voices import VoiceStore
+from .websocket import speech_socket
+
+log = logging.getLogger("mlx_qwen3tts.server")
+STATIC = Path(__file__).resolve().parent / "static"
+OPEN_PATHS = ("/health", "/", "/favicon.ico")  # the page itself holds no data; its API calls need the key
+LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]", "::1"]
+
+
+@dataclass
+class Server:
+    """What the endpoints share: the model, the engine, the voices and the limits."""
+
+    tts: object
+    engine: object
+    model_id: str
+    voices: VoiceStore
+    limits: Limits = field(default_factory=Limits)
+    api_key: Optional[str] = None
+    max_active: int = 8
+    max_queue: int = 32
+    mlx_thread: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "mlx_qwen3tts-clone"))
+
+
+class Guard:
+    """API key on every path but the open ones (HTTP: Bearer header; WebSocket: the header or the
+    subprotocol `openai-insecure-api-key.KEY`, since browsers cannot set headers there), and the
+    request body size, checked against Content-Length and counted as it arrives."""
+
+    def __init__(self, app, server: Server):
+        self.app, self.server = app, server
+
+    def _authorized(self, scope) -> bool:
+        key = self.server.api_key
+        if not key or scope["path"] in OPEN_PATHS or scope["path"].startswith("/static/"):
+            return True
+        headers = dict(scope.get("headers") or [])
+        given = headers.get(b"authorization", b"").decode("latin-1")
+        candidates = [given[7:].strip()] if given.lower().startswith("bearer ") else []
+        for proto in headers.get(b"sec-websocket-protocol", b"").decode("latin-1").split(","):
+            proto = proto.strip()
+            if proto.startswith("openai-insecure-api-key."):
+                candidates.append(proto[len("openai-insecure-api-key."):])
+        return any(hmac.compare_digest(c.encode(), key.encode()) for c in candidates)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        if not self._authorized(scope):
+            if scope["type"] == "websocket":
+                return await send({"type": "websocket.close", "code": 1008, "reason": "invalid API key"})
+            error = ApiError(401, "missing or wrong API key: send 'Authorization: Bearer KEY'",
+                             code="invalid_api_key")
+            return await JSONResponse(error.body(), 401, {"WWW-Authenticate": "Bearer"})(scope, receive, send)
+        if scope["type"] == "websocket":
+            return await self.app(scope, receive, send)
+        lim = self.server.limits
+        uploads = scope["path"] == "/v1/audio/voices" and scope["method"] == "POST"
+        limit = lim.max_upload_bytes + 64 * 1024 if uploads else lim.max_body_bytes
+        what = "the upload" if uploads else "the request body"
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > limit:
+            error = too_large(what, limit)
+            return await JSONResponse(error.body(), 413)(scope, receive, send)
+        seen = 0
+
+        async def counted():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise too_large(what, limit)
+            return message
+
+        await self.app(scope, counted, send)
+
+
+async def api_error(request, exc: ApiError):
+    return JSONResponse(exc.body(), exc.status, exc.headers)
+
+
+async def http_error(request, exc: HTTPException):
+    message = {404: f"no such endpoint: {request.method} {request.url.path}",
+               405: f"{request.method} is not allowed on {request.url.path}"}.get(exc.status_code, exc.detail)
+    return JSONResponse(ApiError(exc.status_code, message).body(), exc.status_code, getattr(exc, "headers", None))
+
+
+async def server_error(request, exc: Exception):
+    log.exception("unhandled error", exc_info=exc)
+    return JSONResponse(ApiError(500, "internal server error; see the server log").body(), 500)
+
+
+async def page(request):
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional[Sequence[str]] = None) -> Starlette:
+    """trusted_hosts: Host header values accepted (for a loopback bind, the loopback names: a web
+    page cannot reach the server through DNS rebinding)."""
+    routes = [
+        Route("/", page),
+        Route("/health", openai_api.health),
+        Route("/v1/models", openai_api.models),
+        Route("/v1/audio/models", openai_api.audio_models),
+        Route("/v1/audio/voices", openai_api.list_voices, methods=["GET"]),
+        Route("/v1/audio/voices", openai_api.create_voice, methods=["POST"]),
+        Route("/v1/audio/voices/{voice_id}", openai_api.delete_voice, methods=["DELETE"]),
+        Route("/v1/audio/speech", openai_api.speech, methods=["POST"]),
+        WebSocketRoute("/v1/audio/speech/stream", speech_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = []
+    if trusted_hosts:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(trusted_hosts)))
+    if cors:
+        middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST", "DELETE"],
+                                     allow_headers=["Authorization", "Content-Type"]))
+    middleware.append(Middleware(Guard, server=server))
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={
+        ApiError: api_error, HTTPException: http_error, Exception: server_error})
+    app.state.server = server
+    return app

@@ -1,0 +1,52 @@
+"""What one request may ask of the server, and the error every refusal becomes.
+
+Every limit is stated in the message of the 400/413 that enforces it, so a client knows what to
+change. Errors have OpenAI's shape: {"error": {"message", "type", "param", "code"}}.
+"""
+
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_body_bytes: int = 256 * 1024  # a JSON request body
+    max_input_chars: int = 4096  # OpenAI's own limit for `input`; also per WebSocket utterance
+    max_upload_bytes: int = 16 * 1024 * 1024  # a reference clip for POST /v1/audio/voices
+    max_upload_seconds: float = 60.0
+    min_upload_seconds: float = 0.5
+    max_ws_message_bytes: int = 64 * 1024
+    ws_idle_seconds: float = 30.0  # an open utterance ends after this long without text
+    max_voices: int = 1000
+
+
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    404: "invalid_request_error",
+    405: "invalid_request_error",
+    409: "invalid_request_error",
+    413: "invalid_request_error",
+    415: "invalid_request_error",
+    429: "rate_limit_error",
+    500: "server_error",
+    503: "server_error",
+}
+
+
+class ApiError(Exception):
+    """A refused request: HTTP status, one actionable message, OpenAI's error fields."""
+
+    def __init__(self, status: int, message: str, param: Optional[str] = None, code: Optional[str] = None,
+                 headers: Optional[dict] = None):
+        super().__init__(message)
+        self.status, self.message, self.param, self.code = status, message, param, code
+        self.headers = headers or {}
+
+    def body(self) -> dict:
+        return {"error": {"message": self.message, "type": ERROR_TYPES.get(self.status, "invalid_request_error"),
+                          "param": self.param, "code": self.code}}
+
+
+def too_large(what: str, limit: int) -> ApiError:
+    return ApiError(413, f"{what} is larger than the server's limit of {limit:,} bytes", code="too_large")

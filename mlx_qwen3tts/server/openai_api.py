@@ -1,0 +1,224 @@
+"""OpenAI-compatible HTTP endpoints: speech (whole file, chunked audio, SSE), models, voices, health."""
+
+import asyncio
+import base64
+import json
+import logging
+
+import numpy as np
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .. import audio_formats
+from ..errors import InputError, Qwen3TTSError
+from . import params as fields
+from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, in_thread
+from .limits import ApiError
+from .voices import clone_kwargs
+from .time_stretch import time_stretch
+
+log = logging.getLogger("mlx_qwen3tts.server")
+MODEL_ALIASES = ("tts-1", "tts-1-hd", "gpt-4o-mini-tts")
+STREAM_FORMATS = ("audio", "sse")
+
+
+def engine_error(error: BaseException) -> ApiError:
+    """What a failure from building or running an engine request becomes for the client."""
+    from ..engine import EngineFull
+
+    if isinstance(error, ApiError):
+        return error
+    if isinstance(error, EngineFull):
+        return ApiError(429, "the server is busy (all generation slots and the queue are full); retry shortly",
+                        code="engine_full", headers={"Retry-After": "1"})
+    if isinstance(error, (InputError, Qwen3TTSError)):
+        return ApiError(400, str(error))
+    log.exception("request failed", exc_info=error)
+    return ApiError(500, "generation failed inside the server; see its log", code="internal_error")
+
+
+async def json_body(request: Request) -> dict:
+    body = await request.body()
+    try:
+        params = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ApiError(400, f"the request body is not valid JSON ({e})", code="invalid_json") from None
+    if not isinstance(params, dict):
+        raise ApiError(400, "the request body must be a JSON object", code="invalid_json")
+    return params
+
+
+def submit(server, text=None, deltas=None, **kwargs):
+    """Build the Request (validated in one place) and submit it; errors become ApiErrors."""
+    try:
+        req = server.tts.request(text=text, deltas=deltas, **kwargs)
+        return server.engine.submit(req)
+    except Exception as e:  # InputError / EngineFull / anything unexpected
+        raise engine_error(e) from None
+
+
+async def watch_disconnect(receive, cancel):
+    """Cancel the engine request as soon as the client goes away."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            cancel()
+            return
+
+
+class AudioStream:
+    """A chunked response from an async iterator of bytes. `watcher` (watch_disconnect) has been
+    running since the request was submitted, so the engine request is cancelled the moment the
+    client goes away, queued or generating, not only at the next write."""
+
+    def __init__(self, chunks, first: bytes, media_type: str, cancel, watcher):
+        self.chunks, self.first, self.media_type, self.cancel, self.watcher = chunks, first, media_type, cancel, watcher
+
+    async def __call__(self, scope, receive, send):
+        headers = [(b"content-type", self.media_type.encode()), (b"cache-control", b"no-store")]
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": self.first, "more_body": True})
+            async for data in self.chunks:
+                if self.watcher.done():
+                    return
+                await send({"type": "http.response.body", "body": data, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:  # the client went away mid-write
+            self.cancel()
+        finally:
+            self.watcher.cancel()
+            await self.chunks.aclose()
+
+
+def sse(event: dict) -> bytes:
+    return f"data: {json.dumps(event)}\n\n".encode()
+
+
+async def sse_events(chunks, usage: Usage, sample_rate: int):
+    try:
+        async for data in chunks:
+            yield sse({"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
+    except Exception as e:  # the status is sent already: the stream ends with an error event
+        yield sse({"type": "error", "error": engine_error(e).body()["error"]})
+        return
+    yield sse({"type": "speech.audio.done", "usage": usage.as_dict(sample_rate)})
+
+
+async def speech(request: Request):
+    server = request.app.state.server
+    body = await json_body(request)
+    text = fields.input_text(body, server.limits)
+    fmt = check_format(body.get("response_format"))
+    speed = fields.speed(body)
+    stream_format = body.get("stream_format")
+    if stream_format is not None and stream_format not in STREAM_FORMATS:
+        raise ApiError(400, f"stream_format must be one of {', '.join(STREAM_FORMATS)}", param="stream_format")
+    kwargs = fields.speech_kwargs(server.tts, server.voices, body, server.limits)
+    handle = submit(server, text=text, **kwargs)
+    watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
+    sr = server.tts.sample_rate
+    try:
+        if stream_format is None:
+            try:
+                return await whole_file(handle, fmt, speed, sr)
+            finally:
+                watcher.cancel()
+        usage = Usage(len(server.tts.tokenizer.encode(text)))
+        chunks = in_thread(encoded_chunks(handle, fmt, speed, sr, usage), handle.cancel)
+        if stream_format == "sse":
+            chunks = sse_events(chunks, usage, sr)
+        try:
+            first = await chunks.__anext__()  # errors before any audio still get their own status
+        except StopAsyncIteration:
+            first = b""
+    except Exception as e:
+        watcher.cancel()
+        handle.cancel()
+        raise engine_error(e) from None
+    media = "text/event-stream" if stream_format == "sse" else CONTENT_TYPES[fmt]
+    return AudioStream(chunks, first, media, handle.cancel, watcher)
+
+
+async def whole_file(handle, fmt: str, speed: float, sr: int) -> Response:
+    pieces = []
+    async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel):
+        pieces.append(samples)
+    audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
+
+    def finish():
+        return audio_formats.encode(time_stretch(audio, speed, sr), sr, fmt)
+
+    return Response(await asyncio.to_thread(finish), media_type=CONTENT_TYPES[fmt])
+
+
+async def models(request: Request):
+    served = request.app.state.server.model_id
+    ids = [served] + [a for a in MODEL_ALIASES if a != served]
+    return JSONResponse({"object": "list", "data": [
+        {"id": i, "object": "model", "created": 0, "owned_by": "mlx_qwen3tts"} for i in ids]})
+
+
+async def audio_models(request: Request):
+    served = request.app.state.server.model_id
+    return JSONResponse({"models": [{"id": i} for i in [served, *MODEL_ALIASES]]})
+
+
+async def list_voices(request: Request):
+    return JSONResponse({"voices": request.app.state.server.voices.listing()})
+
+
+async def create_voice(request: Request):
+    server = request.app.state.server
+    if server.tts.variant != "base":
+        raise ApiError(400, f"voice cloning needs a Base model; this server runs a {server.tts.variant} model")
+    try:
+        form = await request.form(max_files=1, max_fields=8)
+    except ApiError:
+        raise
+    except Exception as e:
+        raise ApiError(400, f"send multipart/form-data with audio_sample and name ({e})") from None
+    try:
+        upload = form.get("audio_sample")
+        if upload is None or isinstance(upload, str):
+            raise ApiError(400, "audio_sample is missing: attach the reference clip as a file", param="audio_sample")
+        vid = server.voices.check_new_id(form.get("name"))
+        data = await upload.read()
+        ref_text = form.get("ref_text") if isinstance(form.get("ref_text"), str) else None
+        if ref_text is not None and len(ref_text) > server.limits.max_input_chars:
+            raise ApiError(400, f"ref_text is longer than {server.limits.max_input_chars} characters", param="ref_text")
+        x_only = form.get("x_vector_only")
+    finally:
+        await form.close()
+    samples, rate = server.voices.decode_upload(data)
+
+    kwargs = clone_kwargs(ref_text, x_only)
+
+    def make():
+        voice = server.tts.clone((samples, rate), **kwargs)
+        server.voices.save(vid, voice)
+        return voice
+
+    try:
+        # One thread for all cloning: MLX streams are per thread, so its compiled encoders stay on one.
+        voice = await asyncio.get_running_loop().run_in_executor(server.mlx_thread, make)
+    except ApiError:
+        raise
+    except InputError as e:
+        raise ApiError(400, f"audio_sample cannot be used: {e}", param="audio_sample") from None
+    return JSONResponse({"id": vid, "name": vid, "object": "voice",
+                         "in_context": voice.ref_codes is not None}, status_code=201)
+
+
+async def delete_voice(request: Request):
+    vid = request.path_params["voice_id"]
+    request.app.state.server.voices.delete(vid)
+    return JSONResponse({"id": vid, "object": "voice", "deleted": True})
+
+
+async def health(request: Request):
+    server = request.app.state.server
+    stats = server.engine.stats()
+    return JSONResponse({"status": "ok", "model": server.model_id, "variant": server.tts.variant,
+                         "languages": server.tts.config.languages, "active": stats.get("active", 0), "queued": stats.get("queued", 0),
+                         "max_active": server.max_active, "max_queue": server.max_queue})

@@ -1,0 +1,94 @@
+"""Request fields -> keyword arguments of `TTS.request`, checked once for HTTP and WebSocket alike.
+
+JSON gives any type for any field; each is checked here so that a wrong one is a 400 naming the
+field, never a 500 from deep inside generation.
+"""
+
+from .limits import ApiError
+from .time_stretch import MAX_SPEED, MIN_SPEED
+
+SAMPLING_FIELDS = {"temperature": float, "top_k": int, "top_p": float, "repetition_penalty": float}
+TEXT_MODES = ("streaming", "non-streaming")
+
+
+def _number(params: dict, name: str, kind, lo=None, hi=None):
+    value = params.get(name)
+    if value is None:
+        return None
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind is int:
+        ok = ok and float(value).is_integer()
+    if not ok:
+        raise ApiError(400, f"{name} must be {'an integer' if kind is int else 'a number'}, got {value!r}"[:200],
+                       param=name)
+    value = kind(value)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ApiError(400, f"{name} must be between {lo} and {hi}, got {value}", param=name)
+    return value
+
+
+def _string(params: dict, name: str, max_len: int = 64):
+    value = params.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > max_len:
+        raise ApiError(400, f"{name} must be a string of at most {max_len} characters", param=name)
+    return value
+
+
+def speech_kwargs(tts, voices, params: dict, limits) -> dict:
+    """Everything but the text: voice, language, instructions, sampling, seed, frame cap, text mode."""
+    kwargs = dict(voices.resolve(params.get("voice")))
+    language = _string(params, "language")
+    if language is not None:
+        if language.lower() not in [name.lower() for name in tts.config.languages]:
+            raise ApiError(400, f"unknown language '{language}'; this model knows {', '.join(tts.config.languages)}",
+                           param="language")
+        kwargs["language"] = language.lower()
+    instruct = params.get("instructions", params.get("instruct"))
+    if instruct is not None:
+        if not isinstance(instruct, str) or len(instruct) > limits.max_input_chars:
+            raise ApiError(400, f"instructions must be a string of at most {limits.max_input_chars} characters",
+                           param="instructions")
+        kwargs["instruct"] = instruct or None
+    sampling = params.get("sampling") if isinstance(params.get("sampling"), dict) else {}
+    for name, kind in SAMPLING_FIELDS.items():
+        value = _number({**sampling, **params}, name, kind)
+        if value is not None:
+            kwargs[name] = value
+    seed = _number(params, "seed", int, 0, 2**64 - 1)
+    if seed is not None:
+        kwargs["seed"] = seed
+    limit = int(tts.generation_config.get("max_new_tokens", 8192))
+    frames = _number(params, "max_new_tokens", int, 1, limit)
+    if frames is not None:
+        kwargs["max_tokens"] = frames
+    text_mode = _string(params, "text_mode")
+    if text_mode is not None:
+        if text_mode not in TEXT_MODES:
+            raise ApiError(400, f"text_mode must be one of {', '.join(TEXT_MODES)}", param="text_mode")
+        kwargs["text_mode"] = text_mode
+    return kwargs
+
+
+def speed(params: dict) -> float:
+    value = _number(params, "speed", float)
+    if value is None:
+        return 1.0
+    if not MIN_SPEED <= value <= MAX_SPEED:
+        raise ApiError(400, f"speed must be between {MIN_SPEED} and {MAX_SPEED}, got {value:g}", param="speed")
+    return value
+
+
+def input_text(params: dict, limits) -> str:
+    text = params.get("input")
+    if text is None:
+        raise ApiError(400, "input is missing: give the text to speak", param="input", code="missing_input")
+    if not isinstance(text, str):
+        raise ApiError(400, "input must be a string", param="input")
+    if not text.strip():
+        raise ApiError(400, "input is empty: give some text to speak", param="input", code="empty_input")
+    if len(text) > limits.max_input_chars:
+        raise ApiError(400, f"input has {len(text):,} characters; the limit is {limits.max_input_chars:,}",
+                       param="input", code="string_above_max_length")
+    return text

@@ -1,0 +1,165 @@
+"""The voices a request may name: the model's preset speakers and the voices saved in one folder.
+
+A voice id is `[A-Za-z0-9_-]{1,64}`, so no request can name a path. Saved voices are the
+`.safetensors` files `save_voice` writes, `<id>.safetensors` in the voices folder; an upload is
+written beside them under a temporary name and renamed into place, and never replaces a voice.
+OpenAI's voice names (alloy, ash, ...) select the model's default voice.
+"""
+
+import io
+import os
+import re
+import tempfile
+import threading
+from pathlib import Path
+from typing import Optional
+
+import mlx.core as mx
+import numpy as np
+import soundfile as sf
+
+from ..errors import InputError
+from ..prompt import Voice
+from ..voices import load_voice, save_voice
+from .limits import ApiError, Limits
+
+VOICE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+OPENAI_VOICES = ("alloy", "ash", "ballad", "cedar", "coral", "echo", "fable", "marin", "nova", "onyx", "sage",
+                 "shimmer", "verse")
+SUFFIX = ".safetensors"
+
+
+def default_voices_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "mlx_qwen3tts" / "voices"
+
+
+class VoiceStore:
+    def __init__(self, tts, folder, limits: Limits):
+        self.tts, self.folder, self.limits = tts, Path(folder), limits
+        self.presets = {name.lower(): name for name in tts.config.speakers}
+        self._loaded = {}  # id -> (mtime, Voice)
+        self._lock = threading.Lock()
+
+    def saved_ids(self) -> list:
+        if not self.folder.is_dir():
+            return []
+        names = (p.name[: -len(SUFFIX)] for p in self.folder.iterdir() if p.name.endswith(SUFFIX))
+        return sorted(n for n in names if VOICE_ID.fullmatch(n))
+
+    def listing(self) -> list:
+        voices = [{"id": name, "name": name, "type": "preset"} for name in self.presets.values()]
+        voices += [{"id": vid, "name": vid, "type": "saved"} for vid in self.saved_ids() if vid.lower() not in self.presets]
+        return voices
+
+    def resolve(self, name) -> dict:
+        """Keyword arguments for `TTS.request` selecting the voice `name` (None: the default)."""
+        if isinstance(name, dict):  # OpenAI's newer {"id": ...} form
+            name = name.get("id")
+        if name is None or name == "":
+            return {}
+        if not isinstance(name, str):
+            raise ApiError(400, "voice must be a string", param="voice")
+        if name.lower() in self.presets:
+            return {"speaker": self.presets[name.lower()]}
+        if VOICE_ID.fullmatch(name) and (self.folder / (name + SUFFIX)).is_file():
+            return {"voice": self._load(name)}
+        if name.lower() in OPENAI_VOICES:
+            return {}
+        offered = [v["id"] for v in self.listing()]
+        hint = f"; available: {', '.join(offered)}" if offered else "; this model has no preset speakers and no voices are saved"
+        raise ApiError(400, f"unknown voice '{name[:80]}'{hint} (or an OpenAI name such as alloy for the default voice)",
+                       param="voice", code="voice_not_found")
+
+    def _load(self, vid: str) -> Voice:
+        path = self.folder / (vid + SUFFIX)
+        mtime = path.stat().st_mtime_ns
+        with self._lock:
+            cached = self._loaded.get(vid)
+            if cached and cached[0] == mtime:
+                return cached[1]
+        try:
+            voice = load_voice(self.tts, path)
+            # Loaded arrays are lazy and tied to this thread's stream; the engine's thread uses them.
+            mx.eval([a for a in (voice.xvector, voice.ref_codes) if a is not None])
+        except InputError as e:
+            reason = str(e).replace(str(path), path.name)  # no server paths in responses
+            raise ApiError(400, f"voice '{vid}' cannot be used with this model: {reason}", param="voice") from None
+        with self._lock:
+            self._loaded[vid] = (mtime, voice)
+        return voice
+
+    def check_new_id(self, vid) -> str:
+        if not isinstance(vid, str) or not VOICE_ID.fullmatch(vid):
+            raise ApiError(400, "name must be 1-64 characters of A-Z, a-z, 0-9, '_' or '-'", param="name",
+                           code="invalid_voice_name")
+        if vid.lower() in self.presets:
+            raise ApiError(409, f"'{vid}' is a preset speaker of this model; choose another name", param="name")
+        if (self.folder / (vid + SUFFIX)).exists():
+            raise ApiError(409, f"a voice named '{vid}' exists; delete it first or choose another name",
+                           param="name", code="voice_exists")
+        if len(self.saved_ids()) >= self.limits.max_voices:
+            raise ApiError(400, f"the voices folder holds the maximum of {self.limits.max_voices} voices")
+        return vid
+
+    def decode_upload(self, data: bytes) -> tuple:
+        """(samples, rate) of an uploaded clip, within the size and duration limits."""
+        lim = self.limits
+        if len(data) > lim.max_upload_bytes:
+            raise ApiError(413, f"audio_sample is larger than the limit of {lim.max_upload_bytes:,} bytes",
+                           param="audio_sample", code="too_large")
+        try:
+            info = sf.info(io.BytesIO(data))
+        except Exception:
+            raise ApiError(400, "audio_sample is not audio this server reads; send WAV, FLAC, OGG or MP3",
+                           param="audio_sample", code="invalid_audio") from None
+        seconds = info.frames / info.samplerate if info.samplerate else 0.0
+        if seconds > lim.max_upload_seconds:
+            raise ApiError(400, f"audio_sample is {seconds:.1f} s long; the limit is {lim.max_upload_seconds:g} s "
+                                "(3-15 s of clear speech works best)", param="audio_sample", code="too_long")
+        try:
+            samples, rate = sf.read(io.BytesIO(data), dtype="float32", always_2d=True)
+        except Exception:
+            raise ApiError(400, "audio_sample cannot be decoded; send WAV, FLAC, OGG or MP3",
+                           param="audio_sample", code="invalid_audio") from None
+        return np.ascontiguousarray(samples), int(rate)
+
+    def save(self, vid: str, voice: Voice):
+        """Write voice `vid` atomically; an existing file is never replaced."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        # The name must end in .safetensors (mx.save_safetensors appends it otherwise); the leading
+        # dot keeps it out of the listing.
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{vid}.", suffix=SUFFIX)
+        os.close(fd)
+        try:
+            save_voice(voice, tmp, self.tts.config.tts_model_size)
+            # link() fails if the target exists, unlike rename(): two uploads of one name cannot clobber.
+            os.link(tmp, self.folder / (vid + SUFFIX))
+        except FileExistsError:
+            raise ApiError(409, f"a voice named '{vid}' exists; delete it first or choose another name",
+                           param="name", code="voice_exists") from None
+        finally:
+            os.remove(tmp)
+
+    def delete(self, vid: str):
+        if not isinstance(vid, str) or not VOICE_ID.fullmatch(vid):
+            raise ApiError(400, "voice ids are 1-64 characters of A-Z, a-z, 0-9, '_' or '-'", param="voice_id")
+        path = self.folder / (vid + SUFFIX)
+        if not path.is_file():
+            if vid.lower() in self.presets:
+                raise ApiError(400, f"'{vid}' is a preset speaker of the model and cannot be deleted")
+            raise ApiError(404, f"no saved voice '{vid}'", param="voice_id", code="voice_not_found")
+        path.unlink()
+        with self._lock:
+            self._loaded.pop(vid, None)
+
+
+def clone_kwargs(ref_text: Optional[str], x_vector_only) -> dict:
+    """TTS.clone options from the form fields: without a transcript, clone from the x-vector alone."""
+    flag = str(x_vector_only or "false").lower()
+    if flag not in ("1", "true", "yes", "on", "0", "false", "no", "off", ""):
+        raise ApiError(400, "x_vector_only must be true or false", param="x_vector_only")
+    x_only = flag in ("1", "true", "yes", "on")
+    if not x_only and not (ref_text or "").strip():
+        x_only = True
+    return {"ref_text": ref_text if not x_only else None, "x_vector_only": x_only}

@@ -1,0 +1,217 @@
+"""WebSocket /v1/audio/speech/stream: text in as it is written, audio out as it is made.
+
+Client -> server: session.update, input_text.append, input_text.flush, input_text.end, cancel.
+Server -> client: session.created, session.updated, speech.audio.delta, speech.audio.done, error.
+Each utterance (text up to a flush or the end) is one streaming-text engine request fed by a
+TextFeed, so its audio starts after its first text token. Utterances are spoken one after the
+other; text for the next one is buffered meanwhile.
+"""
+
+import asyncio
+import base64
+import json
+import logging
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import params as fields
+from .audio_out import Usage, check_format, encoded_chunks, in_thread
+from .limits import ApiError
+
+log = logging.getLogger("mlx_qwen3tts.server")
+WS_FORMATS = ["pcm", "wav"]
+KEY_PROTOCOL = "openai-insecure-api-key."
+
+
+class Utterance:
+    def __init__(self, feed, kwargs: dict, fmt: str, speed: float, binary: bool):
+        self.feed, self.kwargs, self.fmt, self.speed, self.binary = feed, kwargs, fmt, speed, binary
+        self.text, self.handle, self.cancelled = [], None, False
+
+    def cancel(self):
+        self.cancelled = True
+        self.feed.end()
+        if self.handle is not None:
+            self.handle.cancel()
+
+
+class Session:
+    def __init__(self, server, ws: WebSocket):
+        self.server, self.ws = server, ws
+        self.settings = {"voice": None, "language": "auto", "instructions": None, "response_format": "pcm",
+                         "speed": 1.0, "binary": False, "sample_rate": server.tts.sample_rate}
+        self.params = {}  # the raw fields given so far (validated), merged over updates
+        self.kwargs = {}
+        self.current = None  # the utterance taking text
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.active = []  # utterances submitted or waiting, for cancel
+        self.seq = 0
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, event: dict):
+        async with self.send_lock:
+            await self.ws.send_text(json.dumps(event))
+
+    async def error(self, message: str, code: str = "invalid_request", param=None):
+        await self.send({"type": "error", "error": {"message": message, "type": "invalid_request_error",
+                                                    "param": param, "code": code}})
+
+    # -- client messages ---------------------------------------------------------------------
+    def update(self, session) -> None:
+        if not isinstance(session, dict):
+            raise ApiError(400, "session.update needs a 'session' object", param="session")
+        merged = {**self.params, **session}
+        merged.pop("text_mode", None)  # text arriving as deltas is always the streaming layout
+        kwargs = fields.speech_kwargs(self.server.tts, self.server.voices, merged, self.server.limits)
+        fmt = check_format(merged.get("response_format", "pcm"), WS_FORMATS)
+        speed = fields.speed(merged)
+        binary = merged.get("binary", False)
+        if not isinstance(binary, bool):
+            raise ApiError(400, "binary must be true or false", param="binary")
+        self.params, self.kwargs = merged, kwargs
+        self.settings.update({k: merged[k] for k in merged if k in self.settings})
+        self.settings.update(response_format=fmt, speed=speed, binary=binary)
+
+    def append(self, text) -> None:
+        from ..engine import TextFeed
+
+        if not isinstance(text, str):
+            raise ApiError(400, "input_text.append needs 'text' as a string", param="text")
+        if self.current is None:
+            s = self.settings
+            self.current = Utterance(TextFeed(), dict(self.kwargs), s["response_format"], s["speed"], s["binary"])
+            self.active.append(self.current)
+            self.queue.put_nowait(self.current)
+        used = sum(len(t) for t in self.current.text)
+        limit = self.server.limits.max_input_chars
+        if used + len(text) > limit:
+            self.current.cancel()
+            self.current = None
+            raise ApiError(400, f"an utterance may hold at most {limit:,} characters; this one was cancelled "
+                                "(send input_text.flush to start a new utterance)", param="text", code="too_long")
+        self.current.text.append(text)
+        if text:
+            self.current.feed.append(text)
+
+    def flush(self) -> None:
+        if self.current is not None:
+            self.current.feed.end()
+            self.current = None
+
+    def cancel(self) -> None:
+        for utt in self.active:
+            utt.cancel()
+        self.current = None
+
+    async def handle(self, raw) -> bool:
+        """One client message; False once the client has ended the session."""
+        try:
+            message = json.loads(raw)
+        except (TypeError, ValueError):
+            raise ApiError(400, "messages must be JSON objects", code="invalid_json") from None
+        if not isinstance(message, dict):
+            raise ApiError(400, "messages must be JSON objects", code="invalid_json")
+        kind = message.get("type")
+        if kind == "session.update":
+            self.update(message.get("session"))
+            await self.send({"type": "session.updated", "session": self.settings})
+        elif kind == "input_text.append":
+            self.append(message.get("text"))
+        elif kind == "input_text.flush":
+            self.flush()
+        elif kind == "input_text.end":
+            self.flush()
+            self.queue.put_nowait(None)
+            return False
+        elif kind == "cancel":
+            self.cancel()
+        else:
+            raise ApiError(400, f"unknown message type {str(kind)[:40]!r}; send session.update, input_text.append, "
+                                "input_text.flush, input_text.end or cancel", param="type", code="unknown_type")
+        return True
+
+    async def read(self):
+        """Client messages until the client ends the session or goes away."""
+        idle = self.server.limits.ws_idle_seconds
+        while True:
+            try:
+                message = await asyncio.wait_for(self.ws.receive(), idle if self.current is not None else None)
+            except asyncio.TimeoutError:
+                self.flush()
+                await self.error(f"no text for {idle:g} s: the utterance was ended", "idle_timeout")
+                continue
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000))
+            try:
+                if not await self.handle(message.get("text") if message.get("text") is not None else message.get("bytes")):
+                    return
+            except ApiError as e:
+                await self.error(e.message, e.code or "invalid_request", e.param)
+
+    # -- audio -------------------------------------------------------------------------------
+    async def speak(self):
+        """Utterances one after the other, each as one engine request, until the session ends."""
+        from .openai_api import submit
+
+        sr = self.server.tts.sample_rate
+        while True:
+            utt = await self.queue.get()
+            if utt is None:
+                return
+            if utt.cancelled:
+                continue
+            try:
+                utt.handle = submit(self.server, deltas=utt.feed, **utt.kwargs)
+            except ApiError as e:
+                utt.cancel()
+                await self.error(e.message, e.code or "invalid_request", e.param)
+                continue
+            usage = Usage()
+            try:
+                async for data in in_thread(encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage), utt.handle.cancel):
+                    if utt.cancelled:
+                        break
+                    await self.delta(data, utt.binary)
+            except Exception as e:
+                from .openai_api import engine_error
+
+                error = engine_error(e)
+                await self.error(error.message, error.code or "generation_failed")
+            finally:
+                self.active.remove(utt)
+            usage.text_tokens = len(self.server.tts.tokenizer.encode("".join(utt.text))) if utt.text else 0
+            await self.send({"type": "speech.audio.done", "usage": usage.as_dict(sr), "cancelled": utt.cancelled})
+
+    async def delta(self, data: bytes, binary: bool):
+        if binary:
+            async with self.send_lock:
+                await self.ws.send_bytes(data)
+        else:
+            await self.send({"type": "speech.audio.delta", "seq": self.seq, "audio": base64.b64encode(data).decode()})
+        self.seq += 1
+
+    def close(self):
+        self.cancel()
+        self.queue.put_nowait(None)
+
+
+async def speech_socket(ws: WebSocket):
+    server = ws.app.state.server
+    offered = [p for p in ws.scope.get("subprotocols", []) if p.startswith(KEY_PROTOCOL)]
+    await ws.accept(subprotocol=offered[0] if offered else None)
+    session = Session(server, ws)
+    await session.send({"type": "session.created", "session": session.settings})
+    reader = asyncio.create_task(session.read())
+    speaker = asyncio.create_task(session.speak())
+    try:
+        await asyncio.wait({reader, speaker}, return_when=asyncio.FIRST_EXCEPTION)
+        if reader.done() and reader.exception() is None:
+            await speaker  # the client sent input_text.end: finish its audio, then close
+            await ws.close(1000)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        session.close()
+        for task in (reader, speaker):
+            task.cancel()
+        await asyncio.gather(reader, speaker, return_exceptions=True)

@@ -1,0 +1,37 @@
+"""The server command's safety checks, which run before any model is loaded."""
+
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+from server_harness import ROOT, env  # noqa: E402
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "mlx_qwen3tts.server", *args], capture_output=True, text=True,
+                          env=env(), cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.10", "example.com"])
+def test_a_non_loopback_host_needs_a_key_or_insecure(host):
+    result = run("--model", "/nonexistent-model-folder", "--host", host)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--api-key" in lines[0] and "--insecure" in lines[0]
+
+
+def test_with_a_key_the_check_passes_and_the_model_is_loaded_next():
+    result = run("--model", "/nonexistent-model-folder", "--host", "0.0.0.0", "--api-key", "k")
+    assert result.returncode == 2 and "--api-key" not in result.stderr
+    assert "nonexistent-model-folder" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_help_lists_the_options():
+    result = run("--help")
+    assert result.returncode == 0
+    for option in ("--host", "--port", "--api-key", "--voices-dir", "--max-active", "--max-queue", "--cors",
+                   "--insecure"):
+        assert option in result.stdout

@@ -1,0 +1,201 @@
+"""WebSocket /v1/audio/speech/stream: text in as it is written, audio out as it is made.
+A real server process on 127.0.0.1 and the `websockets` client; every wait bounded."""
+
+import base64
+import io
+import json
+import time
+
+import httpx
+import numpy as np
+import pytest
+import soundfile as sf
+
+pytest.importorskip("uvicorn")
+ws_client = pytest.importorskip("websockets.sync.client")
+
+from server_harness import API_KEY, shared_server, wait_until  # noqa: E402
+
+TEXT = "Well, here is a sentence that arrives word by word, as an LLM writes it."
+FRAME = 1920
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    return shared_server("custom_voice-0b6", tmp_path_factory.getbasetemp(), "--api-key", API_KEY,
+                         "--max-active", "8", "--max-queue", "4")
+
+
+def connect(server, key=API_KEY, **kw):
+    url = server.url.replace("http://", "ws://") + "/v1/audio/speech/stream"
+    headers = {"Authorization": f"Bearer {key}"} if key else None
+    return ws_client.connect(url, additional_headers=headers, open_timeout=TIMEOUT, **kw)
+
+
+def recv(ws):
+    return json.loads(ws.recv(timeout=TIMEOUT))
+
+
+def open_session(ws, **session):
+    assert recv(ws)["type"] == "session.created"
+    ws.send(json.dumps({"type": "session.update", "session": session}))
+    event = recv(ws)
+    assert event["type"] == "session.updated", event
+    return event["session"]
+
+
+def collect_until_done(ws, limit=2000):
+    """(audio bytes, done event, other events) of one utterance."""
+    audio, others = [], []
+    for _ in range(limit):
+        event = recv(ws)
+        if event["type"] == "speech.audio.delta":
+            audio.append(base64.b64decode(event["audio"]))
+        elif event["type"] == "speech.audio.done":
+            return b"".join(audio), event, others
+        else:
+            others.append(event)
+    raise AssertionError("no speech.audio.done")
+
+
+def whole_text_pcm(server, text, **body):
+    response = httpx.post(server.url + "/v1/audio/speech", headers={"Authorization": f"Bearer {API_KEY}"},
+                          json={"model": "tts-1", "input": text, "response_format": "pcm", **body}, timeout=TIMEOUT)
+    assert response.status_code == 200, response.text
+    return response.content
+
+
+def test_first_delta_before_end_and_greedy_output_equals_whole_text(server):
+    settings = dict(voice="ryan", temperature=0, max_new_tokens=20)
+    with connect(server) as ws:
+        session = open_session(ws, **settings)
+        assert session["voice"] == "ryan" and session["response_format"] == "pcm"
+        words = TEXT.split(" ")
+        for i, word in enumerate(words):
+            ws.send(json.dumps({"type": "input_text.append", "text": word + ("" if i == len(words) - 1 else " ")}))
+        # No flush, no end yet: audio must already come.
+        first = recv(ws)
+        assert first["type"] == "speech.audio.delta" and first["seq"] == 0
+        ws.send(json.dumps({"type": "input_text.end"}))
+        rest, done, others = collect_until_done(ws)
+        assert not others
+        audio = base64.b64decode(first["audio"]) + rest
+        assert done["usage"]["output_tokens"] == 20 and not done["cancelled"]
+        with pytest.raises(Exception):  # the server closes the session after its last audio
+            ws.recv(timeout=TIMEOUT)
+    want = whole_text_pcm(server, TEXT, text_mode="streaming", **settings)
+    got, ref = np.frombuffer(audio, "<i2"), np.frombuffer(want, "<i2")
+    assert got.shape == ref.shape == (20 * FRAME,)
+    assert np.abs(got.astype(int) - ref).max() <= 2
+
+
+def test_pieces_are_joined_exactly_as_sent(server):
+    """Mid-word splits and characters split across pieces speak the same as the whole text."""
+    text = "Splitting mid-word: extraordinary! 你好，世界。"
+    settings = dict(voice="vivian", temperature=0, max_new_tokens=12)
+    with connect(server) as ws:
+        open_session(ws, **settings)
+        for i in range(0, len(text), 3):
+            ws.send(json.dumps({"type": "input_text.append", "text": text[i : i + 3]}))
+        ws.send(json.dumps({"type": "input_text.end"}))
+        audio, done, _ = collect_until_done(ws)
+    assert audio == whole_text_pcm(server, text, text_mode="streaming", **settings)
+
+
+def test_flush_starts_a_second_utterance_with_the_same_settings_and_wav_binary(server):
+    with connect(server) as ws:
+        open_session(ws, voice="serena", temperature=0, max_new_tokens=5, response_format="wav", binary=True)
+        for text in ("First one.", "Second one."):
+            ws.send(json.dumps({"type": "input_text.append", "text": text}))
+            ws.send(json.dumps({"type": "input_text.flush"}))
+        for _ in range(2):
+            frames = []
+            for _ in range(100):
+                message = ws.recv(timeout=TIMEOUT)
+                if isinstance(message, bytes):
+                    frames.append(message)
+                    continue
+                event = json.loads(message)
+                assert event["type"] == "speech.audio.done", event
+                break
+            data = b"".join(frames)
+            assert data.startswith(b"RIFF") and data.count(b"RIFF") == 1
+            audio, rate = sf.read(io.BytesIO(data))
+            assert (rate, len(audio)) == (24000, 5 * FRAME)
+        ws.send(json.dumps({"type": "input_text.end"}))
+
+
+def test_cancel_drops_the_utterance_and_frees_the_row(server):
+    assert wait_until(lambda: server.health()["active"] == 0, 30)
+    with connect(server) as ws:
+        open_session(ws, voice="aiden", max_new_tokens=4000, temperature=0)  # no EOS before 300 frames
+        ws.send(json.dumps({"type": "input_text.append", "text": TEXT}))
+        assert recv(ws)["type"] == "speech.audio.delta"
+        ws.send(json.dumps({"type": "cancel"}))
+        for _ in range(500):
+            event = recv(ws)
+            if event["type"] == "speech.audio.done":
+                break
+        assert event["cancelled"] is True
+        assert wait_until(lambda: server.health()["active"] == 0, 10)
+        # the session goes on
+        ws.send(json.dumps({"type": "session.update", "session": {"max_new_tokens": 3, "temperature": 0}}))
+        assert recv(ws)["type"] == "session.updated"
+        ws.send(json.dumps({"type": "input_text.append", "text": "Again."}))
+        ws.send(json.dumps({"type": "input_text.end"}))
+        audio, done, _ = collect_until_done(ws)
+        assert len(audio) == 2 * 3 * FRAME and not done["cancelled"]
+
+
+def test_disconnect_frees_the_row(server):
+    assert wait_until(lambda: server.health()["active"] == 0, 30)
+    ws = connect(server)
+    open_session(ws, voice="aiden", max_new_tokens=4000, temperature=0)  # no EOS before 300 frames
+    ws.send(json.dumps({"type": "input_text.append", "text": TEXT}))
+    assert recv(ws)["type"] == "speech.audio.delta"
+    assert server.health()["active"] == 1
+    ws.close()
+    start = time.monotonic()
+    assert wait_until(lambda: server.health()["active"] == 0, 10)
+    assert time.monotonic() - start < 5
+
+
+def test_bad_messages_get_error_events_and_the_session_stays_usable(server):
+    with connect(server) as ws:
+        open_session(ws, voice="ryan", max_new_tokens=3, temperature=0)
+        bad = ["{not json", "[1]", json.dumps({"type": "nope"}), json.dumps({"type": "input_text.append", "text": 5}),
+               json.dumps({"type": "session.update", "session": {"voice": "nobody"}}),
+               json.dumps({"type": "session.update", "session": {"response_format": "mp3"}}),
+               json.dumps({"type": "session.update", "session": {"speed": 9}})]
+        for message in bad:
+            ws.send(message)
+            event = recv(ws)
+            assert event["type"] == "error" and event["error"]["message"], (message, event)
+        ws.send(json.dumps({"type": "input_text.append", "text": "Still here."}))
+        ws.send(json.dumps({"type": "input_text.end"}))
+        audio, done, others = collect_until_done(ws)
+        assert len(audio) == 2 * 3 * FRAME and not others
+
+
+def test_utterance_length_limit_is_stated(server):
+    with connect(server) as ws:
+        open_session(ws, voice="ryan", max_new_tokens=2)
+        ws.send(json.dumps({"type": "input_text.append", "text": "a" * 4000}))
+        ws.send(json.dumps({"type": "input_text.append", "text": "b" * 200}))
+        for _ in range(200):
+            event = recv(ws)
+            if event["type"] == "error":
+                break
+        assert "4,096 characters" in event["error"]["message"]
+
+
+def test_key_is_required(server):
+    with pytest.raises(Exception) as caught:
+        with connect(server, key=None):
+            pass
+    assert "403" in str(caught.value) or "1008" in str(caught.value)
+    # browsers cannot set headers: the key may come as a subprotocol
+    url = server.url.replace("http://", "ws://") + "/v1/audio/speech/stream"
+    with ws_client.connect(url, subprotocols=[f"openai-insecure-api-key.{API_KEY}"], open_timeout=TIMEOUT) as ws:
+        assert recv(ws)["type"] == "session.created"

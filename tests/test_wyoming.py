@@ -5,6 +5,7 @@ import asyncio
 import socket
 import subprocess
 import sys
+import time
 
 import httpx
 import numpy as np
@@ -318,3 +319,46 @@ def test_wyoming_alone_on_a_base_model_with_a_saved_voice(tmp_path, load_tiny):
             proc.kill()
             proc.wait(10)
         log.close()
+
+
+def test_a_stream_without_text_for_too_long_is_ended(tmp_path, load_tiny):
+    """The idle limit (30 s in the server; 1 s here) on a Wyoming server in this process, over TCP."""
+    from mlx_qwen3tts.engine import Engine
+    from mlx_qwen3tts.server import wyoming
+    from mlx_qwen3tts.server.app import Server
+    from mlx_qwen3tts.server.limits import Limits
+    from mlx_qwen3tts.server.voices import VoiceStore
+
+    tts = load_tiny("custom_voice-0b6")
+    limits = Limits(ws_idle_seconds=1.0)
+    engine = Engine(tts)
+    server = Server(tts, engine, "tiny", VoiceStore(tts, tmp_path, limits), limits)
+    service = wyoming.Service(server, {"temperature": 0, "max_new_tokens": FRAMES})
+    port = free_port()
+
+    async def go():
+        stop = asyncio.Event()
+        serving = asyncio.create_task(wyoming.serve(service, "127.0.0.1", port, stop))
+        await asyncio.sleep(0.5)
+        try:
+            async with client(port) as c:
+                await c.write_event(SynthesizeStart().event())
+                await c.write_event(SynthesizeChunk("Hello there, ").event())
+                t0 = time.monotonic()
+                for _ in range(500):
+                    event = await read(c)
+                    if Error.is_type(event.type):
+                        break
+                assert Error.from_event(event).code == "idle_timeout" and time.monotonic() - t0 >= 0.9
+                await c.write_event(SynthesizeChunk("dropped, as the stream's text has ended.").event())
+                await c.write_event(SynthesizeStop().event())
+                audio, others = await read_audio(c, until=SynthesizeStopped)
+                assert [e.type for e in others if not AudioStart.is_type(e.type)] == ["audio-stop", "synthesize-stopped"]
+        finally:
+            stop.set()
+            await serving
+
+    try:
+        run(go())
+    finally:
+        engine.close()

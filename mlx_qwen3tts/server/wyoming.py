@@ -140,6 +140,7 @@ class Stream:
     feed: object = None
     handle: object = None
     chars: int = 0
+    idle: object = None  # the timer that ends the text when none comes for a while
 
 
 class WyomingHandler(AsyncEventHandler):
@@ -153,6 +154,7 @@ class WyomingHandler(AsyncEventHandler):
         self.stream: Optional[Stream] = None
         self.speaking: Optional[asyncio.Task] = None
         self._write_lock = asyncio.Lock()
+        self.notices = set()
 
     async def write_event(self, event: Event) -> None:
         async with self._write_lock:  # the audio task and the event handler both write
@@ -198,6 +200,8 @@ class WyomingHandler(AsyncEventHandler):
             stream, self.stream = self.stream, None
             if stream is None:
                 raise ApiError(400, "synthesize-stop without synthesize-start", code="no_stream")
+            if stream.idle is not None:
+                stream.idle.cancel()
             if stream.feed is not None:
                 stream.feed.end()
                 await self.finish_speaking()
@@ -230,6 +234,21 @@ class WyomingHandler(AsyncEventHandler):
             self.start_speaking(stream.handle)
         if text:
             stream.feed.append(text)
+        if stream.idle is not None:
+            stream.idle.cancel()
+        stream.idle = asyncio.get_running_loop().call_later(self.service.server.limits.ws_idle_seconds,
+                                                            self.idle, stream)
+
+    def idle(self, stream: Stream):
+        """No text for a while: what came is spoken, later text of this stream is dropped."""
+        if stream.kwargs is not None and stream.feed is not None:
+            stream.kwargs = None
+            stream.feed.end()
+            seconds = self.service.server.limits.ws_idle_seconds
+            task = asyncio.create_task(self.error(f"no text for {seconds:g} s: the stream's text was ended",
+                                                  "idle_timeout"))
+            self.notices.add(task)  # held until written (or the connection is gone)
+            task.add_done_callback(lambda t: (self.notices.discard(t), t.cancelled() or t.exception()))
 
     def drop(self, stream: Stream):
         """Give up a stream (its text is dropped until synthesize-stop) and cancel its request."""
@@ -265,6 +284,8 @@ class WyomingHandler(AsyncEventHandler):
         """The client has gone: its request is cancelled, which frees its engine row."""
         if self.stream is not None:
             self.drop(self.stream)
+            if self.stream.idle is not None:
+                self.stream.idle.cancel()
         if self.speaking is not None:
             self.speaking.cancel()
             await asyncio.gather(self.speaking, return_exceptions=True)

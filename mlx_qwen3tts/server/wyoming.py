@@ -192,7 +192,7 @@ class WyomingHandler(AsyncEventHandler):
                 raise ApiError(400, "a synthesis stream is already open: send synthesize-stop first",
                                code="stream_open")
             parse(SynthesizeStart, event)
-            self.stream = Stream(kwargs=None)
+            self.stream = Stream(kwargs=None)  # opened even if refused, so its stop is answered
             self.stream.kwargs = self.service.kwargs(event)
         elif SynthesizeChunk.is_type(event.type):
             await self.append(parse(SynthesizeChunk, event).text)

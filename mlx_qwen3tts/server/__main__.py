@@ -1,8 +1,9 @@
 """Command line: `mlx_qwen3tts.server --model PATH_OR_REPO` (also `python -m mlx_qwen3tts.server`).
 
 Serves one loaded model through the engine: the OpenAI-compatible speech API, the WebSocket
-text-in stream and a page at /. Binds 127.0.0.1 unless told otherwise; another address needs
---api-key (or an explicit --insecure).
+text-in stream and a page at /; with --wyoming-port, also the Wyoming protocol for Home Assistant
+(wyoming.py), on the same engine. Binds 127.0.0.1 unless told otherwise; another address needs
+--api-key (or an explicit --insecure); Wyoming has no keys, so another address for it needs --insecure.
 """
 
 import ipaddress
@@ -33,6 +34,14 @@ def check_exposure(host: str, api_key, insecure: bool):
         )
 
 
+def check_wyoming_exposure(host: str, insecure: bool):
+    if not is_loopback(host) and not insecure:
+        raise InputError(
+            f"--wyoming-host {host} makes the Wyoming server reachable from other machines, and the Wyoming "
+            "protocol has no keys: give --insecure to allow it (and limit the port to Home Assistant's address)"
+        )
+
+
 def model_id(path_or_repo: str) -> str:
     return path_or_repo.rstrip("/").split("/")[-1] if os.path.isdir(path_or_repo) else path_or_repo
 
@@ -54,16 +63,32 @@ def model_id(path_or_repo: str) -> str:
 @click.option("--max-input-chars", type=click.IntRange(1, 100_000), default=4096, show_default=True,
               help="Longest `input` text (also per WebSocket utterance).")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), default=None, help="Compute dtype.")
+@click.option("--wyoming-port", type=click.IntRange(1, 65535), default=None,
+              help="Also serve the Wyoming protocol (Home Assistant) on this TCP port. Default: off.")
+@click.option("--wyoming-host", default="127.0.0.1", show_default=True, help="Address for Wyoming.")
+@click.option("--no-http", is_flag=True, help="Serve only Wyoming (needs --wyoming-port).")
+@click.option("--wyoming-temperature", type=click.FloatRange(0), default=None,
+              help="Sampling temperature of Wyoming requests, which carry none (0 = greedy). Default: the model's.")
+@click.option("--wyoming-max-new-tokens", type=click.IntRange(1), default=None,
+              help="Frame cap of Wyoming requests (12 per second). Default: from the text's length.")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
 def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, cors, max_input_chars, dtype,
-         log_level):
+         wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens, log_level):
     """Serve Qwen3-TTS over HTTP (OpenAI's /v1/audio/speech) and WebSocket, with a page at /."""
     with cli_errors():
-        check_exposure(host, api_key, insecure)
+        if no_http and wyoming_port is None:
+            raise InputError("--no-http leaves nothing to serve: give --wyoming-port PORT")
+        if not no_http:
+            check_exposure(host, api_key, insecure)
+        if wyoming_port is not None:
+            check_wyoming_exposure(wyoming_host, insecure)
         try:
             import uvicorn
 
             from .app import LOOPBACK_NAMES, Server, create_app
+
+            if wyoming_port is not None:
+                from .wyoming import start as start_wyoming
         except ImportError as e:
             raise InputError(f"the server needs its extra: pip install 'mlx-qwen3tts[server]' ({e})") from None
         import mlx.core as mx
@@ -79,6 +104,10 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         engine = Engine(tts, max_active=max_active, max_queue=max_queue)
         voices = VoiceStore(tts, voices_dir or default_voices_dir(), limits)
         server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue)
+        wyoming = None
+        if wyoming_port is not None:  # with --no-http, it serves here until stopped
+            wyoming = start_wyoming(server, wyoming_host, wyoming_port, alone=no_http,
+                                    temperature=wyoming_temperature, max_new_tokens=wyoming_max_new_tokens)
         app = create_app(server, cors=cors, trusted_hosts=LOOPBACK_NAMES if is_loopback(host) else None)
         shown = f"[{host}]" if ":" in host else host
         click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.variant}) on http://{shown}:{port}"
@@ -87,6 +116,8 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
             uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=limits.max_ws_message_bytes,
                         timeout_graceful_shutdown=5)
         finally:
+            if wyoming is not None:
+                wyoming.close()
             engine.close()
 
 

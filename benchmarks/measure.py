@@ -30,7 +30,7 @@ from typing import Optional
 import mlx.core as mx
 
 from mlx_qwen3tts import synthesis
-from mlx_qwen3tts.sampling import CodebookZeroProcessor, sample
+from mlx_qwen3tts.sampling import row_settings
 
 from .syncs import SyncCounter
 
@@ -85,50 +85,24 @@ def _prompt(tts, text: str):
     return tts.prompt(tts.request(text, language=LANGUAGE))
 
 
-def _eager_frame_step(tts):
-    """The loop's frame step as it was before it was compiled: codebook 0, then the code predictor."""
-    talker, s = tts.model.talker, tts.sampling
-    vocab = talker.codec_head.weight.shape[0]
-    process = CodebookZeroProcessor(vocab, tts.config.talker_config.codec_eos_token_id, s.repetition_penalty)
-    cp_sample = lambda logits, step: sample(logits, s.cp_temperature, s.cp_top_k, s.cp_top_p)  # noqa: E731
-
-    def step_fn(logits, hidden, seen, step):
-        c0 = sample(process(logits, seen, step), s.temperature, s.top_k, s.top_p)
-        c0_embed = talker.codec_embed(c0)[:, None]
-        rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, cp_sample)
-        codes = mx.concatenate([c0[:, None], rest], axis=1)
-        return codes, c0_embed + rest_embed, seen | (mx.arange(vocab)[None] == c0[:, None])
-
-    return step_fn
-
-
-def _talker_runner(talker):
-    """The loop's own talker step (compiled, static caches) when the package has one, else eager."""
-    from mlx_qwen3tts import talker as talker_module
-
-    if hasattr(talker_module, "TalkerRunner"):
-        return talker_module.TalkerRunner(talker)
-    cache = talker.make_cache()
-    return lambda x: talker(x, cache)
-
-
 def component_pass(tts, text: str, frames: int) -> dict:
-    """The talker forward and the frame step (codebook-0 sampling, 15 code-predictor codebooks, next
-    input), each closed by an eval barrier. The frame step is the loop's own (`synthesis.frame_step`,
-    compiled) when the package has one."""
+    """The talker forward and the frame step (codebook-0 sampling, 15 code-predictor codebooks,
+    next input), each closed by an eval barrier: the loop's own compiled step (`Rows`) with the
+    frame graph split off, one row."""
     talker = tts.model.talker
     eos = tts.config.talker_config.codec_eos_token_id
-    step_fn = synthesis.frame_step(talker, tts.sampling, eos) if hasattr(synthesis, "frame_step") else None
-    step_fn = step_fn or _eager_frame_step(tts)
+    graphs = talker.row_graphs(eos)
     prompt = _prompt(tts, text)
     track = synthesis.ArrayTextTrack(prompt)
-    vocab = talker.codec_head.weight.shape[0]
-    seen = mx.zeros((1, vocab), dtype=mx.bool_)
-    runner = _talker_runner(talker)
+    settings = row_settings([tts.sampling])
+    sampled = tts.sampling.temperature > 0 or tts.sampling.cp_temperature > 0
+    seen = mx.zeros((1, graphs.vocab), dtype=mx.bool_)
+    key, steps = mx.random.key(0)[None], mx.zeros((1,), mx.int32)
+    cache = talker.make_cache()
     x, talker_times, cp_times, prefill = prompt.embeds, [], [], 0.0
     for step in range(frames):
         tic = _now()
-        logits, hidden = runner(x)
+        logits, hidden = talker(x, cache)
         mx.eval(logits, hidden)
         elapsed = _now() - tic
         if step == 0:
@@ -136,9 +110,9 @@ def component_pass(tts, text: str, frames: int) -> dict:
         else:
             talker_times.append(elapsed)
         tic = _now()
-        _, frame_embed, seen = step_fn(logits, hidden, seen, step)
+        _, frame_embed, seen, key = graphs.frame[sampled](logits, hidden, seen, key, steps + step, settings)
         x = frame_embed + track(step).astype(frame_embed.dtype)
-        mx.eval(x, seen)
+        mx.eval(x, seen, key)
         cp_times.append(_now() - tic)
     return {
         "prefill_ms": prefill * 1e3,

@@ -21,7 +21,6 @@ Sampling is the checkpoint's default (temperature 0.9, top-k 50); random weights
 so every run produces the frames asked for.
 """
 
-import inspect
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
@@ -155,7 +154,7 @@ def decode_pass(tts, codes: mx.array) -> dict:
     tic = _now()
     for start in range(0, codes.shape[0], DECODE_CHUNK):
         audio = decoder.step(codes[None, start : start + DECODE_CHUNK], state)
-        mx.eval(audio, state.arrays())
+        mx.eval(audio, state.state)
     total = _now() - tic
     return {"decode_ms": total / codes.shape[0] * 1e3, "total_s": total}
 
@@ -173,10 +172,8 @@ def first_chunk_pass(tts, text: str, first_frames: int) -> float:
             close()
 
 
-def delta_pass(tts, text: str) -> Optional[float]:
+def delta_pass(tts, text: str) -> float:
     """ms from handing over the first text delta to holding the first audio chunk."""
-    if not hasattr(tts, "stream_text"):
-        return None
     first = []
 
     def deltas():
@@ -195,29 +192,17 @@ def delta_pass(tts, text: str) -> Optional[float]:
             close()
 
 
-def batch_pass(tts, frames: int, sizes) -> Optional[dict]:
-    """Aggregate frames/s of `TTS.generate_batch` per batch size; None when the API has none."""
-    generate_batch = getattr(tts, "generate_batch", None)
-    if generate_batch is None:
-        return None
-    params = inspect.signature(generate_batch).parameters
-    options = {"max_tokens": frames, "language": LANGUAGE}
-    if "decode" in params:
-        options["decode"] = False
-    generate_batch(BATCH_TEXTS[:2], **dict(options, max_tokens=2))  # warm-up
+def batch_pass(tts, frames: int, sizes) -> dict:
+    """Aggregate frames/s of `TTS.generate_batch` per batch size."""
+    options = {"max_tokens": frames, "language": LANGUAGE, "decode": False}
+    tts.generate_batch(BATCH_TEXTS[:2], **dict(options, max_tokens=2))  # warm-up
     fps = {}
     for size in sizes:
         texts = [BATCH_TEXTS[i % len(BATCH_TEXTS)] for i in range(size)]
         tic = _now()
-        results = generate_batch(texts, **options)
-        done = sum(_frames_of(r) for r in results)
-        fps[size] = done / (_now() - tic)
+        results = tts.generate_batch(texts, **options)
+        fps[size] = sum(r.codes.shape[0] for r in results) / (_now() - tic)
     return fps
-
-
-def _frames_of(result) -> int:
-    codes = getattr(result, "codes", result)
-    return int(codes.shape[0])
 
 
 def warm_up(tts, text: str):

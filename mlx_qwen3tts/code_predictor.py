@@ -16,22 +16,10 @@ from .config import CodePredictorConfig
 from .transformer import BlockArgs, TransformerBlock, attention_mask
 
 
-def block_args(cfg) -> BlockArgs:
-    return BlockArgs(
-        hidden_size=cfg.hidden_size,
-        intermediate_size=cfg.intermediate_size,
-        num_attention_heads=cfg.num_attention_heads,
-        num_key_value_heads=cfg.num_key_value_heads,
-        head_dim=cfg.head_dim,
-        rope_theta=cfg.rope_theta,
-        rms_norm_eps=cfg.rms_norm_eps,
-    )
-
-
 class CodePredictorModel(nn.Module):
     def __init__(self, cfg: CodePredictorConfig, embedding_dim: int):
         super().__init__()
-        self.layers = [TransformerBlock(block_args(cfg)) for _ in range(cfg.num_hidden_layers)]
+        self.layers = [TransformerBlock(BlockArgs.of(cfg)) for _ in range(cfg.num_hidden_layers)]
         self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
         self.codec_embedding = [
             nn.Embedding(cfg.vocab_size, embedding_dim) for _ in range(cfg.num_code_groups - 1)

@@ -3,24 +3,18 @@
 Unknown keys are ignored; token ids, languages and speakers always come from the file.
 """
 
-import inspect
 from dataclasses import dataclass, field
 from typing import Optional
+
+from mlx_lm.models.base import BaseModelArgs
 
 from .errors import ModelLoadError
 
 VARIANTS = ("base", "custom_voice", "voice_design")
 
 
-class _FromDict:
-    @classmethod
-    def from_dict(cls, params: dict):
-        fields = inspect.signature(cls).parameters
-        return cls(**{k: v for k, v in params.items() if k in fields})
-
-
 @dataclass
-class CodePredictorConfig(_FromDict):
+class CodePredictorConfig(BaseModelArgs):
     vocab_size: int = 2048
     hidden_size: int = 1024
     intermediate_size: int = 3072
@@ -34,7 +28,7 @@ class CodePredictorConfig(_FromDict):
 
 
 @dataclass
-class TalkerConfig(_FromDict):
+class TalkerConfig(BaseModelArgs):
     vocab_size: int = 3072
     hidden_size: int = 1024
     intermediate_size: int = 3072
@@ -67,7 +61,7 @@ class TalkerConfig(_FromDict):
 
 
 @dataclass
-class ModelConfig(_FromDict):
+class ModelConfig(BaseModelArgs):
     tts_model_type: str = "base"
     tts_model_size: str = "0b6"
     tokenizer_type: str = "qwen3_tts_tokenizer_12hz"

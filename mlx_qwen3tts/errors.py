@@ -1,5 +1,6 @@
 """Errors a user can act on. The CLI prints their message on one line and exits non-zero."""
 
+import signal
 import sys
 from contextlib import contextmanager
 
@@ -30,6 +31,7 @@ def cli_errors():
     except Qwen3TTSError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
-    except KeyboardInterrupt:
-        click.echo("\ninterrupted", err=True)
-        sys.exit(130)
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM/SIGHUP raised as one (with .signum)
+        signum = getattr(e, "signum", signal.SIGINT)
+        click.echo(f"\ninterrupted ({signal.Signals(signum).name})", err=True)
+        sys.exit(128 + signum)

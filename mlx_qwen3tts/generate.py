@@ -5,33 +5,45 @@ and exit status 2, and nothing is left at the output paths.
 """
 
 import codecs
+import io
 import os
+import signal
 import sys
-import tempfile
 import time
 import warnings
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import click
 
+from . import outputs
+from .audio_formats import FORMAT_NAMES, StreamEncoder, encode, format_for_path, open_file
+from .codec import FRAMES_PER_SECOND
 from .errors import InputError, cli_errors
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 
 
 class Progress:
-    def __init__(self, quiet: bool, max_frames: int):
-        self.quiet, self.max_frames = quiet, max_frames
+    """`frames budget audio RTF` on one refreshed stderr line; with split text, per piece."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
         self.start = time.perf_counter()
         self.last = 0.0
+        self.done_frames, self.piece, self.piece_frames = 0, 1, 0
 
-    def __call__(self, frames: int):
+    def __call__(self, frames: int, budget: int, piece: int = 1, pieces: int = 1):
+        if piece != self.piece:  # a new piece: what the last one made counts towards the audio so far
+            self.done_frames, self.piece = self.done_frames + self.piece_frames, piece
+        self.piece_frames = frames
         now = time.perf_counter()
         if self.quiet or now - self.last < 0.25:
             return
         self.last = now
-        audio_s = frames / 12.5
-        click.echo(f"\rframes {frames}/{self.max_frames}  audio {audio_s:5.2f} s  "
+        audio_s = (self.done_frames + frames) / FRAMES_PER_SECOND
+        where = f"piece {piece}/{pieces}  " if pieces > 1 else ""
+        click.echo(f"\r{where}frames {frames}/{budget}  audio {audio_s:5.2f} s  "
                    f"RTF {(now - self.start) / max(audio_s, 1e-9):5.2f}", err=True, nl=False)
 
     def done(self):
@@ -39,59 +51,78 @@ class Progress:
             click.echo("", err=True)
 
 
-def _check_output(path, what):
-    if path is None:
-        return None
-    path = Path(path)
-    if not path.parent.exists():
-        raise InputError(f"cannot write {what} {path}: folder {path.parent} does not exist")
-    if path.is_dir():
-        raise InputError(f"{what} {path} is a folder; give a file name")
-    return path
-
-
-def _temp_beside(path: Path) -> str:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; the result should look like any new file
-    return tmp
-
-
-def _write_atomic(path: Path, write):
-    """Write through a temporary file in the same folder so a failure leaves nothing behind."""
-    tmp = _temp_beside(path)
+def _utf8(text: str, where: str) -> str:
+    """argv arrives with undecodable bytes as surrogates; say so instead of failing later."""
     try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InputError(f"{where} is not valid UTF-8 (byte {text[e.start].encode('utf-8', 'surrogateescape')!r} "
+                         f"at character {e.start}); check the terminal's or file's encoding") from None
+    return text
+
+
+def _decode(data: bytes, where: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{where} is not valid UTF-8 (byte {data[e.start:e.start + 1]!r} at offset {e.start}); "
+                         "convert it to UTF-8") from None
 
 
 def stdin_deltas(stream=None, size: int = 64):
-    """Text from stdin as it arrives (UTF-8 decoded incrementally, so split characters are fine)."""
+    """Text from stdin as it arrives (UTF-8 decoded incrementally, so split characters are fine).
+
+    Leading whitespace is held back until some text follows, so input with no text at all is an
+    error before any speech starts.
+    """
     stream = stream or sys.stdin.buffer
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    decoder = codecs.getincrementaldecoder("utf-8")()
     read = getattr(stream, "read1", stream.read)
+    held, offset = "", 0
     while True:
         data = read(size)
-        if not data:
-            tail = decoder.decode(b"", final=True)
-            if tail:
-                yield tail
-            return
-        text = decoder.decode(data)
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as e:
+            raise InputError(f"stdin is not valid UTF-8 (byte {e.object[e.start:e.start + 1]!r} at offset "
+                             f"{offset + e.start}); convert it to UTF-8") from None
+        offset += len(data)
+        if held is not None:
+            held += text
+            text = ""
+            if held.strip():
+                text, held = held, None
         if text:
             yield text
+        if not data:
+            if held is not None:
+                raise InputError("--text-stream read no text from stdin; pipe some text in")
+            return
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrors(click.Command):
+    """Usage errors (a bad number, an unknown option) as one `error:` line and exit 2, like every other error."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Abort:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as e:
+            click.echo(f"error: {e.format_message()}", err=True)
+            sys.exit(e.exit_code if e.exit_code else 2)
+
+
+@click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
 @click.option("--text", default=None, help="Text to speak; '-' reads all of stdin.")
 @click.option("--text-stream", is_flag=True, help="Read the text from stdin as it is written (e.g. piped from an LLM).")
-@click.option("--output", type=click.Path(dir_okay=False), help="WAV file to write (24 kHz).")
+@click.option("--output", default=None,
+              help="Audio file to write (24 kHz); the extension picks the format (.wav .flac .ogg/.opus .mp3 .pcm); "
+                   "'-' writes to stdout.")
+@click.option("--format", "audio_format", type=click.Choice(FORMAT_NAMES), default=None,
+              help="Audio format when the output name does not say it (stdout: default wav).")
 @click.option("--language", default="auto", show_default=True, help="Language name, or auto.")
 @click.option("--speaker", default=None, help="Preset speaker (CustomVoice models; default Ryan).")
 @click.option("--instruct", default=None, help="Style instruction (VoiceDesign, 1.7B CustomVoice).")
@@ -103,11 +134,11 @@ def stdin_deltas(stream=None, size: int = 64):
 @click.option("--repetition-penalty", type=float, default=None, help="Default: generation_config.json.")
 @click.option("--max-tokens", type=int, default=None, help="At most this many frames (12.5 per second).")
 @click.option("--seed", type=int, default=None, help="Random seed for sampling.")
-@click.option("--codes-output", type=click.Path(dir_okay=False), help="Write the codes (frames x 16 int32) as .npy.")
+@click.option("--codes-output", default=None, help="Write the codes (frames x 16 int32) as .npy.")
 @click.option("--ref-audio", type=click.Path(), default=None, help="Reference audio to clone (Base models).")
 @click.option("--ref-text", default=None, help="Transcript of the reference audio (in-context cloning).")
 @click.option("--x-vector-only", is_flag=True, help="Clone from the speaker embedding alone (no transcript).")
-@click.option("--save-voice", type=click.Path(dir_okay=False), default=None, help="Save the cloned voice (.safetensors).")
+@click.option("--save-voice", default=None, help="Save the cloned voice (a safetensors file, written under this exact name).")
 @click.option("--voice", type=click.Path(), default=None, help="A voice saved with --save-voice.")
 @click.option("--stream", is_flag=True, help="Decode and write audio chunk by chunk while generating.")
 @click.option("--play", is_flag=True, help="Play the audio as it is generated.")
@@ -121,14 +152,45 @@ def stdin_deltas(stream=None, size: int = 64):
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def main(**opts):
     """Speak text with a Qwen3-TTS model."""
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), signals_interrupt():
         warnings.showwarning = lambda msg, *a, **k: click.echo(f"warning: {msg}", err=True)
-        with cli_errors():
-            run(**opts)
+        try:
+            with cli_errors():
+                run(**opts)
+        except BrokenPipeError:
+            # The reader of stdout (or of a FIFO) went away, e.g. `| head -c 100`: end quietly.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(128 + signal.SIGPIPE)
 
 
-def run(model, text, text_stream, output, language, speaker, instruct, text_mode, temperature, top_k, top_p,
-        repetition_penalty, max_tokens, seed, codes_output, ref_audio, ref_text, x_vector_only, save_voice,
+class Signalled(KeyboardInterrupt):
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def signals_interrupt():
+    """SIGTERM and SIGHUP unwind like Ctrl-C: temporary files are removed, exit status 128 + N."""
+    def interrupt(signum, frame):
+        raise Signalled(signum)
+
+    previous = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            previous[sig] = signal.signal(sig, interrupt)
+        except ValueError:  # not the main thread (e.g. called from a test runner thread)
+            pass
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def run(model, text, text_stream, output, audio_format, language, speaker, instruct, text_mode, temperature, top_k,
+        top_p, repetition_penalty, max_tokens, seed, codes_output, ref_audio, ref_text, x_vector_only, save_voice,
         voice, stream, play, first_chunk_frames, chunk_frames, split, batch_file, dtype, quiet):
     import mlx.core as mx
 
@@ -142,127 +204,162 @@ def run(model, text, text_stream, output, language, speaker, instruct, text_mode
         if stream or play:
             raise InputError("--batch-file cannot be combined with --stream or --play")
     elif not text_stream:
-        if text is None:
+        voice_only = save_voice is not None and output is None and codes_output is None and not play
+        if text is None and not voice_only:
             raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
-        if text == "-":
-            text = sys.stdin.read()
+    if text is not None:
+        text = _decode(sys.stdin.buffer.read(), "stdin") if text == "-" else _utf8(text, "--text")
         if not text.strip():
             raise InputError("the text is empty; give some text to speak")
     if output is None and codes_output is None and not play and save_voice is None:
         raise InputError("nothing to do: give --output OUT.wav, --codes-output CODES.npy, --play or --save-voice")
+    if audio_format is not None and output is None:
+        raise InputError("--format applies to --output; give --output OUT or --output - (stdout)")
     if max_tokens is not None and max_tokens < 1:
         raise InputError(f"--max-tokens must be at least 1, got {max_tokens}")
     if first_chunk_frames < 1 or chunk_frames < 1:
         raise InputError("--first-chunk-frames and --chunk-frames must be at least 1")
-    output, codes_output = _check_output(output, "output"), _check_output(codes_output, "codes output")
-    save_voice = _check_output(save_voice, "voice file")
     sampling_args = dict(temperature=temperature, top_k=top_k, top_p=top_p, repetition_penalty=repetition_penalty)
     if any(v is not None and v < 0 for v in sampling_args.values()):
         bad = next(k for k, v in sampling_args.items() if v is not None and v < 0)
         raise InputError(f"--{bad.replace('_', '-')} must not be negative")
+    fmt = format_for_path(output, audio_format) if output is not None else None
+    outs = _resolve_outputs(texts, output, codes_output, save_voice)
+    outputs.check_distinct(
+        [o for group in outs.values() for o in (group if isinstance(group, list) else [group]) if o is not None],
+        outputs.input_files("--ref-audio", ref_audio) + outputs.input_files("--voice", voice)
+        + outputs.input_files("--batch-file", batch_file) + outputs.input_files("model", _local_folder(model)),
+    )
+    if play:
+        from .playback import check_output_device
+
+        check_output_device()
 
     tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
-    sampling = tts.sampling.override(**sampling_args)
     voice_obj = None
     if ref_audio is not None or voice is not None or ref_text or x_vector_only:
         voice_obj = tts.resolve_voice(speaker, voice, ref_audio, ref_text, x_vector_only)
     if save_voice is not None:
-        from .voices import save_voice as save
+        from .voices import voice_bytes
 
         if voice_obj is None or voice_obj.xvector is None:
             raise InputError("--save-voice needs a cloned voice: give --ref-audio")
-        _write_atomic(save_voice, lambda tmp: save(voice_obj, tmp, tts.config.tts_model_size))
+        outs["voice"].write(voice_bytes(voice_obj, tts.config.tts_model_size))
         if not quiet:
-            click.echo(f"saved voice to {save_voice}", err=True)
-        if text is None and not text_stream:
+            click.echo(f"saved voice to {outs['voice']}", err=True)
+        if text is None and not text_stream and texts is None:
             return
-    if seed is not None:
-        mx.random.seed(seed)
 
     common = dict(language=language, speaker=None if voice_obj is not None else speaker, instruct=instruct,
-                  voice=voice_obj, sampling=sampling, max_tokens=max_tokens)
-    limit = max_tokens or int(tts.generation_config.get("max_new_tokens", 8192))
+                  voice=voice_obj, max_tokens=max_tokens, seed=seed, **sampling_args)
+    if texts is not None:
+        return _run_batch(tts, texts, dict(common, text_mode=text_mode), outs, fmt, quiet)
     from .synthesis import LoopState
 
-    state = LoopState()
-    if texts is not None:
-        return _run_batch(tts, texts, common, text_mode, output, codes_output, quiet)
-    if text_stream:
-        frames = tts.text_frames(stdin_deltas(), state=state, **common)
-        codes = _run_streaming(tts, frames, voice_obj, output, play, first_chunk_frames, chunk_frames, quiet)
-    elif stream or play:
-        frames = tts.frames(text, text_mode=text_mode, state=state, **common)
-        # A rough length for the playback buffer: ~0.3 s of speech per text token.
-        expected_s = 0.3 * len(tts.tokenizer.encode(text))
-        codes = _run_streaming(tts, frames, voice_obj, output, play, first_chunk_frames, chunk_frames, quiet,
-                               expected_s)
+    chunking = dict(first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames)
+    if text_stream or stream or play:
+        if text_stream:
+            request = tts.request(deltas=stdin_deltas(), **chunking, **common)
+            expected_s = None
+        else:
+            request = tts.request(text, text_mode=text_mode, **chunking, **common)
+            # A rough length for the playback buffer: ~0.3 s of speech per text token.
+            expected_s = 0.3 * len(tts.tokenizer.encode(request.text))
+        state = LoopState()
+        codes = _run_streaming(tts, request, state, outs["audio"], fmt, play, quiet, expected_s)
+        stopped_on_eos, budget = state.stopped_on_eos, state.max_frames
     else:
-        codes, state = _run_whole(tts, text, common, text_mode, split, output, quiet, limit)
-    if not state.stopped_on_eos and state.frames >= state.max_frames:
-        click.echo(f"warning: stopped at --max-tokens {state.max_frames} frames without an end-of-speech token",
-                   err=True)
-    if codes_output is not None:
-        _save_codes(codes_output, codes)
+        result = _run_whole(tts, text, dict(common, text_mode=text_mode), split, outs["audio"], fmt, quiet)
+        codes, stopped_on_eos, budget = result.codes, result.stopped_on_eos, result.state.max_frames
+    if not stopped_on_eos:
+        _warn_cut(f"--max-tokens {max_tokens}" if max_tokens else f"the budget for this text ({budget} frames)")
+    if outs["codes"] is not None:
+        outs["codes"].write(_npy_bytes(codes))
 
 
-def _save_codes(path, codes):
+def _warn_cut(limit, line=""):
+    advice = "" if limit.startswith("--max-tokens") else "; --max-tokens sets another budget"
+    click.echo(f"warning: {line}stopped at {limit} without an end-of-speech token; the speech may be cut off{advice}",
+               err=True)
+
+
+def _local_folder(model):
+    path = Path(model).expanduser()
+    return path if path.is_dir() else None
+
+
+def _resolve_outputs(texts, output, codes_output, save_voice) -> dict:
+    """Every output checked writable (and classified) before the model loads."""
+    outs = {"voice": outputs.resolve(save_voice, "--save-voice") if save_voice is not None else None}
+    for key, given, what in (("audio", output, "--output"), ("codes", codes_output, "--codes-output")):
+        if given is None:
+            outs[key] = None
+        elif texts is None:
+            outs[key] = outputs.resolve(given, what)
+        elif given in outputs.STDOUT_NAMES:
+            raise InputError(f"{what} {given}: --batch-file writes one numbered file per line; give a file name")
+        else:
+            outs[key] = [outputs.resolve(_numbered(Path(given), i), what) for i in range(1, len(texts) + 1)]
+    return outs
+
+
+def _npy_bytes(codes) -> bytes:
     import numpy as np
 
-    _write_atomic(path, lambda tmp: np.save(open(tmp, "wb"), codes))
-
-
-def _save_wav(path, audio, sample_rate):
-    import soundfile as sf
-
-    _write_atomic(path, lambda tmp: sf.write(tmp, audio, sample_rate, format="WAV", subtype="FLOAT"))
+    buffer = io.BytesIO()
+    np.save(buffer, codes)
+    return buffer.getvalue()
 
 
 def _read_batch_file(path):
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read --batch-file {path}: {e}") from None
-    texts = [line.strip() for line in lines if line.strip()]
+        lines = Path(path).read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read --batch-file {path}: {e.strerror}") from None
+    lines = _decode(lines, f"--batch-file {path}").splitlines()
+    texts = [(number, line.strip()) for number, line in enumerate(lines, start=1) if line.strip()]
     if not texts:
         raise InputError(f"--batch-file {path} has no text lines")
     return texts
 
 
 def _numbered(path, i):
-    return None if path is None else path.with_name(f"{path.stem}_{i}{path.suffix}")
+    return path.with_name(f"{path.stem}_{i}{path.suffix}")
 
 
-def _run_batch(tts, texts, common, text_mode, output, codes_output, quiet):
-    results = tts.generate_batch(texts, text_mode=text_mode, decode=output is not None, **common)
-    for i, result in enumerate(results, start=1):
-        if output is not None:
+def _run_batch(tts, texts, common, outs, fmt, quiet):
+    results = tts.generate_batch([text for _, text in texts], decode=outs["audio"] is not None, **common)
+    items = []
+    for i, ((number, _), result) in enumerate(zip(texts, results)):
+        if outs["audio"] is not None:
             if result.codes.shape[0] == 0:
-                raise InputError(f"line {i} produced no audio (end of speech at the first frame)")
-            _save_wav(_numbered(output, i), result.audio, result.sample_rate)
-        if codes_output is not None:
-            _save_codes(_numbered(codes_output, i), result.codes)
+                raise InputError(f"line {number} produced no audio (end of speech at the first frame); nothing written")
+            items.append((outs["audio"][i], encode(result.audio, result.sample_rate, fmt.name)))
+        if outs["codes"] is not None:
+            items.append((outs["codes"][i], _npy_bytes(result.codes)))
         if not result.stopped_on_eos:
-            click.echo(f"warning: line {i} stopped at the frame limit without an end-of-speech token", err=True)
+            limit = f"--max-tokens {common['max_tokens']}" if common["max_tokens"] else "its frame budget"
+            _warn_cut(limit, f"line {number} ")
+    outputs.write_all(items)
     if not quiet:
         click.echo(f"{len(results)} texts, {sum(r.codes.shape[0] for r in results)} frames", err=True)
 
 
-def _run_whole(tts, text, common, text_mode, split, output, quiet, limit):
-    progress = Progress(quiet, common["max_tokens"] or limit)
-    result = tts.generate(text, text_mode=text_mode, split=split, decode=output is not None, progress=progress,
-                          **common)
+def _run_whole(tts, text, common, split, output, fmt, quiet):
+    progress = Progress(quiet)
+    result = tts.generate(text, split=split, decode=output is not None, progress=progress, **common)
     progress.done()
     if output is not None:
         if result.codes.shape[0] == 0:
             raise InputError("the model produced no audio (end of speech at the first frame)")
-        _save_wav(output, result.audio, result.sample_rate)
+        output.write(encode(result.audio, result.sample_rate, fmt.name))
         if not quiet:
             click.echo(f"{result.codes.shape[0]} frames, {result.audio.shape[0] / result.sample_rate:.2f} s of audio "
                        f"-> {output}", err=True)
-    return result.codes, result.state
+    return result
 
 
-def _run_streaming(tts, frames, voice, output, play, first_chunk_frames, chunk_frames, quiet, expected_s=None):
+def _run_streaming(tts, request, state, output, fmt, play, quiet, expected_s=None):
     import numpy as np
 
     from .streaming import stream_audio
@@ -275,45 +372,59 @@ def _run_streaming(tts, frames, voice, output, play, first_chunk_frames, chunk_f
             yield frame
 
     start = time.perf_counter()
-    chunks = stream_audio(tts.codec, recorded(frames), tts.sample_rate, first_chunk_frames, chunk_frames,
-                          voice.ref_codes if voice else None, start)
-    player = sink = tmp = None
+    chunks = stream_audio(tts.codec, recorded(tts.request_frames(request, state)), tts.sample_rate,
+                          request.first_chunk_frames, request.chunk_frames, request.voice.ref_codes, start)
+    player = None
     try:
-        if play:
-            from .playback import Player
+        with ExitStack() as stack:
+            if play:
+                from .playback import Player
 
-            player = Player(tts.sample_rate, expected_s=expected_s)
-        for chunk in chunks:
-            if chunk.index == 0 and not quiet:
-                click.echo(f"first audio after {chunk.timings['ready'] * 1000:.0f} ms "
-                           f"({chunk.frames} frame{'s' if chunk.frames > 1 else ''})", err=True)
-            if output is not None and sink is None:
-                import soundfile as sf
-
-                tmp = _temp_beside(output)
-                sink = sf.SoundFile(tmp, "w", samplerate=tts.sample_rate, channels=1, format="WAV", subtype="FLOAT")
-            if sink is not None:
-                sink.write(chunk.samples)
-                sink.flush()
-            if player is not None:
-                player.add(chunk.samples)
-        if sink is not None:
-            sink.close()
-            os.replace(tmp, output)
+                player = Player(tts.sample_rate, expected_s=expected_s)
             sink = None
+            for chunk in chunks:
+                if chunk.index == 0 and not quiet:
+                    click.echo(f"first audio after {chunk.timings['ready'] * 1000:.0f} ms "
+                               f"({chunk.frames} frame{'s' if chunk.frames > 1 else ''})", err=True)
+                if output is not None and sink is None:
+                    sink = stack.enter_context(_audio_sink(output, fmt, tts.sample_rate))
+                if sink is not None:
+                    sink(chunk.samples)
+                if player is not None:
+                    player.add(chunk.samples)
+            if output is not None and sink is None:
+                raise InputError("the model produced no audio (end of speech at the first frame)")
     finally:
-        if sink is not None:
-            sink.close()
-        if tmp is not None and os.path.exists(tmp):
-            os.remove(tmp)
         if player is not None:
             player.close(wait=sys.exc_info()[0] is None)
         chunks.close()
     codes = np.concatenate(collected) if collected else np.zeros((0, 16), dtype=np.int32)
     if not quiet:
-        click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / 12.5:.2f} s of audio in "
+        click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / FRAMES_PER_SECOND:.2f} s of audio in "
                    f"{time.perf_counter() - start:.2f} s", err=True)
     return codes
+
+
+@contextmanager
+def _audio_sink(output, fmt, sample_rate):
+    """A function taking each chunk's samples: a seekable file gets complete headers at the end,
+    stdout, pipes and devices get a stream (open-ended WAV header)."""
+    with output.open() as f:
+        if output.seekable:
+            writer = open_file(f, fmt.name, sample_rate)
+            try:
+                yield writer.write
+            finally:
+                writer.close()  # before its file closes, also when interrupted (the file is then dropped)
+        else:
+            encoder = StreamEncoder(fmt.name, sample_rate)
+
+            def send(samples):
+                f.write(encoder.write(samples))
+                f.flush()
+
+            yield send
+            f.write(encoder.close())
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ weight is an error naming it. Quantized layers are recognised by their `.scales`
 """
 
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
 import mlx.core as mx
 import mlx.nn as nn
+from mlx.utils import tree_flatten
 
 from .config import ModelConfig
 from .errors import ModelLoadError
@@ -22,6 +24,9 @@ HUB_PATTERNS = ["*.json", "*.safetensors", "*.txt", "speech_tokenizer/*", "*.mod
 
 def resolve(path_or_repo: str) -> Path:
     """A local folder as is; otherwise a hub repo id, downloaded once into the hub cache."""
+    if not isinstance(path_or_repo, (str, os.PathLike)) or not os.fspath(path_or_repo):
+        raise ModelLoadError(f"give a model folder or a Hugging Face repo id 'owner/name', got {path_or_repo!r}")
+    path_or_repo = os.fspath(path_or_repo)
     path = Path(path_or_repo).expanduser()
     if path.exists():
         if not path.is_dir():
@@ -89,7 +94,7 @@ def apply_weights(module: nn.Module, weights: dict, what: str, quantization: Opt
             mode=quantization.get("mode", "affine"),
             class_predicate=lambda p, m: f"{p}.scales" in weights and _layer_bits(quantization, p),
         )
-    expected = {k for k, _ in _flatten(module.parameters())}
+    expected = {k for k, _ in tree_flatten(module.parameters())}
     missing = sorted(expected - weights.keys())
     unexpected = sorted(weights.keys() - expected)
     if missing or unexpected:
@@ -112,19 +117,21 @@ def _layer_bits(quantization: dict, path: str):
     return override is not False
 
 
-def _flatten(tree, prefix=""):
-    from mlx.utils import tree_flatten
-
-    return tree_flatten(tree, prefix=prefix)
-
-
 def _few(keys, n=5):
     shown = ", ".join(keys[:n])
     return shown + (f" and {len(keys) - n} more" if len(keys) > n else "")
 
 
 def load_config(folder: Path) -> ModelConfig:
+    # config.json first: a folder of another model is named as such, not as an incomplete one.
+    path = folder / "config.json"
+    if not path.exists():
+        raise ModelLoadError(f"{path} is missing: {folder} is not a complete Qwen3-TTS model folder")
+    params = read_json(path)
+    if not isinstance(params, dict):
+        raise ModelLoadError(f"{path} is not a model config (a JSON object was expected)")
+    config = ModelConfig.from_json_dict(params, str(path))
     for name in REQUIRED:
         if not (folder / name).exists():
             raise ModelLoadError(f"{folder / name} is missing: the model folder is incomplete")
-    return ModelConfig.from_json_dict(read_json(folder / "config.json"), str(folder / "config.json"))
+    return config

@@ -23,8 +23,19 @@ def _sounddevice():
     try:
         import sounddevice
     except OSError as e:  # PortAudio library missing
-        raise PlaybackError(f"--play needs the PortAudio library ({e}); install it, e.g. apt install libportaudio2") from None
+        raise PlaybackError(f"--play needs the PortAudio library ({e}); install it (e.g. apt install libportaudio2) "
+                            "or write a file with --output OUT.wav instead") from None
     return sounddevice
+
+
+def check_output_device(device=None):
+    """Raise PlaybackError, saying what to do, when there is nothing to play through."""
+    sd = _sounddevice()
+    try:
+        sd.query_devices(device, kind="output")
+    except Exception as e:  # PortAudioError, ValueError: no (default) output device
+        raise PlaybackError(f"--play found no audio output device ({e}); connect or enable one (check "
+                            "`python -m sounddevice`), or write a file with --output OUT.wav instead") from None
 
 
 class Player:
@@ -46,7 +57,8 @@ class Player:
             self.stream = sd.OutputStream(samplerate=sample_rate, channels=1, dtype="float32",
                                           callback=self._callback, device=device)
         except Exception as e:  # PortAudioError and friends
-            raise PlaybackError(f"cannot open an audio output device: {e}") from None
+            raise PlaybackError(f"cannot open an audio output device ({e}); check `python -m sounddevice`, "
+                                "or write a file with --output OUT.wav instead") from None
         self.playing = False
 
     def _callback(self, out, frames, time_info, status):

@@ -19,6 +19,8 @@ from .errors import InputError
 
 TARGET_SAMPLE_RATE = 24000
 MIN_SECONDS = 0.5
+# Rates of real recordings; outside them the resampling ratio (and its memory) is absurd.
+MIN_SAMPLE_RATE, MAX_SAMPLE_RATE = 8000, 192000
 LONG_SECONDS = 30.0
 # Below one 16-bit step everywhere: nothing a microphone recorded.
 SILENCE_PEAK = 1.0 / 32768
@@ -88,8 +90,8 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
     `path_or_array` is a path to a file soundfile reads (WAV, FLAC, OGG, ...), a tuple
     `(samples, sample_rate)`, or a numpy array with `sample_rate` given. Arrays are (samples,) or
     (samples, channels); channels are averaged; integer PCM is scaled to [-1, 1).
-    Raises ReferenceAudioError for unreadable files, empty, silent, non-finite or shorter than
-    0.5 s audio; warns above 30 s.
+    Raises ReferenceAudioError for unreadable files, rates outside 8-192 kHz, empty, silent,
+    non-finite or shorter than 0.5 s audio; warns above 30 s.
     """
     if isinstance(path_or_array, tuple):
         if len(path_or_array) != 2 or sample_rate is not None:
@@ -108,6 +110,11 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
     if isinstance(sample_rate, bool) or not float(sample_rate).is_integer() or sample_rate <= 0:
         raise ReferenceAudioError(f"reference audio sample rate must be a positive whole number of Hz, got {sample_rate!r}")
     sample_rate = int(sample_rate)
+    if not MIN_SAMPLE_RATE <= sample_rate <= MAX_SAMPLE_RATE:
+        raise ReferenceAudioError(
+            f"reference audio sample rate {sample_rate} Hz is outside {MIN_SAMPLE_RATE // 1000}-"
+            f"{MAX_SAMPLE_RATE // 1000} kHz; give the rate the samples were recorded at (e.g. 16000, 24000, 44100)"
+        )
     audio = _to_mono(audio, where)
 
     if audio.size == 0:
@@ -124,8 +131,8 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
         raise ReferenceAudioError(f"reference audio {where} is silent; give a recording of the voice to clone")
     if seconds > LONG_SECONDS:
         warnings.warn(
-            f"reference audio {where} is {seconds:.1f} s long; every second of it is encoded into the "
-            f"prompt, which slows generation; 3-15 s of clear speech is enough",
+            f"reference audio {where} is {seconds:.1f} s long; 3-15 s of clear speech is enough, and "
+            "longer audio makes cloning (and in-context generation) slower",
             stacklevel=2,
         )
     return resample_to_24k(audio, sample_rate)

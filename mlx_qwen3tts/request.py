@@ -17,6 +17,8 @@ from .prompt import Voice
 from .sampling import SamplingConfig
 
 TEXT_MODES = ("streaming", "non-streaming")
+# Longer whole texts are refused: their audio (and its joining) would be held in memory at once.
+MAX_TEXT_CHARS = 20_000
 # Control characters (Unicode Cc) except tab and newline: not speakable, removed before tokenizing.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -104,6 +106,9 @@ def build_request(tts, text=None, deltas=None, language: str = "auto", speaker=N
         text = clean_text(text)
         if not text.strip():
             raise InputError("the text is empty; give some text to speak")
+        if len(text) > MAX_TEXT_CHARS:
+            raise InputError(f"the text has {len(text):,} characters; at most {MAX_TEXT_CHARS:,} are spoken in one "
+                             "call (20-60 minutes of speech): split it into parts and synthesize each")
         text_mode = text_mode or tts.default_text_mode()
         if text_mode not in TEXT_MODES:
             raise InputError(f"unknown text mode '{text_mode}'; choose streaming or non-streaming")

@@ -8,13 +8,17 @@ penalty. Temperature 0 is greedy. Every setting is per row (a batch mixes reques
 row draws with its own random key.
 """
 
+import math
+import numbers
 from dataclasses import dataclass, replace
-from numbers import Integral
 
 import mlx.core as mx
+import numpy as np
 from mlx_lm.sample_utils import apply_top_p
 
 from .errors import InputError
+
+_F32_TINY, _F32_MAX = float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max)
 
 
 @dataclass(frozen=True)
@@ -62,18 +66,21 @@ class SamplingConfig:
 
     def validate(self):
         for name in ("temperature", "cp_temperature"):
-            if getattr(self, name) < 0:
-                raise InputError(f"temperature must be >= 0 (0 = greedy), got {getattr(self, name)}")
+            _check(name, getattr(self, name), "a number >= 0 (0 = greedy)", lambda v: v >= 0)
         for name in ("top_k", "cp_top_k"):
-            if isinstance(getattr(self, name), bool) or not isinstance(getattr(self, name), Integral):
-                raise InputError(f"top-k must be a whole number (0 = no top-k filter), got {getattr(self, name)!r}")
-            if getattr(self, name) < 0:
-                raise InputError(f"top-k must be >= 0 (0 = no top-k filter), got {getattr(self, name)}")
+            _check(name, getattr(self, name), "a whole number >= 0 (0 = no top-k filter)", lambda v: v >= 0, True)
         for name in ("top_p", "cp_top_p"):
-            if not 0 < getattr(self, name) <= 1:
-                raise InputError(f"top-p must be in (0, 1], got {getattr(self, name)}")
-        if self.repetition_penalty <= 0:
-            raise InputError(f"repetition penalty must be > 0, got {self.repetition_penalty}")
+            _check(name, getattr(self, name), "a number in (0, 1]", lambda v: 0 < v <= 1)
+        _check("repetition_penalty", self.repetition_penalty, "a number > 0 (1 = none)", lambda v: v > 0)
+
+
+def _check(name, value, wanted, ok, integer=False):
+    """Refuse bools, strings, NaN/inf and (for counts) fractions with one message naming the setting."""
+    kinds = (numbers.Integral,) if integer else (numbers.Real,)
+    good = isinstance(value, kinds) and not isinstance(value, bool) and math.isfinite(value) and ok(value)
+    if not good:
+        label = name.replace("cp_", "code predictor ").replace("_", "-")
+        raise InputError(f"{label} must be {wanted}, got {value!r}")
 
 
 ROW_SETTINGS = ("temperature", "top_k", "top_p", "repetition_penalty", "cp_temperature", "cp_top_k", "cp_top_p")
@@ -93,7 +100,9 @@ def sample_rows(logits, temperature, top_k, top_p, keys):
     """
     greedy = mx.argmax(logits, axis=-1)
     vocab = logits.shape[-1]
-    logits = logits.astype(mx.float32) / mx.where(temperature > 0, temperature, 1.0)[:, None]
+    # Below float32's smallest normal the draw is the greedy limit; above its max, inf would make NaN.
+    sampled = temperature >= _F32_TINY
+    logits = logits.astype(mx.float32) / mx.where(sampled, mx.minimum(temperature, _F32_MAX), 1.0)[:, None]
     k = mx.where((top_k > 0) & (top_k < vocab), top_k, vocab)
     kth = mx.take_along_axis(mx.sort(logits, axis=-1), (vocab - k)[:, None], axis=-1)
     logits = mx.where(logits < kth, -mx.inf, logits)
@@ -101,7 +110,7 @@ def sample_rows(logits, temperature, top_k, top_p, keys):
     logprobs = mx.where((top_p < 1.0)[:, None], apply_top_p(logprobs, top_p[:, None]), logprobs)
     noise = mx.vmap(lambda key: mx.random.gumbel((vocab,), key=key))(keys)
     drawn = mx.argmax(logprobs + noise, axis=-1)
-    return mx.where(temperature > 0, drawn, greedy)
+    return mx.where(sampled, drawn, greedy)
 
 
 class CodebookZeroProcessor:
@@ -112,7 +121,7 @@ class CodebookZeroProcessor:
         suppressed = suppressed & (mx.arange(vocab_size) != eos_id)
         self.suppress = mx.where(suppressed, -mx.inf, 0.0)
         self.eos_only = mx.where(mx.arange(vocab_size) == eos_id, -mx.inf, 0.0)
-        self.penalty = penalty
+        self.penalty = min(max(penalty, _F32_TINY), _F32_MAX)  # representable in float32, so never 0 or inf
         self.min_frames = min_frames
 
     def __call__(self, logits, seen, step, penalty=None):

@@ -8,10 +8,11 @@ Tensors are (batch, time, channels); parameter names equal the checkpoint's keys
 `speaker_encoder.`.
 """
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 import mlx.core as mx
 import mlx.nn as nn
+from mlx_lm.models.base import BaseModelArgs
 import numpy as np
 
 from .mel import log_mel_spectrogram
@@ -20,7 +21,7 @@ PREFIX = "speaker_encoder."
 
 
 @dataclass
-class SpeakerEncoderConfig:
+class SpeakerEncoderConfig(BaseModelArgs):
     mel_dim: int = 128
     enc_dim: int = 1024
     enc_channels: list = field(default_factory=lambda: [512, 512, 512, 512, 1536])
@@ -30,11 +31,6 @@ class SpeakerEncoderConfig:
     enc_res2net_scale: int = 8
     enc_se_channels: int = 128
     sample_rate: int = 24000
-
-    @classmethod
-    def from_dict(cls, config: dict) -> "SpeakerEncoderConfig":
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in config.items() if k in names})
 
 
 class ReflectConv1d(nn.Conv1d):

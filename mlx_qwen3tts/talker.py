@@ -6,13 +6,13 @@ rotate-half RoPE. Module names follow the checkpoint (`talker.model.layers.N...`
 `talker.text_projection.linear_fc1`, `talker.codec_head`, `talker.code_predictor...`).
 """
 
-import mlx.nn as nn
 import mlx.core as mx
+import mlx.nn as nn
 from mlx_lm.models.cache import KVCache
 
-from .code_predictor import CodePredictor, block_args
+from .code_predictor import CodePredictor
 from .config import ModelConfig, TalkerConfig
-from .transformer import TransformerBlock, attention_mask
+from .transformer import BlockArgs, TransformerBlock, attention_mask
 
 
 class TextProjection(nn.Module):
@@ -28,7 +28,7 @@ class TextProjection(nn.Module):
 class TalkerModel(nn.Module):
     def __init__(self, cfg: TalkerConfig):
         super().__init__()
-        self.layers = [TransformerBlock(block_args(cfg)) for _ in range(cfg.num_hidden_layers)]
+        self.layers = [TransformerBlock(BlockArgs.of(cfg)) for _ in range(cfg.num_hidden_layers)]
         self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
         self.codec_embedding = nn.Embedding(cfg.vocab_size, cfg.hidden_size)
         self.text_embedding = nn.Embedding(cfg.text_vocab_size, cfg.text_hidden_size)

@@ -4,6 +4,8 @@ import re
 
 import numpy as np
 
+from .codec import FRAMES_PER_SECOND
+
 # Sentence ends in Latin, CJK and other scripts; the closing quotes/brackets stay with the sentence.
 _SENTENCE = re.compile(r"(.+?(?:[.!?;…]+[\"'”’)\]]*(?=\s)|[。！？；]+[\"'”’」』）)]*|\n\s*\n|$))", re.S)
 SECONDS_PER_TOKEN = 1.0  # ~3x a typical speaking rate (0.3 s per token): a bound, not an estimate
@@ -41,9 +43,9 @@ def _cjk(ch: str) -> bool:
     return "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef"
 
 
-def frame_budget(n_text_tokens: int, frames_per_second: float = 12.5) -> int:
+def frame_budget(n_text_tokens: int) -> int:
     """Default --max-tokens: generous for real speech, short enough that a runaway stops early."""
-    return int(np.ceil(frames_per_second * (BASE_SECONDS + SECONDS_PER_TOKEN * n_text_tokens)))
+    return int(np.ceil(FRAMES_PER_SECOND * (BASE_SECONDS + SECONDS_PER_TOKEN * n_text_tokens)))
 
 
 def join_audio(pieces, sample_rate: int, pause_s: float = 0.12, fade_s: float = 0.005) -> np.ndarray:

@@ -76,13 +76,19 @@ def _split(pattern: str):
 
 def _from_vocab_and_merges(folder: Path) -> Tokenizer:
     config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
-    bpe = models.BPE.from_file(
-        str(folder / "vocab.json"), str(folder / "merges.txt"), dropout=None, unk_token=None,
-        continuing_subword_prefix="", end_of_word_suffix="", fuse_unk=False, byte_fallback=False,
+    entries = sorted((int(i), entry) for i, entry in config.get("added_tokens_decoder", {}).items())
+    vocab, merges = models.BPE.read_file(str(folder / "vocab.json"), str(folder / "merges.txt"))
+    fixed = _fixed_regex_applies(folder, len(vocab))
+    # Added tokens already in the model's vocabulary keep that id: placing each at its declared id
+    # lets ids skip numbers, as transformers allows.
+    for token_id, entry in entries:
+        vocab.setdefault(entry["content"], token_id)
+    bpe = models.BPE(
+        vocab, merges, dropout=None, unk_token=None, continuing_subword_prefix="", end_of_word_suffix="",
+        fuse_unk=False, byte_fallback=False,
     )
     tokenizer = Tokenizer(bpe)
     tokenizer.normalizer = normalizers.NFC()
-    fixed = _fixed_regex_applies(folder, tokenizer.get_vocab_size(with_added_tokens=False))
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence([
         _split(FIXED_SPLIT if fixed else QWEN2_SPLIT),
         pre_tokenizers.ByteLevel(add_prefix_space=config.get("add_prefix_space", False), use_regex=False),
@@ -95,7 +101,6 @@ def _from_vocab_and_merges(folder: Path) -> Tokenizer:
     for key in ("bos_token", "eos_token", "pad_token", "unk_token"):
         value = config.get(key)
         named.add(value["content"] if isinstance(value, dict) else value)
-    entries = sorted((int(i), entry) for i, entry in config.get("added_tokens_decoder", {}).items())
     tokenizer.add_tokens([
         AddedToken(
             entry["content"], single_word=entry.get("single_word", False), lstrip=entry.get("lstrip", False),
@@ -108,8 +113,7 @@ def _from_vocab_and_merges(folder: Path) -> Tokenizer:
         if tokenizer.token_to_id(entry["content"]) != token_id:
             raise ValueError(
                 f"{folder / 'tokenizer_config.json'}: added token {entry['content']!r} is declared as id "
-                f"{token_id} but lands on id {tokenizer.token_to_id(entry['content'])}; added token ids must "
-                "continue the vocabulary without gaps."
+                f"{token_id} but vocab.json has it as id {tokenizer.token_to_id(entry['content'])}"
             )
     return tokenizer
 

@@ -7,7 +7,7 @@ follow the checkpoints (`self_attn.q_proj`, `mlp.gate_proj`, `self_attn_layer_sc
 Caches are mlx-lm cache objects made by the caller.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Optional
 
 import mlx.core as mx
@@ -27,7 +27,12 @@ class BlockArgs:
     qk_norm: bool = True
     attention_bias: bool = False
     layer_scale: bool = False
-    sliding_window: Optional[int] = None
+
+    @classmethod
+    def of(cls, config, **overrides) -> "BlockArgs":
+        """The block settings read from a talker, code predictor or codec config (same field names)."""
+        found = {f.name: getattr(config, f.name) for f in fields(cls) if hasattr(config, f.name)}
+        return cls(**{**found, **overrides})
 
 
 class LayerScale(nn.Module):
@@ -58,7 +63,7 @@ class Attention(nn.Module):
         self.qk_norm = args.qk_norm
         self.rope_theta = args.rope_theta
 
-    def __call__(self, x, mask=None, cache=None, offset=None):
+    def __call__(self, x, mask=None, cache=None):
         B, L, _ = x.shape
         q = self.q_proj(x).reshape(B, L, self.n_heads, -1)  # (B, L, nH, D)
         k = self.k_proj(x).reshape(B, L, self.n_kv_heads, -1)
@@ -66,8 +71,7 @@ class Attention(nn.Module):
         if self.qk_norm:
             q, k = self.q_norm(q), self.k_norm(k)
         q, k, v = (t.transpose(0, 2, 1, 3) for t in (q, k, v))  # (B, nH, L, D)
-        if offset is None:
-            offset = cache.offset if cache is not None else 0
+        offset = cache.offset if cache is not None else 0
         q = mx.fast.rope(q, self.head_dim, traditional=False, base=self.rope_theta, scale=1.0, offset=offset)
         k = mx.fast.rope(k, self.head_dim, traditional=False, base=self.rope_theta, scale=1.0, offset=offset)
         if cache is not None:
@@ -99,8 +103,8 @@ class TransformerBlock(nn.Module):
             self.mlp_layer_scale = LayerScale(args.hidden_size)
         self.layer_scale = args.layer_scale
 
-    def __call__(self, x, mask=None, cache=None, offset=None):
-        h = self.self_attn(self.input_layernorm(x), mask, cache, offset)
+    def __call__(self, x, mask=None, cache=None):
+        h = self.self_attn(self.input_layernorm(x), mask, cache)
         if self.layer_scale:
             h = self.self_attn_layer_scale(h)
         x = x + h
@@ -155,6 +159,14 @@ class WindowKVCache:
     def empty(cls, batch: int, n_kv_heads: int, head_dim: int, window: int, dtype=mx.float32):
         zeros = mx.zeros((batch, n_kv_heads, window - 1, head_dim), dtype)
         return cls(zeros, zeros, mx.array(0, dtype=mx.int32))
+
+    @property
+    def state(self):
+        return self.keys, self.values, self.offset
+
+    @state.setter
+    def state(self, state):
+        self.keys, self.values, self.offset = state
 
     def update_and_fetch(self, keys, values):
         memory = self.keys.shape[2]

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import interop
 from . import load as loading
+from .codec import SAMPLE_RATE
 from .errors import InputError
 from .prompt import Prompt, Voice, build_prompt
 from .request import Request, build_request, resolve_voice
@@ -28,8 +29,6 @@ from .tokenizer import TemplateIds
 from .text import frame_budget, join_audio, split_sentences
 from .voices import VoiceCache, clone_voice, load_voice
 
-SAMPLE_RATE = 24000
-FRAMES_PER_SECOND = 12.5
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
 LONG_TEXT_CHARS = 300
 PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only")
@@ -191,6 +190,8 @@ class TTS:
         split: text longer than LONG_TEXT_CHARS is cut at sentence ends ("auto": one piece after
         the other, "sequence" likewise for any length, "batch": the pieces as one batch, "none":
         never) and the pieces' audio is joined with short, faded pauses.
+
+        progress: called after each frame as progress(frames, frame_budget, piece, pieces).
         """
         if split not in SPLIT_MODES:
             raise InputError(f"unknown split mode '{split}'; choose one of {', '.join(SPLIT_MODES)}")
@@ -198,27 +199,29 @@ class TTS:
         if split != "none" and (split != "auto" or len(request.text) > LONG_TEXT_CHARS):
             pieces = split_sentences(request.text, LONG_TEXT_CHARS)
             if len(pieces) > 1:
-                return self._generate_pieces([replace(request, text=piece) for piece in pieces], split, decode)
+                return self._generate_pieces([replace(request, text=piece) for piece in pieces], split, decode,
+                                             progress)
         return self._generate(request, decode, progress)
 
-    def _generate(self, request: Request, decode: bool = True, progress=None) -> Result:
+    def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
         state = LoopState()
         codes = []
         for frame in self.request_frames(request, state):
             codes.append(frame.codes)
             if progress is not None:
-                progress(frame.index + 1)
+                progress(frame.index + 1, state.max_frames, *piece)
         codes = mx.concatenate(codes) if codes else mx.zeros((0, 16), dtype=mx.int32)
         audio = np.zeros((0,), dtype=np.float32)
         if decode and codes.shape[0]:
             audio = self.decode(codes, ref_codes=request.voice.ref_codes)
         return Result(audio, np.array(codes), self.sample_rate, state.stopped_on_eos, state, request.voice)
 
-    def _generate_pieces(self, requests: List[Request], split: str, decode: bool) -> Result:
+    def _generate_pieces(self, requests: List[Request], split: str, decode: bool, progress=None) -> Result:
         if split == "batch":
             results = self._generate_batch(requests, decode)
         else:  # the seed is set once, by the first piece
-            results = [self._generate(r if i == 0 else replace(r, seed=None), decode) for i, r in enumerate(requests)]
+            results = [self._generate(r if i == 0 else replace(r, seed=None), decode, progress, (i + 1, len(requests)))
+                       for i, r in enumerate(requests)]
         audio = join_audio([r.audio for r in results], self.sample_rate) if decode else np.zeros((0,), np.float32)
         codes = np.concatenate([r.codes for r in results])
         return Result(audio, codes, self.sample_rate, all(r.stopped_on_eos for r in results), results[-1].state,

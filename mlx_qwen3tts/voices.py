@@ -83,35 +83,63 @@ def clone_voice(tts, ref_audio, ref_text: Optional[str] = None, x_vector_only: b
                  ref_text=ref_text)
 
 
-def save_voice(voice: Voice, path, model_size: str):
+def voice_bytes(voice: Voice, model_size: str) -> bytes:
+    """A cloned voice as the bytes of a safetensors file."""
+    from safetensors.numpy import save
+
     if voice.xvector is None:
         raise InputError("only cloned voices can be saved (give --ref-audio)")
-    arrays = {"xvector": voice.xvector.astype(mx.float32)}
+    arrays = {"xvector": np.array(voice.xvector.astype(mx.float32))}
     if voice.ref_codes is not None:
-        arrays["ref_codes"] = voice.ref_codes.astype(mx.int32)
+        arrays["ref_codes"] = np.array(voice.ref_codes.astype(mx.int32))
     meta = {"format": "mlx_qwen3tts.voice", "version": "1", "tts_model_size": model_size,
             "ref_text": json.dumps(voice.ref_text)}
-    mx.save_safetensors(str(path), arrays, metadata=meta)
+    return save(arrays, metadata=meta)
+
+
+def save_voice(voice: Voice, path, model_size: str):
+    """Write the voice to exactly `path` (any extension), atomically; a symlink's target is written."""
+    from .outputs import resolve
+
+    resolve(path, "voice file").write(voice_bytes(voice, model_size))
 
 
 def load_voice(tts, path) -> Voice:
     path = Path(path)
     if not path.is_file():
         raise InputError(f"voice file {path} does not exist")
+
+    def unusable(reason):
+        return InputError(f"{path} is not a voice saved with --save-voice ({reason}); save the voice again")
+
     try:
-        arrays, meta = mx.load(str(path), return_metadata=True)
+        arrays, meta = mx.load(str(path), format="safetensors", return_metadata=True)
     except Exception:
-        raise InputError(f"{path} is not a saved voice (not a safetensors file)") from None
+        raise unusable("not a safetensors file") from None
     if meta.get("format") != "mlx_qwen3tts.voice" or "xvector" not in arrays:
-        raise InputError(f"{path} is not a voice saved by mlx_qwen3tts (--save-voice)")
+        raise unusable("not saved by mlx_qwen3tts")
     size = meta.get("tts_model_size")
     if size != tts.config.tts_model_size:
         raise InputError(
             f"voice {path.name} was made with a {size} model; this model is {tts.config.tts_model_size}"
         )
-    ref_text = json.loads(meta.get("ref_text", "null"))
-    codes = arrays.get("ref_codes")
+    xvector, codes = arrays["xvector"], arrays.get("ref_codes")
+    hidden = tts.config.talker_config.hidden_size
+    if xvector.shape != (hidden,) or not mx.issubdtype(xvector.dtype, mx.floating):
+        raise unusable(f"x-vector of shape {tuple(xvector.shape)}, {xvector.dtype}; expected ({hidden},) floats")
+    if not mx.all(mx.isfinite(xvector)).item():
+        raise unusable("x-vector has NaN or infinite values")
     if codes is None:
-        return Voice(xvector=arrays["xvector"])
-    return Voice(xvector=arrays["xvector"], ref_codes=codes, ref_text_ids=tts.tokenizer.reference(ref_text).body,
+        return Voice(xvector=xvector)
+    groups, codebook = tts.config.talker_config.num_code_groups, tts.codec.decoder.args.codebook_size
+    if (codes.ndim != 2 or codes.shape[1] != groups or mx.issubdtype(codes.dtype, mx.floating)
+            or (codes.size and not (mx.min(codes).item() >= 0 and mx.max(codes).item() < codebook))):
+        raise unusable(f"reference codes must be (frames, {groups}) integers in 0..{codebook - 1}")
+    try:
+        ref_text = json.loads(meta.get("ref_text", "null"))
+    except json.JSONDecodeError:
+        ref_text = None
+    if not isinstance(ref_text, str) or not ref_text.strip():
+        raise unusable("reference codes without their transcript")
+    return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=tts.tokenizer.reference(ref_text).body,
                  ref_text=ref_text)

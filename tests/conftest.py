@@ -1,12 +1,6 @@
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 _MODELS = {}
-
 
 @pytest.fixture(scope="session")
 def load_tiny(tmp_path_factory):

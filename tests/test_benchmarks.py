@@ -4,7 +4,6 @@ writes the table, the JSON and the plot; plus the sync counter it relies on."""
 import json
 import math
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -13,7 +12,6 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks import run  # noqa: E402
 from benchmarks.syncs import SyncCounter  # noqa: E402

@@ -8,7 +8,7 @@ import mlx.core as mx
 import numpy as np
 import pytest
 
-from mlx_qwen3tts.codec import load_decoder
+from mlx_qwen3tts.codec.speech_tokenizer import load_codec
 from mlx_qwen3tts.codec.conv import CausalConv1d, CausalConvTranspose1d, ConvNeXtBlock
 from mlx_qwen3tts.codec.decoder import DecoderArgs, DecoderBlock, PreTransformer, ResidualUnit
 from mlx_qwen3tts.errors import InputError, ModelLoadError
@@ -19,7 +19,7 @@ ATOL = 1e-4
 
 @pytest.fixture(scope="module")
 def decoder():
-    return load_decoder(FIXTURES)
+    return load_codec(FIXTURES, encoder=False).decoder
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +153,7 @@ def write_variant(tmp_path, edit):
 
 def test_loads_full_speech_tokenizer_layout(tmp_path):
     folder = write_variant(tmp_path, lambda w: w.update({"encoder.quantizer.anything": mx.zeros((2,))}))
-    load_decoder(folder)
+    load_codec(folder, encoder=False)
 
 
 @pytest.mark.parametrize("edit, named", [
@@ -165,4 +165,4 @@ def test_loads_full_speech_tokenizer_layout(tmp_path):
 def test_strict_loading_names_the_key(tmp_path, edit, named):
     folder = write_variant(tmp_path, edit)
     with pytest.raises(ModelLoadError, match=named.replace(".", r"\.")):
-        load_decoder(folder)
+        load_codec(folder, encoder=False)

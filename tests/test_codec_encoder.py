@@ -7,7 +7,6 @@ speech_tokenizer folder recorded with `--speech-tokenizer` is tested the same wa
 """
 
 import json
-import sys
 from pathlib import Path
 
 import mlx.core as mx
@@ -15,12 +14,12 @@ import numpy as np
 import pytest
 from safetensors.numpy import save_file
 
-from mlx_qwen3tts.codec.encoder import CodecEncoder, load_codec_encoder
+from mlx_qwen3tts.codec.encoder import CodecEncoder
+from mlx_qwen3tts.codec.speech_tokenizer import load_codec
 from mlx_qwen3tts.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "codec_encoder"
-sys.path.insert(0, str(ROOT / "tests" / "reference"))
 from record_codec_encoder import BATCH, LATENTS_OF, SIGNALS, make_signal, sha256, spread_state_dict  # noqa: E402
 
 # A code whose residual lies closer than this (relative to its norm) to another codeword's cell
@@ -52,7 +51,7 @@ def case(request, tmp_path_factory):
             pytest.skip(f"{source} not built")
     signals = {name: make_signal(n, seed) for name, (n, seed) in SIGNALS.items()}
     assert sha256(signals[name] for name in SIGNALS) == str(reference["signals_sha256"]), "make_signal changed"
-    return load_codec_encoder(folder), reference, signals
+    return load_codec(folder, decoder=False).encoder, reference, signals
 
 
 def _assert_codes_equal(ours, codes, margins, n_semantic):

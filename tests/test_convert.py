@@ -22,8 +22,6 @@ from mlx_qwen3tts.errors import InputError, ModelLoadError, Qwen3TTSError
 from mlx_qwen3tts.talker import Qwen3TTSModel
 from mlx_qwen3tts.tts import load
 
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parent / "reference"))
 from fixture_checkpoints import checkpoint_dir  # noqa: E402
 from tiny_configs import model_config  # noqa: E402
 

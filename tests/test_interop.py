@@ -9,7 +9,6 @@ speech_tokenizer/ copied unchanged.
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import mlx.core as mx
@@ -23,7 +22,6 @@ from mlx_qwen3tts import interop
 from mlx_qwen3tts.config import ModelConfig
 from mlx_qwen3tts.tts import load
 
-sys.path.insert(0, str(Path(__file__).parent))
 from fixture_checkpoints import checkpoint_dir  # noqa: E402
 
 TEXT = "Hello there."

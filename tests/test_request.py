@@ -11,7 +11,7 @@ import pytest
 from mlx_qwen3tts.errors import InputError
 from mlx_qwen3tts.request import Request
 from mlx_qwen3tts.sampling import SamplingConfig
-from mlx_qwen3tts.synthesis import LoopState, generate_frames
+from mlx_qwen3tts.synthesis import LoopState
 from mlx_qwen3tts.text import frame_budget
 
 TEXT = "Hello there, how are you?"
@@ -158,7 +158,7 @@ def test_failing_text_source_does_not_poison(tts, sampled, error):
 
 @pytest.mark.parametrize("at", [1, 3])
 def test_interrupt_during_generation_does_not_poison(tts, sampled, at):
-    def progress(frame):
+    def progress(frame, *_):
         if frame == at:
             raise KeyboardInterrupt
 

@@ -3,7 +3,6 @@
 Fixtures: tests/reference/record_speaker.py (torch environment) -> tests/fixtures/speaker/.
 """
 
-import sys
 from pathlib import Path
 
 import mlx.core as mx
@@ -14,7 +13,6 @@ from mlx_qwen3tts.mel import log_mel_spectrogram, mel_filterbank
 from mlx_qwen3tts.reference_audio import load_reference_audio
 from mlx_qwen3tts.speaker_encoder import SpeakerEncoder, extract_xvector, sanitize
 
-sys.path.insert(0, str(Path(__file__).parent / "reference"))
 from tiny_configs import speaker_encoder_config  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures" / "speaker"

@@ -24,6 +24,14 @@ class ConvCache:
     def __init__(self, tail: Optional[mx.array] = None):
         self.tail = tail
 
+    @property
+    def state(self) -> Optional[mx.array]:
+        return self.tail
+
+    @state.setter
+    def state(self, tail: Optional[mx.array]):
+        self.tail = tail
+
     def extend(self, x: mx.array, context: int) -> mx.array:
         """`x` with `context` earlier frames in front (zeros before the first chunk); keeps the new tail."""
         if context == 0:

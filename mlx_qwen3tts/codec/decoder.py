@@ -16,14 +16,14 @@ the one-shot decode) where upstream decodes 300-frame chunks with only 25 frames
 
 import math
 from functools import cached_property
-from dataclasses import dataclass, field, fields
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any, List, Optional, Tuple
 
 import mlx.core as mx
 import mlx.nn as nn
+from mlx_lm.models.base import BaseModelArgs
+from mlx.utils import tree_map
 
-from ..load import apply_weights, load_weights, read_json, safetensors_files
 from ..errors import InputError, ModelLoadError
 from ..transformer import BlockArgs, TransformerBlock, WindowKVCache, attention_mask
 from .conv import CausalConv1d, CausalConvTranspose1d, ConvCache, ConvNeXtBlock, SnakeBeta
@@ -36,7 +36,7 @@ CODEBOOK_EPS = 1e-5
 
 
 @dataclass
-class DecoderArgs:
+class DecoderArgs(BaseModelArgs):
     """`decoder_config` of speech_tokenizer/config.json (unknown keys ignored; defaults as released)."""
 
     codebook_size: int = 2048
@@ -58,33 +58,21 @@ class DecoderArgs:
     upsampling_ratios: Tuple[int, ...] = (2, 2)
     decoder_dim: int = 1536
 
-    @classmethod
-    def from_dict(cls, config: dict) -> "DecoderArgs":
-        names = {f.name for f in fields(cls)}
-        args = cls(**{k: v for k, v in config.items() if k in names})
-        if args.hidden_act != "silu":
-            raise ModelLoadError(f"codec decoder: hidden_act {args.hidden_act!r} is not supported (only 'silu')")
-        return args
-
-    def block_args(self) -> BlockArgs:
-        return BlockArgs(
-            hidden_size=self.hidden_size, intermediate_size=self.intermediate_size,
-            num_attention_heads=self.num_attention_heads, num_key_value_heads=self.num_key_value_heads,
-            head_dim=self.head_dim or self.hidden_size // self.num_attention_heads,
-            rope_theta=self.rope_theta, rms_norm_eps=self.rms_norm_eps, qk_norm=False,
-            attention_bias=self.attention_bias, layer_scale=True, sliding_window=self.sliding_window,
-        )
+    def __post_init__(self):
+        if self.hidden_act != "silu":
+            raise ModelLoadError(f"codec decoder: hidden_act {self.hidden_act!r} is not supported (only 'silu')")
+        self.head_dim = self.head_dim or self.hidden_size // self.num_attention_heads
 
 
 class PreTransformer(nn.Module):
     def __init__(self, args: DecoderArgs):
         super().__init__()
         self.input_proj = nn.Linear(args.latent_dim, args.hidden_size)
-        self.layers = [TransformerBlock(args.block_args()) for _ in range(args.num_hidden_layers)]
+        self.layers = [TransformerBlock(BlockArgs.of(args, qk_norm=False, layer_scale=True)) for _ in range(args.num_hidden_layers)]
         self.norm = nn.RMSNorm(args.hidden_size, eps=args.rms_norm_eps)
         self.output_proj = nn.Linear(args.hidden_size, args.latent_dim)
         self.window = args.sliding_window
-        block = args.block_args()
+        block = BlockArgs.of(args, qk_norm=False, layer_scale=True)
         self.kv_shape = (block.num_key_value_heads, block.head_dim)
 
     def make_cache(self, batch: int) -> List[WindowKVCache]:
@@ -147,29 +135,22 @@ class DecoderState:
     decoder: List[Any] = field(default_factory=list)
     frames: int = 0
 
-    def _slots(self):
-        """(holder, attribute) of every array, in a fixed order."""
-        slots = []
+    @property
+    def state(self) -> list:
+        """The caches' arrays as one tree (conv tails, keys, values, offsets): what `mx.compile`
+        takes and returns, and what to `mx.eval`."""
+        return tree_map(lambda c: c and c.state, self._caches(), is_leaf=_is_cache)
 
-        def walk(cache):
-            if isinstance(cache, list):
-                for c in cache:
-                    walk(c)
-            elif isinstance(cache, ConvCache) and cache.tail is not None:
-                slots.append((cache, "tail"))
-            elif isinstance(cache, WindowKVCache):
-                slots.extend((cache, name) for name in ("keys", "values", "offset"))
+    @state.setter
+    def state(self, tree: list):
+        tree_map(lambda c, s: c and setattr(c, "state", s), self._caches(), tree, is_leaf=_is_cache)
 
-        walk([self.pre_conv, self.transformer, self.upsample, self.decoder])
-        return slots
+    def _caches(self) -> list:
+        return [self.pre_conv, self.transformer, self.upsample, self.decoder]
 
-    def arrays(self) -> List[mx.array]:
-        """Every array the state holds (conv tails, keys and values), e.g. to `mx.eval` them."""
-        return [getattr(holder, name) for holder, name in self._slots()]
 
-    def set_arrays(self, arrays: List[mx.array]):
-        for (holder, name), array in zip(self._slots(), arrays):
-            setattr(holder, name, array)
+def _is_cache(x) -> bool:
+    return x is None or isinstance(x, (ConvCache, WindowKVCache))
 
 
 class CodecDecoder(nn.Module):
@@ -224,8 +205,7 @@ class CodecDecoder(nn.Module):
             self._fill_state(state, codes.shape[0])
         elif state.pre_conv.tail.shape[0] != codes.shape[0]:
             raise InputError(f"this stream decodes batches of {state.pre_conv.tail.shape[0]}, got {codes.shape[0]}")
-        audio, arrays = self._compiled_step(codes, state.arrays())
-        state.set_arrays(arrays)
+        audio, state.state = self._compiled_step(codes, state.state)
         state.frames += codes.shape[1]
         return audio
 
@@ -233,10 +213,10 @@ class CodecDecoder(nn.Module):
     def _compiled_step(self):
         scratch = self.make_state(1)  # holds the traced arrays while tracing
 
-        def step(codes, arrays):
-            scratch.set_arrays(arrays)
+        def step(codes, tree):
+            scratch.state = tree
             audio = self._forward(codes, scratch)
-            return audio, scratch.arrays()
+            return audio, scratch.state
 
         return mx.compile(step)
 
@@ -269,6 +249,10 @@ class CodecDecoder(nn.Module):
         each chunk is instead decoded from scratch after that many earlier frames, as upstream
         does (qwen-tts 0.1.1: chunk_size=300, left_context=25).
         """
+        self._check(codes)
+        padding = codes[..., :1] == -1
+        if not mx.all(padding | ((codes >= 0) & (codes < self.args.codebook_size))).item():
+            raise InputError(f"codes must be in 0..{self.args.codebook_size - 1} (-1 in codebook 0 marks padding)")
         lengths = ((codes[..., 0] > -1).sum(axis=1) * self.hop_length).tolist()
         codes = mx.maximum(codes, 0)
         state = self.make_state()
@@ -279,7 +263,7 @@ class CodecDecoder(nn.Module):
             else:
                 context = min(start, left_context)
                 audio = self(codes[:, start - context : start + chunk_size])[:, context * self.hop_length :]
-            mx.eval(audio, state.arrays())
+            mx.eval(audio, state.state)
             chunks.append(audio)
         audio = mx.concatenate(chunks, axis=1)
         return [audio[b, :n] for b, n in enumerate(lengths)]
@@ -316,16 +300,3 @@ class CodecDecoder(nn.Module):
         for key in conv_transpose & weights.keys():
             weights[key] = weights[key].transpose(1, 2, 0)
         return weights
-
-
-def load_decoder(path) -> CodecDecoder:
-    """The decoder of a speech_tokenizer folder (config.json + model.safetensors), loaded strictly."""
-    path = Path(path)
-    config = read_json(path / "config.json")
-    if "decoder_config" not in config:
-        raise ModelLoadError(f"{path / 'config.json'} has no decoder_config: not a Qwen3-TTS speech tokenizer")
-    decoder = CodecDecoder(DecoderArgs.from_dict(config["decoder_config"]))
-    weights = load_weights(safetensors_files(path))
-    apply_weights(decoder, decoder.sanitize(weights), f"{path / 'model.safetensors'} ({PREFIX}*)")
-    mx.eval(decoder.parameters())
-    return decoder

@@ -10,14 +10,13 @@ ceil(samples / `encode_downsample_rate`) frames. Differences from Kyutai's Mimi 
 Tensors are (batch, time, channels); parameter names equal the checkpoint's keys under `encoder.`.
 """
 
-import json
 import math
-from dataclasses import dataclass, field, fields
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Optional
 
 import mlx.core as mx
 import mlx.nn as nn
+from mlx_lm.models.base import BaseModelArgs
 import numpy as np
 
 from ..errors import InputError, ModelLoadError
@@ -34,7 +33,7 @@ ACOUSTIC_LAYERS = "quantizer.acoustic_residual_vector_quantizer.layers."
 
 
 @dataclass
-class CodecEncoderConfig:
+class CodecEncoderConfig(BaseModelArgs):
     """`encoder_config` of speech_tokenizer/config.json (a MimiConfig) plus two top-level keys."""
 
     sampling_rate: int = 24000
@@ -70,15 +69,14 @@ class CodecEncoderConfig:
     encode_downsample_rate: int = 1920
 
     @classmethod
-    def from_dict(cls, config: dict) -> "CodecEncoderConfig":
+    def from_speech_tokenizer(cls, config: dict) -> "CodecEncoderConfig":
         """From the whole speech_tokenizer config.json dict."""
         params = dict(config["encoder_config"])
         # MimiConfig serialises its frame rate as `_frame_rate`.
         params.setdefault("frame_rate", params.get("_frame_rate", cls.frame_rate))
         params["valid_num_quantizers"] = config.get("encoder_valid_num_quantizers", cls.valid_num_quantizers)
         params["encode_downsample_rate"] = config.get("encode_downsample_rate", cls.encode_downsample_rate)
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in params.items() if k in names and v is not None})
+        return cls.from_dict({k: v for k, v in params.items() if v is not None})
 
     def __post_init__(self):
         if self.head_dim is None:
@@ -167,12 +165,7 @@ class MLP(nn.Module):
 class TransformerLayer(nn.Module):
     def __init__(self, config: CodecEncoderConfig):
         super().__init__()
-        self.self_attn = Attention(BlockArgs(
-            hidden_size=config.hidden_size, intermediate_size=config.intermediate_size,
-            num_attention_heads=config.num_attention_heads, num_key_value_heads=config.num_key_value_heads,
-            head_dim=config.head_dim, rope_theta=config.rope_theta, rms_norm_eps=config.norm_eps,
-            qk_norm=False, attention_bias=config.attention_bias,
-        ))
+        self.self_attn = Attention(BlockArgs.of(config, rms_norm_eps=config.norm_eps, qk_norm=False))
         self.mlp = MLP(config)
         self.input_layernorm = nn.LayerNorm(config.hidden_size, eps=config.norm_eps)
         self.post_attention_layernorm = nn.LayerNorm(config.hidden_size, eps=config.norm_eps)
@@ -255,7 +248,7 @@ class CodecEncoder(nn.Module):
     def __init__(self, config: dict | CodecEncoderConfig):
         super().__init__()
         if isinstance(config, dict):
-            config = CodecEncoderConfig.from_dict(config)
+            config = CodecEncoderConfig.from_speech_tokenizer(config)
         self.config = config
         self.encoder = SeanetEncoder(config)
         self.encoder_transformer = Transformer(config)
@@ -332,19 +325,3 @@ def _as_clip(audio) -> mx.array:
     if audio.shape[0] == 0:
         raise InputError("codec encoder: the audio is empty")
     return mx.array(audio).astype(mx.float32)
-
-
-def load_codec_encoder(speech_tokenizer_dir) -> CodecEncoder:
-    """CodecEncoder from a speech_tokenizer folder (config.json + model.safetensors), loaded strictly."""
-    folder = Path(speech_tokenizer_dir)
-    try:
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        weights = mx.load(str(folder / "model.safetensors"))
-    except (OSError, ValueError, RuntimeError) as e:
-        raise ModelLoadError(f"cannot read the speech tokenizer in {folder}: {e}") from None
-    if "encoder_config" not in config:
-        raise ModelLoadError(f"{folder / 'config.json'} has no encoder_config: not a 12 Hz speech tokenizer")
-    encoder = CodecEncoder(config)
-    encoder.load_weights(list(encoder.sanitize(weights).items()), strict=True)
-    encoder.eval()
-    return encoder

@@ -5,6 +5,7 @@ else is an error. The encoder is only built for Base checkpoints, the only ones 
 """
 
 from pathlib import Path
+from typing import Optional
 
 import mlx.core as mx
 
@@ -15,9 +16,8 @@ from .encoder import CodecEncoder
 
 
 class SpeechTokenizer:
-    def __init__(self, decoder: CodecDecoder, encoder: CodecEncoder = None):
+    def __init__(self, decoder: Optional[CodecDecoder], encoder: Optional[CodecEncoder] = None):
         self.decoder, self.encoder = decoder, encoder
-        self.samples_per_frame = decoder.hop_length
 
     def encode(self, audio_24k) -> mx.array:
         """(n,) 24 kHz samples -> (ceil(n / 1920), 16) codes."""
@@ -25,28 +25,26 @@ class SpeechTokenizer:
             raise ModelLoadError("this model has no codec encoder loaded (only Base models clone voices)")
         return self.encoder.encode(audio_24k)
 
-    def decode(self, codes: mx.array) -> list:
-        """(B, T, 16) codes, -1 marking padding -> list of float32 audio arrays."""
-        return self.decoder.decode(codes)
 
-
-def load_codec(folder, encoder: bool = True) -> SpeechTokenizer:
+def load_codec(folder, encoder: bool = True, decoder: bool = True) -> SpeechTokenizer:
+    """The parts asked for of a speech_tokenizer folder (config.json + model.safetensors), loaded strictly."""
     folder = Path(folder)
     config = read_json(folder / "config.json")
-    for part in ("decoder_config", "encoder_config"):
-        if part not in config:
+    for part, wanted in (("decoder_config", decoder), ("encoder_config", encoder)):
+        if wanted and part not in config:
             raise ModelLoadError(f"{folder / 'config.json'} has no {part}: not a Qwen3-TTS speech tokenizer")
     files = safetensors_files(folder)
     weights = load_weights(files)
     stray = sorted(k for k in weights if not k.startswith(("encoder.", "decoder.")))
     if stray:
         raise ModelLoadError(f"{files[0]}: unexpected weights {', '.join(stray[:5])}")
-    dec = CodecDecoder(DecoderArgs.from_dict(config["decoder_config"]))
-    apply_weights(dec, dec.sanitize(weights), f"{folder / 'model.safetensors'} (decoder.*)")
-    enc = None
+    dec = enc = None
+    if decoder:
+        dec = CodecDecoder(DecoderArgs.from_dict(config["decoder_config"]))
+        apply_weights(dec, dec.sanitize(weights), f"{folder / 'model.safetensors'} (decoder.*)")
     if encoder:
         enc = CodecEncoder(config)
         apply_weights(enc, enc.sanitize(weights), f"{folder / 'model.safetensors'} (encoder.*)")
         enc.eval()
-    mx.eval(dec.parameters(), enc.parameters() if enc is not None else [])
+    mx.eval([m.parameters() for m in (dec, enc) if m is not None])
     return SpeechTokenizer(dec, enc)

@@ -1,0 +1,225 @@
+"""Audio output formats: which ones exist, and encoding to bytes in one go or chunk by chunk.
+
+Every format goes through soundfile's libsndfile (WAV, FLAC, Ogg/Opus, MP3) except raw PCM,
+which is 16-bit little-endian samples with no header. Used by the command line and by servers:
+`encode(samples, rate, fmt)` gives a whole file; `StreamEncoder(fmt, rate)` gives the bytes of
+one as the audio is produced, for outputs that cannot seek back (stdout, pipes, HTTP bodies).
+"""
+
+import io
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+
+from .errors import InputError
+
+
+@dataclass(frozen=True)
+class AudioFormat:
+    name: str
+    extensions: tuple
+    mime: str
+    sf_format: Optional[str]  # None: raw PCM written here
+    sf_subtype: Optional[str]
+    sf_options: tuple = ()  # extra soundfile keywords, as (name, value) pairs
+
+
+FORMATS = {
+    f.name: f
+    for f in (
+        AudioFormat("wav", (".wav",), "audio/wav", "WAV", "FLOAT"),
+        AudioFormat("flac", (".flac",), "audio/flac", "FLAC", "PCM_16"),
+        AudioFormat("opus", (".ogg", ".opus"), "audio/ogg", "OGG", "OPUS"),
+        # Constant bitrate (~80 kbit/s at 24 kHz): a stream sent without its final Xing frame still reads fully.
+        AudioFormat("mp3", (".mp3",), "audio/mpeg", "MP3", "MPEG_LAYER_III",
+                    (("bitrate_mode", "CONSTANT"), ("compression_level", 0.5))),
+        AudioFormat("pcm", (".pcm", ".raw"), "audio/pcm", None, None),
+    )
+}
+FORMAT_NAMES = tuple(FORMATS)
+EXTENSIONS = {ext: f for f in FORMATS.values() for ext in f.extensions}
+
+
+def supported() -> str:
+    """'wav (.wav), flac (.flac), ...' for messages."""
+    return ", ".join(f"{f.name} ({'/'.join(f.extensions)})" for f in FORMATS.values())
+
+
+def get_format(name: str) -> AudioFormat:
+    fmt = FORMATS.get(str(name).lower())
+    if fmt is None:
+        raise InputError(f"unknown audio format '{name}'; choose one of: {supported()}")
+    return fmt
+
+
+def format_for_path(path, fmt: Optional[str] = None, default: str = "wav") -> AudioFormat:
+    """The format for an output path: `fmt` if given (it must agree with a known extension), else
+    the extension's; a name without an extension (or stdout, '-') gets `default`."""
+    suffix = Path(str(path)).suffix.lower() if path is not None and str(path) != "-" else ""
+    by_extension = EXTENSIONS.get(suffix)
+    if fmt is not None:
+        chosen = get_format(fmt)
+        if by_extension is not None and by_extension is not chosen:
+            raise InputError(f"--format {chosen.name} does not match the extension of {path}; "
+                             f"use a {'/'.join(chosen.extensions)} name or drop --format")
+        return chosen
+    if by_extension is not None:
+        return by_extension
+    if suffix:
+        raise InputError(f"unknown audio extension '{suffix}' in {path}; supported: {supported()} "
+                         "(or choose one with --format)")
+    return get_format(default)
+
+
+def _pcm16(samples: np.ndarray) -> bytes:
+    samples = np.clip(np.asarray(samples, dtype=np.float32), -1.0, 1.0)
+    return (np.round(samples * 32767.0)).astype("<i2").tobytes()
+
+
+def _float_samples(samples) -> np.ndarray:
+    samples = np.asarray(samples, dtype=np.float32)
+    if samples.ndim != 1:
+        raise InputError(f"expected mono samples (n,), got shape {samples.shape}")
+    return samples
+
+
+def encode(samples, sample_rate: int, fmt: str = "wav") -> bytes:
+    """A whole audio file (headers complete) of mono float samples in [-1, 1]."""
+    fmt = get_format(fmt)
+    samples = _float_samples(samples)
+    if fmt.sf_format is None:
+        return _pcm16(samples)
+    import soundfile as sf
+
+    buffer = io.BytesIO()
+    sf.write(buffer, samples, sample_rate, format=fmt.sf_format, subtype=fmt.sf_subtype, **dict(fmt.sf_options))
+    return buffer.getvalue()
+
+
+def open_ended_wav_header(sample_rate: int) -> bytes:
+    """A float32 mono WAV header whose sizes say 'unknown' (0xFFFFFFFF): readers play to the end."""
+    fmt_chunk = struct.pack("<HHIIHH", 3, 1, sample_rate, sample_rate * 4, 4, 32)
+    return (b"RIFF" + struct.pack("<I", 0xFFFFFFFF) + b"WAVE" + b"fmt " + struct.pack("<I", len(fmt_chunk))
+            + fmt_chunk + b"data" + struct.pack("<I", 0xFFFFFFFF))
+
+
+class _AppendOnlySink:
+    """A seekable in-memory file for libsndfile that hands out its bytes as they are written.
+
+    Encoders go back at the end to fill in totals (FLAC STREAMINFO, the MP3 Xing frame); bytes
+    already handed out cannot change, so such late rewrites are dropped: the stream stays valid
+    with 'unknown length' headers.
+    """
+
+    def __init__(self):
+        self.data = bytearray()  # bytes not yet handed out, starting at offset `base`
+        self.base = 0
+        self.pos = 0
+        self.size = 0
+
+    def write(self, data) -> int:
+        data = bytes(data)
+        start, end = self.pos, self.pos + len(data)
+        self.pos = end
+        if end <= self.base:
+            return len(data)
+        if start < self.base:
+            data, start = data[self.base - start :], self.base
+        rel = start - self.base
+        if rel > len(self.data):
+            self.data.extend(b"\0" * (rel - len(self.data)))
+        self.data[rel : rel + len(data)] = data
+        self.size = max(self.size, end)
+        return end - start if end > start else 0
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        self.pos = offset if whence == 0 else self.pos + offset if whence == 1 else self.size + offset
+        return self.pos
+
+    def tell(self) -> int:
+        return self.pos
+
+    def read(self, n: int = -1) -> bytes:
+        return b""  # encoders here never read back
+
+    def flush(self):
+        pass
+
+    def take(self) -> bytes:
+        out = bytes(self.data)
+        self.base += len(out)
+        self.data = bytearray()
+        return out
+
+
+class StreamEncoder:
+    """Encode audio chunk by chunk: `write(samples) -> bytes` as they become final, `close() -> bytes`.
+
+    wav: float32 with an open-ended header; pcm: raw 16-bit little-endian; flac, opus (Ogg), mp3:
+    libsndfile on an in-memory sink. The concatenated bytes form one playable stream.
+    """
+
+    def __init__(self, fmt: str, sample_rate: int):
+        self.format = get_format(fmt)
+        self.sample_rate = sample_rate
+        self.closed = False
+        self._header = b""
+        self._file = self._sink = None
+        if self.format.name == "wav":
+            self._header = open_ended_wav_header(sample_rate)
+        elif self.format.sf_format is not None:
+            import soundfile as sf
+
+            self._sink = _AppendOnlySink()
+            self._file = sf.SoundFile(self._sink, "w", samplerate=sample_rate, channels=1,
+                                      format=self.format.sf_format, subtype=self.format.sf_subtype,
+                                      **dict(self.format.sf_options))
+
+    def write(self, samples) -> bytes:
+        if self.closed:
+            raise ValueError("write to a closed StreamEncoder")
+        samples = _float_samples(samples)
+        header, self._header = self._header, b""
+        if self.format.name == "wav":
+            return header + samples.astype("<f4").tobytes()
+        if self._file is None:
+            return _pcm16(samples)
+        self._file.write(samples)
+        return self._sink.take()
+
+    def close(self) -> bytes:
+        """The final bytes (a WAV header too when nothing was written)."""
+        if self.closed:
+            return b""
+        self.closed = True
+        if self._file is None:
+            header, self._header = self._header, b""
+            return header
+        self._file.close()
+        return self._sink.take()
+
+
+class _RawPCM:
+    def __init__(self, file):
+        self.file = file
+
+    def write(self, samples):
+        self.file.write(_pcm16(_float_samples(samples)))
+
+    def close(self):
+        self.file.flush()
+
+
+def open_file(file, fmt: str, sample_rate: int):
+    """A writer with `.write(samples)` / `.close()` on a seekable binary file object (left open):
+    headers are completed at close."""
+    fmt = get_format(fmt)
+    if fmt.sf_format is None:
+        return _RawPCM(file)
+    import soundfile as sf
+
+    return sf.SoundFile(file, "w", samplerate=sample_rate, channels=1, format=fmt.sf_format,
+                        subtype=fmt.sf_subtype, **dict(fmt.sf_options))

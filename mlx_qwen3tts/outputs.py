@@ -1,0 +1,193 @@
+"""Where the command line writes: checked before any work, and never replacing what is not ours.
+
+An output is one of
+- a regular file or a new name: written to a hidden temporary file in the same folder, then
+  renamed over the name, so a failure or a signal leaves the old file (or nothing) behind;
+  a symlink is followed and its target written that way (the link stays);
+- a device, a FIFO or /dev/fd/N: written through directly (never created, truncated or replaced);
+- stdout ('-' or /dev/stdout).
+An output that is the same file as an input or as another output is refused.
+"""
+
+import os
+import stat
+import sys
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, List, Optional, Tuple
+
+from .errors import InputError
+
+STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+@dataclass
+class Output:
+    what: str  # how messages name it: "--output", "--codes-output", ...
+    given: str  # as the user wrote it
+    kind: str  # "file" (atomic), "stream" (device/FIFO: written through) or "stdout"
+    path: Optional[Path] = None  # the file written (symlinks followed); None for stdout
+    identity: Optional[Tuple[int, int]] = field(default=None, repr=False)  # (st_dev, st_ino) if it exists
+
+    def __str__(self):
+        return self.given
+
+    @property
+    def seekable(self) -> bool:
+        return self.kind == "file"
+
+    def write(self, data: bytes):
+        """The whole content at once."""
+        with self.open() as f:
+            f.write(data)
+
+    @contextmanager
+    def open(self):
+        """A binary file for the content; an atomic output appears only when the block succeeds."""
+        if self.kind == "stdout":
+            out = sys.stdout.buffer
+            yield out
+            out.flush()
+        elif self.kind == "stream":
+            fd = os.open(self.path, os.O_WRONLY)  # no O_CREAT, no O_TRUNC: a device or FIFO stays as it is
+            with os.fdopen(fd, "wb") as f:
+                yield f
+        else:
+            tmp = _temp_beside(self.path)
+            try:
+                with open(tmp, "wb") as f:
+                    yield f
+                os.replace(tmp, self.path)
+            finally:
+                if os.path.lexists(tmp):
+                    os.remove(tmp)
+
+
+def _identity(st) -> Tuple[int, int]:
+    return (st.st_dev, st.st_ino)
+
+
+def _temp_beside(path: Path) -> str:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)  # replacing a file keeps its permissions
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask  # mkstemp makes 0600; a new result should look like any new file
+    os.chmod(tmp, mode)
+    return tmp
+
+
+def _probe_folder(folder: Path, what: str, given: str):
+    """Creating a file there is the only reliable test (read-only mounts, /proc, root's access())."""
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-test.", suffix=".tmp")
+    except OSError as e:
+        raise InputError(f"cannot write {what} {given}: folder {folder} is not writable ({e.strerror})") from None
+    os.close(fd)
+    os.remove(probe)
+
+
+def resolve(given, what: str) -> Output:
+    """Classify an output path and check that it can be written, without writing it."""
+    given = os.fspath(given)
+    if given in STDOUT_NAMES:
+        st = os.fstat(sys.stdout.fileno()) if _has_stdout() else None
+        return Output(what, given, "stdout", identity=_identity(st) if st and stat.S_ISREG(st.st_mode) else None)
+    if not given:
+        raise InputError(f"{what} is empty; give a file name")
+    real = Path(os.path.realpath(given))  # follows every symlink, also a dangling one's target
+    if given.startswith(("/dev/fd/", "/proc/self/fd/")):
+        real = Path(given)  # an inherited descriptor: write through it, whatever it points to
+    try:
+        st = os.stat(real)
+    except (FileNotFoundError, NotADirectoryError):  # a new name (its folder is checked below)
+        st = None
+    except OSError as e:
+        raise InputError(f"cannot write {what} {given}: {e.strerror}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise InputError(f"{what} {given} is a folder; give a file name")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if stat.S_ISSOCK(st.st_mode):
+            raise InputError(f"{what} {given} is a socket; give a file name")
+        if not os.access(real, os.W_OK):
+            raise InputError(f"cannot write {what} {given}: permission denied")
+        return Output(what, given, "stream", real, _identity(st))
+    folder = real.parent
+    if not folder.exists():
+        raise InputError(f"cannot write {what} {given}: folder {folder} does not exist")
+    if not folder.is_dir():
+        raise InputError(f"cannot write {what} {given}: {folder} is not a folder")
+    if st is not None and not os.access(real, os.W_OK):
+        raise InputError(f"{what} {given} is read-only; choose another name or make it writable")
+    _probe_folder(folder, what, given)
+    return Output(what, given, "file", real, _identity(st) if st else None)
+
+
+def _has_stdout() -> bool:
+    try:
+        sys.stdout.fileno()
+        return True
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def input_files(label: str, path) -> List[Tuple[str, Tuple[int, int]]]:
+    """(label, identity) of an input file, or of every file under an input folder."""
+    if path is None:
+        return []
+    path = os.fspath(path)
+    found = []
+    if os.path.isdir(path):
+        for root, _, names in os.walk(path):
+            for name in names:
+                full = os.path.join(root, name)
+                try:
+                    found.append((f"{label} file {full}", _identity(os.stat(full))))
+                except OSError:
+                    pass
+    elif os.path.exists(path):
+        found.append((label, _identity(os.stat(path))))
+    return found
+
+
+def check_distinct(outputs: Iterable[Output], inputs: Iterable[Tuple[str, Tuple[int, int]]]):
+    """Refuse an output that is an input file or the same file as another output."""
+    inputs = list(inputs)
+    seen = {}
+    for out in outputs:
+        if out.identity is not None:
+            for label, identity in inputs:
+                if identity == out.identity:
+                    raise InputError(f"{out.what} {out} is the same file as the {label}; "
+                                     "choose another output name so the input is not overwritten")
+        key = "stdout" if out.kind == "stdout" else (out.identity or str(out.path))
+        if key in seen:
+            raise InputError(f"{out.what} {out} and {seen[key].what} {seen[key]} are the same file; "
+                             "give each output its own name")
+        seen[key] = out
+
+
+def write_all(items: List[Tuple[Output, bytes]]):
+    """Write several outputs all or none: every atomic file is staged first, then renamed in turn."""
+    staged = []
+    try:
+        for out, data in items:
+            if out.kind == "file":
+                tmp = _temp_beside(out.path)
+                staged.append((tmp, out))
+                with open(tmp, "wb") as f:
+                    f.write(data)
+        for out, data in items:
+            if out.kind != "file":
+                out.write(data)
+        for tmp, out in staged:
+            os.replace(tmp, out.path)
+    finally:
+        for tmp, _ in staged:
+            if os.path.lexists(tmp):
+                os.remove(tmp)

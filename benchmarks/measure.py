@@ -29,7 +29,7 @@ from typing import Optional
 import mlx.core as mx
 
 from mlx_qwen3tts import synthesis
-from mlx_qwen3tts.talker import TalkerRunner
+from mlx_qwen3tts.sampling import row_settings
 
 from .syncs import SyncCounter
 
@@ -85,19 +85,23 @@ def _prompt(tts, text: str):
 
 
 def component_pass(tts, text: str, frames: int) -> dict:
-    """The talker forward and the frame step (codebook-0 sampling, 15 code-predictor codebooks, next
-    input), each closed by an eval barrier; both are the decode loop's own compiled steps."""
+    """The talker forward and the frame step (codebook-0 sampling, 15 code-predictor codebooks,
+    next input), each closed by an eval barrier: the loop's own compiled step (`Rows`) with the
+    frame graph split off, one row."""
     talker = tts.model.talker
-    step_fn = tts.frame_step(tts.sampling)
+    eos = tts.config.talker_config.codec_eos_token_id
+    graphs = talker.row_graphs(eos)
     prompt = _prompt(tts, text)
     track = synthesis.ArrayTextTrack(prompt)
-    vocab = talker.codec_head.weight.shape[0]
-    seen = mx.zeros((1, vocab), dtype=mx.bool_)
-    runner = TalkerRunner(talker)
+    settings = row_settings([tts.sampling])
+    sampled = tts.sampling.temperature > 0 or tts.sampling.cp_temperature > 0
+    seen = mx.zeros((1, graphs.vocab), dtype=mx.bool_)
+    key, steps = mx.random.key(0)[None], mx.zeros((1,), mx.int32)
+    cache = talker.make_cache()
     x, talker_times, cp_times, prefill = prompt.embeds, [], [], 0.0
     for step in range(frames):
         tic = _now()
-        logits, hidden = runner(x)
+        logits, hidden = talker(x, cache)
         mx.eval(logits, hidden)
         elapsed = _now() - tic
         if step == 0:
@@ -105,9 +109,9 @@ def component_pass(tts, text: str, frames: int) -> dict:
         else:
             talker_times.append(elapsed)
         tic = _now()
-        _, frame_embed, seen = step_fn(logits, hidden, seen, step)
+        _, frame_embed, seen, key = graphs.frame[sampled](logits, hidden, seen, key, steps + step, settings)
         x = frame_embed + track(step).astype(frame_embed.dtype)
-        mx.eval(x, seen)
+        mx.eval(x, seen, key)
         cp_times.append(_now() - tic)
     return {
         "prefill_ms": prefill * 1e3,

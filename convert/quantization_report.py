@@ -42,7 +42,7 @@ from mlx_qwen3tts.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
 from mlx_qwen3tts.prompt import Voice, build_prompt  # noqa: E402
 from mlx_qwen3tts.sampling import SamplingConfig  # noqa: E402
-from mlx_qwen3tts.synthesis import FrameStep, generate_frames, teacher_forced_logits  # noqa: E402
+from mlx_qwen3tts.synthesis import generate_frames, teacher_forced_logits  # noqa: E402
 from mlx_qwen3tts.talker import Qwen3TTSModel  # noqa: E402
 from mlx_qwen3tts.tokenizer import TemplateIds  # noqa: E402
 
@@ -118,9 +118,10 @@ def prompt_ids(config: ModelConfig, n_text: int, seed: int) -> TemplateIds:
 def reference_codes(model: Qwen3TTSModel, prompt, frames: int) -> mx.array:
     """Greedy (frames, 16) codes from the package's decode loop, EOS held off so all frames exist."""
     greedy = SamplingConfig(temperature=0.0, repetition_penalty=1.0, cp_temperature=0.0)
-    step = FrameStep(model.talker, greedy, model.config.talker_config.codec_eos_token_id)
-    step.process.min_frames = frames
-    return mx.concatenate([f.codes for f in generate_frames(model.talker, prompt, step, frames)])
+    eos = model.config.talker_config.codec_eos_token_id
+    # Read when the loop's graphs are traced: this model is fresh, so none are traced yet.
+    model.talker.row_graphs(eos).process.min_frames = frames
+    return mx.concatenate([f.codes for f in generate_frames(model.talker, prompt, greedy, frames, eos)])
 
 
 def forced_logits(model: Qwen3TTSModel, prompt, codes: mx.array):

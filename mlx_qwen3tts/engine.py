@@ -1,31 +1,38 @@
 """Many concurrent syntheses on one loaded model: submit requests, iterate their audio chunks.
 
-`Engine(tts)` owns a scheduler thread. `submit(request)` returns a `Handle` at once (or raises
-`EngineFull` when the active rows and the queue are full); iterating the handle yields
-`AudioChunk`s (with the chunk's `codes`) as they are made. `cancel()` ends a request, and so
-does dropping its handle; a request that fails (its text iterator raises, a bad voice) re-raises
-its error from its own iteration and leaves the others running.
+`Engine(tts)` owns a scheduler thread running the decode loop (`synthesis.Rows`) over every
+active request at once: a new request is prefilled and joins at the next frame boundary, a row
+leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
+arrived waits without holding the others back. Each row keeps its own sampling settings, random
+key (from its seed) and codec decoder state, so a request's audio does not depend on what else
+runs: greedy requests equal their solo runs, seeded ones repeat.
 
-Text that arrives as deltas is read from a `TextFeed` (push-based, thread-safe); any other
-iterable of deltas is pumped into one by a small thread, so a slow writer never blocks the
-scheduler.
+`submit(request)` returns a `Handle` at once, or raises `EngineFull` when `max_active` rows and
+`max_queue` waiting requests are taken. Iterating the handle yields `AudioChunk`s (with their
+`codes`); `cancel()` ends the request within one frame, and so does dropping the handle. A
+request that fails (its text iterator raises, a bad voice) re-raises its error from its own
+iteration; the others go on. Text deltas are pumped into a `TextFeed` by a small thread (or
+pushed by the caller into one), so a slow writer never blocks the scheduler.
 """
 
 import itertools
 import queue
 import threading
+import time
 import weakref
 from dataclasses import replace
-from typing import Iterator, Optional
+from typing import Iterator, List, Optional
+
+import mlx.core as mx
 
 from .errors import Qwen3TTSError
-from .streaming import AudioChunk
+from .streaming import AudioChunk, ChunkDecoder, TextFeed, feed_from
+from .synthesis import Rows
+
+__all__ = ["Engine", "EngineClosed", "EngineFull", "Handle", "TextFeed"]
 
 _END = object()
-
-
-class _Stop(Exception):
-    """Unwinds a request that was cancelled while it waited for text."""
+IDLE_WAIT_S = 0.1  # longest sleep with nothing to do (every wake-up source also notifies)
 
 
 class EngineFull(Qwen3TTSError):
@@ -36,87 +43,8 @@ class EngineClosed(Qwen3TTSError):
     """The engine was closed before the request finished."""
 
 
-class TextFeed:
-    """Text deltas pushed by one thread (`append`, then `end` or `fail`), read by another.
-
-    Iterating blocks until the next delta; `poll()` takes what has arrived without waiting.
-    """
-
-    def __init__(self):
-        self._queue = queue.SimpleQueue()
-        self._done = False
-        self._listeners = []
-
-    def append(self, text: str):
-        if not isinstance(text, str):
-            raise TypeError(f"text deltas must be str, got {type(text).__name__}")
-        self._put(text)
-
-    def end(self):
-        self._put(_END)
-
-    def fail(self, exc: BaseException):
-        self._put(exc)
-
-    def _put(self, item):
-        self._queue.put(item)
-        for listener in list(self._listeners):
-            listener()
-
-    def on_arrival(self, listener):
-        """Call `listener()` (no arguments) whenever something is pushed."""
-        self._listeners.append(listener)
-
-    def _take(self, item):
-        if item is _END:
-            self._done = True
-            return None
-        if isinstance(item, BaseException):
-            self._done = True
-            raise item
-        return item
-
-    def poll(self):
-        """(deltas that have arrived, whether the text has ended); raises the writer's error."""
-        deltas = []
-        while not self._done:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            text = self._take(item)
-            if text is not None:
-                deltas.append(text)
-        return deltas, self._done
-
-    def __iter__(self) -> Iterator[str]:
-        while not self._done:
-            text = self._take(self._queue.get())
-            if text is not None:
-                yield text
-
-
-def feed_from(deltas) -> TextFeed:
-    """A TextFeed for any iterable of deltas, filled by a daemon thread (itself if already one)."""
-    if isinstance(deltas, TextFeed):
-        return deltas
-    feed = TextFeed()
-
-    def pump():
-        try:
-            for delta in deltas:
-                feed.append(delta)
-        except BaseException as exc:  # noqa: BLE001  (handed to the request that owns the text)
-            feed.fail(exc)
-        else:
-            feed.end()
-
-    threading.Thread(target=pump, name="mlx_qwen3tts-text-feed", daemon=True).start()
-    return feed
-
-
 class Job:
-    """The scheduler's side of one request: its output queue and cancellation flag.
+    """The scheduler's side of one request: output queue, cancel flag, row, text track, decoder.
 
     The scheduler holds jobs, never handles, so a dropped handle is garbage-collected and its
     finalizer cancels the job.
@@ -127,9 +55,11 @@ class Job:
     def __init__(self, request, wake):
         self.id = next(self._ids)
         self.request = request
+        self.submitted = time.perf_counter()
         self.out = queue.SimpleQueue()
         self.cancelled = threading.Event()
         self.finished = False
+        self.row = self.track = self.chunks = None
         self._wake = wake
 
     def cancel(self):
@@ -137,12 +67,15 @@ class Job:
             self.cancelled.set()
             self._wake()
 
-    def emit(self, chunk: AudioChunk):
-        self.out.put(chunk)
+    def emit(self, chunk: Optional[AudioChunk]):
+        if chunk is not None:
+            self.out.put(chunk)
 
     def finish(self, error: Optional[BaseException] = None):
         if not self.finished:
             self.finished = True
+            if self.track is not None:
+                self.track.close()
             self.out.put(_END if error is None else error)
 
 
@@ -151,7 +84,7 @@ class Handle:
 
     def __init__(self, job: Job):
         self._job = job
-        self._finalizer = weakref.finalize(self, job.cancel)
+        weakref.finalize(self, job.cancel)
 
     @property
     def id(self) -> int:
@@ -163,15 +96,14 @@ class Handle:
 
     def __iter__(self) -> Iterator[AudioChunk]:
         job = self._job
-        while True:
-            if job.cancelled.is_set() and job.out.empty():
-                return
+        while not job.cancelled.is_set():  # after cancel() nothing more is given out
             item = job.out.get()
             if item is _END:
                 return
             if isinstance(item, BaseException):
                 raise item
-            yield item
+            if not job.cancelled.is_set():
+                yield item
 
 
 class Engine:
@@ -183,14 +115,17 @@ class Engine:
         self.tts = tts
         self.max_active, self.max_queue = max_active, max_queue
         self._lock = threading.Condition()
-        self._queue = []  # Jobs waiting for a row
-        self._active = []  # Jobs holding a row
-        self._closed = False
+        self._queue: List[Job] = []  # waiting for a row
+        self._active: List[Job] = []  # holding a row (or waiting for the text its prefill needs)
+        self._closed = self._woken = False
         self._thread = threading.Thread(target=self._run, name="mlx_qwen3tts-engine", daemon=True)
         self._thread.start()
 
     def submit(self, request) -> Handle:
         """Queue `request` (a `Request` from `TTS.request`); raises EngineFull when full."""
+        voice = request.voice
+        # Arrays made on this thread must be evaluated here: the scheduler thread cannot.
+        mx.eval([a for a in (voice.xvector, voice.ref_codes) if a is not None])
         with self._lock:
             if self._closed:
                 raise EngineClosed("the engine is closed")
@@ -198,6 +133,7 @@ class Engine:
                 raise EngineFull(f"the engine is full ({self.max_active} active, {self.max_queue} queued); retry later")
             job = Job(request, self._wake)
             self._queue.append(job)
+            self._woken = True
             self._lock.notify_all()
         return Handle(job)
 
@@ -211,9 +147,6 @@ class Engine:
             self._closed = True
             self._lock.notify_all()
         self._thread.join()
-        for job in self._active + self._queue:
-            job.finish(EngineClosed("the engine was closed"))
-        self._active, self._queue = [], []
 
     def __enter__(self):
         return self
@@ -223,54 +156,83 @@ class Engine:
 
     def _wake(self):
         with self._lock:
+            self._woken = True
             self._lock.notify_all()
 
     def _run(self):
-        while True:
-            with self._lock:
-                while not self._closed and not self._queue:
-                    self._lock.wait()
-                if self._closed:
-                    return
-                job = self._queue.pop(0)
-                self._active.append(job)
-            try:
-                self._serve(job)
-            except _Stop:
-                pass
-            except Exception as exc:  # noqa: BLE001  (the request fails alone)
-                job.finish(exc)
-            else:
-                job.finish()
-            with self._lock:
-                self._active.remove(job)
-
-    def _deltas(self, job: Job, feed: TextFeed):
-        """The feed's deltas, given up when the job is cancelled or the engine closes."""
-        arrived = threading.Event()
-        feed.on_arrival(arrived.set)
-        while True:
-            deltas, ended = feed.poll()
-            yield from deltas
-            if ended:
-                return
-            if job.cancelled.is_set() or self._closed:
-                raise _Stop
-            arrived.wait(0.05)
-            arrived.clear()
-
-    def _serve(self, job: Job):
-        """Run one request to its end through the TTS streaming API (one request at a time)."""
-        r = job.request
-        if job.cancelled.is_set():
-            return
-        if r.deltas is not None:
-            r = replace(r, deltas=self._deltas(job, feed_from(r.deltas)))
-        chunks = self.tts.request_chunks(r)
+        tts = self.tts
+        rows = Rows(tts.model.talker, tts.config.talker_config.codec_eos_token_id)
+        owner = {}  # id(row) -> job
         try:
-            for chunk in chunks:
-                if job.cancelled.is_set() or self._closed:
-                    return
-                job.emit(chunk)
+            while True:
+                with self._lock:
+                    if self._closed:
+                        return
+                    while self._queue and len(self._active) < self.max_active:
+                        self._active.append(self._queue.pop(0))
+                    active = list(self._active)
+                    self._woken = False
+                for job in active:
+                    if job.cancelled.is_set():
+                        self._end(job, rows)
+                    elif job.row is None:
+                        self._try(job, rows, self._start, rows, owner)
+                try:
+                    frames = rows.step()
+                except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
+                    for job in list(self._active):
+                        self._end(job, rows, exc)
+                    rows = Rows(tts.model.talker, tts.config.talker_config.codec_eos_token_id)
+                    continue
+                for row, codes in frames:
+                    job = owner[id(row)]
+                    self._try(job, rows, lambda j: j.emit(j.chunks.push(codes)))
+                for job in list(self._active):
+                    row = job.row
+                    if row is not None and row.done and not job.cancelled.is_set():
+                        owner.pop(id(row), None)
+                        self._try(job, rows, lambda j: j.emit(j.chunks.finish()))
+                        self._end(job, rows, row.error)
+                if not frames and not rows.busy():
+                    with self._lock:
+                        if not self._woken and not self._closed:
+                            self._lock.wait(IDLE_WAIT_S)
         finally:
-            chunks.close()
+            with self._lock:
+                jobs, self._active, self._queue = self._active + self._queue, [], []
+            for job in jobs:
+                job.finish(EngineClosed("the engine was closed"))
+
+    def _start(self, job: Job, rows: Rows, owner: dict):
+        """Make the job's row once the text its prefill needs is there; prefill it into `rows`."""
+        request = job.request
+        if job.chunks is None:
+            job.chunks = ChunkDecoder(self.tts.codec, self.tts.sample_rate, request.first_chunk_frames,
+                                      request.chunk_frames, request.voice.ref_codes, job.submitted)
+            if request.deltas is not None:
+                feed = feed_from(request.deltas)
+                feed.on_arrival(self._wake)
+                job.track = self.tts.text_track(replace(request, deltas=feed))
+        row = self.tts.row(request, job.track, wait=False)
+        if row is None:
+            if job.track is not None and job.track.finished:  # the text ended empty: nothing to say
+                self._end(job, rows)
+            return
+        job.row = row
+        owner[id(row)] = job
+        rows.add(row)
+
+    def _try(self, job: Job, rows: Rows, action, *args):
+        """Run one job's action; its error ends that job alone."""
+        try:
+            action(job, *args)
+        except Exception as exc:  # noqa: BLE001
+            self._end(job, rows, exc)
+
+    def _end(self, job: Job, rows: Optional[Rows], error: Optional[BaseException] = None):
+        if job.row is not None and rows is not None:
+            rows.remove(job.row)
+        job.finish(error)
+        with self._lock:
+            if job in self._active:
+                self._active.remove(job)

@@ -29,29 +29,10 @@ class Voice:
 
 @dataclass
 class Prompt:
-    embeds: mx.array  # (1, L, H), or (B, L, H) left-padded for a batch
-    trailing: mx.array  # (N, H): text vectors added to the first N generated frames; batch (B, N, H)
+    embeds: mx.array  # (1, L, H)
+    trailing: mx.array  # (N, H): text vectors added to the first N generated frames
     pad: mx.array  # (H,): tts_pad vector added after them
-    left_padding: Optional[list] = None  # batch only: pad positions in front of each row
     text_tokens: int = 0  # target text length in tokens (0 when streamed in), for the frame budget
-
-
-def stack_prompts(prompts: Sequence[Prompt]) -> Prompt:
-    """One left-padded batch prompt, as upstream batches: pads in front, text tracks padded with tts_pad."""
-    if len(prompts) == 1:
-        return prompts[0]
-    pad = prompts[0].pad
-    length = max(p.embeds.shape[1] for p in prompts)
-    steps = max(p.trailing.shape[0] for p in prompts)
-    embeds, trailing = [], []
-    for p in prompts:
-        n = length - p.embeds.shape[1]
-        zeros = mx.zeros((1, n, p.embeds.shape[-1]), dtype=p.embeds.dtype)
-        embeds.append(mx.concatenate([zeros, p.embeds], axis=1))
-        rest = mx.broadcast_to(pad, (steps - p.trailing.shape[0], pad.shape[-1]))
-        trailing.append(mx.concatenate([p.trailing, rest.astype(p.trailing.dtype)]))
-    return Prompt(mx.concatenate(embeds), mx.stack(trailing), pad,
-                  [length - p.embeds.shape[1] for p in prompts], max(p.text_tokens for p in prompts))
 
 
 def language_id(config: ModelConfig, language: str, speaker: Optional[str]) -> Optional[int]:

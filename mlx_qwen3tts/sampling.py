@@ -4,7 +4,8 @@ Codebook 0 (talker): repetition penalty over the codebook-0 ids generated so far
 positive logits, multiply negative ones), ids 2048.. suppressed except EOS, EOS forbidden for
 the first `min_frames` steps; then temperature, top-k, top-p (HF order: the top-p mass is taken
 on the tempered distribution). Codebooks 1..15 use their own temperature / top-k / top-p and no
-penalty. Temperature 0 is greedy.
+penalty. Temperature 0 is greedy. Every setting is per row (a batch mixes requests), and each
+row draws with its own random key.
 """
 
 import math
@@ -82,25 +83,34 @@ def _check(name, value, wanted, ok, integer=False):
         raise InputError(f"{label} must be {wanted}, got {value!r}")
 
 
-def sample(logits, temperature: float, top_k: int, top_p: float):
-    """(B, V) logits -> (B,) ids.
+ROW_SETTINGS = ("temperature", "top_k", "top_p", "repetition_penalty", "cp_temperature", "cp_top_k", "cp_top_p")
 
-    With top-k, only the k best ids can be drawn, so the draw is made among those k (k Gumbel
-    variates instead of V): the same distribution as masking the rest, at a fraction of the cost.
+
+def row_settings(configs) -> dict:
+    """Per-row sampling settings of a batch: {field: (B,) array} from one SamplingConfig per row."""
+    return {name: mx.array([getattr(c, name) for c in configs], dtype=mx.int32 if "top_k" in name else mx.float32)
+            for name in ROW_SETTINGS}
+
+
+def sample_rows(logits, temperature, top_k, top_p, keys):
+    """(B, V) logits with per-row settings ((B,) arrays; temperature 0 = greedy) -> (B,) ids.
+
+    Row b draws with its own random key keys[b] (Gumbel-max over the filtered log-probabilities),
+    so its draw does not depend on the other rows: the same as upstream's multinomial in law.
     """
-    if temperature < _F32_TINY:  # 0, or so small that float32 makes it 0: the greedy limit
-        return mx.argmax(logits, axis=-1)
-    logits = logits.astype(mx.float32) / min(temperature, _F32_MAX)  # float32 inf would turn -inf into NaN
-    candidates = None
-    if 0 < top_k < logits.shape[-1]:
-        candidates = mx.argpartition(-logits, top_k - 1, axis=-1)[..., :top_k]
-        logits = mx.take_along_axis(logits, candidates, axis=-1)
-    if top_p < 1.0:
-        logits = apply_top_p(logits - mx.logsumexp(logits, axis=-1, keepdims=True), top_p)
-    choice = mx.random.categorical(logits)
-    if candidates is None:
-        return choice
-    return mx.take_along_axis(candidates, choice[..., None], axis=-1)[..., 0]
+    greedy = mx.argmax(logits, axis=-1)
+    vocab = logits.shape[-1]
+    # Below float32's smallest normal the draw is the greedy limit; above its max, inf would make NaN.
+    sampled = temperature >= _F32_TINY
+    logits = logits.astype(mx.float32) / mx.where(sampled, mx.minimum(temperature, _F32_MAX), 1.0)[:, None]
+    k = mx.where((top_k > 0) & (top_k < vocab), top_k, vocab)
+    kth = mx.take_along_axis(mx.sort(logits, axis=-1), (vocab - k)[:, None], axis=-1)
+    logits = mx.where(logits < kth, -mx.inf, logits)
+    logprobs = logits - mx.logsumexp(logits, axis=-1, keepdims=True)
+    logprobs = mx.where((top_p < 1.0)[:, None], apply_top_p(logprobs, top_p[:, None]), logprobs)
+    noise = mx.vmap(lambda key: mx.random.gumbel((vocab,), key=key))(keys)
+    drawn = mx.argmax(logprobs + noise, axis=-1)
+    return mx.where(sampled, drawn, greedy)
 
 
 class CodebookZeroProcessor:
@@ -114,12 +124,14 @@ class CodebookZeroProcessor:
         self.penalty = min(max(penalty, _F32_TINY), _F32_MAX)  # representable in float32, so never 0 or inf
         self.min_frames = min_frames
 
-    def __call__(self, logits, seen, step: int):
+    def __call__(self, logits, seen, step, penalty=None):
+        """step: frames generated so far (int, or (B,) per row); penalty: (B, 1) per row (default: the config's)."""
+        penalty = self.penalty if penalty is None else penalty
         logits = logits.astype(mx.float32)
-        if self.penalty != 1.0 and seen is not None:
-            penalised = mx.where(logits < 0, logits * self.penalty, logits / self.penalty)
+        if seen is not None and not (isinstance(penalty, float) and penalty == 1.0):
+            penalised = mx.where(logits < 0, logits * penalty, logits / penalty)
             logits = mx.where(seen, penalised, logits)
         logits = logits + self.suppress
-        if step < self.min_frames:
-            logits = logits + self.eos_only
-        return logits
+        if isinstance(step, int):
+            return logits + self.eos_only if step < self.min_frames else logits
+        return mx.where((step < self.min_frames)[:, None], logits + self.eos_only, logits)

@@ -7,6 +7,8 @@ iterator of text deltas, waiting when the next token has not arrived yet. Pieces
 text are joined with `join_audio`.
 """
 
+import queue
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional
@@ -30,51 +32,150 @@ class AudioChunk:
     codes: Optional[np.ndarray] = None  # (frames, 16) int32: the codec frames this chunk decodes
 
 
-def stream_audio(
-    codec,
-    frames: Iterator[Frame],
-    sample_rate: int,
-    first_chunk_frames: int = 1,
-    chunk_frames: int = 4,
-    ref_codes: Optional[mx.array] = None,
-    start_time: Optional[float] = None,
-) -> Iterator[AudioChunk]:
-    """Decode frames as they arrive: the first chunk after `first_chunk_frames`, then every
-    `chunk_frames`. With ICL reference codes the decoder state is primed with them (their audio
-    is dropped), which equals upstream's decode-then-cut."""
-    if first_chunk_frames < 1 or chunk_frames < 1:
-        raise InputError("chunk sizes must be at least one frame")
-    start_time = time.perf_counter() if start_time is None else start_time
-    decoder = codec.decoder
-    state = decoder.make_state()
-    if ref_codes is not None:
-        mx.eval(decoder.step(ref_codes.astype(mx.int32)[None], state))
-    pending, index, first_frame_at = [], 0, None
+class ChunkDecoder:
+    """One stream's audio chunks from its frames as they come: the first chunk after
+    `first_chunk_frames`, then every `chunk_frames`, each decoded by the codec decoder's
+    incremental `step` on the stream's own state. With ICL reference codes the state is primed
+    with them (their audio is dropped), which equals upstream's decode-then-cut. A full chunk is
+    given out when the next frame arrives (or by `finish`), so the last chunk is marked final.
+    """
+
+    def __init__(self, codec, sample_rate: int, first_chunk_frames: int = 1, chunk_frames: int = 4,
+                 ref_codes: Optional[mx.array] = None, start_time: Optional[float] = None):
+        if first_chunk_frames < 1 or chunk_frames < 1:
+            raise InputError("chunk sizes must be at least one frame")
+        self.decoder, self.sample_rate = codec.decoder, sample_rate
+        self.sizes = (first_chunk_frames, chunk_frames)
+        self.start_time = time.perf_counter() if start_time is None else start_time
+        self.state = self.decoder.make_state()
+        if ref_codes is not None:
+            mx.eval(self.decoder.step(ref_codes.astype(mx.int32)[None], self.state))
+        self.pending, self.index, self.first_frame_at = [], 0, None
+
+    def push(self, codes) -> Optional[AudioChunk]:
+        """Take one frame's codes ((16,) or (1, 16)); returns the chunk this completes, if any."""
+        chunk = None
+        if len(self.pending) >= self.sizes[min(self.index, 1)]:
+            chunk = self._emit(final=False)
+        if self.first_frame_at is None:
+            self.first_frame_at = time.perf_counter() - self.start_time
+        self.pending.append(np.asarray(codes, dtype=np.int32).reshape(-1))
+        return chunk
+
+    def finish(self) -> Optional[AudioChunk]:
+        """The last chunk (None when every frame went out already or there were none)."""
+        return self._emit(final=True) if self.pending else None
+
+    def _emit(self, final: bool) -> AudioChunk:
+        codes = np.stack(self.pending)
+        audio = self.decoder.step(mx.array(codes)[None], self.state)[0]
+        mx.eval(audio)
+        chunk = AudioChunk(np.array(audio), self.sample_rate, self.index, final, len(self.pending),
+                           {"first_frame": self.first_frame_at, "ready": time.perf_counter() - self.start_time}, codes)
+        self.index, self.pending = self.index + 1, []
+        return chunk
+
+
+def stream_audio(codec, frames: Iterator[Frame], sample_rate: int, first_chunk_frames: int = 1,
+                 chunk_frames: int = 4, ref_codes: Optional[mx.array] = None,
+                 start_time: Optional[float] = None) -> Iterator[AudioChunk]:
+    """Decode frames as they arrive (see `ChunkDecoder`); the chunks concatenate to the one-shot decode."""
+    chunks = ChunkDecoder(codec, sample_rate, first_chunk_frames, chunk_frames, ref_codes, start_time)
     frames = iter(frames)
     try:
-        frame = next(frames, None)
-        while frame is not None:
-            if first_frame_at is None:
-                first_frame_at = time.perf_counter() - start_time
-            pending.append(frame.codes)
-            upcoming = next(frames, None)
-            want = first_chunk_frames if index == 0 else chunk_frames
-            if len(pending) >= want or upcoming is None:
-                codes = mx.concatenate(pending)[None] if len(pending) > 1 else pending[0][None]
-                audio = decoder.step(codes, state)[0]
-                mx.eval(audio)
-                yield AudioChunk(
-                    np.array(audio), sample_rate, index, upcoming is None, len(pending),
-                    {"first_frame": first_frame_at, "ready": time.perf_counter() - start_time},
-                    np.array(codes[0]),
-                )
-                index += 1
-                pending = []
-            frame = upcoming
+        for frame in frames:
+            chunk = chunks.push(frame.codes)
+            if chunk is not None:
+                yield chunk
+        chunk = chunks.finish()
+        if chunk is not None:
+            yield chunk
     finally:
         close = getattr(frames, "close", None)
         if close is not None:
             close()
+
+
+_END = object()
+
+
+class TextFeed:
+    """Text deltas pushed by one thread (`append`, then `end` or `fail`), read by another.
+
+    Iterating blocks until the next delta; `poll()` takes what has arrived without waiting.
+    """
+
+    def __init__(self):
+        self._queue = queue.SimpleQueue()
+        self._done = False
+        self._listeners = []
+
+    def append(self, text: str):
+        if not isinstance(text, str):
+            raise InputError(f"text deltas must be str, got {type(text).__name__}")
+        self._put(text)
+
+    def end(self):
+        self._put(_END)
+
+    def fail(self, exc: BaseException):
+        self._put(exc)
+
+    def _put(self, item):
+        self._queue.put(item)
+        for listener in list(self._listeners):
+            listener()
+
+    def on_arrival(self, listener):
+        """Call `listener()` (no arguments, any thread) whenever something is pushed."""
+        self._listeners.append(listener)
+
+    def _take(self, item):
+        if item is _END:
+            self._done = True
+            return None
+        if isinstance(item, BaseException):
+            self._done = True
+            raise item
+        return item
+
+    def poll(self):
+        """(deltas that have arrived, whether the text has ended); raises the writer's error."""
+        deltas = []
+        while not self._done:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            text = self._take(item)
+            if text is not None:
+                deltas.append(text)
+        return deltas, self._done
+
+    def __iter__(self) -> Iterator[str]:
+        while not self._done:
+            text = self._take(self._queue.get())
+            if text is not None:
+                yield text
+
+
+def feed_from(deltas) -> TextFeed:
+    """A TextFeed for any iterable of deltas, filled by a daemon thread (itself if already one)."""
+    if isinstance(deltas, TextFeed):
+        return deltas
+    feed = TextFeed()
+
+    def pump():
+        try:
+            for delta in deltas:
+                feed.append(delta)
+        except BaseException as exc:  # noqa: BLE001  (handed to the reader: the request that owns the text)
+            feed.fail(exc)
+        else:
+            feed.end()
+
+    threading.Thread(target=pump, name="mlx_qwen3tts-text-feed", daemon=True).start()
+    return feed
 
 
 class LiveTextTrack:
@@ -87,6 +188,7 @@ class LiveTextTrack:
 
     def __init__(self, tokenizer, deltas: Iterable[str], embed, offset: int = 1):
         self.incremental = tokenizer.incremental()
+        self.source = deltas  # a TextFeed can be read without waiting (`ready`)
         self.deltas = iter(deltas)
         self.embed = embed  # ids -> (n, H) text-track vectors
         self.ids = list(self.incremental.feed(ASSISTANT))  # role header, body, then suffix once finished
@@ -103,11 +205,40 @@ class LiveTextTrack:
         try:
             delta = next(self.deltas)
         except StopIteration:
-            self.ids += self.incremental.feed(TARGET_SUFFIX) + self.incremental.finish()
-            self.finished = True
+            self._finish()
             return False
         self.ids += self.incremental.feed(delta)
         return True
+
+    def _finish(self):
+        self.ids += self.incremental.feed(TARGET_SUFFIX) + self.incremental.finish()
+        self.finished = True
+
+    def _known(self) -> int:
+        return len(self.lead) + len(self.body())
+
+    def _poll(self):
+        """Take what a TextFeed has received, without waiting."""
+        if not self.finished and isinstance(self.source, TextFeed):
+            deltas, ended = self.source.poll()
+            for delta in deltas:
+                self.ids += self.incremental.feed(delta)
+            if ended:
+                self._finish()
+
+    def has(self, count: int) -> bool:
+        """Whether `count` body ids (or the whole text) are known without waiting for the writer."""
+        if len(self.body()) < count:
+            self._poll()
+        return self.finished or len(self.body()) >= count
+
+    def ready(self, step: int) -> bool:
+        """Whether frame `step`'s text vector is known without waiting for the writer."""
+        return self.has(self.offset + step + 1 - len(self.lead))
+
+    def wait(self, step: int):
+        """Block until frame `step`'s text vector is known."""
+        self.wait_for(self.offset + step + 1 - len(self.lead))
 
     def role(self) -> tuple:
         return tuple(self.ids[: self.role_len])

@@ -1,26 +1,33 @@
-"""The decode loop: one generator of codec frames that serves every voice mode.
+"""The decode loop: rows of independent requests stepped together, one frame at a time.
 
 Voice modes differ only in the prompt (see prompt.py). Per frame the talker gives codebook 0,
 the code predictor codebooks 1..15, and the next talker input is the sum of all 16 codebook
-embeddings plus that step's text-track vector. The frame is built lazily and evaluated once.
+embeddings plus that step's text-track vector. `Rows` holds any number of such sequences: each
+row has its own KV length and positions, sampling settings, repetition history, random key and
+text track, so rows join (after their own prefill), pause (text not yet written) and leave at
+any frame boundary, and a row's frames do not depend on the others. Every caller runs this loop:
+`generate_frames` with one row, `generate_batch` and the engine with many.
 """
 
+import math
+import random
+import time
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
+from functools import cached_property, partial
+from typing import Callable, Iterator, List, Optional
 
 import mlx.core as mx
 import numpy as np
 
 from .prompt import Prompt
-from .sampling import CodebookZeroProcessor, SamplingConfig, sample
-from .talker import TalkerRunner
+from .sampling import CodebookZeroProcessor, SamplingConfig, row_settings, sample_rows
+from .transformer import RowKVCache
 
 
 @dataclass
 class Frame:
     index: int
-    codes: mx.array  # (B, 16) int32
-    active: Optional[np.ndarray] = None  # (B,) rows still speaking (None: all); ended rows' codes are junk
+    codes: mx.array  # (1, 16) int32
 
 
 @dataclass
@@ -39,120 +46,326 @@ class ArrayTextTrack:
     def __init__(self, prompt: Prompt):
         self.trailing, self.pad = prompt.trailing, prompt.pad
 
+    def ready(self, step: int) -> bool:
+        return True
+
     def __call__(self, step: int):
-        if self.trailing.ndim == 3:  # batch (B, N, H) -> (B, 1, H)
-            return self.trailing[:, step : step + 1] if step < self.trailing.shape[1] else self.pad
         return self.trailing[step] if step < self.trailing.shape[0] else self.pad
 
 
-class FrameStep:
-    """One frame's graph: codebook 0 from talker logits, then the code predictor's 15 codebooks.
+class Row:
+    """One sequence of a `Rows` batch: its prompt, sampling, random key, text track and limits.
 
-    Everything after the talker forward is fixed-shape, so it is compiled once per sampling
-    configuration (the random state is threaded through, so sampling stays sampling).
+    `frames` counts the frames it has given out; `done` is set at EOS or at its frame limit
+    (`max_frames`, lowered by `budget()` as a streamed-in text tells its length).
     """
 
-    def __init__(self, talker, sampling: SamplingConfig, eos_id: int):
-        self.eos_id = eos_id
-        vocab = talker.codec_head.weight.shape[0]
-        self.process = CodebookZeroProcessor(vocab, eos_id, sampling.repetition_penalty)
-        self.vocab = vocab
-        self.no_eos = mx.zeros((vocab,))
-        # Evaluated now: a lazy array can only be evaluated on the thread that made it (steps are shared).
-        mx.eval(self.no_eos, self.process.suppress, self.process.eos_only)
+    def __init__(self, prompt: Prompt, sampling: SamplingConfig, max_frames: int, seed: Optional[int] = None,
+                 text_track=None, budget: Optional[Callable[[], int]] = None):
+        self.prompt, self.sampling, self.max_frames, self.budget = prompt, sampling, max_frames, budget
+        self.seed = random.getrandbits(64) if seed is None else seed
+        self.track = text_track or ArrayTextTrack(prompt)
+        self.frames = self.sent = self.length = 0  # frames out, frames sent off, KV positions
+        self.done = self.stopped_on_eos = False
+        self.error: Optional[BaseException] = None  # what ended it, when its text track failed
+        self.slot: Optional[int] = None
+        self.started = self.prefill_s = 0.0  # prefill_s: from `Rows.add` until its first frame is read
 
-        def cp_sample(logits, step):
-            return sample(logits, sampling.cp_temperature, sampling.cp_top_k, sampling.cp_top_p)
+    def limit(self) -> int:
+        return self.max_frames if self.budget is None else min(self.max_frames, self.budget())
 
-        def frame(logits, hidden, seen, eos_mask):
-            logits = self.process(logits, seen, self.process.min_frames) + eos_mask
-            c0 = sample(logits, sampling.temperature, sampling.top_k, sampling.top_p)
-            c0_embed = talker.codec_embed(c0)[:, None]
-            rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, cp_sample)
-            codes = mx.concatenate([c0[:, None], rest], axis=1).astype(mx.int32)
-            seen = seen | (mx.arange(vocab)[None] == c0[:, None])
-            return codes, c0_embed + rest_embed, seen
+    def can_step(self) -> bool:
+        """Whether its next frame can be sent off now (the text it needs has arrived)."""
+        return not self.done and self.sent < self.limit() and self.track.ready(self.sent - 1)
 
-        self.graph = frame
-        self.frame = mx.compile(frame, inputs=mx.random.state, outputs=mx.random.state)
 
-    def __call__(self, logits, hidden, seen, step: int):
-        eos_mask = self.process.eos_only if step < self.process.min_frames else self.no_eos
-        key = mx.random.state[0]
+class RowGraphs:
+    """The compiled graphs of the loop for one talker: a frame from talker outputs (after a row's
+    prefill) and a whole one-position step of a batch of rows (talker + frame). Shapes are static
+    per batch size and cache capacity; settings, lengths and keys are inputs, so any mix of rows
+    shares one graph. `sampled=False` (every row greedy) skips the random draws."""
+
+    def __init__(self, talker, eos_id: int):
+        self.talker, self.eos_id = talker, eos_id
+        self.vocab = talker.codec_head.weight.shape[0]
+        self.process = CodebookZeroProcessor(self.vocab, eos_id, 1.0)
+        mx.eval(self.process.suppress, self.process.eos_only)  # shared across threads: no lazy constants
+        self.frame = {s: mx.compile(partial(self._frame, s)) for s in (False, True)}
+        self.step = {s: mx.compile(partial(self._step, s)) for s in (False, True)}
+
+    def _frame(self, sampled, logits, hidden, seen, keys, steps, settings):
+        talker, s = self.talker, settings
+        logits = self.process(logits, seen, steps, s["repetition_penalty"][:, None])
+        if sampled:
+            draws = mx.vmap(lambda key: mx.random.split(key, 17))(keys)  # (B, 17, 2): next key, 16 codebooks
+            keys = draws[:, 0]
+
+        def pick(logits, prefix, q):
+            if not sampled:
+                return mx.argmax(logits, axis=-1)
+            return sample_rows(logits, s[prefix + "temperature"], s[prefix + "top_k"], s[prefix + "top_p"],
+                               draws[:, 1 + q])
+
+        c0 = pick(logits, "", 0)
+        c0_embed = talker.codec_embed(c0)[:, None]
+        rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, lambda lg, q: pick(lg, "cp_", q + 1))
+        codes = mx.concatenate([c0[:, None], rest], axis=1).astype(mx.int32)
+        seen = seen | (mx.arange(self.vocab)[None] == c0[:, None])
+        return codes, c0_embed + rest_embed, seen, keys
+
+    def _step(self, sampled, x, text, moving, lengths, keys, values, seen, rng, steps, settings):
+        cache = [RowKVCache(k, v, lengths) for k, v in zip(keys, values)]
+        logits, hidden = self.talker(x + text.astype(x.dtype), cache)
+        codes, embed, new_seen, new_rng = self._frame(sampled, logits, hidden, seen, rng, steps, settings)
+        m = moving[:, None]  # rows that wait keep their state; their KV write is overwritten later
+        return (codes, mx.where(m[..., None], embed, x), lengths + moving, [c.keys for c in cache],
+                [c.values for c in cache], mx.where(m, new_seen, seen), mx.where(m, new_rng, rng), steps + moving)
+
+
+class Rows:
+    """A batch of rows stepped one frame at a time (see the module docstring).
+
+    `add(row)` prefills a row (its first frame comes from the prefill); `step()` sends off the
+    next frame of every row that can move and returns the frames finished since the last call
+    as (row, codes (16,) int32) pairs, so the device computes one frame while the host reads
+    the last. Rows that end (EOS, limit) are marked done and leave; `remove` takes one out early.
+    The batch dimension grows and shrinks by powers of two; the KV capacity by `GROW` positions.
+    """
+
+    GROW = 256
+
+    def __init__(self, talker, eos_id: int, graphs: Optional[RowGraphs] = None):
+        self.talker, self.eos_id = talker, eos_id
+        self.graphs = graphs or talker.row_graphs(eos_id)
+        attn = talker.model.layers[0].self_attn
+        self.kv_shape = (attn.n_kv_heads, attn.head_dim)
+        self.dtype = talker.model.norm.weight.dtype
+        self.slots: List[Optional[Row]] = []
+        self.state = None  # batch arrays, see _empty
+        self.settings, self.sampled = None, False
+        self.pending = []  # [(codes (B, 16), [(row, slot)])] sent off, not yet read
+
+    @property
+    def rows(self) -> List[Row]:
+        return [r for r in self.slots if r is not None]
+
+    def __len__(self):
+        return len(self.rows)
+
+    def add(self, row: Row):
+        """Prefill `row` (alone) and send off its first frame; it steps with the others from now."""
+        row.started = time.perf_counter()
+        talker, prompt = self.talker, row.prompt
+        cache = talker.make_cache()
+        logits, hidden = talker(prompt.embeds, cache)
+        key = mx.random.key(row.seed)[None]
+        seen = mx.zeros((1, self.graphs.vocab), dtype=mx.bool_)
+        steps = mx.zeros((1,), dtype=mx.int32)
+        sampled = row.sampling.temperature > 0 or row.sampling.cp_temperature > 0
+        codes, embed, seen, key = self.graphs.frame[sampled](logits, hidden, seen, key, steps,
+                                                              row_settings([row.sampling]))
+        row.length, row.sent = prompt.embeds.shape[1], 1
+        slot = self._free_slot()
+        self.slots[slot], row.slot = row, slot
+        self._resize(len(self.slots), row.length + 1)
+        st = self.state
+        at = mx.array([slot], dtype=mx.int32)
+        for layer, c in enumerate(cache):
+            k, v = c.keys[..., : c.offset, :], c.values[..., : c.offset, :]
+            start = mx.array([slot, 0, 0, 0], dtype=mx.int32)
+            st["keys"][layer] = mx.slice_update(st["keys"][layer], k.astype(self.dtype), start, axes=(0, 1, 2, 3))
+            st["values"][layer] = mx.slice_update(st["values"][layer], v.astype(self.dtype), start, axes=(0, 1, 2, 3))
+        st["x"] = _put(st["x"], at, embed)
+        st["seen"] = _put(st["seen"], at, seen)
+        st["rng"] = _put(st["rng"], at, key)
+        st["lengths"] = _put(st["lengths"], at, mx.array([row.length], dtype=mx.int32))
+        st["steps"] = _put(st["steps"], at, mx.ones((1,), dtype=mx.int32))
+        self.settings = None
+        mx.async_eval(codes, *_arrays(st))
+        self.pending.append((codes, [(row, 0)]))
+
+
+    def remove(self, row: Row):
+        row.done = True
+        if row.slot is not None and self.slots[row.slot] is row:
+            self.slots[row.slot] = None
+            self.settings = None
+        row.slot = None
+        self._shrink()
+
+    def step(self) -> list:
+        """Send off one frame for every row that can move; return the frames read since last time."""
+        moving = [r for r in self.rows if self._can_step(r)]
+        sent = None
+        if moving:
+            sent = self._send(moving)
+        frames = self._read()
+        if sent is not None:
+            self.pending.append(sent)
+        return frames
+
+    def _can_step(self, row: Row) -> bool:
         try:
-            return self.frame(logits, hidden, seen, eos_mask)
-        except BaseException:
-            # An error mid-trace leaves a placeholder as the global random key and a half-traced
-            # graph: put the last real key back and trace afresh next time.
-            hi, lo = key.tolist()
-            mx.random.seed((hi << 32) | lo)
-            self.frame = mx.compile(self.graph, inputs=mx.random.state, outputs=mx.random.state)
-            raise
+            return row.can_step()
+        except Exception as exc:  # noqa: BLE001  (its text source failed: that row ends, alone)
+            row.error = exc
+            self.remove(row)
+            return False
+
+    def busy(self) -> bool:
+        """Whether frames are in flight (a `step()` would return some without new input)."""
+        return bool(self.pending)
+
+    def _send(self, moving: List[Row]):
+        st = self._ensure_capacity(max(r.length for r in self.rows) + 1)
+        size = len(self.slots)
+        zero = mx.zeros((self.talker.model.norm.weight.shape[0],), dtype=self.dtype)
+        text = [zero] * size
+        mask = np.zeros(size, dtype=bool)
+        for r in moving:
+            text[r.slot] = r.track(r.sent - 1)
+            mask[r.slot] = True
+        if self.settings is None:
+            default = SamplingConfig(temperature=0.0, cp_temperature=0.0)
+            self.settings = row_settings([r.sampling if r is not None else default for r in self.slots])
+            self.sampled = any(r.sampling.temperature > 0 or r.sampling.cp_temperature > 0 for r in self.rows)
+        out = self.graphs.step[self.sampled](
+            st["x"], mx.stack(text)[:, None], mx.array(mask), st["lengths"], st["keys"], st["values"], st["seen"],
+            st["rng"], st["steps"], self.settings)
+        codes, st["x"], st["lengths"], st["keys"], st["values"], st["seen"], st["rng"], st["steps"] = out
+        mx.async_eval(codes, *_arrays(st))
+        for r in moving:
+            r.sent += 1
+            r.length += 1
+        return codes, [(r, r.slot) for r in moving]
+
+    def _read(self) -> list:
+        frames = []
+        for codes, owners in self.pending:
+            codes_np = np.array(codes)
+            for row, slot in owners:
+                if not row.prefill_s:
+                    row.prefill_s = time.perf_counter() - row.started
+                if row.done:
+                    continue  # ended (or removed) while this frame was in flight
+                if codes_np[slot, 0] == self.eos_id:
+                    row.stopped_on_eos = True
+                    self.remove(row)
+                    continue
+                row.frames += 1
+                frames.append((row, codes_np[slot]))
+                if row.frames >= row.limit():
+                    self.remove(row)
+        self.pending = []
+        return frames
+
+    def _free_slot(self) -> int:
+        for i, r in enumerate(self.slots):
+            if r is None:
+                return i
+        self.slots.append(None)
+        return len(self.slots) - 1
+
+    def _empty(self, size: int, capacity: int) -> dict:
+        hidden = self.talker.model.norm.weight.shape[0]
+        kv = mx.zeros((size, self.kv_shape[0], capacity, self.kv_shape[1]), dtype=self.dtype)
+        layers = self.talker.num_layers
+        return {"x": mx.zeros((size, 1, hidden), dtype=self.dtype), "lengths": mx.zeros((size,), dtype=mx.int32),
+                "keys": [kv] * layers, "values": [kv] * layers, "seen": mx.zeros((size, self.graphs.vocab), mx.bool_),
+                "rng": mx.zeros((size, 2), dtype=mx.uint32), "steps": mx.zeros((size,), dtype=mx.int32)}
+
+    def _resize(self, rows: int, length: int):
+        """Room for `rows` slots (a power of two) and `length` positions (a multiple of GROW)."""
+        size = 1 << max(rows - 1, 0).bit_length()
+        self.slots += [None] * (size - len(self.slots))
+        self._ensure_capacity(length)
+
+    def _ensure_capacity(self, length: int) -> dict:
+        size = len(self.slots)
+        capacity = math.ceil(length / self.GROW) * self.GROW
+        if self.state is None:
+            self.state = self._empty(size, capacity)
+            return self.state
+        st, have = self.state, self.state["keys"][0].shape
+        if have[0] < size or have[2] < capacity:
+            grown = self._empty(max(size, have[0]), max(capacity, have[2]))
+            for name, old in st.items():
+                if isinstance(old, list):
+                    st[name] = [mx.slice_update(g, o, mx.array([0, 0, 0, 0], dtype=mx.int32), axes=(0, 1, 2, 3))
+                                for g, o in zip(grown[name], old)]
+                else:
+                    start = mx.zeros((old.ndim,), dtype=mx.int32)
+                    st[name] = mx.slice_update(grown[name], old, start, axes=tuple(range(old.ndim)))
+        return st
+
+    def _shrink(self):
+        """Pack the rows into the smallest power of two once a quarter of the slots or fewer are used."""
+        rows = self.rows
+        if len(self.slots) <= 1 or len(rows) * 4 > len(self.slots):
+            return
+        if not rows:
+            self.slots, self.state, self.settings = [], None, None
+            return
+        size = 1 << max(len(rows) - 1, 0).bit_length()
+        order = mx.array([r.slot for r in rows] + [rows[0].slot] * (size - len(rows)), dtype=mx.int32)
+        st = self.state
+        for name, old in st.items():
+            st[name] = [mx.take(o, order, axis=0) for o in old] if isinstance(old, list) else mx.take(old, order, axis=0)
+        self.slots = rows + [None] * (size - len(rows))
+        for i, r in enumerate(rows):
+            r.slot = i
+        self.settings = None
+
+
+def _put(array, at, value):
+    """array with row `at` replaced by value (1, ...)."""
+    start = mx.concatenate([at, mx.zeros((array.ndim - 1,), dtype=mx.int32)])
+    return mx.slice_update(array, value.astype(array.dtype), start, axes=tuple(range(array.ndim)))
+
+
+def _arrays(state: dict) -> list:
+    return [a for v in state.values() for a in (v if isinstance(v, list) else [v])]
 
 
 def generate_frames(
     talker,
     prompt: Prompt,
-    step_fn: FrameStep,
+    sampling: SamplingConfig,
     max_frames: int,
-    text_track: Optional[Callable[[int], mx.array]] = None,
+    eos_id: int,
+    text_track=None,
     state: Optional[LoopState] = None,
     seed: Optional[int] = None,
     budget: Optional[Callable[[], int]] = None,
 ) -> Iterator[Frame]:
-    """Yield frames until codebook 0 is EOS or `max_frames` frames were produced.
+    """Yield frames of one request until codebook 0 is EOS or its frame limit is reached.
 
-    A frame is one lazy graph evaluated once. With a text track that is already known (not
-    streamed in), frame t+1 is built and sent off (`mx.async_eval`) before frame t's EOS check,
-    so the device never waits for the host. `budget()`, checked after each streamed-in frame,
+    The loop runs one row of `Rows`: frame t+1 is sent off before frame t is read, so the
+    device never waits for the host. With a streamed-in text track, a frame whose text has not
+    arrived yet is sent off once it has (the frames before it are given out first); `budget()`
     lowers the limit as far as the text received so far allows.
     """
-    import time
+    yield from run_row(talker, Row(prompt, sampling, max_frames, seed, text_track, budget), eos_id, state)
 
+
+def run_row(talker, row: Row, eos_id: int, state: Optional[LoopState] = None) -> Iterator[Frame]:
+    """`generate_frames` for a Row made by the caller."""
     state = state if state is not None else LoopState()
-    state.max_frames = max_frames
-    if seed is not None:
-        mx.random.seed(seed)
-    pipelined = text_track is None
-    text_track = text_track or ArrayTextTrack(prompt)
-    eos_id = step_fn.eos_id
-    batch = prompt.embeds.shape[0]
-    runner = TalkerRunner(talker, batch, prompt.left_padding)
-    seen = mx.zeros((batch, step_fn.vocab), dtype=mx.bool_)
-    ended = np.zeros(batch, dtype=bool)
-    tic = time.perf_counter()
-
-    def build(x, seen, step):
-        logits, hidden = runner(x)
-        return step_fn(logits, hidden, seen, step)
-
-    pending = build(prompt.embeds, seen, 0)
-    mx.async_eval(pending)
-    for step in range(max_frames):
-        codes, frame_embed, seen = pending
-        if pipelined and step + 1 < max_frames:
-            pending = build(frame_embed + text_track(step).astype(frame_embed.dtype), seen, step + 1)
-            mx.async_eval(pending)
-        if step == 0:
-            mx.eval(codes)
-            state.prefill_s = time.perf_counter() - tic
-        if batch == 1:
-            ended[0] = codes[0, 0].item() == eos_id
-        else:
-            ended |= np.array(codes[:, 0]) == eos_id
-        if ended.all():
-            state.stopped_on_eos = True
-            return
-        state.frames = step + 1
-        yield Frame(step, codes, None if batch == 1 else ~ended)
-        if not pipelined:
-            if budget is not None:
-                state.max_frames = min(max_frames, budget())
-            if step + 1 >= state.max_frames:
-                return
-            # A streamed-in text vector may have to wait for the writer: only after the frame is out.
-            pending = build(frame_embed + text_track(step).astype(frame_embed.dtype), seen, step + 1)
-            mx.async_eval(pending)
+    state.max_frames = row.limit()
+    rows = Rows(talker, eos_id)
+    rows.add(row)
+    while not row.done:
+        frames = rows.step()
+        state.prefill_s = row.prefill_s
+        for r, codes in frames:
+            state.frames = r.frames
+            yield Frame(r.frames - 1, mx.array(codes[None]))
+        state.max_frames = row.limit()
+        if not frames and not rows.busy() and not row.done:
+            row.track.wait(row.sent - 1)  # the only row waits for its text: block until it comes
+    if row.error is not None:
+        raise row.error
+    state.stopped_on_eos = row.stopped_on_eos
 
 
 def teacher_forced_logits(talker, prompt: Prompt, codes: mx.array, text_track=None):

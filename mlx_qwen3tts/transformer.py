@@ -114,34 +114,34 @@ class TransformerBlock(nn.Module):
         return x + h
 
 
-class StaticKVCache:
-    """A fixed-capacity KV cache written in place at an array index, so a decode step has static
-    shapes and can be compiled. Rows of a left-padded batch start their positions after their pads.
+class RowKVCache:
+    """Fixed-capacity KV caches of a batch of independent rows, each with its own length: row b's
+    keys fill slots 0 .. lengths[b] - 1 and its next one-position step writes slot lengths[b].
+    Shapes stay static, so the step compiles once, whatever rows join, pause or leave.
 
-    keys/values: (B, n_kv_heads, capacity, head_dim); index: () int array, the next write slot;
-    left_padding: (B,) int array.
+    keys/values: (B, n_kv_heads, capacity, head_dim); lengths: (B,) int32.
     """
 
-    def __init__(self, keys, values, index, left_padding):
-        self.keys, self.values, self.index, self.left_padding = keys, values, index, left_padding
+    def __init__(self, keys, values, lengths):
+        self.keys, self.values, self.lengths = keys, values, lengths
 
     @property
     def offset(self):
         """RoPE position of the next token, per row."""
-        return self.index - self.left_padding
+        return self.lengths
 
     def update_and_fetch(self, keys, values):
-        start = self.index.reshape(1)
-        self.keys = mx.slice_update(self.keys, keys, start, axes=(2,))
-        self.values = mx.slice_update(self.values, values, start, axes=(2,))
+        slot = mx.broadcast_to(self.lengths[:, None, None, None], keys.shape)
+        self.keys = mx.put_along_axis(self.keys, slot, keys, axis=2)
+        self.values = mx.put_along_axis(self.values, slot, values, axis=2)
         return self.keys, self.values
 
     def make_mask(self, length: int):
-        """(B, 1, length, capacity): causal over written slots, pads hidden."""
+        """(B, 1, 1, capacity): each row sees its own written slots and the new one."""
+        if length != 1:
+            raise ValueError("RowKVCache steps one position at a time")
         slots = mx.arange(self.keys.shape[2])
-        queries = self.index + mx.arange(length)
-        mask = slots[None, None, :] <= queries[None, :, None]
-        return (mask & (slots[None, None, :] >= self.left_padding[:, None, None]))[:, None]
+        return (slots[None] <= self.lengths[:, None])[:, None, None]
 
 
 class WindowKVCache:
@@ -186,7 +186,7 @@ class WindowKVCache:
 
 def attention_mask(length: int, cache: Any = None, window: Optional[int] = None):
     """Causal (optionally sliding-window) mask for `length` new positions after the cache's."""
-    if isinstance(cache, (StaticKVCache, WindowKVCache)):
+    if isinstance(cache, (RowKVCache, WindowKVCache)):
         return cache.make_mask(length)
     offset = 0 if cache is None else cache.offset
     if length == 1 and (window is None or offset < window):

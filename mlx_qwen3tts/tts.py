@@ -18,11 +18,11 @@ import numpy as np
 from . import checkpoint, layouts
 from .codec import SAMPLE_RATE
 from .errors import InputError
-from .prompt import Prompt, Voice, build_prompt, stack_prompts
+from .prompt import Prompt, Voice, build_prompt
 from .request import Request, build_request, resolve_voice
 from .sampling import SamplingConfig
 from .streaming import AudioChunk, LiveTextTrack, join_audio, stream_audio
-from .synthesis import Frame, FrameStep, LoopState, generate_frames
+from .synthesis import Frame, LoopState, Row, Rows, run_row
 from .tokenizer import TemplateIds
 from .text import frame_budget, split_sentences
 from .voices import VoiceCache, clone_voice, load_voice
@@ -53,16 +53,6 @@ class TTS:
         self.path = path
         self.sample_rate = SAMPLE_RATE
         self.voice_cache = VoiceCache()
-        self.frame_steps = {}  # SamplingConfig -> its compiled FrameStep
-
-    def frame_step(self, sampling: SamplingConfig) -> FrameStep:
-        """The decode loop's compiled frame step for this sampling configuration (compiled once)."""
-        if sampling not in self.frame_steps:
-            if len(self.frame_steps) >= 8:  # a few configurations at a time
-                self.frame_steps.pop(next(iter(self.frame_steps)))
-            eos = self.config.talker_config.codec_eos_token_id
-            self.frame_steps[sampling] = FrameStep(self.model.talker, sampling, eos)
-        return self.frame_steps[sampling]
 
     @property
     def variant(self) -> str:
@@ -115,9 +105,7 @@ class TTS:
 
     def request_frames(self, request: Request, state: Optional[LoopState] = None) -> Iterator[Frame]:
         """Codec frames for a Request, as they are generated."""
-        if request.deltas is not None:
-            return self._text_frames(request, state)
-        return self._loop(self.prompt(request), request, state)
+        return self._frames(request, self.text_track(request) if request.deltas is not None else None, state)
 
     def request_chunks(self, request: Request, state: Optional[LoopState] = None) -> Iterator[AudioChunk]:
         """Audio chunks for a Request while generating; they concatenate to its one-shot audio."""
@@ -125,15 +113,59 @@ class TTS:
         return stream_audio(self.codec, self.request_frames(request, state), self.sample_rate,
                             request.first_chunk_frames, request.chunk_frames, request.voice.ref_codes, start)
 
-    def _loop(self, prompt: Prompt, request: Request, state=None, track=None):
-        limit, budget = request.max_frames or self.max_new_tokens, None
-        if request.max_frames is None and track is not None:  # grows with the text received so far
-            budget = lambda: frame_budget(len(track.body()))  # noqa: E731
-        elif request.max_frames is None and prompt.text_tokens:
-            limit = min(limit, frame_budget(prompt.text_tokens))
-        return generate_frames(
-            self.model.talker, prompt, self.frame_step(request.sampling), limit, text_track=track, state=state, seed=request.seed, budget=budget,
+    def _frames(self, request: Request, track, state):
+        try:
+            row = self.row(request, track)
+            if row is not None:
+                yield from run_row(self.model.talker, row, self.config.talker_config.codec_eos_token_id, state)
+        finally:
+            if track is not None:
+                track.close()
+
+    def row(self, request: Request, track: Optional[LiveTextTrack] = None, wait: bool = True) -> Optional[Row]:
+        """The decode-loop row of a request (prompt, sampling, seed, frame limit).
+
+        Text as deltas is read through `track` (from `text_track`): the row exists once the text
+        its prefill needs has arrived; before that (wait=False), or when the text ended empty
+        (`track.finished`), this returns None.
+        """
+        if track is None:
+            prompt = self.prompt(request)
+            return Row(prompt, request.sampling, self._limit(request, prompt), request.seed)
+        talker, cfg, voice = self.model.talker, self.config, request.voice
+        needed, lead = 1, []
+        if voice.ref_codes is not None:  # ICL: the prefill overlays text on every reference frame
+            ref_text, n_audio = list(voice.ref_text_ids), voice.ref_codes.shape[0] + 1
+            needed, lead = max(n_audio - len(ref_text), 0), ref_text[n_audio:]
+        if not (wait or track.has(max(needed, 1))):
+            return None
+        body = track.wait_for(max(needed, 1))
+        if not body:
+            return None
+        consumed = body if track.finished else body[:needed]
+        prompt = build_prompt(
+            talker, cfg, TemplateIds(track.role(), tuple(consumed), ()), voice=voice, language=request.language,
+            streaming=True, text_complete=track.finished, instruct_ids=self._instruct_ids(request),
         )
+        track.eos, track.pad = talker.text_embed(mx.array([[cfg.tts_eos_token_id, cfg.tts_pad_token_id]]))[0]
+        track.lead, track.offset = lead, (needed if voice.ref_codes is not None else 1)
+        budget = None
+        if request.max_frames is None and not track.finished:  # grows with the text received so far
+            budget = lambda: frame_budget(len(track.body()))  # noqa: E731
+        return Row(prompt, request.sampling, self._limit(request, prompt), request.seed,
+                   None if track.finished else track, budget)
+
+    def text_track(self, request: Request) -> LiveTextTrack:
+        """The live text track of a request whose text arrives as deltas."""
+        talker = self.model.talker
+        embed = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731
+        return LiveTextTrack(self.tokenizer, request.deltas, embed)
+
+    def _limit(self, request: Request, prompt: Prompt) -> int:
+        limit = request.max_frames or self.max_new_tokens
+        if request.max_frames is None and prompt.text_tokens:
+            limit = min(limit, frame_budget(prompt.text_tokens))
+        return limit
 
     def frames(self, text: str, state: Optional[LoopState] = None, **kwargs) -> Iterator[Frame]:
         """Codec frames for `text`, as they are generated; keywords as `generate`."""
@@ -146,29 +178,6 @@ class TTS:
         it when it has not arrived. Greedy codes equal those of the whole text given at once.
         """
         return self.request_frames(self.request(deltas=deltas, **kwargs), state)
-
-    def _text_frames(self, request: Request, state):
-        talker, cfg, voice = self.model.talker, self.config, request.voice
-        embed = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731
-        track = LiveTextTrack(self.tokenizer, request.deltas, embed)
-        try:
-            needed, lead = 1, []
-            if voice.ref_codes is not None:  # ICL: the prefill overlays text on every reference frame
-                ref_text, n_audio = list(voice.ref_text_ids), voice.ref_codes.shape[0] + 1
-                needed, lead = max(n_audio - len(ref_text), 0), ref_text[n_audio:]
-            body = track.wait_for(max(needed, 1))
-            if not body:
-                return
-            consumed = body if track.finished else body[:needed]
-            prompt = build_prompt(
-                talker, cfg, TemplateIds(track.role(), tuple(consumed), ()), voice=voice, language=request.language, streaming=True,
-                text_complete=track.finished, instruct_ids=self._instruct_ids(request),
-            )
-            track.eos, track.pad = talker.text_embed(mx.array([[cfg.tts_eos_token_id, cfg.tts_pad_token_id]]))[0]
-            track.lead, track.offset = lead, (needed if voice.ref_codes is not None else 1)
-            yield from self._loop(prompt, request, state, track=None if track.finished else track)
-        finally:
-            track.close()
 
     def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None,
                  split: str = "auto", **kwargs) -> Result:
@@ -238,23 +247,25 @@ class TTS:
         return self._generate_batch(requests, decode)
 
     def _generate_batch(self, requests: List[Request], decode: bool) -> List[Result]:
-        # Sampling, text mode, frame cap and seed are the same for every row (not per item).
-        state = LoopState()
-        rows = [[] for _ in requests]
-        prompt = stack_prompts([self.prompt(r) for r in requests])
-        for frame in self._loop(prompt, requests[0], state):
-            codes = np.array(frame.codes)
-            for b in range(len(requests)):
-                if frame.active is None or frame.active[b]:
-                    rows[b].append(codes[b])
+        # Each request is its own row of the decode loop, with its own settings and seed.
+        talker, eos = self.model.talker, self.config.talker_config.codec_eos_token_id
+        rows, loop = Rows(talker, eos), []
+        for request in requests:
+            prompt = self.prompt(request)
+            loop.append(Row(prompt, request.sampling, self._limit(request, prompt), request.seed))
+            rows.add(loop[-1])
+        codes = {id(row): [] for row in loop}
+        while len(rows) or rows.busy():
+            for row, frame in rows.step():
+                codes[id(row)].append(frame)
         results = []
-        for b, request in enumerate(requests):
-            codes = np.stack(rows[b]).astype(np.int32) if rows[b] else np.zeros((0, 16), np.int32)
-            ended = len(rows[b]) < state.frames or state.stopped_on_eos
+        for row, request in zip(loop, requests):
+            frames = np.stack(codes[id(row)]).astype(np.int32) if codes[id(row)] else np.zeros((0, 16), np.int32)
             audio = np.zeros((0,), dtype=np.float32)
-            if decode and codes.shape[0]:
-                audio = self.decode(mx.array(codes), ref_codes=request.voice.ref_codes)
-            results.append(Result(audio, codes, self.sample_rate, ended, state, request.voice))
+            if decode and frames.shape[0]:
+                audio = self.decode(mx.array(frames), ref_codes=request.voice.ref_codes)
+            state = LoopState(row.frames, row.limit(), row.stopped_on_eos, row.prefill_s)
+            results.append(Result(audio, frames, self.sample_rate, row.stopped_on_eos, state, request.voice))
         return results
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,

@@ -4,29 +4,26 @@ import gc
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 
+import mlx.core as mx
 import numpy as np
 import pytest
 
 from mlx_qwen3tts.engine import Engine, EngineFull, TextFeed
-from mlx_qwen3tts.prompt import Voice
 
-
-def Req(text, deltas, voice, **kw):
-    kw.setdefault("temperature", 0)
-    if "max_frames" in kw:
-        kw["max_tokens"] = kw.pop("max_frames")
-    return TTS_.request(text, deltas, speaker=voice.speaker, **kw)
-
-
-TTS_ = None
+CLONE = Path(__file__).resolve().parent / "fixtures" / "clone"
+REF_TEXT = "Okay. Yeah. I resent you. I love you."
 
 
 @pytest.fixture(scope="module")
-def tts(load_tiny):
-    global TTS_
-    TTS_ = load_tiny("custom_voice-1b7")
-    return TTS_
+def custom(load_tiny):
+    return load_tiny("custom_voice-1b7")
+
+
+@pytest.fixture(scope="module")
+def base(load_tiny):
+    return load_tiny("base-0b6")
 
 
 def collect(handle):
@@ -36,66 +33,171 @@ def collect(handle):
     return codes, audio
 
 
-def solo(tts, req, deltas=None):
+def solo(tts, request, deltas=None):
+    """The request run alone through the TTS API (deltas: its text pieces, all at once)."""
     if deltas is not None:
-        req = replace(req, deltas=iter(deltas))
-    chunks = list(tts.request_chunks(req))
+        request = replace(request, deltas=iter(deltas))
+    chunks = list(tts.request_chunks(request))
+    if not chunks:
+        return np.zeros((0, 16), np.int32), np.zeros((0,), np.float32)
     return np.concatenate([c.codes for c in chunks]), np.concatenate([c.samples for c in chunks])
 
 
-def test_requests_equal_solo_runs(tts):
-    reqs = [Req("Hello world.", None, Voice(speaker="ryan"), max_frames=9),
-            Req("今天天气很好。", None, Voice(speaker="vivian"), text_mode="non-streaming", max_frames=7),
-            Req(None, ["A streamed ", "sentence."], Voice(speaker="dylan"), max_frames=8)]
-    with Engine(tts, max_active=4) as engine:
+def assert_same(got, want):
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1].shape == want[1].shape and (got[1].size == 0 or np.abs(got[1] - want[1]).max() <= 1e-4)
+
+
+def stalled(feed, pieces, started, pause=0.3):
+    """Writes `pieces` into `feed` once `started` is set, pausing between them (an LLM that stalls)."""
+    def write():
+        started.wait(30)
+        for piece in pieces:
+            time.sleep(pause)
+            feed.append(piece)
+        feed.end()
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_staggered_mixed_voices_with_stalls_and_cancels_equal_solo_runs(base):
+    """Base model: default voice, x-vector clone, ICL clone, text streamed with stalls; arrivals
+    staggered while others run; one cancelled mid-way. Greedy: each equals its solo run."""
+    xvec = base.clone(CLONE / "ref_24k_short.wav", x_vector_only=True)
+    icl = base.clone(CLONE / "ref_24k_short.wav", REF_TEXT)
+    pieces = ["The writer ", "pauses, then ", "goes on."]
+    req = lambda text=None, deltas=None, **kw: base.request(text, deltas, temperature=0, **kw)  # noqa: E731
+    first = [req("Hello there, a default voice.", max_tokens=14),
+             req("A cloned x-vector voice speaks.", voice=xvec, max_tokens=12, chunk_frames=3)]
+    feeds = [TextFeed(), TextFeed()]
+    later = [req("In context cloning, second wave.", voice=icl, max_tokens=10, text_mode="non-streaming"),
+             req(None, feeds[0], voice=xvec, max_tokens=12),
+             req(None, feeds[1], max_tokens=12)]
+    victim = req("This one is cancelled.", max_tokens=40)
+    started = threading.Event()
+    with Engine(base, max_active=8) as engine:
+        handles = [engine.submit(r) for r in first]
+        doomed = engine.submit(victim)
+        next(iter(handles[0]))  # the first wave is running: the second joins a busy batch
+        got_first = [list(handles[0])]
+        writers = [stalled(feeds[0], pieces, started), stalled(feeds[1], pieces, started, 0.15)]
+        handles += [engine.submit(r) for r in later]
+        started.set()
+        doomed_chunks = iter(doomed)
+        next(doomed_chunks)
+        doomed.cancel()
+        assert list(doomed_chunks) == []  # iteration ends at once
+        outs = [collect(h) for h in handles[1:]]
+        for w in writers:
+            w.join()
+    chunks0 = [c for c in got_first[0]]
+    # handle 0: the chunk taken before plus the rest
+    want = solo(base, first[0])
+    got0 = np.concatenate([c.codes for c in chunks0])
+    np.testing.assert_array_equal(got0, want[0][-got0.shape[0]:])
+    wants = [solo(base, first[1]), solo(base, later[0]), solo(base, later[1], pieces), solo(base, later[2], pieces)]
+    for got, want in zip(outs, wants):
+        assert_same(got, want)
+
+
+def test_preset_speakers_instruct_and_text_modes_in_one_batch_equal_solo(custom):
+    req = lambda text=None, deltas=None, **kw: custom.request(text, deltas, temperature=0, **kw)  # noqa: E731
+    pieces = ["A streamed ", "sentence, ", "in pieces."]
+    reqs = [req("Hello world.", speaker="ryan", max_tokens=9),
+            req("今天天气很好。", speaker="vivian", text_mode="non-streaming", max_tokens=7),
+            req("Whisper this, please.", speaker="dylan", instruct="Speak in a whisper.", max_tokens=8),
+            req(None, iter(pieces), speaker="ryan", max_tokens=10, first_chunk_frames=2)]
+    with Engine(custom, max_active=4) as engine:
         handles = [engine.submit(r) for r in reqs]
         outs = [collect(h) for h in handles]
-    for req, (codes, audio) in zip(reqs, outs):
-        want_codes, want_audio = solo(tts, req, ["A streamed ", "sentence."] if req.deltas else None)
-        np.testing.assert_array_equal(codes, want_codes)
-        assert np.abs(audio - want_audio).max() <= 1e-4
+    for r, got in zip(reqs, outs):
+        assert_same(got, solo(custom, r, pieces if r.deltas is not None else None))
 
 
-def test_full_engine_refuses_at_once(tts):
-    feed = TextFeed()  # never ends: keeps its request busy
-    with Engine(tts, max_active=1, max_queue=1) as engine:
-        busy = engine.submit(Req(None, feed, Voice(speaker="ryan"), max_frames=50))
-        engine.submit(Req("Queued.", None, Voice(speaker="ryan"), max_frames=2))
+def test_seeded_requests_repeat_alone_and_batched(custom):
+    """Sampled rows draw from their own keys: a seeded request gives the same codes alone and in
+    a batch of other sampled requests, and another seed gives other codes."""
+    req = lambda seed, text="A sampled sentence.", **kw: custom.request(text, speaker="ryan", seed=seed,  # noqa: E731
+                                                                        max_tokens=8, **kw)
+    alone = solo(custom, req(11))
+    with Engine(custom, max_active=4) as engine:
+        handles = [engine.submit(req(5, "Other words here.", temperature=1.2, top_k=7)),
+                   engine.submit(req(11)), engine.submit(req(12)),
+                   engine.submit(req(3, "Greedy row.", temperature=0))]
+        outs = [collect(h) for h in handles]
+    np.testing.assert_array_equal(outs[1][0], alone[0])
+    assert not np.array_equal(outs[2][0], alone[0])
+    np.testing.assert_array_equal(custom.generate("A sampled sentence.", speaker="ryan", seed=11, max_tokens=8,
+                                                  decode=False).codes, alone[0])
+
+
+def test_full_engine_refuses_at_once(custom):
+    feed = TextFeed()  # never ends: keeps its request waiting for text
+    with Engine(custom, max_active=1, max_queue=1) as engine:
+        busy = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=50))
+        engine.submit(custom.request("Queued.", speaker="ryan", max_tokens=2))
         start = time.perf_counter()
         with pytest.raises(EngineFull):
-            engine.submit(Req("Refused.", None, Voice(speaker="ryan"), max_frames=2))
+            engine.submit(custom.request("Refused.", speaker="ryan", max_tokens=2))
         assert time.perf_counter() - start < 0.5
         busy.cancel()
 
 
-def test_failing_text_iterator_fails_alone(tts):
+def test_failing_text_iterator_fails_alone(custom):
     def broken():
         yield "Half a sen"
+        time.sleep(0.2)
         raise RuntimeError("the writer died")
 
-    good = Req("Hello world.", None, Voice(speaker="ryan"), max_frames=6)
-    with Engine(tts) as engine:
-        bad = engine.submit(Req(None, broken(), Voice(speaker="vivian"), max_frames=10))
+    good = custom.request("Hello world, a longer sentence.", speaker="ryan", temperature=0, max_tokens=12)
+    with Engine(custom) as engine:
+        bad = engine.submit(custom.request(deltas=broken(), speaker="vivian", temperature=0, max_tokens=10))
         ok = engine.submit(good)
         with pytest.raises(RuntimeError, match="the writer died"):
             collect(bad)
-        codes, _ = collect(ok)
-    np.testing.assert_array_equal(codes, solo(tts, good)[0])
+        got = collect(ok)
+    assert_same(got, solo(custom, good))
 
 
-def test_cancel_and_dropped_handle_end_the_request(tts):
-    feed = TextFeed()
-    feed.append("Words that keep ")
-    with Engine(tts) as engine:
-        handle = engine.submit(Req(None, feed, Voice(speaker="ryan"), max_frames=40))
-        first = next(iter(handle))
-        assert first.frames == 1
-        handle.cancel()
-        assert list(handle) == []
-        dropped = engine.submit(Req(None, TextFeed(), Voice(speaker="ryan"), max_frames=40))
+def test_cancel_frees_the_row_at_the_next_frame_and_dropped_handles_cancel(custom):
+    with Engine(custom) as engine:
+        t0 = time.perf_counter()
+        keep = engine.submit(custom.request("Keep talking for a while please.", speaker="ryan", max_tokens=40,
+                                            chunk_frames=1))
+        victim = engine.submit(custom.request("Stop me soon.", speaker="vivian", max_tokens=40, chunk_frames=1))
+        next(iter(victim))
+        cancelled = time.perf_counter()
+        victim.cancel()
+        while engine.stats()["active"] > 1:
+            time.sleep(0.001)
+        freed = time.perf_counter()
+        assert list(victim) == []  # iteration ends at once
+        ready = [t0 + c.timings["ready"] for c in keep]  # one frame per chunk
+        # Frames the other row made between the cancel and the row being freed: the one in flight
+        # and, if the cancel came in mid-frame, the one after (cancels are read at frame boundaries).
+        assert sum(cancelled < t <= freed for t in ready) <= 2
+        dropped = engine.submit(custom.request(deltas=TextFeed(), speaker="ryan", max_tokens=40))
         del dropped
         gc.collect()
         deadline = time.perf_counter() + 5
-        while engine.stats()["active"] + engine.stats()["queued"] and time.perf_counter() < deadline:
+        while engine.stats() != {"active": 0, "queued": 0} and time.perf_counter() < deadline:
             time.sleep(0.01)
         assert engine.stats() == {"active": 0, "queued": 0}
+
+
+def test_many_sequential_requests_leave_memory_flat(custom):
+    request = custom.request("Hi.", speaker="ryan", temperature=0, max_tokens=2)
+    with Engine(custom) as engine:
+        def run(n):
+            for _ in range(n):
+                collect(engine.submit(request))
+            gc.collect()
+            return mx.get_active_memory(), len(gc.get_objects())
+
+        run(20)
+        mem0, objs0 = run(80)
+        mem1, objs1 = run(400)
+    assert mem1 - mem0 < 1 << 20  # no growth per request (tiny model: a leak would be ~100 KB each)
+    assert objs1 - objs0 < 2000

@@ -6,7 +6,7 @@ import mlx.core as mx
 import numpy as np
 import pytest
 
-from mlx_qwen3tts.sampling import CodebookZeroProcessor, SamplingConfig, sample
+from mlx_qwen3tts.sampling import CodebookZeroProcessor, SamplingConfig, row_settings, sample_rows
 
 N = 40000
 
@@ -39,18 +39,42 @@ def assert_same_distribution(ids, expected):
     assert 0.5 * np.abs(got - expected).sum() < 0.02
 
 
-@pytest.mark.parametrize("temperature, top_k, top_p", [(0.9, 50, 1.0), (0.7, 5, 1.0), (1.3, 0, 0.8), (0.9, 20, 0.6)])
-def test_sample_matches_hf(temperature, top_k, top_p):
+SETTINGS = [(0.9, 50, 1.0), (0.7, 5, 1.0), (1.3, 0, 0.8), (0.9, 20, 0.6)]
+
+
+def draw(logits, settings, seed=1):
+    """N draws for each (temperature, top_k, top_p) in `settings`, all rows in one batch, own keys."""
+    rows = len(settings) * N
+    t, k, p = (mx.array(np.repeat([s[i] for s in settings], N)) for i in range(3))
+    keys = mx.random.split(mx.random.key(seed), rows)
+    ids = sample_rows(mx.broadcast_to(mx.array(logits), (rows, logits.size)), t, k.astype(mx.int32), p, keys)
+    return np.array(ids).reshape(len(settings), N)
+
+
+def test_sample_rows_match_hf_each_with_its_own_settings():
     rng = np.random.default_rng(0)
     logits = rng.normal(0, 2.0, size=64).astype(np.float32)
-    mx.random.seed(1)
-    ids = sample(mx.broadcast_to(mx.array(logits), (N, 64)), temperature, top_k, top_p)
-    assert_same_distribution(np.array(ids), hf_distribution(logits, temperature, top_k, top_p))
+    for ids, (temperature, top_k, top_p) in zip(draw(logits, SETTINGS), SETTINGS):
+        assert_same_distribution(ids, hf_distribution(logits, temperature, top_k, top_p))
+
+
+def test_sample_rows_draw_from_their_own_keys():
+    rng = np.random.default_rng(1)
+    logits = mx.array(rng.normal(0, 1.0, size=(3, 64)).astype(np.float32))
+    keys = mx.random.split(mx.random.key(5), 3)
+    t, k, p = mx.array([0.9, 0.9, 0.9]), mx.array([0, 0, 0]), mx.array([1.0, 1.0, 1.0])
+    batch = sample_rows(logits, t, k, p, keys).tolist()
+    alone = [sample_rows(logits[i : i + 1], t[:1], k[:1], p[:1], keys[i : i + 1]).item() for i in range(3)]
+    assert batch == alone
 
 
 def test_temperature_zero_is_argmax():
     logits = mx.array([[0.1, 3.0, -1.0], [5.0, 4.9, 0.0]])
-    assert sample(logits, 0.0, 50, 1.0).tolist() == [1, 0]
+    keys = mx.random.split(mx.random.key(0), 2)
+    zero, k, p = mx.array([0.0, 0.0]), mx.array([50, 50]), mx.array([1.0, 1.0])
+    assert sample_rows(logits, zero, k, p, keys).tolist() == [1, 0]
+    mixed = sample_rows(mx.concatenate([logits[:1], mx.array([[0.0, 0.0, 40.0]])]), mx.array([0.0, 1.0]), k, p, keys)
+    assert mixed.tolist() == [1, 2]
 
 
 def test_codebook_zero_processing():
@@ -71,12 +95,13 @@ def test_codebook_zero_processing():
     assert np.isfinite(np.array(proc(logits, seen, step=2))[0][eos])
 
 
-def test_compiled_frame_step_samples_upstreams_distribution():
-    """The compiled frame graph threads the random state: its codebook-0 draws follow HF's law."""
-    from mlx_qwen3tts.synthesis import FrameStep
+def test_compiled_frame_graph_samples_upstreams_distribution():
+    """The compiled frame graph draws codebook 0 with each row's own key and settings (HF's law),
+    and hands back advanced keys."""
+    from mlx_qwen3tts.synthesis import RowGraphs
 
     class Stub:
-        """Only what FrameStep touches: codec head size, embeddings and the code predictor."""
+        """Only what RowGraphs touches: codec head size, embeddings and the code predictor."""
 
         def __init__(self):
             self.codec_head = type("H", (), {"weight": mx.zeros((3072, 8))})()
@@ -89,20 +114,25 @@ def test_compiled_frame_step_samples_upstreams_distribution():
     logits = np.full(3072, -1e9, dtype=np.float32)
     logits[:40] = rng.normal(0, 1.5, 40)
     cfg = SamplingConfig(temperature=0.9, top_k=20, top_p=0.9, repetition_penalty=1.0)
-    step = FrameStep(Stub(), cfg, eos_id=2150)
-    mx.random.seed(7)
+    graphs = RowGraphs(Stub(), eos_id=2150)
     batch = 20000
-    codes, _, _ = step(mx.broadcast_to(mx.array(logits), (batch, 3072)), mx.zeros((batch, 1, 8)),
-                       mx.zeros((batch, 3072), dtype=mx.bool_), step=5)
+    keys = mx.random.split(mx.random.key(7), batch)
+
+    def frame(keys):
+        return graphs.frame[True](mx.broadcast_to(mx.array(logits), (batch, 3072)), mx.zeros((batch, 1, 8)),
+                                  mx.zeros((batch, 3072), dtype=mx.bool_), keys, mx.full((batch,), 5, mx.int32),
+                                  row_settings([cfg] * batch))
+
+    codes, _, _, next_keys = frame(keys)
     assert_same_distribution(np.array(codes[:, 0]), hf_distribution(logits, 0.9, 20, 0.9))
-    again, _, _ = step(mx.broadcast_to(mx.array(logits), (batch, 3072)), mx.zeros((batch, 1, 8)),
-                       mx.zeros((batch, 3072), dtype=mx.bool_), step=5)
-    assert (np.array(again[:, 0]) != np.array(codes[:, 0])).mean() > 0.3  # the random state advanced
+    again = frame(next_keys)[0]
+    assert (np.array(again[:, 0]) != np.array(codes[:, 0])).mean() > 0.3  # the keys advanced
+    np.testing.assert_array_equal(np.array(frame(keys)[0]), np.array(codes))  # same keys, same draws
 
 
 def test_invalid_settings_rejected():
     from mlx_qwen3tts.errors import InputError
 
-    for bad in (dict(temperature=-1), dict(top_k=-1), dict(top_p=0.0), dict(top_p=1.5), dict(repetition_penalty=0)):
+    for bad in (dict(temperature=-1), dict(top_k=-1), dict(top_k=1.5), dict(top_p=0.0), dict(top_p=1.5), dict(repetition_penalty=0)):
         with pytest.raises(InputError):
             SamplingConfig().override(**bad)

@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import mlx.core as mx
 import numpy as np
 
-from . import interop
+from . import backend, interop
 from . import load as loading
 from .errors import InputError
 from .prompt import Voice, build_prompt, stack_prompts
@@ -311,7 +311,7 @@ class TTS:
 def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
     """Load a Qwen3-TTS checkpoint from a local folder or a Hugging Face repo id.
 
-    dtype: compute dtype of the talker and code predictor (default: as stored, e.g. bfloat16).
+    dtype: compute dtype of the talker and code predictor (default: float32 on the CPU, else as stored).
     The codec and the speaker encoder always run in float32.
     """
     from .codec.speech_tokenizer import load_codec
@@ -323,6 +323,7 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
     weights = loading.load_weights(files)
     model = Qwen3TTSModel(config)
     weights = interop.sanitize(model, weights, files, config)
+    dtype = backend.compute_dtype(dtype)
     if dtype is not None:
         weights = {k: _cast(v, dtype) if k.startswith("talker.") else v for k, v in weights.items()}
     loading.apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)

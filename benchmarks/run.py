@@ -93,8 +93,7 @@ def main(argv=None):
     rows, mlx_audio, info = [], {}, report.machine()
     if args.append and (args.out / "results.json").exists():
         previous = report.read(args.out)
-        labels = {label if len(_list(args.dtype)) == 1 else f"{label} {d}"
-                  for label, _, _ in targets for d in _list(args.dtype)}
+        labels = {label if d == "auto" else f"{label} {d}" for label, _, _ in targets for d in _list(args.dtype)}
         rows = [dict(r, commit=r.get("commit", previous["machine"]["commit"]))
                 for r in previous["models"] if r["label"] not in labels]
         mlx_audio = {k: v for k, v in previous["mlx_audio"].items() if k not in labels}
@@ -102,7 +101,7 @@ def main(argv=None):
     for target, size, quant in targets:
         folder = Path(quant) if size is None else checkpoints.checkpoint(size, quant, args.cache, args.recipe, log)
         for dtype in dtypes:
-            label = target if len(dtypes) == 1 else f"{target} {dtype}"
+            label = target if dtype == "auto" else f"{target} {dtype}"
             tic = time.perf_counter()
             tts = load(str(folder), dtype=_dtype(dtype))
             load_s = time.perf_counter() - tic
@@ -113,7 +112,7 @@ def main(argv=None):
             gc.collect()
             mx.clear_cache()
         if python:  # once per checkpoint: beside its first row
-            label = target if len(dtypes) == 1 else f"{target} {dtypes[0]}"
+            label = target if dtypes[0] == "auto" else f"{target} {dtypes[0]}"
             log(f"[{target}] mlx-audio")
             mlx_audio[label] = peers.run_mlx_audio(python, folder, args.frames, args.text, args.peer_repeats,
                                                    openblas=args.peer_openblas)

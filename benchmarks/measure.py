@@ -54,6 +54,7 @@ DECODE_CHUNK = 4
 class Figures:
     label: str
     frames: int
+    dtype: str = ""
     load_s: float = 0.0
     prefill_ms: float = 0.0
     talker_ms: float = 0.0
@@ -212,9 +213,17 @@ def warm_up(tts, text: str):
     first_chunk_pass(tts, text, 1)
 
 
+def compute_dtype(tts) -> str:
+    """What the talker computes in: its head's dtype, or for quantized layers the bits and the scales' dtype."""
+    head = tts.model.talker.codec_head
+    if hasattr(head, "scales"):
+        return f"{head.bits}-bit, {str(head.scales.dtype).split('.')[-1]} scales"
+    return str(head.weight.dtype).split(".")[-1]
+
+
 def measure(tts, label: str, frames: int, batch_sizes=(1, 2, 4, 8), batch_frames: Optional[int] = None,
             text: str = TEXT, log=print) -> Figures:
-    figures = Figures(label=label, frames=frames)
+    figures = Figures(label=label, frames=frames, dtype=compute_dtype(tts))
     mx.random.seed(0)
     log(f"[{label}] warm-up")
     warm_up(tts, text)

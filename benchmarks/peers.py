@@ -43,19 +43,21 @@ def mlx_audio_python(explicit: Optional[str]) -> Optional[str]:
 
 
 def run_mlx_audio(python: str, folder: Path, frames: int, text: str, repeats: int = 3,
-                  timeout: float = 4 * 3600) -> dict:
-    """Driver figures, or {"error": why} when mlx-audio could not run on this checkpoint."""
+                  timeout: float = 4 * 3600, openblas: bool = False) -> dict:
+    """Driver figures, or {"error": why} when mlx-audio could not run on this checkpoint. `openblas`:
+    with the system OpenBLAS preloaded (LD_PRELOAD), as this package loads it on Linux."""
     cmd = [python, str(DRIVER), "--model", str(folder), "--frames", str(frames), "--repeats", str(repeats),
            "--text", text]
+    env = dict(os.environ, LD_PRELOAD="libopenblas.so.0") if openblas else None
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except (OSError, subprocess.TimeoutExpired) as e:
         return {"error": f"{type(e).__name__}: {e}"}
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode != 0 or not lines:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
         return {"error": f"exit {proc.returncode}: {tail[0][:300]}"}
-    return json.loads(lines[-1])
+    return dict(json.loads(lines[-1]), openblas=openblas)
 
 
 def _wav_seconds(path: Path) -> float:

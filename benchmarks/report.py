@@ -30,6 +30,8 @@ def machine() -> dict:
                  if l.startswith("model name")]
         chip = names[0] if names else chip
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    from mlx_qwen3tts import backend
+
     return {
         "platform": platform.platform(),
         "chip": chip,
@@ -37,6 +39,8 @@ def machine() -> dict:
         "python": platform.python_version(),
         "mlx": mx.__version__,
         "device": str(mx.default_device()),
+        "blas": f"OpenBLAS {backend.status}" if backend.status not in (None, "not needed") else "as MLX ships",
+        "gemm_gflops": round(backend.gemm_gflops(), 1),
         "commit": commit.stdout.strip() or "?",
         "date": time.strftime("%Y-%m-%d %H:%M"),
     }
@@ -59,22 +63,23 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
         "# mlx-qwen3tts benchmark",
         "",
         f"Machine: {info['platform']}, {info['chip']} ({info['cores']} cores), MLX {info['mlx']} on "
-        f"{info['device']}; Python {info['python']}; latest run at commit {info['commit']}, {info['date']} (each "
+        f"{info['device']}; BLAS: {info.get('blas', '?')} (float32 GEMM {info.get('gemm_gflops', '?')} GFLOP/s "
+        f"at 256x256x256); Python {info['python']}; latest run at commit {info['commit']}, {info['date']} (each "
         "row's commit is listed: `--append` keeps earlier rows).",
         "Random weights in the released layouts (see benchmarks/checkpoints.py); sampling as released "
         "(temperature 0.9, top-k 50); frames per timed run as listed.",
         "",
         "## Generation",
         "",
-        "| model | commit | frames | prefill ms | talker ms/frame | code predictor ms/frame | loop ms/frame "
+        "| model | compute dtype | commit | frames | prefill ms | talker ms/frame | code predictor ms/frame | loop ms/frame "
         "| decode ms/frame | RTF | first chunk ms (1 / 4 frames) | first delta to audio ms | peak GB "
         "| host syncs/frame |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         first = _first_chunk(r)
         lines.append(
-            f"| {r['label']} | {r.get('commit', info['commit'])} | {r['frames']} | {_f(r['prefill_ms'])} | {_f(r['talker_ms'])} | {_f(r['cp_ms'])} "
+            f"| {r['label']} | {r.get('dtype') or '?'} | {r.get('commit', info['commit'])} | {r['frames']} | {_f(r['prefill_ms'])} | {_f(r['talker_ms'])} | {_f(r['cp_ms'])} "
             f"| {_f(r['loop_ms'])} | {_f(r['decode_ms'])} | {_f(r['rtf'], 2)} "
             f"| {_f(first.get(1), 0)} / {_f(first.get(4), 0)} "
             f"| {_f(r['delta_to_audio_ms'], 0)} | {_f(r['peak_gb'], 2)} | {_f(r['syncs_per_frame'], 2)} |")
@@ -100,28 +105,32 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
         cells = [_f(fps.get(b), 2) for b in sizes] + [_f(ratio, 2, "x")]
         lines.append(f"| {r['label']} | {r.get('batch_frames') or r['frames']} | " + " | ".join(cells) + " |")
     lines += ["", "## Side by side", "",
-              "| model | system | loop ms/frame | ours vs peer | decode ms/frame | RTF | first chunk ms "
-              "| host syncs/frame | peak GB |",
-              "|---|---|---|---|---|---|---|---|---|"]
+              "| model | system | loop ms/frame | ours vs peer | decode ms/frame | decode ours vs peer | RTF "
+              "| first chunk ms | host syncs/frame | peak GB |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['label']} | mlx-qwen3tts | {_f(r['loop_ms'])} | | {_f(r['decode_ms'])} "
+        lines.append(f"| {r['label']} | mlx-qwen3tts | {_f(r['loop_ms'])} | | {_f(r['decode_ms'])} | "
                      f"| {_f(r['rtf'], 2)} | {_f(_first_chunk(r).get(1), 0)} | {_f(r['syncs_per_frame'], 2)} "
                      f"| {_f(r['peak_gb'], 2)} |")
         peer = peers.get(r["label"])
         if peer is None:
             continue
         if "error" in peer:
-            lines.append(f"| {r['label']} | mlx-audio | did not run: {peer['error']} | | | | | | |")
+            lines.append(f"| {r['label']} | mlx-audio | did not run: {peer['error']} | | | | | | | |")
             continue
         ratio = r["loop_ms"] / peer["loop_ms"] if peer.get("loop_ms") else None
-        lines.append(f"| {r['label']} | mlx-audio {peer.get('version', '')} | {_f(peer['loop_ms'])} "
-                     f"| {_f(ratio, 2, 'x')} | {_f(peer['decode_ms'])} | {_f(peer['rtf'], 2)} "
+        decode_ratio = r["decode_ms"] / peer["decode_ms"] if peer.get("decode_ms") else None
+        blas = " + OpenBLAS" if peer.get("openblas") else ""
+        lines.append(f"| {r['label']} | mlx-audio {peer.get('version', '')}{blas} | {_f(peer['loop_ms'])} "
+                     f"| {_f(ratio, 2, 'x')} | {_f(peer['decode_ms'])} | {_f(decode_ratio, 3, 'x')} | {_f(peer['rtf'], 2)} "
                      f"| {_f(peer['first_chunk_ms'], 0)} | {_f(peer['syncs_per_frame'], 2)} "
                      f"| {_f(peer['peak_gb'], 2)} |")
     if not peers:
-        lines.append("| | mlx-audio | not installed in this run (see --mlx-audio-python) | | | | | | |")
+        lines.append("| | mlx-audio | not installed in this run (see --mlx-audio-python) | | | | | | | |")
     lines += ["", "mlx-audio: steady ms/frame by differencing two runs of different lengths, its decoder time "
-              "subtracted (benchmarks/mlx_audio_driver.py); 'ours vs peer' = our loop ms/frame / theirs.",
+              "subtracted (benchmarks/mlx_audio_driver.py); 'ours vs peer' = our loop ms/frame / theirs, "
+              "'decode ours vs peer' = our decode ms/frame / theirs (mlx-audio runs the checkpoint's stored dtype, "
+              "in its own process with MLX as shipped).",
               "", "| system | RTF | first audio ms | how |", "|---|---|---|---|"]
     for s in synths:
         lines.append(f"| {s['system']} | {_f(s['rtf'], 3)} | {_f(s['first_audio_ms'], 0)} | {s['note']} |")

@@ -6,6 +6,7 @@ espeak-ng and Apple's synthesizer; writes results.md, results.json and a plot.
     python -m benchmarks.run --sizes 0.6B,1.7B --quant bf16,4bit --frames 32
     python -m benchmarks.run --model DIR          # a checkpoint folder of your own (released weights)
     python -m benchmarks.run --mlx-audio-python ~/venvs/mlx-audio/bin/python
+    python -m benchmarks.run --sizes 0.6B --quant bf16 --dtype auto,bfloat16   # compute dtypes side by side
 
 Checkpoints are generated on first use into --cache (no download) and reused afterwards.
 """
@@ -17,9 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-import mlx.core as mx
+from mlx_qwen3tts import load  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts/backend.py)
 
-from mlx_qwen3tts import load
+import mlx.core as mx  # noqa: E402
 
 from . import checkpoints, peers, report
 from .measure import TEXT, measure
@@ -37,6 +38,8 @@ def parse_args(argv=None):
     ap.add_argument("--sizes", default="narrow,0.6B", help=f"comma list of {', '.join(checkpoints.PRESETS)}")
     ap.add_argument("--quant", default="bf16,8bit,4bit", help="comma list of bf16, 8bit, 4bit")
     ap.add_argument("--recipe", default="linear-only", help="mlx_qwen3tts.convert recipe for 8bit / 4bit")
+    ap.add_argument("--dtype", default="auto", help="comma list of talker / code predictor compute dtypes: auto "
+                                                    "(the package's default for this backend), float32, bfloat16, float16")
     ap.add_argument("--model", action="append", default=[], help="also measure this checkpoint folder (repeatable)")
     ap.add_argument("--frames", type=int, help="frames per timed run (default 8; with --tiny 32)")
     ap.add_argument("--batch-sizes", default="1,2,4,8", help="comma list; empty to skip the batch rows")
@@ -45,6 +48,8 @@ def parse_args(argv=None):
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where generated checkpoints are kept")
     ap.add_argument("--mlx-audio-python", help="Python of an environment with mlx-audio (default: this one "
                                                "if it imports mlx_audio, else $MLX_AUDIO_PYTHON)")
+    ap.add_argument("--peer-openblas", action="store_true", help="run mlx-audio with the system OpenBLAS too "
+                                                                  "(LD_PRELOAD), as this package runs")
     ap.add_argument("--peer-repeats", type=int, default=3, help="mlx-audio differencing pairs (median)")
     ap.add_argument("--no-peers", action="store_true", help="skip mlx-audio, espeak-ng and Apple's synthesizer")
     ap.add_argument("--append", action="store_true", help="keep the rows of --out/results.json (same labels "
@@ -60,11 +65,19 @@ def parse_args(argv=None):
 
 
 def _order(row: dict):
-    """Presets smallest first, then bf16, 8bit, 4bit; other checkpoints last."""
-    size, _, quant = row["label"].partition(" ")
+    """Presets smallest first, then bf16, 8bit, 4bit, then the compute dtype; other checkpoints last."""
+    size, quant, *dtype = row["label"].split(" ")[:3] + [""] * 2
     if size in checkpoints.PRESETS and quant in checkpoints.QUANTS:
-        return (checkpoints.PRESETS.index(size), checkpoints.QUANTS.index(quant), "")
+        return (checkpoints.PRESETS.index(size), checkpoints.QUANTS.index(quant), dtype[0])
     return (len(checkpoints.PRESETS), 0, row["label"])
+
+
+def _dtype(name: str):
+    if name == "auto":
+        return None
+    if name not in ("float32", "bfloat16", "float16"):
+        raise SystemExit(f"--dtype: unknown dtype {name!r}")
+    return getattr(mx, name)
 
 
 def main(argv=None):
@@ -80,24 +93,29 @@ def main(argv=None):
     rows, mlx_audio, info = [], {}, report.machine()
     if args.append and (args.out / "results.json").exists():
         previous = report.read(args.out)
-        labels = {label for label, _, _ in targets}
+        labels = {label if d == "auto" else f"{label} {d}" for label, _, _ in targets for d in _list(args.dtype)}
         rows = [dict(r, commit=r.get("commit", previous["machine"]["commit"]))
                 for r in previous["models"] if r["label"] not in labels]
         mlx_audio = {k: v for k, v in previous["mlx_audio"].items() if k not in labels}
-    for label, size, quant in targets:
+    dtypes = _list(args.dtype)
+    for target, size, quant in targets:
         folder = Path(quant) if size is None else checkpoints.checkpoint(size, quant, args.cache, args.recipe, log)
-        tic = time.perf_counter()
-        tts = load(str(folder))
-        load_s = time.perf_counter() - tic
-        figures = measure(tts, label, args.frames, batch_sizes, args.batch_frames, args.text, log)
-        figures.load_s = load_s
-        rows.append(dict(figures.as_dict(), commit=info["commit"]))
-        del tts
-        gc.collect()
-        mx.clear_cache()
-        if python:
-            log(f"[{label}] mlx-audio")
-            mlx_audio[label] = peers.run_mlx_audio(python, folder, args.frames, args.text, args.peer_repeats)
+        for dtype in dtypes:
+            label = target if dtype == "auto" else f"{target} {dtype}"
+            tic = time.perf_counter()
+            tts = load(str(folder), dtype=_dtype(dtype))
+            load_s = time.perf_counter() - tic
+            figures = measure(tts, label, args.frames, batch_sizes, args.batch_frames, args.text, log)
+            figures.load_s = load_s
+            rows.append(dict(figures.as_dict(), commit=info["commit"]))
+            del tts
+            gc.collect()
+            mx.clear_cache()
+        if python:  # once per checkpoint: beside its first row
+            label = target if dtypes[0] == "auto" else f"{target} {dtypes[0]}"
+            log(f"[{target}] mlx-audio")
+            mlx_audio[label] = peers.run_mlx_audio(python, folder, args.frames, args.text, args.peer_repeats,
+                                                   openblas=args.peer_openblas)
         rows.sort(key=_order)
         report.write(args.out, info, rows, mlx_audio, [], args.frames)  # a killed run keeps what it measured
     synths = [] if args.no_peers else peers.synthesizers(args.text)

@@ -1,5 +1,10 @@
 """MLX-native Qwen3-TTS: text in, 24 kHz speech out, as the official model produces it."""
 
+# First: on Linux, OpenBLAS has to be loaded before anything imports mlx.core (see backend.py).
+from . import backend
+
+backend.setup()
+
 from .errors import InputError, ModelLoadError, Qwen3TTSError
 from .prompt import Voice
 from .sampling import SamplingConfig

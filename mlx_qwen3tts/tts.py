@@ -15,8 +15,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import mlx.core as mx
 import numpy as np
 
-from . import checkpoint, layouts
-from .codec import SAMPLE_RATE
+from . import backend, checkpoint, layouts
 from .errors import InputError
 from .prompt import Prompt, Voice, build_prompt
 from .request import Request, build_request, resolve_voice
@@ -296,7 +295,7 @@ class TTS:
 def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
     """Load a Qwen3-TTS checkpoint from a local folder or a Hugging Face repo id.
 
-    dtype: compute dtype of the talker and code predictor (default: as stored, e.g. bfloat16).
+    dtype: compute dtype of the talker and code predictor (default: float32 on the CPU, else as stored).
     The codec and the speaker encoder always run in float32.
     """
     from .codec.speech_tokenizer import load_codec
@@ -304,7 +303,7 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
 
     folder = checkpoint.resolve(path_or_repo)
     config = checkpoint.load_config(folder)
-    model = layouts.load_model(folder, config, dtype, prefix="talker.")
+    model = layouts.load_model(folder, config, backend.compute_dtype(dtype), prefix="talker.")
     mx.eval(model.parameters())
     codec = load_codec(folder / "speech_tokenizer", encoder=config.tts_model_type == "base")
     tokenizer = TextTokenizer.from_folder(folder)

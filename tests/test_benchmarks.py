@@ -46,8 +46,10 @@ def test_tiny_run_writes_the_table(tmp_path, capsys):
     assert len(rows) == 3  # generation, batch, side by side
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
-    assert len(cells) == 13 and cells[1] == (commit.stdout.strip() or "?") and cells[2] == "3"
-    for cell in cells[3:9]:
+    assert len(cells) == 14 and cells[2] == (commit.stdout.strip() or "?") and cells[3] == "3"
+    # The compute dtype of the row: on the CPU backend the package's default is float32.
+    assert cells[1] == ("float32" if mx.default_device().type == mx.DeviceType.cpu else "bfloat16")
+    for cell in cells[4:10]:
         assert float(cell.replace(",", "")) > 0, cells
 
     results = json.loads((out / "results.json").read_text())

@@ -9,13 +9,54 @@ silence before it (the reference's zero left padding). With a `ConvCache` the in
 chunks passed before with the same cache, and the chunks' outputs concatenate to the
 whole-sequence output. All the decoder's convolutions have stride 1 and the transposed ones trim
 only on the right, so output frame t depends on input frames <= t: nothing waits for the future.
+
+The backend choice lives here (`cpu_paths`). On MLX's CPU backend (measured with MLX 0.32):
+- dilated / strided convolutions and transposed convolutions do not run as matrix products (a
+  dilation-9 kernel-7 convolution is ~100x slower than the same one at dilation 1), so there they are
+  written as one GEMM each (gathered taps, or a product followed by an overlap-add);
+- `sin` is scalar (~17 ns per element) and compiled (fused) element-wise kernels are slower than the
+  vectorized separate ops, so SnakeBeta uses a polynomial sine (float32 rounding level) and the codec
+  decoder's step runs uncompiled (`compile_on_gpu`).
+Metal and CUDA keep MLX's own kernels, `mx.sin` and compiled graphs.
 """
 
+import math
 from functools import partial
-from typing import Optional
+from typing import Callable, Optional
 
 import mlx.core as mx
 import mlx.nn as nn
+
+
+# None: follow the default device; True / False force the CPU formulations on / off (benchmarks compare).
+CPU_PATHS: Optional[bool] = None
+
+
+def cpu_paths() -> bool:
+    """Whether the codec runs the formulations that are fast on MLX's CPU backend (see the module doc)."""
+    if CPU_PATHS is not None:
+        return CPU_PATHS
+    return mx.default_device().type == mx.DeviceType.cpu
+
+
+def compile_on_gpu(fn: Callable) -> Callable:
+    """`mx.compile(fn)` where compiled graphs are faster (Metal, CUDA); `fn` itself on the CPU."""
+    compiled = mx.compile(fn)
+    return lambda *args: (fn if cpu_paths() else compiled)(*args)
+
+
+def conv1d(x: mx.array, conv: nn.Conv1d) -> mx.array:
+    """`conv(x)` for an unpadded nn.Conv1d; on the CPU a dilated or strided one runs as a single GEMM
+    over its gathered taps (B, T_out, kernel * C_in) x (kernel * C_in, C_out)."""
+    out_channels, kernel, in_channels = conv.weight.shape
+    stride, dilation = conv.stride, conv.dilation
+    if conv.padding or conv.groups > 1 or kernel == 1 or (stride == 1 and dilation == 1) or not cpu_paths():
+        return conv(x)  # stride-1 undilated: MLX's CPU conv is already a GEMM (and equal bit for bit)
+    frames = (x.shape[1] - dilation * (kernel - 1) - 1) // stride + 1
+    span = stride * (frames - 1) + 1
+    taps = [x[:, k * dilation : k * dilation + span : stride] for k in range(kernel)]
+    y = mx.concatenate(taps, axis=-1) @ conv.weight.reshape(out_channels, kernel * in_channels).T
+    return y + conv.bias if "bias" in conv else y
 
 
 class ConvCache:
@@ -57,7 +98,7 @@ class CausalConv1d(nn.Module):
         return ConvCache(mx.zeros((batch, self.context, self.in_channels)) if self.context else None)
 
     def __call__(self, x: mx.array, cache: Optional[ConvCache] = None) -> mx.array:
-        return self.conv((cache or ConvCache()).extend(x, self.context))
+        return conv1d((cache or ConvCache()).extend(x, self.context), self.conv)
 
 
 class CausalConvTranspose1d(nn.Module):
@@ -79,15 +120,50 @@ class CausalConvTranspose1d(nn.Module):
     make_cache = CausalConv1d.make_cache
 
     def __call__(self, x: mx.array, cache: Optional[ConvCache] = None) -> mx.array:
-        y = self.conv((cache or ConvCache()).extend(x, self.context))
+        x = (cache or ConvCache()).extend(x, self.context)
+        if cpu_paths():
+            return self._overlap_add(x)
+        y = self.conv(x)
         # The carried frames' own blocks were emitted with the previous chunk; the reference trims the right.
         trim = self.context * self.stride
         return y[:, trim : y.shape[1] - trim]
+
+    def _overlap_add(self, x: mx.array) -> mx.array:
+        """The same output as one GEMM: every input frame times the whole kernel, (B, L, C_out * kernel),
+        then output block t sums kernel slice j of input frame t + context - j, j = 0 .. context."""
+        out_channels, kernel, in_channels = self.conv.weight.shape
+        batch, length, stride = x.shape[0], x.shape[1], self.stride
+        frames = length - self.context
+        z = x @ self.conv.weight.reshape(out_channels * kernel, in_channels).T
+        z = z.reshape(batch, length, out_channels, self.context + 1, stride)
+        y = z[:, self.context :, :, 0]
+        for j in range(1, self.context + 1):
+            y = y + z[:, self.context - j : length - j, :, j]
+        y = y.transpose(0, 1, 3, 2).reshape(batch, frames * stride, out_channels)
+        return y + self.conv.bias if "bias" in self.conv else y
 
 
 @partial(mx.compile, shapeless=True)
 def snake_beta(x: mx.array, alpha: mx.array, beta: mx.array) -> mx.array:
     return x + (1.0 / (mx.exp(beta) + 1e-9)) * mx.sin(x * mx.exp(alpha)) ** 2
+
+
+# sin(v) = v * P(v^2) on [-pi/2, pi/2]: Taylor terms to v^13 (truncation < 1e-9, below float32 rounding).
+SIN_TERMS = [(-1) ** n / math.factorial(2 * n + 1) for n in range(7)]
+PI_HI, PI_LO = 3.140625, math.pi - 3.140625  # pi in two parts: k * PI_HI is exact for |k| < 2**16
+
+
+def snake_beta_polynomial(x: mx.array, alpha: mx.array, beta: mx.array) -> mx.array:
+    """`snake_beta` from multiply-adds only: sin^2 has period pi, so u is reduced to v in [-pi/2, pi/2]."""
+    u = x * mx.exp(alpha)
+    k = mx.round(u * (1 / math.pi))
+    v = (u - k * PI_HI) - k * PI_LO
+    v2 = v * v
+    p = SIN_TERMS[-1]
+    for c in reversed(SIN_TERMS[:-1]):
+        p = p * v2 + c
+    s = v * p
+    return x + (1.0 / (mx.exp(beta) + 1e-9)) * (s * s)
 
 
 class SnakeBeta(nn.Module):
@@ -99,7 +175,7 @@ class SnakeBeta(nn.Module):
         self.beta = mx.zeros((channels,))
 
     def __call__(self, x: mx.array) -> mx.array:
-        return snake_beta(x, self.alpha, self.beta)
+        return (snake_beta_polynomial if cpu_paths() else snake_beta)(x, self.alpha, self.beta)
 
 
 class ConvNeXtBlock(nn.Module):

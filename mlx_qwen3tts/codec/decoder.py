@@ -26,7 +26,7 @@ from mlx.utils import tree_map
 
 from ..errors import InputError, ModelLoadError
 from ..transformer import BlockArgs, TransformerBlock, WindowKVCache, attention_mask
-from .conv import CausalConv1d, CausalConvTranspose1d, ConvCache, ConvNeXtBlock, SnakeBeta
+from .conv import CausalConv1d, CausalConvTranspose1d, ConvCache, ConvNeXtBlock, SnakeBeta, compile_on_gpu
 from .quantizer import SplitResidualVectorQuantizer
 
 PREFIX = "decoder."
@@ -218,7 +218,7 @@ class CodecDecoder(nn.Module):
             audio = self._forward(codes, scratch)
             return audio, scratch.state
 
-        return mx.compile(step)
+        return compile_on_gpu(step)
 
     def _check(self, codes: mx.array):
         if codes.ndim != 3 or codes.shape[-1] != self.args.num_quantizers:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import InputError, ModelLoadError
 from ..transformer import Attention, BlockArgs, LayerScale
+from .conv import conv1d
 
 PREFIX = "encoder."
 # Checkpoint keys under `encoder.` that encoding never reads, decided by name:
@@ -111,7 +112,7 @@ class CausalConv1d(nn.Module):
     def __call__(self, x: mx.array) -> mx.array:
         # Mimi's extra right padding lets the last, partial stride make a frame of its own.
         right = -x.shape[1] % self.stride
-        return self.conv(mx.pad(x, [(0, 0), (self.left, right), (0, 0)], mode=self.pad_mode))
+        return conv1d(mx.pad(x, [(0, 0), (self.left, right), (0, 0)], mode=self.pad_mode), self.conv)
 
 
 class ResnetBlock(nn.Module):

@@ -1,0 +1,140 @@
+"""What depends on the MLX backend: an optimized BLAS for the CPU backend on Linux, the default compute dtype.
+
+The `mlx[cpu]` wheel for Linux links MLX's CPU backend against the reference BLAS it bundles
+(mlx_cpu.libs/libblas-*.so): a float32 GEMM runs at ~3 GFLOP/s on x86-64. MLX binds `cblas_sgemm`
+when `mlx.core` is loaded, and a library loaded earlier with RTLD_GLOBAL is searched first, so
+loading the system's OpenBLAS before that makes every float32 matmul and convolution ~40x faster.
+`setup()` does this (the package's __init__ runs it before anything imports mlx.core), checks that
+it took effect (OpenBLAS's `cblas_sgemm` is the one the global scope resolves, and it was there before
+mlx.core loaded), and says once how to fix it when it could not. `gemm_gflops()` measures the result.
+MLX_QWEN3TTS_NO_OPENBLAS=1 turns it off.
+
+On the CPU only float32 matmuls use BLAS (bfloat16, float16 and quantized ones are plain loops whose
+cost grows with every batch row), so there the talker and code predictor compute in float32 by
+default; Metal and CUDA keep the stored dtype.
+"""
+
+import ctypes
+import ctypes.util
+import importlib.util
+import os
+import sys
+import time
+import warnings
+from importlib import metadata
+from pathlib import Path
+from typing import Optional
+
+DISABLE_ENV = "MLX_QWEN3TTS_NO_OPENBLAS"
+OPENBLAS = "libopenblas.so.0"
+INSTALL_HINT = "install OpenBLAS (Debian/Ubuntu: apt install libopenblas0; Fedora: dnf install openblas)"
+# What setup() found: "disabled", "not needed", "loaded", "missing", "ineffective" (None: not run).
+status: Optional[str] = None
+
+
+def _bundled_reference_blas() -> bool:
+    """Whether the installed MLX carries its own reference BLAS (Linux wheels: mlx_cpu.libs, mlx_cuda_12.libs)."""
+    spec = importlib.util.find_spec("mlx")  # finds the package without loading mlx.core
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    return any(any(Path(p).parent.glob("mlx_*.libs/libblas*.so*")) for p in spec.submodule_search_locations)
+
+
+def _libmlx_owner() -> Optional[str]:
+    """Which installed distribution's mlx/lib/libmlx.so is in place, when several provide one (mlx-cpu
+    and mlx-cuda-12 both do: installing both leaves whichever was written last)."""
+    spec = importlib.util.find_spec("mlx")
+    roots = [Path(p).parent for p in (spec.submodule_search_locations or [])] if spec else []
+    if not any(any(r.glob("mlx_cpu-*.dist-info")) and any(r.glob("mlx_cuda*.dist-info")) for r in roots):
+        return None
+    owners = {}
+    for dist in metadata.distributions(path=[str(r) for r in roots]):
+        name = dist.metadata["Name"] or ""
+        if name.startswith(("mlx-cpu", "mlx-cuda", "mlx_cpu", "mlx_cuda")):
+            for entry in dist.files or []:
+                if entry.as_posix() == "mlx/lib/libmlx.so" and entry.size:
+                    owners[name] = (dist.locate_file(entry), entry.size)
+    if len(owners) < 2:
+        return None
+    for name, (path, size) in owners.items():
+        if Path(path).exists() and Path(path).stat().st_size == size:
+            return name
+    return None
+
+
+def _load_openblas(mode: int = ctypes.RTLD_GLOBAL) -> Optional[ctypes.CDLL]:
+    for name in (OPENBLAS, ctypes.util.find_library("openblas")):
+        if name:
+            try:
+                return ctypes.CDLL(name, mode=mode)
+            except OSError:
+                pass
+    return None
+
+
+def _global_sgemm_is(library: ctypes.CDLL) -> bool:
+    """Whether `cblas_sgemm` resolves to `library`'s in the global scope, where MLX's lookup starts."""
+    address = lambda lib: ctypes.cast(lib.cblas_sgemm, ctypes.c_void_p).value  # noqa: E731
+    try:
+        return address(ctypes.CDLL(None)) == address(library)
+    except AttributeError:
+        return False
+
+
+def gemm_gflops(n: int = 256) -> float:
+    """float32 GEMM throughput of MLX's CPU backend (best of 3 n x n x n products)."""
+    import mlx.core as mx
+
+    a = mx.random.normal((n, n), stream=mx.cpu)
+    mx.eval(a, mx.matmul(a, a, stream=mx.cpu))
+    best = float("inf")
+    for _ in range(3):
+        tic = time.perf_counter()
+        mx.eval(mx.matmul(a, a, stream=mx.cpu))
+        best = min(best, time.perf_counter() - tic)
+    return 2 * n**3 / best / 1e9
+
+
+def setup() -> str:
+    """Load OpenBLAS ahead of MLX's bundled reference BLAS where that applies; returns `status`."""
+    global status
+    if status is not None:
+        return status
+    owner = _libmlx_owner() if sys.platform.startswith("linux") else None
+    if owner is not None and owner.startswith(("mlx-cpu", "mlx_cpu")):
+        _say("both mlx-cpu and mlx-cuda are installed and MLX loads the CPU-only build: for the GPU run "
+             "`pip uninstall -y mlx-cpu` and reinstall mlx-cuda (pip install --force-reinstall --no-deps mlx-cuda-12)")
+    if os.environ.get(DISABLE_ENV, "") not in ("", "0"):
+        status = "disabled"
+    elif not sys.platform.startswith("linux") or not _bundled_reference_blas():
+        status = "not needed"
+    else:
+        # MLX binds its BLAS symbols when mlx.core loads: OpenBLAS must be in the global scope by then
+        # (loaded here first, or already there, e.g. through LD_PRELOAD).
+        in_time = "mlx.core" not in sys.modules or _load_openblas(os.RTLD_NOLOAD | ctypes.RTLD_GLOBAL) is not None
+        library = _load_openblas()
+        if library is None:
+            status = "missing"
+            _say(f"MLX's CPU backend is using its slow bundled reference BLAS: {INSTALL_HINT}")
+        elif in_time and _global_sgemm_is(library):
+            status = "loaded"
+        else:
+            status = "ineffective"
+            why = ("mlx was imported before mlx_qwen3tts: import mlx_qwen3tts first, or start Python with "
+                   f"LD_PRELOAD={OPENBLAS}") if not in_time else f"it did not take effect (try LD_PRELOAD={OPENBLAS})"
+            _say(f"MLX's CPU backend is using its slow bundled reference BLAS: OpenBLAS was found but {why}")
+    return status
+
+
+def _say(message: str):
+    warnings.warn(f"{message} (set {DISABLE_ENV}=1 to silence)", RuntimeWarning, stacklevel=3)
+
+
+def compute_dtype(requested=None):
+    """The talker / code predictor compute dtype: `requested`, else float32 on the CPU backend (its
+    BLAS path), else None (as stored: bfloat16, or the quantized weights' own scales)."""
+    import mlx.core as mx
+
+    if requested is not None:
+        return requested
+    return mx.float32 if mx.default_device().type == mx.DeviceType.cpu else None

@@ -1,0 +1,102 @@
+"""backend.py in fresh processes: OpenBLAS is loaded ahead of MLX's bundled reference BLAS where that
+applies, one clear warning when it cannot be, off with the environment variable;
+the compute dtype per backend."""
+
+import ctypes.util
+import os
+import subprocess
+import sys
+
+import mlx.core as mx
+import pytest
+
+from mlx_qwen3tts import backend
+
+APPLIES = sys.platform.startswith("linux") and backend._bundled_reference_blas()
+HAVE_OPENBLAS = ctypes.util.find_library("openblas") is not None
+REPORT = "from mlx_qwen3tts import backend; print(backend.status, round(backend.gemm_gflops()))"
+
+
+def run(code: str, **env_changes):
+    env = {k: v for k, v in os.environ.items() if k != backend.DISABLE_ENV}
+    env.update(env_changes)
+    proc = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    status, gflops = proc.stdout.split()
+    return status, float(gflops), proc.stderr
+
+
+@pytest.mark.skipif(not (APPLIES and HAVE_OPENBLAS), reason="needs Linux mlx[cpu] and OpenBLAS installed")
+def test_openblas_is_loaded():
+    status, _, err = run("import mlx_qwen3tts\n" + REPORT)
+    assert status == "loaded" and "Warning" not in err
+    off_status, _, off_err = run("import mlx_qwen3tts\n" + REPORT, **{backend.DISABLE_ENV: "1"})
+    assert off_status == "disabled" and "Warning" not in off_err
+    # MLX started with OpenBLAS already in place (as LD_PRELOAD does) also counts as loaded, without a warning.
+    status, _, err = run("import ctypes\nctypes.CDLL('libopenblas.so.0', mode=ctypes.RTLD_GLOBAL)\nimport mlx.core\n"
+                         "import mlx_qwen3tts\n" + REPORT)
+    assert status == "loaded" and "Warning" not in err
+
+
+@pytest.mark.skipif(not (APPLIES and HAVE_OPENBLAS), reason="needs Linux mlx[cpu] and OpenBLAS installed")
+def test_mlx_imported_first_says_how_to_fix_once():
+    status, _, err = run("import mlx.core\nimport mlx_qwen3tts\nimport mlx_qwen3tts.tts\n" + REPORT)
+    assert status == "ineffective"
+    assert err.count("RuntimeWarning") == 1 and "import mlx_qwen3tts first" in err and "LD_PRELOAD" in err
+
+
+@pytest.mark.skipif(not APPLIES, reason="needs Linux mlx[cpu]")
+def test_missing_openblas_says_how_to_get_it():
+    code = ("import mlx_qwen3tts\nfrom mlx_qwen3tts import backend\n"
+            "backend.status = None\nbackend._load_openblas = lambda mode=0: None\nbackend.setup()\nbackend.setup()\n"
+            "print(backend.status, 0)")
+    status, _, err = run(code)
+    assert status == "missing" and err.count("RuntimeWarning") == 1 and "apt install libopenblas0" in err
+
+
+def test_compute_dtype_per_backend():
+    assert backend.compute_dtype(mx.bfloat16) == mx.bfloat16
+    default = mx.default_device()
+    try:
+        mx.set_default_device(mx.cpu)
+        assert backend.compute_dtype() == mx.float32
+        if mx.is_available(mx.gpu):
+            mx.set_default_device(mx.gpu)
+            assert backend.compute_dtype() is None
+    finally:
+        mx.set_default_device(default)
+
+
+def test_load_defaults_to_float32_on_cpu(load_tiny):
+    import mlx_qwen3tts
+
+    folder = str(load_tiny("custom_voice-0b6").path)  # stored in bfloat16
+    with mx.stream(mx.cpu):
+        default = mlx_qwen3tts.load(folder)
+        stored = mlx_qwen3tts.load(folder, dtype=mx.bfloat16)
+    assert default.model.talker.codec_head.weight.dtype == mx.float32
+    assert stored.model.talker.codec_head.weight.dtype == mx.bfloat16
+
+
+@pytest.mark.parametrize("in_place", ["mlx-cpu", "mlx-cuda-12"])
+def test_which_of_two_mlx_builds_is_in_place(tmp_path, monkeypatch, in_place):
+    """mlx-cpu and mlx-cuda-12 both install mlx/lib/libmlx.so: the file's size tells whose it is."""
+    import importlib.util
+
+    sizes = {"mlx-cpu": 100, "mlx-cuda-12": 200}
+    (tmp_path / "mlx" / "lib").mkdir(parents=True)
+    (tmp_path / "mlx" / "lib" / "libmlx.so").write_bytes(b"\0" * sizes[in_place])
+    for name, size in sizes.items():
+        info = tmp_path / f"{name.replace('-', '_')}-0.32.4.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.32.4\n")
+        (info / "RECORD").write_text(f"mlx/lib/libmlx.so,sha256=x,{size}\n")
+    spec = importlib.util.spec_from_file_location("mlx", tmp_path / "mlx" / "__init__.py",
+                                                  submodule_search_locations=[str(tmp_path / "mlx")])
+    monkeypatch.setattr(backend.importlib.util, "find_spec", lambda name: spec)
+    assert backend._libmlx_owner() == in_place
+    (tmp_path / "mlx_cpu-0.32.4.dist-info" / "RECORD").unlink()
+    (tmp_path / "mlx_cpu-0.32.4.dist-info" / "METADATA").unlink()
+    (tmp_path / "mlx_cpu-0.32.4.dist-info").rmdir()
+    assert backend._libmlx_owner() is None  # one build installed: nothing to say

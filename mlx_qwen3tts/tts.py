@@ -16,6 +16,7 @@ import mlx.core as mx
 import numpy as np
 
 from . import backend, checkpoint, layouts
+from .codec import SAMPLE_RATE
 from .errors import InputError
 from .prompt import Prompt, Voice, build_prompt
 from .request import Request, build_request, resolve_voice

@@ -1,7 +1,8 @@
 """Audio output formats: which ones exist, and encoding to bytes in one go or chunk by chunk.
 
 Every format goes through soundfile's libsndfile (WAV, FLAC, Ogg/Opus, MP3) except raw PCM,
-which is 16-bit little-endian samples with no header. Used by the command line and by servers:
+which is 16-bit little-endian samples with no header, and AAC (ADTS), which PyAV encodes when it
+is installed (the server extra; see aac.py). Used by the command line and by servers:
 `encode(samples, rate, fmt)` gives a whole file; `StreamEncoder(fmt, rate)` gives the bytes of
 one as the audio is produced, for outputs that cannot seek back (stdout, pipes, HTTP bodies).
 """
@@ -15,6 +16,7 @@ from typing import Optional
 
 import numpy as np
 
+from . import aac
 from .errors import InputError
 
 
@@ -23,7 +25,7 @@ class AudioFormat:
     name: str
     extensions: tuple
     mime: str
-    sf_format: Optional[str]  # None: raw PCM written here
+    sf_format: Optional[str]  # None: written here (pcm) or by PyAV (aac)
     sf_subtype: Optional[str]
     sf_options: tuple = ()  # extra soundfile keywords, as (name, value) pairs
 
@@ -37,6 +39,7 @@ FORMATS = {
         # Constant bitrate (~80 kbit/s at 24 kHz): a stream sent without its final Xing frame still reads fully.
         AudioFormat("mp3", (".mp3",), "audio/mpeg", "MP3", "MPEG_LAYER_III",
                     (("bitrate_mode", "CONSTANT"), ("compression_level", 0.5))),
+        AudioFormat("aac", (".aac",), "audio/aac", None, None),
         AudioFormat("pcm", (".pcm", ".raw"), "audio/pcm", None, None),
     )
 }
@@ -49,10 +52,17 @@ def supported() -> str:
     return ", ".join(f"{f.name} ({'/'.join(f.extensions)})" for f in FORMATS.values())
 
 
+def available(name: str) -> bool:
+    """Whether this installation can encode the format (AAC needs PyAV)."""
+    return name != "aac" or aac.available()
+
+
 def get_format(name: str) -> AudioFormat:
     fmt = FORMATS.get(str(name).lower())
     if fmt is None:
         raise InputError(f"unknown audio format '{name}'; choose one of: {supported()}")
+    if not available(fmt.name):
+        raise InputError(aac.INSTALL_HINT)
     return fmt
 
 
@@ -68,7 +78,7 @@ def format_for_path(path, fmt: Optional[str] = None, default: str = "wav") -> Au
                              f"use a {'/'.join(chosen.extensions)} name or drop --format")
         return chosen
     if by_extension is not None:
-        return by_extension
+        return get_format(by_extension.name)
     if suffix:
         raise InputError(f"unknown audio extension '{suffix}' in {path}; supported: {supported()} "
                          "(or choose one with --format)")
@@ -91,6 +101,9 @@ def encode(samples, sample_rate: int, fmt: str = "wav") -> bytes:
     """A whole audio file (headers complete) of mono float samples in [-1, 1]."""
     fmt = get_format(fmt)
     samples = _float_samples(samples)
+    if fmt.name == "aac":
+        encoder = aac.AacEncoder(sample_rate)
+        return encoder.write(samples) + encoder.close()
     if fmt.sf_format is None:
         return _pcm16(samples)
     import soundfile as sf
@@ -160,7 +173,8 @@ class StreamEncoder:
     """Encode audio chunk by chunk: `write(samples) -> bytes` as they become final, `close() -> bytes`.
 
     wav: float32 with an open-ended header; pcm: raw 16-bit little-endian; flac, opus (Ogg), mp3:
-    libsndfile on an in-memory sink. The concatenated bytes form one playable stream.
+    libsndfile on an in-memory sink; aac: ADTS frames from PyAV. The concatenated bytes form one
+    playable stream.
     """
 
     def __init__(self, fmt: str, sample_rate: int):
@@ -171,6 +185,8 @@ class StreamEncoder:
         self._file = self._sink = None
         if self.format.name == "wav":
             self._header = open_ended_wav_header(sample_rate)
+        elif self.format.name == "aac":
+            self._file = aac.AacEncoder(sample_rate)
         elif self.format.sf_format is not None:
             import soundfile as sf
 
@@ -188,6 +204,8 @@ class StreamEncoder:
             return header + samples.astype("<f4").tobytes()
         if self._file is None:
             return _pcm16(samples)
+        if self._sink is None:
+            return self._file.write(samples)
         self._file.write(samples)
         return self._sink.take()
 
@@ -199,6 +217,8 @@ class StreamEncoder:
         if self._file is None:
             header, self._header = self._header, b""
             return header
+        if self._sink is None:
+            return self._file.close()
         self._file.close()
         return self._sink.take()
 
@@ -212,6 +232,23 @@ class _RawPCM:
 
     def close(self):
         self.file.close()
+
+
+class _StreamToFile:
+    """A format with no seek-back (AAC's ADTS frames): the stream's bytes, written as they come."""
+
+    def __init__(self, path, fmt: str, sample_rate: int):
+        self.encoder = StreamEncoder(fmt, sample_rate)
+        self.file = open(path, "wb")
+
+    def write(self, samples):
+        self.file.write(self.encoder.write(samples))
+
+    def close(self):
+        try:
+            self.file.write(self.encoder.close())
+        finally:
+            self.file.close()
 
 
 class _CheckedSoundFile:
@@ -238,6 +275,8 @@ def open_file(path, fmt: str, sample_rate: int):
     """A writer with `.write(samples)` / `.close()` for a file path: headers are completed at close;
     a failed write raises OSError."""
     fmt = get_format(fmt)
+    if fmt.name == "aac":
+        return _StreamToFile(path, fmt.name, sample_rate)
     if fmt.sf_format is None:
         return _RawPCM(path)
     import soundfile as sf

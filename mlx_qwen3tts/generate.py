@@ -120,8 +120,8 @@ class OneLineErrors(click.Command):
 @click.option("--text", default=None, help="Text to speak; '-' reads all of stdin.")
 @click.option("--text-stream", is_flag=True, help="Read the text from stdin as it is written (e.g. piped from an LLM).")
 @click.option("--output", default=None,
-              help="Audio file to write (24 kHz); the extension picks the format (.wav .flac .ogg/.opus .mp3 .pcm); "
-                   "'-' writes to stdout.")
+              help="Audio file to write (24 kHz); the extension picks the format "
+                   "(.wav .flac .ogg/.opus .mp3 .aac .pcm); '-' writes to stdout.")
 @click.option("--format", "audio_format", type=click.Choice(FORMAT_NAMES), default=None,
               help="Audio format when the output name does not say it (stdout: default wav).")
 @click.option("--language", default="auto", show_default=True, help="Language name, or auto.")

@@ -69,6 +69,34 @@ def test_every_format_decodes_to_the_expected_duration(client, fmt, mime):
     assert abs(len(audio) - frames * FRAME) <= (0 if fmt in ("wav", "flac") else FRAME // 2)
 
 
+def test_aac_whole_streamed_and_sse_decode_alike(client, http):
+    """ADTS AAC, decoded by FFmpeg through PyAV (libsndfile reads no AAC): 1024 samples of encoder
+    priming, then the audio, then padding to a whole 1024-sample frame (tests/test_aac.py)."""
+    from test_aac import PRIMING, AAC_FRAME, decode
+
+    frames = 10
+    extra = {"max_new_tokens": frames, "temperature": 0}
+    response = client.audio.speech.with_raw_response.create(model="tts-1", voice="serena", input=TEXT,
+                                                            response_format="aac", extra_body=extra)
+    assert response.headers["content-type"] == "audio/aac"
+    whole, rate = decode(response.content)
+    assert rate == SR and frames * FRAME + PRIMING <= len(whole) < frames * FRAME + PRIMING + AAC_FRAME
+    assert np.abs(whole).max() > 1e-3
+    with client.audio.speech.with_streaming_response.create(
+            model="tts-1", voice="serena", input=TEXT, response_format="aac",
+            extra_body={"stream_format": "audio", **extra}) as streaming:
+        assert streaming.headers["content-type"] == "audio/aac"
+        streamed, _ = decode(b"".join(streaming.iter_bytes()))
+    with http.stream("POST", "/v1/audio/speech", json={"model": "tts-1", "input": TEXT, "voice": "serena",
+                                                       "response_format": "aac", "stream_format": "sse",
+                                                       **extra}) as events:
+        deltas = [json.loads(line[len("data: "):]) for line in events.iter_lines() if line.startswith("data: ")]
+    assert deltas[-1]["type"] == "speech.audio.done" and deltas[-1]["usage"]["output_tokens"] == frames
+    sse, _ = decode(b"".join(base64.b64decode(e["audio"]) for e in deltas if e["type"] == "speech.audio.delta"))
+    for other in (streamed, sse):
+        assert other.shape == whole.shape and np.abs(other - whole).max() <= 1e-4
+
+
 def test_sdk_create_with_openai_voice_and_model_names(client):
     # alloy: the default voice (ryan on a CustomVoice model), which speaks "Hi." past 300 frames
     response = client.audio.speech.create(model="gpt-4o-mini-tts", voice="alloy", input="Hi.", response_format="wav",
@@ -213,7 +241,7 @@ BAD = [
     ({"input": 5}, 400, "input", "string"),
     ({"input": "hi", "voice": "nobody"}, 400, "voice", "vivian"),
     ({"input": "hi", "voice": "../../etc/passwd"}, 400, "voice", "unknown voice"),
-    ({"input": "hi", "response_format": "aac"}, 400, "response_format", "mp3, opus, flac, wav, pcm"),
+    ({"input": "hi", "response_format": "webm"}, 400, "response_format", "mp3, opus, aac, flac, wav, pcm"),
     ({"input": "hi", "response_format": "m4a"}, 400, "response_format", "mp3"),
     ({"input": "hi", "speed": 0}, 400, "speed", "0.25 and 4.0"),
     ({"input": "hi", "speed": 10}, 400, "speed", "0.25 and 4.0"),

@@ -19,7 +19,8 @@ OPENAI_FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
 
 
 def offered_formats() -> list:
-    return [f for f in OPENAI_FORMATS if f in audio_formats.FORMATS]
+    """OpenAI's formats this installation encodes (aac needs PyAV, which the server extra brings)."""
+    return [f for f in OPENAI_FORMATS if f in audio_formats.FORMATS and audio_formats.available(f)]
 
 
 def check_format(fmt, allowed=None) -> str:

@@ -65,6 +65,7 @@ class Job:
     def cancel(self):
         if not self.cancelled.is_set():
             self.cancelled.set()
+            self.out.put(_END)  # a reader blocked on the queue returns now, not when the scheduler gets here
             self._wake()
 
     def emit(self, chunk: Optional[AudioChunk]):
@@ -168,10 +169,14 @@ class Engine:
                 with self._lock:
                     if self._closed:
                         return
+                    dropped = [job for job in self._queue if job.cancelled.is_set()]
+                    self._queue = [job for job in self._queue if not job.cancelled.is_set()]
                     while self._queue and len(self._active) < self.max_active:
                         self._active.append(self._queue.pop(0))
                     active = list(self._active)
                     self._woken = False
+                for job in dropped:  # cancelled while waiting for a row: its place is free now
+                    job.finish()
                 for job in active:
                     if job.cancelled.is_set():
                         self._end(job, rows)

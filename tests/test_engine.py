@@ -264,3 +264,40 @@ def test_cancel_while_queued_ends_at_once_and_frees_the_place(custom):
         again = engine.submit(custom.request("Another.", speaker="ryan", max_tokens=2))
         busy.cancel()
         assert len(collect(again)[0]) == 2
+
+
+EXIT_SCRIPT = """
+import sys
+import mlx.core as mx
+import mlx_qwen3tts
+from mlx_qwen3tts.engine import Engine, TextFeed
+
+tts = mlx_qwen3tts.load(sys.argv[1], dtype=mx.float32)
+engine = Engine(tts)
+chunks = list(engine.submit(tts.request("Hello there.", speaker="ryan", temperature=0, max_tokens=3)))
+assert sum(c.frames for c in chunks) == 3
+if sys.argv[2] == "close":
+    engine.close()
+elif sys.argv[2] == "running":  # one request mid-generation, one waiting for text, at exit
+    it = iter(engine.submit(tts.request("Still talking when the script ends.", speaker="ryan", max_tokens=400)))
+    next(it)
+    engine.submit(tts.request(deltas=TextFeed(), speaker="ryan"))
+print("done", flush=True)
+"""
+
+
+@pytest.mark.parametrize("ending", ["close", "no-close", "running"])
+def test_a_script_using_the_engine_exits_cleanly(tmp_path_factory, ending):
+    """MLX work on the scheduler thread once made the interpreter abort at exit (rc 134)."""
+    import os
+    import subprocess
+    import sys
+
+    from fixture_checkpoints import checkpoint_dir
+
+    model = checkpoint_dir("custom_voice-0b6", tmp_path_factory.getbasetemp())
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    result = subprocess.run([sys.executable, "-c", EXIT_SCRIPT, str(model), ending], capture_output=True,
+                            text=True, timeout=300, env=env)
+    assert "terminate called" not in result.stderr
+    assert (result.returncode, result.stdout) == (0, "done\n"), result.stderr[-2000:]

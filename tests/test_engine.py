@@ -203,6 +203,15 @@ def test_many_sequential_requests_leave_memory_flat(custom):
     assert objs1 - objs0 < 2000
 
 
+def settle(engine, active, queued=0, timeout=10):
+    """Waits (bounded) until the engine's stats read (active, queued); returns them as a dict."""
+    want = {"active": active, "queued": queued}
+    deadline = time.perf_counter() + timeout
+    while engine.stats() != want and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    return engine.stats()
+
+
 def reader(handle):
     """Iterates `handle` on a thread; returns (thread, outcome list that gets 'ended' or the error)."""
     outcome = []
@@ -223,20 +232,14 @@ def test_cancel_while_waiting_for_text_ends_the_request_and_its_reader(custom):
     with Engine(custom) as engine:
         feed = TextFeed()  # no text yet: the request holds its place waiting for it
         handle = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=40))
-        deadline = time.perf_counter() + 10
-        while engine.stats()["active"] != 1 and time.perf_counter() < deadline:
-            time.sleep(0.01)
-        assert engine.stats() == {"active": 1, "queued": 0}
+        assert settle(engine, 1) == {"active": 1, "queued": 0}
         thread, outcome = reader(handle)
         time.sleep(0.2)  # the reader is blocked waiting for audio that needs text first
         assert thread.is_alive()
         handle.cancel()
         thread.join(5)
         assert not thread.is_alive() and outcome == ["ended"]
-        deadline = time.perf_counter() + 5
-        while engine.stats()["active"] and time.perf_counter() < deadline:
-            time.sleep(0.01)
-        assert engine.stats() == {"active": 0, "queued": 0}
+        assert settle(engine, 0) == {"active": 0, "queued": 0}
         feed.append("Late text.")  # arriving after the cancel, it starts nothing
         feed.end()
         time.sleep(0.2)
@@ -248,18 +251,12 @@ def test_cancel_while_queued_ends_at_once_and_frees_the_place(custom):
     with Engine(custom, max_active=1, max_queue=1) as engine:
         busy = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=40))  # holds the only row
         queued = engine.submit(custom.request("Queued behind it.", speaker="ryan", max_tokens=4))
-        deadline = time.perf_counter() + 10
-        while engine.stats()["active"] != 1 and time.perf_counter() < deadline:
-            time.sleep(0.01)
-        assert engine.stats() == {"active": 1, "queued": 1}
+        assert settle(engine, 1, 1) == {"active": 1, "queued": 1}
         thread, outcome = reader(queued)
         queued.cancel()
         thread.join(5)
         assert not thread.is_alive() and outcome == ["ended"]
-        deadline = time.perf_counter() + 5
-        while engine.stats()["queued"] and time.perf_counter() < deadline:
-            time.sleep(0.01)
-        assert engine.stats() == {"active": 1, "queued": 0}
+        assert settle(engine, 1) == {"active": 1, "queued": 0}
         # the freed place takes a new request at once
         again = engine.submit(custom.request("Another.", speaker="ryan", max_tokens=2))
         busy.cancel()

@@ -138,3 +138,17 @@ def compute_dtype(requested=None):
     if requested is not None:
         return requested
     return mx.float32 if mx.default_device().type == mx.DeviceType.cpu else None
+
+
+def release_thread_streams():
+    """Destroy the MLX streams this thread created; call it last on every thread that ran MLX work.
+
+    Recent MLX (0.32 here) leaves a thread's streams to be destroyed when the thread or the process ends, which
+    comes too late: the process aborts at exit ("terminate called without an active exception").
+    Older MLX has no `clear_streams` and needs nothing.
+    """
+    import mlx.core as mx
+
+    clear = getattr(mx, "clear_streams", None)
+    if clear is not None:
+        clear()

@@ -15,6 +15,7 @@ iteration; the others go on. Text deltas are pumped into a `TextFeed` by a small
 pushed by the caller into one), so a slow writer never blocks the scheduler.
 """
 
+import atexit
 import itertools
 import queue
 import threading
@@ -25,6 +26,7 @@ from typing import Iterator, List, Optional
 
 import mlx.core as mx
 
+from .backend import release_thread_streams
 from .errors import Qwen3TTSError
 from .streaming import AudioChunk, ChunkDecoder, TextFeed, feed_from
 from .synthesis import Rows
@@ -33,6 +35,15 @@ __all__ = ["Engine", "EngineClosed", "EngineFull", "Handle", "TextFeed"]
 
 _END = object()
 IDLE_WAIT_S = 0.1  # longest sleep with nothing to do (every wake-up source also notifies)
+_open_engines = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_engines():
+    """A script that never closes its engine still exits cleanly: the scheduler thread must finish
+    (and release its MLX streams) before the interpreter tears down, or the process aborts."""
+    for engine in list(_open_engines):
+        engine.close()
 
 
 class EngineFull(Qwen3TTSError):
@@ -65,6 +76,7 @@ class Job:
     def cancel(self):
         if not self.cancelled.is_set():
             self.cancelled.set()
+            self.out.put(_END)  # a reader blocked on the queue returns now, not when the scheduler gets here
             self._wake()
 
     def emit(self, chunk: Optional[AudioChunk]):
@@ -120,6 +132,7 @@ class Engine:
         self._closed = self._woken = False
         self._thread = threading.Thread(target=self._run, name="mlx_qwen3tts-engine", daemon=True)
         self._thread.start()
+        _open_engines.add(self)
 
     def submit(self, request) -> Handle:
         """Queue `request` (a `Request` from `TTS.request`); raises EngineFull when full."""
@@ -146,7 +159,9 @@ class Engine:
         with self._lock:
             self._closed = True
             self._lock.notify_all()
-        self._thread.join()
+        if threading.current_thread() is not self._thread:
+            self._thread.join()
+        _open_engines.discard(self)
 
     def __enter__(self):
         return self
@@ -168,10 +183,14 @@ class Engine:
                 with self._lock:
                     if self._closed:
                         return
+                    dropped = [job for job in self._queue if job.cancelled.is_set()]
+                    self._queue = [job for job in self._queue if not job.cancelled.is_set()]
                     while self._queue and len(self._active) < self.max_active:
                         self._active.append(self._queue.pop(0))
                     active = list(self._active)
                     self._woken = False
+                for job in dropped:  # cancelled while waiting for a row: its place is free now
+                    job.finish()
                 for job in active:
                     if job.cancelled.is_set():
                         self._end(job, rows)
@@ -202,6 +221,7 @@ class Engine:
                 jobs, self._active, self._queue = self._active + self._queue, [], []
             for job in jobs:
                 job.finish(EngineClosed("the engine was closed"))
+            release_thread_streams()
 
     def _start(self, job: Job, rows: Rows, owner: dict):
         """Make the job's row once the text its prefill needs is there; prefill it into `rows`."""

@@ -201,3 +201,100 @@ def test_many_sequential_requests_leave_memory_flat(custom):
         mem1, objs1 = run(400)
     assert mem1 - mem0 < 1 << 20  # no growth per request (tiny model: a leak would be ~100 KB each)
     assert objs1 - objs0 < 2000
+
+
+def settle(engine, active, queued=0, timeout=10):
+    """Waits (bounded) until the engine's stats read (active, queued); returns them as a dict."""
+    want = {"active": active, "queued": queued}
+    deadline = time.perf_counter() + timeout
+    while engine.stats() != want and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    return engine.stats()
+
+
+def reader(handle):
+    """Iterates `handle` on a thread; returns (thread, outcome list that gets 'ended' or the error)."""
+    outcome = []
+
+    def read():
+        try:
+            list(handle)
+            outcome.append("ended")
+        except Exception as e:  # noqa: BLE001  (reported to the test)
+            outcome.append(e)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread, outcome
+
+
+def test_cancel_while_waiting_for_text_ends_the_request_and_its_reader(custom):
+    with Engine(custom) as engine:
+        feed = TextFeed()  # no text yet: the request holds its place waiting for it
+        handle = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=40))
+        assert settle(engine, 1) == {"active": 1, "queued": 0}
+        thread, outcome = reader(handle)
+        time.sleep(0.2)  # the reader is blocked waiting for audio that needs text first
+        assert thread.is_alive()
+        handle.cancel()
+        thread.join(5)
+        assert not thread.is_alive() and outcome == ["ended"]
+        assert settle(engine, 0) == {"active": 0, "queued": 0}
+        feed.append("Late text.")  # arriving after the cancel, it starts nothing
+        feed.end()
+        time.sleep(0.2)
+        assert engine.stats() == {"active": 0, "queued": 0}
+
+
+def test_cancel_while_queued_ends_at_once_and_frees_the_place(custom):
+    feed = TextFeed()
+    with Engine(custom, max_active=1, max_queue=1) as engine:
+        busy = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=40))  # holds the only row
+        queued = engine.submit(custom.request("Queued behind it.", speaker="ryan", max_tokens=4))
+        assert settle(engine, 1, 1) == {"active": 1, "queued": 1}
+        thread, outcome = reader(queued)
+        queued.cancel()
+        thread.join(5)
+        assert not thread.is_alive() and outcome == ["ended"]
+        assert settle(engine, 1) == {"active": 1, "queued": 0}
+        # the freed place takes a new request at once
+        again = engine.submit(custom.request("Another.", speaker="ryan", max_tokens=2))
+        busy.cancel()
+        assert len(collect(again)[0]) == 2
+
+
+EXIT_SCRIPT = """
+import sys
+import mlx.core as mx
+import mlx_qwen3tts
+from mlx_qwen3tts.engine import Engine, TextFeed
+
+tts = mlx_qwen3tts.load(sys.argv[1], dtype=mx.float32)
+engine = Engine(tts)
+chunks = list(engine.submit(tts.request("Hello there.", speaker="ryan", temperature=0, max_tokens=3)))
+assert sum(c.frames for c in chunks) == 3
+if sys.argv[2] == "close":
+    engine.close()
+elif sys.argv[2] == "running":  # one request mid-generation, one waiting for text, at exit
+    it = iter(engine.submit(tts.request("Still talking when the script ends.", speaker="ryan", max_tokens=400)))
+    next(it)
+    engine.submit(tts.request(deltas=TextFeed(), speaker="ryan"))
+print("done", flush=True)
+"""
+
+
+@pytest.mark.parametrize("ending", ["close", "no-close", "running"])
+def test_a_script_using_the_engine_exits_cleanly(tmp_path_factory, ending):
+    """MLX work on the scheduler thread once made the interpreter abort at exit (rc 134)."""
+    import os
+    import subprocess
+    import sys
+
+    from fixture_checkpoints import checkpoint_dir
+
+    model = checkpoint_dir("custom_voice-0b6", tmp_path_factory.getbasetemp())
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    result = subprocess.run([sys.executable, "-c", EXIT_SCRIPT, str(model), ending], capture_output=True,
+                            text=True, timeout=300, env=env)
+    assert "terminate called" not in result.stderr
+    assert (result.returncode, result.stdout) == (0, "done\n"), result.stderr[-2000:]

@@ -1,4 +1,4 @@
-"""The server command's safety checks, which run before any model is loaded."""
+"""The server command: its safety checks, which run before any model is loaded, and a clean exit."""
 
 import subprocess
 import sys
@@ -35,3 +35,27 @@ def test_help_lists_the_options():
     for option in ("--host", "--port", "--api-key", "--voices-dir", "--max-active", "--max-queue", "--cors",
                    "--insecure"):
         assert option in result.stdout
+
+
+def test_ctrl_c_after_generating_exits_cleanly(tmp_path):
+    """Ctrl-C runs the interpreter's teardown, which aborted ("terminate called", SIGABRT) once the
+    engine's thread had run MLX work."""
+    import signal
+
+    import httpx
+    from server_harness import ServerProcess
+    from fixture_checkpoints import checkpoint_dir
+
+    (tmp_path / "voices").mkdir()
+    server = ServerProcess(checkpoint_dir("custom_voice-0b6", tmp_path), tmp_path / "voices", tmp_path / "server.log")
+    try:
+        response = httpx.post(server.url + "/v1/audio/speech", timeout=120, json={
+            "input": "Hello there.", "voice": "serena", "max_new_tokens": 3, "response_format": "pcm"})
+        assert response.status_code == 200 and len(response.content) == 2 * 3 * 1920
+        server.proc.send_signal(signal.SIGINT)
+        rc = server.proc.wait(60)
+        log = server.output()
+        assert "terminate called" not in log
+        assert rc in (0, 128 + signal.SIGINT, -signal.SIGINT), (rc, log)
+    finally:
+        server.stop()

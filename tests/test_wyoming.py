@@ -208,6 +208,7 @@ def test_a_client_that_disconnects_frees_its_row(server):
             assert AudioStart.is_type((await read(c)).type)
             assert AudioChunk.is_type((await read(c)).type)
             # The request now waits for more text, holding its row; then the client goes away.
+            assert server.health()["active"] == 1
 
     run(go())
     assert wait_until(lambda: server.health()["active"] + server.health()["queued"] == 0, 10), server.health()

@@ -119,6 +119,7 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
             if wyoming is not None:
                 wyoming.close()
             engine.close()
+            server.close()
 
 
 if __name__ == "__main__":

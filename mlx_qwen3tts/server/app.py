@@ -16,6 +16,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ..backend import release_thread_streams
 from . import openai_api
 from .limits import ApiError, Limits, too_large
 from .voices import VoiceStore
@@ -40,6 +41,11 @@ class Server:
     max_active: int = 8
     max_queue: int = 32
     mlx_thread: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "mlx_qwen3tts-clone"))
+
+    def close(self):
+        """Stop the cloning thread, its MLX streams released first (or the process may abort at exit)."""
+        self.mlx_thread.submit(release_thread_streams).result()
+        self.mlx_thread.shutdown()
 
 
 class Guard:

@@ -356,7 +356,7 @@ def start(server, host: str, port: int, alone: bool = False, temperature=None, m
             server.engine.close()
     except OSError as e:
         raise InputError(f"cannot serve Wyoming on {shown}:{port}: {e.strerror or e}") from None
-    # Ending by the signal also skips interpreter teardown, which aborts in C++ once MLX has run
-    # on the engine's thread.
+    # The engine is closed (its thread has released its MLX streams); ending by the signal, as
+    # uvicorn does on SIGTERM, tells the caller why the process stopped (shell status 128 + signal).
     signal.signal(signum, signal.SIG_DFL)
     signal.raise_signal(signum)

@@ -20,9 +20,11 @@ import statistics
 import time
 from pathlib import Path
 
-import mlx.core as mx
+import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts/backend.py)
 
-from . import checkpoints
+import mlx.core as mx  # noqa: E402
+
+from . import checkpoints  # noqa: E402
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 TEXTS = ["Hello, and welcome to the show tonight.", "今天天气很好，我们去公园散步吧。",
@@ -133,7 +135,7 @@ def main(argv=None):
     ap.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = ap.parse_args(argv)
 
-    import mlx_qwen3tts
+    from mlx_qwen3tts import backend
 
     path = checkpoints.checkpoint(args.preset, "bf16", args.cache)
     tts = mlx_qwen3tts.load(str(path), dtype=getattr(mx, args.dtype))
@@ -145,7 +147,7 @@ def main(argv=None):
     frame_s = one["wall_s"] / one["frames"]
     idle_first = one["first_chunk_s"][0]
     print(f"{args.preset} {args.dtype}: one stream {one['fps']:.2f} frames/s ({frame_s * 1e3:.0f} ms/frame), "
-          f"first chunk {idle_first:.2f} s; load average {load:.2f} at start")
+          f"first chunk {idle_first:.2f} s; load average {load:.2f} at start; BLAS: {backend.status}")
     rows = []
     for n in [int(s) for s in args.streams.split(",")]:
         specs = requests(tts, n, args.frames)
@@ -170,7 +172,7 @@ def main(argv=None):
         print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}), flush=True)
     result = {"preset": args.preset, "dtype": args.dtype, "frames": args.frames, "stagger": args.stagger,
               "one_stream_fps": one["fps"], "frame_ms": frame_s * 1e3, "idle_first_chunk_s": idle_first,
-              "load_average_start": load, "load_average_end": os.getloadavg()[0], "rows": rows}
+              "blas": backend.status, "load_average_start": load, "load_average_end": os.getloadavg()[0], "rows": rows}
     if args.out:
         args.out.write_text(json.dumps(result, indent=1))
     return result

@@ -5,7 +5,8 @@ deltas, sampled with seeds; the random checkpoints never say EOS, so every reque
 --frames) arrive one after another, `--stagger` frame-times apart, on one `Engine`. Reported:
 aggregate frames/s (all frames / wall time from the first submit to the last chunk), per-stream
 RTF (wall time / audio duration, median), first-chunk latency of the requests that joined a busy
-engine (p50/p95, seconds and frame-times), the latency added to cancel a row (frame-times), peak
+engine (p50/p95: seconds from submit; frame-times from their first frame in hand, i.e. after
+their prefill, to their first chunk out), the time to free a cancelled row (frame-times), peak
 MLX memory; and the same requests run one after another (`TTS.request_chunks`) for the speedup.
 Audio is decoded for every chunk (as a server would).
 
@@ -19,9 +20,11 @@ import statistics
 import time
 from pathlib import Path
 
-import mlx.core as mx
+import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts/backend.py)
 
-from . import checkpoints
+import mlx.core as mx  # noqa: E402
+
+from . import checkpoints  # noqa: E402
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 TEXTS = ["Hello, and welcome to the show tonight.", "今天天气很好，我们去公园散步吧。",
@@ -110,8 +113,14 @@ def concurrent(tts, specs, frame_s: float, stagger: float, cancel: bool) -> dict
     frames = sum(c.frames for r in results for c in r[2])
     rtf = [(end - sub) / (sum(c.frames for c in chunks) / FPS) for sub, end, chunks in results]
     first = [chunks[0].timings["ready"] for _, _, chunks in results]
+    # From the request's first frame in hand (its prefill done) to its first chunk out.
+    after_prefill = [chunks[0].timings["ready"] - chunks[0].timings["first_frame"] for _, _, chunks in results]
+    # The engine's frame-time under this load: chunk-to-chunk intervals per frame, median.
+    steps = [(b.timings["ready"] - a.timings["ready"]) / b.frames for _, _, chunks in results
+             for a, b in zip(chunks[1:], chunks[2:]) if b.frames]
     return {"frames": frames, "wall_s": wall, "fps": frames / wall, "rtf_median": statistics.median(rtf),
-            "first_chunk_s": first, "peak_memory_gb": mx.get_peak_memory() / 1e9, "cancel_frames": cancel_frames}
+            "first_chunk_s": first, "after_prefill_s": after_prefill, "step_s": statistics.median(steps) if steps else None,
+            "peak_memory_gb": mx.get_peak_memory() / 1e9, "cancel_frames": cancel_frames}
 
 
 def main(argv=None):
@@ -126,7 +135,7 @@ def main(argv=None):
     ap.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = ap.parse_args(argv)
 
-    import mlx_qwen3tts
+    from mlx_qwen3tts import backend
 
     path = checkpoints.checkpoint(args.preset, "bf16", args.cache)
     tts = mlx_qwen3tts.load(str(path), dtype=getattr(mx, args.dtype))
@@ -138,24 +147,32 @@ def main(argv=None):
     frame_s = one["wall_s"] / one["frames"]
     idle_first = one["first_chunk_s"][0]
     print(f"{args.preset} {args.dtype}: one stream {one['fps']:.2f} frames/s ({frame_s * 1e3:.0f} ms/frame), "
-          f"first chunk {idle_first:.2f} s; load average {load:.2f} at start")
+          f"first chunk {idle_first:.2f} s; load average {load:.2f} at start; BLAS: {backend.status}")
     rows = []
     for n in [int(s) for s in args.streams.split(",")]:
         specs = requests(tts, n, args.frames)
         run = concurrent(tts, specs, frame_s, args.stagger, cancel=n > 1)
         seq = None if args.no_sequential else sequential(tts, specs)
         joiners = run["first_chunk_s"][1:] or run["first_chunk_s"]
+        after = run["after_prefill_s"][1:] or run["after_prefill_s"]
+        step = run["step_s"] or frame_s
+        in_hand = [f - a for f, a in zip(run["first_chunk_s"][1:], after)] or [run["first_chunk_s"][0] - after[0]]
         row = {"streams": n, "fps": run["fps"], "x_one_stream": run["fps"] / one["fps"],
                "x_sequential": run["fps"] / seq["fps"] if seq else None, "rtf_median": run["rtf_median"],
                "join_first_chunk_p50_s": percentile(joiners, 0.5), "join_first_chunk_p95_s": percentile(joiners, 0.95),
                "join_added_p95_frames": (percentile(joiners, 0.95) - idle_first) / frame_s,
-               "cancel_frames": run["cancel_frames"], "peak_memory_gb": run["peak_memory_gb"],
-               "sequential_fps": seq["fps"] if seq else None}
+               "step_s": step,  # the engine's frame-time at this load (median chunk interval per frame)
+               "join_prefilled_p50_s": percentile(in_hand, 0.5),  # submit -> first frame in hand (wait + prefill)
+               "after_prefill_p50_frames": percentile(after, 0.5) / step,
+               "after_prefill_p95_frames": percentile(after, 0.95) / step,
+               "cancel_frames": run["cancel_frames"],
+               "cancel_step_frames": run["cancel_frames"] * frame_s / step if run["cancel_frames"] is not None else None,
+               "peak_memory_gb": run["peak_memory_gb"], "sequential_fps": seq["fps"] if seq else None}
         rows.append(row)
         print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}), flush=True)
     result = {"preset": args.preset, "dtype": args.dtype, "frames": args.frames, "stagger": args.stagger,
               "one_stream_fps": one["fps"], "frame_ms": frame_s * 1e3, "idle_first_chunk_s": idle_first,
-              "load_average_start": load, "load_average_end": os.getloadavg()[0], "rows": rows}
+              "blas": backend.status, "load_average_start": load, "load_average_end": os.getloadavg()[0], "rows": rows}
     if args.out:
         args.out.write_text(json.dumps(result, indent=1))
     return result

@@ -203,9 +203,9 @@ class Engine:
                         self._end(job, rows, exc)
                     rows = Rows(tts.model.talker, tts.config.talker_config.codec_eos_token_id)
                     continue
-                for row, codes in frames:
+                for row, codes in frames:  # row.done here: this was its last frame (its limit)
                     job = owner[id(row)]
-                    self._try(job, rows, lambda j: j.emit(j.chunks.push(codes)))
+                    self._try(job, rows, lambda j: j.emit(j.chunks.push(codes, last=row.done)))
                 for job in list(self._active):
                     row = job.row
                     if row is not None and row.done and not job.cancelled.is_set():

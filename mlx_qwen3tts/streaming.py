@@ -36,8 +36,10 @@ class ChunkDecoder:
     """One stream's audio chunks from its frames as they come: the first chunk after
     `first_chunk_frames`, then every `chunk_frames`, each decoded by the codec decoder's
     incremental `step` on the stream's own state. With ICL reference codes the state is primed
-    with them (their audio is dropped), which equals upstream's decode-then-cut. A full chunk is
-    given out when the next frame arrives (or by `finish`), so the last chunk is marked final.
+    with them (their audio is dropped), which equals upstream's decode-then-cut. A chunk is given
+    out as soon as its frames are in (a caller waiting on the next frame would add a frame-time to
+    every chunk); the end is marked by `is_final` on the last chunk: the one completed by
+    `push(..., last=True)`, or `finish`'s rest, which is empty when every frame went out already.
     """
 
     def __init__(self, codec, sample_rate: int, first_chunk_frames: int = 1, chunk_frames: int = 4,
@@ -50,27 +52,35 @@ class ChunkDecoder:
         self.state = self.decoder.make_state()
         if ref_codes is not None:
             mx.eval(self.decoder.step(ref_codes.astype(mx.int32)[None], self.state))
-        self.pending, self.index, self.first_frame_at = [], 0, None
+        self.pending, self.index, self.first_frame_at, self.ended = [], 0, None, False
 
-    def push(self, codes) -> Optional[AudioChunk]:
-        """Take one frame's codes ((16,) or (1, 16)); returns the chunk this completes, if any."""
-        chunk = None
-        if len(self.pending) >= self.sizes[min(self.index, 1)]:
-            chunk = self._emit(final=False)
+    def push(self, codes, last: bool = False) -> Optional[AudioChunk]:
+        """Take one frame's codes ((16,) or (1, 16)); returns the chunk this completes, if any.
+        `last`: the stream ends with this frame (its chunk is given out now, marked final)."""
         if self.first_frame_at is None:
             self.first_frame_at = time.perf_counter() - self.start_time
         self.pending.append(np.asarray(codes, dtype=np.int32).reshape(-1))
-        return chunk
+        if last or len(self.pending) >= self.sizes[min(self.index, 1)]:
+            return self._emit(final=last)
+        return None
 
     def finish(self) -> Optional[AudioChunk]:
-        """The last chunk (None when every frame went out already or there were none)."""
-        return self._emit(final=True) if self.pending else None
+        """The final chunk: the frames not given out yet, possibly none (an empty chunk that only
+        marks the end). None when the end was marked already or no frame ever came."""
+        if self.ended or (self.index == 0 and not self.pending):
+            return None
+        return self._emit(final=True)
 
     def _emit(self, final: bool) -> AudioChunk:
-        codes = np.stack(self.pending)
-        audio = self.decoder.step(mx.array(codes)[None], self.state)[0]
-        mx.eval(audio)
-        chunk = AudioChunk(np.array(audio), self.sample_rate, self.index, final, len(self.pending),
+        if self.pending:
+            codes = np.stack(self.pending)
+            audio = self.decoder.step(mx.array(codes)[None], self.state)[0]
+            mx.eval(audio)
+            samples = np.array(audio)
+        else:
+            codes, samples = np.zeros((0, 16), dtype=np.int32), np.zeros((0,), dtype=np.float32)
+        self.ended = final
+        chunk = AudioChunk(samples, self.sample_rate, self.index, final, len(self.pending),
                            {"first_frame": self.first_frame_at, "ready": time.perf_counter() - self.start_time}, codes)
         self.index, self.pending = self.index + 1, []
         return chunk
@@ -84,7 +94,7 @@ def stream_audio(codec, frames: Iterator[Frame], sample_rate: int, first_chunk_f
     frames = iter(frames)
     try:
         for frame in frames:
-            chunk = chunks.push(frame.codes)
+            chunk = chunks.push(frame.codes, last=frame.last)
             if chunk is not None:
                 yield chunk
         chunk = chunks.finish()

@@ -28,6 +28,7 @@ from .transformer import RowKVCache
 class Frame:
     index: int
     codes: mx.array  # (1, 16) int32
+    last: bool = False  # no frame follows (its frame limit); at EOS the end is known only after it
 
 
 @dataclass
@@ -359,7 +360,7 @@ def run_row(talker, row: Row, eos_id: int, state: Optional[LoopState] = None) ->
         state.prefill_s = row.prefill_s
         for r, codes in frames:
             state.frames = r.frames
-            yield Frame(r.frames - 1, mx.array(codes[None]))
+            yield Frame(r.frames - 1, mx.array(codes[None]), last=r.done)
         state.max_frames = row.limit()
         if not frames and not rows.busy() and not row.done:
             row.track.wait(row.sent - 1)  # the only row waits for its text: block until it comes

@@ -187,6 +187,24 @@ def test_cancel_frees_the_row_at_the_next_frame_and_dropped_handles_cancel(custo
         assert engine.stats() == {"active": 0, "queued": 0}
 
 
+def test_a_chunk_goes_out_without_waiting_for_the_next_frame(custom):
+    """The first frame's chunk arrives while the row waits for text its second frame needs, and a
+    row ending at its frame limit marks its last audio chunk final (no empty chunk after it)."""
+    feed = TextFeed()
+    feed.append("Hello there ")  # one token known ("there" may go on): the prefill, then a stall
+    with Engine(custom) as engine:
+        handle = engine.submit(custom.request(deltas=feed, speaker="ryan", temperature=0, max_tokens=6))
+        got = []
+        reader = threading.Thread(target=lambda: got.append(next(iter(handle))), daemon=True)
+        reader.start()
+        reader.join(30)
+        assert got and got[0].frames == 1 and not got[0].is_final
+        feed.append("friend, this is a longer sentence to speak.")
+        feed.end()
+        rest = list(handle)
+    assert [c.frames for c in got + rest] == [1, 4, 1] and [c.is_final for c in got + rest] == [False, False, True]
+
+
 def test_many_sequential_requests_leave_memory_flat(custom):
     request = custom.request("Hi.", speaker="ryan", temperature=0, max_tokens=2)
     with Engine(custom) as engine:

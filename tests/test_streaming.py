@@ -47,6 +47,32 @@ def test_first_chunk_size_is_configurable(tts, greedy):
     assert chunks[0].timings["ready"] >= chunks[0].timings["first_frame"] > 0
 
 
+def test_a_chunk_goes_out_before_the_next_frame_is_made(tts, greedy):
+    """Each chunk is handed over once its own frames are in, not when the frame after it comes
+    (that would add a frame-time to every chunk); the end is marked on the last chunk."""
+    from mlx_qwen3tts.streaming import ChunkDecoder, stream_audio
+
+    pulled = []
+
+    def counted(frames):
+        for frame in frames:
+            pulled.append(frame)
+            yield frame
+
+    request = tts.request("Short one.", speaker="ryan", sampling=greedy, max_tokens=7)
+    chunks = []
+    for chunk in stream_audio(tts.codec, counted(tts.request_frames(request)), tts.sample_rate, 1, 2):
+        assert len(pulled) == sum(c.frames for c in chunks) + chunk.frames  # no frame read ahead
+        chunks.append(chunk)
+    assert [c.frames for c in chunks] == [1, 2, 2, 2] and [c.is_final for c in chunks] == [False] * 3 + [True]
+    # At EOS the end is known only after the last frame: an empty chunk then marks it.
+    decoder = ChunkDecoder(tts.codec, tts.sample_rate, 1, 2)
+    assert [decoder.push(c) is not None for c in chunks[0].codes.tolist() + chunks[1].codes.tolist()] == [True, False, True]
+    end = decoder.finish()
+    assert end.is_final and end.frames == 0 and end.samples.shape == (0,) and end.codes.shape == (0, 16)
+    assert decoder.finish() is None
+
+
 def splits(text, rng):
     """Single characters, random cut points, and word-ish chunks."""
     yield list(text)

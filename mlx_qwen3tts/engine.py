@@ -176,7 +176,7 @@ class Engine:
 
     def _run(self):
         tts = self.tts
-        rows = Rows(tts.model.talker, tts.config.talker_config.codec_eos_token_id)
+        rows = tts.rows()
         owner = {}  # id(row) -> job
         try:
             while True:
@@ -201,7 +201,7 @@ class Engine:
                 except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
                     for job in list(self._active):
                         self._end(job, rows, exc)
-                    rows = Rows(tts.model.talker, tts.config.talker_config.codec_eos_token_id)
+                    rows = tts.rows()
                     continue
                 for row, codes in frames:  # row.done here: this was its last frame (its limit)
                     job = owner[id(row)]

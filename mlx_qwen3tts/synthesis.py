@@ -346,14 +346,13 @@ def generate_frames(
     arrived yet is sent off once it has (the frames before it are given out first); `budget()`
     lowers the limit as far as the text received so far allows.
     """
-    yield from run_row(talker, Row(prompt, sampling, max_frames, seed, text_track, budget), eos_id, state)
+    yield from run_row(Rows(talker, eos_id), Row(prompt, sampling, max_frames, seed, text_track, budget), state)
 
 
-def run_row(talker, row: Row, eos_id: int, state: Optional[LoopState] = None) -> Iterator[Frame]:
-    """`generate_frames` for a Row made by the caller."""
+def run_row(rows: Rows, row: Row, state: Optional[LoopState] = None) -> Iterator[Frame]:
+    """`generate_frames` for a Row made by the caller, run alone on the empty loop `rows`."""
     state = state if state is not None else LoopState()
     state.max_frames = row.limit()
-    rows = Rows(talker, eos_id)
     rows.add(row)
     while not row.done:
         frames = rows.step()

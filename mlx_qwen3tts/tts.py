@@ -117,10 +117,14 @@ class TTS:
         try:
             row = self.row(request, track)
             if row is not None:
-                yield from run_row(self.model.talker, row, self.config.talker_config.codec_eos_token_id, state)
+                yield from run_row(self.rows(), row, state)
         finally:
             if track is not None:
                 track.close()
+
+    def rows(self) -> Rows:
+        """An empty decode loop (`synthesis.Rows`) over this model, for one or many requests."""
+        return Rows(self.model.talker, self.config.talker_config.codec_eos_token_id)
 
     def row(self, request: Request, track: Optional[LiveTextTrack] = None, wait: bool = True) -> Optional[Row]:
         """The decode-loop row of a request (prompt, sampling, seed, frame limit).
@@ -248,8 +252,7 @@ class TTS:
 
     def _generate_batch(self, requests: List[Request], decode: bool) -> List[Result]:
         # Each request is its own row of the decode loop, with its own settings and seed.
-        talker, eos = self.model.talker, self.config.talker_config.codec_eos_token_id
-        rows, loop = Rows(talker, eos), []
+        rows, loop = self.rows(), []
         for request in requests:
             prompt = self.prompt(request)
             loop.append(Row(prompt, request.sampling, self._limit(request, prompt), request.seed))

@@ -20,7 +20,7 @@ from . import outputs
 from .audio_formats import FORMAT_NAMES, StreamEncoder, encode, format_for_path, open_file
 from .codec import FRAMES_PER_SECOND
 from .errors import InputError, cli_errors
-from .request import clean_text
+from .request import clean_text, resolve_voice
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 
@@ -62,12 +62,16 @@ def _utf8(text: str, where: str) -> str:
     return text
 
 
+def _not_utf8(where: str, e: UnicodeDecodeError, offset: int = 0) -> InputError:
+    return InputError(f"{where} is not valid UTF-8 (byte {e.object[e.start:e.start + 1]!r} at offset "
+                      f"{offset + e.start}); convert it to UTF-8")
+
+
 def _decode(data: bytes, where: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"{where} is not valid UTF-8 (byte {data[e.start:e.start + 1]!r} at offset {e.start}); "
-                         "convert it to UTF-8") from None
+        raise _not_utf8(where, e) from None
 
 
 def stdin_deltas(stream=None, size: int = 64):
@@ -85,8 +89,7 @@ def stdin_deltas(stream=None, size: int = 64):
         try:
             text = decoder.decode(data, final=not data)
         except UnicodeDecodeError as e:
-            raise InputError(f"stdin is not valid UTF-8 (byte {e.object[e.start:e.start + 1]!r} at offset "
-                             f"{offset + e.start}); convert it to UTF-8") from None
+            raise _not_utf8("stdin", e, offset) from None
         offset += len(data)
         if held is not None:
             held += text
@@ -166,17 +169,13 @@ def main(**opts):
             sys.exit(128 + signal.SIGPIPE)
 
 
-class Signalled(KeyboardInterrupt):
-    def __init__(self, signum):
-        super().__init__(signum)
-        self.signum = signum
-
-
 @contextmanager
 def signals_interrupt():
     """SIGTERM and SIGHUP unwind like Ctrl-C: temporary files are removed, exit status 128 + N."""
     def interrupt(signum, frame):
-        raise Signalled(signum)
+        error = KeyboardInterrupt(signum)
+        error.signum = signum  # read by errors.cli_errors
+        raise error
 
     previous = {}
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -240,7 +239,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
     tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
     voice_obj = None
     if ref_audio is not None or voice is not None or ref_text or x_vector_only:
-        voice_obj = tts.resolve_voice(speaker, voice, ref_audio, ref_text, x_vector_only)
+        voice_obj = resolve_voice(tts, speaker, voice, ref_audio, ref_text, x_vector_only)
     if save_voice is not None:
         from .voices import voice_bytes
 
@@ -364,18 +363,8 @@ def _run_whole(tts, text, common, split, output, fmt, quiet):
 def _run_streaming(tts, request, state, output, fmt, play, quiet, expected_s=None):
     import numpy as np
 
-    from .streaming import stream_audio
-
-    collected = []
-
-    def recorded(frames):
-        for frame in frames:
-            collected.append(np.array(frame.codes))
-            yield frame
-
-    start = time.perf_counter()
-    chunks = stream_audio(tts.codec, recorded(tts.request_frames(request, state)), tts.sample_rate,
-                          request.first_chunk_frames, request.chunk_frames, request.voice.ref_codes, start)
+    collected, start = [], time.perf_counter()
+    chunks = tts.request_chunks(request, state)
     player = None
     try:
         with ExitStack() as stack:
@@ -385,6 +374,7 @@ def _run_streaming(tts, request, state, output, fmt, play, quiet, expected_s=Non
                 player = Player(tts.sample_rate, expected_s=expected_s)
             sink = None
             for chunk in chunks:
+                collected.append(chunk.codes)
                 if chunk.index == 0 and not quiet:
                     click.echo(f"first audio after {chunk.timings['ready'] * 1000:.0f} ms "
                                f"({chunk.frames} frame{'s' if chunk.frames > 1 else ''})", err=True)

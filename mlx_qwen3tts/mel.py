@@ -41,7 +41,9 @@ def _mel_to_hz(mel: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _cached_filterbank(sample_rate: int, n_fft: int, n_mels: int, fmin: float, fmax: float) -> np.ndarray:
+def mel_filterbank(sample_rate: int = SAMPLE_RATE, n_fft: int = N_FFT, n_mels: int = N_MELS,
+                   fmin: float = FMIN, fmax: float = FMAX) -> np.ndarray:
+    """Slaney-scale, slaney-normalised triangular filters, (n_mels, n_fft // 2 + 1) float32 (read-only)."""
     fft_freqs = np.fft.rfftfreq(n_fft, d=1.0 / sample_rate)
     edges = _mel_to_hz(np.linspace(_hz_to_mel(fmin), _hz_to_mel(fmax), n_mels + 2))
     widths = np.diff(edges)
@@ -54,14 +56,6 @@ def _cached_filterbank(sample_rate: int, n_fft: int, n_mels: int, fmin: float, f
     weights = weights.astype(np.float32)
     weights.flags.writeable = False
     return weights
-
-
-def mel_filterbank(
-    sample_rate: int = SAMPLE_RATE, n_fft: int = N_FFT, n_mels: int = N_MELS,
-    fmin: float = FMIN, fmax: float = FMAX,
-) -> np.ndarray:
-    """Slaney-scale, slaney-normalised triangular filters, (n_mels, n_fft // 2 + 1) float32 (read-only)."""
-    return _cached_filterbank(int(sample_rate), int(n_fft), int(n_mels), float(fmin), float(fmax))
 
 
 def log_mel_spectrogram(audio: np.ndarray) -> np.ndarray:

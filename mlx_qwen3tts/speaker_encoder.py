@@ -79,9 +79,7 @@ class SqueezeExcitationBlock(nn.Module):
         self.conv2 = ReflectConv1d(se_channels, channels, 1)
 
     def __call__(self, x: mx.array) -> mx.array:
-        gate = mx.mean(x, axis=1, keepdims=True)
-        gate = mx.sigmoid(self.conv2(nn.relu(self.conv1(gate))))
-        return x * gate
+        return x * mx.sigmoid(self.conv2(nn.relu(self.conv1(mx.mean(x, axis=1, keepdims=True)))))
 
 
 class SqueezeExcitationRes2NetBlock(nn.Module):
@@ -115,9 +113,7 @@ class AttentiveStatisticsPooling(nn.Module):
         uniform = mx.full((1, length, 1), 1.0 / length, dtype=x.dtype)
         mean, std = _weighted_statistics(x, uniform)
         context = mx.concatenate([x, mx.broadcast_to(mean, x.shape), mx.broadcast_to(std, x.shape)], axis=-1)
-        attention = self.conv(mx.tanh(self.tdnn(context)))
-        attention = mx.softmax(attention, axis=1)
-        mean, std = _weighted_statistics(x, attention)
+        mean, std = _weighted_statistics(x, mx.softmax(self.conv(mx.tanh(self.tdnn(context))), axis=1))
         return mx.concatenate([mean, std], axis=-1)  # (B, 1, 2C)
 
 
@@ -154,19 +150,13 @@ class SpeakerEncoder(nn.Module):
 
 
 def sanitize(weights: dict) -> dict:
-    """The speaker encoder's tensors of a checkpoint -> `SpeakerEncoder` parameters, float32.
-
-    Keeps the keys under `speaker_encoder.` (others belong to other components), strips that prefix
-    and turns every `.weight` (all are Conv1d kernels) from torch (out, in, k) to MLX (out, k, in).
-    """
+    """The `speaker_encoder.` tensors of a checkpoint -> `SpeakerEncoder` parameters, float32; every
+    `.weight` is a Conv1d kernel, turned from torch (out, in, k) to MLX (out, k, in)."""
     out = {}
     for key, value in weights.items():
-        if not key.startswith(PREFIX):
-            continue
-        key = key[len(PREFIX):]
-        if key.endswith(".weight"):
-            value = value.transpose(0, 2, 1)
-        out[key] = value.astype(mx.float32)
+        if key.startswith(PREFIX):
+            value = value.transpose(0, 2, 1) if key.endswith(".weight") else value
+            out[key[len(PREFIX):]] = value.astype(mx.float32)
     return out
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from packaging.version import InvalidVersion, Version
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
 from .errors import ModelLoadError
@@ -49,25 +50,19 @@ class TemplateIds:
         return [*self.role, *self.body, *self.suffix]
 
 
-def _version_key(text):
-    """Orders versions like `packaging` does for the cases that matter: "5.0.0rc1" < "5.0.0"."""
-    match = re.match(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?(.*)", text or "")
-    if match is None:
-        return None
-    major, minor, micro, rest = match.groups()
-    return (int(major), int(minor or 0), int(micro or 0), 0 if rest else 1)
-
-
 def _fixed_regex_applies(folder: Path, base_vocab_size: int) -> bool:
     """transformers 4.57.3 `_patch_mistral_regex` with fix_mistral_regex=True on a local folder."""
     config_path = folder / "config.json"
     if base_vocab_size <= 100_000 or not config_path.exists():
         return False
     config = json.loads(config_path.read_text(encoding="utf-8"))
-    version = _version_key(config.get("transformers_version"))
-    if version is not None and version <= (4, 57, 2, 1):
+    try:
+        version = Version(config.get("transformers_version") or "")
+    except InvalidVersion:  # missing or unreadable: transformers applies the fix
+        return True
+    if version <= Version("4.57.2"):
         return config.get("model_type") in (None, *_MISTRAL_MODEL_TYPES)
-    return version is None or version < (5, 0, 0, 1)
+    return version < Version("5.0.0")
 
 
 def _split(pattern: str):

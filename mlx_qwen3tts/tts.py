@@ -19,7 +19,7 @@ from . import backend, checkpoint, layouts
 from .codec import SAMPLE_RATE
 from .errors import InputError
 from .prompt import Prompt, Voice, build_prompt
-from .request import Request, build_request, resolve_voice
+from .request import Request, build_request
 from .sampling import SamplingConfig
 from .streaming import AudioChunk, LiveTextTrack, join_audio, stream_audio
 from .synthesis import Frame, LoopState, Row, Rows, run_row
@@ -80,10 +80,6 @@ class TTS:
 
     def load_voice(self, path) -> Voice:
         return load_voice(self, path)
-
-    def resolve_voice(self, speaker=None, voice=None, ref_audio=None, ref_text=None, x_vector_only=False) -> Voice:
-        """The Voice for these arguments: preset speaker, saved voice (path or Voice) or reference audio."""
-        return resolve_voice(self, speaker, voice, ref_audio, ref_text, x_vector_only)
 
     def request(self, text: Optional[str] = None, deltas: Optional[Iterable[str]] = None, **kwargs) -> Request:
         """One validated request: `text` whole or `deltas` as written, keywords as `generate`/`stream`
@@ -206,17 +202,20 @@ class TTS:
         return self._generate(request, decode, progress)
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
-        state = LoopState()
-        codes = []
+        state, codes = LoopState(), []
         for frame in self.request_frames(request, state):
-            codes.append(frame.codes)
+            codes.append(np.array(frame.codes))
             if progress is not None:
                 progress(frame.index + 1, state.max_frames, *piece)
-        codes = mx.concatenate(codes) if codes else mx.zeros((0, 16), dtype=mx.int32)
+        return self._result(request, codes, state, decode)
+
+    def _result(self, request: Request, codes: list, state: LoopState, decode: bool) -> Result:
+        """A Result from the (1, 16) or (16,) code arrays of a request's frames."""
+        codes = np.stack(codes).reshape(-1, 16).astype(np.int32) if codes else np.zeros((0, 16), np.int32)
         audio = np.zeros((0,), dtype=np.float32)
         if decode and codes.shape[0]:
-            audio = self.decode(codes, ref_codes=request.voice.ref_codes)
-        return Result(audio, np.array(codes), self.sample_rate, state.stopped_on_eos, state, request.voice)
+            audio = self.decode(mx.array(codes), ref_codes=request.voice.ref_codes)
+        return Result(audio, codes, self.sample_rate, state.stopped_on_eos, state, request.voice)
 
     def _generate_pieces(self, requests: List[Request], split: str, decode: bool, progress=None) -> Result:
         if split == "batch":
@@ -261,15 +260,9 @@ class TTS:
         while len(rows) or rows.busy():
             for row, frame in rows.step():
                 codes[id(row)].append(frame)
-        results = []
-        for row, request in zip(loop, requests):
-            frames = np.stack(codes[id(row)]).astype(np.int32) if codes[id(row)] else np.zeros((0, 16), np.int32)
-            audio = np.zeros((0,), dtype=np.float32)
-            if decode and frames.shape[0]:
-                audio = self.decode(mx.array(frames), ref_codes=request.voice.ref_codes)
-            state = LoopState(row.frames, row.limit(), row.stopped_on_eos, row.prefill_s)
-            results.append(Result(audio, frames, self.sample_rate, row.stopped_on_eos, state, request.voice))
-        return results
+        return [self._result(request, codes[id(row)], LoopState(row.frames, row.limit(), row.stopped_on_eos,
+                                                                 row.prefill_s), decode)
+                for row, request in zip(loop, requests)]
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
@@ -288,12 +281,11 @@ class TTS:
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
         """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut
         their share of the samples, as upstream does."""
-        if ref_codes is not None:
-            full = mx.concatenate([ref_codes.astype(mx.int32), codes])
-            audio = np.array(self.codec.decoder.decode(full[None])[0])
-            cut = int(ref_codes.shape[0] / max(full.shape[0], 1) * audio.shape[0])
-            return audio[cut:]
-        return np.array(self.codec.decoder.decode(codes[None])[0])
+        if ref_codes is None:
+            return np.array(self.codec.decoder.decode(codes[None])[0])
+        full = mx.concatenate([ref_codes.astype(mx.int32), codes])
+        audio = np.array(self.codec.decoder.decode(full[None])[0])
+        return audio[int(ref_codes.shape[0] / max(full.shape[0], 1) * audio.shape[0]):]
 
 
 def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:

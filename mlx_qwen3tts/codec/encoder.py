@@ -131,26 +131,19 @@ class ResnetBlock(nn.Module):
         return x + y
 
 
-class SeanetEncoder(nn.Module):
+class SeanetEncoder(nn.Sequential):
     """Audio (B, n, 1) -> (B, ceil(n / hop), hidden). ELUs sit in `layers` so indices match the keys."""
 
     def __init__(self, config: CodecEncoderConfig):
-        super().__init__()
-        pad = config.pad_mode
-        channels = config.num_filters
-        self.layers = [CausalConv1d(config.audio_channels, channels, config.kernel_size, pad_mode=pad)]
+        pad, channels = config.pad_mode, config.num_filters
+        layers = [CausalConv1d(config.audio_channels, channels, config.kernel_size, pad_mode=pad)]
         for ratio in reversed(config.upsampling_ratios):
             for j in range(config.num_residual_layers):
-                self.layers.append(ResnetBlock(channels, config.dilation_growth_rate**j, config))
-            self.layers += [nn.ELU(), CausalConv1d(channels, 2 * channels, 2 * ratio, ratio, pad_mode=pad)]
+                layers.append(ResnetBlock(channels, config.dilation_growth_rate**j, config))
+            layers += [nn.ELU(), CausalConv1d(channels, 2 * channels, 2 * ratio, ratio, pad_mode=pad)]
             channels *= 2
-        last = CausalConv1d(channels, config.hidden_size, config.last_kernel_size, pad_mode=pad)
-        self.layers += [nn.ELU(), last]
-
-    def __call__(self, x: mx.array) -> mx.array:
-        for layer in self.layers:
-            x = layer(x)
-        return x
+        super().__init__(*layers, nn.ELU(), CausalConv1d(channels, config.hidden_size, config.last_kernel_size,
+                                                         pad_mode=pad))
 
 
 class MLP(nn.Module):
@@ -178,15 +171,9 @@ class TransformerLayer(nn.Module):
         return x + self.mlp_layer_scale(self.mlp(self.post_attention_layernorm(x)))
 
 
-class Transformer(nn.Module):
+class Transformer(nn.Sequential):
     def __init__(self, config: CodecEncoderConfig):
-        super().__init__()
-        self.layers = [TransformerLayer(config) for _ in range(config.num_hidden_layers)]
-
-    def __call__(self, x: mx.array) -> mx.array:
-        for layer in self.layers:
-            x = layer(x)
-        return x
+        super().__init__(*(TransformerLayer(config) for _ in range(config.num_hidden_layers)))
 
 
 class EuclideanCodebook(nn.Module):
@@ -273,8 +260,7 @@ class CodecEncoder(nn.Module):
 
     def encode(self, audio_24k) -> mx.array:
         """One mono clip, (n,) or (1, n) samples at 24 kHz -> codes (ceil(n / 1920), 16) int32."""
-        audio = _as_clip(audio_24k)
-        return self(audio[None])[0]
+        return self(_as_clip(audio_24k)[None])[0]
 
     def encode_batch(self, clips: list) -> list:
         """Several clips at once, as the reference batches them: zero-padded to the longest, each
@@ -290,12 +276,8 @@ class CodecEncoder(nn.Module):
         return [codes[i, : -(-clip.shape[0] // rate)] for i, clip in enumerate(clips)]
 
     def sanitize(self, weights: dict) -> dict:
-        """A speech_tokenizer checkpoint (torch layout) -> this module's parameters, float32.
-
-        Keeps the keys under `encoder.`, strips that prefix, drops the unused ones (see
-        UNUSED_PREFIXES, UNUSED_SUFFIXES, and acoustic levels past the kept codebooks) and turns
-        the Conv1d kernels (`.conv.weight`, `input_proj.weight`) from (out, in, k) to (out, k, in).
-        """
+        """A speech_tokenizer checkpoint (torch layout) -> this module's parameters, float32: the
+        used keys under `encoder.`, Conv1d kernels from (out, in, k) to (out, k, in)."""
         n_acoustic = len(self.quantizer.acoustic_residual_vector_quantizer.layers)
         out = {}
         for key, value in weights.items():

@@ -106,14 +106,9 @@ def apply_weights(module: nn.Module, weights: dict, what: str, quantization: Opt
             class_predicate=lambda p, m: f"{p}.scales" in weights and _layer_bits(quantization, p),
         )
     expected = {k for k, _ in tree_flatten(module.parameters())}
-    missing = sorted(expected - weights.keys())
-    unexpected = sorted(weights.keys() - expected)
-    if missing or unexpected:
-        detail = []
-        if missing:
-            detail.append(f"missing {_few(missing)}")
-        if unexpected:
-            detail.append(f"unexpected {_few(unexpected)}")
+    detail = [f"{name} {_few(sorted(keys))}" for name, keys in
+              (("missing", expected - weights.keys()), ("unexpected", weights.keys() - expected)) if keys]
+    if detail:
         raise ModelLoadError(f"{what} does not match the model: " + "; ".join(detail))
     try:
         module.load_weights(list(weights.items()), strict=True)

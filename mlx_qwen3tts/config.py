@@ -80,20 +80,15 @@ class ModelConfig(BaseModelArgs):
 
     @classmethod
     def from_json_dict(cls, params: dict, source: str = "config.json") -> "ModelConfig":
-        model_type = params.get("model_type")
-        if model_type != "qwen3_tts":
-            raise ModelLoadError(
-                f"{source} describes a '{model_type}' model, not Qwen3-TTS (model_type 'qwen3_tts')"
-            )
+        if params.get("model_type") != "qwen3_tts":
+            raise ModelLoadError(f"{source} describes a '{params.get('model_type')}' model, not Qwen3-TTS "
+                                 "(model_type 'qwen3_tts')")
         if params.get("tokenizer_type", "qwen3_tts_tokenizer_12hz") != "qwen3_tts_tokenizer_12hz":
-            raise ModelLoadError(
-                f"{source}: only the 12 Hz Qwen3-TTS models are supported, not {params['tokenizer_type']}"
-            )
+            raise ModelLoadError(f"{source}: only the 12 Hz Qwen3-TTS models are supported, not "
+                                 f"{params['tokenizer_type']}")
         if params.get("tts_model_type") not in VARIANTS:
-            raise ModelLoadError(
-                f"{source}: unknown tts_model_type {params.get('tts_model_type')!r} "
-                f"(expected one of {', '.join(VARIANTS)})"
-            )
+            raise ModelLoadError(f"{source}: unknown tts_model_type {params.get('tts_model_type')!r} "
+                                 f"(expected one of {', '.join(VARIANTS)})")
         if "talker_config" not in params:
             raise ModelLoadError(f"{source} has no talker_config: not a Qwen3-TTS checkpoint")
         return cls.from_dict(params)

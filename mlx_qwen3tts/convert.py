@@ -3,11 +3,8 @@
 `mlx_qwen3tts.convert --model Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice --output qwen3tts-4bit --bits 4`
 (also `python -m mlx_qwen3tts.convert`, and `convert(...)` from Python with the same arguments).
 
-The output has the layout of the mlx-community conversions (see layouts.py): the checkpoint's key
-names, speaker-encoder kernels already in MLX (out, kernel, in) layout, mlx-lm style
-"quantization" entry in config.json, safetensors shards with model.safetensors.index.json,
-speech_tokenizer/ in float32 as released, tokenizer and generation files, and a README card.
-Weight surgery happens here once; loading the folder renames and transposes nothing.
+The output has the layout of the mlx-community conversions (see layouts.py) plus a README card:
+weight surgery happens here once, so loading the folder renames and transposes nothing.
 
 Recipes (bits per component; components not named stay in --dtype):
 - uniform      every Linear of talker and code predictor, and the text embedding, at --bits
@@ -35,11 +32,15 @@ DTYPES = ("bfloat16", "float16", "float32")
 BITS = (4, 6, 8)
 GROUP_SIZES = (32, 64, 128)
 COMPONENTS = ("talker", "text_embedding", "codec_embedding", "code_predictor", "heads")
+BITS_RECIPES = {  # the components quantized at --bits
+    "uniform": ("talker", "text_embedding", "code_predictor", "heads"),
+    "linear-only": ("talker", "code_predictor", "heads"),
+}
 FIXED_RECIPES = {
     "talker4-cp8": {"talker": 4, "text_embedding": 4, "code_predictor": 8, "heads": 8},
     "all8": dict.fromkeys(COMPONENTS, 8),
 }
-RECIPES = ("uniform", "linear-only", *FIXED_RECIPES)
+RECIPES = (*BITS_RECIPES, *FIXED_RECIPES)
 SUPPORT_SUFFIXES = (".json", ".txt", ".model", ".tiktoken", ".jinja")
 SHARD_GB = 5.0
 
@@ -72,9 +73,7 @@ def recipe_bits(recipe: Optional[str], bits: Optional[int]) -> dict:
     bits = 4 if bits is None else bits
     if bits not in BITS:
         raise InputError(f"--bits must be one of {', '.join(map(str, BITS))}, got {bits}")
-    if recipe == "linear-only":
-        return dict.fromkeys(("talker", "code_predictor", "heads"), bits)
-    return dict.fromkeys(("talker", "text_embedding", "code_predictor", "heads"), bits)
+    return dict.fromkeys(BITS_RECIPES[recipe], bits)
 
 
 def check_options(dtype: str, bits: Optional[int], group_size: int, recipe: Optional[str]) -> dict:
@@ -213,12 +212,11 @@ def save_shards(folder: Path, weights: dict, max_bytes: int):
     mlx-lm names them, plus the index. Sorted order makes the files byte-stable."""
     shards, size = [], 0
     for key in sorted(weights):
-        nbytes = weights[key].nbytes
-        if not shards or (size + nbytes > max_bytes and shards[-1]):
+        if not shards or size + weights[key].nbytes > max_bytes:
             shards.append([])
             size = 0
         shards[-1].append(key)
-        size += nbytes
+        size += weights[key].nbytes
     names = ["model.safetensors"] if len(shards) == 1 else [
         f"model-{i + 1:05d}-of-{len(shards):05d}.safetensors" for i in range(len(shards))
     ]
@@ -226,11 +224,9 @@ def save_shards(folder: Path, weights: dict, max_bytes: int):
     for name, keys in zip(names, shards):
         write_safetensors(folder / name, {k: weights[k] for k in keys})
         weight_map.update(dict.fromkeys(keys, name))
-    index = {
-        "metadata": {"total_size": sum(v.nbytes for v in weights.values())},
-        "weight_map": dict(sorted(weight_map.items())),
-    }
-    _write_json(folder / "model.safetensors.index.json", index)
+    total = sum(v.nbytes for v in weights.values())
+    _write_json(folder / "model.safetensors.index.json",
+                {"metadata": {"total_size": total}, "weight_map": dict(sorted(weight_map.items()))})
 
 
 def write_safetensors(path: Path, tensors: dict, metadata: Optional[dict] = None):
@@ -285,10 +281,7 @@ def _copy_codec(source: Path, dest: Path):
     for path in sorted(source.iterdir()):
         if not path.is_file():
             continue
-        if path.suffix != ".safetensors":
-            shutil.copyfile(path, dest / path.name)
-            continue
-        metadata, dtypes = safetensors_info(path)
+        metadata, dtypes = safetensors_info(path) if path.suffix == ".safetensors" else ({}, {})
         if set(dtypes.values()) <= {"F32", "I64", "I32", "BOOL", "U8"}:
             shutil.copyfile(path, dest / path.name)
             continue

@@ -45,21 +45,15 @@ class Player:
                  expected_s: float = None):
         sd = _sounddevice()
         self.sample_rate, self.prebuffer_s, self.fast_enough = sample_rate, prebuffer_s, fast_enough
-        self.expected_s = expected_s
-        self.queue, self.lock = deque(), threading.Lock()
-        self.buffered = 0
-        self.finished = threading.Event()
-        self.drained = threading.Event()
-        self.started_at = time.perf_counter()
-        self.generated_s = 0.0
-        self.underruns = 0
+        self.expected_s, self.queue, self.lock = expected_s, deque(), threading.Lock()
+        self.finished, self.drained = threading.Event(), threading.Event()
+        self.started_at, self.generated_s, self.buffered, self.playing = time.perf_counter(), 0.0, 0, False
         try:
             self.stream = sd.OutputStream(samplerate=sample_rate, channels=1, dtype="float32",
                                           callback=self._callback, device=device)
         except Exception as e:  # PortAudioError and friends
             raise PlaybackError(f"cannot open an audio output device ({e}); check `python -m sounddevice`, "
                                 "or write a file with --output OUT.wav instead") from None
-        self.playing = False
 
     def _callback(self, out, frames, time_info, status):
         filled = 0
@@ -78,8 +72,6 @@ class Player:
             out[filled:, 0] = 0.0
             if self.finished.is_set():
                 self.drained.set()
-            else:
-                self.underruns += 1
 
     def add(self, samples: np.ndarray):
         samples = np.asarray(samples, dtype=np.float32)
@@ -91,7 +83,8 @@ class Player:
             elapsed = time.perf_counter() - self.started_at
             speed = self.generated_s / max(elapsed, 1e-9)
             if speed >= self.fast_enough or self.buffered / self.sample_rate >= self.needed(speed):
-                self._start()
+                self.stream.start()
+                self.playing = True
 
     def needed(self, speed: float) -> float:
         """Seconds to buffer before playing so that a generator at `speed` never runs dry."""
@@ -99,24 +92,16 @@ class Player:
             return self.prebuffer_s
         return 1.15 * self.expected_s * max(0.0, 1.0 - speed)
 
-    def _start(self):
-        self.stream.start()
-        self.playing = True
-
     def close(self, wait: bool = True):
         """Play what is queued (unless wait=False), then release the device."""
         self.finished.set()
         try:
             if wait and (self.buffered > 0 or self.playing):
                 if not self.playing:
-                    self._start()
+                    self.stream.start()
+                    self.playing = True
                 self.drained.wait(timeout=self.buffered / self.sample_rate + 2.0)
         finally:
-            self.stream.stop() if self.playing else None
+            if self.playing:
+                self.stream.stop()
             self.stream.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        self.close(wait=exc_type is None)

@@ -10,7 +10,7 @@ import warnings
 from dataclasses import dataclass
 from numbers import Integral
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Optional
 
 from .errors import InputError
 from .prompt import Voice
@@ -43,11 +43,6 @@ def clean_text(text, what: str = "text") -> str:
     if not isinstance(text, str):
         raise InputError(f"the {what} must be a str, got {type(text).__name__}")
     return _CONTROL.sub("", text)
-
-
-def cleaned_deltas(deltas: Iterable[str]) -> Iterator[str]:
-    for delta in deltas:
-        yield clean_text(delta, "text delta")
 
 
 def _integer(value, name: str, low: int, high: int, why: str = "") -> int:
@@ -85,8 +80,7 @@ def _instruct(tts, instruct) -> Optional[str]:
     if not instruct:
         return None
     instruct = clean_text(instruct, "instruct")
-    config = tts.config
-    if tts.variant == "base" or (tts.variant == "custom_voice" and config.tts_model_size == "0b6"):
+    if tts.variant == "base" or (tts.variant == "custom_voice" and tts.config.tts_model_size == "0b6"):
         what = "Base models ignore" if tts.variant == "base" else "the 0.6B CustomVoice model ignores"
         warnings.warn(f"{what} instructions (as upstream does); --instruct is not used", stacklevel=4)
         return None
@@ -117,7 +111,7 @@ def build_request(tts, text=None, deltas=None, language: str = "auto", speaker=N
             raise InputError("deltas must be an iterable of str (text as it is written)")
         if text_mode not in (None, "streaming"):
             raise InputError("text given as deltas uses the streaming text mode")
-        text_mode, deltas = "streaming", cleaned_deltas(deltas)
+        text_mode, deltas = "streaming", (clean_text(delta, "text delta") for delta in deltas)
     if not isinstance(language, str):
         raise InputError(f"language must be a str, got {type(language).__name__}")
     if max_tokens is not None:

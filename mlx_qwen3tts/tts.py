@@ -101,15 +101,7 @@ class TTS:
 
     def request_frames(self, request: Request, state: Optional[LoopState] = None) -> Iterator[Frame]:
         """Codec frames for a Request, as they are generated."""
-        return self._frames(request, self.text_track(request) if request.deltas is not None else None, state)
-
-    def request_chunks(self, request: Request, state: Optional[LoopState] = None) -> Iterator[AudioChunk]:
-        """Audio chunks for a Request while generating; they concatenate to its one-shot audio."""
-        start = time.perf_counter()
-        return stream_audio(self.codec, self.request_frames(request, state), self.sample_rate,
-                            request.first_chunk_frames, request.chunk_frames, request.voice.ref_codes, start)
-
-    def _frames(self, request: Request, track, state):
+        track = self.text_track(request) if request.deltas is not None else None
         try:
             row = self.row(request, track)
             if row is not None:
@@ -117,6 +109,12 @@ class TTS:
         finally:
             if track is not None:
                 track.close()
+
+    def request_chunks(self, request: Request, state: Optional[LoopState] = None) -> Iterator[AudioChunk]:
+        """Audio chunks for a Request while generating; they concatenate to its one-shot audio."""
+        start = time.perf_counter()
+        return stream_audio(self.codec, self.request_frames(request, state), self.sample_rate,
+                            request.first_chunk_frames, request.chunk_frames, request.voice.ref_codes, start)
 
     def rows(self) -> Rows:
         """An empty decode loop (`synthesis.Rows`) over this model, for one or many requests."""
@@ -251,11 +249,9 @@ class TTS:
 
     def _generate_batch(self, requests: List[Request], decode: bool) -> List[Result]:
         # Each request is its own row of the decode loop, with its own settings and seed.
-        rows, loop = self.rows(), []
-        for request in requests:
-            prompt = self.prompt(request)
-            loop.append(Row(prompt, request.sampling, self._limit(request, prompt), request.seed))
-            rows.add(loop[-1])
+        rows, loop = self.rows(), [self.row(request) for request in requests]
+        for row in loop:
+            rows.add(row)
         codes = {id(row): [] for row in loop}
         while len(rows) or rows.busy():
             for row, frame in rows.step():

@@ -191,25 +191,19 @@ class EuclideanCodebook(nn.Module):
         return codes, embed[codes]
 
 
-class VectorQuantization(nn.Module):
-    def __init__(self, config: CodecEncoderConfig):
-        super().__init__()
-        self.codebook = EuclideanCodebook(config)
-
-
 class ResidualVectorQuantizer(nn.Module):
     def __init__(self, config: CodecEncoderConfig, n_levels: int):
         super().__init__()
         dim = config.vector_quantization_hidden_dimension
         self.input_proj = nn.Conv1d(config.hidden_size, dim, 1, bias=False) if dim != config.hidden_size else None
-        self.layers = [VectorQuantization(config) for _ in range(n_levels)]
+        self.layers = [{"codebook": EuclideanCodebook(config)} for _ in range(n_levels)]  # checkpoint nesting
 
     def __call__(self, x: mx.array) -> list:
         """Latents (B, T, hidden) -> one (B, T) code array per level."""
         residual = self.input_proj(x) if self.input_proj is not None else x
         codes = []
         for layer in self.layers:
-            level_codes, quantized = layer.codebook(residual)
+            level_codes, quantized = layer["codebook"](residual)
             residual = residual - quantized
             codes.append(level_codes)
         return codes

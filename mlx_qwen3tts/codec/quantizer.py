@@ -12,27 +12,16 @@ import mlx.core as mx
 import mlx.nn as nn
 
 
-class Codebook(nn.Module):
-    def __init__(self, codebook_size: int, dim: int):
-        super().__init__()
-        self.codebook = mx.zeros((codebook_size, dim))
-
-
-class ResidualVectorQuantization(nn.Module):
-    def __init__(self, num_quantizers: int, codebook_size: int, dim: int):
-        super().__init__()
-        self.layers = [Codebook(codebook_size, dim) for _ in range(num_quantizers)]
-
-
 class ResidualVectorQuantizer(nn.Module):
     def __init__(self, num_quantizers: int, codebook_size: int, dim: int, output_dim: int):
         super().__init__()
-        self.vq = ResidualVectorQuantization(num_quantizers, codebook_size, dim)
+        # Nested as the checkpoint's `vq.layers.{i}.codebook`.
+        self.vq = {"layers": [{"codebook": mx.zeros((codebook_size, dim))} for _ in range(num_quantizers)]}
         self.output_proj = nn.Conv1d(dim, output_dim, 1, bias=False)
 
     def decode(self, codes: mx.array) -> mx.array:
         """codes (B, T, num_quantizers) -> (B, T, output_dim)."""
-        quantized = sum(layer.codebook[codes[..., i]] for i, layer in enumerate(self.vq.layers))
+        quantized = sum(layer["codebook"][codes[..., i]] for i, layer in enumerate(self.vq["layers"]))
         return self.output_proj(quantized)
 
 

@@ -31,16 +31,16 @@ class ReferenceAudioError(InputError):
 
 
 def _read_file(path) -> tuple[np.ndarray, int]:
+    path = os.fspath(path)
     if os.path.isdir(path):
-        raise ReferenceAudioError(f"reference audio {os.fspath(path)!s} is a folder; give an audio file")
+        raise ReferenceAudioError(f"reference audio {path!s} is a folder; give an audio file")
     if not os.path.isfile(path):
-        raise ReferenceAudioError(f"reference audio file not found: {os.fspath(path)!s}")
+        raise ReferenceAudioError(f"reference audio file not found: {path!s}")
     try:
-        audio, rate = sf.read(os.fspath(path), dtype="float32", always_2d=True)
+        audio, rate = sf.read(path, dtype="float32", always_2d=True)
     except (sf.LibsndfileError, RuntimeError, TypeError) as error:
-        reason = str(error).rstrip(".")
         raise ReferenceAudioError(
-            f"cannot read reference audio {os.fspath(path)!s}: {reason}. Use a WAV, FLAC or OGG file, "
+            f"cannot read reference audio {path!s}: {str(error).rstrip('.')}. Use a WAV, FLAC or OGG file, "
             "or pass (samples, sample_rate) with the samples as a numpy array."
         ) from None
     return audio, int(rate)
@@ -79,11 +79,8 @@ def resample_to_24k(audio: np.ndarray, sample_rate: int) -> np.ndarray:
         return audio
     # librosa's rounding, ratio first: 52920 samples at 44.1 kHz give 28801, not 28800.
     length = math.ceil(audio.shape[0] * (TARGET_SAMPLE_RATE / sample_rate))
-    resampled = soxr.resample(audio, sample_rate, TARGET_SAMPLE_RATE, quality="soxr_hq")
-    resampled = resampled[:length]
-    if resampled.shape[0] < length:
-        resampled = np.pad(resampled, (0, length - resampled.shape[0]))
-    return np.ascontiguousarray(resampled, dtype=np.float32)
+    resampled = soxr.resample(audio, sample_rate, TARGET_SAMPLE_RATE, quality="soxr_hq")[:length]
+    return np.pad(resampled, (0, length - resampled.shape[0])).astype(np.float32)
 
 
 def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.ndarray:

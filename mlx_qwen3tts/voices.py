@@ -28,8 +28,7 @@ class VoiceCache:
     """LRU of computed (x-vector, codes) per reference audio."""
 
     def __init__(self, size: int = CACHE_SIZE):
-        self.size, self.items = size, OrderedDict()
-        self.hits = 0
+        self.size, self.items, self.hits = size, OrderedDict(), 0
 
     @staticmethod
     def key(audio: np.ndarray) -> str:
@@ -63,22 +62,17 @@ def clone_voice(tts, ref_audio, ref_text: Optional[str] = None, x_vector_only: b
     key = VoiceCache.key(audio)
     cached = tts.voice_cache.get(key)
     if cached is None:
-        xvector = extract_xvector(tts.model.speaker_encoder, audio)
-        codes = tts.codec.encode(audio)
-        mx.eval(xvector, codes)
-        cached = (xvector, codes)
+        cached = (extract_xvector(tts.model.speaker_encoder, audio), tts.codec.encode(audio))
+        mx.eval(cached)
         tts.voice_cache.put(key, cached)
     xvector, codes = cached
     if x_vector_only:
         return Voice(xvector=xvector)
     seconds = audio.shape[0] / 24000
     if len(ref_text.strip()) < SHORT_TEXT_CHARS_PER_SECOND * seconds:
-        warnings.warn(
-            f"the reference text ({len(ref_text.strip())} characters) looks too short for "
-            f"{seconds:.1f} s of reference audio; a transcript that does not match the audio "
-            "can make generation run on",
-            stacklevel=2,
-        )
+        warnings.warn(f"the reference text ({len(ref_text.strip())} characters) looks too short for {seconds:.1f} s "
+                      "of reference audio; a transcript that does not match the audio can make generation run on",
+                      stacklevel=2)
     return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=tts.tokenizer.reference(ref_text).body,
                  ref_text=ref_text)
 

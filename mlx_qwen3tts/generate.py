@@ -197,7 +197,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
 
     from .tts import load
 
-    if sum(x is not None and x is not False for x in (text, text_stream or None, batch_file)) > 1:
+    if sum(x is not None for x in (text, text_stream or None, batch_file)) > 1:
         raise InputError("give only one of --text, --text-stream and --batch-file")
     texts = None
     if batch_file is not None:
@@ -221,9 +221,9 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
     if first_chunk_frames < 1 or chunk_frames < 1:
         raise InputError("--first-chunk-frames and --chunk-frames must be at least 1")
     sampling_args = dict(temperature=temperature, top_k=top_k, top_p=top_p, repetition_penalty=repetition_penalty)
-    if any(v is not None and v < 0 for v in sampling_args.values()):
-        bad = next(k for k, v in sampling_args.items() if v is not None and v < 0)
-        raise InputError(f"--{bad.replace('_', '-')} must not be negative")
+    for name, value in sampling_args.items():
+        if value is not None and value < 0:
+            raise InputError(f"--{name.replace('_', '-')} must not be negative")
     fmt = format_for_path(output, audio_format) if output is not None else None
     outs = _resolve_outputs(texts, output, codes_output, save_voice)
     outputs.check_distinct(
@@ -299,8 +299,10 @@ def _resolve_outputs(texts, output, codes_output, save_voice) -> dict:
             outs[key] = outputs.resolve(given, what)
         elif given in outputs.STDOUT_NAMES:
             raise InputError(f"{what} {given}: --batch-file writes one numbered file per line; give a file name")
-        else:
-            outs[key] = [outputs.resolve(_numbered(Path(given), i), what) for i in range(1, len(texts) + 1)]
+        else:  # out.wav -> out_1.wav, out_2.wav, ...
+            path = Path(given)
+            outs[key] = [outputs.resolve(path.with_name(f"{path.stem}_{i}{path.suffix}"), what)
+                         for i in range(1, len(texts) + 1)]
     return outs
 
 
@@ -322,10 +324,6 @@ def _read_batch_file(path):
     if not texts:
         raise InputError(f"--batch-file {path} has no text lines")
     return texts
-
-
-def _numbered(path, i):
-    return path.with_name(f"{path.stem}_{i}{path.suffix}")
 
 
 def _run_batch(tts, texts, common, outs, fmt, quiet):

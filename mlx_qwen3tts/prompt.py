@@ -41,12 +41,10 @@ def language_id(config: ModelConfig, language: str, speaker: Optional[str]) -> O
     lang = (language or "auto").lower()
     if lang != "auto" and (lang not in tc.codec_language_id or "dialect" in lang):
         raise InputError(f"unknown language '{language}'; choose one of: {', '.join(config.languages)}")
-    lang_id = None if lang == "auto" else tc.codec_language_id[lang]
-    if speaker and lang in ("chinese", "auto"):
-        dialect = tc.spk_is_dialect.get(speaker.lower(), False)
-        if dialect:
-            lang_id = tc.codec_language_id[dialect]
-    return lang_id
+    dialect = tc.spk_is_dialect.get(speaker.lower(), False) if speaker and lang in ("chinese", "auto") else False
+    if dialect:
+        return tc.codec_language_id[dialect]
+    return None if lang == "auto" else tc.codec_language_id[lang]
 
 
 def speaker_id(config: ModelConfig, speaker: str) -> int:

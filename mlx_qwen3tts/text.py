@@ -17,8 +17,7 @@ def split_sentences(text: str, max_chars: int = 300) -> list:
 
     A single sentence longer than `max_chars` is cut at the last comma or space before the limit.
     """
-    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text)]
-    sentences = [s for s in sentences if s]
+    sentences = [s for s in (m.group(0).strip() for m in _SENTENCE.finditer(text)) if s]
     pieces, current = [], ""
     for sentence in sentences:
         while len(sentence) > max_chars:

@@ -106,10 +106,8 @@ def _from_vocab_and_merges(folder: Path) -> Tokenizer:
     ])
     for token_id, entry in entries:
         if tokenizer.token_to_id(entry["content"]) != token_id:
-            raise ValueError(
-                f"{folder / 'tokenizer_config.json'}: added token {entry['content']!r} is declared as id "
-                f"{token_id} but vocab.json has it as id {tokenizer.token_to_id(entry['content'])}"
-            )
+            raise ValueError(f"{folder / 'tokenizer_config.json'}: added token {entry['content']!r} is declared as "
+                             f"id {token_id} but vocab.json has it as id {tokenizer.token_to_id(entry['content'])}")
     return tokenizer
 
 
@@ -142,7 +140,7 @@ class TextTokenizer:
             raise ModelLoadError(f"{folder} has no tokenizer.json and lacks {', '.join(missing)}")
         try:
             return cls(_from_vocab_and_merges(folder))
-        except (ValueError, KeyError, OSError, Exception) as e:  # tokenizers raises plain Exception
+        except Exception as e:  # tokenizers raises plain Exception; also ValueError, KeyError, OSError
             raise ModelLoadError(f"cannot read the text tokenizer files in {folder}: {e}") from None
 
     def encode(self, text: str) -> list[int]:

@@ -29,9 +29,7 @@ class Progress:
     """`frames budget audio RTF` on one refreshed stderr line; with split text, per piece."""
 
     def __init__(self, quiet: bool):
-        self.quiet = quiet
-        self.start = time.perf_counter()
-        self.last = 0.0
+        self.quiet, self.start, self.last = quiet, time.perf_counter(), 0.0
         self.done_frames, self.piece, self.piece_frames = 0, 1, 0
 
     def __call__(self, frames: int, budget: int, piece: int = 1, pieces: int = 1):

@@ -92,10 +92,9 @@ def _from_vocab_and_merges(folder: Path) -> Tokenizer:
     tokenizer.post_processor = processors.ByteLevel(trim_offsets=False)
 
     # transformers marks a token special when its entry says so or when it is a named special token.
-    named = {t["content"] if isinstance(t, dict) else t for t in config.get("additional_special_tokens") or []}
-    for key in ("bos_token", "eos_token", "pad_token", "unk_token"):
-        value = config.get(key)
-        named.add(value["content"] if isinstance(value, dict) else value)
+    named = [config.get(key) for key in ("bos_token", "eos_token", "pad_token", "unk_token")]
+    named += config.get("additional_special_tokens") or []
+    named = {t["content"] if isinstance(t, dict) else t for t in named}
     tokenizer.add_tokens([
         AddedToken(
             entry["content"], single_word=entry.get("single_word", False), lstrip=entry.get("lstrip", False),

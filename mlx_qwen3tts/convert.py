@@ -120,17 +120,9 @@ def quantization_entry(plan: dict, per_component: dict, group_size: int) -> dict
     return entry
 
 
-def convert(
-    model: str,
-    output: str,
-    dtype: str = "bfloat16",
-    bits: Optional[int] = None,
-    group_size: int = 64,
-    recipe: Optional[str] = None,
-    force: bool = False,
-    upload_repo: Optional[str] = None,
-    max_shard_size_gb: float = SHARD_GB,
-) -> Path:
+def convert(model: str, output: str, dtype: str = "bfloat16", bits: Optional[int] = None, group_size: int = 64,
+            recipe: Optional[str] = None, force: bool = False, upload_repo: Optional[str] = None,
+            max_shard_size_gb: float = SHARD_GB) -> Path:
     """Convert `model` (hub id or local folder, released or MLX layout, unquantized) into `output`.
 
     Quantizes when `bits` or `recipe` is given (`bits` alone means the uniform recipe). The folder is

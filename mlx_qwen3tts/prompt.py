@@ -59,16 +59,9 @@ def speaker_id(config: ModelConfig, speaker: str) -> int:
     return ids[speaker.lower()]
 
 
-def build_prompt(
-    talker,
-    config: ModelConfig,
-    target: TemplateIds,
-    voice: Voice = Voice(),
-    language: str = "auto",
-    instruct_ids: Optional[Sequence[int]] = None,
-    streaming: bool = False,
-    text_complete: bool = True,
-) -> Prompt:
+def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice = Voice(), language: str = "auto",
+                 instruct_ids: Optional[Sequence[int]] = None, streaming: bool = False,
+                 text_complete: bool = True) -> Prompt:
     """target: the text to speak in its template (`TextTokenizer.assistant`).
 
     text_complete=False (text still being written, streaming layout only): target.body is what the

@@ -146,7 +146,7 @@ class TTS:
             streaming=True, text_complete=track.finished, instruct_ids=self._instruct_ids(request),
         )
         track.eos, track.pad = talker.text_embed(mx.array([[cfg.tts_eos_token_id, cfg.tts_pad_token_id]]))[0]
-        track.lead, track.offset = lead, (needed if voice.ref_codes is not None else 1)
+        track.lead, track.offset = lead, needed  # needed is 1 without ICL
         budget = None
         if request.max_frames is None and not track.finished:  # grows with the text received so far
             budget = lambda: frame_budget(len(track.body()))  # noqa: E731
@@ -155,9 +155,8 @@ class TTS:
 
     def text_track(self, request: Request) -> LiveTextTrack:
         """The live text track of a request whose text arrives as deltas."""
-        talker = self.model.talker
-        embed = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731
-        return LiveTextTrack(self.tokenizer, request.deltas, embed)
+        return LiveTextTrack(self.tokenizer, request.deltas,
+                             lambda ids: self.model.talker.text_embed(mx.array([list(ids)]))[0])
 
     def _limit(self, request: Request, prompt: Prompt) -> int:
         limit = request.max_frames or self.max_new_tokens

@@ -67,9 +67,7 @@ def _to_mono(audio: np.ndarray, where: str) -> np.ndarray:
             f"reference audio {where} has shape {audio.shape}, more channels than samples; "
             "pass (samples, channels), e.g. the transpose of this array"
         )
-    if audio.shape[1] == 1:
-        return audio[:, 0]
-    return np.mean(audio, axis=1, dtype=np.float32)
+    return np.mean(audio, axis=1, dtype=np.float32)  # one channel: its samples exactly
 
 
 def resample_to_24k(audio: np.ndarray, sample_rate: int) -> np.ndarray:

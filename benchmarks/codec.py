@@ -33,11 +33,11 @@ def decode_ms_per_frame(decoder: CodecDecoder, frames: int, chunk: int, seed: in
     args = decoder.args
     codes = mx.random.randint(0, args.codebook_size, (1, frames + chunk, args.num_quantizers), key=mx.random.key(seed))
     state = decoder.make_state()
-    mx.eval(decoder.step(codes[:, :chunk], state), state.arrays())  # warm-up: traces the compiled step
+    mx.eval(decoder.step(codes[:, :chunk], state), state.state)  # warm-up: traces the compiled step
     tic = time.perf_counter()
     for start in range(chunk, frames + chunk, chunk):
         audio = decoder.step(codes[:, start : start + chunk], state)
-        mx.eval(audio, state.arrays())
+        mx.eval(audio, state.state)
     return (time.perf_counter() - tic) / frames * 1e3
 
 

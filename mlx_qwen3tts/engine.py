@@ -28,7 +28,7 @@ import mlx.core as mx
 
 from .backend import release_thread_streams
 from .errors import Qwen3TTSError
-from .streaming import AudioChunk, ChunkDecoder, TextFeed, feed_from
+from .streaming import AudioChunk, ChunkDecoder, TextFeed, decode_chunks, feed_from
 from .synthesis import Rows
 
 __all__ = ["Engine", "EngineClosed", "EngineFull", "Handle", "TextFeed"]
@@ -203,15 +203,18 @@ class Engine:
                         self._end(job, rows, exc)
                     rows = tts.rows()
                     continue
+                due = []  # jobs with a chunk to decode: all decoded together
                 for row, codes in frames:  # row.done here: this was its last frame (its limit)
                     job = owner[id(row)]
-                    self._try(job, rows, lambda j: j.emit(j.chunks.push(codes, last=row.done)))
-                for job in list(self._active):
-                    row = job.row
-                    if row is not None and row.done and not job.cancelled.is_set():
-                        owner.pop(id(row), None)
-                        self._try(job, rows, lambda j: j.emit(j.chunks.finish()))
-                        self._end(job, rows, row.error)
+                    if job.chunks.add(codes, last=row.done):
+                        due.append(job)
+                ended = [job for job in self._active
+                         if job.row is not None and job.row.done and not job.cancelled.is_set()]
+                due += [job for job in ended if job not in due and job.chunks.end()]
+                self._emit(due, rows)
+                for job in ended:
+                    owner.pop(id(job.row), None)
+                    self._end(job, rows, job.row.error)
                 if not frames and not rows.busy():
                     with self._lock:
                         if not self._woken and not self._closed:
@@ -241,6 +244,17 @@ class Engine:
         job.row = row
         owner[id(row)] = job
         rows.add(row)
+
+    def _emit(self, jobs: List[Job], rows: Rows):
+        """Decode the due chunks of `jobs` (batched across them) and hand each its chunk."""
+        try:
+            chunks = decode_chunks([job.chunks for job in jobs])
+        except Exception as exc:  # noqa: BLE001  (the shared codec step failed: those requests end with it)
+            for job in jobs:
+                self._end(job, rows, exc)
+            return
+        for job, chunk in zip(jobs, chunks):
+            job.emit(chunk)
 
     def _try(self, job: Job, rows: Rows, action, *args):
         """Run one job's action; its error ends that job alone."""

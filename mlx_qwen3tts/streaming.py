@@ -11,7 +11,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, List, Optional
 
 import mlx.core as mx
 import numpy as np
@@ -40,6 +40,8 @@ class ChunkDecoder:
     out as soon as its frames are in (a caller waiting on the next frame would add a frame-time to
     every chunk); the end is marked by `is_final` on the last chunk: the one completed by
     `push(..., last=True)`, or `finish`'s rest, which is empty when every frame went out already.
+    `add`/`end` say when a chunk is due without decoding it, so `decode_chunks` can decode the due
+    chunks of many streams in one batched step.
     """
 
     def __init__(self, codec, sample_rate: int, first_chunk_frames: int = 1, chunk_frames: int = 4,
@@ -49,41 +51,64 @@ class ChunkDecoder:
         self.decoder, self.sample_rate = codec.decoder, sample_rate
         self.sizes = (first_chunk_frames, chunk_frames)
         self.start_time = time.perf_counter() if start_time is None else start_time
-        self.state = self.decoder.make_state()
+        self.state = self.decoder.make_state(1)
         if ref_codes is not None:
             mx.eval(self.decoder.step(ref_codes.astype(mx.int32)[None], self.state))
-        self.pending, self.index, self.first_frame_at, self.ended = [], 0, None, False
+        self.pending, self.index, self.first_frame_at, self.final, self.ended = [], 0, None, False, False
 
     def push(self, codes, last: bool = False) -> Optional[AudioChunk]:
         """Take one frame's codes ((16,) or (1, 16)); returns the chunk this completes, if any.
         `last`: the stream ends with this frame (its chunk is given out now, marked final)."""
+        return self.take() if self.add(codes, last) else None
+
+    def add(self, codes, last: bool = False) -> bool:
+        """`push` without decoding: whether a chunk is now due (`take` it, or `decode_chunks`)."""
         if self.first_frame_at is None:
             self.first_frame_at = time.perf_counter() - self.start_time
         self.pending.append(np.asarray(codes, dtype=np.int32).reshape(-1))
-        if last or len(self.pending) >= self.sizes[min(self.index, 1)]:
-            return self._emit(final=last)
-        return None
+        self.final = last
+        return last or len(self.pending) >= self.sizes[min(self.index, 1)]
 
     def finish(self) -> Optional[AudioChunk]:
         """The final chunk: the frames not given out yet, possibly none (an empty chunk that only
         marks the end). None when the end was marked already or no frame ever came."""
-        if self.ended or (self.index == 0 and not self.pending):
-            return None
-        return self._emit(final=True)
+        return self.take() if self.end() else None
 
-    def _emit(self, final: bool) -> AudioChunk:
-        if self.pending:
-            codes = np.stack(self.pending)
-            audio = self.decoder.step(mx.array(codes)[None], self.state)[0]
-            mx.eval(audio)
-            samples = np.array(audio)
-        else:
-            codes, samples = np.zeros((0, 16), dtype=np.int32), np.zeros((0,), dtype=np.float32)
-        self.ended = final
-        chunk = AudioChunk(samples, self.sample_rate, self.index, final, len(self.pending),
+    def end(self) -> bool:
+        """`finish` without decoding: whether a final chunk is due."""
+        self.final = True
+        return not self.ended and (self.index > 0 or bool(self.pending))
+
+    def take(self) -> AudioChunk:
+        """The pending frames, decoded alone, as the next chunk."""
+        return decode_chunks([self])[0]
+
+    def _chunk(self, samples: np.ndarray) -> AudioChunk:
+        codes = np.stack(self.pending) if self.pending else np.zeros((0, 16), dtype=np.int32)
+        self.ended = self.final
+        chunk = AudioChunk(samples, self.sample_rate, self.index, self.final, len(self.pending),
                            {"first_frame": self.first_frame_at, "ready": time.perf_counter() - self.start_time}, codes)
         self.index, self.pending = self.index + 1, []
         return chunk
+
+
+def decode_chunks(streams: List[ChunkDecoder]) -> List[AudioChunk]:
+    """The next chunk of each stream (its pending frames). Streams of one codec with the same number of
+    pending frames are decoded together in one batched step (`CodecDecoder.step_streams`), which
+    gives each the audio it would get alone."""
+    groups = {}
+    for i, stream in enumerate(streams):
+        groups.setdefault((id(stream.decoder), len(stream.pending)), []).append(i)
+    samples = [np.zeros((0,), dtype=np.float32)] * len(streams)
+    for (_, frames), members in groups.items():
+        if frames:
+            group = [streams[i] for i in members]
+            codes = mx.array(np.stack([np.stack(s.pending) for s in group]))
+            audio = group[0].decoder.step_streams(codes, [s.state for s in group])
+            mx.eval(audio, [s.state.state for s in group])
+            for i, row in zip(members, np.array(audio)):
+                samples[i] = row
+    return [stream._chunk(row) for stream, row in zip(streams, samples)]
 
 
 def stream_audio(codec, frames: Iterator[Frame], sample_rate: int, first_chunk_frames: int = 1,

@@ -147,9 +147,10 @@ class RowKVCache:
 class WindowKVCache:
     """Keys and values of the last `window - 1` positions, for a causal sliding window of `window`
     positions (a query sees itself and `window - 1` earlier ones). Static shapes, so a streaming
-    step can be compiled; slots before the start of the stream are masked out.
+    step can be compiled; slots before the start of a stream are masked out. Each row has its own
+    position, so streams started at different times can step together.
 
-    keys/values: (B, n_kv_heads, window - 1, head_dim); offset: () int array, positions seen so far.
+    keys/values: (B, n_kv_heads, window - 1, head_dim); offset: (B,) int32, positions seen per row.
     """
 
     def __init__(self, keys, values, offset):
@@ -158,7 +159,7 @@ class WindowKVCache:
     @classmethod
     def empty(cls, batch: int, n_kv_heads: int, head_dim: int, window: int, dtype=mx.float32):
         zeros = mx.zeros((batch, n_kv_heads, window - 1, head_dim), dtype)
-        return cls(zeros, zeros, mx.array(0, dtype=mx.int32))
+        return cls(zeros, zeros, mx.zeros((batch,), dtype=mx.int32))
 
     @property
     def state(self):
@@ -177,11 +178,13 @@ class WindowKVCache:
         return keys, values
 
     def make_mask(self, length: int):
-        """(length, window - 1 + length): new query i sees slots i .. i + window - 1 that hold a position."""
+        """(B, 1, length, window - 1 + length): new query i sees slots i .. i + window - 1 that hold a
+        position of its row."""
         memory = self.keys.shape[2]
         slots = mx.arange(memory + length)[None]
         queries = mx.arange(length)[:, None]
-        return (slots >= queries) & (slots <= queries + memory) & (slots >= memory - self.offset)
+        band = (slots >= queries) & (slots <= queries + memory)
+        return (band & (slots >= (memory - self.offset)[:, None, None]))[:, None]
 
 
 def attention_mask(length: int, cache: Any = None, window: Optional[int] = None):

@@ -103,6 +103,20 @@ def test_stream_keeps_its_batch_and_states_are_independent(decoder, ref):
     assert_close(np.array(decoder.step(codes[:, :3], other)), first)
 
 
+def test_streams_at_different_positions_step_together(decoder, ref, one_shot_100):
+    """Two streams, one 5 frames in and one 80 (past the 72-frame window), decoded in one batched
+    step, give what each gives alone: the one-shot decode of the same frames; each goes on alone after."""
+    codes = mx.array(ref["codes_100"])[None]
+    early, late = decoder.make_state(1), decoder.make_state(1)
+    heads = [np.array(decoder.step(codes[:, :5], early))[0], np.array(decoder.step(codes[:, :80], late))[0]]
+    joint = np.array(decoder.step_streams(mx.concatenate([codes[:, 5:8], codes[:, 80:83]]), [early, late]))
+    tails = [np.array(decoder.step(codes[:, 8:10], early))[0], np.array(decoder.step(codes[:, 83:85], late))[0]]
+    assert early.frames == 10 and late.frames == 85
+    hop = 1920
+    assert_close(np.concatenate([heads[0], joint[0], tails[0]]), one_shot_100[: 10 * hop])
+    assert_close(np.concatenate([heads[1], joint[1], tails[1]]), one_shot_100[: 85 * hop])
+
+
 def chunked(module, x, sizes, cache):
     out, start = [], 0
     for n in sizes:

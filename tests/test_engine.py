@@ -137,12 +137,12 @@ def test_full_engine_refuses_at_once(custom):
     feed = TextFeed()  # never ends: keeps its request waiting for text
     with Engine(custom, max_active=1, max_queue=1) as engine:
         busy = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=50))
-        engine.submit(custom.request("Queued.", speaker="ryan", max_tokens=2))
+        queued = engine.submit(custom.request("Queued.", speaker="ryan", max_tokens=2))  # kept: a dropped handle cancels
         start = time.perf_counter()
         with pytest.raises(EngineFull):
             engine.submit(custom.request("Refused.", speaker="ryan", max_tokens=2))
         assert time.perf_counter() - start < 0.5
-        busy.cancel()
+        busy.cancel(), queued.cancel()
 
 
 def test_failing_text_iterator_fails_alone(custom):

@@ -45,13 +45,30 @@ def compile_on_gpu(fn: Callable) -> Callable:
     return lambda *args: (fn if cpu_paths() else compiled)(*args)
 
 
+# Narrow stride-1 convolutions (the codec decoder's last two blocks, 96 and 192 channels at 8-24 kHz) run
+# faster as one multiply-accumulate GEMM per tap on shifted views than with a gathered copy (measured:
+# 15360 frames x 96 channels 66 -> 39 ms, 5120 x 192 52 -> 41 ms; at 384 channels the single GEMM wins).
+TAP_GEMM_MAX_CHANNELS = 256
+
+
 def conv1d(x: mx.array, conv: nn.Conv1d) -> mx.array:
     """`conv(x)` for an unpadded nn.Conv1d; on the CPU a dilated or strided one runs as a single GEMM
-    over its gathered taps (B, T_out, kernel * C_in) x (kernel * C_in, C_out)."""
+    over its gathered taps (B, T_out, kernel * C_in) x (kernel * C_in, C_out), or, when it is narrow
+    and stride 1, as one accumulating GEMM per tap."""
     out_channels, kernel, in_channels = conv.weight.shape
     stride, dilation = conv.stride, conv.dilation
-    if conv.padding or conv.groups > 1 or kernel == 1 or (stride == 1 and dilation == 1) or not cpu_paths():
-        return conv(x)  # stride-1 undilated: MLX's CPU conv is already a GEMM (and equal bit for bit)
+    if conv.padding or conv.groups > 1 or kernel == 1 or not cpu_paths():
+        return conv(x)
+    if stride == 1 and in_channels <= TAP_GEMM_MAX_CHANNELS:
+        frames = x.shape[1] - dilation * (kernel - 1)
+        y = x[:, :frames] @ conv.weight[:, 0].T
+        if "bias" in conv:
+            y = y + conv.bias
+        for k in range(1, kernel):
+            y = mx.addmm(y, x[:, k * dilation : k * dilation + frames], conv.weight[:, k].T)
+        return y
+    if stride == 1 and dilation == 1:
+        return conv(x)  # MLX's CPU conv is already a GEMM here (and equal bit for bit)
     frames = (x.shape[1] - dilation * (kernel - 1) - 1) // stride + 1
     span = stride * (frames - 1) + 1
     taps = [x[:, k * dilation : k * dilation + span : stride] for k in range(kernel)]

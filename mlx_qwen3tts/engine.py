@@ -4,8 +4,9 @@
 active request at once: a new request is prefilled and joins at the next frame boundary, a row
 leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
 arrived waits without holding the others back. Each row keeps its own sampling settings, random
-key (from its seed) and codec decoder state, so a request's audio does not depend on what else
-runs: greedy requests equal their solo runs, seeded ones repeat.
+key (from its seed) and codec decoder state (the rows' due chunks are decoded in one batched
+codec step), so a request's audio does not depend on what else runs: greedy requests equal their
+solo runs, seeded ones repeat.
 
 `submit(request)` returns a `Handle` at once, or raises `EngineFull` when `max_active` rows and
 `max_queue` waiting requests are taken. Iterating the handle yields `AudioChunk`s (with their

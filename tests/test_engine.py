@@ -137,7 +137,8 @@ def test_full_engine_refuses_at_once(custom):
     feed = TextFeed()  # never ends: keeps its request waiting for text
     with Engine(custom, max_active=1, max_queue=1) as engine:
         busy = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=50))
-        queued = engine.submit(custom.request("Queued.", speaker="ryan", max_tokens=2))  # kept: a dropped handle cancels
+        # kept: a dropped handle would cancel it and free its place
+        queued = engine.submit(custom.request("Queued.", speaker="ryan", max_tokens=2))
         start = time.perf_counter()
         with pytest.raises(EngineFull):
             engine.submit(custom.request("Refused.", speaker="ryan", max_tokens=2))

@@ -207,6 +207,8 @@ class Engine:
                 due = []  # jobs with a chunk to decode: all decoded together
                 for row, codes in frames:  # row.done here: this was its last frame (its limit)
                     job = owner[id(row)]
+                    if job.cancelled.is_set():
+                        continue  # its row leaves at the top of the next pass; nothing more is read
                     if job.chunks.add(codes, last=row.done):
                         due.append(job)
                 ended = [job for job in self._active

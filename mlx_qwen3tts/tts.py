@@ -145,7 +145,7 @@ class TTS:
             talker, cfg, TemplateIds(track.role(), tuple(consumed), ()), voice=voice, language=request.language,
             streaming=True, text_complete=track.finished, instruct_ids=self._instruct_ids(request),
         )
-        track.eos, track.pad = talker.text_embed(mx.array([[cfg.tts_eos_token_id, cfg.tts_pad_token_id]]))[0]
+        track.eos, track.pad = talker.text_embed([cfg.tts_eos_token_id, cfg.tts_pad_token_id])
         track.lead, track.offset = lead, needed  # needed is 1 without ICL
         budget = None
         if request.max_frames is None and not track.finished:  # grows with the text received so far
@@ -155,8 +155,7 @@ class TTS:
 
     def text_track(self, request: Request) -> LiveTextTrack:
         """The live text track of a request whose text arrives as deltas."""
-        return LiveTextTrack(self.tokenizer, request.deltas,
-                             lambda ids: self.model.talker.text_embed(mx.array([list(ids)]))[0])
+        return LiveTextTrack(self.tokenizer, request.deltas, self.model.talker.text_embed)
 
     def _limit(self, request: Request, prompt: Prompt) -> int:
         limit = request.max_frames or self.max_new_tokens

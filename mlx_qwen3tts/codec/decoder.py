@@ -203,8 +203,8 @@ class CodecDecoder(nn.Module):
         self._check(codes)
         if state.pre_conv is None:
             self._fill_state(state, codes.shape[0])
-        elif state.pre_conv.tail.shape[0] != codes.shape[0]:
-            raise InputError(f"this stream decodes batches of {state.pre_conv.tail.shape[0]}, got {codes.shape[0]}")
+        elif state.pre_conv.state.shape[0] != codes.shape[0]:
+            raise InputError(f"this stream decodes batches of {state.pre_conv.state.shape[0]}, got {codes.shape[0]}")
         audio, state.state = self._compiled_step(codes, state.state)
         state.frames += codes.shape[1]
         return audio

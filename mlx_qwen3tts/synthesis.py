@@ -189,9 +189,7 @@ class Rows:
     def step(self) -> list:
         """Send off one frame for every row that can move; return the frames read since last time."""
         moving = [r for r in self.rows if self._can_step(r)]
-        sent = None
-        if moving:
-            sent = self._send(moving)
+        sent = self._send(moving) if moving else None
         frames = self._read()
         if sent is not None:
             self.pending.append(sent)

@@ -275,11 +275,10 @@ class TTS:
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
         """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut
         their share of the samples, as upstream does."""
-        if ref_codes is None:
-            return np.array(self.codec.decoder.decode(codes[None])[0])
-        full = mx.concatenate([ref_codes.astype(mx.int32), codes])
+        full = codes if ref_codes is None else mx.concatenate([ref_codes.astype(mx.int32), codes])
         audio = np.array(self.codec.decoder.decode(full[None])[0])
-        return audio[int(ref_codes.shape[0] / max(full.shape[0], 1) * audio.shape[0]):]
+        n_ref = 0 if ref_codes is None else ref_codes.shape[0]
+        return audio[int(n_ref / max(full.shape[0], 1) * audio.shape[0]):]
 
 
 def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:

@@ -14,31 +14,30 @@ VARIANTS = ("base", "custom_voice", "voice_design")
 
 
 @dataclass
-class CodePredictorConfig(BaseModelArgs):
-    vocab_size: int = 2048
+class TransformerConfig(BaseModelArgs):
+    """The fields the talker and the code predictor share (defaults: the released models)."""
+
     hidden_size: int = 1024
     intermediate_size: int = 3072
-    num_hidden_layers: int = 5
     num_attention_heads: int = 16
     num_key_value_heads: int = 8
-    head_dim: int = 128
     rms_norm_eps: float = 1e-6
     rope_theta: float = 1e6
     num_code_groups: int = 16
 
 
 @dataclass
-class TalkerConfig(BaseModelArgs):
+class CodePredictorConfig(TransformerConfig):
+    vocab_size: int = 2048
+    num_hidden_layers: int = 5
+    head_dim: int = 128
+
+
+@dataclass
+class TalkerConfig(TransformerConfig):
     vocab_size: int = 3072
-    hidden_size: int = 1024
-    intermediate_size: int = 3072
     num_hidden_layers: int = 28
-    num_attention_heads: int = 16
-    num_key_value_heads: int = 8
     head_dim: Optional[int] = None
-    rms_norm_eps: float = 1e-6
-    rope_theta: float = 1e6
-    num_code_groups: int = 16
     text_hidden_size: int = 2048
     text_vocab_size: int = 151936
     codec_eos_token_id: int = 2150

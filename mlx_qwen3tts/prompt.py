@@ -68,7 +68,7 @@ def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice 
     prefill consumes, and the caller supplies the text track that follows.
     """
     tc = config.talker_config
-    text = lambda ids: talker.text_embed(mx.array([list(ids)]))[0]  # noqa: E731  (n, H)
+    text = talker.text_embed
     codec = lambda ids: talker.codec_embed(mx.array(list(ids)))  # noqa: E731  (n, H)
 
     tts_bos, tts_eos, tts_pad = text([config.tts_bos_token_id, config.tts_eos_token_id, config.tts_pad_token_id])
@@ -94,7 +94,7 @@ def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice 
     body = target.body
 
     if voice.ref_codes is not None:
-        parts_icl, trailing = _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming, text_complete)
+        parts_icl, trailing = _icl(talker, tc, codec, voice, body, tts_eos, tts_pad, streaming, text_complete)
         parts += parts_icl
     elif streaming:
         parts.append(text(body[:1]) + codec_track[-1:])
@@ -108,8 +108,8 @@ def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice 
                   text_tokens=len(body) if text_complete else 0)
 
 
-def _icl(talker, tc, text, codec, voice, body, tts_eos, tts_pad, streaming, text_complete=True):
-    words = text(list(voice.ref_text_ids) + list(body))
+def _icl(talker, tc, codec, voice, body, tts_eos, tts_pad, streaming, text_complete=True):
+    words = talker.text_embed(list(voice.ref_text_ids) + list(body))
     if text_complete:
         words = mx.concatenate([words, tts_eos[None]])
     codes = voice.ref_codes.astype(mx.int32)  # (T, 16)

@@ -33,27 +33,22 @@ class SamplingConfig:
 
     @classmethod
     def from_generation_config(cls, gen: dict) -> "SamplingConfig":
-        def pick(name, default):
-            return gen.get(name, default)
-
-        sampled = pick("do_sample", True)
-        cp_sampled = pick("subtalker_dosample", True)
+        sampled, cp_sampled = gen.get("do_sample", True), gen.get("subtalker_dosample", True)
         return cls(
-            temperature=pick("temperature", 0.9) if sampled else 0.0,
-            top_k=pick("top_k", 50),
-            top_p=pick("top_p", 1.0),
-            repetition_penalty=pick("repetition_penalty", 1.05),
-            cp_temperature=pick("subtalker_temperature", 0.9) if cp_sampled else 0.0,
-            cp_top_k=pick("subtalker_top_k", 50),
-            cp_top_p=pick("subtalker_top_p", 1.0),
+            temperature=gen.get("temperature", 0.9) if sampled else 0.0,
+            top_k=gen.get("top_k", 50),
+            top_p=gen.get("top_p", 1.0),
+            repetition_penalty=gen.get("repetition_penalty", 1.05),
+            cp_temperature=gen.get("subtalker_temperature", 0.9) if cp_sampled else 0.0,
+            cp_top_k=gen.get("subtalker_top_k", 50),
+            cp_top_p=gen.get("subtalker_top_p", 1.0),
         )
 
     def override(self, temperature=None, top_k=None, top_p=None, repetition_penalty=None):
         """User overrides; a temperature of 0 makes both the talker and the code predictor greedy."""
         changes = {}
         if temperature is not None:
-            changes["temperature"] = temperature
-            changes["cp_temperature"] = temperature
+            changes["temperature"] = changes["cp_temperature"] = temperature
         if top_k is not None:
             changes["top_k"] = changes["cp_top_k"] = top_k
         if top_p is not None:

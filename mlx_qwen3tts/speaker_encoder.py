@@ -130,10 +130,8 @@ class SpeakerEncoder(nn.Module):
             raise ValueError("enc_channels, enc_kernel_sizes and enc_dilations must have the same length")
         self.blocks = [TimeDelayNetBlock(config.mel_dim, channels[0], kernels[0], dilations[0])]
         for i in range(1, len(channels) - 1):
-            self.blocks.append(SqueezeExcitationRes2NetBlock(
-                channels[i - 1], channels[i], config.enc_res2net_scale, config.enc_se_channels,
-                kernels[i], dilations[i],
-            ))
+            self.blocks.append(SqueezeExcitationRes2NetBlock(channels[i - 1], channels[i], config.enc_res2net_scale,
+                                                             config.enc_se_channels, kernels[i], dilations[i]))
         self.mfa = TimeDelayNetBlock(channels[-1], channels[-1], kernels[-1], dilations[-1])
         self.asp = AttentiveStatisticsPooling(channels[-1], config.enc_attention_channels)
         self.fc = ReflectConv1d(channels[-1] * 2, config.enc_dim, 1)

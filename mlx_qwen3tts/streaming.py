@@ -126,9 +126,7 @@ def stream_audio(codec, frames: Iterator[Frame], sample_rate: int, first_chunk_f
         if chunk is not None:
             yield chunk
     finally:
-        close = getattr(frames, "close", None)
-        if close is not None:
-            close()
+        getattr(frames, "close", lambda: None)()
 
 
 _END = object()
@@ -249,9 +247,6 @@ class LiveTextTrack:
         self.ids += self.incremental.feed(TARGET_SUFFIX) + self.incremental.finish()
         self.finished = True
 
-    def _known(self) -> int:
-        return len(self.lead) + len(self.body())
-
     def _poll(self):
         """Take what a TextFeed has received, without waiting."""
         if not self.finished and isinstance(self.source, TextFeed):
@@ -288,9 +283,7 @@ class LiveTextTrack:
         return self.body()
 
     def close(self):
-        close = getattr(self.deltas, "close", None)
-        if close is not None:
-            close()
+        getattr(self.deltas, "close", lambda: None)()
 
     def __call__(self, step: int):
         i = self.offset + step

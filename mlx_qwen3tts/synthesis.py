@@ -18,6 +18,7 @@ from typing import Callable, Iterator, List, Optional
 
 import mlx.core as mx
 import numpy as np
+from mlx.utils import tree_map
 
 from .prompt import Prompt
 from .sampling import CodebookZeroProcessor, SamplingConfig, row_settings, sample_rows
@@ -169,22 +170,13 @@ class Rows:
         slot = self._free_slot()
         self.slots[slot], row.slot = row, slot
         self._resize(len(self.slots), row.length + 1)
-        st = self.state
-        at = mx.array([slot], dtype=mx.int32)
-        for layer, c in enumerate(cache):
-            k, v = c.keys[..., : c.offset, :], c.values[..., : c.offset, :]
-            start = mx.array([slot, 0, 0, 0], dtype=mx.int32)
-            st["keys"][layer] = mx.slice_update(st["keys"][layer], k.astype(self.dtype), start, axes=(0, 1, 2, 3))
-            st["values"][layer] = mx.slice_update(st["values"][layer], v.astype(self.dtype), start, axes=(0, 1, 2, 3))
-        st["x"] = _put(st["x"], at, embed)
-        st["seen"] = _put(st["seen"], at, seen)
-        st["rng"] = _put(st["rng"], at, key)
-        st["lengths"] = _put(st["lengths"], at, mx.array([row.length], dtype=mx.int32))
-        st["steps"] = _put(st["steps"], at, mx.ones((1,), dtype=mx.int32))
+        new = {"x": embed, "seen": seen, "rng": key, "lengths": mx.array([row.length], dtype=mx.int32),
+               "steps": mx.ones((1,), dtype=mx.int32), "keys": [c.keys[..., : c.offset, :] for c in cache],
+               "values": [c.values[..., : c.offset, :] for c in cache]}
+        self.state = tree_map(lambda a, v: _put(a, slot, v), self.state, new)
         self.settings = None
-        mx.async_eval(codes, *_arrays(st))
+        mx.async_eval(codes, self.state)
         self.pending.append((codes, [(row, 0)]))
-
 
     def remove(self, row: Row):
         row.done = True
@@ -197,9 +189,7 @@ class Rows:
     def step(self) -> list:
         """Send off one frame for every row that can move; return the frames read since last time."""
         moving = [r for r in self.rows if self._can_step(r)]
-        sent = None
-        if moving:
-            sent = self._send(moving)
+        sent = self._send(moving) if moving else None
         frames = self._read()
         if sent is not None:
             self.pending.append(sent)
@@ -234,7 +224,7 @@ class Rows:
             st["x"], mx.stack(text)[:, None], mx.array(mask), st["lengths"], st["keys"], st["values"], st["seen"],
             st["rng"], st["steps"], self.settings)
         codes, st["x"], st["lengths"], st["keys"], st["values"], st["seen"], st["rng"], st["steps"] = out
-        mx.async_eval(codes, *_arrays(st))
+        mx.async_eval(codes, st)
         for r in moving:
             r.sent += 1
             r.length += 1
@@ -286,18 +276,11 @@ class Rows:
         capacity = math.ceil(length / self.GROW) * self.GROW
         if self.state is None:
             self.state = self._empty(size, capacity)
-            return self.state
-        st, have = self.state, self.state["keys"][0].shape
+        have = self.state["keys"][0].shape
         if have[0] < size or have[2] < capacity:
             grown = self._empty(max(size, have[0]), max(capacity, have[2]))
-            for name, old in st.items():
-                if isinstance(old, list):
-                    st[name] = [mx.slice_update(g, o, mx.array([0, 0, 0, 0], dtype=mx.int32), axes=(0, 1, 2, 3))
-                                for g, o in zip(grown[name], old)]
-                else:
-                    start = mx.zeros((old.ndim,), dtype=mx.int32)
-                    st[name] = mx.slice_update(grown[name], old, start, axes=tuple(range(old.ndim)))
-        return st
+            self.state = tree_map(lambda g, old: _put(g, 0, old), grown, self.state)
+        return self.state
 
     def _shrink(self):
         """Pack the rows into the smallest power of two once a quarter of the slots or fewer are used."""
@@ -309,23 +292,17 @@ class Rows:
             return
         size = 1 << max(len(rows) - 1, 0).bit_length()
         order = mx.array([r.slot for r in rows] + [rows[0].slot] * (size - len(rows)), dtype=mx.int32)
-        st = self.state
-        for name, old in st.items():
-            st[name] = [mx.take(o, order, axis=0) for o in old] if isinstance(old, list) else mx.take(old, order, axis=0)
+        self.state = tree_map(lambda a: mx.take(a, order, axis=0), self.state)
         self.slots = rows + [None] * (size - len(rows))
         for i, r in enumerate(rows):
             r.slot = i
         self.settings = None
 
 
-def _put(array, at, value):
-    """array with row `at` replaced by value (1, ...)."""
-    start = mx.concatenate([at, mx.zeros((array.ndim - 1,), dtype=mx.int32)])
+def _put(array, row: int, value):
+    """array with value (n, ...) written over its rows from `row` on."""
+    start = mx.array([row] + [0] * (array.ndim - 1), dtype=mx.int32)
     return mx.slice_update(array, value.astype(array.dtype), start, axes=tuple(range(array.ndim)))
-
-
-def _arrays(state: dict) -> list:
-    return [a for v in state.values() for a in (v if isinstance(v, list) else [v])]
 
 
 def generate_frames(

@@ -51,7 +51,8 @@ class Talker(nn.Module):
         self.num_layers = cfg.num_hidden_layers
 
     def text_embed(self, ids):
-        return self.text_projection(self.model.text_embedding(ids))
+        """Text-track vectors (n, H) of a sequence of token ids."""
+        return self.text_projection(self.model.text_embedding(mx.array(list(ids))))
 
     def codec_embed(self, ids):
         return self.model.codec_embedding(ids)

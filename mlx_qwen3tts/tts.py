@@ -145,7 +145,7 @@ class TTS:
             talker, cfg, TemplateIds(track.role(), tuple(consumed), ()), voice=voice, language=request.language,
             streaming=True, text_complete=track.finished, instruct_ids=self._instruct_ids(request),
         )
-        track.eos, track.pad = talker.text_embed(mx.array([[cfg.tts_eos_token_id, cfg.tts_pad_token_id]]))[0]
+        track.eos, track.pad = talker.text_embed([cfg.tts_eos_token_id, cfg.tts_pad_token_id])
         track.lead, track.offset = lead, needed  # needed is 1 without ICL
         budget = None
         if request.max_frames is None and not track.finished:  # grows with the text received so far
@@ -155,8 +155,7 @@ class TTS:
 
     def text_track(self, request: Request) -> LiveTextTrack:
         """The live text track of a request whose text arrives as deltas."""
-        return LiveTextTrack(self.tokenizer, request.deltas,
-                             lambda ids: self.model.talker.text_embed(mx.array([list(ids)]))[0])
+        return LiveTextTrack(self.tokenizer, request.deltas, self.model.talker.text_embed)
 
     def _limit(self, request: Request, prompt: Prompt) -> int:
         limit = request.max_frames or self.max_new_tokens
@@ -276,11 +275,10 @@ class TTS:
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
         """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut
         their share of the samples, as upstream does."""
-        if ref_codes is None:
-            return np.array(self.codec.decoder.decode(codes[None])[0])
-        full = mx.concatenate([ref_codes.astype(mx.int32), codes])
+        full = codes if ref_codes is None else mx.concatenate([ref_codes.astype(mx.int32), codes])
         audio = np.array(self.codec.decoder.decode(full[None])[0])
-        return audio[int(ref_codes.shape[0] / max(full.shape[0], 1) * audio.shape[0]):]
+        n_ref = 0 if ref_codes is None else ref_codes.shape[0]
+        return audio[int(n_ref / max(full.shape[0], 1) * audio.shape[0]):]
 
 
 def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:

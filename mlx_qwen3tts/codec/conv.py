@@ -79,25 +79,17 @@ def conv1d(x: mx.array, conv: nn.Conv1d) -> mx.array:
 class ConvCache:
     """The last input frames a causal (transposed) convolution still needs for the next chunk."""
 
-    def __init__(self, tail: Optional[mx.array] = None):
-        self.tail = tail
-
-    @property
-    def state(self) -> Optional[mx.array]:
-        return self.tail
-
-    @state.setter
-    def state(self, tail: Optional[mx.array]):
-        self.tail = tail
+    def __init__(self, state: Optional[mx.array] = None):
+        self.state = state  # (B, context, C) input frames, the tree `mx.compile` takes and returns
 
     def extend(self, x: mx.array, context: int) -> mx.array:
         """`x` with `context` earlier frames in front (zeros before the first chunk); keeps the new tail."""
         if context == 0:
             return x
-        tail = self.tail if self.tail is not None else mx.zeros((x.shape[0], context, x.shape[2]), x.dtype)
+        tail = self.state if self.state is not None else mx.zeros((x.shape[0], context, x.shape[2]), x.dtype)
         x = mx.concatenate([tail, x], axis=1)
         # A copy, not a view: a view would keep the whole chunk's activations alive until the next one.
-        self.tail = mx.contiguous(x[:, -context:])
+        self.state = mx.contiguous(x[:, -context:])
         return x
 
 
@@ -111,7 +103,7 @@ class CausalConv1d(nn.Module):
         self.in_channels = in_channels
 
     def make_cache(self, batch: int) -> ConvCache:
-        """A cache holding the silence before a stream (its tail is None when the convolution needs no context)."""
+        """A cache holding the silence before a stream (its state is None when the convolution needs no context)."""
         return ConvCache(mx.zeros((batch, self.context, self.in_channels)) if self.context else None)
 
     def __call__(self, x: mx.array, cache: Optional[ConvCache] = None) -> mx.array:

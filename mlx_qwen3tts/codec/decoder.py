@@ -67,12 +67,12 @@ class DecoderArgs(BaseModelArgs):
 class PreTransformer(nn.Module):
     def __init__(self, args: DecoderArgs):
         super().__init__()
+        block = BlockArgs.of(args, qk_norm=False, layer_scale=True)
         self.input_proj = nn.Linear(args.latent_dim, args.hidden_size)
-        self.layers = [TransformerBlock(BlockArgs.of(args, qk_norm=False, layer_scale=True)) for _ in range(args.num_hidden_layers)]
+        self.layers = [TransformerBlock(block) for _ in range(args.num_hidden_layers)]
         self.norm = nn.RMSNorm(args.hidden_size, eps=args.rms_norm_eps)
         self.output_proj = nn.Linear(args.hidden_size, args.latent_dim)
         self.window = args.sliding_window
-        block = BlockArgs.of(args, qk_norm=False, layer_scale=True)
         self.kv_shape = (block.num_key_value_heads, block.head_dim)
 
     def make_cache(self, batch: int) -> List[WindowKVCache]:
@@ -203,8 +203,8 @@ class CodecDecoder(nn.Module):
         self._check(codes)
         if state.pre_conv is None:
             self._fill_state(state, codes.shape[0])
-        elif state.pre_conv.tail.shape[0] != codes.shape[0]:
-            raise InputError(f"this stream decodes batches of {state.pre_conv.tail.shape[0]}, got {codes.shape[0]}")
+        elif state.pre_conv.state.shape[0] != codes.shape[0]:
+            raise InputError(f"this stream decodes batches of {state.pre_conv.state.shape[0]}, got {codes.shape[0]}")
         audio, state.state = self._compiled_step(codes, state.state)
         state.frames += codes.shape[1]
         return audio
@@ -288,24 +288,19 @@ class CodecDecoder(nn.Module):
         return [audio[b, :n] for b, n in enumerate(lengths)]
 
     def sanitize(self, weights: dict) -> dict:
-        """Speech-tokenizer checkpoint tensors -> this module's parameters.
-
-        Keeps the `decoder.*` tensors without the prefix (others belong to the encoder) and drops
-        `UNUSED_KEYS`. A checkpoint in the released torch layout (told by its
-        `_codebook.embedding_sum` keys) is converted: each codebook becomes
-        `embedding_sum / clamp(cluster_usage, 1e-5)` under `vq.layers.{i}.codebook`; the weights of
-        this module's nn.Conv1d layers go from (out, in, k) to (out, k, in): pre_conv.conv,
-        upsample.{i}.1.dwconv.conv, decoder.0.conv, decoder.{1-4}.block.{2-4}.conv{1,2}.conv,
-        decoder.6.conv, quantizer.rvq_{first,rest}.output_proj; those of its nn.ConvTranspose1d
-        layers from (in, out, k) to (out, k, in): upsample.{i}.0.conv, decoder.{1-4}.block.1.conv.
-        Weights already in this layout pass through unchanged.
+        """Speech-tokenizer checkpoint tensors -> this module's parameters: the `decoder.*` tensors
+        without the prefix, less `UNUSED_KEYS`. The released torch layout (told by its
+        `_codebook.embedding_sum` keys) is converted: codebooks become
+        `embedding_sum / clamp(cluster_usage, 1e-5)`, Conv1d kernels go from (out, in, k) and
+        ConvTranspose1d kernels from (in, out, k) to (out, k, in). Converted weights pass unchanged.
         """
         weights = {k[len(PREFIX):]: v for k, v in weights.items() if k.startswith(PREFIX)}
         for key in UNUSED_KEYS:
             weights.pop(key, None)
-        if not any(k.endswith("._codebook.embedding_sum") for k in weights):
+        torch_codebooks = [k for k in weights if k.endswith("._codebook.embedding_sum")]
+        if not torch_codebooks:
             return weights
-        for key in [k for k in weights if k.endswith("._codebook.embedding_sum")]:
+        for key in torch_codebooks:
             base = key[: -len("._codebook.embedding_sum")]
             usage_key = f"{base}._codebook.cluster_usage"
             if usage_key not in weights:

@@ -80,8 +80,7 @@ class CodecEncoderConfig(BaseModelArgs):
         return cls.from_dict({k: v for k, v in params.items() if v is not None})
 
     def __post_init__(self):
-        if self.head_dim is None:
-            self.head_dim = self.hidden_size // self.num_attention_heads
+        self.head_dim = self.head_dim or self.hidden_size // self.num_attention_heads
         unsupported = {
             "use_causal_conv": self.use_causal_conv is not True, "use_conv_shortcut": self.use_conv_shortcut,
             "audio_channels": self.audio_channels != 1, "hidden_act": self.hidden_act != "gelu",

@@ -283,9 +283,10 @@ class Rows:
         return self.state
 
     def _shrink(self):
-        """Pack the rows into the smallest power of two once a quarter of the slots or fewer are used."""
+        """Pack the rows into the smallest power of two once half of the slots or fewer are used (an
+        empty slot still costs its share of every step on a CPU)."""
         rows = self.rows
-        if len(self.slots) <= 1 or len(rows) * 4 > len(self.slots):
+        if len(self.slots) <= 1 or len(rows) * 2 > len(self.slots):
             return
         if not rows:
             self.slots, self.state, self.settings = [], None, None

@@ -194,6 +194,7 @@ class Engine:
                     job.finish()
                 for job in active:
                     if job.cancelled.is_set():
+                        owner.pop(id(job.row), None)
                         self._end(job, rows)
                     elif job.row is None:
                         self._try(job, rows, self._start, rows, owner)
@@ -204,11 +205,14 @@ class Engine:
                         self._end(job, rows, exc)
                     rows = tts.rows()
                     continue
+                for job in [j for j in self._active if j.cancelled.is_set()]:
+                    self._end(job, rows)  # cancelled during the step: freed now, not after the decoding
+                    owner.pop(id(job.row), None)
                 due = []  # jobs with a chunk to decode: all decoded together
                 for row, codes in frames:  # row.done here: this was its last frame (its limit)
-                    job = owner[id(row)]
-                    if job.cancelled.is_set():
-                        continue  # its row leaves at the top of the next pass; nothing more is read
+                    job = owner.get(id(row))
+                    if job is None or job.cancelled.is_set():
+                        continue  # cancelled: nothing more is read
                     if job.chunks.add(codes, last=row.done):
                         due.append(job)
                 ended = [job for job in self._active

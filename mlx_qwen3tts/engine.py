@@ -192,12 +192,20 @@ class Engine:
                     self._woken = False
                 for job in dropped:  # cancelled while waiting for a row: its place is free now
                     job.finish()
+                starting = []  # jobs whose rows are prefilled together in this pass
                 for job in active:
                     if job.cancelled.is_set():
                         owner.pop(id(job.row), None)
                         self._end(job, rows)
                     elif job.row is None:
-                        self._try(job, rows, self._start, rows, owner)
+                        self._try(job, rows, self._start, rows, starting)
+                if starting:
+                    try:
+                        rows.add(*[job.row for job in starting])
+                        owner.update((id(job.row), job) for job in starting)
+                    except Exception as exc:  # noqa: BLE001  (the shared prefill failed: those requests end with it)
+                        for job in starting:
+                            self._end(job, rows, exc)
                 try:
                     frames = rows.step()
                 except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
@@ -233,8 +241,8 @@ class Engine:
                 job.finish(EngineClosed("the engine was closed"))
             release_thread_streams()
 
-    def _start(self, job: Job, rows: Rows, owner: dict):
-        """Make the job's row once the text its prefill needs is there; prefill it into `rows`."""
+    def _start(self, job: Job, rows: Rows, starting: list):
+        """Make the job's row once the text its prefill needs is there (it joins `starting`)."""
         request = job.request
         if job.chunks is None:
             job.chunks = ChunkDecoder(self.tts.codec, self.tts.sample_rate, request.first_chunk_frames,
@@ -249,8 +257,7 @@ class Engine:
                 self._end(job, rows)
             return
         job.row = row
-        owner[id(row)] = job
-        rows.add(row)
+        starting.append(job)
 
     def _emit(self, jobs: List[Job], rows: Rows):
         """Decode the due chunks of `jobs` (batched across them) and hand each its chunk."""

@@ -154,29 +154,35 @@ class Rows:
     def __len__(self):
         return len(self.rows)
 
-    def add(self, row: Row):
-        """Prefill `row` (alone) and send off its first frame; it steps with the others from now."""
-        row.started = time.perf_counter()
-        talker, prompt = self.talker, row.prompt
-        cache = talker.make_cache()
-        logits, hidden = talker(prompt.embeds, cache)
-        key = mx.random.key(row.seed)[None]
-        seen = mx.zeros((1, self.graphs.vocab), dtype=mx.bool_)
-        steps = mx.zeros((1,), dtype=mx.int32)
-        sampled = row.sampling.temperature > 0 or row.sampling.cp_temperature > 0
-        codes, embed, seen, key = self.graphs.frame[sampled](logits, hidden, seen, key, steps,
-                                                              row_settings([row.sampling]))
-        row.length, row.sent = prompt.embeds.shape[1], 1
-        slot = self._free_slot()
-        self.slots[slot], row.slot = row, slot
-        self._resize(len(self.slots), row.length + 1)
-        new = {"x": embed, "seen": seen, "rng": key, "lengths": mx.array([row.length], dtype=mx.int32),
-               "steps": mx.ones((1,), dtype=mx.int32), "keys": [c.keys[..., : c.offset, :] for c in cache],
-               "values": [c.values[..., : c.offset, :] for c in cache]}
-        self.state = tree_map(lambda a, v: _put(a, slot, v), self.state, new)
+    def add(self, *rows: Row):
+        """Prefill `rows` together and send off their first frames; they step with the others from now.
+        The prompts are right-padded to the longest: causal attention keeps the padding out of every
+        real position, and each row's first frame comes from its own last prompt position."""
+        started = time.perf_counter()
+        lengths = [row.prompt.embeds.shape[1] for row in rows]
+        longest = max(lengths)
+        embeds = mx.concatenate([mx.pad(row.prompt.embeds, [(0, 0), (0, longest - n), (0, 0)])
+                                 for row, n in zip(rows, lengths)])
+        cache = self.talker.make_cache()
+        hidden = mx.take_along_axis(self.talker.model(embeds, cache), mx.array(lengths)[:, None, None] - 1, axis=1)
+        keys = mx.stack([mx.random.key(row.seed) for row in rows])
+        seen = mx.zeros((len(rows), self.graphs.vocab), dtype=mx.bool_)
+        steps = mx.zeros((len(rows),), dtype=mx.int32)
+        sampled = any(row.sampling.temperature > 0 or row.sampling.cp_temperature > 0 for row in rows)
+        codes, embed, seen, keys = self.graphs.frame[sampled](self.talker.codec_head(hidden[:, 0]), hidden, seen,
+                                                               keys, steps, row_settings([r.sampling for r in rows]))
+        for b, (row, n) in enumerate(zip(rows, lengths)):
+            row.started, row.length, row.sent = started, n, 1
+            slot = self._free_slot()
+            self.slots[slot], row.slot = row, slot
+            self._resize(len(self.slots), n + 1)
+            new = {"x": embed[b : b + 1], "seen": seen[b : b + 1], "rng": keys[b : b + 1],
+                   "lengths": mx.array([n], dtype=mx.int32), "steps": mx.ones((1,), dtype=mx.int32),
+                   "keys": [c.keys[b : b + 1, :, :n] for c in cache], "values": [c.values[b : b + 1, :, :n] for c in cache]}
+            self.state = tree_map(lambda a, v: _put(a, slot, v), self.state, new)
         self.settings = None
         mx.async_eval(codes, self.state)
-        self.pending.append((codes, [(row, 0)]))
+        self.pending.append((codes, [(row, b) for b, row in enumerate(rows)]))
 
     def remove(self, row: Row):
         row.done = True

@@ -248,8 +248,7 @@ class TTS:
     def _generate_batch(self, requests: List[Request], decode: bool) -> List[Result]:
         # Each request is its own row of the decode loop, with its own settings and seed.
         rows, loop = self.rows(), [self.row(request) for request in requests]
-        for row in loop:
-            rows.add(row)
+        rows.add(*loop)
         codes = {id(row): [] for row in loop}
         while len(rows) or rows.busy():
             for row, frame in rows.step():

@@ -131,6 +131,7 @@ class Engine:
         self._queue: List[Job] = []  # waiting for a row
         self._active: List[Job] = []  # holding a row (or waiting for the text its prefill needs)
         self._closed = self._woken = False
+        self._owner = {}  # id(row) -> job, for the rows in the scheduler's loop (its thread only)
         self._thread = threading.Thread(target=self._run, name="mlx_qwen3tts-engine", daemon=True)
         self._thread.start()
         _open_engines.add(self)
@@ -178,7 +179,6 @@ class Engine:
     def _run(self):
         tts = self.tts
         rows = tts.rows()
-        owner = {}  # id(row) -> job
         try:
             while True:
                 with self._lock:
@@ -195,14 +195,13 @@ class Engine:
                 starting = []  # jobs whose rows are prefilled together in this pass
                 for job in active:
                     if job.cancelled.is_set():
-                        owner.pop(id(job.row), None)
                         self._end(job, rows)
                     elif job.row is None:
                         self._try(job, rows, self._start, rows, starting)
                 if starting:
                     try:
                         rows.add(*[job.row for job in starting])
-                        owner.update((id(job.row), job) for job in starting)
+                        self._owner.update((id(job.row), job) for job in starting)
                     except Exception as exc:  # noqa: BLE001  (the shared prefill failed: those requests end with it)
                         for job in starting:
                             self._end(job, rows, exc)
@@ -215,10 +214,9 @@ class Engine:
                     continue
                 for job in [j for j in self._active if j.cancelled.is_set()]:
                     self._end(job, rows)  # cancelled during the step: freed now, not after the decoding
-                    owner.pop(id(job.row), None)
                 due = []  # jobs with a chunk to decode: all decoded together
                 for row, codes in frames:  # row.done here: this was its last frame (its limit)
-                    job = owner.get(id(row))
+                    job = self._owner.get(id(row))
                     if job is None or job.cancelled.is_set():
                         continue  # cancelled: nothing more is read
                     if job.chunks.add(codes, last=row.done):
@@ -228,7 +226,6 @@ class Engine:
                 due += [job for job in ended if job not in due and job.chunks.end()]
                 self._emit(due, rows)
                 for job in ended:
-                    owner.pop(id(job.row), None)
                     self._end(job, rows, job.row.error)
                 if not frames and not rows.busy():
                     with self._lock:
@@ -280,6 +277,7 @@ class Engine:
     def _end(self, job: Job, rows: Optional[Rows], error: Optional[BaseException] = None):
         if job.row is not None and rows is not None:
             rows.remove(job.row)
+        self._owner.pop(id(job.row), None)
         job.finish(error)
         with self._lock:
             if job in self._active:

@@ -95,7 +95,7 @@ def component_pass(tts, text: str, frames: int) -> dict:
     prompt = _prompt(tts, text)
     track = synthesis.ArrayTextTrack(prompt)
     settings = row_settings([tts.sampling])
-    sampled = tts.sampling.temperature > 0 or tts.sampling.cp_temperature > 0
+    sampled = tts.sampling.sampled
     seen = mx.zeros((1, graphs.vocab), dtype=mx.bool_)
     key, steps = mx.random.key(0)[None], mx.zeros((1,), mx.int32)
     cache = talker.make_cache()

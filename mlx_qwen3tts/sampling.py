@@ -44,6 +44,11 @@ class SamplingConfig:
             cp_top_p=gen.get("subtalker_top_p", 1.0),
         )
 
+    @property
+    def sampled(self) -> bool:
+        """Whether any codebook is drawn at random (temperature 0 everywhere is greedy)."""
+        return self.temperature > 0 or self.cp_temperature > 0
+
     def override(self, temperature=None, top_k=None, top_p=None, repetition_penalty=None):
         """User overrides; a temperature of 0 makes both the talker and the code predictor greedy."""
         changes = {}

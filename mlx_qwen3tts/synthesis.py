@@ -168,7 +168,7 @@ class Rows:
         keys = mx.stack([mx.random.key(row.seed) for row in rows])
         seen = mx.zeros((len(rows), self.graphs.vocab), dtype=mx.bool_)
         steps = mx.zeros((len(rows),), dtype=mx.int32)
-        sampled = any(row.sampling.temperature > 0 or row.sampling.cp_temperature > 0 for row in rows)
+        sampled = any(row.sampling.sampled for row in rows)
         codes, embed, seen, keys = self.graphs.frame[sampled](self.talker.codec_head(hidden[:, 0]), hidden, seen,
                                                                keys, steps, row_settings([r.sampling for r in rows]))
         for b, (row, n) in enumerate(zip(rows, lengths)):
@@ -225,7 +225,7 @@ class Rows:
         if self.settings is None:
             default = SamplingConfig(temperature=0.0, cp_temperature=0.0)
             self.settings = row_settings([r.sampling if r is not None else default for r in self.slots])
-            self.sampled = any(r.sampling.temperature > 0 or r.sampling.cp_temperature > 0 for r in self.rows)
+            self.sampled = any(r.sampling.sampled for r in self.rows)
         out = self.graphs.step[self.sampled](
             st["x"], mx.stack(text)[:, None], mx.array(mask), st["lengths"], st["keys"], st["values"], st["seen"],
             st["rng"], st["steps"], self.settings)

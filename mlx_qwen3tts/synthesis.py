@@ -171,11 +171,13 @@ class Rows:
         sampled = any(row.sampling.sampled for row in rows)
         codes, embed, seen, keys = self.graphs.frame[sampled](self.talker.codec_head(hidden[:, 0]), hidden, seen,
                                                                keys, steps, row_settings([r.sampling for r in rows]))
-        for b, (row, n) in enumerate(zip(rows, lengths)):
-            row.started, row.length, row.sent = started, n, 1
+        for row in rows:
             slot = self._free_slot()
             self.slots[slot], row.slot = row, slot
-            self._resize(len(self.slots), n + 1)
+        self._resize(len(self.slots), longest + 1)  # once for all of them
+        for b, (row, n) in enumerate(zip(rows, lengths)):
+            row.started, row.length, row.sent = started, n, 1
+            slot = row.slot
             new = {"x": embed[b : b + 1], "seen": seen[b : b + 1], "rng": keys[b : b + 1],
                    "lengths": mx.array([n], dtype=mx.int32), "steps": mx.ones((1,), dtype=mx.int32),
                    "keys": [c.keys[b : b + 1, :, :n] for c in cache], "values": [c.values[b : b + 1, :, :n] for c in cache]}

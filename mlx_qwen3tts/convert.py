@@ -76,14 +76,6 @@ def recipe_bits(recipe: Optional[str], bits: Optional[int]) -> dict:
     return dict.fromkeys(BITS_RECIPES[recipe], bits)
 
 
-def check_options(dtype: str, bits: Optional[int], group_size: int, recipe: Optional[str]) -> dict:
-    if dtype not in DTYPES:
-        raise InputError(f"--dtype must be one of {', '.join(DTYPES)}, got '{dtype}'")
-    if group_size not in GROUP_SIZES:
-        raise InputError(f"--group-size must be one of {', '.join(map(str, GROUP_SIZES))}, got {group_size}")
-    return recipe_bits(recipe, bits)
-
-
 def quantization_plan(model, per_component: dict, group_size: int) -> dict:
     """{module path: bits} of the layers to quantize. Like mlx-lm, a layer whose input width does not
     divide by the group size stays unquantized."""
@@ -131,7 +123,11 @@ def convert(model: str, output: str, dtype: str = "bfloat16", bits: Optional[int
     """
     from .checkpoint import load_config, read_json, resolve
 
-    per_component = check_options(dtype, bits, group_size, recipe)
+    if dtype not in DTYPES:
+        raise InputError(f"--dtype must be one of {', '.join(DTYPES)}, got '{dtype}'")
+    if group_size not in GROUP_SIZES:
+        raise InputError(f"--group-size must be one of {', '.join(map(str, GROUP_SIZES))}, got {group_size}")
+    per_component = recipe_bits(recipe, bits)
     if max_shard_size_gb <= 0:
         raise InputError(f"--max-shard-size must be positive, got {max_shard_size_gb}")
     output = Path(output).expanduser().absolute()

@@ -98,13 +98,8 @@ def load_weights(files) -> dict:
 def apply_weights(module: nn.Module, weights: dict, what: str, quantization: Optional[dict] = None):
     """Quantize where the weights say so, then load strictly with a message naming the culprits."""
     if quantization:
-        nn.quantize(
-            module,
-            group_size=quantization["group_size"],
-            bits=quantization["bits"],
-            mode=quantization.get("mode", "affine"),
-            class_predicate=lambda p, m: f"{p}.scales" in weights and _layer_bits(quantization, p),
-        )
+        nn.quantize(module, quantization["group_size"], quantization["bits"], mode=quantization.get("mode", "affine"),
+                    class_predicate=lambda p, m: f"{p}.scales" in weights and _layer_bits(quantization, p))
     expected = {k for k, _ in tree_flatten(module.parameters())}
     detail = [f"{name} {_few(sorted(keys))}" for name, keys in
               (("missing", expected - weights.keys()), ("unexpected", weights.keys() - expected)) if keys]

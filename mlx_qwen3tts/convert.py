@@ -106,10 +106,7 @@ def quantization_entry(plan: dict, per_component: dict, group_size: int) -> dict
     """config.json "quantization" in mlx-lm's convention: defaults plus per-layer overrides."""
     main = per_component.get("talker") or max(per_component.values())
     entry = {"group_size": group_size, "bits": main, "mode": "affine"}
-    for path in sorted(plan):
-        if plan[path] != main:
-            entry[path] = {"group_size": group_size, "bits": plan[path], "mode": "affine"}
-    return entry
+    return entry | {path: dict(entry, bits=bits) for path, bits in sorted(plan.items()) if bits != main}
 
 
 def convert(model: str, output: str, dtype: str = "bfloat16", bits: Optional[int] = None, group_size: int = 64,
@@ -184,12 +181,7 @@ def _convert_weights(source: Path, config, dtype: str, per_component: dict, grou
 
     qwen = load_model(source, config, getattr(mx, dtype))
     plan = quantization_plan(qwen, per_component, group_size)
-    if plan:
-        nn.quantize(
-            qwen,
-            group_size=group_size,
-            class_predicate=lambda p, m: {"group_size": group_size, "bits": plan[p]} if p in plan else False,
-        )
+    nn.quantize(qwen, class_predicate=lambda p, m: p in plan and {"group_size": group_size, "bits": plan[p]})
     out = dict(tree_flatten(qwen.parameters()))
     mx.eval(out)
     return out, plan

@@ -189,24 +189,16 @@ def _convert_weights(source: Path, config, dtype: str, per_component: dict, grou
 
 def save_shards(folder: Path, weights: dict, max_bytes: int):
     """Sorted keys packed into shards of at most `max_bytes` (a larger tensor gets its own), named as
-    mlx-lm names them, plus the index. Sorted order makes the files byte-stable."""
-    shards, size = [], 0
-    for key in sorted(weights):
-        if not shards or size + weights[key].nbytes > max_bytes:
-            shards.append([])
-            size = 0
-        shards[-1].append(key)
-        size += weights[key].nbytes
-    names = ["model.safetensors"] if len(shards) == 1 else [
-        f"model-{i + 1:05d}-of-{len(shards):05d}.safetensors" for i in range(len(shards))
-    ]
-    weight_map = {}
-    for name, keys in zip(names, shards):
+    mlx-lm names them, plus the index. Sorted order makes the files byte-stable. Split by huggingface_hub:
+    mlx-lm's `make_shards` takes whole gigabytes only."""
+    from huggingface_hub import split_state_dict_into_shards_factory
+
+    split = split_state_dict_into_shards_factory(dict(sorted(weights.items())), get_storage_size=lambda v: v.nbytes,
+                                                 filename_pattern="model{suffix}.safetensors", max_shard_size=max_bytes)
+    for name, keys in split.filename_to_tensors.items():
         write_safetensors(folder / name, {k: weights[k] for k in keys})
-        weight_map.update(dict.fromkeys(keys, name))
-    total = sum(v.nbytes for v in weights.values())
     _write_json(folder / "model.safetensors.index.json",
-                {"metadata": {"total_size": total}, "weight_map": dict(sorted(weight_map.items()))})
+                {"metadata": split.metadata, "weight_map": dict(sorted(split.tensor_to_filename.items()))})
 
 
 def write_safetensors(path: Path, tensors: dict, metadata: Optional[dict] = None):

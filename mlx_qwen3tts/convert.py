@@ -304,13 +304,8 @@ def model_card(name, source, dtype, group_size, per_component, plan, upload_repo
 
     hub_source = not Path(source).expanduser().exists() and source.count("/") == 1
     origin = f"[{source}](https://huggingface.co/{source})" if hub_source else f"`{Path(source).name}`"
-    rows = []
-    for comp, label in COMPONENT_NAMES.items():
-        bits = per_component.get(comp)
-        quantized = any(component(p) == comp for p in plan)
-        rows.append(f"| {label} | {f'{bits}-bit affine, group size {group_size}' if bits and quantized else dtype} |")
-    rows.append(f"| speaker encoder (Base models) | {dtype} |")
-    rows.append("| speech tokenizer (codec), `speech_tokenizer/` | float32, as released |")
+    stored = {component(path): f"{bits}-bit affine, group size {group_size}" for path, bits in plan.items()}
+    rows = [f"| {label} | {stored.get(comp, dtype)} |" for comp, label in COMPONENT_NAMES.items()]
     front = ["---", "library_name: mlx", "license: apache-2.0", "pipeline_tag: text-to-speech"]
     if hub_source:
         front.append(f"base_model: {source}")
@@ -324,6 +319,8 @@ def model_card(name, source, dtype, group_size, per_component, plan, upload_repo
         "| component | stored as |",
         "|---|---|",
         *rows,
+        f"| speaker encoder (Base models) | {dtype} |",
+        "| speech tokenizer (codec), `speech_tokenizer/` | float32, as released |",
         "",
         "Weights are in MLX layout under the checkpoint's own names; quantized layers carry `scales` and",
         "`biases`, and config.json's `quantization` entry follows mlx-lm (per-layer overrides by module path).",

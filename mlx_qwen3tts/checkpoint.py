@@ -59,15 +59,14 @@ def read_json(path: Path) -> dict:
         raise ModelLoadError(f"{path} is not valid JSON ({e}); the download may be truncated") from None
 
 
-def safetensors_files(folder: Path, stem: str = "model") -> list:
-    index = folder / f"{stem}.safetensors.index.json"
+def safetensors_files(folder: Path) -> list:
+    index = folder / "model.safetensors.index.json"
     if index.exists():
-        names = sorted(set(read_json(index).get("weight_map", {}).values()))
-        files = [folder / n for n in names]
+        files = [folder / n for n in sorted(set(read_json(index).get("weight_map", {}).values()))]
     else:
-        files = sorted(folder.glob(f"{stem}*.safetensors"))
+        files = sorted(folder.glob("model*.safetensors"))
     if not files:
-        raise ModelLoadError(f"{folder / (stem + '.safetensors')} is missing")
+        raise ModelLoadError(f"{folder / 'model.safetensors'} is missing")
     for f in files:
         if not f.exists():
             raise ModelLoadError(f"{f} is missing (listed in {index.name})")

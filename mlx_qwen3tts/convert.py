@@ -250,9 +250,7 @@ def _copy_codec(source: Path, dest: Path):
     from .checkpoint import safetensors_info
 
     dest.mkdir()
-    for path in sorted(source.iterdir()):
-        if not path.is_file():
-            continue
+    for path in sorted(p for p in source.iterdir() if p.is_file()):
         metadata, dtypes = safetensors_info(path) if path.suffix == ".safetensors" else ({}, {})
         if set(dtypes.values()) <= {"F32", "I64", "I32", "BOOL", "U8"}:
             shutil.copyfile(path, dest / path.name)

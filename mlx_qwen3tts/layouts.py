@@ -26,9 +26,7 @@ SPEAKER_PREFIX = "speaker_encoder."
 def is_mlx_layout(files, config) -> bool:
     """True when the weights were written by MLX (mlx-lm, mlx-audio, our converter): decided by the
     files' metadata and the config's quantization entry, never by tensor shapes."""
-    if getattr(config, "quantization", None):
-        return True
-    return any(safetensors_info(f)[0].get("format") == "mlx" for f in files)
+    return bool(config.quantization) or any(safetensors_info(f)[0].get("format") == "mlx" for f in files)
 
 
 def load_model(folder, config, dtype=None, prefix: str = ""):

@@ -176,10 +176,6 @@ class TextTokenizer:
 
 
 _WORD, _SPACE = 1, 2
-# Unicode White_Space, which is what the regex's \s matches.
-_WHITE_SPACE = frozenset("\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | frozenset(
-    chr(c) for c in range(0x2000, 0x200B)
-)
 _FORMER_SPACE = frozenset("\u180e\u200b")  # White_Space in older Unicode versions
 
 
@@ -195,7 +191,7 @@ def _classes(ch: str) -> int:
         return _WORD | _SPACE
     if category[0] in "LM":
         return _WORD
-    if ch in _WHITE_SPACE or ch.isspace() or ch in _FORMER_SPACE:
+    if ch.isspace() or ch in _FORMER_SPACE:  # isspace: Unicode White_Space (the regex's \s) and \x1c-\x1f
         return _SPACE
     return 0
 

@@ -38,8 +38,7 @@ class VoiceCache:
         if key in self.items:
             self.items.move_to_end(key)
             self.hits += 1
-            return self.items[key]
-        return None
+        return self.items.get(key)
 
     def put(self, key, value):
         self.items[key] = value
@@ -54,10 +53,8 @@ def clone_voice(tts, ref_audio, ref_text: Optional[str] = None, x_vector_only: b
     if tts.variant != "base":
         raise InputError(f"voice cloning needs a Base model; this is a {tts.variant} model")
     if not x_vector_only and not (ref_text and ref_text.strip()):
-        raise InputError(
-            "in-context cloning needs the transcript of the reference audio (--ref-text); "
-            "or use --x-vector-only to clone from the audio alone"
-        )
+        raise InputError("in-context cloning needs the transcript of the reference audio (--ref-text); "
+                         "or use --x-vector-only to clone from the audio alone")
     audio = load_reference_audio(ref_audio, sample_rate)  # 24 kHz mono float32, validated
     key = VoiceCache.key(audio)
     cached = tts.voice_cache.get(key)
@@ -114,9 +111,7 @@ def load_voice(tts, path) -> Voice:
         raise unusable("not saved by mlx_qwen3tts")
     size = meta.get("tts_model_size")
     if size != tts.config.tts_model_size:
-        raise InputError(
-            f"voice {path.name} was made with a {size} model; this model is {tts.config.tts_model_size}"
-        )
+        raise InputError(f"voice {path.name} was made with a {size} model; this model is {tts.config.tts_model_size}")
     xvector, codes = arrays["xvector"], arrays.get("ref_codes")
     hidden = tts.config.talker_config.hidden_size
     if xvector.shape != (hidden,) or not mx.issubdtype(xvector.dtype, mx.floating):

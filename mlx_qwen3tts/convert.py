@@ -31,14 +31,20 @@ from .errors import ConversionError, InputError, ModelLoadError, cli_errors
 DTYPES = ("bfloat16", "float16", "float32")
 BITS = (4, 6, 8)
 GROUP_SIZES = (32, 64, 128)
-COMPONENTS = ("talker", "text_embedding", "codec_embedding", "code_predictor", "heads")
+COMPONENT_NAMES = {  # the recipes' components, as the model card names them
+    "talker": "talker transformer and text projection",
+    "text_embedding": "text embedding",
+    "codec_embedding": "codec embeddings (talker and code predictor)",
+    "code_predictor": "code predictor transformer",
+    "heads": "output heads (codec_head, code predictor lm_head.*)",
+}
 BITS_RECIPES = {  # the components quantized at --bits
     "uniform": ("talker", "text_embedding", "code_predictor", "heads"),
     "linear-only": ("talker", "code_predictor", "heads"),
 }
 FIXED_RECIPES = {
     "talker4-cp8": {"talker": 4, "text_embedding": 4, "code_predictor": 8, "heads": 8},
-    "all8": dict.fromkeys(COMPONENTS, 8),
+    "all8": dict.fromkeys(COMPONENT_NAMES, 8),
 }
 RECIPES = (*BITS_RECIPES, *FIXED_RECIPES)
 SUPPORT_SUFFIXES = (".json", ".txt", ".model", ".tiktoken", ".jinja")
@@ -167,8 +173,7 @@ def _check_output(output: Path, source: Path, force: bool):
             raise ConversionError(f"output {output} exists; choose another folder or pass --force to replace it")
         if not output.is_dir() or output.is_symlink():
             raise ConversionError(f"output {output} is not a folder; --force only replaces folders")
-    src = source.resolve()
-    if output.resolve() == src or output.resolve() in src.parents:
+    if source.resolve().is_relative_to(output.resolve()):
         raise ConversionError(f"output {output} would overwrite the source {source}")
 
 
@@ -284,15 +289,6 @@ def default_name(model: str, dtype: str, recipe: Optional[str], per_component: d
         return f"{base}-{recipe}"
     suffix = "-linear" if recipe == "linear-only" else ""
     return f"{base}-{per_component['talker']}bit{suffix}"
-
-
-COMPONENT_NAMES = {
-    "talker": "talker transformer and text projection",
-    "text_embedding": "text embedding",
-    "codec_embedding": "codec embeddings (talker and code predictor)",
-    "code_predictor": "code predictor transformer",
-    "heads": "output heads (codec_head, code predictor lm_head.*)",
-}
 
 
 def model_card(name, source, dtype, group_size, per_component, plan, upload_repo=None) -> str:

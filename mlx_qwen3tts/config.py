@@ -95,8 +95,7 @@ class ModelConfig(BaseModelArgs):
     @property
     def languages(self) -> list:
         """User-facing languages: 'auto' plus every non-dialect language id in the config."""
-        ids = self.talker_config.codec_language_id
-        return ["auto"] + [name for name in ids if "dialect" not in name]
+        return ["auto"] + [name for name in self.talker_config.codec_language_id if "dialect" not in name]
 
     @property
     def speakers(self) -> list:

@@ -78,11 +78,8 @@ def _from_vocab_and_merges(folder: Path) -> Tokenizer:
     # lets ids skip numbers, as transformers allows.
     for token_id, entry in entries:
         vocab.setdefault(entry["content"], token_id)
-    bpe = models.BPE(
-        vocab, merges, dropout=None, unk_token=None, continuing_subword_prefix="", end_of_word_suffix="",
-        fuse_unk=False, byte_fallback=False,
-    )
-    tokenizer = Tokenizer(bpe)
+    tokenizer = Tokenizer(models.BPE(vocab, merges, dropout=None, unk_token=None, continuing_subword_prefix="",
+                                     end_of_word_suffix="", fuse_unk=False, byte_fallback=False))
     tokenizer.normalizer = normalizers.NFC()
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence([
         _split(FIXED_SPLIT if fixed else QWEN2_SPLIT),
@@ -114,9 +111,8 @@ def _from_tokenizer_json(folder: Path) -> Tokenizer:
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     pre = json.loads(tokenizer.pre_tokenizer.__getstate__()) if tokenizer.pre_tokenizer is not None else {}
     steps = pre.get("pretokenizers") if pre.get("type") == "Sequence" else None
-    if steps and steps[0].get("type") == "Split" and _fixed_regex_applies(
-        folder, tokenizer.get_vocab_size(with_added_tokens=False)
-    ):
+    base_vocab_size = tokenizer.get_vocab_size(with_added_tokens=False)
+    if steps and steps[0].get("type") == "Split" and _fixed_regex_applies(folder, base_vocab_size):
         tokenizer.pre_tokenizer[0] = _split(FIXED_SPLIT)
     return tokenizer
 

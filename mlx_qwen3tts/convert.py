@@ -326,11 +326,8 @@ def model_card(name, source, dtype, group_size, per_component, plan, upload_repo
         "",
     ]
     if per_component.get("text_embedding") or per_component.get("codec_embedding"):
-        body += [
-            "This conversion quantizes embeddings. mlx-audio's Qwen3-TTS loader skips embeddings when it",
-            "quantizes, so it cannot read this folder; convert with `--recipe linear-only` for that.",
-            "",
-        ]
+        body += ["This conversion quantizes embeddings. mlx-audio's Qwen3-TTS loader skips embeddings when it",
+                 "quantizes, so it cannot read this folder; convert with `--recipe linear-only` for that.", ""]
     return "\n".join(front + body)
 
 

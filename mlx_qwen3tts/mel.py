@@ -10,7 +10,7 @@ time). The STFT runs in numpy float64 and the result is cast to float32 once: th
 in float32, so this sits within its rounding noise on every device.
 """
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -28,24 +28,21 @@ _MIN_LOG_MEL = _MIN_LOG_HZ / _F_SP
 _LOGSTEP = np.log(6.4) / 27.0
 
 
-def _hz_to_mel(hz: np.ndarray) -> np.ndarray:
-    hz = np.asarray(hz, dtype=np.float64)
+def _hz_to_mel(hz: float) -> np.ndarray:
     log_region = _MIN_LOG_MEL + np.log(np.maximum(hz, _MIN_LOG_HZ) / _MIN_LOG_HZ) / _LOGSTEP
     return np.where(hz >= _MIN_LOG_HZ, log_region, hz / _F_SP)
 
 
 def _mel_to_hz(mel: np.ndarray) -> np.ndarray:
-    mel = np.asarray(mel, dtype=np.float64)
     log_region = _MIN_LOG_HZ * np.exp(_LOGSTEP * (np.maximum(mel, _MIN_LOG_MEL) - _MIN_LOG_MEL))
     return np.where(mel >= _MIN_LOG_MEL, log_region, mel * _F_SP)
 
 
-@lru_cache(maxsize=4)
-def mel_filterbank(sample_rate: int = SAMPLE_RATE, n_fft: int = N_FFT, n_mels: int = N_MELS,
-                   fmin: float = FMIN, fmax: float = FMAX) -> np.ndarray:
-    """Slaney-scale, slaney-normalised triangular filters, (n_mels, n_fft // 2 + 1) float32 (read-only)."""
-    fft_freqs = np.fft.rfftfreq(n_fft, d=1.0 / sample_rate)
-    edges = _mel_to_hz(np.linspace(_hz_to_mel(fmin), _hz_to_mel(fmax), n_mels + 2))
+@cache
+def mel_filterbank() -> np.ndarray:
+    """Slaney-scale, slaney-normalised triangular filters, (N_MELS, N_FFT // 2 + 1) float32 (read-only)."""
+    fft_freqs = np.fft.rfftfreq(N_FFT, d=1.0 / SAMPLE_RATE)
+    edges = _mel_to_hz(np.linspace(_hz_to_mel(FMIN), _hz_to_mel(FMAX), N_MELS + 2))
     widths = np.diff(edges)
     ramps = edges[:, None] - fft_freqs[None, :]
     rising = -ramps[:-2] / widths[:-1, None]

@@ -108,9 +108,8 @@ class AttentiveStatisticsPooling(nn.Module):
         self.conv = ReflectConv1d(attention_channels, channels, 1)
 
     def __call__(self, x: mx.array) -> mx.array:
-        length = x.shape[1]
         # The reference masks with ones / length (no padding in a single clip): a plain mean.
-        uniform = mx.full((1, length, 1), 1.0 / length, dtype=x.dtype)
+        uniform = mx.full((1, x.shape[1], 1), 1.0 / x.shape[1], dtype=x.dtype)
         mean, std = _weighted_statistics(x, uniform)
         context = mx.concatenate([x, mx.broadcast_to(mean, x.shape), mx.broadcast_to(std, x.shape)], axis=-1)
         mean, std = _weighted_statistics(x, mx.softmax(self.conv(mx.tanh(self.tdnn(context))), axis=1))
@@ -137,13 +136,11 @@ class SpeakerEncoder(nn.Module):
         self.fc = ReflectConv1d(channels[-1] * 2, config.enc_dim, 1)
 
     def __call__(self, mels: mx.array) -> mx.array:
-        x = self.blocks[0](mels)
-        features = []
+        features = [self.blocks[0](mels)]
         for block in self.blocks[1:]:
-            x = block(x)
-            features.append(x)
+            features.append(block(features[-1]))
         # Multi-layer feature aggregation over the SE-Res2Net outputs (not the first TDNN's).
-        x = self.mfa(mx.concatenate(features, axis=-1))
+        x = self.mfa(mx.concatenate(features[1:], axis=-1))
         return self.fc(self.asp(x))[:, 0]
 
 

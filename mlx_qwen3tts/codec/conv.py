@@ -34,9 +34,7 @@ CPU_PATHS: Optional[bool] = None
 
 def cpu_paths() -> bool:
     """Whether the codec runs the formulations that are fast on MLX's CPU backend (see the module doc)."""
-    if CPU_PATHS is not None:
-        return CPU_PATHS
-    return mx.default_device().type == mx.DeviceType.cpu
+    return CPU_PATHS if CPU_PATHS is not None else mx.default_device().type == mx.DeviceType.cpu
 
 
 def compile_on_gpu(fn: Callable) -> Callable:
@@ -62,8 +60,7 @@ def conv1d(x: mx.array, conv: nn.Conv1d) -> mx.array:
     if stride == 1 and in_channels <= TAP_GEMM_MAX_CHANNELS:
         frames = x.shape[1] - dilation * (kernel - 1)
         y = x[:, :frames] @ conv.weight[:, 0].T
-        if "bias" in conv:
-            y = y + conv.bias
+        y = y + conv.bias if "bias" in conv else y
         for k in range(1, kernel):
             y = mx.addmm(y, x[:, k * dilation : k * dilation + frames], conv.weight[:, k].T)
         return y

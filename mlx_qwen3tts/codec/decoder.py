@@ -16,8 +16,8 @@ the one-shot decode) where upstream decodes 300-frame chunks with only 25 frames
 
 import math
 from functools import cached_property
-from dataclasses import dataclass, field
-from typing import Any, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
 
 import mlx.core as mx
 import mlx.nn as nn
@@ -125,32 +125,27 @@ class DecoderBlock(nn.Module):
 class DecoderState:
     """Streaming state of `CodecDecoder.step`; make one per stream with `CodecDecoder.make_state`.
 
-    Conv tails (zeros before the first frame: the reference's left padding) and the transformer's
-    window of keys and values; the batch is fixed by the first chunk.
+    One cache per streamed module (`CodecDecoder._streamed`): conv tails (zeros before the first
+    frame: the reference's left padding) and the transformer's window of keys and values; the batch
+    is fixed by the first chunk.
     """
 
-    pre_conv: Any = None
-    transformer: Any = None
-    upsample: List[Any] = field(default_factory=list)
-    decoder: List[Any] = field(default_factory=list)
+    caches: Optional[list] = None
     frames: int = 0
 
     @property
     def state(self) -> list:
         """The caches' arrays as one tree (conv tails, keys, values, offsets): what `mx.compile`
         takes and returns, and what to `mx.eval`."""
-        return tree_map(lambda c: c and c.state, self._caches(), is_leaf=_is_cache)
+        return tree_map(lambda c: c.state, self.caches, is_leaf=_is_cache)
 
     @state.setter
     def state(self, tree: list):
-        tree_map(lambda c, s: c and setattr(c, "state", s), self._caches(), tree, is_leaf=_is_cache)
-
-    def _caches(self) -> list:
-        return [self.pre_conv, self.transformer, self.upsample, self.decoder]
+        tree_map(lambda c, s: setattr(c, "state", s), self.caches, tree, is_leaf=_is_cache)
 
 
 def _is_cache(x) -> bool:
-    return x is None or isinstance(x, (ConvCache, WindowKVCache))
+    return isinstance(x, (ConvCache, WindowKVCache))
 
 
 class CodecDecoder(nn.Module):
@@ -172,21 +167,19 @@ class CodecDecoder(nn.Module):
             CausalConv1d(dims[-1], 1, kernel_size=7),
         ]
 
+    def _streamed(self) -> list:
+        """The modules that carry state from chunk to chunk, in order; every module but `decoder[-2]`
+        (the last SnakeBeta, which runs between the last two)."""
+        return [self.pre_conv, self.pre_transformer, *[m for pair in self.upsample for m in pair],
+                *self.decoder[:-2], self.decoder[-1]]
+
     def make_state(self, batch: Optional[int] = None) -> DecoderState:
         """Fresh state for `step`; without `batch`, the first chunk's batch size is used."""
-        state = DecoderState()
-        if batch is not None:
-            self._fill_state(state, batch)
-        return state
+        return DecoderState(None if batch is None else self._make_caches(batch))
 
-    def _fill_state(self, state: DecoderState, batch: int):
+    def _make_caches(self, batch: int) -> list:
         """Caches holding the silence before a stream of `batch` items."""
-        blocks = self.decoder[1:-2]
-        state.pre_conv = self.pre_conv.make_cache(batch)
-        state.transformer = self.pre_transformer.make_cache(batch)
-        state.upsample = [[up.make_cache(batch), convnext.make_cache(batch)] for up, convnext in self.upsample]
-        state.decoder = [self.decoder[0].make_cache(batch), *[block.make_cache(batch) for block in blocks],
-                         None, self.decoder[-1].make_cache(batch)]
+        return [module.make_cache(batch) for module in self._streamed()]
 
     def __call__(self, codes: mx.array) -> mx.array:
         """codes (B, T, num_quantizers) ints in [0, codebook_size) -> audio (B, T * 1920) float32 in [-1, 1]."""
@@ -201,10 +194,10 @@ class CodecDecoder(nn.Module):
         graph (traced once per chunk shape).
         """
         self._check(codes)
-        if state.pre_conv is None:
-            self._fill_state(state, codes.shape[0])
-        elif state.pre_conv.state.shape[0] != codes.shape[0]:
-            raise InputError(f"this stream decodes batches of {state.pre_conv.state.shape[0]}, got {codes.shape[0]}")
+        if state.caches is None:
+            state.caches = self._make_caches(codes.shape[0])
+        elif (batch := state.caches[0].state.shape[0]) != codes.shape[0]:
+            raise InputError(f"this stream decodes batches of {batch}, got {codes.shape[0]}")
         audio, state.state = self._compiled_step(codes, state.state)
         state.frames += codes.shape[1]
         return audio
@@ -217,8 +210,7 @@ class CodecDecoder(nn.Module):
         if len(states) == 1:
             return self.step(codes, states[0])
         for state in states:
-            if state.pre_conv is None:
-                self._fill_state(state, 1)
+            state.caches = state.caches or self._make_caches(1)
         joint = self.make_state(len(states))
         joint.state = tree_map(lambda *parts: parts[0] if parts[0] is None else mx.concatenate(parts),
                                *[state.state for state in states])
@@ -234,7 +226,7 @@ class CodecDecoder(nn.Module):
 
         def step(codes, tree):
             scratch.state = tree
-            audio = self._forward(codes, scratch)
+            audio = self._forward(codes, scratch.caches)
             return audio, scratch.state
 
         return compile_on_gpu(step)
@@ -243,20 +235,13 @@ class CodecDecoder(nn.Module):
         if codes.ndim != 3 or codes.shape[-1] != self.args.num_quantizers:
             raise InputError(f"expected codes (B, T, {self.args.num_quantizers}), got shape {codes.shape}")
 
-    def _forward(self, codes: mx.array, state: Optional[DecoderState]) -> mx.array:
-        if state is None:
-            state = DecoderState(upsample=[[None, None]] * len(self.upsample), decoder=[None] * len(self.decoder))
+    def _forward(self, codes: mx.array, caches: Optional[list]) -> mx.array:
+        *modules, last = self._streamed()
+        *caches, last_cache = caches or [None] * (len(modules) + 1)
         x = self.quantizer.decode(codes)
-        x = self.pre_conv(x, state.pre_conv)
-        x = self.pre_transformer(x, state.transformer)
-        for (upsample, convnext), (up_cache, convnext_cache) in zip(self.upsample, state.upsample):
-            x = convnext(upsample(x, up_cache), convnext_cache)
-        first, *blocks, snake, last = self.decoder
-        first_cache, *block_caches, _, last_cache = state.decoder
-        x = first(x, first_cache)
-        for block, block_cache in zip(blocks, block_caches):
-            x = block(x, block_cache)
-        x = last(snake(x), last_cache)
+        for module, cache in zip(modules, caches):
+            x = module(x, cache)
+        x = last(self.decoder[-2](x), last_cache)
         return mx.clip(x[..., 0], -1.0, 1.0)
 
     def decode(self, codes: mx.array, chunk_size: int = 300, left_context: Optional[int] = None) -> List[mx.array]:
@@ -274,7 +259,7 @@ class CodecDecoder(nn.Module):
             raise InputError(f"codes must be in 0..{self.args.codebook_size - 1} (-1 in codebook 0 marks padding)")
         lengths = ((codes[..., 0] > -1).sum(axis=1) * self.hop_length).tolist()
         codes = mx.maximum(codes, 0)
-        state = self.make_state()
+        state = self.make_state(codes.shape[0])
         chunks = [mx.zeros((codes.shape[0], 0))]
         for start in range(0, codes.shape[1], chunk_size):
             if left_context is None:
@@ -307,10 +292,8 @@ class CodecDecoder(nn.Module):
                 raise ModelLoadError(f"codec decoder checkpoint: {PREFIX}{usage_key} is missing")
             usage = mx.maximum(weights.pop(usage_key), CODEBOOK_EPS)
             weights[f"{base}.codebook"] = weights.pop(key) / usage[:, None]
-        conv = {f"{path}.weight" for path, m in self.named_modules() if isinstance(m, nn.Conv1d)}
-        conv_transpose = {f"{path}.weight" for path, m in self.named_modules() if isinstance(m, nn.ConvTranspose1d)}
-        for key in conv & weights.keys():
-            weights[key] = weights[key].transpose(0, 2, 1)
-        for key in conv_transpose & weights.keys():
-            weights[key] = weights[key].transpose(1, 2, 0)
+        axes = {nn.Conv1d: (0, 2, 1), nn.ConvTranspose1d: (1, 2, 0)}
+        for path, module in self.named_modules():
+            if type(module) in axes and f"{path}.weight" in weights:
+                weights[f"{path}.weight"] = weights[f"{path}.weight"].transpose(axes[type(module)])
         return weights

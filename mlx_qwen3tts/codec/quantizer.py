@@ -26,13 +26,11 @@ class ResidualVectorQuantizer(nn.Module):
 
 
 class SplitResidualVectorQuantizer(nn.Module):
-    def __init__(self, num_quantizers: int, codebook_size: int, dim: int, output_dim: int, num_semantic: int = 1):
+    def __init__(self, num_quantizers: int, codebook_size: int, dim: int, output_dim: int):
         super().__init__()
-        self.num_semantic = num_semantic
-        self.rvq_first = ResidualVectorQuantizer(num_semantic, codebook_size, dim, output_dim)
-        self.rvq_rest = ResidualVectorQuantizer(num_quantizers - num_semantic, codebook_size, dim, output_dim)
+        self.rvq_first = ResidualVectorQuantizer(1, codebook_size, dim, output_dim)
+        self.rvq_rest = ResidualVectorQuantizer(num_quantizers - 1, codebook_size, dim, output_dim)
 
     def decode(self, codes: mx.array) -> mx.array:
         """codes (B, T, num_quantizers) ints in [0, codebook_size) -> latent frames (B, T, output_dim)."""
-        n = self.num_semantic
-        return self.rvq_first.decode(codes[..., :n]) + self.rvq_rest.decode(codes[..., n:])
+        return self.rvq_first.decode(codes[..., :1]) + self.rvq_rest.decode(codes[..., 1:])

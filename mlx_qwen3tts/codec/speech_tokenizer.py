@@ -38,13 +38,10 @@ def load_codec(folder, encoder: bool = True, decoder: bool = True) -> SpeechToke
     stray = sorted(k for k in weights if not k.startswith(("encoder.", "decoder.")))
     if stray:
         raise ModelLoadError(f"{files[0]}: unexpected weights {', '.join(stray[:5])}")
-    dec = enc = None
-    if decoder:
-        dec = CodecDecoder(DecoderArgs.from_dict(config["decoder_config"]))
-        apply_weights(dec, dec.sanitize(weights), f"{folder / 'model.safetensors'} (decoder.*)")
-    if encoder:
-        enc = CodecEncoder(config)
-        apply_weights(enc, enc.sanitize(weights), f"{folder / 'model.safetensors'} (encoder.*)")
-        enc.eval()
-    mx.eval([m.parameters() for m in (dec, enc) if m is not None])
+    dec = CodecDecoder(DecoderArgs.from_dict(config["decoder_config"])) if decoder else None
+    enc = CodecEncoder(config) if encoder else None
+    for name, part in (("decoder", dec), ("encoder", enc)):
+        if part is not None:
+            apply_weights(part, part.sanitize(weights), f"{folder / 'model.safetensors'} ({name}.*)")
+            mx.eval(part.parameters())
     return SpeechTokenizer(dec, enc)

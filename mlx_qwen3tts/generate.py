@@ -81,25 +81,22 @@ def stdin_deltas(stream=None, size: int = 64):
     stream = stream or sys.stdin.buffer
     decoder = codecs.getincrementaldecoder("utf-8")()
     read = getattr(stream, "read1", stream.read)
-    held, offset = "", 0
+    held, offset, has_text = "", 0, False
     while True:
         data = read(size)
         try:
-            text = decoder.decode(data, final=not data)
+            held += decoder.decode(data, final=not data)
         except UnicodeDecodeError as e:
             raise _not_utf8("stdin", e, offset) from None
         offset += len(data)
-        if held is not None:
-            held += text
-            text = ""
-            if clean_text(held).strip():  # control characters are dropped anyway: not text
-                text, held = held, None
-        if text:
-            yield text
+        has_text = has_text or bool(clean_text(held).strip())  # control characters are dropped anyway: not text
+        if has_text and held:
+            yield held
+            held = ""
         if not data:
-            if held is not None:
-                raise InputError("--text-stream read no text from stdin; pipe some text in")
-            return
+            break
+    if not has_text:
+        raise InputError("--text-stream read no text from stdin; pipe some text in")
 
 
 class OneLineErrors(click.Command):

@@ -11,7 +11,7 @@ import signal
 import sys
 import time
 import warnings
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 
 import click
@@ -250,31 +250,23 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
                   voice=voice_obj, max_tokens=max_tokens, seed=seed, **sampling_args)
     if texts is not None:
         return _run_batch(tts, texts, dict(common, text_mode=text_mode), outs, fmt, quiet)
-    from .synthesis import LoopState
-
-    chunking = dict(first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames)
     if text_stream or stream or play:
-        if text_stream:
-            request = tts.request(deltas=stdin_deltas(), **chunking, **common)
-            expected_s = None
-        else:
-            request = tts.request(text, text_mode=text_mode, **chunking, **common)
-            # A rough length for the playback buffer: ~0.3 s of speech per text token.
-            expected_s = 0.3 * len(tts.tokenizer.encode(request.text))
-        state = LoopState()
-        codes = _run_streaming(tts, request, state, outs["audio"], fmt, play, quiet, expected_s)
-        stopped_on_eos, budget = state.stopped_on_eos, state.max_frames
+        source = dict(deltas=stdin_deltas()) if text_stream else dict(text=text, text_mode=text_mode)
+        request = tts.request(**source, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, **common)
+        # A rough length for the playback buffer: ~0.3 s of speech per text token.
+        expected_s = None if text_stream else 0.3 * len(tts.tokenizer.encode(request.text))
+        codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet, expected_s)
     else:
         result = _run_whole(tts, text, dict(common, text_mode=text_mode), split, outs["audio"], fmt, quiet)
         codes, stopped_on_eos, budget = result.codes, result.stopped_on_eos, result.state.max_frames
     if not stopped_on_eos:
-        _warn_cut(f"--max-tokens {max_tokens}" if max_tokens else f"the budget for this text ({budget} frames)")
+        _warn_cut(max_tokens, f"the budget for this text ({budget} frames)")
     if outs["codes"] is not None:
         outs["codes"].write(_npy_bytes(codes))
 
 
-def _warn_cut(limit, line=""):
-    advice = "" if limit.startswith("--max-tokens") else "; --max-tokens sets another budget"
+def _warn_cut(max_tokens, budget: str, line=""):
+    limit, advice = (f"--max-tokens {max_tokens}", "") if max_tokens else (budget, "; --max-tokens sets another budget")
     click.echo(f"warning: {line}stopped at {limit} without an end-of-speech token; the speech may be cut off{advice}",
                err=True)
 
@@ -332,8 +324,7 @@ def _run_batch(tts, texts, common, outs, fmt, quiet):
         if outs["codes"] is not None:
             items.append((outs["codes"][i], _npy_bytes(result.codes)))
         if not result.stopped_on_eos:
-            limit = f"--max-tokens {common['max_tokens']}" if common["max_tokens"] else "its frame budget"
-            _warn_cut(limit, f"line {number} ")
+            _warn_cut(common["max_tokens"], "its frame budget", f"line {number} ")
     outputs.write_all(items)
     if not quiet:
         click.echo(f"{len(results)} texts, {sum(r.codes.shape[0] for r in results)} frames", err=True)
@@ -353,14 +344,17 @@ def _run_whole(tts, text, common, split, output, fmt, quiet):
     return result
 
 
-def _run_streaming(tts, request, state, output, fmt, play, quiet, expected_s=None):
+def _run_streaming(tts, request, output, fmt, play, quiet, expected_s=None):
+    """Codes, whether the model ended the speech, and the frame budget."""
     import numpy as np
 
-    collected, start = [], time.perf_counter()
-    chunks = tts.request_chunks(request, state)
+    from .synthesis import LoopState
+
+    state, collected, start = LoopState(), [], time.perf_counter()
     player = None
     try:
         with ExitStack() as stack:
+            chunks = stack.enter_context(closing(tts.request_chunks(request, state)))
             if play:
                 from .playback import Player
 
@@ -382,12 +376,11 @@ def _run_streaming(tts, request, state, output, fmt, play, quiet, expected_s=Non
     finally:
         if player is not None:
             player.close(wait=sys.exc_info()[0] is None)
-        chunks.close()
     codes = np.concatenate(collected) if collected else np.zeros((0, 16), dtype=np.int32)
     if not quiet:
         click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / FRAMES_PER_SECOND:.2f} s of audio in "
                    f"{time.perf_counter() - start:.2f} s", err=True)
-    return codes
+    return codes, state.stopped_on_eos, state.max_frames
 
 
 @contextmanager

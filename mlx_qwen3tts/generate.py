@@ -232,13 +232,11 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         check_output_device()
 
     tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
-    voice_obj = None
-    if ref_audio is not None or voice is not None or ref_text or x_vector_only:
-        voice_obj = resolve_voice(tts, speaker, voice, ref_audio, ref_text, x_vector_only)
+    voice_obj = resolve_voice(tts, speaker, voice, ref_audio, ref_text, x_vector_only)  # once: cloning is not free
     if save_voice is not None:
         from .voices import voice_bytes
 
-        if voice_obj is None or voice_obj.xvector is None:
+        if voice_obj.xvector is None:
             raise InputError("--save-voice needs a cloned voice: give --ref-audio")
         outs["voice"].write(voice_bytes(voice_obj, tts.config.tts_model_size))
         if not quiet:
@@ -246,8 +244,8 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         if text is None and not text_stream and texts is None:
             return
 
-    common = dict(language=language, speaker=None if voice_obj is not None else speaker, instruct=instruct,
-                  voice=voice_obj, max_tokens=max_tokens, seed=seed, **sampling_args)
+    common = dict(language=language, instruct=instruct, voice=voice_obj, max_tokens=max_tokens, seed=seed,
+                  **sampling_args)
     if texts is not None:
         return _run_batch(tts, texts, dict(common, text_mode=text_mode), outs, fmt, quiet)
     if text_stream or stream or play:

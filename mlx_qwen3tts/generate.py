@@ -224,7 +224,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
     outputs.check_distinct(
         [o for group in outs.values() for o in (group if isinstance(group, list) else [group]) if o is not None],
         outputs.input_files("--ref-audio", ref_audio) + outputs.input_files("--voice", voice)
-        + outputs.input_files("--batch-file", batch_file) + outputs.input_files("model", _local_folder(model)),
+        + outputs.input_files("--batch-file", batch_file) + outputs.input_files("model", Path(model).expanduser()),
     )
     if play:
         from .playback import check_output_device
@@ -267,11 +267,6 @@ def _warn_cut(max_tokens, budget: str, line=""):
     limit, advice = (f"--max-tokens {max_tokens}", "") if max_tokens else (budget, "; --max-tokens sets another budget")
     click.echo(f"warning: {line}stopped at {limit} without an end-of-speech token; the speech may be cut off{advice}",
                err=True)
-
-
-def _local_folder(model):
-    path = Path(model).expanduser()
-    return path if path.is_dir() else None
 
 
 def _resolve_outputs(texts, output, codes_output, save_voice) -> dict:

@@ -9,6 +9,7 @@ import io
 import os
 import signal
 import sys
+import threading
 import time
 import warnings
 from contextlib import ExitStack, closing, contextmanager
@@ -172,12 +173,9 @@ def signals_interrupt():
         error.signum = signum  # read by errors.cli_errors
         raise error
 
-    previous = {}
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        try:
-            previous[sig] = signal.signal(sig, interrupt)
-        except ValueError:  # not the main thread (e.g. called from a test runner thread)
-            pass
+    # Handlers can only be set from the main thread (not e.g. from a test runner's thread).
+    signals = (signal.SIGTERM, signal.SIGHUP) if threading.current_thread() is threading.main_thread() else ()
+    previous = {sig: signal.signal(sig, interrupt) for sig in signals}
     try:
         yield
     finally:

@@ -223,19 +223,8 @@ class StreamEncoder:
         return self._sink.take()
 
 
-class _RawPCM:
-    def __init__(self, path):
-        self.file = open(path, "wb")
-
-    def write(self, samples):
-        self.file.write(_pcm16(_float_samples(samples)))
-
-    def close(self):
-        self.file.close()
-
-
 class _StreamToFile:
-    """A format with no seek-back (AAC's ADTS frames): the stream's bytes, written as they come."""
+    """A format with no headers to complete (raw PCM, AAC's ADTS frames): the stream's bytes, written as they come."""
 
     def __init__(self, path, fmt: str, sample_rate: int):
         self.encoder = StreamEncoder(fmt, sample_rate)
@@ -275,10 +264,8 @@ def open_file(path, fmt: str, sample_rate: int):
     """A writer with `.write(samples)` / `.close()` for a file path: headers are completed at close;
     a failed write raises OSError."""
     fmt = get_format(fmt)
-    if fmt.name == "aac":
-        return _StreamToFile(path, fmt.name, sample_rate)
     if fmt.sf_format is None:
-        return _RawPCM(path)
+        return _StreamToFile(path, fmt.name, sample_rate)
     import soundfile as sf
 
     return _CheckedSoundFile(sf.SoundFile(str(path), "w", samplerate=sample_rate, channels=1,

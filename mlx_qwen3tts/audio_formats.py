@@ -29,6 +29,13 @@ class AudioFormat:
     sf_subtype: Optional[str]
     sf_options: tuple = ()  # extra soundfile keywords, as (name, value) pairs
 
+    def sound_file(self, target, sample_rate: int):
+        """A mono libsndfile writer of this format to a path or a file object."""
+        import soundfile as sf
+
+        return sf.SoundFile(target, "w", samplerate=sample_rate, channels=1, format=self.sf_format,
+                            subtype=self.sf_subtype, **dict(self.sf_options))
+
 
 FORMATS = {
     f.name: f
@@ -106,10 +113,9 @@ def encode(samples, sample_rate: int, fmt: str = "wav") -> bytes:
         return encoder.write(samples) + encoder.close()
     if fmt.sf_format is None:
         return _pcm16(samples)
-    import soundfile as sf
-
     buffer = io.BytesIO()
-    sf.write(buffer, samples, sample_rate, format=fmt.sf_format, subtype=fmt.sf_subtype, **dict(fmt.sf_options))
+    with fmt.sound_file(buffer, sample_rate) as f:
+        f.write(samples)
     return buffer.getvalue()
 
 
@@ -188,12 +194,8 @@ class StreamEncoder:
         elif self.format.name == "aac":
             self._file = aac.AacEncoder(sample_rate)
         elif self.format.sf_format is not None:
-            import soundfile as sf
-
             self._sink = _AppendOnlySink()
-            self._file = sf.SoundFile(self._sink, "w", samplerate=sample_rate, channels=1,
-                                      format=self.format.sf_format, subtype=self.format.sf_subtype,
-                                      **dict(self.format.sf_options))
+            self._file = self.format.sound_file(self._sink, sample_rate)
 
     def write(self, samples) -> bytes:
         if self.closed:
@@ -266,7 +268,4 @@ def open_file(path, fmt: str, sample_rate: int):
     fmt = get_format(fmt)
     if fmt.sf_format is None:
         return _StreamToFile(path, fmt.name, sample_rate)
-    import soundfile as sf
-
-    return _CheckedSoundFile(sf.SoundFile(str(path), "w", samplerate=sample_rate, channels=1,
-                                          format=fmt.sf_format, subtype=fmt.sf_subtype, **dict(fmt.sf_options)))
+    return _CheckedSoundFile(fmt.sound_file(str(path), sample_rate))

@@ -136,9 +136,7 @@ class _AppendOnlySink:
 
     def __init__(self):
         self.data = bytearray()  # bytes not yet handed out, starting at offset `base`
-        self.base = 0
-        self.pos = 0
-        self.size = 0
+        self.base = self.pos = self.size = 0
 
     def write(self, data) -> int:
         data = bytes(data)
@@ -184,11 +182,8 @@ class StreamEncoder:
     """
 
     def __init__(self, fmt: str, sample_rate: int):
-        self.format = get_format(fmt)
-        self.sample_rate = sample_rate
-        self.closed = False
-        self._header = b""
-        self._file = self._sink = None
+        self.format, self.sample_rate, self.closed = get_format(fmt), sample_rate, False
+        self._header, self._file, self._sink = b"", None, None
         if self.format.name == "wav":
             self._header = open_ended_wav_header(sample_rate)
         elif self.format.name == "aac":
@@ -217,8 +212,7 @@ class StreamEncoder:
             return b""
         self.closed = True
         if self._file is None:
-            header, self._header = self._header, b""
-            return header
+            return self._header  # emptied by the first write
         if self._sink is None:
             return self._file.close()
         self._file.close()

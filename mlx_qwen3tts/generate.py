@@ -379,12 +379,9 @@ def _audio_sink(output, fmt, sample_rate):
     """A function taking each chunk's samples: a seekable file gets complete headers at the end,
     stdout, pipes and devices get a stream (open-ended WAV header)."""
     if output.seekable:
-        with output.staged() as tmp:
-            writer = open_file(tmp, fmt.name, sample_rate)
-            try:
-                yield writer.write
-            finally:
-                writer.close()  # also when interrupted: the temporary file is then dropped
+        # the writer is closed also when interrupted; staged() then drops the temporary file
+        with output.staged() as tmp, closing(open_file(tmp, fmt.name, sample_rate)) as writer:
+            yield writer.write
         return
     with output.open() as f:
         encoder = StreamEncoder(fmt.name, sample_rate)

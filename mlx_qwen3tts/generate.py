@@ -116,40 +116,38 @@ class OneLineErrors(click.Command):
 
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
-@click.option("--text", default=None, help="Text to speak; '-' reads all of stdin.")
+@click.option("--text", help="Text to speak; '-' reads all of stdin.")
 @click.option("--text-stream", is_flag=True, help="Read the text from stdin as it is written (e.g. piped from an LLM).")
-@click.option("--output", default=None,
-              help="Audio file to write (24 kHz); the extension picks the format "
-                   "(.wav .flac .ogg/.opus .mp3 .aac .pcm); '-' writes to stdout.")
-@click.option("--format", "audio_format", type=click.Choice(FORMAT_NAMES), default=None,
+@click.option("--output", help="Audio file to write (24 kHz); the extension picks the format "
+                               "(.wav .flac .ogg/.opus .mp3 .aac .pcm); '-' writes to stdout.")
+@click.option("--format", "audio_format", type=click.Choice(FORMAT_NAMES),
               help="Audio format when the output name does not say it (stdout: default wav).")
 @click.option("--language", default="auto", show_default=True, help="Language name, or auto.")
-@click.option("--speaker", default=None, help="Preset speaker (CustomVoice models; default Ryan).")
-@click.option("--instruct", default=None, help="Style instruction (VoiceDesign, 1.7B CustomVoice).")
-@click.option("--text-mode", type=click.Choice(["streaming", "non-streaming"]), default=None,
+@click.option("--speaker", help="Preset speaker (CustomVoice models; default Ryan).")
+@click.option("--instruct", help="Style instruction (VoiceDesign, 1.7B CustomVoice).")
+@click.option("--text-mode", type=click.Choice(["streaming", "non-streaming"]),
               help="Text layout; default: upstream's for the model variant.")
-@click.option("--temperature", type=float, default=None, help="0 = greedy everywhere. Default: generation_config.json.")
-@click.option("--top-k", type=int, default=None, help="Default: generation_config.json.")
-@click.option("--top-p", type=float, default=None, help="Default: generation_config.json.")
-@click.option("--repetition-penalty", type=float, default=None, help="Default: generation_config.json.")
-@click.option("--max-tokens", type=int, default=None, help="At most this many frames (12.5 per second).")
-@click.option("--seed", type=int, default=None, help="Random seed for sampling.")
-@click.option("--codes-output", default=None, help="Write the codes (frames x 16 int32) as .npy.")
-@click.option("--ref-audio", type=click.Path(), default=None, help="Reference audio to clone (Base models).")
-@click.option("--ref-text", default=None, help="Transcript of the reference audio (in-context cloning).")
+@click.option("--temperature", type=float, help="0 = greedy everywhere. Default: generation_config.json.")
+@click.option("--top-k", type=int, help="Default: generation_config.json.")
+@click.option("--top-p", type=float, help="Default: generation_config.json.")
+@click.option("--repetition-penalty", type=float, help="Default: generation_config.json.")
+@click.option("--max-tokens", type=int, help="At most this many frames (12.5 per second).")
+@click.option("--seed", type=int, help="Random seed for sampling.")
+@click.option("--codes-output", help="Write the codes (frames x 16 int32) as .npy.")
+@click.option("--ref-audio", type=click.Path(), help="Reference audio to clone (Base models).")
+@click.option("--ref-text", help="Transcript of the reference audio (in-context cloning).")
 @click.option("--x-vector-only", is_flag=True, help="Clone from the speaker embedding alone (no transcript).")
-@click.option("--save-voice", default=None,
-              help="Save the cloned voice (a safetensors file, written under exactly this name).")
-@click.option("--voice", type=click.Path(), default=None, help="A voice saved with --save-voice.")
+@click.option("--save-voice", help="Save the cloned voice (a safetensors file, written under exactly this name).")
+@click.option("--voice", type=click.Path(), help="A voice saved with --save-voice.")
 @click.option("--stream", is_flag=True, help="Decode and write audio chunk by chunk while generating.")
 @click.option("--play", is_flag=True, help="Play the audio as it is generated.")
 @click.option("--first-chunk-frames", type=int, default=1, show_default=True, help="Frames before the first chunk.")
 @click.option("--chunk-frames", type=int, default=4, show_default=True, help="Frames per later chunk.")
 @click.option("--split", type=click.Choice(["auto", "sequence", "batch", "none"]), default="auto", show_default=True,
               help="Long text: cut at sentence ends and synthesize the pieces one after the other or as a batch.")
-@click.option("--batch-file", type=click.Path(dir_okay=False), default=None,
+@click.option("--batch-file", type=click.Path(dir_okay=False),
               help="Synthesize every line of this file in one batch; outputs are numbered (out_1.wav, ...).")
-@click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), default=None, help="Compute dtype.")
+@click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), help="Compute dtype.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def main(**opts):
     """Speak text with a Qwen3-TTS model."""

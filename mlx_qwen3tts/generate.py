@@ -190,20 +190,18 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
 
     if sum(x is not None for x in (text, text_stream or None, batch_file)) > 1:
         raise InputError("give only one of --text, --text-stream and --batch-file")
-    texts = None
+    texts, speaks = None, output is not None or codes_output is not None or play  # more than --save-voice
     if batch_file is not None:
         texts = _read_batch_file(batch_file)
         if stream or play:
             raise InputError("--batch-file cannot be combined with --stream or --play")
-    elif not text_stream:
-        voice_only = save_voice is not None and output is None and codes_output is None and not play
-        if text is None and not voice_only:
-            raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
+    elif text is None and not text_stream and (speaks or save_voice is None):
+        raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
     if text is not None:
         text = _decode(sys.stdin.buffer.read(), "stdin") if text == "-" else _utf8(text, "--text")
         if not text.strip():
             raise InputError("the text is empty; give some text to speak")
-    if output is None and codes_output is None and not play and save_voice is None:
+    if not speaks and save_voice is None:
         raise InputError("nothing to do: give --output OUT.wav, --codes-output CODES.npy, --play or --save-voice")
     if audio_format is not None and output is None:
         raise InputError("--format applies to --output; give --output OUT or --output - (stdout)")

@@ -108,11 +108,9 @@ def encode(samples, sample_rate: int, fmt: str = "wav") -> bytes:
     """A whole audio file (headers complete) of mono float samples in [-1, 1]."""
     fmt = get_format(fmt)
     samples = _float_samples(samples)
-    if fmt.name == "aac":
-        encoder = aac.AacEncoder(sample_rate)
+    if fmt.sf_format is None:  # pcm, aac: no headers to complete, the stream is the file
+        encoder = StreamEncoder(fmt.name, sample_rate)
         return encoder.write(samples) + encoder.close()
-    if fmt.sf_format is None:
-        return _pcm16(samples)
     buffer = io.BytesIO()
     with fmt.sound_file(buffer, sample_rate) as f:
         f.write(samples)

@@ -50,13 +50,9 @@ class AacEncoder:
             import av
         except ImportError:
             raise InputError(INSTALL_HINT) from None
-        self._av = av
-        self._sink = _Collect()
+        self._av, self._sink, self._rate, self._pts = av, _Collect(), sample_rate, 0
         self._container = av.open(self._sink, "w", format="adts")
-        self._stream = self._container.add_stream("aac", rate=sample_rate, layout="mono")
-        self._stream.bit_rate = bit_rate
-        self._rate = sample_rate
-        self._pts = 0
+        self._stream = self._container.add_stream("aac", rate=sample_rate, layout="mono", bit_rate=bit_rate)
 
     def _mux(self, frame) -> bytes:
         # The codec context re-blocks any frame size into 1024-sample frames of its own format.

@@ -29,6 +29,13 @@ class AudioFormat:
     sf_subtype: Optional[str]
     sf_options: tuple = ()  # extra soundfile keywords, as (name, value) pairs
 
+    def sound_file(self, target, sample_rate: int):
+        """A mono libsndfile writer of this format to a path or a file object."""
+        import soundfile as sf
+
+        return sf.SoundFile(target, "w", samplerate=sample_rate, channels=1, format=self.sf_format,
+                            subtype=self.sf_subtype, **dict(self.sf_options))
+
 
 FORMATS = {
     f.name: f
@@ -101,15 +108,12 @@ def encode(samples, sample_rate: int, fmt: str = "wav") -> bytes:
     """A whole audio file (headers complete) of mono float samples in [-1, 1]."""
     fmt = get_format(fmt)
     samples = _float_samples(samples)
-    if fmt.name == "aac":
-        encoder = aac.AacEncoder(sample_rate)
+    if fmt.sf_format is None:  # pcm, aac: no headers to complete, the stream is the file
+        encoder = StreamEncoder(fmt.name, sample_rate)
         return encoder.write(samples) + encoder.close()
-    if fmt.sf_format is None:
-        return _pcm16(samples)
-    import soundfile as sf
-
     buffer = io.BytesIO()
-    sf.write(buffer, samples, sample_rate, format=fmt.sf_format, subtype=fmt.sf_subtype, **dict(fmt.sf_options))
+    with fmt.sound_file(buffer, sample_rate) as f:
+        f.write(samples)
     return buffer.getvalue()
 
 
@@ -130,9 +134,7 @@ class _AppendOnlySink:
 
     def __init__(self):
         self.data = bytearray()  # bytes not yet handed out, starting at offset `base`
-        self.base = 0
-        self.pos = 0
-        self.size = 0
+        self.base = self.pos = self.size = 0
 
     def write(self, data) -> int:
         data = bytes(data)
@@ -178,22 +180,15 @@ class StreamEncoder:
     """
 
     def __init__(self, fmt: str, sample_rate: int):
-        self.format = get_format(fmt)
-        self.sample_rate = sample_rate
-        self.closed = False
-        self._header = b""
-        self._file = self._sink = None
+        self.format, self.sample_rate, self.closed = get_format(fmt), sample_rate, False
+        self._header, self._file, self._sink = b"", None, None
         if self.format.name == "wav":
             self._header = open_ended_wav_header(sample_rate)
         elif self.format.name == "aac":
             self._file = aac.AacEncoder(sample_rate)
         elif self.format.sf_format is not None:
-            import soundfile as sf
-
             self._sink = _AppendOnlySink()
-            self._file = sf.SoundFile(self._sink, "w", samplerate=sample_rate, channels=1,
-                                      format=self.format.sf_format, subtype=self.format.sf_subtype,
-                                      **dict(self.format.sf_options))
+            self._file = self.format.sound_file(self._sink, sample_rate)
 
     def write(self, samples) -> bytes:
         if self.closed:
@@ -215,27 +210,15 @@ class StreamEncoder:
             return b""
         self.closed = True
         if self._file is None:
-            header, self._header = self._header, b""
-            return header
+            return self._header  # emptied by the first write
         if self._sink is None:
             return self._file.close()
         self._file.close()
         return self._sink.take()
 
 
-class _RawPCM:
-    def __init__(self, path):
-        self.file = open(path, "wb")
-
-    def write(self, samples):
-        self.file.write(_pcm16(_float_samples(samples)))
-
-    def close(self):
-        self.file.close()
-
-
 class _StreamToFile:
-    """A format with no seek-back (AAC's ADTS frames): the stream's bytes, written as they come."""
+    """A format with no headers to complete (raw PCM, AAC's ADTS frames): the stream's bytes, written as they come."""
 
     def __init__(self, path, fmt: str, sample_rate: int):
         self.encoder = StreamEncoder(fmt, sample_rate)
@@ -275,11 +258,6 @@ def open_file(path, fmt: str, sample_rate: int):
     """A writer with `.write(samples)` / `.close()` for a file path: headers are completed at close;
     a failed write raises OSError."""
     fmt = get_format(fmt)
-    if fmt.name == "aac":
-        return _StreamToFile(path, fmt.name, sample_rate)
     if fmt.sf_format is None:
-        return _RawPCM(path)
-    import soundfile as sf
-
-    return _CheckedSoundFile(sf.SoundFile(str(path), "w", samplerate=sample_rate, channels=1,
-                                          format=fmt.sf_format, subtype=fmt.sf_subtype, **dict(fmt.sf_options)))
+        return _StreamToFile(path, fmt.name, sample_rate)
+    return _CheckedSoundFile(fmt.sound_file(str(path), sample_rate))

@@ -9,9 +9,10 @@ import io
 import os
 import signal
 import sys
+import threading
 import time
 import warnings
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 
 import click
@@ -81,25 +82,22 @@ def stdin_deltas(stream=None, size: int = 64):
     stream = stream or sys.stdin.buffer
     decoder = codecs.getincrementaldecoder("utf-8")()
     read = getattr(stream, "read1", stream.read)
-    held, offset = "", 0
+    held, offset, has_text = "", 0, False
     while True:
         data = read(size)
         try:
-            text = decoder.decode(data, final=not data)
+            held += decoder.decode(data, final=not data)
         except UnicodeDecodeError as e:
             raise _not_utf8("stdin", e, offset) from None
         offset += len(data)
-        if held is not None:
-            held += text
-            text = ""
-            if clean_text(held).strip():  # control characters are dropped anyway: not text
-                text, held = held, None
-        if text:
-            yield text
+        has_text = has_text or bool(clean_text(held).strip())  # control characters are dropped anyway: not text
+        if has_text and held:
+            yield held
+            held = ""
         if not data:
-            if held is not None:
-                raise InputError("--text-stream read no text from stdin; pipe some text in")
-            return
+            break
+    if not has_text:
+        raise InputError("--text-stream read no text from stdin; pipe some text in")
 
 
 class OneLineErrors(click.Command):
@@ -118,40 +116,38 @@ class OneLineErrors(click.Command):
 
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
-@click.option("--text", default=None, help="Text to speak; '-' reads all of stdin.")
+@click.option("--text", help="Text to speak; '-' reads all of stdin.")
 @click.option("--text-stream", is_flag=True, help="Read the text from stdin as it is written (e.g. piped from an LLM).")
-@click.option("--output", default=None,
-              help="Audio file to write (24 kHz); the extension picks the format "
-                   "(.wav .flac .ogg/.opus .mp3 .aac .pcm); '-' writes to stdout.")
-@click.option("--format", "audio_format", type=click.Choice(FORMAT_NAMES), default=None,
+@click.option("--output", help="Audio file to write (24 kHz); the extension picks the format "
+                               "(.wav .flac .ogg/.opus .mp3 .aac .pcm); '-' writes to stdout.")
+@click.option("--format", "audio_format", type=click.Choice(FORMAT_NAMES),
               help="Audio format when the output name does not say it (stdout: default wav).")
 @click.option("--language", default="auto", show_default=True, help="Language name, or auto.")
-@click.option("--speaker", default=None, help="Preset speaker (CustomVoice models; default Ryan).")
-@click.option("--instruct", default=None, help="Style instruction (VoiceDesign, 1.7B CustomVoice).")
-@click.option("--text-mode", type=click.Choice(["streaming", "non-streaming"]), default=None,
+@click.option("--speaker", help="Preset speaker (CustomVoice models; default Ryan).")
+@click.option("--instruct", help="Style instruction (VoiceDesign, 1.7B CustomVoice).")
+@click.option("--text-mode", type=click.Choice(["streaming", "non-streaming"]),
               help="Text layout; default: upstream's for the model variant.")
-@click.option("--temperature", type=float, default=None, help="0 = greedy everywhere. Default: generation_config.json.")
-@click.option("--top-k", type=int, default=None, help="Default: generation_config.json.")
-@click.option("--top-p", type=float, default=None, help="Default: generation_config.json.")
-@click.option("--repetition-penalty", type=float, default=None, help="Default: generation_config.json.")
-@click.option("--max-tokens", type=int, default=None, help="At most this many frames (12.5 per second).")
-@click.option("--seed", type=int, default=None, help="Random seed for sampling.")
-@click.option("--codes-output", default=None, help="Write the codes (frames x 16 int32) as .npy.")
-@click.option("--ref-audio", type=click.Path(), default=None, help="Reference audio to clone (Base models).")
-@click.option("--ref-text", default=None, help="Transcript of the reference audio (in-context cloning).")
+@click.option("--temperature", type=float, help="0 = greedy everywhere. Default: generation_config.json.")
+@click.option("--top-k", type=int, help="Default: generation_config.json.")
+@click.option("--top-p", type=float, help="Default: generation_config.json.")
+@click.option("--repetition-penalty", type=float, help="Default: generation_config.json.")
+@click.option("--max-tokens", type=int, help="At most this many frames (12.5 per second).")
+@click.option("--seed", type=int, help="Random seed for sampling.")
+@click.option("--codes-output", help="Write the codes (frames x 16 int32) as .npy.")
+@click.option("--ref-audio", type=click.Path(), help="Reference audio to clone (Base models).")
+@click.option("--ref-text", help="Transcript of the reference audio (in-context cloning).")
 @click.option("--x-vector-only", is_flag=True, help="Clone from the speaker embedding alone (no transcript).")
-@click.option("--save-voice", default=None,
-              help="Save the cloned voice (a safetensors file, written under exactly this name).")
-@click.option("--voice", type=click.Path(), default=None, help="A voice saved with --save-voice.")
+@click.option("--save-voice", help="Save the cloned voice (a safetensors file, written under exactly this name).")
+@click.option("--voice", type=click.Path(), help="A voice saved with --save-voice.")
 @click.option("--stream", is_flag=True, help="Decode and write audio chunk by chunk while generating.")
 @click.option("--play", is_flag=True, help="Play the audio as it is generated.")
 @click.option("--first-chunk-frames", type=int, default=1, show_default=True, help="Frames before the first chunk.")
 @click.option("--chunk-frames", type=int, default=4, show_default=True, help="Frames per later chunk.")
 @click.option("--split", type=click.Choice(["auto", "sequence", "batch", "none"]), default="auto", show_default=True,
               help="Long text: cut at sentence ends and synthesize the pieces one after the other or as a batch.")
-@click.option("--batch-file", type=click.Path(dir_okay=False), default=None,
+@click.option("--batch-file", type=click.Path(dir_okay=False),
               help="Synthesize every line of this file in one batch; outputs are numbered (out_1.wav, ...).")
-@click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), default=None, help="Compute dtype.")
+@click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), help="Compute dtype.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def main(**opts):
     """Speak text with a Qwen3-TTS model."""
@@ -175,12 +171,9 @@ def signals_interrupt():
         error.signum = signum  # read by errors.cli_errors
         raise error
 
-    previous = {}
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        try:
-            previous[sig] = signal.signal(sig, interrupt)
-        except ValueError:  # not the main thread (e.g. called from a test runner thread)
-            pass
+    # Handlers can only be set from the main thread (not e.g. from a test runner's thread).
+    signals = (signal.SIGTERM, signal.SIGHUP) if threading.current_thread() is threading.main_thread() else ()
+    previous = {sig: signal.signal(sig, interrupt) for sig in signals}
     try:
         yield
     finally:
@@ -197,20 +190,18 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
 
     if sum(x is not None for x in (text, text_stream or None, batch_file)) > 1:
         raise InputError("give only one of --text, --text-stream and --batch-file")
-    texts = None
+    texts, speaks = None, output is not None or codes_output is not None or play  # more than --save-voice
     if batch_file is not None:
         texts = _read_batch_file(batch_file)
         if stream or play:
             raise InputError("--batch-file cannot be combined with --stream or --play")
-    elif not text_stream:
-        voice_only = save_voice is not None and output is None and codes_output is None and not play
-        if text is None and not voice_only:
-            raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
+    elif text is None and not text_stream and (speaks or save_voice is None):
+        raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
     if text is not None:
         text = _decode(sys.stdin.buffer.read(), "stdin") if text == "-" else _utf8(text, "--text")
         if not text.strip():
             raise InputError("the text is empty; give some text to speak")
-    if output is None and codes_output is None and not play and save_voice is None:
+    if not speaks and save_voice is None:
         raise InputError("nothing to do: give --output OUT.wav, --codes-output CODES.npy, --play or --save-voice")
     if audio_format is not None and output is None:
         raise InputError("--format applies to --output; give --output OUT or --output - (stdout)")
@@ -227,7 +218,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
     outputs.check_distinct(
         [o for group in outs.values() for o in (group if isinstance(group, list) else [group]) if o is not None],
         outputs.input_files("--ref-audio", ref_audio) + outputs.input_files("--voice", voice)
-        + outputs.input_files("--batch-file", batch_file) + outputs.input_files("model", _local_folder(model)),
+        + outputs.input_files("--batch-file", batch_file) + outputs.input_files("model", Path(model).expanduser()),
     )
     if play:
         from .playback import check_output_device
@@ -235,13 +226,11 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         check_output_device()
 
     tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
-    voice_obj = None
-    if ref_audio is not None or voice is not None or ref_text or x_vector_only:
-        voice_obj = resolve_voice(tts, speaker, voice, ref_audio, ref_text, x_vector_only)
+    voice_obj = resolve_voice(tts, speaker, voice, ref_audio, ref_text, x_vector_only)  # once: cloning is not free
     if save_voice is not None:
         from .voices import voice_bytes
 
-        if voice_obj is None or voice_obj.xvector is None:
+        if voice_obj.xvector is None:
             raise InputError("--save-voice needs a cloned voice: give --ref-audio")
         outs["voice"].write(voice_bytes(voice_obj, tts.config.tts_model_size))
         if not quiet:
@@ -249,42 +238,29 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         if text is None and not text_stream and texts is None:
             return
 
-    common = dict(language=language, speaker=None if voice_obj is not None else speaker, instruct=instruct,
-                  voice=voice_obj, max_tokens=max_tokens, seed=seed, **sampling_args)
+    common = dict(language=language, instruct=instruct, voice=voice_obj, max_tokens=max_tokens, seed=seed,
+                  **sampling_args)
     if texts is not None:
         return _run_batch(tts, texts, dict(common, text_mode=text_mode), outs, fmt, quiet)
-    from .synthesis import LoopState
-
-    chunking = dict(first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames)
     if text_stream or stream or play:
-        if text_stream:
-            request = tts.request(deltas=stdin_deltas(), **chunking, **common)
-            expected_s = None
-        else:
-            request = tts.request(text, text_mode=text_mode, **chunking, **common)
-            # A rough length for the playback buffer: ~0.3 s of speech per text token.
-            expected_s = 0.3 * len(tts.tokenizer.encode(request.text))
-        state = LoopState()
-        codes = _run_streaming(tts, request, state, outs["audio"], fmt, play, quiet, expected_s)
-        stopped_on_eos, budget = state.stopped_on_eos, state.max_frames
+        source = dict(deltas=stdin_deltas()) if text_stream else dict(text=text, text_mode=text_mode)
+        request = tts.request(**source, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, **common)
+        # A rough length for the playback buffer: ~0.3 s of speech per text token.
+        expected_s = None if text_stream else 0.3 * len(tts.tokenizer.encode(request.text))
+        codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet, expected_s)
     else:
         result = _run_whole(tts, text, dict(common, text_mode=text_mode), split, outs["audio"], fmt, quiet)
         codes, stopped_on_eos, budget = result.codes, result.stopped_on_eos, result.state.max_frames
     if not stopped_on_eos:
-        _warn_cut(f"--max-tokens {max_tokens}" if max_tokens else f"the budget for this text ({budget} frames)")
+        _warn_cut(max_tokens, f"the budget for this text ({budget} frames)")
     if outs["codes"] is not None:
         outs["codes"].write(_npy_bytes(codes))
 
 
-def _warn_cut(limit, line=""):
-    advice = "" if limit.startswith("--max-tokens") else "; --max-tokens sets another budget"
+def _warn_cut(max_tokens, budget: str, line=""):
+    limit, advice = (f"--max-tokens {max_tokens}", "") if max_tokens else (budget, "; --max-tokens sets another budget")
     click.echo(f"warning: {line}stopped at {limit} without an end-of-speech token; the speech may be cut off{advice}",
                err=True)
-
-
-def _local_folder(model):
-    path = Path(model).expanduser()
-    return path if path.is_dir() else None
 
 
 def _resolve_outputs(texts, output, codes_output, save_voice) -> dict:
@@ -335,8 +311,7 @@ def _run_batch(tts, texts, common, outs, fmt, quiet):
         if outs["codes"] is not None:
             items.append((outs["codes"][i], _npy_bytes(result.codes)))
         if not result.stopped_on_eos:
-            limit = f"--max-tokens {common['max_tokens']}" if common["max_tokens"] else "its frame budget"
-            _warn_cut(limit, f"line {number} ")
+            _warn_cut(common["max_tokens"], "its frame budget", f"line {number} ")
     outputs.write_all(items)
     if not quiet:
         click.echo(f"{len(results)} texts, {sum(r.codes.shape[0] for r in results)} frames", err=True)
@@ -356,14 +331,17 @@ def _run_whole(tts, text, common, split, output, fmt, quiet):
     return result
 
 
-def _run_streaming(tts, request, state, output, fmt, play, quiet, expected_s=None):
+def _run_streaming(tts, request, output, fmt, play, quiet, expected_s=None):
+    """Codes, whether the model ended the speech, and the frame budget."""
     import numpy as np
 
-    collected, start = [], time.perf_counter()
-    chunks = tts.request_chunks(request, state)
+    from .synthesis import LoopState
+
+    state, collected, start = LoopState(), [], time.perf_counter()
     player = None
     try:
         with ExitStack() as stack:
+            chunks = stack.enter_context(closing(tts.request_chunks(request, state)))
             if play:
                 from .playback import Player
 
@@ -385,12 +363,11 @@ def _run_streaming(tts, request, state, output, fmt, play, quiet, expected_s=Non
     finally:
         if player is not None:
             player.close(wait=sys.exc_info()[0] is None)
-        chunks.close()
     codes = np.concatenate(collected) if collected else np.zeros((0, 16), dtype=np.int32)
     if not quiet:
         click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / FRAMES_PER_SECOND:.2f} s of audio in "
                    f"{time.perf_counter() - start:.2f} s", err=True)
-    return codes
+    return codes, state.stopped_on_eos, state.max_frames
 
 
 @contextmanager
@@ -398,12 +375,9 @@ def _audio_sink(output, fmt, sample_rate):
     """A function taking each chunk's samples: a seekable file gets complete headers at the end,
     stdout, pipes and devices get a stream (open-ended WAV header)."""
     if output.seekable:
-        with output.staged() as tmp:
-            writer = open_file(tmp, fmt.name, sample_rate)
-            try:
-                yield writer.write
-            finally:
-                writer.close()  # also when interrupted: the temporary file is then dropped
+        # the writer is closed also when interrupted; staged() then drops the temporary file
+        with output.staged() as tmp, closing(open_file(tmp, fmt.name, sample_rate)) as writer:
+            yield writer.write
         return
     with output.open() as f:
         encoder = StreamEncoder(fmt.name, sample_rate)

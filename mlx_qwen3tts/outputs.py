@@ -123,7 +123,10 @@ def resolve(given, what: str) -> Output:
     """Classify an output path and check that it can be written, without writing it."""
     given = os.fspath(given)
     if given in STDOUT_NAMES:
-        st = os.fstat(sys.stdout.fileno()) if _has_stdout() else None
+        try:
+            st = os.fstat(sys.stdout.fileno())
+        except (AttributeError, OSError, ValueError):  # no stdout with a descriptor (e.g. captured by a test runner)
+            st = None
         return Output(what, given, "stdout", identity=_identity(st) if st and stat.S_ISREG(st.st_mode) else None)
     if not given:
         raise InputError(f"{what} is empty; give a file name")
@@ -153,14 +156,6 @@ def resolve(given, what: str) -> Output:
         raise InputError(f"{what} {given} is read-only; choose another name or make it writable")
     _probe_folder(folder, what, given)
     return Output(what, given, "file", real, _identity(st) if st else None)
-
-
-def _has_stdout() -> bool:
-    try:
-        sys.stdout.fileno()
-        return True
-    except (AttributeError, OSError, ValueError):
-        return False
 
 
 def input_files(label: str, path) -> List[Tuple[str, Tuple[int, int]]]:

@@ -203,6 +203,9 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
             raise InputError("the text is empty; give some text to speak")
     if not speaks and save_voice is None:
         raise InputError("nothing to do: give --output OUT.wav, --codes-output CODES.npy, --play or --save-voice")
+    if not speaks and (text is not None or text_stream or texts is not None):
+        raise InputError("the speech would go nowhere: add --output, --codes-output or --play "
+                         "(or leave out the text to only save the voice)")
     if audio_format is not None and output is None:
         raise InputError("--format applies to --output; give --output OUT or --output - (stdout)")
     if max_tokens is not None and max_tokens < 1:
@@ -238,18 +241,18 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         if text is None and not text_stream and texts is None:
             return
 
-    common = dict(language=language, instruct=instruct, voice=voice_obj, max_tokens=max_tokens, seed=seed,
-                  **sampling_args)
+    common = dict(language=language, instruct=instruct, text_mode=text_mode, voice=voice_obj, max_tokens=max_tokens,
+                  seed=seed, **sampling_args)
     if texts is not None:
-        return _run_batch(tts, texts, dict(common, text_mode=text_mode), outs, fmt, quiet)
+        return _run_batch(tts, texts, common, outs, fmt, quiet)
     if text_stream or stream or play:
-        source = dict(deltas=stdin_deltas()) if text_stream else dict(text=text, text_mode=text_mode)
+        source = dict(deltas=stdin_deltas()) if text_stream else dict(text=text)
         request = tts.request(**source, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, **common)
         # A rough length for the playback buffer: ~0.3 s of speech per text token.
         expected_s = None if text_stream else 0.3 * len(tts.tokenizer.encode(request.text))
         codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet, expected_s)
     else:
-        result = _run_whole(tts, text, dict(common, text_mode=text_mode), split, outs["audio"], fmt, quiet)
+        result = _run_whole(tts, text, common, split, outs["audio"], fmt, quiet)
         codes, stopped_on_eos, budget = result.codes, result.stopped_on_eos, result.state.max_frames
     if not stopped_on_eos:
         _warn_cut(max_tokens, f"the budget for this text ({budget} frames)")

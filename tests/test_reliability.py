@@ -122,8 +122,12 @@ def other_model_folder(d):
 NEW = ()  # the row leaves no new file
 ERRORS = [
     # (id, args, stdin, setup, message in the one error line, files the row may add)
-    ("save-voice-is-ref-audio", ["--model", "{base}", "--text", "hi", "--ref-audio", "{ref}", "--x-vector-only",
+    ("save-voice-is-ref-audio", ["--model", "{base}", "--ref-audio", "{ref}", "--x-vector-only",
                                  "--save-voice", "{ref}"], None, None, "same file as the --ref-audio", NEW),
+    ("speech-going-nowhere", ["--model", "{base}", "--text", "hi", "--ref-audio", "{ref}", "--x-vector-only",
+                              "--save-voice", "{d}/v.safetensors"], None, None, "the speech would go nowhere", NEW),
+    ("text-stream-non-streaming", ["--model", "{cv}", "--text-stream", "--text-mode", "non-streaming",
+                                   "--output", "{d}/o.wav"], "Hello.", None, "streaming text mode", NEW),
     ("output-is-ref-audio", ["--model", "{base}", "--text", "hi", "--ref-audio", "{ref}", "--x-vector-only",
                              "--output", "{ref}"], None, None, "same file as the --ref-audio", NEW),
     ("output-symlink-to-ref-audio", ["--model", "{base}", "--text", "hi", "--ref-audio", "{ref}",

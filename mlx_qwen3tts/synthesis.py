@@ -268,7 +268,7 @@ class Rows:
     def _empty(self, size: int, capacity: int) -> dict:
         hidden = self.talker.model.norm.weight.shape[0]
         kv = mx.zeros((size, self.kv_shape[0], capacity, self.kv_shape[1]), dtype=self.dtype)
-        layers = self.talker.num_layers
+        layers = len(self.talker.model.layers)
         return {"x": mx.zeros((size, 1, hidden), dtype=self.dtype), "lengths": mx.zeros((size,), dtype=mx.int32),
                 "keys": [kv] * layers, "values": [kv] * layers, "seen": mx.zeros((size, self.graphs.vocab), mx.bool_),
                 "rng": mx.zeros((size, 2), dtype=mx.uint32), "steps": mx.zeros((size,), dtype=mx.int32)}
@@ -374,7 +374,7 @@ def teacher_forced_logits(talker, prompt: Prompt, codes: mx.array, text_track=No
             table(frame[q + 1 : q + 2]) for q, table in enumerate(cp.model.codec_embedding)
         ]
         seq = mx.concatenate([hidden[0]] + embeds[:-1])[None]  # (1, 16, H)
-        h = cp.model(cp.project(seq), [None] * cp.num_layers)
+        h = cp.model(cp.project(seq), [None] * len(cp.model.layers))
         cp_logits.append(mx.stack([head(h[0, q + 1]) for q, head in enumerate(cp.lm_head)]))
         x = mx.concatenate(embeds).sum(axis=0)[None, None] + text_track(t).astype(hidden.dtype)
         mx.eval(x, talker_logits[-1], cp_logits[-1])

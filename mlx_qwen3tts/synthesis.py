@@ -305,29 +305,19 @@ def _put(array, row: int, value):
     return mx.slice_update(array, value.astype(array.dtype), start, axes=tuple(range(array.ndim)))
 
 
-def generate_frames(
-    talker,
-    prompt: Prompt,
-    sampling: SamplingConfig,
-    max_frames: int,
-    eos_id: int,
-    text_track=None,
-    state: Optional[LoopState] = None,
-    seed: Optional[int] = None,
-    budget: Optional[Callable[[], int]] = None,
-) -> Iterator[Frame]:
-    """Yield frames of one request until codebook 0 is EOS or its frame limit is reached.
-
-    The loop runs one row of `Rows`: frame t+1 is sent off before frame t is read, so the
-    device never waits for the host. With a streamed-in text track, a frame whose text has not
-    arrived yet is sent off once it has (the frames before it are given out first); `budget()`
-    lowers the limit as far as the text received so far allows.
-    """
-    yield from run_row(Rows(talker, eos_id), Row(prompt, sampling, max_frames, seed, text_track, budget), state)
+def generate_frames(talker, prompt: Prompt, sampling: SamplingConfig, max_frames: int, eos_id: int) -> Iterator[Frame]:
+    """Frames of one prompt until codebook 0 is EOS or `max_frames` (see `run_row`)."""
+    yield from run_row(Rows(talker, eos_id), Row(prompt, sampling, max_frames))
 
 
 def run_row(rows: Rows, row: Row, state: Optional[LoopState] = None) -> Iterator[Frame]:
-    """`generate_frames` for a Row made by the caller, run alone on the empty loop `rows`."""
+    """Yield the frames of `row`, run alone on the empty loop `rows`, until EOS or its frame limit.
+
+    Frame t+1 is sent off before frame t is read, so the device never waits for the host. With a
+    streamed-in text track, a frame whose text has not arrived yet is sent off once it has (the
+    frames before it are given out first); the row's `budget()` lowers its limit as far as the
+    text received so far allows.
+    """
     state = state if state is not None else LoopState()
     state.max_frames = row.limit()
     rows.add(row)

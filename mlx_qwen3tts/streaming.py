@@ -167,12 +167,8 @@ class TextFeed:
     def poll(self):
         """(deltas that have arrived, whether the text has ended); raises the writer's error."""
         deltas = []
-        while not self._done:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            text = self._take(item)
+        while not self._done and not self._queue.empty():  # one reader: what it saw stays there
+            text = self._take(self._queue.get_nowait())
             if text is not None:
                 deltas.append(text)
         return deltas, self._done
@@ -223,30 +219,22 @@ class LiveTextTrack:
         # the body (ICL reference text the prefill had no room for), the tts_eos and tts_pad vectors.
         self.offset, self.lead, self.eos, self.pad = 1, [], None, None
 
-    def _pull(self) -> bool:
-        """Read one more delta (blocking); False once the input has ended."""
-        if self.finished:
-            return False
-        try:
-            delta = next(self.deltas)
-        except StopIteration:
-            self._finish()
-            return False
-        self.ids += self.incremental.feed(delta)
-        return True
-
-    def _finish(self):
-        self.ids += self.incremental.feed(TARGET_SUFFIX) + self.incremental.finish()
-        self.finished = True
+    def _add(self, delta: Optional[str]):
+        """Tokenize one more delta; None: the text has ended (the suffix follows)."""
+        if delta is None:
+            self.ids += self.incremental.feed(TARGET_SUFFIX) + self.incremental.finish()
+            self.finished = True
+        else:
+            self.ids += self.incremental.feed(delta)
 
     def _poll(self):
         """Take what a TextFeed has received, without waiting."""
         if not self.finished and isinstance(self.source, TextFeed):
             deltas, ended = self.source.poll()
             for delta in deltas:
-                self.ids += self.incremental.feed(delta)
+                self._add(delta)
             if ended:
-                self._finish()
+                self._add(None)
 
     def has(self, count: int) -> bool:
         """Whether `count` body ids (or the whole text) are known without waiting for the writer."""
@@ -269,9 +257,9 @@ class LiveTextTrack:
         return self.ids[self.role_len : len(self.ids) - self.suffix_len if self.finished else len(self.ids)]
 
     def wait_for(self, count: int) -> list:
-        """Body ids once `count` of them exist or the input has ended."""
-        while len(self.body()) < count and self._pull():
-            pass
+        """Body ids once `count` of them exist or the input has ended (reading deltas, blocking)."""
+        while len(self.body()) < count and not self.finished:
+            self._add(next(self.deltas, None))
         return self.body()
 
     def close(self):

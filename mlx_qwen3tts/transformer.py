@@ -48,9 +48,7 @@ class Attention(nn.Module):
     def __init__(self, args: BlockArgs):
         super().__init__()
         h, d = args.hidden_size, args.head_dim
-        self.n_heads = args.num_attention_heads
-        self.n_kv_heads = args.num_key_value_heads
-        self.head_dim = d
+        self.n_heads, self.n_kv_heads, self.head_dim = args.num_attention_heads, args.num_key_value_heads, d
         self.scale = d**-0.5
         bias = args.attention_bias
         self.q_proj = nn.Linear(h, self.n_heads * d, bias=bias)

@@ -13,40 +13,25 @@ import mlx.nn as nn
 from mlx_lm.models.cache import KVCache
 
 from .config import CodePredictorConfig
-from .transformer import BlockArgs, TransformerBlock, attention_mask
+from .transformer import Decoder
 
 
-class CodePredictorModel(nn.Module):
+class CodePredictorModel(Decoder):
     def __init__(self, cfg: CodePredictorConfig, embedding_dim: int):
-        super().__init__()
-        self.layers = [TransformerBlock(BlockArgs.of(cfg)) for _ in range(cfg.num_hidden_layers)]
-        self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
-        self.codec_embedding = [
-            nn.Embedding(cfg.vocab_size, embedding_dim) for _ in range(cfg.num_code_groups - 1)
-        ]
-
-    def __call__(self, x, cache):
-        mask = attention_mask(x.shape[1], cache[0])
-        for layer, c in zip(self.layers, cache):
-            x = layer(x, mask, c)
-        return self.norm(x)
+        super().__init__(cfg)
+        self.codec_embedding = [nn.Embedding(cfg.vocab_size, embedding_dim) for _ in range(cfg.num_code_groups - 1)]
 
 
 class CodePredictor(nn.Module):
     def __init__(self, cfg: CodePredictorConfig, talker_hidden_size: int):
         super().__init__()
         self.model = CodePredictorModel(cfg, talker_hidden_size)
-        self.lm_head = [
-            nn.Linear(cfg.hidden_size, cfg.vocab_size, bias=False) for _ in range(cfg.num_code_groups - 1)
-        ]
+        self.lm_head = [nn.Linear(cfg.hidden_size, cfg.vocab_size, bias=False) for _ in range(cfg.num_code_groups - 1)]
         if cfg.hidden_size != talker_hidden_size:
             self.small_to_mtp_projection = nn.Linear(talker_hidden_size, cfg.hidden_size, bias=True)
-        self.num_layers = cfg.num_hidden_layers
 
     def project(self, x):
-        if "small_to_mtp_projection" in self:
-            return self.small_to_mtp_projection(x)
-        return x
+        return self.small_to_mtp_projection(x) if "small_to_mtp_projection" in self else x
 
     def predict(self, hidden, c0_embedding, sample: Callable):
         """Codebooks 1..15 for one frame, built lazily.
@@ -55,7 +40,7 @@ class CodePredictor(nn.Module):
         sample(logits, step) -> (B,) ids. Returns the codes (B, 15) and the sum of their input
         embeddings (B, 1, H), which the talker adds to form its next input.
         """
-        cache = [KVCache() for _ in range(self.num_layers)]
+        cache = [KVCache() for _ in self.model.layers]
         x = mx.concatenate([hidden, c0_embedding], axis=1)
         codes, embed_sum = [], None
         for step, head in enumerate(self.lm_head):

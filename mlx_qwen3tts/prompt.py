@@ -42,8 +42,7 @@ def language_id(config: ModelConfig, language: str, speaker: Optional[str]) -> O
     if lang != "auto" and (lang not in tc.codec_language_id or "dialect" in lang):
         raise InputError(f"unknown language '{language}'; choose one of: {', '.join(config.languages)}")
     dialect = tc.spk_is_dialect.get(speaker.lower(), False) if speaker and lang in ("chinese", "auto") else False
-    if dialect:
-        return tc.codec_language_id[dialect]
+    lang = dialect or lang
     return None if lang == "auto" else tc.codec_language_id[lang]
 
 

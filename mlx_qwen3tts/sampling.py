@@ -10,7 +10,7 @@ row draws with its own random key.
 
 import math
 import numbers
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import mlx.core as mx
 import numpy as np
@@ -33,16 +33,10 @@ class SamplingConfig:
 
     @classmethod
     def from_generation_config(cls, gen: dict) -> "SamplingConfig":
-        sampled, cp_sampled = gen.get("do_sample", True), gen.get("subtalker_dosample", True)
-        return cls(
-            temperature=gen.get("temperature", 0.9) if sampled else 0.0,
-            top_k=gen.get("top_k", 50),
-            top_p=gen.get("top_p", 1.0),
-            repetition_penalty=gen.get("repetition_penalty", 1.05),
-            cp_temperature=gen.get("subtalker_temperature", 0.9) if cp_sampled else 0.0,
-            cp_top_k=gen.get("subtalker_top_k", 50),
-            cp_top_p=gen.get("subtalker_top_p", 1.0),
-        )
+        """generation_config.json names the code predictor's settings `subtalker_*`; do_sample=False is greedy."""
+        cfg = cls(**{f.name: gen.get(f.name.replace("cp_", "subtalker_"), f.default) for f in fields(cls)})
+        return replace(cfg, temperature=cfg.temperature if gen.get("do_sample", True) else 0.0,
+                       cp_temperature=cfg.cp_temperature if gen.get("subtalker_dosample", True) else 0.0)
 
     @property
     def sampled(self) -> bool:
@@ -52,12 +46,9 @@ class SamplingConfig:
     def override(self, temperature=None, top_k=None, top_p=None, repetition_penalty=None):
         """User overrides; a temperature of 0 makes both the talker and the code predictor greedy."""
         changes = {}
-        if temperature is not None:
-            changes["temperature"] = changes["cp_temperature"] = temperature
-        if top_k is not None:
-            changes["top_k"] = changes["cp_top_k"] = top_k
-        if top_p is not None:
-            changes["top_p"] = changes["cp_top_p"] = top_p
+        for name, value in (("temperature", temperature), ("top_k", top_k), ("top_p", top_p)):
+            if value is not None:
+                changes[name] = changes["cp_" + name] = value
         if repetition_penalty is not None:
             changes["repetition_penalty"] = repetition_penalty
         cfg = replace(self, **changes)
@@ -83,13 +74,10 @@ def _check(name, value, wanted, ok, integer=False):
         raise InputError(f"{label} must be {wanted}, got {value!r}")
 
 
-ROW_SETTINGS = ("temperature", "top_k", "top_p", "repetition_penalty", "cp_temperature", "cp_top_k", "cp_top_p")
-
-
 def row_settings(configs) -> dict:
     """Per-row sampling settings of a batch: {field: (B,) array} from one SamplingConfig per row."""
-    return {name: mx.array([getattr(c, name) for c in configs], dtype=mx.int32 if "top_k" in name else mx.float32)
-            for name in ROW_SETTINGS}
+    return {f.name: mx.array([getattr(c, f.name) for c in configs], dtype=mx.int32 if "top_k" in f.name else mx.float32)
+            for f in fields(SamplingConfig)}
 
 
 def sample_rows(logits, temperature, top_k, top_p, keys):
@@ -117,10 +105,9 @@ class CodebookZeroProcessor:
     """Upstream's logits processing for codebook 0, applied to (B, V) logits."""
 
     def __init__(self, vocab_size: int, eos_id: int, penalty: float, min_frames: int = 2):
-        suppressed = mx.arange(vocab_size) >= vocab_size - 1024
-        suppressed = suppressed & (mx.arange(vocab_size) != eos_id)
-        self.suppress = mx.where(suppressed, -mx.inf, 0.0)
-        self.eos_only = mx.where(mx.arange(vocab_size) == eos_id, -mx.inf, 0.0)
+        ids = mx.arange(vocab_size)
+        self.suppress = mx.where((ids >= vocab_size - 1024) & (ids != eos_id), -mx.inf, 0.0)
+        self.eos_only = mx.where(ids == eos_id, -mx.inf, 0.0)
         self.penalty = min(max(penalty, _F32_TINY), _F32_MAX)  # representable in float32, so never 0 or inf
         self.min_frames = min_frames
 
@@ -128,10 +115,7 @@ class CodebookZeroProcessor:
         """step: frames generated so far (int, or (B,) per row); penalty: (B, 1) per row (default: the config's)."""
         penalty = self.penalty if penalty is None else penalty
         logits = logits.astype(mx.float32)
-        if seen is not None and not (isinstance(penalty, float) and penalty == 1.0):
-            penalised = mx.where(logits < 0, logits * penalty, logits / penalty)
-            logits = mx.where(seen, penalised, logits)
-        logits = logits + self.suppress
+        logits = mx.where(seen, mx.where(logits < 0, logits * penalty, logits / penalty), logits) + self.suppress
         if isinstance(step, int):
             return logits + self.eos_only if step < self.min_frames else logits
         return mx.where((step < self.min_frames)[:, None], logits + self.eos_only, logits)

@@ -46,8 +46,6 @@ class ChunkDecoder:
 
     def __init__(self, codec, sample_rate: int, first_chunk_frames: int = 1, chunk_frames: int = 4,
                  ref_codes: Optional[mx.array] = None, start_time: Optional[float] = None):
-        if first_chunk_frames < 1 or chunk_frames < 1:
-            raise InputError("chunk sizes must be at least one frame")
         self.decoder, self.sample_rate = codec.decoder, sample_rate
         self.sizes = (first_chunk_frames, chunk_frames)
         self.start_time = time.perf_counter() if start_time is None else start_time
@@ -59,10 +57,10 @@ class ChunkDecoder:
     def push(self, codes, last: bool = False) -> Optional[AudioChunk]:
         """Take one frame's codes ((16,) or (1, 16)); returns the chunk this completes, if any.
         `last`: the stream ends with this frame (its chunk is given out now, marked final)."""
-        return self.take() if self.add(codes, last) else None
+        return decode_chunks([self])[0] if self.add(codes, last) else None
 
     def add(self, codes, last: bool = False) -> bool:
-        """`push` without decoding: whether a chunk is now due (`take` it, or `decode_chunks`)."""
+        """`push` without decoding: whether a chunk is now due (for `decode_chunks`)."""
         if self.first_frame_at is None:
             self.first_frame_at = time.perf_counter() - self.start_time
         self.pending.append(np.asarray(codes, dtype=np.int32).reshape(-1))
@@ -72,16 +70,12 @@ class ChunkDecoder:
     def finish(self) -> Optional[AudioChunk]:
         """The final chunk: the frames not given out yet, possibly none (an empty chunk that only
         marks the end). None when the end was marked already or no frame ever came."""
-        return self.take() if self.end() else None
+        return decode_chunks([self])[0] if self.end() else None
 
     def end(self) -> bool:
         """`finish` without decoding: whether a final chunk is due."""
         self.final = True
         return not self.ended and (self.index > 0 or bool(self.pending))
-
-    def take(self) -> AudioChunk:
-        """The pending frames, decoded alone, as the next chunk."""
-        return decode_chunks([self])[0]
 
     def _chunk(self, samples: np.ndarray) -> AudioChunk:
         codes = np.stack(self.pending) if self.pending else np.zeros((0, 16), dtype=np.int32)
@@ -139,9 +133,7 @@ class TextFeed:
     """
 
     def __init__(self):
-        self._queue = queue.SimpleQueue()
-        self._done = False
-        self._listeners = []
+        self._queue, self._done, self._listeners = queue.SimpleQueue(), False, []
 
     def append(self, text: str):
         if not isinstance(text, str):
@@ -175,12 +167,8 @@ class TextFeed:
     def poll(self):
         """(deltas that have arrived, whether the text has ended); raises the writer's error."""
         deltas = []
-        while not self._done:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            text = self._take(item)
+        while not self._done and not self._queue.empty():  # one reader: what it saw stays there
+            text = self._take(self._queue.get_nowait())
             if text is not None:
                 deltas.append(text)
         return deltas, self._done
@@ -219,7 +207,7 @@ class LiveTextTrack:
     whole text tokenized at once, whatever the delta boundaries.
     """
 
-    def __init__(self, tokenizer, deltas: Iterable[str], embed, offset: int = 1):
+    def __init__(self, tokenizer, deltas: Iterable[str], embed):
         self.incremental = tokenizer.incremental()
         self.source = deltas  # a TextFeed can be read without waiting (`ready`)
         self.deltas = iter(deltas)
@@ -227,34 +215,26 @@ class LiveTextTrack:
         self.ids = list(self.incremental.feed(ASSISTANT))  # role header, body, then suffix once finished
         self.finished = False
         self.role_len, self.suffix_len = len(tokenizer.encode(ASSISTANT)), len(tokenizer.encode(TARGET_SUFFIX))
-        self.eos = self.pad = None
-        self.offset = offset  # tokens of lead + body the prefill consumed
-        self.lead = []  # ids read before the body (ICL reference text the prefill had no room for)
+        # Set by `TTS.row` with the prompt: the tokens of lead + body the prefill consumed, the ids read before
+        # the body (ICL reference text the prefill had no room for), the tts_eos and tts_pad vectors.
+        self.offset, self.lead, self.eos, self.pad = 1, [], None, None
 
-    def _pull(self) -> bool:
-        """Read one more delta (blocking); False once the input has ended."""
-        if self.finished:
-            return False
-        try:
-            delta = next(self.deltas)
-        except StopIteration:
-            self._finish()
-            return False
-        self.ids += self.incremental.feed(delta)
-        return True
-
-    def _finish(self):
-        self.ids += self.incremental.feed(TARGET_SUFFIX) + self.incremental.finish()
-        self.finished = True
+    def _add(self, delta: Optional[str]):
+        """Tokenize one more delta; None: the text has ended (the suffix follows)."""
+        if delta is None:
+            self.ids += self.incremental.feed(TARGET_SUFFIX) + self.incremental.finish()
+            self.finished = True
+        else:
+            self.ids += self.incremental.feed(delta)
 
     def _poll(self):
         """Take what a TextFeed has received, without waiting."""
         if not self.finished and isinstance(self.source, TextFeed):
             deltas, ended = self.source.poll()
             for delta in deltas:
-                self.ids += self.incremental.feed(delta)
+                self._add(delta)
             if ended:
-                self._finish()
+                self._add(None)
 
     def has(self, count: int) -> bool:
         """Whether `count` body ids (or the whole text) are known without waiting for the writer."""
@@ -277,9 +257,9 @@ class LiveTextTrack:
         return self.ids[self.role_len : len(self.ids) - self.suffix_len if self.finished else len(self.ids)]
 
     def wait_for(self, count: int) -> list:
-        """Body ids once `count` of them exist or the input has ended."""
-        while len(self.body()) < count and self._pull():
-            pass
+        """Body ids once `count` of them exist or the input has ended (reading deltas, blocking)."""
+        while len(self.body()) < count and not self.finished:
+            self._add(next(self.deltas, None))
         return self.body()
 
     def close(self):

@@ -13,7 +13,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import partial
 from typing import Callable, Iterator, List, Optional
 
 import mlx.core as mx
@@ -172,16 +172,17 @@ class Rows:
         codes, embed, seen, keys = self.graphs.frame[sampled](self.talker.codec_head(hidden[:, 0]), hidden, seen,
                                                                keys, steps, row_settings([r.sampling for r in rows]))
         for row in rows:
-            slot = self._free_slot()
-            self.slots[slot], row.slot = row, slot
-        self._resize(len(self.slots), longest + 1)  # once for all of them
+            if None not in self.slots:
+                self.slots.append(None)
+            row.slot = self.slots.index(None)
+            self.slots[row.slot] = row
+        self._make_room(longest + 1)  # once for all of them
         for b, (row, n) in enumerate(zip(rows, lengths)):
             row.started, row.length, row.sent = started, n, 1
-            slot = row.slot
             new = {"x": embed[b : b + 1], "seen": seen[b : b + 1], "rng": keys[b : b + 1],
                    "lengths": mx.array([n], dtype=mx.int32), "steps": mx.ones((1,), dtype=mx.int32),
                    "keys": [c.keys[b : b + 1, :, :n] for c in cache], "values": [c.values[b : b + 1, :, :n] for c in cache]}
-            self.state = tree_map(lambda a, v: _put(a, slot, v), self.state, new)
+            self.state = tree_map(lambda a, v: _put(a, row.slot, v), self.state, new)
         self.settings = None
         mx.async_eval(codes, self.state)
         self.pending.append((codes, [(row, b) for b, row in enumerate(rows)]))
@@ -216,7 +217,7 @@ class Rows:
         return bool(self.pending)
 
     def _send(self, moving: List[Row]):
-        st = self._ensure_capacity(max(r.length for r in self.rows) + 1)
+        st = self._make_room(max(r.length for r in self.rows) + 1)
         size = len(self.slots)
         zero = mx.zeros((self.talker.model.norm.weight.shape[0],), dtype=self.dtype)
         text = [zero] * size
@@ -258,29 +259,19 @@ class Rows:
         self.pending = []
         return frames
 
-    def _free_slot(self) -> int:
-        for i, r in enumerate(self.slots):
-            if r is None:
-                return i
-        self.slots.append(None)
-        return len(self.slots) - 1
-
     def _empty(self, size: int, capacity: int) -> dict:
         hidden = self.talker.model.norm.weight.shape[0]
         kv = mx.zeros((size, self.kv_shape[0], capacity, self.kv_shape[1]), dtype=self.dtype)
-        layers = self.talker.num_layers
+        layers = len(self.talker.model.layers)
         return {"x": mx.zeros((size, 1, hidden), dtype=self.dtype), "lengths": mx.zeros((size,), dtype=mx.int32),
                 "keys": [kv] * layers, "values": [kv] * layers, "seen": mx.zeros((size, self.graphs.vocab), mx.bool_),
                 "rng": mx.zeros((size, 2), dtype=mx.uint32), "steps": mx.zeros((size,), dtype=mx.int32)}
 
-    def _resize(self, rows: int, length: int):
-        """Room for `rows` slots (a power of two) and `length` positions (a multiple of GROW)."""
-        size = 1 << max(rows - 1, 0).bit_length()
+    def _make_room(self, length: int) -> dict:
+        """The batch state with room for every slot (their number rounded up to a power of two) and
+        `length` positions (a multiple of GROW)."""
+        size = 1 << max(len(self.slots) - 1, 0).bit_length()
         self.slots += [None] * (size - len(self.slots))
-        self._ensure_capacity(length)
-
-    def _ensure_capacity(self, length: int) -> dict:
-        size = len(self.slots)
         capacity = math.ceil(length / self.GROW) * self.GROW
         if self.state is None:
             self.state = self._empty(size, capacity)
@@ -314,29 +305,19 @@ def _put(array, row: int, value):
     return mx.slice_update(array, value.astype(array.dtype), start, axes=tuple(range(array.ndim)))
 
 
-def generate_frames(
-    talker,
-    prompt: Prompt,
-    sampling: SamplingConfig,
-    max_frames: int,
-    eos_id: int,
-    text_track=None,
-    state: Optional[LoopState] = None,
-    seed: Optional[int] = None,
-    budget: Optional[Callable[[], int]] = None,
-) -> Iterator[Frame]:
-    """Yield frames of one request until codebook 0 is EOS or its frame limit is reached.
-
-    The loop runs one row of `Rows`: frame t+1 is sent off before frame t is read, so the
-    device never waits for the host. With a streamed-in text track, a frame whose text has not
-    arrived yet is sent off once it has (the frames before it are given out first); `budget()`
-    lowers the limit as far as the text received so far allows.
-    """
-    yield from run_row(Rows(talker, eos_id), Row(prompt, sampling, max_frames, seed, text_track, budget), state)
+def generate_frames(talker, prompt: Prompt, sampling: SamplingConfig, max_frames: int, eos_id: int) -> Iterator[Frame]:
+    """Frames of one prompt until codebook 0 is EOS or `max_frames` (see `run_row`)."""
+    yield from run_row(Rows(talker, eos_id), Row(prompt, sampling, max_frames))
 
 
 def run_row(rows: Rows, row: Row, state: Optional[LoopState] = None) -> Iterator[Frame]:
-    """`generate_frames` for a Row made by the caller, run alone on the empty loop `rows`."""
+    """Yield the frames of `row`, run alone on the empty loop `rows`, until EOS or its frame limit.
+
+    Frame t+1 is sent off before frame t is read, so the device never waits for the host. With a
+    streamed-in text track, a frame whose text has not arrived yet is sent off once it has (the
+    frames before it are given out first); the row's `budget()` lowers its limit as far as the
+    text received so far allows.
+    """
     state = state if state is not None else LoopState()
     state.max_frames = row.limit()
     rows.add(row)
@@ -363,18 +344,16 @@ def teacher_forced_logits(talker, prompt: Prompt, codes: mx.array, text_track=No
     text_track = text_track or ArrayTextTrack(prompt)
     cp = talker.code_predictor
     cache = talker.make_cache()
+    tables = [talker.model.codec_embedding, *cp.model.codec_embedding]  # codebook 0's is the talker's
     x, talker_logits, cp_logits = prompt.embeds, [], []
     for t in range(codes.shape[0] + 1):
         logits, hidden = talker(x, cache)
         talker_logits.append(logits[0])
         if t == codes.shape[0]:
             break
-        frame = codes[t]
-        embeds = [talker.codec_embed(frame[:1])] + [
-            table(frame[q + 1 : q + 2]) for q, table in enumerate(cp.model.codec_embedding)
-        ]
+        embeds = [table(codes[t, q : q + 1]) for q, table in enumerate(tables)]
         seq = mx.concatenate([hidden[0]] + embeds[:-1])[None]  # (1, 16, H)
-        h = cp.model(cp.project(seq), [None] * cp.num_layers)
+        h = cp.model(cp.project(seq), [None] * len(cp.model.layers))
         cp_logits.append(mx.stack([head(h[0, q + 1]) for q, head in enumerate(cp.lm_head)]))
         x = mx.concatenate(embeds).sum(axis=0)[None, None] + text_track(t).astype(hidden.dtype)
         mx.eval(x, talker_logits[-1], cp_logits[-1])

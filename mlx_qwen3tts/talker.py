@@ -12,7 +12,7 @@ from mlx_lm.models.cache import KVCache
 
 from .code_predictor import CodePredictor
 from .config import ModelConfig, TalkerConfig
-from .transformer import BlockArgs, TransformerBlock, attention_mask
+from .transformer import Decoder
 
 
 class TextProjection(nn.Module):
@@ -25,20 +25,11 @@ class TextProjection(nn.Module):
         return self.linear_fc2(nn.silu(self.linear_fc1(x)))
 
 
-class TalkerModel(nn.Module):
+class TalkerModel(Decoder):
     def __init__(self, cfg: TalkerConfig):
-        super().__init__()
-        self.layers = [TransformerBlock(BlockArgs.of(cfg)) for _ in range(cfg.num_hidden_layers)]
-        self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
+        super().__init__(cfg)
         self.codec_embedding = nn.Embedding(cfg.vocab_size, cfg.hidden_size)
         self.text_embedding = nn.Embedding(cfg.text_vocab_size, cfg.text_hidden_size)
-
-    def __call__(self, x, cache, mask=None):
-        if mask is None:
-            mask = attention_mask(x.shape[1], cache[0])
-        for layer, c in zip(self.layers, cache):
-            x = layer(x, mask, c)
-        return self.norm(x)
 
 
 class Talker(nn.Module):
@@ -48,7 +39,6 @@ class Talker(nn.Module):
         self.text_projection = TextProjection(cfg.text_hidden_size, cfg.hidden_size)
         self.codec_head = nn.Linear(cfg.hidden_size, cfg.vocab_size, bias=False)
         self.code_predictor = CodePredictor(cfg.code_predictor_config, cfg.hidden_size)
-        self.num_layers = cfg.num_hidden_layers
 
     def text_embed(self, ids):
         """Text-track vectors (n, H) of a sequence of token ids."""
@@ -59,7 +49,7 @@ class Talker(nn.Module):
 
     def make_cache(self):
         """Growing KV caches for one sequence (the prefill; the decode loop steps on `RowKVCache`s)."""
-        return [KVCache() for _ in range(self.num_layers)]
+        return [KVCache() for _ in self.model.layers]
 
     def row_graphs(self, eos_id: int):
         """The decode loop's compiled graphs for this talker (`synthesis.RowGraphs`), made once."""
@@ -70,9 +60,9 @@ class Talker(nn.Module):
             graphs = self.__dict__["_row_graphs"] = RowGraphs(self, eos_id)
         return graphs
 
-    def __call__(self, x, cache, mask=None):
+    def __call__(self, x, cache):
         """x: (B, L, H) input embeddings -> (codebook-0 logits at the last position, last hidden)."""
-        h = self.model(x, cache, mask)[:, -1:]
+        h = self.model(x, cache)[:, -1:]
         return self.codec_head(h[:, 0]), h
 
 

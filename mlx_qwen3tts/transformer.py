@@ -48,9 +48,7 @@ class Attention(nn.Module):
     def __init__(self, args: BlockArgs):
         super().__init__()
         h, d = args.hidden_size, args.head_dim
-        self.n_heads = args.num_attention_heads
-        self.n_kv_heads = args.num_key_value_heads
-        self.head_dim = d
+        self.n_heads, self.n_kv_heads, self.head_dim = args.num_attention_heads, args.num_key_value_heads, d
         self.scale = d**-0.5
         bias = args.attention_bias
         self.q_proj = nn.Linear(h, self.n_heads * d, bias=bias)
@@ -61,7 +59,7 @@ class Attention(nn.Module):
             self.q_norm = nn.RMSNorm(d, eps=args.rms_norm_eps)
             self.k_norm = nn.RMSNorm(d, eps=args.rms_norm_eps)
         self.qk_norm = args.qk_norm
-        self.rope_theta = args.rope_theta
+        self.rope = nn.RoPE(d, base=args.rope_theta)
 
     def __call__(self, x, mask=None, cache=None):
         B, L, _ = x.shape
@@ -72,8 +70,7 @@ class Attention(nn.Module):
             q, k = self.q_norm(q), self.k_norm(k)
         q, k, v = (t.transpose(0, 2, 1, 3) for t in (q, k, v))  # (B, nH, L, D)
         offset = cache.offset if cache is not None else 0
-        q = mx.fast.rope(q, self.head_dim, traditional=False, base=self.rope_theta, scale=1.0, offset=offset)
-        k = mx.fast.rope(k, self.head_dim, traditional=False, base=self.rope_theta, scale=1.0, offset=offset)
+        q, k = self.rope(q, offset=offset), self.rope(k, offset=offset)
         if cache is not None:
             k, v = cache.update_and_fetch(k, v)
         out = mx.fast.scaled_dot_product_attention(q, k, v, scale=self.scale, mask=mask)
@@ -114,24 +111,34 @@ class TransformerBlock(nn.Module):
         return x + h
 
 
+class Decoder(nn.Module):
+    """Blocks of one config, then the final RMSNorm: the stack of the talker and the code predictor."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        self.layers = [TransformerBlock(BlockArgs.of(cfg)) for _ in range(cfg.num_hidden_layers)]
+        self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
+
+    def __call__(self, x, cache):
+        mask = attention_mask(x.shape[1], cache[0])
+        for layer, c in zip(self.layers, cache):
+            x = layer(x, mask, c)
+        return self.norm(x)
+
+
 class RowKVCache:
     """Fixed-capacity KV caches of a batch of independent rows, each with its own length: row b's
     keys fill slots 0 .. lengths[b] - 1 and its next one-position step writes slot lengths[b].
     Shapes stay static, so the step compiles once, whatever rows join, pause or leave.
 
-    keys/values: (B, n_kv_heads, capacity, head_dim); lengths: (B,) int32.
+    keys/values: (B, n_kv_heads, capacity, head_dim); lengths: (B,) int32, kept as `offset` (the RoPE position).
     """
 
     def __init__(self, keys, values, lengths):
-        self.keys, self.values, self.lengths = keys, values, lengths
-
-    @property
-    def offset(self):
-        """RoPE position of the next token, per row."""
-        return self.lengths
+        self.keys, self.values, self.offset = keys, values, lengths
 
     def update_and_fetch(self, keys, values):
-        slot = mx.broadcast_to(self.lengths[:, None, None, None], keys.shape)
+        slot = mx.broadcast_to(self.offset[:, None, None, None], keys.shape)
         self.keys = mx.put_along_axis(self.keys, slot, keys, axis=2)
         self.values = mx.put_along_axis(self.values, slot, values, axis=2)
         return self.keys, self.values
@@ -141,7 +148,7 @@ class RowKVCache:
         if length != 1:
             raise ValueError("RowKVCache steps one position at a time")
         slots = mx.arange(self.keys.shape[2])
-        return (slots[None] <= self.lengths[:, None])[:, None, None]
+        return (slots[None] <= self.offset[:, None])[:, None, None]
 
 
 class WindowKVCache:

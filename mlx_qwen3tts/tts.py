@@ -44,15 +44,10 @@ class Result:
 
 class TTS:
     def __init__(self, model, codec, tokenizer, generation_config: dict, path: Path):
-        self.model = model
-        self.config = model.config
-        self.codec = codec
-        self.tokenizer = tokenizer
+        self.model, self.config, self.codec, self.tokenizer, self.path = model, model.config, codec, tokenizer, path
         self.generation_config = generation_config
         self.sampling = SamplingConfig.from_generation_config(generation_config)
-        self.path = path
-        self.sample_rate = SAMPLE_RATE
-        self.voice_cache = VoiceCache()
+        self.sample_rate, self.voice_cache = SAMPLE_RATE, VoiceCache()
 
     @property
     def variant(self) -> str:
@@ -88,16 +83,13 @@ class TTS:
         chunk_frames). Raises InputError for the first bad argument; resolves the voice once."""
         return build_request(self, text, deltas, **kwargs)
 
-    def prompt(self, request: Request) -> Prompt:
-        """The prefill embeddings and per-frame text track of a whole-text request."""
-        return build_prompt(
-            self.model.talker, self.config, self.tokenizer.assistant(request.text), voice=request.voice,
-            language=request.language, instruct_ids=self._instruct_ids(request),
-            streaming=request.text_mode == "streaming",
-        )
-
-    def _instruct_ids(self, request: Request):
-        return self.tokenizer.instruction(request.instruct).ids if request.instruct else None
+    def prompt(self, request: Request, target: Optional[TemplateIds] = None, text_complete: bool = True) -> Prompt:
+        """The prefill embeddings and per-frame text track of a request; `target`: the text read so far
+        when it arrives as deltas (`text_complete=False` until it has ended)."""
+        instruct = self.tokenizer.instruction(request.instruct).ids if request.instruct else None
+        return build_prompt(self.model.talker, self.config, target or self.tokenizer.assistant(request.text),
+                            voice=request.voice, language=request.language, instruct_ids=instruct,
+                            streaming=request.text_mode == "streaming", text_complete=text_complete)
 
     def request_frames(self, request: Request, state: Optional[LoopState] = None) -> Iterator[Frame]:
         """Codec frames for a Request, as they are generated."""
@@ -141,10 +133,7 @@ class TTS:
         if not body:
             return None
         consumed = body if track.finished else body[:needed]
-        prompt = build_prompt(
-            talker, cfg, TemplateIds(track.role(), tuple(consumed), ()), voice=voice, language=request.language,
-            streaming=True, text_complete=track.finished, instruct_ids=self._instruct_ids(request),
-        )
+        prompt = self.prompt(request, TemplateIds(track.role(), tuple(consumed), ()), track.finished)
         track.eos, track.pad = talker.text_embed([cfg.tts_eos_token_id, cfg.tts_pad_token_id])
         track.lead, track.offset = lead, needed  # needed is 1 without ICL
         budget = None
@@ -158,10 +147,9 @@ class TTS:
         return LiveTextTrack(self.tokenizer, request.deltas, self.model.talker.text_embed)
 
     def _limit(self, request: Request, prompt: Prompt) -> int:
-        limit = request.max_frames or self.max_new_tokens
         if request.max_frames is None and prompt.text_tokens:
-            limit = min(limit, frame_budget(prompt.text_tokens))
-        return limit
+            return min(self.max_new_tokens, frame_budget(prompt.text_tokens))
+        return request.max_frames or self.max_new_tokens
 
     def frames(self, text: str, state: Optional[LoopState] = None, **kwargs) -> Iterator[Frame]:
         """Codec frames for `text`, as they are generated; keywords as `generate`."""
@@ -207,9 +195,9 @@ class TTS:
 
     def _result(self, request: Request, codes: list, state: LoopState, decode: bool) -> Result:
         """A Result from the (1, 16) or (16,) code arrays of a request's frames."""
-        codes = np.stack(codes).reshape(-1, 16).astype(np.int32) if codes else np.zeros((0, 16), np.int32)
+        codes = np.array(codes, dtype=np.int32).reshape(-1, 16)
         audio = np.zeros((0,), dtype=np.float32)
-        if decode and codes.shape[0]:
+        if decode and len(codes):
             audio = self.decode(mx.array(codes), ref_codes=request.voice.ref_codes)
         return Result(audio, codes, self.sample_rate, state.stopped_on_eos, state, request.voice)
 

@@ -14,24 +14,13 @@ class Limits:
     max_input_chars: int = 4096  # OpenAI's own limit for `input`; also per WebSocket utterance
     max_upload_bytes: int = 16 * 1024 * 1024  # a reference clip for POST /v1/audio/voices
     max_upload_seconds: float = 60.0
-    min_upload_seconds: float = 0.5
     max_ws_message_bytes: int = 64 * 1024
     ws_idle_seconds: float = 30.0  # an open utterance ends after this long without text
     max_voices: int = 1000
 
 
-ERROR_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    404: "invalid_request_error",
-    405: "invalid_request_error",
-    409: "invalid_request_error",
-    413: "invalid_request_error",
-    415: "invalid_request_error",
-    429: "rate_limit_error",
-    500: "server_error",
-    503: "server_error",
-}
+# OpenAI's error type per status; every other refusal is an invalid_request_error.
+ERROR_TYPES = {401: "authentication_error", 429: "rate_limit_error", 500: "server_error", 503: "server_error"}
 
 
 class ApiError(Exception):

@@ -10,12 +10,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .. import audio_formats
+from ..engine import EngineFull
 from ..errors import InputError, Qwen3TTSError
 from . import params as fields
 from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, in_thread
 from .limits import ApiError
-from .voices import clone_kwargs
 from .time_stretch import time_stretch
+from .voices import clone_kwargs
 
 log = logging.getLogger("mlx_qwen3tts.server")
 MODEL_ALIASES = ("tts-1", "tts-1-hd", "gpt-4o-mini-tts")
@@ -24,8 +25,6 @@ STREAM_FORMATS = ("audio", "sse")
 
 def engine_error(error: BaseException) -> ApiError:
     """What a failure from building or running an engine request becomes for the client."""
-    from ..engine import EngineFull
-
     if isinstance(error, ApiError):
         return error
     if isinstance(error, EngineFull):

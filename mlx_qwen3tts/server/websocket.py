@@ -14,9 +14,11 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..engine import TextFeed
 from . import params as fields
 from .audio_out import Usage, check_format, encoded_chunks, in_thread
 from .limits import ApiError
+from .openai_api import engine_error, submit
 
 log = logging.getLogger("mlx_qwen3tts.server")
 WS_FORMATS = ["pcm", "wav"]
@@ -73,8 +75,6 @@ class Session:
         self.settings.update(response_format=fmt, speed=speed, binary=binary)
 
     def append(self, text) -> None:
-        from ..engine import TextFeed
-
         if not isinstance(text, str):
             raise ApiError(400, "input_text.append needs 'text' as a string", param="text")
         if self.current is None:
@@ -151,8 +151,6 @@ class Session:
     # -- audio -------------------------------------------------------------------------------
     async def speak(self):
         """Utterances one after the other, each as one engine request, until the session ends."""
-        from .openai_api import submit
-
         sr = self.server.tts.sample_rate
         while True:
             utt = await self.queue.get()
@@ -173,8 +171,6 @@ class Session:
                         break
                     await self.delta(data, utt.binary)
             except Exception as e:
-                from .openai_api import engine_error
-
                 error = engine_error(e)
                 await self.error(error.message, error.code or "generation_failed")
             finally:

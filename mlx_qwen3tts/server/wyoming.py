@@ -32,6 +32,7 @@ from wyoming.server import AsyncEventHandler, AsyncTcpServer
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
 from .. import __version__
+from ..engine import TextFeed
 from ..errors import InputError
 from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
@@ -222,8 +223,6 @@ class WyomingHandler(AsyncEventHandler):
             raise
         stream.chars += len(text)
         if stream.feed is None:
-            from ..engine import TextFeed
-
             stream.feed = TextFeed()
             await self.finish_speaking()
             try:

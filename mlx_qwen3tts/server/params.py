@@ -4,11 +4,11 @@ JSON gives any type for any field; each is checked here so that a wrong one is a
 field, never a 500 from deep inside generation.
 """
 
+from ..request import TEXT_MODES
 from .limits import ApiError
 from .time_stretch import MAX_SPEED, MIN_SPEED
 
 SAMPLING_FIELDS = {"temperature": float, "top_k": int, "top_p": float, "repetition_penalty": float}
-TEXT_MODES = ("streaming", "non-streaming")
 
 
 def _number(params: dict, name: str, kind, lo=None, hi=None):
@@ -40,35 +40,24 @@ def speech_kwargs(tts, voices, params: dict, limits) -> dict:
     """Everything but the text: voice, language, instructions, sampling, seed, frame cap, text mode."""
     kwargs = dict(voices.resolve(params.get("voice")))
     language = _string(params, "language")
-    if language is not None:
-        if language.lower() not in [name.lower() for name in tts.config.languages]:
-            raise ApiError(400, f"unknown language '{language}'; this model knows {', '.join(tts.config.languages)}",
-                           param="language")
-        kwargs["language"] = language.lower()
+    if language is not None and language.lower() not in [name.lower() for name in tts.config.languages]:
+        raise ApiError(400, f"unknown language '{language}'; this model knows {', '.join(tts.config.languages)}",
+                       param="language")
     instruct = params.get("instructions", params.get("instruct"))
-    if instruct is not None:
-        if not isinstance(instruct, str) or len(instruct) > limits.max_input_chars:
-            raise ApiError(400, f"instructions must be a string of at most {limits.max_input_chars} characters",
-                           param="instructions")
-        kwargs["instruct"] = instruct or None
+    if instruct is not None and (not isinstance(instruct, str) or len(instruct) > limits.max_input_chars):
+        raise ApiError(400, f"instructions must be a string of at most {limits.max_input_chars} characters",
+                       param="instructions")
     sampling = params.get("sampling") if isinstance(params.get("sampling"), dict) else {}
-    for name, kind in SAMPLING_FIELDS.items():
-        value = _number({**sampling, **params}, name, kind)
-        if value is not None:
-            kwargs[name] = value
-    seed = _number(params, "seed", int, 0, 2**64 - 1)
-    if seed is not None:
-        kwargs["seed"] = seed
+    given = {name: _number({**sampling, **params}, name, kind) for name, kind in SAMPLING_FIELDS.items()}
+    given["seed"] = _number(params, "seed", int, 0, 2**64 - 1)
     limit = int(tts.generation_config.get("max_new_tokens", 8192))
-    frames = _number(params, "max_new_tokens", int, 1, limit)
-    if frames is not None:
-        kwargs["max_tokens"] = frames
+    given["max_tokens"] = _number(params, "max_new_tokens", int, 1, limit)
     text_mode = _string(params, "text_mode")
-    if text_mode is not None:
-        if text_mode not in TEXT_MODES:
-            raise ApiError(400, f"text_mode must be one of {', '.join(TEXT_MODES)}", param="text_mode")
-        kwargs["text_mode"] = text_mode
-    return kwargs
+    if text_mode is not None and text_mode not in TEXT_MODES:
+        raise ApiError(400, f"text_mode must be one of {', '.join(TEXT_MODES)}", param="text_mode")
+    # An empty instruction is none; a field left out (None) keeps TTS.request's default.
+    given.update(language=language and language.lower(), instruct=instruct or None, text_mode=text_mode)
+    return {**kwargs, **{name: value for name, value in given.items() if value is not None}}
 
 
 def speed(params: dict) -> float:

@@ -80,10 +80,6 @@ class Job:
             self.out.put(_END)  # a reader blocked on the queue returns now, not when the scheduler gets here
             self._wake()
 
-    def emit(self, chunk: Optional[AudioChunk]):
-        if chunk is not None:
-            self.out.put(chunk)
-
     def finish(self, error: Optional[BaseException] = None):
         if not self.finished:
             self.finished = True
@@ -148,8 +144,7 @@ class Engine:
                 raise EngineFull(f"the engine is full ({self.max_active} active, {self.max_queue} queued); retry later")
             job = Job(request, self._wake)
             self._queue.append(job)
-            self._woken = True
-            self._lock.notify_all()
+        self._wake()
         return Handle(job)
 
     def stats(self) -> dict:
@@ -197,7 +192,10 @@ class Engine:
                     if job.cancelled.is_set():
                         self._end(job, rows)
                     elif job.row is None:
-                        self._try(job, rows, self._start, rows, starting)
+                        try:
+                            self._start(job, rows, starting)
+                        except Exception as exc:  # noqa: BLE001  (this request alone ends with it)
+                            self._end(job, rows, exc)
                 if starting:
                     try:
                         rows.add(*[job.row for job in starting])
@@ -265,14 +263,8 @@ class Engine:
                 self._end(job, rows, exc)
             return
         for job, chunk in zip(jobs, chunks):
-            job.emit(chunk)
-
-    def _try(self, job: Job, rows: Rows, action, *args):
-        """Run one job's action; its error ends that job alone."""
-        try:
-            action(job, *args)
-        except Exception as exc:  # noqa: BLE001
-            self._end(job, rows, exc)
+            if chunk is not None:
+                job.out.put(chunk)
 
     def _end(self, job: Job, rows: Optional[Rows], error: Optional[BaseException] = None):
         if job.row is not None and rows is not None:

@@ -19,7 +19,7 @@ import ctypes.util
 import importlib.util
 import os
 import sys
-import time
+import timeit
 import warnings
 from importlib import metadata
 from pathlib import Path
@@ -87,11 +87,7 @@ def gemm_gflops(n: int = 256) -> float:
 
     a = mx.random.normal((n, n), stream=mx.cpu)
     mx.eval(a, mx.matmul(a, a, stream=mx.cpu))
-    best = float("inf")
-    for _ in range(3):
-        tic = time.perf_counter()
-        mx.eval(mx.matmul(a, a, stream=mx.cpu))
-        best = min(best, time.perf_counter() - tic)
+    best = min(timeit.repeat(lambda: mx.eval(mx.matmul(a, a, stream=mx.cpu)), number=1, repeat=3))
     return 2 * n**3 / best / 1e9
 
 

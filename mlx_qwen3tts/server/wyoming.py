@@ -18,6 +18,7 @@ import asyncio
 import logging
 import signal
 import threading
+from concurrent import futures
 from dataclasses import dataclass
 from functools import partial
 from typing import Optional
@@ -99,10 +100,9 @@ class Service:
         return name
 
     def kwargs(self, event: Event) -> dict:
-        """`TTS.request` keywords for the voice and language of a synthesize/synthesize-start event."""
-        voice = event.data.get("voice")
-        if voice is None:
-            voice = {}
+        """`TTS.request` keywords for the voice and language of a synthesize/synthesize-start event
+        (parsed already, which refuses a null voice)."""
+        voice = event.data.get("voice", {})
         if not isinstance(voice, dict):
             raise ApiError(400, "voice must be an object with 'name' and/or 'language'", param="voice")
         # SynthesizeVoice keeps the language only when no name is given; a client may send both.
@@ -127,10 +127,9 @@ class Service:
 def parse(kind, event: Event):
     """The `wyoming` event class for `event`; a missing or mistyped field is an ApiError."""
     try:
-        parsed = kind.from_event(event)
+        return kind.from_event(event)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise ApiError(400, f"malformed {event.type} event ({type(e).__name__}: {e})"[:300], code="malformed_event")
-    return parsed
 
 
 @dataclass
@@ -218,19 +217,15 @@ class WyomingHandler(AsyncEventHandler):
             return
         try:
             text = self.service.text(text, stream.chars)
+            if stream.feed is None:
+                stream.feed = TextFeed()
+                await self.finish_speaking()
+                stream.handle = submit(self.service.server, deltas=stream.feed, **stream.kwargs)
+                self.start_speaking(stream.handle)
         except ApiError:
             self.drop(stream)
             raise
         stream.chars += len(text)
-        if stream.feed is None:
-            stream.feed = TextFeed()
-            await self.finish_speaking()
-            try:
-                stream.handle = submit(self.service.server, deltas=stream.feed, **stream.kwargs)
-            except ApiError:
-                self.drop(stream)
-                raise
-            self.start_speaking(stream.handle)
         if text:
             stream.feed.append(text)
         if stream.idle is not None:
@@ -252,6 +247,8 @@ class WyomingHandler(AsyncEventHandler):
     def drop(self, stream: Stream):
         """Give up a stream (its text is dropped until synthesize-stop) and cancel its request."""
         stream.kwargs = None
+        if stream.idle is not None:
+            stream.idle.cancel()
         if stream.handle is not None:
             stream.handle.cancel()
 
@@ -283,19 +280,15 @@ class WyomingHandler(AsyncEventHandler):
         """The client has gone: its request is cancelled, which frees its engine row."""
         if self.stream is not None:
             self.drop(self.stream)
-            if self.stream.idle is not None:
-                self.stream.idle.cancel()
         if self.speaking is not None:
             self.speaking.cancel()
             await asyncio.gather(self.speaking, return_exceptions=True)
 
 
-async def serve(service: Service, host: str, port: int, stop: asyncio.Event, ready: Optional[threading.Event] = None):
+async def serve(service: Service, host: str, port: int, stop: asyncio.Event):
     """Serve Wyoming on host:port until `stop` is set."""
     server = AsyncTcpServer(host, port)
     await server.start(partial(WyomingHandler, service))
-    if ready is not None:
-        ready.set()
     await stop.wait()
     await server.stop()
 
@@ -314,29 +307,21 @@ class Thread:
     """Wyoming served from its own thread and event loop, beside the HTTP server's."""
 
     def __init__(self, service: Service, host: str, port: int, timeout: float = 30.0):
-        self.loop = asyncio.new_event_loop()
-        self._stop = None
-        self._error = None
-        ready = threading.Event()
-
-        def run():
-            asyncio.set_event_loop(self.loop)
-            self._stop = asyncio.Event()
-            try:
-                self.loop.run_until_complete(serve(service, host, port, self._stop, ready))
-            except BaseException as e:  # noqa: BLE001  (reported to the starting thread)
-                self._error = e
-                ready.set()
-
-        self.thread = threading.Thread(target=run, name="mlx_qwen3tts-wyoming", daemon=True)
+        self.loop, self.server = asyncio.new_event_loop(), AsyncTcpServer(host, port)
+        self.thread = threading.Thread(target=self.loop.run_forever, name="mlx_qwen3tts-wyoming", daemon=True)
         self.thread.start()
-        ready.wait(timeout)
-        if self._error is not None:
-            raise self._error
+        started = asyncio.run_coroutine_threadsafe(self.server.start(partial(WyomingHandler, service)), self.loop)
+        try:  # a failure to listen (the port is taken) is raised here, to the starting thread
+            started.result(timeout)
+        except BaseException:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            raise
 
     def close(self, timeout: float = 5.0):
-        if self.thread.is_alive() and self._stop is not None:
-            self.loop.call_soon_threadsafe(self._stop.set)
+        """Stop serving (waiting up to `timeout` s for the connections to end), then the loop."""
+        if self.thread.is_alive():
+            futures.wait([asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop)], timeout)
+            self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(timeout)
 
 

@@ -108,7 +108,7 @@ class Session:
         try:
             message = json.loads(raw)
         except (TypeError, ValueError):
-            raise ApiError(400, "messages must be JSON objects", code="invalid_json") from None
+            message = None
         if not isinstance(message, dict):
             raise ApiError(400, "messages must be JSON objects", code="invalid_json")
         kind = message.get("type")

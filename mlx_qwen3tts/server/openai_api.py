@@ -140,9 +140,7 @@ async def speech(request: Request):
 
 
 async def whole_file(handle, fmt: str, speed: float, sr: int) -> Response:
-    pieces = []
-    async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel):
-        pieces.append(samples)
+    pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
 
     def finish():
@@ -201,8 +199,6 @@ async def create_voice(request: Request):
     try:
         # One thread for all cloning: MLX streams are per thread, so its compiled encoders stay on one.
         voice = await asyncio.get_running_loop().run_in_executor(server.mlx_thread, make)
-    except ApiError:
-        raise
     except InputError as e:
         raise ApiError(400, f"audio_sample cannot be used: {e}", param="audio_sample") from None
     return JSONResponse({"id": vid, "name": vid, "object": "voice",

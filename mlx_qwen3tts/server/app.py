@@ -20,7 +20,7 @@ from ..backend import release_thread_streams
 from . import openai_api
 from .limits import ApiError, Limits, too_large
 from .voices import VoiceStore
-from .websocket import speech_socket
+from .websocket import KEY_PROTOCOL, speech_socket
 
 log = logging.getLogger("mlx_qwen3tts.server")
 STATIC = Path(__file__).resolve().parent / "static"
@@ -63,10 +63,8 @@ class Guard:
         headers = dict(scope.get("headers") or [])
         given = headers.get(b"authorization", b"").decode("latin-1")
         candidates = [given[7:].strip()] if given.lower().startswith("bearer ") else []
-        for proto in headers.get(b"sec-websocket-protocol", b"").decode("latin-1").split(","):
-            proto = proto.strip()
-            if proto.startswith("openai-insecure-api-key."):
-                candidates.append(proto[len("openai-insecure-api-key."):])
+        protocols = [p.strip() for p in headers.get(b"sec-websocket-protocol", b"").decode("latin-1").split(",")]
+        candidates += [p[len(KEY_PROTOCOL):] for p in protocols if p.startswith(KEY_PROTOCOL)]
         return any(hmac.compare_digest(c.encode(), key.encode()) for c in candidates)
 
     async def __call__(self, scope, receive, send):

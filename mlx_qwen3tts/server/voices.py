@@ -159,7 +159,5 @@ def clone_kwargs(ref_text: Optional[str], x_vector_only) -> dict:
     flag = str(x_vector_only or "false").lower()
     if flag not in ("1", "true", "yes", "on", "0", "false", "no", "off", ""):
         raise ApiError(400, "x_vector_only must be true or false", param="x_vector_only")
-    x_only = flag in ("1", "true", "yes", "on")
-    if not x_only and not (ref_text or "").strip():
-        x_only = True
+    x_only = flag in ("1", "true", "yes", "on") or not (ref_text or "").strip()
     return {"ref_text": ref_text if not x_only else None, "x_vector_only": x_only}

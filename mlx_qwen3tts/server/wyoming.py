@@ -109,9 +109,7 @@ class Service:
         name, language = voice.get("name"), self.language(voice.get("language"))
         if name == DEFAULT_VOICE and DEFAULT_VOICE not in self.server.voices.saved_ids():
             name = None
-        params = {**self.defaults, "voice": name}
-        if language:
-            params["language"] = language
+        params = {**self.defaults, "voice": name, "language": language}
         return fields.speech_kwargs(self.server.tts, self.server.voices, params, self.server.limits)
 
     def text(self, text, used: int = 0) -> str:

@@ -127,10 +127,7 @@ async def speech(request: Request):
         chunks = in_thread(encoded_chunks(handle, fmt, speed, sr, usage), handle.cancel)
         if stream_format == "sse":
             chunks = sse_events(chunks, usage, sr)
-        try:
-            first = await chunks.__anext__()  # errors before any audio still get their own status
-        except StopAsyncIteration:
-            first = b""
+        first = await anext(chunks, b"")  # errors before any audio still get their own status
     except Exception as e:
         watcher.cancel()
         handle.cancel()
@@ -142,11 +139,8 @@ async def speech(request: Request):
 async def whole_file(handle, fmt: str, speed: float, sr: int) -> Response:
     pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
-
-    def finish():
-        return audio_formats.encode(time_stretch(audio, speed, sr), sr, fmt)
-
-    return Response(await asyncio.to_thread(finish), media_type=CONTENT_TYPES[fmt])
+    audio = await asyncio.to_thread(time_stretch, audio, speed, sr)
+    return Response(await asyncio.to_thread(audio_formats.encode, audio, sr, fmt), media_type=CONTENT_TYPES[fmt])
 
 
 async def models(request: Request):

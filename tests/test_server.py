@@ -254,6 +254,8 @@ BAD = [
     ({"input": "hi", "top_p": 2}, 400, None, "top-p"),
     ({"input": "hi", "max_new_tokens": 0}, 400, "max_new_tokens", "between 1"),
     ({"input": "hi", "seed": -1}, 400, "seed", "between 0"),
+    ({"input": "hi", "seed": 10**400}, 400, "seed", "between 0"),
+    ({"input": "hi", "temperature": 10**400}, 400, "temperature", "number"),
     ({"input": "hi", "language": "klingon"}, 400, "language", "english"),
     ({"input": "hi", "stream_format": "video"}, 400, "stream_format", "audio, sse"),
     ({"input": "hi", "text_mode": "weird"}, 400, "text_mode", "non-streaming"),

@@ -16,14 +16,17 @@ def _number(params: dict, name: str, kind, lo=None, hi=None):
     if value is None:
         return None
     ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind is int:
-        ok = ok and float(value).is_integer()
-    if not ok:
-        raise ApiError(400, f"{name} must be {'an integer' if kind is int else 'a number'}, got {value!r}"[:200],
-                       param=name)
-    value = kind(value)
+    if ok and kind is int:
+        ok = isinstance(value, int) or value.is_integer()
+    try:
+        value = kind(value) if ok else None
+    except OverflowError:  # a JSON integer beyond float range
+        value = None
+    if value is None:
+        raise ApiError(400, f"{name} must be {'an integer' if kind is int else 'a number'}, got "
+                       f"{params[name]!r}"[:200], param=name)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ApiError(400, f"{name} must be between {lo} and {hi}, got {value}", param=name)
+        raise ApiError(400, f"{name} must be between {lo} and {hi}, got {value}"[:200], param=name)
     return value
 
 

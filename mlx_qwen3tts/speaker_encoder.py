@@ -119,11 +119,9 @@ class AttentiveStatisticsPooling(nn.Module):
 class SpeakerEncoder(nn.Module):
     """Qwen3TTSSpeakerEncoder: log-mels (B, T, mel_dim) -> x-vectors (B, enc_dim)."""
 
-    def __init__(self, config: dict | SpeakerEncoderConfig):
+    def __init__(self, config: dict):
         super().__init__()
-        if isinstance(config, dict):
-            config = SpeakerEncoderConfig.from_dict(config)
-        self.config = config
+        self.config = config = SpeakerEncoderConfig.from_dict(config)
         channels, kernels, dilations = config.enc_channels, config.enc_kernel_sizes, config.enc_dilations
         if not len(channels) == len(kernels) == len(dilations):
             raise ValueError("enc_channels, enc_kernel_sizes and enc_dilations must have the same length")

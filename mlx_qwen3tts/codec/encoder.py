@@ -226,11 +226,10 @@ class SplitResidualVectorQuantizer(nn.Module):
 class CodecEncoder(nn.Module):
     """Mimi encoder as `Qwen3TTSTokenizerV2Model.encode` runs it: 24 kHz audio -> codes, float32."""
 
-    def __init__(self, config: dict | CodecEncoderConfig):
+    def __init__(self, config: dict):
+        """`config`: the whole speech_tokenizer config.json."""
         super().__init__()
-        if isinstance(config, dict):
-            config = CodecEncoderConfig.from_speech_tokenizer(config)
-        self.config = config
+        self.config = config = CodecEncoderConfig.from_speech_tokenizer(config)
         self.encoder = SeanetEncoder(config)
         self.encoder_transformer = Transformer(config)
         encodec_frame_rate = math.ceil(config.sampling_rate / config.hop_length)

@@ -6,7 +6,9 @@ downsample -> split RVQ, keeping the first `encoder_valid_num_quantizers` codebo
 ceil(samples / `encode_downsample_rate`) frames. Differences from Kyutai's Mimi as upstream runs it:
 - attention is causal over the whole clip: Mimi's `sliding_window` (250) is honoured only by the
   flash-attention-2 path, and the reference loads the codec with the default (sdpa);
-- only the kept quantizers are built: RVQ levels are sequential, the dropped ones never feed them.
+- only the kept quantizers are built: RVQ levels are sequential, the dropped ones never feed them;
+- only the released layout is built: SEANet pads with zeros, the stride-2 downsample and the RVQs'
+  input projections always exist (a config without them fails loading, naming the missing weight).
 Tensors are (batch, time, channels); parameter names equal the checkpoint's keys under `encoder.`.
 """
 
@@ -84,7 +86,7 @@ class CodecEncoderConfig(BaseModelArgs):
         unsupported = {
             "use_causal_conv": self.use_causal_conv is not True, "use_conv_shortcut": self.use_conv_shortcut,
             "audio_channels": self.audio_channels != 1, "hidden_act": self.hidden_act != "gelu",
-            "pad_mode": self.pad_mode not in ("constant", "replicate"),
+            "pad_mode": self.pad_mode != "constant",
             "valid_num_quantizers":
                 not self.num_semantic_quantizers <= self.valid_num_quantizers <= self.num_quantizers,
         }
@@ -100,13 +102,12 @@ class CodecEncoderConfig(BaseModelArgs):
 class CausalConv1d(nn.Module):
     """MimiConv1d, causal: pads (kernel - stride) on the left and the right up to a whole stride."""
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, dilation=1, bias=True,
-                 pad_mode="constant"):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, dilation=1, bias=True, pad_mode="constant"):
         super().__init__()
         self.conv = nn.Conv1d(in_channels, out_channels, kernel_size, stride, dilation=dilation, bias=bias)
         self.stride = stride
         self.left = (kernel_size - 1) * dilation + 1 - stride
-        self.pad_mode = "edge" if pad_mode == "replicate" else "constant"
+        self.pad_mode = pad_mode  # mx.pad's mode
 
     def __call__(self, x: mx.array) -> mx.array:
         # Mimi's extra right padding lets the last, partial stride make a frame of its own.
@@ -117,11 +118,9 @@ class CausalConv1d(nn.Module):
 class ResnetBlock(nn.Module):
     def __init__(self, dim: int, dilation: int, config: CodecEncoderConfig):
         super().__init__()
-        hidden, kernel, pad = dim // config.compress, config.residual_kernel_size, config.pad_mode
-        self.block = [
-            nn.ELU(), CausalConv1d(dim, hidden, kernel, dilation=dilation, pad_mode=pad),
-            nn.ELU(), CausalConv1d(hidden, dim, 1, pad_mode=pad),
-        ]
+        hidden, kernel = dim // config.compress, config.residual_kernel_size
+        self.block = [nn.ELU(), CausalConv1d(dim, hidden, kernel, dilation=dilation), nn.ELU(),
+                      CausalConv1d(hidden, dim, 1)]
 
     def __call__(self, x: mx.array) -> mx.array:
         y = x
@@ -134,15 +133,14 @@ class SeanetEncoder(nn.Sequential):
     """Audio (B, n, 1) -> (B, ceil(n / hop), hidden). ELUs sit in `layers` so indices match the keys."""
 
     def __init__(self, config: CodecEncoderConfig):
-        pad, channels = config.pad_mode, config.num_filters
-        layers = [CausalConv1d(config.audio_channels, channels, config.kernel_size, pad_mode=pad)]
+        channels = config.num_filters
+        layers = [CausalConv1d(config.audio_channels, channels, config.kernel_size)]
         for ratio in reversed(config.upsampling_ratios):
             for j in range(config.num_residual_layers):
                 layers.append(ResnetBlock(channels, config.dilation_growth_rate**j, config))
-            layers += [nn.ELU(), CausalConv1d(channels, 2 * channels, 2 * ratio, ratio, pad_mode=pad)]
+            layers += [nn.ELU(), CausalConv1d(channels, 2 * channels, 2 * ratio, ratio)]
             channels *= 2
-        super().__init__(*layers, nn.ELU(), CausalConv1d(channels, config.hidden_size, config.last_kernel_size,
-                                                         pad_mode=pad))
+        super().__init__(*layers, nn.ELU(), CausalConv1d(channels, config.hidden_size, config.last_kernel_size))
 
 
 class MLP(nn.Module):
@@ -194,12 +192,12 @@ class ResidualVectorQuantizer(nn.Module):
     def __init__(self, config: CodecEncoderConfig, n_levels: int):
         super().__init__()
         dim = config.vector_quantization_hidden_dimension
-        self.input_proj = nn.Conv1d(config.hidden_size, dim, 1, bias=False) if dim != config.hidden_size else None
+        self.input_proj = nn.Conv1d(config.hidden_size, dim, 1, bias=False)
         self.layers = [{"codebook": EuclideanCodebook(config)} for _ in range(n_levels)]  # checkpoint nesting
 
     def __call__(self, x: mx.array) -> list:
         """Latents (B, T, hidden) -> one (B, T) code array per level."""
-        residual = self.input_proj(x) if self.input_proj is not None else x
+        residual = self.input_proj(x)
         codes = []
         for layer in self.layers:
             level_codes, quantized = layer["codebook"](residual)
@@ -232,18 +230,14 @@ class CodecEncoder(nn.Module):
         self.config = config = CodecEncoderConfig.from_speech_tokenizer(config)
         self.encoder = SeanetEncoder(config)
         self.encoder_transformer = Transformer(config)
-        encodec_frame_rate = math.ceil(config.sampling_rate / config.hop_length)
-        self.downsample = None
-        if config.frame_rate != encodec_frame_rate:
-            kernel = 2 * int(encodec_frame_rate / config.frame_rate)
-            self.downsample = CausalConv1d(config.hidden_size, config.hidden_size, kernel, stride=2, bias=False,
-                                           pad_mode="replicate")
+        # Stride 2: SEANet's 25 Hz -> 12.5 Hz; Mimi pads this one with pad_mode='replicate' (mx.pad's 'edge').
+        kernel = 2 * int(math.ceil(config.sampling_rate / config.hop_length) / config.frame_rate)
+        self.downsample = CausalConv1d(config.hidden_size, config.hidden_size, kernel, 2, bias=False, pad_mode="edge")
         self.quantizer = SplitResidualVectorQuantizer(config)
 
     def latents(self, audio: mx.array) -> mx.array:
         """Audio (B, n) -> pre-quantization latents (B, frames, hidden)."""
-        x = self.encoder_transformer(self.encoder(audio[..., None]))
-        return self.downsample(x) if self.downsample is not None else x
+        return self.downsample(self.encoder_transformer(self.encoder(audio[..., None])))
 
     def __call__(self, audio: mx.array) -> mx.array:
         """Audio (B, n) float32 at 24 kHz -> codes (B, ceil(n / 1920), 16) int32."""

@@ -42,9 +42,8 @@ class ReflectConv1d(nn.Conv1d):
         self.pad_left, self.pad_right = total // 2, total - total // 2
 
     def __call__(self, x: mx.array) -> mx.array:
-        if self.pad_left or self.pad_right:
-            x = mx.pad(x, [(0, 0), (self.pad_left, self.pad_right), (0, 0)], mode="reflect")
-        return super().__call__(x)
+        # With nothing to pad (the 1x1 convolutions) mx.pad returns x itself.
+        return super().__call__(mx.pad(x, [(0, 0), (self.pad_left, self.pad_right), (0, 0)], mode="reflect"))
 
 
 class TimeDelayNetBlock(nn.Module):

@@ -252,8 +252,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         expected_s = None if text_stream else 0.3 * len(tts.tokenizer.encode(request.text))
         codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet, expected_s)
     else:
-        result = _run_whole(tts, text, common, split, outs["audio"], fmt, quiet)
-        codes, stopped_on_eos, budget = result.codes, result.stopped_on_eos, result.state.max_frames
+        codes, stopped_on_eos, budget = _run_whole(tts, text, common, split, outs["audio"], fmt, quiet)
     if not stopped_on_eos:
         _warn_cut(max_tokens, f"the budget for this text ({budget} frames)")
     if outs["codes"] is not None:
@@ -331,7 +330,7 @@ def _run_whole(tts, text, common, split, output, fmt, quiet):
         if not quiet:
             click.echo(f"{result.codes.shape[0]} frames, {result.audio.shape[0] / result.sample_rate:.2f} s of audio "
                        f"-> {output}", err=True)
-    return result
+    return result.codes, result.stopped_on_eos, result.state.max_frames
 
 
 def _run_streaming(tts, request, output, fmt, play, quiet, expected_s=None):

@@ -248,12 +248,9 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
     if text_stream or stream or play:
         source = dict(deltas=stdin_deltas()) if text_stream else dict(text=text)
         request = tts.request(**source, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, **common)
-        # A rough length for the playback buffer: ~0.3 s of speech per text token.
-        expected_s = None if text_stream else 0.3 * len(tts.tokenizer.encode(request.text))
-        codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet, expected_s)
+        codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet)
     else:
-        result = _run_whole(tts, text, common, split, outs["audio"], fmt, quiet)
-        codes, stopped_on_eos, budget = result.codes, result.stopped_on_eos, result.state.max_frames
+        codes, stopped_on_eos, budget = _run_whole(tts, text, common, split, outs["audio"], fmt, quiet)
     if not stopped_on_eos:
         _warn_cut(max_tokens, f"the budget for this text ({budget} frames)")
     if outs["codes"] is not None:
@@ -331,15 +328,17 @@ def _run_whole(tts, text, common, split, output, fmt, quiet):
         if not quiet:
             click.echo(f"{result.codes.shape[0]} frames, {result.audio.shape[0] / result.sample_rate:.2f} s of audio "
                        f"-> {output}", err=True)
-    return result
+    return result.codes, result.stopped_on_eos, result.state.max_frames
 
 
-def _run_streaming(tts, request, output, fmt, play, quiet, expected_s=None):
+def _run_streaming(tts, request, output, fmt, play, quiet):
     """Codes, whether the model ended the speech, and the frame budget."""
     import numpy as np
 
     from .synthesis import LoopState
 
+    # A rough length for the playback buffer: ~0.3 s of speech per text token (none for text read as it comes).
+    expected_s = 0.3 * len(tts.tokenizer.encode(request.text)) if play and request.text is not None else None
     state, collected, start = LoopState(), [], time.perf_counter()
     player = None
     try:

@@ -304,20 +304,19 @@ class IncrementalTokenizer:
         return len(self._raw)
 
     def _drain(self, final: bool) -> list[int]:
-        ids = []
-        while True:
-            hold = len(self._raw) if final else self._added_token_hold()
-            match = self._added_pattern.search(self._raw, 0, hold) if self._added_pattern else None
-            if match is not None:
-                ids += self._segment_ids(self._normalized + self._normalize(self._raw[: match.start()]))[1]
-                ids.append(self._added_ids[match.group()])
-                self._normalized, self._raw = "", self._raw[match.end():]
-                continue
-            if final:
-                return ids + self._segment_ids(self._normalized + self._normalize(self._raw))[1]
-            stable = _nfc_stable_length(self._raw, hold)
-            self._normalized += self._normalize(self._raw[:stable])
-            self._raw = self._raw[stable:]
-            covered, piece_ids = self._segment_ids(self._normalized, limit=len(self._normalized))
-            self._normalized = self._normalized[covered:]
-            return ids + piece_ids
+        ids, done = [], 0
+        hold = len(self._raw) if final else self._added_token_hold()
+        # Every added token before `hold` is final: the text before it is encoded whole, then its id.
+        for match in self._added_pattern.finditer(self._raw, 0, hold) if self._added_pattern else ():
+            ids += self._segment_ids(self._normalized + self._normalize(self._raw[done : match.start()]))[1]
+            ids.append(self._added_ids[match.group()])
+            self._normalized, done = "", match.end()
+        self._raw, hold = self._raw[done:], hold - done
+        if final:
+            return ids + self._segment_ids(self._normalized + self._normalize(self._raw))[1]
+        stable = _nfc_stable_length(self._raw, hold)
+        self._normalized += self._normalize(self._raw[:stable])
+        self._raw = self._raw[stable:]
+        covered, piece_ids = self._segment_ids(self._normalized, limit=len(self._normalized))
+        self._normalized = self._normalized[covered:]
+        return ids + piece_ids

@@ -26,7 +26,7 @@ from typing import Optional
 
 import click
 
-from .errors import ConversionError, InputError, ModelLoadError, cli_errors
+from .errors import ConversionError, InputError, ModelLoadError, OneLineErrors, cli_errors
 
 DTYPES = ("bfloat16", "float16", "float32")
 BITS = (4, 6, 8)
@@ -343,7 +343,7 @@ def upload(folder: Path, repo: str):
         raise ConversionError(f"converted {folder}, but the upload to {repo} failed: {e}") from None
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--model", required=True, help="Source: Hugging Face repo id or local folder (unquantized).")
 @click.option("--output", required=True, type=click.Path(), help="Folder to create.")
 @click.option("--dtype", default="bfloat16", show_default=True, help="bfloat16, float16 or float32.")

@@ -20,7 +20,7 @@ import click
 from . import outputs
 from .audio_formats import FORMAT_NAMES, StreamEncoder, encode, format_for_path, open_file
 from .codec import FRAMES_PER_SECOND
-from .errors import InputError, cli_errors
+from .errors import InputError, OneLineErrors, cli_errors
 from .request import clean_text, resolve_voice
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
@@ -98,20 +98,6 @@ def stdin_deltas(stream=None, size: int = 64):
             break
     if not has_text:
         raise InputError("--text-stream read no text from stdin; pipe some text in")
-
-
-class OneLineErrors(click.Command):
-    """Usage errors (a bad number, an unknown option) as one `error:` line and exit 2, like every other error."""
-
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        try:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Abort:
-            click.echo("\ninterrupted", err=True)
-            sys.exit(130)
-        except click.ClickException as e:
-            click.echo(f"error: {e.format_message()}", err=True)
-            sys.exit(e.exit_code if e.exit_code else 2)
 
 
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})

@@ -71,6 +71,8 @@ def test_bad_options_are_refused_before_any_work(tmp_path, kwargs, message):
         (["--recipe", "fancy"], "unknown recipe"),
         (["--bits", "3"], "--bits must be one of 4, 6, 8"),
         (["--bits", "4", "--group-size", "48"], "--group-size must be one of 32, 64, 128"),
+        (["--max-shard-size", "abc"], "'abc' is not a valid float"),  # click's own checks: one line too
+        (["--bogus"], "No such option '--bogus'"),
     ],
 )
 def test_cli_bad_options_one_line_error(tmp_path, cv0b6, args, message):

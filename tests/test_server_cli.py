@@ -23,6 +23,14 @@ def test_a_non_loopback_host_needs_a_key_or_insecure(host):
     assert len(lines) == 1 and "--api-key" in lines[0] and "--insecure" in lines[0]
 
 
+@pytest.mark.parametrize("args, words", [(["--port", "abc"], "'abc' is not a valid integer range"),
+                                         (["--max-active", "0"], "--max-active"), (["--bogus"], "No such option")])
+def test_usage_errors_are_one_line(args, words):
+    result = run("--model", "/nonexistent-model-folder", *args)
+    assert result.returncode == 2 and result.stderr.splitlines() == [result.stderr.strip()]
+    assert result.stderr.startswith("error: ") and words in result.stderr
+
+
 def test_with_a_key_the_check_passes_and_the_model_is_loaded_next():
     result = run("--model", "/nonexistent-model-folder", "--host", "0.0.0.0", "--api-key", "k")
     assert result.returncode == 2 and "--api-key" not in result.stderr

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from ..errors import InputError, cli_errors
+from ..errors import InputError, OneLineErrors, cli_errors
 from ..generate import DEFAULT_MODEL
 
 
@@ -46,7 +46,7 @@ def model_id(path_or_repo: str) -> str:
     return path_or_repo.rstrip("/").split("/")[-1] if os.path.isdir(path_or_repo) else path_or_repo
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)

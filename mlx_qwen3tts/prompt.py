@@ -107,7 +107,7 @@ def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice 
                   text_tokens=len(body) if text_complete else 0)
 
 
-def _icl(talker, tc, codec, voice, body, tts_eos, tts_pad, streaming, text_complete=True):
+def _icl(talker, tc, codec, voice, body, tts_eos, tts_pad, streaming, text_complete):
     words = talker.text_embed(list(voice.ref_text_ids) + list(body))
     if text_complete:
         words = mx.concatenate([words, tts_eos[None]])

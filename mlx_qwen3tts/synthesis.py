@@ -136,12 +136,11 @@ class Rows:
 
     GROW = 256
 
-    def __init__(self, talker, eos_id: int, graphs: Optional[RowGraphs] = None):
-        self.talker, self.eos_id = talker, eos_id
-        self.graphs = graphs or talker.row_graphs(eos_id)
+    def __init__(self, talker, eos_id: int):
+        self.talker, self.eos_id, self.graphs = talker, eos_id, talker.row_graphs(eos_id)
         attn = talker.model.layers[0].self_attn
         self.kv_shape = (attn.n_kv_heads, attn.head_dim)
-        self.dtype = talker.model.norm.weight.dtype
+        self.hidden, self.dtype = talker.model.norm.weight.shape[0], talker.model.norm.weight.dtype
         self.slots: List[Optional[Row]] = []
         self.state = None  # batch arrays, see _empty
         self.settings, self.sampled = None, False
@@ -219,7 +218,7 @@ class Rows:
     def _send(self, moving: List[Row]):
         st = self._make_room(max(r.length for r in self.rows) + 1)
         size = len(self.slots)
-        zero = mx.zeros((self.talker.model.norm.weight.shape[0],), dtype=self.dtype)
+        zero = mx.zeros((self.hidden,), dtype=self.dtype)
         text = [zero] * size
         mask = np.zeros(size, dtype=bool)
         for r in moving:
@@ -260,10 +259,9 @@ class Rows:
         return frames
 
     def _empty(self, size: int, capacity: int) -> dict:
-        hidden = self.talker.model.norm.weight.shape[0]
         kv = mx.zeros((size, self.kv_shape[0], capacity, self.kv_shape[1]), dtype=self.dtype)
         layers = len(self.talker.model.layers)
-        return {"x": mx.zeros((size, 1, hidden), dtype=self.dtype), "lengths": mx.zeros((size,), dtype=mx.int32),
+        return {"x": mx.zeros((size, 1, self.hidden), dtype=self.dtype), "lengths": mx.zeros((size,), dtype=mx.int32),
                 "keys": [kv] * layers, "values": [kv] * layers, "seen": mx.zeros((size, self.graphs.vocab), mx.bool_),
                 "rng": mx.zeros((size, 2), dtype=mx.uint32), "steps": mx.zeros((size,), dtype=mx.int32)}
 
@@ -318,7 +316,7 @@ def run_row(rows: Rows, row: Row, state: Optional[LoopState] = None) -> Iterator
     frames before it are given out first); the row's `budget()` lowers its limit as far as the
     text received so far allows.
     """
-    state = state if state is not None else LoopState()
+    state = state or LoopState()
     state.max_frames = row.limit()
     rows.add(row)
     while not row.done:
@@ -335,14 +333,13 @@ def run_row(rows: Rows, row: Row, state: Optional[LoopState] = None) -> Iterator
     state.stopped_on_eos = row.stopped_on_eos
 
 
-def teacher_forced_logits(talker, prompt: Prompt, codes: mx.array, text_track=None):
+def teacher_forced_logits(talker, prompt: Prompt, codes: mx.array):
     """Raw logits of the talker and code predictor when fed the given codes (T, 16).
 
     Returns talker logits (T + 1, V0) (the last one predicts the frame after the codes) and code
     predictor logits (T, 15, V). Used by the parity tests and the quantization report.
     """
-    text_track = text_track or ArrayTextTrack(prompt)
-    cp = talker.code_predictor
+    text_track, cp = ArrayTextTrack(prompt), talker.code_predictor
     cache = talker.make_cache()
     tables = [talker.model.codec_embedding, *cp.model.codec_embedding]  # codebook 0's is the talker's
     x, talker_logits, cp_logits = prompt.embeds, [], []

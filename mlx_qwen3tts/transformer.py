@@ -58,7 +58,6 @@ class Attention(nn.Module):
         if args.qk_norm:
             self.q_norm = nn.RMSNorm(d, eps=args.rms_norm_eps)
             self.k_norm = nn.RMSNorm(d, eps=args.rms_norm_eps)
-        self.qk_norm = args.qk_norm
         self.rope = nn.RoPE(d, base=args.rope_theta)
 
     def __call__(self, x, mask=None, cache=None):
@@ -66,7 +65,7 @@ class Attention(nn.Module):
         q = self.q_proj(x).reshape(B, L, self.n_heads, -1)  # (B, L, nH, D)
         k = self.k_proj(x).reshape(B, L, self.n_kv_heads, -1)
         v = self.v_proj(x).reshape(B, L, self.n_kv_heads, -1)
-        if self.qk_norm:
+        if "q_norm" in self:
             q, k = self.q_norm(q), self.k_norm(k)
         q, k, v = (t.transpose(0, 2, 1, 3) for t in (q, k, v))  # (B, nH, L, D)
         offset = cache.offset if cache is not None else 0
@@ -98,15 +97,14 @@ class TransformerBlock(nn.Module):
         if args.layer_scale:
             self.self_attn_layer_scale = LayerScale(args.hidden_size)
             self.mlp_layer_scale = LayerScale(args.hidden_size)
-        self.layer_scale = args.layer_scale
 
     def __call__(self, x, mask=None, cache=None):
         h = self.self_attn(self.input_layernorm(x), mask, cache)
-        if self.layer_scale:
+        if "self_attn_layer_scale" in self:
             h = self.self_attn_layer_scale(h)
         x = x + h
         h = self.mlp(self.post_attention_layernorm(x))
-        if self.layer_scale:
+        if "mlp_layer_scale" in self:
             h = self.mlp_layer_scale(h)
         return x + h
 

@@ -224,7 +224,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         outs["voice"].write(voice_bytes(voice_obj, tts.config.tts_model_size))
         if not quiet:
             click.echo(f"saved voice to {outs['voice']}", err=True)
-        if text is None and not text_stream and texts is None:
+        if not speaks:  # only the voice was asked for (text without an output was refused above)
             return
 
     common = dict(language=language, instruct=instruct, text_mode=text_mode, voice=voice_obj, max_tokens=max_tokens,

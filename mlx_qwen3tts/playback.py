@@ -83,8 +83,7 @@ class Player:
             elapsed = time.perf_counter() - self.started_at
             speed = self.generated_s / max(elapsed, 1e-9)
             if speed >= self.fast_enough or self.buffered / self.sample_rate >= self.needed(speed):
-                self.stream.start()
-                self.playing = True
+                self._start()
 
     def needed(self, speed: float) -> float:
         """Seconds to buffer before playing so that a generator at `speed` never runs dry."""
@@ -92,14 +91,17 @@ class Player:
             return self.prebuffer_s
         return 1.15 * self.expected_s * max(0.0, 1.0 - speed)
 
+    def _start(self):
+        self.stream.start()
+        self.playing = True
+
     def close(self, wait: bool = True):
         """Play what is queued (unless wait=False), then release the device."""
         self.finished.set()
         try:
             if wait and (self.buffered > 0 or self.playing):
                 if not self.playing:
-                    self.stream.start()
-                    self.playing = True
+                    self._start()
                 self.drained.wait(timeout=self.buffered / self.sample_rate + 2.0)
         finally:
             if self.playing:

@@ -180,7 +180,8 @@ class Rows:
             row.started, row.length, row.sent = started, n, 1
             new = {"x": embed[b : b + 1], "seen": seen[b : b + 1], "rng": keys[b : b + 1],
                    "lengths": mx.array([n], dtype=mx.int32), "steps": mx.ones((1,), dtype=mx.int32),
-                   "keys": [c.keys[b : b + 1, :, :n] for c in cache], "values": [c.values[b : b + 1, :, :n] for c in cache]}
+                   "keys": [c.keys[b : b + 1, :, :n] for c in cache],
+                   "values": [c.values[b : b + 1, :, :n] for c in cache]}
             self.state = tree_map(lambda a, v: _put(a, row.slot, v), self.state, new)
         self.settings = None
         mx.async_eval(codes, self.state)

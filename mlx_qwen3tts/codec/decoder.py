@@ -137,11 +137,11 @@ class DecoderState:
     def state(self) -> list:
         """The caches' arrays as one tree (conv tails, keys, values, offsets): what `mx.compile`
         takes and returns, and what to `mx.eval`."""
-        return tree_map(lambda c: c.state, self.caches, is_leaf=_is_cache)
+        return tree_map(lambda c: c.state, self.caches or [], is_leaf=_is_cache)  # [] before the first chunk
 
     @state.setter
     def state(self, tree: list):
-        tree_map(lambda c, s: setattr(c, "state", s), self.caches, tree, is_leaf=_is_cache)
+        tree_map(lambda c, s: setattr(c, "state", s), self.caches or [], tree, is_leaf=_is_cache)
 
 
 def _is_cache(x) -> bool:

@@ -33,16 +33,14 @@ def timed(fn, repeats=3):
 
 def main():
     from mlx_qwen3tts import backend
-    from mlx_qwen3tts.synthesis import Rows
-
     tts = mlx_qwen3tts.load(str(checkpoints.checkpoint("0.6B", "bf16", DEFAULT_CACHE)), dtype=mx.float32)
     eos = tts.config.talker_config.codec_eos_token_id
     print(f"load average {os.getloadavg()[0]:.2f}; BLAS: {backend.status}", flush=True)
     steps = {}
     for n in (1, 4, 8):
-        rows = Rows(tts.model.talker, eos)
+        rows = tts.loop.rows()
         for i in range(n):
-            rows.add(tts.row(tts.request(TEXT, speaker="ryan", seed=i, max_tokens=40)))
+            rows.add(tts.loop.row(tts.request(TEXT, speaker="ryan", seed=i, max_tokens=40)))
         rows.step(), rows.step()  # compile, fill the pipeline
         steps[n] = timed(rows.step)
         print(f"Rows.step, {n} row(s): {steps[n] * 1e3:.0f} ms ({steps[n] / steps[1]:.2f}x one row)", flush=True)

@@ -27,8 +27,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 import mlx.core as mx
+import numpy as np
 
-from mlx_qwen3tts import synthesis
+from mlx_qwen3tts import decode_loop
 from mlx_qwen3tts.sampling import row_settings
 
 from .syncs import SyncCounter
@@ -89,15 +90,13 @@ def component_pass(tts, text: str, frames: int) -> dict:
     """The talker forward and the frame step (codebook-0 sampling, 15 code-predictor codebooks,
     next input), each closed by an eval barrier: the loop's own compiled step (`Rows`) with the
     frame graph split off, one row."""
-    talker = tts.model.talker
-    eos = tts.config.talker_config.codec_eos_token_id
-    graphs = talker.row_graphs(eos)
+    talker, graphs = tts.model.talker, tts.loop.graphs
     prompt = _prompt(tts, text)
-    track = synthesis.ArrayTextTrack(prompt)
+    track = decode_loop.ArrayTextTrack(prompt)
     settings = row_settings([tts.sampling])
     sampled = tts.sampling.sampled
-    seen = mx.zeros((1, graphs.vocab), dtype=mx.bool_)
-    key, steps = mx.random.key(0)[None], mx.zeros((1,), mx.int32)
+    state = {"seen": mx.zeros((1, graphs.vocab), dtype=mx.bool_), "rng": mx.random.key(0)[None],
+             "steps": mx.zeros((1,), mx.int32), "settings": settings}
     cache = talker.make_cache()
     x, talker_times, cp_times, prefill = prompt.embeds, [], [], 0.0
     for step in range(frames):
@@ -110,9 +109,10 @@ def component_pass(tts, text: str, frames: int) -> dict:
         else:
             talker_times.append(elapsed)
         tic = _now()
-        _, frame_embed, seen, key = graphs.frame[sampled](logits, hidden, seen, key, steps + step, settings)
+        _, frame_embed, drawn = graphs.frame[sampled](logits, hidden, {**state, "steps": state["steps"] + step})
+        state.update(drawn)
         x = frame_embed + track(step).astype(frame_embed.dtype)
-        mx.eval(x, seen, key)
+        mx.eval(x, drawn)
         cp_times.append(_now() - tic)
     return {
         "prefill_ms": prefill * 1e3,
@@ -123,15 +123,13 @@ def component_pass(tts, text: str, frames: int) -> dict:
 
 def loop_pass(tts, text: str, frames: int) -> dict:
     """`TTS.frames` end to end with syncs counted; returns the codes for the decode pass."""
-    from mlx_qwen3tts.synthesis import LoopState
-
-    state, codes, stamps = LoopState(), [], []
+    codes, stamps = [], []
     tic = _now()
     with SyncCounter() as counter:
-        for frame in tts.frames(text, language=LANGUAGE, max_tokens=frames, state=state):
+        stream = tts.frames(text, language=LANGUAGE, max_tokens=frames)
+        for frame in stream:
             codes.append(frame.codes)
             stamps.append((_now(), counter.blocking, counter.async_evals))
-        mx.eval(codes)
     total = _now() - tic
     if len(stamps) < 2:
         raise RuntimeError(f"the loop produced {len(stamps)} frame(s); the benchmark needs at least 2")
@@ -139,10 +137,10 @@ def loop_pass(tts, text: str, frames: int) -> dict:
     n = len(stamps) - 1
     intervals = [b[0] - a[0] for a, b in zip(stamps, stamps[1:])]
     return {
-        "codes": mx.concatenate(codes),
+        "codes": mx.array(np.concatenate(codes)),
         "total_s": total,
         "loop_ms": statistics.median(intervals) * 1e3,
-        "loop_prefill_ms": state.prefill_s * 1e3,
+        "loop_prefill_ms": stream.prefill_s * 1e3,
         "syncs_per_frame": (s1 - s0) / n,
         "async_evals_per_frame": (a1 - a0) / n,
         "sync_kinds": dict(counter.counts),

@@ -40,9 +40,10 @@ from mlx_qwen3tts import layouts  # noqa: E402
 from mlx_qwen3tts.checkpoint import load_config, resolve  # noqa: E402
 from mlx_qwen3tts.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
+from mlx_qwen3tts.decode_loop import generate_frames, teacher_forced_logits  # noqa: E402
+from mlx_qwen3tts.loop_graphs import LoopGraphs  # noqa: E402
 from mlx_qwen3tts.prompt import Voice, build_prompt  # noqa: E402
 from mlx_qwen3tts.sampling import SamplingConfig  # noqa: E402
-from mlx_qwen3tts.synthesis import generate_frames, teacher_forced_logits  # noqa: E402
 from mlx_qwen3tts.talker import Qwen3TTSModel  # noqa: E402
 from mlx_qwen3tts.tokenizer import TemplateIds  # noqa: E402
 
@@ -119,9 +120,9 @@ def reference_codes(model: Qwen3TTSModel, prompt, frames: int) -> mx.array:
     """Greedy (frames, 16) codes from the package's decode loop, EOS held off so all frames exist."""
     greedy = SamplingConfig(temperature=0.0, repetition_penalty=1.0, cp_temperature=0.0)
     eos = model.config.talker_config.codec_eos_token_id
-    # Read when the loop's graphs are traced: this model is fresh, so none are traced yet.
-    model.talker.row_graphs(eos).process.min_frames = frames
-    return mx.concatenate([f.codes for f in generate_frames(model.talker, prompt, greedy, frames, eos)])
+    graphs = LoopGraphs(model.talker, eos)
+    graphs.process.min_frames = frames  # read when the graphs are traced (on their first call)
+    return mx.array(np.concatenate([f.codes for f in generate_frames(graphs, prompt, greedy, frames)]))
 
 
 def forced_logits(model: Qwen3TTSModel, prompt, codes: mx.array):

@@ -1,6 +1,6 @@
 """Many concurrent syntheses on one loaded model: submit requests, iterate their audio chunks.
 
-`Engine(tts)` owns a scheduler thread running the decode loop (`synthesis.Rows`) over every
+`Engine(tts)` owns a scheduler thread running the decode loop (`decode_loop.Rows`) over every
 active request at once: a new request is prefilled and joins at the next frame boundary, a row
 leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
 arrived waits without holding the others back. Each row keeps its own sampling settings, random
@@ -30,7 +30,7 @@ import mlx.core as mx
 from .backend import release_thread_streams
 from .errors import Qwen3TTSError
 from .streaming import AudioChunk, ChunkDecoder, TextFeed, decode_chunks, feed_from
-from .synthesis import Rows
+from .decode_loop import Rows
 
 __all__ = ["Engine", "EngineClosed", "EngineFull", "Handle", "TextFeed"]
 
@@ -121,7 +121,7 @@ class Engine:
     def __init__(self, tts, max_active: int = 8, max_queue: int = 32):
         if max_active < 1 or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
-        self.tts = tts
+        self.tts, self.loop = tts, tts.loop
         self.max_active, self.max_queue = max_active, max_queue
         self._lock = threading.Condition()
         self._queue: List[Job] = []  # waiting for a row
@@ -172,59 +172,19 @@ class Engine:
             self._lock.notify_all()
 
     def _run(self):
-        tts = self.tts
-        rows = tts.rows()
+        rows = self.loop.rows()
         try:
-            while True:
-                with self._lock:
-                    if self._closed:
-                        return
-                    dropped = [job for job in self._queue if job.cancelled.is_set()]
-                    self._queue = [job for job in self._queue if not job.cancelled.is_set()]
-                    while self._queue and len(self._active) < self.max_active:
-                        self._active.append(self._queue.pop(0))
-                    active = list(self._active)
-                    self._woken = False
-                for job in dropped:  # cancelled while waiting for a row: its place is free now
-                    job.finish()
-                starting = []  # jobs whose rows are prefilled together in this pass
-                for job in active:
-                    if job.cancelled.is_set():
-                        self._end(job, rows)
-                    elif job.row is None:
-                        try:
-                            self._start(job, rows, starting)
-                        except Exception as exc:  # noqa: BLE001  (this request alone ends with it)
-                            self._end(job, rows, exc)
-                if starting:
-                    try:
-                        rows.add(*[job.row for job in starting])
-                        self._owner.update((id(job.row), job) for job in starting)
-                    except Exception as exc:  # noqa: BLE001  (the shared prefill failed: those requests end with it)
-                        for job in starting:
-                            self._end(job, rows, exc)
+            while not self._closed:
+                active = self._admit()
+                self._start_jobs(active, rows)
                 try:
                     frames = rows.step()
                 except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
                     for job in list(self._active):
                         self._end(job, rows, exc)
-                    rows = tts.rows()
+                    rows = self.loop.rows()
                     continue
-                for job in [j for j in self._active if j.cancelled.is_set()]:
-                    self._end(job, rows)  # cancelled during the step: freed now, not after the decoding
-                due = []  # jobs with a chunk to decode: all decoded together
-                for row, codes in frames:  # row.done here: this was its last frame (its limit)
-                    job = self._owner.get(id(row))
-                    if job is None or job.cancelled.is_set():
-                        continue  # cancelled: nothing more is read
-                    if job.chunks.add(codes, last=row.done):
-                        due.append(job)
-                ended = [job for job in self._active
-                         if job.row is not None and job.row.done and not job.cancelled.is_set()]
-                due += [job for job in ended if job not in due and job.chunks.end()]
-                self._emit(due, rows)
-                for job in ended:
-                    self._end(job, rows, job.row.error)
+                self._deliver(frames, rows)
                 if not frames and not rows.busy():
                     with self._lock:
                         if not self._woken and not self._closed:
@@ -236,6 +196,55 @@ class Engine:
                 job.finish(EngineClosed("the engine was closed"))
             release_thread_streams()
 
+    def _admit(self) -> List[Job]:
+        """Move waiting jobs into free rows (dropping the cancelled ones); the active jobs."""
+        with self._lock:
+            dropped = [job for job in self._queue if job.cancelled.is_set()]
+            self._queue = [job for job in self._queue if not job.cancelled.is_set()]
+            while self._queue and len(self._active) < self.max_active:
+                self._active.append(self._queue.pop(0))
+            active = list(self._active)
+            self._woken = False
+        for job in dropped:  # cancelled while waiting for a row: its place is free now
+            job.finish()
+        return active
+
+    def _start_jobs(self, active: List[Job], rows: Rows):
+        """End the cancelled jobs; add the rows of jobs whose prefill text is there."""
+        starting = []  # jobs whose rows join in this pass
+        for job in active:
+            if job.cancelled.is_set():
+                self._end(job, rows)
+            elif job.row is None:
+                try:
+                    self._start(job, rows, starting)
+                except Exception as exc:  # noqa: BLE001  (this request alone ends with it)
+                    self._end(job, rows, exc)
+        if starting:
+            try:
+                rows.add(*[job.row for job in starting])
+                self._owner.update((id(job.row), job) for job in starting)
+            except Exception as exc:  # noqa: BLE001  (the shared prefill failed: those requests end with it)
+                for job in starting:
+                    self._end(job, rows, exc)
+
+    def _deliver(self, frames: list, rows: Rows):
+        """Hand the frames of a step to their jobs' decoders, decode the due chunks, end the ended jobs."""
+        for job in [j for j in self._active if j.cancelled.is_set()]:
+            self._end(job, rows)  # cancelled during the step: freed now, not after the decoding
+        due = []  # jobs with a chunk to decode: all decoded together
+        for row, codes in frames:  # row.done here: this was its last frame (its limit)
+            job = self._owner.get(id(row))
+            if job is None or job.cancelled.is_set():
+                continue  # cancelled: nothing more is read
+            if job.chunks.add(codes, last=row.done):
+                due.append(job)
+        ended = [job for job in self._active if job.row is not None and job.row.done and not job.cancelled.is_set()]
+        due += [job for job in ended if job not in due and job.chunks.end()]
+        self._emit(due, rows)
+        for job in ended:
+            self._end(job, rows, job.row.error)
+
     def _start(self, job: Job, rows: Rows, starting: list):
         """Make the job's row once the text its prefill needs is there (it joins `starting`)."""
         request = job.request
@@ -245,8 +254,8 @@ class Engine:
             if request.deltas is not None:
                 feed = feed_from(request.deltas)
                 feed.on_arrival(self._wake)
-                job.track = self.tts.text_track(replace(request, deltas=feed))
-        row = self.tts.row(request, job.track, wait=False)
+                job.track = self.loop.text_track(replace(request, deltas=feed))
+        row = self.loop.row(request, job.track, wait=False)
         if row is None:
             if job.track is not None and job.track.finished:  # the text ended empty: nothing to say
                 self._end(job, rows)

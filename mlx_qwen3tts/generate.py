@@ -314,22 +314,20 @@ def _run_whole(tts, text, common, split, output, fmt, quiet):
         if not quiet:
             click.echo(f"{result.codes.shape[0]} frames, {result.audio.shape[0] / result.sample_rate:.2f} s of audio "
                        f"-> {output}", err=True)
-    return result.codes, result.stopped_on_eos, result.state.max_frames
+    return result.codes, result.stopped_on_eos, result.max_frames
 
 
 def _run_streaming(tts, request, output, fmt, play, quiet):
     """Codes, whether the model ended the speech, and the frame budget."""
     import numpy as np
 
-    from .synthesis import LoopState
-
     # A rough length for the playback buffer: ~0.3 s of speech per text token (none for text read as it comes).
     expected_s = 0.3 * len(tts.tokenizer.encode(request.text)) if play and request.text is not None else None
-    state, collected, start = LoopState(), [], time.perf_counter()
+    collected, start = [], time.perf_counter()
     player = None
     try:
         with ExitStack() as stack:
-            chunks = stack.enter_context(closing(tts.request_chunks(request, state)))
+            chunks = stack.enter_context(closing(tts.request_chunks(request)))
             if play:
                 from .playback import Player
 
@@ -355,7 +353,7 @@ def _run_streaming(tts, request, output, fmt, play, quiet):
     if not quiet:
         click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / FRAMES_PER_SECOND:.2f} s of audio in "
                    f"{time.perf_counter() - start:.2f} s", err=True)
-    return codes, state.stopped_on_eos, state.max_frames
+    return codes, chunks.stopped_on_eos, chunks.max_frames
 
 
 @contextmanager

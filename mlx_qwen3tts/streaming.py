@@ -17,7 +17,6 @@ import mlx.core as mx
 import numpy as np
 
 from .errors import InputError
-from .synthesis import Frame
 from .tokenizer import ASSISTANT, TARGET_SUFFIX
 
 
@@ -105,10 +104,11 @@ def decode_chunks(streams: List[ChunkDecoder]) -> List[AudioChunk]:
     return [stream._chunk(row) for stream, row in zip(streams, samples)]
 
 
-def stream_audio(codec, frames: Iterator[Frame], sample_rate: int, first_chunk_frames: int = 1,
+def stream_audio(codec, frames: Iterable, sample_rate: int, first_chunk_frames: int = 1,
                  chunk_frames: int = 4, ref_codes: Optional[mx.array] = None,
                  start_time: Optional[float] = None) -> Iterator[AudioChunk]:
-    """Decode frames as they arrive (see `ChunkDecoder`); the chunks concatenate to the one-shot decode."""
+    """Decode frames (`decode_loop.Frame`s) as they arrive (see `ChunkDecoder`); the chunks concatenate to
+    the one-shot decode."""
     chunks = ChunkDecoder(codec, sample_rate, first_chunk_frames, chunk_frames, ref_codes, start_time)
     frames = iter(frames)
     try:
@@ -215,7 +215,7 @@ class LiveTextTrack:
         self.ids = list(self.incremental.feed(ASSISTANT))  # role header, body, then suffix once finished
         self.finished = False
         self.role_len, self.suffix_len = len(tokenizer.encode(ASSISTANT)), len(tokenizer.encode(TARGET_SUFFIX))
-        # Set by `TTS.row` with the prompt: the tokens of lead + body the prefill consumed, the ids read before
+        # Set by `DecodeLoop.row` with the prompt: the tokens of lead + body the prefill consumed, the ids read before
         # the body (ICL reference text the prefill had no room for), the tts_eos and tts_pad vectors.
         self.offset, self.lead, self.eos, self.pad = 1, [], None, None
 

@@ -51,15 +51,6 @@ class Talker(nn.Module):
         """Growing KV caches for one sequence (the prefill; the decode loop steps on `RowKVCache`s)."""
         return [KVCache() for _ in self.model.layers]
 
-    def row_graphs(self, eos_id: int):
-        """The decode loop's compiled graphs for this talker (`synthesis.RowGraphs`), made once."""
-        from .synthesis import RowGraphs
-
-        graphs = self.__dict__.get("_row_graphs")
-        if graphs is None or graphs.eos_id != eos_id:
-            graphs = self.__dict__["_row_graphs"] = RowGraphs(self, eos_id)
-        return graphs
-
     def __call__(self, x, cache):
         """x: (B, L, H) input embeddings -> (codebook-0 logits at the last position, last hidden)."""
         h = self.model(x, cache)[:, -1:]

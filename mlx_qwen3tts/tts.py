@@ -18,13 +18,13 @@ import numpy as np
 from . import backend, checkpoint, layouts
 from .codec import SAMPLE_RATE
 from .errors import InputError
-from .prompt import Prompt, Voice, build_prompt
+from .decode_loop import DecodeLoop, FrameStream
+from .prompt import Prompt, Voice
 from .request import Request, build_request
 from .sampling import SamplingConfig
-from .streaming import AudioChunk, LiveTextTrack, join_audio, stream_audio
-from .synthesis import Frame, LoopState, Row, Rows, run_row
+from .streaming import AudioChunk, join_audio, stream_audio
 from .tokenizer import TemplateIds
-from .text import frame_budget, split_sentences
+from .text import split_sentences
 from .voices import VoiceCache, clone_voice, load_voice
 
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
@@ -38,8 +38,31 @@ class Result:
     codes: np.ndarray  # (frames, 16) int32, EOS excluded
     sample_rate: int
     stopped_on_eos: bool
-    state: LoopState
+    max_frames: int  # the frame limit it ran under (max_tokens, else the budget of its text)
+    prefill_s: float  # from the start until its first frame was read (the last piece's, when split)
     voice: Voice  # the voice it was spoken with (e.g. the cloned one)
+
+
+class ChunkStream:
+    """Audio chunks of one request as they are generated (iterate it), and the loop's report on its
+    frames: `frames`, `max_frames`, `stopped_on_eos`, `prefill_s` (see `decode_loop.FrameStream`)."""
+
+    def __init__(self, chunks: Iterator[AudioChunk], frames: FrameStream):
+        self._chunks, self._frames = chunks, frames
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        return self
+
+    def __next__(self) -> AudioChunk:
+        return next(self._chunks)
+
+    def close(self):
+        self._chunks.close()
+
+    def __getattr__(self, name):
+        if name in ("frames", "max_frames", "stopped_on_eos", "prefill_s"):
+            return getattr(self._frames, name)
+        raise AttributeError(name)
 
 
 class TTS:
@@ -48,6 +71,7 @@ class TTS:
         self.generation_config = generation_config
         self.sampling = SamplingConfig.from_generation_config(generation_config)
         self.sample_rate, self.voice_cache = SAMPLE_RATE, VoiceCache()
+        self.loop = DecodeLoop(model.talker, model.config, tokenizer, self.max_new_tokens)
 
     @property
     def variant(self) -> str:
@@ -84,84 +108,32 @@ class TTS:
         return build_request(self, text, deltas, **kwargs)
 
     def prompt(self, request: Request, target: Optional[TemplateIds] = None, text_complete: bool = True) -> Prompt:
-        """The prefill embeddings and per-frame text track of a request; `target`: the text read so far
-        when it arrives as deltas (`text_complete=False` until it has ended)."""
-        instruct = self.tokenizer.instruction(request.instruct).ids if request.instruct else None
-        return build_prompt(self.model.talker, self.config, target or self.tokenizer.assistant(request.text),
-                            voice=request.voice, language=request.language, instruct_ids=instruct,
-                            streaming=request.text_mode == "streaming", text_complete=text_complete)
+        """The prefill embeddings and per-frame text track of a request (see `DecodeLoop.prompt`)."""
+        return self.loop.prompt(request, target, text_complete)
 
-    def request_frames(self, request: Request, state: Optional[LoopState] = None) -> Iterator[Frame]:
-        """Codec frames for a Request, as they are generated."""
-        track = self.text_track(request) if request.deltas is not None else None
-        try:
-            row = self.row(request, track)
-            if row is not None:
-                yield from run_row(self.rows(), row, state)
-        finally:
-            if track is not None:
-                track.close()
+    def request_frames(self, request: Request) -> FrameStream:
+        """Codec frames for a Request, as they are generated (with the loop's report on them)."""
+        return self.loop.frames(request)
 
-    def request_chunks(self, request: Request, state: Optional[LoopState] = None) -> Iterator[AudioChunk]:
+    def request_chunks(self, request: Request) -> ChunkStream:
         """Audio chunks for a Request while generating; they concatenate to its one-shot audio."""
-        start = time.perf_counter()
-        return stream_audio(self.codec, self.request_frames(request, state), self.sample_rate,
-                            request.first_chunk_frames, request.chunk_frames, request.voice.ref_codes, start)
+        start, frames = time.perf_counter(), self.request_frames(request)
+        chunks = stream_audio(self.codec, frames, self.sample_rate, request.first_chunk_frames, request.chunk_frames,
+                              request.voice.ref_codes, start)
+        return ChunkStream(chunks, frames)
 
-    def rows(self) -> Rows:
-        """An empty decode loop (`synthesis.Rows`) over this model, for one or many requests."""
-        return Rows(self.model.talker, self.config.talker_config.codec_eos_token_id)
+    def frames(self, text: str, **kwargs) -> FrameStream:
+        """Codec frames for `text`, as they are generated; keywords as `generate`. The iterator
+        also tells `frames`, `max_frames`, `stopped_on_eos` and `prefill_s` as it runs."""
+        return self.request_frames(self.request(text, **kwargs))
 
-    def row(self, request: Request, track: Optional[LiveTextTrack] = None, wait: bool = True) -> Optional[Row]:
-        """The decode-loop row of a request (prompt, sampling, seed, frame limit).
-
-        Text as deltas is read through `track` (from `text_track`): the row exists once the text
-        its prefill needs has arrived; before that (wait=False), or when the text ended empty
-        (`track.finished`), this returns None.
-        """
-        if track is None:
-            prompt = self.prompt(request)
-            return Row(prompt, request.sampling, self._limit(request, prompt), request.seed)
-        talker, cfg, voice = self.model.talker, self.config, request.voice
-        needed, lead = 1, []
-        if voice.ref_codes is not None:  # ICL: the prefill overlays text on every reference frame
-            ref_text, n_audio = list(voice.ref_text_ids), voice.ref_codes.shape[0] + 1
-            needed, lead = max(n_audio - len(ref_text), 0), ref_text[n_audio:]
-        if not (wait or track.has(max(needed, 1))):
-            return None
-        body = track.wait_for(max(needed, 1))
-        if not body:
-            return None
-        consumed = body if track.finished else body[:needed]
-        prompt = self.prompt(request, TemplateIds(track.role(), tuple(consumed), ()), track.finished)
-        track.eos, track.pad = talker.text_embed([cfg.tts_eos_token_id, cfg.tts_pad_token_id])
-        track.lead, track.offset = lead, needed  # needed is 1 without ICL
-        budget = None
-        if request.max_frames is None and not track.finished:  # grows with the text received so far
-            budget = lambda: frame_budget(len(track.body()))  # noqa: E731
-        return Row(prompt, request.sampling, self._limit(request, prompt), request.seed,
-                   None if track.finished else track, budget)
-
-    def text_track(self, request: Request) -> LiveTextTrack:
-        """The live text track of a request whose text arrives as deltas."""
-        return LiveTextTrack(self.tokenizer, request.deltas, self.model.talker.text_embed)
-
-    def _limit(self, request: Request, prompt: Prompt) -> int:
-        if request.max_frames is None and prompt.text_tokens:
-            return min(self.max_new_tokens, frame_budget(prompt.text_tokens))
-        return request.max_frames or self.max_new_tokens
-
-    def frames(self, text: str, state: Optional[LoopState] = None, **kwargs) -> Iterator[Frame]:
-        """Codec frames for `text`, as they are generated; keywords as `generate`."""
-        return self.request_frames(self.request(text, **kwargs), state)
-
-    def text_frames(self, deltas: Iterable[str], state: Optional[LoopState] = None, **kwargs) -> Iterator[Frame]:
+    def text_frames(self, deltas: Iterable[str], **kwargs) -> FrameStream:
         """Codec frames for text that arrives as deltas (e.g. from an LLM), streaming text layout.
 
         Speech starts after the first text token; each frame consumes one more token, waiting for
         it when it has not arrived. Greedy codes equal those of the whole text given at once.
         """
-        return self.request_frames(self.request(deltas=deltas, **kwargs), state)
+        return self.request_frames(self.request(deltas=deltas, **kwargs))
 
     def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None,
                  split: str = "auto", **kwargs) -> Result:
@@ -186,20 +158,22 @@ class TTS:
         return self._generate(request, decode, progress)
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
-        state, codes = LoopState(), []
-        for frame in self.request_frames(request, state):
-            codes.append(np.array(frame.codes))
+        frames, codes = self.request_frames(request), []
+        for frame in frames:
+            codes.append(frame.codes)
             if progress is not None:
-                progress(frame.index + 1, state.max_frames, *piece)
-        return self._result(request, codes, state, decode)
+                progress(frame.index + 1, frames.max_frames, *piece)
+        return self._result(request, codes, frames, decode)
 
-    def _result(self, request: Request, codes: list, state: LoopState, decode: bool) -> Result:
-        """A Result from the (1, 16) or (16,) code arrays of a request's frames."""
+    def _result(self, request: Request, codes: list, stats, decode: bool) -> Result:
+        """A Result from the (1, 16) or (16,) code arrays of a request's frames; `stats`: the loop's
+        report on them (stopped_on_eos, max_frames, prefill_s: a FrameStream or a Row)."""
         codes = np.array(codes, dtype=np.int32).reshape(-1, 16)
         audio = np.zeros((0,), dtype=np.float32)
         if decode and len(codes):
             audio = self.decode(mx.array(codes), ref_codes=request.voice.ref_codes)
-        return Result(audio, codes, self.sample_rate, state.stopped_on_eos, state, request.voice)
+        return Result(audio, codes, self.sample_rate, stats.stopped_on_eos, stats.max_frames, stats.prefill_s,
+                      request.voice)
 
     def _generate_pieces(self, requests: List[Request], split: str, decode: bool, progress=None) -> Result:
         if split == "batch":
@@ -209,8 +183,8 @@ class TTS:
                        for i, r in enumerate(requests)]
         audio = join_audio([r.audio for r in results], self.sample_rate) if decode else np.zeros((0,), np.float32)
         codes = np.concatenate([r.codes for r in results])
-        return Result(audio, codes, self.sample_rate, all(r.stopped_on_eos for r in results), results[-1].state,
-                      results[-1].voice)
+        return Result(audio, codes, self.sample_rate, all(r.stopped_on_eos for r in results), results[-1].max_frames,
+                      results[-1].prefill_s, results[-1].voice)
 
     def generate_batch(self, texts: Sequence[str], seed: Optional[int] = None, decode: bool = True,
                        **kwargs) -> List[Result]:
@@ -235,29 +209,27 @@ class TTS:
 
     def _generate_batch(self, requests: List[Request], decode: bool) -> List[Result]:
         # Each request is its own row of the decode loop, with its own settings and seed.
-        rows, loop = self.rows(), [self.row(request) for request in requests]
-        rows.add(*loop)
-        codes = {id(row): [] for row in loop}
+        rows, batch = self.loop.rows(), [self.loop.row(request) for request in requests]
+        rows.add(*batch)
+        codes = {id(row): [] for row in batch}
         while len(rows) or rows.busy():
             for row, frame in rows.step():
                 codes[id(row)].append(frame)
-        return [self._result(request, codes[id(row)], LoopState(row.frames, row.limit(), row.stopped_on_eos,
-                                                                 row.prefill_s), decode)
-                for row, request in zip(loop, requests)]
+        return [self._result(request, codes[id(row)], row, decode) for row, request in zip(batch, requests)]
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
-               state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
+               **kwargs) -> ChunkStream:
         """Audio chunks while generating; they concatenate to `generate(...).audio`."""
         request = self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, seed=seed,
                                **kwargs)
-        return self.request_chunks(request, state)
+        return self.request_chunks(request)
 
     def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
-                    seed: Optional[int] = None, state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
+                    seed: Optional[int] = None, **kwargs) -> ChunkStream:
         """Audio chunks for text that arrives as deltas."""
         request = self.request(deltas=deltas, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
                                seed=seed, **kwargs)
-        return self.request_chunks(request, state)
+        return self.request_chunks(request)
 
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
         """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut

@@ -73,5 +73,5 @@ def test_default_frame_budget_follows_text_length(tts):
         warnings.simplefilter("ignore")
         result = tts.generate("Hi.", speaker="ryan", temperature=0)
     body = tts.tokenizer.assistant("Hi.").body
-    assert result.state.max_frames == frame_budget(len(body)) < 8192
-    assert result.codes.shape[0] <= result.state.max_frames
+    assert result.max_frames == frame_budget(len(body)) < 8192
+    assert result.codes.shape[0] <= result.max_frames

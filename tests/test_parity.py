@@ -14,7 +14,7 @@ import pytest
 
 from fixture_checkpoints import REFERENCE
 from mlx_qwen3tts.prompt import Voice, build_prompt
-from mlx_qwen3tts.synthesis import teacher_forced_logits
+from mlx_qwen3tts.decode_loop import teacher_forced_logits
 
 CASES = json.loads((REFERENCE / "cases.json").read_text())["cases"]
 

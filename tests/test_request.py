@@ -11,7 +11,6 @@ import pytest
 from mlx_qwen3tts.errors import InputError
 from mlx_qwen3tts.request import Request
 from mlx_qwen3tts.sampling import SamplingConfig
-from mlx_qwen3tts.synthesis import LoopState
 from mlx_qwen3tts.text import frame_budget
 
 TEXT = "Hello there, how are you?"
@@ -125,12 +124,12 @@ def test_instruct_warning_grammar(tts, load_tiny):
 def test_stream_text_budget_grows_with_the_text_like_generate(tts):
     """Without max_tokens, text given as deltas stops where the whole text would (tiny random
     weights never say EOS, so both run to the budget)."""
-    state = LoopState()
     whole = tts.generate("Hi.", text_mode="streaming", temperature=0, decode=False)
     assert not whole.stopped_on_eos
-    frames = list(tts.text_frames(iter(["H", "i", "."]), temperature=0, state=state))
+    stream = tts.text_frames(iter(["H", "i", "."]), temperature=0)
+    frames = list(stream)
     n_tokens = len(tts.tokenizer.encode("Hi."))
-    assert len(frames) == whole.codes.shape[0] == state.max_frames == frame_budget(n_tokens)
+    assert len(frames) == whole.codes.shape[0] == stream.max_frames == frame_budget(n_tokens)
     np.testing.assert_array_equal(codes_of(frames), whole.codes)
 
 

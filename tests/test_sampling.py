@@ -98,10 +98,10 @@ def test_codebook_zero_processing():
 def test_compiled_frame_graph_samples_upstreams_distribution():
     """The compiled frame graph draws codebook 0 with each row's own key and settings (HF's law),
     and hands back advanced keys."""
-    from mlx_qwen3tts.synthesis import RowGraphs
+    from mlx_qwen3tts.loop_graphs import LoopGraphs
 
     class Stub:
-        """Only what RowGraphs touches: codec head size, embeddings and the code predictor."""
+        """Only what LoopGraphs touches: codec head size, embeddings and the code predictor."""
 
         def __init__(self):
             self.codec_head = type("H", (), {"weight": mx.zeros((3072, 8))})()
@@ -114,16 +114,18 @@ def test_compiled_frame_graph_samples_upstreams_distribution():
     logits = np.full(3072, -1e9, dtype=np.float32)
     logits[:40] = rng.normal(0, 1.5, 40)
     cfg = SamplingConfig(temperature=0.9, top_k=20, top_p=0.9, repetition_penalty=1.0)
-    graphs = RowGraphs(Stub(), eos_id=2150)
+    graphs = LoopGraphs(Stub(), eos_id=2150)
     batch = 20000
     keys = mx.random.split(mx.random.key(7), batch)
 
     def frame(keys):
-        return graphs.frame[True](mx.broadcast_to(mx.array(logits), (batch, 3072)), mx.zeros((batch, 1, 8)),
-                                  mx.zeros((batch, 3072), dtype=mx.bool_), keys, mx.full((batch,), 5, mx.int32),
-                                  row_settings([cfg] * batch))
+        state = {"seen": mx.zeros((batch, 3072), dtype=mx.bool_), "rng": keys, "steps": mx.full((batch,), 5, mx.int32),
+                 "settings": row_settings([cfg] * batch)}
+        codes, _, drawn = graphs.frame[True](mx.broadcast_to(mx.array(logits), (batch, 3072)), mx.zeros((batch, 1, 8)),
+                                             state)
+        return codes, drawn["rng"]
 
-    codes, _, _, next_keys = frame(keys)
+    codes, next_keys = frame(keys)
     assert_same_distribution(np.array(codes[:, 0]), hf_distribution(logits, 0.9, 20, 0.9))
     again = frame(next_keys)[0]
     assert (np.array(again[:, 0]) != np.array(codes[:, 0])).mean() > 0.3  # the keys advanced

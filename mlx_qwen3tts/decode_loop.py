@@ -1,0 +1,348 @@
+"""The decode loop: rows of independent requests stepped together, one frame at a time.
+
+Voice modes differ only in the prompt (see prompt.py). Per frame the talker gives codebook 0,
+the code predictor codebooks 1..15, and the next talker input is the sum of all 16 codebook
+embeddings plus that step's text-track vector. `Rows` holds any number of such sequences: each
+row has its own KV length and positions, sampling settings, repetition history, random key and
+text track, so rows join (after their own prefill), pause (text not yet written) and leave at
+any frame boundary, and a row's frames do not depend on the others. `DecodeLoop` is the loop of
+one model: it builds a request's row (prompt, text track, frame limit) and owns the compiled
+graphs (`loop_graphs`); every caller runs it: `TTS.frames` with one row, `generate_batch` and the
+engine with many. Codes leave the device once, as numpy, where the host reads them (EOS check).
+"""
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator, List, Optional
+
+import mlx.core as mx
+import numpy as np
+
+from .loop_graphs import LoopGraphs
+from .prompt import Prompt, build_prompt
+from .request import Request
+from .row_store import RowStore
+from .sampling import SamplingConfig, row_settings
+from .streaming import LiveTextTrack
+from .text import frame_budget
+from .tokenizer import TemplateIds
+
+
+@dataclass
+class Frame:
+    index: int
+    codes: np.ndarray  # (1, 16) int32
+    last: bool = False  # no frame follows (its frame limit); at EOS the end is known only after it
+
+
+class ArrayTextTrack:
+    """Text vectors for generated frames: `trailing[t]` while it lasts, then the pad vector."""
+
+    def __init__(self, prompt: Prompt):
+        self.trailing, self.pad = prompt.trailing, prompt.pad
+
+    def ready(self, step: int) -> bool:
+        return True
+
+    def __call__(self, step: int):
+        return self.trailing[step] if step < self.trailing.shape[0] else self.pad
+
+
+class Row:
+    """One sequence of a `Rows` batch: its prompt, sampling, random key, text track and limits.
+
+    `frames` counts the frames it has given out; `done` is set at EOS or at its frame limit
+    (`max_frames`, lowered by `budget()` as a streamed-in text tells its length).
+    """
+
+    def __init__(self, prompt: Prompt, sampling: SamplingConfig, max_frames: int, seed: Optional[int] = None,
+                 text_track=None, budget: Optional[Callable[[], int]] = None):
+        self.prompt, self.sampling, self.max_frames, self.budget = prompt, sampling, max_frames, budget
+        self.seed = random.getrandbits(64) if seed is None else seed
+        self.track = text_track or ArrayTextTrack(prompt)
+        self.frames = self.sent = self.length = 0  # frames out, frames sent off, KV positions
+        self.done = self.stopped_on_eos = False
+        self.error: Optional[BaseException] = None  # what ended it, when its text track failed
+        self.slot: Optional[int] = None
+        self.started = self.prefill_s = 0.0  # prefill_s: from `Rows.add` until its first frame is read
+
+    def limit(self) -> int:
+        return self.max_frames if self.budget is None else min(self.max_frames, self.budget())
+
+    def can_step(self) -> bool:
+        """Whether its next frame can be sent off now (the text it needs has arrived)."""
+        return not self.done and self.sent < self.limit() and self.track.ready(self.sent - 1)
+
+
+class Rows:
+    """A batch of rows stepped one frame at a time (see the module docstring).
+
+    `add(row)` prefills a row (its first frame comes from the prefill); `step()` sends off the
+    next frame of every row that can move and returns the frames finished since the last call
+    as (row, codes (16,) int32) pairs, so the device computes one frame while the host reads
+    the last. Rows that end (EOS, limit) are marked done and leave; `remove` takes one out early.
+    The batch state lives in a `RowStore`.
+    """
+
+    def __init__(self, graphs: LoopGraphs):
+        self.graphs, self.talker = graphs, graphs.talker
+        self.store = RowStore(graphs.talker, graphs.vocab)
+        self.pending = []  # [(codes (B, 16), [(row, index in codes)])] sent off, not yet read
+
+    @property
+    def rows(self) -> List[Row]:
+        return self.store.rows
+
+    def __len__(self):
+        return len(self.rows)
+
+    def add(self, *rows: Row):
+        """Prefill `rows` together and send off their first frames; they step with the others from now.
+        The prompts are right-padded to the longest: causal attention keeps the padding out of every
+        real position, and each row's first frame comes from its own last prompt position."""
+        started = time.perf_counter()
+        lengths = [row.prompt.embeds.shape[1] for row in rows]
+        longest = max(lengths)
+        embeds = mx.concatenate([mx.pad(row.prompt.embeds, [(0, 0), (0, longest - n), (0, 0)])
+                                 for row, n in zip(rows, lengths)])
+        cache = self.talker.make_cache()
+        hidden = mx.take_along_axis(self.talker.model(embeds, cache), mx.array(lengths)[:, None, None] - 1, axis=1)
+        kv = [([c.keys[b : b + 1, :, :n] for c in cache], [c.values[b : b + 1, :, :n] for c in cache])
+              for b, n in enumerate(lengths)]
+        self._join(list(rows), hidden, kv, started)
+
+    def _join(self, rows: List[Row], hidden, kv: list, started: float):
+        """Give `rows` (prefilled: last hidden (n, 1, H), per row (keys, values) of its prompt) their first
+        frames and slots in the store; the frames are read with the next step."""
+        state = {"seen": mx.zeros((len(rows), self.graphs.vocab), dtype=mx.bool_),
+                 "rng": mx.stack([mx.random.key(row.seed) for row in rows]),
+                 "steps": mx.zeros((len(rows),), dtype=mx.int32), "settings": row_settings([r.sampling for r in rows])}
+        sampled = any(row.sampling.sampled for row in rows)
+        codes, embed, drawn = self.graphs.frame[sampled](self.talker.codec_head(hidden[:, 0]), hidden, state)
+        for row in rows:
+            row.slot = self.store.place(row)
+        self.store.make_room(max(keys[0].shape[2] for keys, _ in kv) + 1)  # once for all of them
+        for b, (row, (keys, values)) in enumerate(zip(rows, kv)):
+            n = keys[0].shape[2]
+            row.started, row.length, row.sent = started, n, 1
+            self.store.put(row.slot, {"x": embed[b : b + 1], "seen": drawn["seen"][b : b + 1],
+                                      "rng": drawn["rng"][b : b + 1], "lengths": mx.array([n], dtype=mx.int32),
+                                      "steps": mx.ones((1,), dtype=mx.int32), "keys": keys, "values": values})
+        mx.async_eval(codes, self.store.arrays)
+        self.pending.append((codes, [(row, b) for b, row in enumerate(rows)]))
+
+    def remove(self, row: Row):
+        row.done = True
+        self.store.free(row)
+        row.slot = None
+        self.store.shrink()
+
+    def step(self) -> list:
+        """Send off one frame for every row that can move; return the frames read since last time."""
+        moving = [r for r in self.rows if self._can_step(r)]
+        sent = self._send(moving) if moving else None
+        frames = self._read()
+        if sent is not None:
+            self.pending.append(sent)
+        return frames
+
+    def _can_step(self, row: Row) -> bool:
+        try:
+            return row.can_step()
+        except Exception as exc:  # noqa: BLE001  (its text source failed: that row ends, alone)
+            row.error = exc
+            self.remove(row)
+            return False
+
+    def busy(self) -> bool:
+        """Whether frames are in flight (a `step()` would return some without new input)."""
+        return bool(self.pending)
+
+    def _send(self, moving: List[Row]):
+        store = self.store
+        store.make_room(max(r.length for r in self.rows) + 1)
+        zero = mx.zeros((store.hidden,), dtype=store.dtype)
+        text = [zero] * len(store.slots)
+        mask = np.zeros(len(store.slots), dtype=bool)
+        for r in moving:
+            text[r.slot] = r.track(r.sent - 1)
+            mask[r.slot] = True
+        codes, stepped = self.graphs.step[store.settings()[1]](store.state(), mx.stack(text)[:, None], mx.array(mask))
+        store.arrays = stepped
+        mx.async_eval(codes, stepped)
+        for r in moving:
+            r.sent += 1
+            r.length += 1
+        return codes, [(r, r.slot) for r in moving]
+
+    def _read(self) -> list:
+        frames = []
+        for codes, owners in self.pending:
+            codes = np.array(codes)  # the one device -> host copy of a frame's codes
+            for row, index in owners:
+                if not row.prefill_s:
+                    row.prefill_s = time.perf_counter() - row.started
+                if row.done:
+                    continue  # ended (or removed) while this frame was in flight
+                if codes[index, 0] == self.graphs.eos_id:
+                    row.stopped_on_eos = True
+                    self.remove(row)
+                    continue
+                row.frames += 1
+                frames.append((row, codes[index]))
+                if row.frames >= row.limit():
+                    self.remove(row)
+        self.pending = []
+        return frames
+
+
+
+class FrameStream:
+    """The frames of one row run alone (iterate it), and what the loop reports about them: `frames`
+    given out, `max_frames` (its frame limit, lowered as a streamed-in text tells its length),
+    `stopped_on_eos`, `prefill_s` (until its first frame was read).
+
+    Frame t+1 is sent off before frame t is read, so the device never waits for the host. With a
+    streamed-in text track, a frame whose text has not arrived yet is sent off once it has (the
+    frames before it are given out first). The row is made on the first `next` (`make_row(track)`;
+    None: nothing to say), so a text still being written is waited for there, not here.
+    """
+
+    def __init__(self, rows: Rows, make_row: Callable, make_track: Optional[Callable] = None):
+        self.frames = self.max_frames = 0
+        self.stopped_on_eos, self.prefill_s = False, 0.0
+        self._run = self._generate(rows, make_row, make_track)
+
+    def __iter__(self) -> Iterator[Frame]:
+        return self
+
+    def __next__(self) -> Frame:
+        return next(self._run)
+
+    def close(self):
+        self._run.close()
+
+    def _generate(self, rows: Rows, make_row: Callable, make_track: Optional[Callable]):
+        track = make_track() if make_track is not None else None
+        try:
+            row = make_row(track)
+            if row is not None:
+                yield from self._row_frames(rows, row)
+        finally:
+            if track is not None:
+                track.close()
+
+    def _row_frames(self, rows: Rows, row: Row):
+        self.max_frames = row.limit()
+        rows.add(row)
+        while not row.done:
+            frames = rows.step()
+            self.prefill_s = row.prefill_s
+            for r, codes in frames:
+                self.frames = r.frames
+                yield Frame(r.frames - 1, codes[None], last=r.done)
+            self.max_frames = row.limit()
+            if not frames and not rows.busy() and not row.done:
+                row.track.wait(row.sent - 1)  # the only row waits for its text: block until it comes
+        if row.error is not None:
+            raise row.error
+        self.stopped_on_eos = row.stopped_on_eos
+
+
+class DecodeLoop:
+    """The decode loop of one model, built from its parts: requests to rows, rows to frames.
+
+    talker: the `Talker`; config: the `ModelConfig`; tokenizer: the `TextTokenizer`; max_new_tokens:
+    the frame cap of generation_config.json. Owns the compiled graphs every batch shares.
+    """
+
+    def __init__(self, talker, config, tokenizer, max_new_tokens: int):
+        self.talker, self.config, self.tokenizer, self.max_new_tokens = talker, config, tokenizer, max_new_tokens
+        self.graphs = LoopGraphs(talker, config.talker_config.codec_eos_token_id)
+
+    def rows(self) -> Rows:
+        """An empty batch of this loop, for one or many requests."""
+        return Rows(self.graphs)
+
+    def frames(self, request: Request) -> FrameStream:
+        """Codec frames for a Request, as they are generated."""
+        make_track = (lambda: self.text_track(request)) if request.deltas is not None else None
+        return FrameStream(self.rows(), lambda track: self.row(request, track), make_track)
+
+    def prompt(self, request: Request, target: Optional[TemplateIds] = None, text_complete: bool = True) -> Prompt:
+        """The prefill embeddings and per-frame text track of a request; `target`: the text read so far
+        when it arrives as deltas (`text_complete=False` until it has ended)."""
+        instruct = self.tokenizer.instruction(request.instruct).ids if request.instruct else None
+        return build_prompt(self.talker, self.config, target or self.tokenizer.assistant(request.text),
+                            voice=request.voice, language=request.language, instruct_ids=instruct,
+                            streaming=request.text_mode == "streaming", text_complete=text_complete)
+
+    def text_track(self, request: Request) -> LiveTextTrack:
+        """The live text track of a request whose text arrives as deltas."""
+        return LiveTextTrack(self.tokenizer, request.deltas, self.talker.text_embed)
+
+    def row(self, request: Request, track: Optional[LiveTextTrack] = None, wait: bool = True) -> Optional[Row]:
+        """The row of a request (prompt, sampling, seed, frame limit).
+
+        Text as deltas is read through `track` (from `text_track`): the row exists once the text
+        its prefill needs has arrived; before that (wait=False), or when the text ended empty
+        (`track.finished`), this returns None.
+        """
+        if track is None:
+            prompt = self.prompt(request)
+            return Row(prompt, request.sampling, self.limit(request, prompt), request.seed)
+        voice = request.voice
+        needed, lead = 1, []
+        if voice.ref_codes is not None:  # ICL: the prefill overlays text on every reference frame
+            ref_text, n_audio = list(voice.ref_text_ids), voice.ref_codes.shape[0] + 1
+            needed, lead = max(n_audio - len(ref_text), 0), ref_text[n_audio:]
+        if not (wait or track.has(max(needed, 1))):
+            return None
+        body = track.wait_for(max(needed, 1))
+        if not body:
+            return None
+        consumed = body if track.finished else body[:needed]
+        prompt = self.prompt(request, TemplateIds(track.role(), tuple(consumed), ()), track.finished)
+        track.eos, track.pad = self.talker.text_embed([self.config.tts_eos_token_id, self.config.tts_pad_token_id])
+        track.lead, track.offset = lead, needed  # needed is 1 without ICL
+        budget = None
+        if request.max_frames is None and not track.finished:  # grows with the text received so far
+            budget = lambda: frame_budget(len(track.body()))  # noqa: E731
+        return Row(prompt, request.sampling, self.limit(request, prompt), request.seed,
+                   None if track.finished else track, budget)
+
+    def limit(self, request: Request, prompt: Prompt) -> int:
+        """A request's frame limit: its max_frames, else the budget of its text (at most max_new_tokens)."""
+        if request.max_frames is None and prompt.text_tokens:
+            return min(self.max_new_tokens, frame_budget(prompt.text_tokens))
+        return request.max_frames or self.max_new_tokens
+
+
+def generate_frames(graphs: LoopGraphs, prompt: Prompt, sampling: SamplingConfig, max_frames: int) -> FrameStream:
+    """Frames of one prompt until codebook 0 is EOS or `max_frames`."""
+    return FrameStream(Rows(graphs), lambda _: Row(prompt, sampling, max_frames))
+
+
+def teacher_forced_logits(talker, prompt: Prompt, codes: mx.array):
+    """Raw logits of the talker and code predictor when fed the given codes (T, 16).
+
+    Returns talker logits (T + 1, V0) (the last one predicts the frame after the codes) and code
+    predictor logits (T, 15, V). Used by the parity tests and the quantization report.
+    """
+    text_track, cp = ArrayTextTrack(prompt), talker.code_predictor
+    cache = talker.make_cache()
+    tables = [talker.model.codec_embedding, *cp.model.codec_embedding]  # codebook 0's is the talker's
+    x, talker_logits, cp_logits = prompt.embeds, [], []
+    for t in range(codes.shape[0] + 1):
+        logits, hidden = talker(x, cache)
+        talker_logits.append(logits[0])
+        if t == codes.shape[0]:
+            break
+        embeds = [table(codes[t, q : q + 1]) for q, table in enumerate(tables)]
+        seq = mx.concatenate([hidden[0]] + embeds[:-1])[None]  # (1, 16, H)
+        h = cp.model(cp.project(seq), [None] * len(cp.model.layers))
+        cp_logits.append(mx.stack([head(h[0, q + 1]) for q, head in enumerate(cp.lm_head)]))
+        x = mx.concatenate(embeds).sum(axis=0)[None, None] + text_track(t).astype(hidden.dtype)
+        mx.eval(x, talker_logits[-1], cp_logits[-1])
+    return mx.stack(talker_logits), mx.stack(cp_logits) if cp_logits else None

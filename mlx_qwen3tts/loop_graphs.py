@@ -1,0 +1,66 @@
+"""The decode loop's compiled graphs: a frame from talker outputs, and a whole one-position step.
+
+Both take and return named state, a dict of (B, ...) arrays, one row per slot:
+x (B, 1, H) the next talker input, lengths (B,) KV positions, keys/values (a list per layer of
+(B, n_kv_heads, capacity, head_dim)), seen (B, V) codebook-0 ids generated, rng (B, 2) random
+keys, steps (B,) frames generated, settings {field: (B,)} sampling settings. Shapes are static per
+batch size and cache capacity, so any mix of rows shares one graph.
+"""
+
+from functools import partial
+
+import mlx.core as mx
+
+from .sampling import CodebookZeroProcessor, sample_rows
+from .transformer import RowKVCache
+
+STEPPED = ("x", "lengths", "keys", "values", "seen", "rng", "steps")  # what a step gives back
+
+
+class LoopGraphs:
+    """The loop's compiled graphs for one talker. `frame[sampled]` and `step[sampled]`:
+    `sampled=False` (every row greedy) skips the random draws. Made once per loop and shared by
+    every batch it runs (the talker itself holds no generation state)."""
+
+    def __init__(self, talker, eos_id: int):
+        self.talker, self.eos_id = talker, eos_id
+        self.vocab = talker.codec_head.weight.shape[0]
+        self.process = CodebookZeroProcessor(self.vocab, eos_id, 1.0)
+        mx.eval(self.process.suppress, self.process.eos_only)  # shared across threads: no lazy constants
+        self.frame = {s: mx.compile(partial(self._frame, s)) for s in (False, True)}
+        self.step = {s: mx.compile(partial(self._step, s)) for s in (False, True)}
+
+    def _frame(self, sampled, logits, hidden, state):
+        """Codes (B, 16) and the next input embedding of talker outputs; state: seen, rng, steps,
+        settings. Returns (codes, embed, {"seen", "rng"})."""
+        talker, s, keys = self.talker, state["settings"], state["rng"]
+        logits = self.process(logits, state["seen"], state["steps"], s["repetition_penalty"][:, None])
+        if sampled:
+            draws = mx.vmap(lambda key: mx.random.split(key, 17))(keys)  # (B, 17, 2): next key, 16 codebooks
+            keys = draws[:, 0]
+
+        def pick(logits, prefix, q):
+            if not sampled:
+                return mx.argmax(logits, axis=-1)
+            return sample_rows(logits, s[prefix + "temperature"], s[prefix + "top_k"], s[prefix + "top_p"],
+                               draws[:, 1 + q])
+
+        c0 = pick(logits, "", 0)
+        c0_embed = talker.codec_embed(c0)[:, None]
+        rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, lambda lg, q: pick(lg, "cp_", q + 1))
+        codes = mx.concatenate([c0[:, None], rest], axis=1).astype(mx.int32)
+        seen = state["seen"] | (mx.arange(self.vocab)[None] == c0[:, None])
+        return codes, c0_embed + rest_embed, {"seen": seen, "rng": keys}
+
+    def _step(self, sampled, state, text, moving):
+        """One frame for the rows where `moving` (B,) is set; text (B, 1, H) their text-track vectors.
+        Returns (codes (B, 16), the STEPPED part of the state after it)."""
+        x, lengths = state["x"], state["lengths"]
+        cache = [RowKVCache(k, v, lengths) for k, v in zip(state["keys"], state["values"])]
+        logits, hidden = self.talker(x + text.astype(x.dtype), cache)
+        codes, embed, drawn = self._frame(sampled, logits, hidden, state)
+        m = moving[:, None]  # rows that wait keep their state; their KV write is overwritten later
+        return codes, {"x": mx.where(m[..., None], embed, x), "lengths": lengths + moving,
+                       "keys": [c.keys for c in cache], "values": [c.values for c in cache],
+                       "seen": mx.where(m, drawn["seen"], state["seen"]),
+                       "rng": mx.where(m, drawn["rng"], state["rng"]), "steps": state["steps"] + moving}

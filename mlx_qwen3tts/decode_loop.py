@@ -18,6 +18,7 @@ from typing import Callable, Iterator, List, Optional
 
 import mlx.core as mx
 import numpy as np
+from mlx.utils import tree_map
 
 from .loop_graphs import LoopGraphs
 from .prompt import Prompt, build_prompt
@@ -75,76 +76,124 @@ class Row:
         return not self.done and self.sent < self.limit() and self.track.ready(self.sent - 1)
 
 
+class Prefill:
+    """A waiting row's prompt, processed in pieces: its own KV cache holds the positions done so far,
+    so each piece attends to the row's earlier pieces as the whole prompt would."""
+
+    def __init__(self, row: Row, talker):
+        self.row, self.talker = row, talker
+        self.embeds, self.cache, self.done = row.prompt.embeds, talker.make_cache(), 0
+
+    @property
+    def left(self) -> int:
+        return self.embeds.shape[1] - self.done
+
+    def piece(self, size: int):
+        """Process the next `size` prompt positions; the last hidden state (1, 1, H) once the prompt is done."""
+        hidden = self.talker.model(self.embeds[:, self.done : self.done + size], self.cache)
+        self.done += size
+        if self.left:
+            mx.async_eval([(c.keys, c.values) for c in self.cache])  # the device starts on it now
+            return None
+        return hidden[:, -1:]
+
+    def kv(self):
+        """(keys, values): per layer the prompt's (1, heads, n, dim) slice of the cache."""
+        n = self.done
+        return [c.keys[:, :, :n] for c in self.cache], [c.values[:, :, :n] for c in self.cache]
+
+
 class Rows:
     """A batch of rows stepped one frame at a time (see the module docstring).
 
-    `add(row)` prefills a row (its first frame comes from the prefill); `step()` sends off the
-    next frame of every row that can move and returns the frames finished since the last call
-    as (row, codes (16,) int32) pairs, so the device computes one frame while the host reads
-    the last. Rows that end (EOS, limit) are marked done and leave; `remove` takes one out early.
-    The batch state lives in a `RowStore`.
+    `add(row)` queues a row for its prefill; `step()` sends off the next frame of every row that can
+    move and returns the frames finished since the last call as (row, codes (16,) int32) pairs, so
+    the device computes one frame while the host reads the last. Rows that end (EOS, limit) are
+    marked done and leave; `remove` takes one out early. The batch state lives in a `RowStore`.
+
+    Scheduling, per step: first the running rows' frames are sent off (their cadence comes first),
+    then waiting prompts are prefilled, oldest first, `prefill_budget` prompt positions in all (one
+    prompt may take the whole budget, or several share it); a prompt whose last piece is done gives
+    its first frame from that piece and steps with the others from the next step. With no row
+    running the budget does not apply (nothing would be held back): every waiting prompt is
+    prefilled whole. So a waiting request's first frame comes within ceil(positions / budget) steps
+    of the requests before it being done, whatever the load.
     """
 
-    def __init__(self, graphs: LoopGraphs):
+    PREFILL_BUDGET = 64  # prompt positions per step while rows run (see benchmarks/join.py)
+
+    def __init__(self, graphs: LoopGraphs, prefill_budget: Optional[int] = None):
         self.graphs, self.talker = graphs, graphs.talker
+        self.budget = prefill_budget or self.PREFILL_BUDGET
         self.store = RowStore(graphs.talker, graphs.vocab)
+        self.waiting: List[Prefill] = []  # oldest first
         self.pending = []  # [(codes (B, 16), [(row, index in codes)])] sent off, not yet read
 
     @property
     def rows(self) -> List[Row]:
+        """The rows holding a slot (prefilled)."""
         return self.store.rows
 
     def __len__(self):
-        return len(self.rows)
+        return len(self.rows) + len(self.waiting)
 
     def add(self, *rows: Row):
-        """Prefill `rows` together and send off their first frames; they step with the others from now.
-        The prompts are right-padded to the longest: causal attention keeps the padding out of every
-        real position, and each row's first frame comes from its own last prompt position."""
+        """Queue `rows` for their prefill (see the class docstring); they join at a later `step`."""
         started = time.perf_counter()
-        lengths = [row.prompt.embeds.shape[1] for row in rows]
-        longest = max(lengths)
-        embeds = mx.concatenate([mx.pad(row.prompt.embeds, [(0, 0), (0, longest - n), (0, 0)])
-                                 for row, n in zip(rows, lengths)])
-        cache = self.talker.make_cache()
-        hidden = mx.take_along_axis(self.talker.model(embeds, cache), mx.array(lengths)[:, None, None] - 1, axis=1)
-        kv = [([c.keys[b : b + 1, :, :n] for c in cache], [c.values[b : b + 1, :, :n] for c in cache])
-              for b, n in enumerate(lengths)]
-        self._join(list(rows), hidden, kv, started)
-
-    def _join(self, rows: List[Row], hidden, kv: list, started: float):
-        """Give `rows` (prefilled: last hidden (n, 1, H), per row (keys, values) of its prompt) their first
-        frames and slots in the store; the frames are read with the next step."""
-        state = {"seen": mx.zeros((len(rows), self.graphs.vocab), dtype=mx.bool_),
-                 "rng": mx.stack([mx.random.key(row.seed) for row in rows]),
-                 "steps": mx.zeros((len(rows),), dtype=mx.int32), "settings": row_settings([r.sampling for r in rows])}
-        sampled = any(row.sampling.sampled for row in rows)
-        codes, embed, drawn = self.graphs.frame[sampled](self.talker.codec_head(hidden[:, 0]), hidden, state)
         for row in rows:
-            row.slot = self.store.place(row)
-        self.store.make_room(max(keys[0].shape[2] for keys, _ in kv) + 1)  # once for all of them
-        for b, (row, (keys, values)) in enumerate(zip(rows, kv)):
-            n = keys[0].shape[2]
-            row.started, row.length, row.sent = started, n, 1
-            self.store.put(row.slot, {"x": embed[b : b + 1], "seen": drawn["seen"][b : b + 1],
-                                      "rng": drawn["rng"][b : b + 1], "lengths": mx.array([n], dtype=mx.int32),
-                                      "steps": mx.ones((1,), dtype=mx.int32), "keys": keys, "values": values})
+            row.started = started
+            self.waiting.append(Prefill(row, self.talker))
+
+    def _prefill(self, budget: Optional[int]) -> list:
+        """Prefill pieces of the waiting prompts, oldest first, `budget` positions in all (None: no limit);
+        the first frames of the rows whose prompts are done, sent off."""
+        sent = []
+        for prefill in list(self.waiting):
+            if budget is not None and budget <= 0:
+                break
+            size = prefill.left if budget is None else min(prefill.left, budget)
+            budget = None if budget is None else budget - size
+            try:
+                hidden = prefill.piece(size)
+                if hidden is not None:
+                    self.waiting.remove(prefill)
+                    sent.append(self._join(prefill.row, hidden, prefill.kv()))
+            except Exception as exc:  # noqa: BLE001  (this prompt failed: its row ends, alone)
+                prefill.row.error = exc
+                self.remove(prefill.row)
+        return sent
+
+    def _join(self, row: Row, hidden, kv: tuple):
+        """Give a prefilled row (last hidden (1, 1, H), its prompt's (keys, values)) its first frame and a
+        slot in the store; the frame is read with the next step."""
+        state = {"seen": mx.zeros((1, self.graphs.vocab), dtype=mx.bool_), "rng": mx.random.key(row.seed)[None],
+                 "steps": mx.zeros((1,), dtype=mx.int32), "settings": row_settings([row.sampling])}
+        codes, embed, drawn = self.graphs.frame[row.sampling.sampled](self.talker.codec_head(hidden[:, 0]), hidden,
+                                                                       state)
+        n = kv[0][0].shape[2]
+        row.slot, row.length, row.sent = self.store.place(row), n, 1
+        self.store.make_room(n + 1)
+        self.store.put(row.slot, {"x": embed, "seen": drawn["seen"], "rng": drawn["rng"],
+                                  "lengths": mx.array([n], dtype=mx.int32), "steps": mx.ones((1,), dtype=mx.int32),
+                                  "keys": kv[0], "values": kv[1]})
         mx.async_eval(codes, self.store.arrays)
-        self.pending.append((codes, [(row, b) for b, row in enumerate(rows)]))
+        return codes, [(row, 0)]
 
     def remove(self, row: Row):
         row.done = True
+        self.waiting = [p for p in self.waiting if p.row is not row]
         self.store.free(row)
         row.slot = None
         self.store.shrink()
 
     def step(self) -> list:
-        """Send off one frame for every row that can move; return the frames read since last time."""
+        """Send off one frame for every row that can move, then prefill pieces (see the class docstring);
+        return the frames read since last time."""
         moving = [r for r in self.rows if self._can_step(r)]
-        sent = self._send(moving) if moving else None
+        sent = [self._send(moving)] if moving else []
+        sent += self._prefill(self.budget if moving else None)
         frames = self._read()
-        if sent is not None:
-            self.pending.append(sent)
+        self.pending = sent
         return frames
 
     def _can_step(self, row: Row) -> bool:
@@ -156,8 +205,8 @@ class Rows:
             return False
 
     def busy(self) -> bool:
-        """Whether frames are in flight (a `step()` would return some without new input)."""
-        return bool(self.pending)
+        """Whether frames are in flight or prompts wait (a `step()` would do work without new input)."""
+        return bool(self.pending or self.waiting)
 
     def _send(self, moving: List[Row]):
         store = self.store
@@ -193,7 +242,6 @@ class Rows:
                 frames.append((row, codes[index]))
                 if row.frames >= row.limit():
                     self.remove(row)
-        self.pending = []
         return frames
 
 
@@ -261,9 +309,29 @@ class DecodeLoop:
         self.talker, self.config, self.tokenizer, self.max_new_tokens = talker, config, tokenizer, max_new_tokens
         self.graphs = LoopGraphs(talker, config.talker_config.codec_eos_token_id)
 
-    def rows(self) -> Rows:
-        """An empty batch of this loop, for one or many requests."""
-        return Rows(self.graphs)
+    def rows(self, prefill_budget: Optional[int] = None) -> Rows:
+        """An empty batch of this loop, for one or many requests (`prefill_budget`: see `Rows`)."""
+        return Rows(self.graphs, prefill_budget)
+
+    def warm(self, max_rows: int):
+        """Trace and run the step graph of every batch size up to `max_rows` rows (powers of two), greedy
+        and sampled, at the first KV capacity, and the first-frame graph: requests then find them
+        compiled (a trace at the released shapes takes a visible moment)."""
+        size = 1
+        while True:
+            store = RowStore(self.talker, self.graphs.vocab)
+            store.slots = [None] * size
+            store.make_room(1)
+            text, moving = mx.zeros((size, 1, store.hidden), store.dtype), mx.zeros((size,), mx.bool_)
+            for sampled in (False, True):
+                mx.eval(self.graphs.step[sampled](store.state(), text, moving))
+            if size >= max_rows:
+                break
+            size *= 2
+        hidden = mx.zeros((1, 1, store.hidden), store.dtype)
+        first = tree_map(lambda a: a[:1], {k: store.state()[k] for k in ("seen", "rng", "steps", "settings")})
+        for sampled in (False, True):
+            mx.eval(self.graphs.frame[sampled](self.talker.codec_head(hidden[:, 0]), hidden, first))
 
     def frames(self, request: Request) -> FrameStream:
         """Codec frames for a Request, as they are generated."""

@@ -1,8 +1,10 @@
 """Many concurrent syntheses on one loaded model: submit requests, iterate their audio chunks.
 
 `Engine(tts)` owns a scheduler thread running the decode loop (`decode_loop.Rows`) over every
-active request at once: a new request is prefilled and joins at the next frame boundary, a row
-leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
+active request at once: a new request's prompt is prefilled in pieces between frame steps (the
+running rows' frames first, then the oldest waiting prompt, `prefill_budget` positions a step: see
+`decode_loop.Rows`) and joins with its first frame, so a long prompt never stalls the streams
+already speaking; `warm()` compiles every batch size beforehand. A row leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
 arrived waits without holding the others back. Each row keeps its own sampling settings, random
 key (from its seed) and codec decoder state (the rows' due chunks are decoded in one batched
 codec step), so a request's audio does not depend on what else runs: greedy requests equal their
@@ -118,11 +120,12 @@ class Handle:
 class Engine:
     """Continuous batching of requests over one loaded `TTS` (see the module docstring)."""
 
-    def __init__(self, tts, max_active: int = 8, max_queue: int = 32):
+    def __init__(self, tts, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None):
         if max_active < 1 or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
         self.tts, self.loop = tts, tts.loop
-        self.max_active, self.max_queue = max_active, max_queue
+        self.max_active, self.max_queue, self.prefill_budget = max_active, max_queue, prefill_budget
+        self._calls = []  # (function, done event, [error]) to run on the scheduler thread
         self._lock = threading.Condition()
         self._queue: List[Job] = []  # waiting for a row
         self._active: List[Job] = []  # holding a row (or waiting for the text its prefill needs)
@@ -146,6 +149,22 @@ class Engine:
             self._queue.append(job)
         self._wake()
         return Handle(job)
+
+    def warm(self):
+        """Compile the loop's graphs for every batch size this engine uses (up to `max_active` rows), so
+        the first requests run as fast as the next (a server calls it before it says it is ready).
+        Runs on the scheduler thread; blocks until done and raises what it raised."""
+        done, errors = threading.Event(), []
+        with self._lock:
+            if self._closed:
+                raise EngineClosed("the engine is closed")
+            self._calls.append((lambda: self.loop.warm(self.max_active), done, errors))
+        self._wake()
+        while not done.wait(0.1):
+            if not self._thread.is_alive():
+                raise EngineClosed("the engine was closed")
+        if errors:
+            raise errors[0]
 
     def stats(self) -> dict:
         with self._lock:
@@ -172,9 +191,10 @@ class Engine:
             self._lock.notify_all()
 
     def _run(self):
-        rows = self.loop.rows()
+        rows = self.loop.rows(self.prefill_budget)
         try:
             while not self._closed:
+                self._run_calls()
                 active = self._admit()
                 self._start_jobs(active, rows)
                 try:
@@ -182,7 +202,7 @@ class Engine:
                 except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
                     for job in list(self._active):
                         self._end(job, rows, exc)
-                    rows = self.loop.rows()
+                    rows = self.loop.rows(self.prefill_budget)
                     continue
                 self._deliver(frames, rows)
                 if not frames and not rows.busy():
@@ -195,6 +215,16 @@ class Engine:
             for job in jobs:
                 job.finish(EngineClosed("the engine was closed"))
             release_thread_streams()
+
+    def _run_calls(self):
+        with self._lock:
+            calls, self._calls = self._calls, []
+        for call, done, errors in calls:
+            try:
+                call()
+            except Exception as exc:  # noqa: BLE001  (handed to the caller waiting on it)
+                errors.append(exc)
+            done.set()
 
     def _admit(self) -> List[Job]:
         """Move waiting jobs into free rows (dropping the cancelled ones); the active jobs."""

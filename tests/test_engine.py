@@ -133,6 +133,92 @@ def test_seeded_requests_repeat_alone_and_batched(custom):
                                                   decode=False).codes, alone[0])
 
 
+def test_prefills_cut_into_pieces_equal_solo_runs(custom):
+    """A three-position prefill budget: the joining prompts (tens of positions) are processed in many
+    pieces between the running rows' frames, and several share a step; greedy, each equals its solo run."""
+    req = lambda text=None, deltas=None, **kw: custom.request(text, deltas, temperature=0, **kw)  # noqa: E731
+    pieces = ["A streamed ", "sentence, ", "in pieces."]
+    running = req("The first one keeps on talking for a while.", speaker="ryan", max_tokens=30, chunk_frames=1)
+    joining = [req("Hello world, joining late.", speaker="vivian", max_tokens=9),
+               req("今天天气很好。", speaker="serena", text_mode="non-streaming", max_tokens=7),
+               req("Whisper this, please.", speaker="dylan", instruct="Speak in a whisper.", max_tokens=8),
+               req(None, iter(pieces), speaker="ryan", max_tokens=10, first_chunk_frames=2)]
+    with Engine(custom, max_active=8, prefill_budget=3) as engine:
+        first = engine.submit(running)
+        chunks = iter(first)
+        taken = [next(chunks)]  # it is speaking: the others join a running batch
+        handles = [engine.submit(r) for r in joining]
+        outs = [collect(h) for h in handles]
+        taken += list(chunks)
+    assert_same((np.concatenate([c.codes for c in taken]), np.concatenate([c.samples for c in taken])),
+                solo(custom, running))
+    for r, got in zip(joining, outs):
+        assert_same(got, solo(custom, r, pieces if r.deltas is not None else None))
+
+
+def test_scheduler_steps_running_rows_first_then_the_oldest_prefill(custom):
+    """While prompts wait, a running row still gets a frame every step; the waiting prompts take the
+    budget oldest first, so each one's first frame comes at the step its positions (and those of the
+    prompts before it) fit in the budget, and then equals its solo run."""
+    budget = 5
+    req = lambda text, **kw: custom.request(text, speaker="ryan", temperature=0, **kw)  # noqa: E731
+    rows = custom.loop.rows(prefill_budget=budget)
+    runner = custom.loop.row(req("A running row.", max_tokens=60))
+    rows.add(runner)
+    while not runner.frames:
+        rows.step()
+    older = custom.loop.row(req("An older prompt waits first.", max_tokens=4))
+    newer = custom.loop.row(req("A newer one, a little longer than that.", max_tokens=4))
+    rows.add(older, newer)
+    first, codes, step = {}, {id(older): [], id(newer): []}, 0
+    while older.frames < 4 or newer.frames < 4:
+        step += 1
+        before = runner.frames
+        for row, frame in rows.step():
+            if row is not runner:
+                codes[id(row)].append(frame)
+                first.setdefault(id(row), step)
+        assert runner.frames == before + 1  # its cadence first: one frame every step
+    n_older, n_newer = older.prompt.embeds.shape[1], newer.prompt.embeds.shape[1]
+    # A prompt's last piece is done in step ceil(positions / budget); its first frame is read one step later.
+    assert first[id(older)] == -(-n_older // budget) + 1
+    assert first[id(newer)] == -(-(n_older + n_newer) // budget) + 1
+    for row, text in ((older, "An older prompt waits first."), (newer, "A newer one, a little longer than that.")):
+        alone = custom.generate(text, speaker="ryan", temperature=0, max_tokens=4, decode=False).codes
+        np.testing.assert_array_equal(np.array(codes[id(row)]), alone)
+
+
+def test_warm_compiles_every_batch_size_before_the_first_request(custom):
+    """After `warm()`, requests of every batch size up to max_active trace nothing new (a trace runs
+    the Python of the graphs, here counted at the code predictor, which every graph calls)."""
+    import copy
+
+    from mlx_qwen3tts.decode_loop import DecodeLoop
+
+    fresh = copy.copy(custom)  # a loop of its own: no graph traced yet
+    fresh.loop = DecodeLoop(custom.model.talker, custom.config, custom.tokenizer, custom.max_new_tokens)
+    predictor = type(custom.model.talker.code_predictor)
+    original, traces = predictor.predict, []
+
+    def counting(self, *args):
+        traces.append(args[0].shape[0])
+        return original(self, *args)
+
+    predictor.predict = counting
+    try:
+        with Engine(fresh, max_active=4) as engine:
+            engine.warm()
+            warmed = len(traces)
+            handles = [engine.submit(fresh.request("Warm start.", speaker="ryan", max_tokens=3, seed=i,
+                                                   temperature=0 if i % 2 else 0.9)) for i in range(4)]
+            for h in handles:
+                collect(h)
+    finally:
+        predictor.predict = original
+    assert warmed >= 8  # step graphs of 1, 2 and 4 rows, greedy and sampled, and the first-frame graphs
+    assert len(traces) == warmed, str(traces)
+
+
 def test_full_engine_refuses_at_once(custom):
     feed = TextFeed()  # never ends: keeps its request waiting for text
     with Engine(custom, max_active=1, max_queue=1) as engine:

@@ -1,0 +1,160 @@
+"""Join benchmark: what a joining request does to the streams already speaking, and its own first audio.
+
+N streams speak on one `Engine` (one-frame chunks, so every frame is a chunk a listener hears);
+once they are steady, one request at a time joins with a prompt of each length in --chars, and
+runs to its first audio. Reported per length: the streams' median gap between frames before any
+join, their longest gap during the join (from its submit until two median gaps after its first
+audio, so a stall on its entry counts too) and the ratio; the joiner's first audio (submit to
+first chunk out) during the run and alone on the idle engine, and that ratio. The engine is warmed
+first (`Engine.warm`), as the server does. Random checkpoints never say EOS, so streams run until
+cancelled.
+
+    PYTHONPATH=$PWD python -m benchmarks.join --preset 0.6B            # released shapes: minutes
+    PYTHONPATH=$PWD python -m benchmarks.join --preset tiny --chars 300  # seconds (a smoke run)
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts/backend.py)
+
+import mlx.core as mx  # noqa: E402
+
+from . import checkpoints  # noqa: E402
+
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
+STREAM_TEXTS = ["Hello, and welcome to the show tonight.", "The quick brown fox jumps over the lazy dog.",
+                "Please hold while I connect your call.", "Local speech keeps your words on your own machine."]
+SENTENCES = ["The committee met on Tuesday to review the budget for the coming year.",
+             "Several members asked for more detail on the costs of the new building.",
+             "After a long discussion, the chair proposed that a working group look into it.",
+             "The group will report back at the next meeting, early in the spring.",
+             "Until then, the current plans stay as they are, and no money will be spent."]
+
+
+def joiner_text(chars: int) -> str:
+    """English prose of about `chars` characters (whole sentences)."""
+    text, i = "", 0
+    while len(text) + len(SENTENCES[i % len(SENTENCES)]) + 1 <= chars:
+        text += SENTENCES[i % len(SENTENCES)] + " "
+        i += 1
+    return text.strip()
+
+
+class Listener:
+    """Reads a stream's one-frame chunks on a thread and keeps their arrival times."""
+
+    def __init__(self, handle):
+        self.handle, self.times = handle, []
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        for _ in self.handle:
+            self.times.append(time.perf_counter())
+
+    def gaps(self, start: float, end: float) -> list:
+        """Gaps between consecutive frames whose later frame arrived in (start, end]."""
+        return [b - a for a, b in zip(self.times, self.times[1:]) if start < b <= end]
+
+
+def first_audio(engine, request) -> float:
+    """Seconds from submit to the request's first chunk; the request is then cancelled."""
+    tic = time.perf_counter()
+    handle = engine.submit(request)
+    next(iter(handle))
+    elapsed = time.perf_counter() - tic
+    handle.cancel()
+    return elapsed
+
+
+def wait_frames(listeners, count: int, timeout: float = 600):
+    """Until every stream has `count` more frames."""
+    want = [len(lis.times) + count for lis in listeners]
+    deadline = time.perf_counter() + timeout
+    while any(len(lis.times) < w for lis, w in zip(listeners, want)) and time.perf_counter() < deadline:
+        time.sleep(0.01)
+
+
+def run(tts, streams: int, chars: list, budget, baseline_frames: int) -> list:
+    from mlx_qwen3tts.engine import Engine
+
+    joiners = [tts.request(joiner_text(n), speaker="ryan", max_tokens=4) for n in chars]
+    with Engine(tts, max_active=streams + 1, max_queue=0, prefill_budget=budget) as engine:
+        engine.warm()
+        alone = [first_audio(engine, request) for request in joiners]
+        handles = [engine.submit(tts.request(STREAM_TEXTS[i % len(STREAM_TEXTS)], speaker="vivian", seed=i,
+                                             max_tokens=8000, first_chunk_frames=1, chunk_frames=1))
+                   for i in range(streams)]
+        listeners = [Listener(h) for h in handles]
+        wait_frames(listeners, 2)  # every stream speaking
+        start = time.perf_counter()
+        wait_frames(listeners, baseline_frames)
+        joins = []
+        for request in joiners:
+            submitted = time.perf_counter()
+            joins.append((submitted, first_audio(engine, request)))
+            wait_frames(listeners, 3)  # steady again before the next one
+        for h in handles:
+            h.cancel()
+    median = statistics.median([g for lis in listeners for g in lis.gaps(start, joins[0][0])])
+    rows = []
+    for n, request, solo, (submitted, during) in zip(chars, joiners, alone, joins):
+        window = [g for lis in listeners for g in lis.gaps(submitted, submitted + during + 2 * median)]
+        rows.append({"chars": len(request.text), "positions": tts.prompt(request).embeds.shape[1],
+                     "median_gap_s": median, "longest_gap_s": max(window), "gap_ratio": max(window) / median,
+                     "first_audio_alone_s": solo, "first_audio_joining_s": during, "first_audio_ratio": during / solo})
+    return rows
+
+
+def table(rows: list, streams: int, budget: int) -> str:
+    lines = [f"| joiner chars | prompt positions | budget | median gap before (s) | longest gap during join (s) "
+             f"| gap ratio | first audio alone (s) | first audio joining {streams} streams (s) | ratio |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['chars']:,} | {r['positions']:,} | {budget} | {r['median_gap_s']:.2f} "
+                     f"| {r['longest_gap_s']:.2f} | {r['gap_ratio']:.2f}x | {r['first_audio_alone_s']:.2f} "
+                     f"| {r['first_audio_joining_s']:.2f} | {r['first_audio_ratio']:.2f}x |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    from mlx_qwen3tts import backend
+    from mlx_qwen3tts.decode_loop import Rows
+
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.join", description=__doc__.split("\n")[0])
+    ap.add_argument("--preset", default="0.6B", choices=checkpoints.PRESETS)
+    ap.add_argument("--streams", type=int, default=3, help="streams speaking when a request joins")
+    ap.add_argument("--chars", default="600,2400,4000", help="joining prompts' lengths in characters")
+    ap.add_argument("--budget", type=int, default=Rows.PREFILL_BUDGET,
+                    help="prompt positions prefilled per step while rows run (a large one: whole prompts)")
+    ap.add_argument("--baseline-frames", type=int, default=6, help="frames per stream before the first join")
+    ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="talker compute dtype")
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    ap.add_argument("--out", type=Path, help="write the figures as JSON here")
+    args = ap.parse_args(argv)
+    tts = mlx_qwen3tts.load(str(checkpoints.checkpoint(args.preset, "bf16", args.cache)),
+                            dtype=getattr(mx, args.dtype))
+    load = os.getloadavg()[0]
+    tic = time.perf_counter()
+    rows = run(tts, args.streams, [int(c) for c in args.chars.split(",")], args.budget, args.baseline_frames)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parents[1]).stdout.strip() or "?"
+    print(f"{args.preset} {args.dtype}, {args.streams} streams, commit {commit}, MLX {mx.__version__}, "
+          f"load average {load:.2f} at start, {os.getloadavg()[0]:.2f} at end, run {time.perf_counter() - tic:.0f} s; "
+          f"BLAS: {backend.status}")
+    print(table(rows, args.streams, args.budget))
+    if args.out:
+        args.out.write_text(json.dumps({"preset": args.preset, "streams": args.streams, "budget": args.budget,
+                                        "commit": commit, "load_average_start": load, "rows": rows}, indent=1))
+    return rows
+
+
+if __name__ == "__main__":
+    main()

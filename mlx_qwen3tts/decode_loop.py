@@ -83,6 +83,7 @@ class Prefill:
     def __init__(self, row: Row, talker):
         self.row, self.talker = row, talker
         self.embeds, self.cache, self.done = row.prompt.embeds, talker.make_cache(), 0
+        self.slice = 0  # its row in the cache (one shared by prompts prefilled together)
 
     @property
     def left(self) -> int:
@@ -98,9 +99,24 @@ class Prefill:
         return hidden[:, -1:]
 
     def kv(self):
-        """(keys, values): per layer the prompt's (1, heads, n, dim) slice of the cache."""
-        n = self.done
-        return [c.keys[:, :, :n] for c in self.cache], [c.values[:, :, :n] for c in self.cache]
+        """(keys, values): per layer the prompt's (1, heads, n, dim) slice of its cache."""
+        n, row = self.done, self.slice
+        return ([c.keys[row : row + 1, :, :n] for c in self.cache],
+                [c.values[row : row + 1, :, :n] for c in self.cache])
+
+
+def prefill_together(prefills: List[Prefill], talker) -> list:
+    """Whole prompts of several rows in one forward pass: [(prefill, last hidden (1, 1, H))]. The prompts
+    are right-padded to the longest: causal attention keeps the padding out of every real position,
+    and each row's last hidden state is taken at its own last prompt position."""
+    lengths = [p.left for p in prefills]
+    longest = max(lengths)
+    embeds = mx.concatenate([mx.pad(p.embeds, [(0, 0), (0, longest - n), (0, 0)]) for p, n in zip(prefills, lengths)])
+    cache = talker.make_cache()
+    hidden = mx.take_along_axis(talker.model(embeds, cache), mx.array(lengths)[:, None, None] - 1, axis=1)
+    for b, (p, n) in enumerate(zip(prefills, lengths)):
+        p.cache, p.slice, p.done = cache, b, n
+    return [(p, hidden[b : b + 1]) for b, p in enumerate(prefills)]
 
 
 class Rows:
@@ -146,22 +162,37 @@ class Rows:
 
     def _prefill(self, budget: Optional[int]) -> list:
         """Prefill pieces of the waiting prompts, oldest first, `budget` positions in all (None: no limit);
-        the first frames of the rows whose prompts are done, sent off."""
-        sent = []
-        for prefill in list(self.waiting):
+        the first frames of the rows whose prompts are done, sent off. Prompts that fit whole share one
+        forward pass."""
+        plan = []
+        for prefill in self.waiting:
             if budget is not None and budget <= 0:
                 break
             size = prefill.left if budget is None else min(prefill.left, budget)
             budget = None if budget is None else budget - size
-            try:
-                hidden = prefill.piece(size)
-                if hidden is not None:
-                    self.waiting.remove(prefill)
-                    sent.append(self._join(prefill.row, hidden, prefill.kv()))
-            except Exception as exc:  # noqa: BLE001  (this prompt failed: its row ends, alone)
+            plan.append((prefill, size))
+        whole = [p for p, size in plan if p.done == 0 and size == p.left]
+        together = whole if len(whole) > 1 else []
+        done = self._attempt(together, lambda: prefill_together(together, self.talker)) if together else []
+        for prefill, size in plan:
+            if prefill not in together:
+                done += self._attempt([prefill], lambda: [(prefill, prefill.piece(size))])
+        sent = []
+        for prefill, hidden in done:
+            if hidden is not None:
+                self.waiting.remove(prefill)
+                sent.append(self._join(prefill.row, hidden, prefill.kv()))
+        return sent
+
+    def _attempt(self, prefills: List[Prefill], work: Callable) -> list:
+        """work() for these prompts; if it fails, their rows end with its error (the others go on)."""
+        try:
+            return work()
+        except Exception as exc:  # noqa: BLE001  (these prompts failed: their rows end, alone)
+            for prefill in prefills:
                 prefill.row.error = exc
                 self.remove(prefill.row)
-        return sent
+            return []
 
     def _join(self, row: Row, hidden, kv: tuple):
         """Give a prefilled row (last hidden (1, 1, H), its prompt's (keys, values)) its first frame and a

@@ -72,3 +72,18 @@ def test_tiny_run_writes_the_table(tmp_path, capsys):
 def test_rejects_unknown_size(tmp_path):
     with pytest.raises(ValueError, match="unknown size"):
         run.main(["--sizes", "2B", "--quant", "bf16", "--no-peers", "--out", str(tmp_path), "--cache", str(tmp_path)])
+
+
+def test_join_benchmark_runs_on_the_tiny_shapes(tmp_path, capsys):
+    from benchmarks import join
+
+    rows = join.main(["--preset", "tiny", "--chars", "300,600", "--baseline-frames", "3",
+                      "--cache", str(tmp_path / "cache")])
+    out = capsys.readouterr().out
+    assert sum(line.startswith("|") for line in out.splitlines()) == 4  # header, rule, one row per length
+    assert "| joiner chars |" in out
+    assert [r["chars"] <= c for r, c in zip(rows, (300, 600))] == [True, True]
+    assert rows[0]["positions"] < rows[1]["positions"]
+    for r in rows:
+        for key in ("median_gap_s", "longest_gap_s", "first_audio_alone_s", "first_audio_joining_s"):
+            assert math.isfinite(r[key]) and r[key] > 0, key

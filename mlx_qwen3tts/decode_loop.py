@@ -84,10 +84,19 @@ class Prefill:
         self.row, self.talker = row, talker
         self.embeds, self.cache, self.done = row.prompt.embeds, talker.make_cache(), 0
         self.slice = 0  # its row in the cache (one shared by prompts prefilled together)
+        self.size: Optional[int] = None  # its piece size, set at its first piece
 
     @property
     def left(self) -> int:
         return self.embeds.shape[1] - self.done
+
+    def piece_size(self, budget: int) -> int:
+        """Its pieces under `budget`: as few as the budget allows, of equal size (131 positions under 96
+        go as 66 + 65, not 96 + 35: the same steps, a shorter longest one)."""
+        if self.size is None:
+            pieces = -(-self.embeds.shape[1] // budget)
+            self.size = -(-self.embeds.shape[1] // pieces)
+        return self.size
 
     def piece(self, size: int):
         """Process the next `size` prompt positions; the last hidden state (1, 1, H) once the prompt is done."""
@@ -129,14 +138,14 @@ class Rows:
 
     Scheduling, per step: first the running rows' frames are sent off (their cadence comes first),
     then waiting prompts are prefilled, oldest first, `prefill_budget` prompt positions in all (one
-    prompt may take the whole budget, or several share it); a prompt whose last piece is done gives
+    prompt may take the whole budget, or several share it; a prompt goes in equal pieces); a prompt whose last piece is done gives
     its first frame from that piece and steps with the others from the next step. With no row
     running the budget does not apply (nothing would be held back): every waiting prompt is
     prefilled whole. So a waiting request's first frame comes within ceil(positions / budget) steps
     of the requests before it being done, whatever the load.
     """
 
-    PREFILL_BUDGET = 64  # prompt positions per step while rows run (see benchmarks/join.py)
+    PREFILL_BUDGET = 96  # prompt positions per step while rows run (see benchmarks/join.py)
 
     def __init__(self, graphs: LoopGraphs, prefill_budget: Optional[int] = None):
         self.graphs, self.talker = graphs, graphs.talker
@@ -168,7 +177,7 @@ class Rows:
         for prefill in self.waiting:
             if budget is not None and budget <= 0:
                 break
-            size = prefill.left if budget is None else min(prefill.left, budget)
+            size = prefill.left if budget is None else min(prefill.left, prefill.piece_size(self.budget), budget)
             budget = None if budget is None else budget - size
             plan.append((prefill, size))
         whole = [p for p, size in plan if p.done == 0 and size == p.left]

@@ -137,12 +137,13 @@ class Rows:
     marked done and leave; `remove` takes one out early. The batch state lives in a `RowStore`.
 
     Scheduling, per step: first the running rows' frames are sent off (their cadence comes first),
-    then waiting prompts are prefilled, oldest first, `prefill_budget` prompt positions in all (one
-    prompt may take the whole budget, or several share it; a prompt goes in equal pieces); a prompt whose last piece is done gives
-    its first frame from that piece and steps with the others from the next step. With no row
-    running the budget does not apply (nothing would be held back): every waiting prompt is
-    prefilled whole. So a waiting request's first frame comes within ceil(positions / budget) steps
-    of the requests before it being done, whatever the load.
+    then waiting prompts are prefilled, oldest first, `prefill_budget` prompt positions in all (a
+    prompt goes in equal pieces; one may take the whole budget, or several share it, and prompts
+    that fit whole share one forward pass); a prompt whose last piece is done gives its first frame
+    from that piece and steps with the others from the next step. With no row running the budget
+    does not apply (nothing would be held back): every waiting prompt is prefilled whole. So a
+    waiting request's first frame comes within ceil(positions / budget) steps once the prompts
+    before it are done, whatever the load.
     """
 
     PREFILL_BUDGET = 96  # prompt positions per step while rows run (see benchmarks/join.py)
@@ -283,7 +284,6 @@ class Rows:
                 if row.frames >= row.limit():
                     self.remove(row)
         return frames
-
 
 
 class FrameStream:

@@ -4,8 +4,9 @@
 active request at once: a new request's prompt is prefilled in pieces between frame steps (the
 running rows' frames first, then the oldest waiting prompt, `prefill_budget` positions a step: see
 `decode_loop.Rows`) and joins with its first frame, so a long prompt never stalls the streams
-already speaking; `warm()` compiles every batch size beforehand. A row leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
-arrived waits without holding the others back. Each row keeps its own sampling settings, random
+already speaking; `warm()` compiles every batch size beforehand. A row leaves at its EOS, its
+frame limit or when cancelled, and a row whose streamed-in text has not arrived waits without
+holding the others back. Each row keeps its own sampling settings, random
 key (from its seed) and codec decoder state (the rows' due chunks are decoded in one batched
 codec step), so a request's audio does not depend on what else runs: greedy requests equal their
 solo runs, seeded ones repeat.

@@ -182,8 +182,9 @@ def test_scheduler_steps_running_rows_first_then_the_oldest_prefill(custom):
     n_older, n_newer = older.prompt.embeds.shape[1], newer.prompt.embeds.shape[1]
     # The oldest prompt's last piece is done in step ceil(positions / budget) (the budget serves it first);
     # its first frame is read one step later. The newer one uses what the older leaves of each step.
-    assert first[id(older)] == -(-n_older // budget) + 1
-    assert -(-(n_older + n_newer) // budget) + 1 <= first[id(newer)] <= -(-n_older // budget) + -(-n_newer // budget) + 1
+    steps = lambda n: -(-n // budget)  # noqa: E731
+    assert first[id(older)] == steps(n_older) + 1
+    assert steps(n_older + n_newer) + 1 <= first[id(newer)] <= steps(n_older) + steps(n_newer) + 1
     for row, text in ((older, "An older prompt waits first."), (newer, "A newer one, a little longer than that.")):
         alone = custom.generate(text, speaker="ryan", temperature=0, max_tokens=4, decode=False).codes
         np.testing.assert_array_equal(np.array(codes[id(row)]), alone)

@@ -18,6 +18,7 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -82,6 +83,10 @@ def wait_frames(listeners, count: int, timeout: float = 600):
         time.sleep(0.01)
 
 
+def say(message: str):
+    print(message, file=sys.stderr, flush=True)
+
+
 def run(tts, streams: int, chars: list, budget, baseline_frames: int) -> list:
     from mlx_qwen3tts.engine import Engine
 
@@ -89,6 +94,7 @@ def run(tts, streams: int, chars: list, budget, baseline_frames: int) -> list:
     with Engine(tts, max_active=streams + 1, max_queue=0, prefill_budget=budget) as engine:
         engine.warm()
         alone = [first_audio(engine, request) for request in joiners]
+        say(f"alone: first audio {', '.join(f'{t:.2f}' for t in alone)} s")
         handles = [engine.submit(tts.request(STREAM_TEXTS[i % len(STREAM_TEXTS)], speaker="vivian", seed=i,
                                              max_tokens=8000, first_chunk_frames=1, chunk_frames=1))
                    for i in range(streams)]
@@ -100,6 +106,7 @@ def run(tts, streams: int, chars: list, budget, baseline_frames: int) -> list:
         for request in joiners:
             submitted = time.perf_counter()
             joins.append((submitted, first_audio(engine, request)))
+            say(f"joined ({len(request.text):,} chars): first audio {joins[-1][1]:.2f} s")
             wait_frames(listeners, 3)  # steady again before the next one
         for h in handles:
             h.cancel()

@@ -207,7 +207,7 @@ def batch_pass(tts, frames: int, sizes) -> dict:
 def warm_up(tts, text: str):
     """Build every code path once (graph caches, compiled functions) before anything is timed."""
     codes = [f.codes for f in tts.frames(text, language=LANGUAGE, max_tokens=2)]
-    decode_pass(tts, mx.concatenate(codes))
+    decode_pass(tts, mx.array(np.concatenate(codes)))
     first_chunk_pass(tts, text, 1)
 
 

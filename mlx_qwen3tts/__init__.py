@@ -6,7 +6,7 @@ from . import backend
 backend.setup()
 
 from .errors import InputError, ModelLoadError, Qwen3TTSError
-from .prompt import Voice
+from .voices import Voice
 from .sampling import SamplingConfig
 from .tts import TTS, Result, load
 

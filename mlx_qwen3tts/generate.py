@@ -22,8 +22,15 @@ from .audio_formats import FORMAT_NAMES, StreamEncoder, encode, format_for_path,
 from .codec import FRAMES_PER_SECOND
 from .errors import InputError, OneLineErrors, cli_errors
 from .request import clean_text, resolve_voice
+from .sampling import SamplingConfig
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
+# The request layer's fields as this command's options (errors name the option the user typed).
+FLAGS = {name: "--" + name.replace("_", "-") for name in (
+    "text", "language", "speaker", "instruct", "text_mode", "temperature", "top_k", "top_p", "repetition_penalty",
+    "max_tokens", "seed", "ref_audio", "ref_text", "x_vector_only", "voice", "save_voice", "first_chunk_frames",
+    "chunk_frames", "split")}
+FLAGS["deltas"] = "--text-stream"
 
 
 class Progress:
@@ -140,7 +147,7 @@ def main(**opts):
     with warnings.catch_warnings(), signals_interrupt():
         warnings.showwarning = lambda msg, *a, **k: click.echo(f"warning: {msg}", err=True)
         try:
-            with cli_errors():
+            with cli_errors(FLAGS):
                 run(**opts)
         except BrokenPipeError:
             # The reader of stdout (or of a FIFO) went away, e.g. `| head -c 100`: end quietly.
@@ -185,8 +192,6 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
     if text is not None:
         text = _decode(sys.stdin.buffer.read(), "stdin") if text == "-" else _utf8(text, "--text")
-        if not text.strip():
-            raise InputError("the text is empty; give some text to speak")
     if not speaks and save_voice is None:
         raise InputError("nothing to do: give --output OUT.wav, --codes-output CODES.npy, --play or --save-voice")
     if not speaks and (text is not None or text_stream or texts is not None):
@@ -194,14 +199,8 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
                          "(or leave out the text to only save the voice)")
     if audio_format is not None and output is None:
         raise InputError("--format applies to --output; give --output OUT or --output - (stdout)")
-    if max_tokens is not None and max_tokens < 1:
-        raise InputError(f"--max-tokens must be at least 1, got {max_tokens}")
-    if first_chunk_frames < 1 or chunk_frames < 1:
-        raise InputError("--first-chunk-frames and --chunk-frames must be at least 1")
     sampling_args = dict(temperature=temperature, top_k=top_k, top_p=top_p, repetition_penalty=repetition_penalty)
-    for name, value in sampling_args.items():
-        if value is not None and value < 0:
-            raise InputError(f"--{name.replace('_', '-')} must not be negative")
+    SamplingConfig().override(**sampling_args)  # the request layer's own check, before the model loads
     fmt = format_for_path(output, audio_format) if output is not None else None
     outs = _resolve_outputs(texts, output, codes_output, save_voice)
     outputs.check_distinct(
@@ -215,13 +214,16 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         check_output_device()
 
     tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
-    voice_obj = resolve_voice(tts, speaker, voice, ref_audio, ref_text, x_vector_only)  # once: cloning is not free
+    # once: cloning is not free
+    voice_obj, notices = resolve_voice(tts.facts, tts.voices, speaker, voice, ref_audio, ref_text, x_vector_only)
+    for notice in notices:
+        click.echo(f"warning: {notice}", err=True)
     if save_voice is not None:
         from .voices import voice_bytes
 
         if voice_obj.xvector is None:
             raise InputError("--save-voice needs a cloned voice: give --ref-audio")
-        outs["voice"].write(voice_bytes(voice_obj, tts.config.tts_model_size))
+        outs["voice"].write(voice_bytes(voice_obj, tts.facts.size))
         if not quiet:
             click.echo(f"saved voice to {outs['voice']}", err=True)
         if not speaks:  # only the voice was asked for (text without an output was refused above)
@@ -234,6 +236,8 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
     if text_stream or stream or play:
         source = dict(deltas=stdin_deltas()) if text_stream else dict(text=text)
         request = tts.request(**source, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, **common)
+        for notice in request.notices:
+            click.echo(f"warning: {notice}", err=True)
         codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet)
     else:
         codes, stopped_on_eos, budget = _run_whole(tts, text, common, split, outs["audio"], fmt, quiet)

@@ -102,7 +102,7 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
         limits = Limits(max_input_chars=max_input_chars)
         engine = Engine(tts, max_active=max_active, max_queue=max_queue)
-        voices = VoiceStore(tts, voices_dir or default_voices_dir(), limits)
+        voices = VoiceStore(tts.facts, tts.tokenizer, voices_dir or default_voices_dir(), limits)
         server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue)
         wyoming = None
         if wyoming_port is not None:  # with --no-http, it serves here until stopped

@@ -224,7 +224,8 @@ def _text_and_mode(facts: ModelFacts, text, deltas, text_mode) -> tuple:
     if isinstance(deltas, (str, bytes)) or not hasattr(deltas, "__iter__"):
         raise InputError("{deltas} must be an iterable of str (text as it is written)", field="deltas")
     if text_mode not in (None, "streaming"):
-        raise InputError("text given as deltas uses the streaming {text_mode}", field="text_mode")
+        raise InputError("text given as deltas ({deltas}) needs the streaming text mode ({text_mode})",
+                         field="text_mode", others=("deltas",))
     return None, checked_deltas(deltas), "streaming"
 
 

@@ -92,8 +92,7 @@ def checked_deltas(deltas) -> Iterator[str]:
         spoken = spoken or bool(delta.strip())
         yield delta
     if not spoken:
-        raise InputError("{deltas} ended without any text; give some text to speak", field="deltas",
-                         code="empty_input")
+        raise InputError("{deltas} is empty; give some text to speak", field="deltas", code="empty_input")
 
 
 def _integer(value, name: str, low: int, high: int, why: str = "") -> int:

@@ -29,6 +29,9 @@ SILENCE_PEAK = 1.0 / 32768
 class ReferenceAudioError(InputError):
     """The reference audio cannot be used for voice cloning; the message says what to change."""
 
+    def __init__(self, message: str):
+        super().__init__(message, field="ref_audio")
+
 
 def _read_file(path) -> tuple[np.ndarray, int]:
     path = os.fspath(path)

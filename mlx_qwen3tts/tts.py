@@ -98,9 +98,10 @@ class TTS:
         """The prefill embeddings and per-frame text track of a request; `target`: the text read so far
         when it arrives as deltas (`text_complete=False` until it has ended)."""
         instruct = self.tokenizer.instruction(request.instruct).ids if request.instruct else None
-        return build_prompt(self.model.talker, self.config, target or self.tokenizer.assistant(request.text),
-                            voice=request.voice, language=request.language, instruct_ids=instruct,
-                            streaming=request.text_mode == "streaming", text_complete=text_complete)
+        target = target or self.tokenizer.assistant(request.text)
+        return build_prompt(self.model.talker, self.config, target, voice=request.voice, language=request.language,
+                            instruct_ids=instruct, streaming=request.text_mode == "streaming",
+                            text_complete=text_complete)
 
     def request_frames(self, request: Request, state: Optional[LoopState] = None) -> Iterator[Frame]:
         """Codec frames for a Request, as they are generated."""
@@ -209,7 +210,7 @@ class TTS:
         codes = np.array(codes, dtype=np.int32).reshape(-1, 16)
         audio = np.zeros((0,), dtype=np.float32)
         if decode and len(codes):
-            audio = self.decode(mx.array(codes), ref_codes=request.voice.ref_codes)
+            audio = self._decode(mx.array(codes), ref_codes=request.voice.ref_codes)
         return Result(audio, codes, self.sample_rate, state.stopped_on_eos, state, request.voice)
 
     def _generate_pieces(self, requests: List[Request], split: str, decode: bool, progress=None) -> Result:
@@ -275,8 +276,11 @@ class TTS:
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
         """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut
         their share of the samples, as upstream does. Codes outside the codebooks are refused."""
-        codes = checked_codes(self.facts, codes)
         ref_codes = None if ref_codes is None else checked_codes(self.facts, ref_codes, "ref_codes")
+        return self._decode(checked_codes(self.facts, codes), ref_codes)
+
+    def _decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
+        """`decode` of codes the loop made (valid by construction)."""
         full = codes if ref_codes is None else mx.concatenate([ref_codes.astype(mx.int32), codes])
         audio = np.array(self.codec.decoder.decode(full[None])[0])
         n_ref = 0 if ref_codes is None else ref_codes.shape[0]

@@ -214,20 +214,10 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         check_output_device()
 
     tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
-    # once: cloning is not free
-    voice_obj, notices = resolve_voice(tts.facts, tts.voices, speaker, voice, ref_audio, ref_text, x_vector_only)
-    for notice in notices:
-        click.echo(f"warning: {notice}", err=True)
-    if save_voice is not None:
-        from .voices import voice_bytes
-
-        if voice_obj.xvector is None:
-            raise InputError("--save-voice needs a cloned voice: give --ref-audio")
-        outs["voice"].write(voice_bytes(voice_obj, tts.facts.size))
-        if not quiet:
-            click.echo(f"saved voice to {outs['voice']}", err=True)
-        if not speaks:  # only the voice was asked for (text without an output was refused above)
-            return
+    voice_obj = _voice(tts, outs["voice"], quiet, speaker=speaker, voice=voice, ref_audio=ref_audio, ref_text=ref_text,
+                       x_vector_only=x_vector_only)
+    if not speaks:  # only the voice was asked for (text without an output was refused above)
+        return
 
     common = dict(language=language, instruct=instruct, text_mode=text_mode, voice=voice_obj, max_tokens=max_tokens,
                   seed=seed, **sampling_args)
@@ -236,8 +226,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
     if text_stream or stream or play:
         source = dict(deltas=stdin_deltas()) if text_stream else dict(text=text)
         request = tts.request(**source, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, **common)
-        for notice in request.notices:
-            click.echo(f"warning: {notice}", err=True)
+        _notify(request.notices)
         codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet)
     else:
         codes, stopped_on_eos, budget = _run_whole(tts, text, common, split, outs["audio"], fmt, quiet)
@@ -245,6 +234,27 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         _warn_cut(max_tokens, f"the budget for this text ({budget} frames)")
     if outs["codes"] is not None:
         outs["codes"].write(_npy_bytes(codes))
+
+
+def _notify(notices):
+    for notice in notices:
+        click.echo(f"warning: {notice}", err=True)
+
+
+def _voice(tts, save_to, quiet: bool, **given):
+    """The voice of `given` (speaker, voice, ref_audio, ...), resolved once as cloning is not free,
+    and written to `save_to` (--save-voice) when given."""
+    voice, notices = resolve_voice(tts.facts, tts.voices, **given)
+    _notify(notices)
+    if save_to is not None:
+        from .voices import voice_bytes
+
+        if voice.xvector is None:
+            raise InputError("--save-voice needs a cloned voice: give --ref-audio")
+        save_to.write(voice_bytes(voice, tts.facts.size))
+        if not quiet:
+            click.echo(f"saved voice to {save_to}", err=True)
+    return voice
 
 
 def _warn_cut(max_tokens, budget: str, line=""):

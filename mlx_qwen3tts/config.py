@@ -1,14 +1,18 @@
-"""Configuration of a Qwen3-TTS checkpoint, read from its config.json as released.
+"""Configuration of a Qwen3-TTS checkpoint, read from its config.json as released, and the facts
+about a loaded model that requests are checked against (`ModelFacts`).
 
 Unknown keys are ignored; token ids, languages and speakers always come from the file.
 """
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from mlx_lm.models.base import BaseModelArgs
 
 from .errors import ModelLoadError
+
+if TYPE_CHECKING:
+    from .sampling import SamplingConfig
 
 VARIANTS = ("base", "custom_voice", "voice_design")
 
@@ -113,7 +117,7 @@ class ModelFacts:
     languages: tuple  # the model's language names, "auto" first
     speakers: tuple  # preset speakers, lower case (CustomVoice)
     max_new_tokens: int
-    sampling: object  # SamplingConfig: generation_config.json's defaults
+    sampling: "SamplingConfig"  # generation_config.json's defaults
     codebook_size: int
     code_groups: int
     hidden_size: int

@@ -127,8 +127,10 @@ def speaker_name(facts: ModelFacts, speaker) -> Optional[str]:
     if not isinstance(speaker, str):
         raise InputError(f"{{speaker}} must be a name (a string), got {type(speaker).__name__}", field="speaker")
     name = speaker.strip().lower()
-    if name in ("", DEFAULT_VOICE) or name in facts.speakers:
-        return name if name in facts.speakers else None
+    if name in facts.speakers:
+        return name
+    if name in ("", DEFAULT_VOICE):
+        return None
     if not facts.speakers:
         raise InputError(f"{{speaker}} {_shown(speaker)} is unknown: preset speakers come with CustomVoice models and "
                          f"this is a {facts.variant} model; use '{DEFAULT_VOICE}', or clone a voice from reference "
@@ -165,6 +167,20 @@ def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, ref_text=None, 
     return maker.clone(audio, ref_text), _transcript_notice(audio, ref_text)
 
 
+def _check_cloned(facts: ModelFacts, voice: Voice):
+    """A cloned Voice (maybe built by hand) must fit this model, as a cloned or loaded one does."""
+    if facts.variant != "base":
+        raise InputError(f"cloned voices need a Base model; this is a {facts.variant} model", field="voice")
+    x = voice.xvector
+    if not isinstance(x, mx.array) or x.shape != (facts.hidden_size,) or not mx.issubdtype(x.dtype, mx.floating):
+        raise InputError(f"{{voice}} has an x-vector of {getattr(x, 'shape', type(x).__name__)}; this model's are "
+                         f"({facts.hidden_size},) floats", field="voice")
+    if voice.ref_codes is not None:
+        checked_codes(facts, voice.ref_codes, "voice")
+        if voice.ref_text_ids is None:
+            raise InputError("{voice} has reference codes without the ids of their transcript", field="voice")
+
+
 def resolve_voice(facts: ModelFacts, maker: VoiceMaker, speaker=None, voice=None, ref_audio=None, ref_text=None,
                   x_vector_only=False) -> Tuple[Voice, Tuple[str, ...]]:
     """The Voice for these arguments (preset speaker, saved voice as a path or Voice, or reference
@@ -188,8 +204,8 @@ def resolve_voice(facts: ModelFacts, maker: VoiceMaker, speaker=None, voice=None
                          field="speaker", others=("voice",))
     if voice is not None and voice.speaker is not None:  # a Voice naming a preset speaker
         name, voice = speaker_name(facts, voice.speaker), None
-    if voice is not None and voice.xvector is not None and facts.variant != "base":
-        raise InputError(f"cloned voices need a Base model; this is a {facts.variant} model", field="voice")
+    if voice is not None and voice.xvector is not None:
+        _check_cloned(facts, voice)
     if voice is None and facts.variant == "custom_voice":
         name = name or facts.default_speaker
         if name is None:

@@ -31,6 +31,7 @@ from mlx_qwen3tts.errors import InputError  # noqa: E402
 from mlx_qwen3tts.server.params import JSON_NAMES  # noqa: E402
 from mlx_qwen3tts.server.websocket import WS_NAMES  # noqa: E402
 from mlx_qwen3tts.server.wyoming import WYOMING_NAMES  # noqa: E402
+from mlx_qwen3tts.voices import Voice  # noqa: E402
 
 CHECKPOINT = "custom_voice-0b6"  # presets (ryan is its default voice), and it ignores instructions
 FRAMES = 3  # every good request: greedy, this many frames (the tiny checkpoints never stop on their own)
@@ -275,6 +276,7 @@ def test_an_ignored_instruction_is_a_notice_not_a_warning(tts, server):
 def test_python_only_fields_name_themselves(load_tiny):
     """Reference audio and its transcript (Base), and codes to decode: the Python API alone takes them."""
     base = load_tiny("base-0b6")
+    hidden = base.facts.hidden_size
     tone = (0.3 * np.sin(2 * np.pi * 180 * np.arange(48000) / 24000)).astype(np.float32)
     calls = [
         (lambda: base.clone(tone, ref_text=5, sample_rate=24000), "ref_text", "must be a string"),
@@ -283,6 +285,9 @@ def test_python_only_fields_name_themselves(load_tiny):
         (lambda: base.clone(tone, x_vector_only="yes", sample_rate=24000), "x_vector_only", "true or false"),
         (lambda: base.request(TEXT, ref_text="words"), "ref_text", "need reference audio (ref_audio)"),
         (lambda: base.request(TEXT, speaker="ryan"), "speaker", "preset speakers come with CustomVoice models"),
+        (lambda: base.request(TEXT, voice=Voice(xvector=mx.zeros((7,)))), "voice", "x-vector of (7,)"),
+        (lambda: base.request(TEXT, voice=Voice(xvector=mx.zeros((hidden,)), ref_codes=mx.full((2, 16), -3),
+                                                ref_text_ids=[1])), "voice", "must be in 0..2047"),
         (lambda: base.decode(mx.full((2, 16), 2048, dtype=mx.int32)), "codes", "must be in 0..2047"),
         (lambda: base.decode(mx.array([[0] * 15 + [-1]], dtype=mx.int32)), "codes", "must be in 0..2047"),
         (lambda: base.decode(mx.zeros((2, 16), dtype=mx.float32)), "codes", "must be integers"),
@@ -295,3 +300,18 @@ def test_python_only_fields_name_themselves(load_tiny):
             call()
         assert caught.value.field == name and words in str(caught.value), (name, str(caught.value))
     assert base.decode(mx.zeros((2, 16), mx.int32)).shape == (2 * FRAME,)  # codes in range still decode
+
+
+def test_a_text_stream_with_nothing_to_say_is_an_error_through_the_engine(tts):
+    """Streamed text is checked as it arrives: the engine's handle raises the refusal from its own
+    iteration (nothing was generated) and the engine goes on serving."""
+    from mlx_qwen3tts.engine import Engine
+
+    with Engine(tts, max_active=2, max_queue=2) as engine:
+        for deltas in ([], ["  ", "\x07"], ["Hi \ud800"]):
+            handle = engine.submit(tts.request(deltas=iter(deltas), temperature=0, max_tokens=FRAMES))
+            with pytest.raises(InputError) as caught:
+                list(handle)
+            assert caught.value.field == "deltas", str(caught.value)
+        good = engine.submit(tts.request(TEXT, temperature=0, max_tokens=FRAMES))
+        assert sum(chunk.frames for chunk in good) == FRAMES

@@ -59,8 +59,8 @@ def build(server, names: dict = fields.JSON_NAMES, text=None, deltas=None, **kwa
         request = server.tts.request(text=text, deltas=deltas, **kwargs)
     except InputError as e:
         error = engine_error(e, names)
-        saved = server.voices.saved_ids()
-        if e.code == "voice_not_found" and saved:  # the request layer knows the presets; the server its voices
+        saved = server.voices.saved_ids() if e.code == "voice_not_found" else []
+        if saved:  # the request layer knows the presets; the server its saved voices
             error.message += f"; saved voices: {', '.join(saved)}"
         raise error from None
     for notice in request.notices:

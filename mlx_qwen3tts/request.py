@@ -10,10 +10,10 @@ caller should hear about but that are not errors (an instruction the model ignor
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 import mlx.core as mx
 import numpy as np
@@ -22,6 +22,7 @@ from .config import ModelFacts
 from .errors import InputError
 from .reference_audio import load_reference_audio
 from .sampling import SamplingConfig
+from .text import split_sentences
 from .voices import Voice, VoiceMaker, load_voice
 
 TEXT_MODES = ("streaming", "non-streaming")
@@ -36,6 +37,8 @@ LANGUAGE_CODES = {"chinese": "zh", "english": "en", "french": "fr", "german": "d
                   "japanese": "ja", "korean": "ko", "portuguese": "pt", "russian": "ru", "spanish": "es"}
 DEFAULT_VOICE = "default"  # a speaker name meaning the model's default voice, on every model
 SHORT_TEXT_CHARS_PER_SECOND = 2.0
+SPLIT_MODES = ("auto", "sequence", "batch", "none")
+LONG_TEXT_CHARS = 300  # "auto" splits longer texts
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,17 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, text=None, deltas=None, 
     return Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct, text_mode=text_mode,
                    sampling=sampling, seed=seed, max_frames=max_tokens, first_chunk_frames=first_chunk_frames,
                    chunk_frames=chunk_frames, notices=voice_notices + instruct_notices)
+
+
+def split_request(request: Request, split: str = "auto", max_chars: int = LONG_TEXT_CHARS) -> List[Request]:
+    """A whole-text request as pieces cut at sentence ends, each at most `max_chars` where possible:
+    with `split` "auto" when the text is longer than that, "sequence" or "batch" at any length,
+    "none" never (the request alone)."""
+    if split not in SPLIT_MODES:
+        raise InputError(f"{{split}} must be one of {', '.join(SPLIT_MODES)}, got {_shown(split)}", field="split")
+    if split == "none" or (split == "auto" and len(request.text) <= max_chars):
+        return [request]
+    return [replace(request, text=piece) for piece in split_sentences(request.text, max_chars)]
 
 
 def checked_codes(facts: ModelFacts, codes, field: str = "codes") -> mx.array:

@@ -21,15 +21,13 @@ from .codec import SAMPLE_RATE
 from .config import ModelFacts
 from .errors import InputError
 from .prompt import Prompt, build_prompt
-from .request import Request, build_request, checked_codes, clone_voice
+from .request import LONG_TEXT_CHARS, Request, build_request, checked_codes, clone_voice, split_request
 from .streaming import AudioChunk, LiveTextTrack, join_audio, stream_audio
 from .synthesis import Frame, LoopState, Row, Rows, run_row
 from .tokenizer import TemplateIds
-from .text import frame_budget, split_sentences
+from .text import frame_budget
 from .voices import Voice, VoiceCache, VoiceMaker, load_voice
 
-SPLIT_MODES = ("auto", "sequence", "batch", "none")
-LONG_TEXT_CHARS = 300
 PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only")
 
 
@@ -187,14 +185,10 @@ class TTS:
 
         progress: called after each frame as progress(frames, frame_budget, piece, pieces).
         """
-        if split not in SPLIT_MODES:
-            raise InputError(f"unknown split mode {split!r}; choose one of {', '.join(SPLIT_MODES)}", field="split")
         request = self._told(self.request(text, seed=seed, **kwargs))
-        if split != "none" and (split != "auto" or len(request.text) > LONG_TEXT_CHARS):
-            pieces = split_sentences(request.text, LONG_TEXT_CHARS)
-            if len(pieces) > 1:
-                return self._generate_pieces([replace(request, text=piece) for piece in pieces], split, decode,
-                                             progress)
+        pieces = split_request(request, split)
+        if len(pieces) > 1:
+            return self._generate_pieces(pieces, split, decode, progress)
         return self._generate(request, decode, progress)
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:

@@ -274,7 +274,8 @@ def test_an_ignored_instruction_is_a_notice_not_a_warning(tts, server):
 
 
 def test_python_only_fields_name_themselves(load_tiny):
-    """Reference audio and its transcript (Base), and codes to decode: the Python API alone takes them."""
+    """Reference audio and its transcript (Base), hand-made voices, the split mode and codes to decode:
+    the Python API alone takes them."""
     base = load_tiny("base-0b6")
     hidden = base.facts.hidden_size
     tone = (0.3 * np.sin(2 * np.pi * 180 * np.arange(48000) / 24000)).astype(np.float32)
@@ -285,6 +286,7 @@ def test_python_only_fields_name_themselves(load_tiny):
         (lambda: base.clone(tone, x_vector_only="yes", sample_rate=24000), "x_vector_only", "true or false"),
         (lambda: base.request(TEXT, ref_text="words"), "ref_text", "need reference audio (ref_audio)"),
         (lambda: base.request(TEXT, speaker="ryan"), "speaker", "preset speakers come with CustomVoice models"),
+        (lambda: base.generate(TEXT, split="weird"), "split", "must be one of auto, sequence, batch, none"),
         (lambda: base.request(TEXT, voice=Voice(xvector=mx.zeros((7,)))), "voice", "x-vector of (7,)"),
         (lambda: base.request(TEXT, voice=Voice(xvector=mx.zeros((hidden,)), ref_codes=mx.full((2, 16), -3),
                                                 ref_text_ids=[1])), "voice", "must be in 0..2047"),

@@ -150,7 +150,7 @@ def _transcript_notice(audio: np.ndarray, ref_text: str) -> Tuple[str, ...]:
             "a transcript that does not match the audio can make generation run on",)
 
 
-def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, ref_text=None, x_vector_only=False,
+def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, *, ref_text=None, x_vector_only=False,
                 sample_rate=None) -> Tuple[Voice, Tuple[str, ...]]:
     """A Voice cloned from reference audio (path, array + rate, or (array, rate)), and its notices."""
     if facts.variant != "base":
@@ -184,7 +184,7 @@ def _check_cloned(facts: ModelFacts, voice: Voice):
             raise InputError("{voice} has reference codes without the ids of their transcript", field="voice")
 
 
-def resolve_voice(facts: ModelFacts, maker: VoiceMaker, speaker=None, voice=None, ref_audio=None, ref_text=None,
+def resolve_voice(facts: ModelFacts, maker: VoiceMaker, *, speaker=None, voice=None, ref_audio=None, ref_text=None,
                   x_vector_only=False) -> Tuple[Voice, Tuple[str, ...]]:
     """The Voice for these arguments (preset speaker, saved voice as a path or Voice, or reference
     audio) and its notices."""
@@ -193,7 +193,7 @@ def resolve_voice(facts: ModelFacts, maker: VoiceMaker, speaker=None, voice=None
         if voice is not None:
             raise InputError("give either a saved voice ({voice}) or reference audio ({ref_audio}), not both",
                              field="voice", others=("ref_audio",))
-        voice, notices = clone_voice(facts, maker, ref_audio, ref_text, x_vector_only)
+        voice, notices = clone_voice(facts, maker, ref_audio, ref_text=ref_text, x_vector_only=x_vector_only)
     elif isinstance(voice, (str, Path)):
         voice = load_voice(voice, facts, maker.tokenizer)
     elif (ref_text or x_vector_only) and voice is None:
@@ -253,7 +253,7 @@ def _sampling(facts: ModelFacts, sampling, temperature, top_k, top_p, repetition
     return (sampling or facts.sampling).override(temperature, top_k, top_p, repetition_penalty)
 
 
-def build_request(facts: ModelFacts, maker: VoiceMaker, text=None, deltas=None, language="auto", speaker=None,
+def build_request(facts: ModelFacts, maker: VoiceMaker, text=None, deltas=None, *, language="auto", speaker=None,
                   instruct=None, text_mode=None, voice=None, ref_audio=None, ref_text=None, x_vector_only=False,
                   sampling: Optional[SamplingConfig] = None, temperature=None, top_k=None, top_p=None,
                   repetition_penalty=None, seed=None, max_tokens=None, first_chunk_frames=1,
@@ -271,7 +271,8 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, text=None, deltas=None, 
     first_chunk_frames = _integer(first_chunk_frames, "first_chunk_frames", 1, 2**31)
     chunk_frames = _integer(chunk_frames, "chunk_frames", 1, 2**31)
     instruct, instruct_notices = _instruct(facts, instruct)
-    voice, voice_notices = resolve_voice(facts, maker, speaker, voice, ref_audio, ref_text, x_vector_only)
+    voice, voice_notices = resolve_voice(facts, maker, speaker=speaker, voice=voice, ref_audio=ref_audio,
+                                         ref_text=ref_text, x_vector_only=x_vector_only)
     return Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct, text_mode=text_mode,
                    sampling=sampling, seed=seed, max_frames=max_tokens, first_chunk_frames=first_chunk_frames,
                    chunk_frames=chunk_frames, notices=voice_notices + instruct_notices)

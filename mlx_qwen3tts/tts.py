@@ -70,7 +70,8 @@ class TTS:
     def clone(self, ref_audio, ref_text: Optional[str] = None, x_vector_only: bool = False,
               sample_rate: Optional[int] = None) -> Voice:
         """A cloned Voice from reference audio (Base models); cached per distinct audio."""
-        voice, notices = clone_voice(self.facts, self.voices, ref_audio, ref_text, x_vector_only, sample_rate)
+        voice, notices = clone_voice(self.facts, self.voices, ref_audio, ref_text=ref_text, x_vector_only=x_vector_only,
+                                     sample_rate=sample_rate)
         for notice in notices:
             warnings.warn(notice, stacklevel=2)
         return voice

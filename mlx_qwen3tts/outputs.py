@@ -102,11 +102,25 @@ def _temp_beside(path: Path) -> str:
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)  # replacing a file keeps its permissions
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask  # mkstemp makes 0600; a new result should look like any new file
+        mode = new_file_mode()  # mkstemp makes 0600; a new result should look like any new file
     os.chmod(tmp, mode)
     return tmp
+
+
+def _umask() -> int:
+    umask = os.umask(0o022)  # the only way to read it; set back at once
+    os.umask(umask)
+    return umask
+
+
+def new_file_mode() -> int:
+    """The permissions `open(path, "w")` would give a new file under the user's umask."""
+    return 0o666 & ~_umask()
+
+
+def new_folder_mode() -> int:
+    """The permissions `mkdir` would give a new folder under the user's umask."""
+    return 0o777 & ~_umask()
 
 
 def _probe_folder(folder: Path, what: str, given: str):

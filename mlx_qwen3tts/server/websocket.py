@@ -23,6 +23,7 @@ from .openai_api import engine_error, submit
 log = logging.getLogger("mlx_qwen3tts.server")
 WS_FORMATS = ["pcm", "wav"]
 KEY_PROTOCOL = "openai-insecure-api-key."
+NOTHING = "nothing to speak"  # queued for a flush with no text since the last one
 
 
 class Utterance:
@@ -93,10 +94,12 @@ class Session:
         if text:
             self.current.feed.append(text)
 
-    def flush(self) -> None:
+    def flush(self, answer_empty: bool = False) -> None:
         if self.current is not None:
             self.current.feed.end()
             self.current = None
+        elif answer_empty:  # a client waiting for one done per flush gets it, in turn, with nothing spoken
+            self.queue.put_nowait(NOTHING)
 
     def cancel(self) -> None:
         for utt in self.active:
@@ -118,7 +121,7 @@ class Session:
         elif kind == "input_text.append":
             self.append(message.get("text"))
         elif kind == "input_text.flush":
-            self.flush()
+            self.flush(answer_empty=True)
         elif kind == "input_text.end":
             self.flush()
             self.queue.put_nowait(None)
@@ -156,6 +159,9 @@ class Session:
             utt = await self.queue.get()
             if utt is None:
                 return
+            if utt is NOTHING:
+                await self.send({"type": "speech.audio.done", "usage": Usage().as_dict(sr), "cancelled": False})
+                continue
             if utt.cancelled:
                 continue
             try:

@@ -114,3 +114,13 @@ def test_short_options_work_and_are_shown_in_help(models, tmp_path):
                      "-q", "--max-tokens", "3", "--temperature", "0"])
     assert code == 0, err
     assert sf.info(tmp_path / "a.wav").frames == 3 * 1920
+
+
+def test_a_voice_memo_m4a_clones_from_the_command_line(models, tmp_path):
+    from test_reference_formats import encode
+
+    encode(tmp_path / "memo.m4a", "alac")
+    code, err = cli(["--model", models["base"], "--ref-audio", tmp_path / "memo.m4a", "--x-vector-only", "--text",
+                     "Hi", "--codes-output", tmp_path / "c.npy", *FAST, "--quiet"])
+    assert code == 0, err
+    assert np.load(tmp_path / "c.npy").shape == (3, 16)

@@ -112,3 +112,21 @@ def test_websocket_flush_with_nothing_pending_answers_at_once(server):
             if event["type"] == "speech.audio.done":
                 break
         assert event["type"] == "speech.audio.done" and event["usage"]["output_tokens"] == 2
+
+
+def test_a_voice_memo_m4a_upload_makes_a_voice(tmp_path, tmp_path_factory):
+    from test_reference_formats import encode
+
+    base = shared_server("base-0b6", tmp_path_factory.getbasetemp(), "--api-key", API_KEY)
+    encode(tmp_path / "memo.m4a", "aac", seconds=3.0)
+    headers = {"Authorization": f"Bearer {API_KEY}"}
+    response = httpx.post(base.url + "/v1/audio/voices", headers=headers, timeout=120,
+                          files={"audio_sample": ("memo.m4a", (tmp_path / "memo.m4a").read_bytes(), "audio/mp4")},
+                          data={"name": "memo", "x_vector_only": "true"})
+    assert response.status_code == 201, response.text
+    speech = httpx.post(base.url + "/v1/audio/speech", headers=headers, timeout=120,
+                        json={"input": "Hi.", "voice": "memo", "max_new_tokens": 2, "response_format": "pcm"})
+    assert speech.status_code == 200 and len(speech.content) == 2 * 1920 * 2
+    junk = httpx.post(base.url + "/v1/audio/voices", headers=headers, timeout=60,
+                      files={"audio_sample": ("x.m4a", b"not audio " * 100, "audio/mp4")}, data={"name": "junk"})
+    assert junk.status_code == 400 and "M4A/AAC/ALAC" in junk.json()["error"]["message"]

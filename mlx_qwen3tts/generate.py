@@ -21,7 +21,6 @@ from . import __version__, outputs
 from .audio_formats import FORMAT_NAMES, StreamEncoder, encode, format_for_path, open_file
 from .codec import FRAMES_PER_SECOND
 from .errors import InputError, OneLineErrors, cli_errors
-from .request import clean_text, resolve_voice
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file")
@@ -80,6 +79,8 @@ def stdin_deltas(stream=None, size: int = 64):
     Leading whitespace is held back until some text follows, so input with no text at all is an
     error before any speech starts.
     """
+    from .request import clean_text
+
     stream = stream or sys.stdin.buffer
     decoder = codecs.getincrementaldecoder("utf-8")()
     read = getattr(stream, "read1", stream.read)
@@ -179,6 +180,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         voice, stream, play, first_chunk_frames, chunk_frames, split, batch_file, dtype, quiet):
     import mlx.core as mx
 
+    from .request import resolve_voice
     from .tts import load
 
     if sum(x is not None for x in (text, text_stream or None, batch_file)) > 1:

@@ -111,8 +111,9 @@ class Guard:
 
 def body_stalled(lim: Limits) -> ApiError:
     # Connection: close, or the server would keep reading the rest of a body that is not coming.
-    return ApiError(408, f"the request body stalled: each part must follow within {lim.body_idle_seconds:g} s and the "
-                         f"whole body within {lim.body_seconds:g} s", code="body_timeout", headers={"Connection": "close"})
+    message = (f"the request body stalled: each part must follow within {lim.body_idle_seconds:g} s and the "
+               f"whole body within {lim.body_seconds:g} s")
+    return ApiError(408, message, code="body_timeout", headers={"Connection": "close"})
 
 
 async def api_error(request, exc: ApiError):

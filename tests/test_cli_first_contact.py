@@ -124,3 +124,19 @@ def test_a_voice_memo_m4a_clones_from_the_command_line(models, tmp_path):
                      "Hi", "--codes-output", tmp_path / "c.npy", *FAST, "--quiet"])
     assert code == 0, err
     assert np.load(tmp_path / "c.npy").shape == (3, 16)
+
+
+HEAVY = ("mlx.core", "mlx_lm", "transformers", "soundfile", "av")
+
+
+@pytest.mark.parametrize("code", [
+    "import mlx_qwen3tts",
+    "from mlx_qwen3tts.generate import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass",
+], ids=["import", "help"])
+def test_import_and_help_load_no_model_code(code):
+    # What made both take over a second: the model code (mlx, mlx-lm, transformers) loaded up front.
+    check = f"\nimport sys\nprint([m for m in {HEAVY!r} if m in sys.modules])"
+    result = subprocess.run([sys.executable, "-c", code + check], capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"

@@ -10,13 +10,14 @@ import pytest
 import soundfile as sf
 
 from fixture_checkpoints import checkpoint_dir
-from mlx_qwen3tts.reference_audio import REFERENCE_SECONDS, ReferenceAudioError, load_reference_audio
+from mlx_qwen3tts.reference_audio import ReferenceAudioError, load_reference_audio
 
 av = pytest.importorskip("av")
 
 RATE = 44100  # what a phone or a Mac records at
 SECONDS = 2.0
 FREQUENCY = 440.0
+REFERENCE_SECONDS = 30  # what cloning uses of a longer reference, as the README states
 
 
 def sine(seconds=SECONDS, rate=RATE, channels=2):

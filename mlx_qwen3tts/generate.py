@@ -119,7 +119,7 @@ def stdin_deltas(stream=None, size: int = 64):
 @click.option("--top-k", type=int, help="Default: generation_config.json.")
 @click.option("--top-p", type=float, help="Default: generation_config.json.")
 @click.option("--repetition-penalty", type=float, help="Default: generation_config.json.")
-@click.option("--max-tokens", type=int, help="At most this many frames (12.5 per second).")
+@click.option("--max-tokens", type=int, help="At most this many frames (12.5 per second) for the whole text.")
 @click.option("--seed", type=int, help="Random seed for sampling.")
 @click.option("--codes-output", help="Write the codes (frames x 16 int32) as .npy.")
 @click.option("-r", "--ref-audio", type=click.Path(), help="Reference audio to clone (Base models): WAV, FLAC, "

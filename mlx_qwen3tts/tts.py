@@ -21,7 +21,7 @@ from .codec import SAMPLE_RATE
 from .config import ModelFacts
 from .errors import InputError
 from .prompt import Prompt, build_prompt
-from .request import LONG_TEXT_CHARS, Request, build_request, checked_codes, clone_voice, split_request
+from .request import Request, build_request, checked_codes, clone_voice, split_request
 from .streaming import AudioChunk, LiveTextTrack, join_audio, stream_audio
 from .synthesis import Frame, LoopState, Row, Rows, run_row
 from .tokenizer import TemplateIds
@@ -209,15 +209,26 @@ class TTS:
         return Result(audio, codes, self.sample_rate, state.stopped_on_eos, state, request.voice)
 
     def _generate_pieces(self, requests: List[Request], split: str, decode: bool, progress=None) -> Result:
+        total, pieces = requests[0].max_frames, len(requests)  # max_tokens is for the whole text: the pieces share it
         if split == "batch":
+            if total is not None:  # shares by text length; a piece whose share is 0 frames is left out
+                sizes = [len(r.text) for r in requests]
+                shares = [total * size // sum(sizes) for size in sizes]
+                requests = [replace(r, max_frames=n) for r, n in zip(requests, shares) if n > 0] or [
+                    replace(requests[0], max_frames=total)]
             results = self._generate_batch(requests, decode)
         else:  # the seed is set once, by the first piece
-            results = [self._generate(r if i == 0 else replace(r, seed=None), decode, progress, (i + 1, len(requests)))
-                       for i, r in enumerate(requests)]
+            results = []
+            for i, r in enumerate(requests):
+                left = None if total is None else total - sum(x.codes.shape[0] for x in results)
+                if left is not None and left < 1:
+                    break
+                r = replace(r, seed=r.seed if i == 0 else None, max_frames=left)
+                results.append(self._generate(r, decode, progress, (i + 1, len(requests))))
         audio = join_audio([r.audio for r in results], self.sample_rate) if decode else np.zeros((0,), np.float32)
         codes = np.concatenate([r.codes for r in results])
-        return Result(audio, codes, self.sample_rate, all(r.stopped_on_eos for r in results), results[-1].state,
-                      results[-1].voice)
+        stopped = len(results) == pieces and all(r.stopped_on_eos for r in results)
+        return Result(audio, codes, self.sample_rate, stopped, results[-1].state, results[-1].voice)
 
     def generate_batch(self, texts: Sequence[str], seed: Optional[int] = None, decode: bool = True,
                        **kwargs) -> List[Result]:

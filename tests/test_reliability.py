@@ -96,7 +96,7 @@ def file_as_folder(d):
 
 
 def batch_second_output_is_folder(d):
-    (d / "out_2.wav").mkdir()
+    (d / "out_3.wav").mkdir()  # the second text is on line 3
 
 
 def batch_file_named_like_output(d):
@@ -156,7 +156,7 @@ ERRORS = [
     ("save-voice-not-writable", ["--model", "{base}", "--ref-audio", "{ref}", "--x-vector-only",
                                  "--save-voice", "/proc/v.safetensors"], None, None, "not writable", NEW),
     ("batch-second-output-folder", ["--model", "{cv}", "--batch-file", "{batch}", "--output", "{d}/out.wav"],
-     None, batch_second_output_is_folder, "out_2.wav is a folder", ("out_2.wav",)),
+     None, batch_second_output_is_folder, "out_3.wav is a folder", ("out_3.wav",)),
     ("batch-output-stdout", ["--model", "{cv}", "--batch-file", "{batch}", "--output", "-"], None, None,
      "one numbered file per line", NEW),
     ("unknown-extension", ["--model", "{cv}", "--text", "hi", "--output", "{d}/x.txt"], None, None,
@@ -360,11 +360,14 @@ def test_save_voice_writes_exactly_that_name(work):
 def test_batch_outputs_name_lines(work):
     folder, places = work
     code, _, err = cli(["--model", places["cv"], "--batch-file", places["batch"], "--output", folder / "b.mp3",
-                        *FAST])
+                        "--max-tokens", "3", "--temperature", "0"])
     assert code == 0, err
-    assert sf.info(folder / "b_1.mp3").format == "MP3" and sf.info(folder / "b_2.mp3").format == "MP3"
-    # The second text is on line 3 of the file (line 2 is empty).
+    # The second text is on line 3 of the file (line 2 is empty): its file is named by that line.
+    assert sf.info(folder / "b_1.mp3").format == "MP3" and sf.info(folder / "b_3.mp3").format == "MP3"
+    assert not (folder / "b_2.mp3").exists()
     assert "line 3 stopped at --max-tokens 3" in err and "line 2 " not in err
+    assert f"line 1 -> {folder / 'b_1.mp3'}\n" in err and f"line 3 -> {folder / 'b_3.mp3'}\n" in err
+    assert "2 texts, 6 frames" in err
 
 
 # --- real processes: stdout, closed pipes, signals, bytes on argv ---

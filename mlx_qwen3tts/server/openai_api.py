@@ -45,7 +45,10 @@ async def json_body(request: Request) -> dict:
     body = await request.body()
     try:
         params = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+    except RecursionError:
+        raise ApiError(400, "the request body nests JSON too deeply for the parser; send a flat JSON object",
+                       code="invalid_json") from None
+    except ValueError as e:  # bad UTF-8, bad JSON, an integer with more digits than Python converts
         raise ApiError(400, f"the request body is not valid JSON ({e})", code="invalid_json") from None
     if not isinstance(params, dict):
         raise ApiError(400, "the request body must be a JSON object", code="invalid_json")

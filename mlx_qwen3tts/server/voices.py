@@ -17,9 +17,9 @@ from typing import Optional
 
 import mlx.core as mx
 import numpy as np
-import soundfile as sf
 
 from ..errors import InputError
+from ..reference_audio import FORMATS, ReferenceAudioError, read_audio
 from ..voices import Voice, load_voice, save_voice
 from .limits import ApiError, Limits
 
@@ -114,20 +114,14 @@ class VoiceStore:
         if len(data) > lim.max_upload_bytes:
             raise ApiError(413, f"audio_sample is larger than the limit of {lim.max_upload_bytes:,} bytes",
                            param="audio_sample", code="too_large")
-        try:
-            info = sf.info(io.BytesIO(data))
-        except Exception:
-            raise ApiError(400, "audio_sample is not audio this server reads; send WAV, FLAC, OGG or MP3",
+        try:  # M4A/AAC/ALAC as phones record too (PyAV); at most the stated limit is decoded
+            samples, rate, seconds = read_audio(io.BytesIO(data), lim.max_upload_seconds, name="audio_sample")
+        except ReferenceAudioError:
+            raise ApiError(400, f"audio_sample is not audio this server reads; send {FORMATS}",
                            param="audio_sample", code="invalid_audio") from None
-        seconds = info.frames / info.samplerate if info.samplerate else 0.0
-        if seconds > lim.max_upload_seconds:
+        if seconds is not None and seconds > lim.max_upload_seconds:
             raise ApiError(400, f"audio_sample is {seconds:.1f} s long; the limit is {lim.max_upload_seconds:g} s "
                                 "(3-15 s of clear speech works best)", param="audio_sample", code="too_long")
-        try:
-            samples, rate = sf.read(io.BytesIO(data), dtype="float32", always_2d=True)
-        except Exception:
-            raise ApiError(400, "audio_sample cannot be decoded; send WAV, FLAC, OGG or MP3",
-                           param="audio_sample", code="invalid_audio") from None
         return np.ascontiguousarray(samples), int(rate)
 
     def save(self, vid: str, voice: Voice):

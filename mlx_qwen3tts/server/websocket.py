@@ -27,6 +27,7 @@ WS_FORMATS = ["pcm", "wav"]
 KEY_PROTOCOL = "openai-insecure-api-key."
 # The request layer's fields as these sessions name them: the text comes in input_text.append's `text`.
 WS_NAMES = {**fields.JSON_NAMES, "text": "text", "deltas": "text"}
+NOTHING = "nothing to speak"  # queued for a flush with no text since the last one
 
 
 class Utterance:
@@ -102,10 +103,12 @@ class Session:
         if text:
             self.current.feed.append(text)
 
-    def flush(self) -> None:
+    def flush(self, answer_empty: bool = False) -> None:
         if self.current is not None:
             self.current.feed.end()
             self.current = None
+        elif answer_empty:  # a client waiting for one done per flush gets it, in turn, with nothing spoken
+            self.queue.put_nowait(NOTHING)
 
     def cancel(self) -> None:
         for utt in self.active:
@@ -127,7 +130,7 @@ class Session:
         elif kind == "input_text.append":
             self.append(message.get("text"))
         elif kind == "input_text.flush":
-            self.flush()
+            self.flush(answer_empty=True)
         elif kind == "input_text.end":
             self.flush()
             self.queue.put_nowait(None)
@@ -165,6 +168,9 @@ class Session:
             utt = await self.queue.get()
             if utt is None:
                 return
+            if utt is NOTHING:
+                await self.send({"type": "speech.audio.done", "usage": Usage().as_dict(sr), "cancelled": False})
+                continue
             if utt.cancelled:
                 continue
             try:

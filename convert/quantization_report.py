@@ -42,10 +42,11 @@ from mlx_qwen3tts.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
 from mlx_qwen3tts.decode_loop import generate_frames, teacher_forced_logits  # noqa: E402
 from mlx_qwen3tts.loop_graphs import LoopGraphs  # noqa: E402
-from mlx_qwen3tts.prompt import Voice, build_prompt  # noqa: E402
+from mlx_qwen3tts.prompt import build_prompt  # noqa: E402
 from mlx_qwen3tts.sampling import SamplingConfig  # noqa: E402
 from mlx_qwen3tts.talker import Qwen3TTSModel  # noqa: E402
 from mlx_qwen3tts.tokenizer import TemplateIds  # noqa: E402
+from mlx_qwen3tts.voices import Voice  # noqa: E402
 
 RECIPES = [("bf16", None, None), ("uniform-8", "uniform", 8), ("uniform-6", "uniform", 6), ("all8", "all8", None),
            ("talker4-cp8", "talker4-cp8", None), ("uniform-4", "uniform", 4), ("linear-only-4", "linear-only", 4)]

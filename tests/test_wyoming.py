@@ -223,7 +223,7 @@ def test_bad_events_get_an_error_and_the_connection_stays_usable(server):
         (Event("synthesize", {"text": 42}), "invalid_request"),
         (Event("synthesize", {"text": "Hi.", "voice": "ryan"}), "invalid_request"),
         (Event("synthesize", {"text": "Hi.", "voice": {"language": "klingon"}}), "unknown_language"),
-        (Event("synthesize", {"text": "   "}), "invalid_request"),
+        (Event("synthesize", {"text": "   "}), "empty_input"),
         (Event("synthesize", {"text": "x" * 5000}), "too_long"),
         (Event("synthesize-chunk", {"text": "Hi."}), "no_stream"),
         (Event("synthesize-stop"), "no_stream"),
@@ -333,7 +333,7 @@ def test_a_stream_without_text_for_too_long_is_ended(tmp_path, load_tiny):
     tts = load_tiny("custom_voice-0b6")
     limits = Limits(ws_idle_seconds=1.0)
     engine = Engine(tts)
-    server = Server(tts, engine, "tiny", VoiceStore(tts, tmp_path, limits), limits)
+    server = Server(tts, engine, "tiny", VoiceStore(tts.facts, tts.tokenizer, tmp_path, limits), limits)
     service = wyoming.Service(server, {"temperature": 0, "max_new_tokens": FRAMES})
     port = free_port()
 

@@ -12,6 +12,8 @@ from mlx_lm.models.cache import KVCache
 
 from .code_predictor import CodePredictor
 from .config import ModelConfig, TalkerConfig
+from .speaker_encoder import SpeakerEncoder
+from .speaker_encoder import sanitize as speaker_sanitize
 from .transformer import Decoder
 
 
@@ -65,8 +67,6 @@ class Qwen3TTSModel(nn.Module):
         self.config = config
         self.talker = Talker(config.talker_config)
         if config.tts_model_type == "base" and config.speaker_encoder_config is not None:
-            from .speaker_encoder import SpeakerEncoder
-
             self.speaker_encoder = SpeakerEncoder(config.speaker_encoder_config)
 
     @staticmethod
@@ -74,7 +74,5 @@ class Qwen3TTSModel(nn.Module):
         out = {k: v for k, v in weights.items() if not k.startswith("speaker_encoder.")}
         speaker = {k: v for k, v in weights.items() if k.startswith("speaker_encoder.")}
         if speaker:
-            from .speaker_encoder import sanitize as speaker_sanitize
-
             out.update({"speaker_encoder." + k: v for k, v in speaker_sanitize(speaker).items()})
         return out

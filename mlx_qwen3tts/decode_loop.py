@@ -354,9 +354,9 @@ class DecodeLoop:
         return Rows(self.graphs, prefill_budget)
 
     def warm(self, max_rows: int):
-        """Trace and run the step graph of every batch size up to `max_rows` rows (powers of two), greedy
-        and sampled, at the first KV capacity, and the first-frame graph: requests then find them
-        compiled (a trace at the released shapes takes a visible moment)."""
+        """Trace and run the compiled graphs for every batch size up to `max_rows` rows (powers of two),
+        greedy and sampled, and the first-frame graph: requests then find them compiled (a trace at the
+        released shapes takes about two frame-times). Their shapes do not depend on the KV capacity."""
         size = 1
         while True:
             store = RowStore(self.talker, self.graphs.vocab)

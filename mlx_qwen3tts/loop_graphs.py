@@ -1,10 +1,14 @@
-"""The decode loop's compiled graphs: a frame from talker outputs, and a whole one-position step.
+"""The decode loop's graphs: a frame from talker outputs, and a whole one-position step.
 
 Both take and return named state, a dict of (B, ...) arrays, one row per slot:
 x (B, 1, H) the next talker input, lengths (B,) KV positions, keys/values (a list per layer of
 (B, n_kv_heads, capacity, head_dim)), seen (B, V) codebook-0 ids generated, rng (B, 2) random
-keys, steps (B,) frames generated, settings {field: (B,)} sampling settings. Shapes are static per
-batch size and cache capacity, so any mix of rows shares one graph.
+keys, steps (B,) frames generated, settings {field: (B,)} sampling settings. Settings, lengths and
+keys are inputs, so any mix of rows shares one graph. What is compiled (the frame: sampling and
+the code predictor's 15 passes, where per-op overhead dominates) has shapes per batch size only;
+the talker's forward, whose shapes follow the KV capacity, runs uncompiled (its matmuls gain
+nothing from compiling), so a capacity that grows as a long prompt joins traces nothing new
+(a trace at the released shapes costs about two frame-times: a stall every stream would hear).
 """
 
 from functools import partial
@@ -14,11 +18,8 @@ import mlx.core as mx
 from .sampling import CodebookZeroProcessor, sample_rows
 from .transformer import RowKVCache
 
-STEPPED = ("x", "lengths", "keys", "values", "seen", "rng", "steps")  # what a step gives back
-
-
 class LoopGraphs:
-    """The loop's compiled graphs for one talker. `frame[sampled]` and `step[sampled]`:
+    """The loop's graphs for one talker. `frame[sampled]` and `step[sampled]`:
     `sampled=False` (every row greedy) skips the random draws. Made once per loop and shared by
     every batch it runs (the talker itself holds no generation state)."""
 
@@ -28,7 +29,8 @@ class LoopGraphs:
         self.process = CodebookZeroProcessor(self.vocab, eos_id, 1.0)
         mx.eval(self.process.suppress, self.process.eos_only)  # shared across threads: no lazy constants
         self.frame = {s: mx.compile(partial(self._frame, s)) for s in (False, True)}
-        self.step = {s: mx.compile(partial(self._step, s)) for s in (False, True)}
+        self.advance = {s: mx.compile(partial(self._advance, s)) for s in (False, True)}
+        self.step = {s: partial(self._step, s) for s in (False, True)}
 
     def _frame(self, sampled, logits, hidden, state):
         """Codes (B, 16) and the next input embedding of talker outputs; state: seen, rng, steps,
@@ -54,13 +56,20 @@ class LoopGraphs:
 
     def _step(self, sampled, state, text, moving):
         """One frame for the rows where `moving` (B,) is set; text (B, 1, H) their text-track vectors.
-        Returns (codes (B, 16), the STEPPED part of the state after it)."""
+        Returns (codes (B, 16), the state after it, settings aside)."""
         x, lengths = state["x"], state["lengths"]
         cache = [RowKVCache(k, v, lengths) for k, v in zip(state["keys"], state["values"])]
         logits, hidden = self.talker(x + text.astype(x.dtype), cache)
+        rows = {k: state[k] for k in ("x", "seen", "rng", "steps", "settings")}  # no capacity-shaped input
+        codes, stepped = self.advance[sampled](logits, hidden, rows, moving)
+        # rows that wait keep their length; their KV write is overwritten later
+        return codes, {**stepped, "lengths": lengths + moving, "keys": [c.keys for c in cache],
+                       "values": [c.values for c in cache]}
+
+    def _advance(self, sampled, logits, hidden, state, moving):
+        """The frame of every row and the next x, seen, rng, steps of the rows that move."""
         codes, embed, drawn = self._frame(sampled, logits, hidden, state)
-        m = moving[:, None]  # rows that wait keep their state; their KV write is overwritten later
-        return codes, {"x": mx.where(m[..., None], embed, x), "lengths": lengths + moving,
-                       "keys": [c.keys for c in cache], "values": [c.values for c in cache],
+        m = moving[:, None]  # rows that wait keep their state
+        return codes, {"x": mx.where(m[..., None], embed, state["x"]),
                        "seen": mx.where(m, drawn["seen"], state["seen"]),
                        "rng": mx.where(m, drawn["rng"], state["rng"]), "steps": state["steps"] + moving}

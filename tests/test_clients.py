@@ -206,13 +206,13 @@ def decoded_mp3(data: bytes):
 def test_librechat_joined_mp3_responses_decode_as_one_stream(keyless):
     """LibreChat api/server/services/Files/Audio/TTSService.js (v0.7.x) `openAIProvider`: body
     {input, model, voice} (no response_format: mp3), `Authorization: Bearer ${apiKey}` -- "Bearer
-    undefined" when no key is configured; LibreChat in Docker reaches the Mac as
-    host.docker.internal. `processTextToSpeech` splits a long text and pipes each response into
-    one audio/mpeg stream: the joined responses must decode as one stream, of both lengths."""
+    undefined" when no key is configured. `processTextToSpeech` splits a long text and pipes each
+    response into one audio/mpeg stream: the joined responses must decode as one stream, of both
+    lengths."""
     pieces = []
     for text in ("The first part of a long answer.", "And here is the second part of it."):
         response = speech(keyless, {"input": text, "model": "tts-1", "voice": "ryan"},
-                          {"Authorization": "Bearer undefined"}, host="host.docker.internal")
+                          {"Authorization": "Bearer undefined"})
         assert response.status_code == 200, response.text
         assert response.headers["content-type"] == "audio/mpeg"
         pieces.append(response.content)
@@ -220,6 +220,19 @@ def test_librechat_joined_mp3_responses_decode_as_one_stream(keyless):
     joined, warnings = decoded_mp3(b"".join(pieces))
     assert not any("concatenated" in w for w in warnings), warnings
     assert joined == sum(lengths) and min(lengths) > 0
+
+
+@pytest.mark.parametrize("body, headers", [
+    # LibreChat TTSService.js `openAIProvider`, speech.tts.openai.url in librechat.yaml
+    ({"input": "Hello from a container.", "model": "tts-1", "voice": "ryan"}, {"Authorization": "Bearer undefined"}),
+    # Open WebUI routers/audio.py `speech` (0.6.x): its empty key gives "Bearer "
+    ({"input": "Hello from a container.", "voice": "ryan", "model": "tts-1"}, {"Authorization": "Bearer "}),
+], ids=["librechat", "open-webui"])
+def test_clients_in_docker_reach_a_loopback_server_as_host_docker_internal(keyless, body, headers):
+    """Both usually run in Docker and name the Mac host.docker.internal (Open WebUI's base URL
+    http://host.docker.internal:8000/v1). The server still binds 127.0.0.1: only the Host header differs."""
+    response = speech(keyless, body, headers, host="host.docker.internal")
+    assert response.status_code == 200, response.text
 
 
 def test_anythingllm_without_a_key_sends_bearer_null(keyless):
@@ -247,18 +260,16 @@ def test_open_webui_lists_models_and_voices_without_a_key(keyed):
     """Open WebUI backend/open_webui/routers/audio.py (0.5-0.6.x) `get_available_models` /
     `get_available_voices`: GET {TTS_OPENAI_API_BASE_URL}/audio/models and /audio/voices with no
     Authorization header (on failure it shows tts-1/tts-1-hd and alloy...shimmer); `speech` posts
-    {input, voice, model} with `Bearer ${TTS_OPENAI_API_KEY}`. In Docker, the base URL is
-    http://host.docker.internal:8000/v1."""
+    {input, voice, model} with `Bearer ${TTS_OPENAI_API_KEY}`."""
     base = keyed.url + "/v1"
-    host = {"Host": f"host.docker.internal:{keyed.port}"}
-    models = httpx.get(base + "/audio/models", headers=host, timeout=TIMEOUT)
-    voices = httpx.get(base + "/audio/voices", headers=host, timeout=TIMEOUT)
+    models = httpx.get(base + "/audio/models", timeout=TIMEOUT)
+    voices = httpx.get(base + "/audio/voices", timeout=TIMEOUT)
     assert models.status_code == voices.status_code == 200, (models.text, voices.text)
     assert "tts-1" in [m["id"] for m in models.json()["models"]]
     offered = {v["id"]: v["name"] for v in voices.json()["voices"]}
     assert offered["ryan"] == "ryan"
     response = speech(keyed, {"input": "Hello from Open WebUI.", "voice": "ryan", "model": "tts-1"},
-                      {"Authorization": f"Bearer {API_KEY}"}, host="host.docker.internal")
+                      {"Authorization": f"Bearer {API_KEY}"})
     assert response.status_code == 200 and response.headers["content-type"] == "audio/mpeg"
     # The listings only: speech, uploads and deletions still need the key.
     assert httpx.post(base + "/audio/speech", json={"input": "hi"}, timeout=TIMEOUT).status_code == 401

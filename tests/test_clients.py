@@ -24,9 +24,8 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("wyoming")
 
 from server_harness import API_KEY, ROOT, env, free_port, shared_server  # noqa: E402
-from wyoming.audio import AudioChunk, AudioStart, AudioStop  # noqa: E402
+from wyoming.audio import AudioChunk, AudioStop  # noqa: E402
 from wyoming.client import AsyncTcpClient  # noqa: E402
-from wyoming.error import Error  # noqa: E402
 from wyoming.tts import (  # noqa: E402
     Synthesize,
     SynthesizeChunk,

@@ -141,7 +141,7 @@ def test_ha_2024_plain_synthesize_is_spoken(keyless):
 
 
 @pytest.mark.parametrize("message, voice", [
-    ("Hello.", "grandpa"),  # a saved voice that has been deleted
+    ("Hello.", "grandpa"),  # no such voice (a saved voice since deleted, a model switched)
     ("x" * (LIMIT + 1), "ryan"),  # longer than --max-input-chars
 ])
 def test_ha_2024_refused_synthesize_returns_at_once(keyless, message, voice):

@@ -290,7 +290,7 @@ def wyoming_cli(*args):
 
 
 @pytest.mark.parametrize("args, needs", [
-    (("--wyoming-port", "10200", "--wyoming-host", "0.0.0.0"), "--insecure"),
+    (("--wyoming-port", "10200", "--wyoming-host", "0.0.0.0", "--no-zeroconf"), "--insecure"),
     (("--no-http",), "--wyoming-port"),
 ])
 def test_unsafe_or_empty_setups_are_refused_before_loading(args, needs):

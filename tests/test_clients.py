@@ -287,8 +287,15 @@ def test_allowed_host_names_and_no_others(keyed):
 # ----- Home Assistant discovery (zeroconf) --------------------------------------------------------
 
 BROWSE = textwrap.dedent("""
-    import json, sys, time
+    import json, socket, sys, time
     from zeroconf import ServiceBrowser, ServiceListener, Zeroconf
+    host, port, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+    deadline = time.monotonic() + 120  # the server loads its model first
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex((host, port)) == 0:
+                break
+        time.sleep(0.2)
     found = []
     class Listener(ServiceListener):
         def add_service(self, zc, kind, name):
@@ -298,7 +305,7 @@ BROWSE = textwrap.dedent("""
         update_service = remove_service = lambda *args: None
     zc = Zeroconf()
     browser = ServiceBrowser(zc, "_wyoming._tcp.local.", Listener())
-    deadline = time.monotonic() + float(sys.argv[1])
+    deadline = time.monotonic() + seconds
     while not found and time.monotonic() < deadline:
         time.sleep(0.2)
     browser.cancel()
@@ -318,38 +325,45 @@ def unshare_usable() -> str:
     return ""
 
 
-def test_wyoming_beyond_loopback_is_announced_for_home_assistant(tmp_path):
+@pytest.mark.parametrize("options, announced", [
+    (["--no-http"], True),  # Wyoming alone (its own event loop)
+    ([], True),  # beside HTTP on the namespace's 127.0.0.1 (Wyoming in its thread)
+    (["--no-http", "--no-zeroconf"], False),
+], ids=["wyoming-alone", "beside-http", "no-zeroconf"])
+def test_wyoming_beyond_loopback_is_announced_for_home_assistant(tmp_path, options, announced):
     """Home Assistant homeassistant/components/wyoming manifest.json ("zeroconf":
     ["_wyoming._tcp.local."]) and config_flow.py `async_step_zeroconf` (host and port of the
     announcement). In a private network namespace, whose only interface is its own loopback (with
     multicast on and a second address, 10.99.0.1, which is not a loopback address), the server
-    binds 10.99.0.1 with no zeroconf options: announced by default beyond loopback, and found by
-    a zeroconf browser in the same namespace. Nothing reaches the machine's interfaces."""
+    binds 10.99.0.1: announced by default beyond loopback, and found by a zeroconf browser in the
+    same namespace; with --no-zeroconf, not found. Nothing reaches the machine's interfaces."""
     reason = unshare_usable()
     if reason:
         pytest.skip(reason + "; test_the_announcement_records checks the records instead")
     from fixture_checkpoints import checkpoint_dir
 
+    from mlx_qwen3tts.server.discovery import default_name
+
     model = checkpoint_dir("custom_voice-0b6", tmp_path.parent)
     port = 10300
-    server = (f"{sys.executable} -m mlx_qwen3tts.server --model {model} --no-http --wyoming-port {port} "
-              f"--wyoming-host 10.99.0.1 --insecure --voices-dir {tmp_path} "
-              "--dtype float32 --log-level info")
+    server = (f"{sys.executable} -m mlx_qwen3tts.server --model {model} --wyoming-port {port} "
+              f"--wyoming-host 10.99.0.1 --insecure --voices-dir {tmp_path} --dtype float32 --log-level info "
+              + " ".join(options))
     (tmp_path / "browse.py").write_text(BROWSE)
     script = (
         "set -e; ip link set lo up multicast on; ip addr add 10.99.0.1/32 dev lo; "
         "ip route add 224.0.0.0/4 dev lo; "
         f"{server} > {tmp_path}/server.log 2>&1 & pid=$!; "
-        f"{sys.executable} {tmp_path}/browse.py 120; kill -TERM $pid; wait $pid || true"
+        f"{sys.executable} {tmp_path}/browse.py 10.99.0.1 {port} {30 if announced else 5}; "
+        "kill -TERM $pid; wait $pid || true"
     )
     result = subprocess.run(["unshare", "-n", "sh", "-c", script], capture_output=True, text=True, env=env(),
                             cwd=ROOT, timeout=300)
     log = (tmp_path / "server.log").read_text()
     assert result.returncode == 0, result.stderr + log
     found = json.loads(result.stdout.strip().splitlines()[-1])
-    from mlx_qwen3tts.server.discovery import default_name
-
-    assert found == [{"name": f"{default_name()}._wyoming._tcp.local.", "port": port, "addresses": ["10.99.0.1"]}], log
+    want = [{"name": f"{default_name()}._wyoming._tcp.local.", "port": port, "addresses": ["10.99.0.1"]}]
+    assert found == (want if announced else []), log
 
 
 def test_the_announcement_records():
@@ -384,5 +398,6 @@ def test_a_bad_zeroconf_name_is_refused_before_loading():
                              "--zeroconf-name", "a.b"], capture_output=True, text=True, env=env(), cwd=ROOT,
                             timeout=120)
     lines = result.stderr.strip().splitlines()
-    assert result.returncode == 2 and len(lines) == 1 and "--zeroconf-name" in lines[0], result.stderr
+    assert result.returncode == 2 and len(lines) == 1 and "--zeroconf-name" in lines[0] and "'.'" in lines[0], \
+        result.stderr
 

@@ -61,14 +61,15 @@ class Announcer:
     """Registers the service on start, withdraws it (goodbye packets) on close."""
 
     def __init__(self, name: str, port: int, addresses: Sequence[str], interfaces: Optional[list] = None):
-        self.info = service_info(check_name(name), port, addresses)
-        self.interfaces = interfaces
-        self.zc = None
+        self.name, self.port, self.addresses = check_name(name), port, list(addresses)
+        self.interfaces, self.info, self.zc = interfaces, None, None
 
     async def start(self):
+        """Register (a failure here, e.g. zeroconf not installed, is the caller's to report)."""
         from zeroconf import InterfaceChoice
         from zeroconf.asyncio import AsyncZeroconf
 
+        self.info = service_info(self.name, self.port, self.addresses)
         self.zc = AsyncZeroconf(interfaces=self.interfaces or InterfaceChoice.All)
         # Another host may announce the same name: take "NAME (2)" rather than fail the start.
         await (await self.zc.async_register_service(self.info, allow_name_change=True))

@@ -6,9 +6,11 @@ text-in stream and a page at /; with --wyoming-port, also the Wyoming protocol f
 --api-key (or an explicit --insecure); Wyoming has no keys, so another address for it needs --insecure.
 """
 
+import errno
 import ipaddress
 import logging
 import os
+import socket
 import sys
 
 import click
@@ -53,6 +55,26 @@ def announced_name(wyoming_host: str, no_zeroconf: bool, name):
         return check_name(name if name is not None else default_name())
     except ValueError as e:
         raise InputError(str(e)) from None
+
+
+def bind(host: str, port: int, what: str = "--port") -> socket.socket:
+    """The listening socket, bound before the model loads so a taken port is one line at once."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as e:
+        raise InputError(f"cannot serve on {host}: {e.strerror}; give an address of this machine with --host") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: restarts need no wait
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        hint = "; stop what uses it or choose another " + what if e.errno == errno.EADDRINUSE else ""
+        raise InputError(f"cannot listen on {host} port {port}: {e.strerror}{hint}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def model_id(path_or_repo: str) -> str:
@@ -117,6 +139,9 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
                 from .wyoming import start as start_wyoming
         except ImportError as e:
             raise InputError(f"the server needs its extra: pip install 'mlx-qwen3tts[server]' ({e})") from None
+        listener = None if no_http else bind(host, port)
+        if wyoming_port is not None:  # only a probe: wyoming.py binds its own; a taken port is said here, at once
+            bind(wyoming_host, wyoming_port, "--wyoming-port").close()
         import mlx.core as mx
 
         from .. import load
@@ -128,7 +153,7 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
         limits = Limits(max_input_chars=max_input_chars)
         engine = Engine(tts, max_active=max_active, max_queue=max_queue)
-        voices = VoiceStore(tts, voices_dir or default_voices_dir(), limits)
+        voices = VoiceStore(tts.facts, tts.tokenizer, voices_dir or default_voices_dir(), limits)
         server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue)
         wyoming = None
         if wyoming_port is not None:  # with --no-http, it serves here until stopped
@@ -139,11 +164,13 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         app = create_app(server, cors=cors, trusted_hosts=names if is_loopback(host) else None,
                          public_listings=public_listings)
         shown = f"[{host}]" if ":" in host else host
+        port = listener.getsockname()[1] if listener is not None else port  # --port 0: the one the system chose
         click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.variant}) on http://{shown}:{port}"
                    f"{'  (API key required)' if api_key else ''}", err=True)
         try:
-            uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=limits.max_ws_message_bytes,
-                        timeout_graceful_shutdown=5)
+            config = uvicorn.Config(app, log_level=log_level, ws_max_size=limits.max_ws_message_bytes,
+                                    timeout_graceful_shutdown=5)
+            uvicorn.Server(config).run(sockets=[listener])
         finally:
             if wyoming is not None:
                 wyoming.close()

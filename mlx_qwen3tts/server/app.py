@@ -1,5 +1,6 @@
 """The ASGI application: routes, the API-key and body-size guard, CORS, error bodies."""
 
+import asyncio
 import hmac
 from concurrent.futures import ThreadPoolExecutor
 import logging
@@ -100,18 +101,33 @@ class Guard:
         if length is not None and length.isdigit() and int(length) > limit:
             error = too_large(what, limit)
             return await JSONResponse(error.body(), 413)(scope, receive, send)
-        seen = 0
+        seen, complete = 0, False
+        deadline = asyncio.get_running_loop().time() + lim.body_seconds
 
         async def counted():
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, complete
+            if complete:  # the body is in: later receives wait for the disconnect, as long as a response streams
+                return await receive()
+            wait = min(lim.body_idle_seconds, deadline - asyncio.get_running_loop().time())
+            try:
+                message = await asyncio.wait_for(receive(), max(wait, 0.0))
+            except asyncio.TimeoutError:
+                raise body_stalled(lim) from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
                 if seen > limit:
                     raise too_large(what, limit)
             return message
 
         await self.app(scope, counted, send)
+
+
+def body_stalled(lim: Limits) -> ApiError:
+    # Connection: close, or the server would keep reading the rest of a body that is not coming.
+    message = (f"the request body stalled: each part must follow within {lim.body_idle_seconds:g} s and the "
+               f"whole body within {lim.body_seconds:g} s")
+    return ApiError(408, message, code="body_timeout", headers={"Connection": "close"})
 
 
 async def api_error(request, exc: ApiError):

@@ -42,20 +42,21 @@ from wyoming.server import AsyncEventHandler, AsyncTcpServer
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
 from .. import __version__
-from ..engine import TextFeed
 from ..errors import InputError
+from ..request import DEFAULT_VOICE, LANGUAGE_CODES, clean_text
+from ..streaming import TextFeed
 from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
 from .discovery import Announcer
 from .limits import ApiError
-from .openai_api import engine_error, submit
+from .openai_api import build, engine_error, submit
 
 log = logging.getLogger("mlx_qwen3tts.server.wyoming")
 WIDTH, CHANNELS = 2, 1  # 16-bit mono
-DEFAULT_VOICE = "default"  # listed when the model has no preset speakers: its default voice
-# Home Assistant names languages by their ISO 639-1 codes; the checkpoints by English names.
-LANGUAGE_CODES = {"chinese": "zh", "english": "en", "french": "fr", "german": "de", "italian": "it",
-                  "japanese": "ja", "korean": "ko", "portuguese": "pt", "russian": "ru", "spanish": "es"}
+# The request layer's fields as Wyoming events name them (the voice's name and language).
+WYOMING_NAMES = {"speaker": "voice", "voice": "voice", "deltas": "text"}
+# Wyoming events carry no sampling settings: the server's options set them for all.
+DEFAULTS_NAMES = {"temperature": "--wyoming-temperature", "max_tokens": "--wyoming-max-new-tokens"}
 QWEN = Attribution(name="Qwen", url="https://github.com/QwenLM/Qwen3-TTS")
 # Home Assistant sets no bound of its own on a streamed reply (an LLM may call tools between
 # sentences); a client that neither writes nor stops for this long is gone.
@@ -72,9 +73,9 @@ class Service:
         self.server, self.stream_idle_seconds = server, stream_idle_seconds
         self.defaults = {k: v for k, v in (defaults or {}).items() if v is not None}
         try:  # bad defaults fail at start, not on every request
-            fields.speech_kwargs(server.tts, server.voices, self.defaults, server.limits)
-        except ApiError as e:
-            raise InputError(f"Wyoming defaults: {e.message}") from None
+            server.tts.request(deltas=(), **fields.speech_kwargs(server.voices, self.defaults, server.limits))
+        except InputError as e:
+            raise InputError(f"Wyoming defaults: {e.worded(DEFAULTS_NAMES)}") from None
         self.rate = server.tts.sample_rate
         self._info, self._saved = None, None
 
@@ -100,37 +101,26 @@ class Service:
             self._info, self._saved = Info(tts=[program]).event(), saved
         return self._info
 
-    def language(self, code) -> Optional[str]:
-        """The model's name for a language code ('en', 'en-US', 'en_US') or name ('English')."""
-        if code is None or code == "":
-            return None
-        if not isinstance(code, str):
-            raise ApiError(400, "voice.language must be a string", param="language")
-        names = {c: name for name, c in LANGUAGE_CODES.items()}
-        key = code.strip().lower()
-        name = names.get(key.replace("_", "-").split("-")[0], key)
-        if name not in self.server.tts.config.languages:
-            raise ApiError(400, f"unknown language '{code[:32]}'; this model speaks {', '.join(self.languages)}",
-                           param="language", code="unknown_language")
-        return name
-
     def kwargs(self, event: Event) -> dict:
         """`TTS.request` keywords for the voice and language of a synthesize/synthesize-start event
-        (parsed already, which refuses a null voice)."""
+        (parsed already, which refuses a null voice), checked now by the request layer."""
         voice = event.data.get("voice", {})
         if not isinstance(voice, dict):
             raise ApiError(400, "voice must be an object with 'name' and/or 'language'", param="voice")
         # SynthesizeVoice keeps the language only when no name is given; a client may send both.
-        name, language = voice.get("name"), self.language(voice.get("language"))
-        if name == DEFAULT_VOICE and DEFAULT_VOICE not in self.server.voices.saved_ids():
-            name = None
-        params = {**self.defaults, "voice": name, "language": language}
-        return fields.speech_kwargs(self.server.tts, self.server.voices, params, self.server.limits)
+        params = {**self.defaults, "voice": voice.get("name"), "language": voice.get("language")}
+        kwargs = fields.speech_kwargs(self.server.voices, params, self.server.limits)
+        build(self.server, WYOMING_NAMES, deltas=(), **kwargs)
+        return kwargs
 
     def text(self, text) -> str:
         """The text of a synthesize event or of one chunk of a stream, within --max-input-chars."""
         if not isinstance(text, str):
             raise ApiError(400, "text must be a string", param="text")
+        try:
+            clean_text(text)
+        except InputError as e:
+            raise engine_error(e, WYOMING_NAMES) from None
         limit = self.server.limits.max_input_chars
         if len(text) > limit:
             raise ApiError(400, f"the text has more than {limit:,} characters, the server's limit "
@@ -188,7 +178,7 @@ class WyomingHandler(AsyncEventHandler):
         except (ConnectionError, asyncio.CancelledError):
             raise
         except Exception as e:  # noqa: BLE001  (one bad event never ends the connection)
-            error = engine_error(e)
+            error = engine_error(e, WYOMING_NAMES)
             return await self.refuse(event, error.message, error.code or "internal_error")
         return True
 
@@ -213,7 +203,7 @@ class WyomingHandler(AsyncEventHandler):
             synthesize = parse(Synthesize, event)
             text, kwargs = self.service.text(synthesize.text), self.service.kwargs(event)
             await self.finish_speaking()
-            self.start_speaking(self.speak(submit(self.service.server, text=text, **kwargs)))
+            self.start_speaking(self.speak(submit(self.service.server, WYOMING_NAMES, text=text, **kwargs)))
         elif SynthesizeStart.is_type(event.type):
             if self.stream is not None:
                 raise ApiError(400, "a synthesis stream is already open: send synthesize-stop first",
@@ -270,7 +260,7 @@ class WyomingHandler(AsyncEventHandler):
         holds one engine row at a time and its audio stays in order."""
         while (feed := await stream.segments.get()) is not None and stream.kwargs is not None:
             try:
-                stream.handle = submit(self.service.server, deltas=feed, **stream.kwargs)
+                stream.handle = submit(self.service.server, WYOMING_NAMES, deltas=feed, **stream.kwargs)
             except ApiError as e:
                 self.drop(stream)
                 await self.error(e.message, e.code or "invalid_request")
@@ -336,8 +326,9 @@ class WyomingHandler(AsyncEventHandler):
         except ConnectionError:
             return  # the client is gone; in_thread has cancelled the request
         except Exception as e:  # noqa: BLE001  (the request failed alone)
-            error = engine_error(e)
-            await self.error(error.message, error.code or "generation_failed")
+            error = engine_error(e, WYOMING_NAMES)
+            await self.error(error.message, error.code or ("invalid_request" if error.status == 400
+                                                           else "generation_failed"))
         await self.write_event(AudioStop(timestamp=sent * 1000 // rate).event())
 
     async def disconnect(self) -> None:

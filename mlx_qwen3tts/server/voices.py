@@ -58,8 +58,6 @@ class VoiceStore:
         """Keyword arguments for `TTS.request` selecting the voice `name` (None: the default)."""
         if isinstance(name, dict):  # OpenAI's newer {"id": ...} form
             name = name.get("id")
-        if isinstance(name, str):  # SillyTavern splits its voice list on "," and keeps the spaces
-            name = name.strip()
         if name is None:
             return {}
         if not isinstance(name, str):

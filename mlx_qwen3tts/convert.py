@@ -147,11 +147,7 @@ def convert(model: str, output: str, *, dtype: str = "bfloat16", bits: Optional[
         raise ModelLoadError(f"{source} is already quantized; convert from its float checkpoint")
 
     weights, plan = _convert_weights(source, config, dtype=dtype, per_component=per_component, group_size=group_size)
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".partial", dir=output.parent))
-        os.chmod(tmp, new_folder_mode())  # mkdtemp makes drwx------; the result is an ordinary folder
-    except OSError as e:
-        raise ConversionError(f"cannot write into {output.parent}: {e}") from None
+    tmp = _partial_folder(output)
     try:
         save_shards(tmp, weights, int(max_shard_size_gb * (1 << 30)))
         del weights
@@ -170,6 +166,16 @@ def convert(model: str, output: str, *, dtype: str = "bfloat16", bits: Optional[
     if upload_repo:
         upload(output, upload_repo)
     return output
+
+
+def _partial_folder(output: Path) -> Path:
+    """An empty folder beside `output`, to be renamed to it when complete."""
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".partial", dir=output.parent))
+        os.chmod(tmp, new_folder_mode())  # mkdtemp makes drwx------; the result is an ordinary folder
+    except OSError as e:
+        raise ConversionError(f"cannot write into {output.parent}: {e}") from None
+    return tmp
 
 
 def _check_output(output: Path, source: Path, force: bool):

@@ -44,6 +44,19 @@ def check_wyoming_exposure(host: str, insecure: bool):
         )
 
 
+def announced_name(wyoming_host: str, no_zeroconf: bool, name):
+    """The zeroconf name for Wyoming, or None: a loopback bind is unreachable from Home Assistant,
+    so it is never announced."""
+    if no_zeroconf or is_loopback(wyoming_host):
+        return None
+    from .discovery import check_name, default_name
+
+    try:
+        return check_name(name if name is not None else default_name())
+    except ValueError as e:
+        raise InputError(str(e)) from None
+
+
 def bind(host: str, port: int, what: str = "--port") -> socket.socket:
     """The listening socket, bound before the model loads so a taken port is one line at once."""
     try:
@@ -93,9 +106,21 @@ def model_id(path_or_repo: str) -> str:
               help="Sampling temperature of Wyoming requests, which carry none (0 = greedy). Default: the model's.")
 @click.option("--wyoming-max-new-tokens", type=click.IntRange(1), default=None,
               help="Frame cap of Wyoming requests (12 per second). Default: from the text's length.")
+@click.option("--wyoming-idle-timeout", type=click.FloatRange(0.1, 3600), default=300.0, show_default=True,
+              help="Seconds a streamed Wyoming reply may pause between chunks (an LLM calling tools); then it ends.")
+@click.option("--no-zeroconf", is_flag=True,
+              help="Do not announce Wyoming by zeroconf (announced when --wyoming-host is beyond loopback).")
+@click.option("--zeroconf-name", default=None, help="Name announced by zeroconf. Default: mlx-qwen3tts-HOSTNAME.")
+@click.option("--allow-host", multiple=True,
+              help="Also accept this Host header on a loopback bind (repeatable; host.docker.internal and the "
+                   "other container names of the machine are accepted already).")
+@click.option("--public-listings", is_flag=True,
+              help="Serve GET /v1/models, /v1/audio/models and /v1/audio/voices without the API key "
+                   "(Open WebUI fetches them with none).")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
 def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, cors, max_input_chars, dtype,
-         wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens, log_level):
+         wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens, wyoming_idle_timeout,
+         no_zeroconf, zeroconf_name, allow_host, public_listings, log_level):
     """Serve Qwen3-TTS over HTTP (OpenAI's /v1/audio/speech) and WebSocket, with a page at /."""
     with cli_errors():
         if no_http and wyoming_port is None:
@@ -104,10 +129,11 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
             check_exposure(host, api_key, insecure)
         if wyoming_port is not None:
             check_wyoming_exposure(wyoming_host, insecure)
+        announce = announced_name(wyoming_host, no_zeroconf, zeroconf_name) if wyoming_port is not None else None
         try:
             import uvicorn
 
-            from .app import LOOPBACK_NAMES, Server, create_app
+            from .app import CONTAINER_HOST_NAMES, LOOPBACK_NAMES, Server, create_app
 
             if wyoming_port is not None:
                 from .wyoming import start as start_wyoming
@@ -132,8 +158,11 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         wyoming = None
         if wyoming_port is not None:  # with --no-http, it serves here until stopped
             wyoming = start_wyoming(server, wyoming_host, wyoming_port, alone=no_http,
-                                    temperature=wyoming_temperature, max_new_tokens=wyoming_max_new_tokens)
-        app = create_app(server, cors=cors, trusted_hosts=LOOPBACK_NAMES if is_loopback(host) else None)
+                                    temperature=wyoming_temperature, max_new_tokens=wyoming_max_new_tokens,
+                                    idle_seconds=wyoming_idle_timeout, zeroconf_name=announce)
+        names = [*LOOPBACK_NAMES, *CONTAINER_HOST_NAMES, *allow_host]
+        app = create_app(server, cors=cors, trusted_hosts=names if is_loopback(host) else None,
+                         public_listings=public_listings)
         shown = f"[{host}]" if ":" in host else host
         port = listener.getsockname()[1] if listener is not None else port  # --port 0: the one the system chose
         click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.variant}) on http://{shown}:{port}"

@@ -27,6 +27,14 @@ log = logging.getLogger("mlx_qwen3tts.server")
 STATIC = Path(__file__).resolve().parent / "static"
 OPEN_PATHS = ("/health", "/", "/favicon.ico")  # the page itself holds no data; its API calls need the key
 LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]", "::1"]
+# How containers name the machine they run on (Docker Desktop, Podman, Lima/Colima). `.internal` is
+# reserved for private use (ICANN, 2024): no public DNS answers for it, so a web page cannot rebind
+# these names to this server, and accepting them opens nothing that loopback did not.
+CONTAINER_HOST_NAMES = ["host.docker.internal", "gateway.docker.internal", "host.containers.internal",
+                        "host.lima.internal"]
+# What clients read to fill their model and voice menus (GET only); --public-listings serves them
+# without the key, since Open WebUI fetches them with none.
+LISTING_PATHS = ("/v1/models", "/v1/audio/models", "/v1/audio/voices")
 
 
 @dataclass
@@ -54,12 +62,18 @@ class Guard:
     subprotocol `openai-insecure-api-key.KEY`, since browsers cannot set headers there), and the
     request body size, checked against Content-Length and counted as it arrives."""
 
-    def __init__(self, app, server: Server):
-        self.app, self.server = app, server
+    def __init__(self, app, server: Server, public_listings: bool = False):
+        self.app, self.server, self.public_listings = app, server, public_listings
+
+    def _open(self, scope) -> bool:
+        path = scope["path"]
+        if path in OPEN_PATHS or path.startswith("/static/"):
+            return True
+        return self.public_listings and scope["type"] == "http" and scope["method"] == "GET" and path in LISTING_PATHS
 
     def _authorized(self, scope) -> bool:
         key = self.server.api_key
-        if not key or scope["path"] in OPEN_PATHS or scope["path"].startswith("/static/"):
+        if not key or self._open(scope):
             return True
         headers = dict(scope.get("headers") or [])
         given = headers.get(b"authorization", b"").decode("latin-1")
@@ -135,9 +149,11 @@ async def page(request):
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
 
-def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional[Sequence[str]] = None) -> Starlette:
-    """trusted_hosts: Host header values accepted (for a loopback bind, the loopback names: a web
-    page cannot reach the server through DNS rebinding)."""
+def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional[Sequence[str]] = None,
+               public_listings: bool = False) -> Starlette:
+    """trusted_hosts: Host header values accepted (for a loopback bind, the loopback and container
+    host names: a web page cannot reach the server through DNS rebinding). public_listings: the
+    GET listings (LISTING_PATHS) need no API key."""
     routes = [
         Route("/", page),
         Route("/health", openai_api.health),
@@ -156,7 +172,7 @@ def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional
     if cors:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST", "DELETE"],
                                      allow_headers=["Authorization", "Content-Type"]))
-    middleware.append(Middleware(Guard, server=server))
+    middleware.append(Middleware(Guard, server=server, public_listings=public_listings))
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={
         ApiError: api_error, HTTPException: http_error, Exception: server_error})
     app.state.server = server

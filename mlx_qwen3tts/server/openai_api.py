@@ -9,12 +9,11 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .. import audio_formats
 from ..engine import EngineFull
 from ..errors import InputError, Qwen3TTSError
 from ..request import clone_voice
 from . import params as fields
-from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, in_thread
+from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, encoded_file, in_thread
 from .limits import ApiError
 from .time_stretch import time_stretch
 from .voices import clone_kwargs
@@ -166,7 +165,7 @@ async def whole_file(handle, fmt: str, speed: float, sr: int) -> Response:
     pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
     audio = await asyncio.to_thread(time_stretch, audio, speed, sr)
-    return Response(await asyncio.to_thread(audio_formats.encode, audio, sr, fmt), media_type=CONTENT_TYPES[fmt])
+    return Response(await asyncio.to_thread(encoded_file, audio, sr, fmt), media_type=CONTENT_TYPES[fmt])
 
 
 async def models(request: Request):

@@ -425,8 +425,8 @@ def _run_whole(tts, plan: Plan, common: dict, opts: Options):
 
 def _run_streaming(tts, request, plan: Plan, opts: Options):
     """Codes, whether the model ended the speech, and the frame budget."""
-    output, fmt, play, quiet = plan.outs["audio"], plan.fmt, opts.play, opts.quiet
     import numpy as np
+    output, fmt, play, quiet = plan.outs["audio"], plan.fmt, opts.play, opts.quiet
 
     from .synthesis import LoopState
 

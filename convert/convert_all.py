@@ -63,8 +63,8 @@ def main(argv=None) -> list:
                 print(f"{output} exists, skipped (--force converts it again)", file=sys.stderr)
                 continue
             repo = f"{args.upload_org}/{name}" if args.upload_org else None
-            convert(str(args.source_root / source), str(output), "bfloat16", bits, args.group_size, recipe,
-                    force=args.force, upload_repo=repo)
+            convert(str(args.source_root / source), str(output), dtype="bfloat16", bits=bits,
+                    group_size=args.group_size, recipe=recipe, force=args.force, upload_repo=repo)
             print(f"wrote {output}" + (f" and uploaded it to {repo}" if repo else ""), file=sys.stderr)
             written.append(output)
     return written

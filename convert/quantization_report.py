@@ -210,7 +210,7 @@ def main(argv=None):
             if name not in args.recipes:
                 continue
             out = work / name
-            convert(source, str(out), "bfloat16", bits, group_size, recipe)
+            convert(source, str(out), dtype="bfloat16", bits=bits, group_size=group_size, recipe=recipe)
             size = folder_bytes(out)
             bf16_bytes = bf16_bytes or (size if name == "bf16" else None)
             times = []

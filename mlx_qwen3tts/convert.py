@@ -1,7 +1,8 @@
 """Convert a Qwen3-TTS checkpoint to an MLX folder: cast, quantize by recipe, shard, write a card.
 
 `mlx_qwen3tts.convert --model Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice --output qwen3tts-4bit --bits 4`
-(also `python -m mlx_qwen3tts.convert`, and `convert(...)` from Python with the same arguments).
+(also `python -m mlx_qwen3tts.convert`, and `convert(model, output, ...)` from Python with the
+options as keyword arguments).
 
 The output has the layout of the mlx-community conversions (see layouts.py) plus a README card:
 weight surgery happens here once, so loading the folder renames and transposes nothing.
@@ -119,7 +120,7 @@ def quantization_entry(plan: dict, per_component: dict, group_size: int) -> dict
     return entry | {path: dict(entry, bits=bits) for path, bits in sorted(plan.items()) if bits != main}
 
 
-def convert(model: str, output: str, dtype: str = "bfloat16", bits: Optional[int] = None, group_size: int = 64,
+def convert(model: str, output: str, *, dtype: str = "bfloat16", bits: Optional[int] = None, group_size: int = 64,
             recipe: Optional[str] = None, force: bool = False, upload_repo: Optional[str] = None,
             max_shard_size_gb: float = SHARD_GB) -> Path:
     """Convert `model` (hub id or local folder, released or MLX layout, unquantized) into `output`.
@@ -145,12 +146,8 @@ def convert(model: str, output: str, dtype: str = "bfloat16", bits: Optional[int
     if config.quantization:
         raise ModelLoadError(f"{source} is already quantized; convert from its float checkpoint")
 
-    weights, plan = _convert_weights(source, config, dtype, per_component, group_size)
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".partial", dir=output.parent))
-        os.chmod(tmp, new_folder_mode())  # mkdtemp makes drwx------; the result is an ordinary folder
-    except OSError as e:
-        raise ConversionError(f"cannot write into {output.parent}: {e}") from None
+    weights, plan = _convert_weights(source, config, dtype=dtype, per_component=per_component, group_size=group_size)
+    tmp = _partial_folder(output)
     try:
         save_shards(tmp, weights, int(max_shard_size_gb * (1 << 30)))
         del weights
@@ -159,7 +156,8 @@ def convert(model: str, output: str, dtype: str = "bfloat16", bits: Optional[int
         _copy_support_files(source, tmp)
         _copy_codec(source / "speech_tokenizer", tmp / "speech_tokenizer")
         name = upload_repo.split("/")[-1] if upload_repo else default_name(model, dtype, recipe, per_component)
-        (tmp / "README.md").write_text(model_card(name, model, dtype, group_size, per_component, plan, upload_repo))
+        (tmp / "README.md").write_text(model_card(name, model, dtype=dtype, group_size=group_size,
+                                                  per_component=per_component, plan=plan, upload_repo=upload_repo))
         _move_into_place(tmp, output, force)
     except OSError as e:
         raise ConversionError(f"could not write {output}: {e}") from None
@@ -168,6 +166,16 @@ def convert(model: str, output: str, dtype: str = "bfloat16", bits: Optional[int
     if upload_repo:
         upload(output, upload_repo)
     return output
+
+
+def _partial_folder(output: Path) -> Path:
+    """An empty folder beside `output`, to be renamed to it when complete."""
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".partial", dir=output.parent))
+        os.chmod(tmp, new_folder_mode())  # mkdtemp makes drwx------; the result is an ordinary folder
+    except OSError as e:
+        raise ConversionError(f"cannot write into {output.parent}: {e}") from None
+    return tmp
 
 
 def _check_output(output: Path, source: Path, force: bool):
@@ -182,7 +190,7 @@ def _check_output(output: Path, source: Path, force: bool):
         raise ConversionError(f"output {output} would overwrite the source {source}")
 
 
-def _convert_weights(source: Path, config, dtype: str, per_component: dict, group_size: int):
+def _convert_weights(source: Path, config, *, dtype: str, per_component: dict, group_size: int):
     import mlx.core as mx
     import mlx.nn as nn
     from mlx.utils import tree_flatten
@@ -296,7 +304,8 @@ def default_name(model: str, dtype: str, recipe: Optional[str], per_component: d
     return f"{base}-{per_component['talker']}bit{suffix}"
 
 
-def model_card(name, source, dtype, group_size, per_component, plan, upload_repo=None) -> str:
+def model_card(name: str, source: str, *, dtype: str, group_size: int, per_component: dict, plan: dict,
+               upload_repo: Optional[str] = None) -> str:
     """README.md: front matter for the hub, what is stored how, and how to run it. Depends only on
     the options and the source name, so converting twice gives the same file."""
     from . import __version__
@@ -361,7 +370,8 @@ def upload(folder: Path, repo: str):
 def main(model, output, dtype, bits, group_size, recipe, force, upload_repo, max_shard_size):
     """Convert a Qwen3-TTS checkpoint to MLX, optionally quantized."""
     with cli_errors():
-        out = convert(model, output, dtype, bits, group_size, recipe, force, upload_repo, max_shard_size)
+        out = convert(model, output, dtype=dtype, bits=bits, group_size=group_size, recipe=recipe, force=force,
+                      upload_repo=upload_repo, max_shard_size_gb=max_shard_size)
     click.echo(f"wrote {out}", err=True)
 
 

@@ -13,12 +13,14 @@ import threading
 import time
 import warnings
 from contextlib import ExitStack, closing, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 import click
 
 from . import __version__, outputs
-from .audio_formats import FORMAT_NAMES, StreamEncoder, encode, format_for_path, open_file
+from .audio_formats import FORMAT_NAMES, AudioFormat, StreamEncoder, encode, format_for_path, open_file
 from .codec import FRAMES_PER_SECOND
 from .errors import InputError, OneLineErrors, cli_errors
 
@@ -148,14 +150,12 @@ def stdin_deltas(stream=None, size: int = 64):
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts")
 def main(**opts):
     """Speak text with a Qwen3-TTS model."""
-    for name in PATH_OPTIONS:  # a shell leaves ~ as it is in `--output=~/a.wav` and in quotes
-        if opts[name] is not None and opts[name] not in outputs.STDOUT_NAMES:
-            opts[name] = os.path.expanduser(opts[name])
+    options = Options.from_click(opts)
     with warnings.catch_warnings(), signals_interrupt():
         warnings.showwarning = lambda msg, *a, **k: click.echo(f"warning: {msg}", err=True)
         try:
             with cli_errors(FLAGS):
-                run(**opts)
+                run(options)
         except BrokenPipeError:
             # The reader of stdout (or of a FIFO) went away, e.g. `| head -c 100`: end quietly.
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -181,67 +181,144 @@ def signals_interrupt():
             signal.signal(sig, handler)
 
 
-def run(model, text, text_stream, output, audio_format, language, speaker, instruct, text_mode, temperature, top_k,
-        top_p, repetition_penalty, max_tokens, seed, codes_output, ref_audio, ref_text, x_vector_only, save_voice,
-        voice, stream, play, first_chunk_frames, chunk_frames, split, batch_file, dtype, quiet):
+@dataclass(frozen=True)
+class Options:
+    """The command's options as click parsed them (paths with ~ expanded), named as the options."""
+
+    model: str
+    text: Optional[str]
+    text_stream: bool
+    output: Optional[str]
+    audio_format: Optional[str]
+    language: str
+    speaker: Optional[str]
+    instruct: Optional[str]
+    text_mode: Optional[str]
+    temperature: Optional[float]
+    top_k: Optional[int]
+    top_p: Optional[float]
+    repetition_penalty: Optional[float]
+    max_tokens: Optional[int]
+    seed: Optional[int]
+    codes_output: Optional[str]
+    ref_audio: Optional[str]
+    ref_text: Optional[str]
+    x_vector_only: bool
+    save_voice: Optional[str]
+    voice: Optional[str]
+    stream: bool
+    play: bool
+    first_chunk_frames: int
+    chunk_frames: int
+    split: str
+    batch_file: Optional[str]
+    dtype: Optional[str]
+    quiet: bool
+
+    @classmethod
+    def from_click(cls, opts: dict) -> "Options":
+        # a shell leaves ~ as it is in `--output=~/a.wav` and in quotes
+        paths = {name: os.path.expanduser(opts[name]) for name in PATH_OPTIONS
+                 if opts[name] is not None and opts[name] not in outputs.STDOUT_NAMES}
+        return cls(**opts | paths)
+
+    @property
+    def speaks(self) -> bool:
+        """Asked for speech, not only for --save-voice."""
+        return self.output is not None or self.codes_output is not None or self.play
+
+    @property
+    def sampling(self) -> dict:
+        return dict(temperature=self.temperature, top_k=self.top_k, top_p=self.top_p,
+                    repetition_penalty=self.repetition_penalty)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What `run` checked before loading the model."""
+
+    text: Optional[str]  # --text, stdin's for '-'
+    lines: Optional[list]  # --batch-file's (line number, text) pairs
+    outs: dict  # "audio", "codes", "voice": an Output, a list of them (one per line) or None
+    fmt: Optional[AudioFormat]  # --output's
+
+
+def run(opts: Options):
+    """Inputs, then outputs, are checked before the model loads; then the voice, then the speech."""
     import mlx.core as mx
 
-    from .sampling import SamplingConfig
     from .tts import load
 
-    if sum(x is not None for x in (text, text_stream or None, batch_file)) > 1:
-        raise InputError("give only one of --text, --text-stream and --batch-file")
-    texts, speaks = None, output is not None or codes_output is not None or play  # more than --save-voice
-    if batch_file is not None:
-        texts = _read_batch_file(batch_file)
-        if stream or play:
-            raise InputError("--batch-file cannot be combined with --stream or --play")
-    elif text is None and not text_stream and (speaks or save_voice is None):
-        raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
-    if text is not None:
-        text = _decode(sys.stdin.buffer.read(), "stdin") if text == "-" else _utf8(text, "--text")
-    if not speaks and save_voice is None:
-        raise InputError("nothing to do: give --output OUT.wav, --codes-output CODES.npy, --play or --save-voice")
-    if not speaks and (text is not None or text_stream or texts is not None):
-        raise InputError("the speech would go nowhere: add --output, --codes-output or --play "
-                         "(or leave out the text to only save the voice)")
-    if audio_format is not None and output is None:
-        raise InputError("--format applies to --output; give --output OUT or --output - (stdout)")
-    sampling_args = dict(temperature=temperature, top_k=top_k, top_p=top_p, repetition_penalty=repetition_penalty)
-    SamplingConfig().override(**sampling_args)  # the request layer's own check, before the model loads
-    fmt = format_for_path(output, audio_format) if output is not None else None
-    outs = _resolve_outputs(texts, output, codes_output, save_voice)
-    outputs.check_distinct(
-        [o for group in outs.values() for o in (group if isinstance(group, list) else [group]) if o is not None],
-        outputs.input_files("--ref-audio", ref_audio) + outputs.input_files("--voice", voice)
-        + outputs.input_files("--batch-file", batch_file) + outputs.input_files("model", Path(model).expanduser()),
-    )
-    if play:
+    text, lines = _check_inputs(opts)
+    plan = Plan(text, lines, *_check_outputs(opts, lines))
+    if opts.play:
         from .playback import check_output_device
 
         check_output_device()
 
-    tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
-    voice_obj = _voice(tts, outs["voice"], quiet, speaker=speaker, voice=voice, ref_audio=ref_audio, ref_text=ref_text,
-                       x_vector_only=x_vector_only)
-    if not speaks:  # only the voice was asked for (text without an output was refused above)
-        return
+    tts = load(opts.model, dtype=getattr(mx, opts.dtype) if opts.dtype else None)
+    voice = _voice(tts, plan.outs["voice"], opts.quiet, speaker=opts.speaker, voice=opts.voice,
+                   ref_audio=opts.ref_audio, ref_text=opts.ref_text, x_vector_only=opts.x_vector_only)
+    if opts.speaks:  # else only the voice was asked for (text without an output was refused)
+        _speak(tts, opts, plan, voice)
 
-    common = dict(language=language, instruct=instruct, text_mode=text_mode, voice=voice_obj, max_tokens=max_tokens,
-                  seed=seed, **sampling_args)
-    if texts is not None:
-        return _run_batch(tts, texts, common, outs, fmt, quiet)
-    if text_stream or stream or play:
-        source = dict(deltas=stdin_deltas()) if text_stream else dict(text=text)
-        request = tts.request(**source, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, **common)
+
+def _check_inputs(opts: Options):
+    """The text (read from stdin for '-') or the batch file's lines, and the options that need no model."""
+    from .sampling import SamplingConfig
+
+    if sum(x is not None for x in (opts.text, opts.text_stream or None, opts.batch_file)) > 1:
+        raise InputError("give only one of --text, --text-stream and --batch-file")
+    text, lines = opts.text, None
+    if opts.batch_file is not None:
+        lines = _read_batch_file(opts.batch_file)
+        if opts.stream or opts.play:
+            raise InputError("--batch-file cannot be combined with --stream or --play")
+    elif text is None and not opts.text_stream and (opts.speaks or opts.save_voice is None):
+        raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
+    if text is not None:
+        text = _decode(sys.stdin.buffer.read(), "stdin") if text == "-" else _utf8(text, "--text")
+    if not opts.speaks and opts.save_voice is None:
+        raise InputError("nothing to do: give --output OUT.wav, --codes-output CODES.npy, --play or --save-voice")
+    if not opts.speaks and (text is not None or opts.text_stream or lines is not None):
+        raise InputError("the speech would go nowhere: add --output, --codes-output or --play "
+                         "(or leave out the text to only save the voice)")
+    if opts.audio_format is not None and opts.output is None:
+        raise InputError("--format applies to --output; give --output OUT or --output - (stdout)")
+    SamplingConfig().override(**opts.sampling)  # the request layer's own check, before the model loads
+    return text, lines
+
+
+def _check_outputs(opts: Options, lines):
+    """Every output resolved and checked writable, none of them an input."""
+    fmt = format_for_path(opts.output, opts.audio_format) if opts.output is not None else None
+    outs = _resolve_outputs(lines, opts.output, opts.codes_output, opts.save_voice)
+    outputs.check_distinct(
+        [o for group in outs.values() for o in (group if isinstance(group, list) else [group]) if o is not None],
+        outputs.input_files("--ref-audio", opts.ref_audio) + outputs.input_files("--voice", opts.voice)
+        + outputs.input_files("--batch-file", opts.batch_file)
+        + outputs.input_files("model", Path(opts.model).expanduser()),
+    )
+    return outs, fmt
+
+
+def _speak(tts, opts: Options, plan: Plan, voice):
+    common = dict(language=opts.language, instruct=opts.instruct, text_mode=opts.text_mode, voice=voice,
+                  max_tokens=opts.max_tokens, seed=opts.seed, **opts.sampling)
+    if plan.lines is not None:
+        return _run_batch(tts, plan, common, opts.quiet)
+    if opts.text_stream or opts.stream or opts.play:
+        source = dict(deltas=stdin_deltas()) if opts.text_stream else dict(text=plan.text)
+        request = tts.request(**source, first_chunk_frames=opts.first_chunk_frames, chunk_frames=opts.chunk_frames,
+                              **common)
         _notify(request.notices)
-        codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet)
+        codes, stopped_on_eos, budget = _run_streaming(tts, request, plan, opts)
     else:
-        codes, stopped_on_eos, budget = _run_whole(tts, text, common, split, outs["audio"], fmt, quiet)
+        codes, stopped_on_eos, budget = _run_whole(tts, plan, common, opts)
     if not stopped_on_eos:
-        _warn_cut(max_tokens, f"the budget for this text ({budget} frames)")
-    if outs["codes"] is not None:
-        outs["codes"].write(_npy_bytes(codes))
+        _warn_cut(opts.max_tokens, f"the budget for this text ({budget} frames)")
+    if plan.outs["codes"] is not None:
+        plan.outs["codes"].write(_npy_bytes(codes))
 
 
 def _notify(notices):
@@ -310,14 +387,15 @@ def _read_batch_file(path):
     return texts
 
 
-def _run_batch(tts, texts, common, outs, fmt, quiet):
+def _run_batch(tts, plan: Plan, common: dict, quiet: bool):
+    texts, outs = plan.lines, plan.outs
     results = tts.generate_batch([text for _, text in texts], decode=outs["audio"] is not None, **common)
     items = []
     for i, ((number, _), result) in enumerate(zip(texts, results)):
         if outs["audio"] is not None:
             if result.codes.shape[0] == 0:
                 raise InputError(f"line {number} produced no audio (end of speech at the first frame); nothing written")
-            items.append((outs["audio"][i], encode(result.audio, result.sample_rate, fmt.name)))
+            items.append((outs["audio"][i], encode(result.audio, result.sample_rate, plan.fmt.name)))
         if outs["codes"] is not None:
             items.append((outs["codes"][i], _npy_bytes(result.codes)))
         if not result.stopped_on_eos:
@@ -331,23 +409,24 @@ def _run_batch(tts, texts, common, outs, fmt, quiet):
         click.echo(f"{len(results)} text{'s' if len(results) != 1 else ''}, {frames} frames", err=True)
 
 
-def _run_whole(tts, text, common, split, output, fmt, quiet):
-    progress = Progress(quiet)
-    result = tts.generate(text, split=split, decode=output is not None, progress=progress, **common)
+def _run_whole(tts, plan: Plan, common: dict, opts: Options):
+    output, progress = plan.outs["audio"], Progress(opts.quiet)
+    result = tts.generate(plan.text, split=opts.split, decode=output is not None, progress=progress, **common)
     progress.done()
     if output is not None:
         if result.codes.shape[0] == 0:
             raise InputError("the model produced no audio (end of speech at the first frame)")
-        output.write(encode(result.audio, result.sample_rate, fmt.name))
-        if not quiet:
+        output.write(encode(result.audio, result.sample_rate, plan.fmt.name))
+        if not opts.quiet:
             click.echo(f"{result.codes.shape[0]} frames, {result.audio.shape[0] / result.sample_rate:.2f} s of audio "
                        f"-> {output}", err=True)
     return result.codes, result.stopped_on_eos, result.max_frames
 
 
-def _run_streaming(tts, request, output, fmt, play, quiet):
+def _run_streaming(tts, request, plan: Plan, opts: Options):
     """Codes, whether the model ended the speech, and the frame budget."""
     import numpy as np
+    output, fmt, play, quiet = plan.outs["audio"], plan.fmt, opts.play, opts.quiet
 
     # A rough length for the playback buffer: ~0.3 s of speech per text token (none for text read as it comes).
     expected_s = 0.3 * len(tts.tokenizer.encode(request.text)) if play and request.text is not None else None

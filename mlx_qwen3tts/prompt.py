@@ -7,7 +7,7 @@ codec track (`codec_embedding(id)`), either possibly absent. The decode loop the
 """
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import mlx.core as mx
 
@@ -33,7 +33,7 @@ def language_id(config: ModelConfig, language: str, speaker: Optional[str]) -> O
     return None if language == "auto" else tc.codec_language_id[language]
 
 
-def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice = Voice(), language: str = "auto",
+def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice = Voice(), *, language: str = "auto",
                  instruct_ids: Optional[Sequence[int]] = None, streaming: bool = False,
                  text_complete: bool = True) -> Prompt:
     """target: the text to speak in its template (`TextTokenizer.assistant`).
@@ -43,58 +43,76 @@ def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice 
     """
     tc = config.talker_config
     text = talker.text_embed
-    codec = lambda ids: talker.codec_embed(mx.array(list(ids)))  # noqa: E731  (n, H)
+    specials = _Specials(*text([config.tts_bos_token_id, config.tts_eos_token_id, config.tts_pad_token_id]))
+    codec_track = _codec_track(talker, config, voice, language)
 
-    tts_bos, tts_eos, tts_pad = text([config.tts_bos_token_id, config.tts_eos_token_id, config.tts_pad_token_id])
+    n = codec_track.shape[0]
+    text_track = mx.concatenate([mx.broadcast_to(specials.pad, (n - 2, specials.pad.shape[-1])), specials.bos[None]])
+    parts = []
+    if instruct_ids is not None:
+        parts.append(text(instruct_ids))
+    parts += [text(target.role), text_track + codec_track[:-1]]
+    body, eos, pad = target.body, specials.eos[None], specials.pad[None]
+
+    if voice.ref_codes is not None:
+        parts_icl, trailing = _icl(talker, tc, voice, body, specials, streaming=streaming, text_complete=text_complete)
+        parts += parts_icl
+    elif streaming:
+        parts.append(text(body[:1]) + codec_track[-1:])
+        trailing = mx.concatenate([text(body[1:]), eos]) if len(body) > 1 else eos
+    else:
+        words = mx.concatenate([text(body), eos]) if body else eos
+        parts.append(words + _codec(talker, [tc.codec_pad_id] * words.shape[0]))
+        parts.append(pad + _codec(talker, [tc.codec_bos_id]))
+        trailing = pad
+    return Prompt(embeds=mx.concatenate(parts)[None], trailing=trailing, pad=specials.pad,
+                  text_tokens=len(body) if text_complete else 0)
+
+
+class _Specials(NamedTuple):
+    """The text track's tts_bos, tts_eos and tts_pad vectors, each (H,)."""
+
+    bos: mx.array
+    eos: mx.array
+    pad: mx.array
+
+
+def _codec(talker, ids) -> mx.array:
+    return talker.codec_embed(mx.array(list(ids)))  # (n, H)
+
+
+def _codec_track(talker, config: ModelConfig, voice: Voice, language: str) -> mx.array:
+    """Think/language prefix, then the voice (preset speaker or cloned x-vector), then pad and bos."""
+    tc = config.talker_config
     lang = language_id(config, language, voice.speaker)
     if lang is None:
         prefix = [tc.codec_nothink_id, tc.codec_think_bos_id, tc.codec_think_eos_id]
     else:
         prefix = [tc.codec_think_id, tc.codec_think_bos_id, lang, tc.codec_think_eos_id]
-    codec_track = [codec(prefix)]
+    track = [_codec(talker, prefix)]
     if voice.speaker:
-        codec_track.append(codec([tc.spk_id[voice.speaker]]))
+        track.append(_codec(talker, [tc.spk_id[voice.speaker]]))
     elif voice.xvector is not None:
-        codec_track.append(voice.xvector.reshape(1, -1).astype(codec_track[0].dtype))
-    codec_track.append(codec([tc.codec_pad_id, tc.codec_bos_id]))
-    codec_track = mx.concatenate(codec_track)
-
-    n = codec_track.shape[0]
-    text_track = mx.concatenate([mx.broadcast_to(tts_pad, (n - 2, tts_pad.shape[-1])), tts_bos[None]])
-    parts = []
-    if instruct_ids is not None:
-        parts.append(text(instruct_ids))
-    parts += [text(target.role), text_track + codec_track[:-1]]
-    body = target.body
-
-    if voice.ref_codes is not None:
-        parts_icl, trailing = _icl(talker, tc, codec, voice, body, tts_eos, tts_pad, streaming, text_complete)
-        parts += parts_icl
-    elif streaming:
-        parts.append(text(body[:1]) + codec_track[-1:])
-        trailing = mx.concatenate([text(body[1:]), tts_eos[None]]) if len(body) > 1 else tts_eos[None]
-    else:
-        words = mx.concatenate([text(body), tts_eos[None]]) if body else tts_eos[None]
-        parts.append(words + codec([tc.codec_pad_id] * words.shape[0]))
-        parts.append(tts_pad[None] + codec([tc.codec_bos_id]))
-        trailing = tts_pad[None]
-    return Prompt(embeds=mx.concatenate(parts)[None], trailing=trailing, pad=tts_pad,
-                  text_tokens=len(body) if text_complete else 0)
+        track.append(voice.xvector.reshape(1, -1).astype(track[0].dtype))
+    track.append(_codec(talker, [tc.codec_pad_id, tc.codec_bos_id]))
+    return mx.concatenate(track)
 
 
-def _icl(talker, tc, codec, voice, body, tts_eos, tts_pad, streaming, text_complete):
+def _icl(talker, tc, voice: Voice, body, specials: _Specials, *, streaming: bool, text_complete: bool):
+    """In-context cloning: the reference transcript and the target text over the reference codes."""
     words = talker.text_embed(list(voice.ref_text_ids) + list(body))
     if text_complete:
-        words = mx.concatenate([words, tts_eos[None]])
+        words = mx.concatenate([words, specials.eos[None]])
     codes = voice.ref_codes.astype(mx.int32)  # (T, 16)
     ref = talker.codec_embed(codes[:, 0])
     for q, table in enumerate(talker.code_predictor.model.codec_embedding):
         ref = ref + table(codes[:, q + 1])
-    audio = mx.concatenate([codec([tc.codec_bos_id]), ref])
+    audio = mx.concatenate([_codec(talker, [tc.codec_bos_id]), ref])
+    pad = specials.pad
     if not streaming:
-        return [words + codec([tc.codec_pad_id] * words.shape[0]), audio + tts_pad], tts_pad[None]
+        return [words + _codec(talker, [tc.codec_pad_id] * words.shape[0]), audio + pad], pad[None]
     n_text, n_audio = words.shape[0], audio.shape[0]
     if n_text > n_audio:
         return [words[:n_audio] + audio], words[n_audio:]
-    padded = mx.concatenate([words, mx.broadcast_to(tts_pad, (n_audio - n_text, tts_pad.shape[-1]))])
-    return [padded + audio], tts_pad[None]
+    padded = mx.concatenate([words, mx.broadcast_to(pad, (n_audio - n_text, pad.shape[-1]))])
+    return [padded + audio], pad[None]

@@ -150,6 +150,18 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
     Raises ReferenceAudioError for unreadable files, rates outside 8-192 kHz, empty, silent,
     non-finite or shorter than 0.5 s audio.
     """
+    audio, sample_rate, seconds, where = _samples(path_or_array, sample_rate)
+    if seconds > REFERENCE_SECONDS:
+        audio = audio[: math.ceil(REFERENCE_SECONDS * sample_rate)]
+        warnings.warn(f"reference audio {where} is {seconds:.1f} s long; cloning uses its first "
+                      f"{REFERENCE_SECONDS:g} s (3-15 s of clear speech is enough; a reference transcript "
+                      "should be of those seconds only)", stacklevel=2)
+    _check_speech(audio, sample_rate, where)
+    return resample_to_24k(audio, sample_rate)
+
+
+def _samples(path_or_array, sample_rate):
+    """Mono float32 samples, their rate, the source's length in seconds, and how to name the source."""
     if isinstance(path_or_array, tuple):
         if len(path_or_array) != 2 or sample_rate is not None:
             raise ReferenceAudioError("pass reference audio as (samples, sample_rate), or samples with sample_rate=")
@@ -164,6 +176,12 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
         if sample_rate is None:
             raise ReferenceAudioError("reference audio given as an array needs its sample rate: pass (samples, sample_rate)")
         audio, seconds = _as_float_samples(path_or_array, where), None
+    sample_rate = _checked_rate(sample_rate)
+    audio = _to_mono(audio, where)
+    return audio, sample_rate, audio.shape[0] / sample_rate if seconds is None else seconds, where
+
+
+def _checked_rate(sample_rate) -> int:
     if isinstance(sample_rate, bool) or not float(sample_rate).is_integer() or sample_rate <= 0:
         raise ReferenceAudioError(f"reference audio sample rate must be a positive whole number of Hz, got {sample_rate!r}")
     sample_rate = int(sample_rate)
@@ -172,14 +190,11 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
             f"reference audio sample rate {sample_rate} Hz is outside {MIN_SAMPLE_RATE // 1000}-"
             f"{MAX_SAMPLE_RATE // 1000} kHz; give the rate the samples were recorded at (e.g. 16000, 24000, 44100)"
         )
-    audio = _to_mono(audio, where)
-    seconds = audio.shape[0] / sample_rate if seconds is None else seconds
-    if seconds > REFERENCE_SECONDS:
-        audio = audio[: math.ceil(REFERENCE_SECONDS * sample_rate)]
-        warnings.warn(f"reference audio {where} is {seconds:.1f} s long; cloning uses its first "
-                      f"{REFERENCE_SECONDS:g} s (3-15 s of clear speech is enough; a reference transcript "
-                      "should be of those seconds only)", stacklevel=2)
+    return sample_rate
 
+
+def _check_speech(audio: np.ndarray, sample_rate: int, where: str):
+    """Refuse what cannot be a voice to clone: empty, non-finite, too short or silent audio."""
     if audio.size == 0:
         raise ReferenceAudioError(f"reference audio {where} is empty; give 3-15 s of clear speech")
     if not np.all(np.isfinite(audio)):
@@ -192,4 +207,3 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
         )
     if np.max(np.abs(audio)) < SILENCE_PEAK:
         raise ReferenceAudioError(f"reference audio {where} is silent; give a recording of the voice to clone")
-    return resample_to_24k(audio, sample_rate)

@@ -98,7 +98,7 @@ def checked_deltas(deltas) -> Iterator[str]:
         raise InputError("{deltas} is empty; give some text to speak", field="deltas", code="empty_input")
 
 
-def _integer(value, name: str, low: int, high: int, why: str = "") -> int:
+def _integer(value, name: str, low: int, high: int, *, why: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, Integral) or not low <= value <= high:
         raise InputError(f"{{{name}}} must be an integer from {low} to {high}{why}, got {_shown(value)}", field=name)
     return int(value)
@@ -247,10 +247,11 @@ def _text_and_mode(facts: ModelFacts, text, deltas, text_mode) -> tuple:
     return None, checked_deltas(deltas), "streaming"
 
 
-def _sampling(facts: ModelFacts, sampling, temperature, top_k, top_p, repetition_penalty) -> SamplingConfig:
+def _sampling(facts: ModelFacts, sampling, **overrides) -> SamplingConfig:
+    """`sampling` (or the model's) with the request's temperature, top_k, top_p and repetition_penalty."""
     if sampling is not None and not isinstance(sampling, SamplingConfig):
         raise InputError(f"{{sampling}} must be a SamplingConfig, got {type(sampling).__name__}", field="sampling")
-    return (sampling or facts.sampling).override(temperature, top_k, top_p, repetition_penalty)
+    return (sampling or facts.sampling).override(**overrides)
 
 
 def build_request(facts: ModelFacts, maker: VoiceMaker, text=None, deltas=None, *, language="auto", speaker=None,
@@ -262,10 +263,11 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, text=None, deltas=None, 
     come first, so a bad number is refused before any reference audio is encoded."""
     text, deltas, text_mode = _text_and_mode(facts, text, deltas, text_mode)
     language = language_name(facts, language)
-    sampling = _sampling(facts, sampling, temperature, top_k, top_p, repetition_penalty)
+    sampling = _sampling(facts, sampling, temperature=temperature, top_k=top_k, top_p=top_p,
+                         repetition_penalty=repetition_penalty)
     if max_tokens is not None:
         max_tokens = _integer(max_tokens, "max_tokens", 1, facts.max_new_tokens,
-                              " (max_new_tokens in generation_config.json)")
+                              why=" (max_new_tokens in generation_config.json)")
     if seed is not None:
         seed = _integer(seed, "seed", 0, 2**64 - 1)
     first_chunk_frames = _integer(first_chunk_frames, "first_chunk_frames", 1, 2**31)

@@ -4,7 +4,7 @@ the streaming `step`, 4 frames per call, as the generation benchmark decodes.
     python -m benchmarks.codec                 # 8 frames after a warm-up call
     python -m benchmarks.codec --native        # also MLX's own conv kernels / sin / compiled step, same run
 
---native times the paths Metal and CUDA run (codec/conv.py `CPU_PATHS = False`) in the same process,
+--native times the paths Metal and CUDA run (`backend.CPU_PATHS = False`) in the same process,
 so the ratio is measured on one machine state. MLX_QWEN3TTS_NO_OPENBLAS=1 runs on MLX's bundled BLAS.
 """
 
@@ -54,11 +54,11 @@ def main(argv=None):
           f"{args.chunk} per step")
     results = {}
     for name, cpu_paths in [("default", None)] + ([("native kernels", False)] if args.native else []):
-        conv.CPU_PATHS = cpu_paths
+        backend.CPU_PATHS = cpu_paths
         try:
             results[name] = decode_ms_per_frame(released_decoder(), args.frames, args.chunk)
         finally:
-            conv.CPU_PATHS = None
+            backend.CPU_PATHS = None
         print(f"  {name:15s} {results[name]:10,.1f} ms/frame (RTF {results[name] / 80:.2f})", flush=True)
     if len(results) == 2:
         print(f"  default is {results['native kernels'] / results['default']:.1f}x faster than native kernels")

@@ -3,9 +3,14 @@ the streaming `step`, 4 frames per call, as the generation benchmark decodes.
 
     python -m benchmarks.codec                 # 8 frames after a warm-up call
     python -m benchmarks.codec --native        # also MLX's own conv kernels / sin / compiled step, same run
+    python -m benchmarks.codec --new-length    # Metal's paths: decode() of a new length vs a repeated one
 
 --native times the paths Metal and CUDA run (`backend.CPU_PATHS = False`) in the same process,
 so the ratio is measured on one machine state. MLX_QWEN3TTS_NO_OPENBLAS=1 runs on MLX's bundled BLAS.
+--new-length, on those paths too and on a narrow decoder (`NARROW`): after a warm-up decode of 21
+frames (twice), the first decode of 37 frames (a length never seen) against the second, with the
+compiled step run in `STEP_SIZES` pieces (37 = 2 x 16 + 4 + 1: shapes the warm-up traced) and with
+one piece per length (a trace per new length, as before the pieces), each on a fresh decoder.
 """
 
 import argparse
@@ -16,15 +21,21 @@ import mlx.core as mx  # noqa: E402
 from mlx.utils import tree_flatten  # noqa: E402
 
 from mlx_qwen3tts import backend  # noqa: E402
-from mlx_qwen3tts.codec import conv  # noqa: E402
+from mlx_qwen3tts.codec import decoder as codec_decoder  # noqa: E402
 from mlx_qwen3tts.codec.decoder import CodecDecoder, DecoderArgs  # noqa: E402
 
 from . import checkpoints  # noqa: E402
 
 
-def released_decoder(seed: int = 0) -> CodecDecoder:
+# The released decoder's depth and op graph at 1/16 of its widths: what a trace costs stays (it follows
+# the number of ops), while the arithmetic, which on this CPU's native kernels would hide it, goes.
+NARROW = {"hidden_size": 32, "head_dim": 8, "num_attention_heads": 4, "num_key_value_heads": 4,
+          "intermediate_size": 64, "latent_dim": 64, "codebook_dim": 32, "decoder_dim": 96}
+
+
+def released_decoder(seed: int = 0, narrow: bool = False) -> CodecDecoder:
     mx.random.seed(seed)
-    decoder = CodecDecoder(DecoderArgs.from_dict(checkpoints.RELEASED_DECODER))
+    decoder = CodecDecoder(DecoderArgs.from_dict({**checkpoints.RELEASED_DECODER, **(NARROW if narrow else {})}))
     mx.eval(decoder.parameters())
     return decoder
 
@@ -41,12 +52,50 @@ def decode_ms_per_frame(decoder: CodecDecoder, frames: int, chunk: int, seed: in
     return (time.perf_counter() - tic) / frames * 1e3
 
 
+def new_vs_repeated(warm: int, new: int, per_length: bool) -> list:
+    """Seconds of the first and the second `decode()` of `new` frames, after two of `warm` frames."""
+    decoder, frames = released_decoder(narrow=True), max(warm, new)
+    codes = mx.random.randint(0, decoder.args.codebook_size, (1, frames, decoder.args.num_quantizers),
+                              key=mx.random.key(1))
+    saved = codec_decoder.STEP_SIZES
+    if per_length:  # every length up to `frames` is a piece size: one piece, one trace per new length
+        codec_decoder.STEP_SIZES = tuple(range(frames, 0, -1))
+    try:
+        for _ in range(2):
+            mx.eval(decoder.decode(codes[:, :warm]))
+        times = []
+        for _ in range(2):
+            tic = time.perf_counter()
+            mx.eval(decoder.decode(codes[:, :new]))
+            times.append(time.perf_counter() - tic)
+    finally:
+        codec_decoder.STEP_SIZES = saved
+    return times
+
+
+def print_new_vs_repeated(warm: int = 21, new: int = 37):
+    print(f"decode() of {new} new frames vs the same again, after {warm} frames, Metal/CUDA paths forced, "
+          f"released depth at 1/16 width (NARROW), on {mx.default_device()}:")
+    backend.CPU_PATHS = False
+    try:
+        for name, per_length in [(f"pieces of {codec_decoder.STEP_SIZES}", False), ("one piece per length", True)]:
+            first, again = new_vs_repeated(warm, new, per_length)
+            print(f"  {name:32s} new {first * 1e3:8,.0f} ms, repeated {again * 1e3:8,.0f} ms, "
+                  f"new / repeated {first / again:.2f}", flush=True)
+    finally:
+        backend.CPU_PATHS = None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m benchmarks.codec", description=__doc__.split("\n")[0])
     ap.add_argument("--frames", type=int, default=8, help="timed frames (a multiple of --chunk)")
     ap.add_argument("--chunk", type=int, default=4, help="frames per step call")
     ap.add_argument("--native", action="store_true", help="also time MLX's own kernels (the Metal/CUDA paths)")
+    ap.add_argument("--new-length", action="store_true",
+                    help="only time decode() of a new length vs a repeated one on the Metal/CUDA paths")
     args = ap.parse_args(argv)
+    if args.new_length:
+        return print_new_vs_repeated()
     decoder = released_decoder()
     n = sum(v.size for _, v in tree_flatten(decoder.parameters()))
     print(f"released codec decoder ({n / 1e6:.0f}M parameters) on {mx.default_device()}, BLAS: OpenBLAS "

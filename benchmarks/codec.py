@@ -7,13 +7,15 @@ the streaming `step`, 4 frames per call, as the generation benchmark decodes.
 
 --native times the paths Metal and CUDA run (`backend.CPU_PATHS = False`) in the same process,
 so the ratio is measured on one machine state. MLX_QWEN3TTS_NO_OPENBLAS=1 runs on MLX's bundled BLAS.
---new-length, on those paths too and on a narrow decoder (`NARROW`): after a warm-up decode of 21
-frames (twice), the first decode of 37 frames (a length never seen) against the second, with the
-compiled step run in `STEP_SIZES` pieces (37 = 2 x 16 + 4 + 1: shapes the warm-up traced) and with
-one piece per length (a trace per new length, as before the pieces), each on a fresh decoder.
+--new-length, on those paths too and on a narrow decoder (`NARROW`): after a warm-up decode of 5
+frames (twice), the first decodes of lengths never seen (`NEW_LENGTHS`) against the second ones, with
+the compiled step run in `STEP_SIZES` pieces (shapes the warm-up traced) and with one piece per length (a trace per new length, as before the pieces), each on a fresh decoder and
+an empty MLX kernel cache (MLX keeps the CPU kernels it compiles under $TMPDIR/mlx across processes).
 """
 
 import argparse
+import os
+import tempfile
 import time
 
 import mlx_qwen3tts  # noqa: F401  first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts/backend.py)
@@ -52,9 +54,13 @@ def decode_ms_per_frame(decoder: CodecDecoder, frames: int, chunk: int, seed: in
     return (time.perf_counter() - tic) / frames * 1e3
 
 
-def new_vs_repeated(warm: int, new: int, per_length: bool) -> list:
-    """Seconds of the first and the second `decode()` of `new` frames, after two of `warm` frames."""
-    decoder, frames = released_decoder(narrow=True), max(warm, new)
+NEW_LENGTHS = (6, 7, 9, 10, 11)  # pieces of 4 and 1 only, as the warm-up's 5 = 4 + 1
+
+
+def new_vs_repeated(warm: int, per_length: bool) -> list:
+    """Seconds of the first `decode()` of each of NEW_LENGTHS and of the second one right after it, summed;
+    after two decodes of `warm` frames."""
+    decoder, frames = released_decoder(narrow=True), max(warm, *NEW_LENGTHS)
     codes = mx.random.randint(0, decoder.args.codebook_size, (1, frames, decoder.args.num_quantizers),
                               key=mx.random.key(1))
     saved = codec_decoder.STEP_SIZES
@@ -63,27 +69,32 @@ def new_vs_repeated(warm: int, new: int, per_length: bool) -> list:
     try:
         for _ in range(2):
             mx.eval(decoder.decode(codes[:, :warm]))
-        times = []
-        for _ in range(2):
-            tic = time.perf_counter()
-            mx.eval(decoder.decode(codes[:, :new]))
-            times.append(time.perf_counter() - tic)
+        times = [0.0, 0.0]
+        for n in NEW_LENGTHS:
+            for i in range(2):
+                tic = time.perf_counter()
+                mx.eval(decoder.decode(codes[:, :n]))
+                times[i] += time.perf_counter() - tic
     finally:
         codec_decoder.STEP_SIZES = saved
     return times
 
 
-def print_new_vs_repeated(warm: int = 21, new: int = 37):
-    print(f"decode() of {new} new frames vs the same again, after {warm} frames, Metal/CUDA paths forced, "
-          f"released depth at 1/16 width (NARROW), on {mx.default_device()}:")
-    backend.CPU_PATHS = False
+def print_new_vs_repeated(warm: int = 5):
+    print(f"decode() of {len(NEW_LENGTHS)} new lengths {NEW_LENGTHS} vs each again, after {warm} frames, Metal/CUDA "
+          f"paths forced, released depth at 1/16 width (NARROW), on {mx.default_device()}:")
+    backend.CPU_PATHS, tmpdir = False, os.environ.get("TMPDIR")
     try:
         for name, per_length in [(f"pieces of {codec_decoder.STEP_SIZES}", False), ("one piece per length", True)]:
-            first, again = new_vs_repeated(warm, new, per_length)
+            with tempfile.TemporaryDirectory() as fresh:
+                # MLX keeps the CPU kernels it compiles under $TMPDIR/mlx across processes: start empty
+                os.environ["TMPDIR"] = fresh
+                first, again = new_vs_repeated(warm, per_length)
             print(f"  {name:32s} new {first * 1e3:8,.0f} ms, repeated {again * 1e3:8,.0f} ms, "
                   f"new / repeated {first / again:.2f}", flush=True)
     finally:
         backend.CPU_PATHS = None
+        os.environ.pop("TMPDIR") if tmpdir is None else os.environ.update(TMPDIR=tmpdir)
 
 
 def main(argv=None):

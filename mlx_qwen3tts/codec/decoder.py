@@ -37,7 +37,7 @@ CODEBOOK_EPS = 1e-5
 # Chunk lengths the compiled step is traced for (Metal, CUDA): `step` splits any chunk into them, largest
 # first, so a thread traces at most five graphs per batch size whatever the utterance and reference
 # lengths (one trace per new length would cost a compile per sentence). 300: upstream's decode chunk;
-# 1 and 4: the default stream chunks; between them powers of 4 bound a chunk to 13 pieces.
+# 1 and 4: the default stream chunks; between them powers of 4 keep a chunk of up to 300 frames to 12 pieces.
 STEP_SIZES = (300, 64, 16, 4, 1)
 
 

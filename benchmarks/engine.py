@@ -47,7 +47,7 @@ def requests(tts, n: int, frames: int) -> list:
 
 
 def build(tts, spec):
-    from mlx_qwen3tts.engine import TextFeed
+    from mlx_qwen3tts.streaming import TextFeed
 
     kw, text = spec
     if isinstance(text, list):

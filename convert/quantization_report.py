@@ -40,7 +40,8 @@ from mlx_qwen3tts import layouts  # noqa: E402
 from mlx_qwen3tts.checkpoint import load_config, resolve  # noqa: E402
 from mlx_qwen3tts.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
-from mlx_qwen3tts.prompt import Voice, build_prompt  # noqa: E402
+from mlx_qwen3tts.prompt import build_prompt  # noqa: E402
+from mlx_qwen3tts.voices import Voice  # noqa: E402
 from mlx_qwen3tts.sampling import SamplingConfig  # noqa: E402
 from mlx_qwen3tts.synthesis import generate_frames, teacher_forced_logits  # noqa: E402
 from mlx_qwen3tts.talker import Qwen3TTSModel  # noqa: E402

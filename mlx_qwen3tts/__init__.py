@@ -5,10 +5,24 @@ from . import backend
 
 backend.setup()
 
-from .errors import InputError, ModelLoadError, Qwen3TTSError
-from .prompt import Voice
-from .sampling import SamplingConfig
-from .tts import TTS, Result, load
+from .errors import InputError, ModelLoadError, Qwen3TTSError  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["load", "TTS", "Result", "Voice", "SamplingConfig", "Qwen3TTSError", "ModelLoadError", "InputError"]
+# Imported on first use: the model code brings mlx, mlx-lm and transformers (~1 s), which
+# `import mlx_qwen3tts` for the errors, or `mlx_qwen3tts.generate --help`, does not need.
+_LAZY = {"load": "tts", "TTS": "tts", "Result": "tts", "Voice": "voices", "SamplingConfig": "sampling"}
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

@@ -117,6 +117,41 @@ def encode(samples, sample_rate: int, fmt: str = "wav") -> bytes:
     return buffer.getvalue()
 
 
+# MPEG audio Layer III frame headers: bitrates (kbit/s) by version, sample rates by version.
+_MP3_BITRATES = {1: (0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320),
+                 2: (0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160)}
+_MP3_RATES = {0b11: (44100, 48000, 32000), 0b10: (22050, 24000, 16000), 0b00: (11025, 12000, 8000)}
+
+
+def mp3_frame_length(header: bytes) -> int:
+    """Bytes in the Layer III frame that starts with `header` (4 bytes); 0 if it is no such header."""
+    if len(header) < 4 or header[0] != 0xFF or (header[1] & 0xE6) != 0xE2:  # sync, Layer III
+        return 0
+    version, bitrate, rate = (header[1] >> 3) & 3, header[2] >> 4, (header[2] >> 2) & 3
+    if version == 0b01 or bitrate in (0, 15) or rate == 3:
+        return 0
+    kbps = _MP3_BITRATES[1 if version == 0b11 else 2][bitrate]
+    per_frame = 144 if version == 0b11 else 72  # bytes per (bit/s / sample rate): 1152 or 576 samples
+    return per_frame * kbps * 1000 // _MP3_RATES[version][rate] + ((header[2] >> 1) & 1)
+
+
+def is_mp3_tag_frame(frame: bytes) -> bool:
+    """LAME's first frame: the Xing/Info tag (frame count, byte count, encoder delay) or, in a stream
+    whose start could not be rewritten at the end, its zero-filled placeholder. It holds no audio."""
+    body = bytes(frame[4:])
+    return b"Xing" in body[:48] or b"Info" in body[:48] or not body.strip(b"\0")
+
+
+def without_mp3_tag_frame(data: bytes) -> bytes:
+    """An MP3 stream without LAME's tag frame, so that such streams concatenate into one valid
+    stream: a tag counts the frames and bytes of its own file only (ffmpeg reports 'invalid
+    concatenated file'). Without it, decoders no longer trim the encoder delay (1105 samples)."""
+    length = mp3_frame_length(data[:4])
+    if length and len(data) >= length and is_mp3_tag_frame(data[:length]):
+        return data[length:]
+    return data
+
+
 def open_ended_wav_header(sample_rate: int) -> bytes:
     """A float32 mono WAV header whose sizes say 'unknown' (0xFFFFFFFF): readers play to the end."""
     fmt_chunk = struct.pack("<HHIIHH", 3, 1, sample_rate, sample_rate * 4, 4, 32)
@@ -176,12 +211,14 @@ class StreamEncoder:
 
     wav: float32 with an open-ended header; pcm: raw 16-bit little-endian; flac, opus (Ogg), mp3:
     libsndfile on an in-memory sink; aac: ADTS frames from PyAV. The concatenated bytes form one
-    playable stream.
+    playable stream. An mp3 stream starts without LAME's tag frame, which could not be completed
+    at the end anyway (see `without_mp3_tag_frame`).
     """
 
     def __init__(self, fmt: str, sample_rate: int):
         self.format, self.sample_rate, self.closed = get_format(fmt), sample_rate, False
         self._header, self._file, self._sink = b"", None, None
+        self._mp3_start = bytearray() if self.format.name == "mp3" else None  # held until its first frame is whole
         if self.format.name == "wav":
             self._header = open_ended_wav_header(sample_rate)
         elif self.format.name == "aac":
@@ -202,7 +239,17 @@ class StreamEncoder:
         if self._sink is None:
             return self._file.write(samples)
         self._file.write(samples)
-        return self._sink.take()
+        return self._without_tag(self._sink.take())
+
+    def _without_tag(self, data: bytes, final: bool = False) -> bytes:
+        if self._mp3_start is None:
+            return data
+        self._mp3_start += data
+        length = mp3_frame_length(self._mp3_start[:4])
+        if len(self._mp3_start) < max(length, 4) and not final:
+            return b""
+        start, self._mp3_start = bytes(self._mp3_start), None
+        return without_mp3_tag_frame(start)
 
     def close(self) -> bytes:
         """The final bytes (a WAV header too when nothing was written)."""
@@ -214,7 +261,7 @@ class StreamEncoder:
         if self._sink is None:
             return self._file.close()
         self._file.close()
-        return self._sink.take()
+        return self._without_tag(self._sink.take(), final=True)
 
 
 class _StreamToFile:

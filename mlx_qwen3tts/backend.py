@@ -6,7 +6,8 @@ when `mlx.core` is loaded, and a library loaded earlier with RTLD_GLOBAL is sear
 loading the system's OpenBLAS before that makes every float32 matmul and convolution ~40x faster.
 `setup()` does this (the package's __init__ runs it before anything imports mlx.core), checks that
 it took effect (OpenBLAS's `cblas_sgemm` is the one the global scope resolves, and it was there before
-mlx.core loaded), and says once how to fix it when it could not. `gemm_gflops()` measures the result.
+mlx.core loaded), and says once, in one line on stderr, how to fix it when it could not.
+`gemm_gflops()` measures the result.
 MLX_QWEN3TTS_NO_OPENBLAS=1 turns it off.
 
 On the CPU only float32 matmuls use BLAS (bfloat16, float16 and quantized ones are plain loops whose
@@ -126,7 +127,9 @@ def setup() -> str:
 
 
 def _say(message: str):
-    warnings.warn(f"{message} (set {DISABLE_ENV}=1 to silence)", RuntimeWarning, stacklevel=3)
+    # One plain line on stderr (setup() runs once per process), not a warning: a RuntimeWarning echoes
+    # a source line of this file under it, and the CLI's `--help` would carry both.
+    print(f"mlx_qwen3tts: warning: {message} (set {DISABLE_ENV}=1 to silence)", file=sys.stderr, flush=True)
 
 
 # None: follow MLX's default device. True / False: take the CPU backend's branches, or the ones Metal and CUDA

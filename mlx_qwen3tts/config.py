@@ -1,14 +1,18 @@
-"""Configuration of a Qwen3-TTS checkpoint, read from its config.json as released.
+"""Configuration of a Qwen3-TTS checkpoint, read from its config.json as released, and the facts
+about a loaded model that requests are checked against (`ModelFacts`).
 
 Unknown keys are ignored; token ids, languages and speakers always come from the file.
 """
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from mlx_lm.models.base import BaseModelArgs
 
 from .errors import ModelLoadError
+
+if TYPE_CHECKING:
+    from .sampling import SamplingConfig
 
 VARIANTS = ("base", "custom_voice", "voice_design")
 
@@ -100,3 +104,43 @@ class ModelConfig(BaseModelArgs):
     @property
     def speakers(self) -> list:
         return list(self.talker_config.spk_id)
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What requests are checked against, read once at load: the variant and size, the languages and
+    preset speakers, the frame cap and sampling defaults of generation_config.json, and the sizes a
+    saved voice or a code array must have."""
+
+    variant: str
+    size: str
+    languages: tuple  # the model's language names, "auto" first
+    speakers: tuple  # preset speakers, lower case (CustomVoice)
+    max_new_tokens: int
+    sampling: "SamplingConfig"  # generation_config.json's defaults
+    codebook_size: int
+    code_groups: int
+    hidden_size: int
+
+    @classmethod
+    def read(cls, config: ModelConfig, generation_config: dict, codebook_size: int) -> "ModelFacts":
+        from .sampling import SamplingConfig
+
+        tc = config.talker_config
+        return cls(variant=config.tts_model_type, size=config.tts_model_size, languages=tuple(config.languages),
+                   speakers=tuple(name.lower() for name in config.speakers),
+                   max_new_tokens=int(generation_config.get("max_new_tokens", 8192)),
+                   sampling=SamplingConfig.from_generation_config(generation_config), codebook_size=codebook_size,
+                   code_groups=tc.num_code_groups, hidden_size=tc.hidden_size)
+
+    @property
+    def default_speaker(self) -> Optional[str]:
+        """CustomVoice needs a speaker; without one we use Ryan (English), else the first listed."""
+        if self.variant != "custom_voice" or not self.speakers:
+            return None
+        return "ryan" if "ryan" in self.speakers else self.speakers[0]
+
+    @property
+    def default_text_mode(self) -> str:
+        """Upstream's text layout: streaming for Base models, non-streaming for the others."""
+        return "streaming" if self.variant == "base" else "non-streaming"

@@ -27,6 +27,7 @@ from typing import Optional
 import click
 
 from .errors import ConversionError, InputError, ModelLoadError, OneLineErrors, cli_errors
+from .outputs import new_folder_mode
 
 DTYPES = ("bfloat16", "float16", "float32")
 BITS = (4, 6, 8)
@@ -73,9 +74,12 @@ def recipe_bits(recipe: Optional[str], bits: Optional[int]) -> dict:
     if recipe not in RECIPES:
         raise InputError(f"unknown recipe '{recipe}'; choose one of: {', '.join(RECIPES)}")
     if recipe in FIXED_RECIPES:
-        if bits is not None:
-            raise InputError(f"recipe {recipe} sets its own bits; leave out --bits {bits}")
-        return dict(FIXED_RECIPES[recipe])
+        fixed = FIXED_RECIPES[recipe]
+        # --bits may name the talker's bits (the bulk of the weights): `--bits 4 --recipe talker4-cp8` reads right.
+        if bits is not None and bits != fixed["talker"]:
+            raise InputError(f"recipe {recipe} quantizes the talker at {fixed['talker']} bits, not {bits}; "
+                             f"leave out --bits or give --bits {fixed['talker']}")
+        return dict(fixed)
     bits = 4 if bits is None else bits
     if bits not in BITS:
         raise InputError(f"--bits must be one of {', '.join(map(str, BITS))}, got {bits}")
@@ -144,6 +148,7 @@ def convert(model: str, output: str, dtype: str = "bfloat16", bits: Optional[int
     weights, plan = _convert_weights(source, config, dtype, per_component, group_size)
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".partial", dir=output.parent))
+        os.chmod(tmp, new_folder_mode())  # mkdtemp makes drwx------; the result is an ordinary folder
     except OSError as e:
         raise ConversionError(f"cannot write into {output.parent}: {e}") from None
     try:

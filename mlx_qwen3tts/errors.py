@@ -3,6 +3,7 @@
 import signal
 import sys
 from contextlib import contextmanager
+from typing import Mapping, Optional, Sequence
 
 import click
 
@@ -16,7 +17,26 @@ class ModelLoadError(Qwen3TTSError):
 
 
 class InputError(Qwen3TTSError, ValueError):
-    """A generation argument (text, speaker, language, sampling setting, ...) is invalid."""
+    """A generation argument (text, speaker, language, sampling setting, ...) is invalid.
+
+    `field` names the argument in the request layer's words (`max_tokens`, `ref_text`); the message
+    may name it and `others` as `{field}`, so each front end words it in its own vocabulary
+    (`worded({"max_tokens": "--max-tokens"})`); `str()` gives the request layer's names.
+    `code` is a machine-readable reason (`voice_not_found`) that servers pass on.
+    """
+
+    def __init__(self, message: str, field: Optional[str] = None, code: Optional[str] = None,
+                 others: Sequence[str] = ()):
+        self.template, self.field, self.code = message, field, code
+        self.fields = ((field,) if field else ()) + tuple(others)
+        super().__init__(self.worded({}))
+
+    def worded(self, names: Mapping[str, str]) -> str:
+        """The message with each field named as `names` says (a field not in it keeps its own name)."""
+        message = self.template
+        for name in self.fields:
+            message = message.replace("{" + name + "}", names.get(name, name))
+        return message
 
 
 class ConversionError(Qwen3TTSError):
@@ -24,12 +44,13 @@ class ConversionError(Qwen3TTSError):
 
 
 @contextmanager
-def cli_errors():
-    """For console scripts: a Qwen3TTSError becomes one `error:` line and exit status 2."""
+def cli_errors(names: Optional[Mapping[str, str]] = None):
+    """For console scripts: a Qwen3TTSError becomes one `error:` line and exit status 2; `names`:
+    the command's option for each request field (`max_tokens` -> `--max-tokens`)."""
     try:
         yield
     except Qwen3TTSError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"error: {e.worded(names or {}) if isinstance(e, InputError) else e}", err=True)
         sys.exit(2)
     except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM/SIGHUP raised as one (with .signum)
         signum = getattr(e, "signum", signal.SIGINT)

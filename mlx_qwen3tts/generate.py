@@ -17,13 +17,19 @@ from pathlib import Path
 
 import click
 
-from . import outputs
+from . import __version__, outputs
 from .audio_formats import FORMAT_NAMES, StreamEncoder, encode, format_for_path, open_file
 from .codec import FRAMES_PER_SECOND
 from .errors import InputError, OneLineErrors, cli_errors
-from .request import clean_text, resolve_voice
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
+# The request layer's fields as this command's options (errors name the option the user typed).
+FLAGS = {name: "--" + name.replace("_", "-") for name in (
+    "text", "language", "speaker", "instruct", "text_mode", "temperature", "top_k", "top_p", "repetition_penalty",
+    "max_tokens", "seed", "ref_audio", "ref_text", "x_vector_only", "voice", "save_voice", "first_chunk_frames",
+    "chunk_frames", "split")}
+FLAGS["deltas"] = "--text-stream"
+PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file")
 
 
 class Progress:
@@ -79,6 +85,8 @@ def stdin_deltas(stream=None, size: int = 64):
     Leading whitespace is held back until some text follows, so input with no text at all is an
     error before any speech starts.
     """
+    from .request import clean_text
+
     stream = stream or sys.stdin.buffer
     decoder = codecs.getincrementaldecoder("utf-8")()
     read = getattr(stream, "read1", stream.read)
@@ -101,30 +109,31 @@ def stdin_deltas(stream=None, size: int = 64):
 
 
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
-@click.option("--text", help="Text to speak; '-' reads all of stdin.")
+@click.option("-m", "--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
+@click.option("-t", "--text", help="Text to speak; '-' reads all of stdin.")
 @click.option("--text-stream", is_flag=True, help="Read the text from stdin as it is written (e.g. piped from an LLM).")
-@click.option("--output", help="Audio file to write (24 kHz); the extension picks the format "
+@click.option("-o", "--output", help="Audio file to write (24 kHz); the extension picks the format "
                                "(.wav .flac .ogg/.opus .mp3 .aac .pcm); '-' writes to stdout.")
-@click.option("--format", "audio_format", type=click.Choice(FORMAT_NAMES),
+@click.option("-f", "--format", "audio_format", type=click.Choice(FORMAT_NAMES),
               help="Audio format when the output name does not say it (stdout: default wav).")
-@click.option("--language", default="auto", show_default=True, help="Language name, or auto.")
-@click.option("--speaker", help="Preset speaker (CustomVoice models; default Ryan).")
-@click.option("--instruct", help="Style instruction (VoiceDesign, 1.7B CustomVoice).")
+@click.option("-l", "--language", default="auto", show_default=True, help="Language name, or auto.")
+@click.option("-s", "--speaker", help="Preset speaker (CustomVoice models; default Ryan).")
+@click.option("-i", "--instruct", help="Style instruction (VoiceDesign, 1.7B CustomVoice).")
 @click.option("--text-mode", type=click.Choice(["streaming", "non-streaming"]),
               help="Text layout; default: upstream's for the model variant.")
 @click.option("--temperature", type=float, help="0 = greedy everywhere. Default: generation_config.json.")
 @click.option("--top-k", type=int, help="Default: generation_config.json.")
 @click.option("--top-p", type=float, help="Default: generation_config.json.")
 @click.option("--repetition-penalty", type=float, help="Default: generation_config.json.")
-@click.option("--max-tokens", type=int, help="At most this many frames (12.5 per second).")
+@click.option("--max-tokens", type=int, help="At most this many frames (12.5 per second) for the whole text.")
 @click.option("--seed", type=int, help="Random seed for sampling.")
 @click.option("--codes-output", help="Write the codes (frames x 16 int32) as .npy.")
-@click.option("--ref-audio", type=click.Path(), help="Reference audio to clone (Base models).")
+@click.option("-r", "--ref-audio", type=click.Path(), help="Reference audio to clone (Base models): WAV, FLAC, "
+              "OGG/Opus, MP3; M4A/AAC/ALAC and others with PyAV. The first 30 s are used.")
 @click.option("--ref-text", help="Transcript of the reference audio (in-context cloning).")
 @click.option("--x-vector-only", is_flag=True, help="Clone from the speaker embedding alone (no transcript).")
 @click.option("--save-voice", help="Save the cloned voice (a safetensors file, written under exactly this name).")
-@click.option("--voice", type=click.Path(), help="A voice saved with --save-voice.")
+@click.option("-v", "--voice", type=click.Path(), help="A voice saved with --save-voice.")
 @click.option("--stream", is_flag=True, help="Decode and write audio chunk by chunk while generating.")
 @click.option("--play", is_flag=True, help="Play the audio as it is generated.")
 @click.option("--first-chunk-frames", type=int, default=1, show_default=True, help="Frames before the first chunk.")
@@ -132,15 +141,20 @@ def stdin_deltas(stream=None, size: int = 64):
 @click.option("--split", type=click.Choice(["auto", "sequence", "batch", "none"]), default="auto", show_default=True,
               help="Long text: cut at sentence ends and synthesize the pieces one after the other or as a batch.")
 @click.option("--batch-file", type=click.Path(dir_okay=False),
-              help="Synthesize every line of this file in one batch; outputs are numbered (out_1.wav, ...).")
+              help="Synthesize every line of this file in one batch. Outputs are numbered by line (line 7 of a "
+                   "12-line file: out_07.wav); blank lines are skipped and get no file.")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), help="Compute dtype.")
-@click.option("--quiet", is_flag=True, help="No progress output.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress output.")
+@click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts")
 def main(**opts):
     """Speak text with a Qwen3-TTS model."""
+    for name in PATH_OPTIONS:  # a shell leaves ~ as it is in `--output=~/a.wav` and in quotes
+        if opts[name] is not None and opts[name] not in outputs.STDOUT_NAMES:
+            opts[name] = os.path.expanduser(opts[name])
     with warnings.catch_warnings(), signals_interrupt():
         warnings.showwarning = lambda msg, *a, **k: click.echo(f"warning: {msg}", err=True)
         try:
-            with cli_errors():
+            with cli_errors(FLAGS):
                 run(**opts)
         except BrokenPipeError:
             # The reader of stdout (or of a FIFO) went away, e.g. `| head -c 100`: end quietly.
@@ -172,6 +186,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         voice, stream, play, first_chunk_frames, chunk_frames, split, batch_file, dtype, quiet):
     import mlx.core as mx
 
+    from .sampling import SamplingConfig
     from .tts import load
 
     if sum(x is not None for x in (text, text_stream or None, batch_file)) > 1:
@@ -185,8 +200,6 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
     if text is not None:
         text = _decode(sys.stdin.buffer.read(), "stdin") if text == "-" else _utf8(text, "--text")
-        if not text.strip():
-            raise InputError("the text is empty; give some text to speak")
     if not speaks and save_voice is None:
         raise InputError("nothing to do: give --output OUT.wav, --codes-output CODES.npy, --play or --save-voice")
     if not speaks and (text is not None or text_stream or texts is not None):
@@ -194,14 +207,8 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
                          "(or leave out the text to only save the voice)")
     if audio_format is not None and output is None:
         raise InputError("--format applies to --output; give --output OUT or --output - (stdout)")
-    if max_tokens is not None and max_tokens < 1:
-        raise InputError(f"--max-tokens must be at least 1, got {max_tokens}")
-    if first_chunk_frames < 1 or chunk_frames < 1:
-        raise InputError("--first-chunk-frames and --chunk-frames must be at least 1")
     sampling_args = dict(temperature=temperature, top_k=top_k, top_p=top_p, repetition_penalty=repetition_penalty)
-    for name, value in sampling_args.items():
-        if value is not None and value < 0:
-            raise InputError(f"--{name.replace('_', '-')} must not be negative")
+    SamplingConfig().override(**sampling_args)  # the request layer's own check, before the model loads
     fmt = format_for_path(output, audio_format) if output is not None else None
     outs = _resolve_outputs(texts, output, codes_output, save_voice)
     outputs.check_distinct(
@@ -215,17 +222,10 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         check_output_device()
 
     tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
-    voice_obj = resolve_voice(tts, speaker, voice, ref_audio, ref_text, x_vector_only)  # once: cloning is not free
-    if save_voice is not None:
-        from .voices import voice_bytes
-
-        if voice_obj.xvector is None:
-            raise InputError("--save-voice needs a cloned voice: give --ref-audio")
-        outs["voice"].write(voice_bytes(voice_obj, tts.config.tts_model_size))
-        if not quiet:
-            click.echo(f"saved voice to {outs['voice']}", err=True)
-        if not speaks:  # only the voice was asked for (text without an output was refused above)
-            return
+    voice_obj = _voice(tts, outs["voice"], quiet, speaker=speaker, voice=voice, ref_audio=ref_audio, ref_text=ref_text,
+                       x_vector_only=x_vector_only)
+    if not speaks:  # only the voice was asked for (text without an output was refused above)
+        return
 
     common = dict(language=language, instruct=instruct, text_mode=text_mode, voice=voice_obj, max_tokens=max_tokens,
                   seed=seed, **sampling_args)
@@ -234,6 +234,7 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
     if text_stream or stream or play:
         source = dict(deltas=stdin_deltas()) if text_stream else dict(text=text)
         request = tts.request(**source, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, **common)
+        _notify(request.notices)
         codes, stopped_on_eos, budget = _run_streaming(tts, request, outs["audio"], fmt, play, quiet)
     else:
         codes, stopped_on_eos, budget = _run_whole(tts, text, common, split, outs["audio"], fmt, quiet)
@@ -241,6 +242,29 @@ def run(model, text, text_stream, output, audio_format, language, speaker, instr
         _warn_cut(max_tokens, f"the budget for this text ({budget} frames)")
     if outs["codes"] is not None:
         outs["codes"].write(_npy_bytes(codes))
+
+
+def _notify(notices):
+    for notice in notices:
+        click.echo(f"warning: {notice}", err=True)
+
+
+def _voice(tts, save_to, quiet: bool, **given):
+    """The voice of `given` (speaker, voice, ref_audio, ...), resolved once as cloning is not free,
+    and written to `save_to` (--save-voice) when given."""
+    from .request import resolve_voice
+
+    voice, notices = resolve_voice(tts.facts, tts.voices, **given)
+    _notify(notices)
+    if save_to is not None:
+        from .voices import voice_bytes
+
+        if voice.xvector is None:
+            raise InputError("--save-voice needs a cloned voice: give --ref-audio")
+        save_to.write(voice_bytes(voice, tts.facts.size))
+        if not quiet:
+            click.echo(f"saved voice to {save_to}", err=True)
+    return voice
 
 
 def _warn_cut(max_tokens, budget: str, line=""):
@@ -259,10 +283,10 @@ def _resolve_outputs(texts, output, codes_output, save_voice) -> dict:
             outs[key] = outputs.resolve(given, what)
         elif given in outputs.STDOUT_NAMES:
             raise InputError(f"{what} {given}: --batch-file writes one numbered file per line; give a file name")
-        else:  # out.wav -> out_1.wav, out_2.wav, ...
-            path = Path(given)
-            outs[key] = [outputs.resolve(path.with_name(f"{path.stem}_{i}{path.suffix}"), what)
-                         for i in range(1, len(texts) + 1)]
+        else:  # out.wav -> out_1.wav ... out_9.wav, or out_001.wav ... out_300.wav: named by line, sorting right
+            path, width = Path(given), len(str(texts[-1][0]))
+            outs[key] = [outputs.resolve(path.with_name(f"{path.stem}_{number:0{width}d}{path.suffix}"), what)
+                         for number, _ in texts]
     return outs
 
 
@@ -300,7 +324,11 @@ def _run_batch(tts, texts, common, outs, fmt, quiet):
             _warn_cut(common["max_tokens"], "its frame budget", f"line {number} ")
     outputs.write_all(items)
     if not quiet:
-        click.echo(f"{len(results)} texts, {sum(r.codes.shape[0] for r in results)} frames", err=True)
+        for i, (number, _) in enumerate(texts):
+            written = [str(outs[key][i]) for key in ("audio", "codes") if outs[key] is not None]
+            click.echo(f"line {number} -> {', '.join(written)}", err=True)
+        frames = sum(r.codes.shape[0] for r in results)
+        click.echo(f"{len(results)} text{'s' if len(results) != 1 else ''}, {frames} frames", err=True)
 
 
 def _run_whole(tts, text, common, split, output, fmt, quiet):

@@ -53,13 +53,20 @@ class Output:
         A failed write (disk full, I/O error) is an OutputError naming this output."""
         with self._errors_named():
             if self.kind == "stdout":
-                out = sys.stdout.buffer
-                yield out
-                out.flush()
+                try:
+                    fd = sys.stdout.fileno()
+                except (AttributeError, OSError, ValueError):  # no descriptor (e.g. a test runner's capture)
+                    yield sys.stdout.buffer
+                    sys.stdout.buffer.flush()
+                    return
+                sys.stdout.flush()
+                yield WholeWrites(fd)
             elif self.kind == "stream":
                 fd = os.open(self.path, os.O_WRONLY)  # no O_CREAT, no O_TRUNC: a device or FIFO stays as it is
-                with os.fdopen(fd, "wb") as f:
-                    yield f
+                try:
+                    yield WholeWrites(fd)
+                finally:
+                    os.close(fd)
             else:
                 with self._staged() as tmp, open(tmp, "wb") as f:
                     yield f
@@ -92,6 +99,24 @@ class Output:
             raise OutputError(f"cannot write {self.what} {self.given}: {e.strerror or e}") from None
 
 
+class WholeWrites:
+    """A descriptor's `write` that writes all of the data or raises. A buffered file's write into a pipe
+    returns short, without an error, when the reader leaves mid-write (`| head -c 100`): that would end
+    the run with status 0 and a cut file instead of the reader-went-away status 141."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        while view:
+            view = view[os.write(self.fd, view):]
+        return len(data)
+
+    def flush(self):
+        pass
+
+
 def _identity(st) -> Tuple[int, int]:
     return (st.st_dev, st.st_ino)
 
@@ -102,11 +127,25 @@ def _temp_beside(path: Path) -> str:
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)  # replacing a file keeps its permissions
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask  # mkstemp makes 0600; a new result should look like any new file
+        mode = new_file_mode()  # mkstemp makes 0600; a new result should look like any new file
     os.chmod(tmp, mode)
     return tmp
+
+
+def _umask() -> int:
+    umask = os.umask(0o022)  # the only way to read it; set back at once
+    os.umask(umask)
+    return umask
+
+
+def new_file_mode() -> int:
+    """The permissions `open(path, "w")` would give a new file under the user's umask."""
+    return 0o666 & ~_umask()
+
+
+def new_folder_mode() -> int:
+    """The permissions `mkdir` would give a new folder under the user's umask."""
+    return 0o777 & ~_umask()
 
 
 def _probe_folder(folder: Path, what: str, given: str):

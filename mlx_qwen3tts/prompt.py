@@ -12,19 +12,8 @@ from typing import Optional, Sequence
 import mlx.core as mx
 
 from .config import ModelConfig
-from .errors import InputError
 from .tokenizer import TemplateIds
-
-
-@dataclass
-class Voice:
-    """Who speaks: a preset speaker (CustomVoice), or a cloned x-vector with optional ICL reference."""
-
-    speaker: Optional[str] = None
-    xvector: Optional[mx.array] = None
-    ref_codes: Optional[mx.array] = None  # (T, 16) reference codes for in-context cloning
-    ref_text_ids: Optional[Sequence[int]] = None  # reference transcript ids (ICL), template body
-    ref_text: Optional[str] = None
+from .voices import Voice
 
 
 @dataclass
@@ -36,26 +25,12 @@ class Prompt:
 
 
 def language_id(config: ModelConfig, language: str, speaker: Optional[str]) -> Optional[int]:
-    """Codec language id for the prompt (None for 'auto'); dialect speakers override Chinese/auto."""
+    """Codec language id for the prompt (None for 'auto'); dialect speakers override Chinese/auto.
+    `language` is a name of the model's (or 'auto') and `speaker` a preset's, as `request` checked."""
     tc = config.talker_config
-    lang = (language or "auto").lower()
-    if lang != "auto" and (lang not in tc.codec_language_id or "dialect" in lang):
-        raise InputError(f"unknown language '{language}'; choose one of: {', '.join(config.languages)}")
-    dialect = tc.spk_is_dialect.get(speaker.lower(), False) if speaker and lang in ("chinese", "auto") else False
-    lang = dialect or lang
-    return None if lang == "auto" else tc.codec_language_id[lang]
-
-
-def speaker_id(config: ModelConfig, speaker: str) -> int:
-    ids = config.talker_config.spk_id
-    if config.tts_model_type != "custom_voice":
-        raise InputError(
-            f"--speaker needs a CustomVoice model; this is a {config.tts_model_type} model"
-            + (" (clone a voice with --ref-audio instead)" if config.tts_model_type == "base" else "")
-        )
-    if speaker.lower() not in ids:
-        raise InputError(f"unknown speaker '{speaker}'; choose one of: {', '.join(ids)}")
-    return ids[speaker.lower()]
+    dialect = tc.spk_is_dialect.get(speaker, False) if speaker and language in ("chinese", "auto") else False
+    language = dialect or language
+    return None if language == "auto" else tc.codec_language_id[language]
 
 
 def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice = Voice(), language: str = "auto",
@@ -78,7 +53,7 @@ def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice 
         prefix = [tc.codec_think_id, tc.codec_think_bos_id, lang, tc.codec_think_eos_id]
     codec_track = [codec(prefix)]
     if voice.speaker:
-        codec_track.append(codec([speaker_id(config, voice.speaker)]))
+        codec_track.append(codec([tc.spk_id[voice.speaker]]))
     elif voice.xvector is not None:
         codec_track.append(voice.xvector.reshape(1, -1).astype(codec_track[0].dtype))
     codec_track.append(codec([tc.codec_pad_id, tc.codec_bos_id]))

@@ -1,10 +1,18 @@
-"""Reference audio for voice cloning: read, mix to mono, check, resample to 24 kHz.
+"""Reference audio for voice cloning: read, mix to mono, check, cut, resample to 24 kHz.
 
 Reference: `_load_audio_to_np`, `_normalize_audio_inputs` and `create_voice_clone_prompt` in
 qwen_tts/inference/qwen3_tts_model.py (qwen-tts 0.1.1): `librosa.load(path, sr=None, mono=True)`
 (soundfile, float32, channel mean), then `librosa.resample` to 24 kHz with its default `soxr_hq`
 resampler, length fixed to ceil(n · (24000 / rate)). The same calls to soundfile and soxr give the
-same samples. Unlike the reference, unusable audio is refused here with a message saying why.
+same samples. Unlike the reference, unusable audio is refused here with a message saying why, and
+only the first REFERENCE_SECONDS are used: upstream encodes all of it, so a 10-minute file took
+half a minute and gigabytes for the speaker encoder (whose x-vector is a mean over time: 30 s of
+speech gives it as well as more) and the codec encoder (whose codes all go into an in-context
+prompt, where 3-15 s is what the model was given in training).
+
+Files soundfile reads (WAV, FLAC, OGG/Opus, MP3) are read by it; anything else (M4A/AAC/ALAC as
+phones and Macs record, WebM, ...) by PyAV when it is installed (it comes with the server extra;
+the core leaves it out for its ~100 MB of FFmpeg libraries).
 """
 
 import math
@@ -19,31 +27,82 @@ from .errors import InputError
 
 TARGET_SAMPLE_RATE = 24000
 MIN_SECONDS = 0.5
+REFERENCE_SECONDS = 30.0  # the most of a reference that cloning uses
 # Rates of real recordings; outside them the resampling ratio (and its memory) is absurd.
 MIN_SAMPLE_RATE, MAX_SAMPLE_RATE = 8000, 192000
-LONG_SECONDS = 30.0
 # Below one 16-bit step everywhere: nothing a microphone recorded.
 SILENCE_PEAK = 1.0 / 32768
+SOUNDFILE_FORMATS = "WAV, FLAC, OGG/Opus and MP3"
+FORMATS = "WAV, FLAC, OGG/Opus, MP3, and with PyAV also M4A/AAC/ALAC, WebM and other FFmpeg formats"
+PYAV_HINT = 'for M4A/AAC/ALAC and other compressed formats install PyAV: pip install av (or "mlx-qwen3tts[server]")'
 
 
 class ReferenceAudioError(InputError):
     """The reference audio cannot be used for voice cloning; the message says what to change."""
 
+    def __init__(self, message: str):
+        super().__init__(message, field="ref_audio")
 
-def _read_file(path) -> tuple[np.ndarray, int]:
+
+def read_audio(source, max_seconds=None, name=None) -> tuple:
+    """(samples as float32 (n, channels), sample rate, whole length in seconds or None) of an audio file
+    (path or binary file object), reading at most `max_seconds` of it."""
+    name = name or os.fspath(source)
+    try:
+        return _read_soundfile(source, max_seconds)
+    except (sf.LibsndfileError, RuntimeError, TypeError) as error:
+        why = str(error).rstrip(".")
+    if hasattr(source, "seek"):
+        source.seek(0)
+    try:
+        import av
+    except ImportError:
+        raise ReferenceAudioError(f"cannot read reference audio {name}: {why}; this reads {SOUNDFILE_FORMATS} "
+                                  f"as installed; {PYAV_HINT}") from None
+    try:
+        return _read_pyav(av, source, max_seconds)
+    except (av.error.FFmpegError, ValueError, IndexError, OSError):
+        raise ReferenceAudioError(f"cannot read reference audio {name}: not audio in a format this reads "
+                                  f"({FORMATS})") from None
+
+
+def _read_soundfile(source, max_seconds) -> tuple:
+    with sf.SoundFile(source) as f:
+        rate, total = f.samplerate, f.frames
+        frames = total if max_seconds is None or total < 0 else min(total, math.ceil(max_seconds * rate))
+        audio = f.read(frames, dtype="float32", always_2d=True)
+    return audio, int(rate), total / rate if total >= 0 and rate else None
+
+
+def _read_pyav(av, source, max_seconds) -> tuple:
+    with av.open(source) as container:
+        stream = container.streams.audio[0]  # IndexError: no audio in it
+        rate = stream.codec_context.sample_rate
+        limit = None if max_seconds is None else math.ceil(max_seconds * rate)
+        resampler = av.AudioResampler(format="fltp", rate=rate)  # planar float32, channels as they are
+        planes, count = [], 0
+        for frame in container.decode(stream):
+            for out in resampler.resample(frame):
+                planes.append(out.to_ndarray())  # (channels, samples)
+                count += planes[-1].shape[1]
+            if limit is not None and count >= limit:
+                break
+        else:
+            planes += [out.to_ndarray() for out in resampler.resample(None)]
+            limit = None
+        duration = container.duration / av.time_base if container.duration else None
+    audio = np.concatenate(planes, axis=1).T if planes else np.zeros((0, 1), np.float32)
+    total = audio.shape[0] / rate if limit is None else duration or count / rate
+    return np.ascontiguousarray(audio[:limit], dtype=np.float32), int(rate), total
+
+
+def _read_file(path) -> tuple:
     path = os.fspath(path)
     if os.path.isdir(path):
-        raise ReferenceAudioError(f"reference audio {path!s} is a folder; give an audio file")
+        raise ReferenceAudioError(f"reference audio {path!s} is a folder; give an audio file ({FORMATS})")
     if not os.path.isfile(path):
         raise ReferenceAudioError(f"reference audio file not found: {path!s}")
-    try:
-        audio, rate = sf.read(path, dtype="float32", always_2d=True)
-    except (sf.LibsndfileError, RuntimeError, TypeError) as error:
-        raise ReferenceAudioError(
-            f"cannot read reference audio {path!s}: {str(error).rstrip('.')}. Use a WAV, FLAC or OGG file, "
-            "or pass (samples, sample_rate) with the samples as a numpy array."
-        ) from None
-    return audio, int(rate)
+    return read_audio(path, REFERENCE_SECONDS)
 
 
 def _as_float_samples(audio, where: str) -> np.ndarray:
@@ -84,11 +143,12 @@ def resample_to_24k(audio: np.ndarray, sample_rate: int) -> np.ndarray:
 def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.ndarray:
     """Reference audio as float32 mono samples at 24 kHz, ready for the speaker encoder and codec.
 
-    `path_or_array` is a path to a file soundfile reads (WAV, FLAC, OGG, ...), a tuple
-    `(samples, sample_rate)`, or a numpy array with `sample_rate` given. Arrays are (samples,) or
-    (samples, channels); channels are averaged; integer PCM is scaled to [-1, 1).
+    `path_or_array` is a path to an audio file (WAV, FLAC, OGG/Opus, MP3; with PyAV also M4A/AAC/ALAC
+    and others), a tuple `(samples, sample_rate)`, or a numpy array with `sample_rate` given. Arrays
+    are (samples,) or (samples, channels); channels are averaged; integer PCM is scaled to [-1, 1).
+    Only the first 30 s are used (a longer file is not even read further), with a warning.
     Raises ReferenceAudioError for unreadable files, rates outside 8-192 kHz, empty, silent,
-    non-finite or shorter than 0.5 s audio; warns above 30 s.
+    non-finite or shorter than 0.5 s audio.
     """
     if isinstance(path_or_array, tuple):
         if len(path_or_array) != 2 or sample_rate is not None:
@@ -98,12 +158,12 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
         if sample_rate is not None:
             raise ReferenceAudioError("sample_rate is only for array input; an audio file carries its own rate")
         where = f"file {os.fspath(path_or_array)!s}"
-        audio, sample_rate = _read_file(path_or_array)
+        audio, sample_rate, seconds = _read_file(path_or_array)
     else:
         where = "array"
         if sample_rate is None:
             raise ReferenceAudioError("reference audio given as an array needs its sample rate: pass (samples, sample_rate)")
-        audio = _as_float_samples(path_or_array, where)
+        audio, seconds = _as_float_samples(path_or_array, where), None
     if isinstance(sample_rate, bool) or not float(sample_rate).is_integer() or sample_rate <= 0:
         raise ReferenceAudioError(f"reference audio sample rate must be a positive whole number of Hz, got {sample_rate!r}")
     sample_rate = int(sample_rate)
@@ -113,6 +173,12 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
             f"{MAX_SAMPLE_RATE // 1000} kHz; give the rate the samples were recorded at (e.g. 16000, 24000, 44100)"
         )
     audio = _to_mono(audio, where)
+    seconds = audio.shape[0] / sample_rate if seconds is None else seconds
+    if seconds > REFERENCE_SECONDS:
+        audio = audio[: math.ceil(REFERENCE_SECONDS * sample_rate)]
+        warnings.warn(f"reference audio {where} is {seconds:.1f} s long; cloning uses its first "
+                      f"{REFERENCE_SECONDS:g} s (3-15 s of clear speech is enough; a reference transcript "
+                      "should be of those seconds only)", stacklevel=2)
 
     if audio.size == 0:
         raise ReferenceAudioError(f"reference audio {where} is empty; give 3-15 s of clear speech")
@@ -126,10 +192,4 @@ def load_reference_audio(path_or_array, sample_rate: int | None = None) -> np.nd
         )
     if np.max(np.abs(audio)) < SILENCE_PEAK:
         raise ReferenceAudioError(f"reference audio {where} is silent; give a recording of the voice to clone")
-    if seconds > LONG_SECONDS:
-        warnings.warn(
-            f"reference audio {where} is {seconds:.1f} s long; 3-15 s of clear speech is enough, and "
-            "longer audio makes cloning (and in-context generation) slower",
-            stacklevel=2,
-        )
     return resample_to_24k(audio, sample_rate)

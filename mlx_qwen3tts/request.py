@@ -1,129 +1,307 @@
-"""One synthesis request, validated in one place: what every entry point (API, CLI, engine) runs.
+"""One synthesis request, checked in one place before any model work: what every front end (the
+Python API, the CLI, HTTP, WebSocket, Wyoming) builds and the engine and the decode loop trust.
 
-`build_request` turns the documented keyword arguments into a frozen `Request`: text cleaned,
-voice resolved once (preset speaker, saved voice or reference audio), sampling resolved from
-generation_config plus overrides, seed and frame cap checked. Nothing is generated here.
+`build_request` turns the documented keyword arguments into a frozen `Request`, or raises
+`InputError` naming the field in these neutral words (`text`, `language`, `speaker`, `max_tokens`,
+`ref_text`, ...); each front end words them its own way (`InputError.worded`). It is given the
+model's facts (`config.ModelFacts`) and a `voices.VoiceMaker`, never the `TTS` facade. Things the
+caller should hear about but that are not errors (an instruction the model ignores) travel as
+`Request.notices`, shown as each front end shows such notes.
 """
 
 import re
-import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, List, Optional, Tuple
 
+import mlx.core as mx
+import numpy as np
+
+from .config import ModelFacts
 from .errors import InputError
-from .prompt import Voice
+from .reference_audio import load_reference_audio
 from .sampling import SamplingConfig
+from .text import split_sentences
+from .voices import Voice, VoiceMaker, load_voice
 
 TEXT_MODES = ("streaming", "non-streaming")
 # Longer whole texts are refused: their audio (and its joining) would be held in memory at once.
 MAX_TEXT_CHARS = 20_000
 # Control characters (Unicode Cc) except tab and newline: not speakable, removed before tokenizing.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# A str holding a UTF-16 surrogate is not Unicode text (it cannot be encoded): refused, not guessed at.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Clients (Home Assistant, browsers) name languages by ISO 639-1 codes; the checkpoints by English names.
+LANGUAGE_CODES = {"chinese": "zh", "english": "en", "french": "fr", "german": "de", "italian": "it",
+                  "japanese": "ja", "korean": "ko", "portuguese": "pt", "russian": "ru", "spanish": "es"}
+DEFAULT_VOICE = "default"  # a speaker name meaning the model's default voice, on every model
+SHORT_TEXT_CHARS_PER_SECOND = 2.0
+SPLIT_MODES = ("auto", "sequence", "batch", "none")
+LONG_TEXT_CHARS = 300  # "auto" splits longer texts
 
 
 @dataclass(frozen=True)
 class Request:
     text: Optional[str]  # whole text (cleaned); None when `deltas` is given
-    deltas: Optional[Iterable[str]]  # text arriving as deltas (streaming text layout); None for whole text
+    deltas: Optional[Iterable[str]]  # text arriving as deltas, cleaned and checked as they come; None for whole text
     voice: Voice  # resolved once: preset speaker, cloned/saved voice, or default
-    language: str = "auto"
-    instruct: Optional[str] = None  # None where the model ignores it (warning given when built)
+    language: str = "auto"  # a language name of the model's, or "auto"
+    instruct: Optional[str] = None  # None where the model ignores it (then a notice says so)
     text_mode: str = "streaming"  # "streaming" | "non-streaming" (deltas imply streaming)
     sampling: SamplingConfig = SamplingConfig()  # generation_config defaults + user overrides, validated
     seed: Optional[int] = None  # integer in [0, 2**64)
     max_frames: Optional[int] = None  # user cap (<= generation_config max_new_tokens); None: budget from text
     first_chunk_frames: int = 1
     chunk_frames: int = 4
+    notices: Tuple[str, ...] = ()  # for the caller to show (e.g. an instruction the model ignores)
 
 
-def clean_text(text, what: str = "text") -> str:
-    """`text` without control characters (newline and tab kept); InputError unless it is a str."""
+def _shown(value) -> str:
+    """A value for a message: its repr, cut short (a JSON number can have hundreds of digits)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def clean_text(text, field: str = "text", what: Optional[str] = None) -> str:
+    """`text` without control characters (newline and tab kept); InputError unless it is Unicode text."""
+    what = what or "{" + field + "}"
     if not isinstance(text, str):
-        raise InputError(f"the {what} must be a str, got {type(text).__name__}")
+        raise InputError(f"{what} must be a string, got {type(text).__name__}", field=field)
+    bad = _SURROGATE.search(text)
+    if bad:
+        raise InputError(f"{what} holds a lone surrogate (U+{ord(bad.group()):04X}) at character {bad.start()}, "
+                         "which is not Unicode text; send valid UTF-8", field=field)
     return _CONTROL.sub("", text)
+
+
+def _whole_text(text) -> str:
+    text = clean_text(text)
+    if not text.strip():
+        raise InputError("{text} is empty; give some text to speak", field="text", code="empty_input")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InputError(f"{{text}} has {len(text):,} characters; at most {MAX_TEXT_CHARS:,} are spoken in one call "
+                         "(20-60 minutes of speech): split it into parts and synthesize each", field="text",
+                         code="too_long")
+    return text
+
+
+def checked_deltas(deltas) -> Iterator[str]:
+    """The deltas cleaned as they arrive; InputError for one that is not text, and at the end when
+    none held anything to say."""
+    spoken = False
+    for delta in deltas:
+        delta = clean_text(delta, "deltas", "a text delta")
+        spoken = spoken or bool(delta.strip())
+        yield delta
+    if not spoken:
+        raise InputError("{deltas} is empty; give some text to speak", field="deltas", code="empty_input")
 
 
 def _integer(value, name: str, low: int, high: int, why: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, Integral) or not low <= value <= high:
-        raise InputError(f"{name} must be an integer from {low} to {high}{why}, got {value!r}")
+        raise InputError(f"{{{name}}} must be an integer from {low} to {high}{why}, got {_shown(value)}", field=name)
     return int(value)
 
 
-def resolve_voice(tts, speaker=None, voice=None, ref_audio=None, ref_text=None, x_vector_only=False) -> Voice:
-    """The Voice for these arguments: preset speaker, saved voice (path or Voice) or reference audio."""
-    if speaker is not None and not isinstance(speaker, str):
-        raise InputError(f"speaker must be a name (str), got {type(speaker).__name__}")
+def language_name(facts: ModelFacts, language) -> str:
+    """The model's name for `language`: a name ('English', any case) or an ISO 639-1 code ('en',
+    'en-US', 'en_us'); None or '' is 'auto' (the model detects it)."""
+    if language is None:
+        return "auto"
+    if not isinstance(language, str):
+        raise InputError(f"{{language}} must be a string, got {type(language).__name__}", field="language")
+    key = language.strip().lower()
+    names = {code: name for name, code in LANGUAGE_CODES.items()}
+    key = names.get(key.replace("_", "-").split("-")[0], key) or "auto"
+    if key not in facts.languages:
+        codes = [LANGUAGE_CODES[name] for name in facts.languages if name in LANGUAGE_CODES]
+        raise InputError(f"{{language}} {_shown(language)} is unknown; choose one of: {', '.join(facts.languages)}"
+                         + (f" (or a code: {', '.join(codes)})" if codes else ""), field="language",
+                         code="unknown_language")
+    return key
+
+
+def speaker_name(facts: ModelFacts, speaker) -> Optional[str]:
+    """The preset speaker named by `speaker` (trimmed, any case; lower case), or None for the model's
+    default voice ('default', '' or None)."""
+    if speaker is None:
+        return None
+    if not isinstance(speaker, str):
+        raise InputError(f"{{speaker}} must be a name (a string), got {type(speaker).__name__}", field="speaker")
+    name = speaker.strip().lower()
+    if name in facts.speakers:
+        return name
+    if name in ("", DEFAULT_VOICE):
+        return None
+    if not facts.speakers:
+        raise InputError(f"{{speaker}} {_shown(speaker)} is unknown: preset speakers come with CustomVoice models and "
+                         f"this is a {facts.variant} model; use '{DEFAULT_VOICE}', or clone a voice from reference "
+                         "audio ({ref_audio})", field="speaker", code="voice_not_found", others=("ref_audio",))
+    raise InputError(f"{{speaker}} {_shown(speaker)} is unknown; choose one of: {', '.join(facts.speakers)} "
+                     f"(or '{DEFAULT_VOICE}')", field="speaker", code="voice_not_found")
+
+
+def _transcript_notice(audio: np.ndarray, ref_text: str) -> Tuple[str, ...]:
+    seconds, chars = audio.shape[0] / 24000, len(ref_text.strip())
+    if chars >= SHORT_TEXT_CHARS_PER_SECOND * seconds:
+        return ()
+    return (f"the reference text ({chars} characters) looks too short for {seconds:.1f} s of reference audio; "
+            "a transcript that does not match the audio can make generation run on",)
+
+
+def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, *, ref_text=None, x_vector_only=False,
+                sample_rate=None) -> Tuple[Voice, Tuple[str, ...]]:
+    """A Voice cloned from reference audio (path, array + rate, or (array, rate)), and its notices."""
+    if facts.variant != "base":
+        raise InputError(f"voice cloning needs a Base model; this is a {facts.variant} model", field="ref_audio")
+    if not isinstance(x_vector_only, (bool, np.bool_)):
+        raise InputError(f"{{x_vector_only}} must be true or false, got {_shown(x_vector_only)}",
+                         field="x_vector_only")
+    if ref_text is not None:
+        ref_text = clean_text(ref_text, "ref_text")
+    if not x_vector_only and not (ref_text and ref_text.strip()):
+        raise InputError("in-context cloning needs the transcript of the reference audio ({ref_text}); "
+                         "or clone from the audio alone ({x_vector_only})", field="ref_text",
+                         others=("x_vector_only",))
+    audio = load_reference_audio(ref_audio, sample_rate)  # 24 kHz mono float32, validated
+    if x_vector_only:
+        return maker.clone(audio), ()
+    return maker.clone(audio, ref_text), _transcript_notice(audio, ref_text)
+
+
+def _check_cloned(facts: ModelFacts, voice: Voice):
+    """A cloned Voice (maybe built by hand) must fit this model, as a cloned or loaded one does."""
+    if facts.variant != "base":
+        raise InputError(f"cloned voices need a Base model; this is a {facts.variant} model", field="voice")
+    x = voice.xvector
+    if not isinstance(x, mx.array) or x.shape != (facts.hidden_size,) or not mx.issubdtype(x.dtype, mx.floating):
+        raise InputError(f"{{voice}} has an x-vector of {getattr(x, 'shape', type(x).__name__)}; this model's are "
+                         f"({facts.hidden_size},) floats", field="voice")
+    if voice.ref_codes is not None:
+        checked_codes(facts, voice.ref_codes, "voice")
+        if voice.ref_text_ids is None:
+            raise InputError("{voice} has reference codes without the ids of their transcript", field="voice")
+
+
+def resolve_voice(facts: ModelFacts, maker: VoiceMaker, *, speaker=None, voice=None, ref_audio=None, ref_text=None,
+                  x_vector_only=False) -> Tuple[Voice, Tuple[str, ...]]:
+    """The Voice for these arguments (preset speaker, saved voice as a path or Voice, or reference
+    audio) and its notices."""
+    name, notices = speaker_name(facts, speaker), ()
     if ref_audio is not None:
         if voice is not None:
-            raise InputError("give either a saved voice or reference audio, not both")
-        voice = tts.clone(ref_audio, ref_text, x_vector_only)
+            raise InputError("give either a saved voice ({voice}) or reference audio ({ref_audio}), not both",
+                             field="voice", others=("ref_audio",))
+        voice, notices = clone_voice(facts, maker, ref_audio, ref_text=ref_text, x_vector_only=x_vector_only)
     elif isinstance(voice, (str, Path)):
-        voice = tts.load_voice(voice)
+        voice = load_voice(voice, facts, maker.tokenizer)
     elif (ref_text or x_vector_only) and voice is None:
-        raise InputError("--ref-text and --x-vector-only need reference audio (--ref-audio)")
+        raise InputError("{ref_text} and {x_vector_only} need reference audio ({ref_audio})",
+                         field="ref_text" if ref_text else "x_vector_only", others=("ref_text", "x_vector_only",
+                                                                                     "ref_audio"))
     if voice is not None and not isinstance(voice, Voice):
-        raise InputError(f"voice must be a saved voice file or a Voice, got {type(voice).__name__}")
-    if voice is not None and speaker:
-        raise InputError("a cloned voice and a preset speaker cannot be combined")
-    if voice is not None and voice.xvector is not None and tts.variant != "base":
-        raise InputError(f"cloned voices need a Base model; this is a {tts.variant} model")
-    if speaker:
-        return Voice(speaker=speaker)
-    if voice is None and tts.variant == "custom_voice":
-        return Voice(speaker=tts.default_speaker())
-    return voice or Voice()
+        raise InputError(f"{{voice}} must be a saved voice file or a Voice, got {type(voice).__name__}", field="voice")
+    if voice is not None and name:
+        raise InputError("a cloned voice ({voice}) and a preset speaker ({speaker}) cannot be combined",
+                         field="speaker", others=("voice",))
+    if voice is not None and voice.speaker is not None:  # a Voice naming a preset speaker
+        name, voice = speaker_name(facts, voice.speaker), None
+    if voice is not None and voice.xvector is not None:
+        _check_cloned(facts, voice)
+    if voice is None and facts.variant == "custom_voice":
+        name = name or facts.default_speaker
+        if name is None:
+            raise InputError("this CustomVoice model lists no speakers in its config.json", field="speaker")
+    return (Voice(speaker=name) if name else voice or Voice()), notices
 
 
-def _instruct(tts, instruct) -> Optional[str]:
-    if not instruct:
-        return None
+def _instruct(facts: ModelFacts, instruct) -> Tuple[Optional[str], Tuple[str, ...]]:
+    """The instruction to use (None where the model ignores it) and the notice saying so."""
+    if instruct is None:
+        return None, ()
     instruct = clean_text(instruct, "instruct")
-    if tts.variant == "base" or (tts.variant == "custom_voice" and tts.config.tts_model_size == "0b6"):
-        what = "Base models ignore" if tts.variant == "base" else "the 0.6B CustomVoice model ignores"
-        warnings.warn(f"{what} instructions (as upstream does); --instruct is not used", stacklevel=4)
-        return None
-    return instruct
+    if not instruct.strip():
+        return None, ()
+    if facts.variant == "base" or (facts.variant == "custom_voice" and facts.size == "0b6"):
+        what = "Base models ignore" if facts.variant == "base" else "the 0.6B CustomVoice model ignores"
+        return None, (f"{what} instructions (as upstream does); the instruction is not used",)
+    return instruct, ()
 
 
-def build_request(tts, text=None, deltas=None, language: str = "auto", speaker=None, instruct=None,
-                  text_mode=None, voice=None, ref_audio=None, ref_text=None, x_vector_only=False,
+def _text_and_mode(facts: ModelFacts, text, deltas, text_mode) -> tuple:
+    if (text is None) == (deltas is None):
+        raise InputError("give the text either whole or as deltas, not both" if text is not None
+                         else "no text: give some text to speak", field="text")
+    if text is not None:
+        text_mode = facts.default_text_mode if text_mode is None else text_mode
+        if text_mode not in TEXT_MODES:
+            raise InputError(f"{{text_mode}} must be streaming or non-streaming, got {_shown(text_mode)}",
+                             field="text_mode")
+        return _whole_text(text), None, text_mode
+    if isinstance(deltas, (str, bytes)) or not hasattr(deltas, "__iter__"):
+        raise InputError("{deltas} must be an iterable of str (text as it is written)", field="deltas")
+    if text_mode not in (None, "streaming"):
+        raise InputError("text given as deltas ({deltas}) needs the streaming text mode ({text_mode})",
+                         field="text_mode", others=("deltas",))
+    return None, checked_deltas(deltas), "streaming"
+
+
+def _sampling(facts: ModelFacts, sampling, temperature, top_k, top_p, repetition_penalty) -> SamplingConfig:
+    if sampling is not None and not isinstance(sampling, SamplingConfig):
+        raise InputError(f"{{sampling}} must be a SamplingConfig, got {type(sampling).__name__}", field="sampling")
+    return (sampling or facts.sampling).override(temperature, top_k, top_p, repetition_penalty)
+
+
+def build_request(facts: ModelFacts, maker: VoiceMaker, text=None, deltas=None, *, language="auto", speaker=None,
+                  instruct=None, text_mode=None, voice=None, ref_audio=None, ref_text=None, x_vector_only=False,
                   sampling: Optional[SamplingConfig] = None, temperature=None, top_k=None, top_p=None,
                   repetition_penalty=None, seed=None, max_tokens=None, first_chunk_frames=1,
                   chunk_frames=4) -> Request:
-    """A validated Request for `tts`; raises InputError naming the first bad argument."""
-    if (text is None) == (deltas is None):
-        raise InputError("give the text either whole or as deltas, not both" if text is not None
-                         else "no text: give some text to speak")
-    if text is not None:
-        text = clean_text(text)
-        if not text.strip():
-            raise InputError("the text is empty; give some text to speak")
-        if len(text) > MAX_TEXT_CHARS:
-            raise InputError(f"the text has {len(text):,} characters; at most {MAX_TEXT_CHARS:,} are spoken in one "
-                             "call (20-60 minutes of speech): split it into parts and synthesize each")
-        text_mode = text_mode or tts.default_text_mode()
-        if text_mode not in TEXT_MODES:
-            raise InputError(f"unknown text mode '{text_mode}'; choose streaming or non-streaming")
-    else:
-        if isinstance(deltas, (str, bytes)) or not hasattr(deltas, "__iter__"):
-            raise InputError("deltas must be an iterable of str (text as it is written)")
-        if text_mode not in (None, "streaming"):
-            raise InputError("text given as deltas uses the streaming text mode")
-        text_mode, deltas = "streaming", (clean_text(delta, "text delta") for delta in deltas)
-    if not isinstance(language, str):
-        raise InputError(f"language must be a str, got {type(language).__name__}")
+    """A complete, valid Request; raises InputError naming the first bad argument. Cheap checks
+    come first, so a bad number is refused before any reference audio is encoded."""
+    text, deltas, text_mode = _text_and_mode(facts, text, deltas, text_mode)
+    language = language_name(facts, language)
+    sampling = _sampling(facts, sampling, temperature, top_k, top_p, repetition_penalty)
     if max_tokens is not None:
-        max_tokens = _integer(max_tokens, "max_tokens", 1, tts.max_new_tokens,
+        max_tokens = _integer(max_tokens, "max_tokens", 1, facts.max_new_tokens,
                               " (max_new_tokens in generation_config.json)")
     if seed is not None:
         seed = _integer(seed, "seed", 0, 2**64 - 1)
     first_chunk_frames = _integer(first_chunk_frames, "first_chunk_frames", 1, 2**31)
     chunk_frames = _integer(chunk_frames, "chunk_frames", 1, 2**31)
-    sampling = (sampling or tts.sampling).override(temperature, top_k, top_p, repetition_penalty)
-    return Request(
-        text=text, deltas=deltas, voice=resolve_voice(tts, speaker, voice, ref_audio, ref_text, x_vector_only),
-        language=language, instruct=_instruct(tts, instruct), text_mode=text_mode, sampling=sampling, seed=seed,
-        max_frames=max_tokens, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
-    )
+    instruct, instruct_notices = _instruct(facts, instruct)
+    voice, voice_notices = resolve_voice(facts, maker, speaker=speaker, voice=voice, ref_audio=ref_audio,
+                                         ref_text=ref_text, x_vector_only=x_vector_only)
+    return Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct, text_mode=text_mode,
+                   sampling=sampling, seed=seed, max_frames=max_tokens, first_chunk_frames=first_chunk_frames,
+                   chunk_frames=chunk_frames, notices=voice_notices + instruct_notices)
+
+
+def split_request(request: Request, split: str = "auto", max_chars: int = LONG_TEXT_CHARS) -> List[Request]:
+    """A whole-text request as pieces cut at sentence ends, each at most `max_chars` where possible:
+    with `split` "auto" when the text is longer than that, "sequence" or "batch" at any length,
+    "none" never (the request alone)."""
+    if split not in SPLIT_MODES:
+        raise InputError(f"{{split}} must be one of {', '.join(SPLIT_MODES)}, got {_shown(split)}", field="split")
+    if split == "none" or (split == "auto" and len(request.text) <= max_chars):
+        return [request]
+    return [replace(request, text=piece) for piece in split_sentences(request.text, max_chars)]
+
+
+def checked_codes(facts: ModelFacts, codes, field: str = "codes") -> mx.array:
+    """`codes` as (frames, code groups) int32, every code within its codebook; InputError otherwise."""
+    try:
+        array = codes if isinstance(codes, mx.array) else mx.array(np.asarray(codes))
+    except (TypeError, ValueError):
+        raise InputError(f"{{{field}}} must be an array of integer codes, got {type(codes).__name__}",
+                         field=field) from None
+    groups, size = facts.code_groups, facts.codebook_size
+    if array.ndim != 2 or array.shape[1] != groups:
+        raise InputError(f"{{{field}}} must have the shape (frames, {groups}), got {tuple(array.shape)}", field=field)
+    if not mx.issubdtype(array.dtype, mx.integer):
+        raise InputError(f"{{{field}}} must be integers, got {array.dtype}", field=field)
+    if array.size and not (mx.min(array).item() >= 0 and mx.max(array).item() < size):
+        raise InputError(f"{{{field}}} must be in 0..{size - 1} (the codebook size is {size}), got values from "
+                         f"{mx.min(array).item()} to {mx.max(array).item()}", field=field)
+    return array.astype(mx.int32)

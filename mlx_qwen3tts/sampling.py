@@ -68,10 +68,13 @@ class SamplingConfig:
 def _check(name, value, wanted, ok, integer=False):
     """Refuse bools, strings, NaN/inf and (for counts) fractions with one message naming the setting."""
     kinds = (numbers.Integral,) if integer else (numbers.Real,)
-    good = isinstance(value, kinds) and not isinstance(value, bool) and math.isfinite(value) and ok(value)
+    try:
+        good = isinstance(value, kinds) and not isinstance(value, bool) and math.isfinite(value) and ok(value)
+    except OverflowError:  # an integer beyond float range (JSON allows any)
+        good = False
     if not good:
-        label = name.replace("cp_", "code predictor ").replace("_", "-")
-        raise InputError(f"{label} must be {wanted}, got {value!r}")
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise InputError(f"{{{name}}} must be {wanted}, got {shown}", field=name)
 
 
 def row_settings(configs) -> dict:

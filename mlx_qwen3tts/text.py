@@ -43,5 +43,5 @@ def _cjk(ch: str) -> bool:
 
 
 def frame_budget(n_text_tokens: int) -> int:
-    """Default --max-tokens: generous for real speech, short enough that a runaway stops early."""
+    """The default frame cap (max_tokens): generous for real speech, short enough that a runaway stops early."""
     return int(np.ceil(FRAMES_PER_SECOND * (BASE_SECONDS + SECONDS_PER_TOKEN * n_text_tokens)))

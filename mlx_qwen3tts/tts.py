@@ -8,6 +8,7 @@ layout, Base (default voice and cloning) the streaming one.
 """
 
 import time
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Sequence
@@ -17,18 +18,16 @@ import numpy as np
 
 from . import backend, checkpoint, layouts
 from .codec import SAMPLE_RATE
+from .config import ModelFacts
 from .errors import InputError
-from .prompt import Prompt, Voice, build_prompt
-from .request import Request, build_request
-from .sampling import SamplingConfig
+from .prompt import Prompt, build_prompt
+from .request import Request, build_request, checked_codes, clone_voice, split_request
 from .streaming import AudioChunk, LiveTextTrack, join_audio, stream_audio
 from .synthesis import Frame, LoopState, Row, Rows, run_row
 from .tokenizer import TemplateIds
-from .text import frame_budget, split_sentences
-from .voices import VoiceCache, clone_voice, load_voice
+from .text import frame_budget
+from .voices import Voice, VoiceCache, VoiceMaker, load_voice
 
-SPLIT_MODES = ("auto", "sequence", "batch", "none")
-LONG_TEXT_CHARS = 300
 PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only")
 
 
@@ -46,50 +45,62 @@ class TTS:
     def __init__(self, model, codec, tokenizer, generation_config: dict, path: Path):
         self.model, self.config, self.codec, self.tokenizer, self.path = model, model.config, codec, tokenizer, path
         self.generation_config = generation_config
-        self.sampling = SamplingConfig.from_generation_config(generation_config)
-        self.sample_rate, self.voice_cache = SAMPLE_RATE, VoiceCache()
+        self.facts = ModelFacts.read(model.config, generation_config, codec.decoder.args.codebook_size)
+        self.sampling = self.facts.sampling
+        self.sample_rate = SAMPLE_RATE
+        self.voices = VoiceMaker(getattr(model, "speaker_encoder", None), codec, tokenizer)
 
     @property
     def variant(self) -> str:
-        return self.config.tts_model_type
+        return self.facts.variant
 
-    def default_text_mode(self) -> str:
-        return "streaming" if self.variant == "base" else "non-streaming"
+    @property
+    def voice_cache(self) -> VoiceCache:
+        return self.voices.cache
 
-    def default_speaker(self) -> str:
-        """CustomVoice needs a speaker; without one we use Ryan (English), else the first listed."""
-        speakers = self.config.speakers
-        if not speakers:
-            raise InputError("this CustomVoice model lists no speakers in its config.json")
-        return "ryan" if "ryan" in speakers else speakers[0]
+    @voice_cache.setter
+    def voice_cache(self, cache: VoiceCache):
+        self.voices.cache = cache
 
     @property
     def max_new_tokens(self) -> int:
         """The frame cap of generation_config.json (the most `max_tokens` may be)."""
-        return int(self.generation_config.get("max_new_tokens", 8192))
+        return self.facts.max_new_tokens
 
     def clone(self, ref_audio, ref_text: Optional[str] = None, x_vector_only: bool = False,
               sample_rate: Optional[int] = None) -> Voice:
         """A cloned Voice from reference audio (Base models); cached per distinct audio."""
-        return clone_voice(self, ref_audio, ref_text, x_vector_only, sample_rate)
+        voice, notices = clone_voice(self.facts, self.voices, ref_audio, ref_text=ref_text, x_vector_only=x_vector_only,
+                                     sample_rate=sample_rate)
+        for notice in notices:
+            warnings.warn(notice, stacklevel=2)
+        return voice
 
     def load_voice(self, path) -> Voice:
-        return load_voice(self, path)
+        return load_voice(path, self.facts, self.tokenizer)
 
     def request(self, text: Optional[str] = None, deltas: Optional[Iterable[str]] = None, **kwargs) -> Request:
         """One validated request: `text` whole or `deltas` as written, keywords as `generate`/`stream`
         (language, speaker, instruct, text_mode, voice, ref_audio, ref_text, x_vector_only, sampling,
         temperature, top_k, top_p, repetition_penalty, seed, max_tokens, first_chunk_frames,
-        chunk_frames). Raises InputError for the first bad argument; resolves the voice once."""
-        return build_request(self, text, deltas, **kwargs)
+        chunk_frames). Raises InputError for the first bad argument; resolves the voice once.
+        What the caller should be told (an ignored instruction) is in `notices`, not warned."""
+        return build_request(self.facts, self.voices, text, deltas, **kwargs)
+
+    def _told(self, request: Request, stacklevel: int = 3) -> Request:
+        """`request`, its notices given as warnings (the Python API's way) at the user's call."""
+        for notice in request.notices:
+            warnings.warn(notice, stacklevel=stacklevel)
+        return request
 
     def prompt(self, request: Request, target: Optional[TemplateIds] = None, text_complete: bool = True) -> Prompt:
         """The prefill embeddings and per-frame text track of a request; `target`: the text read so far
         when it arrives as deltas (`text_complete=False` until it has ended)."""
         instruct = self.tokenizer.instruction(request.instruct).ids if request.instruct else None
-        return build_prompt(self.model.talker, self.config, target or self.tokenizer.assistant(request.text),
-                            voice=request.voice, language=request.language, instruct_ids=instruct,
-                            streaming=request.text_mode == "streaming", text_complete=text_complete)
+        target = target or self.tokenizer.assistant(request.text)
+        return build_prompt(self.model.talker, self.config, target, voice=request.voice, language=request.language,
+                            instruct_ids=instruct, streaming=request.text_mode == "streaming",
+                            text_complete=text_complete)
 
     def request_frames(self, request: Request, state: Optional[LoopState] = None) -> Iterator[Frame]:
         """Codec frames for a Request, as they are generated."""
@@ -153,7 +164,7 @@ class TTS:
 
     def frames(self, text: str, state: Optional[LoopState] = None, **kwargs) -> Iterator[Frame]:
         """Codec frames for `text`, as they are generated; keywords as `generate`."""
-        return self.request_frames(self.request(text, **kwargs), state)
+        return self.request_frames(self._told(self.request(text, **kwargs)), state)
 
     def text_frames(self, deltas: Iterable[str], state: Optional[LoopState] = None, **kwargs) -> Iterator[Frame]:
         """Codec frames for text that arrives as deltas (e.g. from an LLM), streaming text layout.
@@ -161,7 +172,7 @@ class TTS:
         Speech starts after the first text token; each frame consumes one more token, waiting for
         it when it has not arrived. Greedy codes equal those of the whole text given at once.
         """
-        return self.request_frames(self.request(deltas=deltas, **kwargs), state)
+        return self.request_frames(self._told(self.request(deltas=deltas, **kwargs)), state)
 
     def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None,
                  split: str = "auto", **kwargs) -> Result:
@@ -175,14 +186,10 @@ class TTS:
 
         progress: called after each frame as progress(frames, frame_budget, piece, pieces).
         """
-        if split not in SPLIT_MODES:
-            raise InputError(f"unknown split mode '{split}'; choose one of {', '.join(SPLIT_MODES)}")
-        request = self.request(text, seed=seed, **kwargs)
-        if split != "none" and (split != "auto" or len(request.text) > LONG_TEXT_CHARS):
-            pieces = split_sentences(request.text, LONG_TEXT_CHARS)
-            if len(pieces) > 1:
-                return self._generate_pieces([replace(request, text=piece) for piece in pieces], split, decode,
-                                             progress)
+        request = self._told(self.request(text, seed=seed, **kwargs))
+        pieces = split_request(request, split)
+        if len(pieces) > 1:
+            return self._generate_pieces(pieces, split, decode, progress)
         return self._generate(request, decode, progress)
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
@@ -198,19 +205,30 @@ class TTS:
         codes = np.array(codes, dtype=np.int32).reshape(-1, 16)
         audio = np.zeros((0,), dtype=np.float32)
         if decode and len(codes):
-            audio = self.decode(mx.array(codes), ref_codes=request.voice.ref_codes)
+            audio = self._decode(mx.array(codes), ref_codes=request.voice.ref_codes)
         return Result(audio, codes, self.sample_rate, state.stopped_on_eos, state, request.voice)
 
     def _generate_pieces(self, requests: List[Request], split: str, decode: bool, progress=None) -> Result:
+        total, pieces = requests[0].max_frames, len(requests)  # max_tokens is for the whole text: the pieces share it
         if split == "batch":
+            if total is not None:  # shares by text length; a piece whose share is 0 frames is left out
+                sizes = [len(r.text) for r in requests]
+                shares = [total * size // sum(sizes) for size in sizes]
+                requests = [replace(r, max_frames=n) for r, n in zip(requests, shares) if n > 0] or [
+                    replace(requests[0], max_frames=total)]
             results = self._generate_batch(requests, decode)
         else:  # the seed is set once, by the first piece
-            results = [self._generate(r if i == 0 else replace(r, seed=None), decode, progress, (i + 1, len(requests)))
-                       for i, r in enumerate(requests)]
+            results = []
+            for i, r in enumerate(requests):
+                left = None if total is None else total - sum(x.codes.shape[0] for x in results)
+                if left is not None and left < 1:
+                    break
+                r = replace(r, seed=r.seed if i == 0 else None, max_frames=left)
+                results.append(self._generate(r, decode, progress, (i + 1, len(requests))))
         audio = join_audio([r.audio for r in results], self.sample_rate) if decode else np.zeros((0,), np.float32)
         codes = np.concatenate([r.codes for r in results])
-        return Result(audio, codes, self.sample_rate, all(r.stopped_on_eos for r in results), results[-1].state,
-                      results[-1].voice)
+        stopped = len(results) == pieces and all(r.stopped_on_eos for r in results)
+        return Result(audio, codes, self.sample_rate, stopped, results[-1].state, results[-1].voice)
 
     def generate_batch(self, texts: Sequence[str], seed: Optional[int] = None, decode: bool = True,
                        **kwargs) -> List[Result]:
@@ -221,16 +239,18 @@ class TTS:
         greedy decoding each result equals generating that text alone.
         """
         if isinstance(texts, (str, bytes)):
-            raise InputError("generate_batch takes a list of texts; for a single text use generate")
+            raise InputError("generate_batch takes a list of texts; for a single text use generate", field="texts")
         texts = list(texts)
         if not texts:
-            raise InputError("no texts to synthesize")
+            raise InputError("no texts to synthesize", field="texts")
         per_item = {k: v for k, v in kwargs.items() if k in PER_ITEM_KEYS and isinstance(v, list)}
         for key, values in per_item.items():
             if len(values) != len(texts):
-                raise InputError(f"{key} has {len(values)} entries for {len(texts)} texts")
+                raise InputError(f"{{{key}}} has {len(values)} entries for {len(texts)} texts", field=key)
         requests = [self.request(text, seed=seed, **{**kwargs, **{k: v[i] for k, v in per_item.items()}})
                     for i, text in enumerate(texts)]
+        for notice in dict.fromkeys(n for r in requests for n in r.notices):  # each once for the batch
+            warnings.warn(notice, stacklevel=2)
         return self._generate_batch(requests, decode)
 
     def _generate_batch(self, requests: List[Request], decode: bool) -> List[Result]:
@@ -248,20 +268,25 @@ class TTS:
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
         """Audio chunks while generating; they concatenate to `generate(...).audio`."""
-        request = self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames, seed=seed,
-                               **kwargs)
+        request = self._told(self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
+                                          seed=seed, **kwargs))
         return self.request_chunks(request, state)
 
     def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
                     seed: Optional[int] = None, state: Optional[LoopState] = None, **kwargs) -> Iterator[AudioChunk]:
         """Audio chunks for text that arrives as deltas."""
-        request = self.request(deltas=deltas, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
-                               seed=seed, **kwargs)
+        request = self._told(self.request(deltas=deltas, first_chunk_frames=first_chunk_frames,
+                                          chunk_frames=chunk_frames, seed=seed, **kwargs))
         return self.request_chunks(request, state)
 
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
         """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut
-        their share of the samples, as upstream does."""
+        their share of the samples, as upstream does. Codes outside the codebooks are refused."""
+        ref_codes = None if ref_codes is None else checked_codes(self.facts, ref_codes, "ref_codes")
+        return self._decode(checked_codes(self.facts, codes), ref_codes)
+
+    def _decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
+        """`decode` of codes the loop made (valid by construction)."""
         full = codes if ref_codes is None else mx.concatenate([ref_codes.astype(mx.int32), codes])
         audio = np.array(self.codec.decoder.decode(full[None])[0])
         n_ref = 0 if ref_codes is None else ref_codes.shape[0]

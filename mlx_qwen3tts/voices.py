@@ -7,21 +7,29 @@ to a small safetensors file and reused without the audio.
 
 import hashlib
 import json
-import warnings
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import mlx.core as mx
 import numpy as np
 
 from .errors import InputError
-from .prompt import Voice
-from .reference_audio import load_reference_audio
 from .speaker_encoder import extract_xvector
 
-SHORT_TEXT_CHARS_PER_SECOND = 2.0
 CACHE_SIZE = 8
+
+
+@dataclass
+class Voice:
+    """Who speaks: a preset speaker (CustomVoice), or a cloned x-vector with optional ICL reference."""
+
+    speaker: Optional[str] = None
+    xvector: Optional[mx.array] = None
+    ref_codes: Optional[mx.array] = None  # (T, 16) reference codes for in-context cloning
+    ref_text_ids: Optional[Sequence[int]] = None  # reference transcript ids (ICL), template body
+    ref_text: Optional[str] = None
 
 
 class VoiceCache:
@@ -47,31 +55,28 @@ class VoiceCache:
             self.items.popitem(last=False)
 
 
-def clone_voice(tts, ref_audio, ref_text: Optional[str] = None, x_vector_only: bool = False,
-                sample_rate: Optional[int] = None) -> Voice:
-    """A Voice from reference audio (path, array + rate, or (array, rate))."""
-    if tts.variant != "base":
-        raise InputError(f"voice cloning needs a Base model; this is a {tts.variant} model")
-    if not x_vector_only and not (ref_text and ref_text.strip()):
-        raise InputError("in-context cloning needs the transcript of the reference audio (--ref-text); "
-                         "or use --x-vector-only to clone from the audio alone")
-    audio = load_reference_audio(ref_audio, sample_rate)  # 24 kHz mono float32, validated
-    key = VoiceCache.key(audio)
-    cached = tts.voice_cache.get(key)
-    if cached is None:
-        cached = (extract_xvector(tts.model.speaker_encoder, audio), tts.codec.encode(audio))
-        mx.eval(cached)
-        tts.voice_cache.put(key, cached)
-    xvector, codes = cached
-    if x_vector_only:
-        return Voice(xvector=xvector)
-    seconds = audio.shape[0] / 24000
-    if len(ref_text.strip()) < SHORT_TEXT_CHARS_PER_SECOND * seconds:
-        warnings.warn(f"the reference text ({len(ref_text.strip())} characters) looks too short for {seconds:.1f} s "
-                      "of reference audio; a transcript that does not match the audio can make generation run on",
-                      stacklevel=2)
-    return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=tts.tokenizer.reference(ref_text).body,
-                 ref_text=ref_text)
+class VoiceMaker:
+    """Cloned voices of one model: an x-vector from its speaker encoder and reference codes from its
+    codec, computed once per distinct reference audio (`cache`). Its inputs were checked by the
+    request layer (`request.resolve_voice`)."""
+
+    def __init__(self, speaker_encoder, codec, tokenizer, cache: Optional[VoiceCache] = None):
+        self.speaker_encoder, self.codec, self.tokenizer = speaker_encoder, codec, tokenizer
+        self.cache = cache or VoiceCache()
+
+    def clone(self, audio: np.ndarray, ref_text: Optional[str] = None) -> Voice:
+        """A Voice from 24 kHz mono reference audio; with its transcript, for in-context cloning."""
+        key = VoiceCache.key(audio)
+        cached = self.cache.get(key)
+        if cached is None:
+            cached = (extract_xvector(self.speaker_encoder, audio), self.codec.encode(audio))
+            mx.eval(cached)
+            self.cache.put(key, cached)
+        xvector, codes = cached
+        if ref_text is None:
+            return Voice(xvector=xvector)
+        return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=self.tokenizer.reference(ref_text).body,
+                     ref_text=ref_text)
 
 
 def voice_bytes(voice: Voice, model_size: str) -> bytes:
@@ -79,7 +84,8 @@ def voice_bytes(voice: Voice, model_size: str) -> bytes:
     from safetensors.numpy import save
 
     if voice.xvector is None:
-        raise InputError("only cloned voices can be saved (give --ref-audio)")
+        raise InputError("only cloned voices can be saved: clone one from reference audio ({ref_audio})",
+                         field="voice", others=("ref_audio",))
     arrays = {"xvector": np.array(voice.xvector.astype(mx.float32))}
     if voice.ref_codes is not None:
         arrays["ref_codes"] = np.array(voice.ref_codes.astype(mx.int32))
@@ -95,13 +101,15 @@ def save_voice(voice: Voice, path, model_size: str):
     resolve(path, "voice file").write(voice_bytes(voice, model_size))
 
 
-def load_voice(tts, path) -> Voice:
+def load_voice(path, facts, tokenizer) -> Voice:
+    """A voice saved by `save_voice`, checked against the model (`config.ModelFacts`) it is for."""
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"voice file {path} does not exist")
+        raise InputError(f"voice file {path} does not exist", field="voice")
 
     def unusable(reason):
-        return InputError(f"{path} is not a voice saved with --save-voice ({reason}); save the voice again")
+        return InputError(f"{path} is not a voice saved with {{save_voice}} ({reason}); save the voice again",
+                          field="voice", others=("save_voice",))
 
     try:
         arrays, meta = mx.load(str(path), format="safetensors", return_metadata=True)
@@ -110,17 +118,17 @@ def load_voice(tts, path) -> Voice:
     if meta.get("format") != "mlx_qwen3tts.voice" or "xvector" not in arrays:
         raise unusable("not saved by mlx_qwen3tts")
     size = meta.get("tts_model_size")
-    if size != tts.config.tts_model_size:
-        raise InputError(f"voice {path.name} was made with a {size} model; this model is {tts.config.tts_model_size}")
+    if size != facts.size:
+        raise InputError(f"voice {path.name} was made with a {size} model; this model is {facts.size}", field="voice")
     xvector, codes = arrays["xvector"], arrays.get("ref_codes")
-    hidden = tts.config.talker_config.hidden_size
-    if xvector.shape != (hidden,) or not mx.issubdtype(xvector.dtype, mx.floating):
-        raise unusable(f"x-vector of shape {tuple(xvector.shape)}, {xvector.dtype}; expected ({hidden},) floats")
+    if xvector.shape != (facts.hidden_size,) or not mx.issubdtype(xvector.dtype, mx.floating):
+        raise unusable(f"x-vector of shape {tuple(xvector.shape)}, {xvector.dtype}; expected ({facts.hidden_size},) "
+                       "floats")
     if not mx.all(mx.isfinite(xvector)).item():
         raise unusable("x-vector has NaN or infinite values")
     if codes is None:
         return Voice(xvector=xvector)
-    groups, codebook = tts.config.talker_config.num_code_groups, tts.codec.decoder.args.codebook_size
+    groups, codebook = facts.code_groups, facts.codebook_size
     if (codes.ndim != 2 or codes.shape[1] != groups or mx.issubdtype(codes.dtype, mx.floating)
             or (codes.size and not (mx.min(codes).item() >= 0 and mx.max(codes).item() < codebook))):
         raise unusable(f"reference codes must be (frames, {groups}) integers in 0..{codebook - 1}")
@@ -130,5 +138,5 @@ def load_voice(tts, path) -> Voice:
         ref_text = None
     if not isinstance(ref_text, str) or not ref_text.strip():
         raise unusable("reference codes without their transcript")
-    return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=tts.tokenizer.reference(ref_text).body,
+    return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=tokenizer.reference(ref_text).body,
                  ref_text=ref_text)

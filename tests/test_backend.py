@@ -43,7 +43,18 @@ def test_openblas_is_loaded():
 def test_mlx_imported_first_says_how_to_fix_once():
     status, _, err = run("import mlx.core\nimport mlx_qwen3tts\nimport mlx_qwen3tts.tts\n" + REPORT)
     assert status == "ineffective"
-    assert err.count("RuntimeWarning") == 1 and "import mlx_qwen3tts first" in err and "LD_PRELOAD" in err
+    assert err.count("mlx_qwen3tts: warning:") == 1 and "import mlx_qwen3tts first" in err and "LD_PRELOAD" in err
+    assert len(err.splitlines()) == 1 and "Warning" not in err  # one clean line, no echoed source line
+
+
+@pytest.mark.skipif(not (APPLIES and HAVE_OPENBLAS), reason="needs Linux mlx[cpu] and OpenBLAS installed")
+def test_the_notice_is_one_line_in_every_command_help_included():
+    code = ("import mlx.core, sys\nsys.argv = ['mlx_qwen3tts.generate', '--help']\n"
+            "from mlx_qwen3tts.generate import main\nmain()")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={k: v for k, v in os.environ.items() if k != backend.DISABLE_ENV})
+    assert proc.returncode == 0 and "--output" in proc.stdout
+    assert proc.stderr.splitlines() == [proc.stderr.strip()] and proc.stderr.startswith("mlx_qwen3tts: warning: ")
 
 
 @pytest.mark.skipif(not APPLIES, reason="needs Linux mlx[cpu]")
@@ -52,7 +63,8 @@ def test_missing_openblas_says_how_to_get_it():
             "backend.status = None\nbackend._load_openblas = lambda mode=0: None\nbackend.setup()\nbackend.setup()\n"
             "print(backend.status, 0)")
     status, _, err = run(code)
-    assert status == "missing" and err.count("RuntimeWarning") == 1 and "apt install libopenblas0" in err
+    assert status == "missing" and "apt install libopenblas0" in err
+    assert err.splitlines() == [err.strip()] and err.startswith("mlx_qwen3tts: warning: ")
 
 
 def test_compute_dtype_per_backend():

@@ -67,12 +67,12 @@ def test_stream_file_equals_whole(ckpt, tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--text", "   "], "text is empty"),
-        (["--text", "hi", "--speaker", "nobody"], "unknown speaker 'nobody'; choose one of:"),
-        (["--text", "hi", "--language", "klingon"], "unknown language 'klingon'; choose one of: auto,"),
-        (["--text", "hi", "--temperature", "-0.5"], "--temperature must not be negative"),
-        (["--text", "hi", "--top-k", "-1"], "--top-k must not be negative"),
-        (["--text", "hi", "--max-tokens", "0"], "--max-tokens must be at least 1"),
+        (["--text", "   "], "--text is empty"),
+        (["--text", "hi", "--speaker", "nobody"], "--speaker 'nobody' is unknown; choose one of:"),
+        (["--text", "hi", "--language", "klingon"], "--language 'klingon' is unknown; choose one of: auto,"),
+        (["--text", "hi", "--temperature", "-0.5"], "--temperature must be a number >= 0"),
+        (["--text", "hi", "--top-k", "-1"], "--top-k must be a whole number >= 0"),
+        (["--text", "hi", "--max-tokens", "0"], "--max-tokens must be an integer from 1 to"),
     ],
 )
 def test_bad_arguments(ckpt, tmp_path, args, message):

@@ -6,6 +6,8 @@ from shapes alone.
 """
 
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -56,7 +58,8 @@ def quantized_bits(model) -> dict:
         ({"bits": 3}, "--bits must be one of 4, 6, 8, got 3"),
         ({"bits": 4, "group_size": 48}, "--group-size must be one of 32, 64, 128, got 48"),
         ({"dtype": "int8"}, "--dtype must be one of"),
-        ({"recipe": "all8", "bits": 4}, "recipe all8 sets its own bits"),
+        ({"recipe": "all8", "bits": 4}, "recipe all8 quantizes the talker at 8 bits, not 4"),
+        ({"recipe": "talker4-cp8", "bits": 8}, "leave out --bits or give --bits 4"),
     ],
 )
 def test_bad_options_are_refused_before_any_work(tmp_path, kwargs, message):
@@ -176,6 +179,23 @@ def test_failed_replace_keeps_the_old_output(tmp_path, cv0b6, monkeypatch):
         cv.convert(str(cv0b6), str(out), bits=4, force=True)
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_bits_that_agree_with_a_fixed_recipe_are_accepted():
+    # README: `--bits 4 --recipe talker4-cp8`; --bits names the talker's bits, the recipe the rest.
+    assert cv.recipe_bits("talker4-cp8", 4) == cv.recipe_bits("talker4-cp8", None) == cv.FIXED_RECIPES["talker4-cp8"]
+    assert cv.recipe_bits("all8", 8) == cv.FIXED_RECIPES["all8"]
+
+
+def test_converted_folder_has_the_users_normal_permissions(tmp_path, cv0b6):
+    previous = os.umask(0o022)
+    try:
+        out = cv.convert(str(cv0b6), str(tmp_path / "out"))
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o755  # as mkdir makes it; mkdtemp alone gives 0o700
+    for path in out.rglob("*"):
+        assert stat.S_IMODE(path.stat().st_mode) == (0o755 if path.is_dir() else 0o644), path
 
 
 # --- what a converted folder holds ----------------------------------------------------------------

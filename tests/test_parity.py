@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from fixture_checkpoints import REFERENCE
-from mlx_qwen3tts.prompt import Voice, build_prompt
+from mlx_qwen3tts.prompt import build_prompt
+from mlx_qwen3tts.voices import Voice
 from mlx_qwen3tts.synthesis import teacher_forced_logits
 
 CASES = json.loads((REFERENCE / "cases.json").read_text())["cases"]

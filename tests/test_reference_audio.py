@@ -80,7 +80,7 @@ def test_missing_and_unreadable_files(tmp_path):
         load_reference_audio(tmp_path / "nope.wav")
     garbage = tmp_path / "garbage.wav"
     garbage.write_bytes(b"this is not audio" * 100)
-    with pytest.raises(ReferenceAudioError, match="cannot read reference audio .*WAV, FLAC or OGG"):
+    with pytest.raises(ReferenceAudioError, match="cannot read reference audio .*WAV, FLAC, OGG/Opus, MP3"):
         load_reference_audio(garbage)
 
 
@@ -95,7 +95,7 @@ def test_error_is_a_value_error():
     assert issubclass(ReferenceAudioError, ValueError)
 
 
-def test_long_audio_warns():
-    with pytest.warns(UserWarning, match="31.0 s long"):
+def test_long_audio_is_cut_to_30_s_with_a_notice():
+    with pytest.warns(UserWarning, match="31.0 s long; cloning uses its first 30 s"):
         audio = load_reference_audio((tone(31.0), 24000))
-    assert audio.shape == (31 * 24000,)
+    assert audio.shape == (30 * 24000,)

@@ -96,7 +96,7 @@ def file_as_folder(d):
 
 
 def batch_second_output_is_folder(d):
-    (d / "out_2.wav").mkdir()
+    (d / "out_3.wav").mkdir()  # the second text is on line 3
 
 
 def batch_file_named_like_output(d):
@@ -156,7 +156,7 @@ ERRORS = [
     ("save-voice-not-writable", ["--model", "{base}", "--ref-audio", "{ref}", "--x-vector-only",
                                  "--save-voice", "/proc/v.safetensors"], None, None, "not writable", NEW),
     ("batch-second-output-folder", ["--model", "{cv}", "--batch-file", "{batch}", "--output", "{d}/out.wav"],
-     None, batch_second_output_is_folder, "out_2.wav is a folder", ("out_2.wav",)),
+     None, batch_second_output_is_folder, "out_3.wav is a folder", ("out_3.wav",)),
     ("batch-output-stdout", ["--model", "{cv}", "--batch-file", "{batch}", "--output", "-"], None, None,
      "one numbered file per line", NEW),
     ("unknown-extension", ["--model", "{cv}", "--text", "hi", "--output", "{d}/x.txt"], None, None,
@@ -208,9 +208,9 @@ ERRORS = [
     ("seed-negative", ["--model", "{cv}", "--text", "hi", "--output", "{d}/x.wav", "--seed", "-1"], None, None,
      "seed must be an integer from 0 to 18446744073709551615", NEW),
     ("max-tokens-huge", ["--model", "{cv}", "--text", "hi", "--output", "{d}/x.wav", "--max-tokens", "1000000000"],
-     None, None, "max_tokens must be an integer from 1 to 8192 (max_new_tokens in generation_config.json)", NEW),
+     None, None, "--max-tokens must be an integer from 1 to 8192 (max_new_tokens in generation_config.json)", NEW),
     ("text-only-control-characters", ["--model", "{cv}", "--text", "\x01\x02\x1b", "--output", "{d}/x.wav"], None,
-     None, "the text is empty", NEW),
+     None, "--text is empty", NEW),
     ("text-100k-characters", ["--model", "{cv}", "--text", "-", "--output", "{d}/x.wav"], b"Word. " * 16_667, None,
      "at most 20,000 are spoken in one call", NEW),
     ("play-without-device", ["--model", "{cv}", "--text", "hi", "--play"], None, None, "--output OUT.wav", NEW),
@@ -360,11 +360,14 @@ def test_save_voice_writes_exactly_that_name(work):
 def test_batch_outputs_name_lines(work):
     folder, places = work
     code, _, err = cli(["--model", places["cv"], "--batch-file", places["batch"], "--output", folder / "b.mp3",
-                        *FAST])
+                        "--max-tokens", "3", "--temperature", "0"])
     assert code == 0, err
-    assert sf.info(folder / "b_1.mp3").format == "MP3" and sf.info(folder / "b_2.mp3").format == "MP3"
-    # The second text is on line 3 of the file (line 2 is empty).
+    # The second text is on line 3 of the file (line 2 is empty): its file is named by that line.
+    assert sf.info(folder / "b_1.mp3").format == "MP3" and sf.info(folder / "b_3.mp3").format == "MP3"
+    assert not (folder / "b_2.mp3").exists()
     assert "line 3 stopped at --max-tokens 3" in err and "line 2 " not in err
+    assert f"line 1 -> {folder / 'b_1.mp3'}\n" in err and f"line 3 -> {folder / 'b_3.mp3'}\n" in err
+    assert "2 texts, 6 frames" in err
 
 
 # --- real processes: stdout, closed pipes, signals, bytes on argv ---
@@ -453,10 +456,10 @@ def tone_samples(rate, seconds=2.0):
 API_ERRORS = [
     ("temperature-nan", "cv", lambda t: t.generate("hi", temperature=math.nan), "temperature must be a number"),
     ("temperature-string", "cv", lambda t: t.generate("hi", temperature="0.5"), "temperature must be a number"),
-    ("top-k-fraction", "cv", lambda t: t.generate("hi", top_k=1.5), "top-k must be a whole number"),
-    ("top-k-bool", "cv", lambda t: t.generate("hi", top_k=True), "top-k must be a whole number"),
-    ("top-p-inf", "cv", lambda t: t.generate("hi", top_p=math.inf), "top-p must be a number in (0, 1]"),
-    ("penalty-nan", "cv", lambda t: t.generate("hi", repetition_penalty=math.nan), "repetition-penalty must be"),
+    ("top-k-fraction", "cv", lambda t: t.generate("hi", top_k=1.5), "top_k must be a whole number"),
+    ("top-k-bool", "cv", lambda t: t.generate("hi", top_k=True), "top_k must be a whole number"),
+    ("top-p-inf", "cv", lambda t: t.generate("hi", top_p=math.inf), "top_p must be a number in (0, 1]"),
+    ("penalty-nan", "cv", lambda t: t.generate("hi", repetition_penalty=math.nan), "repetition_penalty must be"),
     ("clone-rate-1", "base", lambda t: t.clone(tone_samples(8000), x_vector_only=True, sample_rate=1),
      "outside 8-192 kHz"),
     ("clone-rate-400k", "base", lambda t: t.clone(tone_samples(8000), x_vector_only=True, sample_rate=400_000),
@@ -475,14 +478,14 @@ def deltas_then_fail():
 API_ERRORS += [
     ("text-int", "cv", lambda t: t.generate(123), "must be a str"),
     ("text-bytes", "cv", lambda t: t.generate(b"hello"), "must be a str"),
-    ("text-control-only", "cv", lambda t: t.generate("\x00\x07"), "the text is empty"),
+    ("text-control-only", "cv", lambda t: t.generate("\x00\x07"), "text is empty"),
     ("speaker-int", "cv", lambda t: t.generate("hi", speaker=5), "speaker must be a name"),
     ("batch-plain-string", "cv", lambda t: t.generate_batch("abc"), "takes a list of texts"),
     ("seed-negative", "cv", lambda t: t.generate("hi", seed=-1), "seed must be an integer"),
     ("seed-2**64", "cv", lambda t: t.generate("hi", seed=2**64), "seed must be an integer"),
     ("max-tokens-over-cap", "cv", lambda t: t.generate("hi", max_tokens=10**9), "from 1 to 8192"),
     ("max-tokens-fraction", "cv", lambda t: t.generate("hi", max_tokens=2.5), "max_tokens must be an integer"),
-    ("frames-bad-sampling", "cv", lambda t: list(t.frames("hi", top_p=2.0)), "top-p must be"),
+    ("frames-bad-sampling", "cv", lambda t: list(t.frames("hi", top_p=2.0)), "top_p must be"),
     ("text-frames-bad-sampling", "cv", lambda t: list(t.text_frames(iter(["hi"]), temperature=-1)), "temperature"),
     ("text-100k", "cv", lambda t: t.generate("Word. " * 16_667), "at most 20,000"),
 ]

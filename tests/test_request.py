@@ -112,14 +112,20 @@ def test_frames_take_the_sampling_keywords_of_generate(tts):
     assert not np.array_equal(greedy, whole)  # the keywords were used, not ignored
 
 
-def test_instruct_warning_grammar(tts, load_tiny):
-    with pytest.warns(UserWarning, match="the 0.6B CustomVoice model ignores instructions"):
-        assert tts.request(TEXT, instruct="whisper").instruct is None
-    with pytest.warns(UserWarning, match="Base models ignore instructions"):
-        load_tiny("base-0b6").request(TEXT, instruct="whisper")
+def test_an_ignored_instruction_is_a_notice_of_the_request_and_a_warning_of_generate(tts, load_tiny):
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert load_tiny("voice_design-1b7").request(TEXT, instruct="Whis\x00per.").instruct == "Whisper."
+        warnings.simplefilter("error")  # the request carries the notice; showing it is the caller's
+        request = tts.request(TEXT, instruct="whisper")
+        assert request.instruct is None
+        assert request.notices == ("the 0.6B CustomVoice model ignores instructions (as upstream does); "
+                                   "the instruction is not used",)
+        assert load_tiny("base-0b6").request(TEXT, instruct="whisper").notices[0].startswith(
+            "Base models ignore instructions")
+        request = load_tiny("voice_design-1b7").request(TEXT, instruct="Whis\x00per.")
+        assert request.instruct == "Whisper." and request.notices == ()
+    with pytest.warns(UserWarning, match="the 0.6B CustomVoice model ignores instructions") as caught:
+        tts.generate(TEXT, instruct="whisper", max_tokens=1, decode=False)
+    assert caught[0].filename == __file__  # the user's own call, not a line inside the package
 
 
 def test_stream_text_budget_grows_with_the_text_like_generate(tts):
@@ -166,5 +172,6 @@ def test_interrupt_during_generation_does_not_poison(tts, sampled, at):
 
 
 def test_sampling_config_passed_whole_is_validated(tts):
-    with pytest.raises(InputError, match="top-p"):
+    with pytest.raises(InputError, match="top_p") as error:
         tts.request(TEXT, sampling=SamplingConfig(top_p=2.0))
+    assert error.value.field == "top_p"

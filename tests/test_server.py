@@ -65,8 +65,11 @@ def test_every_format_decodes_to_the_expected_duration(client, fmt, mime):
         return
     audio, rate = sf.read(io.BytesIO(data))
     assert rate == SR
-    # mp3/opus frames pad the end a little (encoder delay and block size), never by a frame's worth
-    assert abs(len(audio) - frames * FRAME) <= (0 if fmt in ("wav", "flac") else FRAME // 2)
+    # mp3/opus frames pad the end a little (encoder delay and block size), never by a frame's worth.
+    # mp3 responses carry no LAME tag frame (so that they concatenate, see test_clients.py), so the
+    # decoder no longer trims the delay the tag states: LAME's 576 samples plus the decoder's 529.
+    lead = 576 + 529 if fmt == "mp3" else 0
+    assert abs(len(audio) - lead - frames * FRAME) <= (0 if fmt in ("wav", "flac") else FRAME // 2)
 
 
 def test_aac_whole_streamed_and_sse_decode_alike(client, http):
@@ -244,17 +247,17 @@ BAD = [
     ({"input": "x" * 4097}, 400, "input", "4,096"),
     ({"input": 5}, 400, "input", "string"),
     ({"input": "hi", "voice": "nobody"}, 400, "voice", "vivian"),
-    ({"input": "hi", "voice": "../../etc/passwd"}, 400, "voice", "unknown voice"),
+    ({"input": "hi", "voice": "../../etc/passwd"}, 400, "voice", "is unknown"),
     ({"input": "hi", "response_format": "webm"}, 400, "response_format", "mp3, opus, aac, flac, wav, pcm"),
     ({"input": "hi", "response_format": "m4a"}, 400, "response_format", "mp3"),
     ({"input": "hi", "speed": 0}, 400, "speed", "0.25 and 4.0"),
     ({"input": "hi", "speed": 10}, 400, "speed", "0.25 and 4.0"),
     ({"input": "hi", "speed": "fast"}, 400, "speed", "number"),
-    ({"input": "hi", "temperature": -1}, 400, None, "temperature"),
-    ({"input": "hi", "top_p": 2}, 400, None, "top-p"),
-    ({"input": "hi", "max_new_tokens": 0}, 400, "max_new_tokens", "between 1"),
-    ({"input": "hi", "seed": -1}, 400, "seed", "between 0"),
-    ({"input": "hi", "seed": 10**400}, 400, "seed", "between 0"),
+    ({"input": "hi", "temperature": -1}, 400, "temperature", "temperature"),
+    ({"input": "hi", "top_p": 2}, 400, "top_p", "top_p"),
+    ({"input": "hi", "max_new_tokens": 0}, 400, "max_new_tokens", "from 1 to"),
+    ({"input": "hi", "seed": -1}, 400, "seed", "from 0 to"),
+    ({"input": "hi", "seed": 10**400}, 400, "seed", "from 0 to"),
     ({"input": "hi", "temperature": 10**400}, 400, "temperature", "number"),
     ({"input": "hi", "language": "klingon"}, 400, "language", "english"),
     ({"input": "hi", "stream_format": "video"}, 400, "stream_format", "audio, sse"),
@@ -298,7 +301,7 @@ def test_api_key_is_required_except_for_health(server):
 def test_sdk_raises_bad_request_with_the_message(client):
     with pytest.raises(openai.BadRequestError) as caught:
         client.audio.speech.create(model="tts-1", voice="nobody", input="hi")
-    assert "unknown voice 'nobody'" in str(caught.value)
+    assert "voice 'nobody' is unknown" in str(caught.value)
 
 
 def test_other_hosts_are_refused_on_a_loopback_bind(server):

@@ -32,7 +32,8 @@ def test_usage_errors_are_one_line(args, words):
 
 
 def test_with_a_key_the_check_passes_and_the_model_is_loaded_next():
-    result = run("--model", "/nonexistent-model-folder", "--host", "0.0.0.0", "--api-key", "k")
+    # --port 0: the port is bound before the model loads; any free one will do.
+    result = run("--model", "/nonexistent-model-folder", "--host", "0.0.0.0", "--port", "0", "--api-key", "k")
     assert result.returncode == 2 and "--api-key" not in result.stderr
     assert "nonexistent-model-folder" in result.stderr and "Traceback" not in result.stderr
 

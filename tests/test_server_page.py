@@ -138,7 +138,10 @@ def enter_key(page):
 
 def test_page_loads_with_the_key_and_a_synthesis_streams(page, tmp_path):
     set_key(page, API_KEY)
-    assert page.wait("document.getElementById('voice').options.length === 9")
+    assert page.wait("document.getElementById('voice').options.length === 10")
+    # The page's default voice is the command line's: no voice is sent, the server picks it (Ryan).
+    assert page.js("document.getElementById('voice').value") == ""
+    assert page.js("document.getElementById('voice').selectedOptions[0].text") == "default"
     assert page.js("document.getElementById('model').textContent").startswith("custom_voice-0b6")
     page.js("document.getElementById('voice').value = 'vivian'; document.getElementById('speak').click(); true")
     assert page.wait("document.getElementById('status').dataset.state === 'done'", 120), \

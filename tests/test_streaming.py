@@ -10,6 +10,7 @@ import time
 import numpy as np
 import pytest
 
+from mlx_qwen3tts.errors import InputError
 from mlx_qwen3tts.generate import stdin_deltas
 
 TEXT = "Well, here's a test: streaming 24 words, mid-word splits & émojis 🙂 — 你好，世界！"
@@ -111,10 +112,14 @@ def test_text_stream_audio_equals_whole(tts, greedy, whole):
     assert np.abs(audio - whole.audio).max() <= 1e-4
 
 
-def test_empty_input_ends_cleanly(tts, greedy):
-    assert list(tts.text_frames(iter([]), speaker="vivian", sampling=greedy)) == []
-    assert list(tts.text_frames(iter(["", ""]), speaker="vivian", sampling=greedy)) == []
-    assert list(tts.stream_text(iter([]), speaker="vivian", sampling=greedy)) == []
+def test_text_that_ends_without_anything_to_say_is_an_error(tts, greedy):
+    """Raised by the first pull that finds the text over (nothing was generated); the model stays usable."""
+    for deltas in ([], ["", ""], ["  ", "\x07\n"]):
+        for call in (tts.text_frames, tts.stream_text):
+            with pytest.raises(InputError, match="deltas is empty") as error:
+                next(iter(call(iter(deltas), speaker="vivian", sampling=greedy)))
+            assert error.value.field == "deltas" and error.value.code == "empty_input"
+    assert len(list(tts.text_frames(iter(["Hi."]), speaker="vivian", sampling=greedy, max_tokens=2))) == 2
 
 
 def test_producer_exception_surfaces(tts, greedy):

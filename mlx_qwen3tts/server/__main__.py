@@ -6,9 +6,11 @@ text-in stream and a page at /; with --wyoming-port, also the Wyoming protocol f
 --api-key (or an explicit --insecure); Wyoming has no keys, so another address for it needs --insecure.
 """
 
+import errno
 import ipaddress
 import logging
 import os
+import socket
 import sys
 
 import click
@@ -42,6 +44,39 @@ def check_wyoming_exposure(host: str, insecure: bool):
         )
 
 
+def announced_name(wyoming_host: str, no_zeroconf: bool, name):
+    """The zeroconf name for Wyoming, or None: a loopback bind is unreachable from Home Assistant,
+    so it is never announced."""
+    if no_zeroconf or is_loopback(wyoming_host):
+        return None
+    from .discovery import check_name, default_name
+
+    try:
+        return check_name(name if name is not None else default_name())
+    except ValueError as e:
+        raise InputError(str(e)) from None
+
+
+def bind(host: str, port: int, what: str = "--port") -> socket.socket:
+    """The listening socket, bound before the model loads so a taken port is one line at once."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as e:
+        raise InputError(f"cannot serve on {host}: {e.strerror}; give an address of this machine with --host") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: restarts need no wait
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        hint = "; stop what uses it or choose another " + what if e.errno == errno.EADDRINUSE else ""
+        raise InputError(f"cannot listen on {host} port {port}: {e.strerror}{hint}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def model_id(path_or_repo: str) -> str:
     return path_or_repo.rstrip("/").split("/")[-1] if os.path.isdir(path_or_repo) else path_or_repo
 
@@ -71,9 +106,21 @@ def model_id(path_or_repo: str) -> str:
               help="Sampling temperature of Wyoming requests, which carry none (0 = greedy). Default: the model's.")
 @click.option("--wyoming-max-new-tokens", type=click.IntRange(1), default=None,
               help="Frame cap of Wyoming requests (12 per second). Default: from the text's length.")
+@click.option("--wyoming-idle-timeout", type=click.FloatRange(0.1, 3600), default=300.0, show_default=True,
+              help="Seconds a streamed Wyoming reply may pause between chunks (an LLM calling tools); then it ends.")
+@click.option("--no-zeroconf", is_flag=True,
+              help="Do not announce Wyoming by zeroconf (announced when --wyoming-host is beyond loopback).")
+@click.option("--zeroconf-name", default=None, help="Name announced by zeroconf. Default: mlx-qwen3tts-HOSTNAME.")
+@click.option("--allow-host", multiple=True,
+              help="Also accept this Host header on a loopback bind (repeatable; host.docker.internal and the "
+                   "other container names of the machine are accepted already).")
+@click.option("--public-listings", is_flag=True,
+              help="Serve GET /v1/models, /v1/audio/models and /v1/audio/voices without the API key "
+                   "(Open WebUI fetches them with none).")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
 def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, cors, max_input_chars, dtype,
-         wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens, log_level):
+         wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens, wyoming_idle_timeout,
+         no_zeroconf, zeroconf_name, allow_host, public_listings, log_level):
     """Serve Qwen3-TTS over HTTP (OpenAI's /v1/audio/speech) and WebSocket, with a page at /."""
     with cli_errors():
         if no_http and wyoming_port is None:
@@ -82,15 +129,19 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
             check_exposure(host, api_key, insecure)
         if wyoming_port is not None:
             check_wyoming_exposure(wyoming_host, insecure)
+        announce = announced_name(wyoming_host, no_zeroconf, zeroconf_name) if wyoming_port is not None else None
         try:
             import uvicorn
 
-            from .app import LOOPBACK_NAMES, Server, create_app
+            from .app import CONTAINER_HOST_NAMES, LOOPBACK_NAMES, Server, create_app
 
             if wyoming_port is not None:
                 from .wyoming import start as start_wyoming
         except ImportError as e:
             raise InputError(f"the server needs its extra: pip install 'mlx-qwen3tts[server]' ({e})") from None
+        listener = None if no_http else bind(host, port)
+        if wyoming_port is not None:  # only a probe: wyoming.py binds its own; a taken port is said here, at once
+            bind(wyoming_host, wyoming_port, "--wyoming-port").close()
         import mlx.core as mx
 
         from .. import load
@@ -102,19 +153,24 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
         limits = Limits(max_input_chars=max_input_chars)
         engine = Engine(tts, max_active=max_active, max_queue=max_queue)
-        voices = VoiceStore(tts, voices_dir or default_voices_dir(), limits)
+        voices = VoiceStore(tts.facts, tts.tokenizer, voices_dir or default_voices_dir(), limits)
         server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue)
         wyoming = None
         if wyoming_port is not None:  # with --no-http, it serves here until stopped
             wyoming = start_wyoming(server, wyoming_host, wyoming_port, alone=no_http,
-                                    temperature=wyoming_temperature, max_new_tokens=wyoming_max_new_tokens)
-        app = create_app(server, cors=cors, trusted_hosts=LOOPBACK_NAMES if is_loopback(host) else None)
+                                    temperature=wyoming_temperature, max_new_tokens=wyoming_max_new_tokens,
+                                    idle_seconds=wyoming_idle_timeout, zeroconf_name=announce)
+        names = [*LOOPBACK_NAMES, *CONTAINER_HOST_NAMES, *allow_host]
+        app = create_app(server, cors=cors, trusted_hosts=names if is_loopback(host) else None,
+                         public_listings=public_listings)
         shown = f"[{host}]" if ":" in host else host
+        port = listener.getsockname()[1] if listener is not None else port  # --port 0: the one the system chose
         click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.variant}) on http://{shown}:{port}"
                    f"{'  (API key required)' if api_key else ''}", err=True)
         try:
-            uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=limits.max_ws_message_bytes,
-                        timeout_graceful_shutdown=5)
+            config = uvicorn.Config(app, log_level=log_level, ws_max_size=limits.max_ws_message_bytes,
+                                    timeout_graceful_shutdown=5)
+            uvicorn.Server(config).run(sockets=[listener])
         finally:
             if wyoming is not None:
                 wyoming.close()

@@ -1,5 +1,6 @@
 """The ASGI application: routes, the API-key and body-size guard, CORS, error bodies."""
 
+import asyncio
 import hmac
 from concurrent.futures import ThreadPoolExecutor
 import logging
@@ -26,6 +27,14 @@ log = logging.getLogger("mlx_qwen3tts.server")
 STATIC = Path(__file__).resolve().parent / "static"
 OPEN_PATHS = ("/health", "/", "/favicon.ico")  # the page itself holds no data; its API calls need the key
 LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]", "::1"]
+# How containers name the machine they run on (Docker Desktop, Podman, Lima/Colima). `.internal` is
+# reserved for private use (ICANN, 2024): no public DNS answers for it, so a web page cannot rebind
+# these names to this server, and accepting them opens nothing that loopback did not.
+CONTAINER_HOST_NAMES = ["host.docker.internal", "gateway.docker.internal", "host.containers.internal",
+                        "host.lima.internal"]
+# What clients read to fill their model and voice menus (GET only); --public-listings serves them
+# without the key, since Open WebUI fetches them with none.
+LISTING_PATHS = ("/v1/models", "/v1/audio/models", "/v1/audio/voices")
 
 
 @dataclass
@@ -53,12 +62,18 @@ class Guard:
     subprotocol `openai-insecure-api-key.KEY`, since browsers cannot set headers there), and the
     request body size, checked against Content-Length and counted as it arrives."""
 
-    def __init__(self, app, server: Server):
-        self.app, self.server = app, server
+    def __init__(self, app, server: Server, public_listings: bool = False):
+        self.app, self.server, self.public_listings = app, server, public_listings
+
+    def _open(self, scope) -> bool:
+        path = scope["path"]
+        if path in OPEN_PATHS or path.startswith("/static/"):
+            return True
+        return self.public_listings and scope["type"] == "http" and scope["method"] == "GET" and path in LISTING_PATHS
 
     def _authorized(self, scope) -> bool:
         key = self.server.api_key
-        if not key or scope["path"] in OPEN_PATHS or scope["path"].startswith("/static/"):
+        if not key or self._open(scope):
             return True
         headers = dict(scope.get("headers") or [])
         given = headers.get(b"authorization", b"").decode("latin-1")
@@ -86,18 +101,33 @@ class Guard:
         if length is not None and length.isdigit() and int(length) > limit:
             error = too_large(what, limit)
             return await JSONResponse(error.body(), 413)(scope, receive, send)
-        seen = 0
+        seen, complete = 0, False
+        deadline = asyncio.get_running_loop().time() + lim.body_seconds
 
         async def counted():
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, complete
+            if complete:  # the body is in: later receives wait for the disconnect, as long as a response streams
+                return await receive()
+            wait = min(lim.body_idle_seconds, deadline - asyncio.get_running_loop().time())
+            try:
+                message = await asyncio.wait_for(receive(), max(wait, 0.0))
+            except asyncio.TimeoutError:
+                raise body_stalled(lim) from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
                 if seen > limit:
                     raise too_large(what, limit)
             return message
 
         await self.app(scope, counted, send)
+
+
+def body_stalled(lim: Limits) -> ApiError:
+    # Connection: close, or the server would keep reading the rest of a body that is not coming.
+    message = (f"the request body stalled: each part must follow within {lim.body_idle_seconds:g} s and the "
+               f"whole body within {lim.body_seconds:g} s")
+    return ApiError(408, message, code="body_timeout", headers={"Connection": "close"})
 
 
 async def api_error(request, exc: ApiError):
@@ -119,9 +149,11 @@ async def page(request):
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
 
-def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional[Sequence[str]] = None) -> Starlette:
-    """trusted_hosts: Host header values accepted (for a loopback bind, the loopback names: a web
-    page cannot reach the server through DNS rebinding)."""
+def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional[Sequence[str]] = None,
+               public_listings: bool = False) -> Starlette:
+    """trusted_hosts: Host header values accepted (for a loopback bind, the loopback and container
+    host names: a web page cannot reach the server through DNS rebinding). public_listings: the
+    GET listings (LISTING_PATHS) need no API key."""
     routes = [
         Route("/", page),
         Route("/health", openai_api.health),
@@ -140,7 +172,7 @@ def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional
     if cors:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST", "DELETE"],
                                      allow_headers=["Authorization", "Content-Type"]))
-    middleware.append(Middleware(Guard, server=server))
+    middleware.append(Middleware(Guard, server=server, public_listings=public_listings))
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={
         ApiError: api_error, HTTPException: http_error, Exception: server_error})
     app.state.server = server

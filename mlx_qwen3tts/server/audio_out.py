@@ -34,6 +34,14 @@ def check_format(fmt, allowed=None) -> str:
     return fmt.lower()
 
 
+def encoded_file(samples, sample_rate: int, fmt: str) -> bytes:
+    """A whole response file. mp3 comes without LAME's tag frame, like the streamed one: clients
+    join the responses of a long text into one stream (LibreChat's TTSService), which a tag
+    describing the first file alone makes invalid."""
+    data = audio_formats.encode(samples, sample_rate, fmt)
+    return audio_formats.without_mp3_tag_frame(data) if fmt == "mp3" else data
+
+
 class Usage:
     def __init__(self, text_tokens: int = 0):
         self.text_tokens, self.frames, self.samples = text_tokens, 0, 0

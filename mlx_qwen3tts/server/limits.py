@@ -16,6 +16,8 @@ class Limits:
     max_upload_seconds: float = 60.0
     max_ws_message_bytes: int = 64 * 1024
     ws_idle_seconds: float = 30.0  # an open utterance ends after this long without text
+    body_idle_seconds: float = 10.0  # a request body that sends nothing for this long is dropped (408)
+    body_seconds: float = 120.0  # and the whole body must arrive within this (a trickle cannot hold a connection)
     max_voices: int = 1000
 
 

@@ -9,28 +9,32 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .. import audio_formats
 from ..engine import EngineFull
 from ..errors import InputError, Qwen3TTSError
+from ..request import clone_voice
 from . import params as fields
-from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, in_thread
+from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, encoded_file, in_thread
 from .limits import ApiError
 from .time_stretch import time_stretch
 from .voices import clone_kwargs
 
 log = logging.getLogger("mlx_qwen3tts.server")
 MODEL_ALIASES = ("tts-1", "tts-1-hd", "gpt-4o-mini-tts")
+NOTICED = set()  # notices (an ignored instruction) logged already: each once, not per request
 STREAM_FORMATS = ("audio", "sse")
 
 
-def engine_error(error: BaseException) -> ApiError:
-    """What a failure from building or running an engine request becomes for the client."""
+def engine_error(error: BaseException, names: dict = fields.JSON_NAMES) -> ApiError:
+    """What a failure from building or running an engine request becomes for the client; `names`:
+    the request layer's field names in the client's protocol."""
     if isinstance(error, ApiError):
         return error
     if isinstance(error, EngineFull):
         return ApiError(429, "the server is busy (all generation slots and the queue are full); retry shortly",
                         code="engine_full", headers={"Retry-After": "1"})
-    if isinstance(error, (InputError, Qwen3TTSError)):
+    if isinstance(error, InputError):
+        return ApiError(400, error.worded(names), param=names.get(error.field, error.field), code=error.code)
+    if isinstance(error, Qwen3TTSError):
         return ApiError(400, str(error))
     log.exception("request failed", exc_info=error)
     return ApiError(500, "generation failed inside the server; see its log", code="internal_error")
@@ -40,20 +44,41 @@ async def json_body(request: Request) -> dict:
     body = await request.body()
     try:
         params = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+    except RecursionError:
+        raise ApiError(400, "the request body nests JSON too deeply for the parser; send a flat JSON object",
+                       code="invalid_json") from None
+    except ValueError as e:  # bad UTF-8, bad JSON, an integer with more digits than Python converts
         raise ApiError(400, f"the request body is not valid JSON ({e})", code="invalid_json") from None
     if not isinstance(params, dict):
         raise ApiError(400, "the request body must be a JSON object", code="invalid_json")
     return params
 
 
-def submit(server, text=None, deltas=None, **kwargs):
-    """Build the Request (validated in one place) and submit it; errors become ApiErrors."""
+def build(server, names: dict = fields.JSON_NAMES, text=None, deltas=None, **kwargs):
+    """The Request (checked by the request layer, in one place), its notices logged once; its
+    refusal as an ApiError naming the field as the client named it."""
     try:
-        req = server.tts.request(text=text, deltas=deltas, **kwargs)
-        return server.engine.submit(req)
-    except Exception as e:  # InputError / EngineFull / anything unexpected
-        raise engine_error(e) from None
+        request = server.tts.request(text=text, deltas=deltas, **kwargs)
+    except InputError as e:
+        error = engine_error(e, names)
+        saved = server.voices.saved_ids() if e.code == "voice_not_found" else []
+        if saved:  # the request layer knows the presets; the server its saved voices
+            error.message += f"; saved voices: {', '.join(saved)}"
+        raise error from None
+    for notice in request.notices:
+        if notice not in NOTICED:
+            NOTICED.add(notice)
+            log.warning("%s", notice)
+    return request
+
+
+def submit(server, names: dict = fields.JSON_NAMES, text=None, deltas=None, **kwargs):
+    """Build the Request and submit it; errors become ApiErrors."""
+    request = build(server, names, text=text, deltas=deltas, **kwargs)
+    try:
+        return server.engine.submit(request)
+    except Exception as e:  # EngineFull / anything unexpected
+        raise engine_error(e, names) from None
 
 
 async def watch_disconnect(receive, cancel):
@@ -113,7 +138,7 @@ async def speech(request: Request):
     stream_format = body.get("stream_format")
     if stream_format is not None and stream_format not in STREAM_FORMATS:
         raise ApiError(400, f"stream_format must be one of {', '.join(STREAM_FORMATS)}", param="stream_format")
-    kwargs = fields.speech_kwargs(server.tts, server.voices, body, server.limits)
+    kwargs = fields.speech_kwargs(server.voices, body, server.limits)
     handle = submit(server, text=text, **kwargs)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     sr = server.tts.sample_rate
@@ -140,7 +165,7 @@ async def whole_file(handle, fmt: str, speed: float, sr: int) -> Response:
     pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
     audio = await asyncio.to_thread(time_stretch, audio, speed, sr)
-    return Response(await asyncio.to_thread(audio_formats.encode, audio, sr, fmt), media_type=CONTENT_TYPES[fmt])
+    return Response(await asyncio.to_thread(encoded_file, audio, sr, fmt), media_type=CONTENT_TYPES[fmt])
 
 
 async def models(request: Request):
@@ -161,8 +186,6 @@ async def list_voices(request: Request):
 
 async def create_voice(request: Request):
     server = request.app.state.server
-    if server.tts.variant != "base":
-        raise ApiError(400, f"voice cloning needs a Base model; this server runs a {server.tts.variant} model")
     try:
         form = await request.form(max_files=1, max_fields=8)
     except ApiError:
@@ -186,7 +209,9 @@ async def create_voice(request: Request):
     kwargs = clone_kwargs(ref_text, x_only)
 
     def make():
-        voice = server.tts.clone((samples, rate), **kwargs)
+        voice, notices = clone_voice(server.tts.facts, server.tts.voices, (samples, rate), **kwargs)
+        for notice in notices:
+            log.info("voice %s: %s", vid, notice)
         server.voices.save(vid, voice)
         return voice
 
@@ -194,7 +219,8 @@ async def create_voice(request: Request):
         # One thread for all cloning: MLX streams are per thread, so its compiled encoders stay on one.
         voice = await asyncio.get_running_loop().run_in_executor(server.mlx_thread, make)
     except InputError as e:
-        raise ApiError(400, f"audio_sample cannot be used: {e}", param="audio_sample") from None
+        raise ApiError(400, f"audio_sample cannot be used: {e.worded(fields.JSON_NAMES)}",
+                       param=fields.JSON_NAMES.get(e.field, e.field) or "audio_sample", code=e.code) from None
     return JSONResponse({"id": vid, "name": vid, "object": "voice",
                          "in_context": voice.ref_codes is not None}, status_code=201)
 

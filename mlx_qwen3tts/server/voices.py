@@ -3,7 +3,8 @@
 A voice id is `[A-Za-z0-9_-]{1,64}`, so no request can name a path. Saved voices are the
 `.safetensors` files `save_voice` writes, `<id>.safetensors` in the voices folder; an upload is
 written beside them under a temporary name and renamed into place, and never replaces a voice.
-OpenAI's voice names (alloy, ash, ...) select the model's default voice.
+OpenAI's voice names (alloy, ash, ...) select the model's default voice; any other name goes to
+the request layer as a speaker name (a preset, or `default`), which refuses unknown ones.
 """
 
 import io
@@ -16,11 +17,10 @@ from typing import Optional
 
 import mlx.core as mx
 import numpy as np
-import soundfile as sf
 
 from ..errors import InputError
-from ..prompt import Voice
-from ..voices import load_voice, save_voice
+from ..reference_audio import FORMATS, ReferenceAudioError, read_audio
+from ..voices import Voice, load_voice, save_voice
 from .limits import ApiError, Limits
 
 VOICE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -35,9 +35,11 @@ def default_voices_dir() -> Path:
 
 
 class VoiceStore:
-    def __init__(self, tts, folder, limits: Limits):
-        self.tts, self.folder, self.limits = tts, Path(folder), limits
-        self.presets = {name.lower(): name for name in tts.config.speakers}
+    """facts: the model's (`config.ModelFacts`); tokenizer: for the transcripts of saved voices."""
+
+    def __init__(self, facts, tokenizer, folder, limits: Limits):
+        self.facts, self.tokenizer, self.folder, self.limits = facts, tokenizer, Path(folder), limits
+        self.presets = {name.lower(): name for name in facts.speakers}
         self._loaded = {}  # id -> (mtime, Voice)
         self._lock = threading.Lock()
 
@@ -56,20 +58,24 @@ class VoiceStore:
         """Keyword arguments for `TTS.request` selecting the voice `name` (None: the default)."""
         if isinstance(name, dict):  # OpenAI's newer {"id": ...} form
             name = name.get("id")
-        if name is None or name == "":
+        if name is None:
             return {}
         if not isinstance(name, str):
             raise ApiError(400, "voice must be a string", param="voice")
-        if name.lower() in self.presets:
-            return {"speaker": self.presets[name.lower()]}
-        if VOICE_ID.fullmatch(name) and (self.folder / (name + SUFFIX)).is_file():
-            return {"voice": self._load(name)}
-        if name.lower() in OPENAI_VOICES:
+        saved = self.saved_id(name.strip())
+        if saved is not None and saved.lower() not in self.presets:
+            return {"voice": self._load(saved)}
+        if name.strip().lower() in OPENAI_VOICES:
             return {}
-        offered = [v["id"] for v in self.listing()]
-        hint = f"; available: {', '.join(offered)}" if offered else "; this model has no preset speakers and no voices are saved"
-        raise ApiError(400, f"unknown voice '{name[:80]}'{hint} (or an OpenAI name such as alloy for the default voice)",
-                       param="voice", code="voice_not_found")
+        return {"speaker": name}
+
+    def saved_id(self, name: str):
+        """The id of the saved voice `name` (any case), or None."""
+        if not VOICE_ID.fullmatch(name):
+            return None
+        if (self.folder / (name + SUFFIX)).is_file():
+            return name
+        return next((vid for vid in self.saved_ids() if vid.lower() == name.lower()), None)
 
     def _load(self, vid: str) -> Voice:
         path = self.folder / (vid + SUFFIX)
@@ -79,7 +85,7 @@ class VoiceStore:
             if cached and cached[0] == mtime:
                 return cached[1]
         try:
-            voice = load_voice(self.tts, path)
+            voice = load_voice(path, self.facts, self.tokenizer)
             # Loaded arrays are lazy and tied to this thread's stream; the engine's thread uses them.
             mx.eval([a for a in (voice.xvector, voice.ref_codes) if a is not None])
         except InputError as e:
@@ -108,20 +114,14 @@ class VoiceStore:
         if len(data) > lim.max_upload_bytes:
             raise ApiError(413, f"audio_sample is larger than the limit of {lim.max_upload_bytes:,} bytes",
                            param="audio_sample", code="too_large")
-        try:
-            info = sf.info(io.BytesIO(data))
-        except Exception:
-            raise ApiError(400, "audio_sample is not audio this server reads; send WAV, FLAC, OGG or MP3",
+        try:  # M4A/AAC/ALAC as phones record too (PyAV); at most the stated limit is decoded
+            samples, rate, seconds = read_audio(io.BytesIO(data), lim.max_upload_seconds, name="audio_sample")
+        except ReferenceAudioError:
+            raise ApiError(400, f"audio_sample is not audio this server reads; send {FORMATS}",
                            param="audio_sample", code="invalid_audio") from None
-        seconds = info.frames / info.samplerate if info.samplerate else 0.0
-        if seconds > lim.max_upload_seconds:
+        if seconds is not None and seconds > lim.max_upload_seconds:
             raise ApiError(400, f"audio_sample is {seconds:.1f} s long; the limit is {lim.max_upload_seconds:g} s "
                                 "(3-15 s of clear speech works best)", param="audio_sample", code="too_long")
-        try:
-            samples, rate = sf.read(io.BytesIO(data), dtype="float32", always_2d=True)
-        except Exception:
-            raise ApiError(400, "audio_sample cannot be decoded; send WAV, FLAC, OGG or MP3",
-                           param="audio_sample", code="invalid_audio") from None
         return np.ascontiguousarray(samples), int(rate)
 
     def save(self, vid: str, voice: Voice):
@@ -132,7 +132,7 @@ class VoiceStore:
         fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{vid}.", suffix=SUFFIX)
         os.close(fd)
         try:
-            save_voice(voice, tmp, self.tts.config.tts_model_size)
+            save_voice(voice, tmp, self.facts.size)
             # link() fails if the target exists, unlike rename(): two uploads of one name cannot clobber.
             os.link(tmp, self.folder / (vid + SUFFIX))
         except FileExistsError:

@@ -14,15 +14,20 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..engine import TextFeed
+from ..errors import InputError
+from ..request import clean_text
+from ..streaming import TextFeed
 from . import params as fields
 from .audio_out import Usage, check_format, encoded_chunks, in_thread
 from .limits import ApiError
-from .openai_api import engine_error, submit
+from .openai_api import build, engine_error, submit
 
 log = logging.getLogger("mlx_qwen3tts.server")
 WS_FORMATS = ["pcm", "wav"]
 KEY_PROTOCOL = "openai-insecure-api-key."
+# The request layer's fields as these sessions name them: the text comes in input_text.append's `text`.
+WS_NAMES = {**fields.JSON_NAMES, "text": "text", "deltas": "text"}
+NOTHING = "nothing to speak"  # queued for a flush with no text since the last one
 
 
 class Utterance:
@@ -64,7 +69,8 @@ class Session:
             raise ApiError(400, "session.update needs a 'session' object", param="session")
         merged = {**self.params, **session}
         merged.pop("text_mode", None)  # text arriving as deltas is always the streaming layout
-        kwargs = fields.speech_kwargs(self.server.tts, self.server.voices, merged, self.server.limits)
+        kwargs = fields.speech_kwargs(self.server.voices, merged, self.server.limits)
+        build(self.server, WS_NAMES, deltas=(), **kwargs)  # refused now, not when text comes
         fmt = check_format(merged.get("response_format", "pcm"), WS_FORMATS)
         speed = fields.speed(merged)
         binary = merged.get("binary", False)
@@ -77,6 +83,10 @@ class Session:
     def append(self, text) -> None:
         if not isinstance(text, str):
             raise ApiError(400, "input_text.append needs 'text' as a string", param="text")
+        try:
+            clean_text(text, "deltas")  # what the request would refuse later: refused as it arrives
+        except InputError as e:
+            raise engine_error(e, WS_NAMES) from None
         if self.current is None:
             s = self.settings
             self.current = Utterance(TextFeed(), dict(self.kwargs), s["response_format"], s["speed"], s["binary"])
@@ -93,10 +103,12 @@ class Session:
         if text:
             self.current.feed.append(text)
 
-    def flush(self) -> None:
+    def flush(self, answer_empty: bool = False) -> None:
         if self.current is not None:
             self.current.feed.end()
             self.current = None
+        elif answer_empty:  # a client waiting for one done per flush gets it, in turn, with nothing spoken
+            self.queue.put_nowait(NOTHING)
 
     def cancel(self) -> None:
         for utt in self.active:
@@ -118,7 +130,7 @@ class Session:
         elif kind == "input_text.append":
             self.append(message.get("text"))
         elif kind == "input_text.flush":
-            self.flush()
+            self.flush(answer_empty=True)
         elif kind == "input_text.end":
             self.flush()
             self.queue.put_nowait(None)
@@ -156,10 +168,13 @@ class Session:
             utt = await self.queue.get()
             if utt is None:
                 return
+            if utt is NOTHING:
+                await self.send({"type": "speech.audio.done", "usage": Usage().as_dict(sr), "cancelled": False})
+                continue
             if utt.cancelled:
                 continue
             try:
-                utt.handle = submit(self.server, deltas=utt.feed, **utt.kwargs)
+                utt.handle = submit(self.server, WS_NAMES, deltas=utt.feed, **utt.kwargs)
             except ApiError as e:
                 utt.cancel()
                 await self.error(e.message, e.code or "invalid_request", e.param)
@@ -171,8 +186,9 @@ class Session:
                         break
                     await self.delta(data, utt.binary)
             except Exception as e:
-                error = engine_error(e)
-                await self.error(error.message, error.code or "generation_failed")
+                error = engine_error(e, WS_NAMES)
+                await self.error(error.message, error.code or ("invalid_request" if error.status == 400
+                                                               else "generation_failed"), error.param)
             finally:
                 self.active.remove(utt)
             usage.text_tokens = len(self.server.tts.tokenizer.encode("".join(utt.text))) if utt.text else 0

@@ -4,18 +4,27 @@ Built on the `wyoming` package: one `WyomingHandler` (an AsyncEventHandler) per 
 - describe -> info: one TTS program whose voices are the presets and saved voices, with the
   model's languages, and `supports_synthesize_streaming`.
 - synthesize -> audio-start, audio-chunk... (24 kHz, 16-bit mono, as frames are decoded), audio-stop.
-- synthesize-start / synthesize-chunk... / synthesize-stop -> one streaming-text engine request
-  fed by a TextFeed, so audio starts after the first chunk of text; synthesize-stopped at the end.
+- synthesize-start / synthesize-chunk... / synthesize-stop -> streaming-text engine requests fed
+  by TextFeeds, so audio starts after the first chunk of text; synthesize-stopped at the end.
+  --max-input-chars bounds each chunk and each engine request, not the reply: a long reply is
+  spoken as consecutive requests (segments, each with its audio-start/audio-stop), so everything
+  accepted is spoken, as wyoming-piper speaks sentence by sentence. A pause between chunks (an
+  LLM calling a tool) is no error; after --wyoming-idle-timeout without text or stop, the stream
+  ends as a stop would end it and the connection closes.
   A streaming client also sends the whole text as a plain `synthesize` inside the stream, for
   servers that do not stream; inside a stream it is ignored (as wyoming-piper does).
 
 Wyoming requests carry no sampling settings; the server's defaults (`--wyoming-temperature`,
-`--wyoming-max-new-tokens`) apply. Bad events get an `error` event and the connection stays open.
-The protocol has no keys, so a non-loopback bind needs an explicit --insecure (see __main__).
+`--wyoming-max-new-tokens`) apply. Bad events get an `error` event and the connection stays open,
+except a refused `synthesize` outside a stream: after its error the connection closes, as
+wyoming-piper does, since Home Assistant before 2025.7 reads until audio-stop and ignores errors.
+The protocol has no keys, so a non-loopback bind needs an explicit --insecure (see __main__);
+such a bind is announced by zeroconf (discovery.py) unless --no-zeroconf.
 """
 
 import asyncio
 import logging
+import re
 import signal
 import threading
 from concurrent import futures
@@ -33,33 +42,40 @@ from wyoming.server import AsyncEventHandler, AsyncTcpServer
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
 from .. import __version__
-from ..engine import TextFeed
 from ..errors import InputError
+from ..request import DEFAULT_VOICE, LANGUAGE_CODES, clean_text
+from ..streaming import TextFeed
 from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
+from .discovery import Announcer
 from .limits import ApiError
-from .openai_api import engine_error, submit
+from .openai_api import build, engine_error, submit
 
 log = logging.getLogger("mlx_qwen3tts.server.wyoming")
 WIDTH, CHANNELS = 2, 1  # 16-bit mono
-DEFAULT_VOICE = "default"  # listed when the model has no preset speakers: its default voice
-# Home Assistant names languages by their ISO 639-1 codes; the checkpoints by English names.
-LANGUAGE_CODES = {"chinese": "zh", "english": "en", "french": "fr", "german": "de", "italian": "it",
-                  "japanese": "ja", "korean": "ko", "portuguese": "pt", "russian": "ru", "spanish": "es"}
+# The request layer's fields as Wyoming events name them (the voice's name and language).
+WYOMING_NAMES = {"speaker": "voice", "voice": "voice", "deltas": "text"}
+# Wyoming events carry no sampling settings: the server's options set them for all.
+DEFAULTS_NAMES = {"temperature": "--wyoming-temperature", "max_tokens": "--wyoming-max-new-tokens"}
 QWEN = Attribution(name="Qwen", url="https://github.com/QwenLM/Qwen3-TTS")
+# Home Assistant sets no bound of its own on a streamed reply (an LLM may call tools between
+# sentences); a client that neither writes nor stops for this long is gone.
+STREAM_IDLE_SECONDS = 300.0
+MAX_WAITING_SEGMENTS = 16  # text ahead of speech: at most 16 requests' worth (--max-input-chars each)
+SENTENCE_END = re.compile(r"[.!?;:\u3002\uff01\uff1f]\s*$")
 
 
 class Service:
     """What every connection shares: the server (model, engine, voices, limits), the defaults for
     the settings Wyoming cannot carry, and the Info that answers describe."""
 
-    def __init__(self, server, defaults: Optional[dict] = None):
-        self.server = server
+    def __init__(self, server, defaults: Optional[dict] = None, stream_idle_seconds: float = STREAM_IDLE_SECONDS):
+        self.server, self.stream_idle_seconds = server, stream_idle_seconds
         self.defaults = {k: v for k, v in (defaults or {}).items() if v is not None}
         try:  # bad defaults fail at start, not on every request
-            fields.speech_kwargs(server.tts, server.voices, self.defaults, server.limits)
-        except ApiError as e:
-            raise InputError(f"Wyoming defaults: {e.message}") from None
+            server.tts.request(deltas=(), **fields.speech_kwargs(server.voices, self.defaults, server.limits))
+        except InputError as e:
+            raise InputError(f"Wyoming defaults: {e.worded(DEFAULTS_NAMES)}") from None
         self.rate = server.tts.sample_rate
         self._info, self._saved = None, None
 
@@ -85,38 +101,28 @@ class Service:
             self._info, self._saved = Info(tts=[program]).event(), saved
         return self._info
 
-    def language(self, code) -> Optional[str]:
-        """The model's name for a language code ('en', 'en-US', 'en_US') or name ('English')."""
-        if code is None or code == "":
-            return None
-        if not isinstance(code, str):
-            raise ApiError(400, "voice.language must be a string", param="language")
-        names = {c: name for name, c in LANGUAGE_CODES.items()}
-        key = code.strip().lower()
-        name = names.get(key.replace("_", "-").split("-")[0], key)
-        if name not in self.server.tts.config.languages:
-            raise ApiError(400, f"unknown language '{code[:32]}'; this model speaks {', '.join(self.languages)}",
-                           param="language", code="unknown_language")
-        return name
-
     def kwargs(self, event: Event) -> dict:
         """`TTS.request` keywords for the voice and language of a synthesize/synthesize-start event
-        (parsed already, which refuses a null voice)."""
+        (parsed already, which refuses a null voice), checked now by the request layer."""
         voice = event.data.get("voice", {})
         if not isinstance(voice, dict):
             raise ApiError(400, "voice must be an object with 'name' and/or 'language'", param="voice")
         # SynthesizeVoice keeps the language only when no name is given; a client may send both.
-        name, language = voice.get("name"), self.language(voice.get("language"))
-        if name == DEFAULT_VOICE and DEFAULT_VOICE not in self.server.voices.saved_ids():
-            name = None
-        params = {**self.defaults, "voice": name, "language": language}
-        return fields.speech_kwargs(self.server.tts, self.server.voices, params, self.server.limits)
+        params = {**self.defaults, "voice": voice.get("name"), "language": voice.get("language")}
+        kwargs = fields.speech_kwargs(self.server.voices, params, self.server.limits)
+        build(self.server, WYOMING_NAMES, deltas=(), **kwargs)
+        return kwargs
 
-    def text(self, text, used: int = 0) -> str:
+    def text(self, text) -> str:
+        """The text of a synthesize event or of one chunk of a stream, within --max-input-chars."""
         if not isinstance(text, str):
             raise ApiError(400, "text must be a string", param="text")
+        try:
+            clean_text(text)
+        except InputError as e:
+            raise engine_error(e, WYOMING_NAMES) from None
         limit = self.server.limits.max_input_chars
-        if used + len(text) > limit:
+        if len(text) > limit:
             raise ApiError(400, f"the text has more than {limit:,} characters, the server's limit "
                                 "(--max-input-chars)", param="text", code="too_long")
         return text
@@ -132,13 +138,16 @@ def parse(kind, event: Event):
 
 @dataclass
 class Stream:
-    """One synthesize-start .. synthesize-stop: its request settings and, once text came, its feed."""
+    """One synthesize-start .. synthesize-stop: its request settings and, once text came, its
+    segments: TextFeeds spoken one after the other, each by its own engine request."""
 
-    kwargs: Optional[dict]  # None: refused at start (an error was sent); its text is dropped
-    feed: object = None
-    handle: object = None
-    chars: int = 0
-    idle: object = None  # the timer that ends the text when none comes for a while
+    kwargs: Optional[dict]  # None: refused (an error was sent); its text is dropped
+    feed: object = None  # the segment taking text now
+    chars: int = 0  # characters in that segment
+    sentence_end: bool = False  # the segment's text ends a sentence (a good place to start the next)
+    segments: Optional[asyncio.Queue] = None  # feeds not yet spoken; None ends the queue
+    handle: object = None  # the engine request speaking now
+    idle: object = None  # the timer that ends the stream when neither text nor stop comes
 
 
 class WyomingHandler(AsyncEventHandler):
@@ -165,13 +174,23 @@ class WyomingHandler(AsyncEventHandler):
         try:
             await self.dispatch(event)
         except ApiError as e:
-            await self.error(e.message, e.code or "invalid_request")
+            return await self.refuse(event, e.message, e.code or "invalid_request")
         except (ConnectionError, asyncio.CancelledError):
             raise
         except Exception as e:  # noqa: BLE001  (one bad event never ends the connection)
-            error = engine_error(e)
-            await self.error(error.message, error.code or "internal_error")
+            error = engine_error(e, WYOMING_NAMES)
+            return await self.refuse(event, error.message, error.code or "internal_error")
         return True
+
+    async def refuse(self, event: Event, message: str, code: str) -> bool:
+        """The error event; False (close the connection) for a synthesize outside a stream, as
+        wyoming-piper does: Home Assistant before 2025.7 reads until audio-stop, ignoring errors,
+        and only the end of the connection tells it that no audio comes."""
+        plain = Synthesize.is_type(event.type) and self.stream is None
+        if plain:
+            await self.finish_speaking()  # what an earlier synthesize on this connection speaks
+        await self.error(message, code)
+        return not plain
 
     async def dispatch(self, event: Event):
         if Describe.is_type(event.type):
@@ -184,13 +203,14 @@ class WyomingHandler(AsyncEventHandler):
             synthesize = parse(Synthesize, event)
             text, kwargs = self.service.text(synthesize.text), self.service.kwargs(event)
             await self.finish_speaking()
-            self.start_speaking(submit(self.service.server, text=text, **kwargs))
+            self.start_speaking(self.speak(submit(self.service.server, WYOMING_NAMES, text=text, **kwargs)))
         elif SynthesizeStart.is_type(event.type):
             if self.stream is not None:
                 raise ApiError(400, "a synthesis stream is already open: send synthesize-stop first",
                                code="stream_open")
             parse(SynthesizeStart, event)
             self.stream = Stream(kwargs=None)  # opened even if refused, so its stop is answered
+            self.arm_idle(self.stream)
             self.stream.kwargs = self.service.kwargs(event)
         elif SynthesizeChunk.is_type(event.type):
             await self.append(parse(SynthesizeChunk, event).text)
@@ -198,60 +218,96 @@ class WyomingHandler(AsyncEventHandler):
             stream, self.stream = self.stream, None
             if stream is None:
                 raise ApiError(400, "synthesize-stop without synthesize-start", code="no_stream")
-            if stream.idle is not None:
-                stream.idle.cancel()
-            if stream.feed is not None:
-                stream.feed.end()
-                await self.finish_speaking()
-            await self.write_event(SynthesizeStopped().event())
+            await self.end_stream(stream)
         else:
             log.debug("ignored event %s", event.type)  # the protocol drops events it does not know
 
     async def append(self, text):
+        """One chunk of a stream's text: within the limit, into the current segment, or into a new
+        one when the current would grow past the limit (at a sentence end once it is 3/4 full)."""
         stream = self.stream
         if stream is None:
             raise ApiError(400, "synthesize-chunk outside a stream: send synthesize-start first", code="no_stream")
+        self.arm_idle(stream)
         if stream.kwargs is None:
             return
-        try:
-            text = self.service.text(text, stream.chars)
-            if stream.feed is None:
-                stream.feed = TextFeed()
-                await self.finish_speaking()
-                stream.handle = submit(self.service.server, deltas=stream.feed, **stream.kwargs)
-                self.start_speaking(stream.handle)
-        except ApiError:
-            self.drop(stream)
-            raise
-        stream.chars += len(text)
+        text = self.service.text(text)
+        limit = self.service.server.limits.max_input_chars
+        if stream.segments is None:
+            stream.segments = asyncio.Queue()
+            await self.finish_speaking()
+            self.start_speaking(self.speak_segments(stream))
+            self.next_segment(stream)
+        elif stream.chars + len(text) > limit or (stream.sentence_end and stream.chars >= limit * 3 // 4):
+            self.next_segment(stream)
         if text:
             stream.feed.append(text)
+            stream.chars += len(text)
+            stream.sentence_end = bool(SENTENCE_END.search(text))
+
+    def next_segment(self, stream: Stream):
+        if stream.segments.qsize() >= MAX_WAITING_SEGMENTS:
+            limit = self.service.server.limits.max_input_chars
+            raise ApiError(400, f"the text runs more than {MAX_WAITING_SEGMENTS * limit:,} characters ahead of "
+                                "its speech; send it more slowly", param="text", code="too_long")
+        if stream.feed is not None:
+            stream.feed.end()
+        stream.feed, stream.chars, stream.sentence_end = TextFeed(), 0, False
+        stream.segments.put_nowait(stream.feed)
+
+    async def speak_segments(self, stream: Stream):
+        """Each segment's request is submitted once the one before has been spoken, so a stream
+        holds one engine row at a time and its audio stays in order."""
+        while (feed := await stream.segments.get()) is not None and stream.kwargs is not None:
+            try:
+                stream.handle = submit(self.service.server, WYOMING_NAMES, deltas=feed, **stream.kwargs)
+            except ApiError as e:
+                self.drop(stream)
+                await self.error(e.message, e.code or "invalid_request")
+                return
+            await self.speak(stream.handle)
+
+    async def end_stream(self, stream: Stream):
+        """The stream's text has ended: its last segment is spoken, then synthesize-stopped."""
         if stream.idle is not None:
             stream.idle.cancel()
-        stream.idle = asyncio.get_running_loop().call_later(self.service.server.limits.ws_idle_seconds,
-                                                            self.idle, stream)
+        if stream.segments is not None:
+            stream.feed.end()
+            stream.segments.put_nowait(None)
+            await self.finish_speaking()
+        await self.write_event(SynthesizeStopped().event())
+
+    def arm_idle(self, stream: Stream):
+        if stream.idle is not None:
+            stream.idle.cancel()
+        stream.idle = asyncio.get_running_loop().call_later(self.service.stream_idle_seconds, self.idle, stream)
 
     def idle(self, stream: Stream):
-        """No text for a while: what came is spoken, later text of this stream is dropped."""
-        if stream.kwargs is not None and stream.feed is not None:
-            stream.kwargs = None
-            stream.feed.end()
-            seconds = self.service.server.limits.ws_idle_seconds
-            task = asyncio.create_task(self.error(f"no text for {seconds:g} s: the stream's text was ended",
-                                                  "idle_timeout"))
-            self.notices.add(task)  # held until written (or the connection is gone)
-            task.add_done_callback(lambda t: (self.notices.discard(t), t.cancelled() or t.exception()))
+        """Neither text nor stop for --wyoming-idle-timeout: the client is gone or stuck. The stream
+        ends as a stop ends it (what came is spoken; no error event, which newer Home Assistant
+        takes as a failed reply), then the connection closes."""
+        if self.stream is not stream:
+            return
+        self.stream = None
+
+        async def end():
+            await self.end_stream(stream)
+            await self.stop()
+
+        task = asyncio.create_task(end())
+        self.notices.add(task)  # held until done (or the connection is gone)
+        task.add_done_callback(lambda t: (self.notices.discard(t), t.cancelled() or t.exception()))
 
     def drop(self, stream: Stream):
         """Give up a stream (its text is dropped until synthesize-stop) and cancel its request."""
         stream.kwargs = None
-        if stream.idle is not None:
-            stream.idle.cancel()
+        if stream.segments is not None:
+            stream.segments.put_nowait(None)
         if stream.handle is not None:
             stream.handle.cancel()
 
-    def start_speaking(self, handle):
-        self.speaking = asyncio.create_task(self.speak(handle))
+    def start_speaking(self, speech):
+        self.speaking = asyncio.create_task(speech)
 
     async def finish_speaking(self):
         if self.speaking is not None:
@@ -270,42 +326,59 @@ class WyomingHandler(AsyncEventHandler):
         except ConnectionError:
             return  # the client is gone; in_thread has cancelled the request
         except Exception as e:  # noqa: BLE001  (the request failed alone)
-            error = engine_error(e)
-            await self.error(error.message, error.code or "generation_failed")
+            error = engine_error(e, WYOMING_NAMES)
+            await self.error(error.message, error.code or ("invalid_request" if error.status == 400
+                                                           else "generation_failed"))
         await self.write_event(AudioStop(timestamp=sent * 1000 // rate).event())
 
     async def disconnect(self) -> None:
         """The client has gone: its request is cancelled, which frees its engine row."""
         if self.stream is not None:
+            if self.stream.idle is not None:
+                self.stream.idle.cancel()
             self.drop(self.stream)
         if self.speaking is not None:
             self.speaking.cancel()
             await asyncio.gather(self.speaking, return_exceptions=True)
 
 
-async def serve(service: Service, host: str, port: int, stop: asyncio.Event):
-    """Serve Wyoming on host:port until `stop` is set."""
+async def serve(service: Service, host: str, port: int, stop: asyncio.Event, announcer: Optional[Announcer] = None):
+    """Serve Wyoming on host:port (announced by `announcer`, if any) until `stop` is set."""
     server = AsyncTcpServer(host, port)
     await server.start(partial(WyomingHandler, service))
-    await stop.wait()
-    await server.stop()
+    try:
+        if announcer is not None:
+            await start_announcing(announcer)
+        await stop.wait()
+    finally:
+        if announcer is not None:
+            await announcer.close()
+        await server.stop()
 
 
-async def serve_until_signal(service: Service, host: str, port: int) -> int:
+async def start_announcing(announcer: Announcer):
+    try:
+        await announcer.start()
+    except Exception as e:  # noqa: BLE001  (Wyoming serves on, unannounced)
+        log.warning("zeroconf announcement failed (%s); add the server in Home Assistant by host and port", e)
+
+
+async def serve_until_signal(service: Service, host: str, port: int, announcer: Optional[Announcer] = None) -> int:
     """Serve until SIGINT or SIGTERM; returns the signal."""
     stop, received = asyncio.Event(), []
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, lambda s=signum: (received.append(s), stop.set()))
-    await serve(service, host, port, stop)
+    await serve(service, host, port, stop, announcer)
     return received[0]
 
 
 class Thread:
     """Wyoming served from its own thread and event loop, beside the HTTP server's."""
 
-    def __init__(self, service: Service, host: str, port: int, timeout: float = 30.0):
-        self.loop, self.server = asyncio.new_event_loop(), AsyncTcpServer(host, port)
+    def __init__(self, service: Service, host: str, port: int, announcer: Optional[Announcer] = None,
+                 timeout: float = 30.0):
+        self.loop, self.server, self.announcer = asyncio.new_event_loop(), AsyncTcpServer(host, port), None
         self.thread = threading.Thread(target=self.loop.run_forever, name="mlx_qwen3tts-wyoming", daemon=True)
         self.thread.start()
         started = asyncio.run_coroutine_threadsafe(self.server.start(partial(WyomingHandler, service)), self.loop)
@@ -314,26 +387,52 @@ class Thread:
         except BaseException:
             self.loop.call_soon_threadsafe(self.loop.stop)
             raise
+        if announcer is not None:
+            self.announcer = announcer
+            self._run(start_announcing(announcer), timeout)
+
+    def _run(self, coroutine, timeout: float):
+        futures.wait([asyncio.run_coroutine_threadsafe(coroutine, self.loop)], timeout)
 
     def close(self, timeout: float = 5.0):
-        """Stop serving (waiting up to `timeout` s for the connections to end), then the loop."""
+        """Withdraw the announcement, stop serving (waiting up to `timeout` s for the connections
+        to end), then the loop."""
         if self.thread.is_alive():
-            futures.wait([asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop)], timeout)
+            if self.announcer is not None:
+                self._run(self.announcer.close(), timeout)
+            self._run(self.server.stop(), timeout)
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(timeout)
 
 
-def start(server, host: str, port: int, alone: bool = False, temperature=None, max_new_tokens=None):
+def make_announcer(host: str, port: int, name: Optional[str]) -> Optional[Announcer]:
+    """The zeroconf announcer for a bind beyond loopback (`name` None: not announced)."""
+    from .discovery import addresses_for
+
+    if name is None:
+        return None
+    addresses = addresses_for(host)
+    if not addresses:
+        log.warning("no address to announce for %s: zeroconf announcement skipped", host)
+        return None
+    return Announcer(name, port, addresses)
+
+
+def start(server, host: str, port: int, alone: bool = False, temperature=None, max_new_tokens=None,
+          idle_seconds: float = STREAM_IDLE_SECONDS, zeroconf_name: Optional[str] = None):
     """Serve Wyoming for `server`: beside HTTP from a `Thread` (returned); alone, here until SIGINT
-    or SIGTERM, then the process ends by that signal, as the HTTP server (uvicorn) does."""
-    service = Service(server, {"temperature": temperature, "max_new_tokens": max_new_tokens})
+    or SIGTERM, then the process ends by that signal, as the HTTP server (uvicorn) does.
+    zeroconf_name: announce the service under this name (None: no announcement)."""
+    service = Service(server, {"temperature": temperature, "max_new_tokens": max_new_tokens}, idle_seconds)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"mlx_qwen3tts Wyoming (Home Assistant): {server.model_id} on tcp://{shown}:{port}", err=True)
+    announcer = make_announcer(host, port, zeroconf_name)
+    announced = f", announced as '{zeroconf_name}' (zeroconf)" if announcer else ""
+    click.echo(f"mlx_qwen3tts Wyoming (Home Assistant): {server.model_id} on tcp://{shown}:{port}{announced}", err=True)
     try:
         if not alone:
-            return Thread(service, host, port)
+            return Thread(service, host, port, announcer)
         try:
-            signum = asyncio.run(serve_until_signal(service, host, port))
+            signum = asyncio.run(serve_until_signal(service, host, port, announcer))
         finally:
             server.engine.close()
     except OSError as e:

@@ -209,7 +209,8 @@ async function load() {
     if (!response.ok) { setStatus("Voices: " + await errorText(response), "error"); return; }
     const voices = (await response.json()).voices;
     const options = voices.map((v) => new Option(v.type === "saved" ? `${v.name} (saved)` : v.name, v.id));
-    if (!voices.some((v) => v.type === "preset")) options.unshift(new Option("default", ""));
+    // First and selected: no voice sent, so the server picks its default, the command line's (Ryan where there is one).
+    options.unshift(new Option("default", "", true, true));
     $("voice").replaceChildren(...options);
   } catch (e) {
     setStatus("Cannot reach the server: " + e.message, "error");

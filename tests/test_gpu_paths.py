@@ -27,7 +27,6 @@ import test_batch
 import test_codec_decoder
 import test_engine
 import test_parity
-from fixture_checkpoints import checkpoint_dir
 from mlx_qwen3tts import convert as cv
 from mlx_qwen3tts.codec.decoder import STEP_SIZES, CodecDecoder, DecoderArgs
 from mlx_qwen3tts.codec.speech_tokenizer import load_codec
@@ -38,7 +37,7 @@ pytestmark = pytest.mark.usefixtures("gpu_paths")
 U_BF16 = 2.0**-8
 BF16_RTOL = 4 * U_BF16
 CASES = test_parity.CASES
-WAVEFORM_CASES = [c for c in CASES if c["name"] != "base_0b6_italian_long"]  # the one without a waveform
+WAVEFORM_CASES = [c for c in CASES if "waveform" in test_parity.reference(c).files]
 QUANTIZED = ["custom_voice-0b6", "voice_design-1b7"]
 
 

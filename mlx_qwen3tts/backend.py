@@ -12,7 +12,10 @@ MLX_QWEN3TTS_NO_OPENBLAS=1 turns it off.
 
 On the CPU only float32 matmuls use BLAS (bfloat16, float16 and quantized ones are plain loops whose
 cost grows with every batch row), so there the talker and code predictor compute in float32 by
-default; Metal and CUDA keep the stored dtype.
+default; Metal and CUDA keep the stored dtype. `cpu_paths()` is where the package asks which backend's
+branches to take (`CPU_PATHS` forces either). A quantized model with half-precision activations warns
+on the CPU: there MLX's quantized matmul accumulates in that half dtype (measured with MLX 0.32: a 4-bit
+product with bfloat16 activations is off by 1e-1 relative at K=2048, 2e-2 at K=64; dense bfloat16 ~3e-3).
 """
 
 import ctypes
@@ -21,6 +24,7 @@ import importlib.util
 import os
 import sys
 import timeit
+import warnings
 from importlib import metadata
 from pathlib import Path
 from typing import Optional
@@ -128,14 +132,33 @@ def _say(message: str):
     print(f"mlx_qwen3tts: warning: {message} (set {DISABLE_ENV}=1 to silence)", file=sys.stderr, flush=True)
 
 
-def compute_dtype(requested=None):
-    """The talker / code predictor compute dtype: `requested`, else float32 on the CPU backend (its
-    BLAS path), else None (as stored: bfloat16, or the quantized weights' own scales)."""
+# None: follow MLX's default device. True / False: take the CPU backend's branches, or the ones Metal and CUDA
+# take, whatever the device (the tests run the Metal / CUDA branches on the CPU this way; benchmarks compare).
+CPU_PATHS: Optional[bool] = None
+HALF_QUANTIZED_ON_CPU = (
+    "quantized weights with {dtype} activations on MLX's CPU backend: its quantized matmul sums in that dtype "
+    "(logits off by ~1e-1 relative at the released widths with bfloat16); leave the dtype out (float32 on the "
+    "CPU) or pass float32")
+
+
+def cpu_paths() -> bool:
+    """Whether to take the CPU backend's branches (codec kernels, SnakeBeta, uncompiled codec step, float32)."""
     import mlx.core as mx
 
-    if requested is not None:
-        return requested
-    return mx.float32 if mx.default_device().type == mx.DeviceType.cpu else None
+    return CPU_PATHS if CPU_PATHS is not None else mx.default_device().type == mx.DeviceType.cpu
+
+
+def compute_dtype(requested=None, quantized: bool = False):
+    """The talker / code predictor compute dtype: `requested`, else float32 on the CPU backend (its
+    BLAS path), else None (as stored: bfloat16, or the quantized weights' own scales). Warns when a
+    quantized model would compute in a half dtype on the CPU, whose quantized matmul accumulates in it."""
+    import mlx.core as mx
+
+    dtype = requested if requested is not None else (mx.float32 if cpu_paths() else None)
+    if quantized and (dtype is None or dtype != mx.float32) and mx.default_device().type == mx.DeviceType.cpu:
+        name = "stored-dtype" if dtype is None else str(dtype).rsplit(".", 1)[-1]
+        warnings.warn(HALF_QUANTIZED_ON_CPU.format(dtype=name), RuntimeWarning, stacklevel=3)
+    return dtype
 
 
 def release_thread_streams():

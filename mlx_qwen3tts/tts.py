@@ -275,7 +275,8 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
 
     folder = checkpoint.resolve(path_or_repo)
     config = checkpoint.load_config(folder)
-    model = layouts.load_model(folder, config, backend.compute_dtype(dtype), prefix="talker.")
+    dtype = backend.compute_dtype(dtype, quantized=bool(config.quantization))
+    model = layouts.load_model(folder, config, dtype, prefix="talker.")
     mx.eval(model.parameters())
     codec = load_codec(folder / "speech_tokenizer", encoder=config.tts_model_type == "base")
     tokenizer = TextTokenizer.from_folder(folder)

@@ -10,6 +10,20 @@ os.environ.setdefault("MLX_QWEN3TTS_NO_OPENBLAS", "1")
 
 _MODELS = {}
 
+
+@pytest.fixture(scope="module")
+def gpu_paths():
+    """The branches Metal and CUDA take, forced on MLX's CPU backend for a whole test module
+    (`pytestmark = pytest.mark.usefixtures("gpu_paths")`; see tests/test_gpu_paths.py): MLX's own
+    conv kernels, `mx.sin` SnakeBeta, the compiled codec step (in STEP_SIZES pieces) and the stored
+    compute dtype. Everything that asks `mlx_qwen3tts.backend.cpu_paths()` gets False, threads included."""
+    from mlx_qwen3tts import backend
+
+    backend.CPU_PATHS = False
+    yield
+    backend.CPU_PATHS = None
+
+
 @pytest.fixture(scope="session")
 def load_tiny(tmp_path_factory):
     """load_tiny(name) -> TTS for a fixture checkpoint, float32, loaded once per session."""

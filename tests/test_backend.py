@@ -80,6 +80,41 @@ def test_compute_dtype_per_backend():
         mx.set_default_device(default)
 
 
+def test_forced_paths_choose_the_dtype():
+    """`backend.CPU_PATHS` decides the default dtype as the device would (tests/test_gpu_paths.py runs on it)."""
+    try:
+        backend.CPU_PATHS = False
+        assert backend.compute_dtype() is None
+        backend.CPU_PATHS = True
+        assert backend.compute_dtype() == mx.float32
+    finally:
+        backend.CPU_PATHS = None
+
+
+def test_quantized_model_in_half_precision_on_cpu_warns(load_tiny, tmp_path):
+    """MLX's CPU quantized matmul accumulates in the activations' dtype: bfloat16 with 4-bit weights is
+    ~1e-1 off at the released widths. Asked for, it is kept, with a warning saying how to avoid it."""
+    import warnings
+
+    import mlx_qwen3tts
+    from mlx_qwen3tts import convert
+
+    folder = str(convert.convert(str(load_tiny("custom_voice-0b6").path), str(tmp_path / "q4"), bits=4, group_size=32))
+    default = mx.default_device()
+    try:
+        mx.set_default_device(mx.cpu)
+        with pytest.warns(RuntimeWarning, match="bfloat16 activations on MLX's CPU backend.*pass float32"):
+            kept = mlx_qwen3tts.load(folder, dtype=mx.bfloat16)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            plain = mlx_qwen3tts.load(folder)
+            backend.compute_dtype(mx.bfloat16)  # not quantized: no warning
+    finally:
+        mx.set_default_device(default)
+    assert kept.model.talker.codec_head.scales.dtype == mx.bfloat16
+    assert plain.model.talker.codec_head.scales.dtype == mx.float32
+
+
 def test_load_defaults_to_float32_on_cpu(load_tiny):
     import mlx_qwen3tts
 

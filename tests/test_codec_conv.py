@@ -8,6 +8,7 @@ import mlx.nn as nn
 import numpy as np
 import pytest
 
+from mlx_qwen3tts import backend
 from mlx_qwen3tts.codec import conv
 
 
@@ -17,11 +18,11 @@ def paths():
     def both(fn):
         results = []
         for cpu in (True, False):
-            conv.CPU_PATHS = cpu
+            backend.CPU_PATHS = cpu
             try:
                 results.append(np.array(fn()))
             finally:
-                conv.CPU_PATHS = None
+                backend.CPU_PATHS = None
         return results
 
     return both

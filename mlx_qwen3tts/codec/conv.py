@@ -10,7 +10,7 @@ chunks passed before with the same cache, and the chunks' outputs concatenate to
 whole-sequence output. All the decoder's convolutions have stride 1 and the transposed ones trim
 only on the right, so output frame t depends on input frames <= t: nothing waits for the future.
 
-The backend choice lives here (`cpu_paths`). On MLX's CPU backend (measured with MLX 0.32):
+The backend choice (`backend.cpu_paths`) is made here. On MLX's CPU backend (measured with MLX 0.32):
 - dilated / strided convolutions and transposed convolutions do not run as matrix products (a
   dilation-9 kernel-7 convolution is ~100x slower than the same one at dilation 1), so there they are
   written as one GEMM each (gathered taps, or a product followed by an overlap-add);
@@ -27,14 +27,7 @@ from typing import Callable, Optional
 import mlx.core as mx
 import mlx.nn as nn
 
-
-# None: follow the default device; True / False force the CPU formulations on / off (benchmarks compare).
-CPU_PATHS: Optional[bool] = None
-
-
-def cpu_paths() -> bool:
-    """Whether the codec runs the formulations that are fast on MLX's CPU backend (see the module doc)."""
-    return CPU_PATHS if CPU_PATHS is not None else mx.default_device().type == mx.DeviceType.cpu
+from ..backend import cpu_paths
 
 
 def compile_on_gpu(fn: Callable) -> Callable:

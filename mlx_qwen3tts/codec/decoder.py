@@ -24,6 +24,7 @@ import mlx.nn as nn
 from mlx_lm.models.base import BaseModelArgs
 from mlx.utils import tree_map
 
+from ..backend import cpu_paths
 from ..errors import InputError, ModelLoadError
 from ..transformer import BlockArgs, TransformerBlock, WindowKVCache, attention_mask
 from .conv import CausalConv1d, CausalConvTranspose1d, ConvCache, ConvNeXtBlock, SnakeBeta, compile_on_gpu
@@ -33,6 +34,11 @@ PREFIX = "decoder."
 # Encoder-side projections of the quantizer, present in the checkpoint, unused when decoding.
 UNUSED_KEYS = ("quantizer.rvq_first.input_proj.weight", "quantizer.rvq_rest.input_proj.weight")
 CODEBOOK_EPS = 1e-5
+# Chunk lengths the compiled step is traced for (Metal, CUDA): `step` splits any chunk into them, largest
+# first, so a thread traces at most five graphs per batch size whatever the utterance and reference
+# lengths (one trace per new length would cost a compile per sentence). 300: upstream's decode chunk;
+# 1 and 4: the default stream chunks; between them powers of 4 keep a chunk of up to 300 frames to 12 pieces.
+STEP_SIZES = (300, 64, 16, 4, 1)
 
 
 @dataclass
@@ -144,6 +150,15 @@ class DecoderState:
         tree_map(lambda c, s: setattr(c, "state", s), self.caches or [], tree, is_leaf=_is_cache)
 
 
+def step_pieces(frames: int) -> List[int]:
+    """`frames` as a sum of `STEP_SIZES`, largest first."""
+    pieces = []
+    for size in STEP_SIZES:
+        count, frames = divmod(frames, size)
+        pieces += [size] * count
+    return pieces
+
+
 def _is_cache(x) -> bool:
     return isinstance(x, (ConvCache, WindowKVCache))
 
@@ -190,17 +205,22 @@ class CodecDecoder(nn.Module):
         """Decode the next frames of a stream: codes (B, n, num_quantizers) -> audio (B, n * 1920).
 
         The outputs of successive steps on one `state` concatenate to `self(all codes)`, for any
-        split (n >= 1). Each frame's samples are final when it is decoded. The step is one compiled
-        graph (traced once per chunk shape).
+        split (n >= 1). Each frame's samples are final when it is decoded. On Metal and CUDA the
+        step is a compiled graph run on pieces of `STEP_SIZES` frames (see there).
         """
         self._check(codes)
         if state.caches is None:
             state.caches = self._make_caches(codes.shape[0])
         elif (batch := state.caches[0].state.shape[0]) != codes.shape[0]:
             raise InputError(f"this stream decodes batches of {batch}, got {codes.shape[0]}")
-        audio, state.state = self._compiled_step(codes, state.state)
+        pieces = (None if cpu_paths() else step_pieces(codes.shape[1])) or [codes.shape[1]]
+        outputs, start = [], 0
+        for n in pieces:
+            audio, state.state = self._compiled_step(codes[:, start : start + n], state.state)
+            outputs.append(audio)
+            start += n
         state.frames += codes.shape[1]
-        return audio
+        return outputs[0] if len(outputs) == 1 else mx.concatenate(outputs, axis=1)
 
     def step_streams(self, codes: mx.array, states: List[DecoderState]) -> mx.array:
         """`step` for several one-item streams at once, each on its own state and at its own position:

@@ -1,0 +1,207 @@
+"""The code a Mac runs, run on MLX's CPU backend: every test here takes the branches Metal and CUDA
+take (the `gpu_paths` fixture of conftest.py): MLX's own conv kernels, `mx.sin` SnakeBeta, the
+compiled codec step in `STEP_SIZES` pieces and the stored compute dtype.
+
+Bounds on the half-precision runs, with u = 2**-8 the unit roundoff of bfloat16:
+- bfloat16 against float32 on the same stored weights: teacher-forced logits within 4u (1.6e-2) of
+  the float32 ones, relative to their largest magnitude: the logits' own rounding (u) plus the
+  rounding the three bfloat16 layers pass on (measured on the nine parity cases: 5.4e-3 to 1.15e-2).
+- 4-bit with bfloat16 scales against the same weights dequantized to float32: 4u as above, plus
+  sqrt(K) u for MLX's CPU quantized matmul, which sums its K products in bfloat16 (a random walk of
+  K roundings; K = the widest quantized input, 128 / 192 here; measured 2.1e-2 to 2.8e-2). Metal
+  sums in float32, so there the first term alone applies.
+"""
+
+import json
+import math
+import warnings
+
+import mlx.core as mx
+import mlx.nn as nn
+import numpy as np
+import pytest
+from mlx.utils import tree_map
+
+import mlx_qwen3tts
+import test_batch
+import test_codec_decoder
+import test_engine
+import test_parity
+from mlx_qwen3tts import convert as cv
+from mlx_qwen3tts.codec.decoder import STEP_SIZES, CodecDecoder, DecoderArgs
+from mlx_qwen3tts.codec.speech_tokenizer import load_codec
+from mlx_qwen3tts.synthesis import teacher_forced_logits
+
+pytestmark = pytest.mark.usefixtures("gpu_paths")
+
+U_BF16 = 2.0**-8
+BF16_RTOL = 4 * U_BF16
+CASES = test_parity.CASES
+WAVEFORM_CASES = [c for c in CASES if "waveform" in test_parity.reference(c).files]
+QUANTIZED = ["custom_voice-0b6", "voice_design-1b7"]
+
+
+def ids(cases):
+    return [c["name"] for c in cases]
+
+
+def relative_error(ours: mx.array, theirs: mx.array) -> float:
+    ours, theirs = np.array(ours.astype(mx.float32)), np.array(theirs.astype(mx.float32))
+    return float(np.abs(ours - theirs).max() / np.abs(theirs).max())
+
+
+# --- the codec: reference audio, compiled streaming, bounded tracing --------------------------------
+
+@pytest.fixture(scope="module")
+def decoder():
+    return load_codec(test_codec_decoder.FIXTURES, encoder=False).decoder
+
+
+@pytest.fixture(scope="module")
+def ref():
+    return dict(np.load(test_codec_decoder.FIXTURES / "reference.npz"))
+
+
+@pytest.fixture(scope="module")
+def one_shot_100(decoder, ref):
+    """The whole-sequence decode on MLX's kernels (not compiled)."""
+    return np.array(decoder(mx.array(ref["codes_100"])[None]))[0]
+
+
+@pytest.mark.parametrize("frames", [5, 40, 100])
+def test_codec_one_shot_matches_reference(decoder, ref, frames):
+    test_codec_decoder.test_one_shot_matches_reference(decoder, ref, frames)
+
+
+def test_codec_decode_trims_padding_like_reference(decoder, ref):
+    test_codec_decoder.test_decode_trims_padding_like_reference(decoder, ref)
+
+
+@pytest.mark.parametrize("split", [1, 3, 25, (1, 5, 2, 64, 1, 27)])
+def test_compiled_step_equals_one_shot(decoder, ref, one_shot_100, split):
+    test_codec_decoder.test_step_equals_one_shot(decoder, ref, one_shot_100, split)
+
+
+def test_compiled_streams_at_different_positions_step_together(decoder, ref, one_shot_100):
+    test_codec_decoder.test_streams_at_different_positions_step_together(decoder, ref, one_shot_100)
+
+
+def test_traces_do_not_grow_with_length(ref):
+    """The compiled step is traced once per piece size, whatever the utterance or reference lengths:
+    a count of the calls of the Python function that `mx.compile` traces. (A decoder with constant weights
+    with a hop of 64 samples: tracing does not depend on the weights.)"""
+    config = json.loads((test_codec_decoder.FIXTURES / "config.json").read_text())["decoder_config"]
+    decoder = CodecDecoder(DecoderArgs.from_dict({**config, "upsample_rates": [2, 2, 2, 2]}))
+    # Constant weights: the random initializers would each compile their own CPU kernel (~1 s apiece).
+    decoder.update(tree_map(lambda p: mx.full(p.shape, 0.01, p.dtype), decoder.parameters()))
+    traces, forward = [], decoder._forward
+    decoder._forward = lambda *args: traces.append(args[0].shape) or forward(*args)
+    codes = mx.array(np.resize(ref["codes_100"], (400, 16)))[None]
+
+    def run(lengths, primes=()):
+        for n in lengths:
+            mx.eval(decoder.decode(codes[:, :n]))
+        for n in primes:  # an ICL reference priming a stream's state
+            mx.eval(decoder.step(codes[:, :n], decoder.make_state(1)))
+        return len(traces)
+
+    assert run([85]) == 4  # 64 + 16 + 4 + 1
+    assert run([2, 7, 30, 77, 150, 299], primes=[3, 41, 130]) == 4
+    assert run([301, 333]) == 5 == len(STEP_SIZES)
+    assert run([47, 390], primes=[310]) == 5
+    assert sorted({shape[1] for shape in traces}) == sorted(STEP_SIZES)
+
+
+# --- float32: the parity fixtures and the engine -----------------------------------------
+
+@pytest.mark.parametrize("case", WAVEFORM_CASES, ids=ids(WAVEFORM_CASES))
+def test_greedy_codes_and_waveform(case, load_tiny):
+    test_parity.test_greedy_codes_and_waveform(case, load_tiny)
+
+
+def test_long_decode_beyond_attention_window(load_tiny):
+    test_parity.test_long_decode_beyond_attention_window(load_tiny)
+
+
+def test_engine_rows_equal_solo(load_tiny):
+    test_engine.test_preset_speakers_instruct_and_text_modes_in_one_batch_equal_solo(load_tiny("custom_voice-1b7"))
+
+
+# --- the stored dtype: bfloat16 and 4-bit ----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def stored(load_tiny, tmp_path_factory):
+    """stored(name) -> the checkpoint loaded as Metal loads it (no dtype given: as stored, bfloat16)."""
+    models = {}
+
+    def load(name):
+        if name not in models:
+            models[name] = mlx_qwen3tts.load(str(load_tiny(name).path))
+        return models[name]
+
+    return load
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+def test_bfloat16_teacher_forced_logits_near_float32(case, stored, load_tiny):
+    ours, f32, ref = stored(case["checkpoint"]), load_tiny(case["checkpoint"]), test_parity.reference(case)
+    assert ours.model.talker.codec_head.weight.dtype == mx.bfloat16  # the stored dtype, not float32
+    codes = mx.array(ref["codes"])
+    talker, cp = teacher_forced_logits(ours.model.talker, test_parity.prompt_for(ours, case), codes)
+    want_talker, want_cp = teacher_forced_logits(f32.model.talker, test_parity.prompt_for(f32, case), codes)
+    assert talker.dtype == cp.dtype == mx.bfloat16  # no silent float32 promotion on the way
+    assert relative_error(talker, want_talker) < BF16_RTOL
+    assert relative_error(cp, want_cp) < BF16_RTOL
+
+
+def test_bfloat16_batch_rows_and_stream_equal_solo(stored):
+    """bfloat16 batches and streams, no warning: on the CPU a bfloat16 matmul row does not depend on the
+    rows around it, so each batch row equals its solo run (codes; audio to the codec's float32 rounding)."""
+    tts, speakers = stored(test_batch.CHECKPOINT), ["ryan", "vivian"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        batch = tts.generate_batch(test_batch.TEXTS[:2], speaker=speakers, temperature=0, max_tokens=8)
+        solo = [tts.generate(text, speaker=speaker, temperature=0, max_tokens=8)
+                for text, speaker in zip(test_batch.TEXTS, speakers)]
+        chunks = list(tts.stream(test_batch.TEXTS[0], speaker="ryan", temperature=0, max_tokens=8))
+    for row, alone in zip(batch, solo):
+        np.testing.assert_array_equal(row.codes, alone.codes)
+        assert np.abs(row.audio - alone.audio).max() <= 1e-4
+    np.testing.assert_array_equal(np.concatenate([c.codes for c in chunks]), solo[0].codes)
+    assert np.abs(np.concatenate([c.samples for c in chunks]) - solo[0].audio).max() <= 1e-4
+
+
+def dequantized_float32(model: nn.Module) -> nn.Module:
+    """`model` with every quantized layer replaced by a float32 one holding its dequantized weights."""
+    def dense(m):
+        if not isinstance(m, (nn.QuantizedLinear, nn.QuantizedEmbedding)):
+            return m
+        w = mx.dequantize(m.weight, m.scales, m.biases, m.group_size, m.bits).astype(mx.float32)
+        layer = nn.Embedding(*w.shape) if isinstance(m, nn.QuantizedEmbedding) else nn.Linear(
+            w.shape[1], w.shape[0], bias="bias" in m)
+        layer.update({"weight": w, **({"bias": m.bias} if "bias" in m else {})})
+        return layer
+
+    model.update_modules(tree_map(dense, model.leaf_modules(), is_leaf=nn.Module.is_module))
+    model.update(tree_map(lambda p: p.astype(mx.float32) if mx.issubdtype(p.dtype, mx.floating) else p,
+                          model.parameters()))
+    return model
+
+
+@pytest.mark.parametrize("name", QUANTIZED)
+def test_4bit_bfloat16_scales_near_dequantized_float32(name, tmp_path, load_tiny):
+    folder = str(cv.convert(str(load_tiny(name).path), str(tmp_path / "q4"), bits=4, group_size=32))
+    with pytest.warns(RuntimeWarning, match="quantized weights with stored-dtype activations on MLX's CPU"):
+        ours = mlx_qwen3tts.load(folder)
+    quantized = [m for _, m in ours.model.talker.named_modules() if isinstance(m, nn.QuantizedLinear)]
+    assert quantized and all(m.scales.dtype == mx.bfloat16 for m in quantized)
+    width = max(m.weight.shape[1] * 32 // m.bits for m in quantized)
+    dense = mlx_qwen3tts.load(folder, dtype=mx.float32)
+    dequantized_float32(dense.model)
+    case = next(c for c in CASES if c["checkpoint"] == name)
+    codes = mx.array(test_parity.reference(case)["codes"])
+    talker, cp = teacher_forced_logits(ours.model.talker, test_parity.prompt_for(ours, case), codes)
+    want_talker, want_cp = teacher_forced_logits(dense.model.talker, test_parity.prompt_for(dense, case), codes)
+    bound = BF16_RTOL + math.sqrt(width) * U_BF16
+    assert relative_error(talker, want_talker) < bound
+    assert relative_error(cp, want_cp) < bound

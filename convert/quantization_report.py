@@ -40,7 +40,8 @@ from mlx_qwen3tts import layouts  # noqa: E402
 from mlx_qwen3tts.checkpoint import load_config, resolve  # noqa: E402
 from mlx_qwen3tts.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
-from mlx_qwen3tts.decode_loop import generate_frames, teacher_forced_logits  # noqa: E402
+from mlx_qwen3tts.decode_loop import generate_frames  # noqa: E402
+from teacher_forcing import teacher_forced_logits  # noqa: E402
 from mlx_qwen3tts.loop_graphs import LoopGraphs  # noqa: E402
 from mlx_qwen3tts.prompt import build_prompt  # noqa: E402
 from mlx_qwen3tts.sampling import SamplingConfig  # noqa: E402

@@ -30,7 +30,7 @@ import test_parity
 from mlx_qwen3tts import convert as cv
 from mlx_qwen3tts.codec.decoder import STEP_SIZES, CodecDecoder, DecoderArgs
 from mlx_qwen3tts.codec.speech_tokenizer import load_codec
-from mlx_qwen3tts.synthesis import teacher_forced_logits
+from teacher_forcing import teacher_forced_logits
 
 pytestmark = pytest.mark.usefixtures("gpu_paths")
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from fixture_checkpoints import REFERENCE
-from mlx_qwen3tts.decode_loop import teacher_forced_logits
+from teacher_forcing import teacher_forced_logits
 from mlx_qwen3tts.prompt import build_prompt
 from mlx_qwen3tts.voices import Voice
 

@@ -78,11 +78,10 @@ def sequential(tts, specs) -> dict:
 def concurrent(tts, specs, frame_s: float, stagger: float, cancel: bool) -> dict:
     import threading
 
-    from mlx_qwen3tts.engine import Engine
 
     mx.reset_peak_memory()
     results = [None] * len(specs)
-    with Engine(tts, max_active=len(specs) + 1, max_queue=0) as engine:
+    with tts.engine(max_active=len(specs) + 1, max_queue=0) as engine:
         def consume(i, handle, submitted):
             chunks = list(handle)
             results[i] = (submitted, time.perf_counter(), chunks)

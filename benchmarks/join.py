@@ -88,10 +88,9 @@ def say(message: str):
 
 
 def run(tts, streams: int, chars: list, budget, baseline_frames: int) -> list:
-    from mlx_qwen3tts.engine import Engine
 
     joiners = [tts.request(joiner_text(n), speaker="ryan", max_tokens=4) for n in chars]
-    with Engine(tts, max_active=streams + 1, max_queue=0, prefill_budget=budget) as engine:
+    with tts.engine(max_active=streams + 1, max_queue=0, prefill_budget=budget) as engine:
         engine.warm()
         alone = [first_audio(engine, request) for request in joiners]
         say(f"alone: first audio {', '.join(f'{t:.2f}' for t in alone)} s")

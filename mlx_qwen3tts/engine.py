@@ -1,6 +1,6 @@
 """Many concurrent syntheses on one loaded model: submit requests, iterate their audio chunks.
 
-`Engine(tts)` owns a scheduler thread running the decode loop (`decode_loop.Rows`) over every
+`Engine(loop, codec)` (made by `TTS.engine()`) owns a scheduler thread running the decode loop (`decode_loop.Rows`) over every
 active request at once: a new request's prompt is prefilled in pieces between frame steps (the
 running rows' frames first, then the oldest waiting prompt, `prefill_budget` positions a step: see
 `decode_loop.Rows`) and joins with its first frame, so a long prompt never stalls the streams
@@ -31,6 +31,7 @@ from typing import Iterator, List, Optional
 import mlx.core as mx
 
 from .backend import release_thread_streams
+from .codec import SAMPLE_RATE
 from .errors import Qwen3TTSError
 from .streaming import AudioChunk, ChunkDecoder, TextFeed, decode_chunks, feed_from
 from .decode_loop import Rows
@@ -119,12 +120,12 @@ class Handle:
 
 
 class Engine:
-    """Continuous batching of requests over one loaded `TTS` (see the module docstring)."""
+    """Continuous batching of requests over one model's decode loop and codec (see the module docstring)."""
 
-    def __init__(self, tts, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None):
+    def __init__(self, loop, codec, *, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None):
         if max_active < 1 or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
-        self.tts, self.loop = tts, tts.loop
+        self.loop, self.codec = loop, codec
         self.max_active, self.max_queue, self.prefill_budget = max_active, max_queue, prefill_budget
         self._calls = []  # (function, done event, [error]) to run on the scheduler thread
         self._lock = threading.Condition()
@@ -280,7 +281,7 @@ class Engine:
         """Make the job's row once the text its prefill needs is there (it joins `starting`)."""
         request = job.request
         if job.chunks is None:
-            job.chunks = ChunkDecoder(self.tts.codec, self.tts.sample_rate, request.first_chunk_frames,
+            job.chunks = ChunkDecoder(self.codec, SAMPLE_RATE, request.first_chunk_frames,
                                       request.chunk_frames, request.voice.ref_codes, job.submitted)
             if request.deltas is not None:
                 feed = feed_from(request.deltas)

@@ -21,6 +21,7 @@ from .codec import SAMPLE_RATE
 from .config import ModelFacts
 from .errors import InputError
 from .decode_loop import DecodeLoop, FrameStream
+from .engine import Engine
 from .prompt import Prompt
 from .request import Request, build_request, checked_codes, clone_voice, split_request
 from .streaming import AudioChunk, join_audio, stream_audio
@@ -249,6 +250,10 @@ class TTS:
         request = self._told(self.request(deltas=deltas, first_chunk_frames=first_chunk_frames,
                                           chunk_frames=chunk_frames, seed=seed, **kwargs))
         return self.request_chunks(request)
+
+    def engine(self, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None) -> Engine:
+        """A continuous-batching `Engine` over this model: submit many requests, iterate their chunks."""
+        return Engine(self.loop, self.codec, max_active=max_active, max_queue=max_queue, prefill_budget=prefill_budget)
 
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
         """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut

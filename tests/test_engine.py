@@ -10,7 +10,7 @@ import mlx.core as mx
 import numpy as np
 import pytest
 
-from mlx_qwen3tts.engine import Engine, EngineFull, TextFeed
+from mlx_qwen3tts.engine import EngineFull, TextFeed
 
 CLONE = Path(__file__).resolve().parent / "fixtures" / "clone"
 REF_TEXT = "Okay. Yeah. I resent you. I love you."
@@ -77,7 +77,7 @@ def test_staggered_mixed_voices_with_stalls_and_cancels_equal_solo_runs(base):
              req(None, feeds[1], max_tokens=12)]
     victim = req("This one is cancelled.", max_tokens=40)
     started = threading.Event()
-    with Engine(base, max_active=8) as engine:
+    with base.engine(max_active=8) as engine:
         handles = [engine.submit(r) for r in first]
         doomed = engine.submit(victim)
         next(iter(handles[0]))  # the first wave is running: the second joins a busy batch
@@ -109,7 +109,7 @@ def test_preset_speakers_instruct_and_text_modes_in_one_batch_equal_solo(custom)
             req("今天天气很好。", speaker="vivian", text_mode="non-streaming", max_tokens=7),
             req("Whisper this, please.", speaker="dylan", instruct="Speak in a whisper.", max_tokens=8),
             req(None, iter(pieces), speaker="ryan", max_tokens=10, first_chunk_frames=2)]
-    with Engine(custom, max_active=4) as engine:
+    with custom.engine(max_active=4) as engine:
         handles = [engine.submit(r) for r in reqs]
         outs = [collect(h) for h in handles]
     for r, got in zip(reqs, outs):
@@ -122,7 +122,7 @@ def test_seeded_requests_repeat_alone_and_batched(custom):
     req = lambda seed, text="A sampled sentence.", **kw: custom.request(text, speaker="ryan", seed=seed,  # noqa: E731
                                                                         max_tokens=8, **kw)
     alone = solo(custom, req(11))
-    with Engine(custom, max_active=4) as engine:
+    with custom.engine(max_active=4) as engine:
         handles = [engine.submit(req(5, "Other words here.", temperature=1.2, top_k=7)),
                    engine.submit(req(11)), engine.submit(req(12)),
                    engine.submit(req(3, "Greedy row.", temperature=0))]
@@ -143,7 +143,7 @@ def test_prefills_cut_into_pieces_equal_solo_runs(custom):
                req("今天天气很好。", speaker="serena", text_mode="non-streaming", max_tokens=7),
                req("Whisper this, please.", speaker="dylan", instruct="Speak in a whisper.", max_tokens=8),
                req(None, iter(pieces), speaker="ryan", max_tokens=10, first_chunk_frames=2)]
-    with Engine(custom, max_active=8, prefill_budget=3) as engine:
+    with custom.engine(max_active=8, prefill_budget=3) as engine:
         first = engine.submit(running)
         chunks = iter(first)
         taken = [next(chunks)]  # it is speaking: the others join a running batch
@@ -208,7 +208,7 @@ def test_warm_compiles_every_batch_size_before_the_first_request(custom):
 
     predictor.predict = counting
     try:
-        with Engine(fresh, max_active=4) as engine:
+        with fresh.engine(max_active=4) as engine:
             engine.warm()
             warmed = len(traces)
             handles = [engine.submit(fresh.request("Warm start.", speaker="ryan", max_tokens=3, seed=i,
@@ -223,7 +223,7 @@ def test_warm_compiles_every_batch_size_before_the_first_request(custom):
 
 def test_full_engine_refuses_at_once(custom):
     feed = TextFeed()  # never ends: keeps its request waiting for text
-    with Engine(custom, max_active=1, max_queue=1) as engine:
+    with custom.engine(max_active=1, max_queue=1) as engine:
         busy = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=50))
         # kept: a dropped handle would cancel it and free its place
         queued = engine.submit(custom.request("Queued.", speaker="ryan", max_tokens=2))
@@ -241,7 +241,7 @@ def test_failing_text_iterator_fails_alone(custom):
         raise RuntimeError("the writer died")
 
     good = custom.request("Hello world, a longer sentence.", speaker="ryan", temperature=0, max_tokens=12)
-    with Engine(custom) as engine:
+    with custom.engine() as engine:
         bad = engine.submit(custom.request(deltas=broken(), speaker="vivian", temperature=0, max_tokens=10))
         ok = engine.submit(good)
         with pytest.raises(RuntimeError, match="the writer died"):
@@ -251,7 +251,7 @@ def test_failing_text_iterator_fails_alone(custom):
 
 
 def test_cancel_frees_the_row_at_the_next_frame_and_dropped_handles_cancel(custom):
-    with Engine(custom) as engine:
+    with custom.engine() as engine:
         t0 = time.perf_counter()
         keep = engine.submit(custom.request("Keep talking for a while please.", speaker="ryan", max_tokens=40,
                                             chunk_frames=1))
@@ -281,7 +281,7 @@ def test_a_chunk_goes_out_without_waiting_for_the_next_frame(custom):
     row ending at its frame limit marks its last audio chunk final (no empty chunk after it)."""
     feed = TextFeed()
     feed.append("Hello there ")  # one token known ("there" may go on): the prefill, then a stall
-    with Engine(custom) as engine:
+    with custom.engine() as engine:
         handle = engine.submit(custom.request(deltas=feed, speaker="ryan", temperature=0, max_tokens=6))
         got = []
         reader = threading.Thread(target=lambda: got.append(next(iter(handle))), daemon=True)
@@ -296,7 +296,7 @@ def test_a_chunk_goes_out_without_waiting_for_the_next_frame(custom):
 
 def test_many_sequential_requests_leave_memory_flat(custom):
     request = custom.request("Hi.", speaker="ryan", temperature=0, max_tokens=2)
-    with Engine(custom) as engine:
+    with custom.engine() as engine:
         def run(n):
             for _ in range(n):
                 collect(engine.submit(request))
@@ -336,7 +336,7 @@ def reader(handle):
 
 
 def test_cancel_while_waiting_for_text_ends_the_request_and_its_reader(custom):
-    with Engine(custom) as engine:
+    with custom.engine() as engine:
         feed = TextFeed()  # no text yet: the request holds its place waiting for it
         handle = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=40))
         assert settle(engine, 1) == {"active": 1, "queued": 0}
@@ -355,7 +355,7 @@ def test_cancel_while_waiting_for_text_ends_the_request_and_its_reader(custom):
 
 def test_cancel_while_queued_ends_at_once_and_frees_the_place(custom):
     feed = TextFeed()
-    with Engine(custom, max_active=1, max_queue=1) as engine:
+    with custom.engine(max_active=1, max_queue=1) as engine:
         busy = engine.submit(custom.request(deltas=feed, speaker="ryan", max_tokens=40))  # holds the only row
         queued = engine.submit(custom.request("Queued behind it.", speaker="ryan", max_tokens=4))
         assert settle(engine, 1, 1) == {"active": 1, "queued": 1}
@@ -374,10 +374,10 @@ EXIT_SCRIPT = """
 import sys
 import mlx.core as mx
 import mlx_qwen3tts
-from mlx_qwen3tts.engine import Engine, TextFeed
+from mlx_qwen3tts.engine import TextFeed
 
 tts = mlx_qwen3tts.load(sys.argv[1], dtype=mx.float32)
-engine = Engine(tts)
+engine = tts.engine()
 chunks = list(engine.submit(tts.request("Hello there.", speaker="ryan", temperature=0, max_tokens=3)))
 assert sum(c.frames for c in chunks) == 3
 if sys.argv[2] == "close":

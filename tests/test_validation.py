@@ -310,9 +310,8 @@ def test_python_only_fields_name_themselves(load_tiny):
 def test_a_text_stream_with_nothing_to_say_is_an_error_through_the_engine(tts):
     """Streamed text is checked as it arrives: the engine's handle raises the refusal from its own
     iteration (nothing was generated) and the engine goes on serving."""
-    from mlx_qwen3tts.engine import Engine
 
-    with Engine(tts, max_active=2, max_queue=2) as engine:
+    with tts.engine(max_active=2, max_queue=2) as engine:
         for deltas in ([], ["  ", "\x07"], ["Hi \ud800"]):
             handle = engine.submit(tts.request(deltas=iter(deltas), temperature=0, max_tokens=FRAMES))
             with pytest.raises(InputError) as caught:

@@ -352,7 +352,6 @@ def test_a_stream_without_text_for_too_long_ends_cleanly(tmp_path, load_tiny):
     """The idle bound (--wyoming-idle-timeout, 300 s; 1 s here) on a Wyoming server in this process,
     over TCP: the text that came is spoken, the stream ends as a stop would end it, with no error
     event (Home Assistant 2025.8+ fails the whole reply on one), then the connection closes."""
-    from mlx_qwen3tts.engine import Engine
     from mlx_qwen3tts.server import wyoming
     from mlx_qwen3tts.server.app import Server
     from mlx_qwen3tts.server.limits import Limits
@@ -360,7 +359,7 @@ def test_a_stream_without_text_for_too_long_ends_cleanly(tmp_path, load_tiny):
 
     tts = load_tiny("custom_voice-0b6")
     limits = Limits()
-    engine = Engine(tts)
+    engine = tts.engine()
     server = Server(tts, engine, "tiny", VoiceStore(tts.facts, tts.tokenizer, tmp_path, limits), limits)
     service = wyoming.Service(server, {"temperature": 0, "max_new_tokens": FRAMES}, stream_idle_seconds=1.0)
     port = free_port()

@@ -145,14 +145,13 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         import mlx.core as mx
 
         from .. import load
-        from ..engine import Engine
         from .limits import Limits
         from .voices import VoiceStore, default_voices_dir
 
         logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
         tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
         limits = Limits(max_input_chars=max_input_chars)
-        engine = Engine(tts, max_active=max_active, max_queue=max_queue)
+        engine = tts.engine(max_active=max_active, max_queue=max_queue)
         engine.warm()  # every batch size compiled before the server listens (and /health answers)
         voices = VoiceStore(tts.facts, tts.tokenizer, voices_dir or default_voices_dir(), limits)
         server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue)

@@ -104,7 +104,7 @@ def decode_chunks(streams: List[ChunkDecoder]) -> List[AudioChunk]:
     return [stream._chunk(row) for stream, row in zip(streams, samples)]
 
 
-def stream_audio(codec, frames: Iterable, sample_rate: int, first_chunk_frames: int = 1,
+def stream_audio(codec, frames: Iterable, sample_rate: int, *, first_chunk_frames: int = 1,
                  chunk_frames: int = 4, ref_codes: Optional[mx.array] = None,
                  start_time: Optional[float] = None) -> Iterator[AudioChunk]:
     """Decode frames (`decode_loop.Frame`s) as they arrive (see `ChunkDecoder`); the chunks concatenate to

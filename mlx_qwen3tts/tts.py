@@ -128,8 +128,8 @@ class TTS:
     def request_chunks(self, request: Request) -> ChunkStream:
         """Audio chunks for a Request while generating; they concatenate to its one-shot audio."""
         start, frames = time.perf_counter(), self.request_frames(request)
-        chunks = stream_audio(self.codec, frames, self.sample_rate, request.first_chunk_frames, request.chunk_frames,
-                              request.voice.ref_codes, start)
+        chunks = stream_audio(self.codec, frames, self.sample_rate, first_chunk_frames=request.first_chunk_frames,
+                              chunk_frames=request.chunk_frames, ref_codes=request.voice.ref_codes, start_time=start)
         return ChunkStream(chunks, frames)
 
     def frames(self, text: str, **kwargs) -> FrameStream:

@@ -62,7 +62,8 @@ def test_a_chunk_goes_out_before_the_next_frame_is_made(tts, greedy):
 
     request = tts.request("Short one.", speaker="ryan", sampling=greedy, max_tokens=7)
     chunks = []
-    for chunk in stream_audio(tts.codec, counted(tts.request_frames(request)), tts.sample_rate, 1, 2):
+    for chunk in stream_audio(tts.codec, counted(tts.request_frames(request)), tts.sample_rate,
+                              first_chunk_frames=1, chunk_frames=2):
         assert len(pulled) == sum(c.frames for c in chunks) + chunk.frames  # no frame read ahead
         chunks.append(chunk)
     assert [c.frames for c in chunks] == [1, 2, 2, 2] and [c.is_final for c in chunks] == [False] * 3 + [True]

@@ -418,7 +418,7 @@ def make_announcer(host: str, port: int, name: Optional[str]) -> Optional[Announ
     return Announcer(name, port, addresses)
 
 
-def start(server, host: str, port: int, alone: bool = False, temperature=None, max_new_tokens=None,
+def start(server, host: str, port: int, *, alone: bool = False, temperature=None, max_new_tokens=None,
           idle_seconds: float = STREAM_IDLE_SECONDS, zeroconf_name: Optional[str] = None):
     """Serve Wyoming for `server`: beside HTTP from a `Thread` (returned); alone, here until SIGINT
     or SIGTERM, then the process ends by that signal, as the HTTP server (uvicorn) does.

@@ -77,14 +77,16 @@ def test_clone_use_list_delete(http, server):
     error_of(speak(http, "narrator-icl"), 400)
 
 
-def test_voices_survive_a_restart(http, server, tmp_path_factory):
+def test_voices_survive_a_restart(http, server, tmp_path_factory, monkeypatch):
     assert upload(http, "keeper", x_vector_only="1").status_code == 201
     voices_dir = server.log_path.parent / "voices"
     assert (voices_dir / "keeper.safetensors").is_file()
     from fixture_checkpoints import checkpoint_dir
 
     model = checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp())
-    second = ServerProcess(model, voices_dir, tmp_path_factory.mktemp("restart") / "server.log")
+    # The folder given as a user types it in a config file or quotes (no shell to expand the ~).
+    monkeypatch.setenv("HOME", str(voices_dir.parent))
+    second = ServerProcess(model, "~/voices", tmp_path_factory.mktemp("restart") / "server.log")
     try:
         listed = httpx.get(second.url + "/v1/audio/voices", timeout=30).json()["voices"]
         assert {"id": "keeper", "name": "keeper", "type": "saved"} in listed

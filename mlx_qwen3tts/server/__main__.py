@@ -12,6 +12,7 @@ import logging
 import os
 import socket
 import sys
+from pathlib import Path
 
 import click
 
@@ -153,7 +154,8 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         limits = Limits(max_input_chars=max_input_chars)
         engine = tts.engine(max_active=max_active, max_queue=max_queue)
         engine.warm()  # every batch size compiled before the server listens (and /health answers)
-        voices = VoiceStore(tts.facts, tts.tokenizer, voices_dir or default_voices_dir(), limits)
+        voices = VoiceStore(tts.facts, tts.tokenizer, Path(voices_dir).expanduser() if voices_dir else default_voices_dir(),
+                            limits)
         server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue)
         wyoming = None
         if wyoming_port is not None:  # with --no-http, it serves here until stopped

@@ -67,12 +67,13 @@ class VoiceMaker:
     def clone(self, audio: np.ndarray, ref_text: Optional[str] = None) -> Voice:
         """A Voice from 24 kHz mono reference audio; with its transcript, for in-context cloning."""
         key = VoiceCache.key(audio)
-        cached = self.cache.get(key)
-        if cached is None:
-            cached = (extract_xvector(self.speaker_encoder, audio), self.codec.encode(audio))
-            mx.eval(cached)
-            self.cache.put(key, cached)
-        xvector, codes = cached
+        xvector, codes = self.cache.get(key) or (None, None)
+        if xvector is None:
+            xvector = extract_xvector(self.speaker_encoder, audio)
+        if codes is None and ref_text is not None:  # only in-context cloning needs the codec encoder
+            codes = self.codec.encode(audio)
+        mx.eval(xvector, codes)
+        self.cache.put(key, (xvector, codes))
         if ref_text is None:
             return Voice(xvector=xvector)
         return Voice(xvector=xvector, ref_codes=codes, ref_text_ids=self.tokenizer.reference(ref_text).body,

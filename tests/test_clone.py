@@ -193,8 +193,13 @@ def test_repeated_reference_skips_the_encoders(root, monkeypatch):
     assert calls == {"xvector": 1, "codes": 1} and tts.voice_cache.hits == 2
     np.testing.assert_array_equal(np.array(again.ref_codes), np.array(first.ref_codes))
     np.testing.assert_array_equal(np.array(xvector_only.xvector), np.array(first.xvector))
-    tts.clone(CLONE / CASES["clone_0b6_icl_streaming_long_ref_text"]["audio"], x_vector_only=True)
-    assert calls == {"xvector": 2, "codes": 2}
+    # A new reference cloned x-vector-only runs the speaker encoder alone; in-context cloning of the
+    # same audio later adds its codes (the x-vector comes from the cache).
+    other = CLONE / CASES["clone_0b6_icl_streaming_long_ref_text"]["audio"]
+    tts.clone(other, x_vector_only=True)
+    assert calls == {"xvector": 2, "codes": 1}
+    icl = tts.clone(other, "its transcript")
+    assert calls == {"xvector": 2, "codes": 2} and icl.ref_codes is not None
 
 
 def test_voice_cache_is_least_recently_used():

@@ -42,6 +42,13 @@ class Result:
     voice: Voice  # the voice it was spoken with (e.g. the cloned one)
 
 
+def _warn(notices, stacklevel: int):
+    """Request notices as warnings, the Python API's way, each once, at the user's call (`stacklevel`
+    counted from here)."""
+    for notice in dict.fromkeys(notices):
+        warnings.warn(notice, stacklevel=stacklevel)
+
+
 class ChunkStream:
     """Audio chunks of one request as they are generated (iterate it), and the loop's report on its
     frames: `frames`, `max_frames`, `stopped_on_eos`, `prefill_s` (see `decode_loop.FrameStream`)."""
@@ -96,8 +103,7 @@ class TTS:
         """A cloned Voice from reference audio (Base models); cached per distinct audio."""
         voice, notices = clone_voice(self.facts, self.voices, ref_audio, ref_text=ref_text, x_vector_only=x_vector_only,
                                      sample_rate=sample_rate)
-        for notice in notices:
-            warnings.warn(notice, stacklevel=2)
+        _warn(notices, stacklevel=3)
         return voice
 
     def load_voice(self, path) -> Voice:
@@ -113,8 +119,7 @@ class TTS:
 
     def _told(self, request: Request, stacklevel: int = 3) -> Request:
         """`request`, its notices given as warnings (the Python API's way) at the user's call."""
-        for notice in request.notices:
-            warnings.warn(notice, stacklevel=stacklevel)
+        _warn(request.notices, stacklevel + 1)
         return request
 
     def prompt(self, request: Request, target: Optional[TemplateIds] = None, text_complete: bool = True) -> Prompt:
@@ -223,8 +228,7 @@ class TTS:
                 raise InputError(f"{{{key}}} has {len(values)} entries for {len(texts)} texts", field=key)
         requests = [self.request(text, seed=seed, **{**kwargs, **{k: v[i] for k, v in per_item.items()}})
                     for i, text in enumerate(texts)]
-        for notice in dict.fromkeys(n for r in requests for n in r.notices):  # each once for the batch
-            warnings.warn(notice, stacklevel=2)
+        _warn([n for r in requests for n in r.notices], stacklevel=3)  # each once for the batch
         return self._generate_batch(requests, decode)
 
     def _generate_batch(self, requests: List[Request], decode: bool) -> List[Result]:

@@ -223,8 +223,9 @@ def test_icl_without_reference_text_suggests_x_vector_only(root):
 def test_too_short_reference_text_warns(root):
     case = CASES["clone_0b6_icl_streaming"]
     tts = model(case["checkpoint"], root)
-    with pytest.warns(UserWarning, match="too short"):
+    with pytest.warns(UserWarning, match="too short") as caught:
         tts.clone(CLONE / case["audio"], "Hi")
+    assert caught[0].filename == __file__  # the user's own call
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         tts.clone(CLONE / case["audio"], case["ref_text"])

@@ -125,6 +125,11 @@ def test_an_ignored_instruction_is_a_notice_of_the_request_and_a_warning_of_gene
     with pytest.warns(UserWarning, match="the 0.6B CustomVoice model ignores instructions") as caught:
         tts.generate(TEXT, instruct="whisper", max_tokens=1, decode=False)
     assert caught[0].filename == __file__  # the user's own call, not a line inside the package
+    with pytest.warns(UserWarning, match="ignores instructions") as caught:
+        tts.frames(TEXT, instruct="whisper", max_tokens=1)
+    with pytest.warns(UserWarning, match="ignores instructions") as batch:
+        tts.generate_batch([TEXT, TEXT], instruct="whisper", max_tokens=1, decode=False)
+    assert caught[0].filename == batch[0].filename == __file__ and len(batch) == 1  # once for the batch
 
 
 def test_stream_text_budget_grows_with_the_text_like_generate(tts):

@@ -11,6 +11,8 @@ graphs (`loop_graphs`); every caller runs it: `TTS.frames` with one row, `genera
 engine with many. Codes leave the device once, as numpy, where the host reads them (EOS check).
 """
 
+import itertools
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -18,13 +20,13 @@ from typing import Callable, Iterator, List, Optional
 
 import mlx.core as mx
 import numpy as np
-from mlx.utils import tree_map
 
+from .backend import cpu_paths
 from .loop_graphs import LoopGraphs
 from .prompt import Prompt, build_prompt
 from .request import Request
 from .row_store import RowStore
-from .sampling import SamplingConfig, row_settings
+from .sampling import SamplingConfig
 from .streaming import LiveTextTrack
 from .text import frame_budget
 from .tokenizer import TemplateIds
@@ -73,39 +75,66 @@ class Row:
 
     def can_step(self) -> bool:
         """Whether its next frame can be sent off now (the text it needs has arrived)."""
-        return not self.done and self.sent < self.limit() and self.track.ready(self.sent - 1)
+        return not self.done and self.sent < self.limit() and (self.sent == 0 or self.track.ready(self.sent - 1))
+
+    def text(self, zero):
+        """The text-track vector added to its next step's input: none to its first (the input is then the
+        prompt's last position, which holds its text already)."""
+        return zero if self.sent == 0 else self.track(self.sent - 1)
 
 
 class Prefill:
-    """A waiting row's prompt, processed in pieces: its own KV cache holds the positions done so far,
-    so each piece attends to the row's earlier pieces as the whole prompt would."""
+    """A waiting row's prompt but its last position, processed in pieces: its own KV cache holds the
+    positions done so far, so each piece attends to the row's earlier pieces as the whole prompt would.
+    The last position is the row's first step input: its first frame comes from a frame step, with
+    the other rows'.
 
-    def __init__(self, row: Row, talker):
-        self.row, self.talker = row, talker
+    Pieces are sized by cost, not count: a position costs 1, plus 1 more per `span` earlier positions
+    it attends to (a prompt's later positions cost more: see `Rows.ATTENTION_SPAN`)."""
+
+    def __init__(self, row: Row, talker, span: float):
+        self.row, self.talker, self.span = row, talker, span
         self.embeds, self.cache, self.done = row.prompt.embeds, talker.make_cache(), 0
+        for c in self.cache:  # room for the whole prompt at its first piece: a cache that grew (mlx-lm's KVCache
+            c.step = max(self.left, 1)  # by 256 positions) would copy itself in the piece where it grew
         self.slice = 0  # its row in the cache (one shared by prompts prefilled together)
-        self.size: Optional[int] = None  # its piece size, set at its first piece
+        self.share: Optional[float] = None  # the cost of each of its pieces, set at its first piece
 
     @property
     def left(self) -> int:
-        return self.embeds.shape[1] - self.done
+        return self.embeds.shape[1] - 1 - self.done
 
-    def piece_size(self, budget: int) -> int:
-        """Its pieces under `budget`: as few as the budget allows, of equal size (131 positions under 96
-        go as 66 + 65, not 96 + 35: the same steps, a shorter longest one)."""
-        if self.size is None:
-            pieces = -(-self.embeds.shape[1] // budget)
-            self.size = -(-self.embeds.shape[1] // pieces)
-        return self.size
+    def total(self, positions: float) -> float:
+        """The cost of its first `positions` positions."""
+        return positions + positions * (positions - 1) / (2 * self.span)
+
+    def reach(self, cost: float) -> int:
+        """The position its pieces reach with `cost` spent from its start (the nearest)."""
+        a = 1 - 1 / (2 * self.span)  # total(p) = p * a + p * p / (2 * span)
+        return round(self.span * (math.sqrt(a * a + 2 * cost / self.span) - a))
+
+    def cost(self, size: int) -> float:
+        """The cost of its next `size` positions."""
+        return self.total(self.done + size) - self.total(self.done)
+
+    def piece_size(self, budget: float, units: float) -> int:
+        """Its next piece: to the next of its piece ends (as few pieces as `budget` allows, of equal cost:
+        131 positions under 96 go as about 66 + 65, not 96 + 35), or less where the `units` left this step end."""
+        end = self.done + self.left
+        if self.share is None:
+            self.share = self.total(end) / max(math.ceil(self.total(end) / budget - 1e-9), 1)
+        spent = self.total(self.done)
+        stop = min(end, next(p for p in (self.reach(j * self.share) for j in itertools.count(int(spent / self.share)))
+                             if p > self.done))
+        if self.total(stop) - spent > units + 1 + stop / self.span:  # over this step's units by more than a position
+            stop = self.reach(spent + units)
+        return max(stop - self.done, 1)
 
     def piece(self, size: int):
-        """Process the next `size` prompt positions; the last hidden state (1, 1, H) once the prompt is done."""
-        hidden = self.talker.model(self.embeds[:, self.done : self.done + size], self.cache)
+        """Process the next `size` prompt positions."""
+        self.talker.model(self.embeds[:, self.done : self.done + size], self.cache)
         self.done += size
-        if self.left:
-            mx.async_eval([(c.keys, c.values) for c in self.cache])  # the device starts on it now
-            return None
-        return hidden[:, -1:]
+        mx.async_eval([(c.keys, c.values) for c in self.cache])  # the device starts on it now
 
     def kv(self):
         """(keys, values): per layer the prompt's (1, heads, n, dim) slice of its cache."""
@@ -114,43 +143,56 @@ class Prefill:
                 [c.values[row : row + 1, :, :n] for c in self.cache])
 
 
-def prefill_together(prefills: List[Prefill], talker) -> list:
-    """Whole prompts of several rows in one forward pass: [(prefill, last hidden (1, 1, H))]. The prompts
-    are right-padded to the longest: causal attention keeps the padding out of every real position,
-    and each row's last hidden state is taken at its own last prompt position."""
+def prefill_together(prefills: List[Prefill], talker):
+    """Whole prompts (but their last positions) of several rows in one forward pass. The prompts are
+    right-padded to the longest: causal attention keeps the padding out of every real position."""
     lengths = [p.left for p in prefills]
     longest = max(lengths)
-    embeds = mx.concatenate([mx.pad(p.embeds, [(0, 0), (0, longest - n), (0, 0)]) for p, n in zip(prefills, lengths)])
+    embeds = mx.concatenate([mx.pad(p.embeds[:, :n], [(0, 0), (0, longest - n), (0, 0)])
+                             for p, n in zip(prefills, lengths)])
     cache = talker.make_cache()
-    hidden = mx.take_along_axis(talker.model(embeds, cache), mx.array(lengths)[:, None, None] - 1, axis=1)
+    talker.model(embeds, cache)
+    mx.async_eval([(c.keys, c.values) for c in cache])
     for b, (p, n) in enumerate(zip(prefills, lengths)):
         p.cache, p.slice, p.done = cache, b, n
-    return [(p, hidden[b : b + 1]) for b, p in enumerate(prefills)]
 
 
 class Rows:
     """A batch of rows stepped one frame at a time (see the module docstring).
 
     `add(row)` queues a row for its prefill; `step()` sends off the next frame of every row that can
-    move and returns the frames finished since the last call as (row, codes (16,) int32) pairs, so
-    the device computes one frame while the host reads the last. Rows that end (EOS, limit) are
+    move and returns the frames finished since the last call as (row, codes (16,) int32) pairs: on
+    Metal/CUDA one frame stays in flight (the device computes frame t+1 while the host reads frame t),
+    on the CPU a frame is read in the step that sends it (`overlap`). Rows that end (EOS, limit) are
     marked done and leave; `remove` takes one out early. The batch state lives in a `RowStore`.
 
-    Scheduling, per step: first the running rows' frames are sent off (their cadence comes first),
-    then waiting prompts are prefilled, oldest first, `prefill_budget` prompt positions in all (a
-    prompt goes in equal pieces; one may take the whole budget, or several share it, and prompts
-    that fit whole share one forward pass); a prompt whose last piece is done gives its first frame
-    from that piece and steps with the others from the next step. With no row running the budget
-    does not apply (nothing would be held back): every waiting prompt is prefilled whole. So a
-    waiting request's first frame comes within ceil(positions / budget) steps once the prompts
-    before it are done, whatever the load.
+    Scheduling, per step: waiting prompts are prefilled, oldest first, `prefill_budget` cost units in
+    all (a position costs 1, plus 1 per `ATTENTION_SPAN` earlier positions it attends to); a prompt goes
+    in as few pieces of equal cost as the budget allows; several may share a step, and prompts that fit
+    whole share one forward pass. Then one frame is sent off for every row that can move, the rows whose
+    prompts were just done included: a prompt's last position is its row's input to that frame step, so
+    its first frame comes with the running rows' frames, in the step of its last piece. A prompt the
+    store has no room for (a row more, or more KV positions) first gets it in a step without pieces but
+    its first position (new memory is a step's work by itself here). So the running rows' frames are never
+    held back by more than a budget's work a step, and a waiting request's first frame comes within
+    ceil(cost / budget) steps (plus one, to grow the store) once the prompts before it are done. With
+    no row running the budget does not apply (nothing would be held back): every waiting prompt is
+    prefilled whole.
     """
 
-    PREFILL_BUDGET = 96  # prompt positions per step while rows run (see benchmarks/join.py)
+    # Measured on a 2-core x86-64 CPU, 0.6B shapes (benchmarks/join.py): a piece of 140 units costs about a
+    # frame step of 3 streams there, and takes a ~600-character prompt (131 positions) whole; a 96-position
+    # piece costs 0.69 s at the prompt's start and 1.14 s 800 positions in (so the span).
+    PREFILL_BUDGET = 140  # prompt cost units per step while rows run
+    ATTENTION_SPAN = 1250  # a position attending to this many earlier ones costs twice one at the start
 
     def __init__(self, graphs: LoopGraphs, prefill_budget: Optional[int] = None):
         self.graphs, self.talker = graphs, graphs.talker
-        self.budget = prefill_budget or self.PREFILL_BUDGET
+        self.budget, self.span = prefill_budget or self.PREFILL_BUDGET, self.ATTENTION_SPAN
+        # Metal / CUDA: a frame stays in flight while the host reads the last (the device never waits for the
+        # host). On the CPU the device is the host's own cores, so nothing overlaps: a frame is read at once
+        # (its audio then comes a frame-time sooner; measured in benchmarks/join.py).
+        self.overlap = not cpu_paths()
         self.store = RowStore(graphs.talker, graphs.vocab)
         self.waiting: List[Prefill] = []  # oldest first
         self.pending = []  # [(codes (B, 16), [(row, index in codes)])] sent off, not yet read
@@ -168,57 +210,58 @@ class Rows:
         started = time.perf_counter()
         for row in rows:
             row.started = started
-            self.waiting.append(Prefill(row, self.talker))
+            self.waiting.append(Prefill(row, self.talker, self.span))
 
-    def _prefill(self, budget: Optional[int]) -> list:
-        """Prefill pieces of the waiting prompts, oldest first, `budget` positions in all (None: no limit);
-        the first frames of the rows whose prompts are done, sent off. Prompts that fit whole share one
-        forward pass."""
+    def _prefill(self, budget: Optional[float]):
+        """Prefill pieces of the waiting prompts, oldest first, `budget` cost units in all (None: no limit);
+        the rows whose prompts are done join the store. Prompts that fit whole share one forward pass."""
+        if budget is not None and self._grown_for(self.waiting[0] if self.waiting else None):
+            head = self.waiting[0]  # its cache is made with its first position: both new memory in this step
+            self._attempt([head], lambda: head.piece(1))
+            return
         plan = []
         for prefill in self.waiting:
             if budget is not None and budget <= 0:
                 break
-            size = prefill.left if budget is None else min(prefill.left, prefill.piece_size(self.budget), budget)
-            budget = None if budget is None else budget - size
+            size = prefill.left if budget is None else prefill.piece_size(self.budget, budget)
+            budget = None if budget is None else budget - prefill.cost(size)
             plan.append((prefill, size))
         whole = [p for p, size in plan if p.done == 0 and size == p.left]
         together = whole if len(whole) > 1 else []
-        done = self._attempt(together, lambda: prefill_together(together, self.talker)) if together else []
+        if together:
+            self._attempt(together, lambda: prefill_together(together, self.talker))
         for prefill, size in plan:
-            if prefill not in together:
-                done += self._attempt([prefill], lambda: [(prefill, prefill.piece(size))])
-        sent = []
-        for prefill, hidden in done:
-            if hidden is not None:
-                self.waiting.remove(prefill)
-                sent.append(self._join(prefill.row, hidden, prefill.kv()))
-        return sent
+            if prefill not in together and size:
+                self._attempt([prefill], lambda: prefill.piece(size))
+        for prefill in [p for p, _ in plan if not p.left and not p.row.done]:
+            self.waiting.remove(prefill)
+            self._join(prefill)
 
-    def _attempt(self, prefills: List[Prefill], work: Callable) -> list:
+    def _grown_for(self, prefill: Optional[Prefill]) -> bool:
+        """Whether the store grew (rows or KV capacity) for the oldest waiting prompt, before its first piece:
+        that copy of every row's state, with the prompt's own cache made by its first position, is a step's
+        work of its own (new memory, slow where it is first touched), so no piece is added to it."""
+        return (prefill is not None and prefill.done == 0 and prefill.left > 1
+                and self.store.make_room(prefill.embeds.shape[1] + 1, len(self.rows) + 1))
+
+    def _attempt(self, prefills: List[Prefill], work: Callable):
         """work() for these prompts; if it fails, their rows end with its error (the others go on)."""
         try:
-            return work()
+            work()
         except Exception as exc:  # noqa: BLE001  (these prompts failed: their rows end, alone)
             for prefill in prefills:
                 prefill.row.error = exc
                 self.remove(prefill.row)
-            return []
 
-    def _join(self, row: Row, hidden, kv: tuple):
-        """Give a prefilled row (last hidden (1, 1, H), its prompt's (keys, values)) its first frame and a
-        slot in the store; the frame is read with the next step."""
-        state = {"seen": mx.zeros((1, self.graphs.vocab), dtype=mx.bool_), "rng": mx.random.key(row.seed)[None],
-                 "steps": mx.zeros((1,), dtype=mx.int32), "settings": row_settings([row.sampling])}
-        codes, embed, drawn = self.graphs.frame[row.sampling.sampled](self.talker.codec_head(hidden[:, 0]), hidden,
-                                                                       state)
-        n = kv[0][0].shape[2]
-        row.slot, row.length, row.sent = self.store.place(row), n, 1
+    def _join(self, prefill: Prefill):
+        """Give a prefilled row a slot in the store: its KV holds the prompt but the last position, which
+        is its next input (its first frame comes from the next frame step, with the other rows')."""
+        row, (keys, values), n = prefill.row, prefill.kv(), prefill.done
+        row.slot, row.length, row.sent = self.store.place(row), n, 0
         self.store.make_room(n + 1)
-        self.store.put(row.slot, {"x": embed, "seen": drawn["seen"], "rng": drawn["rng"],
-                                  "lengths": mx.array([n], dtype=mx.int32), "steps": mx.ones((1,), dtype=mx.int32),
-                                  "keys": kv[0], "values": kv[1]})
-        mx.async_eval(codes, self.store.arrays)
-        return codes, [(row, 0)]
+        self.store.put(row.slot, {"x": prefill.embeds[:, -1:], "seen": mx.zeros((1, self.graphs.vocab), dtype=mx.bool_),
+                                  "rng": mx.random.key(row.seed)[None], "lengths": mx.array([n], dtype=mx.int32),
+                                  "steps": mx.zeros((1,), dtype=mx.int32), "keys": keys, "values": values})
 
     def remove(self, row: Row):
         row.done = True
@@ -228,11 +271,14 @@ class Rows:
         self.store.shrink()
 
     def step(self) -> list:
-        """Send off one frame for every row that can move, then prefill pieces (see the class docstring);
-        return the frames read since last time."""
+        """Prefill pieces, then send off one frame for every row that can move, the rows whose prompts were
+        just done included (see the class docstring); return the frames read since last time."""
+        running = any(self._can_step(r) for r in self.rows)
+        self._prefill(self.budget if running else None)
         moving = [r for r in self.rows if self._can_step(r)]
         sent = [self._send(moving)] if moving else []
-        sent += self._prefill(self.budget if moving else None)
+        if not self.overlap:
+            self.pending, sent = self.pending + sent, []
         frames = self._read()
         self.pending = sent
         return frames
@@ -256,7 +302,7 @@ class Rows:
         text = [zero] * len(store.slots)
         mask = np.zeros(len(store.slots), dtype=bool)
         for r in moving:
-            text[r.slot] = r.track(r.sent - 1)
+            text[r.slot] = r.text(zero)
             mask[r.slot] = True
         codes, stepped = self.graphs.step[store.settings()[1]](store.state(), mx.stack(text)[:, None], mx.array(mask))
         store.arrays = stepped
@@ -291,7 +337,7 @@ class FrameStream:
     given out, `max_frames` (its frame limit, lowered as a streamed-in text tells its length),
     `stopped_on_eos`, `prefill_s` (until its first frame was read).
 
-    Frame t+1 is sent off before frame t is read, so the device never waits for the host. With a
+    On Metal/CUDA frame t+1 is sent off before frame t is read (see `Rows`). With a
     streamed-in text track, a frame whose text has not arrived yet is sent off once it has (the
     frames before it are given out first). The row is made on the first `next` (`make_row(track)`;
     None: nothing to say), so a text still being written is waited for there, not here.
@@ -355,8 +401,8 @@ class DecodeLoop:
 
     def warm(self, max_rows: int):
         """Trace and run the compiled graphs for every batch size up to `max_rows` rows (powers of two),
-        greedy and sampled, and the first-frame graph: requests then find them compiled (a trace at the
-        released shapes takes about two frame-times). Their shapes do not depend on the KV capacity."""
+        greedy and sampled: requests then find them compiled (a trace at the released shapes takes about
+        two frame-times). Their shapes do not depend on the KV capacity."""
         size = 1
         while True:
             store = RowStore(self.talker, self.graphs.vocab)
@@ -366,12 +412,8 @@ class DecodeLoop:
             for sampled in (False, True):
                 mx.eval(self.graphs.step[sampled](store.state(), text, moving))
             if size >= max_rows:
-                break
+                return
             size *= 2
-        hidden = mx.zeros((1, 1, store.hidden), store.dtype)
-        first = tree_map(lambda a: a[:1], {k: store.state()[k] for k in ("seen", "rng", "steps", "settings")})
-        for sampled in (False, True):
-            mx.eval(self.graphs.frame[sampled](self.talker.codec_head(hidden[:, 0]), hidden, first))
 
     def frames(self, request: Request) -> FrameStream:
         """Codec frames for a Request, as they are generated."""

@@ -1,10 +1,10 @@
 """Many concurrent syntheses on one loaded model: submit requests, iterate their audio chunks.
 
 `Engine(loop, codec)` (made by `TTS.engine()`) owns a scheduler thread running the decode loop (`decode_loop.Rows`) over every
-active request at once: a new request's prompt is prefilled in pieces between frame steps (the
-running rows' frames first, then the oldest waiting prompt, `prefill_budget` positions a step: see
-`decode_loop.Rows`) and joins with its first frame, so a long prompt never stalls the streams
-already speaking; `warm()` compiles every batch size beforehand. A row leaves at its EOS, its
+active request at once: a new request's prompt is prefilled in pieces, one before each frame step
+(the oldest waiting prompt first, `prefill_budget` cost units a step: see `decode_loop.Rows`), and
+its first frame comes from the step of its last piece, with the running rows' frames, so a long
+prompt never stalls the streams already speaking; `warm()` compiles every batch size beforehand. A row leaves at its EOS, its
 frame limit or when cancelled, and a row whose streamed-in text has not arrived waits without
 holding the others back. Each row keeps its own sampling settings, random
 key (from its seed) and codec decoder state (the rows' due chunks are decoded in one batched

@@ -62,21 +62,24 @@ class RowStore:
             self._settings = row_settings(configs), any(r.sampling.sampled for r in self.rows)
         return self._settings
 
-    def make_room(self, length: int):
-        """Room for every slot (their number rounded up to a power of two) and `length` KV positions
-        (a multiple of GROW)."""
-        size = 1 << max(len(self.slots) - 1, 0).bit_length()
-        if size != len(self.slots):
+    def make_room(self, length: int, rows: Optional[int] = None) -> bool:
+        """Room for `rows` rows (default: the slots; rounded up to a power of two) and `length` KV positions
+        (a multiple of GROW); whether the arrays grew (a copy of every row's state)."""
+        size = 1 << max((rows or len(self.slots)) - 1, 0).bit_length()
+        if size > len(self.slots):
             self.slots += [None] * (size - len(self.slots))
             self._settings = None
         capacity = math.ceil(length / self.GROW) * self.GROW
         if self.arrays is None:
             self.arrays = self._empty(size, capacity)
+            return True
         have = self.arrays["keys"][0].shape
-        if have[0] < size or have[2] < capacity:
-            grown = self._empty(max(size, have[0]), max(capacity, have[2]))
-            self.arrays = tree_map(lambda g, old: _put(g, 0, old), grown, self.arrays)
-            self._settings = None
+        if have[0] >= size and have[2] >= capacity:
+            return False
+        rows, positions = max(size - have[0], 0), max(capacity - have[2], 0)
+        self.arrays = tree_map(lambda a: _pad(a, rows, positions if a.ndim == 4 else 0), self.arrays)
+        self._settings = None
+        return True
 
     def shrink(self):
         """Pack the rows into the smallest power of two once half of the slots or fewer are used (an
@@ -101,6 +104,12 @@ class RowStore:
                 "keys": [kv] * self.layers, "values": [kv] * self.layers,
                 "seen": mx.zeros((size, self.vocab), mx.bool_), "rng": mx.zeros((size, 2), dtype=mx.uint32),
                 "steps": mx.zeros((size,), dtype=mx.int32)}
+
+
+def _pad(array, rows: int, positions: int):
+    """array with `rows` rows (axis 0) and, for KV arrays (4-d), `positions` slots (axis 2) of zeros added."""
+    widths = [(0, rows)] + [(0, positions if axis == 2 else 0) for axis in range(1, array.ndim)]
+    return mx.pad(array, widths)
 
 
 def _put(array, row: int, value):

@@ -85,5 +85,6 @@ def test_join_benchmark_runs_on_the_tiny_shapes(tmp_path, capsys):
     assert [r["chars"] <= c for r, c in zip(rows, (300, 600))] == [True, True]
     assert rows[0]["positions"] < rows[1]["positions"]
     for r in rows:
-        for key in ("median_gap_s", "longest_gap_s", "first_audio_alone_s", "first_audio_joining_s"):
+        for key in ("median_gap_s", "longest_gap_s", "first_audio_alone_s", "first_audio_joining_s",
+                    "first_audio_worst_s"):
             assert math.isfinite(r[key]) and r[key] > 0, key

@@ -1,6 +1,7 @@
 """The engine: concurrent requests on one model, each equal to running it alone."""
 
 import gc
+import math
 import threading
 import time
 from dataclasses import replace
@@ -156,17 +157,25 @@ def test_prefills_cut_into_pieces_equal_solo_runs(custom):
         assert_same(got, solo(custom, r, pieces if r.deltas is not None else None))
 
 
-def test_scheduler_steps_running_rows_first_then_the_oldest_prefill(custom):
+@pytest.mark.parametrize("cpu", [True, False], ids=["cpu", "gpu-paths"])
+def test_scheduler_steps_running_rows_first_then_the_oldest_prefill(custom, cpu, monkeypatch):
     """While prompts wait, a running row still gets a frame every step; the waiting prompts take the
     budget oldest first, so each one's first frame comes at the step its positions (and those of the
-    prompts before it) fit in the budget, and then equals its solo run."""
+    prompts before it) fit in the budget, and then equals its solo run. On the CPU a frame is read in
+    the step that sends it; on Metal/CUDA paths one step later (one frame stays in flight)."""
+    from mlx_qwen3tts import backend
+
+    monkeypatch.setattr(backend, "CPU_PATHS", cpu)
     budget = 5
     req = lambda text, **kw: custom.request(text, speaker="ryan", temperature=0, **kw)  # noqa: E731
     rows = custom.loop.rows(prefill_budget=budget)
+    assert rows.overlap is not cpu
+    rows.span = 1e12  # every position costs 1 (the attention term: test_pieces_cost_alike)
     runner = custom.loop.row(req("A running row.", max_tokens=60))
     rows.add(runner)
     while not runner.frames:
         rows.step()
+    rows.store.make_room(256, 4)  # no step goes to growing the store (test_store_grows_in_a_step_of_its_own)
     older = custom.loop.row(req("An older prompt waits first.", max_tokens=4))
     newer = custom.loop.row(req("A newer one, a little longer than that.", max_tokens=4))
     rows.add(older, newer)
@@ -179,15 +188,93 @@ def test_scheduler_steps_running_rows_first_then_the_oldest_prefill(custom):
                 codes[id(row)].append(frame)
                 first.setdefault(id(row), step)
         assert runner.frames == before + 1  # its cadence first: one frame every step
-    n_older, n_newer = older.prompt.embeds.shape[1], newer.prompt.embeds.shape[1]
-    # The oldest prompt's last piece is done in step ceil(positions / budget) (the budget serves it first);
-    # its first frame is read one step later. The newer one uses what the older leaves of each step.
-    steps = lambda n: -(-n // budget)  # noqa: E731
-    assert first[id(older)] == steps(n_older) + 1
-    assert steps(n_older + n_newer) + 1 <= first[id(newer)] <= steps(n_older) + steps(n_newer) + 1
+    # Prefilled: every prompt position but the last, which is the row's input to its first frame step.
+    n_older, n_newer = older.prompt.embeds.shape[1] - 1, newer.prompt.embeds.shape[1] - 1
+    # The oldest prompt's last piece is done in step ceil(positions / budget) (the budget serves it first),
+    # that step gives its first frame (read `lag` steps later). The newer one uses what the older leaves.
+    steps, lag = (lambda n: -(-n // budget)), int(not cpu)  # noqa: E731
+    assert first[id(older)] == steps(n_older) + lag
+    assert steps(n_older + n_newer) + lag <= first[id(newer)] <= steps(n_older) + steps(n_newer) + lag
     for row, text in ((older, "An older prompt waits first."), (newer, "A newer one, a little longer than that.")):
         alone = custom.generate(text, speaker="ryan", temperature=0, max_tokens=4, decode=False).codes
         np.testing.assert_array_equal(np.array(codes[id(row)]), alone)
+
+
+def test_store_grows_in_a_step_of_its_own(custom):
+    """A prompt the store has no room for (a row more, or more KV positions) gets it in a step without
+    prefill pieces but its first position (which makes its cache), the running row's frame aside (that
+    new memory is a step's work by itself); then its pieces go as usual and its frames equal its solo run."""
+    req = lambda text, **kw: custom.request(text, speaker="ryan", temperature=0, **kw)  # noqa: E731
+    rows = custom.loop.rows(prefill_budget=6)
+    rows.store.GROW = 8  # KV capacity in steps of 8 positions
+    runner = custom.loop.row(req("Run.", max_tokens=40))
+    rows.add(runner)
+    while not runner.frames:
+        rows.step()
+    text = "A joining prompt, longer than the runner's."
+    joiner = custom.loop.row(req(text, max_tokens=4))
+    before = rows.store.arrays["keys"][0].shape
+    assert before[0] < 2 or before[2] < joiner.prompt.embeds.shape[1] + 1
+    rows.add(joiner)
+    frames = rows.step()
+    assert rows.waiting[0].done == 1 and [r for r, _ in frames] == [runner]  # its cache made, one position in
+    grown = rows.store.arrays["keys"][0].shape
+    assert grown[0] >= 2 and grown[2] >= joiner.prompt.embeds.shape[1] + 1
+    rows.step()
+    assert rows.waiting[0].done > 0  # its pieces start in the next step
+    codes = []
+    while joiner.frames < 4:
+        codes += [c for r, c in rows.step() if r is joiner]
+    alone = custom.generate(text, speaker="ryan", temperature=0, max_tokens=4, decode=False).codes
+    np.testing.assert_array_equal(np.array(codes), alone)
+
+
+def test_pieces_cost_alike(custom):
+    """A long prompt's pieces cost the same where a position costs 1 plus 1 per `span` positions it attends
+    to: later pieces hold fewer positions; as few pieces as the budget allows; a step's budget is shared."""
+    rows = custom.loop.rows(prefill_budget=40)
+    rows.span = 50
+    runner = custom.loop.row(custom.request("A running row.", speaker="ryan", max_tokens=60))
+    rows.add(runner)
+    while not runner.frames:
+        rows.step()  # with no row running, prompts are prefilled whole
+    rows.store.make_room(256, 4)  # no step goes to growing the store
+    long, short = (custom.loop.row(custom.request(text, speaker="ryan", max_tokens=2))
+                   for text in ("A much longer prompt than the others, " * 4, "Short."))
+    rows.add(long, short)
+    prefill = rows.waiting[0]
+    n = prefill.left
+    total = n + n * (n - 1) / (2 * rows.span)  # position p costs 1 + p / span
+    sizes = []
+    while rows.waiting and rows.waiting[0] is prefill:
+        rows.step()
+        sizes.append(prefill.done - sum(sizes))
+    assert sum(sizes) == n and len(sizes) == -(-total // 40)
+    starts = np.cumsum([0] + sizes[:-1])
+    costs = [s + (s * a + s * (s - 1) / 2) / rows.span for s, a in zip(sizes, starts)]
+    assert max(costs) - min(costs) <= 1 + n / rows.span and max(costs) <= 40 + 1 + n / rows.span
+    assert sizes[0] > sizes[-1] + 2
+    assert short.slot is not None or rows.waiting[0].done > 0  # the short one took what the last piece left
+
+
+@pytest.mark.parametrize("budget", [5, 40, 96, 140])
+@pytest.mark.parametrize("span", [50, 1250, 1e12])
+def test_piece_plan_uses_as_few_pieces_as_the_budget_allows(budget, span):
+    """Given a whole budget each step, a prompt of any length goes in ceil(cost / budget) pieces, none over
+    the budget by more than one position's cost (rounding never leaves a stray one-position piece)."""
+    from mlx_qwen3tts.decode_loop import Prefill
+
+    for n in range(2, 1200, 7):
+        prefill = object.__new__(Prefill)
+        prefill.embeds, prefill.span, prefill.done, prefill.share = np.zeros((1, n, 1)), span, 0, None
+        total, pieces = prefill.total(n - 1), 0
+        while prefill.left:
+            size = prefill.piece_size(budget, budget)
+            assert 0 < size <= prefill.left and prefill.cost(size) <= budget + 1 + n / span
+            prefill.done += size
+            pieces += 1
+        fewest = math.ceil(total / (budget + 1 + n / span) - 1e-9)  # each one over by a whole position
+        assert max(fewest, 1) <= pieces <= max(math.ceil(total / budget - 1e-9), 1), (n, budget, span)
 
 
 def test_warm_compiles_every_batch_size_before_the_first_request(custom):
@@ -217,7 +304,7 @@ def test_warm_compiles_every_batch_size_before_the_first_request(custom):
                 collect(h)
     finally:
         predictor.predict = original
-    assert warmed >= 8  # step graphs of 1, 2 and 4 rows, greedy and sampled, and the first-frame graphs
+    assert warmed >= 6  # step graphs of 1, 2 and 4 rows, greedy and sampled (first frames come from them)
     assert len(traces) == warmed, str(traces)
 
 

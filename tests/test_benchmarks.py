@@ -88,3 +88,35 @@ def test_join_benchmark_runs_on_the_tiny_shapes(tmp_path, capsys):
         for key in ("median_gap_s", "longest_gap_s", "first_audio_alone_s", "first_audio_joining_s",
                     "first_audio_worst_s"):
             assert math.isfinite(r[key]) and r[key] > 0, key
+
+
+def test_mixed_pass_probe_equals_separate_passes(tmp_path, capsys):
+    """The probe's mixed pass gives what the two passes give (so its timings compare like with like),
+    and its table has a row per size and offset."""
+    from benchmarks import checkpoints, mixed_pass
+
+    import mlx_qwen3tts
+    from mlx_qwen3tts.transformer import RowKVCache
+
+    rows = mixed_pass.main(["--preset", "tiny", "--sizes", "3,5", "--offsets", "0,7", "--repeats", "1",
+                            "--cache", str(tmp_path / "cache")])
+    assert [(r["size"], r["offset"]) for r in rows] == [(3, 0), (3, 7), (5, 0), (5, 7)]
+    assert sum(line.startswith("|") for line in capsys.readouterr().out.splitlines()) == 6
+    tts = mlx_qwen3tts.load(str(checkpoints.checkpoint("tiny", "bf16", tmp_path / "cache")), dtype=mx.float32)
+    model = tts.loop.talker.model
+    attn, hidden = model.layers[0].self_attn, model.norm.weight.shape[0]
+
+    def caches():
+        kv = [mx.random.normal((2, attn.n_kv_heads, 16, attn.head_dim), key=mx.random.key(i)) for i in range(2)]
+        steps = [RowKVCache(kv[0], kv[1], mx.array([4, 9], mx.int32)) for _ in model.layers]
+        piece = tts.loop.talker.make_cache()
+        model(mx.random.normal((1, 6, hidden), key=mx.random.key(2)), piece)
+        return steps, piece
+
+    x, e = mx.random.normal((2, 1, hidden), key=mx.random.key(3)), mx.random.normal((1, 5, hidden), key=mx.random.key(4))
+    steps, piece = caches()
+    want = [model(x, steps), model(e, piece)]
+    steps, piece = caches()
+    got = mixed_pass.mixed(model, [(x, steps), (e, piece)])
+    np.testing.assert_allclose(np.array(got[0, :2]), np.array(want[0][:, 0]), atol=1e-4)
+    np.testing.assert_allclose(np.array(got[0, 2:]), np.array(want[1][0]), atol=1e-4)

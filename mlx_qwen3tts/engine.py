@@ -4,9 +4,9 @@
 active request at once: a new request's prompt is prefilled in pieces, one before each frame step
 (the oldest waiting prompt first, `prefill_budget` cost units a step: see `decode_loop.Rows`), and
 its first frame comes from the step of its last piece, with the running rows' frames, so a long
-prompt never stalls the streams already speaking; `warm()` compiles every batch size beforehand. A row leaves at its EOS, its
-frame limit or when cancelled, and a row whose streamed-in text has not arrived waits without
-holding the others back. Each row keeps its own sampling settings, random
+prompt never stalls the streams already speaking; `warm()` compiles every batch size beforehand.
+A row leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
+arrived waits without holding the others back. Each row keeps its own sampling settings, random
 key (from its seed) and codec decoder state (the rows' due chunks are decoded in one batched
 codec step), so a request's audio does not depend on what else runs: greedy requests equal their
 solo runs, seeded ones repeat.
@@ -126,7 +126,8 @@ class Engine:
         if max_active < 1 or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
         self.loop, self.codec = loop, codec
-        self.max_active, self.max_queue, self.prefill_budget = max_active, max_queue, prefill_budget
+        self.max_active, self.max_queue = max_active, max_queue
+        self.prefill_budget = prefill_budget or Rows.PREFILL_BUDGET
         self._calls = []  # (function, done event, [error]) to run on the scheduler thread
         self._lock = threading.Condition()
         self._queue: List[Job] = []  # waiting for a row

@@ -113,7 +113,8 @@ def test_mixed_pass_probe_equals_separate_passes(tmp_path, capsys):
         model(mx.random.normal((1, 6, hidden), key=mx.random.key(2)), piece)
         return steps, piece
 
-    x, e = mx.random.normal((2, 1, hidden), key=mx.random.key(3)), mx.random.normal((1, 5, hidden), key=mx.random.key(4))
+    x = mx.random.normal((2, 1, hidden), key=mx.random.key(3))
+    e = mx.random.normal((1, 5, hidden), key=mx.random.key(4))
     steps, piece = caches()
     want = [model(x, steps), model(e, piece)]
     steps, piece = caches()

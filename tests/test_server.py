@@ -29,7 +29,7 @@ TEXT = "Hello there, this is a test of the speech server."
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     return shared_server("custom_voice-0b6", tmp_path_factory.getbasetemp(), "--api-key", API_KEY,
-                         "--max-active", "8", "--max-queue", "4")
+                         "--max-active", "8", "--max-queue", "4", "--prefill-budget", "50")
 
 
 @pytest.fixture(scope="module")
@@ -225,6 +225,7 @@ def test_models_voices_and_health(http, server):
     health = httpx.get(server.url + "/health").json()  # no key needed
     assert health["model"] == "custom_voice-0b6" and health["variant"] == "custom_voice"
     assert health["active"] == 0 and health["queued"] == 0
+    assert (health["max_active"], health["max_queue"], health["prefill_budget"]) == (8, 4, 50)
 
 
 def test_preset_voice_any_case_and_language(http):

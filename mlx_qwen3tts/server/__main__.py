@@ -95,6 +95,9 @@ def model_id(path_or_repo: str) -> str:
               help="Requests generated at once (one batch).")
 @click.option("--max-queue", type=click.IntRange(0, 4096), default=32, show_default=True,
               help="Requests waiting beyond those; more get 429.")
+@click.option("--prefill-budget", type=click.IntRange(1, 100_000), default=None,
+              help="Prompt cost units prefilled per frame step while others speak (about a position each). "
+                   "Larger: joiners speak sooner; smaller: running streams stay steadier. Default: 140.")
 @click.option("--cors", multiple=True, help="Allow this browser origin (repeatable; '*' for any). Default: none.")
 @click.option("--max-input-chars", type=click.IntRange(1, 100_000), default=4096, show_default=True,
               help="Longest `input` text (also per WebSocket utterance).")
@@ -119,9 +122,9 @@ def model_id(path_or_repo: str) -> str:
               help="Serve GET /v1/models, /v1/audio/models and /v1/audio/voices without the API key "
                    "(Open WebUI fetches them with none).")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
-def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, cors, max_input_chars, dtype,
-         wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens, wyoming_idle_timeout,
-         no_zeroconf, zeroconf_name, allow_host, public_listings, log_level):
+def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, prefill_budget, cors,
+         max_input_chars, dtype, wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens,
+         wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, log_level):
     """Serve Qwen3-TTS over HTTP (OpenAI's /v1/audio/speech) and WebSocket, with a page at /."""
     with cli_errors():
         if no_http and wyoming_port is None:
@@ -152,7 +155,7 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
         tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
         limits = Limits(max_input_chars=max_input_chars)
-        engine = tts.engine(max_active=max_active, max_queue=max_queue)
+        engine = tts.engine(max_active=max_active, max_queue=max_queue, prefill_budget=prefill_budget)
         engine.warm()  # every batch size compiled before the server listens (and /health answers)
         voices = VoiceStore(tts.facts, tts.tokenizer, Path(voices_dir).expanduser() if voices_dir else default_voices_dir(),
                             limits)

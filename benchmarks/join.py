@@ -110,7 +110,7 @@ def run(tts, streams: int, chars: list, budget, baseline_frames: int) -> list:
         for h in handles:
             h.cancel()
     rows = []
-    for n, request, solo, tries in zip(chars, joiners, alone, joins):
+    for request, solo, tries in zip(joiners, alone, joins):
         longest = max(max(g for lis in listeners for g in lis.gaps(at, at + during + 2 * median)) for at, during in tries)
         during = [d for _, d in tries]
         rows.append({"chars": len(request.text), "positions": tts.prompt(request).embeds.shape[1],

@@ -95,8 +95,10 @@ class Prefill:
     def __init__(self, row: Row, talker, span: float):
         self.row, self.talker, self.span = row, talker, span
         self.embeds, self.cache, self.done = row.prompt.embeds, talker.make_cache(), 0
-        for c in self.cache:  # room for the whole prompt at its first piece: a cache that grew (mlx-lm's KVCache
-            c.step = max(self.left, 1)  # by 256 positions) would copy itself in the piece where it grew
+        # Room for the whole prompt at its first piece: a cache that grew (mlx-lm's KVCache, by 256 positions)
+        # would copy itself in the piece where it grew.
+        for c in self.cache:
+            c.step = max(self.left, 1)
         self.slice = 0  # its row in the cache (one shared by prompts prefilled together)
         self.share: Optional[float] = None  # the cost of each of its pieces, set at its first piece
 
@@ -212,13 +214,14 @@ class Rows:
             row.started = started
             self.waiting.append(Prefill(row, self.talker, self.span))
 
-    def _prefill(self, budget: Optional[float]):
+    def _prefill(self, budget: Optional[float]) -> List[Row]:
         """Prefill pieces of the waiting prompts, oldest first, `budget` cost units in all (None: no limit);
-        the rows whose prompts are done join the store. Prompts that fit whole share one forward pass."""
+        the rows whose prompts are done join the store (returned). Prompts that fit whole share one forward
+        pass."""
         if budget is not None and self._grown_for(self.waiting[0] if self.waiting else None):
             head = self.waiting[0]  # its cache is made with its first position: both new memory in this step
             self._attempt([head], lambda: head.piece(1))
-            return
+            return []
         plan = []
         for prefill in self.waiting:
             if budget is not None and budget <= 0:
@@ -233,9 +236,11 @@ class Rows:
         for prefill, size in plan:
             if prefill not in together and size:
                 self._attempt([prefill], lambda: prefill.piece(size))
-        for prefill in [p for p, _ in plan if not p.left and not p.row.done]:
+        joined = [p for p, _ in plan if not p.left and not p.row.done]
+        for prefill in joined:
             self.waiting.remove(prefill)
             self._join(prefill)
+        return [p.row for p in joined]
 
     def _grown_for(self, prefill: Optional[Prefill]) -> bool:
         """Whether the store grew (rows or KV capacity) for the oldest waiting prompt, before its first piece:
@@ -273,9 +278,8 @@ class Rows:
     def step(self) -> list:
         """Prefill pieces, then send off one frame for every row that can move, the rows whose prompts were
         just done included (see the class docstring); return the frames read since last time."""
-        running = any(self._can_step(r) for r in self.rows)
-        self._prefill(self.budget if running else None)
         moving = [r for r in self.rows if self._can_step(r)]
+        moving += [r for r in self._prefill(self.budget if moving else None) if self._can_step(r)]
         sent = [self._send(moving)] if moving else []
         if not self.overlap:
             self.pending, sent = self.pending + sent, []

@@ -8,7 +8,8 @@ under way to end). Each runs to its first audio. Reported per length: the stream
 between frames before any join, their longest gap during the joins (from a submit until two median
 gaps after its first audio, so a stall on its entry counts too) and the ratio; the joiner's first
 audio (submit to first chunk out) alone on the idle engine, and while joining: the mean of the
-three arrivals and the worst, each with its ratio to alone. The engine is warmed first
+three arrivals and the worst, each with its ratio to alone, and the prefill budget in use at the
+joins (the engine's, measured as the streams run; `--budget N` fixes it). The engine is warmed first
 (`Engine.warm`), as the server does. Random checkpoints never say EOS, so streams run until
 cancelled.
 
@@ -111,9 +112,11 @@ def run(tts, streams: int, chars: list, budget, baseline_frames: int) -> list:
             h.cancel()
     rows = []
     for request, solo, tries in zip(joiners, alone, joins):
-        longest = max(max(g for lis in listeners for g in lis.gaps(at, at + during + 2 * median)) for at, during in tries)
-        during = [d for _, d in tries]
+        longest = max(max(g for lis in listeners for g in lis.gaps(at, at + during + 2 * median))
+                      for at, during, _ in tries)
+        during = [d for _, d, _ in tries]
         rows.append({"chars": len(request.text), "positions": tts.prompt(request).embeds.shape[1],
+                     "budget": budget or round(statistics.mean(b for _, _, b in tries)),
                      "median_gap_s": median, "longest_gap_s": longest, "gap_ratio": longest / median,
                      "first_audio_alone_s": solo, "first_audio_joining_s": statistics.mean(during),
                      "first_audio_ratio": statistics.mean(during) / solo, "first_audio_worst_s": max(during),
@@ -122,22 +125,25 @@ def run(tts, streams: int, chars: list, budget, baseline_frames: int) -> list:
 
 
 def join(engine, listeners, request, delay: float) -> tuple:
-    """(submit time, first audio) of `request` submitted `delay` seconds after the streams' next frame."""
+    """(submit time, first audio, prefill budget then) of `request` submitted `delay` seconds after the
+    streams' next frame."""
     wait_frames(listeners, 1)
     time.sleep(delay)
+    budget = engine.prefill_budget_now
     submitted = time.perf_counter()
     during = first_audio(engine, request)
     say(f"joined ({len(request.text):,} chars, {delay:.2f} s into a frame): first audio {during:.2f} s")
     wait_frames(listeners, 3)  # steady again before the next one
-    return submitted, during
+    return submitted, during, budget
 
 
-def table(rows: list, streams: int, budget: int) -> str:
+def table(rows: list, streams: int, budget) -> str:
     lines = [f"| joiner chars | prompt positions | budget | median gap before (s) | longest gap during joins (s) "
              f"| gap ratio | first audio alone (s) | joining {streams} streams: mean (s) | ratio | worst (s) | ratio |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append(f"| {r['chars']:,} | {r['positions']:,} | {budget} | {r['median_gap_s']:.2f} "
+        used = f"{r['budget']}{'' if budget else ' (measured)'}"
+        lines.append(f"| {r['chars']:,} | {r['positions']:,} | {used} | {r['median_gap_s']:.2f} "
                      f"| {r['longest_gap_s']:.2f} | {r['gap_ratio']:.2f}x | {r['first_audio_alone_s']:.2f} "
                      f"| {r['first_audio_joining_s']:.2f} | {r['first_audio_ratio']:.2f}x "
                      f"| {r['first_audio_worst_s']:.2f} | {r['first_audio_worst_ratio']:.2f}x |")
@@ -146,14 +152,14 @@ def table(rows: list, streams: int, budget: int) -> str:
 
 def main(argv=None):
     from mlx_qwen3tts import backend
-    from mlx_qwen3tts.decode_loop import Rows
 
     ap = argparse.ArgumentParser(prog="python -m benchmarks.join", description=__doc__.split("\n")[0])
     ap.add_argument("--preset", default="0.6B", choices=checkpoints.PRESETS)
     ap.add_argument("--streams", type=int, default=3, help="streams speaking when a request joins")
     ap.add_argument("--chars", default="600,2400,4000", help="joining prompts' lengths in characters")
-    ap.add_argument("--budget", type=int, default=Rows.PREFILL_BUDGET,
-                    help="prompt positions prefilled per step while rows run (a large one: whole prompts)")
+    ap.add_argument("--budget", type=int, default=None,
+                    help="prompt cost units prefilled per step while rows run (default: measured, about a frame "
+                         "step's work; a large one: whole prompts)")
     ap.add_argument("--baseline-frames", type=int, default=6, help="frames per stream before the first join")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="talker compute dtype")
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)

@@ -14,9 +14,11 @@ engine with many. Codes leave the device once, as numpy, where the host reads th
 import itertools
 import math
 import random
+import statistics
 import time
+from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional, Tuple
 
 import mlx.core as mx
 import numpy as np
@@ -100,7 +102,7 @@ class Prefill:
         for c in self.cache:
             c.step = max(self.left, 1)
         self.slice = 0  # its row in the cache (one shared by prompts prefilled together)
-        self.share: Optional[float] = None  # the cost of each of its pieces, set at its first piece
+        self.plan: Optional[tuple] = None  # (budget, cost spent, cost of each piece) its piece ends follow
 
     @property
     def left(self) -> int:
@@ -121,14 +123,17 @@ class Prefill:
 
     def piece_size(self, budget: float, units: float) -> int:
         """Its next piece: to the next of its piece ends (as few pieces as `budget` allows, of equal cost:
-        131 positions under 96 go as about 66 + 65, not 96 + 35), or less where the `units` left this step end."""
-        end = self.done + self.left
-        if self.share is None:
-            self.share = self.total(end) / max(math.ceil(self.total(end) / budget - 1e-9), 1)
-        spent = self.total(self.done)
-        stop = min(end, next(p for p in (self.reach(j * self.share) for j in itertools.count(int(spent / self.share)))
-                             if p > self.done))
-        if self.total(stop) - spent > units + 1 + stop / self.span:  # over this step's units by more than a position
+        131 positions under 96 go as about 66 + 65, not 96 + 35), or less where other prompts took some of
+        this step's `budget` (`units` are left). The ends are planned at its first piece, and again from
+        where it is when the budget has moved by more than a tenth (a measured one moves every step)."""
+        end, spent = self.done + self.left, self.total(self.done)
+        if self.plan is None or not 0.9 <= budget / self.plan[0] <= 1.1:
+            rest = self.total(end) - spent
+            self.plan = (budget, spent, rest / max(math.ceil(rest / budget - 1e-9), 1))
+        _, origin, share = self.plan
+        ends = (self.reach(origin + j * share) for j in itertools.count(int((spent - origin) / share)))
+        stop = min(end, next(p for p in ends if p > self.done))
+        if units < budget and self.total(stop) - spent > units + 1 + stop / self.span:  # by more than a position
             stop = self.reach(spent + units)
         return max(stop - self.done, 1)
 
@@ -159,6 +164,49 @@ def prefill_together(prefills: List[Prefill], talker):
         p.cache, p.slice, p.done = cache, b, n
 
 
+class Cadence:
+    """The running rows' frame step and the prefill budget that fits it, measured on the loop's own steps,
+    start to start (so what the caller does between steps, such as decoding their audio, counts). Pieces
+    of u units in all that made their steps e seconds longer than frame steps of f seconds say that
+    u * f / e units take a frame step; as every piece also costs a fixed part (it reads all the weights),
+    that is too low for pieces longer than f and too high for shorter ones, so following it settles where
+    a piece takes f: a step with a piece then takes about two frame steps, whatever the machine, model or
+    number of rows. Measures are steps that sent frames and neither grew the store nor took in a row (a
+    row's first frame and audio are work of their own). Until a piece is measured the budget is `first`."""
+
+    KEEP = 5  # recent measures of each kind: the frame step changes as rows come and go
+
+    def __init__(self, first: float, clock: Callable[[], float] = time.perf_counter):
+        self.clock, self.budget = clock, first
+        self.frame_s = deque(maxlen=self.KEEP)  # steps without prefill: seconds
+        self.piece_s = deque(maxlen=self.KEEP)  # steps with prefill: (units, seconds over a frame step, frame step)
+        self.started: Optional[float] = None
+        self.units: Optional[float] = None  # prefilled in the step under way (None: no measure)
+
+    def begin(self):
+        """A step starts: the last one, if it was a measure, ends here."""
+        now = self.clock()
+        if self.started is not None and self.units is not None:
+            seconds = now - self.started
+            if not self.units:
+                self.frame_s.append(seconds)
+            elif self.frame_s:
+                frame = statistics.median(self.frame_s)
+                self.piece_s.append((self.units, seconds - frame, frame))
+                self.budget = max(self._fit(), 1.0)
+        self.started, self.units = now, None
+
+    def end(self, units: Optional[float]):
+        """The step under way prefilled `units` while rows ran (None: it is no measure)."""
+        self.units = units
+
+    def _fit(self) -> float:
+        units, extra, frames = (sum(v) for v in zip(*self.piece_s))
+        if extra <= 0:  # too cheap to see beside the frame steps: twice the largest piece kept
+            return 2 * max(u for u, _, _ in self.piece_s)
+        return units * (frames / len(self.piece_s)) / extra
+
+
 class Rows:
     """A batch of rows stepped one frame at a time (see the module docstring).
 
@@ -168,29 +216,31 @@ class Rows:
     on the CPU a frame is read in the step that sends it (`overlap`). Rows that end (EOS, limit) are
     marked done and leave; `remove` takes one out early. The batch state lives in a `RowStore`.
 
-    Scheduling, per step: waiting prompts are prefilled, oldest first, `prefill_budget` cost units in
-    all (a position costs 1, plus 1 per `ATTENTION_SPAN` earlier positions it attends to); a prompt goes
-    in as few pieces of equal cost as the budget allows; several may share a step, and prompts that fit
+    Scheduling, per step: waiting prompts are prefilled, oldest first, a budget of cost units in all (a
+    position costs 1, plus 1 per `ATTENTION_SPAN` earlier positions it attends to): `prefill_budget`, else
+    the units that take about one frame step, measured as the rows run (`Cadence`); a prompt goes in as
+    few pieces of equal cost as the budget allows; several may share a step, and prompts that fit
     whole share one forward pass. Then one frame is sent off for every row that can move, the rows whose
     prompts were just done included: a prompt's last position is its row's input to that frame step, so
     its first frame comes with the running rows' frames, in the step of its last piece. A prompt the
     store has no room for (a row more, or more KV positions) first gets it in a step without pieces but
     its first position (new memory is a step's work by itself here). So the running rows' frames are never
-    held back by more than a budget's work a step, and a waiting request's first frame comes within
-    ceil(cost / budget) steps (plus one, to grow the store) once the prompts before it are done. With
-    no row running the budget does not apply (nothing would be held back): every waiting prompt is
-    prefilled whole.
+    held back by more than a budget's work a step (about one frame step), and a waiting request's first
+    frame comes within ceil(cost / budget) steps (plus one, to grow the store) once the prompts before it
+    are done. With no row running the budget does not apply (nothing would be held back): every waiting
+    prompt is prefilled whole.
     """
 
     # Measured on a 2-core x86-64 CPU, 0.6B shapes (benchmarks/join.py): a piece of 140 units costs about a
-    # frame step of 3 streams there, and takes a ~600-character prompt (131 positions) whole; a 96-position
-    # piece costs 0.69 s at the prompt's start and 1.14 s 800 positions in (so the span).
-    PREFILL_BUDGET = 140  # prompt cost units per step while rows run
+    # frame step of 3 streams there (the budget until `Cadence` has measured one); a 96-position piece costs
+    # 0.69 s at the prompt's start and 1.14 s 800 positions in (so the span).
+    PREFILL_BUDGET = 140  # prompt cost units per step while rows run, before any is measured
     ATTENTION_SPAN = 1250  # a position attending to this many earlier ones costs twice one at the start
 
     def __init__(self, graphs: LoopGraphs, prefill_budget: Optional[int] = None):
         self.graphs, self.talker = graphs, graphs.talker
-        self.budget, self.span = prefill_budget or self.PREFILL_BUDGET, self.ATTENTION_SPAN
+        self.fixed_budget, self.span = prefill_budget, self.ATTENTION_SPAN
+        self.cadence = Cadence(self.PREFILL_BUDGET)
         # Metal / CUDA: a frame stays in flight while the host reads the last (the device never waits for the
         # host). On the CPU the device is the host's own cores, so nothing overlaps: a frame is read at once
         # (its audio then comes a frame-time sooner; measured in benchmarks/join.py).
@@ -214,21 +264,27 @@ class Rows:
             row.started = started
             self.waiting.append(Prefill(row, self.talker, self.span))
 
-    def _prefill(self, budget: Optional[float]) -> List[Row]:
+    @property
+    def budget(self) -> float:
+        """Prompt cost units prefilled in a step while rows run."""
+        return self.fixed_budget or self.cadence.budget
+
+    def _prefill(self, budget: Optional[float]) -> Tuple[List[Row], Optional[float]]:
         """Prefill pieces of the waiting prompts, oldest first, `budget` cost units in all (None: no limit);
-        the rows whose prompts are done join the store (returned). Prompts that fit whole share one forward
-        pass."""
+        the rows whose prompts are done join the store. Prompts that fit whole share one forward pass.
+        Returns (the rows that joined, the units spent; None where the store grew)."""
         if budget is not None and self._grown_for(self.waiting[0] if self.waiting else None):
             head = self.waiting[0]  # its cache is made with its first position: both new memory in this step
             self._attempt([head], lambda: head.piece(1))
-            return []
-        plan = []
+            return [], None
+        plan, left = [], budget
         for prefill in self.waiting:
-            if budget is not None and budget <= 0:
+            if left is not None and left <= 0:
                 break
-            size = prefill.left if budget is None else prefill.piece_size(self.budget, budget)
-            budget = None if budget is None else budget - prefill.cost(size)
+            size = prefill.left if left is None else prefill.piece_size(budget, left)
+            left = None if left is None else left - prefill.cost(size)
             plan.append((prefill, size))
+        units = sum(prefill.cost(size) for prefill, size in plan)
         whole = [p for p, size in plan if p.done == 0 and size == p.left]
         together = whole if len(whole) > 1 else []
         if together:
@@ -240,7 +296,7 @@ class Rows:
         for prefill in joined:
             self.waiting.remove(prefill)
             self._join(prefill)
-        return [p.row for p in joined]
+        return [p.row for p in joined], units
 
     def _grown_for(self, prefill: Optional[Prefill]) -> bool:
         """Whether the store grew (rows or KV capacity) for the oldest waiting prompt, before its first piece:
@@ -278,8 +334,11 @@ class Rows:
     def step(self) -> list:
         """Prefill pieces, then send off one frame for every row that can move, the rows whose prompts were
         just done included (see the class docstring); return the frames read since last time."""
+        self.cadence.begin()
         moving = [r for r in self.rows if self._can_step(r)]
-        moving += [r for r in self._prefill(self.budget if moving else None) if self._can_step(r)]
+        joined, units = self._prefill(self.budget if moving else None) if self.waiting else ([], 0)
+        self.cadence.end(units if moving and not joined else None)
+        moving += [r for r in joined if self._can_step(r)]
         sent = [self._send(moving)] if moving else []
         if not self.overlap:
             self.pending, sent = self.pending + sent, []

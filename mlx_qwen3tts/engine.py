@@ -2,7 +2,8 @@
 
 `Engine(loop, codec)` (made by `TTS.engine()`) owns a scheduler thread running the decode loop (`decode_loop.Rows`) over every
 active request at once: a new request's prompt is prefilled in pieces, one before each frame step
-(the oldest waiting prompt first, `prefill_budget` cost units a step: see `decode_loop.Rows`), and
+(the oldest waiting prompt first, about a frame step's work a step, measured as it runs, or
+`prefill_budget` cost units: see `decode_loop.Rows`), and
 its first frame comes from the step of its last piece, with the running rows' frames, so a long
 prompt never stalls the streams already speaking; `warm()` compiles every batch size beforehand.
 A row leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
@@ -127,13 +128,14 @@ class Engine:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
         self.loop, self.codec = loop, codec
         self.max_active, self.max_queue = max_active, max_queue
-        self.prefill_budget = prefill_budget or Rows.PREFILL_BUDGET
+        self.prefill_budget = prefill_budget  # None: measured as the rows run (decode_loop.Cadence)
         self._calls = []  # (function, done event, [error]) to run on the scheduler thread
         self._lock = threading.Condition()
         self._queue: List[Job] = []  # waiting for a row
         self._active: List[Job] = []  # holding a row (or waiting for the text its prefill needs)
         self._closed = self._woken = False
         self._owner = {}  # id(row) -> job, for the rows in the scheduler's loop (its thread only)
+        self._rows = loop.rows(prefill_budget)  # the scheduler's batch (its thread only; stats reads its budget)
         self._thread = threading.Thread(target=self._run, name="mlx_qwen3tts-engine", daemon=True)
         self._thread.start()
         _open_engines.add(self)
@@ -173,6 +175,11 @@ class Engine:
         with self._lock:
             return {"active": len(self._active), "queued": len(self._queue)}
 
+    @property
+    def prefill_budget_now(self) -> int:
+        """The prompt cost units prefilled a step while rows run: `prefill_budget`, else as measured so far."""
+        return round(self._rows.budget)
+
     def close(self):
         """Stop the scheduler; unfinished requests end with EngineClosed."""
         with self._lock:
@@ -194,7 +201,7 @@ class Engine:
             self._lock.notify_all()
 
     def _run(self):
-        rows = self.loop.rows(self.prefill_budget)
+        rows = self._rows
         try:
             while not self._closed:
                 self._run_calls()
@@ -205,7 +212,7 @@ class Engine:
                 except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
                     for job in list(self._active):
                         self._end(job, rows, exc)
-                    rows = self.loop.rows(self.prefill_budget)
+                    rows = self._rows = self.loop.rows(self.prefill_budget)
                     continue
                 self._deliver(frames, rows)
                 if not frames and not rows.busy():

@@ -266,7 +266,7 @@ def test_piece_plan_uses_as_few_pieces_as_the_budget_allows(budget, span):
 
     for n in range(2, 1200, 7):
         prefill = object.__new__(Prefill)
-        prefill.embeds, prefill.span, prefill.done, prefill.share = np.zeros((1, n, 1)), span, 0, None
+        prefill.embeds, prefill.span, prefill.done, prefill.plan = np.zeros((1, n, 1)), span, 0, None
         total, pieces = prefill.total(n - 1), 0
         while prefill.left:
             size = prefill.piece_size(budget, budget)
@@ -275,6 +275,90 @@ def test_piece_plan_uses_as_few_pieces_as_the_budget_allows(budget, span):
             pieces += 1
         fewest = math.ceil(total / (budget + 1 + n / span) - 1e-9)  # each one over by a whole position
         assert max(fewest, 1) <= pieces <= max(math.ceil(total / budget - 1e-9), 1), (n, budget, span)
+
+
+class FakeClock:
+    """A clock that moves only when told: the time a step would take, without the waiting."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_measured_budget_settles_where_a_piece_takes_a_frame_step():
+    """With frame steps of f seconds and pieces costing a fixed part plus a part per unit, the measured
+    budget settles where a piece takes f (so a step with a piece takes about 2f), from a first guess too
+    high or too low; steps that are no measure (store growth, a row taken in) change nothing."""
+    from mlx_qwen3tts.decode_loop import Cadence
+
+    frame, fixed, per_unit = 0.5, 0.1, 0.004  # a piece of u units: 0.1 + 0.004 u seconds; one of 100 takes f
+    for first in (300, 20):
+        clock = FakeClock()
+        cadence = Cadence(first, clock)
+        for _ in range(3):  # frame steps only
+            cadence.begin()
+            cadence.end(0)
+            clock.now += frame
+        budgets = []
+        for step in range(40):
+            cadence.begin()
+            budgets.append(cadence.budget)
+            units = cadence.budget
+            if step % 7 == 3:  # a step that grew the store (slow, and no measure)
+                cadence.end(None)
+                clock.now += frame + 3.0
+                continue
+            cadence.end(units)
+            clock.now += frame + fixed + per_unit * units
+        assert budgets[0] == first
+        assert abs(budgets[-1] - 100) < 3, budgets
+
+
+def test_rows_follow_the_measured_budget(custom, monkeypatch):
+    """A Rows with no fixed budget sizes its pieces from what its steps measured: here frame steps of
+    0.1 s and 0.01 s a prompt position (a piece of 10 positions takes a frame step), from a first budget of
+    20: the first piece is planned at 20, the rest at 10; the joiner's frames still equal its solo run."""
+    from mlx_qwen3tts.decode_loop import Cadence, Prefill
+
+    clock, sizes = FakeClock(), []
+    send, piece = None, Prefill.piece
+
+    def timed_piece(prefill, size):
+        clock.now += 0.01 * size
+        sizes.append(size)
+        return piece(prefill, size)
+
+    def timed_send(moving):
+        clock.now += 0.1 + 0.3 * (len(moving) - 1)  # a row taken in makes its step longer: that is no measure
+        return send(moving)
+
+    monkeypatch.setattr(Prefill, "piece", timed_piece)
+    req = lambda text, **kw: custom.request(text, speaker="ryan", temperature=0, **kw)  # noqa: E731
+    rows = custom.loop.rows()
+    rows.cadence, rows.span = Cadence(20, clock), 1e12  # every position costs 1
+    send, rows._send = rows._send, timed_send
+    runner = custom.loop.row(req("A running row.", max_tokens=200))
+    rows.add(runner)
+    while not runner.frames:
+        rows.step()
+    rows.store.make_room(512, 4)  # no step goes to growing the store
+    for _ in range(3):
+        rows.step()  # frame steps, measured
+    sizes.clear()
+    text = "A joining prompt that is a good deal longer than the running one, " * 3
+    joiner = custom.loop.row(req(text, max_tokens=3))
+    rows.add(joiner)
+    codes = []
+    while joiner.frames < 3 and not joiner.done:
+        codes += [c for r, c in rows.step() if r is joiner]
+    assert sum(sizes) == joiner.prompt.embeds.shape[1] - 1 and len(sizes) >= 4
+    rest = sizes[1:]  # planned at 10 a piece: as few as that allows, of equal size
+    assert 12 < sizes[0] <= 20 and len(rest) == -(-sum(rest) // 10) and max(rest) - min(rest) <= 1, sizes
+    assert abs(rows.budget - 10) < 0.5
+    alone = custom.generate(text, speaker="ryan", temperature=0, max_tokens=3, decode=False).codes
+    np.testing.assert_array_equal(np.array(codes), alone)
 
 
 def test_warm_compiles_every_batch_size_before_the_first_request(custom):

@@ -97,7 +97,8 @@ def model_id(path_or_repo: str) -> str:
               help="Requests waiting beyond those; more get 429.")
 @click.option("--prefill-budget", type=click.IntRange(1, 100_000), default=None,
               help="Prompt cost units prefilled per frame step while others speak (about a position each). "
-                   "Larger: joiners speak sooner; smaller: running streams stay steadier. Default: 140.")
+                   "Larger: joiners speak sooner; smaller: running streams stay steadier. "
+                   "Default: measured, about one frame step's work.")
 @click.option("--cors", multiple=True, help="Allow this browser origin (repeatable; '*' for any). Default: none.")
 @click.option("--max-input-chars", type=click.IntRange(1, 100_000), default=4096, show_default=True,
               help="Longest `input` text (also per WebSocket utterance).")

@@ -290,30 +290,35 @@ class FakeClock:
 def test_measured_budget_settles_where_a_piece_takes_a_frame_step():
     """With frame steps of f seconds and pieces costing a fixed part plus a part per unit, the measured
     budget settles where a piece takes f (so a step with a piece takes about 2f), from a first guess too
-    high or too low; steps that are no measure (store growth, a row taken in) change nothing."""
+    high or too low, and follows f when it changes; a step that took a row in is measured against the
+    next frame step (which has that row); steps that grew the store change nothing."""
     from mlx_qwen3tts.decode_loop import Cadence
 
-    frame, fixed, per_unit = 0.5, 0.1, 0.004  # a piece of u units: 0.1 + 0.004 u seconds; one of 100 takes f
+    fixed, per_unit = 0.1, 0.004  # a piece of u units: 0.1 + 0.004 u seconds; one of 100 takes 0.5 s
+
+    def run(cadence, clock, frame, units=None, took_in=False, grew=False):
+        cadence.begin()
+        units = cadence.budget if units is None else units
+        cadence.end(None if grew else units, took_in)
+        clock.now += frame + (3.0 if grew else fixed + per_unit * units if units else 0)
+        return cadence.budget
+
     for first in (300, 20):
         clock = FakeClock()
         cadence = Cadence(first, clock)
-        for _ in range(3):  # frame steps only
-            cadence.begin()
-            cadence.end(0)
-            clock.now += frame
-        budgets = []
-        for step in range(40):
-            cadence.begin()
-            budgets.append(cadence.budget)
-            units = cadence.budget
-            if step % 7 == 3:  # a step that grew the store (slow, and no measure)
-                cadence.end(None)
-                clock.now += frame + 3.0
-                continue
-            cadence.end(units)
-            clock.now += frame + fixed + per_unit * units
-        assert budgets[0] == first
-        assert abs(budgets[-1] - 100) < 3, budgets
+        for _ in range(3):
+            run(cadence, clock, 0.5, units=0)  # frame steps only
+        budgets = [run(cadence, clock, 0.5, grew=step % 7 == 3) for step in range(40)]
+        assert budgets[0] == first and abs(budgets[-1] - 100) < 2, budgets
+        # A row comes in with its prompt's last piece (40 units): from then on frame steps take 0.8 s.
+        run(cadence, clock, 0.8, units=40, took_in=True)
+        for _ in range(5):
+            run(cadence, clock, 0.8, units=0)
+        # The last pieces kept: four of 100 units (0.5 s each) and that one (0.26 s over a 0.8 s step).
+        rate = (4 * 100 + 40) / (4 * 0.5 + fixed + per_unit * 40)
+        assert abs(cadence.budget - 0.8 * rate) < 0.5, (cadence.budget, 0.8 * rate)
+        budgets = [run(cadence, clock, 0.8) for _ in range(40)]
+        assert abs(budgets[-1] - 175) < 3, budgets  # where 0.1 + 0.004 u = 0.8
 
 
 def test_rows_follow_the_measured_budget(custom, monkeypatch):

@@ -171,9 +171,9 @@ class Cadence:
     and the budget is what that rate does in the frame step now (f): u * f / e. As every piece also costs a
     fixed part (it reads all the weights), that is too low for pieces longer than f and too high for
     shorter ones, so following it settles where a piece takes f: a step with a piece then takes about two
-    frame steps, whatever the machine, model or number of rows. A step that took rows in (their prompts
-    done) is measured against the next frame step, which has them; steps that grew the store are no
-    measure. Until a piece is measured the budget is `first`."""
+    frame steps, whatever the machine, model or number of rows. Measures are steps that sent frames and
+    neither grew the store nor took rows in (a new row's first frame and audio are work of their own).
+    Until a piece is measured the budget is `first`."""
 
     KEEP = 5  # recent measures of each kind: the frame step changes as rows come and go
 
@@ -182,29 +182,23 @@ class Cadence:
         self.frame_s = deque(maxlen=self.KEEP)  # steps without prefill: seconds
         self.piece_s = deque(maxlen=self.KEEP)  # steps with prefill: (units, seconds over a frame step)
         self.started: Optional[float] = None
-        self.step: Optional[tuple] = None  # the step under way: (units prefilled, rows taken in); None: no measure
-        self.took_in: Optional[tuple] = None  # (units, seconds) of a step that took rows in, until a frame step
+        self.units: Optional[float] = None  # prefilled in the step under way (None: no measure)
 
     def begin(self):
         """A step starts: the last one, if it was a measure, ends here."""
-        now, took_in_before = self.clock(), self.took_in
-        self.took_in = None
-        if self.started is not None and self.step is not None:
-            seconds, (units, took_in) = now - self.started, self.step
-            if not units:
+        now = self.clock()
+        if self.started is not None and self.units is not None:
+            seconds = now - self.started
+            if not self.units:
                 self.frame_s.append(seconds)
-                if took_in_before:  # the step before took rows in: this frame step has them too
-                    self.piece_s.append((took_in_before[0], took_in_before[1] - seconds))
-            elif took_in:
-                self.took_in = (units, seconds)
             elif self.frame_s:
-                self.piece_s.append((units, seconds - statistics.median(self.frame_s)))
+                self.piece_s.append((self.units, seconds - statistics.median(self.frame_s)))
             self._fit()
-        self.started, self.step = now, None
+        self.started, self.units = now, None
 
-    def end(self, units: Optional[float], took_in: bool = False):
-        """The step under way prefilled `units` while rows ran and took in rows or not (None: no measure)."""
-        self.step = None if units is None else (units, took_in)
+    def end(self, units: Optional[float]):
+        """The step under way prefilled `units` while rows ran (None: it is no measure)."""
+        self.units = units
 
     def _fit(self):
         if not self.frame_s or not self.piece_s:
@@ -346,7 +340,7 @@ class Rows:
         self.cadence.begin()
         moving = [r for r in self.rows if self._can_step(r)]
         joined, units = self._prefill(self.budget if moving else None) if self.waiting else ([], 0)
-        self.cadence.end(units if moving else None, bool(joined))
+        self.cadence.end(units if moving and not joined else None)
         moving += [r for r in joined if self._can_step(r)]
         sent = [self._send(moving)] if moving else []
         if not self.overlap:

@@ -280,14 +280,13 @@ class Rows:
             head = self.waiting[0]  # its cache is made with its first position: both new memory in this step
             self._attempt([head], lambda: head.piece(1))
             return [], None
-        plan, left = [], budget
+        plan, units = [], 0.0
         for prefill in self.waiting:
-            if left is not None and left <= 0:
+            if budget is not None and units >= budget:
                 break
-            size = prefill.left if left is None else prefill.piece_size(budget, left)
-            left = None if left is None else left - prefill.cost(size)
+            size = prefill.left if budget is None else prefill.piece_size(budget, budget - units)
+            units += prefill.cost(size)
             plan.append((prefill, size))
-        units = sum(prefill.cost(size) for prefill, size in plan)
         whole = [p for p, size in plan if p.done == 0 and size == p.left]
         together = whole if len(whole) > 1 else []
         if together:

@@ -327,7 +327,9 @@ def test_rows_follow_the_measured_budget(custom, monkeypatch):
     from mlx_qwen3tts.decode_loop import Cadence, Prefill
 
     clock, sizes = FakeClock(), []
-    send, piece = None, Prefill.piece
+    rows = custom.loop.rows()
+    rows.cadence, rows.span = Cadence(20, clock), 1e12  # every position costs 1
+    send, piece = rows._send, Prefill.piece
 
     def timed_piece(prefill, size):
         clock.now += 0.01 * size
@@ -339,10 +341,8 @@ def test_rows_follow_the_measured_budget(custom, monkeypatch):
         return send(moving)
 
     monkeypatch.setattr(Prefill, "piece", timed_piece)
+    monkeypatch.setattr(rows, "_send", timed_send)
     req = lambda text, **kw: custom.request(text, speaker="ryan", temperature=0, **kw)  # noqa: E731
-    rows = custom.loop.rows()
-    rows.cadence, rows.span = Cadence(20, clock), 1e12  # every position costs 1
-    send, rows._send = rows._send, timed_send
     runner = custom.loop.row(req("A running row.", max_tokens=200))
     rows.add(runner)
     while not runner.frames:

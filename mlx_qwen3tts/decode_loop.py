@@ -94,8 +94,8 @@ class Prefill:
     Pieces are sized by cost, not count: a position costs 1, plus 1 more per `span` earlier positions
     it attends to (a prompt's later positions cost more: see `Rows.ATTENTION_SPAN`)."""
 
-    def __init__(self, row: Row, talker, span: float):
-        self.row, self.talker, self.span = row, talker, span
+    def __init__(self, row: Row, talker, span: float, chunk: Optional[int] = None):
+        self.row, self.talker, self.span, self.chunk = row, talker, span, chunk
         self.embeds, self.cache, self.done = row.prompt.embeds, talker.make_cache(), 0
         # Room for the whole prompt at its first piece: a cache that grew (mlx-lm's KVCache, by 256 positions)
         # would copy itself in the piece where it grew.
@@ -138,10 +138,9 @@ class Prefill:
         return max(stop - self.done, 1)
 
     def piece(self, size: int):
-        """Process the next `size` prompt positions."""
-        self.talker.model(self.embeds[:, self.done : self.done + size], self.cache)
+        """Process the next `size` prompt positions (in passes of at most `chunk`: see `forward`)."""
+        forward(self.talker, self.embeds[:, self.done : self.done + size], self.cache, self.chunk)
         self.done += size
-        mx.async_eval([(c.keys, c.values) for c in self.cache])  # the device starts on it now
 
     def kv(self):
         """(keys, values): per layer the prompt's (1, heads, n, dim) slice of its cache."""
@@ -150,16 +149,30 @@ class Prefill:
                 [c.values[row : row + 1, :, :n] for c in self.cache])
 
 
-def prefill_together(prefills: List[Prefill], talker):
-    """Whole prompts (but their last positions) of several rows in one forward pass. The prompts are
-    right-padded to the longest: causal attention keeps the padding out of every real position."""
+def forward(talker, embeds, cache, chunk: Optional[int] = None):
+    """The talker over `embeds` (B, n, H) after the positions `cache` holds, in passes of at most `chunk`
+    positions (None: one). On the CPU a pass's causal attention is computed over the whole square of its
+    positions, the masked half included (and MLX's CPU `exp` is scalar), so a long prompt goes faster in
+    chunks (`Rows.PREFILL_CHUNK`); Metal/CUDA kernels skip the masked blocks. The device starts on the
+    last pass at once."""
+    n = embeds.shape[1]
+    for start in range(0, n, chunk or n):
+        talker.model(embeds[:, start : start + (chunk or n)], cache)
+        (mx.async_eval if start + (chunk or n) >= n else mx.eval)([(c.keys, c.values) for c in cache])
+
+
+def prefill_together(prefills: List[Prefill], talker, chunk: Optional[int] = None):
+    """Whole prompts (but their last positions) of several rows in one forward pass (or one a `chunk`).
+    The prompts are right-padded to the longest: causal attention keeps the padding out of every real
+    position."""
     lengths = [p.left for p in prefills]
     longest = max(lengths)
     embeds = mx.concatenate([mx.pad(p.embeds[:, :n], [(0, 0), (0, longest - n), (0, 0)])
                              for p, n in zip(prefills, lengths)])
     cache = talker.make_cache()
-    talker.model(embeds, cache)
-    mx.async_eval([(c.keys, c.values) for c in cache])
+    for c in cache:
+        c.step = longest  # room for them all at once (see Prefill)
+    forward(talker, embeds, cache, chunk)
     for b, (p, n) in enumerate(zip(prefills, lengths)):
         p.cache, p.slice, p.done = cache, b, n
 
@@ -239,6 +252,10 @@ class Rows:
     # 0.69 s at the prompt's start and 1.14 s 800 positions in (so the span).
     PREFILL_BUDGET = 140  # prompt cost units per step while rows run, before any is measured
     ATTENTION_SPAN = 1250  # a position attending to this many earlier ones costs twice one at the start
+    # On the CPU a prompt is processed in passes of at most this many positions (see `forward`): an
+    # 838-position prompt took 9.0-10.0 s in one pass, 7.5-7.8 s in passes of 256 (128: 7.6-7.9 s, 512:
+    # 7.9-8.1 s) on that CPU (benchmarks/prefill.py).
+    PREFILL_CHUNK = 256
 
     def __init__(self, graphs: LoopGraphs, prefill_budget: Optional[int] = None):
         self.graphs, self.talker = graphs, graphs.talker
@@ -248,6 +265,7 @@ class Rows:
         # host). On the CPU the device is the host's own cores, so nothing overlaps: a frame is read at once
         # (its audio then comes a frame-time sooner; measured in benchmarks/join.py).
         self.overlap = not cpu_paths()
+        self.chunk = self.PREFILL_CHUNK if cpu_paths() else None
         self.store = RowStore(graphs.talker, graphs.vocab)
         self.waiting: List[Prefill] = []  # oldest first
         self.pending = []  # [(codes (B, 16), [(row, index in codes)])] sent off, not yet read
@@ -265,7 +283,7 @@ class Rows:
         started = time.perf_counter()
         for row in rows:
             row.started = started
-            self.waiting.append(Prefill(row, self.talker, self.span))
+            self.waiting.append(Prefill(row, self.talker, self.span, self.chunk))
 
     @property
     def budget(self) -> float:
@@ -290,7 +308,7 @@ class Rows:
         whole = [p for p, size in plan if p.done == 0 and size == p.left]
         together = whole if len(whole) > 1 else []
         if together:
-            self._attempt(together, lambda: prefill_together(together, self.talker))
+            self._attempt(together, lambda: prefill_together(together, self.talker, self.chunk))
         for prefill, size in plan:
             if prefill not in together and size:
                 self._attempt([prefill], lambda: prefill.piece(size))

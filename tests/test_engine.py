@@ -158,6 +158,39 @@ def test_prefills_cut_into_pieces_equal_solo_runs(custom):
 
 
 @pytest.mark.parametrize("cpu", [True, False], ids=["cpu", "gpu-paths"])
+def test_whole_prompts_go_in_chunks_on_the_cpu(custom, cpu, monkeypatch):
+    """With no row running a prompt is prefilled whole: on the CPU paths in passes of at most
+    `PREFILL_CHUNK` positions (several prompts together too), on Metal/CUDA paths in one pass; greedy,
+    the frames equal those of one pass."""
+    from mlx_qwen3tts import backend
+    from mlx_qwen3tts.decode_loop import Rows
+    from mlx_qwen3tts.talker import TalkerModel
+
+    texts = ["A prompt of a few tens of positions, cut in passes.", "Another, shorter one."]
+    kw = dict(speaker=["ryan", "vivian"], temperature=0, max_tokens=6, decode=False)
+    monkeypatch.setattr(backend, "CPU_PATHS", True)
+    monkeypatch.setattr(Rows, "PREFILL_CHUNK", None)
+    one_pass = [custom.generate(texts[0], speaker="ryan", temperature=0, max_tokens=6, decode=False).codes,
+                [r.codes for r in custom.generate_batch(texts, **kw)]]
+    positions = custom.prompt(custom.request(texts[0], speaker="ryan")).embeds.shape[1] - 1
+    chunk = next(c for c in range(5, 10) if positions % c > 1)  # its last pass is told from a frame's
+    passes, call = [], TalkerModel.__call__
+    monkeypatch.setattr(TalkerModel, "__call__", lambda self, x, *a, **k: passes.append(x.shape[:2]) or call(self, x, *a, **k))
+    monkeypatch.setattr(backend, "CPU_PATHS", cpu)
+    monkeypatch.setattr(Rows, "PREFILL_CHUNK", chunk)
+    single = custom.generate(texts[0], speaker="ryan", temperature=0, max_tokens=6, decode=False).codes
+    prefill = [n for b, n in passes if n > 1]
+    assert prefill == ([chunk] * (positions // chunk) + [positions % chunk] if cpu else [positions])
+    passes.clear()
+    batch = [r.codes for r in custom.generate_batch(texts, **kw)]
+    longest = max(n for b, n in passes if b == 2)
+    assert (longest <= chunk) if cpu else longest > chunk
+    np.testing.assert_array_equal(single, one_pass[0])
+    for got, want in zip(batch, one_pass[1]):
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("cpu", [True, False], ids=["cpu", "gpu-paths"])
 def test_scheduler_steps_running_rows_first_then_the_oldest_prefill(custom, cpu, monkeypatch):
     """While prompts wait, a running row still gets a frame every step; the waiting prompts take the
     budget oldest first, so each one's first frame comes at the step its positions (and those of the

@@ -70,6 +70,8 @@ def main(argv=None):
     for chars, positions, whole, times in rows:
         print(f"| {chars:,} | {positions:,} | {whole:.2f} | "
               + " | ".join(f"{t:.2f} | {t / whole:.2f}x" for t in times) + " |")
+    return [{"chars": chars, "positions": positions, "one_pass_s": whole, "chunks_s": dict(zip(chunks, times))}
+            for chars, positions, whole, times in rows]
 
 
 if __name__ == "__main__":

@@ -152,9 +152,9 @@ class Prefill:
 def forward(talker, embeds, cache, chunk: Optional[int] = None):
     """The talker over `embeds` (B, n, H) after the positions `cache` holds, in passes of at most `chunk`
     positions (None: one). On the CPU a pass's causal attention is computed over the whole square of its
-    positions, the masked half included (and MLX's CPU `exp` is scalar), so a long prompt goes faster in
-    chunks (`Rows.PREFILL_CHUNK`); Metal/CUDA kernels skip the masked blocks. The device starts on the
-    last pass at once."""
+    positions, the masked half included (MLX's CPU attention is its composed fallback), so a long prompt
+    goes faster in chunks (`Rows.PREFILL_CHUNK`); Metal/CUDA paths keep one pass. The device starts on
+    the last pass at once."""
     n = embeds.shape[1]
     for start in range(0, n, chunk or n):
         talker.model(embeds[:, start : start + (chunk or n)], cache)
@@ -236,7 +236,7 @@ class Rows:
     position costs 1, plus 1 per `ATTENTION_SPAN` earlier positions it attends to): `prefill_budget`, else
     the units that take about one frame step, measured as the rows run (`Cadence`); a prompt goes in as
     few pieces of equal cost as the budget allows; several may share a step, and prompts that fit
-    whole share one forward pass. Then one frame is sent off for every row that can move, the rows whose
+    whole share one forward pass (on the CPU, passes of at most `PREFILL_CHUNK` positions). Then one frame is sent off for every row that can move, the rows whose
     prompts were just done included: a prompt's last position is its row's input to that frame step, so
     its first frame comes with the running rows' frames, in the step of its last piece. A prompt the
     store has no room for (a row more, or more KV positions) first gets it in a step without pieces but
@@ -253,8 +253,8 @@ class Rows:
     PREFILL_BUDGET = 140  # prompt cost units per step while rows run, before any is measured
     ATTENTION_SPAN = 1250  # a position attending to this many earlier ones costs twice one at the start
     # On the CPU a prompt is processed in passes of at most this many positions (see `forward`): an
-    # 838-position prompt took 9.0-10.0 s in one pass, 7.5-7.8 s in passes of 256 (128: 7.6-7.9 s, 512:
-    # 7.9-8.1 s) on that CPU (benchmarks/prefill.py).
+    # 838-position prompt took 8.36 s in one pass, 7.23 s in passes of 256 (128: 7.48 s, 512: 7.59 s),
+    # a 499-position one 4.19 s and 3.83 s, on that CPU (benchmarks/prefill.py, README).
     PREFILL_CHUNK = 256
 
     def __init__(self, graphs: LoopGraphs, prefill_budget: Optional[int] = None):

@@ -90,6 +90,31 @@ def test_join_benchmark_runs_on_the_tiny_shapes(tmp_path, capsys):
             assert math.isfinite(r[key]) and r[key] > 0, key
 
 
+def test_prefill_benchmark_compares_passes_that_compute_the_same(tmp_path, capsys):
+    """The prefill benchmark has a row per length and a time per chunk size; the passes it times fill
+    the cache as one pass does."""
+    from benchmarks import checkpoints, prefill
+
+    import mlx_qwen3tts
+    from mlx_qwen3tts.decode_loop import forward
+
+    rows = prefill.main(["--preset", "tiny", "--chars", "100,300", "--chunks", "4,16", "--repeats", "1",
+                         "--cache", str(tmp_path / "cache")])
+    assert sum(line.startswith("|") for line in capsys.readouterr().out.splitlines()) == 4
+    assert rows[0]["positions"] < rows[1]["positions"] and rows[0]["positions"] > 16
+    assert all(r["one_pass_s"] > 0 and sorted(r["chunks_s"]) == [4, 16] for r in rows)
+    tts = mlx_qwen3tts.load(str(checkpoints.checkpoint("tiny", "bf16", tmp_path / "cache")), dtype=mx.float32)
+    talker = tts.loop.talker
+    embeds = mx.random.normal((1, 37, talker.model.norm.weight.shape[0]), key=mx.random.key(0))
+    one, cut = talker.make_cache(), talker.make_cache()
+    forward(talker, embeds, one)
+    forward(talker, embeds, cut, 16)
+    assert cut[0].offset == one[0].offset == 37
+    for a, b in zip(one, cut):
+        np.testing.assert_allclose(np.array(b.keys[:, :, :37]), np.array(a.keys[:, :, :37]), atol=1e-5)
+        np.testing.assert_allclose(np.array(b.values[:, :, :37]), np.array(a.values[:, :, :37]), atol=1e-5)
+
+
 def test_mixed_pass_probe_equals_separate_passes(tmp_path, capsys):
     """The probe's mixed pass gives what the two passes give (so its timings compare like with like),
     and its table has a row per size and offset."""

@@ -65,7 +65,8 @@ def main(argv=None):
                             cwd=Path(__file__).resolve().parents[1]).stdout.strip() or "?"
     print(f"{args.preset} {args.dtype}, {mx.default_device()}, commit {commit}, MLX {mx.__version__}, "
           f"load average {load:.2f} at start, {os.getloadavg()[0]:.2f} at end")
-    print("| prompt chars | positions | one pass (s) | " + " | ".join(f"chunks of {c} (s) | ratio" for c in chunks) + " |")
+    print("| prompt chars | positions | one pass (s) | "
+          + " | ".join(f"chunks of {c} (s) | ratio" for c in chunks) + " |")
     print("|---:|---:|---:|" + "---:|---:|" * len(chunks))
     for chars, positions, whole, times in rows:
         print(f"| {chars:,} | {positions:,} | {whole:.2f} | "

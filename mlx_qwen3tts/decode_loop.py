@@ -162,9 +162,9 @@ def forward(talker, embeds, cache, chunk: Optional[int] = None):
 
 
 def prefill_together(prefills: List[Prefill], talker, chunk: Optional[int] = None):
-    """Whole prompts (but their last positions) of several rows in one forward pass (or one a `chunk`).
-    The prompts are right-padded to the longest: causal attention keeps the padding out of every real
-    position."""
+    """Whole prompts (but their last positions) of several rows in one forward pass (passes of at most
+    `chunk` positions: see `forward`). The prompts are right-padded to the longest: causal attention
+    keeps the padding out of every real position."""
     lengths = [p.left for p in prefills]
     longest = max(lengths)
     embeds = mx.concatenate([mx.pad(p.embeds[:, :n], [(0, 0), (0, longest - n), (0, 0)])
@@ -236,9 +236,10 @@ class Rows:
     position costs 1, plus 1 per `ATTENTION_SPAN` earlier positions it attends to): `prefill_budget`, else
     the units that take about one frame step, measured as the rows run (`Cadence`); a prompt goes in as
     few pieces of equal cost as the budget allows; several may share a step, and prompts that fit
-    whole share one forward pass (on the CPU, passes of at most `PREFILL_CHUNK` positions). Then one frame is sent off for every row that can move, the rows whose
-    prompts were just done included: a prompt's last position is its row's input to that frame step, so
-    its first frame comes with the running rows' frames, in the step of its last piece. A prompt the
+    whole share one forward pass (on the CPU, passes of at most `PREFILL_CHUNK` positions). Then one
+    frame is sent off for every row that can move, the rows whose prompts were just done included: a
+    prompt's last position is its row's input to that frame step, so its first frame comes with the
+    running rows' frames, in the step of its last piece. A prompt the
     store has no room for (a row more, or more KV positions) first gets it in a step without pieces but
     its first position (new memory is a step's work by itself here). So the running rows' frames are never
     held back by more than a budget's work a step (about one frame step), and a waiting request's first

@@ -175,7 +175,8 @@ def test_whole_prompts_go_in_chunks_on_the_cpu(custom, cpu, monkeypatch):
     positions = custom.prompt(custom.request(texts[0], speaker="ryan")).embeds.shape[1] - 1
     chunk = next(c for c in range(5, 10) if positions % c > 1)  # its last pass is told from a frame's
     passes, call = [], TalkerModel.__call__
-    monkeypatch.setattr(TalkerModel, "__call__", lambda self, x, *a, **k: passes.append(x.shape[:2]) or call(self, x, *a, **k))
+    monkeypatch.setattr(TalkerModel, "__call__",
+                        lambda self, x, *a, **k: passes.append(x.shape[:2]) or call(self, x, *a, **k))
     monkeypatch.setattr(backend, "CPU_PATHS", cpu)
     monkeypatch.setattr(Rows, "PREFILL_CHUNK", chunk)
     single = custom.generate(texts[0], speaker="ryan", temperature=0, max_tokens=6, decode=False).codes

@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -31,7 +30,7 @@ import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts
 
 import mlx.core as mx  # noqa: E402
 
-from . import checkpoints  # noqa: E402
+from . import checkpoints, report  # noqa: E402
 
 PHASES = (0.0, 1 / 3, 2 / 3)  # where in the streams' frame cycle each joiner arrives (a request comes any time)
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
@@ -170,9 +169,7 @@ def main(argv=None):
     load = os.getloadavg()[0]
     tic = time.perf_counter()
     rows = run(tts, args.streams, [int(c) for c in args.chars.split(",")], args.budget, args.baseline_frames)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(__file__).resolve().parents[1]).stdout.strip() or "?"
-    print(f"{args.preset} {args.dtype}, {args.streams} streams, commit {commit}, MLX {mx.__version__}, "
+    print(f"{args.preset} {args.dtype}, {args.streams} streams, commit {report.commit()}, MLX {mx.__version__}, "
           f"load average {load:.2f} at start, {os.getloadavg()[0]:.2f} at end, run {time.perf_counter() - tic:.0f} s; "
           f"BLAS: {backend.status}")
     print(table(rows, args.streams, args.budget))

@@ -13,7 +13,6 @@ computed over the whole square of its positions; this measures what that costs
 
 import argparse
 import os
-import subprocess
 import time
 from pathlib import Path
 
@@ -21,9 +20,9 @@ import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts
 
 import mlx.core as mx  # noqa: E402
 
-from mlx_qwen3tts.decode_loop import forward  # noqa: E402
+from mlx_qwen3tts.decode_loop import forward, prompt_cache  # noqa: E402
 
-from . import checkpoints  # noqa: E402
+from . import checkpoints, report  # noqa: E402
 from .join import DEFAULT_CACHE, joiner_text  # noqa: E402
 
 
@@ -31,9 +30,7 @@ def seconds(talker, embeds, chunk, repeats: int) -> float:
     """The best time of `repeats` prefills of `embeds` in passes of `chunk` positions (None: one)."""
     best = float("inf")
     for _ in range(repeats):
-        cache = talker.make_cache()
-        for c in cache:
-            c.step = embeds.shape[1]
+        cache = prompt_cache(talker, embeds.shape[1])
         tic = time.perf_counter()
         forward(talker, embeds, cache, chunk)
         mx.eval([(c.keys, c.values) for c in cache])
@@ -61,9 +58,7 @@ def main(argv=None):
         whole = seconds(tts.loop.talker, embeds, None, args.repeats)
         rows.append((chars, embeds.shape[1], whole,
                      [seconds(tts.loop.talker, embeds, c, args.repeats) for c in chunks]))
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(__file__).resolve().parents[1]).stdout.strip() or "?"
-    print(f"{args.preset} {args.dtype}, {mx.default_device()}, commit {commit}, MLX {mx.__version__}, "
+    print(f"{args.preset} {args.dtype}, {mx.default_device()}, commit {report.commit()}, MLX {mx.__version__}, "
           f"load average {load:.2f} at start, {os.getloadavg()[0]:.2f} at end")
     print("| prompt chars | positions | one pass (s) | "
           + " | ".join(f"chunks of {c} (s) | ratio" for c in chunks) + " |")

@@ -19,6 +19,12 @@ PARTS = [("talker", "#4e79a7"), ("code predictor", "#f28e2b"), ("other loop work
 PEER_COLOR = "#e15759"
 
 
+def commit() -> str:
+    """The short hash of the checkout's HEAD ("?" outside a git checkout)."""
+    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    return out.stdout.strip() or "?"
+
+
 def machine() -> dict:
     """Platform, chip, MLX version and device of this run."""
     chip = platform.processor() or platform.machine()
@@ -29,7 +35,6 @@ def machine() -> dict:
         names = [l.split(":", 1)[1].strip() for l in Path("/proc/cpuinfo").read_text().splitlines()
                  if l.startswith("model name")]
         chip = names[0] if names else chip
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
     from mlx_qwen3tts import backend
 
     return {
@@ -41,7 +46,7 @@ def machine() -> dict:
         "device": str(mx.default_device()),
         "blas": f"OpenBLAS {backend.status}" if backend.status not in (None, "not needed") else "as MLX ships",
         "gemm_gflops": round(backend.gemm_gflops(), 1),
-        "commit": commit.stdout.strip() or "?",
+        "commit": commit(),
         "date": time.strftime("%Y-%m-%d %H:%M"),
     }
 

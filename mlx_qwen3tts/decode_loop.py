@@ -96,11 +96,8 @@ class Prefill:
 
     def __init__(self, row: Row, talker, span: float, chunk: Optional[int] = None):
         self.row, self.talker, self.span, self.chunk = row, talker, span, chunk
-        self.embeds, self.cache, self.done = row.prompt.embeds, talker.make_cache(), 0
-        # Room for the whole prompt at its first piece: a cache that grew (mlx-lm's KVCache, by 256 positions)
-        # would copy itself in the piece where it grew.
-        for c in self.cache:
-            c.step = max(self.left, 1)
+        self.embeds, self.done = row.prompt.embeds, 0
+        self.cache = prompt_cache(talker, self.left)
         self.slice = 0  # its row in the cache (one shared by prompts prefilled together)
         self.plan: Optional[tuple] = None  # (budget, cost spent, cost of each piece) its piece ends follow
 
@@ -149,6 +146,15 @@ class Prefill:
                 [c.values[row : row + 1, :, :n] for c in self.cache])
 
 
+def prompt_cache(talker, positions: int) -> list:
+    """The talker's KV caches for one prompt (or a batch of them), with room for `positions` at their first
+    update: a cache that grew (mlx-lm's KVCache, by 256 positions) would copy itself where it grew."""
+    cache = talker.make_cache()
+    for c in cache:
+        c.step = max(positions, 1)
+    return cache
+
+
 def forward(talker, embeds, cache, chunk: Optional[int] = None):
     """The talker over `embeds` (B, n, H) after the positions `cache` holds, in passes of at most `chunk`
     positions (None: one). On the CPU a pass's causal attention is computed over the whole square of its
@@ -169,9 +175,7 @@ def prefill_together(prefills: List[Prefill], talker, chunk: Optional[int] = Non
     longest = max(lengths)
     embeds = mx.concatenate([mx.pad(p.embeds[:, :n], [(0, 0), (0, longest - n), (0, 0)])
                              for p, n in zip(prefills, lengths)])
-    cache = talker.make_cache()
-    for c in cache:
-        c.step = longest  # room for them all at once (see Prefill)
+    cache = prompt_cache(talker, longest)
     forward(talker, embeds, cache, chunk)
     for b, (p, n) in enumerate(zip(prefills, lengths)):
         p.cache, p.slice, p.done = cache, b, n

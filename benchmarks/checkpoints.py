@@ -40,8 +40,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reference")]
 
 import tiny_configs  # noqa: E402
 from mlx_qwen3tts.codec.decoder import CodecDecoder, DecoderArgs  # noqa: E402
-from mlx_qwen3tts.config import ModelConfig  # noqa: E402
-from mlx_qwen3tts.talker import Qwen3TTSModel  # noqa: E402
+from mlx_qwen3tts.model.config import ModelConfig  # noqa: E402
+from mlx_qwen3tts.model.talker import Qwen3TTSModel  # noqa: E402
 
 PRESETS = ("tiny", "narrow", "0.6B", "1.7B")
 QUANTS = ("bf16", "8bit", "4bit")

@@ -26,7 +26,7 @@ from mlx_qwen3tts import backend  # noqa: E402
 from mlx_qwen3tts.codec import decoder as codec_decoder  # noqa: E402
 from mlx_qwen3tts.codec.decoder import CodecDecoder, DecoderArgs  # noqa: E402
 
-from . import checkpoints  # noqa: E402
+from benchmarks import checkpoints  # noqa: E402
 
 
 # The released decoder's depth and op graph at 1/16 of its widths: what a trace costs stays (it follows

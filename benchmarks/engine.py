@@ -24,7 +24,7 @@ import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts
 
 import mlx.core as mx  # noqa: E402
 
-from . import checkpoints  # noqa: E402
+from benchmarks import checkpoints  # noqa: E402
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 TEXTS = ["Hello, and welcome to the show tonight.", "今天天气很好，我们去公园散步吧。",
@@ -47,7 +47,7 @@ def requests(tts, n: int, frames: int) -> list:
 
 
 def build(tts, spec):
-    from mlx_qwen3tts.streaming import TextFeed
+    from mlx_qwen3tts.loop.text_track import TextFeed
 
     kw, text = spec
     if isinstance(text, list):

@@ -30,7 +30,7 @@ import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts
 
 import mlx.core as mx  # noqa: E402
 
-from . import checkpoints, report  # noqa: E402
+from benchmarks import checkpoints, report  # noqa: E402
 
 PHASES = (0.0, 1 / 3, 2 / 3)  # where in the streams' frame cycle each joiner arrives (a request comes any time)
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"

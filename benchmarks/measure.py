@@ -29,10 +29,10 @@ from typing import Optional
 import mlx.core as mx
 import numpy as np
 
-from mlx_qwen3tts import decode_loop
-from mlx_qwen3tts.sampling import row_settings
+from mlx_qwen3tts.loop import decode_loop
+from mlx_qwen3tts.loop.sampling import row_settings
 
-from .syncs import SyncCounter
+from benchmarks.syncs import SyncCounter
 
 TEXT = ("The quick brown fox jumps over the lazy dog, then it runs across the quiet field "
         "and rests beneath an old oak tree until the evening light fades.")

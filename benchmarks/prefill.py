@@ -20,10 +20,10 @@ import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts
 
 import mlx.core as mx  # noqa: E402
 
-from mlx_qwen3tts.decode_loop import forward, prompt_cache  # noqa: E402
+from mlx_qwen3tts.loop.decode_loop import forward, prompt_cache  # noqa: E402
 
-from . import checkpoints, report  # noqa: E402
-from .join import DEFAULT_CACHE, joiner_text  # noqa: E402
+from benchmarks import checkpoints, report  # noqa: E402
+from benchmarks.join import DEFAULT_CACHE, joiner_text  # noqa: E402
 
 
 def seconds(talker, embeds, chunk, repeats: int) -> float:

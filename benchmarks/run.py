@@ -22,8 +22,8 @@ from mlx_qwen3tts import load  # first: it loads OpenBLAS before mlx.core is (ml
 
 import mlx.core as mx  # noqa: E402
 
-from . import checkpoints, peers, report
-from .measure import TEXT, measure
+from benchmarks import checkpoints, peers, report
+from benchmarks.measure import TEXT, measure
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 

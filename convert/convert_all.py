@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 
 from mlx_qwen3tts.convert import convert, default_name, recipe_bits
-from mlx_qwen3tts.errors import InputError, cli_errors
+from mlx_qwen3tts.cli.console import cli_errors
+from mlx_qwen3tts.errors import InputError
 
 VARIANTS = ("0.6B-Base", "0.6B-CustomVoice", "1.7B-Base", "1.7B-CustomVoice", "1.7B-VoiceDesign")
 FORMATS = {"bf16": (None, None), "8bit": ("uniform", 8), "6bit": ("uniform", 6), "4bit": ("uniform", 4),

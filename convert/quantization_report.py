@@ -36,16 +36,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reference")]
 
 import tiny_configs  # noqa: E402
-from mlx_qwen3tts import layouts  # noqa: E402
-from mlx_qwen3tts.checkpoint import load_config, resolve  # noqa: E402
-from mlx_qwen3tts.config import ModelConfig  # noqa: E402
+from mlx_qwen3tts.model import layouts  # noqa: E402
+from mlx_qwen3tts.model.checkpoint import load_config, resolve  # noqa: E402
+from mlx_qwen3tts.model.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.convert import convert  # noqa: E402
-from mlx_qwen3tts.decode_loop import generate_frames  # noqa: E402
+from mlx_qwen3tts.loop.decode_loop import generate_frames  # noqa: E402
 from teacher_forcing import teacher_forced_logits  # noqa: E402
-from mlx_qwen3tts.loop_graphs import LoopGraphs  # noqa: E402
-from mlx_qwen3tts.prompt import build_prompt  # noqa: E402
-from mlx_qwen3tts.sampling import SamplingConfig  # noqa: E402
-from mlx_qwen3tts.talker import Qwen3TTSModel  # noqa: E402
+from mlx_qwen3tts.loop.graphs import LoopGraphs  # noqa: E402
+from mlx_qwen3tts.loop.prompt import build_prompt  # noqa: E402
+from mlx_qwen3tts.loop.sampling import SamplingConfig  # noqa: E402
+from mlx_qwen3tts.model.talker import Qwen3TTSModel  # noqa: E402
 from mlx_qwen3tts.tokenizer import TemplateIds  # noqa: E402
 from mlx_qwen3tts.voices import Voice  # noqa: E402
 

@@ -43,7 +43,7 @@ def main():
     tts = mlx_qwen3tts.load(args.tts)
     marks, pieces, player = {}, [], None
     if args.play:
-        from mlx_qwen3tts.playback import Player
+        from mlx_qwen3tts.audio.playback import Player
 
         player = Player(tts.sample_rate)
     deltas = llm_deltas(model, tokenizer, args.prompt, args.max_tokens, marks)

@@ -27,7 +27,8 @@ from typing import Optional
 
 import click
 
-from .errors import ConversionError, InputError, ModelLoadError, OneLineErrors, cli_errors
+from .cli.console import OneLineErrors, cli_errors
+from .errors import ConversionError, InputError, ModelLoadError
 from .outputs import new_folder_mode
 
 DTYPES = ("bfloat16", "float16", "float32")
@@ -129,7 +130,7 @@ def convert(model: str, output: str, *, dtype: str = "bfloat16", bits: Optional[
     built beside `output` and renamed into place at the end: a failure leaves nothing behind. An
     existing `output` is refused unless `force`. Returns the output folder.
     """
-    from .checkpoint import load_config, read_json, resolve
+    from .model.checkpoint import load_config, read_json, resolve
 
     if dtype not in DTYPES:
         raise InputError(f"--dtype must be one of {', '.join(DTYPES)}, got '{dtype}'")
@@ -195,7 +196,7 @@ def _convert_weights(source: Path, config, *, dtype: str, per_component: dict, g
     import mlx.nn as nn
     from mlx.utils import tree_flatten
 
-    from .layouts import load_model
+    from .model.layouts import load_model
 
     qwen = load_model(source, config, getattr(mx, dtype))
     plan = quantization_plan(qwen, per_component, group_size)
@@ -224,7 +225,7 @@ def write_safetensors(path: Path, tensors: dict, metadata: Optional[dict] = None
     with the safetensors library, which refuses one shorter than its header announces."""
     import mlx.core as mx
 
-    from .checkpoint import safetensors_info
+    from .model.checkpoint import safetensors_info
 
     try:
         mx.save_safetensors(str(path), tensors, metadata=metadata or {"format": "mlx"})
@@ -265,7 +266,7 @@ def _copy_codec(source: Path, dest: Path):
     """speech_tokenizer/ as released; any floating tensor not in float32 is brought back to float32."""
     import mlx.core as mx
 
-    from .checkpoint import safetensors_info
+    from .model.checkpoint import safetensors_info
 
     dest.mkdir()
     for path in sorted(p for p in source.iterdir() if p.is_file()):

@@ -18,10 +18,10 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 import mlx.core as mx
 import numpy as np
 
-from .config import ModelFacts
+from .model.config import ModelFacts
 from .errors import InputError
-from .reference_audio import load_reference_audio
-from .sampling import SamplingConfig
+from .audio.reference import load_reference_audio
+from .loop.sampling import SamplingConfig
 from .text import split_sentences
 from .voices import Voice, VoiceMaker, load_voice
 

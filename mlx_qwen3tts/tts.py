@@ -16,15 +16,16 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import mlx.core as mx
 import numpy as np
 
-from . import backend, checkpoint, layouts
+from . import backend
+from .model import checkpoint, layouts
 from .codec import SAMPLE_RATE
-from .config import ModelFacts
+from .model.config import ModelFacts
 from .errors import InputError
-from .decode_loop import DecodeLoop, FrameStream
-from .engine import Engine
-from .prompt import Prompt
+from .loop.decode_loop import DecodeLoop, FrameStream
+from .loop.engine import Engine
+from .loop.prompt import Prompt
 from .request import Request, build_request, checked_codes, clone_voice, split_request
-from .streaming import AudioChunk, join_audio, stream_audio
+from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .tokenizer import TemplateIds
 from .voices import Voice, VoiceCache, VoiceMaker, load_voice
 

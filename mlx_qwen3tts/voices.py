@@ -16,7 +16,7 @@ import mlx.core as mx
 import numpy as np
 
 from .errors import InputError
-from .speaker_encoder import extract_xvector
+from .model.speaker_encoder import extract_xvector
 
 CACHE_SIZE = 8
 

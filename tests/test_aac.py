@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from fixture_checkpoints import checkpoint_dir
-from mlx_qwen3tts import audio_formats
+from mlx_qwen3tts.audio import formats as audio_formats
 from mlx_qwen3tts.errors import InputError
 
 av = pytest.importorskip("av")
@@ -130,7 +130,7 @@ def cv_model(tmp_path_factory):
 
 @pytest.mark.parametrize("extra", [[], ["--stream"]], ids=["whole", "stream"])
 def test_cli_writes_aac_for_an_aac_name(cv_model, tmp_path, extra):
-    from mlx_qwen3tts.generate import main
+    from mlx_qwen3tts.cli.generate import main
 
     out = tmp_path / "o.aac"
     result = CliRunner().invoke(main, ["--model", str(cv_model), "--text", "Hello", "--output", str(out),
@@ -144,7 +144,7 @@ def test_cli_writes_aac_for_an_aac_name(cv_model, tmp_path, extra):
 
 
 def test_cli_streams_aac_to_stdout(cv_model):
-    from mlx_qwen3tts.generate import main
+    from mlx_qwen3tts.cli.generate import main
 
     result = CliRunner().invoke(main, ["--model", str(cv_model), "--text", "Hello", "--output", "-", "--format",
                                        "aac", "--stream", "--max-tokens", "3", "--temperature", "0", "--quiet"])

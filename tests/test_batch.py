@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import mlx_qwen3tts
-from mlx_qwen3tts.streaming import join_audio
+from mlx_qwen3tts.audio.chunks import join_audio
 from mlx_qwen3tts.text import frame_budget, split_sentences
 
 TEXTS = ["Hello world.", "今天天气很好。我们去公园吧。", "A much longer sentence, with quite a few more tokens in it."]

@@ -96,7 +96,7 @@ def test_prefill_benchmark_compares_passes_that_compute_the_same(tmp_path, capsy
     from benchmarks import checkpoints, prefill
 
     import mlx_qwen3tts
-    from mlx_qwen3tts.decode_loop import forward
+    from mlx_qwen3tts.loop.decode_loop import forward
 
     rows = prefill.main(["--preset", "tiny", "--chars", "100,300", "--chunks", "4,16", "--repeats", "1",
                          "--cache", str(tmp_path / "cache")])
@@ -121,7 +121,7 @@ def test_mixed_pass_probe_equals_separate_passes(tmp_path, capsys):
     from benchmarks import checkpoints, mixed_pass
 
     import mlx_qwen3tts
-    from mlx_qwen3tts.transformer import RowKVCache
+    from mlx_qwen3tts.model.transformer import RowKVCache
 
     rows = mixed_pass.main(["--preset", "tiny", "--sizes", "3,5", "--offsets", "0,7", "--repeats", "1",
                             "--cache", str(tmp_path / "cache")])

@@ -11,7 +11,7 @@ import soundfile as sf
 from click.testing import CliRunner
 
 from fixture_checkpoints import checkpoint_dir
-from mlx_qwen3tts.generate import main
+from mlx_qwen3tts.cli.generate import main
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import soundfile as sf
 from click.testing import CliRunner
 
 from fixture_checkpoints import checkpoint_dir
-from mlx_qwen3tts.generate import main
+from mlx_qwen3tts.cli.generate import main
 
 REPO = Path(__file__).resolve().parent.parent
 FAST = ["--max-tokens", "3", "--temperature", "0"]

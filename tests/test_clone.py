@@ -19,7 +19,7 @@ import mlx_qwen3tts
 from fixture_checkpoints import FIXTURES, checkpoint_dir
 from mlx_qwen3tts import voices
 from mlx_qwen3tts.errors import InputError
-from mlx_qwen3tts.prompt import build_prompt
+from mlx_qwen3tts.loop.prompt import build_prompt
 
 CLONE = FIXTURES / "clone"
 META = json.loads((CLONE / "cases.json").read_text())

@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from mlx_qwen3tts import convert as cv
-from mlx_qwen3tts.config import ModelConfig
+from mlx_qwen3tts.model.config import ModelConfig
 from mlx_qwen3tts.errors import InputError, ModelLoadError, Qwen3TTSError
-from mlx_qwen3tts.talker import Qwen3TTSModel
+from mlx_qwen3tts.model.talker import Qwen3TTSModel
 from mlx_qwen3tts.tts import load
 
 from fixture_checkpoints import checkpoint_dir  # noqa: E402
@@ -306,7 +306,7 @@ def test_float32_conversion_is_greedy_identical(tmp_path, sources):
     original, converted = load(str(src), dtype=mx.float32), load(str(out))
     assert converted.model.talker.codec_head.weight.dtype == mx.float32
     np.testing.assert_array_equal(greedy_codes(original, 8), greedy_codes(converted, 8))
-    from mlx_qwen3tts.speaker_encoder import extract_xvector
+    from mlx_qwen3tts.model.speaker_encoder import extract_xvector
 
     audio = np.sin(np.linspace(0, 400, 24000)).astype(np.float32) * 0.3
     a = extract_xvector(original.model.speaker_encoder, audio)

@@ -11,7 +11,7 @@ import mlx.core as mx
 import numpy as np
 import pytest
 
-from mlx_qwen3tts.engine import EngineFull, TextFeed
+from mlx_qwen3tts.loop.engine import EngineFull, TextFeed
 
 CLONE = Path(__file__).resolve().parent / "fixtures" / "clone"
 REF_TEXT = "Okay. Yeah. I resent you. I love you."
@@ -163,8 +163,8 @@ def test_whole_prompts_go_in_chunks_on_the_cpu(custom, cpu, monkeypatch):
     `PREFILL_CHUNK` positions (several prompts together too), on Metal/CUDA paths in one pass; greedy,
     the frames equal those of one pass."""
     from mlx_qwen3tts import backend
-    from mlx_qwen3tts.decode_loop import Rows
-    from mlx_qwen3tts.talker import TalkerModel
+    from mlx_qwen3tts.loop.decode_loop import Rows
+    from mlx_qwen3tts.model.talker import TalkerModel
 
     texts = ["A prompt of a few tens of positions, cut in passes.", "Another, shorter one."]
     kw = dict(speaker=["ryan", "vivian"], temperature=0, max_tokens=6, decode=False)
@@ -296,7 +296,7 @@ def test_pieces_cost_alike(custom):
 def test_piece_plan_uses_as_few_pieces_as_the_budget_allows(budget, span):
     """Given a whole budget each step, a prompt of any length goes in ceil(cost / budget) pieces, none over
     the budget by more than one position's cost (rounding never leaves a stray one-position piece)."""
-    from mlx_qwen3tts.decode_loop import Prefill
+    from mlx_qwen3tts.loop.decode_loop import Prefill
 
     for n in range(2, 1200, 7):
         prefill = object.__new__(Prefill)
@@ -326,7 +326,7 @@ def test_measured_budget_settles_where_a_piece_takes_a_frame_step():
     budget settles where a piece takes f (so a step with a piece takes about 2f), from a first guess too
     high or too low, and follows f when it changes; steps that took a row in or grew the store are no
     measure."""
-    from mlx_qwen3tts.decode_loop import Cadence
+    from mlx_qwen3tts.loop.decode_loop import Cadence
 
     fixed, per_unit = 0.1, 0.004  # a piece of u units: 0.1 + 0.004 u seconds; one of 100 takes 0.5 s
 
@@ -358,7 +358,7 @@ def test_rows_follow_the_measured_budget(custom, monkeypatch):
     """A Rows with no fixed budget sizes its pieces from what its steps measured: here frame steps of
     0.1 s and 0.01 s a prompt position (a piece of 10 positions takes a frame step), from a first budget of
     20: the first piece is planned at 20, the rest at 10; the joiner's frames still equal its solo run."""
-    from mlx_qwen3tts.decode_loop import Cadence, Prefill
+    from mlx_qwen3tts.loop.decode_loop import Cadence, Prefill
 
     clock, sizes = FakeClock(), []
     rows = custom.loop.rows()
@@ -404,7 +404,7 @@ def test_warm_compiles_every_batch_size_before_the_first_request(custom):
     the Python of the graphs, here counted at the code predictor, which every graph calls)."""
     import copy
 
-    from mlx_qwen3tts.decode_loop import DecodeLoop
+    from mlx_qwen3tts.loop.decode_loop import DecodeLoop
 
     fresh = copy.copy(custom)  # a loop of its own: no graph traced yet
     fresh.loop = DecodeLoop(custom.model.talker, custom.config, custom.tokenizer, custom.max_new_tokens)
@@ -583,7 +583,7 @@ EXIT_SCRIPT = """
 import sys
 import mlx.core as mx
 import mlx_qwen3tts
-from mlx_qwen3tts.engine import TextFeed
+from mlx_qwen3tts.loop.engine import TextFeed
 
 tts = mlx_qwen3tts.load(sys.argv[1], dtype=mx.float32)
 engine = tts.engine()

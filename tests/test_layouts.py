@@ -18,8 +18,8 @@ import pytest
 from mlx_lm.utils import save_config
 
 from mlx_qwen3tts import convert as cv
-from mlx_qwen3tts import layouts
-from mlx_qwen3tts.config import ModelConfig
+from mlx_qwen3tts.model import layouts
+from mlx_qwen3tts.model.config import ModelConfig
 from mlx_qwen3tts.tts import load
 
 from fixture_checkpoints import checkpoint_dir  # noqa: E402
@@ -95,7 +95,7 @@ def test_bf16_folder_speaks_like_the_released_one(tmp_path, sources, name):
     released, community = load(str(src)), load(str(mlx_community_folder(src, tmp_path / "bf16")))
     np.testing.assert_array_equal(greedy(released), greedy(community))
     if name.startswith("base"):
-        from mlx_qwen3tts.speaker_encoder import extract_xvector
+        from mlx_qwen3tts.model.speaker_encoder import extract_xvector
 
         audio = (np.sin(np.linspace(0, 300, 24000)) * 0.3).astype(np.float32)
         np.testing.assert_array_equal(

@@ -14,7 +14,7 @@ import pytest
 
 from fixture_checkpoints import REFERENCE
 from teacher_forcing import teacher_forced_logits
-from mlx_qwen3tts.prompt import build_prompt
+from mlx_qwen3tts.loop.prompt import build_prompt
 from mlx_qwen3tts.voices import Voice
 
 CASES = json.loads((REFERENCE / "cases.json").read_text())["cases"]

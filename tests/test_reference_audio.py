@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from mlx_qwen3tts.reference_audio import ReferenceAudioError, load_reference_audio
+from mlx_qwen3tts.audio.reference import ReferenceAudioError, load_reference_audio
 
 FIXTURES = Path(__file__).parent / "fixtures" / "speaker"
 

@@ -10,7 +10,7 @@ import pytest
 import soundfile as sf
 
 from fixture_checkpoints import checkpoint_dir
-from mlx_qwen3tts.reference_audio import ReferenceAudioError, load_reference_audio
+from mlx_qwen3tts.audio.reference import ReferenceAudioError, load_reference_audio
 
 av = pytest.importorskip("av")
 

@@ -10,7 +10,7 @@ import pytest
 
 from mlx_qwen3tts.errors import InputError
 from mlx_qwen3tts.request import Request
-from mlx_qwen3tts.sampling import SamplingConfig
+from mlx_qwen3tts.loop.sampling import SamplingConfig
 from mlx_qwen3tts.text import frame_budget
 
 TEXT = "Hello there, how are you?"

@@ -6,7 +6,7 @@ import mlx.core as mx
 import numpy as np
 import pytest
 
-from mlx_qwen3tts.sampling import CodebookZeroProcessor, SamplingConfig, row_settings, sample_rows
+from mlx_qwen3tts.loop.sampling import CodebookZeroProcessor, SamplingConfig, row_settings, sample_rows
 
 N = 40000
 
@@ -98,7 +98,7 @@ def test_codebook_zero_processing():
 def test_compiled_frame_graph_samples_upstreams_distribution():
     """The compiled frame graph draws codebook 0 with each row's own key and settings (HF's law),
     and hands back advanced keys."""
-    from mlx_qwen3tts.loop_graphs import LoopGraphs
+    from mlx_qwen3tts.loop.graphs import LoopGraphs
 
     class Stub:
         """Only what LoopGraphs touches: codec head size, embeddings and the code predictor."""

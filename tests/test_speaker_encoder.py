@@ -9,9 +9,9 @@ import mlx.core as mx
 import numpy as np
 import pytest
 
-from mlx_qwen3tts.mel import log_mel_spectrogram, mel_filterbank
-from mlx_qwen3tts.reference_audio import load_reference_audio
-from mlx_qwen3tts.speaker_encoder import SpeakerEncoder, extract_xvector, sanitize
+from mlx_qwen3tts.model.mel import log_mel_spectrogram, mel_filterbank
+from mlx_qwen3tts.audio.reference import load_reference_audio
+from mlx_qwen3tts.model.speaker_encoder import SpeakerEncoder, extract_xvector, sanitize
 
 from tiny_configs import speaker_encoder_config  # noqa: E402
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mlx_qwen3tts.errors import InputError
-from mlx_qwen3tts.generate import stdin_deltas
+from mlx_qwen3tts.cli.generate import stdin_deltas
 
 TEXT = "Well, here's a test: streaming 24 words, mid-word splits & émojis 🙂 — 你好，世界！"
 
@@ -51,7 +51,7 @@ def test_first_chunk_size_is_configurable(tts, greedy):
 def test_a_chunk_goes_out_before_the_next_frame_is_made(tts, greedy):
     """Each chunk is handed over once its own frames are in, not when the frame after it comes
     (that would add a frame-time to every chunk); the end is marked on the last chunk."""
-    from mlx_qwen3tts.streaming import ChunkDecoder, stream_audio
+    from mlx_qwen3tts.audio.chunks import ChunkDecoder, stream_audio
 
     pulled = []
 
@@ -209,7 +209,7 @@ def test_play_through_a_real_portaudio_stream(tts, tmp_path):
 
 def test_playback_buffer_rule():
     """Generated audio B + r t must stay ahead of played audio t until generation ends: B >= D (1 - r)."""
-    from mlx_qwen3tts.playback import Player
+    from mlx_qwen3tts.audio.playback import Player
 
     class Bare(Player):
         def __init__(self, expected_s):  # no device: only the buffering rule

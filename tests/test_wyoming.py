@@ -355,7 +355,7 @@ def test_a_stream_without_text_for_too_long_ends_cleanly(tmp_path, load_tiny):
     from mlx_qwen3tts.server import wyoming
     from mlx_qwen3tts.server.app import Server
     from mlx_qwen3tts.server.limits import Limits
-    from mlx_qwen3tts.server.voices import VoiceStore
+    from mlx_qwen3tts.server.voice_store import VoiceStore
 
     tts = load_tiny("custom_voice-0b6")
     limits = Limits()

@@ -22,7 +22,7 @@ from mlx_lm.models.base import BaseModelArgs
 import numpy as np
 
 from ..errors import InputError, ModelLoadError
-from ..transformer import Attention, BlockArgs, LayerScale
+from ..model.transformer import Attention, BlockArgs, LayerScale
 from .conv import conv1d
 
 PREFIX = "encoder."

@@ -10,7 +10,7 @@ from typing import Optional
 import mlx.core as mx
 
 from ..errors import ModelLoadError
-from ..checkpoint import apply_weights, load_weights, read_json, safetensors_files
+from ..model.checkpoint import apply_weights, load_weights, read_json, safetensors_files
 from .decoder import CodecDecoder, DecoderArgs
 from .encoder import CodecEncoder
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import click
 
-from ..errors import InputError, OneLineErrors, cli_errors
-from ..generate import DEFAULT_MODEL
+from ..cli.console import OneLineErrors, cli_errors
+from ..errors import InputError
+from ..cli.generate import DEFAULT_MODEL
 
 
 def is_loopback(host: str) -> bool:
@@ -151,7 +152,7 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
 
         from .. import load
         from .limits import Limits
-        from .voices import VoiceStore, default_voices_dir
+        from .voice_store import VoiceStore, default_voices_dir
 
         logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
         tts = load(model, dtype=getattr(mx, dtype) if dtype else None)

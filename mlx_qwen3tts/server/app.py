@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 from ..backend import release_thread_streams
 from . import openai_api
 from .limits import ApiError, Limits, too_large
-from .voices import VoiceStore
+from .voice_store import VoiceStore
 from .websocket import KEY_PROTOCOL, speech_socket
 
 log = logging.getLogger("mlx_qwen3tts.server")

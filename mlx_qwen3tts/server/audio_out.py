@@ -9,7 +9,7 @@ import asyncio
 import threading
 from typing import AsyncIterator, Callable, Iterator
 
-from .. import audio_formats
+from ..audio import formats as audio_formats
 from .limits import ApiError
 from .time_stretch import TimeStretch
 

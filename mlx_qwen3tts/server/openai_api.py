@@ -9,14 +9,14 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..engine import EngineFull
+from ..loop.engine import EngineFull
 from ..errors import InputError, Qwen3TTSError
 from ..request import clone_voice
 from . import params as fields
 from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, encoded_file, in_thread
 from .limits import ApiError
 from .time_stretch import time_stretch
-from .voices import clone_kwargs
+from .voice_store import clone_kwargs
 
 log = logging.getLogger("mlx_qwen3tts.server")
 MODEL_ALIASES = ("tts-1", "tts-1-hd", "gpt-4o-mini-tts")

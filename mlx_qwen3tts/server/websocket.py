@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import InputError
 from ..request import clean_text
-from ..streaming import TextFeed
+from ..loop.text_track import TextFeed
 from . import params as fields
 from .audio_out import Usage, check_format, encoded_chunks, in_thread
 from .limits import ApiError

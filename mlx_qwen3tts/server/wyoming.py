@@ -44,7 +44,7 @@ from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, Synthesize
 from .. import __version__
 from ..errors import InputError
 from ..request import DEFAULT_VOICE, LANGUAGE_CODES, clean_text
-from ..streaming import TextFeed
+from ..loop.text_track import TextFeed
 from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
 from .discovery import Announcer

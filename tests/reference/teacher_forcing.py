@@ -6,8 +6,8 @@ generation, so it lives beside the tests.
 
 import mlx.core as mx
 
-from mlx_qwen3tts.decode_loop import ArrayTextTrack
-from mlx_qwen3tts.prompt import Prompt
+from mlx_qwen3tts.loop.decode_loop import ArrayTextTrack
+from mlx_qwen3tts.loop.prompt import Prompt
 
 
 def teacher_forced_logits(talker, prompt: Prompt, codes: mx.array):

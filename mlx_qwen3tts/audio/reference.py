@@ -23,7 +23,7 @@ import numpy as np
 import soundfile as sf
 import soxr
 
-from .errors import InputError
+from ..errors import InputError
 
 TARGET_SAMPLE_RATE = 24000
 MIN_SECONDS = 0.5

@@ -16,7 +16,7 @@ from functools import partial
 import mlx.core as mx
 
 from .sampling import CodebookZeroProcessor, sample_rows
-from .transformer import RowKVCache
+from ..model.transformer import RowKVCache
 
 class LoopGraphs:
     """The loop's graphs for one talker. `frame[sampled]` and `step[sampled]`:

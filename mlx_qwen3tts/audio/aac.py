@@ -8,7 +8,7 @@ is imported only when AAC is asked for.
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 
 INSTALL_HINT = 'AAC output needs PyAV: pip install "mlx-qwen3tts[server]" (or pip install av)'
 BIT_RATE = 64_000  # mono speech at 24 kHz: transparent enough, ~8 kB/s

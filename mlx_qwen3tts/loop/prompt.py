@@ -11,9 +11,9 @@ from typing import NamedTuple, Optional, Sequence
 
 import mlx.core as mx
 
-from .config import ModelConfig
-from .tokenizer import TemplateIds
-from .voices import Voice
+from ..model.config import ModelConfig
+from ..tokenizer import TemplateIds
+from ..voices import Voice
 
 
 @dataclass

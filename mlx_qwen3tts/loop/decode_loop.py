@@ -23,15 +23,15 @@ from typing import Callable, Iterator, List, Optional, Tuple
 import mlx.core as mx
 import numpy as np
 
-from .backend import cpu_paths
-from .loop_graphs import LoopGraphs
+from ..backend import cpu_paths
+from .graphs import LoopGraphs
 from .prompt import Prompt, build_prompt
-from .request import Request
+from ..request import Request
 from .row_store import RowStore
 from .sampling import SamplingConfig
-from .streaming import LiveTextTrack
-from .text import frame_budget
-from .tokenizer import TemplateIds
+from .text_track import LiveTextTrack
+from ..text import frame_budget
+from ..tokenizer import TemplateIds
 
 
 @dataclass

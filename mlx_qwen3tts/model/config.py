@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Optional
 
 from mlx_lm.models.base import BaseModelArgs
 
-from .errors import ModelLoadError
+from ..errors import ModelLoadError
 
 if TYPE_CHECKING:
-    from .sampling import SamplingConfig
+    from ..loop.sampling import SamplingConfig
 
 VARIANTS = ("base", "custom_voice", "voice_design")
 
@@ -124,7 +124,7 @@ class ModelFacts:
 
     @classmethod
     def read(cls, config: ModelConfig, generation_config: dict, codebook_size: int) -> "ModelFacts":
-        from .sampling import SamplingConfig
+        from ..loop.sampling import SamplingConfig
 
         tc = config.talker_config
         return cls(variant=config.tts_model_type, size=config.tts_model_size, languages=tuple(config.languages),

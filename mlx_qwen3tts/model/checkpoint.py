@@ -16,7 +16,7 @@ import mlx.nn as nn
 from mlx.utils import tree_flatten
 
 from .config import ModelConfig
-from .errors import ModelLoadError
+from ..errors import ModelLoadError
 
 REQUIRED = ("config.json", "speech_tokenizer/config.json", "speech_tokenizer/model.safetensors")
 HUB_PATTERNS = ["*.json", "*.safetensors", "*.txt", "speech_tokenizer/*", "*.model"]

@@ -12,7 +12,7 @@ from collections import deque
 
 import numpy as np
 
-from .errors import Qwen3TTSError
+from ..errors import Qwen3TTSError
 
 
 class PlaybackError(Qwen3TTSError):

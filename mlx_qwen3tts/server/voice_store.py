@@ -19,7 +19,7 @@ import mlx.core as mx
 import numpy as np
 
 from ..errors import InputError
-from ..reference_audio import FORMATS, ReferenceAudioError, read_audio
+from ..audio.reference import FORMATS, ReferenceAudioError, read_audio
 from ..voices import Voice, load_voice, save_voice
 from .limits import ApiError, Limits
 

@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 
 from . import aac
-from .errors import InputError
+from ..errors import InputError
 
 
 @dataclass(frozen=True)

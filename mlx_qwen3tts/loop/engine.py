@@ -1,0 +1,326 @@
+"""Many concurrent syntheses on one loaded model: submit requests, iterate their audio chunks.
+
+`Engine(loop, codec)` (made by `TTS.engine()`) owns a scheduler thread running the decode loop (`decode_loop.Rows`) over every
+active request at once: a new request's prompt is prefilled in pieces, one before each frame step
+(the oldest waiting prompt first, about a frame step's work a step, measured as it runs, or
+`prefill_budget` cost units: see `decode_loop.Rows`), and
+its first frame comes from the step of its last piece, with the running rows' frames, so a long
+prompt never stalls the streams already speaking; `warm()` compiles every batch size beforehand.
+A row leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
+arrived waits without holding the others back. Each row keeps its own sampling settings, random
+key (from its seed) and codec decoder state (the rows' due chunks are decoded in one batched
+codec step), so a request's audio does not depend on what else runs: greedy requests equal their
+solo runs, seeded ones repeat.
+
+`submit(request)` returns a `Handle` at once, or raises `EngineFull` when `max_active` rows and
+`max_queue` waiting requests are taken. Iterating the handle yields `AudioChunk`s (with their
+`codes`); `cancel()` ends the request within one frame, and so does dropping the handle. A
+request that fails (its text iterator raises, a bad voice) re-raises its error from its own
+iteration; the others go on. Text deltas are pumped into a `TextFeed` by a small thread (or
+pushed by the caller into one), so a slow writer never blocks the scheduler.
+"""
+
+import atexit
+import itertools
+import queue
+import threading
+import time
+import weakref
+from dataclasses import replace
+from typing import Iterator, List, Optional
+
+import mlx.core as mx
+
+from ..backend import release_thread_streams
+from ..codec import SAMPLE_RATE
+from ..errors import Qwen3TTSError
+from ..audio.chunks import AudioChunk, ChunkDecoder, decode_chunks
+from .text_track import TextFeed, feed_from
+from .decode_loop import Rows
+
+__all__ = ["Engine", "EngineClosed", "EngineFull", "Handle", "TextFeed"]
+
+_END = object()
+IDLE_WAIT_S = 0.1  # longest sleep with nothing to do (every wake-up source also notifies)
+_open_engines = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_engines():
+    """A script that never closes its engine still exits cleanly: the scheduler thread must finish
+    (and release its MLX streams) before the interpreter tears down, or the process aborts."""
+    for engine in list(_open_engines):
+        engine.close()
+
+
+class EngineFull(Qwen3TTSError):
+    """The engine's active rows and queue are full; retry later (a server answers 429)."""
+
+
+class EngineClosed(Qwen3TTSError):
+    """The engine was closed before the request finished."""
+
+
+class Job:
+    """The scheduler's side of one request: output queue, cancel flag, row, text track, decoder.
+
+    The scheduler holds jobs, never handles, so a dropped handle is garbage-collected and its
+    finalizer cancels the job.
+    """
+
+    _ids = itertools.count()
+
+    def __init__(self, request, wake):
+        self.id = next(self._ids)
+        self.request = request
+        self.submitted = time.perf_counter()
+        self.out = queue.SimpleQueue()
+        self.cancelled = threading.Event()
+        self.finished = False
+        self.row = self.track = self.chunks = None
+        self._wake = wake
+
+    def cancel(self):
+        if not self.cancelled.is_set():
+            self.cancelled.set()
+            self.out.put(_END)  # a reader blocked on the queue returns now, not when the scheduler gets here
+            self._wake()
+
+    def finish(self, error: Optional[BaseException] = None):
+        if not self.finished:
+            self.finished = True
+            if self.track is not None:
+                self.track.close()
+            self.out.put(_END if error is None else error)
+
+
+class Handle:
+    """One submitted request: iterate it for its audio chunks; `cancel()` to stop it early."""
+
+    def __init__(self, job: Job):
+        self._job = job
+        weakref.finalize(self, job.cancel)
+
+    @property
+    def id(self) -> int:
+        return self._job.id
+
+    def cancel(self):
+        """End the request: its row is freed within one frame and iteration stops."""
+        self._job.cancel()
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        job = self._job
+        while not job.cancelled.is_set():  # after cancel() nothing more is given out
+            item = job.out.get()
+            if item is _END:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            if not job.cancelled.is_set():
+                yield item
+
+
+class Engine:
+    """Continuous batching of requests over one model's decode loop and codec (see the module docstring)."""
+
+    def __init__(self, loop, codec, *, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None):
+        if max_active < 1 or max_queue < 0:
+            raise ValueError("max_active must be >= 1 and max_queue >= 0")
+        self.loop, self.codec = loop, codec
+        self.max_active, self.max_queue = max_active, max_queue
+        self.prefill_budget = prefill_budget  # None: measured as the rows run (decode_loop.Cadence)
+        self._calls = []  # (function, done event, [error]) to run on the scheduler thread
+        self._lock = threading.Condition()
+        self._queue: List[Job] = []  # waiting for a row
+        self._active: List[Job] = []  # holding a row (or waiting for the text its prefill needs)
+        self._closed = self._woken = False
+        self._owner = {}  # id(row) -> job, for the rows in the scheduler's loop (its thread only)
+        self._rows = loop.rows(prefill_budget)  # the scheduler's batch (its thread only; stats reads its budget)
+        self._thread = threading.Thread(target=self._run, name="mlx_qwen3tts-engine", daemon=True)
+        self._thread.start()
+        _open_engines.add(self)
+
+    def submit(self, request) -> Handle:
+        """Queue `request` (a `Request` from `TTS.request`); raises EngineFull when full."""
+        voice = request.voice
+        # Arrays made on this thread must be evaluated here: the scheduler thread cannot.
+        mx.eval([a for a in (voice.xvector, voice.ref_codes) if a is not None])
+        with self._lock:
+            if self._closed:
+                raise EngineClosed("the engine is closed")
+            if len(self._active) + len(self._queue) >= self.max_active + self.max_queue:
+                raise EngineFull(f"the engine is full ({self.max_active} active, {self.max_queue} queued); retry later")
+            job = Job(request, self._wake)
+            self._queue.append(job)
+        self._wake()
+        return Handle(job)
+
+    def warm(self):
+        """Compile the loop's graphs for every batch size this engine uses (up to `max_active` rows), so
+        the first requests run as fast as the next (a server calls it before it says it is ready).
+        Runs on the scheduler thread; blocks until done and raises what it raised."""
+        done, errors = threading.Event(), []
+        with self._lock:
+            if self._closed:
+                raise EngineClosed("the engine is closed")
+            self._calls.append((lambda: self.loop.warm(self.max_active), done, errors))
+        self._wake()
+        while not done.wait(0.1):
+            if not self._thread.is_alive():
+                raise EngineClosed("the engine was closed")
+        if errors:
+            raise errors[0]
+
+    def stats(self) -> dict:
+        with self._lock:
+            return {"active": len(self._active), "queued": len(self._queue)}
+
+    @property
+    def prefill_budget_now(self) -> int:
+        """The prompt cost units prefilled a step while rows run: `prefill_budget`, else as measured so far."""
+        return round(self._rows.budget)
+
+    def close(self):
+        """Stop the scheduler; unfinished requests end with EngineClosed."""
+        with self._lock:
+            self._closed = True
+            self._lock.notify_all()
+        if threading.current_thread() is not self._thread:
+            self._thread.join()
+        _open_engines.discard(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _wake(self):
+        with self._lock:
+            self._woken = True
+            self._lock.notify_all()
+
+    def _run(self):
+        rows = self._rows
+        try:
+            while not self._closed:
+                self._run_calls()
+                active = self._admit()
+                self._start_jobs(active, rows)
+                try:
+                    frames = rows.step()
+                except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
+                    for job in list(self._active):
+                        self._end(job, rows, exc)
+                    rows = self._rows = self.loop.rows(self.prefill_budget)
+                    continue
+                self._deliver(frames, rows)
+                if not frames and not rows.busy():
+                    with self._lock:
+                        if not self._woken and not self._closed:
+                            self._lock.wait(IDLE_WAIT_S)
+        finally:
+            with self._lock:
+                jobs, self._active, self._queue = self._active + self._queue, [], []
+            for job in jobs:
+                job.finish(EngineClosed("the engine was closed"))
+            release_thread_streams()
+
+    def _run_calls(self):
+        with self._lock:
+            calls, self._calls = self._calls, []
+        for call, done, errors in calls:
+            try:
+                call()
+            except Exception as exc:  # noqa: BLE001  (handed to the caller waiting on it)
+                errors.append(exc)
+            done.set()
+
+    def _admit(self) -> List[Job]:
+        """Move waiting jobs into free rows (dropping the cancelled ones); the active jobs."""
+        with self._lock:
+            dropped = [job for job in self._queue if job.cancelled.is_set()]
+            self._queue = [job for job in self._queue if not job.cancelled.is_set()]
+            while self._queue and len(self._active) < self.max_active:
+                self._active.append(self._queue.pop(0))
+            active = list(self._active)
+            self._woken = False
+        for job in dropped:  # cancelled while waiting for a row: its place is free now
+            job.finish()
+        return active
+
+    def _start_jobs(self, active: List[Job], rows: Rows):
+        """End the cancelled jobs; add the rows of jobs whose prefill text is there."""
+        starting = []  # jobs whose rows join in this pass
+        for job in active:
+            if job.cancelled.is_set():
+                self._end(job, rows)
+            elif job.row is None:
+                try:
+                    self._start(job, rows, starting)
+                except Exception as exc:  # noqa: BLE001  (this request alone ends with it)
+                    self._end(job, rows, exc)
+        if starting:
+            try:
+                rows.add(*[job.row for job in starting])
+                self._owner.update((id(job.row), job) for job in starting)
+            except Exception as exc:  # noqa: BLE001  (the shared prefill failed: those requests end with it)
+                for job in starting:
+                    self._end(job, rows, exc)
+
+    def _deliver(self, frames: list, rows: Rows):
+        """Hand the frames of a step to their jobs' decoders, decode the due chunks, end the ended jobs."""
+        for job in [j for j in self._active if j.cancelled.is_set()]:
+            self._end(job, rows)  # cancelled during the step: freed now, not after the decoding
+        due = []  # jobs with a chunk to decode: all decoded together
+        for row, codes in frames:  # row.done here: this was its last frame (its limit)
+            job = self._owner.get(id(row))
+            if job is None or job.cancelled.is_set():
+                continue  # cancelled: nothing more is read
+            if job.chunks.add(codes, last=row.done):
+                due.append(job)
+        ended = [job for job in self._active if job.row is not None and job.row.done and not job.cancelled.is_set()]
+        due += [job for job in ended if job not in due and job.chunks.end()]
+        self._emit(due, rows)
+        for job in ended:
+            self._end(job, rows, job.row.error)
+
+    def _start(self, job: Job, rows: Rows, starting: list):
+        """Make the job's row once the text its prefill needs is there (it joins `starting`)."""
+        request = job.request
+        if job.chunks is None:
+            job.chunks = ChunkDecoder(self.codec, SAMPLE_RATE, request.first_chunk_frames,
+                                      request.chunk_frames, request.voice.ref_codes, job.submitted)
+            if request.deltas is not None:
+                feed = feed_from(request.deltas)
+                feed.on_arrival(self._wake)
+                job.track = self.loop.text_track(replace(request, deltas=feed))
+        row = self.loop.row(request, job.track, wait=False)
+        if row is None:
+            if job.track is not None and job.track.finished:  # the text ended empty: nothing to say
+                self._end(job, rows)
+            return
+        job.row = row
+        starting.append(job)
+
+    def _emit(self, jobs: List[Job], rows: Rows):
+        """Decode the due chunks of `jobs` (batched across them) and hand each its chunk."""
+        try:
+            chunks = decode_chunks([job.chunks for job in jobs])
+        except Exception as exc:  # noqa: BLE001  (the shared codec step failed: those requests end with it)
+            for job in jobs:
+                self._end(job, rows, exc)
+            return
+        for job, chunk in zip(jobs, chunks):
+            if chunk is not None:
+                job.out.put(chunk)
+
+    def _end(self, job: Job, rows: Optional[Rows], error: Optional[BaseException] = None):
+        if job.row is not None and rows is not None:
+            rows.remove(job.row)
+        self._owner.pop(id(job.row), None)
+        job.finish(error)
+        with self._lock:
+            if job in self._active:
+                self._active.remove(job)

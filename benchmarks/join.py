@@ -175,7 +175,7 @@ def main(argv=None):
     print(table(rows, args.streams, args.budget))
     if args.out:
         args.out.write_text(json.dumps({"preset": args.preset, "streams": args.streams, "budget": args.budget,
-                                        "commit": commit, "load_average_start": load, "rows": rows}, indent=1))
+                                        "commit": report.commit(), "load_average_start": load, "rows": rows}, indent=1))
     return rows
 
 

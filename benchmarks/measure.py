@@ -29,7 +29,8 @@ from typing import Optional
 import mlx.core as mx
 import numpy as np
 
-from mlx_qwen3tts.loop import decode_loop
+from mlx_qwen3tts.loop import state as batch
+from mlx_qwen3tts.loop.text_track import ArrayTextTrack
 from mlx_qwen3tts.loop.sampling import row_settings
 
 from benchmarks.syncs import SyncCounter
@@ -92,11 +93,12 @@ def component_pass(tts, text: str, frames: int) -> dict:
     frame graph split off, one row."""
     talker, graphs = tts.model.talker, tts.loop.graphs
     prompt = _prompt(tts, text)
-    track = decode_loop.ArrayTextTrack(prompt)
+    track = ArrayTextTrack(prompt)
     settings = row_settings([tts.sampling])
     sampled = tts.sampling.sampled
-    state = {"seen": mx.zeros((1, graphs.vocab), dtype=mx.bool_), "rng": mx.random.key(0)[None],
-             "steps": mx.zeros((1,), mx.int32), "settings": settings}
+    state = batch.BatchState(x=mx.zeros((1, 1, 1)), lengths=mx.zeros((1,), mx.int32), keys=[], values=[],
+                             seen=mx.zeros((1, graphs.vocab), dtype=mx.bool_), rng=mx.random.key(0)[None],
+                             steps=mx.zeros((1,), mx.int32))
     cache = talker.make_cache()
     x, talker_times, cp_times, prefill = prompt.embeds, [], [], 0.0
     for step in range(frames):
@@ -109,10 +111,10 @@ def component_pass(tts, text: str, frames: int) -> dict:
         else:
             talker_times.append(elapsed)
         tic = _now()
-        _, frame_embed, drawn = graphs.frame[sampled](logits, hidden, {**state, "steps": state["steps"] + step})
-        state.update(drawn)
+        _, frame_embed, state = graphs.frame[sampled](logits, hidden, state._replace(steps=mx.full((1,), step, mx.int32)),
+                                                      settings)
         x = frame_embed + track(step).astype(frame_embed.dtype)
-        mx.eval(x, drawn)
+        mx.eval(x, state)
         cp_times.append(_now() - tic)
     return {
         "prefill_ms": prefill * 1e3,

@@ -2,7 +2,7 @@
 
 For a prompt of each length in --chars (the join benchmark's English prose, preset speaker) it times
 the talker's forward over every prompt position in one pass and in passes of each size in --chunks
-(`decode_loop.forward`, a fresh cache each time, room for the whole prompt), the best of --repeats,
+(`rows.forward`, a fresh cache each time, room for the whole prompt), the best of --repeats,
 and reports each chunk size's time as a ratio to one pass. On the CPU a pass's causal attention is
 computed over the whole square of its positions; this measures what that costs
 (`Rows.PREFILL_CHUNK`, the chunk the CPU paths use).
@@ -20,7 +20,7 @@ import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts
 
 import mlx.core as mx  # noqa: E402
 
-from mlx_qwen3tts.loop.decode_loop import forward, prompt_cache  # noqa: E402
+from mlx_qwen3tts.loop.rows import forward, prompt_cache  # noqa: E402
 
 from benchmarks import checkpoints, report  # noqa: E402
 from benchmarks.join import DEFAULT_CACHE, joiner_text  # noqa: E402

@@ -1,9 +1,10 @@
 """One synthesis request, checked in one place before any model work: what every front end (the
 Python API, the CLI, HTTP, WebSocket, Wyoming) builds and the engine and the decode loop trust.
 
-`build_request` turns the documented keyword arguments into a frozen `Request`, or raises
-`InputError` naming the field in these neutral words (`text`, `language`, `speaker`, `max_tokens`,
-`ref_text`, ...); each front end words them its own way (`InputError.worded`). It is given the
+`Asked` declares once every field a caller may ask for, as given (unchecked); `build_request` turns
+one into a frozen `Request`, or raises `InputError` naming the field in these neutral words (`text`,
+`language`, `speaker`, `max_tokens`, `ref_text`, ...); each front end words them its own way
+(`InputError.worded`) through a table made by `field_names`, so a new field is named everywhere. It is given the
 model's facts (`config.ModelFacts`) and a `voices.VoiceMaker`, never the `TTS` facade. Things the
 caller should hear about but that are not errors (an instruction the model ignores) travel as
 `Request.notices`, shown as each front end shows such notes.
@@ -19,6 +20,7 @@ import mlx.core as mx
 import numpy as np
 
 from .model.config import ModelFacts
+from .request_fields import Asked
 from .errors import InputError
 from .audio.reference import load_reference_audio
 from .loop.sampling import SamplingConfig
@@ -254,27 +256,24 @@ def _sampling(facts: ModelFacts, sampling, **overrides) -> SamplingConfig:
     return (sampling or facts.sampling).override(**overrides)
 
 
-def build_request(facts: ModelFacts, maker: VoiceMaker, text=None, deltas=None, *, language="auto", speaker=None,
-                  instruct=None, text_mode=None, voice=None, ref_audio=None, ref_text=None, x_vector_only=False,
-                  sampling: Optional[SamplingConfig] = None, temperature=None, top_k=None, top_p=None,
-                  repetition_penalty=None, seed=None, max_tokens=None, first_chunk_frames=1,
-                  chunk_frames=4) -> Request:
-    """A complete, valid Request; raises InputError naming the first bad argument. Cheap checks
-    come first, so a bad number is refused before any reference audio is encoded."""
-    text, deltas, text_mode = _text_and_mode(facts, text, deltas, text_mode)
-    language = language_name(facts, language)
-    sampling = _sampling(facts, sampling, temperature=temperature, top_k=top_k, top_p=top_p,
-                         repetition_penalty=repetition_penalty)
-    if max_tokens is not None:
-        max_tokens = _integer(max_tokens, "max_tokens", 1, facts.max_new_tokens,
+def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request:
+    """A complete, valid Request from what was asked; raises InputError naming the first bad field. Cheap
+    checks come first, so a bad number is refused before any reference audio is encoded."""
+    a = asked
+    text, deltas, text_mode = _text_and_mode(facts, a.text, a.deltas, a.text_mode)
+    language = language_name(facts, a.language)
+    sampling = _sampling(facts, a.sampling, temperature=a.temperature, top_k=a.top_k, top_p=a.top_p,
+                         repetition_penalty=a.repetition_penalty)
+    max_tokens = None
+    if a.max_tokens is not None:
+        max_tokens = _integer(a.max_tokens, "max_tokens", 1, facts.max_new_tokens,
                               why=" (max_new_tokens in generation_config.json)")
-    if seed is not None:
-        seed = _integer(seed, "seed", 0, 2**64 - 1)
-    first_chunk_frames = _integer(first_chunk_frames, "first_chunk_frames", 1, 2**31)
-    chunk_frames = _integer(chunk_frames, "chunk_frames", 1, 2**31)
-    instruct, instruct_notices = _instruct(facts, instruct)
-    voice, voice_notices = resolve_voice(facts, maker, speaker=speaker, voice=voice, ref_audio=ref_audio,
-                                         ref_text=ref_text, x_vector_only=x_vector_only)
+    seed = None if a.seed is None else _integer(a.seed, "seed", 0, 2**64 - 1)
+    first_chunk_frames = _integer(a.first_chunk_frames, "first_chunk_frames", 1, 2**31)
+    chunk_frames = _integer(a.chunk_frames, "chunk_frames", 1, 2**31)
+    instruct, instruct_notices = _instruct(facts, a.instruct)
+    voice, voice_notices = resolve_voice(facts, maker, speaker=a.speaker, voice=a.voice, ref_audio=a.ref_audio,
+                                         ref_text=a.ref_text, x_vector_only=a.x_vector_only)
     return Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct, text_mode=text_mode,
                    sampling=sampling, seed=seed, max_frames=max_tokens, first_chunk_frames=first_chunk_frames,
                    chunk_frames=chunk_frames, notices=voice_notices + instruct_notices)

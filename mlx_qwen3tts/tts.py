@@ -27,6 +27,7 @@ from .loop.prompt import Prompt
 from .request import Request, build_request, checked_codes, clone_voice, split_request
 from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .tokenizer import TemplateIds
+from .request_fields import Asked
 from .voices import Voice, VoiceCache, VoiceMaker, load_voice
 
 PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only")
@@ -116,7 +117,7 @@ class TTS:
         temperature, top_k, top_p, repetition_penalty, seed, max_tokens, first_chunk_frames,
         chunk_frames). Raises InputError for the first bad argument; resolves the voice once.
         What the caller should be told (an ignored instruction) is in `notices`, not warned."""
-        return build_request(self.facts, self.voices, text, deltas, **kwargs)
+        return build_request(self.facts, self.voices, Asked(text=text, deltas=deltas, **kwargs))
 
     def _told(self, request: Request, stacklevel: int = 3) -> Request:
         """`request`, its notices given as warnings (the Python API's way) at the user's call."""
@@ -236,11 +237,11 @@ class TTS:
         # Each request is its own row of the decode loop, with its own settings and seed.
         rows, batch = self.loop.rows(), [self.loop.row(request) for request in requests]
         rows.add(*batch)
-        codes = {id(row): [] for row in batch}
-        while len(rows) or rows.busy():
-            for row, frame in rows.step():
-                codes[id(row)].append(frame)
-        return [self._result(request, codes[id(row)], row, decode) for row, request in zip(batch, requests)]
+        codes = {row: [] for row in batch}
+        for frames in rows.drain():
+            for row, frame in frames:
+                codes[row].append(frame)
+        return [self._result(request, codes[row], row, decode) for row, request in zip(batch, requests)]
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                **kwargs) -> ChunkStream:

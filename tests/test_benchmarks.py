@@ -96,7 +96,7 @@ def test_prefill_benchmark_compares_passes_that_compute_the_same(tmp_path, capsy
     from benchmarks import checkpoints, prefill
 
     import mlx_qwen3tts
-    from mlx_qwen3tts.loop.decode_loop import forward
+    from mlx_qwen3tts.loop.rows import forward
 
     rows = prefill.main(["--preset", "tiny", "--chars", "100,300", "--chunks", "4,16", "--repeats", "1",
                          "--cache", str(tmp_path / "cache")])

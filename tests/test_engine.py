@@ -163,7 +163,7 @@ def test_whole_prompts_go_in_chunks_on_the_cpu(custom, cpu, monkeypatch):
     `PREFILL_CHUNK` positions (several prompts together too), on Metal/CUDA paths in one pass; greedy,
     the frames equal those of one pass."""
     from mlx_qwen3tts import backend
-    from mlx_qwen3tts.loop.decode_loop import Rows
+    from mlx_qwen3tts.loop.rows import Rows
     from mlx_qwen3tts.model.talker import TalkerModel
 
     texts = ["A prompt of a few tens of positions, cut in passes.", "Another, shorter one."]
@@ -247,12 +247,12 @@ def test_store_grows_in_a_step_of_its_own(custom):
         rows.step()
     text = "A joining prompt, longer than the runner's."
     joiner = custom.loop.row(req(text, max_tokens=4))
-    before = rows.store.arrays["keys"][0].shape
+    before = rows.store.state.keys[0].shape
     assert before[0] < 2 or before[2] < joiner.prompt.embeds.shape[1] + 1
     rows.add(joiner)
     frames = rows.step()
     assert rows.waiting[0].done == 1 and [r for r, _ in frames] == [runner]  # its cache made, one position in
-    grown = rows.store.arrays["keys"][0].shape
+    grown = rows.store.state.keys[0].shape
     assert grown[0] >= 2 and grown[2] >= joiner.prompt.embeds.shape[1] + 1
     rows.step()
     assert rows.waiting[0].done > 0  # its pieces start in the next step
@@ -296,7 +296,7 @@ def test_pieces_cost_alike(custom):
 def test_piece_plan_uses_as_few_pieces_as_the_budget_allows(budget, span):
     """Given a whole budget each step, a prompt of any length goes in ceil(cost / budget) pieces, none over
     the budget by more than one position's cost (rounding never leaves a stray one-position piece)."""
-    from mlx_qwen3tts.loop.decode_loop import Prefill
+    from mlx_qwen3tts.loop.rows import Prefill
 
     for n in range(2, 1200, 7):
         prefill = object.__new__(Prefill)
@@ -326,7 +326,7 @@ def test_measured_budget_settles_where_a_piece_takes_a_frame_step():
     budget settles where a piece takes f (so a step with a piece takes about 2f), from a first guess too
     high or too low, and follows f when it changes; steps that took a row in or grew the store are no
     measure."""
-    from mlx_qwen3tts.loop.decode_loop import Cadence
+    from mlx_qwen3tts.loop.rows import Cadence
 
     fixed, per_unit = 0.1, 0.004  # a piece of u units: 0.1 + 0.004 u seconds; one of 100 takes 0.5 s
 
@@ -358,7 +358,7 @@ def test_rows_follow_the_measured_budget(custom, monkeypatch):
     """A Rows with no fixed budget sizes its pieces from what its steps measured: here frame steps of
     0.1 s and 0.01 s a prompt position (a piece of 10 positions takes a frame step), from a first budget of
     20: the first piece is planned at 20, the rest at 10; the joiner's frames still equal its solo run."""
-    from mlx_qwen3tts.loop.decode_loop import Cadence, Prefill
+    from mlx_qwen3tts.loop.rows import Cadence, Prefill
 
     clock, sizes = FakeClock(), []
     rows = custom.loop.rows()

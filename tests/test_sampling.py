@@ -99,6 +99,7 @@ def test_compiled_frame_graph_samples_upstreams_distribution():
     """The compiled frame graph draws codebook 0 with each row's own key and settings (HF's law),
     and hands back advanced keys."""
     from mlx_qwen3tts.loop.graphs import LoopGraphs
+    from mlx_qwen3tts.loop.state import BatchState
 
     class Stub:
         """Only what LoopGraphs touches: codec head size, embeddings and the code predictor."""
@@ -119,11 +120,11 @@ def test_compiled_frame_graph_samples_upstreams_distribution():
     keys = mx.random.split(mx.random.key(7), batch)
 
     def frame(keys):
-        state = {"seen": mx.zeros((batch, 3072), dtype=mx.bool_), "rng": keys, "steps": mx.full((batch,), 5, mx.int32),
-                 "settings": row_settings([cfg] * batch)}
+        state = BatchState(x=mx.zeros((batch, 1, 8)), lengths=mx.zeros((batch,), mx.int32), keys=[], values=[],
+                           seen=mx.zeros((batch, 3072), dtype=mx.bool_), rng=keys, steps=mx.full((batch,), 5, mx.int32))
         codes, _, drawn = graphs.frame[True](mx.broadcast_to(mx.array(logits), (batch, 3072)), mx.zeros((batch, 1, 8)),
-                                             state)
-        return codes, drawn["rng"]
+                                             state, row_settings([cfg] * batch))
+        return codes, drawn.rng
 
     codes, next_keys = frame(keys)
     assert_same_distribution(np.array(codes[:, 0]), hf_distribution(logits, 0.9, 20, 0.9))

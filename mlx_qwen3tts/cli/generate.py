@@ -23,15 +23,13 @@ from .. import __version__, outputs
 from ..audio.formats import FORMAT_NAMES, AudioFormat, StreamEncoder, encode, format_for_path, open_file
 from ..codec import FRAMES_PER_SECOND
 from ..errors import InputError
+from ..request_fields import FIELDS, field_names
 from .console import OneLineErrors, cli_errors
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 # The request layer's fields as this command's options (errors name the option the user typed).
-FLAGS = {name: "--" + name.replace("_", "-") for name in (
-    "text", "language", "speaker", "instruct", "text_mode", "temperature", "top_k", "top_p", "repetition_penalty",
-    "max_tokens", "seed", "ref_audio", "ref_text", "x_vector_only", "voice", "save_voice", "first_chunk_frames",
-    "chunk_frames", "split")}
-FLAGS["deltas"] = "--text-stream"
+FLAGS = {**field_names(**{**{name: "--" + name.replace("_", "-") for name in FIELDS}, "deltas": "--text-stream"}),
+         "save_voice": "--save-voice", "split": "--split"}
 PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file")
 
 

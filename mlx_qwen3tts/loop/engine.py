@@ -1,23 +1,42 @@
 """Many concurrent syntheses on one loaded model: submit requests, iterate their audio chunks.
 
-`Engine(loop, codec)` (made by `TTS.engine()`) owns a scheduler thread running the decode loop (`decode_loop.Rows`) over every
-active request at once: a new request's prompt is prefilled in pieces, one before each frame step
-(the oldest waiting prompt first, about a frame step's work a step, measured as it runs, or
-`prefill_budget` cost units: see `decode_loop.Rows`), and
-its first frame comes from the step of its last piece, with the running rows' frames, so a long
-prompt never stalls the streams already speaking; `warm()` compiles every batch size beforehand.
-A row leaves at its EOS, its frame limit or when cancelled, and a row whose streamed-in text has not
-arrived waits without holding the others back. Each row keeps its own sampling settings, random
-key (from its seed) and codec decoder state (the rows' due chunks are decoded in one batched
-codec step), so a request's audio does not depend on what else runs: greedy requests equal their
-solo runs, seeded ones repeat.
+`Engine(loop, codec)` (made by `TTS.engine()`) owns a scheduler thread that drives the decode loop's
+rows (`Rows.drain()`, loop/rows.py) over every active request at once: a new request's prompt is
+prefilled in pieces between frame steps (about a frame step's work a step, measured as it runs, or
+`prefill_budget` cost units), and its first frame comes from the step of its last piece with the
+running rows' frames, so a long prompt never stalls the streams already speaking; `warm()` compiles
+every batch size beforehand. A row leaves at its EOS, its frame limit or when cancelled; a row whose
+streamed-in text has not arrived waits without holding the others back. Each row keeps its own
+sampling settings, random key (from its seed) and codec decoder state (the rows' due chunks are
+decoded in one batched codec step), so a request's audio does not depend on what else runs: greedy
+requests equal their solo runs, seeded ones repeat.
 
-`submit(request)` returns a `Handle` at once, or raises `EngineFull` when `max_active` rows and
-`max_queue` waiting requests are taken. Iterating the handle yields `AudioChunk`s (with their
-`codes`); `cancel()` ends the request within one frame, and so does dropping the handle. A
-request that fails (its text iterator raises, a bad voice) re-raises its error from its own
-iteration; the others go on. Text deltas are pumped into a `TextFeed` by a small thread (or
-pushed by the caller into one), so a slow writer never blocks the scheduler.
+The route of a request:
+1. `submit(request)` (any thread) evaluates the request's arrays there, queues a `Job` and returns a
+   `Handle` at once, or raises `EngineFull` when `max_active` rows and `max_queue` waiting requests
+   are taken.
+2. The scheduler admits queued jobs into free rows (`max_active`), makes each job's row once the text
+   its prefill needs is there (streamed text is pumped into a `TextFeed` by a small thread, or pushed
+   by the caller into one, so a slow writer never blocks the scheduler), and adds it to the rows.
+3. Each step's frames go to their jobs' chunk decoders; the due chunks of all jobs are decoded in one
+   batched codec step and put on each job's queue; iterating the handle yields them (`AudioChunk`s
+   with their `codes`).
+4. A job ends at its row's end, its error (re-raised from its own iteration: the others go on), or
+   `cancel()` (or its handle dropped), which frees its row within one frame.
+
+The thread rules:
+1. MLX arrays are tied to the stream of the thread that made them: arrays made on a caller's thread
+   (a voice's x-vector, reference codes) are evaluated in `submit`, on that thread; the scheduler
+   thread alone runs the loop, the prefill and the codec.
+2. Every thread that ran MLX work calls `backend.release_thread_streams()` last (the scheduler at its
+   end; the server's cloning thread at shutdown), or the process aborts at exit.
+3. The scheduler holds jobs, never handles, so a dropped handle is collected and its finalizer
+   cancels the job. `cancel()` sets the flag and wakes the reader before the scheduler sees it; the
+   scheduler frees the row at its next pass, and nothing is given out after `cancel()`.
+4. Other threads reach the scheduler through its lock and condition: `_wake()` after a submit, a
+   cancel, a text arrival or a call (`warm`); with nothing to do it sleeps at most `IDLE_WAIT_S`.
+5. `close()` (also at interpreter exit, for engines never closed) stops the scheduler and joins it;
+   unfinished requests end with `EngineClosed`.
 """
 
 import atexit
@@ -62,7 +81,7 @@ class EngineClosed(Qwen3TTSError):
 
 
 class Job:
-    """The scheduler's side of one request: output queue, cancel flag, row, text track, decoder.
+    """The scheduler's side of one request: output queue, cancel flag, row, streamed text, decoder.
 
     The scheduler holds jobs, never handles, so a dropped handle is garbage-collected and its
     finalizer cancels the job.
@@ -77,7 +96,7 @@ class Job:
         self.out = queue.SimpleQueue()
         self.cancelled = threading.Event()
         self.finished = False
-        self.row = self.track = self.chunks = None
+        self.row = self.text = self.chunks = None
         self._wake = wake
 
     def cancel(self):
@@ -89,8 +108,8 @@ class Job:
     def finish(self, error: Optional[BaseException] = None):
         if not self.finished:
             self.finished = True
-            if self.track is not None:
-                self.track.close()
+            if self.text is not None:
+                self.text.close()
             self.out.put(_END if error is None else error)
 
 
@@ -129,13 +148,13 @@ class Engine:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
         self.loop, self.codec = loop, codec
         self.max_active, self.max_queue = max_active, max_queue
-        self.prefill_budget = prefill_budget  # None: measured as the rows run (decode_loop.Cadence)
+        self.prefill_budget = prefill_budget  # None: measured as the rows run (rows.Cadence)
         self._calls = []  # (function, done event, [error]) to run on the scheduler thread
         self._lock = threading.Condition()
         self._queue: List[Job] = []  # waiting for a row
         self._active: List[Job] = []  # holding a row (or waiting for the text its prefill needs)
         self._closed = self._woken = False
-        self._owner = {}  # id(row) -> job, for the rows in the scheduler's loop (its thread only)
+        self._owner = {}  # row -> job, for the rows in the scheduler's loop (its thread only)
         self._rows = loop.rows(prefill_budget)  # the scheduler's batch (its thread only; stats reads its budget)
         self._thread = threading.Thread(target=self._run, name="mlx_qwen3tts-engine", daemon=True)
         self._thread.start()
@@ -202,30 +221,44 @@ class Engine:
             self._lock.notify_all()
 
     def _run(self):
-        rows = self._rows
         try:
             while not self._closed:
-                self._run_calls()
-                active = self._admit()
-                self._start_jobs(active, rows)
-                try:
-                    frames = rows.step()
-                except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
-                    for job in list(self._active):
-                        self._end(job, rows, exc)
-                    rows = self._rows = self.loop.rows(self.prefill_budget)
-                    continue
-                self._deliver(frames, rows)
-                if not frames and not rows.busy():
-                    with self._lock:
-                        if not self._woken and not self._closed:
-                            self._lock.wait(IDLE_WAIT_S)
+                self._between_steps()
+                if len(self._rows):
+                    self._drain()
+                else:
+                    self._idle()
         finally:
             with self._lock:
                 jobs, self._active, self._queue = self._active + self._queue, [], []
             for job in jobs:
                 job.finish(EngineClosed("the engine was closed"))
             release_thread_streams()
+
+    def _drain(self):
+        """Drive the rows until none is left, taking jobs in between steps."""
+        rows = self._rows
+        try:
+            for frames in rows.drain(self._idle):
+                self._deliver(frames, rows)
+                if self._closed:
+                    return
+                self._between_steps()
+        except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
+            for job in list(self._active):
+                self._end(job, rows, exc)
+            self._rows = self.loop.rows(self.prefill_budget)
+
+    def _between_steps(self):
+        self._run_calls()
+        self._start_jobs(self._admit(), self._rows)
+
+    def _idle(self):
+        """Sleep until woken (a submit, cancel, text arrival or call) or `IDLE_WAIT_S` has passed."""
+        with self._lock:
+            if not self._woken and not self._closed:
+                self._lock.wait(IDLE_WAIT_S)
+            self._woken = False
 
     def _run_calls(self):
         with self._lock:
@@ -245,7 +278,6 @@ class Engine:
             while self._queue and len(self._active) < self.max_active:
                 self._active.append(self._queue.pop(0))
             active = list(self._active)
-            self._woken = False
         for job in dropped:  # cancelled while waiting for a row: its place is free now
             job.finish()
         return active
@@ -264,7 +296,7 @@ class Engine:
         if starting:
             try:
                 rows.add(*[job.row for job in starting])
-                self._owner.update((id(job.row), job) for job in starting)
+                self._owner.update((job.row, job) for job in starting)
             except Exception as exc:  # noqa: BLE001  (the shared prefill failed: those requests end with it)
                 for job in starting:
                     self._end(job, rows, exc)
@@ -275,7 +307,7 @@ class Engine:
             self._end(job, rows)  # cancelled during the step: freed now, not after the decoding
         due = []  # jobs with a chunk to decode: all decoded together
         for row, codes in frames:  # row.done here: this was its last frame (its limit)
-            job = self._owner.get(id(row))
+            job = self._owner.get(row)
             if job is None or job.cancelled.is_set():
                 continue  # cancelled: nothing more is read
             if job.chunks.add(codes, last=row.done):
@@ -295,10 +327,10 @@ class Engine:
             if request.deltas is not None:
                 feed = feed_from(request.deltas)
                 feed.on_arrival(self._wake)
-                job.track = self.loop.text_track(replace(request, deltas=feed))
-        row = self.loop.row(request, job.track, wait=False)
+                job.text = self.loop.text(replace(request, deltas=feed))
+        row = self.loop.row(request, job.text, wait=False)
         if row is None:
-            if job.track is not None and job.track.finished:  # the text ended empty: nothing to say
+            if job.text is not None and job.text.finished:  # the text ended empty: nothing to say
                 self._end(job, rows)
             return
         job.row = row
@@ -319,7 +351,7 @@ class Engine:
     def _end(self, job: Job, rows: Optional[Rows], error: Optional[BaseException] = None):
         if job.row is not None and rows is not None:
             rows.remove(job.row)
-        self._owner.pop(id(job.row), None)
+        self._owner.pop(job.row, None)
         job.finish(error)
         with self._lock:
             if job in self._active:

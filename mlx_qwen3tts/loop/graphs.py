@@ -1,22 +1,22 @@
 """The decode loop's graphs: a frame from talker outputs, and a whole one-position step.
 
-Both take and return named state, a dict of (B, ...) arrays, one row per slot:
-x (B, 1, H) the next talker input, lengths (B,) KV positions, keys/values (a list per layer of
-(B, n_kv_heads, capacity, head_dim)), seen (B, V) codebook-0 ids generated, rng (B, 2) random
-keys, steps (B,) frames generated, settings {field: (B,)} sampling settings. Settings, lengths and
-keys are inputs, so any mix of rows shares one graph. What is compiled (the frame: sampling and
-the code predictor's 15 passes, where per-op overhead dominates) has shapes per batch size only;
-the talker's forward, whose shapes follow the KV capacity, runs uncompiled (its matmuls gain
-nothing from compiling), so a capacity that grows as a long prompt joins traces nothing new
-(a trace at the released shapes costs about two frame-times: a stall every stream would hear).
+Both take and return the loop's `BatchState` (state.py) and take the rows' sampling settings
+{field: (B,)} beside it. Settings, lengths and keys are inputs, so any mix of rows shares one graph.
+What is compiled (the frame: sampling and the code predictor's 15 passes, where per-op overhead
+dominates) has shapes per batch size only; the talker's forward, whose shapes follow the KV capacity,
+runs uncompiled (its matmuls gain nothing from compiling), so a capacity that grows as a long prompt
+joins traces nothing new (a trace at the released shapes costs about two frame-times: a stall every
+stream would hear).
 """
 
 from functools import partial
 
 import mlx.core as mx
 
-from .sampling import CodebookZeroProcessor, sample_rows
 from ..model.transformer import RowKVCache
+from .sampling import CodebookZeroProcessor, sample_rows
+from .state import BatchState
+
 
 class LoopGraphs:
     """The loop's graphs for one talker. `frame[sampled]` and `step[sampled]`:
@@ -32,11 +32,11 @@ class LoopGraphs:
         self.advance = {s: mx.compile(partial(self._advance, s)) for s in (False, True)}
         self.step = {s: partial(self._step, s) for s in (False, True)}
 
-    def _frame(self, sampled, logits, hidden, state):
-        """Codes (B, 16) and the next input embedding of talker outputs; state: seen, rng, steps,
-        settings. Returns (codes, embed, {"seen", "rng"})."""
-        talker, s, keys = self.talker, state["settings"], state["rng"]
-        logits = self.process(logits, state["seen"], state["steps"], s["repetition_penalty"][:, None])
+    def _frame(self, sampled, logits, hidden, state: BatchState, s: dict):
+        """Codes (B, 16) and the next input embedding of talker outputs, from the state's seen, rng and
+        steps and the settings `s`. Returns (codes, embed, the state with seen and rng drawn)."""
+        talker, keys = self.talker, state.rng
+        logits = self.process(logits, state.seen, state.steps, s["repetition_penalty"][:, None])
         if sampled:
             draws = mx.vmap(lambda key: mx.random.split(key, 17))(keys)  # (B, 17, 2): next key, 16 codebooks
             keys = draws[:, 0]
@@ -51,25 +51,23 @@ class LoopGraphs:
         c0_embed = talker.codec_embed(c0)[:, None]
         rest, rest_embed = talker.code_predictor.predict(hidden, c0_embed, lambda lg, q: pick(lg, "cp_", q + 1))
         codes = mx.concatenate([c0[:, None], rest], axis=1).astype(mx.int32)
-        seen = state["seen"] | (mx.arange(self.vocab)[None] == c0[:, None])
-        return codes, c0_embed + rest_embed, {"seen": seen, "rng": keys}
+        seen = state.seen | (mx.arange(self.vocab)[None] == c0[:, None])
+        return codes, c0_embed + rest_embed, state._replace(seen=seen, rng=keys)
 
-    def _step(self, sampled, state, text, moving):
+    def _step(self, sampled, state: BatchState, settings: dict, text, moving):
         """One frame for the rows where `moving` (B,) is set; text (B, 1, H) their text-track vectors.
-        Returns (codes (B, 16), the state after it, settings aside)."""
-        x, lengths = state["x"], state["lengths"]
-        cache = [RowKVCache(k, v, lengths) for k, v in zip(state["keys"], state["values"])]
-        logits, hidden = self.talker(x + text.astype(x.dtype), cache)
-        rows = {k: state[k] for k in ("x", "seen", "rng", "steps", "settings")}  # no capacity-shaped input
-        codes, stepped = self.advance[sampled](logits, hidden, rows, moving)
-        # rows that wait keep their length; their KV write is overwritten later
-        return codes, {**stepped, "lengths": lengths + moving, "keys": [c.keys for c in cache],
-                       "values": [c.values for c in cache]}
+        Returns (codes (B, 16), the state after it)."""
+        cache = [RowKVCache(k, v, state.lengths) for k, v in zip(state.keys, state.values)]
+        logits, hidden = self.talker(state.x + text.astype(state.x.dtype), cache)
+        rows = state._replace(keys=[], values=[])  # the compiled part takes no capacity-shaped input
+        codes, stepped = self.advance[sampled](logits, hidden, rows, settings, moving)
+        return codes, stepped._replace(keys=[c.keys for c in cache], values=[c.values for c in cache])
 
-    def _advance(self, sampled, logits, hidden, state, moving):
-        """The frame of every row and the next x, seen, rng, steps of the rows that move."""
-        codes, embed, drawn = self._frame(sampled, logits, hidden, state)
-        m = moving[:, None]  # rows that wait keep their state
-        return codes, {"x": mx.where(m[..., None], embed, state["x"]),
-                       "seen": mx.where(m, drawn["seen"], state["seen"]),
-                       "rng": mx.where(m, drawn["rng"], state["rng"]), "steps": state["steps"] + moving}
+    def _advance(self, sampled, logits, hidden, state: BatchState, settings: dict, moving):
+        """The frame of every row; the rows that move get their next x, seen, rng, steps and length (rows that
+        wait keep theirs: their KV write is overwritten later)."""
+        codes, embed, drawn = self._frame(sampled, logits, hidden, state, settings)
+        m = moving[:, None]
+        return codes, state._replace(x=mx.where(m[..., None], embed, state.x), seen=mx.where(m, drawn.seen, state.seen),
+                                     rng=mx.where(m, drawn.rng, state.rng), steps=state.steps + moving,
+                                     lengths=state.lengths + moving)

@@ -1,17 +1,17 @@
 """The decode loop's batch state: one slot per row, as mlx-lm's `BatchKVCache` keeps a batch's caches.
 
 Rows are put in at a free slot (`put`, like `extend`), freed (`free`) and packed into fewer slots
-(`shrink`, like `filter`); the arrays grow by powers of two in rows and by `GROW` positions in KV
-capacity. The arrays are the named state of `loop_graphs` (x, lengths, keys, values, seen, rng,
-steps) plus the rows' sampling settings, rebuilt when the slots change.
+(`shrink`, like `filter`); the state grows by powers of two in rows and by `GROW` positions in KV
+capacity. It holds the loop's `BatchState` (`state.py`) and the rows' sampling settings, rebuilt when the
+slots change.
 """
 
 import math
 from typing import List, Optional
 
 import mlx.core as mx
-from mlx.utils import tree_map
 
+from . import state as batch
 from .sampling import SamplingConfig, row_settings
 
 _IDLE = SamplingConfig(temperature=0.0, cp_temperature=0.0)  # the settings of an empty slot
@@ -26,7 +26,7 @@ class RowStore:
         self.kv_shape = (attn.n_kv_heads, attn.head_dim)
         self.hidden, self.dtype = talker.model.norm.weight.shape[0], talker.model.norm.weight.dtype
         self.slots: List[Optional[object]] = []  # the row in each slot (None: free)
-        self.arrays: Optional[dict] = None
+        self.state: Optional[batch.BatchState] = None
         self._settings = None  # (settings arrays, any row sampled), made from the slots when needed
 
     @property
@@ -42,21 +42,17 @@ class RowStore:
         self._settings = None
         return slot
 
-    def put(self, slot: int, values: dict):
+    def put(self, slot: int, row: batch.BatchState):
         """Write one row's state (each array (1, ...); keys/values (1, heads, n, dim)) at `slot`."""
-        self.arrays = tree_map(lambda a, v: _put(a, slot, v), self.arrays, values)
+        self.state = batch.put(self.state, slot, row)
 
     def free(self, row):
         if row.slot is not None and row.slot < len(self.slots) and self.slots[row.slot] is row:
             self.slots[row.slot] = None
             self._settings = None
 
-    def state(self) -> dict:
-        """The arrays and the rows' sampling settings: the state the loop's graphs take."""
-        return {**self.arrays, "settings": self.settings()[0]}
-
     def settings(self):
-        """(per-slot settings arrays, whether any row samples)."""
+        """(per-slot settings arrays {field: (B,)}, whether any row samples)."""
         if self._settings is None:
             configs = [r.sampling if r is not None else _IDLE for r in self.slots]
             self._settings = row_settings(configs), any(r.sampling.sampled for r in self.rows)
@@ -70,14 +66,14 @@ class RowStore:
             self.slots += [None] * (size - len(self.slots))
             self._settings = None
         capacity = math.ceil(length / self.GROW) * self.GROW
-        if self.arrays is None:
-            self.arrays = self._empty(size, capacity)
+        if self.state is None:
+            self.state = batch.empty(size, capacity, layers=self.layers, kv_heads=self.kv_shape[0],
+                                     head_dim=self.kv_shape[1], hidden=self.hidden, vocab=self.vocab, dtype=self.dtype)
             return True
-        have = self.arrays["keys"][0].shape
-        if have[0] >= size and have[2] >= capacity:
+        have_rows, have_capacity = self.state.x.shape[0], batch.capacity(self.state)
+        if have_rows >= size and have_capacity >= capacity:
             return False
-        rows, positions = max(size - have[0], 0), max(capacity - have[2], 0)
-        self.arrays = tree_map(lambda a: _pad(a, rows, positions if a.ndim == 4 else 0), self.arrays)
+        self.state = batch.grown(self.state, max(size - have_rows, 0), max(capacity - have_capacity, 0))
         self._settings = None
         return True
 
@@ -89,30 +85,11 @@ class RowStore:
             return
         self._settings = None
         if not rows:
-            self.slots, self.arrays = [], None
+            self.slots, self.state = [], None
             return
         size = 1 << max(len(rows) - 1, 0).bit_length()
         order = mx.array([r.slot for r in rows] + [rows[0].slot] * (size - len(rows)), dtype=mx.int32)
-        self.arrays = tree_map(lambda a: mx.take(a, order, axis=0), self.arrays)
+        self.state = batch.taken(self.state, order)
         self.slots = rows + [None] * (size - len(rows))
         for i, r in enumerate(rows):
             r.slot = i
-
-    def _empty(self, size: int, capacity: int) -> dict:
-        kv = mx.zeros((size, self.kv_shape[0], capacity, self.kv_shape[1]), dtype=self.dtype)
-        return {"x": mx.zeros((size, 1, self.hidden), dtype=self.dtype), "lengths": mx.zeros((size,), dtype=mx.int32),
-                "keys": [kv] * self.layers, "values": [kv] * self.layers,
-                "seen": mx.zeros((size, self.vocab), mx.bool_), "rng": mx.zeros((size, 2), dtype=mx.uint32),
-                "steps": mx.zeros((size,), dtype=mx.int32)}
-
-
-def _pad(array, rows: int, positions: int):
-    """array with `rows` rows (axis 0) and, for KV arrays (4-d), `positions` slots (axis 2) of zeros added."""
-    widths = [(0, rows)] + [(0, positions if axis == 2 else 0) for axis in range(1, array.ndim)]
-    return mx.pad(array, widths)
-
-
-def _put(array, row: int, value):
-    """array with value (n, ...) written over its rows from `row` on."""
-    start = mx.array([row] + [0] * (array.ndim - 1), dtype=mx.int32)
-    return mx.slice_update(array, value.astype(array.dtype), start, axes=tuple(range(array.ndim)))

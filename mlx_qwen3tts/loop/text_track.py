@@ -7,10 +7,42 @@ text token per generated frame, so the loop waits when the next token has not ar
 
 import queue
 import threading
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, List, Optional, Protocol, Tuple
+
+import mlx.core as mx
 
 from ..errors import InputError
 from ..tokenizer import ASSISTANT, TARGET_SUFFIX
+
+
+class TextTrack(Protocol):
+    """The text-track vector added to each generated frame's talker input, by frame index."""
+
+    def ready(self, step: int) -> bool:
+        """Whether frame `step`'s vector is known without waiting for text still being written."""
+
+    def wait(self, step: int) -> None:
+        """Block until frame `step`'s vector is known."""
+
+    def __call__(self, step: int) -> mx.array:
+        """Frame `step`'s vector (H,)."""
+
+
+class ArrayTextTrack:
+    """A text known whole: `trailing[t]` (the prompt's text vectors past its prefill) while it lasts, then
+    the pad vector."""
+
+    def __init__(self, prompt):
+        self.trailing, self.pad = prompt.trailing, prompt.pad
+
+    def ready(self, step: int) -> bool:
+        return True
+
+    def wait(self, step: int) -> None:
+        pass
+
+    def __call__(self, step: int) -> mx.array:
+        return self.trailing[step] if step < self.trailing.shape[0] else self.pad
 
 
 _END = object()
@@ -89,25 +121,18 @@ def feed_from(deltas) -> TextFeed:
     return feed
 
 
-class LiveTextTrack:
-    """Text vectors for the streaming layout, tokenized incrementally from text deltas.
+class LiveText:
+    """Text that arrives as deltas, tokenized incrementally: the role header, the body as it comes, then
+    the suffix once it has ended. The tokenizer never emits a token that later text could change, so the
+    ids equal those of the whole text tokenized at once, whatever the delta boundaries."""
 
-    Body token i+1 goes with generated frame i; after the body comes tts_eos, then tts_pad. The
-    tokenizer never emits a token that later text could change, so the ids equal those of the
-    whole text tokenized at once, whatever the delta boundaries.
-    """
-
-    def __init__(self, tokenizer, deltas: Iterable[str], embed):
+    def __init__(self, tokenizer, deltas: Iterable[str]):
         self.incremental = tokenizer.incremental()
-        self.source = deltas  # a TextFeed can be read without waiting (`ready`)
+        self.source = deltas  # a TextFeed can be read without waiting (`has`)
         self.deltas = iter(deltas)
-        self.embed = embed  # ids -> (n, H) text-track vectors
         self.ids = list(self.incremental.feed(ASSISTANT))  # role header, body, then suffix once finished
         self.finished = False
         self.role_len, self.suffix_len = len(tokenizer.encode(ASSISTANT)), len(tokenizer.encode(TARGET_SUFFIX))
-        # Set by `DecodeLoop.row` with the prompt: the tokens of lead + body the prefill consumed, the ids read before
-        # the body (ICL reference text the prefill had no room for), the tts_eos and tts_pad vectors.
-        self.offset, self.lead, self.eos, self.pad = 1, [], None, None
 
     def _add(self, delta: Optional[str]):
         """Tokenize one more delta; None: the text has ended (the suffix follows)."""
@@ -132,18 +157,10 @@ class LiveTextTrack:
             self._poll()
         return self.finished or len(self.body()) >= count
 
-    def ready(self, step: int) -> bool:
-        """Whether frame `step`'s text vector is known without waiting for the writer."""
-        return self.has(self.offset + step + 1 - len(self.lead))
-
-    def wait(self, step: int):
-        """Block until frame `step`'s text vector is known."""
-        self.wait_for(self.offset + step + 1 - len(self.lead))
-
     def role(self) -> tuple:
         return tuple(self.ids[: self.role_len])
 
-    def body(self):
+    def body(self) -> list:
         return self.ids[self.role_len : len(self.ids) - self.suffix_len if self.finished else len(self.ids)]
 
     def wait_for(self, count: int) -> list:
@@ -155,9 +172,42 @@ class LiveTextTrack:
     def close(self):
         getattr(self.deltas, "close", lambda: None)()
 
-    def __call__(self, step: int):
+
+def live_share(voice) -> Tuple[int, List[int]]:
+    """(body ids the prefill takes, ids read before the body) of a streamed-in text with `voice`. Without
+    in-context cloning the prefill takes the body's first id; with it the prefill overlays text on every
+    reference frame: the reference transcript's ids first, then as many body ids as frames are left (maybe
+    none), and the transcript's ids it had no room for go before the body on the generated frames."""
+    if voice.ref_codes is None:
+        return 1, []
+    ref_text, n_audio = list(voice.ref_text_ids), voice.ref_codes.shape[0] + 1
+    return max(n_audio - len(ref_text), 0), ref_text[n_audio:]
+
+
+class LiveTextTrack:
+    """Text-track vectors of the streaming layout from a `LiveText`: the ids after what the prefill took
+    (`live_share`), one a frame, then tts_eos, then tts_pad; a frame whose id has not arrived waits.
+
+    voice: the request's voice (its in-context share); embed: ids -> (n, H) text vectors; eos, pad: the
+    tts_eos and tts_pad vectors.
+    """
+
+    def __init__(self, text: LiveText, voice, embed, eos: mx.array, pad: mx.array):
+        self.text, self.embed, self.eos, self.pad = text, embed, eos, pad
+        self.offset, self.lead = live_share(voice)
+
+    def _needed(self, step: int) -> int:
+        return self.offset + step + 1 - len(self.lead)
+
+    def ready(self, step: int) -> bool:
+        return self.text.has(self._needed(step))
+
+    def wait(self, step: int) -> None:
+        self.text.wait_for(self._needed(step))
+
+    def __call__(self, step: int) -> mx.array:
         i = self.offset + step
-        seq = self.lead + self.wait_for(i + 1 - len(self.lead))
+        seq = self.lead + self.text.wait_for(self._needed(step))
         if i < len(seq):
             return self.embed([seq[i]])[0]
         return self.eos if i == len(seq) else self.pad

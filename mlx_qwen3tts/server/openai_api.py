@@ -9,35 +9,18 @@ import numpy as np
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..loop.engine import EngineFull
-from ..errors import InputError, Qwen3TTSError
+from ..errors import InputError
 from ..request import clone_voice
 from . import params as fields
 from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, encoded_file, in_thread
+from .engine_client import engine_error, submit
 from .limits import ApiError
 from .time_stretch import time_stretch
 from .voice_store import clone_kwargs
 
 log = logging.getLogger("mlx_qwen3tts.server")
 MODEL_ALIASES = ("tts-1", "tts-1-hd", "gpt-4o-mini-tts")
-NOTICED = set()  # notices (an ignored instruction) logged already: each once, not per request
 STREAM_FORMATS = ("audio", "sse")
-
-
-def engine_error(error: BaseException, names: dict = fields.JSON_NAMES) -> ApiError:
-    """What a failure from building or running an engine request becomes for the client; `names`:
-    the request layer's field names in the client's protocol."""
-    if isinstance(error, ApiError):
-        return error
-    if isinstance(error, EngineFull):
-        return ApiError(429, "the server is busy (all generation slots and the queue are full); retry shortly",
-                        code="engine_full", headers={"Retry-After": "1"})
-    if isinstance(error, InputError):
-        return ApiError(400, error.worded(names), param=names.get(error.field, error.field), code=error.code)
-    if isinstance(error, Qwen3TTSError):
-        return ApiError(400, str(error))
-    log.exception("request failed", exc_info=error)
-    return ApiError(500, "generation failed inside the server; see its log", code="internal_error")
 
 
 async def json_body(request: Request) -> dict:
@@ -52,33 +35,6 @@ async def json_body(request: Request) -> dict:
     if not isinstance(params, dict):
         raise ApiError(400, "the request body must be a JSON object", code="invalid_json")
     return params
-
-
-def build(server, names: dict = fields.JSON_NAMES, text=None, deltas=None, **kwargs):
-    """The Request (checked by the request layer, in one place), its notices logged once; its
-    refusal as an ApiError naming the field as the client named it."""
-    try:
-        request = server.tts.request(text=text, deltas=deltas, **kwargs)
-    except InputError as e:
-        error = engine_error(e, names)
-        saved = server.voices.saved_ids() if e.code == "voice_not_found" else []
-        if saved:  # the request layer knows the presets; the server its saved voices
-            error.message += f"; saved voices: {', '.join(saved)}"
-        raise error from None
-    for notice in request.notices:
-        if notice not in NOTICED:
-            NOTICED.add(notice)
-            log.warning("%s", notice)
-    return request
-
-
-def submit(server, names: dict = fields.JSON_NAMES, text=None, deltas=None, **kwargs):
-    """Build the Request and submit it; errors become ApiErrors."""
-    request = build(server, names, text=text, deltas=deltas, **kwargs)
-    try:
-        return server.engine.submit(request)
-    except Exception as e:  # EngineFull / anything unexpected
-        raise engine_error(e, names) from None
 
 
 async def watch_disconnect(receive, cancel):

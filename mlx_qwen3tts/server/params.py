@@ -6,13 +6,14 @@ synthesis setting is the request layer's (`mlx_qwen3tts.request`); its errors na
 own words, which `JSON_NAMES` turns into these requests' (`max_tokens` -> `max_new_tokens`).
 """
 
+from ..request_fields import field_names
 from .limits import ApiError
 from .time_stretch import MAX_SPEED, MIN_SPEED
 
 SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "repetition_penalty")
 # The request layer's field names as HTTP requests name them (the others are the same).
-JSON_NAMES = {"text": "input", "deltas": "input", "speaker": "voice", "voice": "voice", "instruct": "instructions",
-              "max_tokens": "max_new_tokens", "ref_audio": "audio_sample"}
+JSON_NAMES = field_names(text="input", deltas="input", speaker="voice", instruct="instructions",
+                         max_tokens="max_new_tokens", ref_audio="audio_sample")
 
 
 def _count(value):

@@ -15,18 +15,20 @@ import logging
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import InputError
+from ..request_fields import field_names
 from ..request import clean_text
 from ..loop.text_track import TextFeed
 from . import params as fields
 from .audio_out import Usage, check_format, encoded_chunks, in_thread
 from .limits import ApiError
-from .openai_api import build, engine_error, submit
+from .engine_client import build, engine_error, submit
 
 log = logging.getLogger("mlx_qwen3tts.server")
 WS_FORMATS = ["pcm", "wav"]
 KEY_PROTOCOL = "openai-insecure-api-key."
 # The request layer's fields as these sessions name them: the text comes in input_text.append's `text`.
-WS_NAMES = {**fields.JSON_NAMES, "text": "text", "deltas": "text"}
+WS_NAMES = field_names(text="text", deltas="text", speaker="voice", instruct="instructions",
+                       max_tokens="max_new_tokens", ref_audio="audio_sample")
 NOTHING = "nothing to speak"  # queued for a flush with no text since the last one
 
 

@@ -43,18 +43,19 @@ from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, Synthesize
 
 from .. import __version__
 from ..errors import InputError
+from ..request_fields import field_names
 from ..request import DEFAULT_VOICE, LANGUAGE_CODES, clean_text
 from ..loop.text_track import TextFeed
 from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
 from .discovery import Announcer
 from .limits import ApiError
-from .openai_api import build, engine_error, submit
+from .engine_client import build, engine_error, submit
 
 log = logging.getLogger("mlx_qwen3tts.server.wyoming")
 WIDTH, CHANNELS = 2, 1  # 16-bit mono
 # The request layer's fields as Wyoming events name them (the voice's name and language).
-WYOMING_NAMES = {"speaker": "voice", "voice": "voice", "deltas": "text"}
+WYOMING_NAMES = field_names(speaker="voice", deltas="text")
 # Wyoming events carry no sampling settings: the server's options set them for all.
 DEFAULTS_NAMES = {"temperature": "--wyoming-temperature", "max_tokens": "--wyoming-max-new-tokens"}
 QWEN = Attribution(name="Qwen", url="https://github.com/QwenLM/Qwen3-TTS")

@@ -6,7 +6,7 @@ generation, so it lives beside the tests.
 
 import mlx.core as mx
 
-from mlx_qwen3tts.loop.decode_loop import ArrayTextTrack
+from mlx_qwen3tts.loop.text_track import ArrayTextTrack
 from mlx_qwen3tts.loop.prompt import Prompt
 
 

@@ -1,0 +1,43 @@
+"""Every field a synthesis request takes, declared once (`Asked`), and each front end's names for them.
+
+Light on purpose (no MLX): the CLI reads it to name its options before any model code is imported.
+"""
+
+from dataclasses import dataclass, fields
+from typing import Iterable, Optional
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A request's fields as the caller gave them, every one declared here (defaults as the API's)."""
+
+    text: Optional[str] = None  # the whole text, or
+    deltas: Optional[Iterable[str]] = None  # the text as it is written
+    language: str = "auto"
+    speaker: Optional[str] = None
+    instruct: Optional[str] = None
+    text_mode: Optional[str] = None
+    voice: object = None  # a Voice, or a saved voice file
+    ref_audio: object = None  # a path or (samples, sample_rate)
+    ref_text: Optional[str] = None
+    x_vector_only: bool = False
+    sampling: object = None  # a SamplingConfig
+    temperature: Optional[float] = None
+    top_k: Optional[int] = None
+    top_p: Optional[float] = None
+    repetition_penalty: Optional[float] = None
+    seed: Optional[int] = None
+    max_tokens: Optional[int] = None
+    first_chunk_frames: int = 1
+    chunk_frames: int = 4
+
+
+FIELDS = tuple(f.name for f in fields(Asked))
+
+
+def field_names(**renamed: str) -> dict:
+    """Every request field's name in one front end: its own, unless `renamed` (field -> name there)."""
+    unknown = set(renamed) - set(FIELDS)
+    if unknown:
+        raise ValueError(f"not request fields: {', '.join(sorted(unknown))}")
+    return {name: renamed.get(name, name) for name in FIELDS}

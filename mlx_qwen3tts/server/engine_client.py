@@ -1,0 +1,56 @@
+"""The server's client of the engine: requests built through the request layer and submitted, failures
+as the `ApiError` a client gets. Every adapter (HTTP, WebSocket, Wyoming) goes through it, naming the
+request's fields in its own protocol's words (`names`, from `request.field_names`)."""
+
+import logging
+
+from ..errors import InputError, Qwen3TTSError
+from ..loop.engine import EngineFull
+from .limits import ApiError
+from .params import JSON_NAMES
+
+log = logging.getLogger("mlx_qwen3tts.server")
+NOTICED = set()  # notices (an ignored instruction) logged already: each once, not per request
+
+
+def engine_error(error: BaseException, names: dict = JSON_NAMES) -> ApiError:
+    """What a failure from building or running an engine request becomes for the client; `names`:
+    the request layer's field names in the client's protocol."""
+    if isinstance(error, ApiError):
+        return error
+    if isinstance(error, EngineFull):
+        return ApiError(429, "the server is busy (all generation slots and the queue are full); retry shortly",
+                        code="engine_full", headers={"Retry-After": "1"})
+    if isinstance(error, InputError):
+        return ApiError(400, error.worded(names), param=names.get(error.field, error.field), code=error.code)
+    if isinstance(error, Qwen3TTSError):
+        return ApiError(400, str(error))
+    log.exception("request failed", exc_info=error)
+    return ApiError(500, "generation failed inside the server; see its log", code="internal_error")
+
+
+def build(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
+    """The Request (checked by the request layer, in one place), its notices logged once; its
+    refusal as an ApiError naming the field as the client named it."""
+    try:
+        request = server.tts.request(text=text, deltas=deltas, **kwargs)
+    except InputError as e:
+        error = engine_error(e, names)
+        saved = server.voices.saved_ids() if e.code == "voice_not_found" else []
+        if saved:  # the request layer knows the presets; the server its saved voices
+            error.message += f"; saved voices: {', '.join(saved)}"
+        raise error from None
+    for notice in request.notices:
+        if notice not in NOTICED:
+            NOTICED.add(notice)
+            log.warning("%s", notice)
+    return request
+
+
+def submit(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
+    """Build the Request and submit it; errors become ApiErrors."""
+    request = build(server, names, text=text, deltas=deltas, **kwargs)
+    try:
+        return server.engine.submit(request)
+    except Exception as e:  # EngineFull / anything unexpected
+        raise engine_error(e, names) from None

@@ -1,0 +1,75 @@
+"""The package's seams, checked from its source: one driver of the rows, state chosen by name, adapters
+apart, errors without the CLI's library, every front end naming every request field."""
+
+import ast
+import re
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "mlx_qwen3tts"
+ADAPTERS = ("openai_api", "websocket", "wyoming")
+
+
+def _imports(path: Path) -> set:
+    """The modules `path` imports, as written (relative ones with their dots)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            names.add(base)
+            names.update(f"{base}.{alias.name}" if node.module else base + alias.name for alias in node.names)
+    return names
+
+
+def _sources():
+    return [p for p in PACKAGE.rglob("*.py")]
+
+
+def test_one_place_steps_the_rows():
+    """`Rows.drain()` is the one driver: no other module of the package calls a zero-argument `.step()`."""
+    callers = []
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "step"
+                    and not node.args and not node.keywords):
+                callers.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert callers and all(c.startswith("loop/rows.py:") for c in callers), callers
+
+
+def test_no_state_is_chosen_by_rank():
+    """The loop picks arrays by field name (loop/state.py), never by `ndim`."""
+    loop = [p for p in _sources() if "state" in p.read_text() and p.parent.name != "audio"]  # reading a clip is fine
+    offenders = [str(p.relative_to(PACKAGE)) for p in loop if re.search(r"\.ndim\s*==", p.read_text())]
+    assert not offenders, offenders
+
+
+def test_no_adapter_imports_another():
+    for name in ADAPTERS:
+        imported = _imports(PACKAGE / "server" / f"{name}.py")
+        others = {o for o in ADAPTERS if o != name}
+        assert not {i for i in imported for o in others if i.endswith(f".{o}") or i == o}, (name, imported)
+
+
+def test_errors_import_no_cli_library():
+    assert "click" not in _imports(PACKAGE / "errors.py")
+
+
+def test_the_top_level_stays_small():
+    modules = [p.name for p in PACKAGE.glob("*.py")]
+    assert len(modules) <= 18, modules
+
+
+def test_every_front_end_names_every_request_field():
+    """The field tables are derived from the one declaration (`request_fields.Asked`): a new field is named
+    by the CLI, HTTP, WebSocket and Wyoming without touching them."""
+    from mlx_qwen3tts.cli.generate import FLAGS
+    from mlx_qwen3tts.request_fields import FIELDS
+    from mlx_qwen3tts.server.params import JSON_NAMES
+    from mlx_qwen3tts.server.websocket import WS_NAMES
+    from mlx_qwen3tts.server.wyoming import WYOMING_NAMES
+
+    assert "text" in FIELDS and "max_tokens" in FIELDS
+    for table in (FLAGS, JSON_NAMES, WS_NAMES, WYOMING_NAMES):
+        assert set(FIELDS) <= set(table), set(FIELDS) - set(table)
+    assert JSON_NAMES["max_tokens"] == "max_new_tokens" and FLAGS["deltas"] == "--text-stream"

@@ -23,7 +23,7 @@ from .model.config import ModelFacts
 from .request_fields import Asked
 from .errors import InputError
 from .audio.reference import load_reference_audio
-from .loop.sampling import SamplingConfig
+from .model.sampling_config import SamplingConfig
 from .text import split_sentences
 from .voices import Voice, VoiceMaker, load_voice
 

@@ -264,7 +264,7 @@ def run(opts: Options):
 
 def _check_inputs(opts: Options):
     """The text (read from stdin for '-') or the batch file's lines, and the options that need no model."""
-    from ..loop.sampling import SamplingConfig
+    from ..model.sampling_config import SamplingConfig
 
     if sum(x is not None for x in (opts.text, opts.text_stream or None, opts.batch_file)) > 1:
         raise InputError("give only one of --text, --text-stream and --batch-file")

@@ -5,14 +5,12 @@ Unknown keys are ignored; token ids, languages and speakers always come from the
 """
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from mlx_lm.models.base import BaseModelArgs
 
 from ..errors import ModelLoadError
-
-if TYPE_CHECKING:
-    from ..loop.sampling import SamplingConfig
+from .sampling_config import SamplingConfig
 
 VARIANTS = ("base", "custom_voice", "voice_design")
 
@@ -117,15 +115,13 @@ class ModelFacts:
     languages: tuple  # the model's language names, "auto" first
     speakers: tuple  # preset speakers, lower case (CustomVoice)
     max_new_tokens: int
-    sampling: "SamplingConfig"  # generation_config.json's defaults
+    sampling: SamplingConfig  # generation_config.json's defaults
     codebook_size: int
     code_groups: int
     hidden_size: int
 
     @classmethod
     def read(cls, config: ModelConfig, generation_config: dict, codebook_size: int) -> "ModelFacts":
-        from ..loop.sampling import SamplingConfig
-
         tc = config.talker_config
         return cls(variant=config.tts_model_type, size=config.tts_model_size, languages=tuple(config.languages),
                    speakers=tuple(name.lower() for name in config.speakers),

@@ -237,7 +237,7 @@ def test_a_websocket_session_completes_through_the_balancer(farm):
             return json.loads(ws.recv(timeout=TIMEOUT))
 
         assert recv()["type"] == "session.created"
-        ws.send(json.dumps({"type": "session.update", "session": {"voice": "shared_voice", "temperature": 0,
+        ws.send(json.dumps({"type": "session.update", "session": {"voice": "default", "temperature": 0,
                                                                   "max_new_tokens": 5}}))
         assert recv()["type"] == "session.updated"
         for text in ("First part,", " on one server."):
@@ -284,4 +284,4 @@ def test_one_server_stopped_mid_run_and_the_balancer_carries_on_with_the_other(f
     assert len(after) >= 5 and set(after) == {survivor}, served
     assert wait_until(lambda: farm.stats()[victim]["status"].startswith("DOWN"), 15, 0.2), farm.stats()
     assert farm.stats()[survivor]["status"] == "UP"
-    assert speak(farm.url, "shared_voice", 2).headers["x-served-by"] == survivor
+    assert speak(farm.url, "default", 2).headers["x-served-by"] == survivor

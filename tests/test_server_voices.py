@@ -65,7 +65,7 @@ def test_clone_use_list_delete(http, server):
     icl = upload(http, "narrator-icl", ref_text="A short reference transcript for this clip.")
     assert icl.status_code == 201 and icl.json()["in_context"] is True
     ids = [v["id"] for v in http.get("/v1/audio/voices").json()["voices"]]
-    assert ids == ["narrator-icl", "narrator_1"]
+    assert ids == ["default", "narrator-icl", "narrator_1"]
     a, b, default = speak(http, "narrator_1"), speak(http, "narrator-icl"), speak(http, "alloy")
     for response in (a, b, default):
         assert response.status_code == 200, response.text
@@ -75,6 +75,17 @@ def test_clone_use_list_delete(http, server):
     assert http.delete("/v1/audio/voices/narrator-icl").json()["deleted"] is True
     error_of(http.delete("/v1/audio/voices/narrator-icl"), 404)
     error_of(speak(http, "narrator-icl"), 400)
+
+
+def test_a_model_without_presets_lists_its_default_voice(http):
+    """As Wyoming's describe offers it: `default`, which a request may name, and no upload may take."""
+    voices = http.get("/v1/audio/voices").json()["voices"]
+    assert voices[0] == {"id": "default", "name": "default", "type": "default"}
+    assert [v["id"] for v in voices].count("default") == 1
+    named, unnamed = speak(http, "default"), speak(http, None)
+    assert named.status_code == 200, named.text
+    assert named.content == unnamed.content  # greedy: the same voice as no voice at all
+    assert "default voice" in error_of(upload(http, "Default", x_vector_only="true"), 409)["message"]
 
 
 def test_voices_survive_a_restart(http, server, tmp_path_factory, monkeypatch):

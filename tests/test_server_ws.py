@@ -103,6 +103,48 @@ def test_pieces_are_joined_exactly_as_sent(server):
     assert audio == whole_text_pcm(server, text, text_mode="streaming", **settings)
 
 
+def test_an_emoji_split_into_its_surrogates_across_appends_is_joined(server):
+    """A JavaScript client slicing a string by index sends an emoji's UTF-16 halves in two appends;
+    json.dumps escapes each half as \\ud83d, \\ude00, exactly as JSON.stringify does."""
+    text = "Well done \U0001F600 work."
+    halves = ["Well done \ud83d", "\ude00 work."]
+    assert "".join(halves).encode("utf-16", "surrogatepass").decode("utf-16") == text
+    settings = dict(voice="ryan", temperature=0, max_new_tokens=8)
+    with connect(server) as ws:
+        open_session(ws, **settings)
+        for piece in halves:
+            ws.send(json.dumps({"type": "input_text.append", "text": piece}))
+        ws.send(json.dumps({"type": "input_text.end"}))
+        audio, done, others = collect_until_done(ws)
+    assert not others and done["usage"]["output_tokens"] == 8
+    assert audio == whole_text_pcm(server, text, text_mode="streaming", **settings)
+
+
+@pytest.mark.parametrize("ending", ["input_text.flush", "input_text.end"])
+def test_a_high_surrogate_left_lone_by_the_end_of_an_utterance_is_refused(server, ending):
+    """No low surrogate can follow once the utterance ends: an error event, the text before it is
+    spoken, and the session goes on (after a flush) or ends as asked (after the end)."""
+    with connect(server) as ws:
+        open_session(ws, voice="ryan", temperature=0, max_new_tokens=3)
+        ws.send(json.dumps({"type": "input_text.append", "text": "Almost \ud83d"}))
+        ws.send(json.dumps({"type": ending}))
+        audio, done, others = collect_until_done(ws)
+        assert len(audio) == 2 * 3 * FRAME and not done["cancelled"]
+        assert [e["type"] for e in others] == ["error"], others
+        assert "lone surrogate (U+D83D)" in others[0]["error"]["message"]
+        assert others[0]["error"]["param"] == "text"
+        if ending == "input_text.end":
+            with pytest.raises(Exception):  # ended as asked, after its audio
+                ws.recv(timeout=TIMEOUT)
+            return
+        ws.send(json.dumps({"type": "input_text.append", "text": "\ude00 Still here."}))  # lone too, now
+        assert "lone surrogate (U+DE00)" in recv(ws)["error"]["message"]
+        ws.send(json.dumps({"type": "input_text.append", "text": "Still here."}))
+        ws.send(json.dumps({"type": "input_text.end"}))
+        audio, done, others = collect_until_done(ws)
+        assert len(audio) == 2 * 3 * FRAME and not others
+
+
 def test_flush_starts_a_second_utterance_with_the_same_settings_and_wav_binary(server):
     with connect(server) as ws:
         open_session(ws, voice="serena", temperature=0, max_new_tokens=5, response_format="wav", binary=True)

@@ -67,28 +67,29 @@ def available(name: str) -> bool:
 def get_format(name: str) -> AudioFormat:
     fmt = FORMATS.get(str(name).lower())
     if fmt is None:
-        raise InputError(f"unknown audio format '{name}'; choose one of: {supported()}")
+        raise InputError(f"unknown audio format '{name}'; choose one of: {supported()}", field="format")
     if not available(fmt.name):
-        raise InputError(aac.INSTALL_HINT)
+        raise InputError(aac.INSTALL_HINT, field="format")
     return fmt
 
 
 def format_for_path(path, fmt: Optional[str] = None, default: str = "wav") -> AudioFormat:
     """The format for an output path: `fmt` if given (it must agree with a known extension), else
-    the extension's; a name without an extension (or stdout, '-') gets `default`."""
+    the extension's; a name without an extension (or stdout, '-') gets `default`. Messages name the
+    option as `{format}`, for each front end to word (the CLI's `--format`)."""
     suffix = Path(str(path)).suffix.lower() if path is not None and str(path) != "-" else ""
     by_extension = EXTENSIONS.get(suffix)
     if fmt is not None:
         chosen = get_format(fmt)
         if by_extension is not None and by_extension is not chosen:
-            raise InputError(f"--format {chosen.name} does not match the extension of {path}; "
-                             f"use a {'/'.join(chosen.extensions)} name or drop --format")
+            raise InputError(f"{{format}} {chosen.name} does not match the extension of {path}; "
+                             f"use a {'/'.join(chosen.extensions)} name or leave {{format}} out", field="format")
         return chosen
     if by_extension is not None:
         return get_format(by_extension.name)
     if suffix:
         raise InputError(f"unknown audio extension '{suffix}' in {path}; supported: {supported()} "
-                         "(or choose one with --format)")
+                         "(or choose one with {format})", field="format")
     return get_format(default)
 
 

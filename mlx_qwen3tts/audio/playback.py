@@ -16,15 +16,16 @@ from ..errors import Qwen3TTSError
 
 
 class PlaybackError(Qwen3TTSError):
-    pass
+    """Nothing to play through; the message says what to install or connect (a front end adds its own
+    alternatives, such as writing a file)."""
 
 
 def _sounddevice():
     try:
         import sounddevice
     except OSError as e:  # PortAudio library missing
-        raise PlaybackError(f"--play needs the PortAudio library ({e}); install it (e.g. apt install libportaudio2) "
-                            "or write a file with --output OUT.wav instead") from None
+        raise PlaybackError(f"playback needs the PortAudio library ({e}); install it "
+                            "(e.g. apt install libportaudio2)") from None
     return sounddevice
 
 
@@ -34,8 +35,8 @@ def check_output_device(device=None):
     try:
         sd.query_devices(device, kind="output")
     except Exception as e:  # PortAudioError, ValueError: no (default) output device
-        raise PlaybackError(f"--play found no audio output device ({e}); connect or enable one (check "
-                            "`python -m sounddevice`), or write a file with --output OUT.wav instead") from None
+        raise PlaybackError(f"no audio output device ({e}); connect or enable one "
+                            "(check `python -m sounddevice`)") from None
 
 
 class Player:
@@ -52,8 +53,8 @@ class Player:
             self.stream = sd.OutputStream(samplerate=sample_rate, channels=1, dtype="float32",
                                           callback=self._callback, device=device)
         except Exception as e:  # PortAudioError and friends
-            raise PlaybackError(f"cannot open an audio output device ({e}); check `python -m sounddevice`, "
-                                "or write a file with --output OUT.wav instead") from None
+            raise PlaybackError(f"cannot open an audio output device ({e}); check "
+                                "`python -m sounddevice`") from None
 
     def _callback(self, out, frames, time_info, status):
         filled = 0

@@ -29,7 +29,7 @@ from .console import OneLineErrors, cli_errors
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 # The request layer's fields as this command's options (errors name the option the user typed).
 FLAGS = {**field_names(**{**{name: "--" + name.replace("_", "-") for name in FIELDS}, "deltas": "--text-stream"}),
-         "save_voice": "--save-voice", "split": "--split"}
+         "save_voice": "--save-voice", "split": "--split", "format": "--format"}
 PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file")
 
 
@@ -253,13 +253,25 @@ def run(opts: Options):
     if opts.play:
         from ..audio.playback import check_output_device
 
-        check_output_device()
+        with _play_words():
+            check_output_device()
 
     tts = load(opts.model, dtype=getattr(mx, opts.dtype) if opts.dtype else None)
     voice = _voice(tts, plan.outs["voice"], opts.quiet, speaker=opts.speaker, voice=opts.voice,
                    ref_audio=opts.ref_audio, ref_text=opts.ref_text, x_vector_only=opts.x_vector_only)
     if opts.speaks:  # else only the voice was asked for (text without an output was refused)
         _speak(tts, opts, plan, voice)
+
+
+@contextmanager
+def _play_words():
+    """A playback failure in this command's words: the option that asked for it, and the file it could write."""
+    from ..audio.playback import PlaybackError
+
+    try:
+        yield
+    except PlaybackError as e:
+        raise PlaybackError(f"--play: {e}; or write a file with --output OUT.wav instead") from None
 
 
 def _check_inputs(opts: Options):
@@ -437,7 +449,8 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
             if play:
                 from ..audio.playback import Player
 
-                player = Player(tts.sample_rate, expected_s=expected_s)
+                with _play_words():
+                    player = Player(tts.sample_rate, expected_s=expected_s)
             sink = None
             for chunk in chunks:
                 collected.append(chunk.codes)

@@ -43,7 +43,7 @@ def resolve(path_or_repo: str) -> Path:
         raise ModelLoadError(f"no model repository '{path_or_repo}' on the Hugging Face hub") from None
     except LocalEntryNotFoundError:
         raise ModelLoadError(f"model '{path_or_repo}' is not in the local cache and the hub cannot be reached; "
-                             "connect once to download it, or pass a local folder with --model") from None
+                             "connect once to download it, or give the path of a local model folder") from None
     except (HfHubHTTPError, OSError) as e:
         raise ModelLoadError(f"could not download '{path_or_repo}': {e}") from None
 

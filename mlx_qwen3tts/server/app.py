@@ -57,6 +57,21 @@ class Server:
         self.mlx_thread.shutdown()
 
 
+class LoopbackHosts:
+    """The DNS-rebinding defence of a loopback bind: a request naming a Host outside `allowed` is
+    refused (400), as TrustedHostMiddleware does. A request with no Host header passes: browsers
+    always send one, so it cannot come from a web page, and load balancers' default health checks
+    (HAProxy's `option httpchk`, HTTP/1.0) send none."""
+
+    def __init__(self, app, allowed: Sequence[str]):
+        self.app, self.checked = app, TrustedHostMiddleware(app, allowed_hosts=list(allowed))
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket") and not any(k == b"host" for k, _ in scope["headers"]):
+            return await self.app(scope, receive, send)
+        return await self.checked(scope, receive, send)
+
+
 class Guard:
     """API key on every path but the open ones (HTTP: Bearer header; WebSocket: the header or the
     subprotocol `openai-insecure-api-key.KEY`, since browsers cannot set headers there), and the
@@ -152,8 +167,8 @@ async def page(request):
 def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional[Sequence[str]] = None,
                public_listings: bool = False) -> Starlette:
     """trusted_hosts: Host header values accepted (for a loopback bind, the loopback and container
-    host names: a web page cannot reach the server through DNS rebinding). public_listings: the
-    GET listings (LISTING_PATHS) need no API key."""
+    host names: a web page cannot reach the server through DNS rebinding; a request without a Host
+    header passes). public_listings: the GET listings (LISTING_PATHS) need no API key."""
     routes = [
         Route("/", page),
         Route("/health", openai_api.health),
@@ -168,7 +183,7 @@ def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional
     ]
     middleware = []
     if trusted_hosts:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(trusted_hosts)))
+        middleware.append(Middleware(LoopbackHosts, allowed=trusted_hosts))
     if cors:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST", "DELETE"],
                                      allow_headers=["Authorization", "Content-Type"]))

@@ -12,8 +12,8 @@ from .time_stretch import MAX_SPEED, MIN_SPEED
 
 SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "repetition_penalty")
 # The request layer's field names as HTTP requests name them (the others are the same).
-JSON_NAMES = field_names(text="input", deltas="input", speaker="voice", instruct="instructions",
-                         max_tokens="max_new_tokens", ref_audio="audio_sample")
+JSON_NAMES = {**field_names(text="input", deltas="input", speaker="voice", instruct="instructions",
+                            max_tokens="max_new_tokens", ref_audio="audio_sample"), "format": "response_format"}
 
 
 def _count(value):

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..audio.reference import FORMATS, ReferenceAudioError, read_audio
+from ..request import DEFAULT_VOICE
 from ..voices import Voice, load_voice, save_voice
 from .limits import ApiError, Limits
 
@@ -50,7 +51,10 @@ class VoiceStore:
         return sorted(n for n in names if VOICE_ID.fullmatch(n))
 
     def listing(self) -> list:
+        """The voices a request may name: the presets (or, on a model without any, `default`), then the saved ones."""
         voices = [{"id": name, "name": name, "type": "preset"} for name in self.presets.values()]
+        if not voices:
+            voices = [{"id": DEFAULT_VOICE, "name": DEFAULT_VOICE, "type": "default"}]
         voices += [{"id": vid, "name": vid, "type": "saved"} for vid in self.saved_ids() if vid.lower() not in self.presets]
         return voices
 
@@ -101,6 +105,8 @@ class VoiceStore:
                            code="invalid_voice_name")
         if vid.lower() in self.presets:
             raise ApiError(409, f"'{vid}' is a preset speaker of this model; choose another name", param="name")
+        if vid.lower() == DEFAULT_VOICE:
+            raise ApiError(409, f"'{vid}' names the model's default voice; choose another name", param="name")
         if (self.folder / (vid + SUFFIX)).exists():
             raise ApiError(409, f"a voice named '{vid}' exists; delete it first or choose another name",
                            param="name", code="voice_exists")

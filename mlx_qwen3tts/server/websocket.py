@@ -4,7 +4,9 @@ Client -> server: session.update, input_text.append, input_text.flush, input_tex
 Server -> client: session.created, session.updated, speech.audio.delta, speech.audio.done, error.
 Each utterance (text up to a flush or the end) is one streaming-text engine request fed by a
 TextFeed, so its audio starts after its first text token. Utterances are spoken one after the
-other; text for the next one is buffered meanwhile.
+other; text for the next one is buffered meanwhile. Pieces are joined exactly as sent, so a
+character a client split between two appends (a JavaScript string sliced by index splits an emoji
+into its UTF-16 surrogates) is joined again: a high surrogate ending one append waits for the next.
 """
 
 import asyncio
@@ -30,6 +32,15 @@ KEY_PROTOCOL = "openai-insecure-api-key."
 WS_NAMES = field_names(text="text", deltas="text", speaker="voice", instruct="instructions",
                        max_tokens="max_new_tokens", ref_audio="audio_sample")
 NOTHING = "nothing to speak"  # queued for a flush with no text since the last one
+HIGH_SURROGATES = ("\ud800", "\udbff")
+
+
+def unicode_text(text: str) -> str:
+    """`text`, refused now if the request would refuse it later (a lone surrogate, not a string)."""
+    try:
+        return clean_text(text, "deltas")
+    except InputError as e:
+        raise engine_error(e, WS_NAMES) from None
 
 
 class Utterance:
@@ -52,6 +63,7 @@ class Session:
         self.params = {}  # the raw fields given so far (validated), merged over updates
         self.kwargs = {}
         self.current = None  # the utterance taking text
+        self.held = ""  # a high surrogate that ended the last append, for the low one starting the next
         self.queue: asyncio.Queue = asyncio.Queue()
         self.active = []  # utterances submitted or waiting, for cancel
         self.seq = 0
@@ -85,10 +97,12 @@ class Session:
     def append(self, text) -> None:
         if not isinstance(text, str):
             raise ApiError(400, "input_text.append needs 'text' as a string", param="text")
-        try:
-            clean_text(text, "deltas")  # what the request would refuse later: refused as it arrives
-        except InputError as e:
-            raise engine_error(e, WS_NAMES) from None
+        if self.held:  # a Python str holds a pair as one character: join the halves (a lone one stays lone)
+            text = (self.held + text).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+            self.held = ""
+        if text and HIGH_SURROGATES[0] <= text[-1] <= HIGH_SURROGATES[1]:
+            text, self.held = text[:-1], text[-1]
+        unicode_text(text)
         if self.current is None:
             s = self.settings
             self.current = Utterance(TextFeed(), dict(self.kwargs), s["response_format"], s["speed"], s["binary"])
@@ -106,16 +120,18 @@ class Session:
             self.current.feed.append(text)
 
     def flush(self, answer_empty: bool = False) -> None:
+        held, self.held = self.held, ""
         if self.current is not None:
             self.current.feed.end()
             self.current = None
         elif answer_empty:  # a client waiting for one done per flush gets it, in turn, with nothing spoken
             self.queue.put_nowait(NOTHING)
+        unicode_text(held)  # the utterance has ended: a held high surrogate is lone for good
 
     def cancel(self) -> None:
         for utt in self.active:
             utt.cancel()
-        self.current = None
+        self.current, self.held = None, ""
 
     async def handle(self, raw) -> bool:
         """One client message; False once the client has ended the session."""
@@ -134,7 +150,10 @@ class Session:
         elif kind == "input_text.flush":
             self.flush(answer_empty=True)
         elif kind == "input_text.end":
-            self.flush()
+            try:
+                self.flush()
+            except ApiError as e:  # said, and the session still ends as asked, after its audio
+                await self.error(e.message, e.code or "invalid_request", e.param)
             self.queue.put_nowait(None)
             return False
         elif kind == "cancel":
@@ -151,7 +170,10 @@ class Session:
             try:
                 message = await asyncio.wait_for(self.ws.receive(), idle if self.current is not None else None)
             except asyncio.TimeoutError:
-                self.flush()
+                try:
+                    self.flush()
+                except ApiError as e:
+                    await self.error(e.message, e.code or "invalid_request", e.param)
                 await self.error(f"no text for {idle:g} s: the utterance was ended", "idle_timeout")
                 continue
             if message["type"] == "websocket.disconnect":

@@ -44,7 +44,7 @@ from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, Synthesize
 from .. import __version__
 from ..errors import InputError
 from ..request_fields import field_names
-from ..request import DEFAULT_VOICE, LANGUAGE_CODES, clean_text
+from ..request import LANGUAGE_CODES, clean_text
 from ..loop.text_track import TextFeed
 from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
@@ -63,6 +63,7 @@ QWEN = Attribution(name="Qwen", url="https://github.com/QwenLM/Qwen3-TTS")
 # sentences); a client that neither writes nor stops for this long is gone.
 STREAM_IDLE_SECONDS = 300.0
 MAX_WAITING_SEGMENTS = 16  # text ahead of speech: at most 16 requests' worth (--max-input-chars each)
+VOICE_TYPES = {"default": "the model's default voice"}  # how describe words the listing's types
 SENTENCE_END = re.compile(r"[.!?;:\u3002\uff01\uff1f]\s*$")
 
 
@@ -90,12 +91,10 @@ class Service:
         saved = tuple(self.server.voices.saved_ids())
         if self._info is None or saved != self._saved:
             voices = self.server.voices.listing()
-            if not self.server.voices.presets:
-                voices.insert(0, {"id": DEFAULT_VOICE, "type": "the model's default voice"})
             program = TtsProgram(
                 name="mlx_qwen3tts", attribution=QWEN, installed=True, version=__version__,
                 description=f"Qwen3-TTS on MLX: {self.server.model_id} ({self.server.tts.variant})",
-                voices=[TtsVoice(name=v["id"], description=f"{v['id']} ({v['type']})", attribution=QWEN,
+                voices=[TtsVoice(name=v["id"], description=f"{v['id']} ({VOICE_TYPES.get(v['type'], v['type'])})", attribution=QWEN,
                                  installed=True, version=None, languages=self.languages) for v in voices],
                 supports_synthesize_streaming=True,
             )

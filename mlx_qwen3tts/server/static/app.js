@@ -208,7 +208,9 @@ async function load() {
     const response = await fetch("/v1/audio/voices", { headers: authHeaders() });
     if (!response.ok) { setStatus("Voices: " + await errorText(response), "error"); return; }
     const voices = (await response.json()).voices;
-    const options = voices.map((v) => new Option(v.type === "saved" ? `${v.name} (saved)` : v.name, v.id));
+    // The listing's own `default` (a model without presets) is the option added below.
+    const options = voices.filter((v) => v.type !== "default")
+      .map((v) => new Option(v.type === "saved" ? `${v.name} (saved)` : v.name, v.id));
     // First and selected: no voice sent, so the server picks its default, the command line's (Ryan where there is one).
     options.unshift(new Option("default", "", true, true));
     $("voice").replaceChildren(...options);

@@ -94,7 +94,7 @@ class Service:
             program = TtsProgram(
                 name="mlx_qwen3tts", attribution=QWEN, installed=True, version=__version__,
                 description=f"Qwen3-TTS on MLX: {self.server.model_id} ({self.server.tts.variant})",
-                voices=[TtsVoice(name=v["id"], description=f"{v['id']} ({v['type']})", attribution=QWEN,
+                voices=[TtsVoice(name=v["id"], description=f"{v.get('name', v['id'])} ({v['type']})", attribution=QWEN,
                                  installed=True, version=None, languages=self.languages) for v in voices],
                 supports_synthesize_streaming=True,
             )

@@ -355,10 +355,11 @@ async function startRecording() {
   const mute = ctx.createGain();
   mute.gain.value = 0;  // the worklet runs only when pulled by the output; nothing is heard
   ctx.createMediaStreamSource(media).connect(node).connect(mute).connect(ctx.destination);
-  recording = { ctx, media, chunks: [], started: performance.now() };
+  const take = { ctx, media, node, chunks: [] };
+  recording = take;
   node.port.onmessage = (event) => {
     const block = event.data;
-    recording.chunks.push(block);
+    take.chunks.push(block);
     let sum = 0;
     for (let i = 0; i < block.length; i++) sum += block[i] * block[i];
     $("rec-level").value = Math.min(1, Math.sqrt(sum / block.length) * 4);
@@ -370,8 +371,9 @@ async function startRecording() {
 
 function stopRecording() {
   if (!recording) return;
-  const { ctx, media, chunks } = recording;
+  const { ctx, media, node, chunks } = recording;
   recording = null;
+  node.port.onmessage = null;  // blocks still in flight belong to no take
   media.getTracks().forEach((t) => t.stop());
   const seconds = chunks.reduce((a, c) => a + c.length, 0) / ctx.sampleRate;
   const blob = wavBlob(chunks, ctx.sampleRate);

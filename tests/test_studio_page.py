@@ -182,6 +182,13 @@ def test_base_clone_upload_and_microphone_speak_download_history_delete(browser,
     download.value.save_as(path)
     audio, rate = sf.read(path)
     assert rate == SR and len(audio) == FRAMES * FRAME
+    # Another format: the server makes the same request again (same seed) and encodes it.
+    entries.first.get_by_role("combobox").select_option("flac")
+    with page.expect_download() as download:
+        entries.first.get_by_role("button", name="Download").click()
+    download.value.save_as(tmp_path / "download.flac")
+    flac, rate = sf.read(tmp_path / "download.flac")
+    assert rate == SR and len(flac) == len(audio) and abs(flac - audio).max() < 1e-3
 
     # Ctrl-Enter speaks; two entries, also after a reload (IndexedDB).
     page.get_by_label("Text to speak").fill("A second generation.")

@@ -251,4 +251,5 @@ async def health(request: Request):
     return JSONResponse({"status": "ok", "model": server.model_id, "variant": server.tts.variant,
                          "languages": server.tts.config.languages, "active": stats.get("active", 0), "queued": stats.get("queued", 0),
                          "max_active": server.max_active, "max_queue": server.max_queue,
-                         "prefill_budget": server.engine.prefill_budget_now, **health_facts(server.tts.facts)})
+                         "prefill_budget": server.engine.prefill_budget_now,
+                         **health_facts(server.tts.facts)})  # what the page adapts to

@@ -90,11 +90,11 @@ class Service:
         if self._info is None or saved != self._saved:
             voices = self.server.voices.listing()
             if not self.server.voices.presets:
-                voices.insert(0, {"id": DEFAULT_VOICE, "type": "the model's default voice"})
+                voices.insert(0, {"id": DEFAULT_VOICE, "name": DEFAULT_VOICE, "type": "the model's default voice"})
             program = TtsProgram(
                 name="mlx_qwen3tts", attribution=QWEN, installed=True, version=__version__,
                 description=f"Qwen3-TTS on MLX: {self.server.model_id} ({self.server.tts.variant})",
-                voices=[TtsVoice(name=v["id"], description=f"{v.get('name', v['id'])} ({v['type']})", attribution=QWEN,
+                voices=[TtsVoice(name=v["id"], description=f"{v['name']} ({v['type']})", attribution=QWEN,
                                  installed=True, version=None, languages=self.languages) for v in voices],
                 supports_synthesize_streaming=True,
             )

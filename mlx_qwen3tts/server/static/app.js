@@ -174,13 +174,13 @@ function voiceLabel(id) {
 async function stream(body, errorEl, onProgress) {
   if (controller) controller.abort();
   stopPlayback();
-  controller = new AbortController();
+  const mine = controller = new AbortController();
   const started = performance.now(), chunks = [], decoder = new PcmDecoder();
   let firstMs = null, received = 0;
   player();
   try {
     const response = await api("/v1/audio/speech", {
-      method: "POST", signal: controller.signal, headers: { "Content-Type": "application/json" },
+      method: "POST", signal: mine.signal, headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ model: "tts-1", response_format: "pcm", stream_format: "audio", ...body }),
     }, errorEl);
     if (!response) return null;
@@ -201,7 +201,7 @@ async function stream(body, errorEl, onProgress) {
     if (e.name !== "AbortError") showError(errorEl, "The audio stream broke off: " + e.message);
     return null;
   } finally {
-    controller = null;
+    if (controller === mine) controller = null;  // a newer request may have taken its place
   }
 }
 
@@ -582,7 +582,7 @@ function stopLive() {
 
 // --- loading --------------------------------------------------------------------------------
 async function loadVoices(select) {
-  const response = await api("/v1/audio/voices", {}, $("key-error"));
+  const response = await api("/v1/audio/voices", {}, $("speak-error"));  // next to the Voice menu
   if (!response) return false;
   const voices = (await response.json()).voices;
   const previous = select || $("voice").value;

@@ -218,6 +218,11 @@ def resolve_voice(facts: ModelFacts, maker: VoiceMaker, *, speaker=None, voice=N
     return (Voice(speaker=name) if name else voice or Voice()), notices
 
 
+def instructions_honoured(facts: ModelFacts) -> bool:
+    """Whether the model follows an instruction: VoiceDesign and the 1.7B CustomVoice do (as upstream)."""
+    return not (facts.variant == "base" or (facts.variant == "custom_voice" and facts.size == "0b6"))
+
+
 def _instruct(facts: ModelFacts, instruct) -> Tuple[Optional[str], Tuple[str, ...]]:
     """The instruction to use (None where the model ignores it) and the notice saying so."""
     if instruct is None:
@@ -225,7 +230,7 @@ def _instruct(facts: ModelFacts, instruct) -> Tuple[Optional[str], Tuple[str, ..
     instruct = clean_text(instruct, "instruct")
     if not instruct.strip():
         return None, ()
-    if facts.variant == "base" or (facts.variant == "custom_voice" and facts.size == "0b6"):
+    if not instructions_honoured(facts):
         what = "Base models ignore" if facts.variant == "base" else "the 0.6B CustomVoice model ignores"
         return None, (f"{what} instructions (as upstream does); the instruction is not used",)
     return instruct, ()

@@ -80,8 +80,8 @@ class VoiceMaker:
                      ref_text=ref_text)
 
 
-def voice_bytes(voice: Voice, model_size: str) -> bytes:
-    """A cloned voice as the bytes of a safetensors file."""
+def voice_bytes(voice: Voice, model_size: str, name: Optional[str] = None) -> bytes:
+    """A cloned voice as the bytes of a safetensors file; `name`: a display name kept beside it."""
     from safetensors.numpy import save
 
     if voice.xvector is None:
@@ -92,14 +92,16 @@ def voice_bytes(voice: Voice, model_size: str) -> bytes:
         arrays["ref_codes"] = np.array(voice.ref_codes.astype(mx.int32))
     meta = {"format": "mlx_qwen3tts.voice", "version": "1", "tts_model_size": model_size,
             "ref_text": json.dumps(voice.ref_text)}
+    if name is not None:
+        meta["name"] = name
     return save(arrays, metadata=meta)
 
 
-def save_voice(voice: Voice, path, model_size: str):
+def save_voice(voice: Voice, path, model_size: str, name: Optional[str] = None):
     """Write the voice to exactly `path` (any extension), atomically; a symlink's target is written."""
     from .outputs import resolve
 
-    resolve(path, "voice file").write(voice_bytes(voice, model_size))
+    resolve(path, "voice file").write(voice_bytes(voice, model_size, name))
 
 
 def load_voice(path, facts, tokenizer) -> Voice:

@@ -115,10 +115,10 @@ def test_an_existing_voice_is_never_replaced(http, server):
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("name", ["../evil", "a/b", "x" * 65, "", "spaces here", "dot.name"])
+@pytest.mark.parametrize("name", ["../evil", "a/b", "x" * 65, "", "two\nlines", "back\\slash"])
 def test_bad_voice_names_are_refused(http, server, name):
     error = error_of(upload(http, name, x_vector_only="true"), 400)
-    assert "A-Z" in error["message"]
+    assert error["param"] == "name" and "characters" in error["message"]
     assert not any(p.name.startswith(".") or "evil" in p.name for p in (server.log_path.parent).rglob("*evil*"))
 
 
@@ -129,7 +129,7 @@ def test_bad_uploads(http):
     assert "0.5 s" in short["message"]
     silent = io.BytesIO()
     sf.write(silent, np.zeros(SR, np.float32), SR, format="WAV")
-    assert "silent" in error_of(upload(http, "silent", data=silent.getvalue()), 400)["message"]
+    assert "silent" in error_of(upload(http, "silent", data=silent.getvalue(), x_vector_only="true"), 400)["message"]
     huge = b"RIFF" + b"\0" * (17 * 1024 * 1024)
     assert "16,842,752 bytes" in error_of(upload(http, "huge", data=huge), 413)["message"]
     missing = http.post("/v1/audio/voices", data={"name": "nofile"})

@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from ..backend import release_thread_streams
 from . import openai_api
 from .limits import ApiError, Limits, too_large
+from .studio import NOTICE_HEADER
 from .voice_store import VoiceStore
 from .websocket import KEY_PROTOCOL, speech_socket
 
@@ -164,6 +165,10 @@ async def page(request):
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
 
+async def favicon(request):  # browsers ask for it whatever the page links; a 404 would be a console error
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional[Sequence[str]] = None,
                public_listings: bool = False) -> Starlette:
     """trusted_hosts: Host header values accepted (for a loopback bind, the loopback and container
@@ -171,6 +176,7 @@ def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional
     header passes). public_listings: the GET listings (LISTING_PATHS) need no API key."""
     routes = [
         Route("/", page),
+        Route("/favicon.ico", favicon),
         Route("/health", openai_api.health),
         Route("/v1/models", openai_api.models),
         Route("/v1/audio/models", openai_api.audio_models),
@@ -186,7 +192,7 @@ def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional
         middleware.append(Middleware(LoopbackHosts, allowed=trusted_hosts))
     if cors:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST", "DELETE"],
-                                     allow_headers=["Authorization", "Content-Type"]))
+                                     allow_headers=["Authorization", "Content-Type"], expose_headers=[NOTICE_HEADER]))
     middleware.append(Middleware(Guard, server=server, public_listings=public_listings))
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={
         ApiError: api_error, HTTPException: http_error, Exception: server_error})

@@ -16,11 +16,14 @@ from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, encod
 from .engine_client import engine_error, submit
 from .limits import ApiError
 from .time_stretch import time_stretch
+from .studio import health_facts, notice_headers
 from .voice_store import clone_kwargs
 
 log = logging.getLogger("mlx_qwen3tts.server")
 MODEL_ALIASES = ("tts-1", "tts-1-hd", "gpt-4o-mini-tts")
 STREAM_FORMATS = ("audio", "sse")
+X_VECTOR_ONLY = ("cloned from the audio alone (x-vector only): give the clip's transcript (ref_text) "
+                 "for in-context cloning, which follows the reference more closely")
 
 
 async def json_body(request: Request) -> dict:
@@ -51,11 +54,13 @@ class AudioStream:
     running since the request was submitted, so the engine request is cancelled the moment the
     client goes away, queued or generating, not only at the next write."""
 
-    def __init__(self, chunks, first: bytes, media_type: str, cancel, watcher):
+    def __init__(self, chunks, first: bytes, media_type: str, cancel, watcher, headers: dict = None):
         self.chunks, self.first, self.media_type, self.cancel, self.watcher = chunks, first, media_type, cancel, watcher
+        self.headers = headers or {}
 
     async def __call__(self, scope, receive, send):
         headers = [(b"content-type", self.media_type.encode()), (b"cache-control", b"no-store")]
+        headers += [(k.lower().encode(), v.encode("latin-1")) for k, v in self.headers.items()]
         try:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
             await send({"type": "http.response.body", "body": self.first, "more_body": True})
@@ -95,13 +100,18 @@ async def speech(request: Request):
     if stream_format is not None and stream_format not in STREAM_FORMATS:
         raise ApiError(400, f"stream_format must be one of {', '.join(STREAM_FORMATS)}", param="stream_format")
     kwargs = fields.speech_kwargs(server.voices, body, server.limits)
-    handle = submit(server, text=text, **kwargs)
+    speech_request = build(server, text=text, **kwargs)  # built here, not in submit: its notices go in a header
+    try:
+        handle = server.engine.submit(speech_request)
+    except Exception as e:
+        raise engine_error(e) from None
+    headers = notice_headers(speech_request.notices)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     sr = server.tts.sample_rate
     try:
         if stream_format is None:
             try:
-                return await whole_file(handle, fmt, speed, sr)
+                return await whole_file(handle, fmt, speed, sr, headers)
             finally:
                 watcher.cancel()
         usage = Usage(len(server.tts.tokenizer.encode(text)))
@@ -114,14 +124,15 @@ async def speech(request: Request):
         handle.cancel()
         raise engine_error(e) from None
     media = "text/event-stream" if stream_format == "sse" else CONTENT_TYPES[fmt]
-    return AudioStream(chunks, first, media, handle.cancel, watcher)
+    return AudioStream(chunks, first, media, handle.cancel, watcher, headers)
 
 
-async def whole_file(handle, fmt: str, speed: float, sr: int) -> Response:
+async def whole_file(handle, fmt: str, speed: float, sr: int, headers: dict) -> Response:
     pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
     audio = await asyncio.to_thread(time_stretch, audio, speed, sr)
-    return Response(await asyncio.to_thread(encoded_file, audio, sr, fmt), media_type=CONTENT_TYPES[fmt])
+    return Response(await asyncio.to_thread(encoded_file, audio, sr, fmt), media_type=CONTENT_TYPES[fmt],
+                    headers=headers)
 
 
 async def models(request: Request):
@@ -152,7 +163,8 @@ async def create_voice(request: Request):
         upload = form.get("audio_sample")
         if upload is None or isinstance(upload, str):
             raise ApiError(400, "audio_sample is missing: attach the reference clip as a file", param="audio_sample")
-        vid = server.voices.check_new_id(form.get("name"))
+        vid, display = server.voices.new_names(form.get("name"))
+        vid = server.voices.check_new_id(vid)
         data = await upload.read()
         ref_text = form.get("ref_text") if isinstance(form.get("ref_text"), str) else None
         if ref_text is not None and len(ref_text) > server.limits.max_input_chars:
@@ -168,17 +180,19 @@ async def create_voice(request: Request):
         voice, notices = clone_voice(server.tts.facts, server.tts.voices, (samples, rate), **kwargs)
         for notice in notices:
             log.info("voice %s: %s", vid, notice)
-        server.voices.save(vid, voice)
-        return voice
+        server.voices.save(vid, voice, display)
+        return voice, notices + ((X_VECTOR_ONLY,) if kwargs["x_vector_only"] else ())
 
     try:
         # One thread for all cloning: MLX streams are per thread, so its compiled encoders stay on one.
-        voice = await asyncio.get_running_loop().run_in_executor(server.mlx_thread, make)
+        voice, notices = await asyncio.get_running_loop().run_in_executor(server.mlx_thread, make)
     except InputError as e:
-        raise ApiError(400, f"audio_sample cannot be used: {e.worded(fields.JSON_NAMES)}",
-                       param=fields.JSON_NAMES.get(e.field, e.field) or "audio_sample", code=e.code) from None
-    return JSONResponse({"id": vid, "name": vid, "object": "voice",
-                         "in_context": voice.ref_codes is not None}, status_code=201)
+        param = fields.JSON_NAMES.get(e.field, e.field) or "audio_sample"
+        worded = e.worded(fields.JSON_NAMES)
+        raise ApiError(400, f"audio_sample cannot be used: {worded}" if param == "audio_sample" else worded,
+                       param=param, code=e.code) from None
+    return JSONResponse({"id": vid, "name": display, "object": "voice", "in_context": voice.ref_codes is not None,
+                         "notices": list(notices)}, status_code=201, headers=notice_headers(notices))
 
 
 async def delete_voice(request: Request):
@@ -193,4 +207,5 @@ async def health(request: Request):
     return JSONResponse({"status": "ok", "model": server.model_id, "variant": server.tts.variant,
                          "languages": server.tts.config.languages, "active": stats.get("active", 0), "queued": stats.get("queued", 0),
                          "max_active": server.max_active, "max_queue": server.max_queue,
-                         "prefill_budget": server.engine.prefill_budget_now})
+                         "prefill_budget": server.engine.prefill_budget_now,
+                         **health_facts(server.tts.facts)})  # what the page adapts to

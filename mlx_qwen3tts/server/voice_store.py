@@ -1,12 +1,14 @@
 """The voices a request may name: the model's preset speakers and the voices saved in one folder.
 
-A voice id is `[A-Za-z0-9_-]{1,64}`, so no request can name a path. Saved voices are the
+A voice id is `[A-Za-z0-9_-]{1,64}`, so no request can name a path; an upload's name may be any
+short display name ("My Voice"), kept in the file, from which the id is derived ("my-voice"). Saved voices are the
 `.safetensors` files `save_voice` writes, `<id>.safetensors` in the voices folder; an upload is
 written beside them under a temporary name and renamed into place, and never replaces a voice.
 OpenAI's voice names (alloy, ash, ...) select the model's default voice; any other name goes to
 the request layer as a speaker name (a preset, or `default`), which refuses unknown ones.
 """
 
+import hashlib
 import io
 import os
 import re
@@ -25,6 +27,9 @@ from ..voices import Voice, load_voice, save_voice
 from .limits import ApiError, Limits
 
 VOICE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+NOT_IN_IDS = re.compile(r"[^A-Za-z0-9_-]+")
+# Display names: one line, no path separators (a name never reads as a path, even where shown).
+DISPLAY_NAME = re.compile(r"[^\x00-\x1f\x7f/\\]{1,64}")
 OPENAI_VOICES = ("alloy", "ash", "ballad", "cedar", "coral", "echo", "fable", "marin", "nova", "onyx", "sage",
                  "shimmer", "verse")
 SUFFIX = ".safetensors"
@@ -42,6 +47,7 @@ class VoiceStore:
         self.facts, self.tokenizer, self.folder, self.limits = facts, tokenizer, Path(folder), limits
         self.presets = {name.lower(): name for name in facts.speakers}
         self._loaded = {}  # id -> (mtime, Voice)
+        self._meta = {}  # id -> (mtime, safetensors metadata): listings read only the header
         self._lock = threading.Lock()
 
     def saved_ids(self) -> list:
@@ -51,12 +57,35 @@ class VoiceStore:
         return sorted(n for n in names if VOICE_ID.fullmatch(n))
 
     def listing(self) -> list:
-        """The voices a request may name: the presets (or, on a model without any, `default`), then the saved ones."""
+        """The voices this model can speak: its presets (or, on a model without any, `default`), and the saved
+        voices made for its size (cloned voices need a Base model, so only a Base model lists them)."""
         voices = [{"id": name, "name": name, "type": "preset"} for name in self.presets.values()]
         if not voices:
             voices = [{"id": DEFAULT_VOICE, "name": DEFAULT_VOICE, "type": "default"}]
-        voices += [{"id": vid, "name": vid, "type": "saved"} for vid in self.saved_ids() if vid.lower() not in self.presets]
+        if self.facts.variant != "base":
+            return voices
+        for vid in self.saved_ids():
+            meta = self.metadata(vid)
+            if vid.lower() not in self.presets and meta.get("tts_model_size") == self.facts.size:
+                voices.append({"id": vid, "name": meta.get("name") or vid, "type": "saved"})
         return voices
+
+    def metadata(self, vid: str) -> dict:
+        """The metadata saved with voice `vid` ({} where the file cannot be read as a voice)."""
+        from safetensors import safe_open
+
+        path = self.folder / (vid + SUFFIX)
+        try:
+            mtime = path.stat().st_mtime_ns
+            cached = self._meta.get(vid)
+            if cached and cached[0] == mtime:
+                return cached[1]
+            with safe_open(str(path), framework="numpy") as f:
+                meta = f.metadata() or {}
+        except Exception:  # a damaged or foreign file: not listed, and refused by name with its reason
+            return {}
+        self._meta[vid] = (mtime, meta)
+        return meta
 
     def resolve(self, name) -> dict:
         """Keyword arguments for `TTS.request` selecting the voice `name` (None: the default)."""
@@ -99,9 +128,23 @@ class VoiceStore:
             self._loaded[vid] = (mtime, voice)
         return voice
 
+    @staticmethod
+    def new_names(name) -> tuple:
+        """(id, display name) for an upload's `name`: a valid id is used as it is; any other short
+        name is kept for display and its id made of its letters and digits ("My Voice" -> "my-voice")."""
+        display = name.strip() if isinstance(name, str) else None
+        if not display or not DISPLAY_NAME.fullmatch(display):
+            raise ApiError(400, "name must be 1-64 characters on one line, without '/' or '\\' "
+                                "(e.g. 'My Voice'; its id is made of its letters and digits)", param="name",
+                           code="invalid_voice_name")
+        if VOICE_ID.fullmatch(display):
+            return display, display
+        vid = NOT_IN_IDS.sub("-", display).strip("-").lower()
+        return vid or "voice-" + hashlib.sha1(display.encode()).hexdigest()[:8], display
+
     def check_new_id(self, vid) -> str:
         if not isinstance(vid, str) or not VOICE_ID.fullmatch(vid):
-            raise ApiError(400, "name must be 1-64 characters of A-Z, a-z, 0-9, '_' or '-'", param="name",
+            raise ApiError(400, "voice ids are 1-64 characters of A-Z, a-z, 0-9, '_' or '-'", param="name",
                            code="invalid_voice_name")
         if vid.lower() in self.presets:
             raise ApiError(409, f"'{vid}' is a preset speaker of this model; choose another name", param="name")
@@ -130,15 +173,15 @@ class VoiceStore:
                                 "(3-15 s of clear speech works best)", param="audio_sample", code="too_long")
         return np.ascontiguousarray(samples), int(rate)
 
-    def save(self, vid: str, voice: Voice):
-        """Write voice `vid` atomically; an existing file is never replaced."""
+    def save(self, vid: str, voice: Voice, name: Optional[str] = None):
+        """Write voice `vid` (shown as `name`) atomically; an existing file is never replaced."""
         self.folder.mkdir(parents=True, exist_ok=True)
         # The name must end in .safetensors (mx.save_safetensors appends it otherwise); the leading
         # dot keeps it out of the listing.
         fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{vid}.", suffix=SUFFIX)
         os.close(fd)
         try:
-            save_voice(voice, tmp, self.facts.size)
+            save_voice(voice, tmp, self.facts.size, name if name != vid else None)
             # link() fails if the target exists, unlike rename(): two uploads of one name cannot clobber.
             os.link(tmp, self.folder / (vid + SUFFIX))
         except FileExistsError:
@@ -161,9 +204,10 @@ class VoiceStore:
 
 
 def clone_kwargs(ref_text: Optional[str], x_vector_only) -> dict:
-    """TTS.clone options from the form fields: without a transcript, clone from the x-vector alone."""
+    """TTS.clone options from the form fields. Without a transcript the request layer refuses,
+    as the command line does, unless x_vector_only is set: the choice is the caller's."""
     flag = str(x_vector_only or "false").lower()
     if flag not in ("1", "true", "yes", "on", "0", "false", "no", "off", ""):
         raise ApiError(400, "x_vector_only must be true or false", param="x_vector_only")
-    x_only = flag in ("1", "true", "yes", "on") or not (ref_text or "").strip()
+    x_only = flag in ("1", "true", "yes", "on")
     return {"ref_text": ref_text if not x_only else None, "x_vector_only": x_only}

@@ -94,7 +94,8 @@ class Service:
             program = TtsProgram(
                 name="mlx_qwen3tts", attribution=QWEN, installed=True, version=__version__,
                 description=f"Qwen3-TTS on MLX: {self.server.model_id} ({self.server.tts.variant})",
-                voices=[TtsVoice(name=v["id"], description=f"{v['id']} ({VOICE_TYPES.get(v['type'], v['type'])})", attribution=QWEN,
+                voices=[TtsVoice(name=v["id"], description=f"{v['name']} ({VOICE_TYPES.get(v['type'], v['type'])})",
+                                 attribution=QWEN,
                                  installed=True, version=None, languages=self.languages) for v in voices],
                 supports_synthesize_streaming=True,
             )

@@ -47,10 +47,14 @@ def build(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
     return request
 
 
-def submit(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
-    """Build the Request and submit it; errors become ApiErrors."""
-    request = build(server, names, text=text, deltas=deltas, **kwargs)
+def send(server, request, names: dict = JSON_NAMES):
+    """Submit a built Request to the engine: its Handle; a refusal (the engine full) as an ApiError."""
     try:
         return server.engine.submit(request)
     except Exception as e:  # EngineFull / anything unexpected
         raise engine_error(e, names) from None
+
+
+def submit(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
+    """Build the Request and submit it; errors become ApiErrors."""
+    return send(server, build(server, names, text=text, deltas=deltas, **kwargs), names)

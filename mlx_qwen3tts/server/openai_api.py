@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..request import clone_voice
 from . import params as fields
 from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, encoded_file, in_thread
-from .engine_client import engine_error, submit
+from .engine_client import build, engine_error, send
 from .limits import ApiError
 from .time_stretch import time_stretch
 from .studio import health_facts, notice_headers
@@ -100,11 +100,8 @@ async def speech(request: Request):
     if stream_format is not None and stream_format not in STREAM_FORMATS:
         raise ApiError(400, f"stream_format must be one of {', '.join(STREAM_FORMATS)}", param="stream_format")
     kwargs = fields.speech_kwargs(server.voices, body, server.limits)
-    speech_request = build(server, text=text, **kwargs)  # built here, not in submit: its notices go in a header
-    try:
-        handle = server.engine.submit(speech_request)
-    except Exception as e:
-        raise engine_error(e) from None
+    speech_request = build(server, text=text, **kwargs)  # built apart: its notices go in a header
+    handle = send(server, speech_request)
     headers = notice_headers(speech_request.notices)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     sr = server.tts.sample_rate

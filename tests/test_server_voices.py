@@ -84,7 +84,10 @@ def test_a_model_without_presets_lists_its_default_voice(http):
     assert [v["id"] for v in voices].count("default") == 1
     named, unnamed = speak(http, "default"), speak(http, None)
     assert named.status_code == 200, named.text
-    assert named.content == unnamed.content  # greedy: the same voice as no voice at all
+    # Greedy: the same voice as no voice at all. Compared as samples within float rounding: two identical requests
+    # to the shared server have come back a few bytes apart (also before this listing existed).
+    same, other = (sf.read(io.BytesIO(r.content), dtype="float32")[0] for r in (named, unnamed))
+    np.testing.assert_allclose(same, other, atol=1e-3)
     assert "default voice" in error_of(upload(http, "Default", x_vector_only="true"), 409)["message"]
 
 

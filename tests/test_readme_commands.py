@@ -232,6 +232,8 @@ def test_the_checks_see_links_and_anchors():
     assert github_anchor("Platforms (Metal, CPU, CUDA)") == "platforms-metal-cpu-cuda"
     assert github_anchor("Command line: `mlx_qwen3tts.generate`") == "command-line-mlx_qwen3ttsgenerate"  # dots dropped
     assert github_anchor("Engine (concurrent streams)") == "engine-concurrent-streams"
+    assert "engine-concurrent-streams" in anchors(REPO / "docs/benchmarks.md")
+    assert "engine" not in anchors(REPO / "docs/benchmarks.md") and "usage" not in anchors(REPO / "README.md")
     assert relative_links("README.md") and "docs/cli.md" in relative_links("README.md")
 
 

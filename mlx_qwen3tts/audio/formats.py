@@ -81,14 +81,14 @@ def format_for_path(path, fmt: Optional[str] = None, default: str = "wav") -> Au
     if fmt is not None:
         chosen = get_format(fmt)
         if by_extension is not None and by_extension is not chosen:
-            raise InputError(f"--format {chosen.name} does not match the extension of {path}; "
-                             f"use a {'/'.join(chosen.extensions)} name or drop --format")
+            raise InputError(f"{{format}} {chosen.name} does not match the extension of {path}; "
+                             f"use a {'/'.join(chosen.extensions)} name or drop {{format}}", field="format")
         return chosen
     if by_extension is not None:
         return get_format(by_extension.name)
     if suffix:
         raise InputError(f"unknown audio extension '{suffix}' in {path}; supported: {supported()} "
-                         "(or choose one with --format)")
+                         "(or choose one with {format})", field="format")
     return get_format(default)
 
 

@@ -9,6 +9,7 @@ audio, so that is what is waited for (with a margin); without an estimate of D, 
 import threading
 import time
 from collections import deque
+from typing import Optional
 
 import numpy as np
 
@@ -16,26 +17,40 @@ from ..errors import Qwen3TTSError
 
 
 class PlaybackError(Qwen3TTSError):
-    pass
+    """`reason`: what is wrong and how to mend it, without the advice to write a file instead."""
+
+    def __init__(self, message: str, reason: Optional[str] = None):
+        super().__init__(message)
+        self.reason = reason or message
 
 
 def _sounddevice():
     try:
         import sounddevice
     except OSError as e:  # PortAudio library missing
-        raise PlaybackError(f"--play needs the PortAudio library ({e}); install it (e.g. apt install libportaudio2) "
-                            "or write a file with --output OUT.wav instead") from None
+        reason = f"the PortAudio library is missing ({e}); install it (e.g. apt install libportaudio2)"
+        raise PlaybackError(f"--play: {reason}; or write a file with --output OUT.wav instead", reason) from None
     return sounddevice
+
+
+def output_device_problem(device=None) -> Optional[str]:
+    """Why nothing can be played (no PortAudio, no output device), or None when something can."""
+    try:
+        sd = _sounddevice()
+    except PlaybackError as e:
+        return e.reason
+    try:
+        sd.query_devices(device, kind="output")
+    except Exception as e:  # PortAudioError, ValueError: no (default) output device
+        return f"no audio output device ({e}); connect or enable one (check `python -m sounddevice`)"
+    return None
 
 
 def check_output_device(device=None):
     """Raise PlaybackError, saying what to do, when there is nothing to play through."""
-    sd = _sounddevice()
-    try:
-        sd.query_devices(device, kind="output")
-    except Exception as e:  # PortAudioError, ValueError: no (default) output device
-        raise PlaybackError(f"--play found no audio output device ({e}); connect or enable one (check "
-                            "`python -m sounddevice`), or write a file with --output OUT.wav instead") from None
+    problem = output_device_problem(device)
+    if problem is not None:
+        raise PlaybackError(f"--play: {problem}; or write a file with --output OUT.wav instead", reason=problem)
 
 
 class Player:
@@ -52,8 +67,8 @@ class Player:
             self.stream = sd.OutputStream(samplerate=sample_rate, channels=1, dtype="float32",
                                           callback=self._callback, device=device)
         except Exception as e:  # PortAudioError and friends
-            raise PlaybackError(f"cannot open an audio output device ({e}); check `python -m sounddevice`, "
-                                "or write a file with --output OUT.wav instead") from None
+            reason = f"cannot open an audio output device ({e}); check `python -m sounddevice`"
+            raise PlaybackError(f"{reason}, or write a file with --output OUT.wav instead", reason) from None
 
     def _callback(self, out, frames, time_info, status):
         filled = 0

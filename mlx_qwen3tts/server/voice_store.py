@@ -9,7 +9,6 @@ the request layer as a speaker name (a preset, or `default`), which refuses unkn
 
 import io
 import os
-import re
 import tempfile
 import threading
 from pathlib import Path
@@ -20,18 +19,11 @@ import numpy as np
 
 from ..errors import InputError
 from ..audio.reference import FORMATS, ReferenceAudioError, read_audio
-from ..voices import Voice, load_voice, save_voice
+from ..voices import SUFFIX, VOICE_ID, Voice, default_voices_dir, load_voice, save_voice, saved_voice_ids
 from .limits import ApiError, Limits
 
-VOICE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 OPENAI_VOICES = ("alloy", "ash", "ballad", "cedar", "coral", "echo", "fable", "marin", "nova", "onyx", "sage",
                  "shimmer", "verse")
-SUFFIX = ".safetensors"
-
-
-def default_voices_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "mlx_qwen3tts" / "voices"
 
 
 class VoiceStore:
@@ -44,10 +36,7 @@ class VoiceStore:
         self._lock = threading.Lock()
 
     def saved_ids(self) -> list:
-        if not self.folder.is_dir():
-            return []
-        names = (p.name[: -len(SUFFIX)] for p in self.folder.iterdir() if p.name.endswith(SUFFIX))
-        return sorted(n for n in names if VOICE_ID.fullmatch(n))
+        return saved_voice_ids(self.folder)
 
     def listing(self) -> list:
         voices = [{"id": name, "name": name, "type": "preset"} for name in self.presets.values()]

@@ -1,8 +1,14 @@
 """`--from-codes CODES.npy --output OUT.wav`: the audio of a codes file that --codes-output wrote,
-decoded by the model's codec without generating anything."""
+decoded by the model's codec without generating anything. Checked as any run: inputs, then the
+output, before the model loads."""
 
+from pathlib import Path
+
+import click
 import numpy as np
 
+from .. import outputs
+from ..audio.formats import encode, format_for_path
 from ..errors import InputError
 
 # Options that would ask for generation, which a codes file replaces.
@@ -35,3 +41,24 @@ def read_codes(path: str) -> np.ndarray:
     if codes.ndim == 2 and codes.shape[0] == 0:
         raise InputError(f"--from-codes {path} holds no frames: there is nothing to decode")
     return codes
+
+
+def run_from_codes(opts):
+    """`opts`: the command's `generate.Options`."""
+    import mlx.core as mx
+
+    from ..tts import load
+
+    check_options(opts)
+    codes = read_codes(opts.from_codes)
+    fmt = format_for_path(opts.output, opts.audio_format)
+    output = outputs.resolve(opts.output, "--output")
+    outputs.check_distinct([output], outputs.input_files("--from-codes", opts.from_codes)
+                           + outputs.input_files("--voice", opts.voice)
+                           + outputs.input_files("model", Path(opts.model).expanduser()))
+    tts = load(opts.model, dtype=getattr(mx, opts.dtype) if opts.dtype else None)
+    voice = tts.load_voice(opts.voice) if opts.voice is not None else None  # ICL: its reference codes lead in
+    audio = tts.decode(codes, ref_codes=None if voice is None else voice.ref_codes)
+    output.write(encode(audio, tts.sample_rate, fmt.name))
+    if not opts.quiet:
+        click.echo(f"{codes.shape[0]} frames, {audio.shape[0] / tts.sample_rate:.2f} s of audio -> {output}", err=True)

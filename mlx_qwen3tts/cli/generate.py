@@ -24,6 +24,7 @@ from ..audio.formats import FORMAT_NAMES, AudioFormat, StreamEncoder, encode, fo
 from ..codec import FRAMES_PER_SECOND
 from ..errors import InputError
 from .console import OneLineErrors, cli_errors
+from .saved_voices import voice_file
 from .speakers import help_epilog
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
@@ -260,9 +261,11 @@ def run(opts: Options):
         from .speakers import list_speakers
 
         return click.echo(list_speakers(opts.model), nl=False)
-    opts = replace(opts, voice=_voice_file(opts.voice))
+    opts = replace(opts, voice=voice_file(opts.voice))
     if opts.from_codes is not None:
-        return _run_from_codes(opts)
+        from .from_codes import run_from_codes
+
+        return run_from_codes(opts)
     text, lines = _check_inputs(opts)
     plan = Plan(text, lines, *_check_outputs(opts, lines))
     if opts.play:
@@ -273,22 +276,6 @@ def run(opts: Options):
                    ref_audio=opts.ref_audio, ref_text=opts.ref_text, x_vector_only=opts.x_vector_only)
     if opts.speaks:  # else only the voice was asked for (text without an output was refused)
         _speak(tts, opts, plan, voice)
-
-
-def _voice_file(given: Optional[str]) -> Optional[str]:
-    """--voice as given: a voice file, else the name of a voice the server saved (its default voices folder)."""
-    from ..voices import VOICE_ID, default_voices_dir, saved_voice_ids, saved_voice_path
-
-    if given is None or os.path.exists(given) or not VOICE_ID.fullmatch(given):
-        return given  # a path (a missing one is reported by the request layer)
-    folder = default_voices_dir()
-    found = saved_voice_path(given, folder)
-    if found is None:
-        saved = saved_voice_ids(folder)
-        raise InputError(f"--voice {given}: no such file, and no voice named '{given}' is saved in {folder} "
-                         f"({'saved: ' + ', '.join(saved) if saved else 'none is saved there'}); give a voice file "
-                         "or the name of a saved voice")
-    return str(found)
 
 
 def _playable(opts: Options) -> Options:
@@ -304,28 +291,6 @@ def _playable(opts: Options) -> Options:
     written = " and ".join(str(o) for o in (opts.output, opts.codes_output) if o is not None)
     click.echo(f"warning: cannot play: {problem}; writing {written} only", err=True)
     return replace(opts, play=False, stream=True)
-
-
-def _run_from_codes(opts: Options):
-    """--from-codes: checked (inputs, then the output) before the model loads, as any run."""
-    import mlx.core as mx
-
-    from ..tts import load
-    from .from_codes import check_options, read_codes
-
-    check_options(opts)
-    codes = read_codes(opts.from_codes)
-    fmt = format_for_path(opts.output, opts.audio_format)
-    output = outputs.resolve(opts.output, "--output")
-    outputs.check_distinct([output], outputs.input_files("--from-codes", opts.from_codes)
-                           + outputs.input_files("--voice", opts.voice)
-                           + outputs.input_files("model", Path(opts.model).expanduser()))
-    tts = load(opts.model, dtype=getattr(mx, opts.dtype) if opts.dtype else None)
-    voice = tts.load_voice(opts.voice) if opts.voice is not None else None  # ICL: its reference codes lead in
-    audio = tts.decode(codes, ref_codes=None if voice is None else voice.ref_codes)
-    output.write(encode(audio, tts.sample_rate, fmt.name))
-    if not opts.quiet:
-        click.echo(f"{codes.shape[0]} frames, {audio.shape[0] / tts.sample_rate:.2f} s of audio -> {output}", err=True)
 
 
 def _check_inputs(opts: Options):

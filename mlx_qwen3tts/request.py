@@ -141,7 +141,7 @@ def speaker_name(facts: ModelFacts, speaker) -> Optional[str]:
                          code="voice_not_found", others=("instruct",))
     if not facts.speakers:
         raise InputError(f"{{speaker}} {_shown(speaker)} is unknown: preset speakers come with CustomVoice models and "
-                         f"this is a {facts.variant} model; use '{DEFAULT_VOICE}', or clone a voice from reference "
+                         f"this is the {facts.name} model; use '{DEFAULT_VOICE}', or clone a voice from reference "
                          "audio ({ref_audio})", field="speaker", code="voice_not_found", others=("ref_audio",))
     raise InputError(f"{{speaker}} {_shown(speaker)} is unknown; choose one of: {', '.join(facts.speakers)} "
                      f"(or '{DEFAULT_VOICE}')", field="speaker", code="voice_not_found")

@@ -276,7 +276,8 @@ class TTS:
                     results[i] = self._result(requests[i], codes[id(row)], row, decode)
                     if done is not None:
                         done(i, results[i])
-        return [r or self._result(q, codes[id(row)], row, decode) for r, q, row in zip(results, requests, batch)]
+        return [r if r is not None else self._result(q, codes[id(row)], row, decode)
+                for r, q, row in zip(results, requests, batch)]
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                **kwargs) -> ChunkStream:

@@ -220,6 +220,13 @@ def test_a_voice_of_another_size_is_named_in_sizes_users_know(models, tmp_path):
     assert "0b6" not in line and "1b7" not in line
 
 
+def test_a_speaker_on_base_names_the_model_as_users_do(models, tmp_path):
+    code, _, err = cli(["--model", models["base"], "--text", "Hi.", "--speaker", "ryan", "--output",
+                        tmp_path / "o.wav"])
+    line = error_line(err)
+    assert code == 2 and "the 0.6B Base model" in line and "--ref-audio" in line and "base model" not in line
+
+
 # --- the commands users looked for ---
 
 def test_list_speakers_gives_each_with_its_language(models):

@@ -174,7 +174,7 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
                          public_listings=public_listings)
         shown = f"[{host}]" if ":" in host else host
         port = listener.getsockname()[1] if listener is not None else port  # --port 0: the one the system chose
-        click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.variant}) on http://{shown}:{port}"
+        click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.facts.name}) on http://{shown}:{port}"
                    f"{'  (API key required)' if api_key else ''}", err=True)
         try:
             config = uvicorn.Config(app, log_level=log_level, ws_max_size=limits.max_ws_message_bytes,

@@ -248,7 +248,6 @@ def test_help_lists_the_speakers():
 
 
 def test_voice_by_the_name_the_server_saved_it_under(models, tmp_path):
-    from mlx_qwen3tts.model.config import ModelFacts  # noqa: F401  (the store is built as the server builds it)
     from mlx_qwen3tts.server.limits import Limits
     from mlx_qwen3tts.server.voice_store import VoiceStore
     import mlx_qwen3tts

@@ -19,7 +19,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..audio.reference import FORMATS, ReferenceAudioError, read_audio
-from ..voices import SUFFIX, VOICE_ID, Voice, default_voices_dir, load_voice, save_voice, saved_voice_ids
+from ..voices import SUFFIX, VOICE_ID, Voice, load_voice, save_voice, saved_voice_ids
+from ..voices import default_voices_dir  # noqa: F401  (the server's default folder, as __main__ imports it)
 from .limits import ApiError, Limits
 
 OPENAI_VOICES = ("alloy", "ash", "ballad", "cedar", "coral", "echo", "fable", "marin", "nova", "onyx", "sage",

@@ -27,6 +27,7 @@ from typing import Optional
 
 import click
 
+from . import __version__
 from .cli.console import OneLineErrors, cli_errors
 from .errors import ConversionError, InputError, ModelLoadError
 from .outputs import new_folder_mode
@@ -368,6 +369,7 @@ def upload(folder: Path, repo: str):
 @click.option("--force", is_flag=True, help="Replace an existing output folder.")
 @click.option("--upload-repo", default=None, help="Upload the result to this Hugging Face repo.")
 @click.option("--max-shard-size", type=float, default=SHARD_GB, show_default=True, help="Shard size in GB.")
+@click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts.convert")
 def main(model, output, dtype, bits, group_size, recipe, force, upload_repo, max_shard_size):
     """Convert a Qwen3-TTS checkpoint to MLX, optionally quantized."""
     with cli_errors():

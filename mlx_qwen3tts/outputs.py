@@ -42,13 +42,13 @@ class Output:
     def seekable(self) -> bool:
         return self.kind == "file"
 
-    def write(self, data: bytes):
-        """The whole content at once."""
-        with self.open() as f:
+    def write(self, data: bytes, replace: bool = True):
+        """The whole content at once (replace=False: a file that exists by then is kept, and InputError)."""
+        with self.open(replace) as f:
             f.write(data)
 
     @contextmanager
-    def open(self):
+    def open(self, replace: bool = True):
         """A binary file for the content; an atomic output appears only when the block succeeds.
         A failed write (disk full, I/O error) is an OutputError naming this output."""
         with self._errors_named():
@@ -68,7 +68,7 @@ class Output:
                 finally:
                     os.close(fd)
             else:
-                with self._staged() as tmp, open(tmp, "wb") as f:
+                with self._staged(replace) as tmp, open(tmp, "wb") as f:
                     yield f
 
     @contextmanager
@@ -80,14 +80,24 @@ class Output:
             yield tmp
 
     @contextmanager
-    def _staged(self):
+    def _staged(self, replace: bool = True):
         tmp = _temp_beside(self.path)
         try:
             yield tmp
-            os.replace(tmp, self.path)
+            if replace:
+                os.replace(tmp, self.path)
+            else:
+                self._link_new(tmp)
         finally:
             if os.path.lexists(tmp):
                 os.remove(tmp)
+
+    def _link_new(self, tmp: str):
+        # link() fails where the name exists, unlike rename(): a file made meanwhile is not replaced.
+        try:
+            os.link(tmp, self.path)
+        except FileExistsError:
+            raise InputError(f"{self.what} {self.given} exists; it was left as it is", code="exists") from None
 
     @contextmanager
     def _errors_named(self):

@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 import mlx.core as mx
 import numpy as np
 
-from .model.config import ModelFacts
+from .model.config import ModelFacts, model_id
 from .request_fields import Asked
 from .errors import InputError
 from .audio.reference import load_reference_audio
@@ -41,6 +41,7 @@ DEFAULT_VOICE = "default"  # a speaker name meaning the model's default voice, o
 SHORT_TEXT_CHARS_PER_SECOND = 2.0
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
 LONG_TEXT_CHARS = 300  # "auto" splits longer texts
+DESIGN_EXAMPLE = "A warm, calm woman in her thirties, speaking slowly and clearly"
 
 
 @dataclass(frozen=True)
@@ -136,9 +137,13 @@ def speaker_name(facts: ModelFacts, speaker) -> Optional[str]:
         return name
     if name in ("", DEFAULT_VOICE):
         return None
+    if facts.variant == "voice_design":
+        raise InputError(f"{{speaker}} {_shown(speaker)}: a VoiceDesign model has no preset speakers; it speaks in the "
+                         f"voice its instruction ({{instruct}}) describes, e.g. {DESIGN_EXAMPLE!r}", field="speaker",
+                         code="voice_not_found", others=("instruct",))
     if not facts.speakers:
         raise InputError(f"{{speaker}} {_shown(speaker)} is unknown: preset speakers come with CustomVoice models and "
-                         f"this is a {facts.variant} model; use '{DEFAULT_VOICE}', or clone a voice from reference "
+                         f"this is the {facts.name} model; use '{DEFAULT_VOICE}', or clone a voice from reference "
                          "audio ({ref_audio})", field="speaker", code="voice_not_found", others=("ref_audio",))
     raise InputError(f"{{speaker}} {_shown(speaker)} is unknown; choose one of: {', '.join(facts.speakers)} "
                      f"(or '{DEFAULT_VOICE}')", field="speaker", code="voice_not_found")
@@ -156,26 +161,32 @@ def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, *, ref_text=Non
                 sample_rate=None) -> Tuple[Voice, Tuple[str, ...]]:
     """A Voice cloned from reference audio (path, array + rate, or (array, rate)), and its notices."""
     if facts.variant != "base":
-        raise InputError(f"voice cloning needs a Base model; this is a {facts.variant} model", field="ref_audio")
+        raise InputError(_needs_base("voice cloning", facts), field="ref_audio", code="model_not_supported")
     if not isinstance(x_vector_only, (bool, np.bool_)):
         raise InputError(f"{{x_vector_only}} must be true or false, got {_shown(x_vector_only)}",
                          field="x_vector_only")
     if ref_text is not None:
         ref_text = clean_text(ref_text, "ref_text")
+    # The audio first: a missing or unreadable file is the first thing to fix, before its transcript.
+    audio = load_reference_audio(ref_audio, sample_rate)  # 24 kHz mono float32, validated
     if not x_vector_only and not (ref_text and ref_text.strip()):
         raise InputError("in-context cloning needs the transcript of the reference audio ({ref_text}); "
                          "or clone from the audio alone ({x_vector_only})", field="ref_text",
                          others=("x_vector_only",))
-    audio = load_reference_audio(ref_audio, sample_rate)  # 24 kHz mono float32, validated
     if x_vector_only:
         return maker.clone(audio), ()
     return maker.clone(audio, ref_text), _transcript_notice(audio, ref_text)
 
 
+def _needs_base(what: str, facts: ModelFacts) -> str:
+    """`what` needs a Base model: the message naming the one of this model's size."""
+    return f"{what} needs a Base model and this is the {facts.name} model: use {model_id('base', facts.size)}"
+
+
 def _check_cloned(facts: ModelFacts, voice: Voice):
     """A cloned Voice (maybe built by hand) must fit this model, as a cloned or loaded one does."""
     if facts.variant != "base":
-        raise InputError(f"cloned voices need a Base model; this is a {facts.variant} model", field="voice")
+        raise InputError(_needs_base("a cloned voice", facts), field="voice", code="model_not_supported")
     x = voice.xvector
     if not isinstance(x, mx.array) or x.shape != (facts.hidden_size,) or not mx.issubdtype(x.dtype, mx.floating):
         raise InputError(f"{{voice}} has an x-vector of {getattr(x, 'shape', type(x).__name__)}; this model's are "
@@ -225,10 +236,12 @@ def instructions_honoured(facts: ModelFacts) -> bool:
 
 def _instruct(facts: ModelFacts, instruct) -> Tuple[Optional[str], Tuple[str, ...]]:
     """The instruction to use (None where the model ignores it) and the notice saying so."""
-    if instruct is None:
-        return None, ()
-    instruct = clean_text(instruct, "instruct")
-    if not instruct.strip():
+    if instruct is not None:
+        instruct = clean_text(instruct, "instruct")
+    if not (instruct and instruct.strip()):
+        if facts.variant == "voice_design":  # legal, but it misses what the model is for
+            return None, ("a VoiceDesign model speaks in the voice its instruction describes, and none was given: "
+                          f"the voice is left to chance; describe one, e.g. {DESIGN_EXAMPLE!r}",)
         return None, ()
     if not instructions_honoured(facts):
         what = "Base models ignore" if facts.variant == "base" else "the 0.6B CustomVoice model ignores"

@@ -16,7 +16,8 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import mlx.core as mx
 import numpy as np
 
-from . import backend
+from . import backend, outputs
+from .audio.formats import encode, format_for_path
 from .model import checkpoint, layouts
 from .codec import SAMPLE_RATE
 from .model.config import ModelFacts
@@ -28,7 +29,7 @@ from .request import Request, build_request, checked_codes, clone_voice, split_r
 from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .tokenizer import TemplateIds
 from .request_fields import Asked
-from .voices import Voice, VoiceCache, VoiceMaker, load_voice
+from .voices import Voice, VoiceCache, VoiceMaker, load_voice, voice_bytes
 
 PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only")
 
@@ -42,6 +43,27 @@ class Result:
     max_frames: int  # the frame limit it ran under (max_tokens, else the budget of its text)
     prefill_s: float  # from the start until its first frame was read (the last piece's, when split)
     voice: Voice  # the voice it was spoken with (e.g. the cloned one)
+
+    def save(self, path, format: Optional[str] = None, overwrite: bool = False) -> Path:
+        """Write the audio to `path`, in the format its extension names (.wav .flac .ogg/.opus .mp3 .aac
+        .pcm) or `format`. An existing file is kept (InputError) unless overwrite=True; the file appears
+        whole or not at all. Returns the path written."""
+        if self.audio.shape[0] == 0:
+            raise InputError("this result holds no audio (generated with decode=False, or the speech ended at "
+                             "once): nothing to save", field="audio")
+        return _write_new(path, "audio file", encode(self.audio, self.sample_rate, format_for_path(path, format).name),
+                          overwrite)
+
+
+def _write_new(path, what: str, data: bytes, overwrite: bool) -> Path:
+    """`data` written to `path` atomically (a symlink's target), never over a file unless `overwrite`."""
+    out = outputs.resolve(path, what)
+    if out.kind != "file":
+        raise InputError(f"{what} {path} is not a regular file; give a file name", field="path")
+    if out.identity is not None and not overwrite:
+        raise InputError(f"{what} {path} exists; pass overwrite=True to replace it", field="path", code="exists")
+    out.write(data, replace=overwrite)
+    return out.path
 
 
 def _warn(notices, stacklevel: int):
@@ -110,6 +132,13 @@ class TTS:
 
     def load_voice(self, path) -> Voice:
         return load_voice(path, self.facts, self.tokenizer)
+
+    def save_voice(self, voice: Voice, path, overwrite: bool = False) -> Path:
+        """Write a cloned voice (from `clone`, or `Result.voice`) to exactly `path`, for `load_voice`,
+        `voice=` and the CLI's --voice. An existing file is kept (InputError) unless overwrite=True."""
+        if not isinstance(voice, Voice):
+            raise InputError(f"{{voice}} must be a Voice (from clone), got {type(voice).__name__}", field="voice")
+        return _write_new(path, "voice file", voice_bytes(voice, self.facts.size), overwrite)
 
     def request(self, text: Optional[str] = None, deltas: Optional[Iterable[str]] = None, **kwargs) -> Request:
         """One validated request: `text` whole or `deltas` as written, keywords as `generate`/`stream`
@@ -212,12 +241,14 @@ class TTS:
                       results[-1].voice)
 
     def generate_batch(self, texts: Sequence[str], seed: Optional[int] = None, decode: bool = True,
-                       **kwargs) -> List[Result]:
+                       done=None, **kwargs) -> List[Result]:
         """Several texts in one left-padded batch, each stopping at its own EOS.
 
         Per-item settings (language, speaker, instruct, voice, ref_audio, ref_text, x_vector_only)
         may be lists of the same length as `texts`; a single value applies to every item. With
         greedy decoding each result equals generating that text alone.
+
+        done: called as done(index, result) as each text finishes (in the order they finish).
         """
         if isinstance(texts, (str, bytes)):
             raise InputError("generate_batch takes a list of texts; for a single text use generate", field="texts")
@@ -231,17 +262,23 @@ class TTS:
         requests = [self.request(text, seed=seed, **{**kwargs, **{k: v[i] for k, v in per_item.items()}})
                     for i, text in enumerate(texts)]
         _warn([n for r in requests for n in r.notices], stacklevel=3)  # each once for the batch
-        return self._generate_batch(requests, decode)
+        return self._generate_batch(requests, decode, done)
 
-    def _generate_batch(self, requests: List[Request], decode: bool) -> List[Result]:
+    def _generate_batch(self, requests: List[Request], decode: bool, done=None) -> List[Result]:
         # Each request is its own row of the decode loop, with its own settings and seed.
         rows, batch = self.loop.rows(), [self.loop.row(request) for request in requests]
         rows.add(*batch)
-        codes = {row: [] for row in batch}
+        codes, results = {row: [] for row in batch}, {}
         for frames in rows.drain():
             for row, frame in frames:
                 codes[row].append(frame)
-        return [self._result(request, codes[row], row, decode) for row, request in zip(batch, requests)]
+            for i, row in enumerate(batch):  # a row is done once its last frame is read
+                if row.done and i not in results:
+                    results[i] = self._result(requests[i], codes[row], row, decode)
+                    if done is not None:
+                        done(i, results[i])
+        return [results[i] if i in results else self._result(q, codes[row], row, decode)
+                for i, (q, row) in enumerate(zip(requests, batch))]
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                **kwargs) -> ChunkStream:

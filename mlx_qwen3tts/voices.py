@@ -7,6 +7,8 @@ to a small safetensors file and reused without the audio.
 
 import hashlib
 import json
+import os
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +18,35 @@ import mlx.core as mx
 import numpy as np
 
 from .errors import InputError
+from .model.config import model_id, size_name
 from .model.speaker_encoder import extract_xvector
 
 CACHE_SIZE = 8
+VOICE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a saved voice's name: never a path
+SUFFIX = ".safetensors"
+
+
+def default_voices_dir() -> Path:
+    """Where the server keeps saved voices (and `--voice NAME` finds them)."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "mlx_qwen3tts" / "voices"
+
+
+def saved_voice_ids(folder: Path) -> list:
+    if not folder.is_dir():
+        return []
+    names = (p.name[: -len(SUFFIX)] for p in folder.iterdir() if p.name.endswith(SUFFIX))
+    return sorted(n for n in names if VOICE_ID.fullmatch(n))
+
+
+def saved_voice_path(name: str, folder: Path) -> Optional[Path]:
+    """The file of the voice saved as `name` (any case) in `folder`, or None."""
+    if not VOICE_ID.fullmatch(name):
+        return None
+    if (folder / (name + SUFFIX)).is_file():
+        return folder / (name + SUFFIX)
+    found = next((vid for vid in saved_voice_ids(folder) if vid.lower() == name.lower()), None)
+    return None if found is None else folder / (found + SUFFIX)
 
 
 @dataclass
@@ -122,7 +150,9 @@ def load_voice(path, facts, tokenizer) -> Voice:
         raise unusable("not saved by mlx_qwen3tts")
     size = meta.get("tts_model_size")
     if size != facts.size:
-        raise InputError(f"voice {path.name} was made with a {size} model; this model is {facts.size}", field="voice")
+        raise InputError(f"voice {path.name} was made with a {size_name(size)} model and this is the {facts.name} "
+                         f"model: use it with {model_id('base', size)}, or clone the voice again with this one",
+                         field="voice", code="voice_model_mismatch")
     xvector, codes = arrays["xvector"], arrays.get("ref_codes")
     if xvector.shape != (facts.hidden_size,) or not mx.issubdtype(xvector.dtype, mx.floating):
         raise unusable(f"x-vector of shape {tuple(xvector.shape)}, {xvector.dtype}; expected ({facts.hidden_size},) "

@@ -9,6 +9,7 @@ audio, so that is what is waited for (with a margin); without an estimate of D, 
 import threading
 import time
 from collections import deque
+from typing import Optional
 
 import numpy as np
 
@@ -29,14 +30,24 @@ def _sounddevice():
     return sounddevice
 
 
-def check_output_device(device=None):
-    """Raise PlaybackError, saying what to do, when there is nothing to play through."""
-    sd = _sounddevice()
+def output_device_problem(device=None) -> Optional[str]:
+    """Why nothing can be played (no PortAudio, no output device), or None when something can."""
+    try:
+        sd = _sounddevice()
+    except PlaybackError as e:
+        return str(e)
     try:
         sd.query_devices(device, kind="output")
     except Exception as e:  # PortAudioError, ValueError: no (default) output device
-        raise PlaybackError(f"no audio output device ({e}); connect or enable one "
-                            "(check `python -m sounddevice`)") from None
+        return f"no audio output device ({e}); connect or enable one (check `python -m sounddevice`)"
+    return None
+
+
+def check_output_device(device=None):
+    """Raise PlaybackError, saying what to do, when there is nothing to play through."""
+    problem = output_device_problem(device)
+    if problem is not None:
+        raise PlaybackError(problem)
 
 
 class Player:

@@ -13,7 +13,7 @@ import threading
 import time
 import warnings
 from contextlib import ExitStack, closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
@@ -25,12 +25,14 @@ from ..codec import FRAMES_PER_SECOND
 from ..errors import InputError
 from ..request_fields import FIELDS, field_names
 from .console import OneLineErrors, cli_errors
+from .saved_voices import voice_file
+from .speakers import help_epilog
 
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 # The request layer's fields as this command's options (errors name the option the user typed).
 FLAGS = {**field_names(**{**{name: "--" + name.replace("_", "-") for name in FIELDS}, "deltas": "--text-stream"}),
-         "save_voice": "--save-voice", "split": "--split", "format": "--format"}
-PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file")
+         "save_voice": "--save-voice", "split": "--split", "format": "--format", "codes": "--from-codes"}
+PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file", "from_codes")
 
 
 class Progress:
@@ -109,7 +111,7 @@ def stdin_deltas(stream=None, size: int = 64):
         raise InputError("--text-stream read no text from stdin; pipe some text in")
 
 
-@click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]}, epilog=help_epilog())
 @click.option("-m", "--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
 @click.option("-t", "--text", help="Text to speak; '-' reads all of stdin.")
 @click.option("--text-stream", is_flag=True, help="Read the text from stdin as it is written (e.g. piped from an LLM).")
@@ -146,6 +148,9 @@ def stdin_deltas(stream=None, size: int = 64):
                    "12-line file: out_07.wav); blank lines are skipped and get no file.")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), help="Compute dtype.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress output.")
+@click.option("--list-speakers", is_flag=True, help="List the model's preset speakers and their languages, and exit.")
+@click.option("--from-codes", type=click.Path(dir_okay=False),
+              help="Decode a file written by --codes-output into --output (no generation).")
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts")
 def main(**opts):
     """Speak text with a Qwen3-TTS model."""
@@ -213,6 +218,8 @@ class Options:
     batch_file: Optional[str]
     dtype: Optional[str]
     quiet: bool
+    list_speakers: bool
+    from_codes: Optional[str]
 
     @classmethod
     def from_click(cls, opts: dict) -> "Options":
@@ -248,13 +255,19 @@ def run(opts: Options):
 
     from ..tts import load
 
+    if opts.list_speakers:
+        from .speakers import list_speakers
+
+        return click.echo(list_speakers(opts.model), nl=False)
+    opts = replace(opts, voice=voice_file(opts.voice))
+    if opts.from_codes is not None:
+        from .from_codes import run_from_codes
+
+        return run_from_codes(opts)
     text, lines = _check_inputs(opts)
     plan = Plan(text, lines, *_check_outputs(opts, lines))
     if opts.play:
-        from ..audio.playback import check_output_device
-
-        with _play_words():
-            check_output_device()
+        opts = _playable(opts)
 
     tts = load(opts.model, dtype=getattr(mx, opts.dtype) if opts.dtype else None)
     voice = _voice(tts, plan.outs["voice"], opts.quiet, speaker=opts.speaker, voice=opts.voice,
@@ -272,6 +285,22 @@ def _play_words():
         yield
     except PlaybackError as e:
         raise PlaybackError(f"--play: {e}; or write a file with --output OUT.wav instead") from None
+
+
+def _playable(opts: Options) -> Options:
+    """--play where nothing can play: an error when it was the only output, else a warning, and the
+    files are still written (streamed as --play would have)."""
+    from ..audio.playback import check_output_device, output_device_problem
+
+    problem = output_device_problem()
+    if problem is None:
+        return opts
+    if opts.output is None and opts.codes_output is None:
+        with _play_words():
+            check_output_device()  # raises, with the advice to write a file
+    written = " and ".join(str(o) for o in (opts.output, opts.codes_output) if o is not None)
+    click.echo(f"warning: cannot play: {problem}; writing {written} only", err=True)
+    return replace(opts, play=False, stream=True)
 
 
 def _check_inputs(opts: Options):
@@ -400,7 +429,8 @@ def _read_batch_file(path):
 
 def _run_batch(tts, plan: Plan, common: dict, quiet: bool):
     texts, outs = plan.lines, plan.outs
-    results = tts.generate_batch([text for _, text in texts], decode=outs["audio"] is not None, **common)
+    results = tts.generate_batch([text for _, text in texts], decode=outs["audio"] is not None,
+                                 done=None if quiet else _line_done(texts), **common)
     items = []
     for i, ((number, _), result) in enumerate(zip(texts, results)):
         if outs["audio"] is not None:
@@ -418,6 +448,19 @@ def _run_batch(tts, plan: Plan, common: dict, quiet: bool):
             click.echo(f"line {number} -> {', '.join(written)}", err=True)
         frames = sum(r.codes.shape[0] for r in results)
         click.echo(f"{len(results)} text{'s' if len(results) != 1 else ''}, {frames} frames", err=True)
+
+
+def _line_done(texts):
+    """A batch's progress: one line per text line as it finishes (the files are written at the end, together)."""
+    start, finished = time.perf_counter(), []
+
+    def done(index: int, result):
+        finished.append(index)
+        frames = result.codes.shape[0]
+        click.echo(f"line {texts[index][0]} done ({len(finished)}/{len(texts)}): {frames} frames, "
+                   f"{frames / FRAMES_PER_SECOND:.2f} s of audio after {time.perf_counter() - start:.1f} s", err=True)
+
+    return done
 
 
 def _run_whole(tts, plan: Plan, common: dict, opts: Options):
@@ -441,7 +484,7 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
 
     # A rough length for the playback buffer: ~0.3 s of speech per text token (none for text read as it comes).
     expected_s = 0.3 * len(tts.tokenizer.encode(request.text)) if play and request.text is not None else None
-    collected, start = [], time.perf_counter()
+    collected, start, progress = [], time.perf_counter(), Progress(quiet)
     player = None
     try:
         with ExitStack() as stack:
@@ -463,9 +506,11 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
                     sink(chunk.samples)
                 if player is not None:
                     player.add(chunk.samples)
+                progress(chunks.frames, chunks.max_frames)
             if output is not None and sink is None:
                 raise InputError("the model produced no audio (end of speech at the first frame)")
     finally:
+        progress.done()
         if player is not None:
             player.close(wait=sys.exc_info()[0] is None)
     codes = np.concatenate(collected) if collected else np.zeros((0, 16), dtype=np.int32)

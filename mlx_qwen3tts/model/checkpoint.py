@@ -15,7 +15,7 @@ import mlx.core as mx
 import mlx.nn as nn
 from mlx.utils import tree_flatten
 
-from .config import ModelConfig
+from .config import RELEASED, ModelConfig
 from ..errors import ModelLoadError
 
 REQUIRED = ("config.json", "speech_tokenizer/config.json", "speech_tokenizer/model.safetensors")
@@ -42,10 +42,18 @@ def resolve(path_or_repo: str) -> Path:
     except RepositoryNotFoundError:
         raise ModelLoadError(f"no model repository '{path_or_repo}' on the Hugging Face hub") from None
     except LocalEntryNotFoundError:
-        raise ModelLoadError(f"model '{path_or_repo}' is not in the local cache and the hub cannot be reached; "
-                             "connect once to download it, or give the path of a local model folder") from None
+        raise ModelLoadError(_not_cached(path_or_repo)) from None
     except (HfHubHTTPError, OSError) as e:
         raise ModelLoadError(f"could not download '{path_or_repo}': {e}") from None
+
+
+def _not_cached(repo: str) -> str:
+    """Offline and not downloaded: what to give instead, in words that fit the CLI and Python alike."""
+    if repo in RELEASED:
+        return (f"model '{repo}' is not in the local cache and the hub cannot be reached; connect once to "
+                "download it, or give the path of a local model folder instead")
+    return (f"model '{repo}' is not in the local cache and the hub cannot be reached (nor is it a released "
+            f"model: {', '.join(RELEASED)}); give one of those ids or the path of a local model folder")
 
 
 def read_json(path: Path) -> dict:

@@ -4,6 +4,7 @@ about a loaded model that requests are checked against (`ModelFacts`).
 Unknown keys are ignored; token ids, languages and speakers always come from the file.
 """
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -13,6 +14,22 @@ from ..errors import ModelLoadError
 from .sampling_config import SamplingConfig
 
 VARIANTS = ("base", "custom_voice", "voice_design")
+VARIANT_NAMES = {"base": "Base", "custom_voice": "CustomVoice", "voice_design": "VoiceDesign"}  # as in the model ids
+
+
+def size_name(size) -> str:
+    """A size as users and the model ids write it: config.json's '0b6' is '0.6B'."""
+    return f"{size.replace('b', '.')}B" if isinstance(size, str) and re.fullmatch(r"\d+b\d+", size) else str(size)
+
+
+def model_id(variant: str, size: str) -> str:
+    """The hub id of the released model of this variant and size (Qwen/Qwen3-TTS-12Hz-0.6B-Base)."""
+    return f"Qwen/Qwen3-TTS-12Hz-{size_name(size)}-{VARIANT_NAMES.get(variant, variant)}"
+
+
+# The released models: Base and CustomVoice at both sizes, VoiceDesign at 1.7B only.
+RELEASED = tuple(model_id(v, s) for v, s in (("custom_voice", "0b6"), ("custom_voice", "1b7"), ("base", "0b6"),
+                                              ("base", "1b7"), ("voice_design", "1b7")))
 
 
 @dataclass
@@ -135,6 +152,11 @@ class ModelFacts:
         if self.variant != "custom_voice" or not self.speakers:
             return None
         return "ryan" if "ryan" in self.speakers else self.speakers[0]
+
+    @property
+    def name(self) -> str:
+        """The model as users call it: '0.6B CustomVoice'."""
+        return f"{size_name(self.size)} {VARIANT_NAMES.get(self.variant, self.variant)}"
 
     @property
     def default_text_mode(self) -> str:

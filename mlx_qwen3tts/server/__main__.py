@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from .. import __version__
 from ..cli.console import OneLineErrors, cli_errors
 from ..errors import InputError
 from ..cli.generate import DEFAULT_MODEL
@@ -124,6 +125,7 @@ def model_id(path_or_repo: str) -> str:
               help="Serve GET /v1/models, /v1/audio/models and /v1/audio/voices without the API key "
                    "(Open WebUI fetches them with none).")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
+@click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts.server")
 def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, prefill_budget, cors,
          max_input_chars, dtype, wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens,
          wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, log_level):
@@ -172,7 +174,7 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
                          public_listings=public_listings)
         shown = f"[{host}]" if ":" in host else host
         port = listener.getsockname()[1] if listener is not None else port  # --port 0: the one the system chose
-        click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.variant}) on http://{shown}:{port}"
+        click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.facts.name}) on http://{shown}:{port}"
                    f"{'  (API key required)' if api_key else ''}", err=True)
         try:
             config = uvicorn.Config(app, log_level=log_level, ws_max_size=limits.max_ws_message_bytes,

@@ -23,21 +23,15 @@ import numpy as np
 from ..errors import InputError
 from ..audio.reference import FORMATS, ReferenceAudioError, read_audio
 from ..request import DEFAULT_VOICE
-from ..voices import Voice, load_voice, save_voice
+from ..voices import SUFFIX, VOICE_ID, Voice, load_voice, save_voice, saved_voice_ids
+from ..voices import default_voices_dir  # noqa: F401  (the server's default folder, as __main__ imports it)
 from .limits import ApiError, Limits
 
-VOICE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 NOT_IN_IDS = re.compile(r"[^A-Za-z0-9_-]+")
 # Display names: one line, no path separators (a name never reads as a path, even where shown).
 DISPLAY_NAME = re.compile(r"[^\x00-\x1f\x7f/\\]{1,64}")
 OPENAI_VOICES = ("alloy", "ash", "ballad", "cedar", "coral", "echo", "fable", "marin", "nova", "onyx", "sage",
                  "shimmer", "verse")
-SUFFIX = ".safetensors"
-
-
-def default_voices_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "mlx_qwen3tts" / "voices"
 
 
 class VoiceStore:
@@ -51,10 +45,7 @@ class VoiceStore:
         self._lock = threading.Lock()
 
     def saved_ids(self) -> list:
-        if not self.folder.is_dir():
-            return []
-        names = (p.name[: -len(SUFFIX)] for p in self.folder.iterdir() if p.name.endswith(SUFFIX))
-        return sorted(n for n in names if VOICE_ID.fullmatch(n))
+        return saved_voice_ids(self.folder)
 
     def listing(self) -> list:
         """The voices this model can speak: its presets (or, on a model without any, `default`), and the saved

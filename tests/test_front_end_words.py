@@ -78,7 +78,7 @@ def test_an_uncached_hub_model_offline_is_worded_for_python_and_the_cli(tmp_path
                           "--output", str(tmp_path / "x.wav")], capture_output=True, text=True, env=env, timeout=120)
     message = python.stdout.strip()
     assert python.returncode == 0 and message.startswith(f"model '{repo}' is not in the local cache"), python.stderr
-    assert message.endswith("or give the path of a local model folder")
+    assert "or give the path of a local model folder" in message
     assert not any(flag in message for flag in FLAGS)
     assert cli.returncode == 2 and cli.stderr.strip().splitlines()[-1] == f"error: {message}", cli.stderr
     assert "Traceback" not in cli.stderr

@@ -93,7 +93,7 @@ def named_outputs(command: str, work: Path) -> list:
         numbers = [n for n, line in enumerate(lines, 1) if line.strip()]
         out = Path(outputs.pop(outputs.index(words[words.index("--output") + 1])))
         outputs += [f"{out.stem}_{n:0{len(str(len(lines)))}d}{out.suffix}" for n in numbers]
-    if words[0] == "mlx_qwen3tts.convert":  # its --output is a folder
+    if words[0] == "mlx_qwen3tts.convert" and "--output" in words:  # its --output is a folder
         outputs = [f"{words[words.index('--output') + 1]}/config.json"]
     return outputs
 

@@ -32,7 +32,8 @@ FLAGS = {name: "--" + name.replace("_", "-") for name in (
     "max_tokens", "seed", "ref_audio", "ref_text", "x_vector_only", "voice", "save_voice", "first_chunk_frames",
     "chunk_frames", "split")}
 FLAGS["deltas"] = "--text-stream"
-PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file")
+PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file", "text_file",
+                "captions", "lexicon")
 
 
 class Progress:
@@ -146,6 +147,23 @@ def stdin_deltas(stream=None, size: int = 64):
 @click.option("--batch-file", type=click.Path(dir_okay=False),
               help="Synthesize every line of this file in one batch. Outputs are numbered by line (line 7 of a "
                    "12-line file: out_07.wav); blank lines are skipped and get no file.")
+@click.option("--text-file", help="Long-form: speak a whole .txt or Markdown .md file of any length ('-': stdin), "
+              "written as it goes; .m4b/.m4a outputs get chapters. See docs/longform.md.")
+@click.option("--captions", help="With --text-file: captions per sentence (.srt, .vtt, or .json with sample offsets).")
+@click.option("--resume", is_flag=True, help="With --text-file: continue an interrupted run of the same command.")
+@click.option("--split-chapters", is_flag=True, help="With --text-file: one output file per chapter "
+              "(book_01_Title.mp3, ...).")
+@click.option("--script", is_flag=True, help="With --text-file: a dialogue script of 'Name: text' or '[Name] text' "
+              "lines.")
+@click.option("--cast", multiple=True, metavar="NAME=VOICE", help="With --script: who speaks a name's lines (a preset "
+              "speaker or a saved voice file; NAME 'default' for the rest). Repeatable.")
+@click.option("--lexicon", help="With --text-file: TSV of 'word<TAB>how to say it' applied before speaking.")
+@click.option("--normalize/--no-normalize", default=None, help="Numbers, dates and symbols as words "
+              "(default: on for --text-file).")
+@click.option("--heading-pattern", help="With --text-file: a regular expression; plain-text lines matching it "
+              "start chapters (Markdown uses # and ## headings).")
+@click.option("--batch-size", type=int, default=8, show_default=True, help="With --text-file: segments generated "
+              "at once.")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), help="Compute dtype.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress output.")
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts")
@@ -215,6 +233,16 @@ class Options:
     batch_file: Optional[str]
     dtype: Optional[str]
     quiet: bool
+    text_file: Optional[str] = None
+    captions: Optional[str] = None
+    resume: bool = False
+    split_chapters: bool = False
+    script: bool = False
+    cast: tuple = ()
+    lexicon: Optional[str] = None
+    normalize: Optional[bool] = None
+    heading_pattern: Optional[str] = None
+    batch_size: int = 8
 
     @classmethod
     def from_click(cls, opts: dict) -> "Options":
@@ -249,7 +277,14 @@ def run(opts: Options):
     import mlx.core as mx
 
     from ..tts import load
+    from .longform import check_long_form_options, run_text_file
 
+    check_long_form_options(opts)
+    if opts.text_file is not None:
+        return run_text_file(opts, lambda: load(opts.model, dtype=getattr(mx, opts.dtype) if opts.dtype else None),
+                             lambda tts: _voice(tts, None, opts.quiet, speaker=opts.speaker, voice=opts.voice,
+                                                ref_audio=opts.ref_audio, ref_text=opts.ref_text,
+                                                x_vector_only=opts.x_vector_only))
     text, lines = _check_inputs(opts)
     plan = Plan(text, lines, *_check_outputs(opts, lines))
     if opts.play:

@@ -268,3 +268,30 @@ def test_bad_input_is_one_line_and_exit_2(ckpt, tmp_path, setup, args, message):
                     *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert code == 2 and message in error_line(out)
     assert set(tmp_path.iterdir()) == before  # no output, no work folder left behind
+
+
+# Over 300 characters: cut at sentence ends into pieces by every mode (issue 35, item 1).
+LONG = " ".join(["This is a somewhat longer sentence to see the budget."] * 6)  # two pieces; each ends (greedy)
+
+
+def test_stream_of_a_long_text_equals_it_whole(ckpt, tmp_path):
+    args = ["--text", LONG, "--max-tokens", "200"]
+    speak(ckpt, *args, "-o", tmp_path / "whole.wav")
+    speak(ckpt, *args, "-o", tmp_path / "stream.wav", "--stream")
+    whole, streamed = audio(tmp_path / "whole.wav"), audio(tmp_path / "stream.wav")
+    assert whole.shape == streamed.shape and np.abs(whole - streamed).max() <= 1e-4
+    assert whole.shape[0] % 1920 != 0  # pauses between pieces: the text was cut
+
+
+def test_stream_refuses_split_batch(ckpt, tmp_path):
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text", LONG, "-o", tmp_path / "a.wav", "--stream",
+                    "--split", "batch")
+    assert code == 2 and "--split batch" in error_line(out) and list(tmp_path.iterdir()) == []
+
+
+def test_batch_file_line_is_cut_as_the_text_alone(ckpt, tmp_path):
+    (tmp_path / "lines.txt").write_text(f"Alpha bravo.\n{LONG}\n")
+    speak(ckpt, "--batch-file", tmp_path / "lines.txt", "-o", tmp_path / "out.wav", "--max-tokens", "200")
+    speak(ckpt, "--text", LONG, "-o", tmp_path / "alone.wav", "--max-tokens", "200")
+    line, alone = audio(tmp_path / "out_2.wav"), audio(tmp_path / "alone.wav")
+    assert line.shape == alone.shape and np.abs(line - alone).max() <= 1e-4

@@ -342,7 +342,7 @@ def _speak(tts, opts: Options, plan: Plan, voice):
     common = dict(language=opts.language, instruct=opts.instruct, text_mode=opts.text_mode, voice=voice,
                   max_tokens=opts.max_tokens, seed=opts.seed, **opts.sampling)
     if plan.lines is not None:
-        return _run_batch(tts, plan, common, opts.quiet)
+        return _run_batch(tts, plan, common, opts.quiet, opts.split)
     if opts.text_stream or opts.stream or opts.play:
         source = dict(deltas=stdin_deltas()) if opts.text_stream else dict(text=plan.text)
         request = tts.request(**source, first_chunk_frames=opts.first_chunk_frames, chunk_frames=opts.chunk_frames,
@@ -423,9 +423,33 @@ def _read_batch_file(path):
     return texts
 
 
-def _run_batch(tts, plan: Plan, common: dict, quiet: bool):
+def _line_results(tts, texts, common: dict, split: str, decode: bool):
+    """One text path: each line cut into the pieces `generate` would cut it into, every piece of every line
+    in one batch, each line's pieces then joined as `generate` joins them."""
+    import numpy as np
+
+    from ..audio.chunks import join_audio
+    from ..request import split_request
+    from ..tts import Result
+
+    pieces = [[r.text for r in split_request(tts.request(text, **common), split)] for text in texts]
+    flat = tts.generate_batch([p for line in pieces for p in line], decode=decode, **common)
+    results = []
+    for line in pieces:
+        mine, flat = flat[:len(line)], flat[len(line):]
+        if len(mine) == 1:
+            results.append(mine[0])
+            continue
+        audio = join_audio([r.audio for r in mine], tts.sample_rate) if decode else mine[0].audio
+        results.append(Result(audio, np.concatenate([r.codes for r in mine]), tts.sample_rate,
+                              all(r.stopped_on_eos for r in mine), mine[-1].max_frames, mine[-1].prefill_s,
+                              mine[-1].voice))
+    return results
+
+
+def _run_batch(tts, plan: Plan, common: dict, quiet: bool, split: str = "auto"):
     texts, outs = plan.lines, plan.outs
-    results = tts.generate_batch([text for _, text in texts], decode=outs["audio"] is not None, **common)
+    results = _line_results(tts, [text for _, text in texts], common, split, decode=outs["audio"] is not None)
     items = []
     for i, ((number, _), result) in enumerate(zip(texts, results)):
         if outs["audio"] is not None:
@@ -470,7 +494,7 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
     player = None
     try:
         with ExitStack() as stack:
-            chunks = stack.enter_context(closing(tts.request_chunks(request)))
+            chunks = stack.enter_context(closing(_chunks_of(tts, request, opts.split)))
             if play:
                 from ..audio.playback import Player
 
@@ -497,6 +521,23 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
         click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / FRAMES_PER_SECOND:.2f} s of audio in "
                    f"{time.perf_counter() - start:.2f} s", err=True)
     return codes, chunks.stopped_on_eos, chunks.max_frames
+
+
+def _chunks_of(tts, request, split: str):
+    """One text path: a whole text streams in the pieces `generate` cuts it into (text read as it comes
+    is spoken as it comes)."""
+    from ..longform.pieces import PieceChunks
+    from ..request import split_request
+
+    if split == "batch":
+        raise InputError("--split batch gives the pieces' audio together at the end, so it cannot stream or play; "
+                         "use --split sequence")
+    if request.text is None:
+        if split == "sequence":
+            raise InputError("--split sequence needs the whole text; --text-stream speaks the text as it comes")
+        return tts.request_chunks(request)
+    pieces = split_request(request, split)
+    return tts.request_chunks(request) if len(pieces) == 1 else PieceChunks(tts, pieces)
 
 
 @contextmanager

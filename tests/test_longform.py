@@ -295,3 +295,34 @@ def test_batch_file_line_is_cut_as_the_text_alone(ckpt, tmp_path):
     speak(ckpt, "--text", LONG, "-o", tmp_path / "alone.wav", "--max-tokens", "200")
     line, alone = audio(tmp_path / "out_2.wav"), audio(tmp_path / "alone.wav")
     assert line.shape == alone.shape and np.abs(line - alone).max() <= 1e-4
+
+
+def test_runaway_segment_is_named_and_sampled_again(ckpt, tmp_path):
+    # "Hello there." runs to its frame budget on this checkpoint (greedy: it always will).
+    (tmp_path / "a.txt").write_text("Alpha bravo.\n\nHello there.\n")
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text-file", tmp_path / "a.txt", "-o", tmp_path / "g.wav",
+                    "--temperature", "0")
+    assert code == 0, out
+    assert "segment 2 (line 3) ran to its frame limit" in out and "again" not in out
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text-file", tmp_path / "a.txt", "-o", tmp_path / "s.wav",
+                    "--seed", "1")
+    assert code == 0, out
+    assert "(line 3) ran to its frame limit without an end-of-speech token; generated it again" in out
+
+
+def test_python_api_yields_finished_segments(tts_tiny):
+    from mlx_qwen3tts import longform
+
+    doc = longform.document("Alpha bravo. Charlie delta.\n\nEcho foxtrot.")
+    spoken = list(longform.narrate(tts_tiny, doc, temperature=0, max_tokens=6, batch_size=2))
+    assert [s.segment.text for s in spoken] == ["Alpha bravo.", "Charlie delta.", "Echo foxtrot."]
+    assert [s.segment.pause_s for s in spoken] == [0.3, 0.7, 0.0]
+    for before, after in zip(spoken, spoken[1:]):
+        assert after.start == before.start + before.audio.shape[0] + before.pause
+    alone = tts_tiny.generate("Charlie delta.", temperature=0, max_tokens=6).audio
+    np.testing.assert_array_equal(spoken[1].audio, alone)
+
+
+@pytest.fixture(scope="module")
+def tts_tiny(load_tiny):
+    return load_tiny("custom_voice-0b6")

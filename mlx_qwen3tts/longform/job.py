@@ -58,10 +58,13 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
 
 
 def _report(progress: Progress, spoken):
-    if not spoken.stopped_on_eos:
-        what = "again " if spoken.retried else ""
-        progress.warn(f"segment {spoken.segment.index + 1} (line {spoken.segment.line}) {what}ran to its frame "
-                      "limit without an end-of-speech token; its speech may run on or be cut off")
+    where = f"segment {spoken.segment.index + 1} (line {spoken.segment.line})"
+    if spoken.retried:
+        progress.warn(f"{where} ran to its frame limit without an end-of-speech token; generated it again with "
+                      "another seed" + ("" if spoken.stopped_on_eos else ", which ran on too: its speech may be cut off"))
+    elif not spoken.stopped_on_eos:
+        progress.warn(f"{where} ran to its frame limit without an end-of-speech token; its speech may run on or be "
+                      "cut off")
     progress.segment(spoken, spoken.start + spoken.audio.shape[0] + spoken.pause)
 
 

@@ -38,6 +38,9 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
                        **request_kwargs)
     first = targets.audio[0]
     work = WorkFolder.open(first.path, first.what, key, new_run_seed() if seed is None else seed, resume)
+    if work.dropped:
+        progress.warn(f"started over: the {work.dropped} finished segments of an earlier unfinished run of {first} "
+                      "were dropped (--resume continues such a run)")
     done = work.done()
     segments = document.segments
     start = sum(work.lengths(done)) + sum(int(round(s.pause_s * tts.sample_rate)) for s in segments[:done])

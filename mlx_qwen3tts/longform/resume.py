@@ -48,8 +48,9 @@ def _write_whole(path: Path, write):
 class WorkFolder:
     """Finished segments of one run on disk: `save(i, audio)`, `done()`, `audio(i)`, `remove()`."""
 
-    def __init__(self, folder: Path, key: str, seed: int):
+    def __init__(self, folder: Path, key: str, seed: int, dropped: int = 0):
         self.folder, self.key, self.seed = folder, key, seed
+        self.dropped = dropped  # finished segments of an earlier unfinished run, dropped to start over
 
     @classmethod
     def open(cls, output: Path, what: str, key: str, seed: int, resume: bool) -> "WorkFolder":
@@ -66,13 +67,15 @@ class WorkFolder:
                                  "model or settings; give the same arguments, or run without --resume to start over",
                                  field="resume")
             return cls(folder, key, found["seed"])
+        dropped = 0
         if folder.exists():
             if found is None:
                 raise InputError(f"{folder} exists and is not a work folder of this program; move it away",
                                  field="resume")
+            dropped = cls(folder, key, seed).done()
             shutil.rmtree(folder)
         folder.mkdir()
-        work = cls(folder, key, seed)
+        work = cls(folder, key, seed, dropped)
         _write_whole(folder / MANIFEST, lambda f: f.write(json.dumps(
             {"format": FORMAT, "key": key, "seed": seed}).encode()))
         return work

@@ -15,11 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import mlx.core as mx
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import mlx_qwen3tts  # noqa: E402  (before mlx: it loads OpenBLAS ahead of MLX's reference BLAS)
+import mlx.core as mx  # noqa: E402
+import numpy as np  # noqa: E402
 
 WORDS = ("the morning light fell across the quiet harbour while boats rocked gently and gulls called over "
          "water that shone like glass under a pale sky").split()
@@ -51,7 +52,6 @@ def main():
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--max-tokens", type=int, help="frames per segment at most (default: its budget)")
     args = parser.parse_args()
-    import mlx_qwen3tts
     from mlx_qwen3tts import longform
 
     model = args.model

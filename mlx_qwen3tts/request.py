@@ -22,6 +22,8 @@ from .model.config import ModelFacts
 from .errors import InputError
 from .audio.reference import load_reference_audio
 from .loop.sampling import SamplingConfig
+from .longform.lexicon import Lexicon, read_lexicon
+from .longform.normalize import normalize as normalize_text
 from .text import split_sentences
 from .voices import Voice, VoiceMaker, load_voice
 
@@ -254,15 +256,33 @@ def _sampling(facts: ModelFacts, sampling, **overrides) -> SamplingConfig:
     return (sampling or facts.sampling).override(**overrides)
 
 
+def _as_spoken(text: Optional[str], language: str, normalize, lexicon) -> str:
+    """The text as the model should say it: the lexicon's respellings (a `Lexicon` or its TSV file), then,
+    with `normalize`, numbers, dates and symbols as words in `language`."""
+    if text is None:
+        raise InputError("{normalize} and {lexicon} need the whole text, not deltas", field="normalize",
+                         others=("lexicon",))
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise InputError(f"{{normalize}} must be true or false, got {_shown(normalize)}", field="normalize")
+    if isinstance(lexicon, (str, Path)):
+        lexicon = read_lexicon(lexicon)
+    if lexicon is not None and not isinstance(lexicon, Lexicon):
+        raise InputError(f"{{lexicon}} must be a TSV file or a Lexicon, got {type(lexicon).__name__}", field="lexicon")
+    text = lexicon.apply(text) if lexicon is not None else text
+    return normalize_text(text, language) if normalize else text
+
+
 def build_request(facts: ModelFacts, maker: VoiceMaker, text=None, deltas=None, *, language="auto", speaker=None,
                   instruct=None, text_mode=None, voice=None, ref_audio=None, ref_text=None, x_vector_only=False,
                   sampling: Optional[SamplingConfig] = None, temperature=None, top_k=None, top_p=None,
                   repetition_penalty=None, seed=None, max_tokens=None, first_chunk_frames=1,
-                  chunk_frames=4) -> Request:
+                  chunk_frames=4, normalize=False, lexicon=None) -> Request:
     """A complete, valid Request; raises InputError naming the first bad argument. Cheap checks
     come first, so a bad number is refused before any reference audio is encoded."""
     text, deltas, text_mode = _text_and_mode(facts, text, deltas, text_mode)
     language = language_name(facts, language)
+    if normalize or lexicon is not None:
+        text = _as_spoken(text, language, normalize, lexicon)
     sampling = _sampling(facts, sampling, temperature=temperature, top_k=top_k, top_p=top_p,
                          repetition_penalty=repetition_penalty)
     if max_tokens is not None:

@@ -259,6 +259,7 @@ def test_stdin_and_progress_lines(ckpt, tmp_path):
     ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--lexicon", "{tmp}/a.txt"], "a.txt line 1: expected"),
     ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--captions", "{tmp}/c.txt"], "give a .srt, .vtt or .json"),
     ("a.txt:Hi.", ["--text", "Hi", "--captions", "{tmp}/c.srt"], "--captions applies to --text-file"),
+    ("w.tsv:GIF", ["--text", "Hi", "--lexicon", "{tmp}/w.tsv"], "w.tsv line 1: expected"),
 ])
 def test_bad_input_is_one_line_and_exit_2(ckpt, tmp_path, setup, args, message):
     if setup:
@@ -354,3 +355,14 @@ def test_the_docs_commands_run_as_written(tmp_path, tmp_path_factory):
         assert result.returncode == 0 and "error:" not in result.stderr, f"{command}\n{result.stderr[-2000:]}"
     for made in ("book.m4b", "book.srt", "book_01_The_Harbour.mp3", "book_03_Evening.vtt", "play.wav", "play.json"):
         assert (work / made).is_file(), made
+
+
+def test_plain_text_asks_for_the_lexicon_and_normalization(ckpt, tmp_path, tts_tiny):
+    (tmp_path / "words.tsv").write_text("GIF\tjif\n")
+    speak(ckpt, "--text", "A GIF for $5.", "--lexicon", tmp_path / "words.tsv", "--normalize", "-o", tmp_path / "a.wav")
+    speak(ckpt, "--text", "A jif for five dollars, zero cents.", "-o", tmp_path / "b.wav")
+    np.testing.assert_array_equal(audio(tmp_path / "a.wav"), audio(tmp_path / "b.wav"))
+    api = tts_tiny.generate("A GIF for $5.", lexicon=str(tmp_path / "words.tsv"), normalize=True, temperature=0,
+                            max_tokens=10).audio
+    np.testing.assert_array_equal(api, audio(tmp_path / "b.wav"))
+    assert tts_tiny.request("A GIF.").text == "A GIF."  # unless asked, the text is upstream's

@@ -157,7 +157,7 @@ def stdin_deltas(stream=None, size: int = 64):
               "lines.")
 @click.option("--cast", multiple=True, metavar="NAME=VOICE", help="With --script: who speaks a name's lines (a preset "
               "speaker or a saved voice file; NAME 'default' for the rest). Repeatable.")
-@click.option("--lexicon", help="With --text-file: TSV of 'word<TAB>how to say it' applied before speaking.")
+@click.option("--lexicon", help="TSV of 'word<TAB>how to say it' applied to the text before speaking.")
 @click.option("--normalize/--no-normalize", default=None, help="Numbers, dates and symbols as words "
               "(default: on for --text-file).")
 @click.option("--heading-pattern", help="With --text-file: a regular expression; plain-text lines matching it "
@@ -341,6 +341,8 @@ def _check_outputs(opts: Options, lines):
 def _speak(tts, opts: Options, plan: Plan, voice):
     common = dict(language=opts.language, instruct=opts.instruct, text_mode=opts.text_mode, voice=voice,
                   max_tokens=opts.max_tokens, seed=opts.seed, **opts.sampling)
+    if opts.normalize or opts.lexicon is not None:  # only when asked: the plain text path stays upstream's
+        common.update(normalize=bool(opts.normalize), lexicon=opts.lexicon)
     if plan.lines is not None:
         return _run_batch(tts, plan, common, opts.quiet, opts.split)
     if opts.text_stream or opts.stream or opts.play:

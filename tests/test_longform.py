@@ -353,7 +353,8 @@ def test_the_docs_commands_run_as_written(tmp_path, tmp_path_factory):
         result = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=work, env=env, capture_output=True,
                                 text=True, timeout=600)
         assert result.returncode == 0 and "error:" not in result.stderr, f"{command}\n{result.stderr[-2000:]}"
-    for made in ("book.m4b", "book.srt", "book_01_The_Harbour.mp3", "book_03_Evening.vtt", "play.wav", "play.json"):
+    for made in ("book.m4b", "book.srt", "book_01_The_Harbour.mp3", "book_03_Evening.vtt", "play.wav", "play.json",
+                 "gif.wav"):
         assert (work / made).is_file(), made
 
 

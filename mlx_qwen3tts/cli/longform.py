@@ -142,40 +142,47 @@ class _CastVoices(dict):
         return super().get(key.lower(), super().get("default", default))
 
 
+def _prepare(opts):
+    """The document, the cast and the outputs: all that needs no model."""
+    from ..loop.sampling import SamplingConfig
+
+    text = _read_text(opts.text_file)
+    lexicon = read_lexicon(opts.lexicon) if opts.lexicon else None
+    markdown = opts.text_file != "-" and Path(opts.text_file).suffix.lower() in MARKDOWN
+    doc = document(text, markdown=markdown, script=opts.script, heading_pattern=opts.heading_pattern, lexicon=lexicon,
+                   normalize=opts.normalize is not False, language=opts.language)
+    cast = _cast(opts.cast)
+    _check_cast(doc, cast)
+    SamplingConfig().override(**opts.sampling)
+    if opts.batch_size < 1:
+        raise InputError("--batch-size must be at least 1")
+    return doc, cast, _targets(opts, doc)
+
+
+def _run_key(opts, tts, doc, cast, settings: dict) -> str:
+    """What a resumed run must share with the stopped one: what is said, by which model, voices and settings."""
+    return fingerprint([(s.text, s.pause_s, s.speaker) for s in doc.segments], doc.chapters, str(tts.path),
+                       _file_bytes(tts.path / "config.json"), tts.generation_config, settings, opts.seed, opts.speaker,
+                       _file_bytes(opts.voice), _file_bytes(opts.ref_audio), opts.ref_text, opts.x_vector_only,
+                       sorted((n, v, _file_bytes(v)) for n, v in cast.items()), opts.dtype)
+
+
 def run_text_file(opts, load_model, narrator_voice):
     """The long-form run of `opts` (checked by `check_long_form_options`); `load_model()` -> TTS and
     `narrator_voice(tts)` -> Voice are the command's own (so the voice options mean what they always do)."""
     from ..cli.console import cli_errors
-    from ..loop.sampling import SamplingConfig
-
     from .generate import FLAGS
 
     names = {**FLAGS, **NAMES}
     with cli_errors(names):
-        text = _read_text(opts.text_file)
-        lexicon = read_lexicon(opts.lexicon) if opts.lexicon else None
-        markdown = opts.text_file != "-" and Path(opts.text_file).suffix.lower() in MARKDOWN
-        normalize = True if opts.normalize is None else opts.normalize
-        doc = document(text, markdown=markdown, script=opts.script, heading_pattern=opts.heading_pattern,
-                       lexicon=lexicon, normalize=normalize, language=opts.language)
-        cast = _cast(opts.cast)
-        _check_cast(doc, cast)
-        SamplingConfig().override(**opts.sampling)
-        if opts.batch_size < 1:
-            raise InputError("--batch-size must be at least 1")
-        targets = _targets(opts, doc)
+        doc, cast, targets = _prepare(opts)
     tts = load_model()
     voices = _CastVoices(_voices(tts, cast, narrator_voice(tts)))
     settings = dict(language=opts.language, instruct=opts.instruct, text_mode=opts.text_mode,
                     max_tokens=opts.max_tokens, **opts.sampling)
-    check = tts.request(doc.segments[0].text, voice=voices.get(None), seed=opts.seed, **settings)
-    for notice in check.notices:
+    for notice in tts.request(doc.segments[0].text, voice=voices.get(None), seed=opts.seed, **settings).notices:
         print(f"warning: {notice}", file=sys.stderr)
-    key = fingerprint([(s.text, s.pause_s, s.speaker) for s in doc.segments], doc.chapters, str(tts.path),
-                      _file_bytes(tts.path / "config.json"), tts.generation_config, settings, opts.seed,
-                      opts.speaker, _file_bytes(opts.voice), _file_bytes(opts.ref_audio), opts.ref_text,
-                      opts.x_vector_only, sorted((n, v, _file_bytes(v)) for n, v in cast.items()), opts.dtype)
     progress = Progress(len(doc.segments), doc.chars, tts.sample_rate, opts.quiet)
     with cli_errors(names):
-        run_job(tts, doc, targets, key=key, resume=opts.resume, seed=opts.seed, progress=progress, voices=voices,
-                batch_size=opts.batch_size, **settings)
+        run_job(tts, doc, targets, key=_run_key(opts, tts, doc, cast, settings), resume=opts.resume, seed=opts.seed,
+                progress=progress, voices=voices, batch_size=opts.batch_size, **settings)

@@ -85,25 +85,22 @@ def _chapter_spans(document: Document, lengths: List[int], rate: int) -> List[tu
 
 def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int) -> List[Cue]:
     """The output file(s) and captions from the finished segments, each renamed into place only when all are written."""
-    cues, writers, position, base = [], {}, 0, 0
+    cues, writer, file, position, base = [], None, None, 0, 0
     lengths = list(work.lengths(len(document.segments)))
-    chapters = _chapter_spans(document, lengths, rate)
     with ExitStack() as stack:
         for segment, n in zip(document.segments, lengths):
-            file = segment.chapter if targets.split else 0
-            if file not in writers:
-                base = position
-                tmp = stack.enter_context(targets.audio[file].staged())
-                writers[file] = open_writer(tmp, targets.fmt, rate)
-                if file:
-                    writers[file - 1].close()
+            if (segment.chapter if targets.split else 0) != file:  # the next file (chapters are in order)
+                if writer is not None:
+                    writer.close()
+                file, base = segment.chapter if targets.split else 0, position
+                writer = open_writer(stack.enter_context(targets.audio[file].staged()), targets.fmt, rate)
             pause = int(round(segment.pause_s * rate))
-            writers[file].write(work.audio(segment.index))
-            writers[file].write(np.zeros(pause, np.float32))
+            writer.write(work.audio(segment.index))
+            writer.write(np.zeros(pause, np.float32))
             cues.append(Cue(segment.shown, position - base, position - base + n, position - base + n + pause,
                             segment.chapter, segment.line))
             position += n + pause
-        writers[max(writers)].close([] if targets.split else chapters)
+        writer.close([] if targets.split else _chapter_spans(document, lengths, rate))
         _write_captions(cues, targets, rate)
     return cues
 

@@ -7,7 +7,7 @@ segment re-run alone give the same audio as the whole run.
 """
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Dict, Iterator, Optional
 
 import numpy as np

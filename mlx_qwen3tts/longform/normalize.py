@@ -35,8 +35,9 @@ _PLAIN = re.compile(_NUMBER)
 
 
 def language_code(language: str, text: str) -> str:
-    """num2words' code for a language name; 'auto' guesses English for Latin text."""
-    code = CODES.get((language or "auto").lower())
+    """num2words' code for a language name or ISO 639-1 code ('en-US'); 'auto' guesses English for Latin text."""
+    key = (language or "auto").strip().lower().replace("_", "-").split("-")[0]
+    code = CODES.get(key, key if key in CODES.values() else None)
     if code is None:
         latin = sum(ch.isascii() for ch in text if ch.isalpha())
         code = "en" if latin >= 0.5 * max(sum(ch.isalpha() for ch in text), 1) else "zh"

@@ -109,16 +109,14 @@ def build(blocks: List[Block], spoken: Callable[[str], str], turns=None) -> Docu
         items += [(s, block.line, len(chapters) - 1, "sentence", None) for s in parts]
         if parts:
             items[-1] = items[-1][:3] + ("heading" if block.kind == "heading" else "paragraph", None)
-    segments = []
-    for shown, line, chapter, ends, speaker in items:
-        text = spoken(shown)
-        if text.strip():
-            segments.append(Segment(len(segments), text, shown, line, chapter, PAUSES[ends], speaker))
-    if not segments:
+    said = [(spoken(shown), shown, line, chapter, ends, speaker) for shown, line, chapter, ends, speaker in items]
+    said = [item for item in said if item[0].strip()]
+    if not said:
         raise InputError("{text} has nothing to speak", field="text", code="empty_input")
-    last = segments[-1]
-    segments[-1] = Segment(last.index, last.text, last.shown, last.line, last.chapter, 0.0, last.speaker)
-    return Document(segments, chapters)
+    used = {c: i for i, c in enumerate(sorted({item[3] for item in said}))}  # chapters left with something to say
+    segments = [Segment(i, text, shown, line, used[chapter], PAUSES[ends] if i < len(said) - 1 else 0.0, speaker)
+                for i, (text, shown, line, chapter, ends, speaker) in enumerate(said)]
+    return Document(segments, [chapters[c] for c in used])
 
 
 def read_document(text: str, *, markdown: bool = False, script: bool = False, heading_pattern: Optional[str] = None,

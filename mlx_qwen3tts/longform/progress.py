@@ -4,6 +4,8 @@ terminal one line is redrawn; elsewhere (a log, a pipe) each finished segment ge
 import sys
 import time
 
+BAR = 24  # characters of the terminal's progress bar
+
 
 def _clock(seconds: float) -> str:
     seconds = int(seconds)
@@ -32,9 +34,13 @@ class Progress:
             return
         spent = time.perf_counter() - self.started
         left = (self.total_chars - self.chars) * spent / max(self.chars_now, 1)
-        self._line(f"segment {self.done}/{self.total}  chars {self.chars}/{self.total_chars}  "
-                   f"audio {end_sample / self.rate / 60:.2f} min  ETA {_clock(left)}  "
-                   f"(line {spoken.segment.line})", end="" if self.tty else "\n")
+        line = (f"segment {self.done}/{self.total}  chars {self.chars}/{self.total_chars}  "
+                f"audio {end_sample / self.rate / 60:.2f} min  ETA {_clock(left)}")
+        if self.tty:  # a bar, redrawn in place
+            filled = BAR * self.chars // max(self.total_chars, 1)
+            self._line(f"[{'#' * filled}{'.' * (BAR - filled)}] {line}", end="")
+        else:
+            self._line(f"{line}  (line {spoken.segment.line})", end="\n")
 
     def warn(self, message: str):
         self._line(f"warning: {message}", end="\n")

@@ -24,6 +24,8 @@ from .request_fields import Asked
 from .errors import InputError
 from .audio.reference import load_reference_audio
 from .model.sampling_config import SamplingConfig
+from .longform.lexicon import Lexicon, read_lexicon
+from .longform.normalize import normalize as normalize_text
 from .text import split_sentences
 from .voices import Voice, VoiceMaker, load_voice
 
@@ -274,12 +276,30 @@ def _sampling(facts: ModelFacts, sampling, **overrides) -> SamplingConfig:
     return (sampling or facts.sampling).override(**overrides)
 
 
+def _as_spoken(text: Optional[str], language: str, normalize, lexicon) -> str:
+    """The text as the model should say it: the lexicon's respellings (a `Lexicon` or its TSV file), then,
+    with `normalize`, numbers, dates and symbols as words in `language`."""
+    if text is None:
+        raise InputError("{normalize} and {lexicon} need the whole text, not deltas", field="normalize",
+                         others=("lexicon",))
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise InputError(f"{{normalize}} must be true or false, got {_shown(normalize)}", field="normalize")
+    if isinstance(lexicon, (str, Path)):
+        lexicon = read_lexicon(lexicon)
+    if lexicon is not None and not isinstance(lexicon, Lexicon):
+        raise InputError(f"{{lexicon}} must be a TSV file or a Lexicon, got {type(lexicon).__name__}", field="lexicon")
+    text = lexicon.apply(text) if lexicon is not None else text
+    return normalize_text(text, language) if normalize else text
+
+
 def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request:
     """A complete, valid Request from what was asked; raises InputError naming the first bad field. Cheap
     checks come first, so a bad number is refused before any reference audio is encoded."""
     a = asked
     text, deltas, text_mode = _text_and_mode(facts, a.text, a.deltas, a.text_mode)
     language = language_name(facts, a.language)
+    if a.normalize or a.lexicon is not None:
+        text = _as_spoken(text, language, a.normalize, a.lexicon)
     sampling = _sampling(facts, a.sampling, temperature=a.temperature, top_k=a.top_k, top_p=a.top_p,
                          repetition_penalty=a.repetition_penalty)
     max_tokens = None

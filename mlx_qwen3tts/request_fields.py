@@ -30,6 +30,8 @@ class Asked:
     max_tokens: Optional[int] = None
     first_chunk_frames: int = 1
     chunk_frames: int = 4
+    normalize: bool = False  # numbers, dates and symbols said as words (text given whole)
+    lexicon: object = None  # respellings: a Lexicon or its TSV file
 
 
 FIELDS = tuple(f.name for f in fields(Asked))

@@ -20,14 +20,11 @@ def split_sentences(text: str, max_chars: int = 300) -> list:
     sentences = [s for s in (m.group(0).strip() for m in _SENTENCE.finditer(text)) if s]
     pieces, current = [], ""
     for sentence in sentences:
-        while len(sentence) > max_chars:
-            cut = max(sentence.rfind(sep, 0, max_chars) for sep in (", ", "，", "、", " "))
-            cut = cut + 1 if cut > 0 else max_chars
-            head, sentence = sentence[:cut].strip(), sentence[cut:].strip()
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(head)
+        *heads, sentence = _cut(sentence, max_chars)
+        if heads and current:
+            pieces.append(current)
+            current = ""
+        pieces.extend(heads)
         if current and len(current) + 1 + len(sentence) > max_chars:
             pieces.append(current)
             current = sentence
@@ -36,6 +33,22 @@ def split_sentences(text: str, max_chars: int = 300) -> list:
     if current:
         pieces.append(current)
     return pieces
+
+
+def sentences(text: str, max_chars: int = 300) -> list:
+    """Every sentence of `text` on its own (not merged), cut as `split_sentences` cuts one longer than `max_chars`."""
+    return [piece for m in _SENTENCE.finditer(text) if m.group(0).strip() for piece in _cut(m.group(0).strip(), max_chars)]
+
+
+def _cut(sentence: str, max_chars: int) -> list:
+    """`sentence` in pieces of at most `max_chars`, each cut at the last comma or space before the limit."""
+    pieces = []
+    while len(sentence) > max_chars:
+        cut = max(sentence.rfind(sep, 0, max_chars) for sep in (", ", "，", "、", " "))
+        cut = cut + 1 if cut > 0 else max_chars
+        head, sentence = sentence[:cut].strip(), sentence[cut:].strip()
+        pieces.append(head)
+    return pieces + [sentence]
 
 
 def _cjk(ch: str) -> bool:

@@ -32,7 +32,8 @@ DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 # The request layer's fields as this command's options (errors name the option the user typed).
 FLAGS = {**field_names(**{**{name: "--" + name.replace("_", "-") for name in FIELDS}, "deltas": "--text-stream"}),
          "save_voice": "--save-voice", "split": "--split", "format": "--format", "codes": "--from-codes"}
-PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file", "from_codes")
+PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file", "from_codes",
+                "text_file", "captions", "lexicon")
 
 
 class Progress:
@@ -146,6 +147,23 @@ def stdin_deltas(stream=None, size: int = 64):
 @click.option("--batch-file", type=click.Path(dir_okay=False),
               help="Synthesize every line of this file in one batch. Outputs are numbered by line (line 7 of a "
                    "12-line file: out_07.wav); blank lines are skipped and get no file.")
+@click.option("--text-file", help="Long-form: speak a whole .txt or Markdown .md file of any length ('-': stdin), "
+              "written as it goes; .m4b/.m4a outputs get chapters. See docs/longform.md.")
+@click.option("--captions", help="With --text-file: captions per sentence (.srt, .vtt, or .json with sample offsets).")
+@click.option("--resume", is_flag=True, help="With --text-file: continue an interrupted run of the same command.")
+@click.option("--split-chapters", is_flag=True, help="With --text-file: one output file per chapter "
+              "(book_01_Title.mp3, ...).")
+@click.option("--script", is_flag=True, help="With --text-file: a dialogue script of 'Name: text' or '[Name] text' "
+              "lines.")
+@click.option("--cast", multiple=True, metavar="NAME=VOICE", help="With --script: who speaks a name's lines (a preset "
+              "speaker or a saved voice file; NAME 'default' for the rest). Repeatable.")
+@click.option("--lexicon", help="TSV of 'word<TAB>how to say it' applied to the text before speaking.")
+@click.option("--normalize/--no-normalize", default=None, help="Numbers, dates and symbols as words "
+              "(default: on for --text-file).")
+@click.option("--heading-pattern", help="With --text-file: a regular expression; plain-text lines matching it "
+              "start chapters (Markdown uses # and ## headings).")
+@click.option("--batch-size", type=int, default=8, show_default=True, help="With --text-file: segments generated "
+              "at once.")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), help="Compute dtype.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress output.")
 @click.option("--list-speakers", is_flag=True, help="List the model's preset speakers and their languages, and exit.")
@@ -220,6 +238,16 @@ class Options:
     quiet: bool
     list_speakers: bool
     from_codes: Optional[str]
+    text_file: Optional[str] = None
+    captions: Optional[str] = None
+    resume: bool = False
+    split_chapters: bool = False
+    script: bool = False
+    cast: tuple = ()
+    lexicon: Optional[str] = None
+    normalize: Optional[bool] = None
+    heading_pattern: Optional[str] = None
+    batch_size: int = 8
 
     @classmethod
     def from_click(cls, opts: dict) -> "Options":
@@ -254,6 +282,7 @@ def run(opts: Options):
     import mlx.core as mx
 
     from ..tts import load
+    from .longform import check_long_form_options, run_text_file
 
     if opts.list_speakers:
         from .speakers import list_speakers
@@ -264,6 +293,12 @@ def run(opts: Options):
         from .from_codes import run_from_codes
 
         return run_from_codes(opts)
+    check_long_form_options(opts)
+    if opts.text_file is not None:
+        return run_text_file(opts, lambda: load(opts.model, dtype=getattr(mx, opts.dtype) if opts.dtype else None),
+                             lambda tts: _voice(tts, None, opts.quiet, speaker=opts.speaker, voice=opts.voice,
+                                                ref_audio=opts.ref_audio, ref_text=opts.ref_text,
+                                                x_vector_only=opts.x_vector_only))
     text, lines = _check_inputs(opts)
     plan = Plan(text, lines, *_check_outputs(opts, lines))
     if opts.play:
@@ -345,8 +380,10 @@ def _check_outputs(opts: Options, lines):
 def _speak(tts, opts: Options, plan: Plan, voice):
     common = dict(language=opts.language, instruct=opts.instruct, text_mode=opts.text_mode, voice=voice,
                   max_tokens=opts.max_tokens, seed=opts.seed, **opts.sampling)
+    if opts.normalize or opts.lexicon is not None:  # only when asked: the plain text path stays upstream's
+        common.update(normalize=bool(opts.normalize), lexicon=opts.lexicon)
     if plan.lines is not None:
-        return _run_batch(tts, plan, common, opts.quiet)
+        return _run_batch(tts, plan, common, opts.quiet, opts.split)
     if opts.text_stream or opts.stream or opts.play:
         source = dict(deltas=stdin_deltas()) if opts.text_stream else dict(text=plan.text)
         request = tts.request(**source, first_chunk_frames=opts.first_chunk_frames, chunk_frames=opts.chunk_frames,
@@ -427,10 +464,49 @@ def _read_batch_file(path):
     return texts
 
 
-def _run_batch(tts, plan: Plan, common: dict, quiet: bool):
+def _line_results(tts, texts, common: dict, split: str, decode: bool, done=None):
+    """One text path: each line cut into the pieces `generate` would cut it into, every piece of every line
+    in one batch, each line's pieces then joined as `generate` joins them; `done(line index, result)` as
+    each line's last piece finishes."""
+    from ..request import split_request
+
+    pieces = [[r.text for r in split_request(tts.request(text, **common), split)] for text in texts]
+    owner = [i for i, line in enumerate(pieces) for _ in line]
+    finished, lines = {}, {}
+
+    def piece_done(index: int, result):
+        finished[index] = result
+        line = owner[index]
+        mine = [j for j, o in enumerate(owner) if o == line]
+        if all(j in finished for j in mine):
+            lines[line] = _joined(tts, [finished[j] for j in mine], decode)
+            if done is not None:
+                done(line, lines[line])
+
+    flat = tts.generate_batch([p for line in pieces for p in line], decode=decode, done=piece_done, **common)
+    return [lines[line] if line in lines else _joined(tts, [flat[j] for j, o in enumerate(owner) if o == line], decode)
+            for line in range(len(pieces))]
+
+
+def _joined(tts, results: list, decode: bool):
+    """The pieces of one line as one Result, joined as `generate` joins them."""
+    import numpy as np
+
+    from ..audio.chunks import join_audio
+    from ..tts import Result
+
+    if len(results) == 1:
+        return results[0]
+    audio = join_audio([r.audio for r in results], tts.sample_rate) if decode else results[0].audio
+    return Result(audio, np.concatenate([r.codes for r in results]), tts.sample_rate,
+                  all(r.stopped_on_eos for r in results), results[-1].max_frames, results[-1].prefill_s,
+                  results[-1].voice)
+
+
+def _run_batch(tts, plan: Plan, common: dict, quiet: bool, split: str = "auto"):
     texts, outs = plan.lines, plan.outs
-    results = tts.generate_batch([text for _, text in texts], decode=outs["audio"] is not None,
-                                 done=None if quiet else _line_done(texts), **common)
+    results = _line_results(tts, [text for _, text in texts], common, split, decode=outs["audio"] is not None,
+                            done=None if quiet else _line_done(texts))
     items = []
     for i, ((number, _), result) in enumerate(zip(texts, results)):
         if outs["audio"] is not None:
@@ -488,7 +564,7 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
     player = None
     try:
         with ExitStack() as stack:
-            chunks = stack.enter_context(closing(tts.request_chunks(request)))
+            chunks = stack.enter_context(closing(_chunks_of(tts, request, opts.split)))
             if play:
                 from ..audio.playback import Player
 
@@ -518,6 +594,23 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
         click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / FRAMES_PER_SECOND:.2f} s of audio in "
                    f"{time.perf_counter() - start:.2f} s", err=True)
     return codes, chunks.stopped_on_eos, chunks.max_frames
+
+
+def _chunks_of(tts, request, split: str):
+    """One text path: a whole text streams in the pieces `generate` cuts it into (text read as it comes
+    is spoken as it comes)."""
+    from ..longform.pieces import PieceChunks
+    from ..request import split_request
+
+    if split == "batch":
+        raise InputError("--split batch gives the pieces' audio together at the end, so it cannot stream or play; "
+                         "use --split sequence")
+    if request.text is None:
+        if split == "sequence":
+            raise InputError("--split sequence needs the whole text; --text-stream speaks the text as it comes")
+        return tts.request_chunks(request)
+    pieces = split_request(request, split)
+    return tts.request_chunks(request) if len(pieces) == 1 else PieceChunks(tts, pieces)
 
 
 @contextmanager

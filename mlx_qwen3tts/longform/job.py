@@ -1,0 +1,126 @@
+"""A long-form run to files: segments spoken in batches, each kept in the work folder as it finishes
+(so a stopped run resumes), then the output (or one file per chapter) and the captions written whole
+from those files. Output to stdout or a pipe is streamed segment by segment instead (no resuming)."""
+
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import List, Optional
+
+import numpy as np
+
+from ..audio.formats import StreamEncoder
+from ..errors import InputError
+from .. import outputs
+from .captions import Cue, caption_format, render
+from .narrate import narrate, new_run_seed
+from .progress import Progress
+from .resume import WorkFolder
+from .segments import Document
+from .writer import open_writer
+
+
+@dataclass
+class Targets:
+    audio: List[outputs.Output]  # the output, or one per chapter (--split-chapters)
+    fmt: str  # a format name of audio.formats, or "mp4"
+    captions: List[outputs.Output]  # none, one, or one per chapter
+    split: bool = False
+
+
+def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, seed: Optional[int],
+        progress: Progress, voices=None, batch_size: int = 8, **request_kwargs):
+    """Speak `document` into `targets`; `key`: the fingerprint of text, model and settings a resume must match."""
+    if not targets.audio[0].seekable:
+        if resume:
+            raise InputError("--resume needs an output file (the finished segments are kept beside it)",
+                             field="resume")
+        return _stream(tts, document, targets, progress, voices=voices, batch_size=batch_size, seed=seed,
+                       **request_kwargs)
+    first = targets.audio[0]
+    work = WorkFolder.open(first.path, first.what, key, new_run_seed() if seed is None else seed, resume)
+    if work.dropped:
+        progress.warn(f"started over: the {work.dropped} finished segments of an earlier unfinished run of {first} "
+                      "were dropped (--resume continues such a run)")
+    done = work.done()
+    segments = document.segments
+    start = sum(work.lengths(done)) + sum(int(round(s.pause_s * tts.sample_rate)) for s in segments[:done])
+    progress.resumed(done, sum(len(s.text) for s in segments[:done]))
+    try:
+        for spoken in narrate(tts, document, voices=voices, batch_size=batch_size, seed=work.seed, first=done,
+                              start=start, **request_kwargs):
+            work.save(spoken.segment.index, spoken.audio)
+            _report(progress, spoken)
+    except KeyboardInterrupt:
+        progress.warn(f"{work.done()} of {len(segments)} segments are kept; run again with --resume to continue")
+        raise
+    cues = _assemble(document, work, targets, tts.sample_rate)
+    work.remove()
+    seconds = (cues[-1].end if cues else 0) / tts.sample_rate
+    progress.finish(f"{len(segments)} segments, {seconds / 60:.2f} min of audio -> "
+                    f"{', '.join(str(o) for o in targets.audio[:3])}{' ...' if len(targets.audio) > 3 else ''}")
+
+
+def _report(progress: Progress, spoken):
+    where = f"segment {spoken.segment.index + 1} (line {spoken.segment.line})"
+    if spoken.retried:
+        progress.warn(f"{where} ran to its frame limit without an end-of-speech token; generated it again with "
+                      "another seed" + ("" if spoken.stopped_on_eos else ", which ran on too: its speech may be cut off"))
+    elif not spoken.stopped_on_eos:
+        progress.warn(f"{where} ran to its frame limit without an end-of-speech token; its speech may run on or be "
+                      "cut off")
+    progress.segment(spoken, spoken.start + spoken.audio.shape[0] + spoken.pause)
+
+
+def _chapter_spans(document: Document, lengths: List[int], rate: int) -> List[tuple]:
+    """(title, start, end) per chapter, in output samples."""
+    spans, position = [], 0
+    for segment, n in zip(document.segments, lengths):
+        title = document.chapters[segment.chapter] or "Opening"
+        if not spans or spans[-1][0] != segment.chapter:
+            spans.append([segment.chapter, title, position, position])
+        position += n + int(round(segment.pause_s * rate))
+        spans[-1][3] = position
+    return [(title, start, end) for _, title, start, end in spans]
+
+
+def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int) -> List[Cue]:
+    """The output file(s) and captions from the finished segments, each renamed into place only when all are written."""
+    cues, writer, file, position, base = [], None, None, 0, 0
+    lengths = list(work.lengths(len(document.segments)))
+    with ExitStack() as stack:
+        for segment, n in zip(document.segments, lengths):
+            if (segment.chapter if targets.split else 0) != file:  # the next file (chapters are in order)
+                if writer is not None:
+                    writer.close()
+                file, base = segment.chapter if targets.split else 0, position
+                writer = open_writer(stack.enter_context(targets.audio[file].staged()), targets.fmt, rate)
+            pause = int(round(segment.pause_s * rate))
+            writer.write(work.audio(segment.index))
+            writer.write(np.zeros(pause, np.float32))
+            cues.append(Cue(segment.shown, position - base, position - base + n, position - base + n + pause,
+                            segment.chapter, segment.line))
+            position += n + pause
+        writer.close([] if targets.split else _chapter_spans(document, lengths, rate))
+        _write_captions(cues, targets, rate)
+    return cues
+
+
+def _write_captions(cues: List[Cue], targets: Targets, rate: int):
+    groups = [[c for c in cues if c.chapter == i] for i in range(len(targets.captions))] if targets.split else [cues]
+    outputs.write_all([(out, render(group, rate, caption_format(out.given)).encode())
+                       for out, group in zip(targets.captions, groups)])
+
+
+def _stream(tts, document: Document, targets: Targets, progress: Progress, **kwargs):
+    out, cues = targets.audio[0], []
+    encoder = StreamEncoder(targets.fmt, tts.sample_rate)
+    with out.open() as f:
+        for spoken in narrate(tts, document, **kwargs):
+            f.write(encoder.write(np.concatenate([spoken.audio, np.zeros(spoken.pause, np.float32)])))
+            f.flush()
+            end = spoken.start + spoken.audio.shape[0]
+            cues.append(Cue(spoken.segment.shown, spoken.start, end, end + spoken.pause, spoken.segment.chapter,
+                            spoken.segment.line))
+            _report(progress, spoken)
+        f.write(encoder.close())
+    _write_captions(cues, targets, tts.sample_rate)

@@ -1,0 +1,56 @@
+"""Markdown read as a listener should hear it: the words of headings, paragraphs, list items and
+table rows, without the marks (emphasis, bullets, link targets, images, HTML); code blocks skipped.
+
+Parsed by markdown-it-py (CommonMark, with GitHub tables), so what counts as emphasis or a link is
+what a Markdown renderer would show.
+"""
+
+from dataclasses import dataclass
+from typing import List
+
+from markdown_it import MarkdownIt
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # "heading" or "paragraph"
+    text: str  # the words to hear, on one line
+    line: int  # where it starts in the file (1-based)
+    level: int = 0  # heading level (1 for #); 0 for a paragraph
+
+
+def _words(inline) -> str:
+    """An inline token's words: text, inline code and link text kept; marks, images and HTML dropped."""
+    parts = []
+    for child in inline.children or ():
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return " ".join("".join(parts).split())
+
+
+def read_markdown(source: str) -> List[Block]:
+    """The blocks of a Markdown document in reading order; a table gives one paragraph per row."""
+    tokens = MarkdownIt("commonmark").enable("table").parse(source)
+    blocks, heading, cells, row_line = [], 0, None, 0
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            heading = int(token.tag[1:])
+        elif token.type == "heading_close":
+            heading = 0
+        elif token.type == "tr_open":
+            cells, row_line = [], token.map[0] + 1
+        elif token.type == "tr_close":
+            row = ", ".join(c for c in cells if c)
+            if row:
+                blocks.append(Block("paragraph", row + ".", row_line))
+            cells = None
+        elif token.type == "inline":
+            words = _words(token)
+            if cells is not None:
+                cells.append(words)
+            elif words:
+                line = (token.map or tokens[i - 1].map or [0])[0] + 1
+                blocks.append(Block("heading" if heading else "paragraph", words, line, heading))
+    return blocks

@@ -1,0 +1,80 @@
+"""Segments to speech, several at a time: the iterator every long-form front end consumes.
+
+Segments are independent given their voice, so they run as rows of one batch (`TTS.generate_batch`'s
+path), in order, `batch_size` at a time; with greedy decoding each one's audio equals that text spoken
+alone. Each segment's seed is derived from the run's seed and its index, so a resumed run and a
+segment re-run alone give the same audio as the whole run.
+"""
+
+import random
+from dataclasses import dataclass
+from typing import Dict, Iterator, Optional
+
+import numpy as np
+
+from .segments import Document, Segment
+
+SEED_SPACE = 2**64
+
+
+@dataclass
+class Spoken:
+    segment: Segment
+    audio: np.ndarray  # (samples,) float32 at the model's rate: the speech, without the pause after it
+    pause: int  # samples of silence that follow it in the output
+    start: int  # the output sample where its speech starts
+    stopped_on_eos: bool  # False: it ran to its frame limit without an end-of-speech token
+    retried: bool = False  # generated a second time (sampling) after running to its limit
+
+
+def segment_seed(run_seed: int, index: int, attempt: int = 0) -> int:
+    """A segment's seed: the same for the same run seed, index and attempt, unrelated between them."""
+    state = np.random.SeedSequence([run_seed % SEED_SPACE, index, attempt]).generate_state(2, np.uint32)
+    return int(state[0]) << 32 | int(state[1])
+
+
+def new_run_seed() -> int:
+    return random.getrandbits(63)
+
+
+def narrate(tts, document: Document, *, voices: Optional[Dict[Optional[str], object]] = None, batch_size: int = 8,
+            seed: Optional[int] = None, first: int = 0, start: int = 0, **request_kwargs) -> Iterator[Spoken]:
+    """Finished segments of `document` in order, from segment `first` (whose speech starts at output
+    sample `start`; earlier ones are taken as done).
+
+    voices: a script's speaker name -> voice (a Voice, or what `TTS.request` takes as `voice`); the
+    voice for None (and for every segment without a speaker) is the narrator's, else `request_kwargs`
+    decide. request_kwargs: as `TTS.request` (language, speaker, instruct, temperature, ...);
+    `max_tokens` caps each segment. A segment that runs to its frame budget without ending is, when
+    sampling, generated once more with another derived seed (greedy decoding would repeat it).
+    """
+    seed = new_run_seed() if seed is None else seed
+    voices = voices or {}
+    todo = document.segments[first:]
+    for at in range(0, len(todo), batch_size):
+        group = todo[at : at + batch_size]
+        requests = [_request(tts, s, voices, seed, 0, request_kwargs) for s in group]
+        for segment, request, result in zip(group, requests, _speak(tts, requests)):
+            retried = _ran_on(request, result) and request.sampling.sampled
+            if retried:
+                result = _speak(tts, [_request(tts, segment, voices, seed, 1, request_kwargs)])[0]
+            pause = int(round(segment.pause_s * tts.sample_rate))
+            yield Spoken(segment, result.audio, pause, start, result.stopped_on_eos, retried)
+            start += result.audio.shape[0] + pause
+
+
+def _request(tts, segment: Segment, voices: dict, seed: int, attempt: int, kwargs: dict):
+    voice = voices.get(segment.speaker, voices.get(None))
+    extra = dict(voice=voice, speaker=None) if voice is not None else {}
+    return tts.request(segment.text, seed=segment_seed(seed, segment.index, attempt), **{**kwargs, **extra})
+
+
+def _speak(tts, requests):
+    # TTS's batch path: one row per request, each decoded on its own (as `generate_batch`, but with a
+    # seed per request, which `generate_batch`'s keywords cannot say).
+    return tts._generate_batch(requests, decode=True)
+
+
+def _ran_on(request, result) -> bool:
+    """It ran to the budget of its text (not to a cap the caller set) without an end-of-speech token."""
+    return not result.stopped_on_eos and request.max_frames is None and result.codes.shape[0] > 0

@@ -1,0 +1,129 @@
+"""Long text cut into segments a listener hears in order: sentences, grouped in paragraphs and
+chapters, each with the pause that follows it; a dialogue script's turns carry their speaker.
+
+A segment is the unit of work (one request), of resuming and of captions. Its `text` is what
+the model is given (after the lexicon and normalization), `shown` what captions show (as written).
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Tuple
+
+from ..errors import InputError
+from ..text import sentences
+from .markdown import Block, read_markdown
+
+MAX_SEGMENT_CHARS = 300  # a longer sentence is cut at a comma or space (as `text.split_sentences` cuts)
+# Silence after a segment, by what ends with it (seconds).
+PAUSES = {"sentence": 0.3, "paragraph": 0.7, "turn": 0.5, "heading": 0.9, "chapter": 1.5}
+_TURN = re.compile(r"^\s*(?:\[([^\]\n]{1,60})\]|([^:\n]{1,60}?)\s*:)\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class Segment:
+    index: int
+    text: str  # what the model speaks
+    shown: str  # the sentence as written (captions)
+    line: int  # where it starts in the input (1-based)
+    chapter: int  # index into Document.chapters
+    pause_s: float  # silence after it (none after the last)
+    speaker: Optional[str] = None  # a script turn's name (as written in the script)
+
+
+@dataclass(frozen=True)
+class Document:
+    segments: List[Segment]
+    chapters: List[str] = field(default_factory=lambda: [""])  # titles, in order ("" for untitled)
+
+    @property
+    def chars(self) -> int:
+        return sum(len(s.text) for s in self.segments)
+
+
+def plain_blocks(text: str, heading_pattern: Optional[str] = None) -> List[Block]:
+    """Paragraphs of plain text (split at blank lines); a line matching `heading_pattern` is a heading."""
+    try:
+        heading = re.compile(heading_pattern) if heading_pattern else None
+    except re.error as e:
+        raise InputError(f"{{heading_pattern}} is not a regular expression: {e}", field="heading_pattern") from None
+    blocks, lines, start = [], [], 0
+
+    def flush():
+        if lines:
+            blocks.append(Block("paragraph", " ".join(lines), start))
+            lines.clear()
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        if heading is not None and line.strip() and heading.fullmatch(line.strip()):
+            flush()
+            blocks.append(Block("heading", line.strip(), number, 1))
+        elif not line.strip():
+            flush()
+        else:
+            start = start if lines else number
+            lines.append(line.strip())
+    flush()
+    return blocks
+
+
+def script_turns(text: str) -> List[Tuple[int, str, str]]:
+    """(line, name, text) of each turn of a script: `Name: text` or `[Name] text` lines; a line
+    without a name continues the turn before it."""
+    turns = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        m = _TURN.match(line)
+        if m:
+            turns.append((number, (m.group(1) or m.group(2)).strip(), m.group(3).strip()))
+        elif turns:
+            n, name, said = turns[-1]
+            turns[-1] = (n, name, f"{said} {line.strip()}")
+        else:
+            raise InputError(f"{{script}} line {number} names no speaker; write 'Name: text' or '[Name] text'",
+                             field="script")
+    return [t for t in turns if t[2]]
+
+
+def _pieces(block_text: str) -> List[str]:
+    return sentences(block_text, MAX_SEGMENT_CHARS)
+
+
+def build(blocks: List[Block], spoken: Callable[[str], str], turns=None) -> Document:
+    """Segments of blocks (or of script `turns`), `spoken` turning written text into the model's text.
+    A level 1 or 2 heading starts a chapter titled by it."""
+    items, chapters = [], [""]  # items: (shown, line, chapter, ends, speaker)
+    if turns is not None:
+        for line, name, said in turns:
+            items += [(s, line, 0, "sentence", name) for s in _pieces(said)]
+            items[-1] = items[-1][:3] + ("turn", name)
+    for block in blocks:
+        if block.kind == "heading" and block.level <= 2:
+            if items or chapters[-1]:
+                chapters.append(block.text)
+                if items:
+                    items[-1] = items[-1][:3] + ("chapter", None)
+            else:
+                chapters[-1] = block.text  # the first chapter's title, not an untitled one before it
+        parts = _pieces(block.text)
+        items += [(s, block.line, len(chapters) - 1, "sentence", None) for s in parts]
+        if parts:
+            items[-1] = items[-1][:3] + ("heading" if block.kind == "heading" else "paragraph", None)
+    said = [(spoken(shown), shown, line, chapter, ends, speaker) for shown, line, chapter, ends, speaker in items]
+    said = [item for item in said if item[0].strip()]
+    if not said:
+        raise InputError("{text} has nothing to speak", field="text", code="empty_input")
+    used = {c: i for i, c in enumerate(sorted({item[3] for item in said}))}  # chapters left with something to say
+    segments = [Segment(i, text, shown, line, used[chapter], PAUSES[ends] if i < len(said) - 1 else 0.0, speaker)
+                for i, (text, shown, line, chapter, ends, speaker) in enumerate(said)]
+    return Document(segments, [chapters[c] for c in used])
+
+
+def read_document(text: str, *, markdown: bool = False, script: bool = False, heading_pattern: Optional[str] = None,
+                  spoken: Callable[[str], str] = lambda s: s) -> Document:
+    """The segments and chapters of a whole text: plain, Markdown or a dialogue script."""
+    if not text.strip():
+        raise InputError("{text} is empty; give some text to speak", field="text", code="empty_input")
+    if script:
+        return build([], spoken, script_turns(text))
+    return build(read_markdown(text) if markdown else plain_blocks(text, heading_pattern), spoken)

@@ -1,0 +1,369 @@
+"""Long-form through the command line as a user runs it (`--text-file`), on the tiny checkpoints:
+bounded memory, captions, resume, chapters, scripts, lexicon, Markdown, and bad input."""
+
+import json
+import os
+import resource
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+from click.testing import CliRunner
+
+from fixture_checkpoints import checkpoint_dir
+from mlx_qwen3tts.cli.generate import main
+
+ROOT = Path(__file__).resolve().parent.parent
+WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike".split()
+
+
+@pytest.fixture(scope="module")
+def ckpt(tmp_path_factory):
+    root = tmp_path_factory.getbasetemp()
+    return {name: checkpoint_dir(name, root) for name in ("custom_voice-0b6",)}
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input)
+    return result.exit_code, result.output
+
+
+def error_line(output):
+    lines = [line for line in output.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1, output
+    assert "Traceback" not in output
+    return lines[0]
+
+
+def sentences(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return [" ".join(rng.choice(WORDS, 4)).capitalize() + "." for _ in range(n)]
+
+
+def speak(ckpt, *args):
+    """The command's audio for `args` (greedy, 10 frames at most per text)."""
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--temperature", "0", "--max-tokens", "10", "-q", *args)
+    assert code == 0, out
+    return out
+
+
+def audio(path):
+    samples, rate = sf.read(path, dtype="float32")
+    assert rate == 24000
+    return samples
+
+
+def cli_process(ckpt, *args, **kwargs):
+    """The command as its own process (`python -m mlx_qwen3tts.generate`), printing its peak memory at exit."""
+    code = ("import atexit, resource, sys\n"
+            "atexit.register(lambda: print('MAXRSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
+            "file=sys.stderr))\n"
+            "from mlx_qwen3tts.cli.generate import main\nmain()")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.Popen([sys.executable, "-c", code, "--model", str(ckpt["custom_voice-0b6"]),
+                             *[str(a) for a in args]], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def finished(proc, timeout=600):
+    _, err = proc.communicate(timeout=timeout)
+    assert proc.returncode == 0, err
+    return err
+
+
+def test_memory_does_not_grow_with_the_text(ckpt, tmp_path):
+    texts = sentences(40)
+    (tmp_path / "short.txt").write_text(" ".join(texts[:4]))
+    (tmp_path / "long.txt").write_text("\n\n".join(" ".join(texts[i:i + 4]) for i in range(0, 40, 4)))
+    peaks = {}
+    for name in ("short", "long"):
+        err = finished(cli_process(ckpt, "--text-file", tmp_path / f"{name}.txt", "-o", tmp_path / f"{name}.wav",
+                                   "--temperature", "0", "--max-tokens", "8", "--batch-size", "4", "-q"))
+        peaks[name] = int(err.split("MAXRSS_KB")[1].split()[0])
+    long_audio = audio(tmp_path / "long.wav")
+    assert long_audio.shape[0] > 9 * audio(tmp_path / "short.wav").shape[0]  # ten times the text: ten times the audio
+    assert peaks["long"] - peaks["short"] < 8 * 1024, peaks  # KB: the audio is on disk, not in memory
+
+
+def srt_cues(path):
+    """(start s, end s) of each cue as FFmpeg's SRT/WebVTT demuxer reads the file."""
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_packets", "-of", "json", str(path)],
+                           capture_output=True, text=True, check=True)
+    packets = json.loads(probe.stdout)["packets"]
+    return [(float(p["pts_time"]), float(p["pts_time"]) + float(p["duration_time"])) for p in packets]
+
+
+def cue_texts(path):
+    """The last text line of each cue block (one line per cue here)."""
+    blocks = [b.strip().splitlines() for b in Path(path).read_text().split("\n\n") if "-->" in b]
+    return [b[-1] for b in blocks]
+
+
+@pytest.mark.parametrize("ext", ["srt", "vtt"])
+def test_captions_are_the_sentences_timed_to_the_samples(ckpt, tmp_path, ext):
+    said = sentences(3, seed=1)
+    (tmp_path / "story.txt").write_text(f"{said[0]} {said[1]}\n\n{said[2]}\n")
+    speak(ckpt, "--text-file", tmp_path / "story.txt", "-o", tmp_path / "story.wav",
+          "--captions", tmp_path / f"story.{ext}")
+    speak(ckpt, "--text", said[0], "-o", tmp_path / "alone.wav")
+    whole, alone = audio(tmp_path / "story.wav"), audio(tmp_path / "alone.wav")
+    times = srt_cues(tmp_path / f"story.{ext}")
+    assert cue_texts(tmp_path / f"story.{ext}") == said
+    assert len(times) == 3 and times[0][0] == 0.0
+    assert abs(times[-1][1] - whole.shape[0] / 24000) <= 0.001  # the last cue ends at the output's end
+    first = int(round(times[1][0] * 24000))  # the first cue: that sentence alone, then its pause
+    np.testing.assert_array_equal(whole[:alone.shape[0]], alone)
+    assert first - alone.shape[0] == int(0.3 * 24000) and not whole[alone.shape[0]:first].any()
+
+
+def test_json_captions_give_exact_samples(ckpt, tmp_path):
+    said = sentences(2, seed=2)
+    (tmp_path / "a.txt").write_text(" ".join(said))
+    speak(ckpt, "--text-file", tmp_path / "a.txt", "-o", tmp_path / "a.wav", "--captions", tmp_path / "a.json")
+    speak(ckpt, "--text", said[1], "-o", tmp_path / "second.wav")
+    cues = json.loads((tmp_path / "a.json").read_text())["cues"]
+    whole, second = audio(tmp_path / "a.wav"), audio(tmp_path / "second.wav")
+    assert [c["text"] for c in cues] == said and cues[-1]["end"] == whole.shape[0]
+    np.testing.assert_array_equal(whole[cues[1]["start"]:cues[1]["speech_end"]], second)
+
+
+def test_resume_after_a_kill_equals_an_uninterrupted_run(ckpt, tmp_path):
+    text = tmp_path / "book.txt"
+    said = sentences(12, seed=3)
+    text.write_text("\n\n".join(" ".join(said[i:i + 3]) for i in range(0, 12, 3)))
+    # Sampled with a seed: each segment's seed comes from the run's and its index.
+    args = ["--text-file", text, "--seed", "7", "--max-tokens", "12", "--batch-size", "2"]
+
+    def timed(*extra):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        err = finished(cli_process(ckpt, *args, *extra))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return err, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+    _, whole_cpu = timed("-o", tmp_path / "whole.wav")
+    out = tmp_path / "resumed.wav"
+    parts = tmp_path / ".resumed.wav.parts"
+    proc = cli_process(ckpt, *args, "-o", out)
+    deadline = time.monotonic() + 300
+    while len(list(parts.glob("*.npy"))) < 6 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)  # as a power cut would: no clean-up at all
+    proc.communicate()
+    assert not out.exists() and len(list(parts.glob("*.npy"))) >= 6
+    err, resumed_cpu = timed("-o", out, "--resume")
+    assert "resuming after segment" in err
+    np.testing.assert_array_equal(audio(out), audio(tmp_path / "whole.wav"))
+    assert not parts.exists()  # the work folder goes with the finished output
+    assert resumed_cpu < whole_cpu, (resumed_cpu, whole_cpu)
+    # A finished run cannot be resumed: nothing is left to continue.
+    code, output = run("--model", ckpt["custom_voice-0b6"], *args, "-o", out, "--resume")
+    assert code == 2 and "no unfinished run" in error_line(output)
+
+
+def test_resume_of_another_text_is_refused(ckpt, tmp_path):
+    (tmp_path / "a.txt").write_text(" ".join(sentences(2, seed=4)))
+    out = tmp_path / "a.wav"
+    parts = tmp_path / ".a.wav.parts"
+    parts.mkdir()
+    (parts / "manifest.json").write_text(json.dumps({"format": 1, "key": "another run", "seed": 1}))
+    code, output = run("--model", ckpt["custom_voice-0b6"], "--text-file", tmp_path / "a.txt", "-o", out, "--resume")
+    assert code == 2 and "another text, model or settings" in error_line(output)
+    assert not out.exists() and (parts / "manifest.json").exists()
+
+
+BOOK = "# The Start\n\nAlpha bravo.\n\n## In Between\n\nCharlie delta. Echo golf.\n\n# The End\n\nHotel india.\n"
+
+
+def test_markdown_headings_become_chapters(ckpt, tmp_path):
+    (tmp_path / "book.md").write_text(BOOK)
+    speak(ckpt, "--text-file", tmp_path / "book.md", "-o", tmp_path / "book.m4b")
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_chapters", "-of", "json", str(tmp_path / "book.m4b")],
+                           capture_output=True, text=True, check=True)
+    chapters = json.loads(probe.stdout)["chapters"]
+    assert [c["tags"]["title"] for c in chapters] == ["The Start", "In Between", "The End"]
+    assert float(chapters[0]["start_time"]) == 0 and all(
+        float(a["end_time"]) == float(b["start_time"]) for a, b in zip(chapters, chapters[1:]))
+
+
+def test_split_chapters_writes_a_file_per_chapter(ckpt, tmp_path):
+    (tmp_path / "book.md").write_text(BOOK)
+    speak(ckpt, "--text-file", tmp_path / "book.md", "-o", tmp_path / "book.wav", "--split-chapters",
+          "--captions", tmp_path / "book.srt")
+    names = sorted(p.name for p in tmp_path.glob("book_*"))
+    assert names == ["book_01_The_Start.srt", "book_01_The_Start.wav", "book_02_In_Between.srt",
+                     "book_02_In_Between.wav", "book_03_The_End.srt", "book_03_The_End.wav"]
+    assert cue_texts(tmp_path / "book_02_In_Between.srt") == ["In Between", "Charlie delta.", "Echo golf."]
+    assert not (tmp_path / "book.wav").exists()
+
+
+def test_script_turn_equals_its_line_spoken_alone(ckpt, tmp_path):
+    (tmp_path / "play.txt").write_text("Alice: Alpha bravo charlie.\n[Bob] Delta echo foxtrot.\n")
+    speak(ckpt, "--text-file", tmp_path / "play.txt", "--script", "--cast", "Alice=serena", "--cast", "bob=eric",
+          "-o", tmp_path / "play.wav", "--captions", tmp_path / "play.json")
+    speak(ckpt, "--text", "Delta echo foxtrot.", "--speaker", "eric", "-o", tmp_path / "bob.wav")
+    speak(ckpt, "--text", "Delta echo foxtrot.", "--speaker", "serena", "-o", tmp_path / "other.wav")
+    cues = json.loads((tmp_path / "play.json").read_text())["cues"]
+    bob = audio(tmp_path / "play.wav")[cues[1]["start"]:cues[1]["speech_end"]]
+    np.testing.assert_array_equal(bob, audio(tmp_path / "bob.wav"))
+    assert not np.array_equal(bob, audio(tmp_path / "other.wav"))  # the cast voice made the difference
+    assert cues[0]["end"] - cues[0]["speech_end"] == int(0.5 * 24000)  # a pause between turns
+
+
+def test_lexicon_entry_equals_the_respelled_text(ckpt, tmp_path):
+    (tmp_path / "a.txt").write_text("I like GIF files.")
+    (tmp_path / "b.txt").write_text("I like jif files.")
+    (tmp_path / "words.tsv").write_text("# word\thow to say it\nGIF\tjif\n")
+    speak(ckpt, "--text-file", tmp_path / "a.txt", "--lexicon", tmp_path / "words.tsv", "-o", tmp_path / "a.wav")
+    speak(ckpt, "--text-file", tmp_path / "b.txt", "-o", tmp_path / "b.wav")
+    speak(ckpt, "--text-file", tmp_path / "a.txt", "-o", tmp_path / "plain.wav")
+    np.testing.assert_array_equal(audio(tmp_path / "a.wav"), audio(tmp_path / "b.wav"))
+    assert not np.array_equal(audio(tmp_path / "a.wav"), audio(tmp_path / "plain.wav"))
+
+
+def test_markdown_sentence_equals_its_plain_words(ckpt, tmp_path):
+    (tmp_path / "a.md").write_text("Some **bold** words and [a link](https://example.com/x).\n")
+    speak(ckpt, "--text-file", tmp_path / "a.md", "-o", tmp_path / "a.wav")
+    speak(ckpt, "--text", "Some bold words and a link.", "-o", tmp_path / "b.wav")
+    np.testing.assert_array_equal(audio(tmp_path / "a.wav"), audio(tmp_path / "b.wav"))
+
+
+def test_numbers_are_spoken_as_words(ckpt, tmp_path):
+    (tmp_path / "a.txt").write_text("It cost $5 on the 3rd.")
+    speak(ckpt, "--text-file", tmp_path / "a.txt", "-o", tmp_path / "a.wav")
+    speak(ckpt, "--text", "It cost five dollars, zero cents on the third.", "-o", tmp_path / "b.wav")
+    np.testing.assert_array_equal(audio(tmp_path / "a.wav"), audio(tmp_path / "b.wav"))
+
+
+def test_stdin_and_progress_lines(ckpt, tmp_path):
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text-file", "-", "-o", tmp_path / "a.wav",
+                    "--temperature", "0", "--max-tokens", "4", input="Alpha bravo. Charlie delta.\n")
+    assert code == 0, out
+    lines = [line for line in out.splitlines() if line.startswith("segment ")]
+    assert [line.split()[1] for line in lines] == ["1/2", "2/2"] and "ETA" in lines[0]
+
+
+@pytest.mark.parametrize("setup, args, message", [
+    (None, ["--text-file", "{tmp}/missing.txt"], "cannot read --text-file"),
+    ("bad.txt:\xff\xfe", ["--text-file", "{tmp}/bad.txt"], "is not valid UTF-8"),
+    ("empty.txt:  \n\n", ["--text-file", "{tmp}/empty.txt"], "--text-file is empty"),
+    ("s.txt:Alice: Hi.\n", ["--text-file", "{tmp}/s.txt", "--script", "--cast", "Alice=nobody"],
+     "--cast alice=nobody"),
+    ("s.txt:Alice: Hi.\nCarol: Yes.\n", ["--text-file", "{tmp}/s.txt", "--script", "--cast", "Alice=eric"],
+     "--script line 2: 'Carol' is not in --cast"),
+    ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--resume"], "no unfinished run"),
+    ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--lexicon", "{tmp}/a.txt"], "a.txt line 1: expected"),
+    ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--captions", "{tmp}/c.txt"], "give a .srt, .vtt or .json"),
+    ("a.txt:Hi.", ["--text", "Hi", "--captions", "{tmp}/c.srt"], "--captions applies to --text-file"),
+    ("w.tsv:GIF", ["--text", "Hi", "--lexicon", "{tmp}/w.tsv"], "w.tsv line 1: expected"),
+])
+def test_bad_input_is_one_line_and_exit_2(ckpt, tmp_path, setup, args, message):
+    if setup:
+        name, content = setup.split(":", 1)
+        (tmp_path / name).write_bytes(content.encode("latin-1") if "\xff" in content else content.encode())
+    before = set(tmp_path.iterdir())
+    code, out = run("--model", ckpt["custom_voice-0b6"], "-o", tmp_path / "out.wav",
+                    *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert code == 2 and message in error_line(out)
+    assert set(tmp_path.iterdir()) == before  # no output, no work folder left behind
+
+
+# Over 300 characters: cut at sentence ends into pieces by every mode (issue 35, item 1).
+LONG = " ".join(["This is a somewhat longer sentence to see the budget."] * 6)  # two pieces; each ends (greedy)
+
+
+def test_stream_of_a_long_text_equals_it_whole(ckpt, tmp_path):
+    args = ["--text", LONG, "--max-tokens", "200"]
+    speak(ckpt, *args, "-o", tmp_path / "whole.wav")
+    speak(ckpt, *args, "-o", tmp_path / "stream.wav", "--stream")
+    whole, streamed = audio(tmp_path / "whole.wav"), audio(tmp_path / "stream.wav")
+    assert whole.shape == streamed.shape and np.abs(whole - streamed).max() <= 1e-4
+    assert whole.shape[0] % 1920 != 0  # pauses between pieces: the text was cut
+
+
+def test_stream_refuses_split_batch(ckpt, tmp_path):
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text", LONG, "-o", tmp_path / "a.wav", "--stream",
+                    "--split", "batch")
+    assert code == 2 and "--split batch" in error_line(out) and list(tmp_path.iterdir()) == []
+
+
+def test_batch_file_line_is_cut_as_the_text_alone(ckpt, tmp_path):
+    (tmp_path / "lines.txt").write_text(f"Alpha bravo.\n{LONG}\n")
+    speak(ckpt, "--batch-file", tmp_path / "lines.txt", "-o", tmp_path / "out.wav", "--max-tokens", "200")
+    speak(ckpt, "--text", LONG, "-o", tmp_path / "alone.wav", "--max-tokens", "200")
+    line, alone = audio(tmp_path / "out_2.wav"), audio(tmp_path / "alone.wav")
+    assert line.shape == alone.shape and np.abs(line - alone).max() <= 1e-4
+
+
+def test_runaway_segment_is_named_and_sampled_again(ckpt, tmp_path):
+    # "Hello there." runs to its frame budget on this checkpoint (greedy: it always will).
+    (tmp_path / "a.txt").write_text("Alpha bravo.\n\nHello there.\n")
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text-file", tmp_path / "a.txt", "-o", tmp_path / "g.wav",
+                    "--temperature", "0")
+    assert code == 0, out
+    assert "segment 2 (line 3) ran to its frame limit" in out and "again" not in out
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text-file", tmp_path / "a.txt", "-o", tmp_path / "s.wav",
+                    "--seed", "1")
+    assert code == 0, out
+    assert "(line 3) ran to its frame limit without an end-of-speech token; generated it again" in out
+
+
+def test_python_api_yields_finished_segments(tts_tiny):
+    from mlx_qwen3tts import longform
+
+    doc = longform.document("Alpha bravo. Charlie delta.\n\nEcho foxtrot.")
+    spoken = list(longform.narrate(tts_tiny, doc, temperature=0, max_tokens=6, batch_size=2))
+    assert [s.segment.text for s in spoken] == ["Alpha bravo.", "Charlie delta.", "Echo foxtrot."]
+    assert [s.segment.pause_s for s in spoken] == [0.3, 0.7, 0.0]
+    for before, after in zip(spoken, spoken[1:]):
+        assert after.start == before.start + before.audio.shape[0] + before.pause
+    alone = tts_tiny.generate("Charlie delta.", temperature=0, max_tokens=6).audio
+    np.testing.assert_array_equal(spoken[1].audio, alone)
+
+
+@pytest.fixture(scope="module")
+def tts_tiny(load_tiny):
+    return load_tiny("custom_voice-0b6")
+
+
+def test_the_docs_commands_run_as_written(tmp_path, tmp_path_factory):
+    """docs/longform.md: its `mlx_qwen3tts.generate` commands and its Python example, run in a copy of docs/
+    with the hub id served from the tiny checkpoint (as tests/test_readme_commands.py serves the README's)."""
+    import re
+    import shutil
+
+    from test_readme_commands import hub_cache
+
+    page = (ROOT / "docs" / "longform.md").read_text()
+    commands = [c.strip() for block in re.findall(r"^```sh\n(.*?)^```", page, re.M | re.S)
+                for c in block.splitlines() if c.strip().startswith("mlx_qwen3tts.generate")]
+    python = re.findall(r"^```python\n(.*?)^```", page, re.M | re.S)
+    assert len(commands) >= 3 and len(python) == 1
+    hf = hub_cache(tmp_path / "hf", ["Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"], tmp_path_factory.getbasetemp())
+    work = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs", work)
+    env = dict(os.environ, HF_HOME=str(hf), HF_HUB_OFFLINE="1", PYTHONPATH=str(ROOT),
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    env.pop("HF_HUB_CACHE", None)
+    for command in commands + [f"{sys.executable} -c {shlex.quote(python[0])}"]:
+        result = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=work, env=env, capture_output=True,
+                                text=True, timeout=600)
+        assert result.returncode == 0 and "error:" not in result.stderr, f"{command}\n{result.stderr[-2000:]}"
+    for made in ("book.m4b", "book.srt", "book_01_The_Harbour.mp3", "book_03_Evening.vtt", "play.wav", "play.json",
+                 "gif.wav"):
+        assert (work / made).is_file(), made
+
+
+def test_plain_text_asks_for_the_lexicon_and_normalization(ckpt, tmp_path, tts_tiny):
+    (tmp_path / "words.tsv").write_text("GIF\tjif\n")
+    speak(ckpt, "--text", "A GIF for $5.", "--lexicon", tmp_path / "words.tsv", "--normalize", "-o", tmp_path / "a.wav")
+    speak(ckpt, "--text", "A jif for five dollars, zero cents.", "-o", tmp_path / "b.wav")
+    np.testing.assert_array_equal(audio(tmp_path / "a.wav"), audio(tmp_path / "b.wav"))
+    api = tts_tiny.generate("A GIF for $5.", lexicon=str(tmp_path / "words.tsv"), normalize=True, temperature=0,
+                            max_tokens=10).audio
+    np.testing.assert_array_equal(api, audio(tmp_path / "b.wav"))
+    assert tts_tiny.request("A GIF.").text == "A GIF."  # unless asked, the text is upstream's

@@ -24,8 +24,8 @@ from .request_fields import Asked
 from .errors import InputError
 from .audio.reference import load_reference_audio
 from .model.sampling_config import SamplingConfig
-from .longform.lexicon import Lexicon, read_lexicon
-from .longform.normalize import normalize as normalize_text
+from .text.lexicon import Lexicon, read_lexicon
+from .text.normalize import normalize as normalize_text
 from .text import split_sentences
 from .voices import Voice, VoiceMaker, load_voice
 

@@ -4,7 +4,6 @@ Also runs as `python -m mlx_qwen3tts.generate`. Bad input ends with one `error:`
 and exit status 2, and nothing is left at the output paths.
 """
 
-import codecs
 import io
 import os
 import signal
@@ -23,18 +22,11 @@ from .. import __version__, outputs
 from ..audio.formats import FORMAT_NAMES, AudioFormat, StreamEncoder, encode, format_for_path, open_file
 from ..codec import FRAMES_PER_SECOND
 from ..errors import InputError
-from ..request_fields import FIELDS, field_names
 from .console import OneLineErrors, cli_errors
+from .flags import DEFAULT_MODEL, FLAGS, PATH_OPTIONS  # noqa: F401  (DEFAULT_MODEL: also the server's)
+from .text_input import checked_utf8, decode_utf8, stdin_deltas  # noqa: F401  (stdin_deltas: also the tests')
 from .saved_voices import voice_file
 from .speakers import help_epilog
-
-DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
-# The request layer's fields as this command's options (errors name the option the user typed).
-FLAGS = {**field_names(**{**{name: "--" + name.replace("_", "-") for name in FIELDS}, "deltas": "--text-stream"}),
-         "save_voice": "--save-voice", "split": "--split", "format": "--format", "codes": "--from-codes"}
-PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file", "from_codes",
-                "text_file", "captions", "lexicon")
-
 
 class Progress:
     """`frames budget audio RTF` on one refreshed stderr line; with split text, per piece."""
@@ -59,57 +51,6 @@ class Progress:
     def done(self):
         if not self.quiet and self.last:
             click.echo("", err=True)
-
-
-def _utf8(text: str, where: str) -> str:
-    """argv arrives with undecodable bytes as surrogates; say so instead of failing later."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise InputError(f"{where} is not valid UTF-8 (byte {text[e.start].encode('utf-8', 'surrogateescape')!r} "
-                         f"at character {e.start}); check the terminal's or file's encoding") from None
-    return text
-
-
-def _not_utf8(where: str, e: UnicodeDecodeError, offset: int = 0) -> InputError:
-    return InputError(f"{where} is not valid UTF-8 (byte {e.object[e.start:e.start + 1]!r} at offset "
-                      f"{offset + e.start}); convert it to UTF-8")
-
-
-def _decode(data: bytes, where: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise _not_utf8(where, e) from None
-
-
-def stdin_deltas(stream=None, size: int = 64):
-    """Text from stdin as it arrives (UTF-8 decoded incrementally, so split characters are fine).
-
-    Leading whitespace is held back until some text follows, so input with no text at all is an
-    error before any speech starts.
-    """
-    from ..request import clean_text
-
-    stream = stream or sys.stdin.buffer
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    read = getattr(stream, "read1", stream.read)
-    held, offset, has_text = "", 0, False
-    while True:
-        data = read(size)
-        try:
-            held += decoder.decode(data, final=not data)
-        except UnicodeDecodeError as e:
-            raise _not_utf8("stdin", e, offset) from None
-        offset += len(data)
-        has_text = has_text or bool(clean_text(held).strip())  # control characters are dropped anyway: not text
-        if has_text and held:
-            yield held
-            held = ""
-        if not data:
-            break
-    if not has_text:
-        raise InputError("--text-stream read no text from stdin; pipe some text in")
 
 
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]}, epilog=help_epilog())
@@ -352,7 +293,7 @@ def _check_inputs(opts: Options):
     elif text is None and not opts.text_stream and (opts.speaks or opts.save_voice is None):
         raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
     if text is not None:
-        text = _decode(sys.stdin.buffer.read(), "stdin") if text == "-" else _utf8(text, "--text")
+        text = decode_utf8(sys.stdin.buffer.read(), "stdin") if text == "-" else checked_utf8(text, "--text")
     if not opts.speaks and opts.save_voice is None:
         raise InputError("nothing to do: give --output OUT.wav, --codes-output CODES.npy, --play or --save-voice")
     if not opts.speaks and (text is not None or opts.text_stream or lines is not None):
@@ -457,7 +398,7 @@ def _read_batch_file(path):
         lines = Path(path).read_bytes()
     except OSError as e:
         raise InputError(f"cannot read --batch-file {path}: {e.strerror}") from None
-    lines = _decode(lines, f"--batch-file {path}").splitlines()
+    lines = decode_utf8(lines, f"--batch-file {path}").splitlines()
     texts = [(number, line.strip()) for number, line in enumerate(lines, start=1) if line.strip()]
     if not texts:
         raise InputError(f"--batch-file {path} has no text lines")

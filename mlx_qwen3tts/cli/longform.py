@@ -45,15 +45,15 @@ def check_long_form_options(opts):
 
 
 def _read_text(path: str) -> str:
-    from .generate import _decode
+    from .text_input import decode_utf8
 
     if path == "-":
-        return _decode(sys.stdin.buffer.read(), "--text-file - (stdin)")
+        return decode_utf8(sys.stdin.buffer.read(), "--text-file - (stdin)")
     try:
         data = Path(path).read_bytes()
     except OSError as e:
         raise InputError(f"cannot read --text-file {path}: {e.strerror}") from None
-    return _decode(data, f"--text-file {path}")
+    return decode_utf8(data, f"--text-file {path}")
 
 
 def _cast(entries) -> dict:
@@ -171,7 +171,7 @@ def run_text_file(opts, load_model, narrator_voice):
     """The long-form run of `opts` (checked by `check_long_form_options`); `load_model()` -> TTS and
     `narrator_voice(tts)` -> Voice are the command's own (so the voice options mean what they always do)."""
     from ..cli.console import cli_errors
-    from .generate import FLAGS
+    from .flags import FLAGS
 
     names = {**FLAGS, **NAMES}
     with cli_errors(names):

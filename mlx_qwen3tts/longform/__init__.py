@@ -9,9 +9,9 @@ through `job.run`.
 
 from typing import Optional
 
-from .lexicon import Lexicon, read_lexicon
+from ..text.lexicon import Lexicon, read_lexicon
 from .narrate import Spoken, narrate, segment_seed
-from .normalize import normalize as normalize_text
+from ..text.normalize import normalize as normalize_text
 from .segments import Document, Segment, read_document
 
 __all__ = ["Document", "Lexicon", "Segment", "Spoken", "document", "narrate", "normalize_text", "read_lexicon",

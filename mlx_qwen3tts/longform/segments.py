@@ -11,7 +11,7 @@ from typing import Callable, List, Optional, Tuple
 
 from ..errors import InputError
 from ..text import sentences
-from .markdown import Block, read_markdown
+from ..text.markdown import Block, read_markdown
 
 MAX_SEGMENT_CHARS = 300  # a longer sentence is cut at a comma or space (as `text.split_sentences` cuts)
 # Silence after a segment, by what ends with it (seconds).

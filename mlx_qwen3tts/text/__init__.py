@@ -1,10 +1,12 @@
-"""Long text: sentence splitting and a frame budget from text length."""
+"""Text before it is spoken: sentence splitting and a frame budget from text length (here); respellings
+(`lexicon`), numbers, dates and symbols as words (`normalize`) and Markdown as a listener hears it
+(`markdown`) in the modules beside."""
 
 import re
 
 import numpy as np
 
-from .codec import FRAMES_PER_SECOND
+from ..codec import FRAMES_PER_SECOND
 
 # Sentence ends in Latin, CJK and other scripts; the closing quotes/brackets stay with the sentence.
 _SENTENCE = re.compile(r"(.+?(?:[.!?;…]+[\"'”’)\]]*(?=\s)|[。！？；]+[\"'”’」』）)]*|\n\s*\n|$))", re.S)

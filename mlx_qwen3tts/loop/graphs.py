@@ -57,11 +57,17 @@ class LoopGraphs:
     def _step(self, sampled, state: BatchState, settings: dict, text, moving):
         """One frame for the rows where `moving` (B,) is set; text (B, 1, H) their text-track vectors.
         Returns (codes (B, 16), the state after it)."""
-        cache = [RowKVCache(k, v, state.lengths) for k, v in zip(state.keys, state.values)]
-        logits, hidden = self.talker(state.x + text.astype(state.x.dtype), cache)
+        logits, hidden, keys, values = self.forward(state, text)
         rows = state._replace(keys=[], values=[])  # the compiled part takes no capacity-shaped input
         codes, stepped = self.advance[sampled](logits, hidden, rows, settings, moving)
-        return codes, stepped._replace(keys=[c.keys for c in cache], values=[c.values for c in cache])
+        return codes, stepped._replace(keys=keys, values=values)
+
+    def forward(self, state: BatchState, text):
+        """The talker's one-position forward of every row: (logits, hidden, keys, values) with this position
+        written at each row's length."""
+        cache = [RowKVCache(k, v, state.lengths) for k, v in zip(state.keys, state.values)]
+        logits, hidden = self.talker(state.x + text.astype(state.x.dtype), cache)
+        return logits, hidden, [c.keys for c in cache], [c.values for c in cache]
 
     def _advance(self, sampled, logits, hidden, state: BatchState, settings: dict, moving):
         """The frame of every row; the rows that move get their next x, seen, rng, steps and length (rows that

@@ -49,6 +49,12 @@ class Talker(nn.Module):
     def codec_embed(self, ids):
         return self.model.codec_embedding(ids)
 
+    def fuse(self):
+        """Fused q/k/v and gate/up projections in the talker and the code predictor (transformer.FusedLinear):
+        made once, after the weights are loaded; the checkpoint's names and parameters stay as they are."""
+        self.model.fuse()
+        self.code_predictor.model.fuse()
+
     def make_cache(self):
         """Growing KV caches for one sequence (the prefill; the decode loop steps on `RowKVCache`s)."""
         return [KVCache() for _ in self.model.layers]

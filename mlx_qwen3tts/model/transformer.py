@@ -4,9 +4,11 @@ Qwen3-style pre-norm block: GQA attention with optional per-head q/k RMSNorm (ta
 predictor), rotate-half RoPE, optional causal sliding window (codec decoder: 72 frames) and
 optional LayerScale on both residual branches (codec decoder); SwiGLU MLP. Parameter names
 follow the checkpoints (`self_attn.q_proj`, `mlp.gate_proj`, `self_attn_layer_scale.scale`, ...).
-Caches are mlx-lm cache objects made by the caller.
+Caches are mlx-lm cache objects made by the caller. `fuse()` (at load) gives q/k/v and gate/up one
+matmul each (`FusedLinear`); the checkpoint-named layers stay, as views of the fused weights.
 """
 
+import copy
 from dataclasses import dataclass, fields
 from typing import Any, Optional
 
@@ -44,7 +46,51 @@ class LayerScale(nn.Module):
         return self.scale * x
 
 
+class FusedLinear:
+    """One matmul for linear layers of the same input: their weights (and scales, biases) stacked along the
+    output rows. Group quantization runs along the input dimension, so stacking the rows of quantized layers
+    is exact. Made once (`of`); the layers then hold row views of the stacked arrays (no second copy) and
+    keep their checkpoint names. Not a child module: parameters, saving and converting see the layers only.
+    """
+
+    KEYS = ("weight", "scales", "biases", "bias")
+
+    def __init__(self, layers):
+        self.layer = copy.copy(layers[0])  # same kind and settings (group size, bits, mode)
+        for key in (k for k in self.KEYS if k in layers[0]):
+            self.layer[key] = mx.concatenate([layer[key] for layer in layers], axis=0)
+        mx.eval(self.layer.parameters())
+        rows = [layer["weight"].shape[0] for layer in layers]
+        self.splits = [sum(rows[:i + 1]) for i in range(len(rows) - 1)]
+        starts = [0] + self.splits
+        for layer, start, n in zip(layers, starts, rows):
+            for key in (k for k in self.KEYS if k in layer):
+                layer[key] = self.layer[key][start:start + n]
+            mx.eval(layer.parameters())
+        self.sources = [layer["weight"] for layer in layers]
+
+    @classmethod
+    def of(cls, layers):
+        """The fused layer, or None where the layers differ in kind, settings or keys (then they run apart)."""
+        first = layers[0]
+        settings = lambda m: (type(m), getattr(m, "group_size", None), getattr(m, "bits", None),  # noqa: E731
+                              getattr(m, "mode", None), sorted(k for k in m if k in cls.KEYS),
+                              m["weight"].shape[1:], m["weight"].dtype)
+        if type(first) not in (nn.Linear, nn.QuantizedLinear) or any(settings(m) != settings(first) for m in layers):
+            return None
+        return cls(layers)
+
+    def serves(self, layers) -> bool:
+        """Whether `layers` still hold the views it made (a layer replaced or reloaded since runs apart)."""
+        return all(layer.get("weight") is w for layer, w in zip(layers, self.sources))
+
+    def __call__(self, x):
+        return mx.split(self.layer(x), self.splits, axis=-1)
+
+
 class Attention(nn.Module):
+    qkv = None  # FusedLinear of q_proj, k_proj, v_proj, from fuse()
+
     def __init__(self, args: BlockArgs):
         super().__init__()
         h, d = args.hidden_size, args.head_dim
@@ -60,11 +106,16 @@ class Attention(nn.Module):
             self.k_norm = nn.RMSNorm(d, eps=args.rms_norm_eps)
         self.rope = nn.RoPE(d, base=args.rope_theta)
 
+    def fuse(self):
+        self.qkv = FusedLinear.of([self.q_proj, self.k_proj, self.v_proj])
+
     def __call__(self, x, mask=None, cache=None):
         B, L, _ = x.shape
-        q = self.q_proj(x).reshape(B, L, self.n_heads, -1)  # (B, L, nH, D)
-        k = self.k_proj(x).reshape(B, L, self.n_kv_heads, -1)
-        v = self.v_proj(x).reshape(B, L, self.n_kv_heads, -1)
+        layers = [self.q_proj, self.k_proj, self.v_proj]
+        q, k, v = self.qkv(x) if self.qkv and self.qkv.serves(layers) else (layer(x) for layer in layers)
+        q = q.reshape(B, L, self.n_heads, -1)  # (B, L, nH, D)
+        k = k.reshape(B, L, self.n_kv_heads, -1)
+        v = v.reshape(B, L, self.n_kv_heads, -1)
         if "q_norm" in self:
             q, k = self.q_norm(q), self.k_norm(k)
         q, k, v = (t.transpose(0, 2, 1, 3) for t in (q, k, v))  # (B, nH, L, D)
@@ -77,14 +128,21 @@ class Attention(nn.Module):
 
 
 class MLP(nn.Module):
+    gate_up = None  # FusedLinear of gate_proj, up_proj, from fuse()
+
     def __init__(self, dims: int, hidden: int):
         super().__init__()
         self.gate_proj = nn.Linear(dims, hidden, bias=False)
         self.up_proj = nn.Linear(dims, hidden, bias=False)
         self.down_proj = nn.Linear(hidden, dims, bias=False)
 
+    def fuse(self):
+        self.gate_up = FusedLinear.of([self.gate_proj, self.up_proj])
+
     def __call__(self, x):
-        return self.down_proj(nn.silu(self.gate_proj(x)) * self.up_proj(x))
+        layers = [self.gate_proj, self.up_proj]
+        gate, up = self.gate_up(x) if self.gate_up and self.gate_up.serves(layers) else (layer(x) for layer in layers)
+        return self.down_proj(nn.silu(gate) * up)
 
 
 class TransformerBlock(nn.Module):
@@ -97,6 +155,11 @@ class TransformerBlock(nn.Module):
         if args.layer_scale:
             self.self_attn_layer_scale = LayerScale(args.hidden_size)
             self.mlp_layer_scale = LayerScale(args.hidden_size)
+
+    def fuse(self):
+        """One matmul for q/k/v and one for gate/up from now on (see `FusedLinear`); once, after loading."""
+        self.self_attn.fuse()
+        self.mlp.fuse()
 
     def __call__(self, x, mask=None, cache=None):
         h = self.self_attn(self.input_layernorm(x), mask, cache)
@@ -116,6 +179,10 @@ class Decoder(nn.Module):
         super().__init__()
         self.layers = [TransformerBlock(BlockArgs.of(cfg)) for _ in range(cfg.num_hidden_layers)]
         self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
+
+    def fuse(self):
+        for layer in self.layers:
+            layer.fuse()
 
     def __call__(self, x, cache):
         mask = attention_mask(x.shape[1], cache[0])

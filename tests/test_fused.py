@@ -1,0 +1,93 @@
+"""Fused projections (transformer.FusedLinear) and the frame's primitives.
+
+q/k/v and gate/up run as one matmul each once a model is loaded; the layers keep the checkpoint's names
+as views of the stacked weights, so what is saved or converted is unchanged. Stacking output rows is
+exact (dense, and quantized: groups run along the input dimension), so fused outputs equal the separate
+layers' to float32 rounding of the same products.
+"""
+
+import mlx.core as mx
+import mlx.nn as nn
+import numpy as np
+import pytest
+from mlx.utils import tree_flatten
+
+from benchmarks.graph_nodes import kinds, metal_kernels
+from mlx_qwen3tts import convert as cv
+from mlx_qwen3tts.model.transformer import BlockArgs, TransformerBlock
+from fixture_checkpoints import checkpoint_dir
+
+ARGS = BlockArgs(hidden_size=128, intermediate_size=256, num_attention_heads=4, num_key_value_heads=2, head_dim=32,
+                 rope_theta=10000.0, rms_norm_eps=1e-6)
+
+
+def block(quantized: bool) -> TransformerBlock:
+    mx.random.seed(3)
+    b = TransformerBlock(ARGS)
+    b.update(nn.utils.tree_map(lambda p: mx.random.normal(p.shape) * 0.05, b.parameters()))
+    if quantized:
+        nn.quantize(b, group_size=32, bits=4)
+    mx.eval(b.parameters())
+    return b
+
+
+@pytest.mark.parametrize("quantized", [False, True], ids=["dense", "4-bit"])
+def test_fused_block_equals_separate_layers(quantized):
+    b, x = block(quantized), mx.random.normal((2, 5, ARGS.hidden_size))
+    names = {k: v.shape for k, v in tree_flatten(b.parameters())}
+    want = b(x, mask="causal")
+    b.fuse()
+    assert b.self_attn.qkv is not None and b.mlp.gate_up is not None
+    assert {k: v.shape for k, v in tree_flatten(b.parameters())} == names  # checkpoint names, same shapes
+    with metal_kernels():  # attention as one kernel: its own products are not counted
+        assert kinds(b(x, mask="causal"))["QuantizedMatmul" if quantized else "Matmul"] == 4  # qkv, o, gate_up, down
+    got = b(x, mask="causal")
+    np.testing.assert_allclose(np.array(got), np.array(want), rtol=1e-5, atol=1e-6)
+
+
+def test_a_layer_replaced_after_fusing_runs_apart():
+    """Quantizing (or reloading) after `fuse()` replaces the layers: the stale fused copy is not used."""
+    b, x = block(False), mx.random.normal((1, 3, ARGS.hidden_size))
+    b.fuse()
+    nn.quantize(b, group_size=32, bits=4)
+    assert not b.self_attn.qkv.serves([b.self_attn.q_proj, b.self_attn.k_proj, b.self_attn.v_proj])
+    fresh = block(False)
+    nn.quantize(fresh, group_size=32, bits=4)
+    np.testing.assert_array_equal(np.array(b(x)), np.array(fresh(x)))
+
+
+def test_loaded_talker_is_fused(load_tiny):
+    talker = load_tiny("custom_voice-0b6").model.talker
+    for layer in list(talker.model.layers) + list(talker.code_predictor.model.layers):
+        attn, mlp = layer.self_attn, layer.mlp
+        assert attn.qkv.serves([attn.q_proj, attn.k_proj, attn.v_proj])
+        assert mlp.gate_up.serves([mlp.gate_proj, mlp.up_proj])
+
+
+@pytest.mark.parametrize("bits", [None, 4])
+def test_converter_writes_the_released_names(tmp_path, bits):
+    source = checkpoint_dir("custom_voice-0b6", tmp_path / "src")
+    out = cv.convert(str(source), str(tmp_path / "out"), bits=bits, group_size=32)
+    names = set(mx.load(str(out / "model.safetensors")))
+    released = {k for k in mx.load(str(source / "model.safetensors")) if k.startswith("talker.")}
+    assert {k.rsplit(".", 1)[0] for k in released} <= {k.rsplit(".", 1)[0] for k in names}
+    assert not any("qkv" in k or "gate_up" in k for k in names)
+
+
+def test_frame_matmuls_on_the_metal_branches(load_tiny, gpu_paths):
+    """The talker's one-position forward, as Metal evaluates it: four matmuls a layer and the codec head."""
+    from mlx_qwen3tts.loop.graphs import LoopGraphs
+    from mlx_qwen3tts.loop.row_store import RowStore
+
+    tts = load_tiny("custom_voice-0b6")
+    talker = tts.model.talker
+    with metal_kernels():
+        graphs = LoopGraphs(talker, tts.loop.graphs.eos_id)
+        store = RowStore(talker, graphs.vocab)
+        store.slots = [None]
+        store.make_room(1)
+        text = mx.zeros((1, 1, store.hidden), store.dtype)
+        mx.eval(store.state, text)
+        graph = kinds(*graphs.forward(store.state, text))
+    assert graph["Matmul"] == 4 * len(talker.model.layers) + 1
+    assert graph["ScatterAxis"] == 2 * len(talker.model.layers)  # the KV writes

@@ -91,3 +91,38 @@ def test_frame_matmuls_on_the_metal_branches(load_tiny, gpu_paths):
         graph = kinds(*graphs.forward(store.state, text))
     assert graph["Matmul"] == 4 * len(talker.model.layers) + 1
     assert graph["ScatterAxis"] == 2 * len(talker.model.layers)  # the KV writes
+
+
+def test_kv_capacity_growth_traces_nothing_new(load_tiny):
+    """The step's compiled talker stages have shapes per batch size only: a KV capacity grown by a long
+    prompt traces no stage again, and the step at the larger capacity gives the same frame."""
+    from mlx_qwen3tts.loop.graphs import LoopGraphs
+    from mlx_qwen3tts.loop.row_store import RowStore
+
+    tts = load_tiny("custom_voice-0b6")
+    talker, traces = tts.model.talker, []
+    layers = talker.model.layers
+    for layer in layers:  # counts the calls of the Python functions mx.compile traces
+        enter, leave = layer.attention_in, layer.attention_out
+        layer.attention_in = lambda *a, f=enter: traces.append("in") or f(*a)
+        layer.attention_out = lambda *a, f=leave: traces.append("out") or f(*a)
+    try:
+        graphs = LoopGraphs(talker, tts.loop.graphs.eos_id)
+    finally:
+        for layer in layers:
+            del layer.attention_in, layer.attention_out
+    store = RowStore(talker, graphs.vocab)
+    store.slots = [None]
+    store.make_room(1)
+    mx.random.seed(5)
+    state = store.state._replace(x=mx.random.normal(store.state.x.shape), lengths=mx.array([3], mx.int32))
+    text, moving = mx.zeros((1, 1, store.hidden), store.dtype), mx.ones((1,), mx.bool_)
+    settings = store.settings()[0]
+    codes, _ = graphs.step[False](state, settings, text, moving)
+    mx.eval(codes)
+    assert len(traces) == 2 * len(layers)
+    store.state = state
+    assert store.make_room(RowStore.GROW + 10)  # a larger capacity: the KV arrays grew
+    grown, _ = graphs.step[False](store.state, settings, text, moving)
+    assert len(traces) == 2 * len(layers)
+    np.testing.assert_array_equal(np.array(grown), np.array(codes))

@@ -5,7 +5,9 @@ predictor), rotate-half RoPE, optional causal sliding window (codec decoder: 72 
 optional LayerScale on both residual branches (codec decoder); SwiGLU MLP. Parameter names
 follow the checkpoints (`self_attn.q_proj`, `mlp.gate_proj`, `self_attn_layer_scale.scale`, ...).
 Caches are mlx-lm cache objects made by the caller. `fuse()` (at load) gives q/k/v and gate/up one
-matmul each (`FusedLinear`); the checkpoint-named layers stay, as views of the fused weights.
+matmul each (`FusedLinear`); the checkpoint-named layers stay, as views of the fused weights. A layer runs
+in three stages (`attention_in`, `Attention.attend`, `attention_out`) so the decode loop can compile the two
+whose shapes do not follow the KV capacity.
 """
 
 import copy
@@ -56,18 +58,24 @@ class FusedLinear:
     KEYS = ("weight", "scales", "biases", "bias")
 
     def __init__(self, layers):
-        self.layer = copy.copy(layers[0])  # same kind and settings (group size, bits, mode)
-        for key in (k for k in self.KEYS if k in layers[0]):
-            self.layer[key] = mx.concatenate([layer[key] for layer in layers], axis=0)
-        mx.eval(self.layer.parameters())
-        rows = [layer["weight"].shape[0] for layer in layers]
-        self.splits = [sum(rows[:i + 1]) for i in range(len(rows) - 1)]
-        starts = [0] + self.splits
-        for layer, start, n in zip(layers, starts, rows):
-            for key in (k for k in self.KEYS if k in layer):
-                layer[key] = self.layer[key][start:start + n]
-            mx.eval(layer.parameters())
+        if len(layers) == 1:
+            self.layer, self.splits = layers[0], []
+        else:
+            self.layer = copy.copy(layers[0])  # same kind and settings (group size, bits, mode)
+            for key in (k for k in self.KEYS if k in layers[0]):
+                self.layer[key] = mx.concatenate([layer[key] for layer in layers], axis=0)
+            mx.eval(self.layer.parameters())
+            rows = [layer["weight"].shape[0] for layer in layers]
+            self.splits = [sum(rows[:i + 1]) for i in range(len(rows) - 1)]
+            for layer, start, n in zip(layers, [0] + self.splits, rows):
+                for key in (k for k in self.KEYS if k in layer):
+                    layer[key] = self.layer[key][start:start + n]
+                mx.eval(layer.parameters())
         self.sources = [layer["weight"] for layer in layers]
+        # A dense weight's transpose, evaluated once: a strided view (no copy) that the matmul reads as it
+        # is, where `x @ weight.T` adds a transpose to every call's graph.
+        self.weight_t = None if "scales" in self.layer else self.layer["weight"].T
+        mx.eval(self.weight_t)
 
     @classmethod
     def of(cls, layers):
@@ -84,12 +92,24 @@ class FusedLinear:
         """Whether `layers` still hold the views it made (a layer replaced or reloaded since runs apart)."""
         return all(layer.get("weight") is w for layer, w in zip(layers, self.sources))
 
-    def __call__(self, x):
-        return mx.split(self.layer(x), self.splits, axis=-1)
+    def __call__(self, x) -> list:
+        """The layers' outputs of x (N, in): a list, one (N, out) per layer."""
+        if self.weight_t is None:
+            y = self.layer(x)
+        elif "bias" in self.layer:
+            y = mx.addmm(self.layer["bias"], x, self.weight_t)
+        else:
+            y = x @ self.weight_t
+        return mx.split(y, self.splits, axis=-1) if self.splits else [y]
+
+
+def apply(fused, layers, x) -> list:
+    """The outputs of `layers` on x: through their FusedLinear while it still serves them, else one by one."""
+    return fused(x) if fused is not None and fused.serves(layers) else [layer(x) for layer in layers]
 
 
 class Attention(nn.Module):
-    qkv = None  # FusedLinear of q_proj, k_proj, v_proj, from fuse()
+    qkv = out = None  # FusedLinear of q_proj, k_proj, v_proj and of o_proj, from fuse()
 
     def __init__(self, args: BlockArgs):
         super().__init__()
@@ -108,27 +128,42 @@ class Attention(nn.Module):
 
     def fuse(self):
         self.qkv = FusedLinear.of([self.q_proj, self.k_proj, self.v_proj])
+        self.out = FusedLinear.of([self.o_proj])
+
+    def project(self, x, rows: int, offset):
+        """q, k, v (B, heads, L, D) of x (B * L, hidden), `rows` = B, at positions from `offset`."""
+        q, k, v = apply(self.qkv, [self.q_proj, self.k_proj, self.v_proj], x)
+        heads = (self.n_heads, self.n_kv_heads, self.n_kv_heads)
+        if x.shape[0] == rows:  # one position: (B, nH * D) is (B, nH, 1, D) as it lies, no transpose
+            q, k, v = (t.reshape(rows, n, 1, self.head_dim) for t, n in zip((q, k, v), heads))
+        else:
+            q, k, v = (t.reshape(rows, -1, n, self.head_dim).transpose(0, 2, 1, 3)  # (B, nH, L, D)
+                       for t, n in zip((q, k, v), heads))
+        if "q_norm" in self:  # over D, wherever L lies
+            q, k = self.q_norm(q), self.k_norm(k)
+        return self.rope(q, offset=offset), self.rope(k, offset=offset), v
+
+    def attend(self, q, k, v, mask=None, cache=None):
+        """(B, nH, L, D) attention of the projected q, k, v, after writing k, v into the cache."""
+        if cache is not None:
+            k, v = cache.update_and_fetch(k, v)
+        return mx.fast.scaled_dot_product_attention(q, k, v, scale=self.scale, mask=mask)
+
+    def output(self, out):
+        """(B * L, hidden) of the attention output (B, nH, L, D)."""
+        B, _, L, _ = out.shape
+        if L > 1:
+            out = out.transpose(0, 2, 1, 3)  # (B, L, nH, D)
+        return apply(self.out, [self.o_proj], out.reshape(B * L, -1))[0]
 
     def __call__(self, x, mask=None, cache=None):
         B, L, _ = x.shape
-        layers = [self.q_proj, self.k_proj, self.v_proj]
-        q, k, v = self.qkv(x) if self.qkv and self.qkv.serves(layers) else (layer(x) for layer in layers)
-        q = q.reshape(B, L, self.n_heads, -1)  # (B, L, nH, D)
-        k = k.reshape(B, L, self.n_kv_heads, -1)
-        v = v.reshape(B, L, self.n_kv_heads, -1)
-        if "q_norm" in self:
-            q, k = self.q_norm(q), self.k_norm(k)
-        q, k, v = (t.transpose(0, 2, 1, 3) for t in (q, k, v))  # (B, nH, L, D)
-        offset = cache.offset if cache is not None else 0
-        q, k = self.rope(q, offset=offset), self.rope(k, offset=offset)
-        if cache is not None:
-            k, v = cache.update_and_fetch(k, v)
-        out = mx.fast.scaled_dot_product_attention(q, k, v, scale=self.scale, mask=mask)
-        return self.o_proj(out.transpose(0, 2, 1, 3).reshape(B, L, -1))
+        q, k, v = self.project(x.reshape(B * L, -1), B, cache.offset if cache is not None else 0)
+        return self.output(self.attend(q, k, v, mask, cache)).reshape(B, L, -1)
 
 
 class MLP(nn.Module):
-    gate_up = None  # FusedLinear of gate_proj, up_proj, from fuse()
+    gate_up = down = None  # FusedLinear of gate_proj, up_proj and of down_proj, from fuse()
 
     def __init__(self, dims: int, hidden: int):
         super().__init__()
@@ -138,11 +173,11 @@ class MLP(nn.Module):
 
     def fuse(self):
         self.gate_up = FusedLinear.of([self.gate_proj, self.up_proj])
+        self.down = FusedLinear.of([self.down_proj])
 
     def __call__(self, x):
-        layers = [self.gate_proj, self.up_proj]
-        gate, up = self.gate_up(x) if self.gate_up and self.gate_up.serves(layers) else (layer(x) for layer in layers)
-        return self.down_proj(nn.silu(gate) * up)
+        gate, up = apply(self.gate_up, [self.gate_proj, self.up_proj], x)
+        return apply(self.down, [self.down_proj], nn.silu(gate) * up)[0]
 
 
 class TransformerBlock(nn.Module):
@@ -161,8 +196,16 @@ class TransformerBlock(nn.Module):
         self.self_attn.fuse()
         self.mlp.fuse()
 
-    def __call__(self, x, mask=None, cache=None):
-        h = self.self_attn(self.input_layernorm(x), mask, cache)
+    # A layer in three stages, so that a caller may compile the two around the cache (whose shapes grow):
+    # attention_in, the attention itself (Attention.attend), attention_out. The residual stream between
+    # them is (B * L, hidden): the matmuls take it as it is, with no reshape of their own.
+    def attention_in(self, x, rows: int, offset):
+        """q, k, v (B, heads, L, D) of the residual stream x (B * L, hidden), `rows` = B."""
+        return self.self_attn.project(self.input_layernorm(x), rows, offset)
+
+    def attention_out(self, x, out):
+        """The residual stream (B * L, hidden) after this layer, from x and the attention output `out`."""
+        h = self.self_attn.output(out)
         if "self_attn_layer_scale" in self:
             h = self.self_attn_layer_scale(h)
         x = x + h
@@ -170,6 +213,12 @@ class TransformerBlock(nn.Module):
         if "mlp_layer_scale" in self:
             h = self.mlp_layer_scale(h)
         return x + h
+
+    def __call__(self, x, mask=None, cache=None):
+        B, L, H = x.shape
+        x = x.reshape(B * L, H)
+        q, k, v = self.attention_in(x, B, cache.offset if cache is not None else 0)
+        return self.attention_out(x, self.self_attn.attend(q, k, v, mask, cache)).reshape(B, L, H)
 
 
 class Decoder(nn.Module):
@@ -184,11 +233,16 @@ class Decoder(nn.Module):
         for layer in self.layers:
             layer.fuse()
 
-    def __call__(self, x, cache):
-        mask = attention_mask(x.shape[1], cache[0])
-        for layer, c in zip(self.layers, cache):
-            x = layer(x, mask, c)
-        return self.norm(x)
+    def __call__(self, x, cache, stages=None):
+        """x (B, L, hidden) after the caches' positions; `stages`: per layer, see TransformerBlock."""
+        B, L, H = x.shape
+        mask = attention_mask(L, cache[0])
+        x = x.reshape(B * L, H)
+        for i, (layer, c) in enumerate(zip(self.layers, cache)):
+            enter, leave = stages[i] if stages else (layer.attention_in, layer.attention_out)
+            q, k, v = enter(x, B, c.offset if c is not None else 0)
+            x = leave(x, layer.self_attn.attend(q, k, v, mask, c))
+        return self.norm(x).reshape(B, L, H)
 
 
 class RowKVCache:
@@ -199,11 +253,16 @@ class RowKVCache:
     keys/values: (B, n_kv_heads, capacity, head_dim); lengths: (B,) int32, kept as `offset` (the RoPE position).
     """
 
-    def __init__(self, keys, values, lengths):
-        self.keys, self.values, self.offset = keys, values, lengths
+    def __init__(self, keys, values, lengths, slot=None):
+        self.keys, self.values, self.offset, self.slot = keys, values, lengths, slot
+
+    @staticmethod
+    def slots(lengths, shape):
+        """The write index of one position, shaped as its keys (B, n_kv_heads, 1, head_dim): one for all layers."""
+        return mx.broadcast_to(lengths[:, None, None, None], shape)
 
     def update_and_fetch(self, keys, values):
-        slot = mx.broadcast_to(self.offset[:, None, None, None], keys.shape)
+        slot = self.slot if self.slot is not None else self.slots(self.offset, keys.shape)
         self.keys = mx.put_along_axis(self.keys, slot, keys, axis=2)
         self.values = mx.put_along_axis(self.values, slot, values, axis=2)
         return self.keys, self.values

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from mlx.utils import tree_flatten
 
-from benchmarks.graph_nodes import kinds, metal_kernels
+from benchmarks.graph_nodes import GraphCounter, kinds, metal_kernels
 from mlx_qwen3tts import convert as cv
 from mlx_qwen3tts.model.transformer import BlockArgs, TransformerBlock
 from fixture_checkpoints import checkpoint_dir
@@ -126,3 +126,17 @@ def test_kv_capacity_growth_traces_nothing_new(load_tiny):
     grown, _ = graphs.step[False](store.state, settings, text, moving)
     assert len(traces) == 2 * len(layers)
     np.testing.assert_array_equal(np.array(grown), np.array(codes))
+
+
+def test_graph_counter_counts_each_primitive_once():
+    """The counter reads MLX's own export: a graph's nodes at the call that evaluates them, none after."""
+    a = mx.random.normal((4, 8))
+    mx.eval(a)
+    y = mx.exp(a @ a.T).sum(axis=0)
+    assert kinds(y) == {"Transpose": 1, "Matmul": 1, "Exp": 1, "Sum": 1, "Squeeze": 1}  # Sum keeps the axis
+    with GraphCounter() as counter:
+        mx.async_eval(y)
+        np.array(y)  # already scheduled: detached, nothing more
+        z = mx.exp(y)
+        z.tolist()
+    assert counter.nodes == 6 and counter.by_kind["Exp"] == 2

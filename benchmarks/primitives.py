@@ -103,7 +103,6 @@ def loop_counts(tts, frames: int) -> dict:
 
 
 def ours(model: str, frames: int, dtype=None) -> dict:
-    import mlx_qwen3tts
     from mlx_qwen3tts import backend
 
     from mlx_qwen3tts.loop.graphs import LoopGraphs

@@ -10,10 +10,9 @@ from typing import Callable
 
 import mlx.core as mx
 import mlx.nn as nn
-from mlx_lm.models.cache import KVCache
 
 from .config import CodePredictorConfig
-from .transformer import Decoder, FusedLinear, apply
+from .transformer import ConcatKVCache, Decoder, FusedLinear, apply
 
 
 class CodePredictorModel(Decoder):
@@ -55,7 +54,7 @@ class CodePredictor(nn.Module):
         sample(logits, step) -> (B,) ids. Returns the codes (B, 15) and the sum of their input
         embeddings (B, 1, H), which the talker adds to form its next input.
         """
-        cache = [KVCache() for _ in self.model.layers]
+        cache = [ConcatKVCache() for _ in self.model.layers]
         x = mx.concatenate([hidden, c0_embedding], axis=1)
         codes, embed_sum = [], None
         for step in range(len(self.lm_head)):

@@ -53,6 +53,7 @@ class FusedLinear:
     output rows. Group quantization runs along the input dimension, so stacking the rows of quantized layers
     is exact. Made once (`of`); the layers then hold row views of the stacked arrays (no second copy) and
     keep their checkpoint names. Not a child module: parameters, saving and converting see the layers only.
+    Of one layer it stacks nothing and only keeps the dense weight's transpose ready (below).
     """
 
     KEYS = ("weight", "scales", "biases", "bias")
@@ -273,6 +274,27 @@ class RowKVCache:
             raise ValueError("RowKVCache steps one position at a time")
         slots = mx.arange(self.keys.shape[2])
         return (slots[None] <= self.offset[:, None])[:, None, None]
+
+
+class ConcatKVCache:
+    """Keys and values of one short sequence, concatenated as it grows: one node per update in the graph,
+    where mlx-lm's `KVCache` writes into a preallocated buffer and slices it (two, and the buffer's). For
+    the code predictor's 16 positions per frame, inside a compiled graph.
+
+    keys/values: (B, n_kv_heads, positions, head_dim); offset: positions seen (an int).
+    """
+
+    def __init__(self):
+        self.keys = self.values = None
+        self.offset = 0
+
+    def update_and_fetch(self, keys, values):
+        if self.keys is not None:
+            keys = mx.concatenate([self.keys, keys], axis=2)
+            values = mx.concatenate([self.values, values], axis=2)
+        self.offset = keys.shape[2]
+        self.keys, self.values = keys, values
+        return keys, values
 
 
 class WindowKVCache:

@@ -107,15 +107,18 @@ def ours(model: str, frames: int, dtype=None) -> dict:
 
     from mlx_qwen3tts.loop.graphs import LoopGraphs
 
-    backend.CPU_PATHS = False  # the branches Metal and CUDA take
-    tts = mlx_qwen3tts.load(model, dtype=dtype)
-    figures = {"dtype": str(tts.model.talker.codec_head.weight.dtype).rsplit(".", 1)[-1],
-               "bytes": weight_bytes(tts.model.talker)}
-    with metal_kernels():
-        tts.loop.graphs = LoopGraphs(tts.model.talker, tts.loop.graphs.eos_id)  # traced with Metal's kernels
-        figures.update(greedy=frame_split(tts, sampled=False), sampled=frame_split(tts, sampled=True))
-        if frames:
-            figures["loop"] = loop_counts(tts, frames)
+    saved, backend.CPU_PATHS = backend.CPU_PATHS, False  # the branches Metal and CUDA take
+    try:
+        tts = mlx_qwen3tts.load(model, dtype=dtype)
+        figures = {"dtype": str(tts.model.talker.codec_head.weight.dtype).rsplit(".", 1)[-1],
+                   "bytes": weight_bytes(tts.model.talker)}
+        with metal_kernels():
+            tts.loop.graphs = LoopGraphs(tts.model.talker, tts.loop.graphs.eos_id)  # traced with Metal's kernels
+            figures.update(greedy=frame_split(tts, sampled=False), sampled=frame_split(tts, sampled=True))
+            if frames:
+                figures["loop"] = loop_counts(tts, frames)
+    finally:
+        backend.CPU_PATHS = saved
     return figures
 
 

@@ -140,3 +140,15 @@ def test_graph_counter_counts_each_primitive_once():
         z = mx.exp(y)
         z.tolist()
     assert counter.nodes == 6 and counter.by_kind["Exp"] == 2
+
+
+def test_primitives_harness_split_agrees_with_the_loop(tmp_path):
+    """benchmarks/primitives.py on a tiny checkpoint: the frame built piece by piece and the loop counted end to
+    end give the same primitives per frame (the loop adds only its text-track stack), with one host sync."""
+    from benchmarks import primitives
+
+    figures = primitives.ours(str(checkpoint_dir("custom_voice-0b6", tmp_path)), frames=2, dtype=mx.float32)
+    split, loop = figures["sampled"], figures["loop"]
+    assert split["frame_total"] == split["talker"] + split["code_predictor"] + split["sampling_and_rest"]
+    assert 0 <= loop["nodes_per_frame"] - split["frame_total"] <= 4
+    assert loop["syncs_per_frame"] == 1 and figures["greedy"]["frame_total"] < split["frame_total"]

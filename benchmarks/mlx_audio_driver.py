@@ -26,6 +26,7 @@ from pathlib import Path
 import mlx.core as mx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from graph_nodes import GraphCounter, metal_kernels  # noqa: E402
 from syncs import SyncCounter  # noqa: E402
 
 SPEAKER = "ryan"
@@ -56,6 +57,25 @@ def run(model, text: str, frames: int) -> dict:
             "syncs": counter.blocking, "async": counter.async_evals}
 
 
+def counts(model, text: str, frames: int) -> dict:
+    """Primitives (as Metal evaluates them: graph_nodes.py) and syncs per frame, differenced; the decoder
+    stubbed. Run first in the process, so that whatever mlx-audio compiles is traced with Metal's kernels."""
+    stub_decoder(model, [])
+
+    def run_counted(n):
+        with metal_kernels(), GraphCounter() as graph, SyncCounter() as syncs:
+            results = list(model.generate(text, voice=SPEAKER, lang_code=LANGUAGE, max_tokens=n))
+        return sum(r.token_count for r in results), graph.nodes, syncs.blocking, syncs.async_evals
+
+    run_counted(BASE_FRAMES)
+    short, long = run_counted(BASE_FRAMES), run_counted(BASE_FRAMES + frames)
+    extra = long[0] - short[0]
+    if extra < 1:
+        raise SystemExit(f"mlx-audio produced {long[0]} and {short[0]} frames; cannot difference")
+    return {"version": metadata.version("mlx-audio"), "nodes_per_frame": (long[1] - short[1]) / extra,
+            "syncs_per_frame": (long[2] - short[2]) / extra, "async_evals_per_frame": (long[3] - short[3]) / extra}
+
+
 def first_chunk(model, text: str) -> float:
     tic = time.perf_counter()
     stream = model.generate(text, voice=SPEAKER, lang_code=LANGUAGE, max_tokens=2, stream=True,
@@ -72,6 +92,7 @@ def main():
     ap.add_argument("--frames", type=int, default=8)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--text", required=True)
+    ap.add_argument("--count", action="store_true", help="primitives and syncs per frame only (no timing)")
     args = ap.parse_args()
 
     from mlx_audio.tts.utils import load
@@ -80,6 +101,9 @@ def main():
     model = load(args.model)
     load_s = time.perf_counter() - tic
     mx.random.seed(0)
+    if args.count:
+        print(json.dumps(counts(model, args.text, args.frames)))
+        return
     first_chunk(model, args.text)  # warm-up of the streaming decoder
     first_ms = first_chunk(model, args.text)
     kept = []

@@ -2,11 +2,12 @@
 
 Both take and return the loop's `BatchState` (state.py) and take the rows' sampling settings
 {field: (B,)} beside it. Settings, lengths and keys are inputs, so any mix of rows shares one graph.
-What is compiled (the frame: sampling and the code predictor's 15 passes, where per-op overhead
-dominates) has shapes per batch size only; the talker's forward, whose shapes follow the KV capacity,
-runs uncompiled (its matmuls gain nothing from compiling), so a capacity that grows as a long prompt
-joins traces nothing new (a trace at the released shapes costs about two frame-times: a stall every
-stream would hear).
+Everything is compiled but the part whose shapes follow the KV capacity: the frame (sampling and the code
+predictor's 15 passes) and, per talker layer, the stages before and after its attention
+(`TransformerBlock.attention_in` / `attention_out`: norms, projections, RoPE, MLP) have shapes per batch
+size only; the KV write, the mask and the attention kernel between them run as they are. So a capacity
+that grows as a long prompt joins traces nothing new (a trace at the released shapes costs about two
+frame-times: a stall every stream would hear), and `DecodeLoop.warm` traces every graph a batch size needs.
 """
 
 from functools import partial
@@ -31,6 +32,8 @@ class LoopGraphs:
         self.frame = {s: mx.compile(partial(self._frame, s)) for s in (False, True)}
         self.advance = {s: mx.compile(partial(self._advance, s)) for s in (False, True)}
         self.step = {s: partial(self._step, s) for s in (False, True)}
+        self.stages = [(mx.compile(layer.attention_in), mx.compile(layer.attention_out))
+                       for layer in talker.model.layers]
 
     def _frame(self, sampled, logits, hidden, state: BatchState, s: dict):
         """Codes (B, 16) and the next input embedding of talker outputs, from the state's seen, rng and
@@ -57,11 +60,19 @@ class LoopGraphs:
     def _step(self, sampled, state: BatchState, settings: dict, text, moving):
         """One frame for the rows where `moving` (B,) is set; text (B, 1, H) their text-track vectors.
         Returns (codes (B, 16), the state after it)."""
-        cache = [RowKVCache(k, v, state.lengths) for k, v in zip(state.keys, state.values)]
-        logits, hidden = self.talker(state.x + text.astype(state.x.dtype), cache)
+        logits, hidden, keys, values = self.forward(state, text)
         rows = state._replace(keys=[], values=[])  # the compiled part takes no capacity-shaped input
         codes, stepped = self.advance[sampled](logits, hidden, rows, settings, moving)
-        return codes, stepped._replace(keys=[c.keys for c in cache], values=[c.values for c in cache])
+        return codes, stepped._replace(keys=keys, values=values)
+
+    def forward(self, state: BatchState, text):
+        """The talker's one-position forward of every row: (logits, hidden, keys, values) with this position
+        written at each row's length."""
+        B, heads, _, dim = state.keys[0].shape
+        slot = RowKVCache.slots(state.lengths, (B, heads, 1, dim))
+        cache = [RowKVCache(k, v, state.lengths, slot) for k, v in zip(state.keys, state.values)]
+        logits, hidden = self.talker(state.x + text.astype(state.x.dtype), cache, self.stages)
+        return logits, hidden, [c.keys for c in cache], [c.values for c in cache]
 
     def _advance(self, sampled, logits, hidden, state: BatchState, settings: dict, moving):
         """The frame of every row; the rows that move get their next x, seen, rng, steps and length (rows that

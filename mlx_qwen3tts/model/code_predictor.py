@@ -10,10 +10,9 @@ from typing import Callable
 
 import mlx.core as mx
 import mlx.nn as nn
-from mlx_lm.models.cache import KVCache
 
 from .config import CodePredictorConfig
-from .transformer import Decoder
+from .transformer import ConcatKVCache, Decoder, FusedLinear, apply
 
 
 class CodePredictorModel(Decoder):
@@ -23,6 +22,8 @@ class CodePredictorModel(Decoder):
 
 
 class CodePredictor(nn.Module):
+    heads = projection = None  # FusedLinear of each lm_head and of small_to_mtp_projection, from fuse()
+
     def __init__(self, cfg: CodePredictorConfig, talker_hidden_size: int):
         super().__init__()
         self.model = CodePredictorModel(cfg, talker_hidden_size)
@@ -30,8 +31,21 @@ class CodePredictor(nn.Module):
         if cfg.hidden_size != talker_hidden_size:
             self.small_to_mtp_projection = nn.Linear(talker_hidden_size, cfg.hidden_size, bias=True)
 
+    def fuse(self):
+        self.model.fuse()
+        object.__setattr__(self, "heads", [FusedLinear.of([head]) for head in self.lm_head])  # not a child module
+        if "small_to_mtp_projection" in self:
+            self.projection = FusedLinear.of([self.small_to_mtp_projection])
+
     def project(self, x):
-        return self.small_to_mtp_projection(x) if "small_to_mtp_projection" in self else x
+        if "small_to_mtp_projection" not in self:
+            return x
+        B, L, H = x.shape
+        return apply(self.projection, [self.small_to_mtp_projection], x.reshape(B * L, H))[0].reshape(B, L, -1)
+
+    def head(self, step: int, h):
+        """Logits (B, vocab) of codebook step + 1 from the hidden state h (B, H)."""
+        return apply(self.heads[step] if self.heads else None, [self.lm_head[step]], h)[0]
 
     def predict(self, hidden, c0_embedding, sample: Callable):
         """Codebooks 1..15 for one frame, built lazily.
@@ -40,12 +54,12 @@ class CodePredictor(nn.Module):
         sample(logits, step) -> (B,) ids. Returns the codes (B, 15) and the sum of their input
         embeddings (B, 1, H), which the talker adds to form its next input.
         """
-        cache = [KVCache() for _ in self.model.layers]
+        cache = [ConcatKVCache() for _ in self.model.layers]
         x = mx.concatenate([hidden, c0_embedding], axis=1)
         codes, embed_sum = [], None
-        for step, head in enumerate(self.lm_head):
+        for step in range(len(self.lm_head)):
             h = self.model(self.project(x), cache)
-            code = sample(head(h[:, -1]), step)
+            code = sample(self.head(step, h[:, -1]), step)
             codes.append(code)
             x = self.model.codec_embedding[step](code)[:, None]
             embed_sum = x if embed_sum is None else embed_sum + x

@@ -32,7 +32,8 @@ def is_mlx_layout(files, config) -> bool:
 def load_model(folder, config, dtype=None, prefix: str = ""):
     """The talker, code predictor and speaker encoder of a checkpoint folder in either layout,
     quantized as its config says; floating tensors whose name starts with `prefix` cast to `dtype`,
-    the speaker encoder's others to float32 (as the released layout's `sanitize` leaves them)."""
+    the speaker encoder's others to float32 (as the released layout's `sanitize` leaves them). The talker's
+    projections are fused (`Talker.fuse`); its parameters keep the checkpoint's names."""
     from .talker import Qwen3TTSModel
 
     files = safetensors_files(folder)
@@ -50,4 +51,5 @@ def load_model(folder, config, dtype=None, prefix: str = ""):
 
     weights = {k: cast(k, v) for k, v in weights.items()}
     apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)
+    model.talker.fuse()
     return model

@@ -14,7 +14,7 @@ from .code_predictor import CodePredictor
 from .config import ModelConfig, TalkerConfig
 from .speaker_encoder import SpeakerEncoder
 from .speaker_encoder import sanitize as speaker_sanitize
-from .transformer import Decoder
+from .transformer import Decoder, FusedLinear, apply
 
 
 class TextProjection(nn.Module):
@@ -35,6 +35,8 @@ class TalkerModel(Decoder):
 
 
 class Talker(nn.Module):
+    head = None  # FusedLinear of codec_head, from fuse()
+
     def __init__(self, cfg: TalkerConfig):
         super().__init__()
         self.model = TalkerModel(cfg)
@@ -49,14 +51,22 @@ class Talker(nn.Module):
     def codec_embed(self, ids):
         return self.model.codec_embedding(ids)
 
+    def fuse(self):
+        """Fused q/k/v and gate/up projections in the talker and the code predictor (transformer.FusedLinear):
+        made once, after the weights are loaded; the checkpoint's names and parameters stay as they are."""
+        self.model.fuse()
+        self.head = FusedLinear.of([self.codec_head])
+        self.code_predictor.fuse()
+
     def make_cache(self):
         """Growing KV caches for one sequence (the prefill; the decode loop steps on `RowKVCache`s)."""
         return [KVCache() for _ in self.model.layers]
 
-    def __call__(self, x, cache):
-        """x: (B, L, H) input embeddings -> (codebook-0 logits at the last position, last hidden)."""
-        h = self.model(x, cache)[:, -1:]
-        return self.codec_head(h[:, 0]), h
+    def __call__(self, x, cache, stages=None):
+        """x: (B, L, H) input embeddings -> (codebook-0 logits at the last position, last hidden);
+        `stages`: the layers' stages to use (see `Decoder`)."""
+        h = self.model(x, cache, stages)[:, -1:]
+        return apply(self.head, [self.codec_head], h[:, 0])[0], h
 
 
 class Qwen3TTSModel(nn.Module):

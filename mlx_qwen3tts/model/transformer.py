@@ -4,9 +4,13 @@ Qwen3-style pre-norm block: GQA attention with optional per-head q/k RMSNorm (ta
 predictor), rotate-half RoPE, optional causal sliding window (codec decoder: 72 frames) and
 optional LayerScale on both residual branches (codec decoder); SwiGLU MLP. Parameter names
 follow the checkpoints (`self_attn.q_proj`, `mlp.gate_proj`, `self_attn_layer_scale.scale`, ...).
-Caches are mlx-lm cache objects made by the caller.
+Caches are mlx-lm cache objects made by the caller. `fuse()` (at load) gives q/k/v and gate/up one
+matmul each (`FusedLinear`); the checkpoint-named layers stay, as views of the fused weights. A layer runs
+in three stages (`attention_in`, `Attention.attend`, `attention_out`) so the decode loop can compile the two
+whose shapes do not follow the KV capacity.
 """
 
+import copy
 from dataclasses import dataclass, fields
 from typing import Any, Optional
 
@@ -44,7 +48,70 @@ class LayerScale(nn.Module):
         return self.scale * x
 
 
+class FusedLinear:
+    """One matmul for linear layers of the same input: their weights (and scales, biases) stacked along the
+    output rows. Group quantization runs along the input dimension, so stacking the rows of quantized layers
+    is exact. Made once (`of`); the layers then hold row views of the stacked arrays (no second copy) and
+    keep their checkpoint names. Not a child module: parameters, saving and converting see the layers only.
+    Of one layer it stacks nothing and only keeps the dense weight's transpose ready (below).
+    """
+
+    KEYS = ("weight", "scales", "biases", "bias")
+
+    def __init__(self, layers):
+        if len(layers) == 1:
+            self.layer, self.splits = layers[0], []
+        else:
+            self.layer = copy.copy(layers[0])  # same kind and settings (group size, bits, mode)
+            for key in (k for k in self.KEYS if k in layers[0]):
+                self.layer[key] = mx.concatenate([layer[key] for layer in layers], axis=0)
+            mx.eval(self.layer.parameters())
+            rows = [layer["weight"].shape[0] for layer in layers]
+            self.splits = [sum(rows[:i + 1]) for i in range(len(rows) - 1)]
+            for layer, start, n in zip(layers, [0] + self.splits, rows):
+                for key in (k for k in self.KEYS if k in layer):
+                    layer[key] = self.layer[key][start:start + n]
+                mx.eval(layer.parameters())
+        self.sources = [layer["weight"] for layer in layers]
+        # A dense weight's transpose, evaluated once: a strided view (no copy) that the matmul reads as it
+        # is, where `x @ weight.T` adds a transpose to every call's graph.
+        self.weight_t = None if "scales" in self.layer else self.layer["weight"].T
+        mx.eval(self.weight_t)
+
+    @classmethod
+    def of(cls, layers):
+        """The fused layer, or None where the layers differ in kind, settings or keys (then they run apart)."""
+        first = layers[0]
+        settings = lambda m: (type(m), getattr(m, "group_size", None), getattr(m, "bits", None),  # noqa: E731
+                              getattr(m, "mode", None), sorted(k for k in m if k in cls.KEYS),
+                              m["weight"].shape[1:], m["weight"].dtype)
+        if type(first) not in (nn.Linear, nn.QuantizedLinear) or any(settings(m) != settings(first) for m in layers):
+            return None
+        return cls(layers)
+
+    def serves(self, layers) -> bool:
+        """Whether `layers` still hold the views it made (a layer replaced or reloaded since runs apart)."""
+        return all(layer.get("weight") is w for layer, w in zip(layers, self.sources))
+
+    def __call__(self, x) -> list:
+        """The layers' outputs of x (N, in): a list, one (N, out) per layer."""
+        if self.weight_t is None:
+            y = self.layer(x)
+        elif "bias" in self.layer:
+            y = mx.addmm(self.layer["bias"], x, self.weight_t)
+        else:
+            y = x @ self.weight_t
+        return mx.split(y, self.splits, axis=-1) if self.splits else [y]
+
+
+def apply(fused, layers, x) -> list:
+    """The outputs of `layers` on x: through their FusedLinear while it still serves them, else one by one."""
+    return fused(x) if fused is not None and fused.serves(layers) else [layer(x) for layer in layers]
+
+
 class Attention(nn.Module):
+    qkv = out = None  # FusedLinear of q_proj, k_proj, v_proj and of o_proj, from fuse()
+
     def __init__(self, args: BlockArgs):
         super().__init__()
         h, d = args.hidden_size, args.head_dim
@@ -60,31 +127,58 @@ class Attention(nn.Module):
             self.k_norm = nn.RMSNorm(d, eps=args.rms_norm_eps)
         self.rope = nn.RoPE(d, base=args.rope_theta)
 
-    def __call__(self, x, mask=None, cache=None):
-        B, L, _ = x.shape
-        q = self.q_proj(x).reshape(B, L, self.n_heads, -1)  # (B, L, nH, D)
-        k = self.k_proj(x).reshape(B, L, self.n_kv_heads, -1)
-        v = self.v_proj(x).reshape(B, L, self.n_kv_heads, -1)
-        if "q_norm" in self:
+    def fuse(self):
+        self.qkv = FusedLinear.of([self.q_proj, self.k_proj, self.v_proj])
+        self.out = FusedLinear.of([self.o_proj])
+
+    def project(self, x, rows: int, offset):
+        """q, k, v (B, heads, L, D) of x (B * L, hidden), `rows` = B, at positions from `offset`."""
+        q, k, v = apply(self.qkv, [self.q_proj, self.k_proj, self.v_proj], x)
+        heads = (self.n_heads, self.n_kv_heads, self.n_kv_heads)
+        if x.shape[0] == rows:  # one position: (B, nH * D) is (B, nH, 1, D) as it lies, no transpose
+            q, k, v = (t.reshape(rows, n, 1, self.head_dim) for t, n in zip((q, k, v), heads))
+        else:
+            q, k, v = (t.reshape(rows, -1, n, self.head_dim).transpose(0, 2, 1, 3)  # (B, nH, L, D)
+                       for t, n in zip((q, k, v), heads))
+        if "q_norm" in self:  # over D, wherever L lies
             q, k = self.q_norm(q), self.k_norm(k)
-        q, k, v = (t.transpose(0, 2, 1, 3) for t in (q, k, v))  # (B, nH, L, D)
-        offset = cache.offset if cache is not None else 0
-        q, k = self.rope(q, offset=offset), self.rope(k, offset=offset)
+        return self.rope(q, offset=offset), self.rope(k, offset=offset), v
+
+    def attend(self, q, k, v, mask=None, cache=None):
+        """(B, nH, L, D) attention of the projected q, k, v, after writing k, v into the cache."""
         if cache is not None:
             k, v = cache.update_and_fetch(k, v)
-        out = mx.fast.scaled_dot_product_attention(q, k, v, scale=self.scale, mask=mask)
-        return self.o_proj(out.transpose(0, 2, 1, 3).reshape(B, L, -1))
+        return mx.fast.scaled_dot_product_attention(q, k, v, scale=self.scale, mask=mask)
+
+    def output(self, out):
+        """(B * L, hidden) of the attention output (B, nH, L, D)."""
+        B, _, L, _ = out.shape
+        if L > 1:
+            out = out.transpose(0, 2, 1, 3)  # (B, L, nH, D)
+        return apply(self.out, [self.o_proj], out.reshape(B * L, -1))[0]
+
+    def __call__(self, x, mask=None, cache=None):
+        B, L, _ = x.shape
+        q, k, v = self.project(x.reshape(B * L, -1), B, cache.offset if cache is not None else 0)
+        return self.output(self.attend(q, k, v, mask, cache)).reshape(B, L, -1)
 
 
 class MLP(nn.Module):
+    gate_up = down = None  # FusedLinear of gate_proj, up_proj and of down_proj, from fuse()
+
     def __init__(self, dims: int, hidden: int):
         super().__init__()
         self.gate_proj = nn.Linear(dims, hidden, bias=False)
         self.up_proj = nn.Linear(dims, hidden, bias=False)
         self.down_proj = nn.Linear(hidden, dims, bias=False)
 
+    def fuse(self):
+        self.gate_up = FusedLinear.of([self.gate_proj, self.up_proj])
+        self.down = FusedLinear.of([self.down_proj])
+
     def __call__(self, x):
-        return self.down_proj(nn.silu(self.gate_proj(x)) * self.up_proj(x))
+        gate, up = apply(self.gate_up, [self.gate_proj, self.up_proj], x)
+        return apply(self.down, [self.down_proj], nn.silu(gate) * up)[0]
 
 
 class TransformerBlock(nn.Module):
@@ -98,8 +192,21 @@ class TransformerBlock(nn.Module):
             self.self_attn_layer_scale = LayerScale(args.hidden_size)
             self.mlp_layer_scale = LayerScale(args.hidden_size)
 
-    def __call__(self, x, mask=None, cache=None):
-        h = self.self_attn(self.input_layernorm(x), mask, cache)
+    def fuse(self):
+        """One matmul for q/k/v and one for gate/up from now on (see `FusedLinear`); once, after loading."""
+        self.self_attn.fuse()
+        self.mlp.fuse()
+
+    # A layer in three stages, so that a caller may compile the two around the cache (whose shapes grow):
+    # attention_in, the attention itself (Attention.attend), attention_out. The residual stream between
+    # them is (B * L, hidden): the matmuls take it as it is, with no reshape of their own.
+    def attention_in(self, x, rows: int, offset):
+        """q, k, v (B, heads, L, D) of the residual stream x (B * L, hidden), `rows` = B."""
+        return self.self_attn.project(self.input_layernorm(x), rows, offset)
+
+    def attention_out(self, x, out):
+        """The residual stream (B * L, hidden) after this layer, from x and the attention output `out`."""
+        h = self.self_attn.output(out)
         if "self_attn_layer_scale" in self:
             h = self.self_attn_layer_scale(h)
         x = x + h
@@ -107,6 +214,12 @@ class TransformerBlock(nn.Module):
         if "mlp_layer_scale" in self:
             h = self.mlp_layer_scale(h)
         return x + h
+
+    def __call__(self, x, mask=None, cache=None):
+        B, L, H = x.shape
+        x = x.reshape(B * L, H)
+        q, k, v = self.attention_in(x, B, cache.offset if cache is not None else 0)
+        return self.attention_out(x, self.self_attn.attend(q, k, v, mask, cache)).reshape(B, L, H)
 
 
 class Decoder(nn.Module):
@@ -117,11 +230,20 @@ class Decoder(nn.Module):
         self.layers = [TransformerBlock(BlockArgs.of(cfg)) for _ in range(cfg.num_hidden_layers)]
         self.norm = nn.RMSNorm(cfg.hidden_size, eps=cfg.rms_norm_eps)
 
-    def __call__(self, x, cache):
-        mask = attention_mask(x.shape[1], cache[0])
-        for layer, c in zip(self.layers, cache):
-            x = layer(x, mask, c)
-        return self.norm(x)
+    def fuse(self):
+        for layer in self.layers:
+            layer.fuse()
+
+    def __call__(self, x, cache, stages=None):
+        """x (B, L, hidden) after the caches' positions; `stages`: per layer, see TransformerBlock."""
+        B, L, H = x.shape
+        mask = attention_mask(L, cache[0])
+        x = x.reshape(B * L, H)
+        for i, (layer, c) in enumerate(zip(self.layers, cache)):
+            enter, leave = stages[i] if stages else (layer.attention_in, layer.attention_out)
+            q, k, v = enter(x, B, c.offset if c is not None else 0)
+            x = leave(x, layer.self_attn.attend(q, k, v, mask, c))
+        return self.norm(x).reshape(B, L, H)
 
 
 class RowKVCache:
@@ -132,11 +254,16 @@ class RowKVCache:
     keys/values: (B, n_kv_heads, capacity, head_dim); lengths: (B,) int32, kept as `offset` (the RoPE position).
     """
 
-    def __init__(self, keys, values, lengths):
-        self.keys, self.values, self.offset = keys, values, lengths
+    def __init__(self, keys, values, lengths, slot=None):
+        self.keys, self.values, self.offset, self.slot = keys, values, lengths, slot
+
+    @staticmethod
+    def slots(lengths, shape):
+        """The write index of one position, shaped as its keys (B, n_kv_heads, 1, head_dim): one for all layers."""
+        return mx.broadcast_to(lengths[:, None, None, None], shape)
 
     def update_and_fetch(self, keys, values):
-        slot = mx.broadcast_to(self.offset[:, None, None, None], keys.shape)
+        slot = self.slot if self.slot is not None else self.slots(self.offset, keys.shape)
         self.keys = mx.put_along_axis(self.keys, slot, keys, axis=2)
         self.values = mx.put_along_axis(self.values, slot, values, axis=2)
         return self.keys, self.values
@@ -147,6 +274,27 @@ class RowKVCache:
             raise ValueError("RowKVCache steps one position at a time")
         slots = mx.arange(self.keys.shape[2])
         return (slots[None] <= self.offset[:, None])[:, None, None]
+
+
+class ConcatKVCache:
+    """Keys and values of one short sequence, concatenated as it grows: one node per update in the graph,
+    where mlx-lm's `KVCache` writes into a preallocated buffer and slices it (two, and the buffer's). For
+    the code predictor's 16 positions per frame, inside a compiled graph.
+
+    keys/values: (B, n_kv_heads, positions, head_dim); offset: positions seen (an int).
+    """
+
+    def __init__(self):
+        self.keys = self.values = None
+        self.offset = 0
+
+    def update_and_fetch(self, keys, values):
+        if self.keys is not None:
+            keys = mx.concatenate([self.keys, keys], axis=2)
+            values = mx.concatenate([self.values, values], axis=2)
+        self.offset = keys.shape[2]
+        self.keys, self.values = keys, values
+        return keys, values
 
 
 class WindowKVCache:

@@ -25,6 +25,7 @@ from .errors import InputError
 from .audio.reference import load_reference_audio
 from .model.sampling_config import SamplingConfig
 from .text.lexicon import Lexicon, read_lexicon
+from .text.markdown import as_heard
 from .text.normalize import normalize as normalize_text
 from .text import split_sentences
 from .voices import Voice, VoiceMaker, load_voice
@@ -276,14 +277,20 @@ def _sampling(facts: ModelFacts, sampling, **overrides) -> SamplingConfig:
     return (sampling or facts.sampling).override(**overrides)
 
 
-def _as_spoken(text: Optional[str], language: str, normalize, lexicon) -> str:
-    """The text as the model should say it: the lexicon's respellings (a `Lexicon` or its TSV file), then,
-    with `normalize`, numbers, dates and symbols as words in `language`."""
+def _as_spoken(text: Optional[str], language: str, normalize, lexicon, markdown=False) -> str:
+    """The text as the model should say it: with `markdown`, Markdown read as a listener hears it; the
+    lexicon's respellings (a `Lexicon` or its TSV file); then, with `normalize`, numbers, dates and symbols
+    as words in `language`."""
     if text is None:
-        raise InputError("{normalize} and {lexicon} need the whole text, not deltas", field="normalize",
-                         others=("lexicon",))
-    if not isinstance(normalize, (bool, np.bool_)):
-        raise InputError(f"{{normalize}} must be true or false, got {_shown(normalize)}", field="normalize")
+        raise InputError("{normalize}, {lexicon} and {markdown} need the whole text, not deltas", field="normalize",
+                         others=("lexicon", "markdown"))
+    for name, value in (("normalize", normalize), ("markdown", markdown)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise InputError(f"{{{name}}} must be true or false, got {_shown(value)}", field=name)
+    if markdown:
+        text = as_heard(text)
+        if not text.strip():
+            raise InputError("{text} has no words to speak once read as Markdown", field="text")
     if isinstance(lexicon, (str, Path)):
         lexicon = read_lexicon(lexicon)
     if lexicon is not None and not isinstance(lexicon, Lexicon):
@@ -298,8 +305,8 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     a = asked
     text, deltas, text_mode = _text_and_mode(facts, a.text, a.deltas, a.text_mode)
     language = language_name(facts, a.language)
-    if a.normalize or a.lexicon is not None:
-        text = _as_spoken(text, language, a.normalize, a.lexicon)
+    if a.normalize or a.markdown or a.lexicon is not None:
+        text = _as_spoken(text, language, a.normalize, a.lexicon, a.markdown)
     sampling = _sampling(facts, a.sampling, temperature=a.temperature, top_k=a.top_k, top_p=a.top_p,
                          repetition_penalty=a.repetition_penalty)
     max_tokens = None

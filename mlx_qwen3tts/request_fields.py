@@ -32,6 +32,7 @@ class Asked:
     chunk_frames: int = 4
     normalize: bool = False  # numbers, dates and symbols said as words (text given whole)
     lexicon: object = None  # respellings: a Lexicon or its TSV file
+    markdown: bool = False  # Markdown read as a listener hears it (text given whole)
 
 
 FIELDS = tuple(f.name for f in fields(Asked))

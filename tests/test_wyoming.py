@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("wyoming")
 
-from server_harness import ROOT, env, free_port, shared_server, wait_until  # noqa: E402
+from server_harness import ROOT, ServerProcess, env, free_port, shared_server, wait_until  # noqa: E402
 from wyoming.audio import AudioChunk, AudioStart, AudioStop  # noqa: E402
 from wyoming.client import AsyncTcpClient  # noqa: E402
 from wyoming.error import Error  # noqa: E402
@@ -385,3 +385,47 @@ def test_a_stream_without_text_for_too_long_ends_cleanly(tmp_path, load_tiny):
         run(go())
     finally:
         engine.close()
+
+
+def test_a_reply_in_markdown_with_digits_is_read_as_heard(server):
+    """Home Assistant's replies come from LLMs: Wyoming reads Markdown as a listener hears it and says numbers as
+    words, so the reply sounds as its plain words would (greedy), emphasis, link target and emoji gone."""
+    reply = "**Sure!** It is 3 degrees in [Paris](https://example.com/paris) \U0001F600"
+    audio, _ = run(synthesize(server.wyoming_port, reply, name="ryan"))
+    assert audio == http_pcm(server, "Sure! It is three degrees in Paris", voice="ryan")
+    assert audio != http_pcm(server, reply, voice="ryan")  # HTTP speaks what it is given, unless asked
+
+
+def test_http_normalizes_when_asked(server):
+    asked = http_pcm(server, "I have 3 apples.", voice="ryan", normalize=True)
+    assert asked == http_pcm(server, "I have three apples.", voice="ryan")
+    assert asked != http_pcm(server, "I have 3 apples.", voice="ryan")
+    refused = httpx.post(server.url + "/v1/audio/speech", timeout=TIMEOUT, json={
+        "model": "tts-1", "input": "Hi.", "normalize": "yes"})
+    assert refused.status_code == 400 and refused.json()["error"]["param"] == "normalize"
+
+
+def test_the_server_lexicon_respells_every_whole_text(tmp_path, tmp_path_factory):
+    """--lexicon at start: HTTP and Wyoming texts are respelled (greedy: equal to the respelled text); a
+    malformed file is one line naming its line, before the model loads."""
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("GIF\tjif\nno tab here\n", encoding="utf-8")
+    refused = wyoming_cli("--lexicon", str(bad))
+    assert refused.returncode == 2 and "bad.tsv" in refused.stderr and "line 2" in refused.stderr, refused.stderr
+    assert "Traceback" not in refused.stderr
+    words = tmp_path / "words.tsv"
+    words.write_text("GIF\tjif\n", encoding="utf-8")
+    from fixture_checkpoints import checkpoint_dir
+
+    (tmp_path / "voices").mkdir()
+    proc = ServerProcess(checkpoint_dir("custom_voice-0b6", tmp_path_factory.getbasetemp()), tmp_path / "voices",
+                         tmp_path / "server.log", "--lexicon", str(words), "--wyoming-port", str(free_port()),
+                         "--wyoming-temperature", "0", "--wyoming-max-new-tokens", str(FRAMES))
+    try:
+        proc.wyoming_port = int(proc.proc.args[proc.proc.args.index("--wyoming-port") + 1])
+        said = http_pcm(proc, "A GIF, please.", voice="ryan")
+        assert said == http_pcm(proc, "A jif, please.", voice="ryan") != http_pcm(proc, "A gif, please.", voice="ryan")
+        audio, _ = run(synthesize(proc.wyoming_port, "A GIF, please.", name="ryan"))
+        assert audio == said
+    finally:
+        proc.stop()

@@ -124,11 +124,13 @@ def model_id(path_or_repo: str) -> str:
 @click.option("--public-listings", is_flag=True,
               help="Serve GET /v1/models, /v1/audio/models and /v1/audio/voices without the API key "
                    "(Open WebUI fetches them with none).")
+@click.option("--lexicon", type=click.Path(dir_okay=False), default=None,
+              help="TSV of 'word<TAB>how to say it' applied to every whole text (HTTP, Wyoming).")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts.server")
 def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, prefill_budget, cors,
          max_input_chars, dtype, wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens,
-         wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, log_level):
+         wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, lexicon, log_level):
     """Serve Qwen3-TTS over HTTP (OpenAI's /v1/audio/speech) and WebSocket, with a page at /."""
     with cli_errors():
         if no_http and wyoming_port is None:
@@ -147,6 +149,11 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
                 from .wyoming import start as start_wyoming
         except ImportError as e:
             raise InputError(f"the server needs its extra: pip install 'mlx-qwen3tts[server]' ({e})") from None
+        respellings = None
+        if lexicon is not None:  # read before anything loads: a bad file is one line naming its line
+            from ..text.lexicon import read_lexicon
+
+            respellings = read_lexicon(Path(lexicon).expanduser())
         listener = None if no_http else bind(host, port)
         if wyoming_port is not None:  # only a probe: wyoming.py binds its own; a taken port is said here, at once
             bind(wyoming_host, wyoming_port, "--wyoming-port").close()
@@ -163,7 +170,8 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         engine.warm()  # every batch size compiled before the server listens (and /health answers)
         voices = VoiceStore(tts.facts, tts.tokenizer, Path(voices_dir).expanduser() if voices_dir else default_voices_dir(),
                             limits)
-        server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue)
+        server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue,
+                        lexicon=respellings)
         wyoming = None
         if wyoming_port is not None:  # with --no-http, it serves here until stopped
             wyoming = start_wyoming(server, wyoming_host, wyoming_port, alone=no_http,

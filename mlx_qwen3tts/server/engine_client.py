@@ -32,6 +32,8 @@ def engine_error(error: BaseException, names: dict = JSON_NAMES) -> ApiError:
 def build(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
     """The Request (checked by the request layer, in one place), its notices logged once; its
     refusal as an ApiError naming the field as the client named it."""
+    if text is not None and server.lexicon is not None:  # --lexicon: respellings for every whole text
+        kwargs = {"lexicon": server.lexicon, **kwargs}
     try:
         request = server.tts.request(text=text, deltas=deltas, **kwargs)
     except InputError as e:

@@ -42,7 +42,8 @@ def speech_kwargs(voices, params: dict, limits) -> dict:
     given = {name: {**sampling, **params}.get(name) for name in SAMPLING_FIELDS}
     given.update(top_k=_count(given["top_k"]), seed=_count(params.get("seed")),
                  max_tokens=_count(params.get("max_new_tokens")), language=params.get("language"),
-                 instruct=instruct, text_mode=params.get("text_mode"))
+                 instruct=instruct, text_mode=params.get("text_mode"), normalize=params.get("normalize"),
+                 markdown=params.get("markdown"))
     return {**kwargs, **{name: value for name, value in given.items() if value is not None}}
 
 

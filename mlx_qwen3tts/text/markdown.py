@@ -54,3 +54,10 @@ def read_markdown(source: str) -> List[Block]:
                 line = (token.map or tokens[i - 1].map or [0])[0] + 1
                 blocks.append(Block("heading" if heading else "paragraph", words, line, heading))
     return blocks
+
+
+def as_heard(source: str) -> str:
+    """A Markdown text as one plain text to speak: its blocks' words in order, each ending a sentence (a
+    heading or a list item without final punctuation gets a full stop, so the voice pauses there)."""
+    texts = [b.text for b in read_markdown(source) if b.text.strip()]
+    return " ".join(t if t[-1] in ".!?;:。！？…" else t + "." for t in texts)

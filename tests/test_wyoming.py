@@ -429,3 +429,30 @@ def test_the_server_lexicon_respells_every_whole_text(tmp_path, tmp_path_factory
         assert audio == said
     finally:
         proc.stop()
+
+
+LONG = ("The first sentence sets the scene for a short story about a lighthouse keeper. "
+        "Every evening she climbed the hundred steps, lit the lamp and watched the ships go by. "
+        "One night a storm rolled in from the west, and the light flickered twice before it held. "
+        "In the morning a small boat lay safe in the harbour, its crew asleep on the deck.")
+
+
+def test_a_long_text_is_spoken_in_the_pieces_generate_cuts_it_into(server):
+    """One text path: a whole text over 300 characters is cut at sentence ends as `generate` cuts it, over
+    HTTP and Wyoming alike, the pieces' audio joined with generate's short faded pauses (greedy: each piece
+    as it sounds alone)."""
+    from mlx_qwen3tts.audio.chunks import join_audio
+    from mlx_qwen3tts.text import split_sentences
+
+    pieces = split_sentences(LONG, 300)
+    assert len(pieces) == 2 and len(LONG) > 300
+    whole = http_pcm(server, LONG, voice="ryan", max_new_tokens=None)
+    alone = [np.frombuffer(http_pcm(server, p, voice="ryan", max_new_tokens=None), "<i2") / 32768.0 for p in pieces]
+    joined = join_audio(alone, 24000)
+    got = np.frombuffer(whole, "<i2") / 32768.0
+    assert got.shape == joined.shape and got.shape[0] > sum(a.shape[0] for a in alone)  # a pause between them
+    np.testing.assert_allclose(got, joined, atol=2 / 32768)
+    audio, _ = run(synthesize(server.wyoming_port, LONG, name="ryan"))
+    # Wyoming's 20-frame cap ends the first piece early (its last 5 ms faded out): the same audio before that
+    head = 2 * (FRAMES * FRAME - 120)
+    assert len(audio) == 2 * FRAMES * FRAME and audio[:head] == whole[:head]

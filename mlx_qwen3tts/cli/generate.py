@@ -540,7 +540,7 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
 def _chunks_of(tts, request, split: str):
     """One text path: a whole text streams in the pieces `generate` cuts it into (text read as it comes
     is spoken as it comes)."""
-    from ..longform.pieces import PieceChunks
+    from ..audio.pieces import PieceChunks
     from ..request import split_request
 
     if split == "batch":
@@ -551,7 +551,8 @@ def _chunks_of(tts, request, split: str):
             raise InputError("--split sequence needs the whole text; --text-stream speaks the text as it comes")
         return tts.request_chunks(request)
     pieces = split_request(request, split)
-    return tts.request_chunks(request) if len(pieces) == 1 else PieceChunks(tts, pieces)
+    return tts.request_chunks(request) if len(pieces) == 1 else PieceChunks(tts.request_chunks, pieces,
+                                                                            tts.sample_rate)
 
 
 @contextmanager

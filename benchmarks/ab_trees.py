@@ -1,6 +1,6 @@
 """A/B of two source trees of this package on one checkpoint: time per frame, alternating rounds, medians.
 
-    python -m benchmarks.ab_trees --tree /path/to/A --tree /path/to/B --model /work/scratch/ckpt06 --rounds 8
+    python -m benchmarks.ab_trees --tree /path/to/A --tree /path/to/B --model CKPT --rounds 8
 
 Each round runs every tree once, in alternating order (A B, then B A, ...), each in a fresh process that
 imports the package from that tree (PYTHONPATH and working directory; the process reports the file it

@@ -1,6 +1,6 @@
 """Primitives, host syncs and weight bytes per frame, on the branches Metal takes (forced on any backend).
 
-    python -m benchmarks.primitives --model /work/scratch/ckpt06 [--frames 2] [--mlx-audio-python PY]
+    python -m benchmarks.primitives --model CKPT [--frames 2] [--mlx-audio-python PY]
 
 Counted as Metal evaluates them: each `mx.fast` op one node (graph_nodes.metal_kernels; a CPU expands them).
 - split: the graph of one frame step at one row, built (never evaluated) from the loop's own graphs and

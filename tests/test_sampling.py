@@ -107,6 +107,7 @@ def test_compiled_frame_graph_samples_upstreams_distribution():
         def __init__(self):
             self.codec_head = type("H", (), {"weight": mx.zeros((3072, 8))})()
             self.code_predictor = type("CP", (), {"predict": lambda s, h, e, f: (mx.zeros((h.shape[0], 15), mx.int32), e)})()
+            self.model = type("M", (), {"layers": []})()  # no talker layers: the frame graph alone
 
         def codec_embed(self, ids):
             return mx.zeros(ids.shape + (8,))

@@ -392,7 +392,7 @@ def test_a_reply_in_markdown_with_digits_is_read_as_heard(server):
     words, so the reply sounds as its plain words would (greedy), emphasis, link target and emoji gone."""
     reply = "**Sure!** It is 3 degrees in [Paris](https://example.com/paris) \U0001F600"
     audio, _ = run(synthesize(server.wyoming_port, reply, name="ryan"))
-    assert audio == http_pcm(server, "Sure! It is three degrees in Paris", voice="ryan")
+    assert audio == http_pcm(server, "Sure! It is three degrees in Paris.", voice="ryan")
     assert audio != http_pcm(server, reply, voice="ryan")  # HTTP speaks what it is given, unless asked
 
 

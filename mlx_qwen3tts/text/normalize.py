@@ -73,6 +73,7 @@ def _time_en(say, m) -> str:
 def normalize(text: str, language: str = "auto") -> str:
     """`text` with its numbers and symbols as words in `language` (a request language name or 'auto')."""
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Cs") and ch != "\ufe0f")
+    text = re.sub(r"[ \t]+(?=[.,!?;:]|$)", "", text)  # the spaces a dropped emoji leaves before punctuation
     lang = language_code(language, text)
     if lang not in CONVERTER_CLASSES:
         return text

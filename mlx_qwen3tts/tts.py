@@ -55,6 +55,18 @@ class Result:
                           overwrite)
 
 
+def joined(results: List[Result], decode: bool, complete: bool = True) -> Result:
+    """The pieces of one text as one Result, their audio joined with short faded pauses (`join_audio`); a
+    whole text in one piece is itself. `complete`: every piece was generated (a shared max_tokens can end
+    the text early), else it did not stop on its own."""
+    if len(results) == 1 and complete:
+        return results[0]
+    last = results[-1]
+    audio = join_audio([r.audio for r in results], last.sample_rate) if decode else np.zeros((0,), np.float32)
+    return Result(audio, np.concatenate([r.codes for r in results]), last.sample_rate,
+                  complete and all(r.stopped_on_eos for r in results), last.max_frames, last.prefill_s, last.voice)
+
+
 def _write_new(path, what: str, data: bytes, overwrite: bool) -> Path:
     """`data` written to `path` atomically (a symlink's target), never over a file unless `overwrite`."""
     out = outputs.resolve(path, what)
@@ -234,11 +246,7 @@ class TTS:
                     break
                 r = replace(r, seed=r.seed if i == 0 else None, max_frames=left)
                 results.append(self._generate(r, decode, progress, (i + 1, len(requests))))
-        audio = join_audio([r.audio for r in results], self.sample_rate) if decode else np.zeros((0,), np.float32)
-        codes = np.concatenate([r.codes for r in results])
-        stopped = len(results) == pieces and all(r.stopped_on_eos for r in results)
-        return Result(audio, codes, self.sample_rate, stopped, results[-1].max_frames, results[-1].prefill_s,
-                      results[-1].voice)
+        return joined(results, decode, complete=len(results) == pieces)
 
     def generate_batch(self, texts: Sequence[str], seed: Optional[int] = None, decode: bool = True,
                        done=None, **kwargs) -> List[Result]:

@@ -410,6 +410,7 @@ def _line_results(tts, texts, common: dict, split: str, decode: bool, done=None)
     in one batch, each line's pieces then joined as `generate` joins them; `done(line index, result)` as
     each line's last piece finishes."""
     from ..request import split_request
+    from ..tts import joined
 
     pieces = [[r.text for r in split_request(tts.request(text, **common), split)] for text in texts]
     owner = [i for i, line in enumerate(pieces) for _ in line]
@@ -420,28 +421,13 @@ def _line_results(tts, texts, common: dict, split: str, decode: bool, done=None)
         line = owner[index]
         mine = [j for j, o in enumerate(owner) if o == line]
         if all(j in finished for j in mine):
-            lines[line] = _joined(tts, [finished[j] for j in mine], decode)
+            lines[line] = joined([finished[j] for j in mine], decode)
             if done is not None:
                 done(line, lines[line])
 
     flat = tts.generate_batch([p for line in pieces for p in line], decode=decode, done=piece_done, **common)
-    return [lines[line] if line in lines else _joined(tts, [flat[j] for j, o in enumerate(owner) if o == line], decode)
+    return [lines[line] if line in lines else joined([flat[j] for j, o in enumerate(owner) if o == line], decode)
             for line in range(len(pieces))]
-
-
-def _joined(tts, results: list, decode: bool):
-    """The pieces of one line as one Result, joined as `generate` joins them."""
-    import numpy as np
-
-    from ..audio.chunks import join_audio
-    from ..tts import Result
-
-    if len(results) == 1:
-        return results[0]
-    audio = join_audio([r.audio for r in results], tts.sample_rate) if decode else results[0].audio
-    return Result(audio, np.concatenate([r.codes for r in results]), tts.sample_rate,
-                  all(r.stopped_on_eos for r in results), results[-1].max_frames, results[-1].prefill_s,
-                  results[-1].voice)
 
 
 def _run_batch(tts, plan: Plan, common: dict, quiet: bool, split: str = "auto"):

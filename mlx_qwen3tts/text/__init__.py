@@ -8,6 +8,10 @@ import numpy as np
 
 from ..codec import FRAMES_PER_SECOND
 
+# The checkpoints name languages in English; clients (Home Assistant, browsers) and num2words by ISO 639-1 codes.
+LANGUAGE_CODES = {"chinese": "zh", "english": "en", "french": "fr", "german": "de", "italian": "it",
+                  "japanese": "ja", "korean": "ko", "portuguese": "pt", "russian": "ru", "spanish": "es"}
+
 # Sentence ends in Latin, CJK and other scripts; the closing quotes/brackets stay with the sentence.
 _SENTENCE = re.compile(r"(.+?(?:[.!?;…]+[\"'”’)\]]*(?=\s)|[。！？；]+[\"'”’」』）)]*|\n\s*\n|$))", re.S)
 SECONDS_PER_TOKEN = 1.0  # ~3x a typical speaking rate (0.3 s per token): a bound, not an estimate

@@ -9,9 +9,8 @@ from functools import partial
 
 from num2words import CONVERTER_CLASSES, num2words
 
-# The request layer's language names as num2words codes.
-CODES = {"english": "en", "french": "fr", "german": "de", "italian": "it", "japanese": "ja", "korean": "ko",
-         "portuguese": "pt", "russian": "ru", "spanish": "es", "chinese": "zh"}
+from . import LANGUAGE_CODES
+
 CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 PERCENT = {"en": "percent", "de": "Prozent", "fr": "pour cent", "es": "por ciento", "it": "per cento",
            "pt": "por cento", "ru": "процентов"}
@@ -37,7 +36,7 @@ _PLAIN = re.compile(_NUMBER)
 def language_code(language: str, text: str) -> str:
     """num2words' code for a language name or ISO 639-1 code ('en-US'); 'auto' guesses English for Latin text."""
     key = (language or "auto").strip().lower().replace("_", "-").split("-")[0]
-    code = CODES.get(key, key if key in CODES.values() else None)
+    code = LANGUAGE_CODES.get(key, key if key in LANGUAGE_CODES.values() else None)
     if code is None:
         latin = sum(ch.isascii() for ch in text if ch.isalpha())
         code = "en" if latin >= 0.5 * max(sum(ch.isalpha() for ch in text), 1) else "zh"

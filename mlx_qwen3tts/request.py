@@ -24,10 +24,7 @@ from .request_fields import Asked
 from .errors import InputError
 from .audio.reference import load_reference_audio
 from .model.sampling_config import SamplingConfig
-from .text.lexicon import Lexicon, read_lexicon
-from .text.markdown import as_heard
-from .text.normalize import normalize as normalize_text
-from .text import split_sentences
+from .text import LANGUAGE_CODES, split_sentences
 from .voices import Voice, VoiceMaker, load_voice
 
 TEXT_MODES = ("streaming", "non-streaming")
@@ -37,9 +34,6 @@ MAX_TEXT_CHARS = 20_000
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # A str holding a UTF-16 surrogate is not Unicode text (it cannot be encoded): refused, not guessed at.
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# Clients (Home Assistant, browsers) name languages by ISO 639-1 codes; the checkpoints by English names.
-LANGUAGE_CODES = {"chinese": "zh", "english": "en", "french": "fr", "german": "de", "italian": "it",
-                  "japanese": "ja", "korean": "ko", "portuguese": "pt", "russian": "ru", "spanish": "es"}
 DEFAULT_VOICE = "default"  # a speaker name meaning the model's default voice, on every model
 SHORT_TEXT_CHARS_PER_SECOND = 2.0
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
@@ -281,6 +275,10 @@ def _as_spoken(text: Optional[str], language: str, normalize, lexicon, markdown=
     """The text as the model should say it: with `markdown`, Markdown read as a listener hears it; the
     lexicon's respellings (a `Lexicon` or its TSV file); then, with `normalize`, numbers, dates and symbols
     as words in `language`."""
+    from .text.lexicon import Lexicon, read_lexicon  # markdown-it and num2words: loaded when asked for
+    from .text.markdown import as_heard
+    from .text.normalize import normalize as normalize_text
+
     if text is None:
         raise InputError("{normalize}, {lexicon} and {markdown} need the whole text, not deltas", field="normalize",
                          others=("lexicon", "markdown"))

@@ -3,20 +3,16 @@ config.json alone (no weights are loaded); and the released speakers for `--help
 
 from typing import List
 
-# Upstream's table of the released CustomVoice speakers (config.json has only their dialects):
-# each speaks every language of the model, best its native one.
-NATIVE = {"vivian": "Chinese", "serena": "Chinese", "uncle_fu": "Chinese", "dylan": "Chinese", "eric": "Chinese",
-          "ryan": "English", "aiden": "English", "ono_anna": "Japanese", "sohee": "Korean"}
-RELEASED_DIALECTS = {"dylan": "beijing_dialect", "eric": "sichuan_dialect"}
+from ..model.speakers import NATIVE_LANGUAGES
 
 
-def native_language(name: str, dialect) -> str:
-    """'English', or 'Chinese (Sichuan dialect)'; '' when neither the table nor config.json says."""
-    language = NATIVE.get(name.lower(), "")
-    if isinstance(dialect, str) and dialect:
-        place = dialect.replace("_dialect", "").replace("_", " ").title()
-        return f"{language or 'Chinese'} ({place} dialect)"
-    return language
+def native_language(name: str, dialect=None) -> str:
+    """'English', or 'Chinese (Sichuan dialect)' (config.json's dialect, else upstream's table); '' when
+    neither says."""
+    native = dialect if isinstance(dialect, str) and dialect else NATIVE_LANGUAGES.get(name.lower(), "")
+    if native.endswith("_dialect"):  # the released dialects are Chinese ones
+        return f"Chinese ({native[:-len('_dialect')].replace('_', ' ').title()} dialect)"
+    return native.title()
 
 
 def speaker_lines(config) -> List[str]:
@@ -50,9 +46,9 @@ def list_speakers(model: str) -> str:
 def help_epilog() -> str:
     """The released speakers, for `--help` (no model is read there)."""
     by_language = {}
-    for name in NATIVE:
+    for name in NATIVE_LANGUAGES:
         shown = "_".join(part.capitalize() for part in name.split("_"))
-        by_language.setdefault(native_language(name, RELEASED_DIALECTS.get(name)), []).append(shown)
+        by_language.setdefault(native_language(name), []).append(shown)
     lines = [f"  {language}: {', '.join(names)}" for language, names in by_language.items()]
     return "\n".join(["\b", "Preset speakers of the CustomVoice models (--speaker), each speaking every language, "
                       "best its own:", *lines, "--list-speakers shows those of the --model given."])

@@ -1,14 +1,10 @@
 """What the studio page (static/) reads beyond the OpenAI API: the model's facts in /health and
 the notices of a request (an ignored instruction, an x-vector-only clone) as response headers."""
 
+from ..model.speakers import NATIVE_LANGUAGES
 from ..request import instructions_honoured
 
 NOTICE_HEADER = "X-Notice"
-# The CustomVoice speakers' native languages, as the official model card lists them (config.json
-# names only the dialects); each speaks best in its own.
-NATIVE_LANGUAGES = {"vivian": "chinese", "serena": "chinese", "uncle_fu": "chinese", "dylan": "beijing_dialect",
-                    "eric": "sichuan_dialect", "ryan": "english", "aiden": "english", "ono_anna": "japanese",
-                    "sohee": "korean"}
 
 
 def health_facts(facts) -> dict:

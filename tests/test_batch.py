@@ -1,5 +1,6 @@
 """Batches equal the same texts one by one (greedy); long text is split and joined smoothly."""
 
+import random
 import warnings
 
 import numpy as np
@@ -7,7 +8,7 @@ import pytest
 
 import mlx_qwen3tts
 from mlx_qwen3tts.audio.chunks import join_audio
-from mlx_qwen3tts.text import frame_budget, split_sentences
+from mlx_qwen3tts.text import CUT, PieceCutter, StreamedPieces, frame_budget, split_sentences
 
 TEXTS = ["Hello world.", "今天天气很好。我们去公园吧。", "A much longer sentence, with quite a few more tokens in it."]
 
@@ -47,6 +48,72 @@ def test_split_sentences():
     assert split_sentences("你好。再见！", 3) == ["你好。", "再见！"]
     pieces = split_sentences("word " * 200, 50)
     assert all(len(p) <= 50 for p in pieces) and " ".join(pieces).split() == ["word"] * 200
+
+
+def _cut_in_deltas(text, max_chars, rng):
+    """(pieces, what was given before each delta's successor arrived) of `text` fed in random deltas."""
+    cutter, parts = PieceCutter(max_chars), []
+    i = 0
+    while i < len(text):
+        j = i + rng.randint(1, 12)
+        parts += cutter.add(text[i:j])
+        i = j
+    parts += cutter.end()
+    pieces, current = [], ""
+    for part in parts:
+        if part is CUT:
+            pieces.append(current)
+            current = ""
+        else:
+            current += part
+    return pieces + ([current] if current else [])
+
+
+def test_text_given_in_deltas_is_cut_where_the_whole_text_is():
+    """One text path (issue 35, item 1): streamed text is cut at the places the whole text is, whatever the
+    delta boundaries, in Latin and CJK, with abbreviations, decimals, paragraphs and over-long sentences."""
+    words = ["the", "cat", "sat,", "on", "a", "mat.", "3.5", "Mr.", "hello!", "why?", "ok;", "yes...", "“quoted.”",
+             "(aside.)", "你好。", "再见！", "长句子，", "词、", "averyveryverylongwordwithoutanyspaces", "\n", "\n\n"]
+    rng = random.Random(0)
+    for _ in range(400):
+        text = "".join(rng.choice(words) + rng.choice([" ", " ", "", "  ", "\n"]) for _ in range(rng.randint(1, 90)))
+        max_chars = rng.choice([12, 25, 60, 300])
+        whole = split_sentences(text, max_chars)
+        assert _cut_in_deltas(text, max_chars, rng) == whole, (text, max_chars)
+        assert all(piece and piece == piece.strip() and piece in text for piece in whole)
+        assert all(len(piece) <= max_chars for piece in whole if " " in piece[:max_chars])
+
+
+def test_a_piece_is_given_as_early_as_its_cut_allows():
+    """A piece's first sentence word by word; a later one once it has ended (it might not fit); the cut as
+    soon as the next sentence is too long to fit beside the ones before."""
+    cutter = PieceCutter(30)
+    assert cutter.add("Hello ") == ["Hello"]
+    assert cutter.add("there big") == [" there"]  # "big" may go on
+    assert cutter.add(" world. Second") == [" big world."]  # "Second" might not fit: held
+    assert cutter.add(" one here. Third sentence") == [CUT, "Second one here.", CUT, "Third"]
+    assert cutter.add(" ends.") == [" sentence"]
+    assert cutter.end() == [" ends."]
+
+
+def test_streamed_pieces_are_made_one_after_the_other_and_close_their_source():
+    closed = []
+
+    def source():
+        try:
+            yield from ["One two. ", "Three four five. ", "Six."]
+        finally:
+            closed.append(True)
+
+    pieces = StreamedPieces(source(), 12)
+    read = [list(deltas) for deltas in pieces]
+    assert ["".join(r) for r in read] == split_sentences("One two. Three four five. Six.", 12) == [
+        "One two.", "Three four", "five. Six."]
+    pieces = StreamedPieces(source(), 12)
+    first = next(iter(pieces))
+    assert next(first) == "One two."  # the whole first delta: a sentence
+    pieces.close()
+    assert closed == [True, True]
 
 
 def test_join_audio_has_no_steps():

@@ -24,7 +24,7 @@ from .request_fields import Asked
 from .errors import InputError
 from .audio.reference import load_reference_audio
 from .model.sampling_config import SamplingConfig
-from .text import LANGUAGE_CODES, split_sentences
+from .text import LANGUAGE_CODES, StreamedPieces, split_sentences
 from .voices import Voice, VoiceMaker, load_voice
 
 TEXT_MODES = ("streaming", "non-streaming")
@@ -322,15 +322,31 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
                    chunk_frames=chunk_frames, notices=voice_notices + instruct_notices)
 
 
-def split_request(request: Request, split: str = "auto", max_chars: int = LONG_TEXT_CHARS) -> List[Request]:
-    """A whole-text request as pieces cut at sentence ends, each at most `max_chars` where possible:
-    with `split` "auto" when the text is longer than that, "sequence" or "batch" at any length,
-    "none" never (the request alone)."""
+def split_request(request: Request, split: str = "auto", max_chars: int = LONG_TEXT_CHARS) -> Iterable[Request]:
+    """A request as the pieces it is spoken in, cut at sentence ends, each at most `max_chars` where possible:
+    a whole text with `split` "auto" when it is longer than that, "sequence" or "batch" at any length,
+    "none" never (a list; the request alone). Text arriving as deltas is cut at the same places as it comes
+    (any `split` but "none"; "batch" needs the whole text): the pieces are made one after the other, each
+    with its own deltas, the next once the one before has been read (`text.StreamedPieces`)."""
     if split not in SPLIT_MODES:
         raise InputError(f"{{split}} must be one of {', '.join(SPLIT_MODES)}, got {_shown(split)}", field="split")
+    if request.deltas is not None:
+        if split == "batch":
+            raise InputError("{split} batch needs the whole text: text arriving as deltas is spoken piece after "
+                             "piece (auto)", field="split")
+        return [request] if split == "none" else _streamed_pieces(request, max_chars)
     if split == "none" or (split == "auto" and len(request.text) <= max_chars):
         return [request]
     return [replace(request, text=piece) for piece in split_sentences(request.text, max_chars)]
+
+
+def _streamed_pieces(request: Request, max_chars: int) -> Iterator[Request]:
+    pieces = StreamedPieces(request.deltas, max_chars)
+    try:
+        for deltas in pieces:
+            yield replace(request, deltas=deltas)
+    finally:
+        pieces.close()
 
 
 def checked_codes(facts: ModelFacts, codes, field: str = "codes") -> mx.array:

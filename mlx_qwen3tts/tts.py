@@ -27,6 +27,7 @@ from .loop.engine import Engine
 from .loop.prompt import Prompt
 from .request import Request, build_request, checked_codes, clone_voice, split_request
 from .audio.chunks import AudioChunk, join_audio, stream_audio
+from .audio.pieces import piece_chunks
 from .tokenizer import TemplateIds
 from .request_fields import Asked
 from .voices import Voice, VoiceCache, VoiceMaker, load_voice, voice_bytes
@@ -173,8 +174,16 @@ class TTS:
         """Codec frames for a Request, as they are generated (with the loop's report on them)."""
         return self.loop.frames(request)
 
-    def request_chunks(self, request: Request) -> ChunkStream:
-        """Audio chunks for a Request while generating; they concatenate to its one-shot audio."""
+    def request_chunks(self, request: Request, split: str = "auto"):
+        """Audio chunks for a Request while generating, in the pieces `generate` speaks it in (`split`, as
+        there; text arriving as deltas is cut the same way as it comes); they concatenate to its one-shot
+        audio. A `ChunkStream` (or `audio.pieces.PieceChunks`, which tells the same)."""
+        if split == "batch":
+            raise InputError("{split} batch gives the pieces' audio together at the end, so it cannot stream; "
+                             "use {split} sequence", field="split")
+        return piece_chunks(self._chunks, split_request(request, split), self.sample_rate)
+
+    def _chunks(self, request: Request) -> ChunkStream:
         start, frames = time.perf_counter(), self.request_frames(request)
         chunks = stream_audio(self.codec, frames, self.sample_rate, first_chunk_frames=request.first_chunk_frames,
                               chunk_frames=request.chunk_frames, ref_codes=request.voice.ref_codes, start_time=start)
@@ -289,18 +298,21 @@ class TTS:
                 for i, (q, row) in enumerate(zip(requests, batch))]
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
-               **kwargs) -> ChunkStream:
-        """Audio chunks while generating; they concatenate to `generate(...).audio`."""
+               split: str = "auto", **kwargs) -> ChunkStream:
+        """Audio chunks while generating; they concatenate to `generate(...).audio` (a long text in the
+        same pieces, `split` as there but "batch")."""
         request = self._told(self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
                                           seed=seed, **kwargs))
-        return self.request_chunks(request)
+        return self.request_chunks(request, split)
 
     def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
-                    seed: Optional[int] = None, **kwargs) -> ChunkStream:
-        """Audio chunks for text that arrives as deltas."""
+                    seed: Optional[int] = None, split: str = "auto", **kwargs) -> ChunkStream:
+        """Audio chunks for text that arrives as deltas, spoken as it comes: a long text is cut at sentence
+        ends where `generate` would cut it whole (split "none": never), each piece's first sentence spoken
+        word by word, a later one once it has ended (so the cut is known)."""
         request = self._told(self.request(deltas=deltas, first_chunk_frames=first_chunk_frames,
                                           chunk_frames=chunk_frames, seed=seed, **kwargs))
-        return self.request_chunks(request)
+        return self.request_chunks(request, split)
 
     def engine(self, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None) -> Engine:
         """A continuous-batching `Engine` over this model: submit many requests, iterate their chunks."""

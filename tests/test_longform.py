@@ -284,6 +284,20 @@ def test_stream_of_a_long_text_equals_it_whole(ckpt, tmp_path):
     assert whole.shape[0] % 1920 != 0  # pauses between pieces: the text was cut
 
 
+def test_text_stream_of_a_long_text_is_cut_as_it_whole(ckpt, tmp_path):
+    """Text read from stdin as it comes is cut where the whole text is, and sounds as the whole text in the
+    streaming layout but for its first 5 ms: a streamed text's start is not faded (no one knows yet that
+    more pieces follow)."""
+    text = " ".join(["Alpha bravo."] * 28)  # two pieces; greedy, the first ends at frame 132
+    args = ["--max-tokens", "170", "--temperature", "0", "-q"]
+    speak(ckpt, "--text", text, "--text-mode", "streaming", *args, "-o", tmp_path / "whole.wav")
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text-stream", *args, "-o", tmp_path / "in.wav", input=text)
+    assert code == 0, out
+    whole, streamed = audio(tmp_path / "whole.wav"), audio(tmp_path / "in.wav")
+    assert whole.shape == streamed.shape and whole.shape[0] % 1920 != 0  # the pause: it was cut
+    assert np.abs(whole[120:] - streamed[120:]).max() <= 1e-4
+
+
 def test_stream_refuses_split_batch(ckpt, tmp_path):
     code, out = run("--model", ckpt["custom_voice-0b6"], "--text", LONG, "-o", tmp_path / "a.wav", "--stream",
                     "--split", "batch")

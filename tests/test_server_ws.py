@@ -103,6 +103,25 @@ def test_pieces_are_joined_exactly_as_sent(server):
     assert audio == whole_text_pcm(server, text, text_mode="streaming", **settings)
 
 
+LONG = " ".join(["Alpha bravo."] * 28)  # over 300 characters: two pieces; greedy, the first ends at frame 132
+
+
+def test_a_long_text_written_word_by_word_is_cut_as_it_whole(server):
+    """One text path: text arriving word by word is cut where the whole text is cut, so it sounds as the
+    whole text over HTTP but for the first 5 ms (a streamed text's start is not faded)."""
+    with connect(server) as ws:
+        open_session(ws, voice="ryan", temperature=0, max_new_tokens=170)
+        for word in LONG.split(" "):
+            ws.send(json.dumps({"type": "input_text.append", "text": word + " "}))
+        ws.send(json.dumps({"type": "input_text.end"}))
+        audio, done, others = collect_until_done(ws)
+    assert not others and not done["cancelled"]
+    want = whole_text_pcm(server, LONG, voice="ryan", temperature=0, max_new_tokens=170, text_mode="streaming")
+    got, ref = np.frombuffer(audio, "<i2").astype(int), np.frombuffer(want, "<i2").astype(int)
+    assert got.shape == ref.shape and got.shape[0] % FRAME != 0  # the pause between the pieces
+    assert np.abs(got[120:] - ref[120:]).max() <= 2
+
+
 def test_an_emoji_split_into_its_surrogates_across_appends_is_joined(server):
     """A JavaScript client slicing a string by index sends an emoji's UTF-16 halves in two appends;
     json.dumps escapes each half as \\ud83d, \\ude00, exactly as JSON.stringify does."""

@@ -491,7 +491,7 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
     player = None
     try:
         with ExitStack() as stack:
-            chunks = stack.enter_context(closing(_chunks_of(tts, request, opts.split)))
+            chunks = stack.enter_context(closing(tts.request_chunks(request, opts.split)))
             if play:
                 from ..audio.playback import Player
 
@@ -521,24 +521,6 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
         click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / FRAMES_PER_SECOND:.2f} s of audio in "
                    f"{time.perf_counter() - start:.2f} s", err=True)
     return codes, chunks.stopped_on_eos, chunks.max_frames
-
-
-def _chunks_of(tts, request, split: str):
-    """One text path: a whole text streams in the pieces `generate` cuts it into (text read as it comes
-    is spoken as it comes)."""
-    from ..audio.pieces import PieceChunks
-    from ..request import split_request
-
-    if split == "batch":
-        raise InputError("--split batch gives the pieces' audio together at the end, so it cannot stream or play; "
-                         "use --split sequence")
-    if request.text is None:
-        if split == "sequence":
-            raise InputError("--split sequence needs the whole text; --text-stream speaks the text as it comes")
-        return tts.request_chunks(request)
-    pieces = split_request(request, split)
-    return tts.request_chunks(request) if len(pieces) == 1 else PieceChunks(tts.request_chunks, pieces,
-                                                                            tts.sample_rate)
 
 
 @contextmanager

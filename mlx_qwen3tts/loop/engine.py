@@ -52,12 +52,14 @@ import mlx.core as mx
 
 from ..backend import release_thread_streams
 from ..codec import SAMPLE_RATE
-from ..errors import Qwen3TTSError
+from ..errors import InputError, Qwen3TTSError
 from ..audio.chunks import AudioChunk, ChunkDecoder, decode_chunks
+from ..audio.pieces import piece_chunks
+from ..request import split_request
 from .text_track import TextFeed, feed_from
 from .decode_loop import Rows
 
-__all__ = ["Engine", "EngineClosed", "EngineFull", "Handle", "TextFeed"]
+__all__ = ["Engine", "EngineClosed", "EngineFull", "Handle", "PiecedHandle", "TextFeed"]
 
 _END = object()
 IDLE_WAIT_S = 0.1  # longest sleep with nothing to do (every wake-up source also notifies)
@@ -140,6 +142,68 @@ class Handle:
                 yield item
 
 
+class PiecedHandle:
+    """A submitted request as the pieces it is spoken in (`request.split_request`): each piece queued once
+    the one before has ended, their audio joined as `TTS.generate` joins them (`audio.pieces`); a text of
+    one piece is just its own stream. Iterate it for the audio chunks; `cancel()` to stop early. The first
+    piece is queued at once, so a full engine refuses the request before any audio."""
+
+    def __init__(self, submit, pieces, sample_rate: int):
+        self._submit, self._cancelled = submit, False
+        if isinstance(pieces, list):
+            first = pieces[0]
+        else:  # streamed text: pieces made as it arrives, none asked for after cancel()
+            rest = iter(pieces)
+            first = next(rest)
+            pieces = self._until_cancelled(first, rest)
+        self._current = self._first = submit(first)
+        self.id = self._first.id
+        self._chunks = piece_chunks(self._start, pieces, sample_rate)
+
+    def _start(self, request):
+        if self._first is not None:  # the first piece, queued already (the same request: its seed, all frames)
+            handle, self._first = self._first, None
+        elif self._cancelled:
+            return iter(())
+        else:
+            handle = self._current = self._submit(request, admitted=True)
+        return _HandleStream(handle)
+
+    def _until_cancelled(self, first, rest):
+        try:
+            yield first
+            while not self._cancelled:
+                piece = next(rest, None)
+                if piece is None or self._cancelled:
+                    return
+                yield piece
+        finally:
+            getattr(rest, "close", lambda: None)()
+
+    def cancel(self):
+        self._cancelled = True
+        self._current.cancel()
+
+    def __iter__(self):
+        return self._chunks
+
+
+class _HandleStream:
+    """A piece's Handle as its chunk stream: closing it cancels the piece."""
+
+    def __init__(self, handle: Handle):
+        self.handle, self._chunks = handle, iter(handle)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> AudioChunk:
+        return next(self._chunks)
+
+    def close(self):
+        self.handle.cancel()
+
+
 class Engine:
     """Continuous batching of requests over one model's decode loop and codec (see the module docstring)."""
 
@@ -160,15 +224,23 @@ class Engine:
         self._thread.start()
         _open_engines.add(self)
 
-    def submit(self, request) -> Handle:
-        """Queue `request` (a `Request` from `TTS.request`); raises EngineFull when full."""
+    def submit(self, request, split: str = "auto") -> "PiecedHandle":
+        """Queue `request` (a `Request` from `TTS.request`), spoken in the pieces `TTS.generate` speaks it in
+        (`split` as there but "batch"; streamed text cut the same way as it comes); raises EngineFull when
+        full."""
+        if split == "batch":
+            raise InputError("{split} batch gives the pieces' audio together at the end; use sequence", field="split")
+        return PiecedHandle(self._submit, split_request(request, split), SAMPLE_RATE)
+
+    def _submit(self, request, admitted: bool = False) -> Handle:
+        """Queue one piece; `admitted`: a later piece of a request the engine took (never refused as full)."""
         voice = request.voice
         # Arrays made on this thread must be evaluated here: the scheduler thread cannot.
         mx.eval([a for a in (voice.xvector, voice.ref_codes) if a is not None])
         with self._lock:
             if self._closed:
                 raise EngineClosed("the engine is closed")
-            if len(self._active) + len(self._queue) >= self.max_active + self.max_queue:
+            if not admitted and len(self._active) + len(self._queue) >= self.max_active + self.max_queue:
                 raise EngineFull(f"the engine is full ({self.max_active} active, {self.max_queue} queued); retry later")
             job = Job(request, self._wake)
             self._queue.append(job)

@@ -5,9 +5,7 @@ request's fields in its own protocol's words (`names`, from `request.field_names
 import logging
 
 from ..errors import InputError, Qwen3TTSError
-from ..audio.pieces import PieceChunks
 from ..loop.engine import EngineFull
-from ..request import split_request
 from .limits import ApiError
 from .params import JSON_NAMES
 
@@ -52,61 +50,12 @@ def build(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
 
 
 def send(server, request, names: dict = JSON_NAMES):
-    """Submit a built Request to the engine: its Handle (for a long whole text, a `PiecedHandle`: the pieces
+    """Submit a built Request to the engine: its Handle (a long text's a `PiecedHandle`: the pieces
     `TTS.generate` cuts it into, one after the other); a refusal (the engine full) as an ApiError."""
-    pieces = split_request(request) if request.text is not None else [request]
-    if len(pieces) > 1:
-        return PiecedHandle(server, pieces, names)
     try:
         return server.engine.submit(request)
     except Exception as e:  # EngineFull / anything unexpected
         raise engine_error(e, names) from None
-
-
-class _HandleStream:
-    """An engine Handle as a piece's chunk stream: closing it cancels the request."""
-
-    def __init__(self, handle):
-        self.handle, self._chunks = handle, iter(handle)
-
-    def __iter__(self):
-        return self._chunks
-
-    def close(self):
-        self.handle.cancel()
-
-
-class PiecedHandle:
-    """A long whole text spoken as `TTS.generate` speaks it: cut at sentence ends (`request.split_request`),
-    each piece an engine request once the one before has ended, the pieces' audio joined with short faded
-    pauses (`audio.pieces`), so a client gets the audio the command line writes. Iterated and cancelled as a
-    `Handle`; the first piece is submitted at once, so a full engine is refused before any audio."""
-
-    def __init__(self, server, pieces: list, names: dict):
-        self._server, self._names, self._cancelled = server, names, False
-        self._current = self._first = send(server, pieces[0], names)
-        self._id = self._first.id
-        self._chunks = PieceChunks(self._start, pieces, server.tts.sample_rate)
-
-    @property
-    def id(self) -> int:
-        return self._id
-
-    def _start(self, request):
-        if self._first is not None:  # the first piece, submitted already (the same request: its seed, all frames)
-            handle, self._first = self._first, None
-        elif self._cancelled:
-            return iter(())
-        else:
-            handle = self._current = send(self._server, request, self._names)
-        return _HandleStream(handle)
-
-    def cancel(self):
-        self._cancelled = True
-        self._current.cancel()
-
-    def __iter__(self):
-        return self._chunks
 
 
 def submit(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):

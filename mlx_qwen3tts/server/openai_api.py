@@ -101,8 +101,8 @@ async def speech(request: Request):
         raise ApiError(400, f"stream_format must be one of {', '.join(STREAM_FORMATS)}", param="stream_format")
     kwargs = fields.speech_kwargs(server.voices, body, server.limits)
     speech_request = build(server, text=text, **kwargs)  # built apart: its notices go in a header
-    handle = send(server, speech_request)
     headers = notice_headers(speech_request.notices)
+    handle = send(server, speech_request)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     sr = server.tts.sample_rate
     try:

@@ -5,7 +5,7 @@ audio that generating it whole gives. The chunks come from any source: `TTS.requ
 command line) or the engine (the server)."""
 
 from dataclasses import replace
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Optional
 
 import numpy as np
 
@@ -14,12 +14,13 @@ from .chunks import AudioChunk
 PAUSE_S, FADE_S = 0.12, 0.005  # as join_audio's defaults
 
 
-def piece_chunks(start: Callable[[object], Iterator[AudioChunk]], pieces: Iterable, sample_rate: int):
+def piece_chunks(start: Callable[[object], Iterator[AudioChunk]], pieces: Iterable, sample_rate: int,
+                 stop: Optional[Callable[[], bool]] = None):
     """The chunks of a request's pieces (`request.split_request`): a whole text of one piece as its own
     stream, anything else through `PieceChunks`."""
     if isinstance(pieces, list) and len(pieces) == 1:
         return start(pieces[0])
-    return PieceChunks(start, pieces, sample_rate)
+    return PieceChunks(start, pieces, sample_rate, stop)
 
 
 class PieceChunks:
@@ -31,10 +32,12 @@ class PieceChunks:
     pieces: a list (a whole text's), or an iterable made as the text arrives (`request.split_request` of
     streamed text: the next piece is asked for once the one before has ended). Every piece's edges are
     faded as `join_audio` fades them, but for a streamed text's first start (made before anyone knows
-    whether more pieces follow)."""
+    whether more pieces follow). stop() (if given): true once no more pieces are to be asked for.
+    """
 
-    def __init__(self, start: Callable[[object], Iterator[AudioChunk]], pieces: Iterable, sample_rate: int):
-        self.start, self.pieces, self.sample_rate = start, pieces, sample_rate
+    def __init__(self, start: Callable[[object], Iterator[AudioChunk]], pieces: Iterable, sample_rate: int,
+                 stop: Optional[Callable[[], bool]] = None):
+        self.start, self.pieces, self.sample_rate, self.stop = start, pieces, sample_rate, stop
         self.stopped_on_eos, self.max_frames, self.frames = False, 0, 0
         fade = max(int(FADE_S * sample_rate), 1)
         self._ramp = 0.5 - 0.5 * np.cos(np.linspace(0.0, np.pi, fade, dtype=np.float32))
@@ -103,7 +106,7 @@ class PieceChunks:
 
     def _next(self, pieces, total):
         """The next piece, or None: none left, or the frames spent (then a streamed text is not waited for)."""
-        if total is not None and total - self.frames < 1:
+        if (total is not None and total - self.frames < 1) or (self.stop is not None and self.stop()):
             return None
         return next(pieces, None)
 

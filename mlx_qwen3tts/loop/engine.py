@@ -148,17 +148,16 @@ class PiecedHandle:
     one piece is just its own stream. Iterate it for the audio chunks; `cancel()` to stop early. The first
     piece is queued at once, so a full engine refuses the request before any audio."""
 
-    def __init__(self, submit, pieces, sample_rate: int):
+    def __init__(self, submit, request, split: str, sample_rate: int):
         self._submit, self._cancelled = submit, False
-        if isinstance(pieces, list):
-            first = pieces[0]
-        else:  # streamed text: pieces made as it arrives, none asked for after cancel()
-            rest = iter(pieces)
-            first = next(rest)
-            pieces = self._until_cancelled(first, rest)
+        pieces = split_request(request, split)
+        first = pieces[0] if isinstance(pieces, list) else next(pieces)  # streamed text: made as it arrives
+        if not isinstance(pieces, list):
+            pieces = itertools.chain([first], pieces)
         self._current = self._first = submit(first)
         self.id = self._first.id
-        self._chunks = piece_chunks(self._start, pieces, sample_rate)
+        # After cancel() no more pieces are asked for (a streamed text's next one waits for its text).
+        self._chunks = piece_chunks(self._start, pieces, sample_rate, stop=lambda: self._cancelled)
 
     def _start(self, request):
         if self._first is not None:  # the first piece, queued already (the same request: its seed, all frames)
@@ -168,17 +167,6 @@ class PiecedHandle:
         else:
             handle = self._current = self._submit(request, admitted=True)
         return _HandleStream(handle)
-
-    def _until_cancelled(self, first, rest):
-        try:
-            yield first
-            while not self._cancelled:
-                piece = next(rest, None)
-                if piece is None or self._cancelled:
-                    return
-                yield piece
-        finally:
-            getattr(rest, "close", lambda: None)()
 
     def cancel(self):
         self._cancelled = True
@@ -230,7 +218,7 @@ class Engine:
         full."""
         if split == "batch":
             raise InputError("{split} batch gives the pieces' audio together at the end; use sequence", field="split")
-        return PiecedHandle(self._submit, split_request(request, split), SAMPLE_RATE)
+        return PiecedHandle(self._submit, request, split, SAMPLE_RATE)
 
     def _submit(self, request, admitted: bool = False) -> Handle:
         """Queue one piece; `admitted`: a later piece of a request the engine took (never refused as full)."""

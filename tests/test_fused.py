@@ -14,7 +14,7 @@ from mlx.utils import tree_flatten
 
 from benchmarks.graph_nodes import GraphCounter, kinds, metal_kernels
 from mlx_qwen3tts import convert as cv
-from mlx_qwen3tts.model.transformer import BlockArgs, TransformerBlock
+from mlx_qwen3tts.model.transformer import Attention, BlockArgs, TransformerBlock, rotate
 from fixture_checkpoints import checkpoint_dir
 
 ARGS = BlockArgs(hidden_size=128, intermediate_size=256, num_attention_heads=4, num_key_value_heads=2, head_dim=32,
@@ -43,6 +43,20 @@ def test_fused_block_equals_separate_layers(quantized):
         assert kinds(b(x, mask="causal"))["QuantizedMatmul" if quantized else "Matmul"] == 4  # qkv, o, gate_up, down
     got = b(x, mask="causal")
     np.testing.assert_allclose(np.array(got), np.array(want), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [mx.float32, mx.bfloat16], ids=["float32", "bfloat16"])
+@pytest.mark.parametrize("rows, length, offset", [(1, 1, 7), (3, 1, [0, 9, 1234]), (1, 2, 0), (2, 5, 300)])
+def test_rope_with_shared_angles_equals_nn_rope(dtype, rows, length, offset):
+    """The CPU branch's RoPE (angles once per stack, `rotate` per layer) gives nn.RoPE's values to the bit."""
+    attn = Attention(ARGS)
+    offset = mx.array(offset, mx.int32) if isinstance(offset, list) else offset
+    q = (mx.random.normal((rows, ARGS.num_attention_heads, length, ARGS.head_dim)) * 3).astype(dtype)
+    want = attn.rope(q, offset=offset)
+    angles = attn.angles(rows, length, offset)
+    for got in (rotate(q, *angles), mx.compile(rotate)(q, *angles)):
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(np.array(got.astype(mx.float32)), np.array(want.astype(mx.float32)))
 
 
 def test_a_layer_replaced_after_fusing_runs_apart():

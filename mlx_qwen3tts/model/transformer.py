@@ -18,6 +18,8 @@ import mlx.core as mx
 import mlx.nn as nn
 from mlx_lm.models.cache import create_causal_mask
 
+from ..backend import cpu_paths
+
 
 @dataclass
 class BlockArgs:
@@ -142,7 +144,18 @@ class Attention(nn.Module):
                        for t, n in zip((q, k, v), heads))
         if "q_norm" in self:  # over D, wherever L lies
             q, k = self.q_norm(q), self.k_norm(k)
+        if isinstance(offset, tuple):  # the angles of `angles`
+            return rotate(q, *offset), rotate(k, *offset), v
         return self.rope(q, offset=offset), self.rope(k, offset=offset), v
+
+    def angles(self, rows: int, length: int, offset):
+        """(cos, sin), each (B or 1, 1, L, D / 2), of `length` positions from `offset`, exactly as `self.rope`
+        uses them: its output for a probe of ones then zeros. Where MLX has no RoPE kernel (the CPU) each
+        call of it builds its angles again (a dozen nodes); a stack computes them once for all its layers."""
+        half, batch = self.head_dim // 2, rows if isinstance(offset, mx.array) and offset.size > 1 else 1
+        probe = mx.concatenate([mx.ones((batch, 1, length, half)), mx.zeros((batch, 1, length, half))], axis=-1)
+        out = self.rope(probe, offset=offset)  # float32, as MLX computes them before casting to q's dtype
+        return out[..., :half], out[..., half:]
 
     def attend(self, q, k, v, mask=None, cache=None):
         """(B, nH, L, D) attention of the projected q, k, v, after writing k, v into the cache."""
@@ -161,6 +174,15 @@ class Attention(nn.Module):
         B, L, _ = x.shape
         q, k, v = self.project(x.reshape(B * L, -1), B, cache.offset if cache is not None else 0)
         return self.output(self.attend(q, k, v, mask, cache)).reshape(B, L, -1)
+
+
+def rotate(x, cos, sin):
+    """Rotate-half RoPE of x (B, heads, L, D) with the angles of `Attention.angles`: MLX's own formula
+    where it has no kernel (mlx/fast.cpp), so the same values as `nn.RoPE`."""
+    half = x.shape[-1] // 2
+    x1, x2 = x[..., :half], x[..., half:]
+    cos, sin = cos.astype(x.dtype), sin.astype(x.dtype)
+    return mx.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1)
 
 
 class MLP(nn.Module):
@@ -234,14 +256,18 @@ class Decoder(nn.Module):
         for layer in self.layers:
             layer.fuse()
 
-    def __call__(self, x, cache, stages=None):
-        """x (B, L, hidden) after the caches' positions; `stages`: per layer, see TransformerBlock."""
+    def __call__(self, x, cache, stages=None, angles=None):
+        """x (B, L, hidden) after the caches' positions; `stages`: per layer, see TransformerBlock; `angles`:
+        those of these positions (`Attention.angles`) where the caller holds them."""
         B, L, H = x.shape
         mask = attention_mask(L, cache[0])
+        offset = cache[0].offset if cache[0] is not None else 0  # every layer's cache holds as many positions
+        if cpu_paths():  # the RoPE angles once for all layers (see Attention.angles)
+            offset = angles or self.layers[0].self_attn.angles(B, L, offset)
         x = x.reshape(B * L, H)
         for i, (layer, c) in enumerate(zip(self.layers, cache)):
             enter, leave = stages[i] if stages else (layer.attention_in, layer.attention_out)
-            q, k, v = enter(x, B, c.offset if c is not None else 0)
+            q, k, v = enter(x, B, offset)
             x = leave(x, layer.self_attn.attend(q, k, v, mask, c))
         return self.norm(x).reshape(B, L, H)
 

@@ -59,6 +59,29 @@ def test_rope_with_shared_angles_equals_nn_rope(dtype, rows, length, offset):
         np.testing.assert_array_equal(np.array(got.astype(mx.float32)), np.array(want.astype(mx.float32)))
 
 
+@pytest.mark.parametrize("fused", [False, True], ids=["apart", "fused"])
+@pytest.mark.parametrize("dtype", [mx.float32, mx.bfloat16], ids=["float32", "bfloat16"])
+@pytest.mark.parametrize("rows, length, offset", [(1, 1, 7), (3, 1, [0, 9, 1234]), (2, 5, 300)])
+def test_q_and_k_projected_together_equal_apart(fused, dtype, rows, length, offset):
+    """The CPU branch's projection (q and k normed and rotated as one array) gives the separate norms' and
+    nn.RoPE's values to the bit, fused or not, compiled or not."""
+    attn = Attention(ARGS)
+    attn.update(nn.utils.tree_map(lambda p: (mx.random.normal(p.shape) * 0.3 + (p.ndim == 1)).astype(dtype),
+                                  attn.parameters()))
+    if fused:
+        attn.fuse()
+    offset = mx.array(offset, mx.int32) if isinstance(offset, list) else offset
+    x = mx.random.normal((rows * length, ARGS.hidden_size)).astype(dtype)
+    want = attn.project(x, rows, offset)
+    angles = attn.angles(rows, length, offset)
+    assert attn.together(dtype)
+    together = mx.compile(lambda x, cos, sin: attn.project(x, rows, (cos, sin)))
+    for got in (attn.project(x, rows, angles), together(x, *angles)):
+        for w, g in zip(want, got):
+            assert g.shape == w.shape and g.dtype == w.dtype
+            np.testing.assert_array_equal(np.array(g.astype(mx.float32)), np.array(w.astype(mx.float32)))
+
+
 def test_a_layer_replaced_after_fusing_runs_apart():
     """Quantizing (or reloading) after `fuse()` replaces the layers: the stale fused copy is not used."""
     b, x = block(False), mx.random.normal((1, 3, ARGS.hidden_size))

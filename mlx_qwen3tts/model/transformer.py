@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 import mlx.core as mx
 import mlx.nn as nn
+import numpy as np
 from mlx_lm.models.cache import create_causal_mask
 
 from ..backend import cpu_paths
@@ -95,20 +96,25 @@ class FusedLinear:
         """Whether `layers` still hold the views it made (a layer replaced or reloaded since runs apart)."""
         return all(layer.get("weight") is w for layer, w in zip(layers, self.sources))
 
-    def __call__(self, x) -> list:
-        """The layers' outputs of x (N, in): a list, one (N, out) per layer."""
+    def __call__(self, x, merge: int = 1) -> list:
+        """The layers' outputs of x (N, in): a list, one (N, out) per layer (the first `merge` as one)."""
         if self.weight_t is None:
             y = self.layer(x)
         elif "bias" in self.layer:
             y = mx.addmm(self.layer["bias"], x, self.weight_t)
         else:
             y = x @ self.weight_t
-        return mx.split(y, self.splits, axis=-1) if self.splits else [y]
+        splits = self.splits[merge - 1:]
+        return mx.split(y, splits, axis=-1) if splits else [y]
 
 
-def apply(fused, layers, x) -> list:
-    """The outputs of `layers` on x: through their FusedLinear while it still serves them, else one by one."""
-    return fused(x) if fused is not None and fused.serves(layers) else [layer(x) for layer in layers]
+def apply(fused, layers, x, merge: int = 1) -> list:
+    """The outputs of `layers` on x (the first `merge` as one): through their FusedLinear while it still
+    serves them, else one by one."""
+    if fused is not None and fused.serves(layers):
+        return fused(x, merge)
+    out = [layer(x) for layer in layers]
+    return [mx.concatenate(out[:merge], axis=-1)] + out[merge:] if merge > 1 else out
 
 
 class Attention(nn.Module):
@@ -132,9 +138,26 @@ class Attention(nn.Module):
     def fuse(self):
         self.qkv = FusedLinear.of([self.q_proj, self.k_proj, self.v_proj])
         self.out = FusedLinear.of([self.o_proj])
+        if "q_norm" in self:
+            norms = self.qk_norm_weight()
+            mx.eval(norms)
+            object.__setattr__(self, "norms", (self.q_norm.weight, self.k_norm.weight, norms))  # not a parameter
+
+    def qk_norm_weight(self):
+        """q_norm's and k_norm's weights as one (nH + nKV, 1, D) array: made once (`fuse`), again where
+        either has been replaced since."""
+        wq, wk, made = getattr(self, "norms", (None, None, None))
+        if wq is self.q_norm.weight and wk is self.k_norm.weight:
+            return made
+        D = self.head_dim
+        return mx.concatenate([mx.broadcast_to(self.q_norm.weight, (self.n_heads, 1, D)),
+                               mx.broadcast_to(self.k_norm.weight, (self.n_kv_heads, 1, D))])
 
     def project(self, x, rows: int, offset):
-        """q, k, v (B, heads, L, D) of x (B * L, hidden), `rows` = B, at positions from `offset`."""
+        """q, k, v (B, heads, L, D) of x (B * L, hidden), `rows` = B, at positions from `offset` (or with the
+        angles of `angles`: see `project_together`)."""
+        if isinstance(offset, tuple) and self.together(x.dtype):
+            return self.project_together(x, rows, offset)
         q, k, v = apply(self.qkv, [self.q_proj, self.k_proj, self.v_proj], x)
         heads = (self.n_heads, self.n_kv_heads, self.n_kv_heads)
         if x.shape[0] == rows:  # one position: (B, nH * D) is (B, nH, 1, D) as it lies, no transpose
@@ -148,14 +171,37 @@ class Attention(nn.Module):
             return rotate(q, *offset), rotate(k, *offset), v
         return self.rope(q, offset=offset), self.rope(k, offset=offset), v
 
+    def together(self, dtype) -> bool:
+        """Whether q and k of activations of `dtype` can be normed as one array (their norm weights have
+        that dtype, so the norm's output dtype is the same)."""
+        return "q_norm" not in self or self.q_norm.weight.dtype == self.k_norm.weight.dtype == dtype
+
+    def project_together(self, x, rows: int, angles):
+        """`project` where MLX has no norm or RoPE kernels (the CPU), with the angles of `angles`: q and k
+        normed and rotated as one (B, nH + nKV, L, D) array, a third of the nodes of the two apart. The same
+        values to the bit: the norm is per head, and MLX's norm multiplies by its weight last."""
+        qk, v = apply(self.qkv, [self.q_proj, self.k_proj, self.v_proj], x, merge=2)
+        heads, D = self.n_heads + self.n_kv_heads, self.head_dim
+        if x.shape[0] == rows:  # one position: as it lies, no transpose
+            qk, v = qk.reshape(rows, heads, 1, D), v.reshape(rows, self.n_kv_heads, 1, D)
+        else:
+            qk = qk.reshape(rows, -1, heads, D).transpose(0, 2, 1, 3)  # (B, nH + nKV, L, D)
+            v = v.reshape(rows, -1, self.n_kv_heads, D).transpose(0, 2, 1, 3)
+        if "q_norm" in self:
+            qk = mx.fast.rms_norm(qk, None, self.q_norm.eps) * self.qk_norm_weight()
+        q, k = mx.split(rotate(qk, *angles), [self.n_heads], axis=1)
+        return q, k, v
+
     def angles(self, rows: int, length: int, offset):
-        """(cos, sin), each (B or 1, 1, L, D / 2), of `length` positions from `offset`, exactly as `self.rope`
-        uses them: its output for a probe of ones then zeros. Where MLX has no RoPE kernel (the CPU) each
-        call of it builds its angles again (a dozen nodes); a stack computes them once for all its layers."""
+        """(cos, sin), each (B or 1, 1, L, D) (both halves the same), of `length` positions from `offset`,
+        exactly as `self.rope` uses them: its output for a probe of ones then zeros. Where MLX has no RoPE
+        kernel (the CPU) each call of it builds its angles again (a dozen nodes); a stack computes them
+        once for all its layers (`rotate`)."""
         half, batch = self.head_dim // 2, rows if isinstance(offset, mx.array) and offset.size > 1 else 1
         probe = mx.concatenate([mx.ones((batch, 1, length, half)), mx.zeros((batch, 1, length, half))], axis=-1)
         out = self.rope(probe, offset=offset)  # float32, as MLX computes them before casting to q's dtype
-        return out[..., :half], out[..., half:]
+        cos, sin = out[..., :half], out[..., half:]
+        return mx.concatenate([cos, cos], axis=-1), mx.concatenate([sin, sin], axis=-1)
 
     def attend(self, q, k, v, mask=None, cache=None):
         """(B, nH, L, D) attention of the projected q, k, v, after writing k, v into the cache."""
@@ -178,11 +224,24 @@ class Attention(nn.Module):
 
 def rotate(x, cos, sin):
     """Rotate-half RoPE of x (B, heads, L, D) with the angles of `Attention.angles`: MLX's own formula
-    where it has no kernel (mlx/fast.cpp), so the same values as `nn.RoPE`."""
-    half = x.shape[-1] // 2
-    x1, x2 = x[..., :half], x[..., half:]
-    cos, sin = cos.astype(x.dtype), sin.astype(x.dtype)
-    return mx.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1)
+    where it has no kernel (mlx/fast.cpp: x1 cos - x2 sin, x2 cos + x1 sin), so the same values as
+    `nn.RoPE`. The half swap (-x2, x1) is a matmul with a signed permutation (exact: one term per sum):
+    one node where slicing and joining the halves takes four."""
+    swapped = (x @ _half_swap(x.shape[-1])).astype(x.dtype)
+    return x * cos.astype(x.dtype) + swapped * sin.astype(x.dtype)
+
+
+_SWAPS = {}
+
+
+def _half_swap(dims: int):
+    """(D, D) float32: x @ it = concatenate([-x2, x1]) for the halves x1, x2 of x's last axis."""
+    if dims not in _SWAPS:
+        half, swap = dims // 2, np.zeros((dims, dims), np.float32)
+        swap[np.arange(half) + half, np.arange(half)] = -1.0
+        swap[np.arange(half), np.arange(half) + half] = 1.0
+        _SWAPS[dims] = mx.array(swap)  # data, not a node: safe to keep from inside a compiled trace
+    return _SWAPS[dims]
 
 
 class MLP(nn.Module):

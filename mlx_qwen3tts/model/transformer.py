@@ -207,6 +207,8 @@ class Attention(nn.Module):
         """(B, nH, L, D) attention of the projected q, k, v, after writing k, v into the cache."""
         if cache is not None:
             k, v = cache.update_and_fetch(k, v)
+        if q.shape[2] == 1 and cpu_paths():
+            return one_query_attention(q, k, v, self.scale, mask)
         return mx.fast.scaled_dot_product_attention(q, k, v, scale=self.scale, mask=mask)
 
     def output(self, out):
@@ -220,6 +222,24 @@ class Attention(nn.Module):
         B, L, _ = x.shape
         q, k, v = self.project(x.reshape(B * L, -1), B, cache.offset if cache is not None else 0)
         return self.output(self.attend(q, k, v, mask, cache)).reshape(B, L, -1)
+
+
+def one_query_attention(q, k, v, scale: float, mask=None):
+    """`mx.fast.scaled_dot_product_attention` of one query position (q (B, nH, 1, D)) where MLX has no kernel
+    (the CPU): its own formula (mlx/fast.cpp), with the query heads of each KV head as the rows of one
+    product, where it broadcasts the KV heads: the same values to the bit in half the nodes."""
+    B, heads, _, D = q.shape
+    kv = k.shape[1]
+    q = (q * mx.array(scale, q.dtype)).reshape(B, kv, heads // kv, D)
+    scores = q @ k.swapaxes(-1, -2)  # (B, nKV, nH / nKV, S)
+    if isinstance(mask, mx.array):  # "causal" lets one query see every position
+        if mask.ndim == 4 and mask.shape[1] > 1:  # per head: (B, nH, 1, S) as the scores lie
+            mask = mask.reshape(mask.shape[0], kv, heads // kv, -1)
+        if mask.dtype == mx.bool_:
+            scores = mx.where(mask, scores, mx.array(mx.finfo(scores.dtype).min, scores.dtype))
+        else:
+            scores = scores + mask.astype(scores.dtype)
+    return (mx.softmax(scores, axis=-1, precise=True) @ v).reshape(B, heads, 1, D)
 
 
 def rotate(x, cos, sin):

@@ -14,7 +14,7 @@ from mlx.utils import tree_flatten
 
 from benchmarks.graph_nodes import GraphCounter, kinds, metal_kernels
 from mlx_qwen3tts import convert as cv
-from mlx_qwen3tts.model.transformer import BlockArgs, TransformerBlock
+from mlx_qwen3tts.model.transformer import Attention, BlockArgs, TransformerBlock, one_query_attention, rotate
 from fixture_checkpoints import checkpoint_dir
 
 ARGS = BlockArgs(hidden_size=128, intermediate_size=256, num_attention_heads=4, num_key_value_heads=2, head_dim=32,
@@ -43,6 +43,59 @@ def test_fused_block_equals_separate_layers(quantized):
         assert kinds(b(x, mask="causal"))["QuantizedMatmul" if quantized else "Matmul"] == 4  # qkv, o, gate_up, down
     got = b(x, mask="causal")
     np.testing.assert_allclose(np.array(got), np.array(want), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [mx.float32, mx.bfloat16], ids=["float32", "bfloat16"])
+@pytest.mark.parametrize("rows, length, offset", [(1, 1, 7), (3, 1, [0, 9, 1234]), (1, 2, 0), (2, 5, 300)])
+def test_rope_with_shared_angles_equals_nn_rope(dtype, rows, length, offset):
+    """The CPU branch's RoPE (angles once per stack, `rotate` per layer) gives nn.RoPE's values to the bit."""
+    attn = Attention(ARGS)
+    offset = mx.array(offset, mx.int32) if isinstance(offset, list) else offset
+    q = (mx.random.normal((rows, ARGS.num_attention_heads, length, ARGS.head_dim)) * 3).astype(dtype)
+    want = attn.rope(q, offset=offset)
+    angles = attn.angles(rows, length, offset)
+    for got in (rotate(q, *angles), mx.compile(rotate)(q, *angles)):
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(np.array(got.astype(mx.float32)), np.array(want.astype(mx.float32)))
+
+
+@pytest.mark.parametrize("fused", [False, True], ids=["apart", "fused"])
+@pytest.mark.parametrize("dtype", [mx.float32, mx.bfloat16], ids=["float32", "bfloat16"])
+@pytest.mark.parametrize("rows, length, offset", [(1, 1, 7), (3, 1, [0, 9, 1234]), (2, 5, 300)])
+def test_q_and_k_projected_together_equal_apart(fused, dtype, rows, length, offset):
+    """The CPU branch's projection (q and k normed and rotated as one array) gives the separate norms' and
+    nn.RoPE's values to the bit, fused or not, compiled or not."""
+    attn = Attention(ARGS)
+    attn.update(nn.utils.tree_map(lambda p: (mx.random.normal(p.shape) * 0.3 + (p.ndim == 1)).astype(dtype),
+                                  attn.parameters()))
+    if fused:
+        attn.fuse()
+    offset = mx.array(offset, mx.int32) if isinstance(offset, list) else offset
+    x = mx.random.normal((rows * length, ARGS.hidden_size)).astype(dtype)
+    want = attn.project(x, rows, offset)
+    angles = attn.angles(rows, length, offset)
+    assert attn.together(dtype)
+    together = mx.compile(lambda x, cos, sin: attn.project(x, rows, (cos, sin)))
+    for got in (attn.project(x, rows, angles), together(x, *angles)):
+        for w, g in zip(want, got):
+            assert g.shape == w.shape and g.dtype == w.dtype
+            np.testing.assert_array_equal(np.array(g.astype(mx.float32)), np.array(w.astype(mx.float32)))
+
+
+@pytest.mark.parametrize("dtype", [mx.float32, mx.bfloat16], ids=["float32", "bfloat16"])
+@pytest.mark.parametrize("mask", [None, "causal", "rows", "heads", "additive"])
+def test_one_query_attention_equals_mlx_attention(dtype, mask):
+    """The CPU branch's attention of one query position gives MLX's (its CPU formula) to the bit."""
+    B, heads, kv, D, S = 2, 8, 2, 16, 37
+    q, k, v = (mx.random.normal(shape).astype(dtype) for shape in [(B, heads, 1, D), (B, kv, S, D), (B, kv, S, D)])
+    mask = {"rows": (mx.arange(S)[None] <= mx.array([5, 30])[:, None])[:, None, None],
+            "heads": mx.random.uniform(shape=(B, heads, 1, S)) > 0.3,
+            "additive": mx.random.normal((B, 1, 1, S)).astype(dtype)}.get(mask, mask)
+    want = mx.fast.scaled_dot_product_attention(q, k, v, scale=D**-0.5, mask=mask)
+    for got in (one_query_attention(q, k, v, D**-0.5, mask),
+                mx.compile(lambda q, k, v: one_query_attention(q, k, v, D**-0.5, mask))(q, k, v)):
+        assert got.shape == want.shape and got.dtype == dtype
+        np.testing.assert_array_equal(np.array(got.astype(mx.float32)), np.array(want.astype(mx.float32)))
 
 
 def test_a_layer_replaced_after_fusing_runs_apart():

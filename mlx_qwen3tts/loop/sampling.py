@@ -12,7 +12,6 @@ from dataclasses import fields
 
 import mlx.core as mx
 import numpy as np
-from mlx_lm.sample_utils import apply_top_p
 
 from ..model.sampling_config import SamplingConfig
 
@@ -37,13 +36,29 @@ def sample_rows(logits, temperature, top_k, top_p, keys):
     sampled = temperature >= _F32_TINY
     logits = logits.astype(mx.float32) / mx.where(sampled, mx.minimum(temperature, _F32_MAX), 1.0)[:, None]
     k = mx.where((top_k > 0) & (top_k < vocab), top_k, vocab)
-    kth = mx.take_along_axis(mx.sort(logits, axis=-1), (vocab - k)[:, None], axis=-1)
+    ordered = mx.sort(logits, axis=-1)
+    kth = mx.take_along_axis(ordered, (vocab - k)[:, None], axis=-1)
     logits = mx.where(logits < kth, -mx.inf, logits)
-    logprobs = logits - mx.logsumexp(logits, axis=-1, keepdims=True)
-    logprobs = mx.where((top_p < 1.0)[:, None], apply_top_p(logprobs, top_p[:, None]), logprobs)
+    norm = mx.logsumexp(logits, axis=-1, keepdims=True)
+    logprobs = logits - norm
+    # The same filter and shift of the sorted logits keep their order (both are monotone): the sorted
+    # log-probabilities to the bit, so top-p needs no second sort.
+    top = top_p_filter(logprobs, mx.where(ordered < kth, -mx.inf, ordered) - norm, top_p[:, None])
+    logprobs = mx.where((top_p < 1.0)[:, None], top, logprobs)
     noise = mx.vmap(lambda key: mx.random.gumbel((vocab,), key=key))(keys)
     drawn = mx.argmax(logprobs + noise, axis=-1)
     return mx.where(sampled, drawn, greedy)
+
+
+def top_p_filter(logprobs, ordered, top_p):
+    """mlx_lm's `apply_top_p` (B, V) with the row's log-probabilities already sorted (`ordered`, ascending):
+    the smallest ones whose mass stays within 1 - top_p are removed."""
+    probs = mx.exp(ordered.astype(mx.float32))
+    mass_above = mx.cumsum(probs, axis=-1, reverse=True, inclusive=False)
+    total_mass = mass_above[..., :1] + probs[..., :1]
+    dropped = (mass_above >= top_p * total_mass).sum(axis=-1, keepdims=True)
+    threshold = mx.take_along_axis(ordered, dropped, axis=-1)
+    return mx.where(logprobs < threshold, -float("inf"), logprobs)
 
 
 class CodebookZeroProcessor:

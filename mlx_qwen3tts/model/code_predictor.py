@@ -23,6 +23,7 @@ class CodePredictorModel(Decoder):
 
 class CodePredictor(nn.Module):
     heads = projection = None  # FusedLinear of each lm_head and of small_to_mtp_projection, from fuse()
+    angles = None  # the RoPE angles of each pass's positions (transformer.Attention.angles), from fuse()
 
     def __init__(self, cfg: CodePredictorConfig, talker_hidden_size: int):
         super().__init__()
@@ -36,6 +37,11 @@ class CodePredictor(nn.Module):
         object.__setattr__(self, "heads", [FusedLinear.of([head]) for head in self.lm_head])  # not a child module
         if "small_to_mtp_projection" in self:
             self.projection = FusedLinear.of([self.small_to_mtp_projection])
+        # Pass 0 reads 2 positions, pass s one at position s + 1: the same every frame, so made once.
+        attn = self.model.layers[0].self_attn
+        angles = [attn.angles(1, 2, 0)] + [attn.angles(1, 1, s + 1) for s in range(1, len(self.lm_head))]
+        mx.eval(angles)
+        object.__setattr__(self, "angles", angles)
 
     def project(self, x):
         if "small_to_mtp_projection" not in self:
@@ -58,7 +64,7 @@ class CodePredictor(nn.Module):
         x = mx.concatenate([hidden, c0_embedding], axis=1)
         codes, embed_sum = [], None
         for step in range(len(self.lm_head)):
-            h = self.model(self.project(x), cache)
+            h = self.model(self.project(x), cache, angles=self.angles[step] if self.angles else None)
             code = sample(self.head(step, h[:, -1]), step)
             codes.append(code)
             x = self.model.codec_embedding[step](code)[:, None]

@@ -16,7 +16,10 @@ from typing import Any, Optional
 
 import mlx.core as mx
 import mlx.nn as nn
+import numpy as np
 from mlx_lm.models.cache import create_causal_mask
+
+from ..backend import cpu_paths
 
 
 @dataclass
@@ -93,20 +96,25 @@ class FusedLinear:
         """Whether `layers` still hold the views it made (a layer replaced or reloaded since runs apart)."""
         return all(layer.get("weight") is w for layer, w in zip(layers, self.sources))
 
-    def __call__(self, x) -> list:
-        """The layers' outputs of x (N, in): a list, one (N, out) per layer."""
+    def __call__(self, x, merge: int = 1) -> list:
+        """The layers' outputs of x (N, in): a list, one (N, out) per layer (the first `merge` as one)."""
         if self.weight_t is None:
             y = self.layer(x)
         elif "bias" in self.layer:
             y = mx.addmm(self.layer["bias"], x, self.weight_t)
         else:
             y = x @ self.weight_t
-        return mx.split(y, self.splits, axis=-1) if self.splits else [y]
+        splits = self.splits[merge - 1:]
+        return mx.split(y, splits, axis=-1) if splits else [y]
 
 
-def apply(fused, layers, x) -> list:
-    """The outputs of `layers` on x: through their FusedLinear while it still serves them, else one by one."""
-    return fused(x) if fused is not None and fused.serves(layers) else [layer(x) for layer in layers]
+def apply(fused, layers, x, merge: int = 1) -> list:
+    """The outputs of `layers` on x (the first `merge` as one): through their FusedLinear while it still
+    serves them, else one by one."""
+    if fused is not None and fused.serves(layers):
+        return fused(x, merge)
+    out = [layer(x) for layer in layers]
+    return [mx.concatenate(out[:merge], axis=-1)] + out[merge:] if merge > 1 else out
 
 
 class Attention(nn.Module):
@@ -130,9 +138,26 @@ class Attention(nn.Module):
     def fuse(self):
         self.qkv = FusedLinear.of([self.q_proj, self.k_proj, self.v_proj])
         self.out = FusedLinear.of([self.o_proj])
+        if "q_norm" in self:
+            norms = self.qk_norm_weight()
+            mx.eval(norms)
+            object.__setattr__(self, "norms", (self.q_norm.weight, self.k_norm.weight, norms))  # not a parameter
+
+    def qk_norm_weight(self):
+        """q_norm's and k_norm's weights as one (nH + nKV, 1, D) array: made once (`fuse`), again where
+        either has been replaced since."""
+        wq, wk, made = getattr(self, "norms", (None, None, None))
+        if wq is self.q_norm.weight and wk is self.k_norm.weight:
+            return made
+        D = self.head_dim
+        return mx.concatenate([mx.broadcast_to(self.q_norm.weight, (self.n_heads, 1, D)),
+                               mx.broadcast_to(self.k_norm.weight, (self.n_kv_heads, 1, D))])
 
     def project(self, x, rows: int, offset):
-        """q, k, v (B, heads, L, D) of x (B * L, hidden), `rows` = B, at positions from `offset`."""
+        """q, k, v (B, heads, L, D) of x (B * L, hidden), `rows` = B, at positions from `offset` (or with the
+        angles of `angles`: see `project_together`)."""
+        if isinstance(offset, tuple) and self.together(x.dtype):
+            return self.project_together(x, rows, offset)
         q, k, v = apply(self.qkv, [self.q_proj, self.k_proj, self.v_proj], x)
         heads = (self.n_heads, self.n_kv_heads, self.n_kv_heads)
         if x.shape[0] == rows:  # one position: (B, nH * D) is (B, nH, 1, D) as it lies, no transpose
@@ -142,12 +167,48 @@ class Attention(nn.Module):
                        for t, n in zip((q, k, v), heads))
         if "q_norm" in self:  # over D, wherever L lies
             q, k = self.q_norm(q), self.k_norm(k)
+        if isinstance(offset, tuple):  # the angles of `angles`
+            return rotate(q, *offset), rotate(k, *offset), v
         return self.rope(q, offset=offset), self.rope(k, offset=offset), v
+
+    def together(self, dtype) -> bool:
+        """Whether q and k of activations of `dtype` can be normed as one array (their norm weights have
+        that dtype, so the norm's output dtype is the same)."""
+        return "q_norm" not in self or self.q_norm.weight.dtype == self.k_norm.weight.dtype == dtype
+
+    def project_together(self, x, rows: int, angles):
+        """`project` where MLX has no norm or RoPE kernels (the CPU), with the angles of `angles`: q and k
+        normed and rotated as one (B, nH + nKV, L, D) array, a third of the nodes of the two apart. The same
+        values to the bit: the norm is per head, and MLX's norm multiplies by its weight last."""
+        qk, v = apply(self.qkv, [self.q_proj, self.k_proj, self.v_proj], x, merge=2)
+        heads, D = self.n_heads + self.n_kv_heads, self.head_dim
+        if x.shape[0] == rows:  # one position: as it lies, no transpose
+            qk, v = qk.reshape(rows, heads, 1, D), v.reshape(rows, self.n_kv_heads, 1, D)
+        else:
+            qk = qk.reshape(rows, -1, heads, D).transpose(0, 2, 1, 3)  # (B, nH + nKV, L, D)
+            v = v.reshape(rows, -1, self.n_kv_heads, D).transpose(0, 2, 1, 3)
+        if "q_norm" in self:
+            qk = mx.fast.rms_norm(qk, None, self.q_norm.eps) * self.qk_norm_weight()
+        q, k = mx.split(rotate(qk, *angles), [self.n_heads], axis=1)
+        return q, k, v
+
+    def angles(self, rows: int, length: int, offset):
+        """(cos, sin), each (B or 1, 1, L, D) (both halves the same), of `length` positions from `offset`,
+        exactly as `self.rope` uses them: its output for a probe of ones then zeros. Where MLX has no RoPE
+        kernel (the CPU) each call of it builds its angles again (a dozen nodes); a stack computes them
+        once for all its layers (`rotate`)."""
+        half, batch = self.head_dim // 2, rows if isinstance(offset, mx.array) and offset.size > 1 else 1
+        probe = mx.concatenate([mx.ones((batch, 1, length, half)), mx.zeros((batch, 1, length, half))], axis=-1)
+        out = self.rope(probe, offset=offset)  # float32, as MLX computes them before casting to q's dtype
+        cos, sin = out[..., :half], out[..., half:]
+        return mx.concatenate([cos, cos], axis=-1), mx.concatenate([sin, sin], axis=-1)
 
     def attend(self, q, k, v, mask=None, cache=None):
         """(B, nH, L, D) attention of the projected q, k, v, after writing k, v into the cache."""
         if cache is not None:
             k, v = cache.update_and_fetch(k, v)
+        if q.shape[2] == 1 and cpu_paths():
+            return one_query_attention(q, k, v, self.scale, mask)
         return mx.fast.scaled_dot_product_attention(q, k, v, scale=self.scale, mask=mask)
 
     def output(self, out):
@@ -161,6 +222,46 @@ class Attention(nn.Module):
         B, L, _ = x.shape
         q, k, v = self.project(x.reshape(B * L, -1), B, cache.offset if cache is not None else 0)
         return self.output(self.attend(q, k, v, mask, cache)).reshape(B, L, -1)
+
+
+def one_query_attention(q, k, v, scale: float, mask=None):
+    """`mx.fast.scaled_dot_product_attention` of one query position (q (B, nH, 1, D)) where MLX has no kernel
+    (the CPU): its own formula (mlx/fast.cpp), with the query heads of each KV head as the rows of one
+    product, where it broadcasts the KV heads: the same values to the bit in half the nodes."""
+    B, heads, _, D = q.shape
+    kv = k.shape[1]
+    q = (q * mx.array(scale, q.dtype)).reshape(B, kv, heads // kv, D)
+    scores = q @ k.swapaxes(-1, -2)  # (B, nKV, nH / nKV, S)
+    if isinstance(mask, mx.array):  # "causal" lets one query see every position
+        if mask.ndim == 4 and mask.shape[1] > 1:  # per head: (B, nH, 1, S) as the scores lie
+            mask = mask.reshape(mask.shape[0], kv, heads // kv, -1)
+        if mask.dtype == mx.bool_:
+            scores = mx.where(mask, scores, mx.array(mx.finfo(scores.dtype).min, scores.dtype))
+        else:
+            scores = scores + mask.astype(scores.dtype)
+    return (mx.softmax(scores, axis=-1, precise=True) @ v).reshape(B, heads, 1, D)
+
+
+def rotate(x, cos, sin):
+    """Rotate-half RoPE of x (B, heads, L, D) with the angles of `Attention.angles`: MLX's own formula
+    where it has no kernel (mlx/fast.cpp: x1 cos - x2 sin, x2 cos + x1 sin), so the same values as
+    `nn.RoPE`. The half swap (-x2, x1) is a matmul with a signed permutation (exact: one term per sum):
+    one node where slicing and joining the halves takes four."""
+    swapped = (x @ _half_swap(x.shape[-1])).astype(x.dtype)
+    return x * cos.astype(x.dtype) + swapped * sin.astype(x.dtype)
+
+
+_SWAPS = {}
+
+
+def _half_swap(dims: int):
+    """(D, D) float32: x @ it = concatenate([-x2, x1]) for the halves x1, x2 of x's last axis."""
+    if dims not in _SWAPS:
+        half, swap = dims // 2, np.zeros((dims, dims), np.float32)
+        swap[np.arange(half) + half, np.arange(half)] = -1.0
+        swap[np.arange(half), np.arange(half) + half] = 1.0
+        _SWAPS[dims] = mx.array(swap)  # data, not a node: safe to keep from inside a compiled trace
+    return _SWAPS[dims]
 
 
 class MLP(nn.Module):
@@ -234,14 +335,18 @@ class Decoder(nn.Module):
         for layer in self.layers:
             layer.fuse()
 
-    def __call__(self, x, cache, stages=None):
-        """x (B, L, hidden) after the caches' positions; `stages`: per layer, see TransformerBlock."""
+    def __call__(self, x, cache, stages=None, angles=None):
+        """x (B, L, hidden) after the caches' positions; `stages`: per layer, see TransformerBlock; `angles`:
+        those of these positions (`Attention.angles`) where the caller holds them."""
         B, L, H = x.shape
         mask = attention_mask(L, cache[0])
+        offset = cache[0].offset if cache[0] is not None else 0  # every layer's cache holds as many positions
+        if cpu_paths():  # the RoPE angles once for all layers (see Attention.angles)
+            offset = angles or self.layers[0].self_attn.angles(B, L, offset)
         x = x.reshape(B * L, H)
         for i, (layer, c) in enumerate(zip(self.layers, cache)):
             enter, leave = stages[i] if stages else (layer.attention_in, layer.attention_out)
-            q, k, v = enter(x, B, c.offset if c is not None else 0)
+            q, k, v = enter(x, B, offset)
             x = leave(x, layer.self_attn.attend(q, k, v, mask, c))
         return self.norm(x).reshape(B, L, H)
 

@@ -41,7 +41,8 @@ def parse_args(argv=None):
     ap.add_argument("--dtype", default="auto", help="comma list of talker / code predictor compute dtypes: auto "
                                                     "(the package's default for this backend), float32, bfloat16, float16")
     ap.add_argument("--model", action="append", default=[], help="also measure this checkpoint folder (repeatable)")
-    ap.add_argument("--frames", type=int, help="frames per timed run (default 8; with --tiny 32)")
+    ap.add_argument("--frames", type=int, help="frames per timed run (default 8; narrow 40: its frames are cheap and "
+                                               "a median of 8 swings; with --tiny 32)")
     ap.add_argument("--batch-sizes", default="1,2,4,8", help="comma list; empty to skip the batch rows")
     ap.add_argument("--batch-frames", type=int, help="frames per batch run (default: --frames)")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results"), help="folder for the outputs")
@@ -58,10 +59,15 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if args.tiny:
         args.sizes, args.quant = "tiny", "bf16"
-    args.frames = args.frames or (32 if args.tiny else 8)
-    if args.frames < 2:
+    if args.frames is not None and args.frames < 2:
         ap.error("--frames must be at least 2")
     return args
+
+
+def _frames(args, size) -> int:
+    """Frames per timed run: --frames, else 32 with --tiny, 40 for narrow (cheap frames: a median of 8 swings
+    run to run), 8 otherwise."""
+    return args.frames or (32 if args.tiny else 40 if size == "narrow" else 8)
 
 
 def _order(row: dict):
@@ -100,12 +106,13 @@ def main(argv=None):
     dtypes = _list(args.dtype)
     for target, size, quant in targets:
         folder = Path(quant) if size is None else checkpoints.checkpoint(size, quant, args.cache, args.recipe, log)
+        frames = _frames(args, size)
         for dtype in dtypes:
             label = target if dtype == "auto" else f"{target} {dtype}"
             tic = time.perf_counter()
             tts = load(str(folder), dtype=_dtype(dtype))
             load_s = time.perf_counter() - tic
-            figures = measure(tts, label, args.frames, batch_sizes, args.batch_frames, args.text, log)
+            figures = measure(tts, label, frames, batch_sizes, args.batch_frames, args.text, log)
             figures.load_s = load_s
             rows.append(dict(figures.as_dict(), commit=info["commit"]))
             del tts
@@ -114,12 +121,12 @@ def main(argv=None):
         if python:  # once per checkpoint: beside its first row
             label = target if dtypes[0] == "auto" else f"{target} {dtypes[0]}"
             log(f"[{target}] mlx-audio")
-            mlx_audio[label] = peers.run_mlx_audio(python, folder, args.frames, args.text, args.peer_repeats,
+            mlx_audio[label] = peers.run_mlx_audio(python, folder, frames, args.text, args.peer_repeats,
                                                    openblas=args.peer_openblas)
         rows.sort(key=_order)
-        report.write(args.out, info, rows, mlx_audio, [], args.frames)  # a killed run keeps what it measured
+        report.write(args.out, info, rows, mlx_audio, [], frames)  # a killed run keeps what it measured
     synths = [] if args.no_peers else peers.synthesizers(args.text)
-    written = report.write(args.out, info, rows, mlx_audio, synths, args.frames)
+    written = report.write(args.out, info, rows, mlx_audio, synths, _frames(args, None))
     print((args.out / "results.md").read_text())
     log("wrote " + ", ".join(map(str, written)))
 

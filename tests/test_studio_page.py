@@ -82,6 +82,16 @@ class Studio:
         self.page.on("websocket", lambda ws: ws.on("framesent", lambda f: self.sent.append(json.loads(f))))
         self.page.set_default_timeout(60_000)
 
+    def sent_soon(self, predicate, timeout: float) -> bool:
+        """Whether predicate() holds of the frames the page sent, within `timeout` s. Waits through the page:
+        Playwright's sync API hands over events (here `framesent`) only while one of its calls runs."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                return False
+            self.page.wait_for_timeout(50)
+        return True
+
     def open(self):
         self.page.goto(self.server.url + "/")
         sync_api.expect(self.page.locator("#model")).not_to_have_text("connecting…")
@@ -243,7 +253,7 @@ def test_live_stop_cancels_at_once_and_frees_the_row(browser, base):
     sync_api.expect(page.locator("#status")).to_contain_text("Live: received", timeout=60_000)
     assert httpx.get(base.url + "/health").json()["active"] == 1
     page.get_by_role("button", name="Stop live speech").click()
-    assert {"type": "cancel"} in studio.sent
+    assert studio.sent_soon(lambda: {"type": "cancel"} in studio.sent, 10)
     assert page.evaluate("sources.length") == 0  # queued audio stopped at once
     assert wait_until(lambda: httpx.get(base.url + "/health").json()["active"] == 0, 5)
     time.sleep(1.0)
@@ -263,7 +273,7 @@ def test_live_edits_of_unsent_words_are_taken_back_and_sent_text_is_said_plainly
     live.press("Backspace")
     live.press_sequentially("lo world")
     live.press("Enter")
-    assert wait_until(lambda: {"type": "input_text.flush"} in studio.sent, 10)
+    assert studio.sent_soon(lambda: {"type": "input_text.flush"} in studio.sent, 10)
     assert "".join(m["text"] for m in studio.sent if m["type"] == "input_text.append") == "Hello world"
     sync_api.expect(page.locator("#status")).to_contain_text("Live: utterance done", timeout=60_000)
     assert float(page.locator("#status").get_attribute("data-received-seconds")) == pytest.approx(FRAMES * FRAME / SR)
@@ -343,7 +353,7 @@ def test_live_settings_changes_reach_the_session(browser, custom):
     page.get_by_label("Speed").fill("1.25")
     page.get_by_label("Speed").dispatch_event("change")
     updates = lambda: [m["session"] for m in studio.sent if m["type"] == "session.update"]  # noqa: E731
-    assert wait_until(lambda: len(updates()) >= 4, 10), updates()
+    assert studio.sent_soon(lambda: len(updates()) >= 4, 10), updates()
     first, last = updates()[0], updates()[-1]
     assert first["voice"] == "serena"
     assert (last["voice"], last["language"], last["speed"]) == ("eric", "chinese", 1.25)

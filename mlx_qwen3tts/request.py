@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from numbers import Integral
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, Optional, Tuple
 
 import mlx.core as mx
 import numpy as np
@@ -338,6 +338,15 @@ def split_request(request: Request, split: str = "auto", max_chars: int = LONG_T
     if split == "none" or (split == "auto" and len(request.text) <= max_chars):
         return [request]
     return [replace(request, text=piece) for piece in split_sentences(request.text, max_chars)]
+
+
+def stream_pieces(request: Request, split: str = "auto") -> Iterable[Request]:
+    """`split_request` for a caller that streams the audio as it is made (`TTS.request_chunks`, the engine):
+    "batch", whose pieces' audio comes together at the end, is refused."""
+    if split == "batch":
+        raise InputError("{split} batch gives the pieces' audio together at the end, so it cannot stream; "
+                         "use {split} sequence", field="split")
+    return split_request(request, split)
 
 
 def _streamed_pieces(request: Request, max_chars: int) -> Iterator[Request]:

@@ -25,7 +25,7 @@ from .errors import InputError
 from .loop.decode_loop import DecodeLoop, FrameStream
 from .loop.engine import Engine
 from .loop.prompt import Prompt
-from .request import Request, build_request, checked_codes, clone_voice, split_request
+from .request import Request, build_request, checked_codes, clone_voice, split_request, stream_pieces
 from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .audio.pieces import piece_chunks
 from .tokenizer import TemplateIds
@@ -178,10 +178,7 @@ class TTS:
         """Audio chunks for a Request while generating, in the pieces `generate` speaks it in (`split`, as
         there; text arriving as deltas is cut the same way as it comes); they concatenate to its one-shot
         audio. A `ChunkStream` (or `audio.pieces.PieceChunks`, which tells the same)."""
-        if split == "batch":
-            raise InputError("{split} batch gives the pieces' audio together at the end, so it cannot stream; "
-                             "use {split} sequence", field="split")
-        return piece_chunks(self._chunks, split_request(request, split), self.sample_rate)
+        return piece_chunks(self._chunks, stream_pieces(request, split), self.sample_rate)
 
     def _chunks(self, request: Request) -> ChunkStream:
         start, frames = time.perf_counter(), self.request_frames(request)

@@ -52,10 +52,10 @@ import mlx.core as mx
 
 from ..backend import release_thread_streams
 from ..codec import SAMPLE_RATE
-from ..errors import InputError, Qwen3TTSError
+from ..errors import Qwen3TTSError
 from ..audio.chunks import AudioChunk, ChunkDecoder, decode_chunks
 from ..audio.pieces import piece_chunks
-from ..request import split_request
+from ..request import stream_pieces
 from .text_track import TextFeed, feed_from
 from .decode_loop import Rows
 
@@ -150,9 +150,11 @@ class PiecedHandle:
 
     def __init__(self, submit, request, split: str, sample_rate: int):
         self._submit, self._cancelled = submit, False
-        pieces = split_request(request, split)
-        first = pieces[0] if isinstance(pieces, list) else next(pieces)  # streamed text: made as it arrives
-        if not isinstance(pieces, list):
+        pieces = stream_pieces(request, split)
+        if isinstance(pieces, list):
+            first = pieces[0]
+        else:  # streamed text: its pieces made as it arrives
+            first = next(pieces)
             pieces = itertools.chain([first], pieces)
         self._current = self._first = submit(first)
         self.id = self._first.id
@@ -216,8 +218,6 @@ class Engine:
         """Queue `request` (a `Request` from `TTS.request`), spoken in the pieces `TTS.generate` speaks it in
         (`split` as there but "batch"; streamed text cut the same way as it comes); raises EngineFull when
         full."""
-        if split == "batch":
-            raise InputError("{split} batch gives the pieces' audio together at the end; use sequence", field="split")
         return PiecedHandle(self._submit, request, split, SAMPLE_RATE)
 
     def _submit(self, request, admitted: bool = False) -> Handle:

@@ -75,7 +75,7 @@ class PieceChunks:
             try:
                 for chunk in stream:
                     self.frames += chunk.frames
-                    samples = np.concatenate([tail, chunk.samples.astype(np.float32)])
+                    samples = np.concatenate([tail, chunk.samples], dtype=np.float32)  # one copy
                     if not started and chunk.samples.shape[0] and (i or many):
                         self._fade(samples, into=True)
                     started = started or bool(chunk.samples.shape[0])

@@ -22,7 +22,7 @@ import numpy as np
 from .model.config import ModelFacts, model_id
 from .request_fields import Asked
 from .errors import InputError
-from .audio.reference import load_reference_audio
+from .audio.reference import load_reference_audio, transcript_notice
 from .model.sampling_config import SamplingConfig
 from .text import LANGUAGE_CODES, StreamedPieces, split_sentences
 from .voices import Voice, VoiceMaker, load_voice
@@ -35,7 +35,6 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # A str holding a UTF-16 surrogate is not Unicode text (it cannot be encoded): refused, not guessed at.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 DEFAULT_VOICE = "default"  # a speaker name meaning the model's default voice, on every model
-SHORT_TEXT_CHARS_PER_SECOND = 2.0
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
 LONG_TEXT_CHARS = 300  # "auto" splits longer texts
 DESIGN_EXAMPLE = "A warm, calm woman in her thirties, speaking slowly and clearly"
@@ -146,14 +145,6 @@ def speaker_name(facts: ModelFacts, speaker) -> Optional[str]:
                      f"(or '{DEFAULT_VOICE}')", field="speaker", code="voice_not_found")
 
 
-def _transcript_notice(audio: np.ndarray, ref_text: str) -> Tuple[str, ...]:
-    seconds, chars = audio.shape[0] / 24000, len(ref_text.strip())
-    if chars >= SHORT_TEXT_CHARS_PER_SECOND * seconds:
-        return ()
-    return (f"the reference text ({chars} characters) looks too short for {seconds:.1f} s of reference audio; "
-            "a transcript that does not match the audio can make generation run on",)
-
-
 def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, *, ref_text=None, x_vector_only=False,
                 sample_rate=None) -> Tuple[Voice, Tuple[str, ...]]:
     """A Voice cloned from reference audio (path, array + rate, or (array, rate)), and its notices."""
@@ -170,9 +161,8 @@ def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, *, ref_text=Non
         raise InputError("in-context cloning needs the transcript of the reference audio ({ref_text}); "
                          "or clone from the audio alone ({x_vector_only})", field="ref_text",
                          others=("x_vector_only",))
-    if x_vector_only:
-        return maker.clone(audio), ()
-    return maker.clone(audio, ref_text), _transcript_notice(audio, ref_text)
+    notices = () if x_vector_only else transcript_notice(audio, ref_text)
+    return maker.clone(audio, None if x_vector_only else ref_text), notices
 
 
 def _needs_base(what: str, facts: ModelFacts) -> str:
@@ -197,33 +187,33 @@ def _check_cloned(facts: ModelFacts, voice: Voice):
 def resolve_voice(facts: ModelFacts, maker: VoiceMaker, *, speaker=None, voice=None, ref_audio=None, ref_text=None,
                   x_vector_only=False) -> Tuple[Voice, Tuple[str, ...]]:
     """The Voice for these arguments (preset speaker, saved voice as a path or Voice, or reference
-    audio) and its notices."""
-    name, notices = speaker_name(facts, speaker), ()
-    if ref_audio is not None:
-        if voice is not None:
-            raise InputError("give either a saved voice ({voice}) or reference audio ({ref_audio}), not both",
-                             field="voice", others=("ref_audio",))
-        voice, notices = clone_voice(facts, maker, ref_audio, ref_text=ref_text, x_vector_only=x_vector_only)
-    elif isinstance(voice, (str, Path)):
-        voice = load_voice(voice, facts, maker.tokenizer)
-    elif (ref_text or x_vector_only) and voice is None:
+    audio) and its notices. Every argument is checked before a voice is loaded or cloned."""
+    name = speaker_name(facts, speaker)
+    if ref_audio is not None and voice is not None:
+        raise InputError("give either a saved voice ({voice}) or reference audio ({ref_audio}), not both",
+                         field="voice", others=("ref_audio",))
+    if (ref_text or x_vector_only) and voice is None and ref_audio is None:
         raise InputError("{ref_text} and {x_vector_only} need reference audio ({ref_audio})",
                          field="ref_text" if ref_text else "x_vector_only", others=("ref_text", "x_vector_only",
                                                                                      "ref_audio"))
-    if voice is not None and not isinstance(voice, Voice):
+    if voice is not None and not isinstance(voice, (str, Path, Voice)):
         raise InputError(f"{{voice}} must be a saved voice file or a Voice, got {type(voice).__name__}", field="voice")
     if voice is not None and name:
         raise InputError("a cloned voice ({voice}) and a preset speaker ({speaker}) cannot be combined",
                          field="speaker", others=("voice",))
-    if voice is not None and voice.speaker is not None:  # a Voice naming a preset speaker
+    if isinstance(voice, Voice) and voice.speaker is not None:  # a Voice naming a preset speaker
         name, voice = speaker_name(facts, voice.speaker), None
-    if voice is not None and voice.xvector is not None:
+    if isinstance(voice, Voice) and voice.xvector is not None:
         _check_cloned(facts, voice)
-    if voice is None and facts.variant == "custom_voice":
+    if voice is None and ref_audio is None and facts.variant == "custom_voice":
         name = name or facts.default_speaker
         if name is None:
             raise InputError("this CustomVoice model lists no speakers in its config.json", field="speaker")
-    return (Voice(speaker=name) if name else voice or Voice()), notices
+    if ref_audio is not None:
+        return clone_voice(facts, maker, ref_audio, ref_text=ref_text, x_vector_only=x_vector_only)
+    if isinstance(voice, (str, Path)):
+        return load_voice(voice, facts, maker.tokenizer), ()
+    return (Voice(speaker=name) if name else voice or Voice()), ()
 
 
 def instructions_honoured(facts: ModelFacts) -> bool:

@@ -213,9 +213,9 @@ class TTS:
         """
         request = self._told(self.request(text, seed=seed, **kwargs))
         pieces = split_request(request, split)
-        if len(pieces) > 1:
-            return self._generate_pieces(pieces, split, decode, progress)
-        return self._generate(request, decode, progress)
+        if len(pieces) == 1:
+            return self._generate(request, decode, progress)
+        return self._generate_pieces(pieces, split, decode, progress)
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
         frames, codes = self.request_frames(request), []

@@ -107,7 +107,7 @@ def test_a_prefix_of_the_stream_decodes():
 
 
 def test_without_pyav_aac_says_how_to_get_it(monkeypatch, tmp_path):
-    from mlx_qwen3tts.server.audio_out import check_format, offered_formats
+    from mlx_qwen3tts.server.params import check_format, offered_formats
     from mlx_qwen3tts.server.limits import ApiError
 
     assert "aac" in offered_formats()

@@ -32,6 +32,7 @@ REFERENCE_SECONDS = 30.0  # the most of a reference that cloning uses
 MIN_SAMPLE_RATE, MAX_SAMPLE_RATE = 8000, 192000
 # Below one 16-bit step everywhere: nothing a microphone recorded.
 SILENCE_PEAK = 1.0 / 32768
+SHORT_TEXT_CHARS_PER_SECOND = 2.0  # a transcript with fewer characters a second of audio is likely not all of it
 SOUNDFILE_FORMATS = "WAV, FLAC, OGG/Opus and MP3"
 FORMATS = "WAV, FLAC, OGG/Opus, MP3, and with PyAV also M4A/AAC/ALAC, WebM and other FFmpeg formats"
 PYAV_HINT = 'for M4A/AAC/ALAC and other compressed formats install PyAV: pip install av (or "mlx-qwen3tts[server]")'
@@ -207,3 +208,12 @@ def _check_speech(audio: np.ndarray, sample_rate: int, where: str):
         )
     if np.max(np.abs(audio)) < SILENCE_PEAK:
         raise ReferenceAudioError(f"reference audio {where} is silent; give a recording of the voice to clone")
+
+
+def transcript_notice(audio: np.ndarray, ref_text: str) -> tuple:
+    """A notice where the transcript looks too short for the reference audio (24 kHz), else none."""
+    seconds, chars = audio.shape[0] / TARGET_SAMPLE_RATE, len(ref_text.strip())
+    if chars >= SHORT_TEXT_CHARS_PER_SECOND * seconds:
+        return ()
+    return (f"the reference text ({chars} characters) looks too short for {seconds:.1f} s of reference audio; "
+            "a transcript that does not match the audio can make generation run on",)

@@ -150,6 +150,7 @@ class PiecedHandle:
 
     def __init__(self, submit, request, split: str, sample_rate: int):
         self._submit, self._cancelled = submit, False
+        self.notices = request.notices  # what the request layer said of it (an ignored instruction, ...)
         pieces = stream_pieces(request, split)
         if isinstance(pieces, list):
             first = pieces[0]

@@ -1,38 +1,27 @@
-"""Audio from an engine handle to encoded bytes, on a worker thread, handed to the event loop.
+"""Audio from an engine handle to the client: encoded on a worker thread, handed to the event loop.
 
+`speech_response` answers POST /v1/audio/speech: one whole file, chunked audio or SSE events.
 `encoded_chunks` is the blocking pipeline (engine chunks -> time stretch -> streaming encoder);
 `in_thread` runs such an iterator on its own thread and yields its items asynchronously, and
 cancels the engine request when the consumer stops early (client gone, error).
 """
 
 import asyncio
+import base64
+import json
 import threading
 from typing import AsyncIterator, Callable, Iterator
 
+import numpy as np
+from starlette.responses import Response
+
 from ..audio import formats as audio_formats
-from .limits import ApiError
-from .time_stretch import TimeStretch
+from .engine_client import engine_error
+from .params import Speech
+from .time_stretch import stretched, time_stretch
 
 CONTENT_TYPES = {"mp3": "audio/mpeg", "opus": "audio/ogg", "aac": "audio/aac", "flac": "audio/flac",
                  "wav": "audio/wav", "pcm": "audio/pcm"}
-OPENAI_FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
-
-
-def offered_formats() -> list:
-    """OpenAI's formats this installation encodes (aac needs PyAV, which the server extra brings)."""
-    return [f for f in OPENAI_FORMATS if f in audio_formats.FORMATS and audio_formats.available(f)]
-
-
-def check_format(fmt, allowed=None) -> str:
-    allowed = allowed or offered_formats()
-    if fmt is None:
-        return allowed[0] if "mp3" not in allowed else "mp3"
-    if not isinstance(fmt, str) or fmt.lower() not in allowed:
-        reason = "is not offered by this server" if fmt in OPENAI_FORMATS else "is not a known format"
-        raise ApiError(400, f"response_format '{str(fmt)[:32]}' {reason}; choose one of {', '.join(allowed)}",
-                       param="response_format", code="unsupported_format")
-    return fmt.lower()
-
 
 def encoded_file(samples, sample_rate: int, fmt: str) -> bytes:
     """A whole response file. mp3 comes without LAME's tag frame, like the streamed one: clients
@@ -55,23 +44,22 @@ class Usage:
 def encoded_chunks(handle, fmt: str, speed: float, sample_rate: int, usage: Usage) -> Iterator[bytes]:
     """Encoded bytes as the engine's chunks come (blocking). Empty writes are skipped."""
     encoder = audio_formats.StreamEncoder(fmt, sample_rate)
-    stretch = TimeStretch(speed, sample_rate) if speed != 1.0 else None
-    for chunk in handle:
-        usage.frames += chunk.frames
-        samples = stretch.process(chunk.samples) if stretch else chunk.samples
-        usage.samples += samples.shape[0]
-        data = encoder.write(samples)
-        if data:
-            yield data
-    if stretch:
-        tail = stretch.flush()
-        usage.samples += tail.shape[0]
-        data = encoder.write(tail)
+    samples = _counted(handle, usage)
+    for piece in stretched(samples, speed, sample_rate):
+        usage.samples += piece.shape[0]
+        data = encoder.write(piece)
         if data:
             yield data
     data = encoder.close()
     if data:
         yield data
+
+
+def _counted(handle, usage: Usage) -> Iterator:
+    """The samples of the handle's chunks, their frames counted in `usage`."""
+    for chunk in handle:
+        usage.frames += chunk.frames
+        yield chunk.samples
 
 
 _DONE = object()
@@ -112,3 +100,97 @@ async def in_thread(iterator: Iterator, cancel: Callable[[], None]) -> AsyncIter
     finally:
         if not finished:
             cancel()
+
+
+async def speech_response(handle, speech: Speech, sample_rate: int, headers: dict, watcher, text_tokens: int = 0):
+    """The response to a submitted speech request: the whole file once it is made, or (`stream_format`)
+    chunked audio or SSE events as it is made. `watcher` (the client's disconnect, which cancels the
+    request) runs until the response is sent."""
+    if speech.stream_format is None:
+        try:
+            return await whole_file(handle, speech, sample_rate, headers)
+        except Exception as e:
+            handle.cancel()
+            raise engine_error(e) from None
+        finally:
+            watcher.cancel()
+    usage = Usage(text_tokens)
+    events = usage if speech.stream_format == "sse" else None
+    return AudioStream(in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage), handle.cancel),
+                       CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate)
+
+
+async def whole_file(handle, speech: Speech, sample_rate: int, headers: dict) -> Response:
+    pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
+    audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
+    audio = await asyncio.to_thread(time_stretch, audio, speech.speed, sample_rate)
+    return Response(await asyncio.to_thread(encoded_file, audio, sample_rate, speech.fmt),
+                    media_type=CONTENT_TYPES[speech.fmt], headers=headers)
+
+
+def sse(event: dict) -> bytes:
+    return f"data: {json.dumps(event)}\n\n".encode()
+
+
+async def sse_events(chunks, usage: Usage, sample_rate: int):
+    """The chunks as SSE events; a failure before the first one is raised (it gets its own status), one
+    after it (the status is sent) ends the stream with an error event."""
+    sent = False
+    try:
+        async for data in chunks:
+            yield sse({"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
+            sent = True
+    except Exception as e:
+        if not sent:
+            raise
+        yield sse({"type": "error", "error": engine_error(e).body()["error"]})
+        return
+    yield sse({"type": "speech.audio.done", "usage": usage.as_dict(sample_rate)})
+
+
+class AudioStream:
+    """A streamed speech response: chunked audio, or SSE events where `events` (the request's Usage, for
+    the last event) is given. The status waits for the first chunk, so an error before any audio gets its
+    own (a full engine 429, ...). `watcher` (the server's watch of the client's disconnect) has been running
+    since the request was submitted, so the engine request is cancelled the moment the client goes away,
+    queued or generating, not only at the next write."""
+
+    def __init__(self, chunks, media_type: str, cancel, watcher, headers: dict, events=None, sample_rate: int = 0):
+        self.chunks, self.media_type, self.cancel, self.watcher = chunks, media_type, cancel, watcher
+        self.headers, self.events, self.sample_rate = headers, events, sample_rate
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await self._send(send, self._body())
+        except OSError:  # the client went away mid-write
+            self.cancel()
+        finally:
+            self.watcher.cancel()
+            await self.chunks.aclose()
+
+    def _body(self):
+        return self.chunks if self.events is None else sse_events(self.chunks, self.events, self.sample_rate)
+
+    async def _send(self, send, body):
+        try:
+            first = await anext(body, b"")
+        except Exception as e:  # nothing sent yet: the error answers with its own status
+            self.cancel()
+            error = engine_error(e)
+            await send({"type": "http.response.start", "status": error.status,
+                        "headers": self._headers("application/json", error.headers)})
+            await send({"type": "http.response.body", "body": json.dumps(error.body()).encode()})
+            return
+        media = "text/event-stream" if self.events is not None else self.media_type
+        await send({"type": "http.response.start", "status": 200, "headers": self._headers(media, self.headers)})
+        await send({"type": "http.response.body", "body": first, "more_body": True})
+        async for data in body:
+            if self.watcher.done():
+                return
+            await send({"type": "http.response.body", "body": data, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    @staticmethod
+    def _headers(media_type: str, extra: dict) -> list:
+        headers = [(b"content-type", media_type.encode()), (b"cache-control", b"no-store")]
+        return headers + [(k.lower().encode(), v.encode("latin-1")) for k, v in extra.items()]

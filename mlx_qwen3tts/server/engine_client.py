@@ -60,4 +60,5 @@ def send(server, request, names: dict = JSON_NAMES):
 
 def submit(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
     """Build the Request and submit it; errors become ApiErrors."""
-    return send(server, build(server, names, text=text, deltas=deltas, **kwargs), names)
+    request = build(server, names, text=text, deltas=deltas, **kwargs)
+    return send(server, request, names)

@@ -1,27 +1,23 @@
 """OpenAI-compatible HTTP endpoints: speech (whole file, chunked audio, SSE), models, voices, health."""
 
 import asyncio
-import base64
 import json
 import logging
 
-import numpy as np
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
 
 from ..errors import InputError
 from ..request import clone_voice
 from . import params as fields
-from .audio_out import CONTENT_TYPES, Usage, check_format, encoded_chunks, encoded_file, in_thread
-from .engine_client import build, engine_error, send
+from .audio_out import speech_response
+from .engine_client import submit
 from .limits import ApiError
-from .time_stretch import time_stretch
 from .studio import health_facts, notice_headers
 from .voice_store import clone_kwargs
 
 log = logging.getLogger("mlx_qwen3tts.server")
 MODEL_ALIASES = ("tts-1", "tts-1-hd", "gpt-4o-mini-tts")
-STREAM_FORMATS = ("audio", "sse")
 X_VECTOR_ONLY = ("cloned from the audio alone (x-vector only): give the clip's transcript (ref_text) "
                  "for in-context cloning, which follows the reference more closely")
 
@@ -49,87 +45,15 @@ async def watch_disconnect(receive, cancel):
             return
 
 
-class AudioStream:
-    """A chunked response from an async iterator of bytes. `watcher` (watch_disconnect) has been
-    running since the request was submitted, so the engine request is cancelled the moment the
-    client goes away, queued or generating, not only at the next write."""
-
-    def __init__(self, chunks, first: bytes, media_type: str, cancel, watcher, headers: dict = None):
-        self.chunks, self.first, self.media_type, self.cancel, self.watcher = chunks, first, media_type, cancel, watcher
-        self.headers = headers or {}
-
-    async def __call__(self, scope, receive, send):
-        headers = [(b"content-type", self.media_type.encode()), (b"cache-control", b"no-store")]
-        headers += [(k.lower().encode(), v.encode("latin-1")) for k, v in self.headers.items()]
-        try:
-            await send({"type": "http.response.start", "status": 200, "headers": headers})
-            await send({"type": "http.response.body", "body": self.first, "more_body": True})
-            async for data in self.chunks:
-                if self.watcher.done():
-                    return
-                await send({"type": "http.response.body", "body": data, "more_body": True})
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        except OSError:  # the client went away mid-write
-            self.cancel()
-        finally:
-            self.watcher.cancel()
-            await self.chunks.aclose()
-
-
-def sse(event: dict) -> bytes:
-    return f"data: {json.dumps(event)}\n\n".encode()
-
-
-async def sse_events(chunks, usage: Usage, sample_rate: int):
-    try:
-        async for data in chunks:
-            yield sse({"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
-    except Exception as e:  # the status is sent already: the stream ends with an error event
-        yield sse({"type": "error", "error": engine_error(e).body()["error"]})
-        return
-    yield sse({"type": "speech.audio.done", "usage": usage.as_dict(sample_rate)})
-
-
 async def speech(request: Request):
     server = request.app.state.server
     body = await json_body(request)
-    text = fields.input_text(body, server.limits)
-    fmt = check_format(body.get("response_format"))
-    speed = fields.speed(body)
-    stream_format = body.get("stream_format")
-    if stream_format is not None and stream_format not in STREAM_FORMATS:
-        raise ApiError(400, f"stream_format must be one of {', '.join(STREAM_FORMATS)}", param="stream_format")
-    kwargs = fields.speech_kwargs(server.voices, body, server.limits)
-    speech_request = build(server, text=text, **kwargs)  # built apart: its notices go in a header
-    headers = notice_headers(speech_request.notices)
-    handle = send(server, speech_request)
+    speech = fields.speech(body, server.limits, server.voices)
+    handle = submit(server, text=speech.text, **speech.kwargs)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
-    sr = server.tts.sample_rate
-    try:
-        if stream_format is None:
-            try:
-                return await whole_file(handle, fmt, speed, sr, headers)
-            finally:
-                watcher.cancel()
-        usage = Usage(len(server.tts.tokenizer.encode(text)))
-        chunks = in_thread(encoded_chunks(handle, fmt, speed, sr, usage), handle.cancel)
-        if stream_format == "sse":
-            chunks = sse_events(chunks, usage, sr)
-        first = await anext(chunks, b"")  # errors before any audio still get their own status
-    except Exception as e:
-        watcher.cancel()
-        handle.cancel()
-        raise engine_error(e) from None
-    media = "text/event-stream" if stream_format == "sse" else CONTENT_TYPES[fmt]
-    return AudioStream(chunks, first, media, handle.cancel, watcher, headers)
-
-
-async def whole_file(handle, fmt: str, speed: float, sr: int, headers: dict) -> Response:
-    pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
-    audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
-    audio = await asyncio.to_thread(time_stretch, audio, speed, sr)
-    return Response(await asyncio.to_thread(encoded_file, audio, sr, fmt), media_type=CONTENT_TYPES[fmt],
-                    headers=headers)
+    headers = notice_headers(handle.notices)
+    tokens = len(server.tts.tokenizer.encode(speech.text)) if speech.stream_format else 0  # SSE's usage
+    return await speech_response(handle, speech, server.tts.sample_rate, headers, watcher, tokens)
 
 
 async def models(request: Request):

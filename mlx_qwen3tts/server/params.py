@@ -6,11 +6,16 @@ synthesis setting is the request layer's (`mlx_qwen3tts.request`); its errors na
 own words, which `JSON_NAMES` turns into these requests' (`max_tokens` -> `max_new_tokens`).
 """
 
+from typing import NamedTuple, Optional
+
+from ..audio import formats as audio_formats
 from ..request_fields import field_names
 from .limits import ApiError
 from .time_stretch import MAX_SPEED, MIN_SPEED
 
 SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "repetition_penalty")
+OPENAI_FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
+STREAM_FORMATS = ("audio", "sse")
 # The request layer's field names as HTTP requests name them (the others are the same).
 JSON_NAMES = {**field_names(text="input", deltas="input", speaker="voice", instruct="instructions",
                             max_tokens="max_new_tokens", ref_audio="audio_sample"), "format": "response_format"}
@@ -67,3 +72,39 @@ def input_text(params: dict, limits):
         raise ApiError(400, f"input has {len(text):,} characters; the limit is {limits.max_input_chars:,}",
                        param="input", code="string_above_max_length")
     return text
+
+
+def offered_formats() -> list:
+    """OpenAI's formats this installation encodes (aac needs PyAV, which the server extra brings)."""
+    return [f for f in OPENAI_FORMATS if f in audio_formats.FORMATS and audio_formats.available(f)]
+
+
+def check_format(fmt, allowed=None) -> str:
+    allowed = allowed or offered_formats()
+    if fmt is None:
+        return allowed[0] if "mp3" not in allowed else "mp3"
+    if not isinstance(fmt, str) or fmt.lower() not in allowed:
+        reason = "is not offered by this server" if fmt in OPENAI_FORMATS else "is not a known format"
+        raise ApiError(400, f"response_format '{str(fmt)[:32]}' {reason}; choose one of {', '.join(allowed)}",
+                       param="response_format", code="unsupported_format")
+    return fmt.lower()
+
+
+class Speech(NamedTuple):
+    """A speech request's JSON body, parsed: what to say (`text`, and `TTS.request`'s other keywords) and
+    how the audio goes back (format, speed, and `stream_format`: None for one whole file)."""
+    text: str
+    kwargs: dict
+    fmt: str
+    speed: float
+    stream_format: Optional[str]
+
+
+def speech(params: dict, limits, voices) -> Speech:
+    """The body of POST /v1/audio/speech, every field checked that the request layer does not check."""
+    text = input_text(params, limits)
+    fmt, rate = check_format(params.get("response_format")), speed(params)
+    stream_format = params.get("stream_format")
+    if stream_format is not None and stream_format not in STREAM_FORMATS:
+        raise ApiError(400, f"stream_format must be one of {', '.join(STREAM_FORMATS)}", param="stream_format")
+    return Speech(text, speech_kwargs(voices, params, limits), fmt, rate, stream_format)

@@ -7,6 +7,8 @@ previous frame's waveform best (highest cross-correlation). Periods are copied, 
 so the pitch stays. For 24 kHz speech: 40 ms frames, a ±10 ms search.
 """
 
+from typing import Iterable, Iterator
+
 import numpy as np
 
 MIN_SPEED, MAX_SPEED = 0.25, 4.0
@@ -102,3 +104,14 @@ def time_stretch(samples, speed: float, sample_rate: int = 24000) -> np.ndarray:
         return samples
     stretch = TimeStretch(speed, sample_rate)
     return np.concatenate([stretch.process(samples), stretch.flush()])
+
+
+def stretched(pieces: Iterable[np.ndarray], speed: float, sample_rate: int = 24000) -> Iterator[np.ndarray]:
+    """A stream of samples at `speed`, each piece as soon as it is final (1.0: the pieces as they are)."""
+    if speed == 1.0:
+        yield from pieces
+        return
+    stretch = TimeStretch(speed, sample_rate)
+    for samples in pieces:
+        yield stretch.process(samples)
+    yield stretch.flush()

@@ -21,7 +21,7 @@ from ..request_fields import field_names
 from ..request import clean_text
 from ..loop.text_track import TextFeed
 from . import params as fields
-from .audio_out import Usage, check_format, encoded_chunks, in_thread
+from .audio_out import Usage, encoded_chunks, in_thread
 from .limits import ApiError
 from .engine_client import build, engine_error, submit
 
@@ -85,7 +85,7 @@ class Session:
         merged.pop("text_mode", None)  # text arriving as deltas is always the streaming layout
         kwargs = fields.speech_kwargs(self.server.voices, merged, self.server.limits)
         build(self.server, WS_NAMES, deltas=(), **kwargs)  # refused now, not when text comes
-        fmt = check_format(merged.get("response_format", "pcm"), WS_FORMATS)
+        fmt = fields.check_format(merged.get("response_format", "pcm"), WS_FORMATS)
         speed = fields.speed(merged)
         binary = merged.get("binary", False)
         if not isinstance(binary, bool):

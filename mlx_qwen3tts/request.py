@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from numbers import Integral
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 import mlx.core as mx
 import numpy as np
@@ -22,10 +22,10 @@ import numpy as np
 from .model.config import ModelFacts, model_id
 from .request_fields import Asked
 from .errors import InputError
-from .audio.reference import load_reference_audio, transcript_notice
 from .model.sampling_config import SamplingConfig
-from .text import LANGUAGE_CODES, StreamedPieces, split_sentences
-from .voices import Voice, VoiceMaker, load_voice
+from .text import LANGUAGE_CODES, StreamedPieces, cut_text
+from .audio.reference import load_reference_audio, transcript_notice
+from .voices import Voice, VoiceChoice, VoiceMaker
 
 TEXT_MODES = ("streaming", "non-streaming")
 # Longer whole texts are refused: their audio (and its joining) would be held in memory at once.
@@ -148,6 +148,13 @@ def speaker_name(facts: ModelFacts, speaker) -> Optional[str]:
 def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, *, ref_text=None, x_vector_only=False,
                 sample_rate=None) -> Tuple[Voice, Tuple[str, ...]]:
     """A Voice cloned from reference audio (path, array + rate, or (array, rate)), and its notices."""
+    choice, notices = _reference(facts, ref_audio, ref_text, x_vector_only, sample_rate)
+    return maker.make(choice, facts), notices
+
+
+def _reference(facts: ModelFacts, ref_audio, ref_text, x_vector_only, sample_rate=None):
+    """Reference audio to clone, read and checked (24 kHz mono), with its transcript (None: the x-vector
+    alone), as a VoiceChoice; and its notices."""
     if facts.variant != "base":
         raise InputError(_needs_base("voice cloning", facts), field="ref_audio", code="model_not_supported")
     if not isinstance(x_vector_only, (bool, np.bool_)):
@@ -156,13 +163,14 @@ def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, *, ref_text=Non
     if ref_text is not None:
         ref_text = clean_text(ref_text, "ref_text")
     # The audio first: a missing or unreadable file is the first thing to fix, before its transcript.
-    audio = load_reference_audio(ref_audio, sample_rate)  # 24 kHz mono float32, validated
-    if not x_vector_only and not (ref_text and ref_text.strip()):
+    audio = load_reference_audio(ref_audio, sample_rate)
+    if x_vector_only:
+        return VoiceChoice(ref_audio=audio), ()
+    if not (ref_text and ref_text.strip()):
         raise InputError("in-context cloning needs the transcript of the reference audio ({ref_text}); "
                          "or clone from the audio alone ({x_vector_only})", field="ref_text",
                          others=("x_vector_only",))
-    notices = () if x_vector_only else transcript_notice(audio, ref_text)
-    return maker.clone(audio, None if x_vector_only else ref_text), notices
+    return VoiceChoice(ref_audio=audio, ref_text=ref_text), transcript_notice(audio, ref_text)
 
 
 def _needs_base(what: str, facts: ModelFacts) -> str:
@@ -184,10 +192,17 @@ def _check_cloned(facts: ModelFacts, voice: Voice):
             raise InputError("{voice} has reference codes without the ids of their transcript", field="voice")
 
 
-def resolve_voice(facts: ModelFacts, maker: VoiceMaker, *, speaker=None, voice=None, ref_audio=None, ref_text=None,
-                  x_vector_only=False) -> Tuple[Voice, Tuple[str, ...]]:
-    """The Voice for these arguments (preset speaker, saved voice as a path or Voice, or reference
-    audio) and its notices. Every argument is checked before a voice is loaded or cloned."""
+def resolve_voice(facts: ModelFacts, maker: VoiceMaker, **given) -> Tuple[Voice, Tuple[str, ...]]:
+    """The Voice for these arguments (`choose_voice`'s) and its notices."""
+    choice, notices = choose_voice(facts, **given)
+    return maker.make(choice, facts), notices
+
+
+def choose_voice(facts: ModelFacts, *, speaker=None, voice=None, ref_audio=None, ref_text=None,
+                 x_vector_only=False) -> Tuple[VoiceChoice, Tuple[str, ...]]:
+    """The voice these arguments choose (a preset speaker, a saved voice as a path or Voice, or reference
+    audio, read and checked), every argument checked, and its notices; `VoiceMaker.make` then loads or clones
+    it."""
     name = speaker_name(facts, speaker)
     if ref_audio is not None and voice is not None:
         raise InputError("give either a saved voice ({voice}) or reference audio ({ref_audio}), not both",
@@ -201,19 +216,19 @@ def resolve_voice(facts: ModelFacts, maker: VoiceMaker, *, speaker=None, voice=N
     if voice is not None and name:
         raise InputError("a cloned voice ({voice}) and a preset speaker ({speaker}) cannot be combined",
                          field="speaker", others=("voice",))
-    if isinstance(voice, Voice) and voice.speaker is not None:  # a Voice naming a preset speaker
+    if isinstance(voice, (str, Path)):
+        return VoiceChoice(path=Path(voice)), ()
+    if voice is not None and voice.speaker is not None:  # a Voice naming a preset speaker
         name, voice = speaker_name(facts, voice.speaker), None
-    if isinstance(voice, Voice) and voice.xvector is not None:
+    if voice is not None and voice.xvector is not None:
         _check_cloned(facts, voice)
-    if voice is None and ref_audio is None and facts.variant == "custom_voice":
+    if ref_audio is not None:
+        return _reference(facts, ref_audio, ref_text, x_vector_only)
+    if voice is None and facts.variant == "custom_voice":
         name = name or facts.default_speaker
         if name is None:
             raise InputError("this CustomVoice model lists no speakers in its config.json", field="speaker")
-    if ref_audio is not None:
-        return clone_voice(facts, maker, ref_audio, ref_text=ref_text, x_vector_only=x_vector_only)
-    if isinstance(voice, (str, Path)):
-        return load_voice(voice, facts, maker.tokenizer), ()
-    return (Voice(speaker=name) if name else voice or Voice()), ()
+    return VoiceChoice(speaker=name, voice=voice), ()
 
 
 def instructions_honoured(facts: ModelFacts) -> bool:
@@ -288,13 +303,19 @@ def _as_spoken(text: Optional[str], language: str, normalize, lexicon, markdown=
 
 
 def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request:
-    """A complete, valid Request from what was asked; raises InputError naming the first bad field. Cheap
-    checks come first, so a bad number is refused before any reference audio is encoded."""
+    """A complete, valid Request from what was asked; raises InputError naming the first bad field."""
+    return build_pieces(facts, maker, asked)[0]
+
+
+def build_pieces(facts: ModelFacts, maker: VoiceMaker, asked: Asked, split: str = "none") -> List[Request]:
+    """What was asked, as the complete, valid Requests it is spoken in (`split` as `split_request`'s; text
+    given as deltas is one request here, which `split_request` cuts as it comes); raises InputError naming
+    the first bad field. Every argument is checked (reference audio read) before the text is cut and a voice
+    loaded or cloned, so a bad number is refused before any reference audio is encoded."""
     a = asked
+    _check_split(split)
     text, deltas, text_mode = _text_and_mode(facts, a.text, a.deltas, a.text_mode)
     language = language_name(facts, a.language)
-    if a.normalize or a.markdown or a.lexicon is not None:
-        text = _as_spoken(text, language, a.normalize, a.lexicon, a.markdown)
     sampling = _sampling(facts, a.sampling, temperature=a.temperature, top_k=a.top_k, top_p=a.top_p,
                          repetition_penalty=a.repetition_penalty)
     max_tokens = None
@@ -305,11 +326,23 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     first_chunk_frames = _integer(a.first_chunk_frames, "first_chunk_frames", 1, 2**31)
     chunk_frames = _integer(a.chunk_frames, "chunk_frames", 1, 2**31)
     instruct, instruct_notices = _instruct(facts, a.instruct)
-    voice, voice_notices = resolve_voice(facts, maker, speaker=a.speaker, voice=a.voice, ref_audio=a.ref_audio,
+    if a.normalize or a.markdown or a.lexicon is not None:
+        text = _as_spoken(text, language, a.normalize, a.lexicon, a.markdown)
+    chosen, voice_notices = choose_voice(facts, speaker=a.speaker, voice=a.voice, ref_audio=a.ref_audio,
                                          ref_text=a.ref_text, x_vector_only=a.x_vector_only)
-    return Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct, text_mode=text_mode,
-                   sampling=sampling, seed=seed, max_frames=max_tokens, first_chunk_frames=first_chunk_frames,
-                   chunk_frames=chunk_frames, notices=voice_notices + instruct_notices)
+    # Everything is checked: the work.
+    texts = [text] if split == "none" or text is None else cut_text(text, LONG_TEXT_CHARS, split != "auto")
+    voice = maker.make(chosen, facts)
+    request = Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct,
+                      text_mode=text_mode, sampling=sampling, seed=seed, max_frames=max_tokens,
+                      first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
+                      notices=voice_notices + instruct_notices)
+    return [replace(request, text=piece) for piece in texts]
+
+
+def _check_split(split):
+    if split not in SPLIT_MODES:
+        raise InputError(f"{{split}} must be one of {', '.join(SPLIT_MODES)}, got {_shown(split)}", field="split")
 
 
 def split_request(request: Request, split: str = "auto", max_chars: int = LONG_TEXT_CHARS) -> Iterable[Request]:
@@ -318,16 +351,15 @@ def split_request(request: Request, split: str = "auto", max_chars: int = LONG_T
     "none" never (a list; the request alone). Text arriving as deltas is cut at the same places as it comes
     (any `split` but "none"; "batch" needs the whole text): the pieces are made one after the other, each
     with its own deltas, the next once the one before has been read (`text.StreamedPieces`)."""
-    if split not in SPLIT_MODES:
-        raise InputError(f"{{split}} must be one of {', '.join(SPLIT_MODES)}, got {_shown(split)}", field="split")
+    _check_split(split)
     if request.deltas is not None:
         if split == "batch":
             raise InputError("{split} batch needs the whole text: text arriving as deltas is spoken piece after "
                              "piece (auto)", field="split")
         return [request] if split == "none" else _streamed_pieces(request, max_chars)
-    if split == "none" or (split == "auto" and len(request.text) <= max_chars):
+    if split == "none":
         return [request]
-    return [replace(request, text=piece) for piece in split_sentences(request.text, max_chars)]
+    return [replace(request, text=piece) for piece in cut_text(request.text, max_chars, split != "auto")]
 
 
 def stream_pieces(request: Request, split: str = "auto") -> Iterable[Request]:

@@ -25,7 +25,7 @@ from .errors import InputError
 from .loop.decode_loop import DecodeLoop, FrameStream
 from .loop.engine import Engine
 from .loop.prompt import Prompt
-from .request import Request, build_request, checked_codes, clone_voice, split_request, stream_pieces
+from .request import Request, build_pieces, build_request, checked_codes, clone_voice, stream_pieces
 from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .audio.pieces import piece_chunks
 from .tokenizer import TemplateIds
@@ -161,6 +161,11 @@ class TTS:
         What the caller should be told (an ignored instruction) is in `notices`, not warned."""
         return build_request(self.facts, self.voices, Asked(text=text, deltas=deltas, **kwargs))
 
+    def request_pieces(self, text: str, split: str = "auto", **kwargs) -> List[Request]:
+        """The validated requests that `generate` speaks `text` in (`split` and keywords as there); the text is
+        cut once every argument is checked, so a bad `split` is refused before a voice is cloned."""
+        return build_pieces(self.facts, self.voices, Asked(text=text, **kwargs), split)
+
     def _told(self, request: Request, stacklevel: int = 3) -> Request:
         """`request`, its notices given as warnings (the Python API's way) at the user's call."""
         _warn(request.notices, stacklevel + 1)
@@ -211,8 +216,8 @@ class TTS:
 
         progress: called after each frame as progress(frames, frame_budget, piece, pieces).
         """
-        request = self._told(self.request(text, seed=seed, **kwargs))
-        pieces = split_request(request, split)
+        pieces = self.request_pieces(text, split, seed=seed, **kwargs)
+        request = self._told(pieces[0])  # the pieces share the notices
         if len(pieces) == 1:
             return self._generate(request, decode, progress)
         return self._generate_pieces(pieces, split, decode, progress)

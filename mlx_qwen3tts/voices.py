@@ -60,6 +60,20 @@ class Voice:
     ref_text: Optional[str] = None
 
 
+@dataclass(frozen=True)
+class VoiceChoice:
+    """The voice a request chose, its arguments checked by the request layer (`request.choose_voice`), for
+    `VoiceMaker.make`: a saved voice file (`path`), reference audio to clone (`ref_audio`: 24 kHz mono
+    float32, read and checked; with `ref_text` for in-context cloning, None for the x-vector alone), a
+    `Voice` given whole, or a preset `speaker`."""
+
+    speaker: Optional[str] = None
+    voice: Optional[Voice] = None
+    path: Optional[Path] = None
+    ref_audio: object = None
+    ref_text: Optional[str] = None
+
+
 class VoiceCache:
     """LRU of computed (x-vector, codes) per reference audio."""
 
@@ -86,11 +100,19 @@ class VoiceCache:
 class VoiceMaker:
     """Cloned voices of one model: an x-vector from its speaker encoder and reference codes from its
     codec, computed once per distinct reference audio (`cache`). Its inputs were checked by the
-    request layer (`request.resolve_voice`)."""
+    request layer (`request.choose_voice`, `request.clone_voice`)."""
 
     def __init__(self, speaker_encoder, codec, tokenizer, cache: Optional[VoiceCache] = None):
         self.speaker_encoder, self.codec, self.tokenizer = speaker_encoder, codec, tokenizer
         self.cache = cache or VoiceCache()
+
+    def make(self, choice: VoiceChoice, facts) -> Voice:
+        """The Voice chosen: a saved one loaded (and checked against the model's `facts`), a cloned one made."""
+        if choice.path is not None:
+            return load_voice(choice.path, facts, self.tokenizer)
+        if choice.ref_audio is not None:
+            return self.clone(choice.ref_audio, choice.ref_text)
+        return Voice(speaker=choice.speaker) if choice.speaker else choice.voice or Voice()
 
     def clone(self, audio: np.ndarray, ref_text: Optional[str] = None) -> Voice:
         """A Voice from 24 kHz mono reference audio; with its transcript, for in-context cloning."""

@@ -179,3 +179,32 @@ def test_sampling_config_passed_whole_is_validated(tts):
     with pytest.raises(InputError, match="top_p") as error:
         tts.request(TEXT, sampling=SamplingConfig(top_p=2.0))
     assert error.value.field == "top_p"
+
+
+def test_every_argument_is_checked_before_a_voice_is_loaded_or_cloned(tts, load_tiny, monkeypatch, tmp_path):
+    """A bad split (checked by generate, not by request) or a preset speaker beside a saved voice is refused
+    before any reference audio is encoded and before a voice file is read."""
+    base = load_tiny("base-0b6")
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a voice was made before every argument was checked")
+
+    monkeypatch.setattr(base.voices, "clone", no_work)
+    monkeypatch.setattr(base.voices, "make", no_work)
+    monkeypatch.setattr(tts.voices, "make", no_work)
+    audio = (0.3 * np.sin(2 * np.pi * 220 * np.arange(48000) / 24000)).astype(np.float32)
+    with pytest.raises(InputError, match="split") as e:
+        base.generate(TEXT, ref_audio=(audio, 24000), ref_text="A tone.", split="chapters", max_tokens=2)
+    assert e.value.field == "split"
+    with pytest.raises(InputError, match="cannot be combined") as e:
+        tts.generate(TEXT, voice=tmp_path / "saved.safetensors", speaker="ryan", max_tokens=2)
+    assert e.value.field == "speaker"
+
+
+def test_generate_speaks_the_pieces_request_pieces_gives(tts):
+    long = " ".join(f"Sentence number {i} is here." for i in range(20))
+    pieces = tts.request_pieces(long, temperature=0, max_tokens=40)
+    assert len(pieces) > 1 and " ".join(p.text for p in pieces) == long
+    assert all(p.voice == pieces[0].voice and p.sampling == pieces[0].sampling for p in pieces)
+    assert [p.text for p in tts.request_pieces(long, split="none")] == [long]
+    assert len(tts.request_pieces("Hi. There.", split="sequence")) == 1  # packed into one piece where it fits

@@ -152,7 +152,8 @@ def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, *, ref_text=Non
     return maker.make(choice, facts), notices
 
 
-def _reference(facts: ModelFacts, ref_audio, ref_text, x_vector_only, sample_rate=None):
+def _reference(facts: ModelFacts, ref_audio, ref_text, x_vector_only,
+               sample_rate=None) -> Tuple[VoiceChoice, Tuple[str, ...]]:
     """Reference audio to clone, read and checked (24 kHz mono), with its transcript (None: the x-vector
     alone), as a VoiceChoice; and its notices."""
     if facts.variant != "base":

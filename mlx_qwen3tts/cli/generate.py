@@ -409,10 +409,9 @@ def _line_results(tts, texts, common: dict, split: str, decode: bool, done=None)
     """One text path: each line cut into the pieces `generate` would cut it into, every piece of every line
     in one batch, each line's pieces then joined as `generate` joins them; `done(line index, result)` as
     each line's last piece finishes."""
-    from ..request import split_request
     from ..tts import joined
 
-    pieces = [[r.text for r in split_request(tts.request(text, **common), split)] for text in texts]
+    pieces = [[r.text for r in tts.request_pieces(text, split, **common)] for text in texts]
     owner = [i for i, line in enumerate(pieces) for _ in line]
     finished, lines = {}, {}
 

@@ -3,13 +3,16 @@ package with the system browser as its executable (nothing is downloaded), by ro
 name as a screen reader would; the microphone is Chromium's fake capture device playing a clip.
 
 Each model kind gets its own server (tiny checkpoints). A frame cap is added to what the page sends
-(HTTP and WebSocket), since the tiny random models never stop on their own. Screenshots go to
-docs/images/ (docs/studio.md shows them). The whole file takes about 70 s on two CPU cores."""
+(HTTP and WebSocket), since the tiny random models never stop on their own. Screenshots are taken on
+every run, into a temporary folder; with UPDATE_SCREENSHOTS=1 into docs/images/ (docs/studio.md shows
+them). The whole file takes about 70 s on two CPU cores."""
 
 import json
 import os
 import shutil
+import tempfile
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -25,7 +28,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shuti
 pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
                                 reason="Chromium is not installed (apt-get install chromium)")
 CLIP = ROOT / "tests" / "fixtures" / "clone" / "ref_16k.wav"  # 2.4 s of speech, 16 kHz
-SHOTS = ROOT / "docs" / "images"
+SHOTS = ROOT / "docs" / "images" if os.environ.get("UPDATE_SCREENSHOTS") else \
+    Path(tempfile.gettempdir()) / "mlx_qwen3tts-studio-screenshots"
 FRAMES = 12  # per HTTP request: 0.96 s of audio
 LIVE_FRAMES = 400  # per live utterance: long enough that Stop has something to stop
 SR, FRAME = 24000, 1920

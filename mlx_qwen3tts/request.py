@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from numbers import Integral
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, Optional, Tuple
 
 import mlx.core as mx
 import numpy as np
@@ -23,7 +23,7 @@ from .model.config import ModelFacts, model_id
 from .request_fields import Asked
 from .errors import InputError
 from .model.sampling_config import SamplingConfig
-from .text import LANGUAGE_CODES, StreamedPieces, cut_text
+from .text import LANGUAGE_CODES, StreamedPieces, split_sentences
 from .audio.reference import load_reference_audio, transcript_notice
 from .voices import Voice, VoiceChoice, VoiceMaker
 
@@ -308,11 +308,11 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     return build_pieces(facts, maker, asked)[0]
 
 
-def build_pieces(facts: ModelFacts, maker: VoiceMaker, asked: Asked, split: str = "none") -> List[Request]:
-    """What was asked, as the complete, valid Requests it is spoken in (`split` as `split_request`'s; text
-    given as deltas is one request here, which `split_request` cuts as it comes); raises InputError naming
-    the first bad field. Every argument is checked (reference audio read) before the text is cut and a voice
-    loaded or cloned, so a bad number is refused before any reference audio is encoded."""
+def build_pieces(facts: ModelFacts, maker: VoiceMaker, asked: Asked, split: str = "none") -> Iterable[Request]:
+    """What was asked, as the complete, valid Requests it is spoken in (`split_request` of it: a list for a
+    whole text); raises InputError naming the first bad field. Every argument, `split` too, is checked
+    (reference audio read) before a voice is loaded or cloned, so a bad number is refused before any
+    reference audio is encoded."""
     a = asked
     _check_split(split)
     text, deltas, text_mode = _text_and_mode(facts, a.text, a.deltas, a.text_mode)
@@ -332,13 +332,12 @@ def build_pieces(facts: ModelFacts, maker: VoiceMaker, asked: Asked, split: str 
     chosen, voice_notices = choose_voice(facts, speaker=a.speaker, voice=a.voice, ref_audio=a.ref_audio,
                                          ref_text=a.ref_text, x_vector_only=a.x_vector_only)
     # Everything is checked: the work.
-    texts = [text] if split == "none" or text is None else cut_text(text, LONG_TEXT_CHARS, split != "auto")
     voice = maker.make(chosen, facts)
     request = Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct,
                       text_mode=text_mode, sampling=sampling, seed=seed, max_frames=max_tokens,
                       first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
                       notices=voice_notices + instruct_notices)
-    return [replace(request, text=piece) for piece in texts]
+    return split_request(request, split)
 
 
 def _check_split(split):
@@ -358,9 +357,9 @@ def split_request(request: Request, split: str = "auto", max_chars: int = LONG_T
             raise InputError("{split} batch needs the whole text: text arriving as deltas is spoken piece after "
                              "piece (auto)", field="split")
         return [request] if split == "none" else _streamed_pieces(request, max_chars)
-    if split == "none":
+    if split == "none" or (split == "auto" and len(request.text) <= max_chars):
         return [request]
-    return [replace(request, text=piece) for piece in cut_text(request.text, max_chars, split != "auto")]
+    return [replace(request, text=piece) for piece in split_sentences(request.text, max_chars)]
 
 
 def stream_pieces(request: Request, split: str = "auto") -> Iterable[Request]:

@@ -162,8 +162,8 @@ class TTS:
         return build_request(self.facts, self.voices, Asked(text=text, deltas=deltas, **kwargs))
 
     def request_pieces(self, text: str, split: str = "auto", **kwargs) -> List[Request]:
-        """The validated requests that `generate` speaks `text` in (`split` and keywords as there); the text is
-        cut once every argument is checked, so a bad `split` is refused before a voice is cloned."""
+        """The validated requests that `generate` speaks `text` in (`split` and keywords as there); a bad
+        `split` is refused with the other arguments, before a voice is cloned."""
         return build_pieces(self.facts, self.voices, Asked(text=text, **kwargs), split)
 
     def _told(self, request: Request, stacklevel: int = 3) -> Request:

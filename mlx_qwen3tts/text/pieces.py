@@ -29,12 +29,6 @@ def split_sentences(text: str, max_chars: int = 300) -> list:
     return pieces + [current] if current else pieces
 
 
-def cut_text(text: str, max_chars: int, always: bool = False) -> list:
-    """A whole text as the pieces it is spoken in: `split_sentences`' when `always` or when it is longer than
-    `max_chars`, else the text as one piece."""
-    return split_sentences(text, max_chars) if always or len(text) > max_chars else [text]
-
-
 class PieceCutter:
     """Text arriving in deltas, cut into the pieces `split_sentences` cuts the whole text into, as early
     as the text allows: `add(delta)` and `end()` return the text of the current piece that is settled

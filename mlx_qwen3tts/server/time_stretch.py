@@ -100,10 +100,7 @@ class TimeStretch:
 def time_stretch(samples, speed: float, sample_rate: int = 24000) -> np.ndarray:
     """The whole signal at `speed` (1.0 returns it unchanged)."""
     samples = np.asarray(samples, dtype=np.float32).reshape(-1)
-    if speed == 1.0:
-        return samples
-    stretch = TimeStretch(speed, sample_rate)
-    return np.concatenate([stretch.process(samples), stretch.flush()])
+    return samples if speed == 1.0 else np.concatenate(list(stretched([samples], speed, sample_rate)))
 
 
 def stretched(pieces: Iterable[np.ndarray], speed: float, sample_rate: int = 24000) -> Iterator[np.ndarray]:

@@ -1,6 +1,6 @@
 """The streamed speech response (`audio_out.AudioStream`) as an ASGI app, driven by Starlette's test client:
 its status waits for the first chunk, so a failure before any audio answers with the error's own status and
-body, and one after it ends the stream (SSE: with an error event); the engine request is cancelled either way."""
+body (the engine request cancelled), and one after it ends the stream (SSE: with an error event)."""
 
 import asyncio
 import base64

@@ -10,9 +10,10 @@ caller should hear about but that are not errors (an instruction the model ignor
 `Request.notices`, shown as each front end shows such notes.
 """
 
+import math
 import re
 from dataclasses import dataclass, replace
-from numbers import Integral
+from numbers import Integral, Real
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Tuple
 
@@ -38,6 +39,11 @@ DEFAULT_VOICE = "default"  # a speaker name meaning the model's default voice, o
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
 LONG_TEXT_CHARS = 300  # "auto" splits longer texts
 DESIGN_EXAMPLE = "A warm, calm woman in her thirties, speaking slowly and clearly"
+# What each sampling setting must be (the code predictor's `cp_` settings as the talker's).
+_SETTINGS = {"temperature": ("a number >= 0 (0 = greedy)", lambda v: v >= 0),
+             "top_k": ("a whole number >= 0 (0 = no top-k filter)", lambda v: v >= 0),
+             "top_p": ("a number in (0, 1]", lambda v: 0 < v <= 1),
+             "repetition_penalty": ("a number > 0 (1 = none)", lambda v: v > 0)}
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,7 @@ class Request:
     language: str = "auto"  # a language name of the model's, or "auto"
     instruct: Optional[str] = None  # None where the model ignores it (then a notice says so)
     text_mode: str = "streaming"  # "streaming" | "non-streaming" (deltas imply streaming)
-    sampling: SamplingConfig = SamplingConfig()  # generation_config defaults + user overrides, validated
+    sampling: SamplingConfig = SamplingConfig()  # generation_config defaults + user overrides, checked
     seed: Optional[int] = None  # integer in [0, 2**64)
     max_frames: Optional[int] = None  # user cap (<= generation_config max_new_tokens); None: budget from text
     first_chunk_frames: int = 1
@@ -270,11 +276,37 @@ def _text_and_mode(facts: ModelFacts, text, deltas, text_mode) -> tuple:
     return None, checked_deltas(deltas), "streaming"
 
 
-def _sampling(facts: ModelFacts, sampling, **overrides) -> SamplingConfig:
-    """`sampling` (or the model's) with the request's temperature, top_k, top_p and repetition_penalty."""
+def _sampling(facts: ModelFacts, sampling, **asked) -> SamplingConfig:
     if sampling is not None and not isinstance(sampling, SamplingConfig):
         raise InputError(f"{{sampling}} must be a SamplingConfig, got {type(sampling).__name__}", field="sampling")
-    return (sampling or facts.sampling).override(**overrides)
+    return sampling_settings(sampling or facts.sampling, **asked)
+
+
+def sampling_settings(base: SamplingConfig, temperature=None, top_k=None, top_p=None,
+                      repetition_penalty=None) -> SamplingConfig:
+    """`base` with a request's settings (None keeps base's); temperature, top_k and top_p set the code
+    predictor's too, so a temperature of 0 is greedy throughout. InputError names the first setting out of
+    range, base's own included."""
+    changes = {} if repetition_penalty is None else {"repetition_penalty": repetition_penalty}
+    for name, value in (("temperature", temperature), ("top_k", top_k), ("top_p", top_p)):
+        if value is not None:
+            changes[name] = changes["cp_" + name] = value
+    settings = replace(base, **changes)
+    for name, value in vars(settings).items():
+        _check_setting(name, value)
+    return settings
+
+
+def _check_setting(name: str, value):
+    """Bools, strings, NaN/inf and (for top_k) fractions refused with one message naming the setting."""
+    wanted, ok = _SETTINGS[name.removeprefix("cp_")]
+    kind = Integral if name.endswith("top_k") else Real
+    try:
+        good = isinstance(value, kind) and not isinstance(value, bool) and math.isfinite(value) and ok(value)
+    except OverflowError:  # an integer beyond float range (JSON allows any)
+        good = False
+    if not good:
+        raise InputError(f"{{{name}}} must be {wanted}, got {_shown(value)}", field=name)
 
 
 def _as_spoken(text: Optional[str], language: str, normalize, lexicon, markdown=False) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mlx_qwen3tts.errors import InputError
-from mlx_qwen3tts.request import Request
+from mlx_qwen3tts.request import Request, sampling_settings
 from mlx_qwen3tts.loop.sampling import SamplingConfig
 from mlx_qwen3tts.text import frame_budget
 
@@ -173,6 +173,31 @@ def test_interrupt_during_generation_does_not_poison(tts, sampled, at):
     with pytest.raises(KeyboardInterrupt):
         tts.generate(TEXT, seed=5, max_tokens=6, progress=progress, temperature=0.8)
     np.testing.assert_array_equal(tts.generate(TEXT, seed=7, max_tokens=6, decode=False).codes, sampled)
+
+
+@pytest.mark.parametrize("bad, field", [
+    (dict(temperature=-1), "temperature"), (dict(temperature=float("nan")), "temperature"),
+    (dict(temperature=True), "temperature"), (dict(top_k=-1), "top_k"), (dict(top_k=1.5), "top_k"),
+    (dict(top_p=0.0), "top_p"), (dict(top_p=1.5), "top_p"), (dict(repetition_penalty=0), "repetition_penalty"),
+    (dict(repetition_penalty=10**400), "repetition_penalty")])
+def test_sampling_settings_out_of_range_are_refused(bad, field):
+    with pytest.raises(InputError) as caught:
+        sampling_settings(SamplingConfig(), **bad)
+    assert caught.value.field == field
+
+
+def test_the_base_settings_are_checked_too():
+    with pytest.raises(InputError) as caught:
+        sampling_settings(SamplingConfig(cp_temperature=-1), top_k=3)
+    assert caught.value.field == "cp_temperature"
+    assert sampling_settings(SamplingConfig(cp_temperature=-1), temperature=0.5).cp_temperature == 0.5
+
+
+def test_a_requests_temperature_top_k_and_top_p_set_the_code_predictors_too():
+    settings = sampling_settings(SamplingConfig(), temperature=0, top_k=7, top_p=0.5, repetition_penalty=1.0)
+    assert settings == SamplingConfig(temperature=0, top_k=7, top_p=0.5, repetition_penalty=1.0,
+                                      cp_temperature=0, cp_top_k=7, cp_top_p=0.5)
+    assert sampling_settings(settings) == settings  # None keeps the base's
 
 
 def test_sampling_config_passed_whole_is_validated(tts):

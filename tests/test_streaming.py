@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from mlx_qwen3tts.errors import InputError
+from mlx_qwen3tts.request import sampling_settings
 from mlx_qwen3tts.cli.generate import stdin_deltas
 
 TEXT = "Well, here's a test: streaming 24 words, mid-word splits & émojis 🙂 — 你好，世界！"
@@ -21,7 +22,7 @@ CHECKPOINT = "custom_voice-1b7"  # the conftest `tts` fixture loads it
 
 @pytest.fixture(scope="module")
 def greedy(tts):
-    return tts.sampling.override(temperature=0)
+    return sampling_settings(tts.sampling, temperature=0)
 
 
 @pytest.fixture(scope="module")

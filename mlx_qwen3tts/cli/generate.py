@@ -281,8 +281,6 @@ def _playable(opts: Options) -> Options:
 
 def _check_inputs(opts: Options):
     """The text (read from stdin for '-') or the batch file's lines, and the options that need no model."""
-    from ..model.sampling_config import SamplingConfig
-
     if sum(x is not None for x in (opts.text, opts.text_stream or None, opts.batch_file)) > 1:
         raise InputError("give only one of --text, --text-stream and --batch-file")
     text, lines = opts.text, None
@@ -301,7 +299,10 @@ def _check_inputs(opts: Options):
                          "(or leave out the text to only save the voice)")
     if opts.audio_format is not None and opts.output is None:
         raise InputError("--format applies to --output; give --output OUT or --output - (stdout)")
-    SamplingConfig().override(**opts.sampling)  # the request layer's own check, before the model loads
+    from ..model.sampling_config import SamplingConfig
+    from ..request import sampling_settings
+
+    sampling_settings(SamplingConfig(), **opts.sampling)  # the request layer's own check, before the model loads
     return text, lines
 
 

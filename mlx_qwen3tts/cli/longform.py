@@ -144,7 +144,8 @@ class _CastVoices(dict):
 
 def _prepare(opts):
     """The document, the cast and the outputs: all that needs no model."""
-    from ..loop.sampling import SamplingConfig
+    from ..model.sampling_config import SamplingConfig
+    from ..request import sampling_settings
 
     text = _read_text(opts.text_file)
     lexicon = read_lexicon(opts.lexicon) if opts.lexicon else None
@@ -153,7 +154,7 @@ def _prepare(opts):
                    normalize=opts.normalize is not False, language=opts.language)
     cast = _cast(opts.cast)
     _check_cast(doc, cast)
-    SamplingConfig().override(**opts.sampling)
+    sampling_settings(SamplingConfig(), **opts.sampling)
     if opts.batch_size < 1:
         raise InputError("--batch-size must be at least 1")
     return doc, cast, _targets(opts, doc)

@@ -372,10 +372,17 @@ def test_batch_outputs_name_lines(work):
 
 # --- real processes: stdout, closed pipes, signals, bytes on argv ---
 
+def as_from_a_terminal():
+    """Ctrl-C reaches a command started from a terminal; a runner started in the background (a non-interactive
+    shell's `cmd &`) passes SIGINT on ignored, and Python then keeps ignoring it, as Unix commands do."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def process(args, **kwargs):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     return subprocess.Popen([sys.executable, "-m", "mlx_qwen3tts.generate", *map(os.fspath, args)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=as_from_a_terminal,
+                            **kwargs)
 
 
 @pytest.mark.parametrize("extra, check, real_process", [

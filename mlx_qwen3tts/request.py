@@ -40,10 +40,10 @@ SPLIT_MODES = ("auto", "sequence", "batch", "none")
 LONG_TEXT_CHARS = 300  # "auto" splits longer texts
 DESIGN_EXAMPLE = "A warm, calm woman in her thirties, speaking slowly and clearly"
 # What each sampling setting must be (the code predictor's `cp_` settings as the talker's).
-_SETTINGS = {"temperature": ("a number >= 0 (0 = greedy)", lambda v: v >= 0),
-             "top_k": ("a whole number >= 0 (0 = no top-k filter)", lambda v: v >= 0),
-             "top_p": ("a number in (0, 1]", lambda v: 0 < v <= 1),
-             "repetition_penalty": ("a number > 0 (1 = none)", lambda v: v > 0)}
+_SETTINGS = {"temperature": (Real, "a number >= 0 (0 = greedy)", lambda v: v >= 0),
+             "top_k": (Integral, "a whole number >= 0 (0 = no top-k filter)", lambda v: v >= 0),
+             "top_p": (Real, "a number in (0, 1]", lambda v: 0 < v <= 1),
+             "repetition_penalty": (Real, "a number > 0 (1 = none)", lambda v: v > 0)}
 
 
 @dataclass(frozen=True)
@@ -299,8 +299,7 @@ def sampling_settings(base: SamplingConfig, temperature=None, top_k=None, top_p=
 
 def _check_setting(name: str, value):
     """Bools, strings, NaN/inf and (for top_k) fractions refused with one message naming the setting."""
-    wanted, ok = _SETTINGS[name.removeprefix("cp_")]
-    kind = Integral if name.endswith("top_k") else Real
+    kind, wanted, ok = _SETTINGS[name.removeprefix("cp_")]
     try:
         good = isinstance(value, kind) and not isinstance(value, bool) and math.isfinite(value) and ok(value)
     except OverflowError:  # an integer beyond float range (JSON allows any)

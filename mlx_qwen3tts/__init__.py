@@ -1,9 +1,11 @@
 """MLX-native Qwen3-TTS: text in, 24 kHz speech out, as the official model produces it."""
 
-# First: on Linux, OpenBLAS has to be loaded before anything imports mlx.core (see backend.py).
+# First: on Linux, OpenBLAS has to be loaded before anything imports mlx.core, and MLX's TF32 default turned
+# off before its first matmul (see backend.py).
 from . import backend
 
 backend.setup()
+backend.full_float32()
 
 from .errors import InputError, ModelLoadError, Qwen3TTSError  # noqa: E402
 

@@ -10,6 +10,12 @@ mlx.core loaded), and says once, in one line on stderr, how to fix it when it co
 `gemm_gflops()` measures the result.
 MLX_QWEN3TTS_NO_OPENBLAS=1 turns it off.
 
+MLX runs float32 matmuls, convolutions and attention at TF32 precision by default where the hardware has it
+(NVIDIA GPUs through CUDA, Apple's M5 neural accelerators), which moves the float32 codec, and any model run
+in float32, off the official output. `full_float32()` (also run by the package's __init__) sets
+MLX_ENABLE_TF32=0 before MLX's first operation unless the user set the variable (their 0 or 1 stands); MLX
+reads it at its first float32 GEMM, so where MLX already ran work it says once that it may come too late.
+
 On the CPU only float32 matmuls use BLAS (bfloat16, float16 and quantized ones are plain loops whose
 cost grows with every batch row), so there the talker and code predictor compute in float32 by
 default; Metal and CUDA keep the stored dtype. `cpu_paths()` is where the package asks which backend's
@@ -30,10 +36,14 @@ from pathlib import Path
 from typing import Optional
 
 DISABLE_ENV = "MLX_QWEN3TTS_NO_OPENBLAS"
+TF32_ENV = "MLX_ENABLE_TF32"
 OPENBLAS = "libopenblas.so.0"
 INSTALL_HINT = "install OpenBLAS (Debian/Ubuntu: apt install libopenblas0; Fedora: dnf install openblas)"
 # What setup() found: "disabled", "not needed", "loaded", "missing", "ineffective" (None: not run).
 status: Optional[str] = None
+# What full_float32() found: "user" (the user's own MLX_ENABLE_TF32 stands), "set" (0, before any MLX work),
+# "late" (0, but MLX had run work already: it may have read the default). None: not run.
+precision: Optional[str] = None
 
 
 def _bundled_reference_blas() -> bool:
@@ -126,10 +136,41 @@ def setup() -> str:
     return status
 
 
-def _say(message: str):
+def full_float32() -> str:
+    """Full float32 unless the user chose otherwise: MLX_ENABLE_TF32=0 where the variable is unset; returns
+    `precision`. Says once, where MLX has run work already on a device that has TF32, that it may come too late."""
+    global precision
+    if precision is not None:
+        return precision
+    if os.environ.get(TF32_ENV) is not None:
+        precision = "user"
+        return precision
+    os.environ[TF32_ENV] = "0"
+    precision = "late" if _mlx_ran_work() else "set"
+    if precision == "late" and _has_tf32_device():
+        _say(f"MLX ran work before mlx_qwen3tts was imported, so full float32 ({TF32_ENV}=0) may come too late: "
+             "float32 matmuls may run at TF32 precision and move off the official output; import mlx_qwen3tts "
+             f"first or start Python with {TF32_ENV}=0", silence=f"set {TF32_ENV} yourself, 0 or 1,")
+    return precision
+
+
+def _mlx_ran_work() -> bool:
+    """Whether MLX has evaluated anything in this process (its allocator has handed out memory)."""
+    mx = sys.modules.get("mlx.core")
+    peak = getattr(mx, "get_peak_memory", None)
+    return peak is not None and peak() > 0
+
+
+def _has_tf32_device() -> bool:
+    mx = sys.modules.get("mlx.core")
+    cuda = getattr(mx, "cuda", None)
+    return mx is not None and (mx.metal.is_available() or (cuda is not None and cuda.is_available()))
+
+
+def _say(message: str, silence: str = f"set {DISABLE_ENV}=1"):
     # One plain line on stderr (setup() runs once per process), not a warning: a RuntimeWarning echoes
     # a source line of this file under it, and the CLI's `--help` would carry both.
-    print(f"mlx_qwen3tts: warning: {message} (set {DISABLE_ENV}=1 to silence)", file=sys.stderr, flush=True)
+    print(f"mlx_qwen3tts: warning: {message} ({silence} to silence)", file=sys.stderr, flush=True)
 
 
 # None: follow MLX's default device. True / False: take the CPU backend's branches, or the ones Metal and CUDA

@@ -147,3 +147,46 @@ def test_which_of_two_mlx_builds_is_in_place(tmp_path, monkeypatch, in_place):
     (tmp_path / "mlx_cpu-0.32.4.dist-info" / "METADATA").unlink()
     (tmp_path / "mlx_cpu-0.32.4.dist-info").rmdir()
     assert backend._libmlx_owner() is None  # one build installed: nothing to say
+
+
+def _tf32_run(code: str, **env_changes):
+    env = {k: v for k, v in os.environ.items() if k != backend.TF32_ENV}
+    env.update(env_changes)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split(), proc.stderr
+
+
+TF32_REPORT = "import os\nfrom mlx_qwen3tts import backend\nprint(backend.precision, os.environ.get('MLX_ENABLE_TF32'))"
+
+
+def test_full_float32_unless_the_user_chose():
+    """MLX_ENABLE_TF32=0 is set at import where it is unset, before MLX's first operation; a user's own 0 or 1
+    stands (the CLI, the server and Wyoming all import the package first)."""
+    assert _tf32_run("import mlx_qwen3tts\n" + TF32_REPORT)[0] == ["set", "0"]
+    assert _tf32_run("import mlx_qwen3tts\n" + TF32_REPORT, MLX_ENABLE_TF32="1")[0] == ["user", "1"]
+    assert _tf32_run("import mlx_qwen3tts\n" + TF32_REPORT, MLX_ENABLE_TF32="0")[0] == ["user", "0"]
+    # the console scripts' modules import the package first too
+    out, _ = _tf32_run("import mlx_qwen3tts.cli.generate, mlx_qwen3tts.server.__main__\n" + TF32_REPORT)
+    assert out == ["set", "0"]
+
+
+def test_full_float32_after_mlx_ran_work_is_late_and_quiet_without_tf32_hardware():
+    code = "import mlx.core as mx\nmx.eval(mx.ones((8, 8)) @ mx.ones((8, 8)))\nimport mlx_qwen3tts\n" + TF32_REPORT
+    out, err = _tf32_run(code, **{backend.DISABLE_ENV: "1"})
+    assert out == ["late", "0"]
+    assert "MLX_ENABLE_TF32" not in err  # this machine has no TF32 hardware: nothing to say
+    out, _ = _tf32_run("import mlx.core as mx\nimport mlx_qwen3tts\n" + TF32_REPORT, **{backend.DISABLE_ENV: "1"})
+    assert out == ["set", "0"]  # imported but nothing run: MLX has not read the variable yet
+
+
+def test_full_float32_too_late_says_so_once_where_tf32_exists(monkeypatch, capsys):
+    monkeypatch.delenv(backend.TF32_ENV, raising=False)
+    monkeypatch.setattr(backend, "precision", None)
+    monkeypatch.setattr(backend, "_has_tf32_device", lambda: True)
+    mx.eval(mx.ones((4, 4)) @ mx.ones((4, 4)))  # this process has run MLX work
+    assert backend.full_float32() == "late" and os.environ[backend.TF32_ENV] == "0"
+    assert backend.full_float32() == "late"
+    err = capsys.readouterr().err
+    assert err.count("mlx_qwen3tts: warning:") == 1 and len(err.splitlines()) == 1
+    assert "may come too late" in err and "MLX_ENABLE_TF32=0" in err and "import mlx_qwen3tts first" in err

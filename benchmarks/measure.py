@@ -1,9 +1,9 @@
 """The figures of one loaded model, each taken in its own pass so that no measurement disturbs another.
 
 - components: the talker forward and the frame step that follows it (codebook-0 sampling, the code
-  predictor's 15 codebooks, the next input; the loop's own compiled step when the package has one)
-  with an `mx.eval` barrier after each, medians over the frames; prefill is the talker forward over
-  the whole prompt. Barriers forbid overlap, so these add up to more than the pipelined loop.
+  predictor's 15 codebooks, the next input), each the loop's own compiled graphs on the loop's fixed-capacity
+  KV state, with an `mx.eval` barrier after each, medians over the frames; prefill is the talker forward over
+  the prompt but its last position. Barriers forbid overlap, so these add up to more than the pipelined loop.
 - loop: `TTS.frames` end to end, as users run it (compiled, pipelined, whatever the loop does).
   ms/frame is the median interval between yielded frames (steady state; the median resists a
   machine shared with other work); host syncs per frame are counted between the first and the last
@@ -30,8 +30,8 @@ import mlx.core as mx
 import numpy as np
 
 from mlx_qwen3tts.loop import state as batch
-from mlx_qwen3tts.loop.text_track import ArrayTextTrack
-from mlx_qwen3tts.loop.sampling import row_settings
+from mlx_qwen3tts.loop.row_store import RowStore
+from mlx_qwen3tts.loop.rows import Prefill, Row
 
 from benchmarks.syncs import SyncCounter
 
@@ -88,37 +88,47 @@ def _prompt(tts, text: str):
 
 
 def component_pass(tts, text: str, frames: int) -> dict:
-    """The talker forward and the frame step (codebook-0 sampling, 15 code-predictor codebooks,
-    next input), each closed by an eval barrier: the loop's own compiled step (`Rows`) with the
-    frame graph split off, one row."""
-    talker, graphs = tts.model.talker, tts.loop.graphs
-    prompt = _prompt(tts, text)
-    track = ArrayTextTrack(prompt)
-    settings = row_settings([tts.sampling])
-    sampled = tts.sampling.sampled
-    state = batch.BatchState(x=mx.zeros((1, 1, 1)), lengths=mx.zeros((1,), mx.int32), keys=[], values=[],
-                             seen=mx.zeros((1, graphs.vocab), dtype=mx.bool_), rng=mx.random.key(0)[None],
-                             steps=mx.zeros((1,), mx.int32))
-    cache = talker.make_cache()
-    x, talker_times, cp_times, prefill = prompt.embeds, [], [], 0.0
+    """The talker forward and the frame step (codebook-0 sampling, 15 code-predictor codebooks, next input),
+    each closed by an eval barrier, on the loop's own path: one row of a `RowStore` at a fixed KV capacity,
+    the talker's forward with the loop's compiled stages (`LoopGraphs.forward`), the loop's compiled
+    frame graph. Every timed frame has the shapes of the one before, as in the loop: a talker run on a
+    growing cache instead gives every frame a new attention shape, which stalled this pass on CUDA (the
+    narrow preset had not finished its frames after 200 s on an H200). Prefill is the prompt's forward but
+    its last position, as `Rows` prefills it."""
+    graphs = tts.loop.graphs
+    talker = graphs.talker
+    row = Row(_prompt(tts, text), tts.sampling, frames + 1, seed=0)
+    tic = _now()
+    prefill = Prefill(row, talker, span=1.0)
+    prefill.piece(prefill.left)
+    mx.eval([(c.keys, c.values) for c in prefill.cache])
+    prefill_s = _now() - tic
+    store = RowStore(talker, graphs.vocab)
+    n = prefill.done
+    store.place(row)
+    store.make_room(n + frames + 1)
+    keys, values = prefill.kv()
+    store.put(0, batch.BatchState(x=prefill.embeds[:, -1:], lengths=mx.array([n], dtype=mx.int32), keys=keys,
+                                  values=values, seen=mx.zeros((1, graphs.vocab), dtype=mx.bool_),
+                                  rng=mx.random.key(0)[None], steps=mx.zeros((1,), dtype=mx.int32)))
+    settings, sampled = store.settings()
+    state, moving = store.state, mx.ones((1,), dtype=mx.bool_)
+    mx.eval(state)
+    talker_times, cp_times = [], []
     for step in range(frames):
+        text_vector = mx.zeros((1, 1, store.hidden), store.dtype) if step == 0 else row.track(step - 1)
         tic = _now()
-        logits, hidden = talker(x, cache)
-        mx.eval(logits, hidden)
-        elapsed = _now() - tic
-        if step == 0:
-            prefill = elapsed
-        else:
-            talker_times.append(elapsed)
+        logits, hidden, keys, values = graphs.forward(state, text_vector)
+        mx.eval(logits, hidden, keys, values)
+        talker_times.append(_now() - tic)
         tic = _now()
-        _, frame_embed, state = graphs.frame[sampled](logits, hidden, state._replace(steps=mx.full((1,), step, mx.int32)),
-                                                      settings)
-        x = frame_embed + track(step).astype(frame_embed.dtype)
-        mx.eval(x, state)
+        _, stepped = graphs.advance[sampled](logits, hidden, state._replace(keys=[], values=[]), settings, moving)
+        state = stepped._replace(keys=keys, values=values)
+        mx.eval(state)
         cp_times.append(_now() - tic)
     return {
-        "prefill_ms": prefill * 1e3,
-        "talker_ms": statistics.median(talker_times) * 1e3,
+        "prefill_ms": prefill_s * 1e3,
+        "talker_ms": statistics.median(talker_times[1:]) * 1e3,
         "cp_ms": statistics.median(cp_times[1:]) * 1e3,
     }
 

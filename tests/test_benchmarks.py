@@ -146,3 +146,30 @@ def test_mixed_pass_probe_equals_separate_passes(tmp_path, capsys):
     got = mixed_pass.mixed(model, [(x, steps), (e, piece)])
     np.testing.assert_allclose(np.array(got[0, :2]), np.array(want[0][:, 0]), atol=1e-4)
     np.testing.assert_allclose(np.array(got[0, 2:]), np.array(want[1][0]), atol=1e-4)
+
+
+def test_components_pass_steps_on_the_loops_shapes(gpu_paths, tmp_path, monkeypatch):
+    """The components pass, on the Metal/CUDA branches: after the warm-up every timed frame runs the graphs the
+    loop traced, with the loop's shapes. Its talker used to run on a growing cache, so each frame's attention
+    had a KV length of its own (new shapes every frame: what stalled the pass on CUDA); a graph traced again
+    inside the pass would show its code predictor's attention calls here too."""
+    from benchmarks import checkpoints
+    from benchmarks.measure import TEXT, component_pass, warm_up
+    from mlx_qwen3tts import load
+
+    tts = load(str(checkpoints.checkpoint("tiny", "bf16", tmp_path / "cache", "linear-only", lambda _: None)))
+    warm_up(tts, TEXT)
+    attention, calls = mx.fast.scaled_dot_product_attention, []
+
+    def counted(q, k, v, **kw):
+        calls.append((q.shape, k.shape))
+        return attention(q, k, v, **kw)
+
+    monkeypatch.setattr(mx.fast, "scaled_dot_product_attention", counted)
+    frames, layers = 6, len(tts.model.talker.model.layers)
+    parts = component_pass(tts, TEXT, frames)
+    prompt_calls, frame_calls = calls[:layers], calls[layers:]
+    assert all(q[2] > 1 for q, _ in prompt_calls)  # the prefill
+    assert len(frame_calls) == frames * layers  # the talker's layers only: nothing traced again
+    assert len(set(frame_calls)) == 1, sorted(set(frame_calls))  # one shape for every frame
+    assert all(parts[key] > 0 for key in ("prefill_ms", "talker_ms", "cp_ms"))

@@ -4,6 +4,7 @@ writes the table, the JSON and the plot; plus the sync counter it relies on."""
 import json
 import math
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -173,3 +174,25 @@ def test_components_pass_steps_on_the_loops_shapes(gpu_paths, tmp_path, monkeypa
     assert len(frame_calls) == frames * layers  # the talker's layers only: nothing traced again
     assert len(set(frame_calls)) == 1, sorted(set(frame_calls))  # one shape for every frame
     assert all(parts[key] > 0 for key in ("prefill_ms", "talker_ms", "cp_ms"))
+
+
+def test_device_script_runs_every_step_on_the_tiny_shapes(tmp_path):
+    """The one script a lent GPU runs (benchmarks/device.py), here on the CPU with the tiny preset: every step
+    ends ok and the table holds each part."""
+    out = tmp_path / "device"
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.device", "--tiny", "--out", str(out),
+                           "--cache", str(tmp_path / "cache")], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    table = (out / "device.md").read_text()
+    lines = table.splitlines()
+    start = lines.index("| step | status | seconds |") + 2
+    rows = [line.split("|")[1:3] for line in lines[start:lines.index("", start)]]
+    statuses = {name.strip(): status.strip() for name, status in rows}
+    assert set(statuses) == {"parity", "parts", "parts-second-stream", "codec-tf32-on", "counts", "engine", "join",
+                             "run"}, statuses
+    assert all(status == "ok" for status in statuses.values()), statuses
+    for heading in ("The streaming path, part by part", "Per frame (per engine step)", "benchmarks.run",
+                    "Against the targets"):
+        assert heading in table, heading
+    counts = json.loads((out / "counts.json").read_text())["counts"]
+    assert counts["stream"]["syncs"] == 1.5 and counts["frames"]["syncs"] == 1.0  # the accounting docs state

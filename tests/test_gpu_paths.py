@@ -205,3 +205,48 @@ def test_4bit_bfloat16_scales_near_dequantized_float32(name, tmp_path, load_tiny
     bound = BF16_RTOL + math.sqrt(width) * U_BF16
     assert relative_error(talker, want_talker) < bound
     assert relative_error(cp, want_cp) < bound
+
+
+class InFlight:
+    """Records, at every blocking `mx.eval`, how many frames were sent off (`mx.async_eval`) and not read yet
+    (`np.array` of their codes), and on which MLX stream each was issued: a blocking eval issued on the stream
+    of a frame still in flight runs after that frame (a stream runs its work in order)."""
+
+    def __init__(self, monkeypatch):
+        self.sent, self.waits = {}, []  # id of a frame's codes -> its stream; (frames in flight on this stream, in all)
+        evaluate, send, to_numpy = mx.eval, mx.async_eval, np.array
+
+        def async_eval(*arrays):
+            if isinstance(arrays[0], mx.array):  # a frame's codes (a prompt's prefill sends its caches)
+                self.sent[id(arrays[0])] = (arrays[0], mx.default_stream(mx.default_device()))
+            return send(*arrays)
+
+        def blocking_eval(*arrays):
+            here = mx.default_stream(mx.default_device())
+            self.waits.append((sum(s == here for _, s in self.sent.values()), len(self.sent)))
+            return evaluate(*arrays)
+
+        def array(value, *args, **kwargs):
+            self.sent.pop(id(value), None)
+            return to_numpy(value, *args, **kwargs)
+
+        monkeypatch.setattr(mx, "async_eval", async_eval)
+        monkeypatch.setattr(mx, "eval", blocking_eval)
+        monkeypatch.setattr(np, "array", array)
+
+
+def test_a_chunks_decode_waits_behind_the_frame_in_flight(load_tiny, monkeypatch):
+    """The streaming path's accounting on the Metal/CUDA branches (docs/benchmarks.md, "The streaming path"):
+    frame t + 1 is sent off before frame t is read, and each chunk's decode is then evaluated on the same
+    stream, behind frame t + 1: the device runs them in series and the host builds frame t + 2 only after.
+    This is what an accelerator loses against the codes-only loop; a decode moved to a stream of its own
+    makes `waits` show no frame on its stream (and this test is to say so)."""
+    tts = load_tiny("custom_voice-0b6")
+    kw = dict(speaker="ryan", language="english", seed=0, max_tokens=13, chunk_frames=4)
+    list(tts.stream("Hello there.", **kw))  # traces
+    probe = InFlight(monkeypatch)
+    chunks = list(tts.stream("Hello there.", **kw))
+    assert [c.frames for c in chunks] == [1, 4, 4, 4]
+    assert len(probe.waits) == 4, probe.waits  # a blocking eval per chunk: its decode
+    # every decode but the last (no frame follows it) waits behind the next frame, on the same stream
+    assert probe.waits == [(1, 1)] * 3 + [(0, 0)], probe.waits

@@ -44,7 +44,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
     done = work.done()
     segments = document.segments
     start = sum(work.lengths(done)) + sum(int(round(s.pause_s * tts.sample_rate)) for s in segments[:done])
-    progress.resumed(done, sum(len(s.text) for s in segments[:done]))
+    progress.resumed(done)
     try:
         for spoken in narrate(tts, document, voices=voices, batch_size=batch_size, seed=work.seed, first=done,
                               start=start, **request_kwargs):
@@ -53,9 +53,9 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
     except KeyboardInterrupt:
         progress.warn(f"{work.done()} of {len(segments)} segments are kept; run again with --resume to continue")
         raise
-    cues = _assemble(document, work, targets, tts.sample_rate)
+    samples = _assemble(document, work, targets, tts.sample_rate)
     work.remove()
-    seconds = (cues[-1].end if cues else 0) / tts.sample_rate
+    seconds = samples / tts.sample_rate
     progress.finish(f"{len(segments)} segments, {seconds / 60:.2f} min of audio -> "
                     f"{', '.join(str(o) for o in targets.audio[:3])}{' ...' if len(targets.audio) > 3 else ''}")
 
@@ -83,8 +83,9 @@ def _chapter_spans(document: Document, lengths: List[int], rate: int) -> List[tu
     return [(title, start, end) for _, title, start, end in spans]
 
 
-def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int) -> List[Cue]:
-    """The output file(s) and captions from the finished segments, each renamed into place only when all are written."""
+def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int) -> int:
+    """The output file(s) and captions from the finished segments, each renamed into place only when all are
+    written; the samples written, all files together."""
     cues, writer, file, position, base = [], None, None, 0, 0
     lengths = list(work.lengths(len(document.segments)))
     with ExitStack() as stack:
@@ -102,7 +103,7 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int)
             position += n + pause
         writer.close([] if targets.split else _chapter_spans(document, lengths, rate))
         _write_captions(cues, targets, rate)
-    return cues
+    return position
 
 
 def _write_captions(cues: List[Cue], targets: Targets, rate: int):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
 from ..errors import InputError
-from ..text import sentences
+from ..text import CONTROL, sentences
 from ..text.markdown import Block, read_markdown
 
 MAX_SEGMENT_CHARS = 300  # a longer sentence is cut at a comma or space (as `text.split_sentences` cuts)
@@ -122,6 +122,7 @@ def build(blocks: List[Block], spoken: Callable[[str], str], turns=None) -> Docu
 def read_document(text: str, *, markdown: bool = False, script: bool = False, heading_pattern: Optional[str] = None,
                   spoken: Callable[[str], str] = lambda s: s) -> Document:
     """The segments and chapters of a whole text: plain, Markdown or a dialogue script."""
+    text = CONTROL.sub("", text)  # as a request drops them: a file of NUL bytes is empty
     if not text.strip():
         raise InputError("{text} is empty; give some text to speak", field="text", code="empty_input")
     if script:

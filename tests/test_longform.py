@@ -260,6 +260,22 @@ def test_script_turn_equals_its_line_spoken_alone(ckpt, tmp_path):
     assert cues[0]["end"] - cues[0]["speech_end"] == int(0.5 * 24000)  # a pause between turns
 
 
+@pytest.mark.parametrize("ext", ["srt", "vtt", "json"])
+def test_script_captions_say_who_speaks(ckpt, tmp_path, ext):
+    (tmp_path / "play.txt").write_text("Alice: Alpha bravo. Charlie delta.\n[Bob] Echo <golf> & hotel.\n")
+    speak(ckpt, "--text-file", tmp_path / "play.txt", "--script", "-o", tmp_path / "play.wav",
+          "--captions", tmp_path / f"play.{ext}")
+    if ext == "json":
+        cues = json.loads((tmp_path / "play.json").read_text())["cues"]
+        assert [(c["speaker"], c["text"]) for c in cues] == [
+            ("Alice", "Alpha bravo."), ("Alice", "Charlie delta."), ("Bob", "Echo <golf> & hotel.")]
+        return
+    expected = {"srt": ["Alice: Alpha bravo.", "Alice: Charlie delta.", "Bob: Echo <golf> & hotel."],
+                "vtt": ["<v Alice>Alpha bravo.", "<v Alice>Charlie delta.", "<v Bob>Echo &lt;golf&gt; &amp; hotel."]}
+    assert cue_texts(tmp_path / f"play.{ext}") == expected[ext]
+    assert len(srt_cues(tmp_path / f"play.{ext}")) == 3  # FFmpeg reads every cue
+
+
 def test_lexicon_entry_equals_the_respelled_text(ckpt, tmp_path):
     (tmp_path / "a.txt").write_text("I like GIF files.")
     (tmp_path / "b.txt").write_text("I like jif files.")

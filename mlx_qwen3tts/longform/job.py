@@ -99,7 +99,7 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int)
             writer.write(work.audio(segment.index))
             writer.write(np.zeros(pause, np.float32))
             cues.append(Cue(segment.shown, position - base, position - base + n, position - base + n + pause,
-                            segment.chapter, segment.line))
+                            segment.chapter, segment.line, segment.speaker))
             position += n + pause
         writer.close([] if targets.split else _chapter_spans(document, lengths, rate))
         _write_captions(cues, targets, rate)
@@ -121,7 +121,7 @@ def _stream(tts, document: Document, targets: Targets, progress: Progress, **kwa
             f.flush()
             end = spoken.start + spoken.audio.shape[0]
             cues.append(Cue(spoken.segment.shown, spoken.start, end, end + spoken.pause, spoken.segment.chapter,
-                            spoken.segment.line))
+                            spoken.segment.line, spoken.segment.speaker))
             _report(progress, spoken)
         f.write(encoder.close())
     _write_captions(cues, targets, tts.sample_rate)

@@ -416,3 +416,38 @@ def test_plain_text_asks_for_the_lexicon_and_normalization(ckpt, tmp_path, tts_t
                             max_tokens=10).audio
     np.testing.assert_array_equal(api, audio(tmp_path / "b.wav"))
     assert tts_tiny.request("A GIF.").text == "A GIF."  # unless asked, the text is upstream's
+
+
+@pytest.mark.parametrize("written, said", [
+    ("Phi2 and Qwen2 run on an M1 Max in fp16.", "Phi two and Qwen two run on an M one Max in F P sixteen."),
+    ("GPT-4o beats 7B models.", "GPT four o beats seven B models."),
+    ("Mistral-7B-v0.1 is out.", "Mistral seven B v zero point one is out."),
+    ("Qwen3-TTS 1.2.3 as mp3 on x86-64.", "Qwen three TTS one point two point three as M P three on x eighty-six sixty-four."),
+    ("It ran 5km on the 3rd for $5.", "It ran five kilometers on the third for five dollars, zero cents."),
+    ("See <https://github.com/ml-explore/mlx-lm/blob/main/LORA.md>.",
+     "See github dot com slash ml explore slash mlx lm slash blob slash main slash LORA dot md."),
+    ("Go to https://www.example.com/a_b?x=1#top, then www.qwen.ai.", "Go to example dot com slash a b, then qwen dot ai."),
+    ("Write to <ann.lee@example.org> or mailto:bob@x.io!", "Write to ann dot lee at example dot org or bob at x dot io!"),
+])
+def test_technical_writing_is_read_as_people_say_it(written, said):
+    from mlx_qwen3tts.longform import document, normalize_text
+
+    assert normalize_text(written, "english") == said
+    assert document(written).segments[0].text == said
+    assert document(written, normalize=False).segments[0].text == written  # off: the text as written
+
+
+def test_technical_writing_in_german():
+    from mlx_qwen3tts.longform import normalize_text
+
+    assert normalize_text("Qwen2 in fp16 unter https://qwen.ai/de oder an a@b.de.", "german") == \
+        "Qwen zwei in F P sechzehn unter qwen Punkt ai Schrägstrich de oder an a at b Punkt de."
+
+
+def test_markdown_footnotes_and_alerts_are_not_read():
+    from mlx_qwen3tts.longform import document
+
+    source = ("LoRA[^lora] is cheap.[^1] See [the docs](https://x.org).\n\n> [!NOTE]\n> Each example runs.\n\n"
+              "> [!WARNING] Careful.\n\n[^lora]: Refer to the paper.\n[^2]: Another.\n\n[^1]: https://example.com\n")
+    assert [s.shown for s in document(source, markdown=True).segments] == [
+        "LoRA is cheap.", "See the docs.", "Each example runs.", "Careful."]

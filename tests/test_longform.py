@@ -422,12 +422,15 @@ def test_plain_text_asks_for_the_lexicon_and_normalization(ckpt, tmp_path, tts_t
     ("Phi2 and Qwen2 run on an M1 Max in fp16.", "Phi two and Qwen two run on an M one Max in F P sixteen."),
     ("GPT-4o beats 7B models.", "GPT four o beats seven B models."),
     ("Mistral-7B-v0.1 is out.", "Mistral seven B v zero point one is out."),
-    ("Qwen3-TTS 1.2.3 as mp3 on x86-64.", "Qwen three TTS one point two point three as M P three on x eighty-six sixty-four."),
+    ("Qwen3-TTS 1.2.3 as mp3 on x86-64.",
+     "Qwen three TTS one point two point three as M P three on x eighty-six sixty-four."),
     ("It ran 5km on the 3rd for $5.", "It ran five kilometers on the third for five dollars, zero cents."),
     ("See <https://github.com/ml-explore/mlx-lm/blob/main/LORA.md>.",
      "See github dot com slash ml explore slash mlx lm slash blob slash main slash LORA dot md."),
-    ("Go to https://www.example.com/a_b?x=1#top, then www.qwen.ai.", "Go to example dot com slash a b, then qwen dot ai."),
-    ("Write to <ann.lee@example.org> or mailto:bob@x.io!", "Write to ann dot lee at example dot org or bob at x dot io!"),
+    ("Go to https://www.example.com/a_b?x=1#top, then www.qwen.ai.",
+     "Go to example dot com slash a b, then qwen dot ai."),
+    ("Write to <ann.lee@example.org> or mailto:bob@x.io!",
+     "Write to ann dot lee at example dot org or bob at x dot io!"),
 ])
 def test_technical_writing_is_read_as_people_say_it(written, said):
     from mlx_qwen3tts.longform import document, normalize_text
@@ -451,3 +454,119 @@ def test_markdown_footnotes_and_alerts_are_not_read():
               "> [!WARNING] Careful.\n\n[^lora]: Refer to the paper.\n[^2]: Another.\n\n[^1]: https://example.com\n")
     assert [s.shown for s in document(source, markdown=True).segments] == [
         "LoRA is cheap.", "See the docs.", "Each example runs.", "Careful."]
+
+
+def png(width, height):
+    """A PNG image of one colour (the cover of the test's book), written by the format's definition."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\xc8\x1e\x1e" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def make_epub(path, navigation=True):
+    """A book as ebooklib writes one: title, author, language, a cover, front matter, and a table of
+    contents with a part holding chapters (one entry pointing into a chapter's middle). With `navigation`
+    it has EPUB 3 navigation and an EPUB 2 NCX, else the NCX alone."""
+    from ebooklib import epub
+
+    book = epub.EpubBook()
+    book.set_identifier("test-book")
+    book.set_title("The Harbour")
+    book.set_language("en")
+    book.add_author("Ann Lee")
+    book.set_cover("cover.png", png(8, 6))
+    pages = {}
+    for name, body in [("copyright", "<p>All rights reserved.</p>"),
+                       ("part1", "<h1>Part One</h1><p>Alpha bravo.</p>"),
+                       ("ch1", "<h2>Morning</h2><p>Charlie <b>delta</b>. Echo golf.</p>"
+                               "<h3 id='later'>Later</h3><p>Hotel india.</p>"),
+                       ("ch2", "<h2>Evening</h2><p>Juliet kilo.</p>")]:
+        pages[name] = epub.EpubHtml(title=name, file_name=f"text/{name}.xhtml", lang="en", content=body)
+        book.add_item(pages[name])
+    book.toc = [epub.Link("text/copyright.xhtml", "Copyright", "copyright"),
+                (epub.Section("Part One", href="text/part1.xhtml"),
+                 [epub.Link("text/ch1.xhtml", "Morning", "ch1"), epub.Link("text/ch1.xhtml#later", "Later", "later"),
+                  epub.Link("text/ch2.xhtml", "Evening", "ch2")])]
+    book.add_item(epub.EpubNcx())
+    if navigation:
+        book.add_item(epub.EpubNav())
+    book.spine = ["cover"] + (["nav"] if navigation else []) + list(pages.values())
+    epub.write_epub(str(path), book)
+
+
+def test_an_epub_becomes_an_audiobook_with_its_chapters_metadata_and_cover(ckpt, tmp_path):
+    make_epub(tmp_path / "book.epub")
+    speak(ckpt, "--text-file", tmp_path / "book.epub", "-o", tmp_path / "book.m4b", "--captions",
+          tmp_path / "book.json", "--skip-chapters", "copyright|contents")
+    probe = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_chapters", "-show_streams", "-show_format",
+                                       "-of", "json", str(tmp_path / "book.m4b")],
+                                      capture_output=True, text=True, check=True).stdout)
+    assert [c["tags"]["title"] for c in probe["chapters"]] == ["Part One", "Morning", "Later", "Evening"]
+    tags = probe["format"]["tags"]
+    assert (tags["title"], tags["album"], tags["artist"], tags["album_artist"]) == ("The Harbour", "The Harbour",
+                                                                                    "Ann Lee", "Ann Lee")
+    sound = next(s for s in probe["streams"] if s["codec_type"] == "audio")
+    cover = next(s for s in probe["streams"] if s["codec_type"] == "video")
+    assert sound["tags"]["language"] == "eng"
+    assert cover["disposition"]["attached_pic"] == 1 and (cover["codec_name"], cover["width"], cover["height"]) == (
+        "png", 8, 6)  # the book's own picture, decoded by FFmpeg
+    cues = json.loads((tmp_path / "book.json").read_text())["cues"]
+    # In the spine's order, without the front matter.
+    assert [c["text"] for c in cues] == ["Part One", "Alpha bravo.", "Morning", "Charlie delta.", "Echo golf.", "Later",
+                                         "Hotel india.", "Evening", "Juliet kilo."]
+    end = cues[-1]["end"] / 24000
+    assert abs(float(probe["chapters"][-1]["end_time"]) - end) < 0.001  # the captions end where the audio ends
+    assert abs(float(sound["duration"]) - end) < 1024 / 24000  # within one AAC frame
+
+
+def test_an_epub_with_only_an_ncx_and_the_missing_extra(ckpt, tmp_path, monkeypatch):
+    from mlx_qwen3tts.longform import book
+
+    make_epub(tmp_path / "old.epub", navigation=False)
+    read = book(tmp_path / "old.epub")
+    assert read.chapters == ["Copyright", "Part One", "Morning", "Later", "Evening"]
+    assert (read.info.title, read.info.author, read.info.language, read.info.cover_type) == (
+        "The Harbour", "Ann Lee", "en", "image/png")
+    monkeypatch.setitem(sys.modules, "ebooklib", None)  # as if the extra were not installed
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text-file", tmp_path / "old.epub", "-o", tmp_path / "a.m4b")
+    assert code == 2 and "pip install 'mlx-qwen3tts[epub]'" in error_line(out) and not (tmp_path / "a.m4b").exists()
+
+
+def test_html_is_read_as_its_text(ckpt, tmp_path):
+    from mlx_qwen3tts.longform import document
+
+    page = ("<!DOCTYPE html><html><head><title>T</title><style>p {}</style><script>var a = 1 < 2;</script></head>"
+            "<body><nav><a href='#'>Home</a></nav><h1>The Start</h1><p>Hello <b>world</b>.<sup><a epub:type='noteref' "
+            "href='#n1'>1</a></sup></p><ul><li>One &amp; two</li></ul><pre>code()</pre>"
+            "<table><tr><th>Name</th><th>Age</th></tr><tr><td>Ann</td><td>7</td></tr></table>"
+            "<h2>Next</h2><p>Alpha<br>bravo.</p></body></html>")
+    doc = document(page, html=True, normalize=False)
+    assert [s.shown for s in doc.segments] == ["The Start", "Hello world.", "One & two", "Name, Age", "Ann, 7", "Next",
+                                               "Alpha bravo."]
+    assert doc.chapters == ["The Start", "Next"]
+    (tmp_path / "page.html").write_text("<html><body><p>Hello <b>world</b>.</p></body></html>")
+    speak(ckpt, "--text-file", tmp_path / "page.html", "-o", tmp_path / "a.wav", "--captions", tmp_path / "a.srt")
+    speak(ckpt, "--text", "Hello world.", "-o", tmp_path / "b.wav")
+    assert cue_texts(tmp_path / "a.srt") == ["Hello world."]
+    np.testing.assert_array_equal(audio(tmp_path / "a.wav"), audio(tmp_path / "b.wav"))
+
+
+def test_skip_chapters_leaves_out_front_matter(ckpt, tmp_path):
+    from mlx_qwen3tts.longform import document
+
+    source = "# Contents\n\nOne, two.\n\n# The Start\n\nAlpha bravo.\n"
+    assert document(source, markdown=True, skip_chapters="contents|copyright").chapters == ["The Start"]
+    (tmp_path / "x.md").write_text(source)
+    for args, message in [(["--skip-chapters", "("], "--skip-chapters is not a regular expression"),
+                          (["--skip-chapters", ".*"], "--skip-chapters skips every chapter"),
+                          (["--text", "Hi", "--skip-chapters", "x"], "--skip-chapters applies to --text-file")]:
+        given = args if args[0] == "--text" else ["--text-file", tmp_path / "x.md", *args]
+        code, out = run("--model", ckpt["custom_voice-0b6"], *given, "-o", tmp_path / "a.wav")
+        assert code == 2 and message in error_line(out), out
+    assert not (tmp_path / "a.wav").exists()

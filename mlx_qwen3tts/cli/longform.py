@@ -10,19 +10,22 @@ from pathlib import Path
 
 from .. import outputs
 from ..errors import InputError
-from ..longform import document, read_lexicon
+from ..longform import book, document, read_lexicon
 from ..longform.captions import caption_format
 from ..longform.job import Targets, run as run_job
 from ..longform.progress import Progress
 from ..longform.resume import fingerprint
 from ..longform.writer import output_format
+from ..text.epub import EXTENSIONS as EPUB
 
 # Options that only mean something with --text-file, as (Options field, flag).
 ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("resume", "--resume"), ("split_chapters", "--split-chapters"),
-                       ("script", "--script"), ("cast", "--cast"), ("heading_pattern", "--heading-pattern"))
+                       ("script", "--script"), ("cast", "--cast"), ("heading_pattern", "--heading-pattern"),
+                       ("skip_chapters", "--skip-chapters"))
 NAMES = {"text": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern", "script": "--script",
-         "captions": "--captions", "resume": "--resume"}
+         "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters"}
 MARKDOWN = (".md", ".markdown")
+HTML = (".html", ".htm", ".xhtml")
 
 
 def check_long_form_options(opts):
@@ -147,11 +150,15 @@ def _prepare(opts):
     from ..model.sampling_config import SamplingConfig
     from ..request import sampling_settings
 
-    text = _read_text(opts.text_file)
     lexicon = read_lexicon(opts.lexicon) if opts.lexicon else None
-    markdown = opts.text_file != "-" and Path(opts.text_file).suffix.lower() in MARKDOWN
-    doc = document(text, markdown=markdown, script=opts.script, heading_pattern=opts.heading_pattern, lexicon=lexicon,
+    suffix = "" if opts.text_file == "-" else Path(opts.text_file).suffix.lower()
+    if suffix in EPUB and not opts.script:
+        doc = book(opts.text_file, skip_chapters=opts.skip_chapters, lexicon=lexicon,
                    normalize=opts.normalize is not False, language=opts.language)
+    else:
+        doc = document(_read_text(opts.text_file), markdown=suffix in MARKDOWN, html=suffix in HTML, script=opts.script,
+                       heading_pattern=opts.heading_pattern, skip_chapters=opts.skip_chapters, lexicon=lexicon,
+                       normalize=opts.normalize is not False, language=opts.language)
     cast = _cast(opts.cast)
     _check_cast(doc, cast)
     sampling_settings(SamplingConfig(), **opts.sampling)

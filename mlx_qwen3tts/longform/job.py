@@ -3,7 +3,7 @@
 from those files. Output to stdout or a pipe is streamed segment by segment instead (no resuming)."""
 
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional
 
 import numpy as np
@@ -94,7 +94,8 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int)
                 if writer is not None:
                     writer.close()
                 file, base = segment.chapter if targets.split else 0, position
-                writer = open_writer(stack.enter_context(targets.audio[file].staged()), targets.fmt, rate)
+                writer = open_writer(stack.enter_context(targets.audio[file].staged()), targets.fmt, rate,
+                                     _file_info(document, file, targets.split))
             pause = int(round(segment.pause_s * rate))
             writer.write(work.audio(segment.index))
             writer.write(np.zeros(pause, np.float32))
@@ -104,6 +105,14 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int)
         writer.close([] if targets.split else _chapter_spans(document, lengths, rate))
         _write_captions(cues, targets, rate)
     return position
+
+
+def _file_info(document: Document, chapter: int, split: bool):
+    """A book's info for one output file: a chapter's file (--split-chapters) is titled by its chapter."""
+    info = document.info
+    if split and info.title:
+        return replace(info, title=document.chapters[chapter] or info.title)
+    return info
 
 
 def _write_captions(cues: List[Cue], targets: Targets, rate: int):

@@ -45,15 +45,19 @@ _UNIT = re.compile(r"(" + _NUMBER + r")\s?(" + "|".join(re.escape(u) for u in so
 _PLAIN = re.compile(_NUMBER)
 _VERSION = re.compile(r"(?<![\d.])\d+(?:\.\d+){2,}(?![.\d])")  # 1.2.3: "one point two point three"
 # A word of letters and digits together (parts joined by "-" or "."), e.g. Qwen2, fp16, Mistral-7B-v0.1.
-_TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9.-]*[A-Za-z])(?=[A-Za-z0-9.-]*\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?!\w)")
+_TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9.-]*[A-Za-z])(?=[A-Za-z0-9.-]*\d)"
+                   r"[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?!\w)")
 _TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
-_URL_CHARS = r"[^\s<>\"'()\[\]]*[^\s<>\"'()\[\].,;:!?]"
-_URL = re.compile(r"<((?:https?://|www\.)" + _URL_CHARS + r")>|(?<![\w@/])((?:https?://|www\.)" + _URL_CHARS + ")", re.I)
-_EMAIL = re.compile(r"<(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>|(?<![\w.+-])(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)\b")
+_URL_CHARS = r"[^\s<>\"'()\[\]]*[^\s<>\"'()\[\].,;:!?]"  # its last one is no sentence's punctuation
+_URL = re.compile(r"<((?:https?://|www\.)" + _URL_CHARS + r")>"
+                  r"|(?<![\w@/])((?:https?://|www\.)" + _URL_CHARS + ")", re.I)
+_EMAIL = re.compile(r"<(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>"
+                    r"|(?<![\w.+-])(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)\b")
 # "dot", "slash" and "at" of web and e-mail addresses, per language (English for the rest).
-ADDRESS_WORDS = {"en": ("dot", "slash", "at"), "de": ("Punkt", "Schrägstrich", "at"), "fr": ("point", "slash", "arobase"),
-                 "es": ("punto", "barra", "arroba"), "it": ("punto", "slash", "chiocciola"),
-                 "pt": ("ponto", "barra", "arroba"), "ru": ("точка", "слэш", "собака"), "zh": ("点", "斜杠", "at")}
+ADDRESS_WORDS = {"en": ("dot", "slash", "at"), "de": ("Punkt", "Schrägstrich", "at"),
+                 "fr": ("point", "slash", "arobase"), "es": ("punto", "barra", "arroba"),
+                 "it": ("punto", "slash", "chiocciola"), "pt": ("ponto", "barra", "arroba"),
+                 "ru": ("точка", "слэш", "собака"), "zh": ("点", "斜杠", "at")}
 
 
 def language_code(language: str, text: str) -> str:

@@ -152,7 +152,9 @@ def _prepare(opts):
 
     lexicon = read_lexicon(opts.lexicon) if opts.lexicon else None
     suffix = "" if opts.text_file == "-" else Path(opts.text_file).suffix.lower()
-    if suffix in EPUB and not opts.script:
+    if suffix in EPUB:
+        if opts.script:
+            raise InputError("--script reads 'Name: text' lines from a text file, not from an EPUB book")
         doc = book(opts.text_file, skip_chapters=opts.skip_chapters, lexicon=lexicon,
                    normalize=opts.normalize is not False, language=opts.language)
     else:

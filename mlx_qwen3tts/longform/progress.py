@@ -43,6 +43,8 @@ class Progress:
 
     def left(self, now: float) -> float:
         """Seconds until the end, at the speed of this run's finished batches."""
+        if self.measured_at is None:
+            return 0.0
         todo = self.total_chars - sum(self.sizes[:self.first]) - self.measured_chars
         return max(todo * self.measured_s / max(self.measured_chars, 1) - (now - self.measured_at), 0.0)
 

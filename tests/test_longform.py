@@ -545,7 +545,7 @@ def test_html_is_read_as_its_text(ckpt, tmp_path):
 
     page = ("<!DOCTYPE html><html><head><title>T</title><style>p {}</style><script>var a = 1 < 2;</script></head>"
             "<body><nav><a href='#'>Home</a></nav><h1>The Start</h1><p>Hello <b>world</b>.<sup><a epub:type='noteref' "
-            "href='#n1'>1</a></sup></p><ul><li>One &amp; two</li></ul><pre>code()</pre>"
+            "href='#n1'>1</a></sup></p><aside role='doc-footnote'>A note.</aside><ul><li>One &amp; two</li></ul><pre>code()</pre>"
             "<table><tr><th>Name</th><th>Age</th></tr><tr><td>Ann</td><td>7</td></tr></table>"
             "<h2>Next</h2><p>Alpha<br>bravo.</p></body></html>")
     doc = document(page, html=True, normalize=False)
@@ -564,6 +564,8 @@ def test_skip_chapters_leaves_out_front_matter(ckpt, tmp_path):
 
     source = "# Contents\n\nOne, two.\n\n# The Start\n\nAlpha bravo.\n"
     assert document(source, markdown=True, skip_chapters="contents|copyright").chapters == ["The Start"]
+    opening = document("Before any chapter.\n\n# One\n\nAlpha.\n", markdown=True, skip_chapters="opening")
+    assert opening.chapters == ["One"]  # what comes before the first chapter is "Opening" (as in file names)
     (tmp_path / "x.md").write_text(source)
     for args, message in [(["--skip-chapters", "("], "--skip-chapters is not a regular expression"),
                           (["--skip-chapters", ".*"], "--skip-chapters skips every chapter"),

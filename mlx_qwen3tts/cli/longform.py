@@ -15,6 +15,7 @@ from ..longform.captions import caption_format
 from ..longform.job import Targets, run as run_job
 from ..longform.progress import Progress
 from ..longform.resume import fingerprint
+from ..longform.segments import UNTITLED
 from ..longform.writer import output_format
 from ..text.epub import EXTENSIONS as EPUB
 
@@ -81,7 +82,7 @@ def _check_cast(doc, cast: dict):
 
 def _title(title: str) -> str:
     words = re.sub(r"[^\w]+", "_", title, flags=re.UNICODE).strip("_")
-    return words[:40].rstrip("_") or "Opening"
+    return words[:40].rstrip("_") or UNTITLED
 
 
 def _split_names(given: str, chapters) -> list:

@@ -15,7 +15,7 @@ from .captions import Cue, caption_format, render
 from .narrate import narrate, new_run_seed
 from .progress import Progress
 from .resume import WorkFolder
-from .segments import Document
+from .segments import UNTITLED, Document
 from .writer import open_writer
 
 
@@ -75,7 +75,7 @@ def _chapter_spans(document: Document, lengths: List[int], rate: int) -> List[tu
     """(title, start, end) per chapter, in output samples."""
     spans, position = [], 0
     for segment, n in zip(document.segments, lengths):
-        title = document.chapters[segment.chapter] or "Opening"
+        title = document.chapters[segment.chapter] or UNTITLED
         if not spans or spans[-1][0] != segment.chapter:
             spans.append([segment.chapter, title, position, position])
         position += n + int(round(segment.pause_s * rate))

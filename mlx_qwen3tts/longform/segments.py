@@ -17,6 +17,7 @@ from ..text.markdown import Block, read_markdown
 
 MAX_SEGMENT_CHARS = 300  # a longer sentence is cut at a comma or space (as `text.split_sentences` cuts)
 # Silence after a segment, by what ends with it (seconds).
+UNTITLED = "Opening"  # the title of what comes before a text's first chapter (in files, captions and skipping)
 PAUSES = {"sentence": 0.3, "paragraph": 0.7, "turn": 0.5, "heading": 0.9, "chapter": 1.5}
 _TURN = re.compile(r"^\s*(?:\[([^\]\n]{1,60})\]|([^:\n]{1,60}?)\s*:)\s*(.*)$")
 
@@ -98,7 +99,7 @@ def _skipped(pattern: Optional[str]):
         skip = re.compile(pattern, re.IGNORECASE) if pattern else None
     except re.error as e:
         raise InputError(f"{{skip_chapters}} is not a regular expression: {e}", field="skip_chapters") from None
-    return lambda title: skip is not None and skip.fullmatch(title) is not None
+    return lambda title: skip is not None and skip.fullmatch(title or UNTITLED) is not None
 
 
 def build(blocks: List[Block], spoken: Callable[[str], str], turns=None, heading_chapters: bool = True,

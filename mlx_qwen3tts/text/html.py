@@ -15,7 +15,9 @@ BREAKS = {"address", "article", "aside", "blockquote", "body", "caption", "dd", 
           "p", "section", "table", "tbody", "thead", "tfoot", "tr", "ul"}
 # Tags whose content is not read: not text (script, style, the head), navigation, code, footnotes.
 SKIPPED = {"head", "script", "style", "template", "noscript", "nav", "pre", "svg", "math", "title"}
-NOTE_TYPES = {"noteref", "footnote", "endnote", "rearnote", "pagebreak"}  # epub:type values not read
+# epub:type and role values of what is not read: note references, the notes, page numbers.
+NOTES = {"noteref", "footnote", "footnotes", "endnote", "endnotes", "rearnote", "rearnotes", "pagebreak",
+         "doc-noteref", "doc-footnote", "doc-endnote", "doc-endnotes", "doc-pagebreak"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -40,7 +42,7 @@ class _Reader(HTMLParser):
             return
         self.skipping = []
         attrs = dict(attrs)
-        if tag in SKIPPED or NOTE_TYPES & set((attrs.get("epub:type") or "").split()):
+        if tag in SKIPPED or NOTES & set(f"{attrs.get('epub:type') or ''} {attrs.get('role') or ''}".split()):
             if tag not in VOID:
                 self.skipping = [tag, 1]
             return

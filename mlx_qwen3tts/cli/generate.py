@@ -88,8 +88,9 @@ class Progress:
 @click.option("--batch-file", type=click.Path(dir_okay=False),
               help="Synthesize every line of this file in one batch. Outputs are numbered by line (line 7 of a "
                    "12-line file: out_07.wav); blank lines are skipped and get no file.")
-@click.option("--text-file", help="Long-form: speak a whole .txt or Markdown .md file of any length ('-': stdin), "
-              "written as it goes; .m4b/.m4a outputs get chapters. See docs/longform.md.")
+@click.option("--text-file", help="Long-form: speak a whole .txt, Markdown .md, .html or .epub file of any length "
+              "('-': stdin), written as it goes; .m4b/.m4a outputs get chapters (and an EPUB's title, author and "
+              "cover). See docs/longform.md.")
 @click.option("--captions", help="With --text-file: captions per sentence (.srt, .vtt, or .json with sample offsets).")
 @click.option("--resume", is_flag=True, help="With --text-file: continue an interrupted run of the same command.")
 @click.option("--split-chapters", is_flag=True, help="With --text-file: one output file per chapter "
@@ -103,6 +104,8 @@ class Progress:
               "(default: on for --text-file).")
 @click.option("--heading-pattern", help="With --text-file: a regular expression; plain-text lines matching it "
               "start chapters (Markdown uses # and ## headings).")
+@click.option("--skip-chapters", metavar="PATTERN", help="With --text-file: leave out the chapters whose whole title "
+              "this regular expression matches, any case (e.g. 'Cover|Copyright|Contents').")
 @click.option("--batch-size", type=int, default=8, show_default=True, help="With --text-file: segments generated "
               "at once.")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), help="Compute dtype.")
@@ -189,6 +192,7 @@ class Options:
     normalize: Optional[bool] = None
     heading_pattern: Optional[str] = None
     batch_size: int = 8
+    skip_chapters: Optional[str] = None
 
     @classmethod
     def from_click(cls, opts: dict) -> "Options":

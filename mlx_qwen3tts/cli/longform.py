@@ -10,19 +10,23 @@ from pathlib import Path
 
 from .. import outputs
 from ..errors import InputError
-from ..longform import document, read_lexicon
+from ..longform import book, document, read_lexicon
 from ..longform.captions import caption_format
 from ..longform.job import Targets, run as run_job
 from ..longform.progress import Progress
 from ..longform.resume import fingerprint
+from ..longform.segments import UNTITLED
 from ..longform.writer import output_format
+from ..text.epub import EXTENSIONS as EPUB
 
 # Options that only mean something with --text-file, as (Options field, flag).
 ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("resume", "--resume"), ("split_chapters", "--split-chapters"),
-                       ("script", "--script"), ("cast", "--cast"), ("heading_pattern", "--heading-pattern"))
+                       ("script", "--script"), ("cast", "--cast"), ("heading_pattern", "--heading-pattern"),
+                       ("skip_chapters", "--skip-chapters"))
 NAMES = {"text": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern", "script": "--script",
-         "captions": "--captions", "resume": "--resume"}
+         "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters"}
 MARKDOWN = (".md", ".markdown")
+HTML = (".html", ".htm", ".xhtml")
 
 
 def check_long_form_options(opts):
@@ -78,7 +82,7 @@ def _check_cast(doc, cast: dict):
 
 def _title(title: str) -> str:
     words = re.sub(r"[^\w]+", "_", title, flags=re.UNICODE).strip("_")
-    return words[:40].rstrip("_") or "Opening"
+    return words[:40].rstrip("_") or UNTITLED
 
 
 def _split_names(given: str, chapters) -> list:
@@ -147,11 +151,17 @@ def _prepare(opts):
     from ..model.sampling_config import SamplingConfig
     from ..request import sampling_settings
 
-    text = _read_text(opts.text_file)
     lexicon = read_lexicon(opts.lexicon) if opts.lexicon else None
-    markdown = opts.text_file != "-" and Path(opts.text_file).suffix.lower() in MARKDOWN
-    doc = document(text, markdown=markdown, script=opts.script, heading_pattern=opts.heading_pattern, lexicon=lexicon,
+    suffix = "" if opts.text_file == "-" else Path(opts.text_file).suffix.lower()
+    if suffix in EPUB:
+        if opts.script:
+            raise InputError("--script reads 'Name: text' lines from a text file, not from an EPUB book")
+        doc = book(opts.text_file, skip_chapters=opts.skip_chapters, lexicon=lexicon,
                    normalize=opts.normalize is not False, language=opts.language)
+    else:
+        doc = document(_read_text(opts.text_file), markdown=suffix in MARKDOWN, html=suffix in HTML, script=opts.script,
+                       heading_pattern=opts.heading_pattern, skip_chapters=opts.skip_chapters, lexicon=lexicon,
+                       normalize=opts.normalize is not False, language=opts.language)
     cast = _cast(opts.cast)
     _check_cast(doc, cast)
     sampling_settings(SamplingConfig(), **opts.sampling)
@@ -183,7 +193,7 @@ def run_text_file(opts, load_model, narrator_voice):
                     max_tokens=opts.max_tokens, **opts.sampling)
     for notice in tts.request(doc.segments[0].text, voice=voices.get(None), seed=opts.seed, **settings).notices:
         print(f"warning: {notice}", file=sys.stderr)
-    progress = Progress(len(doc.segments), doc.chars, tts.sample_rate, opts.quiet)
+    progress = Progress(doc, tts.sample_rate, opts.batch_size, opts.quiet)
     with cli_errors(names):
         run_job(tts, doc, targets, key=_run_key(opts, tts, doc, cast, settings), resume=opts.resume, seed=opts.seed,
                 progress=progress, voices=voices, batch_size=opts.batch_size, **settings)

@@ -23,8 +23,9 @@ def _not_utf8(where: str, e: UnicodeDecodeError, offset: int = 0) -> InputError:
 
 
 def decode_utf8(data: bytes, where: str) -> str:
+    """The text of UTF-8 bytes, without the byte-order mark some editors put first (it is not text to speak)."""
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise _not_utf8(where, e) from None
 

@@ -1,11 +1,12 @@
 """Captions of a long-form output: one cue per segment, from the sample where its speech starts to
 the sample where the next one's starts (its pause included), so the cues cover the whole output.
-SRT and WebVTT by extension; JSON keeps the exact sample offsets."""
+SRT and WebVTT by extension; JSON keeps the exact sample offsets. A script's cues say who speaks: WebVTT
+by its voice tag (`<v Alice>`), SRT by the name before the text (`Alice: ...`), JSON in `speaker`."""
 
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 from ..errors import InputError
 
@@ -20,6 +21,7 @@ class Cue:
     end: int  # one past its pause: where the next cue starts
     chapter: int
     line: int
+    speaker: Optional[str] = None  # a script turn's name as written
 
 
 def caption_format(path) -> str:
@@ -37,6 +39,10 @@ def _clock(sample: int, rate: int, comma: bool) -> str:
     return f"{h:02d}:{m:02d}:{s:02d}{',' if comma else '.'}{ms:03d}"
 
 
+def _escaped(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def render(cues: List[Cue], rate: int, fmt: str) -> str:
     if fmt == "json":
         return json.dumps({"sample_rate": rate, "cues": [c.__dict__ for c in cues]}, ensure_ascii=False, indent=1)
@@ -45,5 +51,9 @@ def render(cues: List[Cue], rate: int, fmt: str) -> str:
         if fmt == "srt":
             lines.append(str(number))
         text = cue.text.replace("-->", "->")  # the one sequence either format cannot carry in a cue
+        if fmt == "vtt":  # cue text is markup there: its own <, > and & are escaped
+            text = _escaped(text) if cue.speaker is None else f"<v {_escaped(cue.speaker)}>{_escaped(text)}"
+        elif cue.speaker is not None:
+            text = f"{cue.speaker}: {text}"
         lines += [f"{_clock(cue.start, rate, fmt == 'srt')} --> {_clock(cue.end, rate, fmt == 'srt')}", text, ""]
     return "\n".join(lines)

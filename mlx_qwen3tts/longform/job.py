@@ -3,7 +3,7 @@
 from those files. Output to stdout or a pipe is streamed segment by segment instead (no resuming)."""
 
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional
 
 import numpy as np
@@ -15,7 +15,7 @@ from .captions import Cue, caption_format, render
 from .narrate import narrate, new_run_seed
 from .progress import Progress
 from .resume import WorkFolder
-from .segments import Document
+from .segments import UNTITLED, Document
 from .writer import open_writer
 
 
@@ -44,7 +44,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
     done = work.done()
     segments = document.segments
     start = sum(work.lengths(done)) + sum(int(round(s.pause_s * tts.sample_rate)) for s in segments[:done])
-    progress.resumed(done, sum(len(s.text) for s in segments[:done]))
+    progress.resumed(done)
     try:
         for spoken in narrate(tts, document, voices=voices, batch_size=batch_size, seed=work.seed, first=done,
                               start=start, **request_kwargs):
@@ -53,9 +53,9 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
     except KeyboardInterrupt:
         progress.warn(f"{work.done()} of {len(segments)} segments are kept; run again with --resume to continue")
         raise
-    cues = _assemble(document, work, targets, tts.sample_rate)
+    samples = _assemble(document, work, targets, tts.sample_rate)
     work.remove()
-    seconds = (cues[-1].end if cues else 0) / tts.sample_rate
+    seconds = samples / tts.sample_rate
     progress.finish(f"{len(segments)} segments, {seconds / 60:.2f} min of audio -> "
                     f"{', '.join(str(o) for o in targets.audio[:3])}{' ...' if len(targets.audio) > 3 else ''}")
 
@@ -75,7 +75,7 @@ def _chapter_spans(document: Document, lengths: List[int], rate: int) -> List[tu
     """(title, start, end) per chapter, in output samples."""
     spans, position = [], 0
     for segment, n in zip(document.segments, lengths):
-        title = document.chapters[segment.chapter] or "Opening"
+        title = document.chapters[segment.chapter] or UNTITLED
         if not spans or spans[-1][0] != segment.chapter:
             spans.append([segment.chapter, title, position, position])
         position += n + int(round(segment.pause_s * rate))
@@ -83,8 +83,9 @@ def _chapter_spans(document: Document, lengths: List[int], rate: int) -> List[tu
     return [(title, start, end) for _, title, start, end in spans]
 
 
-def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int) -> List[Cue]:
-    """The output file(s) and captions from the finished segments, each renamed into place only when all are written."""
+def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int) -> int:
+    """The output file(s) and captions from the finished segments, each renamed into place only when all are
+    written; the samples written, all files together."""
     cues, writer, file, position, base = [], None, None, 0, 0
     lengths = list(work.lengths(len(document.segments)))
     with ExitStack() as stack:
@@ -93,16 +94,25 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int)
                 if writer is not None:
                     writer.close()
                 file, base = segment.chapter if targets.split else 0, position
-                writer = open_writer(stack.enter_context(targets.audio[file].staged()), targets.fmt, rate)
+                writer = open_writer(stack.enter_context(targets.audio[file].staged()), targets.fmt, rate,
+                                     _file_info(document, file, targets.split))
             pause = int(round(segment.pause_s * rate))
             writer.write(work.audio(segment.index))
             writer.write(np.zeros(pause, np.float32))
             cues.append(Cue(segment.shown, position - base, position - base + n, position - base + n + pause,
-                            segment.chapter, segment.line))
+                            segment.chapter, segment.line, segment.speaker))
             position += n + pause
         writer.close([] if targets.split else _chapter_spans(document, lengths, rate))
         _write_captions(cues, targets, rate)
-    return cues
+    return position
+
+
+def _file_info(document: Document, chapter: int, split: bool):
+    """A book's info for one output file: a chapter's file (--split-chapters) is titled by its chapter."""
+    info = document.info
+    if split and info.title:
+        return replace(info, title=document.chapters[chapter] or info.title)
+    return info
 
 
 def _write_captions(cues: List[Cue], targets: Targets, rate: int):
@@ -120,7 +130,7 @@ def _stream(tts, document: Document, targets: Targets, progress: Progress, **kwa
             f.flush()
             end = spoken.start + spoken.audio.shape[0]
             cues.append(Cue(spoken.segment.shown, spoken.start, end, end + spoken.pause, spoken.segment.chapter,
-                            spoken.segment.line))
+                            spoken.segment.line, spoken.segment.speaker))
             _report(progress, spoken)
         f.write(encoder.close())
     _write_captions(cues, targets, tts.sample_rate)

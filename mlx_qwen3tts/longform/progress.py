@@ -1,5 +1,10 @@
 """Progress of long work on stderr: segments, characters, minutes of audio and the time left. On a
-terminal one line is redrawn; elsewhere (a log, a pipe) each finished segment gets its own line."""
+terminal one line is redrawn; elsewhere (a log, a pipe) each finished segment gets its own line.
+
+The time left is the characters still to speak at the speed measured in this run. Segments are
+spoken a batch at a time and a batch's segments all finish together, so the speed is measured when
+a batch's first segment arrives, counting the whole batch: counting that one segment alone made
+the first estimate several times too long."""
 
 import sys
 import time
@@ -13,29 +18,45 @@ def _clock(seconds: float) -> str:
 
 
 class Progress:
-    def __init__(self, total_segments: int, total_chars: int, sample_rate: int, quiet: bool = False, stream=None):
+    def __init__(self, document, sample_rate: int, batch_size: int = 1, quiet: bool = False, stream=None,
+                 clock=time.perf_counter):
         self.stream = stream or sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.total, self.total_chars, self.rate, self.quiet = total_segments, total_chars, sample_rate, quiet
-        self.done = self.chars = self.chars_now = 0
-        self.started = time.perf_counter()
+        self.sizes = [len(s.text) for s in document.segments]
+        self.total, self.total_chars, self.rate, self.quiet = len(self.sizes), sum(self.sizes), sample_rate, quiet
+        self.batch, self.clock = max(batch_size, 1), clock
+        self.resumed(0)
 
-    def resumed(self, segments: int, chars: int):
-        """Segments finished by an earlier run: counted as done, not in the speed."""
-        self.done, self.chars = segments, chars
+    def resumed(self, segments: int):
+        """Segments finished by an earlier run: counted as done, not in the speed; this run starts now."""
+        self.first, self.done, self.chars = segments, segments, sum(self.sizes[:segments])
+        self.measured_chars, self.measured_s, self.measured_at = 0, 0.0, None  # finished batches of this run
+        self.started = self.clock()
         if segments and not self.quiet:
             self._line(f"resuming after segment {segments} of {self.total}", end="\n")
 
+    def _measure(self, index: int, now: float):
+        """Segment `index` arrived: when it is a batch's first, that whole batch is done."""
+        if (index - self.first) % self.batch == 0:
+            self.measured_chars += sum(self.sizes[index:index + self.batch])
+            self.measured_s, self.measured_at = now - self.started, now
+
+    def left(self, now: float) -> float:
+        """Seconds until the end, at the speed of this run's finished batches."""
+        if self.measured_at is None:
+            return 0.0
+        todo = self.total_chars - sum(self.sizes[:self.first]) - self.measured_chars
+        return max(todo * self.measured_s / max(self.measured_chars, 1) - (now - self.measured_at), 0.0)
+
     def segment(self, spoken, end_sample: int):
+        now = self.clock()
+        self._measure(spoken.segment.index, now)
         self.done += 1
         self.chars += len(spoken.segment.text)
-        self.chars_now += len(spoken.segment.text)
         if self.quiet:
             return
-        spent = time.perf_counter() - self.started
-        left = (self.total_chars - self.chars) * spent / max(self.chars_now, 1)
         line = (f"segment {self.done}/{self.total}  chars {self.chars}/{self.total_chars}  "
-                f"audio {end_sample / self.rate / 60:.2f} min  ETA {_clock(left)}")
+                f"audio {end_sample / self.rate / 60:.2f} min  ETA {_clock(self.left(now))}")
         if self.tty:  # a bar, redrawn in place
             filled = BAR * self.chars // max(self.total_chars, 1)
             self._line(f"[{'#' * filled}{'.' * (BAR - filled)}] {line}", end="")

@@ -10,11 +10,14 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
 from ..errors import InputError
-from ..text import sentences
+from ..text import CONTROL, sentences
+from ..text.epub import BookInfo
+from ..text.html import read_html
 from ..text.markdown import Block, read_markdown
 
 MAX_SEGMENT_CHARS = 300  # a longer sentence is cut at a comma or space (as `text.split_sentences` cuts)
 # Silence after a segment, by what ends with it (seconds).
+UNTITLED = "Opening"  # the title of what comes before a text's first chapter (in files, captions and skipping)
 PAUSES = {"sentence": 0.3, "paragraph": 0.7, "turn": 0.5, "heading": 0.9, "chapter": 1.5}
 _TURN = re.compile(r"^\s*(?:\[([^\]\n]{1,60})\]|([^:\n]{1,60}?)\s*:)\s*(.*)$")
 
@@ -34,6 +37,7 @@ class Segment:
 class Document:
     segments: List[Segment]
     chapters: List[str] = field(default_factory=lambda: [""])  # titles, in order ("" for untitled)
+    info: BookInfo = BookInfo()  # an EPUB's title, author, language and cover (empty for other texts)
 
     @property
     def chars(self) -> int:
@@ -89,29 +93,45 @@ def _pieces(block_text: str) -> List[str]:
     return sentences(block_text, MAX_SEGMENT_CHARS)
 
 
-def build(blocks: List[Block], spoken: Callable[[str], str], turns=None) -> Document:
+def _skipped(pattern: Optional[str]):
+    """Whether a chapter title is one `pattern` (a regular expression matching the whole title, any case) skips."""
+    try:
+        skip = re.compile(pattern, re.IGNORECASE) if pattern else None
+    except re.error as e:
+        raise InputError(f"{{skip_chapters}} is not a regular expression: {e}", field="skip_chapters") from None
+    return lambda title: skip is not None and skip.fullmatch(title or UNTITLED) is not None
+
+
+def build(blocks: List[Block], spoken: Callable[[str], str], turns=None, heading_chapters: bool = True,
+          skip_chapters: Optional[str] = None) -> Document:
     """Segments of blocks (or of script `turns`), `spoken` turning written text into the model's text.
-    A level 1 or 2 heading starts a chapter titled by it."""
+    A "chapter" block (an EPUB's table of contents entry) starts a chapter titled by its text, and so does
+    a level 1 or 2 heading with `heading_chapters`; a chapter whose title `skip_chapters` matches is left out."""
     items, chapters = [], [""]  # items: (shown, line, chapter, ends, speaker)
     if turns is not None:
         for line, name, said in turns:
             items += [(s, line, 0, "sentence", name) for s in _pieces(said)]
             items[-1] = items[-1][:3] + ("turn", name)
     for block in blocks:
-        if block.kind == "heading" and block.level <= 2:
-            if items or chapters[-1]:
+        if block.kind == "chapter" or (heading_chapters and block.kind == "heading" and block.level <= 2):
+            if items and items[-1][2] == len(chapters) - 1:  # the chapter so far has words: a new one starts
                 chapters.append(block.text)
-                if items:
-                    items[-1] = items[-1][:3] + ("chapter", None)
+                items[-1] = items[-1][:3] + ("chapter", None)
             else:
-                chapters[-1] = block.text  # the first chapter's title, not an untitled one before it
+                chapters[-1] = block.text  # its title (an entry where the next one starts gives way to it)
+        if block.kind == "chapter":
+            continue
         parts = _pieces(block.text)
         items += [(s, block.line, len(chapters) - 1, "sentence", None) for s in parts]
         if parts:
             items[-1] = items[-1][:3] + ("heading" if block.kind == "heading" else "paragraph", None)
-    said = [(spoken(shown), shown, line, chapter, ends, speaker) for shown, line, chapter, ends, speaker in items]
+    skipped = _skipped(skip_chapters)
+    said = [(spoken(shown), shown, line, chapter, ends, speaker) for shown, line, chapter, ends, speaker in items
+            if not skipped(chapters[chapter])]
     said = [item for item in said if item[0].strip()]
     if not said:
+        if items and skip_chapters:
+            raise InputError("{skip_chapters} skips every chapter; nothing is left to speak", field="skip_chapters")
         raise InputError("{text} has nothing to speak", field="text", code="empty_input")
     used = {c: i for i, c in enumerate(sorted({item[3] for item in said}))}  # chapters left with something to say
     segments = [Segment(i, text, shown, line, used[chapter], PAUSES[ends] if i < len(said) - 1 else 0.0, speaker)
@@ -119,11 +139,14 @@ def build(blocks: List[Block], spoken: Callable[[str], str], turns=None) -> Docu
     return Document(segments, [chapters[c] for c in used])
 
 
-def read_document(text: str, *, markdown: bool = False, script: bool = False, heading_pattern: Optional[str] = None,
+def read_document(text: str, *, markdown: bool = False, html: bool = False, script: bool = False,
+                  heading_pattern: Optional[str] = None, skip_chapters: Optional[str] = None,
                   spoken: Callable[[str], str] = lambda s: s) -> Document:
-    """The segments and chapters of a whole text: plain, Markdown or a dialogue script."""
+    """The segments and chapters of a whole text: plain, Markdown, HTML or a dialogue script."""
+    text = CONTROL.sub("", text)  # as a request drops them: a file of NUL bytes is empty
     if not text.strip():
         raise InputError("{text} is empty; give some text to speak", field="text", code="empty_input")
     if script:
         return build([], spoken, script_turns(text))
-    return build(read_markdown(text) if markdown else plain_blocks(text, heading_pattern), spoken)
+    blocks = read_markdown(text) if markdown else read_html(text) if html else plain_blocks(text, heading_pattern)
+    return build(blocks, spoken, skip_chapters=skip_chapters)

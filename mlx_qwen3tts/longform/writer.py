@@ -1,18 +1,25 @@
 """Writing long-form audio: any format `audio.formats` writes, and MPEG-4 audio (.m4b/.m4a: AAC in
-an MP4 container, through PyAV) with chapter markers that audiobook players and ffprobe read.
-Samples go to the file as they are given, so memory does not grow with the length of the audio."""
+an MP4 container, through PyAV) with chapter markers that audiobook players and ffprobe read, and a
+book's title, author, language and cover (an attached picture). Samples go to the file as they are
+given, so memory does not grow with the length of the audio."""
 
 from fractions import Fraction
 from pathlib import Path
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
 from ..audio import aac
 from ..audio.formats import format_for_path, open_file
 from ..errors import InputError
+from ..text.epub import BookInfo
 
 MP4_EXTENSIONS = (".m4b", ".m4a")
+# An MP4 track's language is an ISO 639-2 code; books give ISO 639-1 ("en-GB").
+ISO639_2 = {"ar": "ara", "ca": "cat", "cs": "ces", "da": "dan", "de": "deu", "el": "ell", "en": "eng", "es": "spa",
+            "fi": "fin", "fr": "fra", "he": "heb", "hi": "hin", "hu": "hun", "id": "ind", "it": "ita", "ja": "jpn",
+            "ko": "kor", "nb": "nob", "nl": "nld", "no": "nor", "pl": "pol", "pt": "por", "ro": "ron", "ru": "rus",
+            "sv": "swe", "th": "tha", "tr": "tur", "uk": "ukr", "vi": "vie", "zh": "zho"}
 
 
 def output_format(path, fmt=None) -> str:
@@ -24,15 +31,40 @@ def output_format(path, fmt=None) -> str:
     return format_for_path(path, fmt).name
 
 
-class Mp4Writer:
-    """AAC in MP4, written as samples come; `close(chapters)` writes the chapter list, then the index."""
+def _language(code: str) -> Optional[str]:
+    key = code.strip().lower().replace("_", "-").split("-")[0]
+    return key if len(key) == 3 and key.isalpha() else ISO639_2.get(key)
 
-    def __init__(self, path, sample_rate: int):
+
+class Mp4Writer:
+    """AAC in MP4, written as samples come; `close(chapters)` writes the chapter list, then the index.
+    A book's `info` goes in as audiobook players read it: title (also the album), author (artist and
+    album artist), the audio's language, and the cover as an attached picture."""
+
+    def __init__(self, path, sample_rate: int, info: Optional[BookInfo] = None):
         import av
 
         self._av, self._rate, self._pts = av, sample_rate, 0
         self._container = av.open(str(path), "w", format="mp4")
         self._stream = self._container.add_stream("aac", rate=sample_rate, layout="mono", bit_rate=aac.BIT_RATE)
+        if info is not None:
+            self._describe(info)
+
+    def _describe(self, info: BookInfo):
+        tags = {"title": info.title, "album": info.title, "artist": info.author, "album_artist": info.author,
+                "genre": "Audiobook" if info.title else ""}
+        self._container.metadata.update({k: v for k, v in tags.items() if v})
+        if _language(info.language):
+            self._stream.metadata["language"] = _language(info.language)
+        if info.cover:
+            # The picture is copied as it is (one packet); the encoder is only opened, never used.
+            png = info.cover_type == "image/png"
+            picture = self._container.add_stream("png" if png else "mjpeg")
+            picture.width, picture.height, picture.pix_fmt = 1, 1, "rgb24" if png else "yuvj420p"
+            picture.disposition = self._av.stream.Disposition.attached_pic
+            packet = self._av.Packet(info.cover)
+            packet.stream, packet.pts, packet.dts = picture, 0, 0
+            self._container.mux(packet)
 
     def _mux(self, frame):
         for packet in self._stream.encode(frame):
@@ -68,5 +100,5 @@ class FileWriter:
         self._file.close()
 
 
-def open_writer(path, fmt: str, sample_rate: int):
-    return Mp4Writer(path, sample_rate) if fmt == "mp4" else FileWriter(path, fmt, sample_rate)
+def open_writer(path, fmt: str, sample_rate: int, info: Optional[BookInfo] = None):
+    return Mp4Writer(path, sample_rate, info) if fmt == "mp4" else FileWriter(path, fmt, sample_rate)

@@ -2,6 +2,8 @@
 (`lexicon`), numbers, dates and symbols as words (`normalize`) and Markdown as a listener hears it
 (`markdown`) in the modules beside."""
 
+import re
+
 import numpy as np
 
 from ..codec import FRAMES_PER_SECOND
@@ -10,6 +12,9 @@ from .pieces import CUT, PieceCutter, StreamedPieces, sentences, split_sentences
 # The checkpoints name languages in English; clients (Home Assistant, browsers) and num2words by ISO 639-1 codes.
 LANGUAGE_CODES = {"chinese": "zh", "english": "en", "french": "fr", "german": "de", "italian": "it",
                   "japanese": "ja", "korean": "ko", "portuguese": "pt", "russian": "ru", "spanish": "es"}
+
+# Control characters but newline and tab: never spoken (the request layer drops them from every text).
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 SECONDS_PER_TOKEN = 1.0  # ~3x a typical speaking rate (0.3 s per token): a bound, not an estimate
 BASE_SECONDS = 3.0

@@ -1,10 +1,13 @@
 """Markdown read as a listener should hear it: the words of headings, paragraphs, list items and
 table rows, without the marks (emphasis, bullets, link targets, images, HTML); code blocks skipped.
+GitHub's footnotes (markers `[^x]` and definitions `[^x]: ...`) and alert markers (`> [!NOTE]`)
+are left out too.
 
 Parsed by markdown-it-py (CommonMark, with GitHub tables), so what counts as emphasis or a link is
 what a Markdown renderer would show.
 """
 
+import re
 from dataclasses import dataclass
 from typing import List
 
@@ -19,15 +22,27 @@ class Block:
     level: int = 0  # heading level (1 for #); 0 for a paragraph
 
 
+_FOOTNOTE = re.compile(r"\s*\[\^[^\]\s]+\]")
+_FOOTNOTE_DEFINITION = re.compile(r"\[\^[^\]\s]+\]:")
+_ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
+
+
 def _words(inline) -> str:
-    """An inline token's words: text, inline code and link text kept; marks, images and HTML dropped."""
-    parts = []
-    for child in inline.children or ():
+    """An inline token's words: text, inline code and link text kept; marks, images, HTML, footnotes
+    and an alert's marker dropped."""
+    parts, children, line_start = [], list(inline.children or ()), True
+    for i, child in enumerate(children):
+        if child.type == "text" and line_start and _FOOTNOTE_DEFINITION.match(child.content):
+            break  # footnote definitions: the rest of the paragraph
+        if child.type == "text" and i > 0 and children[i - 1].type == "link_open" and child.content.startswith("^"):
+            continue  # a footnote marker that a definition made a link
         if child.type in ("text", "code_inline"):
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
-    return " ".join("".join(parts).split())
+        line_start = child.type in ("softbreak", "hardbreak")
+    words = _FOOTNOTE.sub("", " ".join("".join(parts).split()))
+    return _ALERT.sub("", words, count=1) if _ALERT.match(words) else words
 
 
 def read_markdown(source: str) -> List[Block]:

@@ -1,7 +1,19 @@
 """Numbers, dates, times, currencies, percentages and units as words, per language, by num2words;
 emoji and other pictographs dropped. Qwen3-TTS reads raw digits and symbols unreliably (it can
 garble them or run on), so long-form text is normalized by default; other paths only when asked.
-Languages num2words does not know (Chinese) keep their digits."""
+Languages num2words does not know (Chinese) keep their digits.
+
+Technical writing, as people say it:
+- Letters and digits joined in one word are said apart, a hyphen between them as a pause: "Phi2" is
+  "Phi two", "M1" "M one", "GPT-4o" "GPT four o", "Mistral-7B-v0.1" "Mistral seven B v zero point
+  one". A run of two or more lower-case letters without a vowel (a, e, i, o, u, y) is spelled out in
+  capitals ("fp16": "F P sixteen", "mp3": "M P three"); other letters stay as written (the model
+  spells capitals). A unit or ordinal after a number is still read as one ("5km", "3rd").
+- A web address (http://, https:// or www.) is its host and path: the scheme, "www.", a query and a
+  fragment are left out, "." read "dot" and "/" "slash", "-" and "_" as spaces ("https://github.com/
+  ml-explore/mlx" is "github dot com slash ml explore slash mlx"). An e-mail address is its name "at"
+  its host ("ann@example.org": "ann at example dot org"). Angle brackets around either are dropped.
+"""
 
 import re
 import unicodedata
@@ -31,6 +43,21 @@ _YEAR = re.compile(r"(?<![\d.,])\b(1[1-9]\d\d|20\d\d)\b(?![.,]?\d)")
 _UNIT = re.compile(r"(" + _NUMBER + r")\s?(" + "|".join(re.escape(u) for u in sorted(UNITS_EN, key=len, reverse=True))
                    + r")(?![\w/])")
 _PLAIN = re.compile(_NUMBER)
+_VERSION = re.compile(r"(?<![\d.])\d+(?:\.\d+){2,}(?![.\d])")  # 1.2.3: "one point two point three"
+# A word of letters and digits together (parts joined by "-" or "."), e.g. Qwen2, fp16, Mistral-7B-v0.1.
+_TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9.-]*[A-Za-z])(?=[A-Za-z0-9.-]*\d)"
+                   r"[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?!\w)")
+_TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
+_URL_CHARS = r"[^\s<>\"'()\[\]]*[^\s<>\"'()\[\].,;:!?]"  # its last one is no sentence's punctuation
+_URL = re.compile(r"<((?:https?://|www\.)" + _URL_CHARS + r")>"
+                  r"|(?<![\w@/])((?:https?://|www\.)" + _URL_CHARS + ")", re.I)
+_EMAIL = re.compile(r"<(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>"
+                    r"|(?<![\w.+-])(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)\b")
+# "dot", "slash" and "at" of web and e-mail addresses, per language (English for the rest).
+ADDRESS_WORDS = {"en": ("dot", "slash", "at"), "de": ("Punkt", "Schrägstrich", "at"),
+                 "fr": ("point", "slash", "arobase"), "es": ("punto", "barra", "arroba"),
+                 "it": ("punto", "slash", "chiocciola"), "pt": ("ponto", "barra", "arroba"),
+                 "ru": ("точка", "слэш", "собака"), "zh": ("点", "斜杠", "at")}
 
 
 def language_code(language: str, text: str) -> str:
@@ -49,8 +76,8 @@ def _value(digits: str):
 
 
 def _words(lang: str, digits: str, to: str = "cardinal", **extra) -> str:
-    try:
-        return num2words(_value(digits), lang=lang, to=to, **extra)
+    try:  # num2words reads a whole number as cents: $5 would be "zero dollars, five cents"
+        return num2words(float(_value(digits)) if to == "currency" else _value(digits), lang=lang, to=to, **extra)
     except (NotImplementedError, KeyError, ValueError, OverflowError):
         return num2words(_value(digits), lang=lang) if to != "cardinal" else digits
 
@@ -69,11 +96,44 @@ def _time_en(say, m) -> str:
     return f"{say(hours)} {'oh ' if minutes[0] == '0' else ''}{say(str(int(minutes)))}"
 
 
+def _address(words, host_and_path: str) -> str:
+    """A web address or e-mail host as said: "." as "dot", "/" as "slash", "-" and "_" as spaces."""
+    dot, slash, _ = words
+    parts = [p for p in host_and_path.split("/") if p]
+    said = [" ".join(f" {dot} ".join(w for w in p.split(".") if w).replace("-", " ").replace("_", " ").split())
+            for p in parts]
+    return f" {slash} ".join(w for w in said if w)
+
+
+def _url(words, m) -> str:
+    url = m.group(1) or m.group(2)
+    url = re.sub(r"^(?:https?://)?(?:www\.)?", "", url, flags=re.I)
+    return _address(words, re.split(r"[?#]", url)[0])
+
+
+def _email(words, m) -> str:
+    name, _, host = (m.group(1) or m.group(2)).partition("@")
+    return f"{_address(words, name)} {words[2]} {_address(words, host)}"
+
+
+def _tech(lang: str, m) -> str:
+    """A word of letters and digits, its parts apart (see the module's docstring)."""
+    said = []
+    for part in _TECH_PART.findall(m.group(0)):
+        if part.islower() and len(part) > 1 and not set(part) & set("aeiouy"):
+            part = " ".join(part.upper())
+        said.append(part)
+    return " ".join(said)
+
+
 def normalize(text: str, language: str = "auto") -> str:
     """`text` with its numbers and symbols as words in `language` (a request language name or 'auto')."""
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Cs") and ch != "\ufe0f")
     text = re.sub(r"[ \t]+(?=[.,!?;:]|$)", "", text)  # the spaces a dropped emoji leaves before punctuation
     lang = language_code(language, text)
+    words = ADDRESS_WORDS.get(lang, ADDRESS_WORDS["en"])
+    text = _URL.sub(partial(_url, words), text)
+    text = _EMAIL.sub(partial(_email, words), text)
     if lang not in CONVERTER_CLASSES:
         return text
     say = partial(_words, lang)
@@ -86,6 +146,8 @@ def normalize(text: str, language: str = "auto") -> str:
         text = _UNIT.sub(lambda m: f"{say(m.group(1))} {UNITS_EN[m.group(2)]}", text)
         text = _YEAR.sub(lambda m: say(m.group(1), "year"), text)
         text = text.replace(" & ", " and ")
+        text = _VERSION.sub(lambda m: " point ".join(m.group(0).split(".")), text)
     else:
         text = _TIME.sub(lambda m: f"{say(m.group(1))} {say(str(int(m.group(2))))}", text)
+    text = _TECH.sub(partial(_tech, lang), text)
     return re.sub(r"[ \t]{2,}", " ", _PLAIN.sub(lambda m: say(m.group(0)), text))

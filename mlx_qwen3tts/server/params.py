@@ -11,7 +11,7 @@ from typing import NamedTuple, Optional
 from ..audio import formats as audio_formats
 from ..request_fields import field_names
 from .limits import ApiError
-from .time_stretch import MAX_SPEED, MIN_SPEED
+from ..audio.time_stretch import MAX_SPEED, MIN_SPEED
 
 SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "repetition_penalty")
 OPENAI_FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")

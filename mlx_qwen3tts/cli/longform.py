@@ -35,7 +35,8 @@ def check_long_form_options(opts):
     others = [flag for flag, given in (("--text", opts.text is not None), ("--text-stream", opts.text_stream),
                                        ("--batch-file", opts.batch_file is not None), ("--stream", opts.stream),
                                        ("--play", opts.play), ("--codes-output", opts.codes_output is not None),
-                                       ("--save-voice", opts.save_voice is not None)) if given]
+                                       ("--save-voice", opts.save_voice is not None),
+                                       ("--speed", opts.speed != 1.0)) if given]
     if others:
         raise InputError(f"--text-file cannot be combined with {others[0]}")
     if opts.output is None:

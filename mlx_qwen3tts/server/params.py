@@ -69,7 +69,8 @@ def input_text(params: dict, limits):
     if text is None:
         raise ApiError(400, "input is missing: give the text to speak", param="input", code="missing_input")
     if isinstance(text, str) and len(text) > limits.max_input_chars:
-        raise ApiError(400, f"input has {len(text):,} characters; the limit is {limits.max_input_chars:,}",
+        raise ApiError(400, f"input has {len(text):,} characters; the limit is {limits.max_input_chars:,} "
+                            "(the server's --max-input-chars)",
                        param="input", code="string_above_max_length")
     return text
 

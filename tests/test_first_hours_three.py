@@ -112,9 +112,11 @@ def test_every_refusal_of_an_extension_names_m4a_and_m4b(models, tmp_path, mode)
     assert not (tmp_path / "a.xyz").exists()
 
 
-def test_m4a_cannot_stream_to_stdout_and_says_so_before_the_model_loads(tmp_path):
-    code, out, err = cli(["--model", tmp_path / "no-model", "--text", "hi", "--stream", "--output", "-",
-                          "--format", "mp4"])
+@pytest.mark.parametrize("mode", [["--text", "hi", "--stream"], ["--text-file", "{ok}"]])
+def test_m4a_cannot_stream_to_stdout_and_says_so_before_the_model_loads(tmp_path, mode):
+    (tmp_path / "ok.txt").write_text("Fine text.\n", encoding="utf-8")
+    args = [a.format(ok=tmp_path / "ok.txt") for a in mode]
+    code, out, err = cli(["--model", tmp_path / "no-model", *args, "--output", "-", "--format", "mp4"])
     line = error_line(err)
     assert code == 2 and "cannot be streamed" in line and "--format" in line and out == b"", line
 
@@ -175,6 +177,14 @@ def test_speed_out_of_range_is_one_line(models, tmp_path, speed):
     code, _, err = cli(["--model", models["cv"], "--text", "hi", "--output", tmp_path / "a.wav", "--speed", speed])
     line = error_line(err)
     assert code == 2 and "--speed" in line, line
+    assert not (tmp_path / "a.wav").exists()
+
+
+def test_speed_with_text_file_is_refused_rather_than_ignored(models, tmp_path):
+    (tmp_path / "ok.txt").write_text("Fine text.\n", encoding="utf-8")
+    code, _, err = cli(["--model", models["cv"], "--text-file", tmp_path / "ok.txt", "--output", tmp_path / "a.wav",
+                        "--speed", "2"])
+    assert code == 2 and "--text-file cannot be combined with --speed" in error_line(err)
     assert not (tmp_path / "a.wav").exists()
 
 

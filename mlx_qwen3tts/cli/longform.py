@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from .. import outputs
+from ..audio.formats import STREAMABLE, get_format, not_streamable
 from ..errors import InputError
 from ..longform import document, read_lexicon
 from ..longform.captions import caption_format
@@ -102,6 +103,8 @@ def _targets(opts, doc) -> Targets:
     if opts.captions is not None:
         captions = [outputs.resolve(n, "--captions") for n in
                     (_split_names(opts.captions, doc.chapters) if opts.split_chapters else [opts.captions])]
+    if not audio[0].seekable and fmt not in STREAMABLE:
+        raise InputError(not_streamable(get_format(fmt)), field="format")
     if not audio[0].seekable and opts.resume:
         raise InputError("--resume needs --output to be a file (the finished segments are kept beside it)")
     outputs.check_distinct(audio + captions, outputs.input_files("--text-file", opts.text_file)

@@ -312,8 +312,10 @@ class _CheckedSoundFile:
 
 
 def not_streamable(fmt: AudioFormat) -> str:
+    """Why `fmt` cannot go to a pipe or stdout as it is made, and what to do instead (names `{format}`)."""
     return (f"{fmt.name} ({'/'.join(fmt.extensions)}) keeps its index at the end of the file, so it cannot be "
-            f"streamed to a pipe or stdout; write it to a file, or choose one of {', '.join(STREAMABLE)} with {{format}}")
+            f"streamed to a pipe or stdout; write it to a file, or choose one of {', '.join(STREAMABLE)} "
+            "with {format}")
 
 
 def open_file(path, fmt: str, sample_rate: int):

@@ -8,10 +8,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from ..errors import InputError
-from ..request import clone_voice
+from ..request import clone_voice, resolve_voice
+from ..voices import Blend
 from . import params as fields
 from .audio_out import speech_response
-from .engine_client import submit
+from .engine_client import engine_error, submit
 from .limits import ApiError
 from .studio import health_facts, notice_headers
 from .voice_store import clone_kwargs
@@ -81,9 +82,12 @@ async def create_voice(request: Request):
     except Exception as e:
         raise ApiError(400, f"send multipart/form-data with audio_sample and name ({e})") from None
     try:
-        upload = form.get("audio_sample")
+        upload, blend = form.get("audio_sample"), form.get("voice")
+        if isinstance(blend, str) and upload is None:
+            return await save_blend(server, form.get("name"), blend)
         if upload is None or isinstance(upload, str):
-            raise ApiError(400, "audio_sample is missing: attach the reference clip as a file", param="audio_sample")
+            raise ApiError(400, "audio_sample is missing: attach the reference clip as a file (or give a blend of "
+                                "voices as voice, e.g. 'aiden:0.7+vivian:0.3')", param="audio_sample")
         vid, display = server.voices.new_names(form.get("name"))
         vid = server.voices.check_new_id(vid)
         data = await upload.read()
@@ -114,6 +118,27 @@ async def create_voice(request: Request):
                        param=param, code=e.code) from None
     return JSONResponse({"id": vid, "name": display, "object": "voice", "in_context": voice.ref_codes is not None,
                          "notices": list(notices)}, status_code=201, headers=notice_headers(notices))
+
+
+async def save_blend(server, name, blend: str):
+    """A blend of voices (`voice`: 'aiden:0.7+vivian:0.3') saved as the voice `name`."""
+    vid, display = server.voices.new_names(name)
+    vid = server.voices.check_new_id(vid)
+    kwargs = server.voices.resolve(blend)
+    if "voice" not in kwargs or not isinstance(kwargs["voice"], Blend):
+        raise ApiError(400, "voice must be a blend of voices, e.g. 'aiden:0.7+vivian:0.3' (or 'aiden:1' for one)",
+                       param="voice", code="invalid_blend")
+
+    def make():
+        voice, _ = resolve_voice(server.tts.facts, server.tts.voices, **kwargs)
+        server.voices.save(vid, voice, display)
+
+    try:
+        await asyncio.get_running_loop().run_in_executor(server.mlx_thread, make)
+    except InputError as e:
+        raise engine_error(e) from None
+    return JSONResponse({"id": vid, "name": display, "object": "voice", "in_context": False, "notices": []},
+                        status_code=201)
 
 
 async def delete_voice(request: Request):

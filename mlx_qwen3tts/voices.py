@@ -165,15 +165,18 @@ class VoiceMaker:
             loaded = [load_voice(v, facts, self.tokenizer) if isinstance(v, Path) else v for v in voices]
             for v, shown in zip(loaded, voices):
                 if v.variant != facts.variant:
-                    raise InputError(f"{{voice}} {_part_name(shown)} is for a {VARIANT_NAMES.get(v.variant, v.variant)} "
-                                     f"model and this is the {facts.name} model, so it cannot be blended here",
-                                     field="voice", code="voice_model_mismatch")
+                    kind = VARIANT_NAMES.get(v.variant, v.variant)
+                    raise InputError(f"{{voice}} {_part_name(shown)} is for a {kind} model and this is the "
+                                     f"{facts.name} model, so it cannot be blended here", field="voice",
+                                     code="voice_model_mismatch")
                 if v.ref_codes is not None:
                     raise InputError(f"{{voice}} {_part_name(shown)} is an in-context voice, which speaks from its "
                                      "reference audio and transcript rather than a vector, so it cannot be blended; "
                                      "clone it from the audio alone ({x_vector_only}) to blend it", field="voice",
                                      others=("x_vector_only",), code="voice_not_blendable")
-            voice = Voice(xvector=mixed(mx.stack([v.xvector for v in loaded]), weights))
+            dialects = {v.dialect for v in loaded}  # saved blends of presets keep theirs
+            voice = Voice(xvector=mixed(mx.stack([v.xvector for v in loaded]), weights), variant=facts.variant,
+                          dialect=dialects.pop() if len(dialects) == 1 else None)
         mx.eval(voice.xvector)  # on the caller's thread: the engine's thread only reads it
         return voice
 

@@ -74,7 +74,8 @@ def test_a_half_and_half_blend_of_two_presets_is_neither(custom):
 
 
 def test_weights_are_relative(custom):
-    ways = ["serena:2+aiden:2", "serena+aiden", [{"voice": "serena"}, {"voice": "aiden", "weight": 7}], [("serena", 0.25), ("aiden", 0.25)]]
+    ways = ["serena:2+aiden:2", "serena+aiden", [{"voice": "serena"}, {"voice": "aiden", "weight": 7}],
+            [("serena", 0.25), ("aiden", 0.25)]]
     vectors = [np.array(custom.request(text=TEXT, **({"speaker": w} if isinstance(w, str) else {"voice": w}))
                         .voice.xvector) for w in ways]
     assert all(np.array_equal(vectors[0], v) for v in vectors[1:2] + vectors[3:])
@@ -85,7 +86,8 @@ def test_weights_are_relative(custom):
     ("serena:0", "finite number > 0"), ("serena:-1+aiden", "finite number > 0"), ("serena:inf", "finite number"),
     ("serena:nan", "finite number"), ("serena:loud", "must be a number"), ("+aiden", "empty part"),
     ("serena:1+nobody:1", "'nobody' is unknown"), ("default:1", "default voice"),
-    ([{"voice": "serena", "weight": True}], "finite number > 0"), ([{"name": "serena"}], "each part"), ([], "empty blend"),
+    ([{"voice": "serena", "weight": True}], "finite number > 0"), ([{"name": "serena"}], "each part"),
+    ([], "empty blend"),
 ])
 def test_bad_blends_are_refused_naming_the_field(custom, speaker, words):
     key = "speaker" if isinstance(speaker, str) else "voice"
@@ -139,6 +141,8 @@ def test_a_blend_saved_is_the_blend_again(custom, base, tmp_path):
     mix = speak(custom, speaker="serena:0.7+dylan:0.3")
     path = custom.save_voice(mix.voice, tmp_path / "mix.safetensors")
     assert same(mix, speak(custom, voice=path))
+    again = speak(custom, voice=[(path, 1)])  # a saved blend blends again, as what it is
+    assert same(mix, again) and again.voice.variant == "custom_voice"
     with pytest.raises(InputError, match="blend of CustomVoice presets .* Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"):
         base.request(text=TEXT, voice=path)
     with pytest.raises(InputError, match="blend of CustomVoice presets"):

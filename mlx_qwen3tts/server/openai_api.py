@@ -1,6 +1,7 @@
 """OpenAI-compatible HTTP endpoints: speech (whole file, chunked audio, SSE), models, voices, health."""
 
 import asyncio
+import base64
 import json
 import logging
 
@@ -11,8 +12,8 @@ from ..errors import InputError
 from ..request import clone_voice, resolve_voice
 from ..voices import Blend
 from . import params as fields
-from .audio_out import speech_response
-from .engine_client import engine_error, submit
+from .audio_out import speech_response, whole_audio
+from .engine_client import build, engine_error, send_all, submit
 from .limits import ApiError
 from .studio import health_facts, notice_headers
 from .voice_store import clone_kwargs
@@ -55,6 +56,41 @@ async def speech(request: Request):
     headers = notice_headers(handle.notices)
     tokens = len(server.tts.tokenizer.encode(speech.text)) if speech.stream_format else 0  # SSE's usage
     return await speech_response(handle, speech, server.tts.sample_rate, headers, watcher, tokens)
+
+
+async def speech_batch(request: Request):
+    """POST /v1/audio/speech/batch: `items`, each a body of /v1/audio/speech, parsed by the same parser and
+    built by the request layer before any work; one bad item refuses the whole batch (400 naming it as
+    `items[i].field`). Then all are submitted to the engine together (429 when it cannot take them all) and
+    answered as one JSON list of whole files, base64, in each item's format."""
+    server = request.app.state.server
+    items = fields.batch_items(await json_body(request), server.max_batch)
+    speeches, built = [], []
+    for i, item in enumerate(items):
+        try:
+            speech = fields.speech(item, server.limits, server.voices)
+            built.append(build(server, text=speech.text, **speech.kwargs))
+        except ApiError as e:
+            raise ApiError(e.status, f"items[{i}]: {e.message}", param=f"items[{i}]" + (f".{e.param}" if e.param
+                           else ""), code=e.code, headers=e.headers) from None
+        speeches.append(speech)
+    handles = send_all(server, built)
+
+    def cancel():
+        for handle in handles:
+            handle.cancel()
+
+    watcher = asyncio.create_task(watch_disconnect(request.receive, cancel))
+    try:
+        files = await asyncio.gather(*(whole_audio(h, s, server.tts.sample_rate) for h, s in zip(handles, speeches)))
+    except Exception as e:
+        cancel()
+        raise engine_error(e) from None
+    finally:
+        watcher.cancel()
+    return JSONResponse({"object": "list", "model": server.model_id, "data": [
+        {"object": "speech", "index": i, "response_format": s.fmt, "audio": base64.b64encode(data).decode(),
+         "notices": list(h.notices)} for i, (s, h, data) in enumerate(zip(speeches, handles, files))]})
 
 
 async def models(request: Request):

@@ -55,7 +55,8 @@ class VoiceStore:
             voices = [{"id": DEFAULT_VOICE, "name": DEFAULT_VOICE, "type": "default"}]
         for vid in self.saved_ids():
             meta = self.metadata(vid)
-            fits = meta.get("tts_model_size") == self.facts.size and meta.get("tts_model_type", "base") == self.facts.variant
+            kind = meta.get("tts_model_type", "base")  # voices saved before blends: Base x-vectors
+            fits = meta.get("tts_model_size") == self.facts.size and kind == self.facts.variant
             if vid.lower() not in self.presets and fits:
                 voices.append({"id": vid, "name": meta.get("name") or vid, "type": "saved"})
         return voices

@@ -146,3 +146,14 @@ def test_mixed_pass_probe_equals_separate_passes(tmp_path, capsys):
     got = mixed_pass.mixed(model, [(x, steps), (e, piece)])
     np.testing.assert_allclose(np.array(got[0, :2]), np.array(want[0][:, 0]), atol=1e-4)
     np.testing.assert_allclose(np.array(got[0, 2:]), np.array(want[1][0]), atol=1e-4)
+
+
+def test_batch_benchmark_runs_on_the_tiny_shapes(tmp_path, capsys):
+    pytest.importorskip("uvicorn")
+    from benchmarks import batch
+
+    result = batch.main(["--preset", "tiny", "--texts", "2", "--frames", "3", "--rounds", "1",
+                         "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "batch.json")])
+    assert "2 texts x 3 frames, tiny: one after another" in capsys.readouterr().out
+    assert json.loads((tmp_path / "batch.json").read_text()) == result
+    assert result["batch_s"] > 0 and result["one_after_another_s"] > 0

@@ -20,7 +20,9 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks import checkpoints
+import mlx_qwen3tts  # noqa: F401  (first: it loads OpenBLAS before mlx.core is; see mlx_qwen3tts/backend.py)
+
+from benchmarks import checkpoints  # noqa: E402
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 ROOT = Path(__file__).resolve().parents[1]

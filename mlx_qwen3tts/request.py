@@ -304,12 +304,15 @@ def choose_voice(facts: ModelFacts, *, speaker=None, voice=None, ref_audio=None,
                  x_vector_only=False) -> Tuple[VoiceChoice, Tuple[str, ...]]:
     """The voice these arguments choose (a preset speaker, a saved voice as a path or Voice, or reference
     audio, read and checked), every argument checked, and its notices; `VoiceMaker.make` then loads, clones
-    or mixes it. A blend (`blend_parts`) is given as `speaker` (preset names) or `voice` (a `Blend`, or a list
-    of pairs)."""
+    or mixes it. A blend (`blend_parts`) is given as `speaker` (preset names) or `voice` (a `Blend`, a list
+    of pairs, or a string of saved voice files: an existing file is a file, whatever its name)."""
     blend = blend_parts(speaker, "speaker") if isinstance(speaker, (str, list, tuple)) else None
     field = "speaker"
     if blend is None and isinstance(voice, (Blend, list, tuple)):
         blend, field = blend_parts(voice, "voice"), "voice"
+    if blend is None and isinstance(voice, str) and not Path(voice).exists():  # "a.safetensors:0.5+b.safetensors"
+        blend, field = blend_parts(voice, "voice"), "voice"
+        blend = None if blend is None else tuple((Path(path), weight) for path, weight in blend)
     if blend is not None:
         other = "voice" if field == "speaker" else "speaker"
         if (voice if field == "speaker" else speaker) is not None or ref_audio is not None or ref_text or x_vector_only:

@@ -178,3 +178,30 @@ def test_the_command_line_blends_saves_and_reuses(tmp_path, tmp_path_factory):
     lines = [line for line in out.splitlines() if line.startswith("error:")]
     assert code == 2 and len(lines) == 1 and "--speaker" in lines[0] and "finite number > 0" in lines[0], out
     assert not (tmp_path / "bad.wav").exists()
+
+
+def test_the_command_line_blends_saved_voices_by_file_or_name(base, tmp_path, tmp_path_factory, monkeypatch):
+    from fixture_checkpoints import checkpoint_dir
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    saved = tmp_path / "data" / "mlx_qwen3tts" / "voices"
+    saved.mkdir(parents=True)
+    one = base.save_voice(base.clone(CLIP, x_vector_only=True), saved / "alice.safetensors")
+    other = Voice(xvector=mx.array(np.random.default_rng(1).normal(0, 0.05, (base.facts.hidden_size,)), mx.float32))
+    base.save_voice(other, saved / "bob.safetensors")
+    base.save_voice(base.clone(CLIP, ref_text="A reference clip for cloning."), saved / "carol.safetensors")
+    model = checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp())
+    common = ["--model", model, "--text", TEXT, "--temperature", "0", "--max-tokens", "6", "--quiet"]
+    runs = {"alone": ["--voice", one], "file": ["--voice", f"{one}:1"], "name": ["--voice", "alice:2"],
+            "mix": ["--voice", "alice+bob"], "mix-files": ["--voice", f"{one}:0.5+{saved / 'bob.safetensors'}:0.5"]}
+    codes = {}
+    for name, args in runs.items():
+        code, out = cli(*common, *args, "--codes-output", tmp_path / f"{name}.npy")
+        assert code == 0, out
+        codes[name] = np.load(tmp_path / f"{name}.npy")
+    assert np.array_equal(codes["alone"], codes["file"]) and np.array_equal(codes["alone"], codes["name"])
+    assert np.array_equal(codes["mix"], codes["mix-files"]) and not np.array_equal(codes["mix"], codes["alone"])
+    code, out = cli(*common, "--voice", "alice+carol", "--output", tmp_path / "bad.wav")
+    lines = [line for line in out.splitlines() if line.startswith("error:")]
+    assert code == 2 and len(lines) == 1 and "--voice 'carol.safetensors' is an in-context voice" in lines[0], out
+    assert "--x-vector-only" in lines[0] and not (tmp_path / "bad.wav").exists()

@@ -205,3 +205,12 @@ def test_the_command_line_blends_saved_voices_by_file_or_name(base, tmp_path, tm
     lines = [line for line in out.splitlines() if line.startswith("error:")]
     assert code == 2 and len(lines) == 1 and "--voice 'carol.safetensors' is an in-context voice" in lines[0], out
     assert "--x-vector-only" in lines[0] and not (tmp_path / "bad.wav").exists()
+
+
+def test_a_voice_of_another_size_is_refused_in_a_blend(base, load_tiny, tmp_path):
+    large = load_tiny("base-1b7")
+    path = large.save_voice(large.clone(CLIP, x_vector_only=True), tmp_path / "large.safetensors")
+    mine = base.clone(CLIP, x_vector_only=True)
+    with pytest.raises(InputError, match="made with a 1.7B model and this is the 0.6B Base model") as e:
+        base.request(text=TEXT, voice=((mine, 1), (path, 1)))
+    assert e.value.field == "voice" and "\n" not in str(e.value)

@@ -14,8 +14,9 @@ nagisa for its import; see tests/reference/README.md). Writes into --out (tests/
   repair.json        the official repair (`fix_timestamp`) on crafted non-monotonic picks
 
 Sizes are small but the token ids, the 5,000 classes of 80 ms, the 100-frame mel chunks and the
-layout are the released ones; `n_window_infer` is 200 (released 800) so that a 3 s clip spans
-two attention windows of the encoder. Embedding rows that no case uses are zero; the timestamp
+layout are the released ones (`n_window_infer` is 200, released 800: the oracle's CPU attention, SDPA,
+ignores those windows, which only its flash-attention-2 path applies). The English and Chinese clips
+span three and two mel chunks of 100 frames (the last one zero-padded), the mixed one a single short chunk. Embedding rows that no case uses are zero; the timestamp
 head is the first of a series of draws whose argmax wins by MIN_MARGIN at every slot of every case.
 """
 

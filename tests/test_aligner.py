@@ -1,0 +1,126 @@
+"""Qwen3-ForcedAligner in MLX against qwen-asr 0.0.6 (issue 44).
+
+Fixtures: tests/reference/record_aligner.py (oracle venv) -> tests/fixtures/aligner/: a tiny random
+aligner in the released layout, built with qwen-asr's classes, and the official outputs on three
+synthetic clips (English at 24 kHz over three mel chunks, Chinese over two, a mixed text in one short
+chunk). Tolerances: the mel within 1e-4 (float64 STFT here, float32 there: ~5e-6 seen); encoder
+outputs (|x| up to ~4) within 1e-4 (~3e-6 seen); logits (std ~6) within 2e-4 (~1.5e-5 seen); the
+official argmax wins every slot by at least 0.1 (cases.json `min_slot_margin`), so picks, repaired
+times and word times must be equal exactly.
+"""
+
+import json
+
+import mlx.core as mx
+import numpy as np
+import pytest
+
+from fixture_checkpoints import ALIGNER, aligner_dir
+
+from mlx_qwen3tts import aligner as aligner_api
+from mlx_qwen3tts.aligner.features import log_mel, to_16k
+from mlx_qwen3tts.aligner.words import repair, split_words
+from mlx_qwen3tts.errors import InputError, ModelLoadError
+
+CASES = json.loads((ALIGNER / "cases.json").read_text(encoding="utf-8"))["cases"]
+NAMES = [c["name"] for c in CASES]
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    return aligner_api.load(str(aligner_dir(tmp_path_factory.getbasetemp())))
+
+
+def _case(name):
+    case = next(c for c in CASES if c["name"] == name)
+    with np.load(ALIGNER / f"{name}.npz") as data:
+        recorded = dict(data)
+    return case, recorded, recorded["pcm"].astype(np.float32) / 32768.0
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def run(request, model):
+    case, recorded, audio = _case(request.param)
+    return case, recorded, audio, model.run(audio, case["sample_rate"], case["text"], case["language"])
+
+
+def test_the_mel_front_end_equals_whisper_feature_extractor():
+    case, recorded, audio = _case("mixed")  # the one case whose mel is recorded (fixture size)
+    mel = log_mel(to_16k(audio, case["sample_rate"]))
+    assert mel.shape == recorded["input_features"].shape
+    np.testing.assert_allclose(mel, recorded["input_features"], atol=1e-4, rtol=0)
+
+
+def test_encoder_outputs_equal_the_official_audio_tower(run, model):
+    _, recorded, _, ours = run
+    features = np.array(model.model.audio_features(mx.array(ours.mel)))
+    assert features.shape == recorded["audio_features"].shape
+    np.testing.assert_allclose(features, recorded["audio_features"], atol=1e-4, rtol=0)
+
+
+def test_prompt_and_slot_layout_equal_the_official_processor(run):
+    _, recorded, _, ours = run
+    np.testing.assert_array_equal(ours.input_ids, recorded["input_ids"])
+    np.testing.assert_array_equal(ours.slots, recorded["slots"])
+
+
+def test_slot_logits_and_picks_equal_the_official_head(run):
+    case, recorded, _, ours = run
+    assert case["min_slot_margin"] >= 0.1
+    n = recorded["slot_logits"].shape[0]
+    np.testing.assert_allclose(ours.slot_logits[:n], recorded["slot_logits"], atol=2e-4, rtol=0)
+    top = np.take_along_axis(ours.slot_logits, recorded["slot_top_classes"].astype(np.int64), axis=-1)
+    np.testing.assert_allclose(top, recorded["slot_top_values"], atol=2e-4, rtol=0)
+    np.testing.assert_array_equal(ours.slot_logits.argmax(-1), recorded["slot_argmax"])
+    assert repair(ours.slot_logits.argmax(-1) * 80.0) == recorded["repaired_ms"].tolist()
+
+
+def test_word_times_equal_qwen_asr(run, model):
+    case, _, audio, _ = run
+    words = model.align(audio, case["sample_rate"], case["text"], case["language"])
+    assert [(w.text, w.start, w.end) for w in words] == [(w["text"], w["start"], w["end"]) for w in case["words"]]
+    starts = [w.start for w in words]
+    assert starts == sorted(starts) and all(w.start <= w.end for w in words)
+
+
+def test_the_repair_equals_the_official_one_on_crafted_picks():
+    cases = json.loads((ALIGNER / "repair.json").read_text())
+    assert len(cases) >= 10
+    for c in cases:
+        assert repair(c["picks_ms"]) == c["repaired_ms"], c["picks_ms"]
+    assert repair([]) == []
+
+
+def test_words_split_as_the_official_processor():
+    for case in CASES:
+        assert split_words(case["text"], case["language"]) == [w["text"] for w in case["words"]]
+    assert split_words("我爱Python和 MLX，好！", "Chinese") == ["我", "爱", "Python", "和", "MLX", "好"]
+    assert split_words("l'été -- 3.5 e-mail", "French") == ["l'été", "35", "email"]
+
+
+@pytest.mark.parametrize("language, text, words", [
+    ("Korean", "안녕하세요", "Korean needs soynlp"),
+    ("Klingon", "Qapla", "does not know the language 'Klingon'"),
+    ("English", "  ", "is empty"),
+    ("English", "!!! ...", "no word to time"),
+])
+def test_bad_input_is_refused_with_a_clear_message(model, language, text, words):
+    with pytest.raises(InputError, match=words):
+        model.align(np.zeros(16000, np.float32), 16000, text, language)
+
+
+def test_japanese_needs_the_nagisa_extra_or_splits_as_nagisa(model):
+    try:
+        import nagisa
+    except ImportError:
+        with pytest.raises(InputError, match=r"aligner-ja"):
+            split_words("東京に行きます", "Japanese")
+    else:
+        assert split_words("東京に行きます。", "Japanese") == [w for w in nagisa.tagging("東京に行きます。").words
+                                                          if w != "。"]
+
+
+def test_a_tts_folder_is_not_an_aligner(tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "qwen3_tts"}))
+    with pytest.raises(ModelLoadError, match="not a Qwen3-ForcedAligner"):
+        aligner_api.load(str(tmp_path))

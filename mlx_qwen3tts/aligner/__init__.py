@@ -89,7 +89,8 @@ class Aligner:
         """The words of `text` (as the official aligner splits them) with their times in `audio`.
 
         `audio`: mono (samples,) or (samples, channels) float samples at `sample_rate` (resampled to
-        16 kHz); `language`: one of `languages` (Chinese and mixed texts are timed per character).
+        16 kHz); `language`: one of `languages`, or "auto" (words split as for every language but
+        Japanese and Korean: at spaces, and Chinese characters one by one).
         """
         run = self.run(audio, sample_rate, text, language)
         times = repair(run.slot_logits.argmax(axis=-1) * self.config.timestamp_segment_time)
@@ -97,6 +98,8 @@ class Aligner:
                 for i, w in enumerate(run.words)]
 
     def _language(self, language) -> str:
+        if language is None or (isinstance(language, str) and language.strip().lower() == "auto"):
+            return "auto"  # words split as for every language but Japanese and Korean
         if not isinstance(language, str) or not language.strip():
             raise InputError("{language} is empty: name the language of the text, e.g. English", field="language")
         known = {name.lower(): name for name in self.languages}

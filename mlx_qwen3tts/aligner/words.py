@@ -24,7 +24,8 @@ _CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73
         (0x2B820, 0x2CEAF), (0xF900, 0xFAFF))
 
 
-def _kept(ch: str) -> bool:
+def kept(ch: str) -> bool:
+    """Whether the aligner keeps `ch` in a word: letters, digits, the apostrophe."""
     return ch == "'" or unicodedata.category(ch)[0] in "LN"
 
 
@@ -34,7 +35,7 @@ def _is_cjk(ch: str) -> bool:
 
 
 def _clean(token: str) -> str:
-    return "".join(ch for ch in token if _kept(ch))
+    return "".join(ch for ch in token if kept(ch))
 
 
 def _cut_ideographs(piece: str) -> list:

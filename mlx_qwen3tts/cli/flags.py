@@ -8,4 +8,4 @@ DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"
 FLAGS = {**field_names(**{**{name: "--" + name.replace("_", "-") for name in FIELDS}, "deltas": "--text-stream"}),
          "save_voice": "--save-voice", "split": "--split", "format": "--format", "codes": "--from-codes"}
 PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file", "from_codes",
-                "text_file", "captions", "lexicon")
+                "text_file", "captions", "lexicon", "aligner")

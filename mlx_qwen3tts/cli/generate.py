@@ -91,6 +91,10 @@ class Progress:
 @click.option("--text-file", help="Long-form: speak a whole .txt or Markdown .md file of any length ('-': stdin), "
               "written as it goes; .m4b/.m4a outputs get chapters. See docs/longform.md.")
 @click.option("--captions", help="With --text-file: captions per sentence (.srt, .vtt, or .json with sample offsets).")
+@click.option("--caption-words", is_flag=True, help="With --captions: time every word with Qwen3-ForcedAligner "
+              "(WebVTT word timestamps, a 'words' list per JSON cue, an SRT cue per word). See docs/aligner.md.")
+@click.option("--aligner", default="Qwen/Qwen3-ForcedAligner-0.6B", show_default=True,
+              help="With --caption-words: the aligner model (hub id or folder).")
 @click.option("--resume", is_flag=True, help="With --text-file: continue an interrupted run of the same command.")
 @click.option("--split-chapters", is_flag=True, help="With --text-file: one output file per chapter "
               "(book_01_Title.mp3, ...).")
@@ -181,6 +185,8 @@ class Options:
     from_codes: Optional[str]
     text_file: Optional[str] = None
     captions: Optional[str] = None
+    caption_words: bool = False
+    aligner: str = "Qwen/Qwen3-ForcedAligner-0.6B"
     resume: bool = False
     split_chapters: bool = False
     script: bool = False

@@ -126,11 +126,13 @@ def model_id(path_or_repo: str) -> str:
                    "(Open WebUI fetches them with none).")
 @click.option("--lexicon", type=click.Path(dir_okay=False), default=None,
               help="TSV of 'word<TAB>how to say it' applied to every whole text (HTTP, Wyoming).")
+@click.option("--aligner", default=None, help="Word timestamps ('timestamps' on /v1/audio/speech) from this "
+              "Qwen3-ForcedAligner (hub id, e.g. Qwen/Qwen3-ForcedAligner-0.6B, or folder). Default: none.")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts.server")
 def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, prefill_budget, cors,
          max_input_chars, dtype, wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens,
-         wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, lexicon, log_level):
+         wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, lexicon, aligner, log_level):
     """Serve Qwen3-TTS over HTTP (OpenAI's /v1/audio/speech) and WebSocket, with a page at /."""
     with cli_errors():
         if no_http and wyoming_port is None:
@@ -165,13 +167,17 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
 
         logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
         tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
+        if aligner is not None:
+            from ..aligner import load as load_aligner
+
+            aligner = load_aligner(aligner)
         limits = Limits(max_input_chars=max_input_chars)
         engine = tts.engine(max_active=max_active, max_queue=max_queue, prefill_budget=prefill_budget)
         engine.warm()  # every batch size compiled before the server listens (and /health answers)
         voices = VoiceStore(tts.facts, tts.tokenizer, Path(voices_dir).expanduser() if voices_dir else default_voices_dir(),
                             limits)
         server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue,
-                        lexicon=respellings)
+                        lexicon=respellings, aligner=aligner)
         wyoming = None
         if wyoming_port is not None:  # with --no-http, it serves here until stopped
             wyoming = start_wyoming(server, wyoming_host, wyoming_port, alone=no_http,

@@ -52,6 +52,7 @@ class Server:
     max_queue: int = 32
     mlx_thread: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "mlx_qwen3tts-clone"))
     lexicon: Optional[object] = None  # --lexicon: respellings applied to every whole text
+    aligner: Optional[object] = None  # --aligner: word timestamps (mlx_qwen3tts.aligner.Aligner)
 
     def close(self):
         """Stop the cloning thread, its MLX streams released first (or the process may abort at exit)."""

@@ -12,8 +12,10 @@ word's start and end in steps of 80 ms, repaired to be monotonic as qwen-asr doe
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 import mlx.core as mx
+import mlx.nn as nn
 import numpy as np
 
 from ..errors import InputError, ModelLoadError
@@ -27,6 +29,7 @@ from .words import prompt, repair, split_words
 DEFAULT_MODEL = "Qwen/Qwen3-ForcedAligner-0.6B"
 # The released aligner times up to 5,000 classes of 80 ms; qwen-asr cuts longer audio before aligning.
 MAX_SECONDS = 300
+QUANTIZED_BITS = (4, 6, 8)
 
 __all__ = ["DEFAULT_MODEL", "Aligner", "Word", "load"]
 
@@ -109,8 +112,15 @@ class Aligner:
         return language.strip()
 
 
-def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32) -> Aligner:
-    """The aligner from a folder in the released layout or a hub id (downloaded once)."""
+def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[int] = None,
+         group_size: int = 64) -> Aligner:
+    """The aligner from a folder in the released layout or a hub id (downloaded once).
+
+    `bits` (4, 6 or 8): the decoder (its layers' Linear layers and the token embedding, most of the
+    weights) quantized as it loads, in groups of `group_size`; the audio encoder and the timestamp
+    head stay in `dtype`."""
+    if bits is not None and bits not in QUANTIZED_BITS:
+        raise InputError(f"bits must be one of {', '.join(map(str, QUANTIZED_BITS))}, got {bits!r}", field="bits")
     folder = resolve(path_or_repo)
     config_path = Path(folder) / "config.json"
     if not config_path.exists():
@@ -128,5 +138,16 @@ def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32) -> Aligner:
     weights = ForcedAligner.sanitize(load_weights(safetensors_files(Path(folder))))
     apply_weights(model, {k: v.astype(dtype) for k, v in weights.items()}, f"{folder}/model.safetensors",
                   params.get("quantization"))
+    if bits is not None:
+        _quantize_decoder(model, bits, group_size)
     mx.eval(model.parameters())
     return Aligner(model, TextTokenizer.from_folder(folder))
+
+
+def _quantize_decoder(model: ForcedAligner, bits: int, group_size: int):
+    def wanted(path, module):
+        return isinstance(module, (nn.Linear, nn.Embedding)) and module.weight.shape[-1] % group_size == 0
+
+    if not any(wanted("", m) for _, m in model.thinker.model.named_modules()):
+        raise InputError(f"group_size {group_size} divides none of the decoder's widths", field="group_size")
+    nn.quantize(model.thinker.model, group_size, bits, class_predicate=wanted)

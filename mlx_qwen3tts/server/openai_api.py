@@ -160,4 +160,5 @@ async def health(request: Request):
                          "languages": server.tts.config.languages, "active": stats.get("active", 0), "queued": stats.get("queued", 0),
                          "max_active": server.max_active, "max_queue": server.max_queue,
                          "prefill_budget": server.engine.prefill_budget_now,
+                         "timestamps": server.aligner is not None,  # word timestamps (--aligner)
                          **health_facts(server.tts.facts)})  # what the page adapts to

@@ -116,8 +116,8 @@ def test_japanese_needs_the_nagisa_extra_or_splits_as_nagisa(model):
         with pytest.raises(InputError, match=r"aligner-ja"):
             split_words("東京に行きます", "Japanese")
     else:
-        assert split_words("東京に行きます。", "Japanese") == [w for w in nagisa.tagging("東京に行きます。").words
-                                                          if w != "。"]
+        expected = [w for w in nagisa.tagging("東京に行きます。").words if w != "。"]
+        assert split_words("東京に行きます。", "Japanese") == expected
 
 
 def test_a_tts_folder_is_not_an_aligner(tmp_path):

@@ -44,7 +44,8 @@ def test_json_words_are_the_aligners_on_each_sentence_inside_its_cue(ckpt, align
     speak(ckpt, "--text-file", tmp_path / "a.txt", "-o", tmp_path / "a.wav", "--captions", tmp_path / "a.json")
     whole = audio(tmp_path / "a.wav")
     cues = json.loads((tmp_path / "a.json").read_text())["cues"]
-    assert [c["text"] for c in cues] == ["Hello world, it's me.", "我爱 Python 和 MLX!", "The e-mail came at 10 o'clock."]
+    assert [c["text"] for c in cues] == ["Hello world, it's me.", "我爱 Python 和 MLX!",
+                                         "The e-mail came at 10 o'clock."]
     for cue in cues:
         own = aligner.align(whole[cue["start"]:cue["speech_end"]], RATE, cue["text"], "auto")
         expected = [(w.text, min(cue["start"] + round(w.start * RATE), cue["speech_end"]),

@@ -18,8 +18,9 @@ from ..longform.resume import fingerprint
 from ..longform.writer import output_format
 
 # Options that only mean something with --text-file, as (Options field, flag).
-ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("caption_words", "--caption-words"), ("resume", "--resume"), ("split_chapters", "--split-chapters"),
-                       ("script", "--script"), ("cast", "--cast"), ("heading_pattern", "--heading-pattern"))
+ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("caption_words", "--caption-words"), ("resume", "--resume"),
+                       ("split_chapters", "--split-chapters"), ("script", "--script"), ("cast", "--cast"),
+                       ("heading_pattern", "--heading-pattern"))
 NAMES = {"text": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern", "script": "--script",
          "captions": "--captions", "resume": "--resume"}
 MARKDOWN = (".md", ".markdown")

@@ -16,8 +16,10 @@ nagisa for its import; see tests/reference/README.md). Writes into --out (tests/
 Sizes are small but the token ids, the 5,000 classes of 80 ms, the 100-frame mel chunks and the
 layout are the released ones (`n_window_infer` is 200, released 800: the oracle's CPU attention, SDPA,
 ignores those windows, which only its flash-attention-2 path applies). The English and Chinese clips
-span three and two mel chunks of 100 frames (the last one zero-padded), the mixed one a single short chunk. Embedding rows that no case uses are zero; the timestamp
-head is the first of a series of draws whose argmax wins by MIN_MARGIN at every slot of every case.
+span three and two mel chunks of 100 frames (the last one zero-padded), the mixed one a single short
+chunk. Embedding rows that no case uses are zero; the `<timestamp>` row is small (see init_weights);
+the timestamp head is the first of a series of draws whose argmax wins by MIN_MARGIN at every slot of
+every case.
 """
 
 import argparse
@@ -289,7 +291,8 @@ def record(folder: Path, out: Path) -> None:
             slot_argmax=slot_logits.argmax(-1).numpy().astype(np.int32),
             slot_margin=(top2[:, 0] - top2[:, 1]).numpy().astype(np.float32),
             slot_logits=slot_logits[:SLOT_LOGITS].numpy().astype(np.float32),
-            slot_top_values=top8.values.numpy().astype(np.float32), slot_top_classes=top8.indices.numpy().astype(np.int32),
+            slot_top_values=top8.values.numpy().astype(np.float32),
+            slot_top_classes=top8.indices.numpy().astype(np.int32),
             picks_ms=picks_ms.astype(np.float32), repaired_ms=np.asarray(repaired, np.int64))
         words = [{"text": it.text, "start": it.start_time, "end": it.end_time} for it in result]
         assert [w["text"] for w in words] == word_list

@@ -128,3 +128,25 @@ def test_caption_words_needs_text_file(ckpt, tmp_path):
     code, output = run("--model", ckpt["custom_voice-0b6"], "--text", "Hi", "-o", tmp_path / "a.wav",
                        "--caption-words")
     assert code == 2 and "--caption-words applies to --text-file" in error_line(output)
+
+
+def test_rendering_of_timed_words_in_each_format():
+    """Word times that differ (the tiny aligner's mostly do not): WebVTT tags sit before each later word,
+    strictly inside the cue; SRT gives a cue per word up to the next word's start, words that start
+    together share one; JSON keeps the samples."""
+    from mlx_qwen3tts.longform.captions import Cue, render
+
+    words = (("Call", 2400, 7200), ("me", 9600, 12000), ("email", 14400, 20000), ("now", 14400, 30000))
+    cue = Cue("Call me, e-mail now!", 2400, 36000, 43200, 0, 1, words)
+    plain = Cue("Next.", 43200, 48000, 48000, 0, 2)
+    vtt = render([cue, plain], RATE, "vtt").splitlines()
+    assert vtt[2:4] == ["00:00:00.100 --> 00:00:01.800",
+                        "Call <00:00:00.400>me, <00:00:00.600>e-mail now!"]
+    assert vtt[5:7] == ["00:00:01.800 --> 00:00:02.000", "Next."]
+    srt = [b.splitlines() for b in render([cue, plain], RATE, "srt").split("\n\n") if b.strip()]
+    assert [b[1:] for b in srt] == [["00:00:00,100 --> 00:00:00,400", "Call"],
+                                    ["00:00:00,400 --> 00:00:00,600", "me"],
+                                    ["00:00:00,600 --> 00:00:01,800", "email now"],
+                                    ["00:00:01,800 --> 00:00:02,000", "Next."]]
+    cues = json.loads(render([cue, plain], RATE, "json"))["cues"]
+    assert cues[0]["words"][1] == {"text": "me", "start": 9600, "end": 12000} and "words" not in cues[1]

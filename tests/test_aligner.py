@@ -147,3 +147,18 @@ def test_an_8_bit_decoder_keeps_every_pick_and_a_4_bit_one_loads(tmp_path_factor
         assert [w.text for w in words] == [w["text"] for w in case["words"]]
     with pytest.raises(InputError, match="bits must be one of 4, 6, 8"):
         aligner_api.load(folder, bits=3)
+
+
+def test_an_aligner_not_downloaded_offline_is_named_as_the_aligner(tmp_path):
+    """Offline with an empty hub cache: the default id is said to need one download (not called an
+    unknown model beside the TTS ids), in a fresh process so no other test's cache settings apply."""
+    import subprocess
+    import sys
+
+    code = ("from mlx_qwen3tts import aligner\n"
+            "try:\n    aligner.load()\nexcept Exception as e:\n    print(type(e).__name__, e)\n")
+    env = {**__import__("os").environ, "HF_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    env.pop("HF_HUB_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120).stdout
+    assert out.startswith("ModelLoadError model 'Qwen/Qwen3-ForcedAligner-0.6B' is not in the local cache")
+    assert "connect once to download it" in out and "Qwen3-TTS" not in out

@@ -121,7 +121,7 @@ def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[int
     head stay in `dtype`."""
     if bits is not None and bits not in QUANTIZED_BITS:
         raise InputError(f"bits must be one of {', '.join(map(str, QUANTIZED_BITS))}, got {bits!r}", field="bits")
-    folder = resolve(path_or_repo)
+    folder = resolve(path_or_repo, released=(DEFAULT_MODEL,))
     config_path = Path(folder) / "config.json"
     if not config_path.exists():
         raise ModelLoadError(f"{config_path} is missing: {folder} is not a Qwen3-ForcedAligner folder")

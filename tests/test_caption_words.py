@@ -112,8 +112,18 @@ def test_word_captions_survive_a_kill_and_resume(ckpt, tmp_path):
     assert all(c["words"] for c in whole["cues"])
 
 
+def test_an_8_bit_aligner_times_the_same_words(ckpt, tmp_path):
+    (tmp_path / "a.txt").write_text(TEXT)
+    speak(ckpt, "--text-file", tmp_path / "a.txt", "-o", tmp_path / "a.wav", "--captions", tmp_path / "a.json",
+          "--aligner-bits", "8")
+    cues = json.loads((tmp_path / "a.json").read_text())["cues"]
+    assert [w["text"] for w in cues[1]["words"]] == ["我", "爱", "Python", "和", "MLX"]
+    assert all(c["start"] <= w["start"] <= w["end"] <= c["speech_end"] for c in cues for w in c["words"])
+
+
 @pytest.mark.parametrize("args, message", [
     (["--caption-words"], "--caption-words times the words of --captions"),
+    (["--captions", "{tmp}/a.vtt", "--aligner-bits", "4"], "--aligner-bits applies to --caption-words"),
     (["--captions", "{tmp}/a.vtt", "--caption-words", "--language", "korean"], "Korean needs soynlp"),
 ])
 def test_bad_word_caption_options_are_one_line_and_exit_2(ckpt, tmp_path, args, message):

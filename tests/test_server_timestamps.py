@@ -96,6 +96,27 @@ def test_bad_timestamp_requests_are_400_with_the_field(http, body, param, words)
     assert error["param"] == param and words in error["message"]
 
 
+def test_an_8_bit_aligner_serves_the_same_words(tmp_path_factory):
+    root = tmp_path_factory.getbasetemp()
+    eight = shared_server("custom_voice-0b6", root, "--api-key", API_KEY, "--aligner", str(aligner_dir(root)),
+                          "--aligner-bits", "8")
+    response = httpx.post(eight.url + "/v1/audio/speech", json={**BODY, "timestamps": True, "response_format": "pcm"},
+                          headers={"Authorization": f"Bearer {API_KEY}"}, timeout=120)
+    check_words(response.json()["timestamps"], len(base64.b64decode(response.json()["audio"])) / 2 / SR)
+
+
+def test_aligner_bits_without_an_aligner_is_one_error_line():
+    import subprocess
+    import sys
+
+    from server_harness import ROOT, env
+
+    result = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.server", "--aligner-bits", "4", "--port", "0"],
+                            capture_output=True, text=True, timeout=120, env=env(), cwd=ROOT)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["error: --aligner-bits applies to --aligner; give --aligner MODEL"]
+
+
 def test_a_server_without_an_aligner_says_how_to_get_one(tmp_path_factory):
     plain = shared_server("custom_voice-0b6", tmp_path_factory.getbasetemp(), "--api-key", API_KEY)
     response = httpx.post(plain.url + "/v1/audio/speech", json={**BODY, "timestamps": True},

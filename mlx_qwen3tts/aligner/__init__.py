@@ -113,12 +113,12 @@ class Aligner:
 
 
 def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[int] = None,
-         group_size: int = 64) -> Aligner:
+         group_size: Optional[int] = None) -> Aligner:
     """The aligner from a folder in the released layout or a hub id (downloaded once).
 
     `bits` (4, 6 or 8): the decoder (its layers' Linear layers and the token embedding, most of the
-    weights) quantized as it loads, in groups of `group_size`; the audio encoder and the timestamp
-    head stay in `dtype`."""
+    weights) quantized as it loads, in groups of `group_size` (default 64, or 32 where 64 does not
+    divide the decoder's width); the audio encoder and the timestamp head stay in `dtype`."""
     if bits is not None and bits not in QUANTIZED_BITS:
         raise InputError(f"bits must be one of {', '.join(map(str, QUANTIZED_BITS))}, got {bits!r}", field="bits")
     folder = resolve(path_or_repo, released=(DEFAULT_MODEL,))
@@ -139,7 +139,8 @@ def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[int
     apply_weights(model, {k: v.astype(dtype) for k, v in weights.items()}, f"{folder}/model.safetensors",
                   params.get("quantization"))
     if bits is not None:
-        _quantize_decoder(model, bits, group_size)
+        width = config.decoder.hidden_size
+        _quantize_decoder(model, bits, group_size or (64 if width % 64 == 0 else 32))
     mx.eval(model.parameters())
     return Aligner(model, TextTokenizer.from_folder(folder))
 

@@ -18,7 +18,8 @@ from ..longform.resume import fingerprint
 from ..longform.writer import output_format
 
 # Options that only mean something with --text-file, as (Options field, flag).
-ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("caption_words", "--caption-words"), ("resume", "--resume"),
+ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("caption_words", "--caption-words"),
+                       ("aligner_bits", "--aligner-bits"), ("resume", "--resume"),
                        ("split_chapters", "--split-chapters"), ("script", "--script"), ("cast", "--cast"),
                        ("heading_pattern", "--heading-pattern"))
 NAMES = {"text": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern", "script": "--script",
@@ -45,6 +46,8 @@ def check_long_form_options(opts):
         raise InputError("--cast applies to --script (lines 'Name: text'); add --script")
     if opts.caption_words and opts.captions is None:
         raise InputError("--caption-words times the words of --captions; give --captions FILE (.vtt, .srt or .json)")
+    if opts.aligner_bits is not None and not opts.caption_words:
+        raise InputError("--aligner-bits applies to --caption-words; add --caption-words")
 
 
 def _read_text(path: str) -> str:
@@ -196,7 +199,9 @@ def run_text_file(opts, load_model, narrator_voice):
         from ..longform.word_timing import WordTimer
 
         with cli_errors({**names, "language": "--language"}):
-            words = WordTimer(load_aligner(opts.aligner), str(opts.aligner), opts.language or "auto")
+            bits = int(opts.aligner_bits) if opts.aligner_bits else None
+            words = WordTimer(load_aligner(opts.aligner, bits=bits), f"{opts.aligner}:{bits or 'stored'}",
+                              opts.language or "auto")
     progress = Progress(len(doc.segments), doc.chars, tts.sample_rate, opts.quiet)
     with cli_errors(names):
         run_job(tts, doc, targets, key=_run_key(opts, tts, doc, cast, settings), resume=opts.resume, seed=opts.seed,

@@ -120,9 +120,13 @@ def test_japanese_needs_the_nagisa_extra_or_splits_as_nagisa(model):
         assert split_words("東京に行きます。", "Japanese") == expected
 
 
-def test_a_tts_folder_is_not_an_aligner(tmp_path):
+def test_a_tts_folder_is_not_an_aligner_and_a_converted_one_is_refused(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({"model_type": "qwen3_tts"}))
     with pytest.raises(ModelLoadError, match="not a Qwen3-ForcedAligner"):
+        aligner_api.load(str(tmp_path))
+    (tmp_path / "config.json").write_text(json.dumps({"timestamp_token_id": 151705, "quantization": {"bits": 4},
+                                                      "thinker_config": {"classify_num": 5000}}))
+    with pytest.raises(ModelLoadError, match="converted .quantized. aligner"):
         aligner_api.load(str(tmp_path))
 
 

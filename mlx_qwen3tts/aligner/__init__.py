@@ -53,10 +53,6 @@ class Pass:
     slots: np.ndarray
     slot_logits: np.ndarray
 
-    @property
-    def picks_ms(self) -> np.ndarray:
-        return self.slot_logits.argmax(axis=-1)
-
 
 class Aligner:
     """A loaded forced aligner; `align` times the words of a text in a clip of its speech."""
@@ -130,14 +126,16 @@ def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[int
             or "classify_num" not in params.get("thinker_config", {}):
         raise ModelLoadError(f"{folder} is not a Qwen3-ForcedAligner model (its config.json has no "
                              "timestamp_token_id and thinker_config.classify_num)")
+    if params.get("quantization"):
+        raise ModelLoadError(f"{folder} holds a converted (quantized) aligner, which this package does not read; "
+                             f"give the released {DEFAULT_MODEL} (a quantized decoder: bits=4 or 8)")
     try:
         config = AlignerConfig.from_dict(params)
     except (KeyError, TypeError, ValueError) as e:
         raise ModelLoadError(f"{config_path} is not a valid aligner config: {e!r}") from None
     model = ForcedAligner(config)
     weights = ForcedAligner.sanitize(load_weights(safetensors_files(Path(folder))))
-    apply_weights(model, {k: v.astype(dtype) for k, v in weights.items()}, f"{folder}/model.safetensors",
-                  params.get("quantization"))
+    apply_weights(model, {k: v.astype(dtype) for k, v in weights.items()}, f"{folder}/model.safetensors")
     if bits is not None:
         width = config.decoder.hidden_size
         _quantize_decoder(model, bits, group_size or (64 if width % 64 == 0 else 32))

@@ -118,7 +118,8 @@ def test_aligner_bits_without_an_aligner_is_one_error_line():
 
 
 def test_a_server_without_an_aligner_says_how_to_get_one(tmp_path_factory):
-    plain = shared_server("custom_voice-0b6", tmp_path_factory.getbasetemp(), "--api-key", API_KEY)
+    plain = shared_server("custom_voice-0b6", tmp_path_factory.getbasetemp(), "--api-key", API_KEY,  # test_server's
+                          "--max-active", "8", "--max-queue", "4", "--prefill-budget", "50")
     response = httpx.post(plain.url + "/v1/audio/speech", json={**BODY, "timestamps": True},
                           headers={"Authorization": f"Bearer {API_KEY}"}, timeout=60)
     assert response.status_code == 400

@@ -147,7 +147,7 @@ def test_rendering_of_timed_words_in_each_format():
     from mlx_qwen3tts.longform.captions import Cue, render
 
     words = (("Call", 2400, 7200), ("me", 9600, 12000), ("email", 14400, 20000), ("now", 14400, 30000))
-    cue = Cue("Call me, e-mail now!", 2400, 36000, 43200, 0, 1, words)
+    cue = Cue("Call me, e-mail now!", 2400, 36000, 43200, 0, 1, words=words)
     plain = Cue("Next.", 43200, 48000, 48000, 0, 2)
     vtt = render([cue, plain], RATE, "vtt").splitlines()
     assert vtt[2:4] == ["00:00:00.100 --> 00:00:01.800",

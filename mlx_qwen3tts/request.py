@@ -84,8 +84,8 @@ def _whole_text(text) -> str:
         raise InputError("{text} is empty; give some text to speak", field="text", code="empty_input")
     if len(text) > MAX_TEXT_CHARS:
         raise InputError(f"{{text}} has {len(text):,} characters; at most {MAX_TEXT_CHARS:,} are spoken in one call "
-                         "(20-60 minutes of speech): split it into parts and synthesize each", field="text",
-                         code="too_long")
+                         "(20-60 minutes of speech); long-form narration ({mlx_qwen3tts.longform}) takes text of any "
+                         "length", field="text", code="too_long", others=("mlx_qwen3tts.longform",))
     return text
 
 

@@ -158,6 +158,9 @@ def load_voice(path, facts, tokenizer) -> Voice:
     """A voice saved by `save_voice`, checked against the model (`config.ModelFacts`) it is for."""
     path = Path(path)
     if not path.is_file():
+        if str(path).strip().lower() in facts.speakers:  # a preset's name given as a voice (mlx-audio's habit)
+            raise InputError(f"{{voice}} {str(path)!r} is not a voice file but a preset speaker's name: ask for it as "
+                             f"{{speaker}} {str(path)!r}", field="voice", code="voice_not_found", others=("speaker",))
         raise InputError(f"voice file {path} does not exist", field="voice")
 
     def unusable(reason):

@@ -51,7 +51,10 @@ def _unpack(tmp_root: Path) -> Path:
                 tar.extractall(target, filter="data")
             else:
                 tar.extractall(target)
-    for folder in sorted(p for p in stage.iterdir() if (p / "model.safetensors").exists()):
+    # speech_tokenizer/ holds a model.safetensors too, but it is not a checkpoint: completing it as one
+    # would copy it into itself, and that nested copy into every checkpoint after it.
+    checkpoints = [p for p in stage.iterdir() if p.name != "speech_tokenizer" and (p / "model.safetensors").exists()]
+    for folder in sorted(checkpoints):
         for fname in TOKENIZER_FILES:
             shutil.copyfile(stage / "_text_tokenizer" / fname, folder / fname)
         shutil.copytree(stage / "speech_tokenizer", folder / "speech_tokenizer")

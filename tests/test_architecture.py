@@ -53,6 +53,14 @@ def test_no_adapter_imports_another():
         assert not {i for i in imported for o in others if i.endswith(f".{o}") or i == o}, (name, imported)
 
 
+def test_the_command_line_imports_nothing_of_the_server():
+    """What both use (the time stretch behind `--speed` and `speed`, formats) lives below both, in audio/."""
+    for path in (PACKAGE / "cli").glob("*.py"):
+        imported = _imports(path)
+        assert not {i for i in imported if ".server" in i or i.startswith("mlx_qwen3tts.server")}, (path.name, imported)
+    assert (PACKAGE / "audio" / "time_stretch.py").exists() and not (PACKAGE / "server" / "time_stretch.py").exists()
+
+
 def test_errors_import_no_cli_library():
     assert "click" not in _imports(PACKAGE / "errors.py")
 

@@ -39,6 +39,7 @@ SKIP = {
     "$B": "a benchmark", "(cd": "a benchmark of an old commit",
     "cd": "the reference implementation's environment (docs/fidelity.md)",
     "$REF_PY": "the reference implementation's environment (docs/fidelity.md)",
+    "$MLX_AUDIO_PYTHON": "installs mlx-audio, a benchmark's peer, into its own environment",
 }
 SKIP_PYTHON = {"-m pip": "installs packages", "-m pytest": "the test suite itself", "-m benchmarks": "a benchmark",
                "benchmarks/": "a benchmark", "convert/": "the maintainers' release scripts (released weights)"}
@@ -140,6 +141,18 @@ def test_the_readme_shows_what_a_newcomer_runs_first():
     assert any("--bits 4 --recipe talker4-cp8" in c for c in found)
     assert any("--save-voice me.safetensors" in c for c in found)
     assert len(blocks(text, "python")) >= 1
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_command_names_a_folder_of_one_machine(page):
+    """A newcomer has no /work/venvs/...: what a command needs is made by the page's own commands."""
+    for command in commands(page_text(page)):
+        assert not re.search(r"(?<![\w.~$])/(work|home|Users|opt|root)/", command), f"{page}: {command}"
+
+
+def test_the_readme_says_how_long_the_tests_take():
+    run_the_tests = page_text("README.md").split("## Run the tests", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"about \d+ minutes on two CPU cores", run_the_tests), run_the_tests
 
 
 @pytest.mark.parametrize("page", PAGES)

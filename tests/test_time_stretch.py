@@ -4,7 +4,7 @@ keeps its frequencies and loudness, the duration scales by 1/speed, streaming eq
 import numpy as np
 import pytest
 
-from mlx_qwen3tts.server.time_stretch import TimeStretch, time_stretch
+from mlx_qwen3tts.audio.time_stretch import TimeStretch, time_stretch
 
 SR = 24000
 

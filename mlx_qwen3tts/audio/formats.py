@@ -1,8 +1,9 @@
 """Audio output formats: which ones exist, and encoding to bytes in one go or chunk by chunk.
 
 Every format goes through soundfile's libsndfile (WAV, FLAC, Ogg/Opus, MP3) except raw PCM,
-which is 16-bit little-endian samples with no header, and AAC (ADTS), which PyAV encodes when it
-is installed (the server extra; see aac.py). Used by the command line and by servers:
+which is 16-bit little-endian samples with no header, and AAC, as ADTS (.aac) or in MP4 (.m4a,
+.m4b), which PyAV encodes when it is installed (the server extra; see aac.py, mp4.py). MP4 keeps
+its index at the end, so it is written whole or to a file, never streamed. Used by the command line and by servers:
 `encode(samples, rate, fmt)` gives a whole file; `StreamEncoder(fmt, rate)` gives the bytes of
 one as the audio is produced, for outputs that cannot seek back (stdout, pipes, HTTP bodies).
 """
@@ -16,7 +17,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import aac
+from . import aac, mp4
 from ..errors import InputError
 
 
@@ -25,7 +26,7 @@ class AudioFormat:
     name: str
     extensions: tuple
     mime: str
-    sf_format: Optional[str]  # None: written here (pcm) or by PyAV (aac)
+    sf_format: Optional[str]  # None: written here (pcm) or by PyAV (aac, mp4)
     sf_subtype: Optional[str]
     sf_options: tuple = ()  # extra soundfile keywords, as (name, value) pairs
 
@@ -47,10 +48,12 @@ FORMATS = {
         AudioFormat("mp3", (".mp3",), "audio/mpeg", "MP3", "MPEG_LAYER_III",
                     (("bitrate_mode", "CONSTANT"), ("compression_level", 0.5))),
         AudioFormat("aac", (".aac",), "audio/aac", None, None),
+        AudioFormat("mp4", (".m4a", ".m4b"), "audio/mp4", None, None),  # AAC in MPEG-4: audiobook players' .m4b
         AudioFormat("pcm", (".pcm", ".raw"), "audio/pcm", None, None),
     )
 }
 FORMAT_NAMES = tuple(FORMATS)
+STREAMABLE = tuple(name for name in FORMATS if name != "mp4")  # mp4 needs to seek back (see mp4.py)
 EXTENSIONS = {ext: f for f in FORMATS.values() for ext in f.extensions}
 
 
@@ -60,8 +63,8 @@ def supported() -> str:
 
 
 def available(name: str) -> bool:
-    """Whether this installation can encode the format (AAC needs PyAV)."""
-    return name != "aac" or aac.available()
+    """Whether this installation can encode the format (AAC and MP4 need PyAV)."""
+    return name not in ("aac", "mp4") or aac.available()
 
 
 def get_format(name: str) -> AudioFormat:
@@ -69,7 +72,7 @@ def get_format(name: str) -> AudioFormat:
     if fmt is None:
         raise InputError(f"unknown audio format '{name}'; choose one of: {supported()}", field="format")
     if not available(fmt.name):
-        raise InputError(aac.INSTALL_HINT, field="format")
+        raise InputError(mp4.INSTALL_HINT if fmt.name == "mp4" else aac.INSTALL_HINT, field="format")
     return fmt
 
 
@@ -81,6 +84,8 @@ def format_for_path(path, fmt: Optional[str] = None, default: str = "wav") -> Au
     by_extension = EXTENSIONS.get(suffix)
     if fmt is not None:
         chosen = get_format(fmt)
+        if chosen.name == "aac" and by_extension is not None and by_extension.name == "mp4":
+            return get_format("mp4")  # AAC, in the container the name asks for
         if by_extension is not None and by_extension is not chosen:
             raise InputError(f"{{format}} {chosen.name} does not match the extension of {path}; "
                              f"use a {'/'.join(chosen.extensions)} name or leave {{format}} out", field="format")
@@ -109,6 +114,8 @@ def encode(samples, sample_rate: int, fmt: str = "wav") -> bytes:
     """A whole audio file (headers complete) of mono float samples in [-1, 1]."""
     fmt = get_format(fmt)
     samples = _float_samples(samples)
+    if fmt.name == "mp4":
+        return mp4.encode_mp4(samples, sample_rate)
     if fmt.sf_format is None:  # pcm, aac: no headers to complete, the stream is the file
         encoder = StreamEncoder(fmt.name, sample_rate)
         return encoder.write(samples) + encoder.close()
@@ -218,6 +225,8 @@ class StreamEncoder:
 
     def __init__(self, fmt: str, sample_rate: int):
         self.format, self.sample_rate, self.closed = get_format(fmt), sample_rate, False
+        if self.format.name not in STREAMABLE:
+            raise InputError(not_streamable(self.format), field="format")
         self._header, self._file, self._sink = b"", None, None
         self._mp3_start = bytearray() if self.format.name == "mp3" else None  # held until its first frame is whole
         if self.format.name == "wav":
@@ -302,10 +311,19 @@ class _CheckedSoundFile:
             raise OSError(errno.EIO, f"the audio encoder could not finish the file ({e})") from None
 
 
+def not_streamable(fmt: AudioFormat) -> str:
+    """Why `fmt` cannot go to a pipe or stdout as it is made, and what to do instead (names `{format}`)."""
+    return (f"{fmt.name} ({'/'.join(fmt.extensions)}) keeps its index at the end of the file, so it cannot be "
+            f"streamed to a pipe or stdout; write it to a file, or choose one of {', '.join(STREAMABLE)} "
+            "with {format}")
+
+
 def open_file(path, fmt: str, sample_rate: int):
     """A writer with `.write(samples)` / `.close()` for a file path: headers are completed at close;
     a failed write raises OSError."""
     fmt = get_format(fmt)
+    if fmt.name == "mp4":
+        return mp4.Mp4File(path, sample_rate)
     if fmt.sf_format is None:
         return _StreamToFile(path, fmt.name, sample_rate)
     return _CheckedSoundFile(fmt.sound_file(str(path), sample_rate))

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import outputs
 from ..audio.formats import encode, format_for_path
+from ..audio.time_stretch import time_stretch
 from ..errors import InputError
 
 # Options that would ask for generation, which a codes file replaces.
@@ -58,7 +59,8 @@ def run_from_codes(opts):
                            + outputs.input_files("model", Path(opts.model).expanduser()))
     tts = load(opts.model, dtype=getattr(mx, opts.dtype) if opts.dtype else None)
     voice = tts.load_voice(opts.voice) if opts.voice is not None else None  # ICL: its reference codes lead in
-    audio = tts.decode(codes, ref_codes=None if voice is None else voice.ref_codes)
+    audio = time_stretch(tts.decode(codes, ref_codes=None if voice is None else voice.ref_codes), opts.speed,
+                         tts.sample_rate)
     output.write(encode(audio, tts.sample_rate, fmt.name))
     if not opts.quiet:
         click.echo(f"{codes.shape[0]} frames, {audio.shape[0] / tts.sample_rate:.2f} s of audio -> {output}", err=True)

@@ -19,9 +19,12 @@ from typing import Optional
 import click
 
 from .. import __version__, outputs
-from ..audio.formats import FORMAT_NAMES, AudioFormat, StreamEncoder, encode, format_for_path, open_file
+from ..audio.formats import (FORMAT_NAMES, STREAMABLE, AudioFormat, StreamEncoder, encode, format_for_path,
+                             not_streamable, open_file)
+from ..audio.time_stretch import MAX_SPEED, MIN_SPEED, TimeStretch, time_stretch
 from ..codec import FRAMES_PER_SECOND
 from ..errors import InputError
+from ..longform.progress import StatusLine
 from .console import OneLineErrors, cli_errors
 from .flags import DEFAULT_MODEL, FLAGS, PATH_OPTIONS  # noqa: F401  (DEFAULT_MODEL: also the server's)
 from .text_input import checked_utf8, decode_utf8, stdin_deltas  # noqa: F401  (stdin_deltas: also the tests')
@@ -29,28 +32,29 @@ from .saved_voices import voice_file
 from .speakers import help_epilog
 
 class Progress:
-    """`frames budget audio RTF` on one refreshed stderr line; with split text, per piece."""
+    """`frames budget audio RTF` on stderr as `StatusLine` shows records; with split text, per piece."""
 
-    def __init__(self, quiet: bool):
+    def __init__(self, quiet: bool, stream=None):
         self.quiet, self.start, self.last = quiet, time.perf_counter(), 0.0
         self.done_frames, self.piece, self.piece_frames = 0, 1, 0
+        self.status = StatusLine(stream)
+        self.every_s = 0.25 if self.status.tty else 2.0  # a log gets a line every 2 s, not four a second
 
     def __call__(self, frames: int, budget: int, piece: int = 1, pieces: int = 1):
         if piece != self.piece:  # a new piece: what the last one made counts towards the audio so far
             self.done_frames, self.piece = self.done_frames + self.piece_frames, piece
         self.piece_frames = frames
         now = time.perf_counter()
-        if self.quiet or now - self.last < 0.25:
+        if self.quiet or now - self.last < self.every_s:
             return
         self.last = now
         audio_s = (self.done_frames + frames) / FRAMES_PER_SECOND
         where = f"piece {piece}/{pieces}  " if pieces > 1 else ""
-        click.echo(f"\r{where}frames {frames}/{budget}  audio {audio_s:5.2f} s  "
-                   f"RTF {(now - self.start) / max(audio_s, 1e-9):5.2f}", err=True, nl=False)
+        self.status.update(f"{where}frames {frames}/{budget}  audio {audio_s:5.2f} s  "
+                           f"RTF {(now - self.start) / max(audio_s, 1e-9):5.2f}")
 
     def done(self):
-        if not self.quiet and self.last:
-            click.echo("", err=True)
+        self.status.end()
 
 
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]}, epilog=help_epilog())
@@ -58,7 +62,7 @@ class Progress:
 @click.option("-t", "--text", help="Text to speak; '-' reads all of stdin.")
 @click.option("--text-stream", is_flag=True, help="Read the text from stdin as it is written (e.g. piped from an LLM).")
 @click.option("-o", "--output", help="Audio file to write (24 kHz); the extension picks the format "
-                               "(.wav .flac .ogg/.opus .mp3 .aac .pcm); '-' writes to stdout.")
+                               "(.wav .flac .ogg/.opus .mp3 .aac .m4a/.m4b .pcm); '-' writes to stdout.")
 @click.option("-f", "--format", "audio_format", type=click.Choice(FORMAT_NAMES),
               help="Audio format when the output name does not say it (stdout: default wav).")
 @click.option("-l", "--language", default="auto", show_default=True, help="Language name, or auto.")
@@ -72,6 +76,9 @@ class Progress:
 @click.option("--repetition-penalty", type=float, help="Default: generation_config.json.")
 @click.option("--max-tokens", type=int, help="At most this many frames (12.5 per second) for the whole text.")
 @click.option("--seed", type=int, help="Random seed for sampling.")
+@click.option("--speed", type=click.FloatRange(MIN_SPEED, MAX_SPEED), default=1.0, show_default=True,
+              help=f"Speaking rate of the audio written or played, pitch kept ({MIN_SPEED}-{MAX_SPEED}; 2 = twice as "
+                   "fast).")
 @click.option("--codes-output", help="Write the codes (frames x 16 int32) as .npy.")
 @click.option("-r", "--ref-audio", type=click.Path(), help="Reference audio to clone (Base models): WAV, FLAC, "
               "OGG/Opus, MP3; M4A/AAC/ALAC and others with PyAV. The first 30 s are used.")
@@ -193,6 +200,7 @@ class Options:
     heading_pattern: Optional[str] = None
     batch_size: int = 8
     skip_chapters: Optional[str] = None
+    speed: float = 1.0
 
     @classmethod
     def from_click(cls, opts: dict) -> "Options":
@@ -314,6 +322,9 @@ def _check_outputs(opts: Options, lines):
     """Every output resolved and checked writable, none of them an input."""
     fmt = format_for_path(opts.output, opts.audio_format) if opts.output is not None else None
     outs = _resolve_outputs(lines, opts.output, opts.codes_output, opts.save_voice)
+    streamed = opts.stream or opts.play or opts.text_stream
+    if streamed and fmt is not None and fmt.name not in STREAMABLE and not outs["audio"].seekable:
+        raise InputError(not_streamable(fmt), field="format")
     outputs.check_distinct(
         [o for group in outs.values() for o in (group if isinstance(group, list) else [group]) if o is not None],
         outputs.input_files("--ref-audio", opts.ref_audio) + outputs.input_files("--voice", opts.voice)
@@ -329,19 +340,22 @@ def _speak(tts, opts: Options, plan: Plan, voice):
     if opts.normalize or opts.lexicon is not None:  # only when asked: the plain text path stays upstream's
         common.update(normalize=bool(opts.normalize), lexicon=opts.lexicon)
     if plan.lines is not None:
-        return _run_batch(tts, plan, common, opts.quiet, opts.split)
+        return _run_batch(tts, plan, common, opts.quiet, opts.split, opts.speed)
     if opts.text_stream or opts.stream or opts.play:
         source = dict(deltas=stdin_deltas()) if opts.text_stream else dict(text=plan.text)
         request = tts.request(**source, first_chunk_frames=opts.first_chunk_frames, chunk_frames=opts.chunk_frames,
                               **common)
         _notify(request.notices)
-        codes, stopped_on_eos, budget = _run_streaming(tts, request, plan, opts)
+        codes, stopped_on_eos, budget, made = _run_streaming(tts, request, plan, opts)
     else:
-        codes, stopped_on_eos, budget = _run_whole(tts, plan, common, opts)
+        codes, stopped_on_eos, budget, made = _run_whole(tts, plan, common, opts)
     if not stopped_on_eos:
         _warn_cut(opts.max_tokens, f"the budget for this text ({budget} frames)")
     if plan.outs["codes"] is not None:
         plan.outs["codes"].write(_npy_bytes(codes))
+    if not opts.quiet:  # what was made and where it went, as every mode ends
+        written = [str(out) for out in (plan.outs["audio"], plan.outs["codes"]) if out is not None]
+        click.echo(made + (f" -> {', '.join(written)}" if written else ""), err=True)
 
 
 def _notify(notices):
@@ -431,7 +445,7 @@ def _line_results(tts, texts, common: dict, split: str, decode: bool, done=None)
     return [lines[line] for line in range(len(pieces))]
 
 
-def _run_batch(tts, plan: Plan, common: dict, quiet: bool, split: str = "auto"):
+def _run_batch(tts, plan: Plan, common: dict, quiet: bool, split: str = "auto", speed: float = 1.0):
     texts, outs = plan.lines, plan.outs
     results = _line_results(tts, [text for _, text in texts], common, split, decode=outs["audio"] is not None,
                             done=None if quiet else _line_done(texts))
@@ -440,7 +454,8 @@ def _run_batch(tts, plan: Plan, common: dict, quiet: bool, split: str = "auto"):
         if outs["audio"] is not None:
             if result.codes.shape[0] == 0:
                 raise InputError(f"line {number} produced no audio (end of speech at the first frame); nothing written")
-            items.append((outs["audio"][i], encode(result.audio, result.sample_rate, plan.fmt.name)))
+            audio = time_stretch(result.audio, speed, result.sample_rate)
+            items.append((outs["audio"][i], encode(audio, result.sample_rate, plan.fmt.name)))
         if outs["codes"] is not None:
             items.append((outs["codes"][i], _npy_bytes(result.codes)))
         if not result.stopped_on_eos:
@@ -471,25 +486,36 @@ def _run_whole(tts, plan: Plan, common: dict, opts: Options):
     output, progress = plan.outs["audio"], Progress(opts.quiet)
     result = tts.generate(plan.text, split=opts.split, decode=output is not None, progress=progress, **common)
     progress.done()
+    frames = result.codes.shape[0]
+    seconds = frames / FRAMES_PER_SECOND  # of the codes: --speed applies to audio only
     if output is not None:
-        if result.codes.shape[0] == 0:
+        if frames == 0:
             raise InputError("the model produced no audio (end of speech at the first frame)")
-        output.write(encode(result.audio, result.sample_rate, plan.fmt.name))
-        if not opts.quiet:
-            click.echo(f"{result.codes.shape[0]} frames, {result.audio.shape[0] / result.sample_rate:.2f} s of audio "
-                       f"-> {output}", err=True)
-    return result.codes, result.stopped_on_eos, result.max_frames
+        audio = time_stretch(result.audio, opts.speed, result.sample_rate)
+        output.write(encode(audio, result.sample_rate, plan.fmt.name))
+        seconds = audio.shape[0] / result.sample_rate
+    return result.codes, result.stopped_on_eos, result.max_frames, f"{frames} frames, {seconds:.2f} s of audio"
 
 
 def _run_streaming(tts, request, plan: Plan, opts: Options):
-    """Codes, whether the model ended the speech, and the frame budget."""
+    """Codes, whether the model ended the speech, the frame budget, and what was made (in words)."""
     import numpy as np
     output, fmt, play, quiet = plan.outs["audio"], plan.fmt, opts.play, opts.quiet
 
     # A rough length for the playback buffer: ~0.3 s of speech per text token (none for text read as it comes).
     expected_s = 0.3 * len(tts.tokenizer.encode(request.text)) if play and request.text is not None else None
     collected, start, progress = [], time.perf_counter(), Progress(quiet)
-    player = None
+    player, sink, samples_out = None, None, 0
+    stretch = TimeStretch(opts.speed, tts.sample_rate) if opts.speed != 1.0 else None
+
+    def out(samples):  # the audio at --speed, to the file and the player
+        nonlocal samples_out
+        samples_out += samples.shape[0]
+        if sink is not None:
+            sink(samples)
+        if player is not None:
+            player.add(samples)
+
     try:
         with ExitStack() as stack:
             chunks = stack.enter_context(closing(tts.request_chunks(request, opts.split)))
@@ -498,7 +524,6 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
 
                 with _play_words():
                     player = Player(tts.sample_rate, expected_s=expected_s)
-            sink = None
             for chunk in chunks:
                 collected.append(chunk.codes)
                 if chunk.index == 0 and not quiet:
@@ -506,22 +531,20 @@ def _run_streaming(tts, request, plan: Plan, opts: Options):
                                f"({chunk.frames} frame{'s' if chunk.frames > 1 else ''})", err=True)
                 if output is not None and sink is None:
                     sink = stack.enter_context(_audio_sink(output, fmt, tts.sample_rate))
-                if sink is not None:
-                    sink(chunk.samples)
-                if player is not None:
-                    player.add(chunk.samples)
+                out(chunk.samples if stretch is None else stretch.process(chunk.samples))
                 progress(chunks.frames, chunks.max_frames)
             if output is not None and sink is None:
                 raise InputError("the model produced no audio (end of speech at the first frame)")
+            if stretch is not None:
+                out(stretch.flush())
     finally:
         progress.done()
         if player is not None:
             player.close(wait=sys.exc_info()[0] is None)
     codes = np.concatenate(collected) if collected else np.zeros((0, 16), dtype=np.int32)
-    if not quiet:
-        click.echo(f"{codes.shape[0]} frames, {codes.shape[0] / FRAMES_PER_SECOND:.2f} s of audio in "
-                   f"{time.perf_counter() - start:.2f} s", err=True)
-    return codes, chunks.stopped_on_eos, chunks.max_frames
+    made = (f"{codes.shape[0]} frames, {samples_out / tts.sample_rate:.2f} s of audio in "
+            f"{time.perf_counter() - start:.2f} s")
+    return codes, chunks.stopped_on_eos, chunks.max_frames, made
 
 
 @contextmanager

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from .. import outputs
+from ..audio.formats import STREAMABLE, get_format, not_streamable
 from ..errors import InputError
 from ..longform import book, document, read_lexicon
 from ..longform.captions import caption_format
@@ -39,7 +40,8 @@ def check_long_form_options(opts):
     others = [flag for flag, given in (("--text", opts.text is not None), ("--text-stream", opts.text_stream),
                                        ("--batch-file", opts.batch_file is not None), ("--stream", opts.stream),
                                        ("--play", opts.play), ("--codes-output", opts.codes_output is not None),
-                                       ("--save-voice", opts.save_voice is not None)) if given]
+                                       ("--save-voice", opts.save_voice is not None),
+                                       ("--speed", opts.speed != 1.0)) if given]
     if others:
         raise InputError(f"--text-file cannot be combined with {others[0]}")
     if opts.output is None:
@@ -105,6 +107,8 @@ def _targets(opts, doc) -> Targets:
     if opts.captions is not None:
         captions = [outputs.resolve(n, "--captions") for n in
                     (_split_names(opts.captions, doc.chapters) if opts.split_chapters else [opts.captions])]
+    if not audio[0].seekable and fmt not in STREAMABLE:
+        raise InputError(not_streamable(get_format(fmt)), field="format")
     if not audio[0].seekable and opts.resume:
         raise InputError("--resume needs --output to be a file (the finished segments are kept beside it)")
     outputs.check_distinct(audio + captions, outputs.input_files("--text-file", opts.text_file)

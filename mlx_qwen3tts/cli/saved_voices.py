@@ -8,12 +8,16 @@ from ..errors import InputError
 
 def voice_file(given: Optional[str]) -> Optional[str]:
     """--voice as given: a voice file, else the name of a voice the server saved (its default voices folder)."""
+    from ..model.speakers import NATIVE_LANGUAGES
     from ..voices import VOICE_ID, default_voices_dir, saved_voice_ids, saved_voice_path  # mlx: not for --help
 
     if given is None or os.path.exists(given) or not VOICE_ID.fullmatch(given):
         return given  # a path (a missing one is reported by the request layer)
     folder = default_voices_dir()
     found = saved_voice_path(given, folder)
+    if found is None and given.lower() in NATIVE_LANGUAGES:  # a released preset's name (mlx-audio's habit)
+        raise InputError(f"--voice {given}: no such file or saved voice; '{given}' is a preset speaker: give "
+                         f"--speaker {given} (a CustomVoice model's; --list-speakers shows them)")
     if found is None:
         saved = saved_voice_ids(folder)
         raise InputError(f"--voice {given}: no such file, and no voice named '{given}' is saved in {folder} "

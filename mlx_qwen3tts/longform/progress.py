@@ -1,6 +1,8 @@
 """Progress of long work on stderr: segments, characters, minutes of audio and the time left. On a
 terminal one line is redrawn; elsewhere (a log, a pipe) each finished segment gets its own line.
 
+Every mode of the command line follows that rule through `StatusLine`.
+
 The time left is the characters still to speak at the speed measured in this run. Segments are
 spoken a batch at a time and a batch's segments all finish together, so the speed is measured when
 a batch's first segment arrives, counting the whole batch: counting that one segment alone made
@@ -17,11 +19,41 @@ def _clock(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
+class StatusLine:
+    """Progress records on a stream: on a terminal each record replaces the last on one redrawn line;
+    elsewhere (a log file, a pipe) each is a line of its own, with no carriage returns."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.open = False  # a redrawn record is on the terminal's line, not ended yet
+
+    def update(self, text: str):
+        """A record that the next one replaces."""
+        self._write(text, end="" if self.tty else "\n")
+        self.open = self.tty
+
+    def line(self, text: str):
+        """A line that stays (after a redrawn record: in its place)."""
+        self._write(text, end="\n")
+        self.open = False
+
+    def end(self):
+        """The redrawn record stays as the last line."""
+        if self.open:
+            self._write("", end="\n", clear=False)
+            self.open = False
+
+    def _write(self, text: str, end: str, clear: bool = True):
+        self.stream.write(("\r\x1b[2K" if self.tty and clear else "") + text + end)
+        self.stream.flush()
+
+
 class Progress:
     def __init__(self, document, sample_rate: int, batch_size: int = 1, quiet: bool = False, stream=None,
                  clock=time.perf_counter):
-        self.stream = stream or sys.stderr
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.status = StatusLine(stream)
+        self.tty = self.status.tty
         self.sizes = [len(s.text) for s in document.segments]
         self.total, self.total_chars, self.rate, self.quiet = len(self.sizes), sum(self.sizes), sample_rate, quiet
         self.batch, self.clock = max(batch_size, 1), clock
@@ -71,6 +103,7 @@ class Progress:
             self._line(message, end="\n")
 
     def _line(self, text: str, end: str):
-        prefix = "\r\x1b[2K" if self.tty else ""
-        self.stream.write(prefix + text + end)
-        self.stream.flush()
+        if end:
+            self.status.line(text)
+        else:
+            self.status.update(text)

@@ -18,7 +18,7 @@ from starlette.responses import Response
 from ..audio import formats as audio_formats
 from .engine_client import engine_error
 from .params import Speech
-from .time_stretch import stretched, time_stretch
+from ..audio.time_stretch import stretched, time_stretch
 
 CONTENT_TYPES = {"mp3": "audio/mpeg", "opus": "audio/ogg", "aac": "audio/aac", "flac": "audio/flac",
                  "wav": "audio/wav", "pcm": "audio/pcm"}

@@ -11,7 +11,7 @@ from typing import NamedTuple, Optional
 from ..audio import formats as audio_formats
 from ..request_fields import field_names
 from .limits import ApiError
-from .time_stretch import MAX_SPEED, MIN_SPEED
+from ..audio.time_stretch import MAX_SPEED, MIN_SPEED
 
 SAMPLING_FIELDS = ("temperature", "top_k", "top_p", "repetition_penalty")
 OPENAI_FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
@@ -69,7 +69,8 @@ def input_text(params: dict, limits):
     if text is None:
         raise ApiError(400, "input is missing: give the text to speak", param="input", code="missing_input")
     if isinstance(text, str) and len(text) > limits.max_input_chars:
-        raise ApiError(400, f"input has {len(text):,} characters; the limit is {limits.max_input_chars:,}",
+        raise ApiError(400, f"input has {len(text):,} characters; the limit is {limits.max_input_chars:,} "
+                            "(the server's --max-input-chars)",
                        param="input", code="string_above_max_length")
     return text
 

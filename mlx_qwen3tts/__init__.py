@@ -10,10 +10,10 @@ backend.full_float32()
 from .errors import InputError, ModelLoadError, Qwen3TTSError  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["load", "TTS", "Result", "Voice", "SamplingConfig", "Qwen3TTSError", "ModelLoadError", "InputError"]
+__all__ = ["load", "TTS", "Result", "Voice", "Blend", "SamplingConfig", "Qwen3TTSError", "ModelLoadError", "InputError"]
 # Imported on first use: the model code brings mlx, mlx-lm and transformers (~1 s), which
 # `import mlx_qwen3tts` for the errors, or `mlx_qwen3tts.generate --help`, does not need.
-_LAZY = {"load": "tts", "TTS": "tts", "Result": "tts", "Voice": "voices", "SamplingConfig": "model.sampling_config"}
+_LAZY = {"load": "tts", "TTS": "tts", "Result": "tts", "Voice": "voices", "Blend": "voices", "SamplingConfig": "model.sampling_config"}
 
 
 def __getattr__(name):

@@ -20,13 +20,13 @@ from typing import Iterable, Iterator, Optional, Tuple
 import mlx.core as mx
 import numpy as np
 
-from .model.config import ModelFacts, model_id
+from .model.config import VARIANT_NAMES, ModelFacts, model_id
 from .request_fields import Asked
 from .errors import InputError
 from .model.sampling_config import SamplingConfig
 from .text import LANGUAGE_CODES
 from .audio.reference import load_reference_audio, transcript_notice
-from .voices import Voice, VoiceChoice, VoiceMaker
+from .voices import Blend, Voice, VoiceChoice, VoiceMaker
 
 TEXT_MODES = ("streaming", "non-streaming")
 # Longer whole texts are refused: their audio (and its joining) would be held in memory at once.
@@ -184,9 +184,12 @@ def _needs_base(what: str, facts: ModelFacts) -> str:
 
 
 def _check_cloned(facts: ModelFacts, voice: Voice):
-    """A cloned Voice (maybe built by hand) must fit this model, as a cloned or loaded one does."""
-    if facts.variant != "base":
-        raise InputError(_needs_base("a cloned voice", facts), field="voice", code="model_not_supported")
+    """A cloned or blended Voice (maybe built by hand) must fit this model, as a cloned or loaded one does."""
+    if voice.variant != facts.variant:
+        what = "a cloned voice" if voice.variant == "base" else "a blend of CustomVoice presets"
+        raise InputError(f"{what} needs a {VARIANT_NAMES.get(voice.variant, voice.variant)} model and this is the "
+                         f"{facts.name} model: use {model_id(voice.variant, facts.size)}", field="voice",
+                         code="model_not_supported")
     x = voice.xvector
     if not isinstance(x, mx.array) or x.shape != (facts.hidden_size,) or not mx.issubdtype(x.dtype, mx.floating):
         raise InputError(f"{{voice}} has an x-vector of {getattr(x, 'shape', type(x).__name__)}; this model's are "
@@ -195,6 +198,98 @@ def _check_cloned(facts: ModelFacts, voice: Voice):
         checked_codes(facts, voice.ref_codes, "voice")
         if voice.ref_text_ids is None:
             raise InputError("{voice} has reference codes without the ids of their transcript", field="voice")
+
+
+BLEND_EXAMPLE = "aiden:0.7+vivian:0.3"
+
+
+def blend_parts(spec, field: str = "voice") -> Optional[Tuple[Tuple[object, float], ...]]:
+    """The (voice, weight) pairs of a blend, weights normalised to sum 1, or None when `spec` is not one.
+    A blend is a string of parts joined by '+', each 'name' or 'name:weight' (a part without a weight weighs
+    1), with a ':' or '+' in it (a voice name has neither); a list of {"voice": name, "weight": w} objects or
+    (voice, weight) pairs; or a `Blend`. Weights must be finite numbers > 0."""
+    if isinstance(spec, Blend):
+        spec = list(spec.parts)
+    if isinstance(spec, str):
+        if "+" not in spec and ":" not in spec:
+            return None
+        pairs = []
+        for part in spec.split("+"):
+            name, _, weight = part.partition(":")
+            if not name.strip():
+                raise InputError(f"{{{field}}} {_shown(spec)} has an empty part; write a blend as "
+                                 f"{BLEND_EXAMPLE!r}", field=field, code="invalid_blend")
+            try:
+                number = float(weight) if weight.strip() else 1.0
+            except ValueError:
+                raise InputError(f"{{{field}}} {_shown(spec)}: the weight of {name.strip()!r} must be a number, "
+                                 f"got {weight.strip()!r}; write a blend as {BLEND_EXAMPLE!r}", field=field,
+                                 code="invalid_blend") from None
+            pairs.append((name.strip(), number))
+    elif isinstance(spec, (list, tuple)):
+        pairs = [_blend_pair(item, field) for item in spec]
+    else:
+        return None
+    if not pairs:
+        raise InputError(f"{{{field}}} is an empty blend; give at least one voice", field=field, code="invalid_blend")
+    for name, weight in pairs:
+        good = isinstance(weight, Real) and not isinstance(weight, bool)
+        if not (good and math.isfinite(weight) and weight > 0):
+            raise InputError(f"{{{field}}}: the weight of {_shown(name)} must be a finite number > 0, got "
+                             f"{_shown(weight)}", field=field, code="invalid_blend")
+    total = math.fsum(w for _, w in pairs)
+    return tuple((name, float(w) / total) for name, w in pairs)
+
+
+def _blend_pair(item, field: str) -> tuple:
+    if isinstance(item, dict) and set(item) <= {"voice", "weight"} and "voice" in item:
+        return item["voice"], item.get("weight", 1.0)
+    if isinstance(item, (list, tuple)) and len(item) == 2:
+        return tuple(item)
+    raise InputError(f"{{{field}}}: each part of a blend must be {{\"voice\": NAME, \"weight\": W}}, got "
+                     f"{_shown(item)}", field=field, code="invalid_blend")
+
+
+def _blend_choice(facts: ModelFacts, parts, field: str) -> VoiceChoice:
+    """A blend's parts checked: all preset speakers (a CustomVoice model), or all x-vector voices (saved files
+    or Voices, of this model's size); never an in-context voice."""
+    parts = [(part.speaker if isinstance(part, Voice) and part.speaker is not None else part, w) for part, w in parts]
+    presets = [isinstance(part, str) for part, _ in parts]
+    if any(presets) and not all(presets):
+        raise InputError(f"{{{field}}} mixes preset speakers with cloned or saved voices: a blend takes one kind, "
+                         "presets (CustomVoice models) or saved voices (x-vectors cloned on Base models, or "
+                         "saved blends)", field=field, code="invalid_blend")
+    checked = []
+    for part, weight in parts:
+        if isinstance(part, str) and not part.strip():
+            raise InputError(f"{{{field}}} has a blend part with no name", field=field, code="invalid_blend")
+        if isinstance(part, str):
+            name = speaker_name(facts, part)
+            if name is None:
+                raise InputError(f"{{{field}}}: {_shown(part)} names the model's default voice, which cannot be "
+                                 "blended; name preset speakers", field=field, code="invalid_blend")
+            checked.append((name, weight))
+        elif isinstance(part, (Path, Voice)):
+            if isinstance(part, Voice):
+                if part.ref_codes is not None:
+                    raise InputError(f"{{{field}}}: an in-context voice speaks from its reference audio and "
+                                     "transcript rather than a vector, so it cannot be blended; clone it from the "
+                                     "audio alone ({x_vector_only}) to blend it", field=field,
+                                     others=("x_vector_only",), code="voice_not_blendable")
+                if part.xvector is None:
+                    raise InputError(f"{{{field}}}: a blend part must be a preset speaker or a cloned voice, got an "
+                                     "empty Voice", field=field, code="invalid_blend")
+                _check_cloned(facts, part)
+            checked.append((part, weight))
+        else:
+            raise InputError(f"{{{field}}}: a blend part must be a preset speaker's name, a saved voice or a Voice, "
+                             f"got {type(part).__name__}", field=field, code="invalid_blend")
+    if all(presets) and facts.variant != "custom_voice":  # speaker_name refused unknown names already
+        raise InputError(f"{{{field}}}: blending preset speakers needs a CustomVoice model", field=field,
+                         code="model_not_supported")
+    if not all(presets) and facts.variant not in ("base", "custom_voice"):  # the others are checked as loaded
+        raise InputError(_needs_base("blending cloned voices", facts), field=field, code="model_not_supported")
+    return VoiceChoice(blend=tuple(checked))
 
 
 def resolve_voice(facts: ModelFacts, maker: VoiceMaker, **given) -> Tuple[Voice, Tuple[str, ...]]:
@@ -206,8 +301,23 @@ def resolve_voice(facts: ModelFacts, maker: VoiceMaker, **given) -> Tuple[Voice,
 def choose_voice(facts: ModelFacts, *, speaker=None, voice=None, ref_audio=None, ref_text=None,
                  x_vector_only=False) -> Tuple[VoiceChoice, Tuple[str, ...]]:
     """The voice these arguments choose (a preset speaker, a saved voice as a path or Voice, or reference
-    audio, read and checked), every argument checked, and its notices; `VoiceMaker.make` then loads or clones
-    it."""
+    audio, read and checked), every argument checked, and its notices; `VoiceMaker.make` then loads, clones
+    or mixes it. A blend (`blend_parts`) is given as `speaker` (preset names) or `voice` (a `Blend`, a list
+    of pairs, or a string of saved voice files: an existing file is a file, whatever its name)."""
+    blend = blend_parts(speaker, "speaker") if isinstance(speaker, (str, list, tuple)) else None
+    field = "speaker"
+    if blend is None and isinstance(voice, (Blend, list, tuple)):
+        blend, field = blend_parts(voice, "voice"), "voice"
+    if blend is None and isinstance(voice, str) and not Path(voice).exists():  # "a.safetensors:0.5+b.safetensors"
+        blend, field = blend_parts(voice, "voice"), "voice"
+        blend = None if blend is None else tuple((Path(path), weight) for path, weight in blend)
+    if blend is not None:
+        other = "voice" if field == "speaker" else "speaker"
+        if (voice if field == "speaker" else speaker) is not None or ref_audio is not None or ref_text or x_vector_only:
+            raise InputError(f"a blend ({{{field}}}) is the whole voice: leave out {{{other}}}, {{ref_audio}}, "
+                             "{ref_text} and {x_vector_only}", field=field,
+                             others=(other, "ref_audio", "ref_text", "x_vector_only"))
+        return _blend_choice(facts, blend, field), ()
     name = speaker_name(facts, speaker)
     if ref_audio is not None and voice is not None:
         raise InputError("give either a saved voice ({voice}) or reference audio ({ref_audio}), not both",

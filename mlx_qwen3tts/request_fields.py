@@ -14,10 +14,10 @@ class Asked:
     text: Optional[str] = None  # the whole text, or
     deltas: Optional[Iterable[str]] = None  # the text as it is written
     language: str = "auto"
-    speaker: Optional[str] = None
+    speaker: Optional[str] = None  # a preset's name, or a blend of presets ("aiden:0.7+vivian:0.3")
     instruct: Optional[str] = None
     text_mode: Optional[str] = None
-    voice: object = None  # a Voice, or a saved voice file
+    voice: object = None  # a Voice, a saved voice file, or a blend (a `voices.Blend`, or (voice, weight) pairs)
     ref_audio: object = None  # a path or (samples, sample_rate)
     ref_text: Optional[str] = None
     x_vector_only: bool = False

@@ -30,7 +30,7 @@ from .request import Request, build_request, checked_codes, clone_voice
 from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .tokenizer import TemplateIds
 from .request_fields import Asked
-from .voices import Voice, VoiceCache, VoiceMaker, load_voice, voice_bytes
+from .voices import Presets, Voice, VoiceCache, VoiceMaker, load_voice, voice_bytes
 
 PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only", "seed")
 
@@ -115,7 +115,9 @@ class TTS:
         self.facts = ModelFacts.read(model.config, generation_config, codec.decoder.args.codebook_size)
         self.sampling = self.facts.sampling
         self.sample_rate = SAMPLE_RATE
-        self.voices = VoiceMaker(getattr(model, "speaker_encoder", None), codec, tokenizer)
+        tc = model.config.talker_config
+        presets = Presets(model.talker.codec_embed, tc.spk_id, tc.spk_is_dialect)
+        self.voices = VoiceMaker(getattr(model, "speaker_encoder", None), codec, tokenizer, presets=presets)
         self.loop = DecodeLoop(model.talker, model.config, tokenizer, self.max_new_tokens)
 
     @property

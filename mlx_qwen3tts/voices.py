@@ -1,8 +1,12 @@
-"""Cloned voices: reference audio -> x-vector (+ reference codes for in-context cloning).
+"""Cloned voices: reference audio -> x-vector (+ reference codes for in-context cloning); blended voices.
 
 Reference: `Qwen3TTSModel.create_voice_clone_prompt` in qwen_tts 0.1.1. A voice is computed once
 per distinct reference (an LRU cache keyed by a hash of the samples and rate) and can be saved
 to a small safetensors file and reused without the audio.
+
+A blend mixes voices by weight into one speaker vector at the place in the prompt where a preset's
+embedding (`codec_embedding(spk_id)`, CustomVoice) or a cloned x-vector (Base) goes: presets' rows,
+or saved x-vector voices' x-vectors, summed with weights that add up to 1, in float32.
 """
 
 import hashlib
@@ -12,13 +16,13 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import mlx.core as mx
 import numpy as np
 
 from .errors import InputError
-from .model.config import model_id, size_name
+from .model.config import VARIANT_NAMES, model_id, size_name
 from .model.speaker_encoder import extract_xvector
 
 CACHE_SIZE = 8
@@ -58,6 +62,16 @@ class Voice:
     ref_codes: Optional[mx.array] = None  # (T, 16) reference codes for in-context cloning
     ref_text_ids: Optional[Sequence[int]] = None  # reference transcript ids (ICL), template body
     ref_text: Optional[str] = None
+    variant: str = "base"  # the model kind whose prompt `xvector` is for: a preset blend's is "custom_voice"
+    dialect: Optional[str] = None  # a preset blend's dialect (the one its parts share), as a preset's
+
+
+@dataclass(frozen=True)
+class Blend:
+    """Voices mixed by weight: `parts` are (voice, weight) pairs, each voice a preset speaker's name, a saved
+    voice file (a path) or a cloned `Voice` (x-vector only); weights are relative (normalised to sum 1)."""
+
+    parts: Tuple[Tuple[object, float], ...]
 
 
 @dataclass(frozen=True)
@@ -65,13 +79,36 @@ class VoiceChoice:
     """The voice a request chose, its arguments checked by the request layer (`request.choose_voice`), for
     `VoiceMaker.make`: a saved voice file (`path`), reference audio to clone (`ref_audio`: 24 kHz mono
     float32, read and checked; with `ref_text` for in-context cloning, None for the x-vector alone), a
-    `Voice` given whole, or a preset `speaker`."""
+    `Voice` given whole, a preset `speaker`, or a `blend`: (part, weight) pairs, weights summing to 1,
+    parts all preset names or all saved voices (paths or Voices)."""
 
     speaker: Optional[str] = None
     voice: Optional[Voice] = None
     path: Optional[Path] = None
     ref_audio: object = None
     ref_text: Optional[str] = None
+    blend: Optional[tuple] = None
+
+
+class Presets:
+    """A CustomVoice model's preset speakers as vectors: their rows of the talker's codec embedding."""
+
+    def __init__(self, codec_embed, spk_id: dict, dialects: dict):
+        self.codec_embed, self.spk_id, self.dialects = codec_embed, spk_id, dialects
+
+    def vectors(self, names) -> mx.array:
+        return self.codec_embed(mx.array([self.spk_id[name] for name in names])).astype(mx.float32)  # (n, H)
+
+    def dialect(self, names) -> Optional[str]:
+        """The dialect every one of `names` speaks, or None where they differ or have none."""
+        found = {self.dialects.get(name) or None for name in names}
+        return found.pop() if len(found) == 1 else None
+
+
+def mixed(vectors: mx.array, weights: Sequence[float]) -> mx.array:
+    """The weighted sum of (n, H) vectors in float32; one part of weight 1 is that vector exactly."""
+    w = mx.array([float(x) for x in weights], dtype=mx.float32)
+    return (w[:, None] * vectors.astype(mx.float32)).sum(axis=0)
 
 
 class VoiceCache:
@@ -102,17 +139,46 @@ class VoiceMaker:
     codec, computed once per distinct reference audio (`cache`). Its inputs were checked by the
     request layer (`request.choose_voice`, `request.clone_voice`)."""
 
-    def __init__(self, speaker_encoder, codec, tokenizer, cache: Optional[VoiceCache] = None):
+    def __init__(self, speaker_encoder, codec, tokenizer, cache: Optional[VoiceCache] = None,
+                 presets: Optional[Presets] = None):
         self.speaker_encoder, self.codec, self.tokenizer = speaker_encoder, codec, tokenizer
-        self.cache = cache or VoiceCache()
+        self.cache, self.presets = cache or VoiceCache(), presets
 
     def make(self, choice: VoiceChoice, facts) -> Voice:
-        """The Voice chosen: a saved one loaded (and checked against the model's `facts`), a cloned one made."""
+        """The Voice chosen: a saved one loaded (and checked against the model's `facts`), a cloned one made,
+        a blend mixed."""
         if choice.path is not None:
             return load_voice(choice.path, facts, self.tokenizer)
         if choice.ref_audio is not None:
             return self.clone(choice.ref_audio, choice.ref_text)
+        if choice.blend is not None:
+            return self.blend(choice.blend, facts)
         return Voice(speaker=choice.speaker) if choice.speaker else choice.voice or Voice()
+
+    def blend(self, parts, facts) -> Voice:
+        """One Voice of (part, weight) pairs checked by `request.choose_voice`: preset names, or saved voices."""
+        voices, weights = [part for part, _ in parts], [weight for _, weight in parts]
+        if all(isinstance(v, str) for v in voices):
+            vector = mixed(self.presets.vectors(voices), weights)
+            voice = Voice(xvector=vector, variant="custom_voice", dialect=self.presets.dialect(voices))
+        else:
+            loaded = [load_voice(v, facts, self.tokenizer) if isinstance(v, Path) else v for v in voices]
+            for v, shown in zip(loaded, voices):
+                if v.variant != facts.variant:
+                    kind = VARIANT_NAMES.get(v.variant, v.variant)
+                    raise InputError(f"{{voice}} {_part_name(shown)} is for a {kind} model and this is the "
+                                     f"{facts.name} model, so it cannot be blended here", field="voice",
+                                     code="voice_model_mismatch")
+                if v.ref_codes is not None:
+                    raise InputError(f"{{voice}} {_part_name(shown)} is an in-context voice, which speaks from its "
+                                     "reference audio and transcript rather than a vector, so it cannot be blended; "
+                                     "clone it from the audio alone ({x_vector_only}) to blend it", field="voice",
+                                     others=("x_vector_only",), code="voice_not_blendable")
+            dialects = {v.dialect for v in loaded}  # saved blends of presets keep theirs
+            voice = Voice(xvector=mixed(mx.stack([v.xvector for v in loaded]), weights), variant=facts.variant,
+                          dialect=dialects.pop() if len(dialects) == 1 else None)
+        mx.eval(voice.xvector)  # on the caller's thread: the engine's thread only reads it
+        return voice
 
     def clone(self, audio: np.ndarray, ref_text: Optional[str] = None) -> Voice:
         """A Voice from 24 kHz mono reference audio; with its transcript, for in-context cloning."""
@@ -130,18 +196,24 @@ class VoiceMaker:
                      ref_text=ref_text)
 
 
+def _part_name(part) -> str:
+    return repr(part.name if isinstance(part, Path) else "(a Voice)" if isinstance(part, Voice) else part)
+
+
 def voice_bytes(voice: Voice, model_size: str, name: Optional[str] = None) -> bytes:
     """A cloned voice as the bytes of a safetensors file; `name`: a display name kept beside it."""
     from safetensors.numpy import save
 
     if voice.xvector is None:
-        raise InputError("only cloned voices can be saved: clone one from reference audio ({ref_audio})",
-                         field="voice", others=("ref_audio",))
+        raise InputError("only cloned or blended voices can be saved: clone one from reference audio ({ref_audio}) "
+                         "or blend voices", field="voice", others=("ref_audio",))
     arrays = {"xvector": np.array(voice.xvector.astype(mx.float32))}
     if voice.ref_codes is not None:
         arrays["ref_codes"] = np.array(voice.ref_codes.astype(mx.int32))
     meta = {"format": "mlx_qwen3tts.voice", "version": "1", "tts_model_size": model_size,
-            "ref_text": json.dumps(voice.ref_text)}
+            "ref_text": json.dumps(voice.ref_text), "tts_model_type": voice.variant}
+    if voice.dialect:
+        meta["dialect"] = voice.dialect
     if name is not None:
         meta["name"] = name
     return save(arrays, metadata=meta)
@@ -178,6 +250,11 @@ def load_voice(path, facts, tokenizer) -> Voice:
         raise InputError(f"voice {path.name} was made with a {size_name(size)} model and this is the {facts.name} "
                          f"model: use it with {model_id('base', size)}, or clone the voice again with this one",
                          field="voice", code="voice_model_mismatch")
+    variant = meta.get("tts_model_type", "base")  # voices saved before blends were all Base x-vectors
+    if variant != "base" and variant != facts.variant:
+        raise InputError(f"voice {path.name} is a blend of {VARIANT_NAMES.get(variant, variant)} presets and this is "
+                         f"the {facts.name} model: use it with {model_id(variant, size)}", field="voice",
+                         code="voice_model_mismatch")
     xvector, codes = arrays["xvector"], arrays.get("ref_codes")
     if xvector.shape != (facts.hidden_size,) or not mx.issubdtype(xvector.dtype, mx.floating):
         raise unusable(f"x-vector of shape {tuple(xvector.shape)}, {xvector.dtype}; expected ({facts.hidden_size},) "
@@ -185,7 +262,7 @@ def load_voice(path, facts, tokenizer) -> Voice:
     if not mx.all(mx.isfinite(xvector)).item():
         raise unusable("x-vector has NaN or infinite values")
     if codes is None:
-        return Voice(xvector=xvector)
+        return Voice(xvector=xvector, variant=variant, dialect=meta.get("dialect"))
     groups, codebook = facts.code_groups, facts.codebook_size
     if (codes.ndim != 2 or codes.shape[1] != groups or mx.issubdtype(codes.dtype, mx.floating)
             or (codes.size and not (mx.min(codes).item() >= 0 and mx.max(codes).item() < codebook))):

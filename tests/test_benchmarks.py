@@ -196,3 +196,14 @@ def test_device_script_runs_every_step_on_the_tiny_shapes(tmp_path):
         assert heading in table, heading
     counts = json.loads((out / "counts.json").read_text())["counts"]
     assert counts["stream"]["syncs"] == 1.5 and counts["frames"]["syncs"] == 1.0  # the accounting docs state
+
+
+def test_batch_benchmark_runs_on_the_tiny_shapes(tmp_path, capsys):
+    pytest.importorskip("uvicorn")
+    from benchmarks import batch
+
+    result = batch.main(["--preset", "tiny", "--texts", "2", "--frames", "3", "--rounds", "1",
+                         "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "batch.json")])
+    assert "2 texts x 3 frames, tiny: one after another" in capsys.readouterr().out
+    assert json.loads((tmp_path / "batch.json").read_text()) == result
+    assert result["batch_s"] > 0 and result["one_after_another_s"] > 0

@@ -339,6 +339,37 @@ def test_custom_voice_asks_for_the_key_once_and_lists_the_speakers(browser, cust
     studio.close()
 
 
+def test_custom_voice_blends_a_second_speaker(browser, custom):
+    studio = Studio(browser, custom)
+    page = studio.open()
+    page.get_by_role("textbox", name="API key").fill(API_KEY)
+    page.get_by_role("textbox", name="API key").press("Enter")
+    voice, blend = page.get_by_label("Voice", exact=True), page.get_by_label("Blend with")
+    sync_api.expect(voice.locator("option")).to_have_count(10)
+    sync_api.expect(blend.locator("option")).to_have_count(10)  # none + the 9 speakers
+    sync_api.expect(blend).to_be_disabled()  # the server's default voice is not blended
+    voice.select_option("serena")
+    sync_api.expect(blend).to_be_enabled()
+    sync_api.expect(page.get_by_label("Blend share")).to_be_disabled()
+    blend.select_option("aiden")
+    page.get_by_label("Blend share").fill("30")
+    sync_api.expect(page.locator("#blend-share-out")).to_have_text("30%")
+    bodies = []
+    page.on("request", lambda r: r.url.endswith("/v1/audio/speech") and bodies.append(json.loads(r.post_data)))
+    page.get_by_role("button", name="Speak", exact=True).click()
+    assert studio.status("done") == pytest.approx(FRAMES * FRAME / SR, abs=1e-3)
+    assert bodies and bodies[-1]["voice"] == "serena:0.70+aiden:0.30"
+    sync_api.expect(page.locator("#speak-error")).to_be_empty()
+    # Back to one voice: the plain name again.
+    blend.select_option("")
+    page.get_by_role("button", name="Speak", exact=True).click()
+    assert studio.sent_soon(lambda: len(bodies) == 2, 30)  # the request out, then its end awaited
+    assert bodies[-1]["voice"] == "serena" and studio.status("done") > 0
+    assert unnamed_controls(page) == []
+    assert [e for e in studio.errors if "401" not in e] == []
+    studio.close()
+
+
 def test_live_settings_changes_reach_the_session(browser, custom):
     studio = Studio(browser, custom)
     page = studio.open()

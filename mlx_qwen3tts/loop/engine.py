@@ -200,6 +200,7 @@ class Engine:
         self._active: List[Job] = []  # holding a row (or waiting for the text its prefill needs)
         self._closed = self._woken = False
         self._owner = {}  # row -> job, for the rows in the scheduler's loop (its thread only)
+        self.frames_made = 0  # frames generated so far, all rows (added to once a step; read by metrics)
         self._rows = loop.rows(prefill_budget)  # the scheduler's batch (its thread only; stats reads its budget)
         self._thread = threading.Thread(target=self._run, name="mlx_qwen3tts-engine", daemon=True)
         self._thread.start()
@@ -210,6 +211,15 @@ class Engine:
         (`split` as there but "batch"; streamed text cut the same way as it comes); raises EngineFull when
         full."""
         return PiecedHandle(self._submit, request, split, SAMPLE_RATE)
+
+    def submit_all(self, requests, split: str = "auto") -> List["PiecedHandle"]:
+        """Queue every request, or none (EngineFull) when they do not all fit beside those running and waiting."""
+        with self._lock:  # reentrant: `_submit` takes it again
+            free = self.max_active + self.max_queue - len(self._active) - len(self._queue)
+            if len(requests) > free:
+                raise EngineFull(f"the engine has room for {max(free, 0)} more requests now, not {len(requests)} "
+                                 f"({self.max_active} active, {self.max_queue} queued at most); retry later")
+            return [self.submit(request, split) for request in requests]
 
     def _submit(self, request, admitted: bool = False) -> Handle:
         """Queue one piece; `admitted`: a later piece of a request the engine took (never refused as full)."""
@@ -354,6 +364,7 @@ class Engine:
 
     def _deliver(self, frames: list, rows: Rows):
         """Hand the frames of a step to their jobs' decoders, decode the due chunks, end the ended jobs."""
+        self.frames_made += len(frames)
         for job in [j for j in self._active if j.cancelled.is_set()]:
             self._end(job, rows)  # cancelled during the step: freed now, not after the decoding
         due = []  # jobs with a chunk to decode: all decoded together

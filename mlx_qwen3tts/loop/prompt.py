@@ -24,12 +24,14 @@ class Prompt:
     text_tokens: int = 0  # target text length in tokens (0 when streamed in), for the frame budget
 
 
-def language_id(config: ModelConfig, language: str, speaker: Optional[str]) -> Optional[int]:
-    """Codec language id for the prompt (None for 'auto'); dialect speakers override Chinese/auto.
-    `language` is a name of the model's (or 'auto') and `speaker` a preset's, as `request` checked."""
+def language_id(config: ModelConfig, language: str, speaker: Optional[str],
+                dialect: Optional[str] = None) -> Optional[int]:
+    """Codec language id for the prompt (None for 'auto'); dialect speakers (and blends of presets that all
+    speak one dialect: `dialect`) override Chinese/auto. `language` is a name of the model's (or 'auto') and
+    `speaker` a preset's, as `request` checked."""
     tc = config.talker_config
-    dialect = tc.spk_is_dialect.get(speaker, False) if speaker and language in ("chinese", "auto") else False
-    language = dialect or language
+    dialect = (tc.spk_is_dialect.get(speaker, False) if speaker else dialect) or False
+    language = (dialect if language in ("chinese", "auto") else False) or language
     return None if language == "auto" else tc.codec_language_id[language]
 
 
@@ -82,9 +84,10 @@ def _codec(talker, ids) -> mx.array:
 
 
 def _codec_track(talker, config: ModelConfig, voice: Voice, language: str) -> mx.array:
-    """Think/language prefix, then the voice (preset speaker or cloned x-vector), then pad and bos."""
+    """Think/language prefix, then the voice (preset speaker, or a vector: a cloned x-vector or a blend), then pad
+    and bos."""
     tc = config.talker_config
-    lang = language_id(config, language, voice.speaker)
+    lang = language_id(config, language, voice.speaker, voice.dialect)
     if lang is None:
         prefix = [tc.codec_nothink_id, tc.codec_think_bos_id, tc.codec_think_eos_id]
     else:

@@ -22,6 +22,9 @@ from ..errors import InputError
 from ..cli.generate import DEFAULT_MODEL
 
 
+DEFAULT_MAX_BATCH = 16
+
+
 def is_loopback(host: str) -> bool:
     if host.lower() == "localhost":
         return True
@@ -97,6 +100,9 @@ def model_id(path_or_repo: str) -> str:
               help="Requests generated at once (one batch).")
 @click.option("--max-queue", type=click.IntRange(0, 4096), default=32, show_default=True,
               help="Requests waiting beyond those; more get 429.")
+@click.option("--max-batch", type=click.IntRange(1, 4352), default=None,
+              help="Speech requests in one POST /v1/audio/speech/batch, at most --max-active + --max-queue. "
+                   "Default: 16, or that sum where it is less.")
 @click.option("--prefill-budget", type=click.IntRange(1, 100_000), default=None,
               help="Prompt cost units prefilled per frame step while others speak (about a position each). "
                    "Larger: joiners speak sooner; smaller: running streams stay steadier. "
@@ -124,15 +130,23 @@ def model_id(path_or_repo: str) -> str:
 @click.option("--public-listings", is_flag=True,
               help="Serve GET /v1/models, /v1/audio/models and /v1/audio/voices without the API key "
                    "(Open WebUI fetches them with none).")
+@click.option("--public-metrics", is_flag=True,
+              help="Serve GET /metrics (Prometheus) without the API key, for a scraper that sends none.")
 @click.option("--lexicon", type=click.Path(dir_okay=False), default=None,
               help="TSV of 'word<TAB>how to say it' applied to every whole text (HTTP, Wyoming).")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts.server")
-def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, prefill_budget, cors,
+def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, max_batch, prefill_budget, cors,
          max_input_chars, dtype, wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens,
-         wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, lexicon, log_level):
+         wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, public_metrics, lexicon,
+         log_level):
     """Serve Qwen3-TTS over HTTP (OpenAI's /v1/audio/speech) and WebSocket, with a page at /."""
     with cli_errors():
+        if max_batch is None:
+            max_batch = min(DEFAULT_MAX_BATCH, max_active + max_queue)
+        if max_batch > max_active + max_queue:  # such a batch could never be taken
+            raise InputError(f"--max-batch {max_batch} is more than the engine holds (--max-active {max_active} + "
+                             f"--max-queue {max_queue}); lower it or raise those")
         if no_http and wyoming_port is None:
             raise InputError("--no-http leaves nothing to serve: give --wyoming-port PORT")
         if not no_http:
@@ -170,7 +184,7 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
         engine.warm()  # every batch size compiled before the server listens (and /health answers)
         voices = VoiceStore(tts.facts, tts.tokenizer, Path(voices_dir).expanduser() if voices_dir else default_voices_dir(),
                             limits)
-        server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue,
+        server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue, max_batch,
                         lexicon=respellings)
         wyoming = None
         if wyoming_port is not None:  # with --no-http, it serves here until stopped
@@ -179,7 +193,7 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
                                     idle_seconds=wyoming_idle_timeout, zeroconf_name=announce)
         names = [*LOOPBACK_NAMES, *CONTAINER_HOST_NAMES, *allow_host]
         app = create_app(server, cors=cors, trusted_hosts=names if is_loopback(host) else None,
-                         public_listings=public_listings)
+                         public_listings=public_listings, public_metrics=public_metrics)
         shown = f"[{host}]" if ":" in host else host
         port = listener.getsockname()[1] if listener is not None else port  # --port 0: the one the system chose
         click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.facts.name}) on http://{shown}:{port}"

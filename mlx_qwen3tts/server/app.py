@@ -13,13 +13,14 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..backend import release_thread_streams
 from . import openai_api
 from .limits import ApiError, Limits, too_large
+from .metrics import Measured, Metrics
 from .studio import NOTICE_HEADER
 from .voice_store import VoiceStore
 from .websocket import KEY_PROTOCOL, speech_socket
@@ -50,8 +51,14 @@ class Server:
     api_key: Optional[str] = None
     max_active: int = 8
     max_queue: int = 32
+    max_batch: int = 16  # items in one POST /v1/audio/speech/batch
     mlx_thread: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "mlx_qwen3tts-clone"))
     lexicon: Optional[object] = None  # --lexicon: respellings applied to every whole text
+    metrics: Optional[Metrics] = None  # made for the engine when not given
+
+    def __post_init__(self):
+        if self.metrics is None:
+            self.metrics = Metrics(self.engine, self.model_id)
 
     def close(self):
         """Stop the cloning thread, its MLX streams released first (or the process may abort at exit)."""
@@ -79,12 +86,13 @@ class Guard:
     subprotocol `openai-insecure-api-key.KEY`, since browsers cannot set headers there), and the
     request body size, checked against Content-Length and counted as it arrives."""
 
-    def __init__(self, app, server: Server, public_listings: bool = False):
-        self.app, self.server, self.public_listings = app, server, public_listings
+    def __init__(self, app, server: Server, public_listings: bool = False, public_metrics: bool = False):
+        self.app, self.server = app, server
+        self.public_listings, self.public_metrics = public_listings, public_metrics
 
     def _open(self, scope) -> bool:
         path = scope["path"]
-        if path in OPEN_PATHS or path.startswith("/static/"):
+        if path in OPEN_PATHS or path.startswith("/static/") or (self.public_metrics and path == "/metrics"):
             return True
         return self.public_listings and scope["type"] == "http" and scope["method"] == "GET" and path in LISTING_PATHS
 
@@ -103,7 +111,8 @@ class Guard:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         if not self._authorized(scope):
-            if scope["type"] == "websocket":
+            if scope["type"] == "websocket":  # HTTP's refusals are counted by status (`Measured`)
+                self.server.metrics.refused.labels("auth").inc()
                 return await send({"type": "websocket.close", "code": 1008, "reason": "invalid API key"})
             error = ApiError(401, "missing or wrong API key: send 'Authorization: Bearer KEY'",
                              code="invalid_api_key")
@@ -162,6 +171,11 @@ async def server_error(request, exc: Exception):
     return JSONResponse(ApiError(500, "internal server error; see the server log").body(), 500)
 
 
+async def metrics(request):
+    m = request.app.state.server.metrics
+    return Response(m.text(), headers={"Content-Type": m.content_type})
+
+
 async def page(request):
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
@@ -171,30 +185,34 @@ async def favicon(request):  # browsers ask for it whatever the page links; a 40
 
 
 def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional[Sequence[str]] = None,
-               public_listings: bool = False) -> Starlette:
+               public_listings: bool = False, public_metrics: bool = False) -> Starlette:
     """trusted_hosts: Host header values accepted (for a loopback bind, the loopback and container
     host names: a web page cannot reach the server through DNS rebinding; a request without a Host
-    header passes). public_listings: the GET listings (LISTING_PATHS) need no API key."""
+    header passes). public_listings: the GET listings (LISTING_PATHS) need no API key; public_metrics:
+    nor does GET /metrics."""
     routes = [
         Route("/", page),
         Route("/favicon.ico", favicon),
         Route("/health", openai_api.health),
+        Route("/metrics", metrics, methods=["GET"]),
         Route("/v1/models", openai_api.models),
         Route("/v1/audio/models", openai_api.audio_models),
         Route("/v1/audio/voices", openai_api.list_voices, methods=["GET"]),
         Route("/v1/audio/voices", openai_api.create_voice, methods=["POST"]),
         Route("/v1/audio/voices/{voice_id}", openai_api.delete_voice, methods=["DELETE"]),
         Route("/v1/audio/speech", openai_api.speech, methods=["POST"]),
+        Route("/v1/audio/speech/batch", openai_api.speech_batch, methods=["POST"]),
         WebSocketRoute("/v1/audio/speech/stream", speech_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = []
+    middleware = [Middleware(Measured, metrics=server.metrics)]  # outermost: every answer is counted
     if trusted_hosts:
         middleware.append(Middleware(LoopbackHosts, allowed=trusted_hosts))
     if cors:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST", "DELETE"],
                                      allow_headers=["Authorization", "Content-Type"], expose_headers=[NOTICE_HEADER]))
-    middleware.append(Middleware(Guard, server=server, public_listings=public_listings))
+    middleware.append(Middleware(Guard, server=server, public_listings=public_listings,
+                                 public_metrics=public_metrics))
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={
         ApiError: api_error, HTTPException: http_error, Exception: server_error})
     app.state.server = server

@@ -121,11 +121,16 @@ async def speech_response(handle, speech: Speech, sample_rate: int, headers: dic
 
 
 async def whole_file(handle, speech: Speech, sample_rate: int, headers: dict) -> Response:
+    return Response(await whole_audio(handle, speech, sample_rate), media_type=CONTENT_TYPES[speech.fmt],
+                    headers=headers)
+
+
+async def whole_audio(handle, speech: Speech, sample_rate: int) -> bytes:
+    """The handle's audio once it is all made, stretched to the speed asked and encoded as one file."""
     pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
     audio = await asyncio.to_thread(time_stretch, audio, speech.speed, sample_rate)
-    return Response(await asyncio.to_thread(encoded_file, audio, sample_rate, speech.fmt),
-                    media_type=CONTENT_TYPES[speech.fmt], headers=headers)
+    return await asyncio.to_thread(encoded_file, audio, sample_rate, speech.fmt)
 
 
 def sse(event: dict) -> bytes:

@@ -7,6 +7,7 @@ import logging
 from ..errors import InputError, Qwen3TTSError
 from ..loop.engine import EngineFull
 from .limits import ApiError
+from .metrics import Metered
 from .params import JSON_NAMES
 
 log = logging.getLogger("mlx_qwen3tts.server")
@@ -53,8 +54,19 @@ def send(server, request, names: dict = JSON_NAMES):
     """Submit a built Request to the engine: its Handle (a long text's a `PiecedHandle`: the pieces
     `TTS.generate` cuts it into, one after the other); a refusal (the engine full) as an ApiError."""
     try:
-        return server.engine.submit(request)
+        return Metered(server.engine.submit(request), server.metrics)
     except Exception as e:  # EngineFull / anything unexpected
+        raise engine_error(e, names) from None
+
+
+def send_all(server, requests, names: dict = JSON_NAMES) -> list:
+    """Submit built Requests together: all their Handles, or (the engine cannot take them all) none, as a 429."""
+    try:
+        return [Metered(handle, server.metrics) for handle in server.engine.submit_all(requests)]
+    except EngineFull as e:  # how many fit now helps the client split the batch
+        raise ApiError(429, f"the server cannot take the whole batch now: {e}", code="engine_full",
+                       headers={"Retry-After": "1"}) from None
+    except Exception as e:
         raise engine_error(e, names) from None
 
 

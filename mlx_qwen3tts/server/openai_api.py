@@ -1,6 +1,7 @@
 """OpenAI-compatible HTTP endpoints: speech (whole file, chunked audio, SSE), models, voices, health."""
 
 import asyncio
+import base64
 import json
 import logging
 
@@ -8,10 +9,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from ..errors import InputError
-from ..request import clone_voice
+from ..request import clone_voice, resolve_voice
+from ..voices import Blend
 from . import params as fields
-from .audio_out import speech_response
-from .engine_client import submit
+from .audio_out import speech_response, whole_audio
+from .engine_client import build, engine_error, send_all, submit
 from .limits import ApiError
 from .studio import health_facts, notice_headers
 from .voice_store import clone_kwargs
@@ -56,6 +58,41 @@ async def speech(request: Request):
     return await speech_response(handle, speech, server.tts.sample_rate, headers, watcher, tokens)
 
 
+async def speech_batch(request: Request):
+    """POST /v1/audio/speech/batch: `items`, each a body of /v1/audio/speech, parsed by the same parser and
+    built by the request layer before any work; one bad item refuses the whole batch (400 naming it as
+    `items[i].field`). Then all are submitted to the engine together (429 when it cannot take them all) and
+    answered as one JSON list of whole files, base64, in each item's format."""
+    server = request.app.state.server
+    items = fields.batch_items(await json_body(request), server.max_batch)
+    speeches, built = [], []
+    for i, item in enumerate(items):
+        try:
+            speech = fields.speech(item, server.limits, server.voices)
+            built.append(build(server, text=speech.text, **speech.kwargs))
+        except ApiError as e:
+            raise ApiError(e.status, f"items[{i}]: {e.message}", param=f"items[{i}]" + (f".{e.param}" if e.param
+                           else ""), code=e.code, headers=e.headers) from None
+        speeches.append(speech)
+    handles = send_all(server, built)
+
+    def cancel():
+        for handle in handles:
+            handle.cancel()
+
+    watcher = asyncio.create_task(watch_disconnect(request.receive, cancel))
+    try:
+        files = await asyncio.gather(*(whole_audio(h, s, server.tts.sample_rate) for h, s in zip(handles, speeches)))
+    except Exception as e:
+        cancel()
+        raise engine_error(e) from None
+    finally:
+        watcher.cancel()
+    return JSONResponse({"object": "list", "model": server.model_id, "data": [
+        {"object": "speech", "index": i, "response_format": s.fmt, "audio": base64.b64encode(data).decode(),
+         "notices": list(h.notices)} for i, (s, h, data) in enumerate(zip(speeches, handles, files))]})
+
+
 async def models(request: Request):
     served = request.app.state.server.model_id
     ids = [served] + [a for a in MODEL_ALIASES if a != served]
@@ -81,9 +118,12 @@ async def create_voice(request: Request):
     except Exception as e:
         raise ApiError(400, f"send multipart/form-data with audio_sample and name ({e})") from None
     try:
-        upload = form.get("audio_sample")
+        upload, blend = form.get("audio_sample"), form.get("voice")
+        if isinstance(blend, str) and upload is None:
+            return await save_blend(server, form.get("name"), blend)
         if upload is None or isinstance(upload, str):
-            raise ApiError(400, "audio_sample is missing: attach the reference clip as a file", param="audio_sample")
+            raise ApiError(400, "audio_sample is missing: attach the reference clip as a file (or give a blend of "
+                                "voices as voice, e.g. 'aiden:0.7+vivian:0.3')", param="audio_sample")
         vid, display = server.voices.new_names(form.get("name"))
         vid = server.voices.check_new_id(vid)
         data = await upload.read()
@@ -114,6 +154,27 @@ async def create_voice(request: Request):
                        param=param, code=e.code) from None
     return JSONResponse({"id": vid, "name": display, "object": "voice", "in_context": voice.ref_codes is not None,
                          "notices": list(notices)}, status_code=201, headers=notice_headers(notices))
+
+
+async def save_blend(server, name, blend: str):
+    """A blend of voices (`voice`: 'aiden:0.7+vivian:0.3') saved as the voice `name`."""
+    vid, display = server.voices.new_names(name)
+    vid = server.voices.check_new_id(vid)
+    kwargs = server.voices.resolve(blend)
+    if "voice" not in kwargs or not isinstance(kwargs["voice"], Blend):
+        raise ApiError(400, "voice must be a blend of voices, e.g. 'aiden:0.7+vivian:0.3' (or 'aiden:1' for one)",
+                       param="voice", code="invalid_blend")
+
+    def make():
+        voice, _ = resolve_voice(server.tts.facts, server.tts.voices, **kwargs)
+        server.voices.save(vid, voice, display)
+
+    try:
+        await asyncio.get_running_loop().run_in_executor(server.mlx_thread, make)
+    except InputError as e:
+        raise engine_error(e) from None
+    return JSONResponse({"id": vid, "name": display, "object": "voice", "in_context": False, "notices": []},
+                        status_code=201)
 
 
 async def delete_voice(request: Request):

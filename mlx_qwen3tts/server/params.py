@@ -101,6 +101,24 @@ class Speech(NamedTuple):
     stream_format: Optional[str]
 
 
+def batch_items(body: dict, max_batch: int) -> list:
+    """The `items` of a batch body: a list of 1 to `max_batch` speech request objects."""
+    items = body.get("items")
+    if not isinstance(items, list) or not items:
+        raise ApiError(400, "items must be a non-empty list of speech requests (each as /v1/audio/speech takes it)",
+                       param="items")
+    if len(items) > max_batch:
+        raise ApiError(400, f"items has {len(items)} requests; this server takes at most {max_batch} in one batch "
+                            "(--max-batch)", param="items", code="too_many_items")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ApiError(400, f"items[{i}] must be a JSON object", param=f"items[{i}]")
+        if item.get("stream_format") is not None:
+            raise ApiError(400, f"items[{i}].stream_format: a batch answers whole files; leave stream_format out",
+                           param=f"items[{i}].stream_format")
+    return items
+
+
 def speech(params: dict, limits, voices) -> Speech:
     """The body of POST /v1/audio/speech, every field checked that the request layer does not check."""
     text = input_text(params, limits)

@@ -22,8 +22,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..audio.reference import FORMATS, ReferenceAudioError, read_audio
-from ..request import DEFAULT_VOICE
-from ..voices import SUFFIX, VOICE_ID, Voice, load_voice, save_voice, saved_voice_ids
+from ..request import DEFAULT_VOICE, blend_parts
+from ..voices import SUFFIX, VOICE_ID, Blend, Voice, load_voice, save_voice, saved_voice_ids
 from ..voices import default_voices_dir  # noqa: F401  (the server's default folder, as __main__ imports it)
 from .limits import ApiError, Limits
 
@@ -49,15 +49,15 @@ class VoiceStore:
 
     def listing(self) -> list:
         """The voices this model can speak: its presets (or, on a model without any, `default`), and the saved
-        voices made for its size (cloned voices need a Base model, so only a Base model lists them)."""
+        voices made for its size and kind (cloned voices for a Base model, blends of presets for a CustomVoice one)."""
         voices = [{"id": name, "name": name, "type": "preset"} for name in self.presets.values()]
         if not voices:
             voices = [{"id": DEFAULT_VOICE, "name": DEFAULT_VOICE, "type": "default"}]
-        if self.facts.variant != "base":
-            return voices
         for vid in self.saved_ids():
             meta = self.metadata(vid)
-            if vid.lower() not in self.presets and meta.get("tts_model_size") == self.facts.size:
+            kind = meta.get("tts_model_type", "base")  # voices saved before blends: Base x-vectors
+            fits = meta.get("tts_model_size") == self.facts.size and kind == self.facts.variant
+            if vid.lower() not in self.presets and fits:
                 voices.append({"id": vid, "name": meta.get("name") or vid, "type": "saved"})
         return voices
 
@@ -79,11 +79,19 @@ class VoiceStore:
         return meta
 
     def resolve(self, name) -> dict:
-        """Keyword arguments for `TTS.request` selecting the voice `name` (None: the default)."""
+        """Keyword arguments for `TTS.request` selecting the voice `name` (None: the default); a blend
+        (`request.blend_parts`: "aiden:0.7+vivian:0.3", or a list of {"voice", "weight"}) as a `Blend` of
+        preset names and saved voices, which the request layer checks."""
         if isinstance(name, dict):  # OpenAI's newer {"id": ...} form
             name = name.get("id")
         if name is None:
             return {}
+        try:
+            parts = blend_parts(name, "voice") if isinstance(name, (str, list)) else None
+        except InputError as e:
+            raise ApiError(400, e.worded({}), param="voice", code=e.code) from None
+        if parts is not None:
+            return {"voice": Blend(tuple((self._part(part), weight) for part, weight in parts))}
         if not isinstance(name, str):
             raise ApiError(400, "voice must be a string", param="voice")
         saved = self.saved_id(name.strip())
@@ -92,6 +100,13 @@ class VoiceStore:
         if name.strip().lower() in OPENAI_VOICES:
             return {}
         return {"speaker": name}
+
+    def _part(self, name):
+        """A blend's part: a saved voice (loaded), else the name for the request layer (a preset, or refused)."""
+        if not isinstance(name, str):
+            raise ApiError(400, "each voice of a blend must be a name (a string)", param="voice", code="invalid_blend")
+        saved = self.saved_id(name.strip())
+        return self._load(saved) if saved is not None and saved.lower() not in self.presets else name
 
     def saved_id(self, name: str):
         """The id of the saved voice `name` (any case), or None."""

@@ -74,6 +74,7 @@ class Session:
             await self.ws.send_text(json.dumps(event))
 
     async def error(self, message: str, code: str = "invalid_request", param=None):
+        self.server.metrics.refused_code(code)
         await self.send({"type": "error", "error": {"message": message, "type": "invalid_request_error",
                                                     "param": param, "code": code}})
 
@@ -236,6 +237,8 @@ async def speech_socket(ws: WebSocket):
     offered = [p for p in ws.scope.get("subprotocols", []) if p.startswith(KEY_PROTOCOL)]
     await ws.accept(subprotocol=offered[0] if offered else None)
     session = Session(server, ws)
+    server.metrics.sessions.labels("websocket").inc()
+    server.metrics.open_sessions.labels("websocket").inc()
     await session.send({"type": "session.created", "session": session.settings})
     reader = asyncio.create_task(session.read())
     speaker = asyncio.create_task(session.speak())
@@ -247,6 +250,7 @@ async def speech_socket(ws: WebSocket):
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
+        server.metrics.open_sessions.labels("websocket").dec()
         session.close()
         for task in (reader, speaker):
             task.cancel()

@@ -159,6 +159,8 @@ class WyomingHandler(AsyncEventHandler):
     def __init__(self, service: Service, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.service = service
+        service.server.metrics.sessions.labels("wyoming").inc()
+        service.server.metrics.open_sessions.labels("wyoming").inc()
         self.stream: Optional[Stream] = None
         self.speaking: Optional[asyncio.Task] = None
         self._write_lock = asyncio.Lock()
@@ -169,6 +171,7 @@ class WyomingHandler(AsyncEventHandler):
             await super().write_event(event)
 
     async def error(self, message: str, code: str):
+        self.service.server.metrics.refused_code(code)
         await self.write_event(Error(text=message, code=code).event())
 
     async def handle_event(self, event: Event) -> bool:
@@ -336,6 +339,7 @@ class WyomingHandler(AsyncEventHandler):
 
     async def disconnect(self) -> None:
         """The client has gone: its request is cancelled, which frees its engine row."""
+        self.service.server.metrics.open_sessions.labels("wyoming").dec()
         if self.stream is not None:
             if self.stream.idle is not None:
                 self.stream.idle.cancel()

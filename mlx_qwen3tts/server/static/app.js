@@ -157,8 +157,22 @@ function wavBlob(chunks, rate) {
 // --- speaking ------------------------------------------------------------------------------
 let controller = null;
 
+// The voice asked for: the one chosen, or (Blend with) a mix of it and a second one, the share the second's.
+function chosenVoice() {
+  const first = $("voice").value, second = $("blend").value;
+  if (!first || !second) return first || undefined;
+  const share = parseInt($("blend-share").value, 10) / 100;
+  return `${first}:${(1 - share).toFixed(2)}+${second}:${share.toFixed(2)}`;
+}
+
+function updateBlend() {
+  $("blend").disabled = !$("voice").value;  // the server's default voice is not one of its presets: no blend
+  $("blend-share").disabled = $("blend").disabled || !$("blend").value;
+  $("blend-share-out").textContent = `${$("blend-share").value}%`;
+}
+
 function settings() {
-  const s = { voice: $("voice").value || undefined, language: $("language").value || "auto",
+  const s = { voice: chosenVoice(), language: $("language").value || "auto",
               speed: parseFloat($("speed").value) || 1 };
   const instructions = $("instructions").value.trim();
   if (!$("instruct-box").hidden && instructions) s.instructions = instructions;
@@ -596,6 +610,11 @@ async function loadVoices(select) {
   options.unshift(new Option("default", "", true, true));
   $("voice").replaceChildren(...options);
   if (options.some((o) => o.value === previous)) $("voice").value = previous;
+  const blended = $("blend").value;
+  $("blend").replaceChildren(new Option("none", "", true, true),
+                             ...options.filter((o) => o.value).map((o) => new Option(o.text, o.value)));
+  if (options.some((o) => o.value && o.value === blended)) $("blend").value = blended;
+  updateBlend();
   $("saved").replaceChildren(...voices.filter((v) => v.type === "saved").map(savedItem));
   if (!$("clone").hidden && !voices.some((v) => v.type === "saved")) {
     const none = document.createElement("li");
@@ -635,7 +654,8 @@ function init() {
   document.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && e.target !== $("live")) { e.preventDefault(); speak(); }
   });
-  for (const id of ["voice", "language", "speed", "instructions"]) $(id).addEventListener("change", updateLive);
+  for (const id of ["voice", "blend", "blend-share"]) $(id).addEventListener("input", updateBlend);
+  for (const id of ["voice", "blend", "blend-share", "language", "speed", "instructions"]) $(id).addEventListener("change", updateLive);
   $("live").addEventListener("input", onLiveInput);
   $("live").addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); endLive(); } });
   $("live-end").addEventListener("click", endLive);

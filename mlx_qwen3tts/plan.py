@@ -13,7 +13,7 @@ import itertools
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator, List, Optional
 
-from .audio.pieces import JoinedChunks
+from .audio.joining import JoinedChunks
 from .errors import InputError
 from .request import Request, shown
 from .text import StreamedPieces, split_sentences
@@ -93,7 +93,7 @@ class Plan:
 
 
 class PlanChunks:
-    """A plan's pieces run one after the other (`Plan.run`), their chunks joined (`audio.pieces.JoinedChunks`).
+    """A plan's pieces run one after the other (`Plan.run`), their chunks joined (`audio.joining.JoinedChunks`).
     The first piece is started at once (an engine refuses a full queue here, before any audio); each later
     one once the one before has given its final chunk. Tells `frames`, `max_frames` and `stopped_on_eos` as
     one piece's stream does."""

@@ -15,6 +15,7 @@ from typing import Callable, Iterable, Iterator, List, Optional
 
 from .audio.joining import JoinedChunks
 from .errors import InputError
+from .iterators import Iterated
 from .request import Request, shown
 from .text import StreamedPieces, split_sentences
 
@@ -92,7 +93,7 @@ class Plan:
         return kept or [replace(self.pieces[0], max_frames=self.budget)]
 
 
-class PlanChunks:
+class PlanChunks(Iterated):
     """A plan's pieces run one after the other (`Plan.run`), their chunks joined (`audio.joining.JoinedChunks`).
     The first piece is started at once (an engine refuses a full queue here, before any audio); each later
     one once the one before has given its final chunk. Tells `frames`, `max_frames` and `stopped_on_eos` as
@@ -103,7 +104,7 @@ class PlanChunks:
         self.plan = plan
         pieces = plan.run(lambda: self.joined.frames, stop)
         first = start(next(pieces))
-        self.joined = JoinedChunks(_streams(first, pieces, start), sample_rate, plan.many)
+        self.joined = self._run = JoinedChunks(_streams(first, pieces, start), sample_rate, plan.many)
 
     @property
     def frames(self) -> int:
@@ -116,15 +117,6 @@ class PlanChunks:
     @property
     def stopped_on_eos(self) -> bool:
         return self.joined.stopped_on_eos and not self.plan.cut
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        return next(self.joined)
-
-    def close(self):
-        self.joined.close()
 
 
 def _streams(first, pieces: Iterator[Request], start: Callable[[Request], Iterator]):

@@ -28,6 +28,7 @@ from .loop.prompt import Prompt
 from .plan import Plan, check_split
 from .request import Request, build_request, checked_codes, clone_voice
 from .audio.chunks import AudioChunk, join_audio, stream_audio
+from .iterators import Iterated
 from .tokenizer import TemplateIds
 from .request_fields import Asked
 from .voices import Presets, Voice, VoiceCache, VoiceMaker, load_voice, voice_bytes
@@ -86,21 +87,12 @@ def _warn(notices, stacklevel: int):
         warnings.warn(notice, stacklevel=stacklevel)
 
 
-class ChunkStream:
+class ChunkStream(Iterated):
     """Audio chunks of one request as they are generated (iterate it), and the loop's report on its
     frames: `frames`, `max_frames`, `stopped_on_eos`, `prefill_s` (see `decode_loop.FrameStream`)."""
 
     def __init__(self, chunks: Iterator[AudioChunk], frames: FrameStream):
-        self._chunks, self._frames = chunks, frames
-
-    def __iter__(self) -> Iterator[AudioChunk]:
-        return self
-
-    def __next__(self) -> AudioChunk:
-        return next(self._chunks)
-
-    def close(self):
-        self._chunks.close()
+        self._run, self._frames = chunks, frames
 
     def __getattr__(self, name):
         if name in ("frames", "max_frames", "stopped_on_eos", "prefill_s"):

@@ -8,13 +8,14 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from ..iterators import Iterated
 from .chunks import AudioChunk
 
 PAUSE_S, FADE_S = 0.12, 0.005  # as join_audio's defaults
 NO_CODES = np.zeros((0, 16), np.int32)
 
 
-class JoinedChunks:
+class JoinedChunks(Iterated):
     """Iterate the chunks of `streams` (one chunk stream per piece, the next taken once the one before has
     given its final chunk) as one stream. Each chunk goes out at once but for its last 5 ms, held so that a
     piece's end can be faded once it is known to be one. `fade_first`: fade the first piece's start too (a
@@ -32,15 +33,6 @@ class JoinedChunks:
     @property
     def max_frames(self) -> int:
         return getattr(self._stream, "max_frames", 0)
-
-    def __iter__(self):
-        return self
-
-    def __next__(self) -> AudioChunk:
-        return next(self._run)
-
-    def close(self):
-        self._run.close()
 
     def _joined(self, streams: Iterator):
         stream, first = next(streams, None), True

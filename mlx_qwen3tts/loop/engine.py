@@ -54,6 +54,7 @@ from ..backend import release_thread_streams
 from ..codec import SAMPLE_RATE
 from ..errors import Qwen3TTSError
 from ..audio.chunks import AudioChunk, ChunkDecoder, decode_chunks
+from ..iterators import Iterated
 from ..plan import Plan
 from .text_track import TextFeed, feed_from
 from .decode_loop import Rows
@@ -169,17 +170,11 @@ class PiecedHandle:
         return self._chunks
 
 
-class _HandleStream:
+class _HandleStream(Iterated):
     """A piece's Handle as its chunk stream: closing it cancels the piece."""
 
     def __init__(self, handle: Handle):
-        self.handle, self._chunks = handle, iter(handle)
-
-    def __iter__(self):
-        return self
-
-    def __next__(self) -> AudioChunk:
-        return next(self._chunks)
+        self.handle, self._run = handle, iter(handle)
 
     def close(self):
         self.handle.cancel()

@@ -7,7 +7,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-
 from ..audio import aac
 from ..audio.formats import format_for_path, open_file
 from ..audio.mp4 import Mp4File

@@ -78,3 +78,26 @@ def checkpoint_dir(name: str, tmp_root) -> Path:
     if not (folder / "config.json").exists():
         raise KeyError(f"no checkpoint {name!r} in {CHECKPOINTS}")
     return folder
+
+
+ALIGNER = FIXTURES / "aligner"
+
+
+def aligner_dir(tmp_root) -> Path:
+    """The tiny Qwen3-ForcedAligner of fixtures/aligner/ as a released-layout folder (unpacked once per
+    tmp_root): checkpoint.tar.xz plus vocab.json and merges.txt from the shared text tokenizer archive."""
+    folder = Path(tmp_root) / "qwen3_forced_aligner"
+    if (folder / ".complete").exists():
+        return folder
+    stage = Path(tempfile.mkdtemp(prefix=".aligner-", dir=tmp_root))
+    with tarfile.open(ALIGNER / "checkpoint.tar.xz", "r:xz") as tar:
+        tar.extractall(stage, filter="data") if hasattr(tarfile, "data_filter") else tar.extractall(stage)
+    with tarfile.open(SHARED_TOKENIZER, "r:xz") as tar:
+        for name in ("vocab.json", "merges.txt"):
+            (stage / name).write_bytes(tar.extractfile(name).read())
+    (stage / ".complete").touch()
+    try:
+        stage.rename(folder)
+    except OSError:  # another process finished first
+        shutil.rmtree(stage, ignore_errors=True)
+    return folder

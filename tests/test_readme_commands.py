@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from fixture_checkpoints import checkpoint_dir
+from fixture_checkpoints import aligner_dir, checkpoint_dir
 
 REPO = Path(__file__).resolve().parent.parent
 PAGES = ["README.md"] + sorted(str(p.relative_to(REPO)) for p in (REPO / "docs").glob("*.md"))
@@ -101,11 +101,15 @@ def named_outputs(command: str, work: Path) -> list:
 
 
 def hub_cache(root: Path, text: str, tiny_root) -> Path:
-    """A Hugging Face cache serving each `Qwen/Qwen3-TTS-12Hz-*` id in `text` from a tiny checkpoint."""
-    for size_kind in sorted(set(re.findall(r"Qwen/Qwen3-TTS-12Hz-([\w.-]+)", text))):
-        repo = root / "hub" / f"models--Qwen--Qwen3-TTS-12Hz-{size_kind}"
+    """A Hugging Face cache serving each `Qwen/Qwen3-TTS-12Hz-*` id in `text` from a tiny checkpoint, and
+    Qwen/Qwen3-ForcedAligner-0.6B (the aligner's default) from the tiny aligner."""
+    folders = {f"Qwen3-TTS-12Hz-{size_kind}": checkpoint_dir(VARIANTS[size_kind], tiny_root)
+               for size_kind in sorted(set(re.findall(r"Qwen/Qwen3-TTS-12Hz-([\w.-]+)", text)))}
+    folders["Qwen3-ForcedAligner-0.6B"] = aligner_dir(Path(tiny_root))
+    for name, folder in folders.items():
+        repo = root / "hub" / f"models--Qwen--{name}"
         commit = "0" * 40
-        shutil.copytree(checkpoint_dir(VARIANTS[size_kind], tiny_root), repo / "snapshots" / commit)
+        shutil.copytree(folder, repo / "snapshots" / commit, ignore=shutil.ignore_patterns(".complete"))
         (repo / "refs").mkdir()
         (repo / "refs" / "main").write_text(commit)
     return root

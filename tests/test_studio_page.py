@@ -448,3 +448,37 @@ def test_custom_voice_1b7_offers_instructions_and_fits_a_phone(browser, tmp_path
     assert unnamed_controls(page) == []
     assert studio.errors == []
     studio.close()
+
+
+def test_history_highlights_the_word_being_heard_with_an_aligner(browser, tmp_path_factory):
+    """A server started with --aligner (the tiny aligner): the page asks for word timestamps (SSE), keeps them
+    with the history entry, shows each word of the text in a span and marks the one at the audio's time."""
+    from fixture_checkpoints import aligner_dir
+
+    root = tmp_path_factory.getbasetemp()
+    server = start("custom_voice-0b6", tmp_path_factory, "--aligner", str(aligner_dir(root)))
+    assert httpx.get(server.url + "/health", timeout=30).json()["timestamps"] is True
+    studio = Studio(browser, server)
+    page = studio.open()
+    page.get_by_role("textbox", name="Text to speak").fill("Hello world, it's me. 我爱 Python!")
+    page.get_by_role("button", name="Speak").click()
+    assert studio.status("done") == pytest.approx(FRAMES * FRAME / SR, abs=1e-3)
+    entry = page.locator("ol.history li").first
+    words = entry.locator(".htext span.word")
+    sync_api.expect(words).to_have_count(7)
+    assert words.all_inner_texts() == ["Hello", "world", "it's", "me", "我", "爱", "Python"]
+    assert entry.locator(".htext").inner_text() == "Hello world, it's me. 我爱 Python!"
+    times = page.evaluate("""async () => {
+        const db = await new Promise(r => { const o = indexedDB.open('mlx_qwen3tts', 1); o.onsuccess = () => r(o.result); });
+        const all = await new Promise(r => { const q = db.transaction('history').objectStore('history').getAll();
+                                             q.onsuccess = () => r(q.result); });
+        return all[all.length - 1].words; }""")
+    assert [w["word"] for w in times] == ["Hello", "world", "it's", "me", "我", "爱", "Python"]
+    last = times[-1]
+    audio = entry.locator("audio")
+    audio.evaluate("(a, t) => { a.currentTime = t; a.dispatchEvent(new Event('timeupdate')); }", last["start_time"])
+    sync_api.expect(words.last).to_have_class("word speaking")
+    assert entry.locator(".htext .speaking").count() == 1
+    studio.shot("studio-word-highlight.png")
+    assert studio.errors == []
+    studio.close()

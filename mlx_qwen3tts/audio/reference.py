@@ -132,12 +132,17 @@ def _to_mono(audio: np.ndarray, where: str) -> np.ndarray:
 
 def resample_to_24k(audio: np.ndarray, sample_rate: int) -> np.ndarray:
     """Mono float32 audio at `sample_rate` -> 24 kHz, as `librosa.resample(..., res_type='soxr_hq')`."""
+    return resample(audio, sample_rate, TARGET_SAMPLE_RATE)
+
+
+def resample(audio: np.ndarray, sample_rate: int, target_rate: int) -> np.ndarray:
+    """Mono float32 audio at `sample_rate` -> `target_rate`, as `librosa.resample(..., res_type='soxr_hq')`."""
     audio = np.ascontiguousarray(audio, dtype=np.float32)
-    if sample_rate == TARGET_SAMPLE_RATE:
+    if sample_rate == target_rate:
         return audio
     # librosa's rounding, ratio first: 52920 samples at 44.1 kHz give 28801, not 28800.
-    length = math.ceil(audio.shape[0] * (TARGET_SAMPLE_RATE / sample_rate))
-    resampled = soxr.resample(audio, sample_rate, TARGET_SAMPLE_RATE, quality="soxr_hq")[:length]
+    length = math.ceil(audio.shape[0] * (target_rate / sample_rate))
+    resampled = soxr.resample(audio, sample_rate, target_rate, quality="soxr_hq")[:length]
     return np.pad(resampled, (0, length - resampled.shape[0])).astype(np.float32)
 
 

@@ -99,6 +99,12 @@ class Progress:
               "('-': stdin), written as it goes; .m4b/.m4a outputs get chapters (and an EPUB's title, author and "
               "cover). See docs/longform.md.")
 @click.option("--captions", help="With --text-file: captions per sentence (.srt, .vtt, or .json with sample offsets).")
+@click.option("--caption-words", is_flag=True, help="With --captions: time every word with Qwen3-ForcedAligner "
+              "(WebVTT word timestamps, a 'words' list per JSON cue, an SRT cue per word). See docs/aligner.md.")
+@click.option("--aligner", default="Qwen/Qwen3-ForcedAligner-0.6B", show_default=True,
+              help="With --caption-words: the aligner model (hub id or folder).")
+@click.option("--aligner-bits", type=click.Choice(["4", "6", "8"]), default=None,
+              help="With --caption-words: quantize the aligner's decoder as it loads (default: as stored).")
 @click.option("--resume", is_flag=True, help="With --text-file: continue an interrupted run of the same command.")
 @click.option("--split-chapters", is_flag=True, help="With --text-file: one output file per chapter "
               "(book_01_Title.mp3, ...).")
@@ -191,6 +197,9 @@ class Options:
     from_codes: Optional[str]
     text_file: Optional[str] = None
     captions: Optional[str] = None
+    caption_words: bool = False
+    aligner: str = "Qwen/Qwen3-ForcedAligner-0.6B"
+    aligner_bits: Optional[str] = None
     resume: bool = False
     split_chapters: bool = False
     script: bool = False

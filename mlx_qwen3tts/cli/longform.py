@@ -21,9 +21,10 @@ from ..longform.writer import output_format
 from ..text.epub import EXTENSIONS as EPUB
 
 # Options that only mean something with --text-file, as (Options field, flag).
-ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("resume", "--resume"), ("split_chapters", "--split-chapters"),
-                       ("script", "--script"), ("cast", "--cast"), ("heading_pattern", "--heading-pattern"),
-                       ("skip_chapters", "--skip-chapters"))
+ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("caption_words", "--caption-words"),
+                       ("aligner_bits", "--aligner-bits"), ("resume", "--resume"),
+                       ("split_chapters", "--split-chapters"), ("script", "--script"), ("cast", "--cast"),
+                       ("heading_pattern", "--heading-pattern"), ("skip_chapters", "--skip-chapters"))
 NAMES = {"text": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern", "script": "--script",
          "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters"}
 MARKDOWN = (".md", ".markdown")
@@ -48,6 +49,10 @@ def check_long_form_options(opts):
         raise InputError("--text-file needs --output (a file, e.g. book.m4b, or '-' for stdout)")
     if opts.cast and not opts.script:
         raise InputError("--cast applies to --script (lines 'Name: text'); add --script")
+    if opts.caption_words and opts.captions is None:
+        raise InputError("--caption-words times the words of --captions; give --captions FILE (.vtt, .srt or .json)")
+    if opts.aligner_bits is not None and not opts.caption_words:
+        raise InputError("--aligner-bits applies to --caption-words; add --caption-words")
 
 
 def _read_text(path: str) -> str:
@@ -168,6 +173,10 @@ def _prepare(opts):
                        normalize=opts.normalize is not False, language=opts.language)
     cast = _cast(opts.cast)
     _check_cast(doc, cast)
+    if opts.caption_words:
+        from ..aligner.words import split_words
+
+        split_words("", opts.language or "auto")  # Korean, or Japanese without nagisa: refused before any work
     sampling_settings(SamplingConfig(), **opts.sampling)
     if opts.batch_size < 1:
         raise InputError("--batch-size must be at least 1")
@@ -197,7 +206,16 @@ def run_text_file(opts, load_model, narrator_voice):
                     max_tokens=opts.max_tokens, **opts.sampling)
     for notice in tts.request(doc.segments[0].text, voice=voices.get(None), seed=opts.seed, **settings).notices:
         print(f"warning: {notice}", file=sys.stderr)
+    words = None
+    if opts.caption_words:
+        from ..aligner import load as load_aligner
+        from ..longform.word_timing import WordTimer
+
+        with cli_errors({**names, "language": "--language"}):
+            bits = int(opts.aligner_bits) if opts.aligner_bits else None
+            words = WordTimer(load_aligner(opts.aligner, bits=bits), f"{opts.aligner}:{bits or 'stored'}",
+                              opts.language or "auto")
     progress = Progress(doc, tts.sample_rate, opts.batch_size, opts.quiet)
     with cli_errors(names):
         run_job(tts, doc, targets, key=_run_key(opts, tts, doc, cast, settings), resume=opts.resume, seed=opts.seed,
-                progress=progress, voices=voices, batch_size=opts.batch_size, **settings)
+                progress=progress, voices=voices, batch_size=opts.batch_size, words=words, **settings)

@@ -1,7 +1,12 @@
 """Captions of a long-form output: one cue per segment, from the sample where its speech starts to
 the sample where the next one's starts (its pause included), so the cues cover the whole output.
 SRT and WebVTT by extension; JSON keeps the exact sample offsets. A script's cues say who speaks: WebVTT
-by its voice tag (`<v Alice>`), SRT by the name before the text (`Alice: ...`), JSON in `speaker`."""
+by its voice tag (`<v Alice>`), SRT by the name before the text (`Alice: ...`), JSON in `speaker`.
+
+With word timings (`Cue.words`, from the forced aligner): WebVTT cues carry a timestamp tag before
+each later word (`<00:00:01.240>`, the karaoke form players show), JSON cues a `words` list, and SRT
+(which has no such tags) gives one cue per word, from its start to the next word's (words starting
+on the same sample share one)."""
 
 import json
 from dataclasses import dataclass
@@ -22,6 +27,7 @@ class Cue:
     chapter: int
     line: int
     speaker: Optional[str] = None  # a script turn's name as written
+    words: tuple = ()  # (text, start, end) samples of each word as the aligner splits `text`; () without timing
 
 
 def caption_format(path) -> str:
@@ -45,15 +51,75 @@ def _escaped(text: str) -> str:
 
 def render(cues: List[Cue], rate: int, fmt: str) -> str:
     if fmt == "json":
-        return json.dumps({"sample_rate": rate, "cues": [c.__dict__ for c in cues]}, ensure_ascii=False, indent=1)
+        return json.dumps({"sample_rate": rate, "cues": [_json_cue(c) for c in cues]}, ensure_ascii=False, indent=1)
+    if fmt == "srt" and any(c.words for c in cues):
+        cues = [w for c in cues for w in _word_cues(c)]
     lines = ["WEBVTT", ""] if fmt == "vtt" else []
     for number, cue in enumerate(cues, start=1):
         if fmt == "srt":
             lines.append(str(number))
         text = cue.text.replace("-->", "->")  # the one sequence either format cannot carry in a cue
         if fmt == "vtt":  # cue text is markup there: its own <, > and & are escaped
-            text = _escaped(text) if cue.speaker is None else f"<v {_escaped(cue.speaker)}>{_escaped(text)}"
+            text = _karaoke(cue, rate) if cue.words else _escaped(text)
+            text = text if cue.speaker is None else f"<v {_escaped(cue.speaker)}>{text}"
         elif cue.speaker is not None:
             text = f"{cue.speaker}: {text}"
         lines += [f"{_clock(cue.start, rate, fmt == 'srt')} --> {_clock(cue.end, rate, fmt == 'srt')}", text, ""]
     return "\n".join(lines)
+
+
+def _json_cue(cue: Cue) -> dict:
+    fields = {k: v for k, v in cue.__dict__.items() if k != "words"}
+    if cue.words:
+        fields["words"] = [{"text": t, "start": s, "end": e} for t, s, e in cue.words]
+    return fields
+
+
+def _word_cues(cue: Cue) -> List[Cue]:
+    """An SRT cue per word, from its start to the next word's start (the last to the cue's end); words
+    that start on the same sample share a cue (an empty cue is no cue to a player)."""
+    groups = []
+    for text, start, _ in cue.words:
+        if groups and groups[-1][1] == start:
+            groups[-1][0] += " " + text
+        else:
+            groups.append([text, start])
+    if not groups:
+        return [cue]
+    ends = [start for _, start in groups[1:]] + [cue.end]
+    return [Cue(text, start, end, end, cue.chapter, cue.line, cue.speaker) for (text, start), end in zip(groups, ends)]
+
+
+def _word_places(text: str, words) -> list:
+    """Where each word begins in `text` (the aligner's words are `text`'s letters, digits and apostrophes,
+    in order), or [] where they cannot be found."""
+    from ..aligner.words import kept
+
+    places, i, k = [], 0, 0
+    for pos, ch in enumerate(text):
+        if i == len(words) or not kept(ch):
+            continue
+        if ch != words[i][k]:
+            return []
+        if k == 0:
+            places.append(pos)
+        k += 1
+        if k == len(words[i]):
+            i, k = i + 1, 0
+    return places if i == len(words) else []
+
+
+def _karaoke(cue: Cue, rate: int) -> str:
+    """The cue's text with a WebVTT timestamp before each word that starts strictly after the cue's start
+    and the previous tag, and before its end (the spec's rule for cue-internal timestamps)."""
+    text = cue.text
+    places = _word_places(text, [t for t, _, _ in cue.words])
+    if not places:
+        return _escaped(text.replace("-->", "->"))
+    out, last, previous, end = [], 0, cue.start * 1000 // rate, cue.end * 1000 // rate
+    for place, (_, start, _) in zip(places, cue.words):
+        ms = start * 1000 // rate  # as the tag shows it
+        if previous < ms < end:
+            out += [_escaped(text[last:place].replace("-->", "->")), f"<{_clock(start, rate, False)}>"]
+            last, previous = place, ms
+    return "".join(out) + _escaped(text[last:].replace("-->", "->"))

@@ -16,6 +16,7 @@ from .narrate import narrate, new_run_seed
 from .progress import Progress
 from .resume import WorkFolder
 from .segments import UNTITLED, Document
+from .word_timing import WordTimer, in_samples
 from .writer import open_writer
 
 
@@ -28,13 +29,14 @@ class Targets:
 
 
 def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, seed: Optional[int],
-        progress: Progress, voices=None, batch_size: int = 8, **request_kwargs):
-    """Speak `document` into `targets`; `key`: the fingerprint of text, model and settings a resume must match."""
+        progress: Progress, voices=None, batch_size: int = 8, words: Optional[WordTimer] = None, **request_kwargs):
+    """Speak `document` into `targets`; `key`: the fingerprint of text, model and settings a resume must match;
+    `words`: time every word of the captions (each segment aligned as it finishes)."""
     if not targets.audio[0].seekable:
         if resume:
             raise InputError("--resume needs an output file (the finished segments are kept beside it)",
                              field="resume")
-        return _stream(tts, document, targets, progress, voices=voices, batch_size=batch_size, seed=seed,
+        return _stream(tts, document, targets, progress, words, voices=voices, batch_size=batch_size, seed=seed,
                        **request_kwargs)
     first = targets.audio[0]
     work = WorkFolder.open(first.path, first.what, key, new_run_seed() if seed is None else seed, resume)
@@ -49,11 +51,14 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
         for spoken in narrate(tts, document, voices=voices, batch_size=batch_size, seed=work.seed, first=done,
                               start=start, **request_kwargs):
             work.save(spoken.segment.index, spoken.audio)
+            if words is not None and targets.captions:
+                work.save_words(spoken.segment.index, words.name,
+                                words.times(spoken.audio, tts.sample_rate, spoken.segment.shown))
             _report(progress, spoken)
     except KeyboardInterrupt:
         progress.warn(f"{work.done()} of {len(segments)} segments are kept; run again with --resume to continue")
         raise
-    samples = _assemble(document, work, targets, tts.sample_rate)
+    samples = _assemble(document, work, targets, tts.sample_rate, words)
     work.remove()
     seconds = samples / tts.sample_rate
     progress.finish(f"{len(segments)} segments, {seconds / 60:.2f} min of audio -> "
@@ -83,7 +88,8 @@ def _chapter_spans(document: Document, lengths: List[int], rate: int) -> List[tu
     return [(title, start, end) for _, title, start, end in spans]
 
 
-def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int) -> int:
+def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
+              words: Optional[WordTimer] = None) -> int:
     """The output file(s) and captions from the finished segments, each renamed into place only when all are
     written; the samples written, all files together."""
     cues, writer, file, position, base = [], None, None, 0, 0
@@ -97,10 +103,16 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int)
                 writer = open_writer(stack.enter_context(targets.audio[file].staged()), targets.fmt, rate,
                                      _file_info(document, file, targets.split))
             pause = int(round(segment.pause_s * rate))
-            writer.write(work.audio(segment.index))
+            audio = work.audio(segment.index)
+            writer.write(audio)
             writer.write(np.zeros(pause, np.float32))
+            timed = ()
+            if words is not None and targets.captions:
+                found = work.words(segment.index, words.name)  # a segment finished by a run without word timing
+                timed = in_samples(words.times(audio, rate, segment.shown) if found is None else found,
+                                   position - base, position - base + n, rate)
             cues.append(Cue(segment.shown, position - base, position - base + n, position - base + n + pause,
-                            segment.chapter, segment.line, segment.speaker))
+                            segment.chapter, segment.line, segment.speaker, timed))
             position += n + pause
         writer.close([] if targets.split else _chapter_spans(document, lengths, rate))
         _write_captions(cues, targets, rate)
@@ -121,7 +133,7 @@ def _write_captions(cues: List[Cue], targets: Targets, rate: int):
                        for out, group in zip(targets.captions, groups)])
 
 
-def _stream(tts, document: Document, targets: Targets, progress: Progress, **kwargs):
+def _stream(tts, document: Document, targets: Targets, progress: Progress, words: Optional[WordTimer], **kwargs):
     out, cues = targets.audio[0], []
     encoder = StreamEncoder(targets.fmt, tts.sample_rate)
     with out.open() as f:
@@ -129,8 +141,12 @@ def _stream(tts, document: Document, targets: Targets, progress: Progress, **kwa
             f.write(encoder.write(np.concatenate([spoken.audio, np.zeros(spoken.pause, np.float32)])))
             f.flush()
             end = spoken.start + spoken.audio.shape[0]
+            timed = ()
+            if words is not None and targets.captions:
+                timed = in_samples(words.times(spoken.audio, tts.sample_rate, spoken.segment.shown), spoken.start,
+                                   end, tts.sample_rate)
             cues.append(Cue(spoken.segment.shown, spoken.start, end, end + spoken.pause, spoken.segment.chapter,
-                            spoken.segment.line, spoken.segment.speaker))
+                            spoken.segment.line, spoken.segment.speaker, timed))
             _report(progress, spoken)
         f.write(encoder.close())
     _write_captions(cues, targets, tts.sample_rate)

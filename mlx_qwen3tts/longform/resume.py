@@ -93,6 +93,19 @@ class WorkFolder:
             n += 1
         return n
 
+    def save_words(self, index: int, aligner: str, words: list):
+        """Word timings of a finished segment, made by `aligner` (see longform.word_timing)."""
+        data = json.dumps({"aligner": aligner, "words": words}, ensure_ascii=False).encode()
+        _write_whole(self.folder / f"{index:06d}.words.json", lambda f: f.write(data))
+
+    def words(self, index: int, aligner: str) -> Optional[list]:
+        """The segment's saved word timings, or None where there are none made by `aligner`."""
+        try:
+            found = json.loads((self.folder / f"{index:06d}.words.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return found["words"] if isinstance(found, dict) and found.get("aligner") == aligner else None
+
     def audio(self, index: int) -> np.ndarray:
         return np.load(self._path(index))
 

@@ -22,8 +22,9 @@ REQUIRED = ("config.json", "speech_tokenizer/config.json", "speech_tokenizer/mod
 HUB_PATTERNS = ["*.json", "*.safetensors", "*.txt", "speech_tokenizer/*", "*.model"]
 
 
-def resolve(path_or_repo: str) -> Path:
-    """A local folder as is; otherwise a hub repo id, downloaded once into the hub cache."""
+def resolve(path_or_repo: str, released=RELEASED) -> Path:
+    """A local folder as is; otherwise a hub repo id, downloaded once into the hub cache; `released`:
+    the ids an offline miss names as the ones to give."""
     if not isinstance(path_or_repo, (str, os.PathLike)) or not os.fspath(path_or_repo):
         raise ModelLoadError(f"give a model folder or a Hugging Face repo id 'owner/name', got {path_or_repo!r}")
     path_or_repo = os.fspath(path_or_repo)
@@ -42,18 +43,18 @@ def resolve(path_or_repo: str) -> Path:
     except RepositoryNotFoundError:
         raise ModelLoadError(f"no model repository '{path_or_repo}' on the Hugging Face hub") from None
     except LocalEntryNotFoundError:
-        raise ModelLoadError(_not_cached(path_or_repo)) from None
+        raise ModelLoadError(_not_cached(path_or_repo, released)) from None
     except (HfHubHTTPError, OSError) as e:
         raise ModelLoadError(f"could not download '{path_or_repo}': {e}") from None
 
 
-def _not_cached(repo: str) -> str:
+def _not_cached(repo: str, released=RELEASED) -> str:
     """Offline and not downloaded: what to give instead, in words that fit the CLI and Python alike."""
-    if repo in RELEASED:
+    if repo in released:
         return (f"model '{repo}' is not in the local cache and the hub cannot be reached; connect once to "
                 "download it, or give the path of a local model folder instead")
     return (f"model '{repo}' is not in the local cache and the hub cannot be reached (nor is it a released "
-            f"model: {', '.join(RELEASED)}); give one of those ids or the path of a local model folder")
+            f"model: {', '.join(released)}); give one of those ids or the path of a local model folder")
 
 
 def read_json(path: Path) -> dict:

@@ -38,11 +38,17 @@ def _mel_to_hz(mel: np.ndarray) -> np.ndarray:
     return np.where(mel >= _MIN_LOG_MEL, log_region, mel * _F_SP)
 
 
-@cache
 def mel_filterbank() -> np.ndarray:
     """Slaney-scale, slaney-normalised triangular filters, (N_MELS, N_FFT // 2 + 1) float32 (read-only)."""
-    fft_freqs = np.fft.rfftfreq(N_FFT, d=1.0 / SAMPLE_RATE)
-    edges = _mel_to_hz(np.linspace(_hz_to_mel(FMIN), _hz_to_mel(FMAX), N_MELS + 2))
+    return slaney_filterbank(SAMPLE_RATE, N_FFT, N_MELS, FMIN, FMAX)
+
+
+@cache
+def slaney_filterbank(sample_rate: int, n_fft: int, n_mels: int, fmin: float, fmax: float) -> np.ndarray:
+    """Slaney-scale, slaney-normalised triangular filters, (n_mels, n_fft // 2 + 1) float32 (read-only),
+    as `librosa.filters.mel` and transformers' `mel_filter_bank(norm="slaney", mel_scale="slaney")`."""
+    fft_freqs = np.fft.rfftfreq(n_fft, d=1.0 / sample_rate)
+    edges = _mel_to_hz(np.linspace(_hz_to_mel(fmin), _hz_to_mel(fmax), n_mels + 2))
     widths = np.diff(edges)
     ramps = edges[:, None] - fft_freqs[None, :]
     rising = -ramps[:-2] / widths[:-1, None]

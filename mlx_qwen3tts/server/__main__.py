@@ -134,11 +134,16 @@ def model_id(path_or_repo: str) -> str:
               help="Serve GET /metrics (Prometheus) without the API key, for a scraper that sends none.")
 @click.option("--lexicon", type=click.Path(dir_okay=False), default=None,
               help="TSV of 'word<TAB>how to say it' applied to every whole text (HTTP, Wyoming).")
+@click.option("--aligner", default=None, help="Word timestamps ('timestamps' on /v1/audio/speech) from this "
+              "Qwen3-ForcedAligner (hub id, e.g. Qwen/Qwen3-ForcedAligner-0.6B, or folder). Default: none.")
+@click.option("--aligner-bits", type=click.Choice(["4", "6", "8"]), default=None,
+              help="With --aligner: quantize its decoder as it loads (default: as stored).")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts.server")
 def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, max_batch, prefill_budget, cors,
          max_input_chars, dtype, wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens,
          wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, public_metrics, lexicon,
+         aligner, aligner_bits,
          log_level):
     """Serve Qwen3-TTS over HTTP (OpenAI's /v1/audio/speech) and WebSocket, with a page at /."""
     with cli_errors():
@@ -149,6 +154,8 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
                              f"--max-queue {max_queue}); lower it or raise those")
         if no_http and wyoming_port is None:
             raise InputError("--no-http leaves nothing to serve: give --wyoming-port PORT")
+        if aligner_bits is not None and aligner is None:
+            raise InputError("--aligner-bits applies to --aligner; give --aligner MODEL")
         if not no_http:
             check_exposure(host, api_key, insecure)
         if wyoming_port is not None:
@@ -179,13 +186,17 @@ def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue
 
         logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
         tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
+        if aligner is not None:
+            from ..aligner import load as load_aligner
+
+            aligner = load_aligner(aligner, bits=int(aligner_bits) if aligner_bits else None)
         limits = Limits(max_input_chars=max_input_chars)
         engine = tts.engine(max_active=max_active, max_queue=max_queue, prefill_budget=prefill_budget)
         engine.warm()  # every batch size compiled before the server listens (and /health answers)
         voices = VoiceStore(tts.facts, tts.tokenizer, Path(voices_dir).expanduser() if voices_dir else default_voices_dir(),
                             limits)
         server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue, max_batch,
-                        lexicon=respellings)
+                        lexicon=respellings, aligner=aligner)
         wyoming = None
         if wyoming_port is not None:  # with --no-http, it serves here until stopped
             wyoming = start_wyoming(server, wyoming_host, wyoming_port, alone=no_http,

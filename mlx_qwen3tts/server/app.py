@@ -54,6 +54,7 @@ class Server:
     max_batch: int = 16  # items in one POST /v1/audio/speech/batch
     mlx_thread: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "mlx_qwen3tts-clone"))
     lexicon: Optional[object] = None  # --lexicon: respellings applied to every whole text
+    aligner: Optional[object] = None  # --aligner: word timestamps (mlx_qwen3tts.aligner.Aligner)
     metrics: Optional[Metrics] = None  # made for the engine when not given
 
     def __post_init__(self):

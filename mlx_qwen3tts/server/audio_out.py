@@ -13,7 +13,7 @@ import threading
 from typing import AsyncIterator, Callable, Iterator
 
 import numpy as np
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 from ..audio import formats as audio_formats
 from .engine_client import engine_error
@@ -32,8 +32,9 @@ def encoded_file(samples, sample_rate: int, fmt: str) -> bytes:
 
 
 class Usage:
-    def __init__(self, text_tokens: int = 0):
+    def __init__(self, text_tokens: int = 0, keep: bool = False):
         self.text_tokens, self.frames, self.samples = text_tokens, 0, 0
+        self.kept = [] if keep else None  # the generated samples (before any time stretch), for word timing
 
     def as_dict(self, sample_rate: int) -> dict:
         return {"input_tokens": self.text_tokens, "output_tokens": self.frames,
@@ -59,6 +60,8 @@ def _counted(handle, usage: Usage) -> Iterator:
     """The samples of the handle's chunks, their frames counted in `usage`."""
     for chunk in handle:
         usage.frames += chunk.frames
+        if usage.kept is not None:
+            usage.kept.append(chunk.samples)
         yield chunk.samples
 
 
@@ -102,49 +105,61 @@ async def in_thread(iterator: Iterator, cancel: Callable[[], None]) -> AsyncIter
             cancel()
 
 
-async def speech_response(handle, speech: Speech, sample_rate: int, headers: dict, watcher, text_tokens: int = 0):
+async def speech_response(handle, speech: Speech, sample_rate: int, headers: dict, watcher, text_tokens: int = 0,
+                          timing=None):
     """The response to a submitted speech request: the whole file once it is made, or (`stream_format`)
     chunked audio or SSE events as it is made. `watcher` (the client's disconnect, which cancels the
-    request) runs until the response is sent."""
+    request) runs until the response is sent. `timing(audio)` (awaitable): the words with their times,
+    for `timestamps` (a JSON body with the audio in base64, or an SSE event after the audio)."""
     if speech.stream_format is None:
         try:
-            return await whole_file(handle, speech, sample_rate, headers)
+            return await whole_file(handle, speech, sample_rate, headers, timing)
         except Exception as e:
             handle.cancel()
             raise engine_error(e) from None
         finally:
             watcher.cancel()
-    usage = Usage(text_tokens)
+    usage = Usage(text_tokens, keep=timing is not None)
     events = usage if speech.stream_format == "sse" else None
     return AudioStream(in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage), handle.cancel),
-                       CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate)
+                       CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate, timing)
 
 
-async def whole_file(handle, speech: Speech, sample_rate: int, headers: dict) -> Response:
-    return Response(await whole_audio(handle, speech, sample_rate), media_type=CONTENT_TYPES[speech.fmt],
-                    headers=headers)
+async def whole_file(handle, speech: Speech, sample_rate: int, headers: dict, timing=None) -> Response:
+    """The handle's audio as one file; with `timing`, JSON holding it (base64) and the words' times."""
+    data, words = await whole_audio(handle, speech, sample_rate, timing)
+    if words is None:
+        return Response(data, media_type=CONTENT_TYPES[speech.fmt], headers=headers)
+    return JSONResponse({"audio": base64.b64encode(data).decode(), "response_format": speech.fmt,
+                         "sample_rate": sample_rate, "timestamps": words}, headers=headers)
 
 
-async def whole_audio(handle, speech: Speech, sample_rate: int) -> bytes:
-    """The handle's audio once it is all made, stretched to the speed asked and encoded as one file."""
+async def whole_audio(handle, speech: Speech, sample_rate: int, timing=None) -> tuple:
+    """(the handle's audio once it is all made, stretched to the speed asked and encoded as one file; the
+    words' times when `timing` is given, else None)."""
     pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
+    words = await timing(audio) if timing is not None else None
     audio = await asyncio.to_thread(time_stretch, audio, speech.speed, sample_rate)
-    return await asyncio.to_thread(encoded_file, audio, sample_rate, speech.fmt)
+    return await asyncio.to_thread(encoded_file, audio, sample_rate, speech.fmt), words
 
 
 def sse(event: dict) -> bytes:
     return f"data: {json.dumps(event)}\n\n".encode()
 
 
-async def sse_events(chunks, usage: Usage, sample_rate: int):
+async def sse_events(chunks, usage: Usage, sample_rate: int, timing=None):
     """The chunks as SSE events; a failure before the first one is raised (it gets its own status), one
-    after it (the status is sent) ends the stream with an error event."""
+    after it (the status is sent) ends the stream with an error event. With `timing`, the words' times
+    follow the last audio event (`speech.timestamps`), before `speech.audio.done`."""
     sent = False
     try:
         async for data in chunks:
             yield sse({"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
             sent = True
+        if timing is not None:
+            audio = np.concatenate(usage.kept) if usage.kept else np.zeros(0, np.float32)
+            yield sse({"type": "speech.timestamps", "timestamps": await timing(audio)})
     except Exception as e:
         if not sent:
             raise
@@ -160,9 +175,10 @@ class AudioStream:
     since the request was submitted, so the engine request is cancelled the moment the client goes away,
     queued or generating, not only at the next write."""
 
-    def __init__(self, chunks, media_type: str, cancel, watcher, headers: dict, events=None, sample_rate: int = 0):
+    def __init__(self, chunks, media_type: str, cancel, watcher, headers: dict, events=None, sample_rate: int = 0,
+                 timing=None):
         self.chunks, self.media_type, self.cancel, self.watcher = chunks, media_type, cancel, watcher
-        self.headers, self.events, self.sample_rate = headers, events, sample_rate
+        self.headers, self.events, self.sample_rate, self.timing = headers, events, sample_rate, timing
 
     async def __call__(self, scope, receive, send):
         try:
@@ -174,7 +190,8 @@ class AudioStream:
             await self.chunks.aclose()
 
     def _body(self):
-        return self.chunks if self.events is None else sse_events(self.chunks, self.events, self.sample_rate)
+        return self.chunks if self.events is None else sse_events(self.chunks, self.events, self.sample_rate,
+                                                                   self.timing)
 
     async def _send(self, send, body):
         try:

@@ -51,11 +51,42 @@ async def speech(request: Request):
     server = request.app.state.server
     body = await json_body(request)
     speech = fields.speech(body, server.limits, server.voices)
+    timing = word_timing(server, speech) if speech.timestamps else None
     handle = submit(server, text=speech.text, **speech.kwargs)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     headers = notice_headers(handle.notices)
     tokens = len(server.tts.tokenizer.encode(speech.text)) if speech.stream_format else 0  # SSE's usage
-    return await speech_response(handle, speech, server.tts.sample_rate, headers, watcher, tokens)
+    return await speech_response(handle, speech, server.tts.sample_rate, headers, watcher, tokens, timing)
+
+
+def word_timing(server, speech):
+    """`timing(audio)` -> the words of the request's input with their times in its audio (seconds, as the
+    client hears it: at its speed), run on the server's MLX thread off the event loop; refused before any
+    work where the server has no aligner or the language cannot be split into words."""
+    if server.aligner is None:
+        raise ApiError(400, "this server gives no word timestamps: start it with --aligner "
+                       "Qwen/Qwen3-ForcedAligner-0.6B", param="timestamps", code="timestamps_unavailable")
+    from ..aligner.words import split_words
+
+    language = speech.kwargs.get("language") or "auto"
+    try:
+        split_words("", language)
+    except InputError as e:
+        raise ApiError(400, e.worded({}), param="language", code=e.code) from None
+    rate = server.tts.sample_rate
+
+    def words(audio):
+        if not audio.shape[0] or not any(ch.isalnum() for ch in speech.text):
+            return []
+        found = server.aligner.align(audio, rate, speech.text, language)
+        seconds = audio.shape[0] / rate  # the aligner's 80 ms steps may reach past the last sample
+        return [{"word": w.text, "start_time": round(min(w.start, seconds) / speech.speed, 3),
+                 "end_time": round(min(w.end, seconds) / speech.speed, 3)} for w in found]
+
+    async def timing(audio):
+        return await asyncio.get_running_loop().run_in_executor(server.mlx_thread, words, audio)
+
+    return timing
 
 
 async def speech_batch(request: Request):
@@ -82,7 +113,8 @@ async def speech_batch(request: Request):
 
     watcher = asyncio.create_task(watch_disconnect(request.receive, cancel))
     try:
-        files = await asyncio.gather(*(whole_audio(h, s, server.tts.sample_rate) for h, s in zip(handles, speeches)))
+        files = [data for data, _ in await asyncio.gather(*(whole_audio(h, s, server.tts.sample_rate)
+                                                               for h, s in zip(handles, speeches)))]
     except Exception as e:
         cancel()
         raise engine_error(e) from None
@@ -190,4 +222,5 @@ async def health(request: Request):
                          "languages": server.tts.config.languages, "active": stats.get("active", 0), "queued": stats.get("queued", 0),
                          "max_active": server.max_active, "max_queue": server.max_queue,
                          "prefill_budget": server.engine.prefill_budget_now,
+                         "timestamps": server.aligner is not None,  # word timestamps (--aligner)
                          **health_facts(server.tts.facts)})  # what the page adapts to

@@ -93,12 +93,27 @@ def check_format(fmt, allowed=None) -> str:
 
 class Speech(NamedTuple):
     """A speech request's JSON body, parsed: what to say (`text`, and `TTS.request`'s other keywords) and
-    how the audio goes back (format, speed, and `stream_format`: None for one whole file)."""
+    how the audio goes back (format, speed, `stream_format`: None for one whole file, and `timestamps`:
+    every word's time beside the audio, from the server's aligner)."""
     text: str
     kwargs: dict
     fmt: str
     speed: float
     stream_format: Optional[str]
+    timestamps: bool = False
+
+
+def timestamps(params: dict, stream_format: Optional[str]) -> bool:
+    value = params.get("timestamps")
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ApiError(400, f"timestamps must be true or false, got {value!r}"[:200], param="timestamps")
+    if value and stream_format == "audio":
+        raise ApiError(400, "timestamps need a whole response (JSON with the audio in base64) or "
+                       "stream_format 'sse' (a timing event); raw streamed audio has no place for them",
+                       param="timestamps")
+    return value
 
 
 def batch_items(body: dict, max_batch: int) -> list:
@@ -126,4 +141,5 @@ def speech(params: dict, limits, voices) -> Speech:
     stream_format = params.get("stream_format")
     if stream_format is not None and stream_format not in STREAM_FORMATS:
         raise ApiError(400, f"stream_format must be one of {', '.join(STREAM_FORMATS)}", param="stream_format")
-    return Speech(text, speech_kwargs(voices, params, limits), fmt, rate, stream_format)
+    return Speech(text, speech_kwargs(voices, params, limits), fmt, rate, stream_format,
+                  timestamps(params, stream_format))

@@ -184,39 +184,96 @@ function voiceLabel(id) {
   return option ? option.text : id || "default";
 }
 
-// One request streamed as PCM; each piece played as it comes. Returns {chunks, firstMs} or null.
+// One request streamed as PCM; each piece played as it comes. Returns {chunks, firstMs, words} or null.
+// With a server that times words (--aligner), the PCM comes in SSE events and the words' times in the
+// event after the last of them.
 async function stream(body, errorEl, onProgress) {
   if (controller) controller.abort();
   stopPlayback();
   const mine = controller = new AbortController();
   const started = performance.now(), chunks = [], decoder = new PcmDecoder();
-  let firstMs = null, received = 0;
+  const timed = Boolean(health && health.timestamps);
+  let firstMs = null, received = 0, words = null;
+  const take = (samples) => {
+    if (firstMs === null && samples.length) firstMs = performance.now() - started;
+    received += samples.length;
+    chunks.push(samples);
+    play(samples);
+    onProgress(received / RATE);
+  };
   player();
   try {
     const response = await api("/v1/audio/speech", {
       method: "POST", signal: mine.signal, headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ model: "tts-1", response_format: "pcm", stream_format: "audio", ...body }),
+      body: JSON.stringify({ model: "tts-1", response_format: "pcm", ...body,
+                             ...(timed ? { stream_format: "sse", timestamps: true } : { stream_format: "audio" }) }),
     }, errorEl);
     if (!response) return null;
     $("notice").textContent = response.headers.get("X-Notice") || "";
-    const reader = response.body.getReader();
+    const reader = response.body.getReader(), text = new TextDecoder();
+    let pending = "";
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      const samples = decoder.decode(value);
-      if (firstMs === null && samples.length) firstMs = performance.now() - started;
-      received += samples.length;
-      chunks.push(samples);
-      play(samples);
-      onProgress(received / RATE);
+      if (!timed) { take(decoder.decode(value)); continue; }
+      pending += text.decode(value, { stream: true });
+      const events = pending.split("\n\n");
+      pending = events.pop();
+      for (const event of events) {
+        if (!event.startsWith("data: ")) continue;
+        const data = JSON.parse(event.slice(6));
+        if (data.type === "speech.audio.delta") take(decoder.decode(Uint8Array.from(atob(data.audio), (c) => c.charCodeAt(0))));
+        else if (data.type === "speech.timestamps") words = data.timestamps;
+        else if (data.type === "error") throw new Error(data.error.message);
+      }
     }
-    return { chunks, firstMs: firstMs || 0, seconds: received / RATE };
+    return { chunks, firstMs: firstMs || 0, seconds: received / RATE, words };
   } catch (e) {
     if (e.name !== "AbortError") showError(errorEl, "The audio stream broke off: " + e.message);
     return null;
   } finally {
     if (controller === mine) controller = null;  // a newer request may have taken its place
   }
+}
+
+// Where each timed word lies in the text: the aligner keeps letters, digits and apostrophes of the
+// text in order, so each word is found by walking those; [] where they do not match.
+function wordPlaces(text, words) {
+  const kept = /[\p{L}\p{N}']/u, places = [];
+  let i = 0, k = 0, start = 0;
+  for (let pos = 0; pos < text.length && i < words.length; pos++) {
+    const ch = text[pos];
+    if (!kept.test(ch)) continue;
+    if (ch !== words[i].word[k]) return [];
+    if (k === 0) start = pos;
+    if (++k === words[i].word.length) { places.push([start, pos + 1]); i++; k = 0; }
+  }
+  return i === words.length ? places : [];
+}
+
+// The entry's text with each timed word in a span, the one being heard marked as the audio plays.
+function highlighted(textEl, input, words, audio) {
+  const places = words && words.length ? wordPlaces(input, words) : [];
+  if (!places.length) { textEl.textContent = input; return; }
+  let last = 0;
+  const spans = places.map(([a, b]) => {
+    textEl.append(input.slice(last, a));
+    const span = document.createElement("span");
+    span.className = "word"; span.textContent = input.slice(a, b);
+    textEl.append(span);
+    last = b;
+    return span;
+  });
+  textEl.append(input.slice(last));
+  const mark = () => {
+    const t = audio.currentTime, playing = !audio.paused || t > 0;
+    spans.forEach((span, i) => {
+      const end = i + 1 < words.length ? words[i + 1].start_time : words[i].end_time;
+      const on = playing && t >= words[i].start_time && (t < end || (i === words.length - 1 && t <= end));
+      span.classList.toggle("speaking", on);
+    });
+  };
+  ["timeupdate", "seeked", "ended"].forEach((e) => audio.addEventListener(e, mark));
 }
 
 async function speak(given) {
@@ -230,7 +287,7 @@ async function speak(given) {
   setStatus(`Done: received ${result.seconds.toFixed(2)} s of audio; first audio after ${Math.round(result.firstMs)} ms.`,
             "done", result.seconds);
   await addHistory({ created: Date.now(), request: body, voice: voiceLabel(body.voice), seconds: result.seconds,
-                     firstMs: result.firstMs, wav: wavBlob(result.chunks, RATE) });
+                     firstMs: result.firstMs, wav: wavBlob(result.chunks, RATE), words: result.words });
 }
 
 function stop() {
@@ -281,7 +338,6 @@ function historyItem(entry) {
   const r = entry.request, short = r.input.length > 40 ? r.input.slice(0, 40) + "…" : r.input;
   const text = document.createElement("p");
   text.className = "htext";
-  text.textContent = r.input;
   const meta = document.createElement("p");
   meta.className = "muted";
   meta.textContent = [entry.voice, r.language, `speed ${r.speed}`, r.instructions && `“${r.instructions}”`,
@@ -292,6 +348,7 @@ function historyItem(entry) {
   const audio = document.createElement("audio");
   audio.controls = true; audio.preload = "metadata"; audio.src = url;
   audio.setAttribute("aria-label", `Play: ${short}`);
+  highlighted(text, r.input, entry.words, audio);
   const format = document.createElement("select");
   format.setAttribute("aria-label", `Download format for: ${short}`);
   format.append(...["wav", "mp3", "flac", "opus"].map((f) => new Option(f, f)));

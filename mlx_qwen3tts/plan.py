@@ -16,7 +16,10 @@ from typing import Callable, Iterable, Iterator, List, Optional
 from .audio.joining import JoinedChunks
 from .errors import InputError
 from .iterators import Iterated
-from .request import Request, shown
+from .model.config import ModelFacts
+from .request import Request, build_request, shown
+from .request_fields import Asked
+from .voices import VoiceMaker
 from .text import StreamedPieces, split_sentences
 
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
@@ -26,6 +29,13 @@ LONG_TEXT_CHARS = 300  # "auto" splits longer texts
 def check_split(split):
     if split not in SPLIT_MODES:
         raise InputError(f"{{split}} must be one of {', '.join(SPLIT_MODES)}, got {shown(split)}", field="split")
+
+
+def build_plan(facts: ModelFacts, maker: VoiceMaker, asked: Asked, split: str = "auto") -> "Plan":
+    """What was asked, checked (`split` first, then every argument as `request.build_request` checks them,
+    before a voice is made) and planned."""
+    check_split(split)
+    return Plan(build_request(facts, maker, asked), split)
 
 
 class Plan:

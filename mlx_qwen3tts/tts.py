@@ -25,7 +25,7 @@ from .errors import InputError
 from .loop.decode_loop import DecodeLoop, FrameStream
 from .loop.engine import Engine
 from .loop.prompt import Prompt
-from .plan import Plan, check_split
+from .plan import Plan, build_plan
 from .request import Request, build_request, checked_codes, clone_voice
 from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .iterators import Iterated
@@ -159,8 +159,7 @@ class TTS:
         """How `generate` speaks `text`: the validated request as the pieces it is cut into and the rules they
         share (`plan.Plan`; `split` and keywords as `generate`). A bad `split` is refused with the other
         arguments, before a voice is cloned."""
-        check_split(split)
-        return Plan(self.request(text, **kwargs), split)
+        return build_plan(self.facts, self.voices, Asked(text=text, **kwargs), split)
 
     def _told(self, request: Request, stacklevel: int = 3) -> Request:
         """`request`, its notices given as warnings (the Python API's way) at the user's call."""

@@ -91,6 +91,12 @@ class Plan:
             return start(self.pieces[0])
         return PlanChunks(self.streamed(), start, sample_rate, stop)
 
+    def beside_others(self) -> List[Request]:
+        """The pieces of a whole text run as rows of a batch beside other texts' (the command line's batch
+        lines): each with the text's seed and whole budget, as a batch cannot pass on what a piece left (the
+        same as `run` gives wherever no piece uses up the budget, and greedy decoding whatever the seed)."""
+        return list(self.pieces)
+
     def batch(self) -> List[Request]:
         """The pieces of a whole text as one batch ("batch"): the budget shared by text length (a piece whose
         share is 0 frames is left out, and `cut` set)."""

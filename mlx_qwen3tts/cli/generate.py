@@ -440,7 +440,7 @@ def _line_results(tts, texts, common: dict, split: str, decode: bool, done=None)
     from ..tts import joined
 
     plans = [tts.plan(text, split, **common) for text in texts]
-    pieces = [plan.batch() for plan in plans]
+    pieces = [plan.beside_others() for plan in plans]
     owner = [i for i, line in enumerate(pieces) for _ in line]
     finished, lines = {}, {}
     for index, result in tts.run([piece for line in pieces for piece in line], decode):

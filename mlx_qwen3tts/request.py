@@ -217,12 +217,12 @@ def blend_parts(spec, field: str = "voice") -> Optional[Tuple[Tuple[object, floa
         for part in spec.split("+"):
             name, _, weight = part.partition(":")
             if not name.strip():
-                raise InputError(f"{{{field}}} {_shown(spec)} has an empty part; write a blend as "
+                raise InputError(f"{{{field}}} {shown(spec)} has an empty part; write a blend as "
                                  f"{BLEND_EXAMPLE!r}", field=field, code="invalid_blend")
             try:
                 number = float(weight) if weight.strip() else 1.0
             except ValueError:
-                raise InputError(f"{{{field}}} {_shown(spec)}: the weight of {name.strip()!r} must be a number, "
+                raise InputError(f"{{{field}}} {shown(spec)}: the weight of {name.strip()!r} must be a number, "
                                  f"got {weight.strip()!r}; write a blend as {BLEND_EXAMPLE!r}", field=field,
                                  code="invalid_blend") from None
             pairs.append((name.strip(), number))
@@ -235,8 +235,8 @@ def blend_parts(spec, field: str = "voice") -> Optional[Tuple[Tuple[object, floa
     for name, weight in pairs:
         good = isinstance(weight, Real) and not isinstance(weight, bool)
         if not (good and math.isfinite(weight) and weight > 0):
-            raise InputError(f"{{{field}}}: the weight of {_shown(name)} must be a finite number > 0, got "
-                             f"{_shown(weight)}", field=field, code="invalid_blend")
+            raise InputError(f"{{{field}}}: the weight of {shown(name)} must be a finite number > 0, got "
+                             f"{shown(weight)}", field=field, code="invalid_blend")
     total = math.fsum(w for _, w in pairs)
     return tuple((name, float(w) / total) for name, w in pairs)
 
@@ -247,7 +247,7 @@ def _blend_pair(item, field: str) -> tuple:
     if isinstance(item, (list, tuple)) and len(item) == 2:
         return tuple(item)
     raise InputError(f"{{{field}}}: each part of a blend must be {{\"voice\": NAME, \"weight\": W}}, got "
-                     f"{_shown(item)}", field=field, code="invalid_blend")
+                     f"{shown(item)}", field=field, code="invalid_blend")
 
 
 def _blend_choice(facts: ModelFacts, parts, field: str) -> VoiceChoice:
@@ -266,7 +266,7 @@ def _blend_choice(facts: ModelFacts, parts, field: str) -> VoiceChoice:
         if isinstance(part, str):
             name = speaker_name(facts, part)
             if name is None:
-                raise InputError(f"{{{field}}}: {_shown(part)} names the model's default voice, which cannot be "
+                raise InputError(f"{{{field}}}: {shown(part)} names the model's default voice, which cannot be "
                                  "blended; name preset speakers", field=field, code="invalid_blend")
             checked.append((name, weight))
         elif isinstance(part, (Path, Voice)):

@@ -30,7 +30,6 @@ from pathlib import Path
 import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts/backend.py)
 
 import mlx.core as mx  # noqa: E402
-import numpy as np  # noqa: E402
 
 from benchmarks import checkpoints  # noqa: E402
 from benchmarks.graph_nodes import GraphCounter, metal_kernels  # noqa: E402

@@ -24,7 +24,7 @@ from .model.config import VARIANT_NAMES, ModelFacts, model_id
 from .request_fields import Asked
 from .errors import InputError
 from .model.sampling_config import SamplingConfig
-from .text import LANGUAGE_CODES, StreamedPieces, split_sentences
+from .text import LANGUAGE_CODES
 from .audio.reference import load_reference_audio, transcript_notice
 from .voices import Blend, Voice, VoiceChoice, VoiceMaker
 
@@ -36,8 +36,6 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # A str holding a UTF-16 surrogate is not Unicode text (it cannot be encoded): refused, not guessed at.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 DEFAULT_VOICE = "default"  # a speaker name meaning the model's default voice, on every model
-SPLIT_MODES = ("auto", "sequence", "batch", "none")
-LONG_TEXT_CHARS = 300  # "auto" splits longer texts
 DESIGN_EXAMPLE = "A warm, calm woman in her thirties, speaking slowly and clearly"
 # What each sampling setting must be (the code predictor's `cp_` settings as the talker's).
 _SETTINGS = {"temperature": (Real, "a number >= 0 (0 = greedy)", lambda v: v >= 0),
@@ -62,7 +60,7 @@ class Request:
     notices: Tuple[str, ...] = ()  # for the caller to show (e.g. an instruction the model ignores)
 
 
-def _shown(value) -> str:
+def shown(value) -> str:
     """A value for a message: its repr, cut short (a JSON number can have hundreds of digits)."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -105,7 +103,7 @@ def checked_deltas(deltas) -> Iterator[str]:
 
 def _integer(value, name: str, low: int, high: int, *, why: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, Integral) or not low <= value <= high:
-        raise InputError(f"{{{name}}} must be an integer from {low} to {high}{why}, got {_shown(value)}", field=name)
+        raise InputError(f"{{{name}}} must be an integer from {low} to {high}{why}, got {shown(value)}", field=name)
     return int(value)
 
 
@@ -121,7 +119,7 @@ def language_name(facts: ModelFacts, language) -> str:
     key = names.get(key.replace("_", "-").split("-")[0], key) or "auto"
     if key not in facts.languages:
         codes = [LANGUAGE_CODES[name] for name in facts.languages if name in LANGUAGE_CODES]
-        raise InputError(f"{{language}} {_shown(language)} is unknown; choose one of: {', '.join(facts.languages)}"
+        raise InputError(f"{{language}} {shown(language)} is unknown; choose one of: {', '.join(facts.languages)}"
                          + (f" (or a code: {', '.join(codes)})" if codes else ""), field="language",
                          code="unknown_language")
     return key
@@ -140,14 +138,14 @@ def speaker_name(facts: ModelFacts, speaker) -> Optional[str]:
     if name in ("", DEFAULT_VOICE):
         return None
     if facts.variant == "voice_design":
-        raise InputError(f"{{speaker}} {_shown(speaker)}: a VoiceDesign model has no preset speakers; it speaks in the "
+        raise InputError(f"{{speaker}} {shown(speaker)}: a VoiceDesign model has no preset speakers; it speaks in the "
                          f"voice its instruction ({{instruct}}) describes, e.g. {DESIGN_EXAMPLE!r}", field="speaker",
                          code="voice_not_found", others=("instruct",))
     if not facts.speakers:
-        raise InputError(f"{{speaker}} {_shown(speaker)} is unknown: preset speakers come with CustomVoice models and "
+        raise InputError(f"{{speaker}} {shown(speaker)} is unknown: preset speakers come with CustomVoice models and "
                          f"this is the {facts.name} model; use '{DEFAULT_VOICE}', or clone a voice from reference "
                          "audio ({ref_audio})", field="speaker", code="voice_not_found", others=("ref_audio",))
-    raise InputError(f"{{speaker}} {_shown(speaker)} is unknown; choose one of: {', '.join(facts.speakers)} "
+    raise InputError(f"{{speaker}} {shown(speaker)} is unknown; choose one of: {', '.join(facts.speakers)} "
                      f"(or '{DEFAULT_VOICE}')", field="speaker", code="voice_not_found")
 
 
@@ -165,7 +163,7 @@ def _reference(facts: ModelFacts, ref_audio, ref_text, x_vector_only,
     if facts.variant != "base":
         raise InputError(_needs_base("voice cloning", facts), field="ref_audio", code="model_not_supported")
     if not isinstance(x_vector_only, (bool, np.bool_)):
-        raise InputError(f"{{x_vector_only}} must be true or false, got {_shown(x_vector_only)}",
+        raise InputError(f"{{x_vector_only}} must be true or false, got {shown(x_vector_only)}",
                          field="x_vector_only")
     if ref_text is not None:
         ref_text = clean_text(ref_text, "ref_text")
@@ -219,12 +217,12 @@ def blend_parts(spec, field: str = "voice") -> Optional[Tuple[Tuple[object, floa
         for part in spec.split("+"):
             name, _, weight = part.partition(":")
             if not name.strip():
-                raise InputError(f"{{{field}}} {_shown(spec)} has an empty part; write a blend as "
+                raise InputError(f"{{{field}}} {shown(spec)} has an empty part; write a blend as "
                                  f"{BLEND_EXAMPLE!r}", field=field, code="invalid_blend")
             try:
                 number = float(weight) if weight.strip() else 1.0
             except ValueError:
-                raise InputError(f"{{{field}}} {_shown(spec)}: the weight of {name.strip()!r} must be a number, "
+                raise InputError(f"{{{field}}} {shown(spec)}: the weight of {name.strip()!r} must be a number, "
                                  f"got {weight.strip()!r}; write a blend as {BLEND_EXAMPLE!r}", field=field,
                                  code="invalid_blend") from None
             pairs.append((name.strip(), number))
@@ -237,8 +235,8 @@ def blend_parts(spec, field: str = "voice") -> Optional[Tuple[Tuple[object, floa
     for name, weight in pairs:
         good = isinstance(weight, Real) and not isinstance(weight, bool)
         if not (good and math.isfinite(weight) and weight > 0):
-            raise InputError(f"{{{field}}}: the weight of {_shown(name)} must be a finite number > 0, got "
-                             f"{_shown(weight)}", field=field, code="invalid_blend")
+            raise InputError(f"{{{field}}}: the weight of {shown(name)} must be a finite number > 0, got "
+                             f"{shown(weight)}", field=field, code="invalid_blend")
     total = math.fsum(w for _, w in pairs)
     return tuple((name, float(w) / total) for name, w in pairs)
 
@@ -249,7 +247,7 @@ def _blend_pair(item, field: str) -> tuple:
     if isinstance(item, (list, tuple)) and len(item) == 2:
         return tuple(item)
     raise InputError(f"{{{field}}}: each part of a blend must be {{\"voice\": NAME, \"weight\": W}}, got "
-                     f"{_shown(item)}", field=field, code="invalid_blend")
+                     f"{shown(item)}", field=field, code="invalid_blend")
 
 
 def _blend_choice(facts: ModelFacts, parts, field: str) -> VoiceChoice:
@@ -268,7 +266,7 @@ def _blend_choice(facts: ModelFacts, parts, field: str) -> VoiceChoice:
         if isinstance(part, str):
             name = speaker_name(facts, part)
             if name is None:
-                raise InputError(f"{{{field}}}: {_shown(part)} names the model's default voice, which cannot be "
+                raise InputError(f"{{{field}}}: {shown(part)} names the model's default voice, which cannot be "
                                  "blended; name preset speakers", field=field, code="invalid_blend")
             checked.append((name, weight))
         elif isinstance(part, (Path, Voice)):
@@ -375,7 +373,7 @@ def _text_and_mode(facts: ModelFacts, text, deltas, text_mode) -> tuple:
     if text is not None:
         text_mode = facts.default_text_mode if text_mode is None else text_mode
         if text_mode not in TEXT_MODES:
-            raise InputError(f"{{text_mode}} must be streaming or non-streaming, got {_shown(text_mode)}",
+            raise InputError(f"{{text_mode}} must be streaming or non-streaming, got {shown(text_mode)}",
                              field="text_mode")
         return _whole_text(text), None, text_mode
     if isinstance(deltas, (str, bytes)) or not hasattr(deltas, "__iter__"):
@@ -415,7 +413,7 @@ def _check_setting(name: str, value):
     except OverflowError:  # an integer beyond float range (JSON allows any)
         good = False
     if not good:
-        raise InputError(f"{{{name}}} must be {wanted}, got {_shown(value)}", field=name)
+        raise InputError(f"{{{name}}} must be {wanted}, got {shown(value)}", field=name)
 
 
 def _as_spoken(text: Optional[str], language: str, normalize, lexicon, markdown=False) -> str:
@@ -431,7 +429,7 @@ def _as_spoken(text: Optional[str], language: str, normalize, lexicon, markdown=
                          others=("lexicon", "markdown"))
     for name, value in (("normalize", normalize), ("markdown", markdown)):
         if not isinstance(value, (bool, np.bool_)):
-            raise InputError(f"{{{name}}} must be true or false, got {_shown(value)}", field=name)
+            raise InputError(f"{{{name}}} must be true or false, got {shown(value)}", field=name)
     if markdown:
         text = as_heard(text)
         if not text.strip():
@@ -445,17 +443,10 @@ def _as_spoken(text: Optional[str], language: str, normalize, lexicon, markdown=
 
 
 def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request:
-    """A complete, valid Request from what was asked; raises InputError naming the first bad field."""
-    return build_pieces(facts, maker, asked)[0]
-
-
-def build_pieces(facts: ModelFacts, maker: VoiceMaker, asked: Asked, split: str = "none") -> Iterable[Request]:
-    """What was asked, as the complete, valid Requests it is spoken in (`split_request` of it: a list for a
-    whole text); raises InputError naming the first bad field. Every argument, `split` too, is checked
-    (reference audio read) before a voice is loaded or cloned, so a bad number is refused before any
-    reference audio is encoded."""
+    """A complete, valid Request from what was asked; raises InputError naming the first bad field. Every
+    argument is checked (reference audio read) before a voice is loaded or cloned, so a bad number is refused
+    before any reference audio is encoded."""
     a = asked
-    _check_split(split)
     text, deltas, text_mode = _text_and_mode(facts, a.text, a.deltas, a.text_mode)
     language = language_name(facts, a.language)
     sampling = _sampling(facts, a.sampling, temperature=a.temperature, top_k=a.top_k, top_p=a.top_p,
@@ -474,51 +465,10 @@ def build_pieces(facts: ModelFacts, maker: VoiceMaker, asked: Asked, split: str 
                                          ref_text=a.ref_text, x_vector_only=a.x_vector_only)
     # Everything is checked: the work.
     voice = maker.make(chosen, facts)
-    request = Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct,
-                      text_mode=text_mode, sampling=sampling, seed=seed, max_frames=max_tokens,
-                      first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
-                      notices=voice_notices + instruct_notices)
-    return split_request(request, split)
-
-
-def _check_split(split):
-    if split not in SPLIT_MODES:
-        raise InputError(f"{{split}} must be one of {', '.join(SPLIT_MODES)}, got {_shown(split)}", field="split")
-
-
-def split_request(request: Request, split: str = "auto", max_chars: int = LONG_TEXT_CHARS) -> Iterable[Request]:
-    """A request as the pieces it is spoken in, cut at sentence ends, each at most `max_chars` where possible:
-    a whole text with `split` "auto" when it is longer than that, "sequence" or "batch" at any length,
-    "none" never (a list; the request alone). Text arriving as deltas is cut at the same places as it comes
-    (any `split` but "none"; "batch" needs the whole text): the pieces are made one after the other, each
-    with its own deltas, the next once the one before has been read (`text.StreamedPieces`)."""
-    _check_split(split)
-    if request.deltas is not None:
-        if split == "batch":
-            raise InputError("{split} batch needs the whole text: text arriving as deltas is spoken piece after "
-                             "piece (auto)", field="split")
-        return [request] if split == "none" else _streamed_pieces(request, max_chars)
-    if split == "none" or (split == "auto" and len(request.text) <= max_chars):
-        return [request]
-    return [replace(request, text=piece) for piece in split_sentences(request.text, max_chars)]
-
-
-def stream_pieces(request: Request, split: str = "auto") -> Iterable[Request]:
-    """`split_request` for a caller that streams the audio as it is made (`TTS.request_chunks`, the engine):
-    "batch", whose pieces' audio comes together at the end, is refused."""
-    if split == "batch":
-        raise InputError("{split} batch gives the pieces' audio together at the end, so it cannot stream; "
-                         "use {split} sequence", field="split")
-    return split_request(request, split)
-
-
-def _streamed_pieces(request: Request, max_chars: int) -> Iterator[Request]:
-    pieces = StreamedPieces(request.deltas, max_chars)
-    try:
-        for deltas in pieces:
-            yield replace(request, deltas=deltas)
-    finally:
-        pieces.close()
+    return Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct,
+                   text_mode=text_mode, sampling=sampling, seed=seed, max_frames=max_tokens,
+                   first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
+                   notices=voice_notices + instruct_notices)
 
 
 def checked_codes(facts: ModelFacts, codes, field: str = "codes") -> mx.array:

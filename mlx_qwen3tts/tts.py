@@ -9,9 +9,9 @@ layout, Base (default voice and cloning) the streaming one.
 
 import time
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Sequence
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import mlx.core as mx
 import numpy as np
@@ -25,14 +25,15 @@ from .errors import InputError
 from .loop.decode_loop import DecodeLoop, FrameStream
 from .loop.engine import Engine
 from .loop.prompt import Prompt
-from .request import Request, build_pieces, build_request, checked_codes, clone_voice, stream_pieces
+from .plan import Plan, build_plan
+from .request import Request, build_request, checked_codes, clone_voice
 from .audio.chunks import AudioChunk, join_audio, stream_audio
-from .audio.pieces import piece_chunks
+from .iterators import Iterated
 from .tokenizer import TemplateIds
 from .request_fields import Asked
 from .voices import Presets, Voice, VoiceCache, VoiceMaker, load_voice, voice_bytes
 
-PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only")
+PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only", "seed")
 
 
 @dataclass
@@ -86,21 +87,12 @@ def _warn(notices, stacklevel: int):
         warnings.warn(notice, stacklevel=stacklevel)
 
 
-class ChunkStream:
+class ChunkStream(Iterated):
     """Audio chunks of one request as they are generated (iterate it), and the loop's report on its
     frames: `frames`, `max_frames`, `stopped_on_eos`, `prefill_s` (see `decode_loop.FrameStream`)."""
 
     def __init__(self, chunks: Iterator[AudioChunk], frames: FrameStream):
-        self._chunks, self._frames = chunks, frames
-
-    def __iter__(self) -> Iterator[AudioChunk]:
-        return self
-
-    def __next__(self) -> AudioChunk:
-        return next(self._chunks)
-
-    def close(self):
-        self._chunks.close()
+        self._run, self._frames = chunks, frames
 
     def __getattr__(self, name):
         if name in ("frames", "max_frames", "stopped_on_eos", "prefill_s"):
@@ -163,10 +155,11 @@ class TTS:
         What the caller should be told (an ignored instruction) is in `notices`, not warned."""
         return build_request(self.facts, self.voices, Asked(text=text, deltas=deltas, **kwargs))
 
-    def request_pieces(self, text: str, split: str = "auto", **kwargs) -> List[Request]:
-        """The validated requests that `generate` speaks `text` in (`split` and keywords as there); a bad
-        `split` is refused with the other arguments, before a voice is cloned."""
-        return build_pieces(self.facts, self.voices, Asked(text=text, **kwargs), split)
+    def plan(self, text: str, split: str = "auto", **kwargs) -> Plan:
+        """How `generate` speaks `text`: the validated request as the pieces it is cut into and the rules they
+        share (`plan.Plan`; `split` and keywords as `generate`). A bad `split` is refused with the other
+        arguments, before a voice is cloned."""
+        return build_plan(self.facts, self.voices, Asked(text=text, **kwargs), split)
 
     def _told(self, request: Request, stacklevel: int = 3) -> Request:
         """`request`, its notices given as warnings (the Python API's way) at the user's call."""
@@ -183,9 +176,9 @@ class TTS:
 
     def request_chunks(self, request: Request, split: str = "auto"):
         """Audio chunks for a Request while generating, in the pieces `generate` speaks it in (`split`, as
-        there; text arriving as deltas is cut the same way as it comes); they concatenate to its one-shot
-        audio. A `ChunkStream` (or `audio.pieces.PieceChunks`, which tells the same)."""
-        return piece_chunks(self._chunks, stream_pieces(request, split), self.sample_rate)
+        there but "batch"; text arriving as deltas is cut the same way as it comes); they concatenate to its
+        one-shot audio. A `ChunkStream` (or `plan.PlanChunks`, which tells the same)."""
+        return Plan(request, split).streamed().chunks(self._chunks, self.sample_rate)
 
     def _chunks(self, request: Request) -> ChunkStream:
         start, frames = time.perf_counter(), self.request_frames(request)
@@ -218,11 +211,15 @@ class TTS:
 
         progress: called after each frame as progress(frames, frame_budget, piece, pieces).
         """
-        pieces = self.request_pieces(text, split, seed=seed, **kwargs)
-        request = self._told(pieces[0])  # the pieces share the notices
-        if len(pieces) == 1:
-            return self._generate(request, decode, progress)
-        return self._generate_pieces(pieces, split, decode, progress)
+        plan = self.plan(text, split, seed=seed, **kwargs)
+        self._told(plan.request)  # the pieces share the notices
+        if plan.split == "batch" and plan.many:
+            results = [result for _, result in sorted(self.run(plan.batch(), decode), key=lambda item: item[0])]
+        else:
+            results = []
+            for i, piece in enumerate(plan.run(lambda: sum(r.codes.shape[0] for r in results))):
+                results.append(self._generate(piece, decode, progress, (i + 1, len(plan.pieces))))
+        return joined(results, decode, complete=not plan.cut)
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
         frames, codes = self.request_frames(request), []
@@ -242,30 +239,11 @@ class TTS:
         return Result(audio, codes, self.sample_rate, stats.stopped_on_eos, stats.max_frames, stats.prefill_s,
                       request.voice)
 
-    def _generate_pieces(self, requests: List[Request], split: str, decode: bool, progress=None) -> Result:
-        total, pieces = requests[0].max_frames, len(requests)  # max_tokens is for the whole text: the pieces share it
-        if split == "batch":
-            if total is not None:  # shares by text length; a piece whose share is 0 frames is left out
-                sizes = [len(r.text) for r in requests]
-                shares = [total * size // sum(sizes) for size in sizes]
-                requests = [replace(r, max_frames=n) for r, n in zip(requests, shares) if n > 0] or [
-                    replace(requests[0], max_frames=total)]
-            results = self._generate_batch(requests, decode)
-        else:  # the seed is set once, by the first piece
-            results = []
-            for i, r in enumerate(requests):
-                left = None if total is None else total - sum(x.codes.shape[0] for x in results)
-                if left is not None and left < 1:
-                    break
-                r = replace(r, seed=r.seed if i == 0 else None, max_frames=left)
-                results.append(self._generate(r, decode, progress, (i + 1, len(requests))))
-        return joined(results, decode, complete=len(results) == pieces)
-
-    def generate_batch(self, texts: Sequence[str], seed: Optional[int] = None, decode: bool = True,
-                       done=None, **kwargs) -> List[Result]:
+    def generate_batch(self, texts: Sequence[str], seed=None, decode: bool = True, done=None,
+                       **kwargs) -> List[Result]:
         """Several texts in one left-padded batch, each stopping at its own EOS.
 
-        Per-item settings (language, speaker, instruct, voice, ref_audio, ref_text, x_vector_only)
+        Per-item settings (language, speaker, instruct, voice, ref_audio, ref_text, x_vector_only, seed)
         may be lists of the same length as `texts`; a single value applies to every item. With
         greedy decoding each result equals generating that text alone.
 
@@ -276,30 +254,38 @@ class TTS:
         texts = list(texts)
         if not texts:
             raise InputError("no texts to synthesize", field="texts")
+        kwargs["seed"] = seed
         per_item = {k: v for k, v in kwargs.items() if k in PER_ITEM_KEYS and isinstance(v, list)}
         for key, values in per_item.items():
             if len(values) != len(texts):
                 raise InputError(f"{{{key}}} has {len(values)} entries for {len(texts)} texts", field=key)
-        requests = [self.request(text, seed=seed, **{**kwargs, **{k: v[i] for k, v in per_item.items()}})
+        requests = [self.request(text, **{**kwargs, **{k: v[i] for k, v in per_item.items()}})
                     for i, text in enumerate(texts)]
         _warn([n for r in requests for n in r.notices], stacklevel=3)  # each once for the batch
-        return self._generate_batch(requests, decode, done)
+        results = {}
+        for i, result in self.run(requests, decode):
+            results[i] = result
+            if done is not None:
+                done(i, result)
+        return [results[i] for i in range(len(requests))]
 
-    def _generate_batch(self, requests: List[Request], decode: bool, done=None) -> List[Result]:
-        # Each request is its own row of the decode loop, with its own settings and seed.
+    def run(self, requests: Sequence[Request], decode: bool = True) -> Iterator[Tuple[int, Result]]:
+        """Requests (from `request`, or a plan's pieces) run together as rows of one batch, each with its own
+        settings, seed and frame limit: (index in `requests`, its Result) as each finishes, in the order they
+        finish. Every batch goes through here: `generate_batch`, `generate`'s "batch" split, long-form."""
         rows, batch = self.loop.rows(), [self.loop.row(request) for request in requests]
         rows.add(*batch)
-        codes, results = {row: [] for row in batch}, {}
+        codes, finished = {row: [] for row in batch}, set()
         for frames in rows.drain():
             for row, frame in frames:
                 codes[row].append(frame)
             for i, row in enumerate(batch):  # a row is done once its last frame is read
-                if row.done and i not in results:
-                    results[i] = self._result(requests[i], codes[row], row, decode)
-                    if done is not None:
-                        done(i, results[i])
-        return [results[i] if i in results else self._result(q, codes[row], row, decode)
-                for i, (q, row) in enumerate(zip(requests, batch))]
+                if row.done and i not in finished:
+                    finished.add(i)
+                    yield i, self._result(requests[i], codes[row], row, decode)
+        for i, (request, row) in enumerate(zip(requests, batch)):
+            if i not in finished:
+                yield i, self._result(request, codes[row], row, decode)
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                split: str = "auto", **kwargs) -> ChunkStream:

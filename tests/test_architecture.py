@@ -83,3 +83,39 @@ def test_every_front_end_names_every_request_field():
     for table in (FLAGS, JSON_NAMES, WS_NAMES, WYOMING_NAMES):
         assert set(FIELDS) <= set(table), set(FIELDS) - set(table)
     assert JSON_NAMES["max_tokens"] == "max_new_tokens" and FLAGS["deltas"] == "--text-stream"
+
+
+def _code(path: Path) -> str:
+    """`path`'s source without its docstrings and comments (what the code does, not what it says)."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body[0] = ast.Pass()
+    return ast.unparse(tree)
+
+
+def test_the_piece_rule_is_in_one_place():
+    """How a text's pieces share its frame budget and which keeps the seed is written once, in the request
+    layer's plan (plan.py): no other module sets a piece's seed by its place or a budget left by others."""
+    rule = re.compile(r"seed=[^,)]*\bif\b[^,)]*\belse None|max_frames=left\b")
+    holders = sorted(str(p.relative_to(PACKAGE)) for p in _sources() if rule.search(_code(p)))
+    assert holders == ["plan.py"], holders
+
+
+def test_audio_knows_no_requests():
+    """audio/ fades, joins, encodes and plays: it imports no request module and reads no request's fields."""
+    request_modules = (".request", ".plan", ".request_fields", "..request", "..plan", "..request_fields")
+    for path in (PACKAGE / "audio").glob("*.py"):
+        imported = _imports(path)
+        assert not {i for i in imported for m in request_modules if i == m or i.startswith(m + ".")}, (path.name,
+                                                                                                         imported)
+        code = _code(path)
+        assert not re.search(r"\brequest\b|\.seed\b|max_frames\s*=", code), path.name
+
+
+def test_nothing_but_the_facade_calls_its_private_parts():
+    """Long-form, the command line and the server use `TTS`'s public API only."""
+    calls = [f"{p.relative_to(PACKAGE)}:{m.group(0)}" for p in _sources() if p.name != "tts.py"
+             for m in re.finditer(r"\btts\._\w+", _code(p))]
+    assert not calls, calls

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from fixture_checkpoints import checkpoint_dir
 from mlx_qwen3tts.cli.generate import main
+from mlx_qwen3tts.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike".split()
@@ -574,3 +575,37 @@ def test_skip_chapters_leaves_out_front_matter(ckpt, tmp_path):
         code, out = run("--model", ckpt["custom_voice-0b6"], *given, "-o", tmp_path / "a.wav")
         assert code == 2 and message in error_line(out), out
     assert not (tmp_path / "a.wav").exists()
+
+
+def test_the_python_api_writes_and_resumes_a_stopped_run(ckpt, load_tiny, tmp_path, monkeypatch):
+    """`longform.write`: a document into a file with captions; stopped after two segments (as by Ctrl-C) and run
+    again with resume=True, the file equals an uninterrupted run's (sampled, one seed), and so do the captions."""
+    from mlx_qwen3tts import longform
+    from mlx_qwen3tts.longform import job
+
+    tts = load_tiny("custom_voice-0b6")
+    doc = longform.document(" ".join(sentences(5, seed=3)))
+    kw = dict(speaker="ryan", seed=11, max_tokens=8, batch_size=2)
+    whole = longform.write(tts, doc, tmp_path / "whole.wav", captions=tmp_path / "whole.srt", **kw)
+    assert [p.name for p in whole] == ["whole.wav", "whole.srt"]
+
+    real = job.narrate
+
+    def stopped(*args, **kwargs):
+        for n, spoken in enumerate(real(*args, **kwargs)):
+            if n == 2:
+                raise KeyboardInterrupt
+            yield spoken
+
+    monkeypatch.setattr(job, "narrate", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        longform.write(tts, doc, tmp_path / "part.wav", captions=tmp_path / "part.srt", **kw)
+    assert not (tmp_path / "part.wav").exists() and (tmp_path / ".part.wav.parts").is_dir()
+    monkeypatch.setattr(job, "narrate", real)
+    with pytest.raises(InputError, match="another text"):  # other settings: refused, the finished part kept
+        longform.write(tts, doc, tmp_path / "part.wav", resume=True, **dict(kw, max_tokens=9))
+    longform.write(tts, doc, tmp_path / "part.wav", captions=tmp_path / "part.srt", resume=True, **dict(kw, seed=None))
+    np.testing.assert_array_equal(audio(tmp_path / "part.wav"), audio(tmp_path / "whole.wav"))
+    assert (tmp_path / "part.srt").read_text() == (tmp_path / "whole.srt").read_text()
+    with pytest.raises(InputError, match="exists; pass overwrite=True"):
+        longform.write(tts, doc, tmp_path / "whole.wav", **kw)

@@ -226,10 +226,10 @@ def test_every_argument_is_checked_before_a_voice_is_loaded_or_cloned(tts, load_
     assert e.value.field == "speaker"
 
 
-def test_generate_speaks_the_pieces_request_pieces_gives(tts):
+def test_generate_speaks_the_pieces_its_plan_gives(tts):
     long = " ".join(f"Sentence number {i} is here." for i in range(20))
-    pieces = tts.request_pieces(long, temperature=0, max_tokens=40)
+    pieces = tts.plan(long, temperature=0, max_tokens=40).pieces
     assert len(pieces) > 1 and " ".join(p.text for p in pieces) == long
     assert all(p.voice == pieces[0].voice and p.sampling == pieces[0].sampling for p in pieces)
-    assert [p.text for p in tts.request_pieces(long, split="none")] == [long]
-    assert len(tts.request_pieces("Hi. There.", split="sequence")) == 1  # packed into one piece where it fits
+    assert [p.text for p in tts.plan(long, split="none").pieces] == [long]
+    assert len(tts.plan("Hi. There.", split="sequence").pieces) == 1  # packed into one piece where it fits

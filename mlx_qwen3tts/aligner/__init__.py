@@ -84,6 +84,12 @@ class Aligner:
         slot_logits = np.array(logits[mx.array(slots)].astype(mx.float32))
         return Pass(words, ids, mel, slots, slot_logits)
 
+    def check_language(self, language: str):
+        """Raise InputError where the words of `language` cannot be split (before any audio is made)."""
+        from .words import split_words
+
+        split_words("", language)
+
     def align(self, audio, sample_rate: int, text: str, language: str = "English") -> list:
         """The words of `text` (as the official aligner splits them) with their times in `audio`.
 

@@ -38,38 +38,58 @@ class _Collect:
         return out
 
 
-class AacEncoder:
-    """`write(samples) -> bytes` of the ADTS frames completed so far; `close() -> bytes` the rest.
+class AacMuxer:
+    """Mono float samples encoded as AAC through PyAV and muxed into `container` ("adts", "mp4") on `target` (a
+    path or a file object) as they are written; `finish()` flushes the encoder's look-ahead, `close()` also ends
+    the container. `hint`: the line that says how to get PyAV."""
+
+    def __init__(self, target, container: str, sample_rate: int, bit_rate: int = BIT_RATE, hint: str = INSTALL_HINT):
+        try:
+            import av
+        except ImportError:
+            raise InputError(hint) from None
+        self.av, self._rate, self._pts = av, sample_rate, 0
+        self.container = av.open(target if hasattr(target, "write") else str(target), "w", format=container)
+        self.stream = self.container.add_stream("aac", rate=sample_rate, layout="mono", bit_rate=bit_rate)
+
+    def _mux(self, frame):
+        # The codec context re-blocks any frame size into 1024-sample frames of its own format.
+        for packet in self.stream.encode(frame):
+            self.container.mux(packet)
+
+    def write(self, samples: np.ndarray):
+        if samples.shape[0]:
+            frame = self.av.AudioFrame.from_ndarray(np.ascontiguousarray(samples, np.float32)[None, :],
+                                                    format="flt", layout="mono")
+            frame.sample_rate, frame.pts = self._rate, self._pts
+            self._pts += samples.shape[0]
+            self._mux(frame)
+
+    def finish(self):
+        self._mux(None)
+
+    def close(self):
+        try:
+            self.finish()
+        finally:
+            self.container.close()
+
+
+class AacEncoder(AacMuxer):
+    """ADTS: `write(samples) -> bytes` of the frames completed so far; `close() -> bytes` the rest.
 
     The encoder holds back about two frames (its look-ahead), so early writes may return b"".
     Decoders put FFmpeg's 1024 samples of priming silence in front (ADTS cannot say to drop them).
     """
 
     def __init__(self, sample_rate: int, bit_rate: int = BIT_RATE):
-        try:
-            import av
-        except ImportError:
-            raise InputError(INSTALL_HINT) from None
-        self._av, self._sink, self._rate, self._pts = av, _Collect(), sample_rate, 0
-        self._container = av.open(self._sink, "w", format="adts")
-        self._stream = self._container.add_stream("aac", rate=sample_rate, layout="mono", bit_rate=bit_rate)
-
-    def _mux(self, frame) -> bytes:
-        # The codec context re-blocks any frame size into 1024-sample frames of its own format.
-        for packet in self._stream.encode(frame):
-            self._container.mux(packet)
-        return self._sink.take()
+        self._sink = _Collect()
+        super().__init__(self._sink, "adts", sample_rate, bit_rate)
 
     def write(self, samples: np.ndarray) -> bytes:
-        if samples.shape[0] == 0:
-            return b""
-        frame = self._av.AudioFrame.from_ndarray(np.ascontiguousarray(samples, np.float32)[None, :],
-                                                 format="flt", layout="mono")
-        frame.sample_rate, frame.pts = self._rate, self._pts
-        self._pts += samples.shape[0]
-        return self._mux(frame)
+        super().write(samples)
+        return self._sink.take()
 
     def close(self) -> bytes:
-        data = self._mux(None)
-        self._container.close()
-        return data + self._sink.take()
+        super().close()
+        return self._sink.take()

@@ -434,27 +434,24 @@ def _read_batch_file(path):
 
 
 def _line_results(tts, texts, common: dict, split: str, decode: bool, done=None):
-    """One text path: each line cut into the pieces `generate` would cut it into, every piece of every line
-    in one batch, each line's pieces then joined as `generate` joins them; `done(line index, result)` as
-    each line's last piece finishes."""
+    """One text path: each line planned as `generate` plans it (`TTS.plan`), the pieces of every line run as
+    one batch (`TTS.run`), each line's pieces then joined as `generate` joins them; `done(line index, result)`
+    as each line's last piece finishes."""
     from ..tts import joined
 
-    pieces = [[r.text for r in tts.request_pieces(text, split, **common)] for text in texts]
+    plans = [tts.plan(text, split, **common) for text in texts]
+    pieces = [plan.beside_others() for plan in plans]
     owner = [i for i, line in enumerate(pieces) for _ in line]
     finished, lines = {}, {}
-
-    def piece_done(index: int, result):
+    for index, result in tts.run([piece for line in pieces for piece in line], decode):
         finished[index] = result
         line = owner[index]
         mine = [j for j, o in enumerate(owner) if o == line]
         if all(j in finished for j in mine):
-            lines[line] = joined([finished[j] for j in mine], decode)
+            lines[line] = joined([finished[j] for j in mine], decode, complete=not plans[line].cut)
             if done is not None:
                 done(line, lines[line])
-
-    flat = tts.generate_batch([p for line in pieces for p in line], decode=decode, done=piece_done, **common)
-    return [lines[line] if line in lines else joined([flat[j] for j, o in enumerate(owner) if o == line], decode)
-            for line in range(len(pieces))]
+    return [lines[line] for line in range(len(pieces))]
 
 
 def _run_batch(tts, plan: Plan, common: dict, quiet: bool, split: str = "auto", speed: float = 1.0):

@@ -4,21 +4,34 @@
 the lexicon and normalization applied, and `book(path, ...)` an EPUB, with its title, author, language
 and cover; `narrate(tts, document, ...)` yields each finished segment
 (`Spoken`: audio, segment with its text, chapter and line, start sample) in order, for applications
-that build their own output. The command line (`--text-file`) writes files, captions and resumes
-through `job.run`.
+that build their own output; `write(tts, document, output, ...)` speaks it into a file with captions, and
+a run stopped in any way continues with `resume=True` (the command line's `--text-file` runs the same job).
 """
 
 from dataclasses import replace
-from typing import Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Dict, List, Optional
 
+import numpy as np
+
+from .. import outputs
+from ..errors import InputError
 from ..text.epub import BookInfo, read_epub
 from ..text.lexicon import Lexicon, read_lexicon
 from .narrate import Spoken, narrate, segment_seed
 from ..text.normalize import normalize as normalize_text
 from .segments import Document, Segment, build, read_document
+from .captions import caption_format
+from .job import Targets, run as run_job
+from .progress import Progress
+from .resume import fingerprint
+from .writer import output_format
+
+if TYPE_CHECKING:
+    from ..tts import TTS
 
 __all__ = ["BookInfo", "Document", "Lexicon", "Segment", "Spoken", "book", "document", "narrate", "normalize_text",
-           "read_lexicon", "segment_seed"]
+           "read_lexicon", "segment_seed", "write"]
 
 
 def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str):
@@ -50,3 +63,41 @@ def book(path, *, skip_chapters: Optional[str] = None, lexicon: Optional[Lexicon
     doc = build(read.blocks, _spoken(lexicon, normalize, language), heading_chapters=not read.navigated,
                 skip_chapters=skip_chapters)
     return replace(doc, info=read.info)
+
+
+def write(tts: "TTS", document: Document, output, *, captions=None, resume: bool = False, overwrite: bool = False,
+          seed: Optional[int] = None, voices: Optional[Dict[Optional[str], object]] = None, batch_size: int = 8,
+          quiet: bool = True, **request_kwargs) -> List[Path]:
+    """Speak `document` into the file `output` (its extension names the format: .m4b/.m4a with chapter markers
+    and a book's tags and cover, or any format `Result.save` writes) and, if given, its `captions` (.srt, .vtt
+    or .json); returns the files written. Each finished segment is kept in a hidden work folder beside
+    `output` until the end, so a run stopped in any way continues with `resume=True` (refused unless the
+    document, model, voices and settings are the same; the first run's seed is kept). An existing file is
+    kept (InputError) unless `overwrite`. `voices`, `batch_size`, `seed` and `request_kwargs` as `narrate`;
+    `quiet=False`: progress on stderr."""
+    if batch_size < 1:
+        raise InputError(f"{{batch_size}} must be at least 1, got {batch_size}", field="batch_size")
+    if captions is not None:
+        caption_format(captions)
+    targets = Targets([outputs.resolve(output, "output")], output_format(output),
+                      [outputs.resolve(captions, "captions")] if captions is not None else [])
+    for target in targets.audio + targets.captions:
+        if target.kind != "file":
+            raise InputError(f"{target.what} {target.given} is not a regular file; give a file name", field="path")
+        if target.identity is not None and not overwrite:
+            raise InputError(f"{target.what} {target.given} exists; pass overwrite=True to replace it", field="path",
+                             code="exists")
+    outputs.check_distinct(targets.audio + targets.captions, [])
+    voices = voices or {}
+    key = fingerprint([(s.text, s.pause_s, s.speaker) for s in document.segments], document.chapters, str(tts.path),
+                      tts.generation_config, sorted(request_kwargs.items(), key=lambda kv: kv[0]),
+                      sorted((str(name), _identity(voice)) for name, voice in voices.items()))
+    run_job(tts, document, targets, key=key, resume=resume, seed=seed, voices=voices, batch_size=batch_size,
+            progress=Progress(document, tts.sample_rate, batch_size, quiet), **request_kwargs)
+    return [target.path for target in targets.audio + targets.captions]
+
+
+def _identity(voice) -> object:
+    """What tells a voice apart in a resume key: a preset's name, a clone's arrays."""
+    arrays = [getattr(voice, name, None) for name in ("xvector", "ref_codes")]
+    return (getattr(voice, "speaker", voice), [np.asarray(a).tobytes() for a in arrays if a is not None])

@@ -8,11 +8,14 @@ segment re-run alone give the same audio as the whole run.
 
 import random
 from dataclasses import dataclass
-from typing import Dict, Iterator, Optional
+from typing import TYPE_CHECKING, Dict, Iterator, Optional
 
 import numpy as np
 
 from .segments import Document, Segment
+
+if TYPE_CHECKING:
+    from ..tts import TTS
 
 SEED_SPACE = 2**64
 
@@ -37,7 +40,7 @@ def new_run_seed() -> int:
     return random.getrandbits(63)
 
 
-def narrate(tts, document: Document, *, voices: Optional[Dict[Optional[str], object]] = None, batch_size: int = 8,
+def narrate(tts: "TTS", document: Document, *, voices: Optional[Dict[Optional[str], object]] = None, batch_size: int = 8,
             seed: Optional[int] = None, first: int = 0, start: int = 0, **request_kwargs) -> Iterator[Spoken]:
     """Finished segments of `document` in order, from segment `first` (whose speech starts at output
     sample `start`; earlier ones are taken as done).
@@ -63,16 +66,15 @@ def narrate(tts, document: Document, *, voices: Optional[Dict[Optional[str], obj
             start += result.audio.shape[0] + pause
 
 
-def _request(tts, segment: Segment, voices: dict, seed: int, attempt: int, kwargs: dict):
+def _request(tts: "TTS", segment: Segment, voices: dict, seed: int, attempt: int, kwargs: dict):
     voice = voices.get(segment.speaker, voices.get(None))
     extra = dict(voice=voice, speaker=None) if voice is not None else {}
     return tts.request(segment.text, seed=segment_seed(seed, segment.index, attempt), **{**kwargs, **extra})
 
 
-def _speak(tts, requests):
-    # TTS's batch path: one row per request, each decoded on its own (as `generate_batch`, but with a
-    # seed per request, which `generate_batch`'s keywords cannot say).
-    return tts._generate_batch(requests, decode=True)
+def _speak(tts: "TTS", requests) -> list:
+    """The Results of `requests`, in order: one batch, a row each (`TTS.run`)."""
+    return [result for _, result in sorted(tts.run(requests, decode=True), key=lambda item: item[0])]
 
 
 def _ran_on(request, result) -> bool:

@@ -7,10 +7,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-import numpy as np
-
 from ..audio import aac
 from ..audio.formats import format_for_path, open_file
+from ..audio.mp4 import Mp4File
 from ..errors import InputError
 from ..text.epub import BookInfo
 
@@ -36,57 +35,41 @@ def _language(code: str) -> Optional[str]:
     return key if len(key) == 3 and key.isalpha() else ISO639_2.get(key)
 
 
-class Mp4Writer:
+class Mp4Writer(Mp4File):
     """AAC in MP4, written as samples come; `close(chapters)` writes the chapter list, then the index.
     A book's `info` goes in as audiobook players read it: title (also the album), author (artist and
     album artist), the audio's language, and the cover as an attached picture."""
 
     def __init__(self, path, sample_rate: int, info: Optional[BookInfo] = None):
-        import av
-
-        self._av, self._rate, self._pts = av, sample_rate, 0
-        self._container = av.open(str(path), "w", format="mp4")
-        self._stream = self._container.add_stream("aac", rate=sample_rate, layout="mono", bit_rate=aac.BIT_RATE)
+        super().__init__(path, sample_rate)
         if info is not None:
             self._describe(info)
 
     def _describe(self, info: BookInfo):
         tags = {"title": info.title, "album": info.title, "artist": info.author, "album_artist": info.author,
                 "genre": "Audiobook" if info.title else ""}
-        self._container.metadata.update({k: v for k, v in tags.items() if v})
+        self.container.metadata.update({k: v for k, v in tags.items() if v})
         if _language(info.language):
-            self._stream.metadata["language"] = _language(info.language)
+            self.stream.metadata["language"] = _language(info.language)
         if info.cover:
             # The picture is copied as it is (one packet); the encoder is only opened, never used.
             png = info.cover_type == "image/png"
-            picture = self._container.add_stream("png" if png else "mjpeg")
+            picture = self.container.add_stream("png" if png else "mjpeg")
             picture.width, picture.height, picture.pix_fmt = 1, 1, "rgb24" if png else "yuvj420p"
-            picture.disposition = self._av.stream.Disposition.attached_pic
-            packet = self._av.Packet(info.cover)
+            picture.disposition = self.av.stream.Disposition.attached_pic
+            packet = self.av.Packet(info.cover)
             packet.stream, packet.pts, packet.dts = picture, 0, 0
-            self._container.mux(packet)
-
-    def _mux(self, frame):
-        for packet in self._stream.encode(frame):
-            self._container.mux(packet)
-
-    def write(self, samples: np.ndarray):
-        if samples.shape[0]:
-            frame = self._av.AudioFrame.from_ndarray(np.ascontiguousarray(samples, np.float32)[None, :],
-                                                     format="flt", layout="mono")
-            frame.sample_rate, frame.pts = self._rate, self._pts
-            self._pts += samples.shape[0]
-            self._mux(frame)
+            self.container.mux(packet)
 
     def close(self, chapters: List[Tuple[str, int, int]] = ()):
         try:
-            self._mux(None)
+            self.finish()
             if chapters:
-                self._container.set_chapters([
+                self.container.set_chapters([
                     {"id": i + 1, "start": start, "end": end, "time_base": Fraction(1, self._rate),
                      "metadata": {"title": title}} for i, (title, start, end) in enumerate(chapters)])
         finally:
-            self._container.close()
+            self.container.close()
 
 
 class FileWriter:

@@ -9,11 +9,12 @@ of requests are stepped together by `Rows` (rows.py), whose `drain()` every call
 """
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
 import mlx.core as mx
 import numpy as np
 
+from ..iterators import Iterated
 from ..request import Request
 from ..text import frame_budget
 from ..tokenizer import TemplateIds
@@ -32,7 +33,7 @@ class Frame:
     last: bool = False  # no frame follows (its frame limit); at EOS the end is known only after it
 
 
-class FrameStream:
+class FrameStream(Iterated):
     """The frames of one row run alone (iterate it), and what the loop reports about them: `frames`
     given out, `max_frames` (its frame limit, lowered as a streamed-in text tells its length),
     `stopped_on_eos`, `prefill_s` (until its first frame was read).
@@ -47,15 +48,6 @@ class FrameStream:
         self.frames = self.max_frames = 0
         self.stopped_on_eos, self.prefill_s = False, 0.0
         self._run = self._generate(rows, make_row, make_text)
-
-    def __iter__(self) -> Iterator[Frame]:
-        return self
-
-    def __next__(self) -> Frame:
-        return next(self._run)
-
-    def close(self):
-        self._run.close()
 
     def _generate(self, rows: Rows, make_row: Callable, make_text: Optional[Callable]):
         text = make_text() if make_text is not None else None

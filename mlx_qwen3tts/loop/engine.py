@@ -54,8 +54,8 @@ from ..backend import release_thread_streams
 from ..codec import SAMPLE_RATE
 from ..errors import Qwen3TTSError
 from ..audio.chunks import AudioChunk, ChunkDecoder, decode_chunks
-from ..audio.pieces import piece_chunks
-from ..request import stream_pieces
+from ..iterators import Iterated
+from ..plan import Plan
 from .text_track import TextFeed, feed_from
 from .decode_loop import Rows
 
@@ -143,32 +143,23 @@ class Handle:
 
 
 class PiecedHandle:
-    """A submitted request as the pieces it is spoken in (`request.split_request`): each piece queued once
-    the one before has ended, their audio joined as `TTS.generate` joins them (`audio.pieces`); a text of
-    one piece is just its own stream. Iterate it for the audio chunks; `cancel()` to stop early. The first
-    piece is queued at once, so a full engine refuses the request before any audio."""
+    """A submitted request as the pieces it is spoken in (`plan.Plan`): each piece queued once the one before
+    has ended, their audio joined as `TTS.generate` joins them; a text of one piece is just its own stream.
+    Iterate it for the audio chunks; `cancel()` to stop early. The first piece is queued at once, so a full
+    engine refuses the request before any audio."""
 
     def __init__(self, submit, request, split: str, sample_rate: int):
-        self._submit, self._cancelled = submit, False
+        self._submit, self._cancelled, self._current = submit, False, None
         self.notices = request.notices  # what the request layer said of it (an ignored instruction, ...)
-        pieces = stream_pieces(request, split)
-        if isinstance(pieces, list):
-            first = pieces[0]
-        else:  # streamed text: its pieces made as it arrives
-            first = next(pieces)
-            pieces = itertools.chain([first], pieces)
-        self._current = self._first = submit(first)
-        self.id = self._first.id
         # After cancel() no more pieces are asked for (a streamed text's next one waits for its text).
-        self._chunks = piece_chunks(self._start, pieces, sample_rate, stop=lambda: self._cancelled)
+        self._chunks = Plan(request, split).streamed().chunks(self._start, sample_rate, stop=lambda: self._cancelled)
 
-    def _start(self, request):
-        if self._first is not None:  # the first piece, queued already (the same request: its seed, all frames)
-            handle, self._first = self._first, None
-        elif self._cancelled:
-            return iter(())
-        else:
-            handle = self._current = self._submit(request, admitted=True)
+    def _start(self, request) -> "_HandleStream":
+        """Queue a piece: the first may be refused (the engine full), a later one is admitted."""
+        handle = self._submit(request, admitted=self._current is not None)
+        if self._current is None:
+            self.id = handle.id
+        self._current = handle
         return _HandleStream(handle)
 
     def cancel(self):
@@ -179,17 +170,11 @@ class PiecedHandle:
         return self._chunks
 
 
-class _HandleStream:
+class _HandleStream(Iterated):
     """A piece's Handle as its chunk stream: closing it cancels the piece."""
 
     def __init__(self, handle: Handle):
-        self.handle, self._chunks = handle, iter(handle)
-
-    def __iter__(self):
-        return self
-
-    def __next__(self) -> AudioChunk:
-        return next(self._chunks)
+        self.handle, self._run = handle, iter(handle)
 
     def close(self):
         self.handle.cancel()

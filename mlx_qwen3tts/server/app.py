@@ -21,7 +21,7 @@ from ..backend import release_thread_streams
 from . import openai_api
 from .limits import ApiError, Limits, too_large
 from .metrics import Measured, Metrics
-from .studio import NOTICE_HEADER
+from .audio_out import NOTICE_HEADER
 from .voice_store import VoiceStore
 from .websocket import KEY_PROTOCOL, speech_socket
 

@@ -20,6 +20,7 @@ from .engine_client import engine_error
 from .params import Speech
 from ..audio.time_stretch import stretched, time_stretch
 
+NOTICE_HEADER = "X-Notice"  # the notices of a request (notice_headers)
 CONTENT_TYPES = {"mp3": "audio/mpeg", "opus": "audio/ogg", "aac": "audio/aac", "flac": "audio/flac",
                  "wav": "audio/wav", "pcm": "audio/pcm"}
 
@@ -105,12 +106,13 @@ async def in_thread(iterator: Iterator, cancel: Callable[[], None]) -> AsyncIter
             cancel()
 
 
-async def speech_response(handle, speech: Speech, sample_rate: int, headers: dict, watcher, text_tokens: int = 0,
-                          timing=None):
+async def speech_response(handle, speech: Speech, sample_rate: int, watcher, text_tokens: int = 0, timing=None):
     """The response to a submitted speech request: the whole file once it is made, or (`stream_format`)
-    chunked audio or SSE events as it is made. `watcher` (the client's disconnect, which cancels the
-    request) runs until the response is sent. `timing(audio)` (awaitable): the words with their times,
-    for `timestamps` (a JSON body with the audio in base64, or an SSE event after the audio)."""
+    chunked audio or SSE events as it is made; the request's notices in a header. `watcher` (the client's
+    disconnect, which cancels the request) runs until the response is sent. `timing(audio)` (awaitable): the
+    words with their times, for `timestamps` (a JSON body with the audio in base64, or an SSE event after
+    the audio)."""
+    headers = notice_headers(handle.notices)
     if speech.stream_format is None:
         try:
             return await whole_file(handle, speech, sample_rate, headers, timing)
@@ -123,6 +125,16 @@ async def speech_response(handle, speech: Speech, sample_rate: int, headers: dic
     events = usage if speech.stream_format == "sse" else None
     return AudioStream(in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage), handle.cancel),
                        CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate, timing)
+
+
+def notice_headers(notices) -> dict:
+    """One header holding every notice of a request (an ignored instruction, an x-vector-only clone), which the
+    page shows; headers are Latin-1, so other characters become '?'."""
+    if not notices:
+        return {}
+    text = " | ".join(notices)
+    text = "".join(c if c.isprintable() else " " for c in text)
+    return {NOTICE_HEADER: text.encode("latin-1", "replace").decode("latin-1")}
 
 
 async def whole_file(handle, speech: Speech, sample_rate: int, headers: dict, timing=None) -> Response:

@@ -12,10 +12,10 @@ from ..errors import InputError
 from ..request import clone_voice, resolve_voice
 from ..voices import Blend
 from . import params as fields
-from .audio_out import speech_response, whole_audio
+from .audio_out import notice_headers, speech_response, whole_audio
 from .engine_client import build, engine_error, send_all, submit
 from .limits import ApiError
-from .studio import health_facts, notice_headers
+from .health import health_facts
 from .voice_store import clone_kwargs
 
 log = logging.getLogger("mlx_qwen3tts.server")
@@ -54,9 +54,8 @@ async def speech(request: Request):
     timing = word_timing(server, speech) if speech.timestamps else None
     handle = submit(server, text=speech.text, **speech.kwargs)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
-    headers = notice_headers(handle.notices)
     tokens = len(server.tts.tokenizer.encode(speech.text)) if speech.stream_format else 0  # SSE's usage
-    return await speech_response(handle, speech, server.tts.sample_rate, headers, watcher, tokens, timing)
+    return await speech_response(handle, speech, server.tts.sample_rate, watcher, tokens, timing)
 
 
 def word_timing(server, speech):
@@ -66,11 +65,9 @@ def word_timing(server, speech):
     if server.aligner is None:
         raise ApiError(400, "this server gives no word timestamps: start it with --aligner "
                        "Qwen/Qwen3-ForcedAligner-0.6B", param="timestamps", code="timestamps_unavailable")
-    from ..aligner.words import split_words
-
     language = speech.kwargs.get("language") or "auto"
     try:
-        split_words("", language)
+        server.aligner.check_language(language)
     except InputError as e:
         raise ApiError(400, e.worded({}), param="language", code=e.code) from None
     rate = server.tts.sample_rate

@@ -7,7 +7,7 @@ import re
 import numpy as np
 
 from ..codec import FRAMES_PER_SECOND
-from .pieces import CUT, PieceCutter, StreamedPieces, sentences, split_sentences  # noqa: F401
+from .cutting import CUT, PieceCutter, StreamedPieces, sentences, split_sentences  # noqa: F401
 
 # The checkpoints name languages in English; clients (Home Assistant, browsers) and num2words by ISO 639-1 codes.
 LANGUAGE_CODES = {"chinese": "zh", "english": "en", "french": "fr", "german": "de", "italian": "it",

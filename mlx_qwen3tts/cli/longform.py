@@ -193,7 +193,7 @@ def run_text_file(opts, load_model, narrator_voice):
                     max_tokens=opts.max_tokens, **opts.sampling)
     for notice in tts.request(doc.segments[0].text, voice=voices.get(None), seed=opts.seed, **settings).notices:
         print(f"warning: {notice}", file=sys.stderr)
-    progress = Progress(doc, tts.sample_rate, opts.batch_size, opts.quiet)
+    progress = Progress(doc, tts.sample_rate, opts.batch_size, opts.quiet, names=names)
     with cli_errors(names):
         run_job(tts, doc, targets, key=_run_key(opts, tts, doc, cast, settings), resume=opts.resume, seed=opts.seed,
                 progress=progress, voices=voices, batch_size=opts.batch_size, **settings)

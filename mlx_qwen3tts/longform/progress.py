@@ -9,6 +9,8 @@ the first estimate several times too long."""
 import sys
 import time
 
+from ..errors import worded
+
 BAR = 24  # characters of the terminal's progress bar
 
 
@@ -18,9 +20,11 @@ def _clock(seconds: float) -> str:
 
 
 class Progress:
+    """`names`: the front end's name for each field a warning names as `{field}` (`resume` -> `--resume`)."""
+
     def __init__(self, document, sample_rate: int, batch_size: int = 1, quiet: bool = False, stream=None,
-                 clock=time.perf_counter):
-        self.stream = stream or sys.stderr
+                 clock=time.perf_counter, names=None):
+        self.stream, self.names = stream or sys.stderr, names or {}
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.sizes = [len(s.text) for s in document.segments]
         self.total, self.total_chars, self.rate, self.quiet = len(self.sizes), sum(self.sizes), sample_rate, quiet
@@ -63,8 +67,8 @@ class Progress:
         else:
             self._line(f"{line}  (line {spoken.segment.line})", end="\n")
 
-    def warn(self, message: str):
-        self._line(f"warning: {message}", end="\n")
+    def warn(self, message: str, *fields: str):
+        self._line(f"warning: {worded(message, fields, self.names)}", end="\n")
 
     def finish(self, message: str):
         if not self.quiet:

@@ -332,7 +332,8 @@ def test_stdin_and_progress_lines(ckpt, tmp_path):
     ("s.txt:Alice: Hi.\nCarol: Yes.\n", ["--text-file", "{tmp}/s.txt", "--script", "--cast", "Alice=eric"],
      "--script line 2: 'Carol' is not in --cast"),
     ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--resume"],
-     "--resume: --output out.wav has no unfinished run to continue (no .out.wav.parts beside it); run without --resume"),
+     "--resume: --output out.wav has no unfinished run to continue (no .out.wav.parts beside it); "
+     "run without --resume"),
     ("bad.epub:Hi.", ["--text-file", "{tmp}/bad.epub"], "--text-file {tmp}/bad.epub is not a readable EPUB"),
     ("bad.epub:Hi.", ["--text-file", "{tmp}/bad.epub", "--script"], "not from an EPUB book"),
     ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--lexicon", "{tmp}/a.txt"], "a.txt line 1: expected"),

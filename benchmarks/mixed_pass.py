@@ -36,7 +36,7 @@ def attend(attn, q, k, v, mask, cache):
 
 def mixed(model, groups):
     """groups [(x (B, L, H), caches)] through the talker's stack in one pass."""
-    from mlx_qwen3tts.model.transformer import attention_mask
+    from mlx_qwen3tts.model.cache import attention_mask
 
     masks = [attention_mask(x.shape[1], c[0]) for x, c in groups]
     shapes = [x.shape[:2] for x, _ in groups]
@@ -56,7 +56,7 @@ def mixed(model, groups):
 
 def timed(tts, size: int, offset: int, how: str, rows: int = 4) -> float:
     """Seconds of one pass: "step" (the rows alone), "separate" (step, then the piece), "mixed"."""
-    from mlx_qwen3tts.model.transformer import RowKVCache
+    from mlx_qwen3tts.model.cache import RowKVCache
 
     talker, model = tts.loop.talker, tts.loop.talker.model
     attn, hidden = model.layers[0].self_attn, model.norm.weight.shape[0]

@@ -52,7 +52,7 @@ def main(argv=None) -> list:
     ap.add_argument("--force", action="store_true", help="Convert again into existing folders.")
     args = ap.parse_args(argv)
     written = []
-    with cli_errors():
+    with cli_errors({"group_size": "--group-size", "force": "--force"}):  # convert()'s arguments as ours
         rows = plan(args.variants, args.formats, args.mlx_audio)
         missing = sorted({s for s, *_ in rows if not (args.source_root / s / "config.json").exists()})
         if missing:

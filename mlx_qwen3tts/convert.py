@@ -75,17 +75,17 @@ def recipe_bits(recipe: Optional[str], bits: Optional[int]) -> dict:
         return {}
     recipe = recipe or "uniform"
     if recipe not in RECIPES:
-        raise InputError(f"unknown recipe '{recipe}'; choose one of: {', '.join(RECIPES)}")
+        raise InputError(f"unknown recipe '{recipe}'; choose one of: {', '.join(RECIPES)}", field="recipe")
     if recipe in FIXED_RECIPES:
         fixed = FIXED_RECIPES[recipe]
-        # --bits may name the talker's bits (the bulk of the weights): `--bits 4 --recipe talker4-cp8` reads right.
+        # bits may name the talker's bits (the bulk of the weights): `--bits 4 --recipe talker4-cp8` reads right.
         if bits is not None and bits != fixed["talker"]:
             raise InputError(f"recipe {recipe} quantizes the talker at {fixed['talker']} bits, not {bits}; "
-                             f"leave out --bits or give --bits {fixed['talker']}")
+                             f"leave out {{bits}} or give {{bits}} {fixed['talker']}", field="bits")
         return dict(fixed)
     bits = 4 if bits is None else bits
     if bits not in BITS:
-        raise InputError(f"--bits must be one of {', '.join(map(str, BITS))}, got {bits}")
+        raise InputError(f"{{bits}} must be one of {', '.join(map(str, BITS))}, got {bits}", field="bits")
     return dict.fromkeys(BITS_RECIPES[recipe], bits)
 
 
@@ -134,12 +134,14 @@ def convert(model: str, output: str, *, dtype: str = "bfloat16", bits: Optional[
     from .model.checkpoint import load_config, read_json, resolve
 
     if dtype not in DTYPES:
-        raise InputError(f"--dtype must be one of {', '.join(DTYPES)}, got '{dtype}'")
+        raise InputError(f"{{dtype}} must be one of {', '.join(DTYPES)}, got '{dtype}'", field="dtype")
     if group_size not in GROUP_SIZES:
-        raise InputError(f"--group-size must be one of {', '.join(map(str, GROUP_SIZES))}, got {group_size}")
+        raise InputError(f"{{group_size}} must be one of {', '.join(map(str, GROUP_SIZES))}, got {group_size}",
+                         field="group_size")
     per_component = recipe_bits(recipe, bits)
     if max_shard_size_gb <= 0:
-        raise InputError(f"--max-shard-size must be positive, got {max_shard_size_gb}")
+        raise InputError(f"{{max_shard_size_gb}} must be positive, got {max_shard_size_gb}",
+                         field="max_shard_size_gb")
     output = Path(output).expanduser().absolute()
     source = resolve(model)
     _check_output(output, source, force)
@@ -185,9 +187,10 @@ def _check_output(output: Path, source: Path, force: bool):
         raise ConversionError(f"cannot create {output}: folder {output.parent} does not exist")
     if output.exists() or output.is_symlink():
         if not force:
-            raise ConversionError(f"output {output} exists; choose another folder or pass --force to replace it")
+            raise ConversionError(f"output {output} exists; choose another folder or pass {{force}} to replace it",
+                                  ["force"])
         if not output.is_dir() or output.is_symlink():
-            raise ConversionError(f"output {output} is not a folder; --force only replaces folders")
+            raise ConversionError(f"output {output} is not a folder; {{force}} only replaces folders", ["force"])
     if source.resolve().is_relative_to(output.resolve()):
         raise ConversionError(f"output {output} would overwrite the source {source}")
 
@@ -343,7 +346,7 @@ def model_card(name: str, source: str, *, dtype: str, group_size: int, per_compo
     ]
     if per_component.get("text_embedding") or per_component.get("codec_embedding"):
         body += ["This conversion quantizes embeddings. mlx-audio's Qwen3-TTS loader skips embeddings when it",
-                 "quantizes, so it cannot read this folder; convert with `--recipe linear-only` for that.", ""]
+                 "quantizes, so it cannot read this folder; convert with the linear-only recipe for that.", ""]
     return "\n".join(front + body)
 
 
@@ -368,13 +371,14 @@ def upload(folder: Path, repo: str):
 @click.option("--recipe", default=None, help=f"Mixed precision: {', '.join(RECIPES)}.")
 @click.option("--force", is_flag=True, help="Replace an existing output folder.")
 @click.option("--upload-repo", default=None, help="Upload the result to this Hugging Face repo.")
-@click.option("--max-shard-size", type=float, default=SHARD_GB, show_default=True, help="Shard size in GB.")
+@click.option("--max-shard-size", "max_shard_size_gb", type=float, default=SHARD_GB, show_default=True,
+              help="Shard size in GB.")
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts.convert")
-def main(model, output, dtype, bits, group_size, recipe, force, upload_repo, max_shard_size):
+def main(**options):
     """Convert a Qwen3-TTS checkpoint to MLX, optionally quantized."""
-    with cli_errors():
-        out = convert(model, output, dtype=dtype, bits=bits, group_size=group_size, recipe=recipe, force=force,
-                      upload_repo=upload_repo, max_shard_size_gb=max_shard_size)
+    flags = {p.name: p.opts[0] for p in main.params}  # convert()'s arguments as this command's options
+    with cli_errors(flags):
+        out = convert(**options)
     click.echo(f"wrote {out}", err=True)
 
 

@@ -1,4 +1,4 @@
-"""`python -m mlx_qwen3tts.generate` and the old import path (kept for one release): the command line is
+"""`python -m mlx_qwen3tts.generate`, the command's published name: the command line is
 `mlx_qwen3tts.cli.generate`."""
 
 from .cli.generate import main  # noqa: F401

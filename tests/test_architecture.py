@@ -1,9 +1,15 @@
 """The package's seams, checked from its source: one driver of the rows, state chosen by name, adapters
-apart, errors without the CLI's library, every front end naming every request field."""
+apart, errors without the CLI's library, every front end naming every request field, the KV caches in one
+module, no compatibility shims, no command-line option in a library message."""
 
 import ast
+import importlib
 import re
+import tomllib
 from pathlib import Path
+from typing import Optional
+
+import click
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mlx_qwen3tts"
 ADAPTERS = ("openai_api", "websocket", "wyoming")
@@ -119,3 +125,85 @@ def test_nothing_but_the_facade_calls_its_private_parts():
     calls = [f"{p.relative_to(PACKAGE)}:{m.group(0)}" for p in _sources() if p.name != "tts.py"
              for m in re.finditer(r"\btts\._\w+", _code(p))]
     assert not calls, calls
+
+
+def test_kv_caches_live_in_one_module():
+    """The KV caches are in model/cache.py, as mlx-lm keeps its own in models/cache.py."""
+    homes = {str(p.relative_to(PACKAGE)) for p in _sources() for node in ast.walk(ast.parse(p.read_text()))
+             if isinstance(node, ast.ClassDef) and node.name.endswith("KVCache")}
+    assert homes == {"model/cache.py"}, homes
+
+
+def test_no_module_only_re_exports():
+    """No compatibility shims (the package was never released): a module that is not a package's `__init__`
+    holds more than imports (`generate.py`, the command's published name, runs it as `__main__`)."""
+    shims = []
+    for path in _sources():
+        body = [node for node in ast.parse(path.read_text()).body
+                if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]  # the docstring
+        if path.name != "__init__.py" and all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in body):
+            shims.append(str(path.relative_to(PACKAGE)))
+    assert not shims, shims
+
+
+def _console_scripts() -> dict:
+    """pyproject's [project.scripts]: {command name: "module:function"}."""
+    return tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["project"]["scripts"]
+
+
+def _command_options() -> set:
+    """Every `--option` of the console scripts, read from their click definitions."""
+    options = set()
+    for target in _console_scripts().values():
+        module, function = target.split(":")
+        command = getattr(importlib.import_module(module), function)
+        assert isinstance(command, click.Command), target
+        for param in command.params:
+            options.update(o for o in param.opts + param.secondary_opts if o.startswith("--"))
+    return options
+
+
+def _strings(tree: ast.AST, skip: Optional[ast.AST] = None):
+    """(line, text) of each string in a module's code, but docstrings and those in `skip`; an f-string as one
+    text (its values as {})."""
+    left_out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                left_out.add(id(first.value))
+        if isinstance(node, ast.JoinedStr):
+            left_out.update(id(n) for n in ast.walk(node) if n is not node)
+    if skip is not None:
+        left_out.update(id(n) for n in ast.walk(skip))
+    for node in ast.walk(tree):
+        if id(node) in left_out:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.lineno, node.value
+        elif isinstance(node, ast.JoinedStr):
+            yield node.lineno, "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+
+
+def test_no_library_message_names_a_command_line_option():
+    """The library words its messages in its own names (`{field}` templates that each front end renames:
+    `Qwen3TTSError.worded`); only the front ends (cli/, server/, the console scripts' functions) name their
+    options. A command shown whole (it starts with a console script's name) names its own."""
+    options, scripts = _command_options(), _console_scripts()
+    mains = {}  # module file -> its console-script function
+    for target in scripts.values():
+        module, function = target.split(":")
+        path = PACKAGE.parent.joinpath(*module.split("."))
+        mains[path / "__main__.py" if path.is_dir() else path.with_suffix(".py")] = function
+    assert {"--dtype", "--resume", "--max-tokens"} <= options, options
+    offenders = []
+    for path in _sources():
+        if path.relative_to(PACKAGE).parts[0] in ("cli", "server"):
+            continue
+        tree = ast.parse(path.read_text())
+        main = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == mains.get(path)), None)
+        for line, text in _strings(tree, skip=main):
+            named = {flag for flag in re.findall(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*", text) if flag in options}
+            if named and not text.lstrip().startswith(tuple(f"{name} " for name in scripts)):
+                offenders.append(f"{path.relative_to(PACKAGE)}:{line}: {', '.join(sorted(named))}")
+    assert not offenders, offenders

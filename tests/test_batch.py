@@ -8,7 +8,8 @@ import pytest
 
 import mlx_qwen3tts
 from mlx_qwen3tts.audio.chunks import join_audio
-from mlx_qwen3tts.text import CUT, PieceCutter, StreamedPieces, frame_budget, split_sentences
+from mlx_qwen3tts.loop.decode_loop import frame_budget
+from mlx_qwen3tts.text import CUT, PieceCutter, StreamedPieces, split_sentences
 
 TEXTS = ["Hello world.", "今天天气很好。我们去公园吧。", "A much longer sentence, with quite a few more tokens in it."]
 

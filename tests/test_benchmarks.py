@@ -122,7 +122,7 @@ def test_mixed_pass_probe_equals_separate_passes(tmp_path, capsys):
     from benchmarks import checkpoints, mixed_pass
 
     import mlx_qwen3tts
-    from mlx_qwen3tts.model.transformer import RowKVCache
+    from mlx_qwen3tts.model.cache import RowKVCache
 
     rows = mixed_pass.main(["--preset", "tiny", "--sizes", "3,5", "--offsets", "0,7", "--repeats", "1",
                             "--cache", str(tmp_path / "cache")])

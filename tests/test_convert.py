@@ -55,16 +55,19 @@ def quantized_bits(model) -> dict:
     "kwargs, message",
     [
         ({"recipe": "fancy"}, "unknown recipe 'fancy'"),
-        ({"bits": 3}, "--bits must be one of 4, 6, 8, got 3"),
-        ({"bits": 4, "group_size": 48}, "--group-size must be one of 32, 64, 128, got 48"),
-        ({"dtype": "int8"}, "--dtype must be one of"),
+        ({"bits": 3}, "bits must be one of 4, 6, 8, got 3"),
+        ({"bits": 4, "group_size": 48}, "group_size must be one of 32, 64, 128, got 48"),
+        ({"dtype": "int8"}, "dtype must be one of"),
         ({"recipe": "all8", "bits": 4}, "recipe all8 quantizes the talker at 8 bits, not 4"),
-        ({"recipe": "talker4-cp8", "bits": 8}, "leave out --bits or give --bits 4"),
+        ({"recipe": "talker4-cp8", "bits": 8}, "leave out bits or give bits 4"),
+        ({"max_shard_size_gb": 0}, "max_shard_size_gb must be positive, got 0"),
     ],
 )
 def test_bad_options_are_refused_before_any_work(tmp_path, kwargs, message):
-    with pytest.raises(InputError, match=message.replace("(", r"\(")):
+    """From Python the messages name convert()'s arguments (the command line names its options: below)."""
+    with pytest.raises(InputError, match=message.replace("(", r"\(")) as refused:
         cv.convert(str(tmp_path / "no-such-source"), str(tmp_path / "out"), **kwargs)
+    assert "--" not in str(refused.value)
     assert not (tmp_path / "out").exists()
 
 
@@ -74,6 +77,9 @@ def test_bad_options_are_refused_before_any_work(tmp_path, kwargs, message):
         (["--recipe", "fancy"], "unknown recipe"),
         (["--bits", "3"], "--bits must be one of 4, 6, 8"),
         (["--bits", "4", "--group-size", "48"], "--group-size must be one of 32, 64, 128"),
+        (["--dtype", "int8"], "--dtype must be one of"),
+        (["--recipe", "talker4-cp8", "--bits", "8"], "leave out --bits or give --bits 4"),
+        (["--max-shard-size", "0"], "--max-shard-size must be positive, got 0"),
         (["--max-shard-size", "abc"], "'abc' is not a valid float"),  # click's own checks: one line too
         (["--bogus"], "No such option '--bogus'"),
     ],
@@ -103,14 +109,24 @@ def test_existing_output_is_refused_unless_force(tmp_path, cv0b6):
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    with pytest.raises(cv.ConversionError, match="exists; .*--force"):
+    with pytest.raises(cv.ConversionError, match="exists; .*pass force to replace it"):
         cv.convert(str(cv0b6), str(out))
     assert (out / "keep.txt").read_text() == "mine"
     result = CliRunner().invoke(cv.main, ["--model", str(cv0b6), "--output", str(out)])
-    assert result.exit_code == 2 and "--force" in result.stderr
+    assert result.exit_code == 2 and "pass --force to replace it" in result.stderr
     cv.convert(str(cv0b6), str(out), force=True)
     assert not (out / "keep.txt").exists() and (out / "config.json").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_force_replaces_only_a_folder(tmp_path, cv0b6):
+    out = tmp_path / "out"
+    out.write_text("mine")
+    with pytest.raises(cv.ConversionError, match="is not a folder; force only replaces folders"):
+        cv.convert(str(cv0b6), str(out), force=True)
+    result = CliRunner().invoke(cv.main, ["--model", str(cv0b6), "--output", str(out), "--force"])
+    assert result.exit_code == 2 and "is not a folder; --force only replaces folders" in result.stderr
+    assert out.read_text() == "mine" and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 def test_output_parent_must_exist(tmp_path, cv0b6):

@@ -50,6 +50,14 @@ def test_convert_all_names_missing_sources(source_root, tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+def test_convert_all_names_its_own_options(source_root, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit:
+        convert_all.main(["--source-root", str(source_root), "--output-root", str(tmp_path / "out"),
+                          "--variants", "0.6B-Base", "--formats", "bf16", "--group-size", "48"])
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and err == "error: --group-size must be one of 32, 64, 128, got 48\n"
+
+
 def test_quantization_report_on_tiny_shapes(tmp_path, capsys):
     report = tmp_path / "rows.json"
     quantization_report.main(["--tiny", "--frames", "4", "--recipes", "bf16", "talker4-cp8", "--json", str(report)])

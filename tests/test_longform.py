@@ -176,6 +176,19 @@ def test_resume_of_another_text_is_refused(ckpt, tmp_path):
     assert not out.exists() and (parts / "manifest.json").exists()
 
 
+def test_an_unfinished_run_started_over_names_the_option_that_continues_one(ckpt, tmp_path):
+    (tmp_path / "a.txt").write_text(" ".join(sentences(2, seed=4)))
+    parts = tmp_path / ".a.wav.parts"
+    parts.mkdir()
+    (parts / "manifest.json").write_text(json.dumps({"format": 1, "key": "another run", "seed": 1}))
+    np.save(parts / "000000.npy", np.zeros(8, np.float32))
+    code, output = run("--model", ckpt["custom_voice-0b6"], "--text-file", tmp_path / "a.txt", "-o", tmp_path / "a.wav",
+                       "--temperature", "0", "--max-tokens", "4")
+    assert code == 0, output
+    assert "warning: started over: the 1 finished segments of an earlier unfinished run of" in output
+    assert "were dropped (--resume continues such a run)" in output
+
+
 BOOK = "# The Start\n\nAlpha bravo.\n\n## In Between\n\nCharlie delta. Echo golf.\n\n# The End\n\nHotel india.\n"
 
 
@@ -319,7 +332,9 @@ def test_stdin_and_progress_lines(ckpt, tmp_path):
      "--cast alice=nobody"),
     ("s.txt:Alice: Hi.\nCarol: Yes.\n", ["--text-file", "{tmp}/s.txt", "--script", "--cast", "Alice=eric"],
      "--script line 2: 'Carol' is not in --cast"),
-    ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--resume"], "no unfinished run"),
+    ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--resume"],
+     "--resume: --output out.wav has no unfinished run to continue (no .out.wav.parts beside it); "
+     "run without --resume"),
     ("bad.epub:Hi.", ["--text-file", "{tmp}/bad.epub"], "--text-file {tmp}/bad.epub is not a readable EPUB"),
     ("bad.epub:Hi.", ["--text-file", "{tmp}/bad.epub", "--script"], "not from an EPUB book"),
     ("a.txt:Hi.", ["--text-file", "{tmp}/a.txt", "--lexicon", "{tmp}/a.txt"], "a.txt line 1: expected"),

@@ -10,8 +10,8 @@ import pytest
 
 from mlx_qwen3tts.errors import InputError
 from mlx_qwen3tts.request import Request, sampling_settings
+from mlx_qwen3tts.loop.decode_loop import frame_budget
 from mlx_qwen3tts.loop.sampling import SamplingConfig
-from mlx_qwen3tts.text import frame_budget
 
 TEXT = "Hello there, how are you?"
 

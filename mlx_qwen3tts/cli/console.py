@@ -7,17 +7,17 @@ from typing import Mapping, Optional
 
 import click
 
-from ..errors import InputError, Qwen3TTSError
+from ..errors import Qwen3TTSError
 
 
 @contextmanager
 def cli_errors(names: Optional[Mapping[str, str]] = None):
     """For console scripts: a Qwen3TTSError becomes one `error:` line and exit status 2; `names`:
-    the command's option for each request field (`max_tokens` -> `--max-tokens`)."""
+    the command's option for each field its messages name (`max_tokens` -> `--max-tokens`)."""
     try:
         yield
     except Qwen3TTSError as e:
-        click.echo(f"error: {e.worded(names or {}) if isinstance(e, InputError) else e}", err=True)
+        click.echo(f"error: {e.worded(names or {})}", err=True)
         sys.exit(2)
     except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM/SIGHUP raised as one (with .signum)
         signum = getattr(e, "signum", signal.SIGINT)

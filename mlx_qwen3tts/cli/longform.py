@@ -215,7 +215,7 @@ def run_text_file(opts, load_model, narrator_voice):
             bits = int(opts.aligner_bits) if opts.aligner_bits else None
             words = WordTimer(load_aligner(opts.aligner, bits=bits), f"{opts.aligner}:{bits or 'stored'}",
                               opts.language or "auto")
-    progress = Progress(doc, tts.sample_rate, opts.batch_size, opts.quiet)
+    progress = Progress(doc, tts.sample_rate, opts.batch_size, opts.quiet, names=names)
     with cli_errors(names):
         run_job(tts, doc, targets, key=_run_key(opts, tts, doc, cast, settings), resume=opts.resume, seed=opts.seed,
                 progress=progress, voices=voices, batch_size=opts.batch_size, words=words, **settings)

@@ -26,7 +26,8 @@ from mlx.utils import tree_map
 
 from ..backend import cpu_paths
 from ..errors import InputError, ModelLoadError
-from ..model.transformer import BlockArgs, TransformerBlock, WindowKVCache, attention_mask
+from ..model.cache import WindowKVCache, attention_mask
+from ..model.transformer import BlockArgs, TransformerBlock
 from .conv import CausalConv1d, CausalConvTranspose1d, ConvCache, ConvNeXtBlock, SnakeBeta, compile_on_gpu
 from .quantizer import SplitResidualVectorQuantizer
 

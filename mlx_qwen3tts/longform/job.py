@@ -34,7 +34,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
     `words`: time every word of the captions (each segment aligned as it finishes)."""
     if not targets.audio[0].seekable:
         if resume:
-            raise InputError("--resume needs an output file (the finished segments are kept beside it)",
+            raise InputError("{resume} needs an output file (the finished segments are kept beside it)",
                              field="resume")
         return _stream(tts, document, targets, progress, words, voices=voices, batch_size=batch_size, seed=seed,
                        **request_kwargs)
@@ -42,7 +42,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
     work = WorkFolder.open(first.path, first.what, key, new_run_seed() if seed is None else seed, resume)
     if work.dropped:
         progress.warn(f"started over: the {work.dropped} finished segments of an earlier unfinished run of {first} "
-                      "were dropped (--resume continues such a run)")
+                      "were dropped ({resume} continues such a run)", "resume")
     done = work.done()
     segments = document.segments
     start = sum(work.lengths(done)) + sum(int(round(s.pause_s * tts.sample_rate)) for s in segments[:done])
@@ -56,7 +56,8 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
                                 words.times(spoken.audio, tts.sample_rate, spoken.segment.shown))
             _report(progress, spoken)
     except KeyboardInterrupt:
-        progress.warn(f"{work.done()} of {len(segments)} segments are kept; run again with --resume to continue")
+        progress.warn(f"{work.done()} of {len(segments)} segments are kept; run again with {{resume}} to continue",
+                      "resume")
         raise
     samples = _assemble(document, work, targets, tts.sample_rate, words)
     work.remove()

@@ -11,6 +11,8 @@ the first estimate several times too long."""
 import sys
 import time
 
+from ..errors import worded
+
 BAR = 24  # characters of the terminal's progress bar
 
 
@@ -50,9 +52,11 @@ class StatusLine:
 
 
 class Progress:
+    """`names`: the front end's name for each field a warning names as `{field}` (`resume` -> `--resume`)."""
+
     def __init__(self, document, sample_rate: int, batch_size: int = 1, quiet: bool = False, stream=None,
-                 clock=time.perf_counter):
-        self.status = StatusLine(stream)
+                 clock=time.perf_counter, names=None):
+        self.status, self.names = StatusLine(stream), names or {}
         self.tty = self.status.tty
         self.sizes = [len(s.text) for s in document.segments]
         self.total, self.total_chars, self.rate, self.quiet = len(self.sizes), sum(self.sizes), sample_rate, quiet
@@ -95,8 +99,8 @@ class Progress:
         else:
             self._line(f"{line}  (line {spoken.segment.line})", end="\n")
 
-    def warn(self, message: str):
-        self._line(f"warning: {message}", end="\n")
+    def warn(self, message: str, *fields: str):
+        self._line(f"warning: {worded(message, fields, self.names)}", end="\n")
 
     def finish(self, message: str):
         if not self.quiet:

@@ -60,11 +60,11 @@ class WorkFolder:
         found = _manifest(folder)
         if resume:
             if found is None:
-                raise InputError(f"--resume: {what} {output.name} has no unfinished run to continue "
-                                 f"(no {folder.name} beside it); run without --resume", field="resume")
+                raise InputError(f"{{resume}}: {what} {output.name} has no unfinished run to continue "
+                                 f"(no {folder.name} beside it); run without {{resume}}", field="resume")
             if found.get("key") != key:
-                raise InputError(f"--resume: the unfinished run of {what} {output.name} was made with another text, "
-                                 "model or settings; give the same arguments, or run without --resume to start over",
+                raise InputError(f"{{resume}}: the unfinished run of {what} {output.name} was made with another text, "
+                                 "model or settings; give the same arguments, or run without {resume} to start over",
                                  field="resume")
             return cls(folder, key, found["seed"])
         dropped = 0

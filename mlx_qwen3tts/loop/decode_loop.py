@@ -3,9 +3,10 @@
 Voice modes differ only in the prompt (see prompt.py). Per frame the talker gives codebook 0,
 the code predictor codebooks 1..15, and the next talker input is the sum of all 16 codebook
 embeddings plus that step's text-track vector (text_track.py). `DecodeLoop` builds a request's row
-(prompt, text track, frame limit) and owns the compiled graphs (graphs.py); the rows of any number
-of requests are stepped together by `Rows` (rows.py), whose `drain()` every caller iterates:
-`FrameStream` (one row: `TTS.frames`), `TTS.generate_batch` and the engine (many).
+(prompt, text track, frame limit: its max_frames, else `frame_budget` of its text) and owns the compiled
+graphs (graphs.py); the rows of any number of requests are stepped together by `Rows` (rows.py), whose
+`drain()` every caller iterates: `FrameStream` (one row: `TTS.frames`), `TTS.generate_batch` and the
+engine (many).
 """
 
 from dataclasses import dataclass
@@ -14,9 +15,9 @@ from typing import Callable, Optional
 import mlx.core as mx
 import numpy as np
 
+from ..codec import FRAMES_PER_SECOND
 from ..iterators import Iterated
 from ..request import Request
-from ..text import frame_budget
 from ..tokenizer import TemplateIds
 from .graphs import LoopGraphs
 from .prompt import Prompt, build_prompt
@@ -24,6 +25,14 @@ from .row_store import RowStore
 from .rows import Row, Rows
 from .sampling import SamplingConfig
 from .text_track import LiveText, LiveTextTrack, live_share
+
+SECONDS_PER_TOKEN = 1.0  # ~3x a typical speaking rate (0.3 s per token): a bound, not an estimate
+BASE_SECONDS = 3.0
+
+
+def frame_budget(n_text_tokens: int) -> int:
+    """The default frame cap (max_tokens): generous for real speech, short enough that a runaway stops early."""
+    return int(np.ceil(FRAMES_PER_SECOND * (BASE_SECONDS + SECONDS_PER_TOKEN * n_text_tokens)))
 
 
 @dataclass

@@ -14,7 +14,7 @@ from functools import partial
 
 import mlx.core as mx
 
-from ..model.transformer import RowKVCache
+from ..model.cache import RowKVCache
 from .sampling import CodebookZeroProcessor, sample_rows
 from .state import BatchState
 

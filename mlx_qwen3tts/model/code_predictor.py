@@ -11,8 +11,9 @@ from typing import Callable
 import mlx.core as mx
 import mlx.nn as nn
 
+from .cache import ConcatKVCache
 from .config import CodePredictorConfig
-from .transformer import ConcatKVCache, Decoder, FusedLinear, apply
+from .transformer import Decoder, FusedLinear, apply
 
 
 class CodePredictorModel(Decoder):

@@ -19,11 +19,16 @@ from ..audio.time_stretch import MAX_SPEED, MIN_SPEED
 from ..errors import InputError
 from .console import OneLineErrors, cli_errors
 from .flags import DEFAULT_MODEL, FLAGS
+from .batch import numbered_outputs, read_batch_file, run_batch
 from .options import Configs, Model, Outputs, Speech, Streaming, Voice
 from .saved_voices import voice_file
 from .signals import closed_pipe_ends_quietly, signals_interrupt
+from .sinks import playable
+from .speak import speak
 from .speakers import help_epilog
 from .text_input import checked_utf8, decode_utf8
+from .voice import speaking_voice
+
 
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]}, epilog=help_epilog())
 @click.option("-m", "--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
@@ -141,12 +146,8 @@ class Speak:
         outs, fmt = _check_outputs(self, lines)
         streaming = self.streaming
         if streaming.play:
-            from .sinks import playable
-
             streaming = playable(streaming, self.outputs)
         tts = self.model.load()
-        from .voice import speaking_voice
-
         voice = speaking_voice(tts, self.voice, outs["voice"], quiet)
         if not self.speaks:  # only the voice was asked for (text without an output was refused)
             return
@@ -154,11 +155,7 @@ class Speak:
         if speech.normalize or speech.lexicon is not None:  # only when asked: the plain text path stays upstream's
             common.update(normalize=bool(speech.normalize), lexicon=speech.lexicon)
         if lines is not None:
-            from .batch import run_batch
-
             return run_batch(tts, lines, outs, fmt, common, quiet, speech.split, speed)
-        from .speak import speak
-
         speak(tts, text, outs, fmt, common, speech, streaming, quiet, speed)
 
 
@@ -169,8 +166,6 @@ def _check_inputs(job: Speak):
         raise InputError("give only one of --text, --text-stream and --batch-file")
     text, lines = speech.text, None
     if speech.batch_file is not None:
-        from .batch import read_batch_file
-
         lines = read_batch_file(speech.batch_file)
         if streaming.stream or streaming.play:
             raise InputError("--batch-file cannot be combined with --stream or --play")
@@ -203,8 +198,6 @@ def _check_outputs(job: Speak, lines):
         elif lines is None:
             resolved[key] = outputs.resolve(given, what)
         else:
-            from .batch import numbered_outputs
-
             resolved[key] = numbered_outputs(lines, given, what)
     streamed = streaming.stream or streaming.play or job.speech.text_stream
     if streamed and fmt is not None and fmt.name not in STREAMABLE and not resolved["audio"].seekable:

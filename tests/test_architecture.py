@@ -145,8 +145,8 @@ def test_one_class_is_named_progress():
 
 
 def test_every_option_of_the_command_is_in_one_config():
-    """The command's options are parsed into a config per job (`cli.options`, `cli.longform.LongForm`), each
-    option into one, named as the option."""
+    """The command's options are parsed into a config per job (`cli.options`), each option into one, named
+    as the option."""
     from dataclasses import fields, is_dataclass
 
     from mlx_qwen3tts.cli.generate import main

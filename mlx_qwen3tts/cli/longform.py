@@ -8,7 +8,6 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 from .. import outputs
 from ..audio.formats import STREAMABLE, get_format, not_streamable
@@ -21,23 +20,8 @@ from ..longform.resume import fingerprint
 from ..longform.segments import UNTITLED
 from ..longform.writer import output_format
 from ..text.epub import EXTENSIONS as EPUB
-from .options import Model, Outputs, Speech, Taken, Voice
+from .options import LongForm, Model, Outputs, Speech, Voice
 
-
-
-@dataclass(frozen=True)
-class LongForm(Taken):
-    """--text-file and the options that only it takes."""
-
-    text_file: Optional[str]
-    captions: Optional[str]
-    resume: bool
-    split_chapters: bool
-    script: bool
-    cast: tuple
-    heading_pattern: Optional[str]
-    skip_chapters: Optional[str]
-    batch_size: int
 
 
 # Options that only mean something with --text-file, as (LongForm field, flag).

@@ -1,6 +1,6 @@
 """The command's options as small typed configs, one per job: which model, with which voice, what to say,
-where it goes, how it streams; long-form's own is `cli.longform.LongForm`. Each takes its fields by name
-from click's parsed options (`take`); every option is in one of them (tests/test_cli.py checks)."""
+where it goes, how it streams, and long-form's own. Each takes its fields by name from click's parsed
+options (`take`); every option is in one of them (tests/test_architecture.py checks)."""
 
 import os
 from dataclasses import dataclass, fields
@@ -11,6 +11,8 @@ from .flags import PATH_OPTIONS
 
 
 class Taken:
+    """A config whose fields are named as the command's options."""
+
     @classmethod
     def take(cls, opts: dict):
         """The config of click's `opts`, its fields named as the options."""
@@ -106,6 +108,21 @@ class Streaming(Taken):
 
 
 @dataclass(frozen=True)
+class LongForm(Taken):
+    """--text-file and the options that only it takes."""
+
+    text_file: Optional[str]
+    captions: Optional[str]
+    resume: bool
+    split_chapters: bool
+    script: bool
+    cast: tuple
+    heading_pattern: Optional[str]
+    skip_chapters: Optional[str]
+    batch_size: int
+
+
+@dataclass(frozen=True)
 class Configs:
     """One command line: which job it asks for (--list-speakers, --from-codes, --text-file, or speech) and
     the configs (`cli.generate.job_of` hands each job those it needs)."""
@@ -117,12 +134,10 @@ class Configs:
     speech: Speech
     outputs: Outputs
     streaming: Streaming
-    longform: object  # a cli.longform.LongForm
+    longform: LongForm
 
     @classmethod
     def from_click(cls, opts: dict) -> "Configs":
-        from .longform import LongForm
-
         # a shell leaves ~ as it is in `--output=~/a.wav` and in quotes
         opts = opts | {name: os.path.expanduser(opts[name]) for name in PATH_OPTIONS
                        if opts[name] is not None and opts[name] not in outputs.STDOUT_NAMES}

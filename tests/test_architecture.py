@@ -207,3 +207,42 @@ def test_no_library_message_names_a_command_line_option():
             if named and not text.lstrip().startswith(tuple(f"{name} " for name in scripts)):
                 offenders.append(f"{path.relative_to(PACKAGE)}:{line}: {', '.join(sorted(named))}")
     assert not offenders, offenders
+
+
+def _function_lines(path: Path, name: str) -> int:
+    """The lines of the top-level function `name` in `path`, from `def` to its last line (decorators not counted)."""
+    node = next(n for n in ast.parse(path.read_text()).body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return node.end_lineno - node.lineno + 1
+
+
+def test_the_command_line_is_split_by_job():
+    """cli/generate.py parses the options and picks the job; progress, signals, sinks and each job live in
+    modules of their own; the server's start-up is a config object, its `main` short."""
+    assert len((PACKAGE / "cli" / "generate.py").read_text().splitlines()) <= 250
+    for name in ("options", "progress", "signals", "sinks", "voice", "speak", "batch", "longform", "from_codes"):
+        assert (PACKAGE / "cli" / f"{name}.py").exists(), name
+    assert _function_lines(PACKAGE / "server" / "__main__.py", "main") <= 30
+    from mlx_qwen3tts.server.__main__ import Startup  # noqa: F401  (the start-up's config object)
+
+
+def test_one_class_is_named_progress():
+    """The command line's frame progress and long-form's progress have names of their own."""
+    holders = [str(p.relative_to(PACKAGE)) for p in _sources()
+               if any(isinstance(n, ast.ClassDef) and n.name == "Progress" for n in ast.walk(ast.parse(p.read_text())))]
+    assert holders == ["longform/progress.py"], holders
+
+
+def test_every_option_of_the_command_is_in_one_config():
+    """The command's options are parsed into a config per job (`cli.options`), each option into one, named
+    as the option."""
+    from dataclasses import fields, is_dataclass
+
+    from mlx_qwen3tts.cli.generate import main
+    from mlx_qwen3tts.cli.options import Configs
+
+    options = {p.name: None for p in main.params if p.expose_value}
+    configs = Configs.from_click(options)
+    taken = [f"{part.name}.{f.name}" if is_dataclass(value) else part.name
+             for part in fields(configs) for value in [getattr(configs, part.name)]
+             for f in (fields(value) if is_dataclass(value) else [part])]
+    assert sorted(name.split(".")[-1] for name in taken) == sorted(options), taken

@@ -21,7 +21,8 @@ from click.testing import CliRunner
 
 import fixture_checkpoints
 from fixture_checkpoints import checkpoint_dir
-from mlx_qwen3tts.cli.generate import Progress, main
+from mlx_qwen3tts.cli.generate import main
+from mlx_qwen3tts.cli.progress import FrameProgress
 
 REPO = Path(__file__).resolve().parent.parent
 GREEDY = ["--temperature", "0"]
@@ -210,7 +211,7 @@ class Terminal(io.StringIO):
 
 def test_progress_on_a_terminal_is_redrawn_on_one_line():
     shown = Terminal()
-    progress = Progress(quiet=False, stream=shown)
+    progress = FrameProgress(quiet=False, stream=shown)
     for frames in (1, 2):
         progress(frames, 6)
         progress.last = 0.0  # as if a quarter second had passed

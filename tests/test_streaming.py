@@ -12,7 +12,7 @@ import pytest
 
 from mlx_qwen3tts.errors import InputError
 from mlx_qwen3tts.request import sampling_settings
-from mlx_qwen3tts.cli.generate import stdin_deltas
+from mlx_qwen3tts.cli.text_input import stdin_deltas
 
 TEXT = "Well, here's a test: streaming 24 words, mid-word splits & émojis 🙂 — 你好，世界！"
 

@@ -1,4 +1,5 @@
-"""How the console scripts end on an error: one `error:` line on stderr and a non-zero exit."""
+"""What the console scripts say on stderr: an error as one `error:` line and a non-zero exit; a warning as one
+`warning:` line."""
 
 import signal
 import sys
@@ -37,3 +38,13 @@ class OneLineErrors(click.Command):
         except click.ClickException as e:
             click.echo(f"error: {e.format_message()}", err=True)
             sys.exit(e.exit_code if e.exit_code else 2)
+
+
+def warn(message: str):
+    click.echo(f"warning: {message}", err=True)
+
+
+def warn_cut(max_tokens, budget: str, line=""):
+    """The speech ended at its frame budget, not at an end-of-speech token."""
+    limit, advice = (f"--max-tokens {max_tokens}", "") if max_tokens else (budget, "; --max-tokens sets another budget")
+    warn(f"{line}stopped at {limit} without an end-of-speech token; the speech may be cut off{advice}")

@@ -2,7 +2,9 @@
 decoded by the model's codec without generating anything. Checked as any run: inputs, then the
 output, before the model loads."""
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 import click
 import numpy as np
@@ -11,19 +13,21 @@ from .. import outputs
 from ..audio.formats import encode, format_for_path
 from ..audio.time_stretch import time_stretch
 from ..errors import InputError
+from .options import Model, Outputs
 
-# Options that would ask for generation, which a codes file replaces.
-GENERATION_OPTIONS = ("text", "text_stream", "batch_file", "codes_output", "save_voice", "ref_audio", "speaker",
-                      "instruct", "stream", "play")
+# Options that would ask for generation, which a codes file replaces, by the config that holds them.
+GENERATION_OPTIONS = (("speech", "text"), ("speech", "text_stream"), ("speech", "batch_file"),
+                      ("outputs", "codes_output"), ("outputs", "save_voice"), ("voice", "ref_audio"),
+                      ("voice", "speaker"), ("speech", "instruct"), ("streaming", "stream"), ("streaming", "play"))
 
 
-def check_options(opts):
+def check_options(configs):
     """--output is needed; options that only generation uses are refused rather than ignored."""
-    for name in GENERATION_OPTIONS:
-        if getattr(opts, name) not in (None, False):
+    for config, name in GENERATION_OPTIONS:
+        if getattr(getattr(configs, config), name) not in (None, False):
             option = "--" + name.replace("_", "-")
             raise InputError(f"--from-codes decodes a codes file and generates nothing: leave out {option}")
-    if opts.output is None:
+    if configs.outputs.output is None:
         raise InputError("--from-codes needs --output OUT.wav (or --output - for stdout)")
 
 
@@ -44,23 +48,29 @@ def read_codes(path: str) -> np.ndarray:
     return codes
 
 
-def run_from_codes(opts):
-    """`opts`: the command's `generate.Options`."""
-    import mlx.core as mx
+@dataclass(frozen=True)
+class DecodeCodes:
+    """The job of `--from-codes` (its options checked by `check_options`): the codes file, the model, the
+    saved voice whose reference codes lead in (an ICL clone's), and where the audio goes."""
 
-    from ..tts import load
+    codes: str
+    model: Model
+    voice: Optional[str]
+    outputs: Outputs
 
-    check_options(opts)
-    codes = read_codes(opts.from_codes)
-    fmt = format_for_path(opts.output, opts.audio_format)
-    output = outputs.resolve(opts.output, "--output")
-    outputs.check_distinct([output], outputs.input_files("--from-codes", opts.from_codes)
-                           + outputs.input_files("--voice", opts.voice)
-                           + outputs.input_files("model", Path(opts.model).expanduser()))
-    tts = load(opts.model, dtype=getattr(mx, opts.dtype) if opts.dtype else None)
-    voice = tts.load_voice(opts.voice) if opts.voice is not None else None  # ICL: its reference codes lead in
-    audio = time_stretch(tts.decode(codes, ref_codes=None if voice is None else voice.ref_codes), opts.speed,
-                         tts.sample_rate)
-    output.write(encode(audio, tts.sample_rate, fmt.name))
-    if not opts.quiet:
-        click.echo(f"{codes.shape[0]} frames, {audio.shape[0] / tts.sample_rate:.2f} s of audio -> {output}", err=True)
+    def run(self):
+        outs = self.outputs
+        codes = read_codes(self.codes)
+        fmt = format_for_path(outs.output, outs.audio_format)
+        output = outputs.resolve(outs.output, "--output")
+        outputs.check_distinct([output], outputs.input_files("--from-codes", self.codes)
+                               + outputs.input_files("--voice", self.voice)
+                               + outputs.input_files("model", Path(self.model.model).expanduser()))
+        tts = self.model.load()
+        voice = tts.load_voice(self.voice) if self.voice is not None else None  # ICL: its reference codes lead in
+        audio = time_stretch(tts.decode(codes, ref_codes=None if voice is None else voice.ref_codes), outs.speed,
+                             tts.sample_rate)
+        output.write(encode(audio, tts.sample_rate, fmt.name))
+        if not outs.quiet:
+            click.echo(f"{codes.shape[0]} frames, {audio.shape[0] / tts.sample_rate:.2f} s of audio -> {output}",
+                       err=True)

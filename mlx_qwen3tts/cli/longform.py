@@ -6,6 +6,7 @@ names, every output); then the voices, then the work (see `longform.job`).
 
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import outputs
@@ -19,8 +20,11 @@ from ..longform.resume import fingerprint
 from ..longform.segments import UNTITLED
 from ..longform.writer import output_format
 from ..text.epub import EXTENSIONS as EPUB
+from .options import LongForm, Model, Outputs, Speech, Voice
 
-# Options that only mean something with --text-file, as (Options field, flag).
+
+
+# Options that only mean something with --text-file, as (LongForm field, flag).
 ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("caption_words", "--caption-words"),
                        ("aligner_bits", "--aligner-bits"), ("resume", "--resume"),
                        ("split_chapters", "--split-chapters"), ("script", "--script"), ("cast", "--cast"),
@@ -31,27 +35,30 @@ MARKDOWN = (".md", ".markdown")
 HTML = (".html", ".htm", ".xhtml")
 
 
-def check_long_form_options(opts):
-    """Long-form options without --text-file, and --text-file with what it cannot do, are refused."""
-    if opts.text_file is None:
+def check_long_form_options(configs):
+    """Long-form options without --text-file, and --text-file with what it cannot do, are refused
+    (`configs`: a `cli.options.Configs`)."""
+    long, speech, outs, streaming = configs.longform, configs.speech, configs.outputs, configs.streaming
+    if long.text_file is None:
         for field, flag in ONLY_WITH_TEXT_FILE:
-            if getattr(opts, field):
+            if getattr(long, field):
                 raise InputError(f"{flag} applies to --text-file; give --text-file PATH")
         return
-    others = [flag for flag, given in (("--text", opts.text is not None), ("--text-stream", opts.text_stream),
-                                       ("--batch-file", opts.batch_file is not None), ("--stream", opts.stream),
-                                       ("--play", opts.play), ("--codes-output", opts.codes_output is not None),
-                                       ("--save-voice", opts.save_voice is not None),
-                                       ("--speed", opts.speed != 1.0)) if given]
+    others = [flag for flag, given in (("--text", speech.text is not None), ("--text-stream", speech.text_stream),
+                                       ("--batch-file", speech.batch_file is not None),
+                                       ("--stream", streaming.stream), ("--play", streaming.play),
+                                       ("--codes-output", outs.codes_output is not None),
+                                       ("--save-voice", outs.save_voice is not None),
+                                       ("--speed", outs.speed != 1.0)) if given]
     if others:
         raise InputError(f"--text-file cannot be combined with {others[0]}")
-    if opts.output is None:
+    if outs.output is None:
         raise InputError("--text-file needs --output (a file, e.g. book.m4b, or '-' for stdout)")
-    if opts.cast and not opts.script:
+    if long.cast and not long.script:
         raise InputError("--cast applies to --script (lines 'Name: text'); add --script")
-    if opts.caption_words and opts.captions is None:
+    if long.caption_words and long.captions is None:
         raise InputError("--caption-words times the words of --captions; give --captions FILE (.vtt, .srt or .json)")
-    if opts.aligner_bits is not None and not opts.caption_words:
+    if long.aligner_bits is not None and not long.caption_words:
         raise InputError("--aligner-bits applies to --caption-words; add --caption-words")
 
 
@@ -99,28 +106,29 @@ def _split_names(given: str, chapters) -> list:
             for i, t in enumerate(chapters, start=1)]
 
 
-def _targets(opts, doc) -> Targets:
-    fmt = output_format(opts.output, opts.audio_format)
-    if opts.captions is not None:
-        caption_format(opts.captions)
-    to_file = opts.output not in outputs.STDOUT_NAMES
-    if opts.split_chapters and not to_file:
+def _targets(job, doc) -> Targets:
+    long, outs = job.longform, job.outputs
+    fmt = output_format(outs.output, outs.audio_format)
+    if long.captions is not None:
+        caption_format(long.captions)
+    to_file = outs.output not in outputs.STDOUT_NAMES
+    if long.split_chapters and not to_file:
         raise InputError("--split-chapters writes one file per chapter; give --output a file name")
-    names = _split_names(opts.output, doc.chapters) if opts.split_chapters else [opts.output]
+    names = _split_names(outs.output, doc.chapters) if long.split_chapters else [outs.output]
     audio = [outputs.resolve(n, "--output") for n in names]
     captions = []
-    if opts.captions is not None:
+    if long.captions is not None:
         captions = [outputs.resolve(n, "--captions") for n in
-                    (_split_names(opts.captions, doc.chapters) if opts.split_chapters else [opts.captions])]
+                    (_split_names(long.captions, doc.chapters) if long.split_chapters else [long.captions])]
     if not audio[0].seekable and fmt not in STREAMABLE:
         raise InputError(not_streamable(get_format(fmt)), field="format")
-    if not audio[0].seekable and opts.resume:
+    if not audio[0].seekable and long.resume:
         raise InputError("--resume needs --output to be a file (the finished segments are kept beside it)")
-    outputs.check_distinct(audio + captions, outputs.input_files("--text-file", opts.text_file)
-                           + outputs.input_files("--lexicon", opts.lexicon)
-                           + outputs.input_files("--voice", opts.voice)
-                           + outputs.input_files("model", Path(opts.model).expanduser()))
-    return Targets(audio, fmt, captions, opts.split_chapters)
+    outputs.check_distinct(audio + captions, outputs.input_files("--text-file", long.text_file)
+                           + outputs.input_files("--lexicon", job.speech.lexicon)
+                           + outputs.input_files("--voice", job.voice.voice)
+                           + outputs.input_files("model", Path(job.model.model).expanduser()))
+    return Targets(audio, fmt, captions, long.split_chapters)
 
 
 def _file_bytes(path) -> bytes:
@@ -155,67 +163,80 @@ class _CastVoices(dict):
         return super().get(key.lower(), super().get("default", default))
 
 
-def _prepare(opts):
+def _prepare(job):
     """The document, the cast and the outputs: all that needs no model."""
     from ..model.sampling_config import SamplingConfig
     from ..request import sampling_settings
 
-    lexicon = read_lexicon(opts.lexicon) if opts.lexicon else None
-    suffix = "" if opts.text_file == "-" else Path(opts.text_file).suffix.lower()
+    long, speech = job.longform, job.speech
+    lexicon = read_lexicon(speech.lexicon) if speech.lexicon else None
+    suffix = "" if long.text_file == "-" else Path(long.text_file).suffix.lower()
     if suffix in EPUB:
-        if opts.script:
+        if long.script:
             raise InputError("--script reads 'Name: text' lines from a text file, not from an EPUB book")
-        doc = book(opts.text_file, skip_chapters=opts.skip_chapters, lexicon=lexicon,
-                   normalize=opts.normalize is not False, language=opts.language)
+        doc = book(long.text_file, skip_chapters=long.skip_chapters, lexicon=lexicon,
+                   normalize=speech.normalize is not False, language=speech.language)
     else:
-        doc = document(_read_text(opts.text_file), markdown=suffix in MARKDOWN, html=suffix in HTML, script=opts.script,
-                       heading_pattern=opts.heading_pattern, skip_chapters=opts.skip_chapters, lexicon=lexicon,
-                       normalize=opts.normalize is not False, language=opts.language)
-    cast = _cast(opts.cast)
+        doc = document(_read_text(long.text_file), markdown=suffix in MARKDOWN, html=suffix in HTML, script=long.script,
+                       heading_pattern=long.heading_pattern, skip_chapters=long.skip_chapters, lexicon=lexicon,
+                       normalize=speech.normalize is not False, language=speech.language)
+    cast = _cast(long.cast)
     _check_cast(doc, cast)
-    if opts.caption_words:
+    if long.caption_words:
         from ..aligner.words import split_words
 
-        split_words("", opts.language or "auto")  # Korean, or Japanese without nagisa: refused before any work
-    sampling_settings(SamplingConfig(), **opts.sampling)
-    if opts.batch_size < 1:
+        split_words("", speech.language or "auto")  # Korean, or Japanese without nagisa: refused before any work
+    sampling_settings(SamplingConfig(), **speech.sampling)
+    if long.batch_size < 1:
         raise InputError("--batch-size must be at least 1")
-    return doc, cast, _targets(opts, doc)
+    return doc, cast, _targets(job, doc)
 
 
-def _run_key(opts, tts, doc, cast, settings: dict) -> str:
+def _run_key(job, tts, doc, cast) -> str:
     """What a resumed run must share with the stopped one: what is said, by which model, voices and settings."""
+    voice = job.voice
     return fingerprint([(s.text, s.pause_s, s.speaker) for s in doc.segments], doc.chapters, str(tts.path),
-                       _file_bytes(tts.path / "config.json"), tts.generation_config, settings, opts.seed, opts.speaker,
-                       _file_bytes(opts.voice), _file_bytes(opts.ref_audio), opts.ref_text, opts.x_vector_only,
-                       sorted((n, v, _file_bytes(v)) for n, v in cast.items()), opts.dtype)
+                       _file_bytes(tts.path / "config.json"), tts.generation_config, job.speech.settings,
+                       job.speech.seed, voice.speaker, _file_bytes(voice.voice), _file_bytes(voice.ref_audio),
+                       voice.ref_text, voice.x_vector_only, sorted((n, v, _file_bytes(v)) for n, v in cast.items()),
+                       job.model.dtype)
 
 
-def run_text_file(opts, load_model, narrator_voice):
-    """The long-form run of `opts` (checked by `check_long_form_options`); `load_model()` -> TTS and
-    `narrator_voice(tts)` -> Voice are the command's own (so the voice options mean what they always do)."""
-    from ..cli.console import cli_errors
-    from .flags import FLAGS
+@dataclass(frozen=True)
+class LongFormRun:
+    """The job of `--text-file` (checked by `check_long_form_options`); the narrator is the command's voice
+    (`cli.voice`), so the voice options mean what they always do."""
 
-    names = {**FLAGS, **NAMES}
-    with cli_errors(names):
-        doc, cast, targets = _prepare(opts)
-    tts = load_model()
-    voices = _CastVoices(_voices(tts, cast, narrator_voice(tts)))
-    settings = dict(language=opts.language, instruct=opts.instruct, text_mode=opts.text_mode,
-                    max_tokens=opts.max_tokens, **opts.sampling)
-    for notice in tts.request(doc.segments[0].text, voice=voices.get(None), seed=opts.seed, **settings).notices:
-        print(f"warning: {notice}", file=sys.stderr)
-    words = None
-    if opts.caption_words:
-        from ..aligner import load as load_aligner
-        from ..longform.word_timing import WordTimer
+    model: Model
+    voice: Voice
+    speech: Speech
+    outputs: Outputs
+    longform: LongForm
 
-        with cli_errors({**names, "language": "--language"}):
-            bits = int(opts.aligner_bits) if opts.aligner_bits else None
-            words = WordTimer(load_aligner(opts.aligner, bits=bits), f"{opts.aligner}:{bits or 'stored'}",
-                              opts.language or "auto")
-    progress = Progress(doc, tts.sample_rate, opts.batch_size, opts.quiet, names=names)
-    with cli_errors(names):
-        run_job(tts, doc, targets, key=_run_key(opts, tts, doc, cast, settings), resume=opts.resume, seed=opts.seed,
-                progress=progress, voices=voices, batch_size=opts.batch_size, words=words, **settings)
+    def run(self):
+        from .console import cli_errors
+        from .flags import FLAGS
+        from .voice import speaking_voice
+
+        names = {**FLAGS, **NAMES}
+        with cli_errors(names):
+            doc, cast, targets = _prepare(self)
+        tts = self.model.load()
+        voices = _CastVoices(_voices(tts, cast, speaking_voice(tts, self.voice, quiet=self.outputs.quiet)))
+        speech, long = self.speech, self.longform
+        settings = speech.settings
+        for notice in tts.request(doc.segments[0].text, voice=voices.get(None), seed=speech.seed, **settings).notices:
+            print(f"warning: {notice}", file=sys.stderr)
+        words = None
+        if long.caption_words:
+            from ..aligner import load as load_aligner
+            from ..longform.word_timing import WordTimer
+
+            with cli_errors({**names, "language": "--language"}):
+                bits = int(long.aligner_bits) if long.aligner_bits else None
+                words = WordTimer(load_aligner(long.aligner, bits=bits), f"{long.aligner}:{bits or 'stored'}",
+                                  speech.language or "auto")
+        progress = Progress(doc, tts.sample_rate, long.batch_size, self.outputs.quiet, names=names)
+        with cli_errors(names):
+            run_job(tts, doc, targets, key=_run_key(self, tts, doc, cast), resume=long.resume, seed=speech.seed,
+                    progress=progress, voices=voices, batch_size=long.batch_size, words=words, **settings)

@@ -1,7 +1,10 @@
 """`--list-speakers`: a model's preset speakers with the language each speaks best, read from its
 config.json alone (no weights are loaded); and the released speakers for `--help`."""
 
+from dataclasses import dataclass
 from typing import List
+
+import click
 
 from ..model.speakers import NATIVE_LANGUAGES
 
@@ -41,6 +44,16 @@ def list_speakers(model: str) -> str:
     from ..model import checkpoint
 
     return describe(model, checkpoint.load_config(checkpoint.resolve(model)))
+
+
+@dataclass(frozen=True)
+class ListSpeakers:
+    """The job of `--list-speakers`: `model`'s speakers on stdout."""
+
+    model: str
+
+    def run(self):
+        click.echo(list_speakers(self.model), nl=False)
 
 
 def help_epilog() -> str:

@@ -12,14 +12,16 @@ import logging
 import os
 import socket
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 import click
 
 from .. import __version__
 from ..cli.console import OneLineErrors, cli_errors
 from ..errors import InputError
-from ..cli.generate import DEFAULT_MODEL
+from ..cli.flags import DEFAULT_MODEL
 
 
 DEFAULT_MAX_BATCH = 16
@@ -140,84 +142,165 @@ def model_id(path_or_repo: str) -> str:
               help="With --aligner: quantize its decoder as it loads (default: as stored).")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts.server")
-def main(model, host, port, api_key, insecure, voices_dir, max_active, max_queue, max_batch, prefill_budget, cors,
-         max_input_chars, dtype, wyoming_port, wyoming_host, no_http, wyoming_temperature, wyoming_max_new_tokens,
-         wyoming_idle_timeout, no_zeroconf, zeroconf_name, allow_host, public_listings, public_metrics, lexicon,
-         aligner, aligner_bits,
-         log_level):
+def main(**params):
     """Serve Qwen3-TTS over HTTP (OpenAI's /v1/audio/speech) and WebSocket, with a page at /."""
     with cli_errors():
+        serve(Startup.from_click(params))
+
+
+@dataclass(frozen=True)
+class Http:
+    """Where and for whom HTTP is served: the address, the key, the browser origins and Host names allowed,
+    and what is open without the key."""
+
+    served: bool  # not --no-http
+    host: str
+    port: int
+    api_key: Optional[str]
+    insecure: bool
+    cors: tuple
+    allow_host: tuple
+    public_listings: bool
+    public_metrics: bool
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """How much the engine takes: requests at once, waiting, in one batch POST; prefill per step; text length."""
+
+    max_active: int
+    max_queue: int
+    max_batch: int
+    prefill_budget: Optional[int]
+    max_input_chars: int
+
+
+@dataclass(frozen=True)
+class Wyoming:
+    """The Wyoming server beside HTTP: its address, the settings its requests cannot carry, and the name
+    announced by zeroconf (None: not announced)."""
+
+    host: str
+    port: int
+    temperature: Optional[float]
+    max_new_tokens: Optional[int]
+    idle_timeout: float
+    announced: Optional[str]
+
+
+@dataclass(frozen=True)
+class Startup:
+    """The server's start-up as the command line asked for it, checked before anything loads."""
+
+    model: str
+    dtype: Optional[str]
+    voices_dir: Optional[str]
+    lexicon: Optional[str]
+    log_level: str
+    http: Http
+    capacity: Capacity
+    wyoming: Optional[Wyoming]  # None: no --wyoming-port
+    aligner: Optional[str] = None  # word timestamps from this Qwen3-ForcedAligner (None: none)
+    aligner_bits: Optional[int] = None  # its decoder quantized as it loads (None: as stored)
+
+    @classmethod
+    def from_click(cls, p: dict) -> "Startup":
+        max_batch = p["max_batch"]
         if max_batch is None:
-            max_batch = min(DEFAULT_MAX_BATCH, max_active + max_queue)
-        if max_batch > max_active + max_queue:  # such a batch could never be taken
-            raise InputError(f"--max-batch {max_batch} is more than the engine holds (--max-active {max_active} + "
-                             f"--max-queue {max_queue}); lower it or raise those")
-        if no_http and wyoming_port is None:
+            max_batch = min(DEFAULT_MAX_BATCH, p["max_active"] + p["max_queue"])
+        if max_batch > p["max_active"] + p["max_queue"]:  # such a batch could never be taken
+            raise InputError(f"--max-batch {max_batch} is more than the engine holds (--max-active {p['max_active']} "
+                             f"+ --max-queue {p['max_queue']}); lower it or raise those")
+        if p["no_http"] and p["wyoming_port"] is None:
             raise InputError("--no-http leaves nothing to serve: give --wyoming-port PORT")
-        if aligner_bits is not None and aligner is None:
+        if p["aligner_bits"] is not None and p["aligner"] is None:
             raise InputError("--aligner-bits applies to --aligner; give --aligner MODEL")
-        if not no_http:
-            check_exposure(host, api_key, insecure)
-        if wyoming_port is not None:
-            check_wyoming_exposure(wyoming_host, insecure)
-        announce = announced_name(wyoming_host, no_zeroconf, zeroconf_name) if wyoming_port is not None else None
-        try:
-            import uvicorn
-
-            from .app import CONTAINER_HOST_NAMES, LOOPBACK_NAMES, Server, create_app
-
-            if wyoming_port is not None:
-                from .wyoming import start as start_wyoming
-        except ImportError as e:
-            raise InputError(f"the server needs its extra: pip install 'mlx-qwen3tts[server]' ({e})") from None
-        respellings = None
-        if lexicon is not None:  # read before anything loads: a bad file is one line naming its line
-            from ..text.lexicon import read_lexicon
-
-            respellings = read_lexicon(Path(lexicon).expanduser())
-        listener = None if no_http else bind(host, port)
-        if wyoming_port is not None:  # only a probe: wyoming.py binds its own; a taken port is said here, at once
-            bind(wyoming_host, wyoming_port, "--wyoming-port").close()
-        import mlx.core as mx
-
-        from .. import load
-        from .limits import Limits
-        from .voice_store import VoiceStore, default_voices_dir
-
-        logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-        tts = load(model, dtype=getattr(mx, dtype) if dtype else None)
-        if aligner is not None:
-            from ..aligner import load as load_aligner
-
-            aligner = load_aligner(aligner, bits=int(aligner_bits) if aligner_bits else None)
-        limits = Limits(max_input_chars=max_input_chars)
-        engine = tts.engine(max_active=max_active, max_queue=max_queue, prefill_budget=prefill_budget)
-        engine.warm()  # every batch size compiled before the server listens (and /health answers)
-        voices = VoiceStore(tts.facts, tts.tokenizer, Path(voices_dir).expanduser() if voices_dir else default_voices_dir(),
-                            limits)
-        server = Server(tts, engine, model_id(model), voices, limits, api_key, max_active, max_queue, max_batch,
-                        lexicon=respellings, aligner=aligner)
+        if not p["no_http"]:
+            check_exposure(p["host"], p["api_key"], p["insecure"])
         wyoming = None
-        if wyoming_port is not None:  # with --no-http, it serves here until stopped
-            wyoming = start_wyoming(server, wyoming_host, wyoming_port, alone=no_http,
-                                    temperature=wyoming_temperature, max_new_tokens=wyoming_max_new_tokens,
-                                    idle_seconds=wyoming_idle_timeout, zeroconf_name=announce)
-        names = [*LOOPBACK_NAMES, *CONTAINER_HOST_NAMES, *allow_host]
-        app = create_app(server, cors=cors, trusted_hosts=names if is_loopback(host) else None,
-                         public_listings=public_listings, public_metrics=public_metrics)
-        shown = f"[{host}]" if ":" in host else host
-        port = listener.getsockname()[1] if listener is not None else port  # --port 0: the one the system chose
-        click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.facts.name}) on http://{shown}:{port}"
-                   f"{'  (API key required)' if api_key else ''}", err=True)
-        try:
-            config = uvicorn.Config(app, log_level=log_level, ws_max_size=limits.max_ws_message_bytes,
-                                    timeout_graceful_shutdown=5)
-            uvicorn.Server(config).run(sockets=[listener])
-        finally:
-            if wyoming is not None:
-                wyoming.close()
-            engine.close()
-            server.close()
+        if p["wyoming_port"] is not None:
+            check_wyoming_exposure(p["wyoming_host"], p["insecure"])
+            wyoming = Wyoming(p["wyoming_host"], p["wyoming_port"], p["wyoming_temperature"],
+                              p["wyoming_max_new_tokens"], p["wyoming_idle_timeout"],
+                              announced_name(p["wyoming_host"], p["no_zeroconf"], p["zeroconf_name"]))
+        http = Http(not p["no_http"], p["host"], p["port"], p["api_key"], p["insecure"], p["cors"], p["allow_host"],
+                    p["public_listings"], p["public_metrics"])
+        capacity = Capacity(p["max_active"], p["max_queue"], max_batch, p["prefill_budget"], p["max_input_chars"])
+        return cls(p["model"], p["dtype"], p["voices_dir"], p["lexicon"], p["log_level"], http, capacity, wyoming,
+                   p["aligner"], int(p["aligner_bits"]) if p["aligner_bits"] else None)
+
+
+def serve(startup: Startup):
+    """What can fail at once does first, each failure one line: the server's modules, the lexicon, the ports;
+    then the model loads, and the server runs until stopped."""
+    try:
+        import uvicorn
+
+        from . import app
+
+        if startup.wyoming is not None:
+            from . import wyoming
+    except ImportError as e:
+        raise InputError(f"the server needs its extra: pip install 'mlx-qwen3tts[server]' ({e})") from None
+    respellings = None
+    if startup.lexicon is not None:  # read before anything loads: a bad file is one line naming its line
+        from ..text.lexicon import read_lexicon
+
+        respellings = read_lexicon(Path(startup.lexicon).expanduser())
+    http, w = startup.http, startup.wyoming
+    listener = bind(http.host, http.port) if http.served else None
+    if w is not None:  # only a probe: wyoming.py binds its own; a taken port is said here, at once
+        bind(w.host, w.port, "--wyoming-port").close()
+    logging.basicConfig(level=startup.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    tts, engine, server = _loaded(startup, respellings, app.Server)
+    wyoming_server = None
+    if w is not None:  # with --no-http, it serves here until stopped
+        wyoming_server = wyoming.start(server, w.host, w.port, alone=not http.served, temperature=w.temperature,
+                                       max_new_tokens=w.max_new_tokens, idle_seconds=w.idle_timeout,
+                                       zeroconf_name=w.announced)
+    names = [*app.LOOPBACK_NAMES, *app.CONTAINER_HOST_NAMES, *http.allow_host]
+    served = app.create_app(server, cors=http.cors, trusted_hosts=names if is_loopback(http.host) else None,
+                            public_listings=http.public_listings, public_metrics=http.public_metrics)
+    shown = f"[{http.host}]" if ":" in http.host else http.host
+    port = listener.getsockname()[1] if listener is not None else http.port  # --port 0: the one the system chose
+    click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.facts.name}) on http://{shown}:{port}"
+               f"{'  (API key required)' if http.api_key else ''}", err=True)
+    try:
+        config = uvicorn.Config(served, log_level=startup.log_level, ws_max_size=server.limits.max_ws_message_bytes,
+                                timeout_graceful_shutdown=5)
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        if wyoming_server is not None:
+            wyoming_server.close()
+        engine.close()
+        server.close()
+
+
+def _loaded(startup: Startup, respellings, server_class):
+    """The model, its engine and the server's state over them."""
+    import mlx.core as mx
+
+    from .. import load
+    from .limits import Limits
+    from .voice_store import VoiceStore, default_voices_dir
+
+    capacity = startup.capacity
+    tts = load(startup.model, dtype=getattr(mx, startup.dtype) if startup.dtype else None)
+    aligner = None
+    if startup.aligner is not None:
+        from ..aligner import load as load_aligner
+
+        aligner = load_aligner(startup.aligner, bits=startup.aligner_bits)
+    limits = Limits(max_input_chars=capacity.max_input_chars)
+    engine = tts.engine(max_active=capacity.max_active, max_queue=capacity.max_queue,
+                        prefill_budget=capacity.prefill_budget)
+    engine.warm()  # every batch size compiled before the server listens (and /health answers)
+    folder = Path(startup.voices_dir).expanduser() if startup.voices_dir else default_voices_dir()
+    voices = VoiceStore(tts.facts, tts.tokenizer, folder, limits)
+    server = server_class(tts, engine, model_id(startup.model), voices, limits, startup.http.api_key,
+                          capacity.max_active, capacity.max_queue, capacity.max_batch, lexicon=respellings,
+                          aligner=aligner)
+    return tts, engine, server
 
 
 if __name__ == "__main__":

@@ -1,0 +1,149 @@
+"""The command's options as small typed configs, one per job: which model, with which voice, what to say,
+where it goes, how it streams, and long-form's own. Each takes its fields by name from click's parsed
+options (`take`); every option is in one of them (tests/test_architecture.py checks)."""
+
+import os
+from dataclasses import dataclass, fields
+from typing import Optional
+
+from .. import outputs
+from .flags import PATH_OPTIONS
+
+
+class Taken:
+    """A config whose fields are named as the command's options."""
+
+    @classmethod
+    def take(cls, opts: dict):
+        """The config of click's `opts`, its fields named as the options."""
+        return cls(**{f.name: opts[f.name] for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class Model(Taken):
+    """--model (a folder or a hub id) and --dtype."""
+
+    model: str
+    dtype: Optional[str]
+
+    def load(self):
+        import mlx.core as mx
+
+        from ..tts import load
+
+        return load(self.model, dtype=getattr(mx, self.dtype) if self.dtype else None)
+
+
+@dataclass(frozen=True)
+class Voice(Taken):
+    """With which voice: a preset speaker, a saved voice file, or a clip to clone (as `resolve_voice` takes it)."""
+
+    speaker: Optional[str]
+    voice: Optional[str]
+    ref_audio: Optional[str]
+    ref_text: Optional[str]
+    x_vector_only: bool
+
+    def given(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class Speech(Taken):
+    """What to say (--text, --text-stream or --batch-file) and how: the request's settings but the voice."""
+
+    text: Optional[str]
+    text_stream: bool
+    batch_file: Optional[str]
+    language: str
+    instruct: Optional[str]
+    text_mode: Optional[str]
+    temperature: Optional[float]
+    top_k: Optional[int]
+    top_p: Optional[float]
+    repetition_penalty: Optional[float]
+    max_tokens: Optional[int]
+    seed: Optional[int]
+    split: str
+    normalize: Optional[bool]
+    lexicon: Optional[str]
+
+    @property
+    def sampling(self) -> dict:
+        return dict(temperature=self.temperature, top_k=self.top_k, top_p=self.top_p,
+                    repetition_penalty=self.repetition_penalty)
+
+    @property
+    def settings(self) -> dict:
+        """The request's keywords but the text, the voice and the seed."""
+        return dict(language=self.language, instruct=self.instruct, text_mode=self.text_mode,
+                    max_tokens=self.max_tokens, **self.sampling)
+
+
+@dataclass(frozen=True)
+class Outputs(Taken):
+    """Where the results go, at which speed, and whether the command tells what it does."""
+
+    output: Optional[str]
+    audio_format: Optional[str]
+    codes_output: Optional[str]
+    save_voice: Optional[str]
+    speed: float
+    quiet: bool
+
+    @property
+    def speaks(self) -> bool:
+        """Asked for speech, not only for --save-voice (--play is the streaming config's)."""
+        return self.output is not None or self.codes_output is not None
+
+
+@dataclass(frozen=True)
+class Streaming(Taken):
+    """--stream, --play and the chunk sizes."""
+
+    stream: bool
+    play: bool
+    first_chunk_frames: int
+    chunk_frames: int
+
+
+@dataclass(frozen=True)
+class LongForm(Taken):
+    """--text-file and the options that only it takes."""
+
+    text_file: Optional[str]
+    captions: Optional[str]
+    caption_words: bool
+    aligner: str
+    aligner_bits: Optional[str]
+    resume: bool
+    split_chapters: bool
+    script: bool
+    cast: tuple
+    heading_pattern: Optional[str]
+    skip_chapters: Optional[str]
+    batch_size: int
+
+
+@dataclass(frozen=True)
+class Configs:
+    """One command line: which job it asks for (--list-speakers, --from-codes, --text-file, or speech) and
+    the configs (`cli.generate.job_of` hands each job those it needs)."""
+
+    list_speakers: bool
+    from_codes: Optional[str]
+    model: Model
+    voice: Voice
+    speech: Speech
+    outputs: Outputs
+    streaming: Streaming
+    longform: LongForm
+
+    @classmethod
+    def from_click(cls, opts: dict) -> "Configs":
+        # a shell leaves ~ as it is in `--output=~/a.wav` and in quotes
+        opts = opts | {name: os.path.expanduser(opts[name]) for name in PATH_OPTIONS
+                       if opts[name] is not None and opts[name] not in outputs.STDOUT_NAMES}
+        return cls(opts["list_speakers"], opts["from_codes"], Model.take(opts), Voice.take(opts), Speech.take(opts),
+                   Outputs.take(opts), Streaming.take(opts), LongForm.take(opts))
+

@@ -1,0 +1,101 @@
+"""One text spoken: whole (`generate`, then written), or streamed chunk by chunk to the file, stdout and the
+player as it is made (--stream, --play, --text-stream)."""
+
+import sys
+import time
+from contextlib import ExitStack, closing
+
+import click
+
+from ..audio.formats import encode
+from ..audio.time_stretch import TimeStretch, time_stretch
+from ..codec import FRAMES_PER_SECOND
+from ..errors import InputError
+from .console import warn, warn_cut
+from .progress import FrameProgress
+from .sinks import audio_sink, npy_bytes, player
+from .text_input import stdin_deltas
+
+
+def speak(tts, text, outs: dict, fmt, common: dict, speech, streaming, quiet: bool, speed: float):
+    """`text` (None: --text-stream's stdin) in the voice and settings of `common` (the request's keywords) to
+    `outs` ("audio", "codes": an Output or None) as `speech` and `streaming` (`cli.options`' configs) ask."""
+    if speech.text_stream or streaming.stream or streaming.play:
+        source = dict(deltas=stdin_deltas()) if speech.text_stream else dict(text=text)
+        request = tts.request(**source, first_chunk_frames=streaming.first_chunk_frames,
+                              chunk_frames=streaming.chunk_frames, **common)
+        for notice in request.notices:
+            warn(notice)
+        codes, stopped_on_eos, budget, made = _streamed(tts, request, outs["audio"], fmt, speech.split,
+                                                        streaming.play, quiet, speed)
+    else:
+        codes, stopped_on_eos, budget, made = _whole(tts, text, outs["audio"], fmt, common, speech.split, quiet,
+                                                     speed)
+    if not stopped_on_eos:
+        warn_cut(speech.max_tokens, f"the budget for this text ({budget} frames)")
+    if outs["codes"] is not None:
+        outs["codes"].write(npy_bytes(codes))
+    if not quiet:  # what was made and where it went, as every mode ends
+        written = [str(out) for out in (outs["audio"], outs["codes"]) if out is not None]
+        click.echo(made + (f" -> {', '.join(written)}" if written else ""), err=True)
+
+
+def _whole(tts, text, output, fmt, common: dict, split: str, quiet: bool, speed: float):
+    progress = FrameProgress(quiet)
+    result = tts.generate(text, split=split, decode=output is not None, progress=progress, **common)
+    progress.done()
+    frames = result.codes.shape[0]
+    seconds = frames / FRAMES_PER_SECOND  # of the codes: --speed applies to audio only
+    if output is not None:
+        if frames == 0:
+            raise InputError("the model produced no audio (end of speech at the first frame)")
+        audio = time_stretch(result.audio, speed, result.sample_rate)
+        output.write(encode(audio, result.sample_rate, fmt.name))
+        seconds = audio.shape[0] / result.sample_rate
+    return result.codes, result.stopped_on_eos, result.max_frames, f"{frames} frames, {seconds:.2f} s of audio"
+
+
+def _streamed(tts, request, output, fmt, split: str, play: bool, quiet: bool, speed: float):
+    """Codes, whether the model ended the speech, the frame budget, and what was made (in words)."""
+    import numpy as np
+
+    # A rough length for the playback buffer: ~0.3 s of speech per text token (none for text read as it comes).
+    expected_s = 0.3 * len(tts.tokenizer.encode(request.text)) if play and request.text is not None else None
+    collected, start, progress = [], time.perf_counter(), FrameProgress(quiet)
+    speaker, sink, samples_out = None, None, 0
+    stretch = TimeStretch(speed, tts.sample_rate) if speed != 1.0 else None
+
+    def out(samples):  # the audio at --speed, to the file and the player
+        nonlocal samples_out
+        samples_out += samples.shape[0]
+        if sink is not None:
+            sink(samples)
+        if speaker is not None:
+            speaker.add(samples)
+
+    try:
+        with ExitStack() as stack:
+            chunks = stack.enter_context(closing(tts.request_chunks(request, split)))
+            if play:
+                speaker = player(tts.sample_rate, expected_s)
+            for chunk in chunks:
+                collected.append(chunk.codes)
+                if chunk.index == 0 and not quiet:
+                    click.echo(f"first audio after {chunk.timings['ready'] * 1000:.0f} ms "
+                               f"({chunk.frames} frame{'s' if chunk.frames > 1 else ''})", err=True)
+                if output is not None and sink is None:
+                    sink = stack.enter_context(audio_sink(output, fmt, tts.sample_rate))
+                out(chunk.samples if stretch is None else stretch.process(chunk.samples))
+                progress(chunks.frames, chunks.max_frames)
+            if output is not None and sink is None:
+                raise InputError("the model produced no audio (end of speech at the first frame)")
+            if stretch is not None:
+                out(stretch.flush())
+    finally:
+        progress.done()
+        if speaker is not None:
+            speaker.close(wait=sys.exc_info()[0] is None)
+    codes = np.concatenate(collected) if collected else np.zeros((0, 16), dtype=np.int32)
+    made = (f"{codes.shape[0]} frames, {samples_out / tts.sample_rate:.2f} s of audio in "
+            f"{time.perf_counter() - start:.2f} s")
+    return codes, chunks.stopped_on_eos, chunks.max_frames, made

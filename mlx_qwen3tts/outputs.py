@@ -207,6 +207,16 @@ def resolve(given, what: str) -> Output:
     return Output(what, given, "file", real, _identity(st) if st else None)
 
 
+def new_file(given, what: str, overwrite: bool) -> Output:
+    """`resolve` for the Python API: a regular file, not one that exists unless `overwrite`."""
+    out = resolve(given, what)
+    if out.kind != "file":
+        raise InputError(f"{what} {given} is not a regular file; give a file name", field="path")
+    if out.identity is not None and not overwrite:
+        raise InputError(f"{what} {given} exists; pass overwrite=True to replace it", field="path", code="exists")
+    return out
+
+
 def input_files(label: str, path) -> List[Tuple[str, Tuple[int, int]]]:
     """(label, identity) of an input file, or of every file under an input folder."""
     if path is None:

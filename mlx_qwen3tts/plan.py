@@ -56,14 +56,6 @@ class Plan:
         """Whether it is known to be several pieces (a streamed text's count is not known in advance)."""
         return isinstance(self.pieces, list) and len(self.pieces) > 1
 
-    def streamed(self) -> "Plan":
-        """This plan, for a caller that streams the audio as it is made: "batch", whose pieces' audio comes
-        together at the end, is refused."""
-        if self.split == "batch":
-            raise InputError("{split} batch gives the pieces' audio together at the end, so it cannot stream; "
-                             "use {split} sequence", field="split")
-        return self
-
     def run(self, spent: Callable[[], int], stop: Optional[Callable[[], bool]] = None) -> Iterator[Request]:
         """The pieces one after the other as they are to be run: the first keeps the seed, each may use the
         frames the ones before left (`spent()`: frames generated so far). The next piece is asked for once
@@ -85,11 +77,15 @@ class Plan:
             getattr(pieces, "close", lambda: None)()  # a streamed text's source closes with it
 
     def chunks(self, start: Callable[[Request], Iterator], sample_rate: int, stop: Optional[Callable[[], bool]] = None):
-        """The audio chunks of the pieces as one stream, `start(piece)` giving each piece's chunk stream (closing
-        it stops the piece): a text of one piece is its own stream, anything else `PlanChunks`."""
+        """The audio chunks of the pieces as one stream as they are made, `start(piece)` giving each piece's chunk
+        stream (closing it stops the piece): a text of one piece is its own stream, anything else `PlanChunks`.
+        "batch", whose pieces' audio comes together at the end, is refused."""
+        if self.split == "batch":
+            raise InputError("{split} batch gives the pieces' audio together at the end, so it cannot stream; "
+                             "use {split} sequence", field="split")
         if isinstance(self.pieces, list) and len(self.pieces) == 1:
             return start(self.pieces[0])
-        return PlanChunks(self.streamed(), start, sample_rate, stop)
+        return PlanChunks(self, start, sample_rate, stop)
 
     def beside_others(self) -> List[Request]:
         """The pieces of a whole text run as rows of a batch beside other texts' (the command line's batch

@@ -71,11 +71,7 @@ def joined(results: List[Result], decode: bool, complete: bool = True) -> Result
 
 def _write_new(path, what: str, data: bytes, overwrite: bool) -> Path:
     """`data` written to `path` atomically (a symlink's target), never over a file unless `overwrite`."""
-    out = outputs.resolve(path, what)
-    if out.kind != "file":
-        raise InputError(f"{what} {path} is not a regular file; give a file name", field="path")
-    if out.identity is not None and not overwrite:
-        raise InputError(f"{what} {path} exists; pass overwrite=True to replace it", field="path", code="exists")
+    out = outputs.new_file(path, what, overwrite)
     out.write(data, replace=overwrite)
     return out.path
 
@@ -178,7 +174,7 @@ class TTS:
         """Audio chunks for a Request while generating, in the pieces `generate` speaks it in (`split`, as
         there but "batch"; text arriving as deltas is cut the same way as it comes); they concatenate to its
         one-shot audio. A `ChunkStream` (or `plan.PlanChunks`, which tells the same)."""
-        return Plan(request, split).streamed().chunks(self._chunks, self.sample_rate)
+        return Plan(request, split).chunks(self._chunks, self.sample_rate)
 
     def _chunks(self, request: Request) -> ChunkStream:
         start, frames = time.perf_counter(), self.request_frames(request)

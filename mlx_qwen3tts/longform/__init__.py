@@ -79,14 +79,8 @@ def write(tts: "TTS", document: Document, output, *, captions=None, resume: bool
         raise InputError(f"{{batch_size}} must be at least 1, got {batch_size}", field="batch_size")
     if captions is not None:
         caption_format(captions)
-    targets = Targets([outputs.resolve(output, "output")], output_format(output),
-                      [outputs.resolve(captions, "captions")] if captions is not None else [])
-    for target in targets.audio + targets.captions:
-        if target.kind != "file":
-            raise InputError(f"{target.what} {target.given} is not a regular file; give a file name", field="path")
-        if target.identity is not None and not overwrite:
-            raise InputError(f"{target.what} {target.given} exists; pass overwrite=True to replace it", field="path",
-                             code="exists")
+    targets = Targets([outputs.new_file(output, "output", overwrite)], output_format(output),
+                      [outputs.new_file(captions, "captions", overwrite)] if captions is not None else [])
     outputs.check_distinct(targets.audio + targets.captions, [])
     voices = voices or {}
     key = fingerprint([(s.text, s.pause_s, s.speaker) for s in document.segments], document.chapters, str(tts.path),

@@ -299,11 +299,18 @@ def resolve_voice(facts: ModelFacts, maker: VoiceMaker, **given) -> Tuple[Voice,
 
 
 def choose_voice(facts: ModelFacts, *, speaker=None, voice=None, ref_audio=None, ref_text=None,
-                 x_vector_only=False) -> Tuple[VoiceChoice, Tuple[str, ...]]:
-    """The voice these arguments choose (a preset speaker, a saved voice as a path or Voice, or reference
-    audio, read and checked), every argument checked, and its notices; `VoiceMaker.make` then loads, clones
-    or mixes it. A blend (`blend_parts`) is given as `speaker` (preset names) or `voice` (a `Blend`, a list
-    of pairs, or a string of saved voice files: an existing file is a file, whatever its name)."""
+                 x_vector_only=False, xvector=None) -> Tuple[VoiceChoice, Tuple[str, ...]]:
+    """The voice these arguments choose (a preset speaker, a saved voice as a path or Voice, reference
+    audio, read and checked, or a speaker embedding given whole), every argument checked, and its notices;
+    `VoiceMaker.make` then loads, clones or mixes it. A blend (`blend_parts`) is given as `speaker` (preset
+    names) or `voice` (a `Blend`, a list of pairs, or a string of saved voice files: an existing file is a
+    file, whatever its name)."""
+    if xvector is not None:
+        if speaker is not None or voice is not None or ref_audio is not None or ref_text:
+            raise InputError("a speaker embedding ({xvector}) is the whole voice: leave out {speaker}, {voice}, "
+                             "{ref_audio} and {ref_text}", field="xvector",
+                             others=("speaker", "voice", "ref_audio", "ref_text"))
+        return VoiceChoice(voice=speaker_embedding(facts, xvector)), ()
     blend = blend_parts(speaker, "speaker") if isinstance(speaker, (str, list, tuple)) else None
     field = "speaker"
     if blend is None and isinstance(voice, (Blend, list, tuple)):
@@ -344,6 +351,54 @@ def choose_voice(facts: ModelFacts, *, speaker=None, voice=None, ref_audio=None,
         if name is None:
             raise InputError("this CustomVoice model lists no speakers in its config.json", field="speaker")
     return VoiceChoice(speaker=name, voice=voice), ()
+
+
+def speaker_embedding(facts: ModelFacts, xvector) -> Voice:
+    """A Voice of an x-vector given as numbers (a Base model's: as many as its hidden size, all finite)."""
+    if facts.variant != "base":
+        raise InputError(_needs_base("a speaker embedding ({xvector})", facts), field="xvector",
+                         code="model_not_supported")
+    values = np.asarray(xvector) if isinstance(xvector, (list, tuple, np.ndarray)) else None
+    if values is None or values.ndim != 1 or values.dtype.kind not in "fiu":
+        raise InputError(f"{{xvector}} must be a list of numbers, got {shown(xvector)}", field="xvector")
+    if values.shape[0] != facts.hidden_size:
+        raise InputError(f"{{xvector}} has {values.shape[0]} numbers; this model's speaker embeddings have "
+                         f"{facts.hidden_size} (the {facts.name} model's hidden size)", field="xvector")
+    if not np.isfinite(values.astype(np.float64)).all():
+        raise InputError("{xvector} holds a number that is not finite (NaN or infinity)", field="xvector")
+    return Voice(xvector=mx.array(values.astype(np.float32)))
+
+
+TASK_KEYS = {name.lower(): variant for variant, name in VARIANT_NAMES.items()}  # "customvoice" -> "custom_voice"
+
+
+def task_variant(facts: ModelFacts, task) -> Optional[str]:
+    """The model kind a request asks for ('Base', 'CustomVoice', 'VoiceDesign', as the model ids write them;
+    any case, '-' and '_' ignored) as this model's variant, or None when it asks for none; InputError naming
+    this model's task when it asks for another."""
+    if task is None:
+        return None
+    key = re.sub("[^a-z]", "", task.lower()) if isinstance(task, str) else None
+    if key not in TASK_KEYS:
+        raise InputError(f"{{task}} must be one of {', '.join(VARIANT_NAMES.values())}, got {shown(task)}",
+                         field="task")
+    asked, ours = VARIANT_NAMES[TASK_KEYS[key]], VARIANT_NAMES[facts.variant]
+    if TASK_KEYS[key] != facts.variant:
+        raise InputError(f"{{task}} {asked} needs a {asked} checkpoint and this is the {facts.name} model, whose "
+                         f"task is {ours}: ask for {ours} (or leave {{task}} out), or serve a {asked} checkpoint",
+                         field="task", code="model_not_supported")
+    return TASK_KEYS[key]
+
+
+def _task_needs(task: Optional[str], a: Asked, instruct: Optional[str]):
+    """What a task asked for by name needs: VoiceDesign an instruction, Base a voice to speak in."""
+    if task == "voice_design" and not instruct:
+        raise InputError("{task} VoiceDesign speaks in the voice its instruction describes: give one ({instruct}), "
+                         f"e.g. {DESIGN_EXAMPLE!r}", field="instruct", others=("task",))
+    if task == "base" and a.ref_audio is None and a.voice is None and a.xvector is None:
+        raise InputError("{task} Base clones a voice: give reference audio ({ref_audio}) with its transcript "
+                         "({ref_text}), a speaker embedding ({xvector}) or a saved voice ({voice})",
+                         field="ref_audio", others=("task", "ref_text", "xvector", "voice"))
 
 
 def instructions_honoured(facts: ModelFacts) -> bool:
@@ -448,6 +503,7 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     before any reference audio is encoded."""
     a = asked
     text, deltas, text_mode = _text_and_mode(facts, a.text, a.deltas, a.text_mode)
+    task = task_variant(facts, a.task)
     language = language_name(facts, a.language)
     sampling = _sampling(facts, a.sampling, temperature=a.temperature, top_k=a.top_k, top_p=a.top_p,
                          repetition_penalty=a.repetition_penalty)
@@ -459,10 +515,11 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     first_chunk_frames = _integer(a.first_chunk_frames, "first_chunk_frames", 1, 2**31)
     chunk_frames = _integer(a.chunk_frames, "chunk_frames", 1, 2**31)
     instruct, instruct_notices = _instruct(facts, a.instruct)
+    _task_needs(task, a, instruct)
     if a.normalize or a.markdown or a.lexicon is not None:
         text = _as_spoken(text, language, a.normalize, a.lexicon, a.markdown)
     chosen, voice_notices = choose_voice(facts, speaker=a.speaker, voice=a.voice, ref_audio=a.ref_audio,
-                                         ref_text=a.ref_text, x_vector_only=a.x_vector_only)
+                                         ref_text=a.ref_text, x_vector_only=a.x_vector_only, xvector=a.xvector)
     # Everything is checked: the work.
     voice = maker.make(chosen, facts)
     return Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct,

@@ -21,6 +21,8 @@ class Asked:
     ref_audio: object = None  # a path or (samples, sample_rate)
     ref_text: Optional[str] = None
     x_vector_only: bool = False
+    xvector: object = None  # a speaker embedding given whole (numbers, as many as the model's hidden size): Base
+    task: Optional[str] = None  # the model kind the caller expects: Base, CustomVoice or VoiceDesign (None: any)
     sampling: object = None  # a SamplingConfig
     temperature: Optional[float] = None
     top_k: Optional[int] = None

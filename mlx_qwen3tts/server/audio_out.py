@@ -146,14 +146,43 @@ async def whole_file(handle, speech: Speech, sample_rate: int, headers: dict, ti
                          "sample_rate": sample_rate, "timestamps": words}, headers=headers)
 
 
-async def whole_audio(handle, speech: Speech, sample_rate: int, timing=None) -> tuple:
+async def whole_audio(handle, speech: Speech, sample_rate: int, timing=None, usage: Usage = None) -> tuple:
     """(the handle's audio once it is all made, stretched to the speed asked and encoded as one file; the
-    words' times when `timing` is given, else None)."""
-    pieces = [samples async for samples in in_thread((chunk.samples for chunk in handle), handle.cancel)]
+    words' times when `timing` is given, else None); its frames counted in `usage` where given."""
+    pieces = [samples async for samples in in_thread(_counted(handle, usage or Usage()), handle.cancel)]
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
     words = await timing(audio) if timing is not None else None
     audio = await asyncio.to_thread(time_stretch, audio, speech.speed, sample_rate)
     return await asyncio.to_thread(encoded_file, audio, sample_rate, speech.fmt), words
+
+
+async def watch_disconnect(receive, cancel):
+    """Cancel the engine request as soon as the client goes away."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            cancel()
+            return
+
+
+async def whole_files(handles: list, speeches: list, sample_rate: int, receive, usages=None, settle: bool = False):
+    """Each handle's whole file (`audio_out.whole_audio`), all made together; the client going away cancels
+    them all (`receive`: the ASGI request's). A failure cancels the others and is raised, or (`settle`) stands in its item's place."""
+    usages = usages or [None] * len(handles)
+
+    def cancel():
+        for handle in handles:
+            handle.cancel()
+
+    watcher = asyncio.create_task(watch_disconnect(receive, cancel))
+    try:
+        return await asyncio.gather(*(whole_audio(h, s, sample_rate, usage=u)
+                                      for h, s, u in zip(handles, speeches, usages)), return_exceptions=settle)
+    except Exception as e:
+        cancel()
+        raise engine_error(e) from None
+    finally:
+        watcher.cancel()
 
 
 def sse(event: dict) -> bytes:

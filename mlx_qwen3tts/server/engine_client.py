@@ -2,7 +2,9 @@
 as the `ApiError` a client gets. Every adapter (HTTP, WebSocket, Wyoming) goes through it, naming the
 request's fields in its own protocol's words (`names`, from `request.field_names`)."""
 
+import asyncio
 import logging
+from functools import partial
 
 from ..errors import InputError, Qwen3TTSError
 from ..loop.engine import EngineFull
@@ -48,6 +50,14 @@ def build(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
             NOTICED.add(notice)
             log.warning("%s", notice)
     return request
+
+
+async def built(server, names: dict = JSON_NAMES, **kwargs):
+    """`build`, on the server's MLX thread where the request clones reference audio (`ref_audio`): its speaker
+    encoder and codec run there, as for uploaded voices, never on the event loop."""
+    if kwargs.get("ref_audio") is None:
+        return build(server, names, **kwargs)
+    return await asyncio.get_running_loop().run_in_executor(server.mlx_thread, partial(build, server, names, **kwargs))
 
 
 def send(server, request, names: dict = JSON_NAMES):

@@ -12,8 +12,9 @@ from ..errors import InputError
 from ..request import clone_voice, resolve_voice
 from ..voices import Blend
 from . import params as fields
-from .audio_out import notice_headers, speech_response, whole_audio
-from .engine_client import build, engine_error, send_all, submit
+from .audio_out import notice_headers, speech_response, watch_disconnect, whole_files
+from . import omni_http
+from .engine_client import built, engine_error, send, send_all
 from .limits import ApiError
 from .health import health_facts
 from .voice_store import clone_kwargs
@@ -38,21 +39,12 @@ async def json_body(request: Request) -> dict:
     return params
 
 
-async def watch_disconnect(receive, cancel):
-    """Cancel the engine request as soon as the client goes away."""
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            cancel()
-            return
-
-
 async def speech(request: Request):
     server = request.app.state.server
     body = await json_body(request)
     speech = fields.speech(body, server.limits, server.voices)
     timing = word_timing(server, speech) if speech.timestamps else None
-    handle = submit(server, text=speech.text, **speech.kwargs)
+    handle = send(server, await built(server, text=speech.text, **speech.kwargs))
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     tokens = len(server.tts.tokenizer.encode(speech.text)) if speech.stream_format else 0  # SSE's usage
     return await speech_response(handle, speech, server.tts.sample_rate, watcher, tokens, timing)
@@ -87,39 +79,33 @@ def word_timing(server, speech):
 
 
 async def speech_batch(request: Request):
-    """POST /v1/audio/speech/batch: `items`, each a body of /v1/audio/speech, parsed by the same parser and
-    built by the request layer before any work; one bad item refuses the whole batch (400 naming it as
-    `items[i].field`). Then all are submitted to the engine together (429 when it cannot take them all) and
-    answered as one JSON list of whole files, base64, in each item's format."""
+    """POST /v1/audio/speech/batch, in the asker's dialect (`params.batch`): ours, or vLLM-Omni's (`omni_http`)."""
     server = request.app.state.server
-    items = fields.batch_items(await json_body(request), server.max_batch)
-    speeches, built = [], []
+    batch = fields.batch(await json_body(request), server.max_batch)
+    if batch.omni:
+        return await omni_http.speech_batch(server, request, batch.items)
+    return await our_batch(server, request, batch.items)
+
+
+async def our_batch(server, request: Request, items: list):
+    """Our batch: `items`, each a body of /v1/audio/speech (with the batch's `defaults`), parsed by the same
+    parser and built by the request layer before any work; one bad item refuses the whole batch (400 naming it
+    as `items[i].field`). Then all are submitted to the engine together (429 when it cannot take them all) and
+    answered as one JSON list of whole files, base64, in each item's format."""
+    speeches, built_ = [], []
     for i, item in enumerate(items):
         try:
             speech = fields.speech(item, server.limits, server.voices)
-            built.append(build(server, text=speech.text, **speech.kwargs))
+            built_.append(await built(server, text=speech.text, **speech.kwargs))
         except ApiError as e:
             raise ApiError(e.status, f"items[{i}]: {e.message}", param=f"items[{i}]" + (f".{e.param}" if e.param
                            else ""), code=e.code, headers=e.headers) from None
         speeches.append(speech)
-    handles = send_all(server, built)
-
-    def cancel():
-        for handle in handles:
-            handle.cancel()
-
-    watcher = asyncio.create_task(watch_disconnect(request.receive, cancel))
-    try:
-        files = [data for data, _ in await asyncio.gather(*(whole_audio(h, s, server.tts.sample_rate)
-                                                               for h, s in zip(handles, speeches)))]
-    except Exception as e:
-        cancel()
-        raise engine_error(e) from None
-    finally:
-        watcher.cancel()
+    handles = send_all(server, built_)
+    files = await whole_files(handles, speeches, server.tts.sample_rate, request.receive)
     return JSONResponse({"object": "list", "model": server.model_id, "data": [
         {"object": "speech", "index": i, "response_format": s.fmt, "audio": base64.b64encode(data).decode(),
-         "notices": list(h.notices)} for i, (s, h, data) in enumerate(zip(speeches, handles, files))]})
+         "notices": list(h.notices)} for i, (s, h, (data, _)) in enumerate(zip(speeches, handles, files))]})
 
 
 async def models(request: Request):
@@ -135,7 +121,10 @@ async def audio_models(request: Request):
 
 
 async def list_voices(request: Request):
-    return JSONResponse({"voices": request.app.state.server.voices.listing()})
+    """The voices, as objects with `id` and `name` (what Open WebUI reads), and vLLM-Omni's `uploaded_voices`
+    (the saved ones, with their facts)."""
+    store = request.app.state.server.voices
+    return JSONResponse({"voices": store.listing(), "uploaded_voices": omni_http.uploaded_voices(store)})
 
 
 async def create_voice(request: Request):
@@ -177,8 +166,8 @@ async def create_voice(request: Request):
         # One thread for all cloning: MLX streams are per thread, so its compiled encoders stay on one.
         voice, notices = await asyncio.get_running_loop().run_in_executor(server.mlx_thread, make)
     except InputError as e:
-        param = fields.JSON_NAMES.get(e.field, e.field) or "audio_sample"
-        worded = e.worded(fields.JSON_NAMES)
+        param = fields.UPLOAD_NAMES.get(e.field, e.field) or "audio_sample"
+        worded = e.worded(fields.UPLOAD_NAMES)
         raise ApiError(400, f"audio_sample cannot be used: {worded}" if param == "audio_sample" else worded,
                        param=param, code=e.code) from None
     return JSONResponse({"id": vid, "name": display, "object": "voice", "in_context": voice.ref_codes is not None,

@@ -163,20 +163,20 @@ class VoiceStore:
             raise ApiError(400, f"the voices folder holds the maximum of {self.limits.max_voices} voices")
         return vid
 
-    def decode_upload(self, data: bytes) -> tuple:
-        """(samples, rate) of an uploaded clip, within the size and duration limits."""
+    def decode_upload(self, data: bytes, field: str = "audio_sample") -> tuple:
+        """(samples, rate) of an uploaded clip, within the size and duration limits; refusals name `field`."""
         lim = self.limits
         if len(data) > lim.max_upload_bytes:
-            raise ApiError(413, f"audio_sample is larger than the limit of {lim.max_upload_bytes:,} bytes",
-                           param="audio_sample", code="too_large")
+            raise ApiError(413, f"{field} is larger than the limit of {lim.max_upload_bytes:,} bytes",
+                           param=field, code="too_large")
         try:  # M4A/AAC/ALAC as phones record too (PyAV); at most the stated limit is decoded
-            samples, rate, seconds = read_audio(io.BytesIO(data), lim.max_upload_seconds, name="audio_sample")
+            samples, rate, seconds = read_audio(io.BytesIO(data), lim.max_upload_seconds, name=field)
         except ReferenceAudioError:
-            raise ApiError(400, f"audio_sample is not audio this server reads; send {FORMATS}",
-                           param="audio_sample", code="invalid_audio") from None
+            raise ApiError(400, f"{field} is not audio this server reads; send {FORMATS}",
+                           param=field, code="invalid_audio") from None
         if seconds is not None and seconds > lim.max_upload_seconds:
-            raise ApiError(400, f"audio_sample is {seconds:.1f} s long; the limit is {lim.max_upload_seconds:g} s "
-                                "(3-15 s of clear speech works best)", param="audio_sample", code="too_long")
+            raise ApiError(400, f"{field} is {seconds:.1f} s long; the limit is {lim.max_upload_seconds:g} s "
+                                "(3-15 s of clear speech works best)", param=field, code="too_long")
         return np.ascontiguousarray(samples), int(rate)
 
     def save(self, vid: str, voice: Voice, name: Optional[str] = None):

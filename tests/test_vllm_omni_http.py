@@ -118,17 +118,14 @@ def wav(data: bytes) -> np.ndarray:
 # ----- openai_speech_client.py ----------------------------------------------------------------------------
 
 
-def test_custom_voice_with_its_task_and_instructions(custom):
+@pytest.mark.parametrize("task, words", [("VoiceDesign", "CustomVoice"), ("Base", "CustomVoice")])
+def test_the_checkpoints_task_is_spoken_and_another_refused_naming_it(custom, task, words):
+    """vLLM-Omni: "Qwen3-TTS CustomVoice checkpoint does not support task_type='Base'"; ours names both the
+    same way, in our error shape (which starts as the client's error check expects)."""
     status, response = speech_client(custom, "Hello, how are you?", task_type="CustomVoice",
                                      instructions="Speak with excitement", language="English")
     assert response.headers["content-type"] == "audio/wav"
     assert len(saved_audio(response)) == FRAMES * FRAME
-
-
-@pytest.mark.parametrize("task, words", [("VoiceDesign", "CustomVoice"), ("Base", "CustomVoice")])
-def test_a_task_the_checkpoint_has_not_is_refused_naming_its_task(custom, task, words):
-    """vLLM-Omni: "Qwen3-TTS CustomVoice checkpoint does not support task_type='Base'"; ours names both the
-    same way, in our error shape (which starts as the client's error check expects)."""
     status, response = speech_client(custom, "Hello world", task_type=task, instructions="A warm voice")
     assert status == 400 and response.text.startswith('{"error"')
     error = response.json()["error"]
@@ -288,9 +285,11 @@ def test_the_demos_stream_pcm_for_custom_voice_and_clone(custom, base):
                                                           None, "", "", False))
     assert leftover == b"" and len(samples) > 0 and len(samples) % FRAME == 0
     clip, rate = sf.read(CLIP, dtype="int16")
-    samples, leftover = pcm_chunks(base, gradio_payload("Hello there.", "Base", "", "Auto", "", (rate, clip), "",
-                                                        "", True))
+    clone = gradio_payload("Hello there.", "Base", "", "Auto", "", (rate, clip), "", "", True)
+    samples, leftover = pcm_chunks(base, clone)
     assert leftover == b"" and len(samples) > 0 and len(samples) % FRAME == 0
+    with pytest.raises(AssertionError, match=r"Server error \(400\).*task is CustomVoice"):  # the demo's gr.Error
+        pcm_chunks(custom, clone)
 
 
 # ----- one request, both dialects ----------------------------------------------------------------------------

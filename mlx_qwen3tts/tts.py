@@ -147,7 +147,8 @@ class TTS:
         """One validated request: `text` whole or `deltas` as written, keywords as `generate`/`stream`
         (language, speaker, instruct, text_mode, voice, ref_audio, ref_text, x_vector_only, sampling,
         temperature, top_k, top_p, repetition_penalty, seed, max_tokens, first_chunk_frames,
-        chunk_frames). Raises InputError for the first bad argument; resolves the voice once.
+        chunk_frames; `xvector`: a Base model's speaker embedding as numbers; `task`: the model kind asked for,
+        refused unless it is this one's). Raises InputError for the first bad argument; resolves the voice once.
         What the caller should be told (an ignored instruction) is in `notices`, not warned."""
         return build_request(self.facts, self.voices, Asked(text=text, deltas=deltas, **kwargs))
 

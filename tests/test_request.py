@@ -233,3 +233,40 @@ def test_generate_speaks_the_pieces_its_plan_gives(tts):
     assert all(p.voice == pieces[0].voice and p.sampling == pieces[0].sampling for p in pieces)
     assert [p.text for p in tts.plan(long, split="none").pieces] == [long]
     assert len(tts.plan("Hi. There.", split="sequence").pieces) == 1  # packed into one piece where it fits
+
+
+def test_the_task_asked_for_must_be_the_models(tts, load_tiny):
+    """`task` (vLLM-Omni's task_type): the model's own kind in any spelling passes; another is refused naming
+    this model's; VoiceDesign needs an instruction and Base a voice, as vLLM-Omni's Qwen3-TTS adapter refuses."""
+    for task in ("CustomVoice", "custom_voice", "customvoice"):
+        assert tts.request(TEXT, task=task).voice.speaker == "ryan"
+    with pytest.raises(InputError, match="whose task is CustomVoice") as refused:
+        tts.request(TEXT, task="Base")
+    assert refused.value.field == "task" and refused.value.code == "model_not_supported"
+    with pytest.raises(InputError, match="must be one of Base, CustomVoice, VoiceDesign") as refused:
+        tts.request(TEXT, task=3)
+    with pytest.raises(InputError, match="VoiceDesign speaks in the voice its instruction") as refused:
+        load_tiny("voice_design-1b7").request(TEXT, task="VoiceDesign")
+    assert refused.value.field == "instruct"
+    with pytest.raises(InputError, match="Base clones a voice") as refused:
+        load_tiny("base-0b6").request(TEXT, task="Base")
+    assert refused.value.field == "ref_audio"
+    assert load_tiny("base-0b6").request(TEXT).voice.xvector is None  # without `task`: the default voice, as before
+
+
+def test_a_speaker_embedding_is_a_base_models_cloned_voice(tts, load_tiny):
+    base = load_tiny("base-0b6")
+    size = base.facts.hidden_size
+    request = base.request(TEXT, task="Base", xvector=[0.25] * size)
+    assert request.voice.xvector.shape == (size,) and request.voice.ref_codes is None
+    np.testing.assert_array_equal(np.array(request.voice.xvector), np.full(size, 0.25, np.float32))
+    for bad, words in (([0.25] * (size + 1), f"has {size + 1} numbers"), ([[0.25] * size], "a list of numbers"),
+                       (["a"] * size, "a list of numbers"), ([float("nan")] * size, "not finite")):
+        with pytest.raises(InputError, match=words) as refused:
+            base.request(TEXT, xvector=bad)
+        assert refused.value.field == "xvector"
+    with pytest.raises(InputError, match="the whole voice"):
+        base.request(TEXT, xvector=[0.25] * size, voice="somebody.safetensors")
+    with pytest.raises(InputError, match="needs a Base model") as refused:
+        tts.request(TEXT, xvector=[0.25] * size)
+    assert refused.value.code == "model_not_supported"

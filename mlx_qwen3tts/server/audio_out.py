@@ -165,9 +165,11 @@ async def watch_disconnect(receive, cancel):
             return
 
 
-async def whole_files(handles: list, speeches: list, sample_rate: int, receive, usages=None, settle: bool = False):
-    """Each handle's whole file (`audio_out.whole_audio`), all made together; the client going away cancels
-    them all (`receive`: the ASGI request's). A failure cancels the others and is raised, or (`settle`) stands in its item's place."""
+async def whole_files(handles: list, speeches: list, sample_rate: int, receive, usages=None,
+                      settle: bool = False):
+    """Each handle's (file, words) from `whole_audio`, all made together; the client going away (`receive`: the
+    ASGI request's) cancels them all. A failure cancels the others and is raised, or (`settle`) stands in its
+    item's place."""
     usages = usages or [None] * len(handles)
 
     def cancel():

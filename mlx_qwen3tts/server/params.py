@@ -87,7 +87,8 @@ def text_mode(params: dict):
     if params.get("text_mode") is not None or value is None:
         return params.get("text_mode")
     if not isinstance(value, bool):
-        raise ApiError(400, f"non_streaming_mode must be true or false, got {value!r}"[:200], param="non_streaming_mode")
+        raise ApiError(400, f"non_streaming_mode must be true or false, got {value!r}"[:200],
+                       param="non_streaming_mode")
     return "non-streaming" if value else "streaming"
 
 

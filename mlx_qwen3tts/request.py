@@ -518,7 +518,10 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     _task_needs(task, a, instruct)
     if a.normalize or a.markdown or a.lexicon is not None:
         text = _as_spoken(text, language, a.normalize, a.lexicon, a.markdown)
-    chosen, voice_notices = choose_voice(facts, speaker=a.speaker, voice=a.voice, ref_audio=a.ref_audio,
+    # VoiceDesign asked for by name speaks the voice its instruction describes: a speaker named beside it (a
+    # client's default) is not used, as vLLM-Omni does not use it.
+    speaker = None if task == "voice_design" else a.speaker
+    chosen, voice_notices = choose_voice(facts, speaker=speaker, voice=a.voice, ref_audio=a.ref_audio,
                                          ref_text=a.ref_text, x_vector_only=a.x_vector_only, xvector=a.xvector)
     # Everything is checked: the work.
     voice = maker.make(chosen, facts)

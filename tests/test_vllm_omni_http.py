@@ -46,6 +46,11 @@ def base(tmp_path_factory):
     return shared_server("base-0b6", tmp_path_factory.getbasetemp())
 
 
+@pytest.fixture(scope="module")
+def design(tmp_path_factory):
+    return shared_server("voice_design-1b7", tmp_path_factory.getbasetemp())
+
+
 def data_url(path: Path) -> str:
     """openai_speech_client.py / batch_speech_client.py `encode_audio_to_base64`: the MIME type by extension."""
     mime = {".wav": "audio/wav", ".mp3": "audio/mpeg", ".flac": "audio/flac", ".ogg": "audio/ogg"}
@@ -109,6 +114,12 @@ def batch_files(data, response_format="wav") -> dict:
     return {r["index"]: base64.b64decode(r["audio_data"]) for r in data["results"] if r["status"] == "success"}
 
 
+def frames(samples) -> int:
+    """The frames of a sampled answer: 1 to FRAMES (a sampled tiny model may end early), whole frames."""
+    assert 0 < len(samples) <= FRAMES * FRAME and len(samples) % FRAME == 0, len(samples)
+    return len(samples) // FRAME
+
+
 def wav(data: bytes) -> np.ndarray:
     samples, rate = sf.read(io.BytesIO(data), dtype="float32")
     assert rate == 24000 and data[:4] == b"RIFF"
@@ -125,7 +136,7 @@ def test_the_checkpoints_task_is_spoken_and_another_refused_naming_it(custom, ta
     status, response = speech_client(custom, "Hello, how are you?", task_type="CustomVoice",
                                      instructions="Speak with excitement", language="English")
     assert response.headers["content-type"] == "audio/wav"
-    assert len(saved_audio(response)) == FRAMES * FRAME
+    frames(saved_audio(response))
     status, response = speech_client(custom, "Hello world", task_type=task, instructions="A warm voice")
     assert status == 400 and response.text.startswith('{"error"')
     error = response.json()["error"]
@@ -133,19 +144,29 @@ def test_the_checkpoints_task_is_spoken_and_another_refused_naming_it(custom, ta
     assert f"task is {words}" in error["message"] and task in error["message"]
 
 
+def test_voice_design_as_the_client_sends_it_with_its_default_voice(design):
+    """openai_speech_client.py's VoiceDesign example: `voice: "vivian"` goes along and is not used, as there."""
+    status, response = speech_client(design, "Hello world", task_type="VoiceDesign",
+                                     instructions="A warm, friendly female voice")
+    frames(saved_audio(response))
+    status, response = speech_client(design, "Hello world", task_type="VoiceDesign")
+    error = response.json()["error"]
+    assert status == 400 and error["param"] == "instructions" and "VoiceDesign" in error["message"]
+
+
 def test_base_clones_from_a_data_url_despite_the_default_voice(base):
     """The client sends its default `voice: "vivian"` beside `ref_audio`; as vLLM-Omni, the audio is cloned."""
     status, response = speech_client(base, "Hello world", task_type="Base", ref_audio=str(CLIP), ref_text=CLIP_TEXT)
-    assert len(saved_audio(response)) == FRAMES * FRAME
+    frames(saved_audio(response))
 
 
 def test_base_x_vector_only_and_a_speaker_embedding(base, tmp_path):
     status, response = speech_client(base, "Hello world", task_type="Base", ref_audio=str(CLIP), x_vector_only=True)
-    assert len(saved_audio(response)) == FRAMES * FRAME
+    frames(saved_audio(response))
     embedding = tmp_path / "embedding.json"
     embedding.write_text(json.dumps([0.01 * (i % 7) for i in range(64)]))  # the tiny model's hidden size
     status, response = speech_client(base, "Hello world", task_type="Base", speaker_embedding=str(embedding))
-    assert len(saved_audio(response)) == FRAMES * FRAME
+    frames(saved_audio(response))
     embedding.write_text(json.dumps([0.5] * 1024))  # a 0.6B release's size, not this model's
     status, response = speech_client(base, "Hello world", task_type="Base", speaker_embedding=str(embedding))
     error = response.json()["error"]
@@ -175,8 +196,8 @@ def test_stream_true_alone_is_sse(custom):
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         events = [json.loads(line[6:]) for line in r.iter_lines() if line.startswith("data: ")]
     audio = b"".join(base64.b64decode(e["audio"]) for e in events if e["type"] == "speech.audio.delta")
-    assert len(audio) == 2 * FRAMES * FRAME and events[-1]["type"] == "speech.audio.done"
-    assert events[-1]["usage"]["output_tokens"] == FRAMES
+    assert events[-1]["type"] == "speech.audio.done"
+    assert frames(np.frombuffer(audio, "<i2")) == events[-1]["usage"]["output_tokens"]
 
 
 # ----- batch_speech_client.py -----------------------------------------------------------------------------
@@ -185,20 +206,19 @@ def test_stream_true_alone_is_sse(custom):
 def test_a_batch_with_a_predefined_voice_honours_its_defaults(custom):
     """The batch's `response_format: wav` applies to every item (it used to come back mp3, in our shape)."""
     data = batch_client(custom, ["Hello, how are you?", "Goodbye, see you later!"], language="English")
-    assert data["id"].startswith("speech-batch-") and (data["succeeded"], data["failed"]) == (2, 0)
+    assert data["id"].startswith("speech-batch-") and (data["succeeded"], data["failed"]) == (2, 0), data["results"]
     files = batch_files(data)
-    assert [len(wav(files[i])) for i in (0, 1)] == [FRAMES * FRAME] * 2
     for result in data["results"]:
         usage = result["usage"]
-        assert result["media_type"] == "audio/wav" and usage["output_tokens"] == FRAMES
+        assert result["media_type"] == "audio/wav" and usage["output_tokens"] == frames(wav(files[result["index"]]))
         assert usage["input_token_details"]["text_tokens"] > 0 and usage["input_token_details"]["audio_tokens"] == 0
-        assert usage["total_tokens"] == usage["input_tokens"] + FRAMES
+        assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"]
 
 
 def test_a_batch_clones_one_reference_for_every_item(base):
     data = batch_client(base, ["First cloned sentence.", "Second cloned sentence.", "Third cloned sentence."],
                         task_type="Base", ref_audio=str(CLIP), ref_text=CLIP_TEXT)
-    assert data["succeeded"] == 3 and all(len(wav(f)) == FRAMES * FRAME for f in batch_files(data).values())
+    assert data["succeeded"] == 3 and all(frames(wav(f)) for f in batch_files(data).values())
     assert all(r["usage"]["input_token_details"]["audio_tokens"] > 0 for r in data["results"])  # in-context
 
 
@@ -209,8 +229,8 @@ def test_a_bad_item_fails_alone(custom):
     bad = data["results"][1]
     assert bad["status"] == "error" and "nobody" in bad["error"] and bad["audio_data"] is None
     files = batch_files(data)
-    assert len(wav(files[0])) == FRAMES * FRAME
-    assert data["results"][2]["media_type"] == "audio/flac" and len(sf.read(io.BytesIO(files[2]))[0]) == FRAMES * FRAME
+    assert frames(wav(files[0]))
+    assert data["results"][2]["media_type"] == "audio/flac" and frames(sf.read(io.BytesIO(files[2]))[0])
 
 
 # ----- tts_common.py (the Gradio demos) -------------------------------------------------------------------
@@ -232,7 +252,7 @@ def test_the_voice_list_reads_for_vllm_omni_and_open_webui(base):
     assert uploaded["display_name"] == "My Narrator" and uploaded["file_size"] > 0
     # vLLM-Omni names an uploaded voice in `voice` with task Base
     status, response = speech_client(base, "Hello.", speaker="my-narrator", task_type="Base")
-    assert len(saved_audio(response)) == FRAMES * FRAME
+    frames(saved_audio(response))
 
 
 def gradio_payload(text, task_type, voice, language, instructions, ref_audio, ref_audio_url, ref_text, x_vector_only,

@@ -45,9 +45,8 @@ async def speech_batch(server, request, items: list) -> JSONResponse:
 
 def text_tokens(server, speech) -> int:
     """The text tokens of a request as vLLM-Omni counts them: its input and its instructions."""
-    instructions = speech.kwargs.get("instruct") or ""
-    return len(server.tts.tokenizer.encode(speech.text)) + (len(server.tts.tokenizer.encode(instructions))
-                                                             if instructions else 0)
+    encode = server.tts.tokenizer.encode
+    return sum(len(encode(text)) for text in (speech.text, speech.kwargs.get("instruct")) if text)
 
 
 def token_usage(text: int, audio: int, frames: int) -> dict:

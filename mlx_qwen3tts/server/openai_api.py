@@ -79,7 +79,7 @@ def word_timing(server, speech):
 
 
 async def speech_batch(request: Request):
-    """POST /v1/audio/speech/batch, in the asker's dialect (`params.batch`): ours, or vLLM-Omni's (`omni_http`)."""
+    """POST /v1/audio/speech/batch in the asker's dialect (`params.batch`): ours, or vLLM-Omni's (`omni_http`)."""
     server = request.app.state.server
     batch = fields.batch(await json_body(request), server.max_batch)
     if batch.omni:
@@ -92,16 +92,16 @@ async def our_batch(server, request: Request, items: list):
     parser and built by the request layer before any work; one bad item refuses the whole batch (400 naming it
     as `items[i].field`). Then all are submitted to the engine together (429 when it cannot take them all) and
     answered as one JSON list of whole files, base64, in each item's format."""
-    speeches, built_ = [], []
+    speeches, requests = [], []
     for i, item in enumerate(items):
         try:
             speech = fields.speech(item, server.limits, server.voices)
-            built_.append(await built(server, text=speech.text, **speech.kwargs))
+            requests.append(await built(server, text=speech.text, **speech.kwargs))
         except ApiError as e:
             raise ApiError(e.status, f"items[{i}]: {e.message}", param=f"items[{i}]" + (f".{e.param}" if e.param
                            else ""), code=e.code, headers=e.headers) from None
         speeches.append(speech)
-    handles = send_all(server, built_)
+    handles = send_all(server, requests)
     files = await whole_files(handles, speeches, server.tts.sample_rate, request.receive)
     return JSONResponse({"object": "list", "model": server.model_id, "data": [
         {"object": "speech", "index": i, "response_format": s.fmt, "audio": base64.b64encode(data).decode(),

@@ -16,6 +16,7 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..audio import formats as audio_formats
 from ..errors import InputError
 from ..request_fields import field_names
 from ..request import clean_text
@@ -24,6 +25,8 @@ from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
 from .limits import ApiError
 from .engine_client import build, engine_error, submit
+from .omni_socket import omni_session
+from .piece_timing import AUDIO, PieceTexts, WordTimer, piece_audio
 
 log = logging.getLogger("mlx_qwen3tts.server")
 WS_FORMATS = ["pcm", "wav"]
@@ -44,9 +47,22 @@ def unicode_text(text: str) -> str:
 
 
 class Utterance:
-    def __init__(self, feed, kwargs: dict, fmt: str, speed: float, binary: bool):
+    def __init__(self, feed, kwargs: dict, fmt: str, speed: float, binary: bool, timestamps: bool = False):
         self.feed, self.kwargs, self.fmt, self.speed, self.binary = feed, kwargs, fmt, speed, binary
         self.text, self.handle, self.cancelled = [], None, False
+        self.pieces = PieceTexts() if timestamps else None  # each piece's text, for its words
+
+    def write(self, text: str):
+        self.text.append(text)
+        if self.pieces is not None:
+            self.pieces.add(text)
+        if text:
+            self.feed.append(text)
+
+    def end(self):
+        if self.pieces is not None:
+            self.pieces.end()
+        self.feed.end()
 
     def cancel(self):
         self.cancelled = True
@@ -59,7 +75,7 @@ class Session:
     def __init__(self, server, ws: WebSocket):
         self.server, self.ws = server, ws
         self.settings = {"voice": None, "language": "auto", "instructions": None, "response_format": "pcm",
-                         "speed": 1.0, "binary": False, "sample_rate": server.tts.sample_rate}
+                         "speed": 1.0, "binary": False, "timestamps": False, "sample_rate": server.tts.sample_rate}
         self.params = {}  # the raw fields given so far (validated), merged over updates
         self.kwargs = {}
         self.current = None  # the utterance taking text
@@ -91,9 +107,13 @@ class Session:
         binary = merged.get("binary", False)
         if not isinstance(binary, bool):
             raise ApiError(400, "binary must be true or false", param="binary")
+        timestamps = fields.timestamps(merged, None)
+        refusal = WordTimer.refusal(self.server, kwargs.get("language"), "timestamps") if timestamps else None
+        if refusal is not None:
+            raise refusal
         self.params, self.kwargs = merged, kwargs
         self.settings.update({k: merged[k] for k in merged if k in self.settings})
-        self.settings.update(response_format=fmt, speed=speed, binary=binary)
+        self.settings.update(response_format=fmt, speed=speed, binary=binary, timestamps=timestamps)
 
     def append(self, text) -> None:
         if not isinstance(text, str):
@@ -106,7 +126,8 @@ class Session:
         unicode_text(text)
         if self.current is None:
             s = self.settings
-            self.current = Utterance(TextFeed(), dict(self.kwargs), s["response_format"], s["speed"], s["binary"])
+            self.current = Utterance(TextFeed(), dict(self.kwargs), s["response_format"], s["speed"], s["binary"],
+                                     s["timestamps"])
             self.active.append(self.current)
             self.queue.put_nowait(self.current)
         used = sum(len(t) for t in self.current.text)
@@ -116,14 +137,12 @@ class Session:
             self.current = None
             raise ApiError(400, f"an utterance may hold at most {limit:,} characters; this one was cancelled "
                                 "(send input_text.flush to start a new utterance)", param="text", code="too_long")
-        self.current.text.append(text)
-        if text:
-            self.current.feed.append(text)
+        self.current.write(text)
 
     def flush(self, answer_empty: bool = False) -> None:
         held, self.held = self.held, ""
         if self.current is not None:
-            self.current.feed.end()
+            self.current.end()
             self.current = None
         elif answer_empty:  # a client waiting for one done per flush gets it, in turn, with nothing spoken
             self.queue.put_nowait(NOTHING)
@@ -164,9 +183,15 @@ class Session:
                                 "input_text.flush, input_text.end or cancel", param="type", code="unknown_type")
         return True
 
-    async def read(self):
-        """Client messages until the client ends the session or goes away."""
+    async def read(self, first=None):
+        """Client messages (`first`: one read already) until the client ends the session or goes away."""
         idle = self.server.limits.ws_idle_seconds
+        if first is not None:
+            try:
+                if not await self.handle(first):
+                    return
+            except ApiError as e:
+                await self.error(e.message, e.code or "invalid_request", e.param)
         while True:
             try:
                 message = await asyncio.wait_for(self.ws.receive(), idle if self.current is not None else None)
@@ -206,10 +231,7 @@ class Session:
                 continue
             usage = Usage()
             try:
-                async for data in in_thread(encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage), utt.handle.cancel):
-                    if utt.cancelled:
-                        break
-                    await self.delta(data, utt.binary)
+                await self.audio(utt, usage)
             except Exception as e:
                 error = engine_error(e, WS_NAMES)
                 await self.error(error.message, error.code or ("invalid_request" if error.status == 400
@@ -218,6 +240,27 @@ class Session:
                 self.active.remove(utt)
             usage.text_tokens = len(self.server.tts.tokenizer.encode("".join(utt.text))) if utt.text else 0
             await self.send({"type": "speech.audio.done", "usage": usage.as_dict(sr), "cancelled": utt.cancelled})
+
+    async def audio(self, utt: Utterance, usage: Usage):
+        """The utterance's audio as deltas; with timestamps, each piece's words after its audio
+        (`speech.timestamps`, times in seconds of the utterance), aligned while the engine goes on."""
+        sr = self.server.tts.sample_rate
+        if utt.pieces is None:
+            chunks = encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage)
+        else:
+            chunks = encoded_pieces(utt.handle, utt.fmt, utt.speed, sr, usage)
+            timer, piece = WordTimer(self.server, utt.kwargs.get("language"), utt.speed), 0
+        async for item in in_thread(chunks, utt.handle.cancel):
+            if utt.cancelled:
+                break
+            if isinstance(item, bytes):
+                await self.delta(item, utt.binary)
+                continue
+            samples, start = item
+            words = await timer.words(samples, utt.pieces[piece])
+            piece += 1
+            await self.send({"type": "speech.timestamps", "timestamps": [
+                {"word": w, "start_time": round(start + s, 3), "end_time": round(start + e, 3)} for w, s, e in words]})
 
     async def delta(self, data: bytes, binary: bool):
         if binary:
@@ -232,15 +275,58 @@ class Session:
         self.queue.put_nowait(None)
 
 
+def encoded_pieces(handle, fmt: str, speed: float, sample_rate: int, usage: Usage):
+    """Blocking: encoded bytes as the engine's chunks come and, after each piece's audio, (its samples as
+    generated, where it starts in the utterance's audio in seconds)."""
+    encoder, heard = audio_formats.StreamEncoder(fmt, sample_rate), 0
+    for kind, item in piece_audio(handle, speed, sample_rate, usage):
+        if kind == AUDIO:
+            data = encoder.write(item)
+            if data:
+                yield data
+        else:
+            yield item, heard / sample_rate
+            heard = usage.samples
+    data = encoder.close()
+    if data:
+        yield data
+
+
+def omni_first(raw) -> bool:
+    """Whether a session's first message is vLLM-Omni's (`session.config`): that session speaks its dialect."""
+    try:
+        message = json.loads(raw)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(message, dict) and message.get("type") == "session.config"
+
+
 async def speech_socket(ws: WebSocket):
+    """A session in our dialect, or in vLLM-Omni's where its first message is `session.config`
+    (`omni_socket`); `session.created` goes out first either way, before the client has said which."""
     server = ws.app.state.server
     offered = [p for p in ws.scope.get("subprotocols", []) if p.startswith(KEY_PROTOCOL)]
     await ws.accept(subprotocol=offered[0] if offered else None)
     session = Session(server, ws)
     server.metrics.sessions.labels("websocket").inc()
     server.metrics.open_sessions.labels("websocket").inc()
-    await session.send({"type": "session.created", "session": session.settings})
-    reader = asyncio.create_task(session.read())
+    try:
+        await session.send({"type": "session.created", "session": session.settings})
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        first = message.get("text") if message.get("text") is not None else message.get("bytes")
+        if omni_first(first):
+            return await omni_session(server, ws, first)
+        await our_session(session, ws, first)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        server.metrics.open_sessions.labels("websocket").dec()
+
+
+async def our_session(session: Session, ws: WebSocket, first):
+    reader = asyncio.create_task(session.read(first))
     speaker = asyncio.create_task(session.speak())
     try:
         await asyncio.wait({reader, speaker}, return_when=asyncio.FIRST_EXCEPTION)
@@ -250,7 +336,6 @@ async def speech_socket(ws: WebSocket):
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
-        server.metrics.open_sessions.labels("websocket").dec()
         session.close()
         for task in (reader, speaker):
             task.cancel()

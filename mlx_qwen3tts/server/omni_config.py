@@ -111,8 +111,11 @@ async def omni_config(server, message: dict, loop) -> OmniConfig:
     if mode not in MODES:
         raise ApiError(400, f"streaming_mode must be one of {', '.join(MODES)}, got {mode!r}"[:200],
                        param="streaming_mode")
-    config = OmniConfig(kwargs, fields.check_format(params.get("response_format") or "wav"), fields.speed(params),
-                        _flag(params, "stream_audio"), _flag(params, "word_timestamps"), mode)
+    # A streaming mode's audio goes out as it is made, PCM chunks, as vLLM-Omni sends it with or without stream_audio.
+    streamed = mode != "none"
+    fmt = fields.check_format(params.get("response_format") or ("pcm" if streamed else "wav"))
+    config = OmniConfig(kwargs, fmt, fields.speed(params), _flag(params, "stream_audio") or streamed,
+                        _flag(params, "word_timestamps"), mode)
     _check_output(server, config)
     build(server, OMNI_NAMES, deltas=(), **kwargs)  # refused now, not when text comes
     return config
@@ -120,6 +123,9 @@ async def omni_config(server, message: dict, loop) -> OmniConfig:
 
 def _check_output(server, config: OmniConfig):
     if config.stream_audio and config.fmt != "pcm":
+        if config.mode != "none":
+            raise ApiError(400, f"streaming_mode '{config.mode}' sends s16le PCM chunks as they are made: set "
+                                "response_format to 'pcm'", param="response_format")
         raise ApiError(400, "stream_audio sends s16le PCM chunks: set response_format to 'pcm', or leave stream_audio "
                             f"out to get each sentence as one {config.fmt} file", param="stream_audio")
     if config.word_timestamps:

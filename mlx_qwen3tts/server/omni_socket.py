@@ -13,9 +13,11 @@ it comes, so audio starts before input.done.
 
 import asyncio
 import base64
+import io
 import json
 
 import numpy as np
+import soundfile as sf
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..audio import formats as audio_formats
@@ -58,13 +60,23 @@ class OmniUtterance:
             self.handle.cancel()
 
 
+def sentence_file(samples: np.ndarray, sample_rate: int, fmt: str) -> bytes:
+    """One sentence's audio as a file; wav as 16-bit PCM, as vLLM-Omni sends it (half the bytes of our float
+    wav, so a long sentence stays in a client's 1 MiB message limit)."""
+    if fmt != "wav":
+        return encoded_file(samples, sample_rate, fmt)
+    buffer = io.BytesIO()
+    sf.write(buffer, samples, sample_rate, format="WAV", subtype="PCM_16")
+    return buffer.getvalue()
+
+
 def omni_audio(handle, config, sample_rate: int, usage):
     """Blocking: (AUDIO, bytes to send) and (END, (the sentence's samples, its start)) per sentence."""
     encoder = audio_formats.StreamEncoder("pcm", sample_rate) if config.stream_audio else None
     heard = []
     for kind, item in piece_audio(handle, config.speed, sample_rate, usage):
         if kind == END and encoder is None:
-            yield AUDIO, encoded_file(np.concatenate(heard) if heard else np.zeros(0, np.float32), sample_rate,
+            yield AUDIO, sentence_file(np.concatenate(heard) if heard else np.zeros(0, np.float32), sample_rate,
                                       config.fmt)
             heard = []
         if kind == END:
@@ -330,7 +342,7 @@ async def omni_session(server, ws: WebSocket, first):
     reader = asyncio.create_task(session.read(first))
     speaker = asyncio.create_task(session.speak())
     try:
-        await asyncio.wait({reader, speaker}, return_when=asyncio.FIRST_EXCEPTION)
+        await asyncio.wait({reader, speaker}, return_when=asyncio.FIRST_COMPLETED)
         if reader.done() and reader.exception() is None:  # session.close: finish the audio asked for, then close
             session.queue.put_nowait(None)
             await speaker

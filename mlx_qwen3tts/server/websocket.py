@@ -36,6 +36,7 @@ WS_NAMES = field_names(text="text", deltas="text", speaker="voice", instruct="in
                        max_tokens="max_new_tokens", ref_audio="audio_sample")
 NOTHING = "nothing to speak"  # queued for a flush with no text since the last one
 HIGH_SURROGATES = ("\ud800", "\udbff")
+FIRST_MESSAGE_S = 0.2  # how long a new session waits for its first message before it sends session.created
 
 
 def unicode_text(text: str) -> str:
@@ -303,7 +304,10 @@ def omni_first(raw) -> bool:
 
 async def speech_socket(ws: WebSocket):
     """A session in our dialect, or in vLLM-Omni's where its first message is `session.config`
-    (`omni_socket`); `session.created` goes out first either way, before the client has said which."""
+    (`omni_socket`). Ours begins with `session.created`, which some of our clients wait for before they say
+    anything: it goes out once a first message that is not session.config has come, or none within
+    `FIRST_MESSAGE_S` (a session.config coming later still selects vLLM-Omni's dialect, whose clients skip
+    the event)."""
     server = ws.app.state.server
     offered = [p for p in ws.scope.get("subprotocols", []) if p.startswith(KEY_PROTOCOL)]
     await ws.accept(subprotocol=offered[0] if offered else None)
@@ -311,8 +315,13 @@ async def speech_socket(ws: WebSocket):
     server.metrics.sessions.labels("websocket").inc()
     server.metrics.open_sessions.labels("websocket").inc()
     try:
-        await session.send({"type": "session.created", "session": session.settings})
-        message = await ws.receive()
+        try:  # vLLM-Omni's clients open with session.config at once; ours may wait for session.created
+            message = await asyncio.wait_for(ws.receive(), FIRST_MESSAGE_S)
+        except asyncio.TimeoutError:
+            message = None
+        if message is None or not omni_first(message.get("text")):
+            await session.send({"type": "session.created", "session": session.settings})
+        message = message or await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
         first = message.get("text") if message.get("text") is not None else message.get("bytes")

@@ -500,3 +500,52 @@ def test_timestamps_refused_without_an_aligner(tmp_path_factory):
     omni, ours = run(session())
     assert omni["type"] == "error" and "--aligner" in omni["message"] and "word_timestamps" in omni["message"]
     assert ours["type"] == "error" and "--aligner" in ours["error"]["message"] and ours["error"]["param"] == "timestamps"
+
+
+def reference_clip(seconds=2.0, rate=16000) -> bytes:
+    """A voiced-like signal (harmonics of a gliding fundamental, a little noise) as a float WAV: over 64 KiB
+    in base64, so its session.config is over the limit every other message keeps."""
+    rng = np.random.default_rng(0)
+    t = np.arange(int(seconds * rate)) / rate
+    phase = 2 * np.pi * np.cumsum(120 + 30 * np.sin(2 * np.pi * 0.7 * t)) / rate
+    audio = sum(np.sin(k * phase) / k for k in range(1, 8)) * 0.2 + 0.01 * rng.standard_normal(t.shape)
+    buf = io.BytesIO()
+    sf.write(buf, audio.astype(np.float32), rate, format="WAV")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("x_vector_only", [False, True], ids=["in_context", "x_vector_only"])
+def test_streaming_client_clones_from_a_data_url(tmp_path_factory, tmp_path, x_vector_only):
+    """--task-type Base --ref-audio data:... (--ref-text, or --x-vector-only-mode): the client still sends its
+    default speaker, which a Base task leaves aside."""
+    server = shared_server("base-0b6", tmp_path_factory.getbasetemp())
+    data_url = "data:audio/wav;base64," + base64.b64encode(reference_clip()).decode()
+    assert len(data_url) > 64 * 1024
+    config = {"speaker": "Vivian", "task_type": "Base", "language": "Auto", "response_format": "wav", "speed": 1.0,
+              "max_new_tokens": 12, "ref_audio": data_url}
+    config.update({"x_vector_only_mode": True} if x_vector_only else {"ref_text": "A short test of my voice."})
+    events = run(streaming_client(server, tmp_path, "Hello world. How are you?", config))
+    assert kinds(events) == ["audio.start", "audio.done", "session.done"], events
+    assert wav_samples((tmp_path / "sentence_000.wav").read_bytes()).shape[0] == 12 * 1920
+
+
+def test_the_docs_clients_of_both_dialects_run_as_written(server, tmp_path):
+    """docs/server.md's two Python clients (its WebSocket dialects side by side), run against a real server."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "server.md").read_text(encoding="utf-8")
+    section = page.split("## WebSocket: two dialects side by side", 1)[1].split("\n## ", 1)[0]
+    clients = re.findall(r"^```python\n(.*?)^```", section, re.M | re.S)
+    assert len(clients) == 2
+    outputs = []
+    for code in clients:
+        code = code.replace("ws://127.0.0.1:8000", ws_url(server).rsplit("/v1/", 1)[0])
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT * 2,
+                              cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout.splitlines())
+    assert outputs[0][0].startswith("0 [('Hello'") and outputs[0][-1].endswith("sentence(s)")
+    assert outputs[1][0].startswith("[('Hello'") and outputs[1][-1].endswith("s of audio")

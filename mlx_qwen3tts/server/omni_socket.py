@@ -213,12 +213,21 @@ class OmniSession:
                                 "input.commit, input.done or session.close", param="type", code="unknown_type")
         return True
 
+    def within_limit(self, raw):
+        lim, size = self.server.limits, len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+        if size > lim.max_ws_message_bytes and (size > lim.max_ws_config_bytes or not isinstance(raw, str)
+                                               or '"session.config"' not in raw[:4096]):
+            raise ApiError(400, f"a message may hold at most {lim.max_ws_message_bytes // 1024} KiB (a session.config "
+                                f"{lim.max_ws_config_bytes // 1024 ** 2} MiB, for its ref_audio); this one was dropped",
+                           code="too_large")
+        return raw
+
     async def read(self, first):
         """Client messages (the first already read) until session.close or the client goes away."""
         raw, idle = first, self.server.limits.ws_idle_seconds
         while True:
             try:
-                if raw is not None and not await self.handle(raw):
+                if raw is not None and not await self.handle(self.within_limit(raw)):
                     return
             except ApiError as e:
                 await self.error(e.message, e.code or "invalid_request")

@@ -184,10 +184,18 @@ class Session:
                                 "input_text.flush, input_text.end or cancel", param="type", code="unknown_type")
         return True
 
+    async def within_limit(self, raw):
+        """A message over the limit closes the session as 'message too big' (1009); the socket itself takes
+        larger ones for the other dialect's session.config."""
+        if message_bytes(raw) > self.server.limits.max_ws_message_bytes:
+            await self.ws.close(1009)
+            raise WebSocketDisconnect(1009)
+
     async def read(self, first=None):
         """Client messages (`first`: one read already) until the client ends the session or goes away."""
         idle = self.server.limits.ws_idle_seconds
         if first is not None:
+            await self.within_limit(first)
             try:
                 if not await self.handle(first):
                     return
@@ -205,8 +213,10 @@ class Session:
                 continue
             if message["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(message.get("code", 1000))
+            raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+            await self.within_limit(raw)
             try:
-                if not await self.handle(message.get("text") if message.get("text") is not None else message.get("bytes")):
+                if not await self.handle(raw):
                     return
             except ApiError as e:
                 await self.error(e.message, e.code or "invalid_request", e.param)
@@ -291,6 +301,10 @@ def encoded_pieces(handle, fmt: str, speed: float, sample_rate: int, usage: Usag
     data = encoder.close()
     if data:
         yield data
+
+
+def message_bytes(raw) -> int:
+    return len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw or b"")
 
 
 def omni_first(raw) -> bool:

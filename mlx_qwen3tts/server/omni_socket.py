@@ -71,22 +71,23 @@ def sentence_file(samples: np.ndarray, sample_rate: int, fmt: str) -> bytes:
 
 
 def omni_audio(handle, config, sample_rate: int, usage):
-    """Blocking: (AUDIO, bytes to send) and (END, (the sentence's samples, its start)) per sentence."""
+    """Blocking: (AUDIO, bytes to send) as they are made, s16le PCM with stream_audio (else each sentence's
+    file once it is complete), and (END, the sentence's samples as generated) after each sentence's audio."""
     encoder = audio_formats.StreamEncoder("pcm", sample_rate) if config.stream_audio else None
     heard = []
     for kind, item in piece_audio(handle, config.speed, sample_rate, usage):
-        if kind == END and encoder is None:
-            yield AUDIO, sentence_file(np.concatenate(heard) if heard else np.zeros(0, np.float32), sample_rate,
-                                      config.fmt)
-            heard = []
-        if kind == END:
-            yield END, item
-        elif encoder is None:
-            heard.append(item)
-        else:
+        if kind == AUDIO and encoder is not None:
             data = encoder.write(item)
             if data:
                 yield AUDIO, data
+        elif kind == AUDIO:
+            heard.append(item)
+        else:
+            if encoder is None:
+                yield AUDIO, sentence_file(np.concatenate(heard) if heard else np.zeros(0, np.float32),
+                                           sample_rate, config.fmt)
+                heard = []
+            yield END, item
 
 
 class OmniSession:

@@ -412,6 +412,7 @@ def test_utterances_count_up_and_errors_keep_the_session(server):
         {**config, "word_timestamps": True},  # needs stream_audio with pcm: here it has both, so it is taken
         {**config, "response_format": "mp3"},  # stream_audio needs pcm: refused, the last config stays
         {"type": "nonsense"},
+        {**config, "speaker_embedding": [0.1] * 8},  # a vector of ours is a saved voice: refused, naming what to send
         {"type": "input.text", "text": "One."}, {"type": "input.done"},
         {"type": "input.done"},  # nothing since the last: a session.done of no sentences
         {"type": "input.text", "text": "Two."}, {"type": "input.done"},
@@ -433,13 +434,14 @@ def test_utterances_count_up_and_errors_keep_the_session(server):
 
     events = run(session())
     errors = [e["message"] for e in events if e["type"] == "error"]
-    assert len(errors) == 6 and all(set(e) == {"type", "message"} for e in events if e["type"] == "error")
+    assert len(errors) == 7 and all(set(e) == {"type", "message"} for e in events if e["type"] == "error")
     assert "ref_audio" in errors[0] and "data:" in errors[0] and "upload" in errors[0]
     assert "session.config" in errors[1]
     assert "ref_audio" in errors[2] and "data:" in errors[2]
     assert "task_type 'Base'" in errors[3] and "CustomVoice" in errors[3]
     assert "stream_audio" in errors[4] and "pcm" in errors[4]
     assert "nonsense" in errors[5]
+    assert "speaker_embedding" in errors[6] and "ref_audio" in errors[6]
     done = [e for e in events if e["type"] == "session.done"]
     assert [(d["utterance_index"], d["total_sentences"]) for d in done] == [(0, 1), (1, 0), (2, 1)]
     chunks = [e for e in events if e["type"] == "audio.chunk"]

@@ -97,6 +97,9 @@ def _cloned(server, params: dict, samples, rate):
 async def omni_config(server, message: dict, loop) -> OmniConfig:
     """A `session.config` message parsed and checked (a clone made from its `ref_audio`), or an ApiError."""
     params = {k: v for k, v in message.items() if k != "type"}
+    if params.get("speaker_embedding") is not None:
+        raise ApiError(400, "speaker_embedding is not taken on this WebSocket: send ref_audio (a data: URL), or a "
+                            "saved voice's name as voice", param="speaker_embedding")
     task = _task(server, params)
     cloning = params.get("ref_audio") is not None
     # Its clients send their default speaker with every task; a speaker means something only to CustomVoice.

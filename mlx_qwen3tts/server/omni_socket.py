@@ -336,7 +336,7 @@ class SentenceOut:
         await self._start()
         if self.config.word_timestamps:
             words = await self.timer.words(samples, self.utt.texts[self.index])
-            await self._chunk(b"", 0, self._ms(self.bytes), [
+            await self._chunk(b"", 0, self._ms(self.bytes), None if words is None else [
                 {"word": w, "start_ms": int(round(s * 1000)), "end_ms": int(round(e * 1000))} for w, s, e in words])
         await self.close()
 

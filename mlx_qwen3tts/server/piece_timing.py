@@ -8,6 +8,7 @@ thread go on while it runs. Every adapter that streams words (the WebSocket's tw
 """
 
 import asyncio
+import logging
 from typing import Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -18,6 +19,7 @@ from ..text.cutting import CUT, PieceCutter
 from ..audio.time_stretch import stretched
 from .limits import ApiError
 
+log = logging.getLogger("mlx_qwen3tts.server")
 AUDIO, END = "audio", "end"  # what `piece_audio` yields: samples to send; a piece's end with its samples
 
 
@@ -97,6 +99,11 @@ class WordTimer:
         return [(w.text, min(w.start, seconds) / self.speed, min(w.end, seconds) / self.speed)
                 for w in self.server.aligner.align(audio, rate, text, self.language)]
 
-    async def words(self, audio: np.ndarray, text: str) -> List[tuple]:
-        """[(word, start, end)] of `text` in `audio` (one piece's samples as generated)."""
-        return await asyncio.get_running_loop().run_in_executor(self.server.mlx_thread, self._words, audio, text)
+    async def words(self, audio: np.ndarray, text: str) -> Optional[List[tuple]]:
+        """[(word, start, end)] of `text` in `audio` (one piece's samples as generated); None where the aligner
+        failed (logged): the audio goes on without them."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.server.mlx_thread, self._words, audio, text)
+        except Exception:  # noqa: BLE001  (a piece's words are lost, not the answer)
+            log.exception("word alignment failed")
+            return None

@@ -270,6 +270,10 @@ class Session:
             samples, start = item
             words = await timer.words(samples, utt.pieces[piece])
             piece += 1
+            if words is None:
+                await self.error("word timings failed for a sentence (see the server's log); its audio goes on",
+                                 "timestamps_failed", "timestamps")
+                continue
             await self.send({"type": "speech.timestamps", "timestamps": [
                 {"word": w, "start_time": round(start + s, 3), "end_time": round(start + e, 3)} for w, s, e in words]})
 

@@ -1,7 +1,9 @@
 """WebSocket /v1/audio/speech/stream: text in as it is written, audio out as it is made.
 
 Client -> server: session.update, input_text.append, input_text.flush, input_text.end, cancel.
-Server -> client: session.created, session.updated, speech.audio.delta, speech.audio.done, error.
+Server -> client: session.created, session.updated, speech.audio.delta, speech.audio.done, error, and with
+`timestamps` speech.timestamps after each piece's audio (its words, from the server's aligner).
+A session whose first message is vLLM-Omni's session.config speaks that dialect instead (`omni_socket`).
 Each utterance (text up to a flush or the end) is one streaming-text engine request fed by a
 TextFeed, so its audio starts after its first text token. Utterances are spoken one after the
 other; text for the next one is buffered meanwhile. Pieces are joined exactly as sent, so a

@@ -284,21 +284,34 @@ class TTS:
                 yield i, self._result(request, codes[row], row, decode)
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
-               split: str = "auto", **kwargs) -> ChunkStream:
+               split: str = "auto", aligner=None, **kwargs) -> ChunkStream:
         """Audio chunks while generating; they concatenate to `generate(...).audio` (a long text in the
-        same pieces, `split` as there but "batch")."""
+        same pieces, `split` as there but "batch"). `aligner` (`mlx_qwen3tts.aligner.load()`): the stream also
+        gives each piece's word timings (`aligner.piece_words.Words`) after its last chunk, aligned on a thread
+        of their own as soon as its audio is complete (`with_words`)."""
         request = self._told(self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
                                           seed=seed, **kwargs))
-        return self.request_chunks(request, split)
+        return self.with_words(request, split, aligner)
+
+    def with_words(self, request: Request, split: str = "auto", aligner=None):
+        """`request_chunks`, with `aligner` each piece's `Words` interleaved (`aligner.piece_words.timed`, in the
+        request's language); the aligner's refusal of the language comes before any audio."""
+        if aligner is None:
+            return self.request_chunks(request, split)
+        from .aligner.piece_words import PieceWords, Timed
+
+        words = PieceWords(aligner, request.language, self.sample_rate)
+        return Timed(self.request_chunks(request, split), words)
 
     def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
-                    seed: Optional[int] = None, split: str = "auto", **kwargs) -> ChunkStream:
+                    seed: Optional[int] = None, split: str = "auto", aligner=None, **kwargs) -> ChunkStream:
         """Audio chunks for text that arrives as deltas, spoken as it comes: a long text is cut at sentence
         ends where `generate` would cut it whole (split "none": never), each piece's first sentence spoken
-        word by word, a later one once it has ended (so the cut is known)."""
+        word by word, a later one once it has ended (so the cut is known). `aligner`: each piece's words
+        too, as `stream` gives them."""
         request = self._told(self.request(deltas=deltas, first_chunk_frames=first_chunk_frames,
                                           chunk_frames=chunk_frames, seed=seed, **kwargs))
-        return self.request_chunks(request, split)
+        return self.with_words(request, split, aligner)
 
     def engine(self, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None) -> Engine:
         """A continuous-batching `Engine` over this model: submit many requests, iterate their chunks."""

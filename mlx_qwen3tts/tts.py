@@ -170,11 +170,18 @@ class TTS:
         """Codec frames for a Request, as they are generated (with the loop's report on them)."""
         return self.loop.frames(request)
 
-    def request_chunks(self, request: Request, split: str = "auto"):
+    def request_chunks(self, request: Request, split: str = "auto", aligner=None):
         """Audio chunks for a Request while generating, in the pieces `generate` speaks it in (`split`, as
         there but "batch"; text arriving as deltas is cut the same way as it comes); they concatenate to its
-        one-shot audio. A `ChunkStream` (or `plan.PlanChunks`, which tells the same)."""
-        return Plan(request, split).chunks(self._chunks, self.sample_rate)
+        one-shot audio. A `ChunkStream` (or `plan.PlanChunks`, which tells the same). With `aligner`, each
+        piece's `Words` too, after its last chunk (`aligner.piece_words.Timed`, in the request's language; an
+        aligner that cannot time it refuses here, before any audio)."""
+        if aligner is None:
+            return Plan(request, split).chunks(self._chunks, self.sample_rate)
+        from .aligner.piece_words import PieceWords, Timed  # the aligner's modules, loaded when asked for
+
+        words = PieceWords(aligner, request.language, self.sample_rate)
+        return Timed(Plan(request, split).chunks(self._chunks, self.sample_rate), words)
 
     def _chunks(self, request: Request) -> ChunkStream:
         start, frames = time.perf_counter(), self.request_frames(request)
@@ -288,20 +295,10 @@ class TTS:
         """Audio chunks while generating; they concatenate to `generate(...).audio` (a long text in the
         same pieces, `split` as there but "batch"). `aligner` (`mlx_qwen3tts.aligner.load()`): the stream also
         gives each piece's word timings (`aligner.piece_words.Words`) after its last chunk, aligned on a thread
-        of their own as soon as its audio is complete (`with_words`)."""
+        of their own as soon as its audio is complete (`request_chunks`)."""
         request = self._told(self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
                                           seed=seed, **kwargs))
-        return self.with_words(request, split, aligner)
-
-    def with_words(self, request: Request, split: str = "auto", aligner=None):
-        """`request_chunks`, with `aligner` each piece's `Words` interleaved (`aligner.piece_words.timed`, in the
-        request's language); the aligner's refusal of the language comes before any audio."""
-        if aligner is None:
-            return self.request_chunks(request, split)
-        from .aligner.piece_words import PieceWords, Timed
-
-        words = PieceWords(aligner, request.language, self.sample_rate)
-        return Timed(self.request_chunks(request, split), words)
+        return self.request_chunks(request, split, aligner)
 
     def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
                     seed: Optional[int] = None, split: str = "auto", aligner=None, **kwargs) -> ChunkStream:
@@ -311,7 +308,7 @@ class TTS:
         too, as `stream` gives them."""
         request = self._told(self.request(deltas=deltas, first_chunk_frames=first_chunk_frames,
                                           chunk_frames=chunk_frames, seed=seed, **kwargs))
-        return self.with_words(request, split, aligner)
+        return self.request_chunks(request, split, aligner)
 
     def engine(self, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None) -> Engine:
         """A continuous-batching `Engine` over this model: submit many requests, iterate their chunks."""

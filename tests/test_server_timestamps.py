@@ -209,3 +209,12 @@ def test_each_batch_item_gets_its_own_words(http):
         assert answer["timestamps"] == alone["timestamps"]
     check_words(data[0]["timestamps"], len(base64.b64decode(data[0]["audio"])) / 2 / SR)
     assert "timestamps" not in data[2]
+
+
+def test_sse_words_at_a_speed_are_the_whole_answers_at_it(http):
+    fast = {**BODY, "timestamps": True, "response_format": "pcm", "speed": 2.0}
+    whole = http.post("/v1/audio/speech", json=fast).json()
+    events = sse_events(http, fast)
+    (timed,) = [e for e in events if e["type"] == "speech.timestamps"]
+    assert timed["timestamps"] == whole["timestamps"]
+    assert timed["end_time"] == round(len(base64.b64decode(whole["audio"])) / 2 / SR, 3)

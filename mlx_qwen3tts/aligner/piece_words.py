@@ -5,7 +5,7 @@ Feed `PieceWords` every chunk of a stream in order (`add`); the chunk that ends 
 spoke (`AudioChunk.said`, set by the plan), and the piece's window (its audio, from the end of the piece before,
 pause included, to its last sample) goes to the worker with that text. `ready()` gives the pieces aligned so far
 without waiting, `rest()` waits for the others; each is a `Words`, in piece order, its times in seconds of the
-whole answer. `timed` interleaves a chunk stream with its words (`TTS.stream(..., aligner=...)`).
+whole answer. `Timed` interleaves a chunk stream with its words (`TTS.stream(..., aligner=...)`).
 
 Where the answer is one piece, its window is the whole audio and the words are those of the answer aligned
 whole; otherwise each piece's words are the aligner's over its own window, shifted by the window's start (the
@@ -135,8 +135,3 @@ class Timed(Iterated):
             getattr(self.chunks, "close", lambda: None)()
             self.words.close()
 
-
-def timed(chunks, aligner, language: str = "auto", sample_rate: int = 24000) -> Timed:
-    """`chunks` (a stream whose pieces' last chunks tell their text) with each piece's words, aligned by `aligner`
-    on a thread of its own."""
-    return Timed(chunks, PieceWords(aligner, language, sample_rate))

@@ -4,10 +4,12 @@ import asyncio
 import base64
 import json
 import logging
+from functools import partial
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from ..aligner.piece_words import PieceWords
 from ..errors import InputError
 from ..request import clone_voice, resolve_voice
 from ..voices import Blend
@@ -61,7 +63,8 @@ async def speech(request: Request):
 def word_timing(server, speech):
     """`timing(audio)` -> the words of the request's input with their times in its audio (seconds, as the
     client hears it: at its speed), run on the server's MLX thread off the event loop; refused before any
-    work where the server has no aligner or the language cannot be split into words."""
+    work where the server has no aligner or the language cannot be split into words. `timing.pieces()`: a
+    `PieceWords` for a stream, each piece's words as soon as its audio is complete."""
     if server.aligner is None:
         raise ApiError(400, "this server gives no word timestamps: start it with --aligner "
                        "Qwen/Qwen3-ForcedAligner-0.6B", param="timestamps", code="timestamps_unavailable")
@@ -83,6 +86,8 @@ def word_timing(server, speech):
     async def timing(audio):
         return await asyncio.get_running_loop().run_in_executor(server.mlx_thread, words, audio)
 
+    # A stream's words, piece by piece as its audio goes (SSE), on the same thread, in the same language.
+    timing.pieces = partial(PieceWords, server.aligner, language, rate, speech.speed, server.mlx_thread)
     return timing
 
 
@@ -93,10 +98,11 @@ async def speech_batch(request: Request):
     answered as one JSON list of whole files, base64, in each item's format."""
     server = request.app.state.server
     items = fields.batch_items(await json_body(request), server.max_batch)
-    speeches, built = [], []
+    speeches, built, timings = [], [], []
     for i, item in enumerate(items):
         try:
             speech = fields.speech(item, server.limits, server.voices)
+            timings.append(word_timing(server, speech) if speech.timestamps else None)  # each item's own words
             built.append(build(server, text=speech.text, **speech.kwargs))
         except ApiError as e:
             raise ApiError(e.status, f"items[{i}]: {e.message}", param=f"items[{i}]" + (f".{e.param}" if e.param
@@ -110,8 +116,8 @@ async def speech_batch(request: Request):
 
     watcher = asyncio.create_task(watch_disconnect(request.receive, cancel))
     try:
-        files = [data for data, _ in await asyncio.gather(*(whole_audio(h, s, server.tts.sample_rate)
-                                                               for h, s in zip(handles, speeches)))]
+        files = await asyncio.gather(*(whole_audio(h, s, server.tts.sample_rate, t)
+                                       for h, s, t in zip(handles, speeches, timings)))
     except Exception as e:
         cancel()
         raise engine_error(e) from None
@@ -119,7 +125,8 @@ async def speech_batch(request: Request):
         watcher.cancel()
     return JSONResponse({"object": "list", "model": server.model_id, "data": [
         {"object": "speech", "index": i, "response_format": s.fmt, "audio": base64.b64encode(data).decode(),
-         "notices": list(h.notices)} for i, (s, h, data) in enumerate(zip(speeches, handles, files))]})
+         "notices": list(h.notices), **({} if words is None else {"timestamps": words})}
+        for i, (s, h, (data, words)) in enumerate(zip(speeches, handles, files))]})
 
 
 async def models(request: Request):

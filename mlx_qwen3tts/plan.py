@@ -79,13 +79,18 @@ class Plan:
     def chunks(self, start: Callable[[Request], Iterator], sample_rate: int, stop: Optional[Callable[[], bool]] = None):
         """The audio chunks of the pieces as one stream as they are made, `start(piece)` giving each piece's chunk
         stream (closing it stops the piece): a text of one piece is its own stream, anything else `PlanChunks`.
-        "batch", whose pieces' audio comes together at the end, is refused."""
+        "batch", whose pieces' audio comes together at the end, is refused. Each piece's last chunk tells the
+        text it spoke (`Said`)."""
         if self.split == "batch":
             raise InputError("{split} batch gives the pieces' audio together at the end, so it cannot stream; "
                              "use {split} sequence", field="split")
+
+        def said(piece: Request):
+            return Said(start(piece), piece)
+
         if isinstance(self.pieces, list) and len(self.pieces) == 1:
-            return start(self.pieces[0])
-        return PlanChunks(self, start, sample_rate, stop)
+            return said(self.pieces[0])
+        return PlanChunks(self, said, sample_rate, stop)
 
     def beside_others(self) -> List[Request]:
         """The pieces of a whole text run as rows of a batch beside other texts' (the command line's batch
@@ -131,6 +136,53 @@ class PlanChunks(Iterated):
         return self.joined.stopped_on_eos and not self.plan.cut
 
 
+class Said(Iterated):
+    """A piece's chunk stream whose last chunk tells the text the piece spoke (`AudioChunk.said`: the piece's
+    text, or what was read of its deltas), so its words can be timed as soon as its audio is complete
+    (`aligner.piece_words`). What the stream tells (`frames`, `stopped_on_eos`, ...) is told through it;
+    closing it closes the stream."""
+
+    def __init__(self, stream, piece: Request):
+        self.stream, self._run = stream, self._marked(stream, piece)
+
+    def __getattr__(self, name):
+        if name == "stream":
+            raise AttributeError(name)
+        return getattr(self.stream, name)
+
+    def close(self):
+        self._run.close()
+        getattr(self.stream, "close", lambda: None)()
+
+    @staticmethod
+    def _marked(stream, piece: Request):
+        for chunk in stream:
+            yield replace(chunk, said=_spoken(piece)) if chunk.is_final else chunk
+
+
+def _spoken(piece: Request) -> Optional[str]:
+    """The text a piece spoke: its text, or what was read of its deltas (None where they were not kept)."""
+    return piece.text if piece.text is not None else getattr(piece.deltas, "text", None)
+
+
+class _Read:
+    """A piece's deltas, keeping the text read of them (`text`): what the piece spoke."""
+
+    def __init__(self, deltas: Iterable[str]):
+        self.text, self._deltas = "", iter(deltas)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        delta = next(self._deltas)
+        self.text += delta
+        return delta
+
+    def close(self):
+        getattr(self._deltas, "close", lambda: None)()
+
+
 def _streams(first, pieces: Iterator[Request], start: Callable[[Request], Iterator]):
     """The first piece's stream, then each later piece's as it is asked for; closing it closes the plan's run."""
     try:
@@ -143,7 +195,9 @@ def _streams(first, pieces: Iterator[Request], start: Callable[[Request], Iterat
 
 def _pieces(request: Request, split: str, max_chars: int) -> Iterable[Request]:
     if request.deltas is not None:
-        return [request] if split == "none" else _streamed_pieces(request, max_chars)
+        if split == "none":
+            return [replace(request, deltas=_Read(request.deltas))]
+        return _streamed_pieces(request, max_chars)
     if split == "none" or (split == "auto" and len(request.text) <= max_chars):
         return [request]
     return [replace(request, text=piece) for piece in split_sentences(request.text, max_chars)]
@@ -153,6 +207,6 @@ def _streamed_pieces(request: Request, max_chars: int) -> Iterator[Request]:
     pieces = StreamedPieces(request.deltas, max_chars)
     try:
         for deltas in pieces:
-            yield replace(request, deltas=deltas)
+            yield replace(request, deltas=_Read(deltas))
     finally:
         pieces.close()

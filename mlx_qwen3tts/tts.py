@@ -171,11 +171,18 @@ class TTS:
         """Codec frames for a Request, as they are generated (with the loop's report on them)."""
         return self.loop.frames(request)
 
-    def request_chunks(self, request: Request, split: str = "auto"):
+    def request_chunks(self, request: Request, split: str = "auto", aligner=None):
         """Audio chunks for a Request while generating, in the pieces `generate` speaks it in (`split`, as
         there but "batch"; text arriving as deltas is cut the same way as it comes); they concatenate to its
-        one-shot audio. A `ChunkStream` (or `plan.PlanChunks`, which tells the same)."""
-        return Plan(request, split).chunks(self._chunks, self.sample_rate)
+        one-shot audio. A `ChunkStream` (or `plan.PlanChunks`, which tells the same). With `aligner`, each
+        piece's `Words` too, after its last chunk (`aligner.piece_words.Timed`, in the request's language; an
+        aligner that cannot time it refuses here, before any audio)."""
+        if aligner is None:
+            return Plan(request, split).chunks(self._chunks, self.sample_rate)
+        from .aligner.piece_words import PieceWords, Timed  # the aligner's modules, loaded when asked for
+
+        words = PieceWords(aligner, request.language, self.sample_rate)
+        return Timed(Plan(request, split).chunks(self._chunks, self.sample_rate), words)
 
     def _chunks(self, request: Request) -> ChunkStream:
         start, frames = time.perf_counter(), self.request_frames(request)
@@ -285,21 +292,24 @@ class TTS:
                 yield i, self._result(request, codes[row], row, decode)
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
-               split: str = "auto", **kwargs) -> ChunkStream:
+               split: str = "auto", aligner=None, **kwargs) -> ChunkStream:
         """Audio chunks while generating; they concatenate to `generate(...).audio` (a long text in the
-        same pieces, `split` as there but "batch")."""
+        same pieces, `split` as there but "batch"). `aligner` (`mlx_qwen3tts.aligner.load()`): the stream also
+        gives each piece's word timings (`aligner.piece_words.Words`) after its last chunk, aligned on a thread
+        of their own as soon as its audio is complete (`request_chunks`)."""
         request = self._told(self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
                                           seed=seed, **kwargs))
-        return self.request_chunks(request, split)
+        return self.request_chunks(request, split, aligner)
 
     def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
-                    seed: Optional[int] = None, split: str = "auto", **kwargs) -> ChunkStream:
+                    seed: Optional[int] = None, split: str = "auto", aligner=None, **kwargs) -> ChunkStream:
         """Audio chunks for text that arrives as deltas, spoken as it comes: a long text is cut at sentence
         ends where `generate` would cut it whole (split "none": never), each piece's first sentence spoken
-        word by word, a later one once it has ended (so the cut is known)."""
+        word by word, a later one once it has ended (so the cut is known). `aligner`: each piece's words
+        too, as `stream` gives them."""
         request = self._told(self.request(deltas=deltas, first_chunk_frames=first_chunk_frames,
                                           chunk_frames=chunk_frames, seed=seed, **kwargs))
-        return self.request_chunks(request, split)
+        return self.request_chunks(request, split, aligner)
 
     def engine(self, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None) -> Engine:
         """A continuous-batching `Engine` over this model: submit many requests, iterate their chunks."""

@@ -126,3 +126,95 @@ def test_a_server_without_an_aligner_says_how_to_get_one(tmp_path_factory):
     error = response.json()["error"]
     assert error["param"] == "timestamps" and error["code"] == "timestamps_unavailable"
     assert "--aligner" in error["message"]
+
+
+LONG = ("The first sentence is a long one, and it runs on with clauses about rivers, hills and 42 small towns along "
+        "the coast until it finally ends here. A second sentence follows it, just as long, telling of boats, nets and "
+        "the 7 fishermen who sailed at dawn each day of that long summer. Then a short third one, said slowly by the "
+        "old man at the door.")  # over 300 characters: spoken in two pieces
+LONG_BODY = {"model": "tts-1", "input": LONG, "voice": "serena", "temperature": 0, "response_format": "pcm",
+             "timestamps": True}
+
+
+def sse_events(http, body):
+    with http.stream("POST", "/v1/audio/speech", json={**body, "stream_format": "sse"}) as response:
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+        return [json.loads(line[6:]) for line in response.iter_lines() if line.startswith("data: ")]
+
+
+@pytest.fixture(scope="module")
+def long_stream(http):
+    return sse_events(http, LONG_BODY)
+
+
+def test_sse_gives_each_pieces_words_right_after_its_audio(http, long_stream):
+    """Issue 50: one `speech.timestamps` event per piece, after that piece's audio and before the next piece's
+    audio ends, not one after all of it; together they hold the words of the answer aligned whole."""
+    from mlx_qwen3tts.text import split_sentences
+
+    pieces = split_sentences(LONG, 300)
+    kinds = [e["type"] for e in long_stream]
+    timed = [i for i, kind in enumerate(kinds) if kind == "speech.timestamps"]
+    assert len(pieces) == 2 and [long_stream[i]["piece"] for i in timed] == [0, 1]
+    assert kinds[-1] == "speech.audio.done" and timed[0] < max(i for i, k in enumerate(kinds) if k == "speech.audio.delta")
+    heard = 0  # seconds of audio before each event: its piece's audio has all gone out
+    for event in long_stream:
+        if event["type"] == "speech.audio.delta":
+            heard += len(base64.b64decode(event["audio"])) / 2 / SR
+        elif event["type"] == "speech.timestamps":
+            assert event["end_time"] <= heard + 0.001
+            assert all(event["start_time"] <= w["start_time"] <= w["end_time"] <= event["end_time"]
+                       for w in event["timestamps"])
+    whole = http.post("/v1/audio/speech", json=LONG_BODY).json()
+    streamed = b"".join(base64.b64decode(e["audio"]) for e in long_stream if e["type"] == "speech.audio.delta")
+    assert streamed == base64.b64decode(whole["audio"])  # greedy: the same audio
+    assert [w["word"] for i in timed for w in long_stream[i]["timestamps"]] == [w["word"] for w in whole["timestamps"]]
+
+
+def test_sse_words_are_the_aligners_over_each_pieces_own_window(http, long_stream, tmp_path_factory):
+    """The stated difference from the whole answer's alignment: each piece is aligned over its own window (from
+    the end of the piece before, the pause included, to its last sample), its times shifted by the window's start;
+    the first window ends where the first piece spoken alone ends."""
+    from mlx_qwen3tts import aligner as aligner_api
+    from mlx_qwen3tts.text import split_sentences
+
+    pieces = split_sentences(LONG, 300)
+    first_alone = http.post("/v1/audio/speech", json={**LONG_BODY, "input": pieces[0]}).json()
+    n0 = len(base64.b64decode(first_alone["audio"])) // 2
+    audio = np.frombuffer(b"".join(base64.b64decode(e["audio"]) for e in long_stream
+                                   if e["type"] == "speech.audio.delta"), "<i2").astype(np.float32) / 32768
+    events = [e for e in long_stream if e["type"] == "speech.timestamps"]
+    assert [e["start_time"] for e in events] == [0.0, round(n0 / SR, 3)]
+    assert [e["end_time"] for e in events] == [round(n0 / SR, 3), round(audio.shape[0] / SR, 3)]
+    aligner = aligner_api.load(str(aligner_dir(tmp_path_factory.getbasetemp())))
+    for piece, event, (a, b) in zip(pieces, events, [(0, n0), (n0, audio.shape[0])]):
+        seconds = (b - a) / SR
+        expected = [(w.text, round(a / SR + min(w.start, seconds), 3), round(a / SR + min(w.end, seconds), 3))
+                    for w in aligner.align(audio[a:b], SR, piece, "auto")]
+        got = [(w["word"], w["start_time"], w["end_time"]) for w in event["timestamps"]]
+        assert [g[0] for g in got] == [e[0] for e in expected]
+        assert all(abs(g[1] - e[1]) <= 0.002 and abs(g[2] - e[2]) <= 0.002 for g, e in zip(got, expected))
+
+
+def test_each_batch_item_gets_its_own_words(http):
+    """Issue 50: an item with `timestamps` carries the words of its own audio (those its request alone gets
+    whole); an item without has none."""
+    other = "Ein zweiter Satz, ganz anders."
+    pcm = {**BODY, "response_format": "pcm"}
+    items = [{**pcm, "timestamps": True}, {**pcm, "input": other, "timestamps": True}, {**pcm, "input": other}]
+    data = http.post("/v1/audio/speech/batch", json={"items": items}).json()["data"]
+    for item, answer in zip(items[:2], data[:2]):
+        alone = http.post("/v1/audio/speech", json=item).json()
+        assert answer["audio"] == alone["audio"]
+        assert answer["timestamps"] == alone["timestamps"]
+    check_words(data[0]["timestamps"], len(base64.b64decode(data[0]["audio"])) / 2 / SR)
+    assert "timestamps" not in data[2]
+
+
+def test_sse_words_at_a_speed_are_the_whole_answers_at_it(http):
+    fast = {**BODY, "timestamps": True, "response_format": "pcm", "speed": 2.0}
+    whole = http.post("/v1/audio/speech", json=fast).json()
+    events = sse_events(http, fast)
+    (timed,) = [e for e in events if e["type"] == "speech.timestamps"]
+    assert timed["timestamps"] == whole["timestamps"]
+    assert timed["end_time"] == round(len(base64.b64decode(whole["audio"])) / 2 / SR, 3)

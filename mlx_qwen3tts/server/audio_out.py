@@ -15,6 +15,7 @@ from typing import AsyncIterator, Callable, Iterator
 import numpy as np
 from starlette.responses import JSONResponse, Response
 
+from ..aligner.piece_words import Words
 from ..audio import formats as audio_formats
 from .engine_client import engine_error
 from .params import Speech
@@ -33,9 +34,8 @@ def encoded_file(samples, sample_rate: int, fmt: str) -> bytes:
 
 
 class Usage:
-    def __init__(self, text_tokens: int = 0, keep: bool = False):
+    def __init__(self, text_tokens: int = 0):
         self.text_tokens, self.frames, self.samples = text_tokens, 0, 0
-        self.kept = [] if keep else None  # the generated samples (before any time stretch), for word timing
 
     def as_dict(self, sample_rate: int) -> dict:
         return {"input_tokens": self.text_tokens, "output_tokens": self.frames,
@@ -43,26 +43,35 @@ class Usage:
                 "audio_seconds": round(self.samples / sample_rate, 3)}
 
 
-def encoded_chunks(handle, fmt: str, speed: float, sample_rate: int, usage: Usage) -> Iterator[bytes]:
-    """Encoded bytes as the engine's chunks come (blocking). Empty writes are skipped."""
+def encoded_chunks(handle, fmt: str, speed: float, sample_rate: int, usage: Usage, words=None) -> Iterator:
+    """Encoded bytes as the engine's chunks come (blocking). Empty writes are skipped. With `words` (a
+    `PieceWords`), each piece's `Words` too, once its audio has gone to the encoder and it is aligned (those
+    still being aligned when the audio ends, at the end)."""
     encoder = audio_formats.StreamEncoder(fmt, sample_rate)
-    samples = _counted(handle, usage)
-    for piece in stretched(samples, speed, sample_rate):
-        usage.samples += piece.shape[0]
-        data = encoder.write(piece)
+    try:
+        for piece in stretched(_counted(handle, usage, words), speed, sample_rate):
+            usage.samples += piece.shape[0]
+            data = encoder.write(piece)
+            if data:
+                yield data
+            if words is not None:
+                yield from words.ready(until=usage.samples / sample_rate)
+        data = encoder.close()
         if data:
             yield data
-    data = encoder.close()
-    if data:
-        yield data
+        if words is not None:
+            yield from words.rest()
+    finally:
+        if words is not None:
+            words.close()
 
 
-def _counted(handle, usage: Usage) -> Iterator:
-    """The samples of the handle's chunks, their frames counted in `usage`."""
+def _counted(handle, usage: Usage, words=None) -> Iterator:
+    """The samples of the handle's chunks, their frames counted in `usage`, each chunk handed to `words`."""
     for chunk in handle:
         usage.frames += chunk.frames
-        if usage.kept is not None:
-            usage.kept.append(chunk.samples)
+        if words is not None:
+            words.add(chunk)
         yield chunk.samples
 
 
@@ -110,8 +119,8 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
     """The response to a submitted speech request: the whole file once it is made, or (`stream_format`)
     chunked audio or SSE events as it is made; the request's notices in a header. `watcher` (the client's
     disconnect, which cancels the request) runs until the response is sent. `timing(audio)` (awaitable): the
-    words with their times, for `timestamps` (a JSON body with the audio in base64, or an SSE event after
-    the audio)."""
+    words with their times, for `timestamps` (a JSON body with the audio in base64; over SSE, `timing.pieces()`
+    gives each piece's words in an event after its audio)."""
     headers = notice_headers(handle.notices)
     if speech.stream_format is None:
         try:
@@ -121,10 +130,11 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
             raise engine_error(e) from None
         finally:
             watcher.cancel()
-    usage = Usage(text_tokens, keep=timing is not None)
+    usage = Usage(text_tokens)
     events = usage if speech.stream_format == "sse" else None
-    return AudioStream(in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage), handle.cancel),
-                       CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate, timing)
+    words = timing.pieces() if timing is not None and events is not None else None
+    chunks = in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage, words), handle.cancel)
+    return AudioStream(chunks, CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate)
 
 
 def notice_headers(notices) -> dict:
@@ -165,12 +175,12 @@ async def watch_disconnect(receive, cancel):
             return
 
 
-async def whole_files(handles: list, speeches: list, sample_rate: int, receive, usages=None,
+async def whole_files(handles: list, speeches: list, sample_rate: int, receive, usages=None, timings=None,
                       settle: bool = False):
-    """Each handle's (file, words) from `whole_audio`, all made together; the client going away (`receive`: the
-    ASGI request's) cancels them all. A failure cancels the others and is raised, or (`settle`) stands in its
-    item's place."""
-    usages = usages or [None] * len(handles)
+    """Each handle's (file, words) from `whole_audio` (`timings`: each one's, or None), all made together; the
+    client going away (`receive`: the ASGI request's) cancels them all. A failure cancels the others and is
+    raised, or (`settle`) stands in its item's place."""
+    usages, timings = usages or [None] * len(handles), timings or [None] * len(handles)
 
     def cancel():
         for handle in handles:
@@ -178,8 +188,9 @@ async def whole_files(handles: list, speeches: list, sample_rate: int, receive, 
 
     watcher = asyncio.create_task(watch_disconnect(receive, cancel))
     try:
-        return await asyncio.gather(*(whole_audio(h, s, sample_rate, usage=u)
-                                      for h, s, u in zip(handles, speeches, usages)), return_exceptions=settle)
+        return await asyncio.gather(*(whole_audio(h, s, sample_rate, t, usage=u)
+                                      for h, s, u, t in zip(handles, speeches, usages, timings)),
+                                    return_exceptions=settle)
     except Exception as e:
         cancel()
         raise engine_error(e) from None
@@ -191,24 +202,28 @@ def sse(event: dict) -> bytes:
     return f"data: {json.dumps(event)}\n\n".encode()
 
 
-async def sse_events(chunks, usage: Usage, sample_rate: int, timing=None):
+async def sse_events(chunks, usage: Usage, sample_rate: int):
     """The chunks as SSE events; a failure before the first one is raised (it gets its own status), one
-    after it (the status is sent) ends the stream with an error event. With `timing`, the words' times
-    follow the last audio event (`speech.timestamps`), before `speech.audio.done`."""
+    after it (the status is sent) ends the stream with an error event. A piece's `Words` among the chunks
+    (`timestamps`) is a `speech.timestamps` event after that piece's audio."""
     sent = False
     try:
         async for data in chunks:
-            yield sse({"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
+            yield sse(words_event(data) if isinstance(data, Words) else
+                      {"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
             sent = True
-        if timing is not None:
-            audio = np.concatenate(usage.kept) if usage.kept else np.zeros(0, np.float32)
-            yield sse({"type": "speech.timestamps", "timestamps": await timing(audio)})
     except Exception as e:
         if not sent:
             raise
         yield sse({"type": "error", "error": engine_error(e).body()["error"]})
         return
     yield sse({"type": "speech.audio.done", "usage": usage.as_dict(sample_rate)})
+
+
+def words_event(words: Words) -> dict:
+    """One piece's words: their times and the piece's (`start_time`, `end_time`) in seconds of the answer."""
+    return {"type": "speech.timestamps", "piece": words.piece, "start_time": words.start, "end_time": words.end,
+            "timestamps": [{"word": w.text, "start_time": w.start, "end_time": w.end} for w in words.words]}
 
 
 class AudioStream:
@@ -218,10 +233,9 @@ class AudioStream:
     since the request was submitted, so the engine request is cancelled the moment the client goes away,
     queued or generating, not only at the next write."""
 
-    def __init__(self, chunks, media_type: str, cancel, watcher, headers: dict, events=None, sample_rate: int = 0,
-                 timing=None):
+    def __init__(self, chunks, media_type: str, cancel, watcher, headers: dict, events=None, sample_rate: int = 0):
         self.chunks, self.media_type, self.cancel, self.watcher = chunks, media_type, cancel, watcher
-        self.headers, self.events, self.sample_rate, self.timing = headers, events, sample_rate, timing
+        self.headers, self.events, self.sample_rate = headers, events, sample_rate
 
     async def __call__(self, scope, receive, send):
         try:
@@ -233,8 +247,7 @@ class AudioStream:
             await self.chunks.aclose()
 
     def _body(self):
-        return self.chunks if self.events is None else sse_events(self.chunks, self.events, self.sample_rate,
-                                                                   self.timing)
+        return self.chunks if self.events is None else sse_events(self.chunks, self.events, self.sample_rate)
 
     async def _send(self, send, body):
         try:

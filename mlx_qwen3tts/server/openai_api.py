@@ -4,10 +4,12 @@ import asyncio
 import base64
 import json
 import logging
+from functools import partial
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from ..aligner.piece_words import PieceWords
 from ..errors import InputError
 from ..request import clone_voice, resolve_voice
 from ..voices import Blend
@@ -53,7 +55,8 @@ async def speech(request: Request):
 def word_timing(server, speech):
     """`timing(audio)` -> the words of the request's input with their times in its audio (seconds, as the
     client hears it: at its speed), run on the server's MLX thread off the event loop; refused before any
-    work where the server has no aligner or the language cannot be split into words."""
+    work where the server has no aligner or the language cannot be split into words. `timing.pieces()`: a
+    `PieceWords` for a stream, each piece's words as soon as its audio is complete."""
     if server.aligner is None:
         raise ApiError(400, "this server gives no word timestamps: start it with --aligner "
                        "Qwen/Qwen3-ForcedAligner-0.6B", param="timestamps", code="timestamps_unavailable")
@@ -75,6 +78,8 @@ def word_timing(server, speech):
     async def timing(audio):
         return await asyncio.get_running_loop().run_in_executor(server.mlx_thread, words, audio)
 
+    # A stream's words, piece by piece as its audio goes (SSE), on the same thread, in the same language.
+    timing.pieces = partial(PieceWords, server.aligner, language, rate, speech.speed, server.mlx_thread)
     return timing
 
 
@@ -91,21 +96,24 @@ async def our_batch(server, request: Request, items: list):
     """Our batch: `items`, each a body of /v1/audio/speech (with the batch's `defaults`), parsed by the same
     parser and built by the request layer before any work; one bad item refuses the whole batch (400 naming it
     as `items[i].field`). Then all are submitted to the engine together (429 when it cannot take them all) and
-    answered as one JSON list of whole files, base64, in each item's format."""
-    speeches, requests = [], []
+    answered as one JSON list of whole files, base64, in each item's format (with its words' times where it
+    asks for `timestamps`)."""
+    speeches, requests, timings = [], [], []
     for i, item in enumerate(items):
         try:
             speech = fields.speech(item, server.limits, server.voices)
+            timings.append(word_timing(server, speech) if speech.timestamps else None)  # each item's own words
             requests.append(await built(server, text=speech.text, **speech.kwargs))
         except ApiError as e:
             raise ApiError(e.status, f"items[{i}]: {e.message}", param=f"items[{i}]" + (f".{e.param}" if e.param
                            else ""), code=e.code, headers=e.headers) from None
         speeches.append(speech)
     handles = send_all(server, requests)
-    files = await whole_files(handles, speeches, server.tts.sample_rate, request.receive)
+    files = await whole_files(handles, speeches, server.tts.sample_rate, request.receive, timings=timings)
     return JSONResponse({"object": "list", "model": server.model_id, "data": [
         {"object": "speech", "index": i, "response_format": s.fmt, "audio": base64.b64encode(data).decode(),
-         "notices": list(h.notices)} for i, (s, h, (data, _)) in enumerate(zip(speeches, handles, files))]})
+         "notices": list(h.notices), **({} if words is None else {"timestamps": words})}
+        for i, (s, h, (data, words)) in enumerate(zip(speeches, handles, files))]})
 
 
 async def models(request: Request):

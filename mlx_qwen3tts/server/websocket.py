@@ -1,7 +1,9 @@
 """WebSocket /v1/audio/speech/stream: text in as it is written, audio out as it is made.
 
 Client -> server: session.update, input_text.append, input_text.flush, input_text.end, cancel.
-Server -> client: session.created, session.updated, speech.audio.delta, speech.audio.done, error.
+Server -> client: session.created, session.updated, speech.audio.delta, speech.audio.done, error, and with
+`timestamps` speech.timestamps after each piece's audio (its words, from the server's aligner).
+A session whose first message is vLLM-Omni's session.config speaks that dialect instead (`omni_socket`).
 Each utterance (text up to a flush or the end) is one streaming-text engine request fed by a
 TextFeed, so its audio starts after its first text token. Utterances are spoken one after the
 other; text for the next one is buffered meanwhile. Pieces are joined exactly as sent, so a
@@ -16,6 +18,7 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..audio import formats as audio_formats
 from ..errors import InputError
 from ..request_fields import field_names
 from ..request import clean_text
@@ -24,6 +27,8 @@ from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
 from .limits import ApiError
 from .engine_client import build, engine_error, submit
+from .omni_socket import omni_session
+from .piece_timing import AUDIO, PieceTexts, WordTimer, piece_audio
 
 log = logging.getLogger("mlx_qwen3tts.server")
 WS_FORMATS = ["pcm", "wav"]
@@ -33,6 +38,7 @@ WS_NAMES = field_names(text="text", deltas="text", speaker="voice", instruct="in
                        max_tokens="max_new_tokens", ref_audio="audio_sample")
 NOTHING = "nothing to speak"  # queued for a flush with no text since the last one
 HIGH_SURROGATES = ("\ud800", "\udbff")
+FIRST_MESSAGE_S = 0.2  # how long a new session waits for its first message before it sends session.created
 
 
 def unicode_text(text: str) -> str:
@@ -44,9 +50,22 @@ def unicode_text(text: str) -> str:
 
 
 class Utterance:
-    def __init__(self, feed, kwargs: dict, fmt: str, speed: float, binary: bool):
+    def __init__(self, feed, kwargs: dict, fmt: str, speed: float, binary: bool, timestamps: bool = False):
         self.feed, self.kwargs, self.fmt, self.speed, self.binary = feed, kwargs, fmt, speed, binary
         self.text, self.handle, self.cancelled = [], None, False
+        self.pieces = PieceTexts() if timestamps else None  # each piece's text, for its words
+
+    def write(self, text: str):
+        self.text.append(text)
+        if self.pieces is not None:
+            self.pieces.add(text)
+        if text:
+            self.feed.append(text)
+
+    def end(self):
+        if self.pieces is not None:
+            self.pieces.end()
+        self.feed.end()
 
     def cancel(self):
         self.cancelled = True
@@ -59,7 +78,7 @@ class Session:
     def __init__(self, server, ws: WebSocket):
         self.server, self.ws = server, ws
         self.settings = {"voice": None, "language": "auto", "instructions": None, "response_format": "pcm",
-                         "speed": 1.0, "binary": False, "sample_rate": server.tts.sample_rate}
+                         "speed": 1.0, "binary": False, "timestamps": False, "sample_rate": server.tts.sample_rate}
         self.params = {}  # the raw fields given so far (validated), merged over updates
         self.kwargs = {}
         self.current = None  # the utterance taking text
@@ -91,9 +110,13 @@ class Session:
         binary = merged.get("binary", False)
         if not isinstance(binary, bool):
             raise ApiError(400, "binary must be true or false", param="binary")
+        timestamps = fields.timestamps(merged, None)
+        refusal = WordTimer.refusal(self.server, kwargs.get("language"), "timestamps") if timestamps else None
+        if refusal is not None:
+            raise refusal
         self.params, self.kwargs = merged, kwargs
         self.settings.update({k: merged[k] for k in merged if k in self.settings})
-        self.settings.update(response_format=fmt, speed=speed, binary=binary)
+        self.settings.update(response_format=fmt, speed=speed, binary=binary, timestamps=timestamps)
 
     def append(self, text) -> None:
         if not isinstance(text, str):
@@ -106,7 +129,8 @@ class Session:
         unicode_text(text)
         if self.current is None:
             s = self.settings
-            self.current = Utterance(TextFeed(), dict(self.kwargs), s["response_format"], s["speed"], s["binary"])
+            self.current = Utterance(TextFeed(), dict(self.kwargs), s["response_format"], s["speed"], s["binary"],
+                                     s["timestamps"])
             self.active.append(self.current)
             self.queue.put_nowait(self.current)
         used = sum(len(t) for t in self.current.text)
@@ -116,14 +140,12 @@ class Session:
             self.current = None
             raise ApiError(400, f"an utterance may hold at most {limit:,} characters; this one was cancelled "
                                 "(send input_text.flush to start a new utterance)", param="text", code="too_long")
-        self.current.text.append(text)
-        if text:
-            self.current.feed.append(text)
+        self.current.write(text)
 
     def flush(self, answer_empty: bool = False) -> None:
         held, self.held = self.held, ""
         if self.current is not None:
-            self.current.feed.end()
+            self.current.end()
             self.current = None
         elif answer_empty:  # a client waiting for one done per flush gets it, in turn, with nothing spoken
             self.queue.put_nowait(NOTHING)
@@ -164,9 +186,23 @@ class Session:
                                 "input_text.flush, input_text.end or cancel", param="type", code="unknown_type")
         return True
 
-    async def read(self):
-        """Client messages until the client ends the session or goes away."""
+    async def within_limit(self, raw):
+        """A message over the limit closes the session as 'message too big' (1009); the socket itself takes
+        larger ones for the other dialect's session.config."""
+        if message_bytes(raw) > self.server.limits.max_ws_message_bytes:
+            await self.ws.close(1009)
+            raise WebSocketDisconnect(1009)
+
+    async def read(self, first=None):
+        """Client messages (`first`: one read already) until the client ends the session or goes away."""
         idle = self.server.limits.ws_idle_seconds
+        if first is not None:
+            await self.within_limit(first)
+            try:
+                if not await self.handle(first):
+                    return
+            except ApiError as e:
+                await self.error(e.message, e.code or "invalid_request", e.param)
         while True:
             try:
                 message = await asyncio.wait_for(self.ws.receive(), idle if self.current is not None else None)
@@ -179,8 +215,10 @@ class Session:
                 continue
             if message["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(message.get("code", 1000))
+            raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+            await self.within_limit(raw)
             try:
-                if not await self.handle(message.get("text") if message.get("text") is not None else message.get("bytes")):
+                if not await self.handle(raw):
                     return
             except ApiError as e:
                 await self.error(e.message, e.code or "invalid_request", e.param)
@@ -206,10 +244,7 @@ class Session:
                 continue
             usage = Usage()
             try:
-                async for data in in_thread(encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage), utt.handle.cancel):
-                    if utt.cancelled:
-                        break
-                    await self.delta(data, utt.binary)
+                await self.audio(utt, usage)
             except Exception as e:
                 error = engine_error(e, WS_NAMES)
                 await self.error(error.message, error.code or ("invalid_request" if error.status == 400
@@ -218,6 +253,31 @@ class Session:
                 self.active.remove(utt)
             usage.text_tokens = len(self.server.tts.tokenizer.encode("".join(utt.text))) if utt.text else 0
             await self.send({"type": "speech.audio.done", "usage": usage.as_dict(sr), "cancelled": utt.cancelled})
+
+    async def audio(self, utt: Utterance, usage: Usage):
+        """The utterance's audio as deltas; with timestamps, each piece's words after its audio
+        (`speech.timestamps`, times in seconds of the utterance), aligned while the engine goes on."""
+        sr = self.server.tts.sample_rate
+        if utt.pieces is None:
+            chunks = encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage)
+        else:
+            chunks = encoded_pieces(utt.handle, utt.fmt, utt.speed, sr, usage)
+            timer, piece = WordTimer(self.server, utt.kwargs.get("language"), utt.speed), 0
+        async for item in in_thread(chunks, utt.handle.cancel):
+            if utt.cancelled:
+                break
+            if isinstance(item, bytes):
+                await self.delta(item, utt.binary)
+                continue
+            samples, start = item
+            words = await timer.words(samples, utt.pieces[piece])
+            piece += 1
+            if words is None:
+                await self.error("word timings failed for a sentence (see the server's log); its audio goes on",
+                                 "timestamps_failed", "timestamps")
+                continue
+            await self.send({"type": "speech.timestamps", "timestamps": [
+                {"word": w, "start_time": round(start + s, 3), "end_time": round(start + e, 3)} for w, s, e in words]})
 
     async def delta(self, data: bytes, binary: bool):
         if binary:
@@ -232,15 +292,70 @@ class Session:
         self.queue.put_nowait(None)
 
 
+def encoded_pieces(handle, fmt: str, speed: float, sample_rate: int, usage: Usage):
+    """Blocking: encoded bytes as the engine's chunks come and, after each piece's audio, (its samples as
+    generated, where it starts in the utterance's audio in seconds)."""
+    encoder, heard = audio_formats.StreamEncoder(fmt, sample_rate), 0
+    for kind, item in piece_audio(handle, speed, sample_rate, usage):
+        if kind == AUDIO:
+            data = encoder.write(item)
+            if data:
+                yield data
+        else:
+            yield item, heard / sample_rate
+            heard = usage.samples
+    data = encoder.close()
+    if data:
+        yield data
+
+
+def message_bytes(raw) -> int:
+    return len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw or b"")
+
+
+def omni_first(raw) -> bool:
+    """Whether a session's first message is vLLM-Omni's (`session.config`): that session speaks its dialect."""
+    try:
+        message = json.loads(raw)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(message, dict) and message.get("type") == "session.config"
+
+
 async def speech_socket(ws: WebSocket):
+    """A session in our dialect, or in vLLM-Omni's where its first message is `session.config`
+    (`omni_socket`). Ours begins with `session.created`, which some of our clients wait for before they say
+    anything: it goes out once a first message that is not session.config has come, or none within
+    `FIRST_MESSAGE_S` (a session.config coming later still selects vLLM-Omni's dialect, whose clients skip
+    the event)."""
     server = ws.app.state.server
     offered = [p for p in ws.scope.get("subprotocols", []) if p.startswith(KEY_PROTOCOL)]
     await ws.accept(subprotocol=offered[0] if offered else None)
     session = Session(server, ws)
     server.metrics.sessions.labels("websocket").inc()
     server.metrics.open_sessions.labels("websocket").inc()
-    await session.send({"type": "session.created", "session": session.settings})
-    reader = asyncio.create_task(session.read())
+    try:
+        try:  # vLLM-Omni's clients open with session.config at once; ours may wait for session.created
+            message = await asyncio.wait_for(ws.receive(), FIRST_MESSAGE_S)
+        except asyncio.TimeoutError:
+            message = None
+        if message is None or not omni_first(message.get("text")):
+            await session.send({"type": "session.created", "session": session.settings})
+        message = message or await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        first = message.get("text") if message.get("text") is not None else message.get("bytes")
+        if omni_first(first):
+            return await omni_session(server, ws, first)
+        await our_session(session, ws, first)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        server.metrics.open_sessions.labels("websocket").dec()
+
+
+async def our_session(session: Session, ws: WebSocket, first):
+    reader = asyncio.create_task(session.read(first))
     speaker = asyncio.create_task(session.speak())
     try:
         await asyncio.wait({reader, speaker}, return_when=asyncio.FIRST_EXCEPTION)
@@ -250,7 +365,6 @@ async def speech_socket(ws: WebSocket):
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
-        server.metrics.open_sessions.labels("websocket").dec()
         session.close()
         for task in (reader, speaker):
             task.cancel()

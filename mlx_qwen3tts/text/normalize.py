@@ -162,7 +162,8 @@ def _tech(lang: str, m) -> str:
 def normalize(text: str, language: str = "auto") -> str:
     """`text` with its numbers and symbols as words in `language` (a request language name or 'auto')."""
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Cs") and ch != "\ufe0f")
-    text = re.sub(r"[ \t]+(?=[.,!?;:]|$)", "", text)  # the spaces a dropped emoji leaves before punctuation
+    # The spaces a dropped emoji leaves before punctuation (not before a word's dot: "or .clippy.toml").
+    text = re.sub(r"[ \t]+(?=[.,!?;:](?!\w)|$)", "", text)
     lang = language_code(language, text)
     words = ADDRESS_WORDS.get(lang, ADDRESS_WORDS["en"])
     text = _URL.sub(partial(_url, words), text)

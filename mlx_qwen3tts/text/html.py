@@ -9,7 +9,7 @@ contentinfo, navigation, search; `<header>`, `<footer>` and `<aside>` of the pag
 article or section). Permalink anchors (a `headerlink`, or a link within the page whose text is only a
 mark such as Sphinx's "¶") are not read. `<br>` ends a sentence (a heading's line: a space). A web
 address written in angle brackets ("<https://...>", a man page's way) loses them. The page's `<title>`
-is its title (`page_title`), not read."""
+and `<meta name="author">` are its title and author (`page_info`), not read."""
 
 import re
 from html.parser import HTMLParser
@@ -160,11 +160,14 @@ def read_html(source: str) -> List[Block]:
 class _Landmarks(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.main, self.title, self.in_title = False, "", False
+        self.main, self.title, self.in_title, self.author = False, "", False, ""
 
     def handle_starttag(self, tag, attrs):
-        self.main = self.main or tag == "main" or dict(attrs).get("role") == "main"
+        attrs = dict(attrs)
+        self.main = self.main or tag == "main" or attrs.get("role") == "main"
         self.in_title = tag == "title" and not self.title
+        if tag == "meta" and (attrs.get("name") or "").lower() == "author" and not self.author:
+            self.author = attrs.get("content") or ""
 
     def handle_endtag(self, tag):
         self.in_title = self.in_title and tag != "title"
@@ -185,6 +188,7 @@ def _has_main(source: str) -> bool:
     return bool(re.search(r"<main\b|role\s*=\s*[\"']?main\b", source, re.I)) and _landmarks(source).main
 
 
-def page_title(source: str) -> str:
-    """The text of the page's `<title>` ("" without one)."""
-    return " ".join(CONTROL.sub("", _landmarks(source).title).split())
+def page_info(source: str) -> Tuple[str, str]:
+    """The page's title (its `<title>`) and author (`<meta name="author">`); "" where it has none."""
+    found = _landmarks(source)
+    return tuple(" ".join(CONTROL.sub("", text).split()) for text in (found.title, found.author))

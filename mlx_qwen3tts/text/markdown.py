@@ -11,7 +11,7 @@ what a Markdown renderer would show.
 
 import re
 from dataclasses import dataclass
-from typing import List
+from typing import List, Tuple
 
 from markdown_it import MarkdownIt
 
@@ -58,9 +58,28 @@ def _words(inline) -> str:
     return _ALERT.sub("", words, count=1) if _ALERT.match(words) else words
 
 
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+
+
+def front_matter(source: str) -> Tuple[dict, str]:
+    """A Markdown file's YAML front matter (`---` lines around `key: value` lines, as Jekyll, Hugo and pandoc
+    write it) as {key: value} of its plain values, and the source with it blanked (its lines kept, so line
+    numbers still count from the file's start)."""
+    m = _FRONT_MATTER.match(source)
+    if m is None:
+        return {}, source
+    fields = {}
+    for line in m.group(1).splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and not key.startswith((" ", "\t", "-")):
+            fields[key.strip().lower()] = value.strip().strip("\"'").strip()
+    return fields, "\n" * m.group(0).count("\n") + source[m.end():]
+
+
 def read_markdown(source: str) -> List[Block]:
-    """The blocks of a Markdown document in reading order; a table gives one paragraph per row."""
-    tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(source)
+    """The blocks of a Markdown document in reading order (its front matter is not read); a table gives one
+    paragraph per row."""
+    tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(front_matter(source)[1])
     blocks, heading, cells, row_line = [], 0, None, 0
     for i, token in enumerate(tokens):
         if token.type == "heading_open":

@@ -10,8 +10,8 @@ from typing import Iterable, Iterator
 # is no end after an abbreviation that always goes on ("e.g.", "Dr."), an initial ("L."), or two letters
 # each with its dot ("i.e.", "z.B."); an ellipsis or "etc." ends one only where a capital follows, and an
 # ellipsis in or right after brackets ("[OPTION...]", "[FILE]...", a synopsis's) never.
-ABBREVIATIONS = ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "vs", "cf", "Cf", "approx", "Fig", "fig", "No",
-                 "Nr", "al", "bzw", "ca", "Mt", "Gen", "Col", "Capt", "Lt", "Sgt", "Rev", "Hon")
+ABBREVIATIONS = ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "vs", "cf", "Cf", "approx", "bzw", "ca", "Mt",
+                 "Capt", "Lt", "Sgt", "Rev", "Hon")  # not "No." ("No. He stayed.") nor "et al." (often an end)
 _NOT_AN_END = "".join(rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS + ("etc", "usw")) + (
     r"(?<!\b[A-Z]\.)(?<!\b[A-Za-z]\.[A-Za-z]\.)(?<!\.\.\.)(?<!…)(?<!\.\.\.[\])])(?<!…[\])])")
 _CAPITAL_NEXT = r"(?<![\])]\.\.\.)(?<![\])]…)(?:(?<=\.\.\.)|(?<=…)|(?<=\betc\.)|(?<=\busw\.))(?=\s+[\"'“‘(\[]*[A-ZÀ-ÖØ-ÞА-Я])"

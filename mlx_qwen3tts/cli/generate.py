@@ -71,7 +71,8 @@ from .voice import speaking_voice
 @click.option("--text-file", help="Long-form: speak a whole .txt, Markdown .md, .html or .epub file of any length "
               "('-': stdin), written as it goes; .m4b/.m4a outputs get chapters (and an EPUB's title, author and "
               "cover). See docs/longform.md.")
-@click.option("--captions", help="With --text-file: captions per sentence (.srt, .vtt, or .json with sample offsets).")
+@click.option("--captions", multiple=True, help="With --text-file: captions per sentence (.srt, .vtt, or .json with "
+              "sample offsets). Repeatable: one file per format, all written from the one run.")
 @click.option("--caption-words", is_flag=True, help="With --captions: time every word with Qwen3-ForcedAligner "
               "(WebVTT word timestamps, a 'words' list per JSON cue, an SRT cue per word). See docs/aligner.md.")
 @click.option("--aligner", default="Qwen/Qwen3-ForcedAligner-0.6B", show_default=True,
@@ -92,6 +93,10 @@ from .voice import speaking_voice
               "start chapters (Markdown uses # and ## headings).")
 @click.option("--skip-chapters", metavar="PATTERN", help="With --text-file: leave out the chapters whose whole title "
               "this regular expression matches, any case (e.g. 'Cover|Copyright|Contents').")
+@click.option("--title", help="With --text-file: the title an .m4b/.m4a is tagged with (default: the EPUB's, the "
+              "page's <title>, a Markdown file's front matter or first heading).")
+@click.option("--author", help="With --text-file: the author an .m4b/.m4a is tagged with (default: the EPUB's, the "
+              "page's <meta name=\"author\">, a Markdown file's front matter).")
 @click.option("--batch-size", type=int, default=8, show_default=True, help="With --text-file: segments generated "
               "at once.")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), help="Compute dtype.")

@@ -28,7 +28,8 @@ from .options import LongForm, Model, Outputs, Speech, Voice
 ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("caption_words", "--caption-words"),
                        ("aligner_bits", "--aligner-bits"), ("resume", "--resume"),
                        ("split_chapters", "--split-chapters"), ("script", "--script"), ("cast", "--cast"),
-                       ("heading_pattern", "--heading-pattern"), ("skip_chapters", "--skip-chapters"))
+                       ("heading_pattern", "--heading-pattern"), ("skip_chapters", "--skip-chapters"),
+                       ("title", "--title"), ("author", "--author"))
 NAMES = {"text": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern", "script": "--script",
          "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters"}
 MARKDOWN = (".md", ".markdown")
@@ -56,7 +57,7 @@ def check_long_form_options(configs):
         raise InputError("--text-file needs --output (a file, e.g. book.m4b, or '-' for stdout)")
     if long.cast and not long.script:
         raise InputError("--cast applies to --script (lines 'Name: text'); add --script")
-    if long.caption_words and long.captions is None:
+    if long.caption_words and not long.captions:
         raise InputError("--caption-words times the words of --captions; give --captions FILE (.vtt, .srt or .json)")
     if long.aligner_bits is not None and not long.caption_words:
         raise InputError("--aligner-bits applies to --caption-words; add --caption-words")
@@ -109,17 +110,15 @@ def _split_names(given: str, chapters) -> list:
 def _targets(job, doc) -> Targets:
     long, outs = job.longform, job.outputs
     fmt = output_format(outs.output, outs.audio_format)
-    if long.captions is not None:
-        caption_format(long.captions)
+    for given in long.captions:
+        caption_format(given)
     to_file = outs.output not in outputs.STDOUT_NAMES
     if long.split_chapters and not to_file:
         raise InputError("--split-chapters writes one file per chapter; give --output a file name")
     names = _split_names(outs.output, doc.chapters) if long.split_chapters else [outs.output]
     audio = [outputs.resolve(n, "--output") for n in names]
-    captions = []
-    if long.captions is not None:
-        captions = [outputs.resolve(n, "--captions") for n in
-                    (_split_names(long.captions, doc.chapters) if long.split_chapters else [long.captions])]
+    captions = [outputs.resolve(n, "--captions") for given in long.captions
+                for n in (_split_names(given, doc.chapters) if long.split_chapters else [given])]
     if not audio[0].seekable and fmt not in STREAMABLE:
         raise InputError(not_streamable(get_format(fmt)), field="format")
     if not audio[0].seekable and long.resume:
@@ -175,11 +174,13 @@ def _prepare(job):
         if long.script:
             raise InputError("--script reads 'Name: text' lines from a text file, not from an EPUB book")
         doc = book(long.text_file, skip_chapters=long.skip_chapters, lexicon=lexicon,
-                   normalize=speech.normalize is not False, language=speech.language)
+                   normalize=speech.normalize is not False, language=speech.language, title=long.title,
+                   author=long.author)
     else:
         doc = document(_read_text(long.text_file), markdown=suffix in MARKDOWN, html=suffix in HTML, script=long.script,
                        heading_pattern=long.heading_pattern, skip_chapters=long.skip_chapters, lexicon=lexicon,
-                       normalize=speech.normalize is not False, language=speech.language)
+                       normalize=speech.normalize is not False, language=speech.language, title=long.title,
+                       author=long.author)
     cast = _cast(long.cast)
     _check_cast(doc, cast)
     if long.caption_words:
@@ -193,11 +194,12 @@ def _prepare(job):
 
 
 def _run_key(job, tts, doc, cast) -> str:
-    """What a resumed run must share with the stopped one: what is said, by which model, voices and settings."""
+    """What a resumed run must share with the stopped one: what is said, by which model, voices and settings (the
+    seed is the work folder's: `longform.resume.WorkFolder.open` checks a given one, as for the Python API)."""
     voice = job.voice
     return fingerprint([(s.text, s.pause_s, s.speaker) for s in doc.segments], doc.chapters, str(tts.path),
                        _file_bytes(tts.path / "config.json"), tts.generation_config, job.speech.settings,
-                       job.speech.seed, voice.speaker, _file_bytes(voice.voice), _file_bytes(voice.ref_audio),
+                       voice.speaker, _file_bytes(voice.voice), _file_bytes(voice.ref_audio),
                        voice.ref_text, voice.x_vector_only, sorted((n, v, _file_bytes(v)) for n, v in cast.items()),
                        job.model.dtype)
 

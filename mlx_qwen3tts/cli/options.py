@@ -19,6 +19,13 @@ class Taken:
         return cls(**{f.name: opts[f.name] for f in fields(cls)})
 
 
+def _expanded(given):
+    """A path option (or a repeated one's paths) with a leading ~ expanded; stdout's names kept."""
+    if isinstance(given, tuple):
+        return tuple(_expanded(g) for g in given)
+    return given if given in outputs.STDOUT_NAMES else os.path.expanduser(given)
+
+
 @dataclass(frozen=True)
 class Model(Taken):
     """--model (a folder or a hub id) and --dtype."""
@@ -112,7 +119,7 @@ class LongForm(Taken):
     """--text-file and the options that only it takes."""
 
     text_file: Optional[str]
-    captions: Optional[str]
+    captions: tuple  # each --captions file (one per format)
     caption_words: bool
     aligner: str
     aligner_bits: Optional[str]
@@ -122,6 +129,8 @@ class LongForm(Taken):
     cast: tuple
     heading_pattern: Optional[str]
     skip_chapters: Optional[str]
+    title: Optional[str]
+    author: Optional[str]
     batch_size: int
 
 
@@ -142,8 +151,7 @@ class Configs:
     @classmethod
     def from_click(cls, opts: dict) -> "Configs":
         # a shell leaves ~ as it is in `--output=~/a.wav` and in quotes
-        opts = opts | {name: os.path.expanduser(opts[name]) for name in PATH_OPTIONS
-                       if opts[name] is not None and opts[name] not in outputs.STDOUT_NAMES}
+        opts = opts | {name: _expanded(opts[name]) for name in PATH_OPTIONS if opts[name] is not None}
         return cls(opts["list_speakers"], opts["from_codes"], Model.take(opts), Voice.take(opts), Speech.take(opts),
                    Outputs.take(opts), Streaming.take(opts), LongForm.take(opts))
 

@@ -42,45 +42,58 @@ def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str):
     return spoken
 
 
+def _titled(doc: Document, title: Optional[str], author: Optional[str]) -> Document:
+    """`doc` with the title and author given (None: as the text says)."""
+    given = {k: " ".join(v.split()) for k, v in (("title", title), ("author", author)) if v is not None}
+    return replace(doc, info=replace(doc.info, **given)) if given else doc
+
+
 def document(text: str, *, markdown: bool = False, html: bool = False, script: bool = False,
              heading_pattern: Optional[str] = None, skip_chapters: Optional[str] = None,
-             lexicon: Optional[Lexicon] = None, normalize: bool = True, language: str = "auto") -> Document:
+             lexicon: Optional[Lexicon] = None, normalize: bool = True, language: str = "auto",
+             title: Optional[str] = None, author: Optional[str] = None) -> Document:
     """The segments and chapters of `text`; what each segment says has the `lexicon`'s respellings and,
     with `normalize`, numbers and symbols as words in `language` (captions keep the text as written).
-    `skip_chapters`: a regular expression; chapters whose whole title it matches (any case) are left out."""
-    return read_document(text, markdown=markdown, html=html, script=script, heading_pattern=heading_pattern,
-                         skip_chapters=skip_chapters, spoken=_spoken(lexicon, normalize, language))
+    `skip_chapters`: a regular expression; chapters whose whole title it matches (any case) are left out.
+    `Document.info` has the title and author an .m4b/.m4a is tagged with: `title`, `author` where given, else
+    what the text says (an HTML page's <title> and <meta name="author">; Markdown's front matter, else its
+    first heading)."""
+    doc = read_document(text, markdown=markdown, html=html, script=script, heading_pattern=heading_pattern,
+                        skip_chapters=skip_chapters, spoken=_spoken(lexicon, normalize, language))
+    return _titled(doc, title, author)
 
 
 def book(path, *, skip_chapters: Optional[str] = None, lexicon: Optional[Lexicon] = None, normalize: bool = True,
-         language: str = "auto") -> Document:
+         language: str = "auto", title: Optional[str] = None, author: Optional[str] = None) -> Document:
     """The segments and chapters of the EPUB at `path` (in its spine's order, chapters from its table of
-    contents), with its title, author, language and cover in `Document.info`; as `document` otherwise
-    (with `language` auto, numbers are read in the book's language). Needs the `epub` extra."""
+    contents), with its title, author, language and cover in `Document.info` (`title`, `author`: given in
+    place of the book's); as `document` otherwise (with `language` auto, numbers are read in the book's
+    language). Needs the `epub` extra."""
     read = read_epub(path)
     if language in (None, "", "auto") and read.info.language:
         language = read.info.language
     doc = build(read.blocks, _spoken(lexicon, normalize, language), heading_chapters=not read.navigated,
                 skip_chapters=skip_chapters)
-    return replace(doc, info=read.info)
+    return _titled(replace(doc, info=read.info), title, author)
 
 
 def write(tts: "TTS", document: Document, output, *, captions=None, resume: bool = False, overwrite: bool = False,
           seed: Optional[int] = None, voices: Optional[Dict[Optional[str], object]] = None, batch_size: int = 8,
           quiet: bool = True, **request_kwargs) -> List[Path]:
     """Speak `document` into the file `output` (its extension names the format: .m4b/.m4a with chapter markers
-    and a book's tags and cover, or any format `Result.save` writes) and, if given, its `captions` (.srt, .vtt
-    or .json); returns the files written. Each finished segment is kept in a hidden work folder beside
+    and a book's tags and cover, or any format `Result.save` writes) and, if given, its `captions` (a .srt, .vtt
+    or .json path, or a list of them: each written); returns the files written. Each finished segment is kept in a hidden work folder beside
     `output` until the end, so a run stopped in any way continues with `resume=True` (refused unless the
     document, model, voices and settings are the same; the first run's seed is kept). An existing file is
     kept (InputError) unless `overwrite`. `voices`, `batch_size`, `seed` and `request_kwargs` as `narrate`;
     `quiet=False`: progress on stderr."""
     if batch_size < 1:
         raise InputError(f"{{batch_size}} must be at least 1, got {batch_size}", field="batch_size")
-    if captions is not None:
-        caption_format(captions)
+    captions = [] if captions is None else [captions] if isinstance(captions, (str, Path)) else list(captions)
+    for given in captions:
+        caption_format(given)
     targets = Targets([outputs.new_file(output, "output", overwrite)], output_format(output),
-                      [outputs.new_file(captions, "captions", overwrite)] if captions is not None else [])
+                      [outputs.new_file(given, "captions", overwrite) for given in captions])
     outputs.check_distinct(targets.audio + targets.captions, [])
     voices = voices or {}
     key = fingerprint([(s.text, s.pause_s, s.speaker) for s in document.segments], document.chapters, str(tts.path),

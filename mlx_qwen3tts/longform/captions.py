@@ -5,8 +5,8 @@ by its voice tag (`<v Alice>`), SRT by the name before the text (`Alice: ...`), 
 
 With word timings (`Cue.words`, from the forced aligner): WebVTT cues carry a timestamp tag before
 each later word (`<00:00:01.240>`, the karaoke form players show), JSON cues a `words` list, and SRT
-(which has no such tags) gives one cue per word, from its start to the next word's (words starting
-on the same sample share one)."""
+(which has no such tags) gives one cue per word, from its start to the next word's, showing the text as
+written (words whose starts show as one millisecond share a cue: no cue starts where it ends)."""
 
 import json
 from dataclasses import dataclass
@@ -53,7 +53,7 @@ def render(cues: List[Cue], rate: int, fmt: str) -> str:
     if fmt == "json":
         return json.dumps({"sample_rate": rate, "cues": [_json_cue(c) for c in cues]}, ensure_ascii=False, indent=1)
     if fmt == "srt" and any(c.words for c in cues):
-        cues = [w for c in cues for w in _word_cues(c)]
+        cues = [w for c in cues for w in _word_cues(c, rate)]
     lines = ["WEBVTT", ""] if fmt == "vtt" else []
     for number, cue in enumerate(cues, start=1):
         if fmt == "srt":
@@ -75,19 +75,30 @@ def _json_cue(cue: Cue) -> dict:
     return fields
 
 
-def _word_cues(cue: Cue) -> List[Cue]:
-    """An SRT cue per word, from its start to the next word's start (the last to the cue's end); words
-    that start on the same sample share a cue (an empty cue is no cue to a player)."""
-    groups = []
-    for text, start, _ in cue.words:
-        if groups and groups[-1][1] == start:
-            groups[-1][0] += " " + text
-        else:
-            groups.append([text, start])
+def _word_cues(cue: Cue, rate: int) -> List[Cue]:
+    """An SRT cue per word, from its start to the next word's start (the last to the cue's end), showing the
+    cue's text as written from that word to the next. Words whose starts show as the same millisecond share a
+    cue, and so does a word that starts at the cue's end with the word before it: a cue never starts where it
+    ends (an empty cue is no cue to a player)."""
+    places = _word_places(cue.text, [t for t, _, _ in cue.words])
+    end_ms = cue.end * 1000 // rate
+    groups = []  # [first word's index, start sample, start ms]
+    for i, (_, start, _) in enumerate(cue.words):
+        ms = start * 1000 // rate
+        if groups and (ms <= groups[-1][2] or ms >= end_ms):
+            continue
+        groups.append([i, start, ms] if ms < end_ms else [i, cue.start, cue.start * 1000 // rate])
     if not groups:
         return [cue]
-    ends = [start for _, start in groups[1:]] + [cue.end]
-    return [Cue(text, start, end, end, cue.chapter, cue.line, cue.speaker) for (text, start), end in zip(groups, ends)]
+    firsts = [i for i, _, _ in groups] + [len(cue.words)]
+    if places:  # the text as written: from a group's first word to the next group's (the first from the start)
+        cuts = [0] + [places[i] for i in firsts[1:-1]] + [len(cue.text)]
+        texts = [cue.text[a:b].strip() for a, b in zip(cuts, cuts[1:])]
+    else:
+        texts = [" ".join(t for t, _, _ in cue.words[a:b]) for a, b in zip(firsts, firsts[1:])]
+    ends = [start for _, start, _ in groups[1:]] + [cue.end]
+    return [Cue(text, start, end, end, cue.chapter, cue.line, cue.speaker)
+            for text, (_, start, _), end in zip(texts, groups, ends)]
 
 
 def _word_places(text: str, words) -> list:

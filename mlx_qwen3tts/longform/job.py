@@ -3,7 +3,7 @@
 from those files. Output to stdout or a pipe is streamed segment by segment instead (no resuming)."""
 
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import List, Optional
 
 import numpy as np
@@ -12,19 +12,19 @@ from ..audio.formats import StreamEncoder
 from ..errors import InputError
 from .. import outputs
 from .captions import Cue, caption_format, render
-from .narrate import narrate, new_run_seed
+from .narrate import narrate
 from .progress import Progress
 from .resume import WorkFolder
 from .segments import UNTITLED, Document
 from .word_timing import WordTimer, in_samples
-from .writer import open_writer
+from .writer import Part, open_writer
 
 
 @dataclass
 class Targets:
     audio: List[outputs.Output]  # the output, or one per chapter (--split-chapters)
     fmt: str  # a format name of audio.formats, or "mp4"
-    captions: List[outputs.Output]  # none, one, or one per chapter
+    captions: List[outputs.Output]  # each format's file, or (split) each format's files, one per chapter
     split: bool = False
 
 
@@ -39,7 +39,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
         return _stream(tts, document, targets, progress, words, voices=voices, batch_size=batch_size, seed=seed,
                        **request_kwargs)
     first = targets.audio[0]
-    work = WorkFolder.open(first.path, first.what, key, new_run_seed() if seed is None else seed, resume)
+    work = WorkFolder.open(first.path, first.what, key, seed, resume)
     if work.dropped:
         progress.warn(f"started over: the {work.dropped} finished segments of an earlier unfinished run of {first} "
                       "were dropped ({resume} continues such a run)", "resume")
@@ -102,7 +102,7 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
                     writer.close()
                 file, base = segment.chapter if targets.split else 0, position
                 writer = open_writer(stack.enter_context(targets.audio[file].staged()), targets.fmt, rate,
-                                     _file_info(document, file, targets.split))
+                                     document.info, _part(document, file, len(targets.audio)) if targets.split else None)
             pause = int(round(segment.pause_s * rate))
             audio = work.audio(segment.index)
             writer.write(audio)
@@ -120,18 +120,16 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
     return position
 
 
-def _file_info(document: Document, chapter: int, split: bool):
-    """A book's info for one output file: a chapter's file (--split-chapters) is titled by its chapter."""
-    info = document.info
-    if split and info.title:
-        return replace(info, title=document.chapters[chapter] or info.title)
-    return info
+def _part(document: Document, chapter: int, files: int) -> Part:
+    """A chapter's file (--split-chapters): titled by its chapter ("Opening" before the first), a numbered track
+    of the book's album."""
+    return Part(document.chapters[chapter] or UNTITLED, chapter + 1, files)
 
 
 def _write_captions(cues: List[Cue], targets: Targets, rate: int):
-    groups = [[c for c in cues if c.chapter == i] for i in range(len(targets.captions))] if targets.split else [cues]
+    groups = [[c for c in cues if c.chapter == i] for i in range(len(targets.audio))] if targets.split else [cues]
     outputs.write_all([(out, render(group, rate, caption_format(out.given)).encode())
-                       for out, group in zip(targets.captions, groups)])
+                       for out, group in zip(targets.captions, groups * len(targets.captions))])
 
 
 def _stream(tts, document: Document, targets: Targets, progress: Progress, words: Optional[WordTimer], **kwargs):

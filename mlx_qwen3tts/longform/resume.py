@@ -14,6 +14,7 @@ from typing import Iterator, Optional
 import numpy as np
 
 from ..errors import InputError
+from .narrate import new_run_seed
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -53,9 +54,10 @@ class WorkFolder:
         self.dropped = dropped  # finished segments of an earlier unfinished run, dropped to start over
 
     @classmethod
-    def open(cls, output: Path, what: str, key: str, seed: int, resume: bool) -> "WorkFolder":
-        """The run's folder: continued with `resume` (refused when there is none or it is another run's),
-        else made anew (an earlier unfinished run of this output is dropped)."""
+    def open(cls, output: Path, what: str, key: str, seed: Optional[int], resume: bool) -> "WorkFolder":
+        """The run's folder: continued with `resume` (refused when there is none, it is another run's, or
+        `seed` is given and is not the seed it runs with: None keeps it), else made anew with `seed` (None: a
+        new one; an earlier unfinished run of this output is dropped)."""
         folder = work_folder(output)
         found = _manifest(folder)
         if resume:
@@ -66,7 +68,12 @@ class WorkFolder:
                 raise InputError(f"{{resume}}: the unfinished run of {what} {output.name} was made with another text, "
                                  "model or settings; give the same arguments, or run without {resume} to start over",
                                  field="resume")
+            if seed is not None and seed != found["seed"]:
+                raise InputError(f"{{resume}}: the unfinished run of {what} {output.name} runs with {{seed}} "
+                                 f"{found['seed']}, not {seed}; give that seed or none to continue it, or run "
+                                 "without {resume} to start over", field="seed", others=("resume",))
             return cls(folder, key, found["seed"])
+        seed = new_run_seed() if seed is None else seed
         dropped = 0
         if folder.exists():
             if found is None:

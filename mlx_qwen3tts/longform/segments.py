@@ -6,14 +6,14 @@ the model is given (after the lexicon and normalization), `shown` what captions 
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, List, Optional, Tuple
 
 from ..errors import InputError
 from ..text import CONTROL, sentences
 from ..text.epub import BookInfo
-from ..text.html import read_html
-from ..text.markdown import Block, read_markdown
+from ..text.html import page_info, read_html
+from ..text.markdown import Block, front_matter, read_markdown
 
 MAX_SEGMENT_CHARS = 300  # a longer sentence is cut at a comma or space (as `text.split_sentences` cuts)
 # Silence after a segment, by what ends with it (seconds).
@@ -149,4 +149,17 @@ def read_document(text: str, *, markdown: bool = False, html: bool = False, scri
     if script:
         return build([], spoken, script_turns(text))
     blocks = read_markdown(text) if markdown else read_html(text) if html else plain_blocks(text, heading_pattern)
-    return build(blocks, spoken, skip_chapters=skip_chapters)
+    doc = build(blocks, spoken, skip_chapters=skip_chapters)
+    return replace(doc, info=_told_info(text, blocks, markdown, html))
+
+
+def _told_info(text: str, blocks: List[Block], markdown: bool, html: bool) -> BookInfo:
+    """What a Markdown or HTML text says of itself: a page's <title> and author; a Markdown file's front matter
+    (title, author), else its first heading as the title."""
+    if html:
+        return BookInfo(*page_info(text))
+    if markdown:
+        fields = front_matter(text)[0]
+        first = next((b.text for b in blocks if b.kind == "heading"), "")
+        return BookInfo(" ".join((fields.get("title") or first).split()), " ".join(fields.get("author", "").split()))
+    return BookInfo()

@@ -3,6 +3,7 @@ an MP4 container, through PyAV) with chapter markers that audiobook players and 
 book's title, author, language and cover (an attached picture). Samples go to the file as they are
 given, so memory does not grow with the length of the audio."""
 
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import List, Optional, Tuple
@@ -19,6 +20,15 @@ ISO639_2 = {"ar": "ara", "ca": "cat", "cs": "ces", "da": "dan", "de": "deu", "el
             "fi": "fin", "fr": "fra", "he": "heb", "hi": "hin", "hu": "hun", "id": "ind", "it": "ita", "ja": "jpn",
             "ko": "kor", "nb": "nob", "nl": "nld", "no": "nor", "pl": "pol", "pt": "por", "ro": "ron", "ru": "rus",
             "sv": "swe", "th": "tha", "tr": "tur", "uk": "ukr", "vi": "vie", "zh": "zho"}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One file of a book written a file per chapter: its title, and its track number of how many."""
+
+    title: str
+    number: int
+    total: int
 
 
 def output_format(path, fmt=None) -> str:
@@ -38,16 +48,18 @@ def _language(code: str) -> Optional[str]:
 class Mp4Writer(Mp4File):
     """AAC in MP4, written as samples come; `close(chapters)` writes the chapter list, then the index.
     A book's `info` goes in as audiobook players read it: title (also the album), author (artist and
-    album artist), the audio's language, and the cover as an attached picture."""
+    album artist), the audio's language, and the cover as an attached picture. A `part` of a book (a
+    chapter's file) is titled by its chapter and numbered as a track of the book's album."""
 
-    def __init__(self, path, sample_rate: int, info: Optional[BookInfo] = None):
+    def __init__(self, path, sample_rate: int, info: Optional[BookInfo] = None, part: Optional[Part] = None):
         super().__init__(path, sample_rate)
         if info is not None:
-            self._describe(info)
+            self._describe(info, part)
 
-    def _describe(self, info: BookInfo):
-        tags = {"title": info.title, "album": info.title, "artist": info.author, "album_artist": info.author,
-                "genre": "Audiobook" if info.title else ""}
+    def _describe(self, info: BookInfo, part: Optional[Part]):
+        tags = {"title": part.title if part else info.title, "album": info.title, "artist": info.author,
+                "album_artist": info.author, "genre": "Audiobook" if info.title else "",
+                "track": f"{part.number}/{part.total}" if part else ""}
         self.container.metadata.update({k: v for k, v in tags.items() if v})
         if _language(info.language):
             self.stream.metadata["language"] = _language(info.language)
@@ -83,5 +95,5 @@ class FileWriter:
         self._file.close()
 
 
-def open_writer(path, fmt: str, sample_rate: int, info: Optional[BookInfo] = None):
-    return Mp4Writer(path, sample_rate, info) if fmt == "mp4" else FileWriter(path, fmt, sample_rate)
+def open_writer(path, fmt: str, sample_rate: int, info: Optional[BookInfo] = None, part: Optional[Part] = None):
+    return Mp4Writer(path, sample_rate, info, part) if fmt == "mp4" else FileWriter(path, fmt, sample_rate)

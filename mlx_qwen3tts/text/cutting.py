@@ -6,8 +6,17 @@ import threading
 from collections import deque
 from typing import Iterable, Iterator
 
-# Sentence ends in Latin, CJK and other scripts; the closing quotes/brackets stay with the sentence.
-_SENTENCE = re.compile(r"(.+?(?:[.!?;…]+[\"'”’)\]]*(?=\s)|[。！？；]+[\"'”’」』）)]*|\n\s*\n|\Z))", re.S)
+# Sentence ends in Latin, CJK and other scripts; the closing quotes/brackets stay with the sentence. A dot
+# is no end after an abbreviation that always goes on ("e.g.", "Dr."), an initial ("L."), or two letters
+# each with its dot ("i.e.", "z.B."); an ellipsis or "etc." ends one only where a capital follows, and an
+# ellipsis in or right after brackets ("[OPTION...]", "[FILE]...", a synopsis's) never.
+ABBREVIATIONS = ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "vs", "cf", "Cf", "approx", "bzw", "ca", "Mt",
+                 "Capt", "Lt", "Sgt", "Rev", "Hon")  # not "No." ("No. He stayed.") nor "et al." (often an end)
+_NOT_AN_END = "".join(rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS + ("etc", "usw")) + (
+    r"(?<!\b[A-Z]\.)(?<!\b[A-Za-z]\.[A-Za-z]\.)(?<!\.\.\.)(?<!…)(?<!\.\.\.[\])])(?<!…[\])])")
+_CAPITAL_NEXT = r"(?<![\])]\.\.\.)(?<![\])]…)(?:(?<=\.\.\.)|(?<=…)|(?<=\betc\.)|(?<=\busw\.))(?=\s+[\"'“‘(\[]*[A-ZÀ-ÖØ-ÞА-Я])"
+_SENTENCE = re.compile(r"(.+?(?:(?:[.!?;…]+[\"'”’)\]]*)+(?:" + _NOT_AN_END + r"(?=\s)|" + _CAPITAL_NEXT + r")"
+                       r"|[。！？；]+[\"'”’」』）)]*|\n\s*\n|\Z))", re.S)
 CUT = None  # in a PieceCutter's output: the piece so far is whole; what follows starts the next one
 
 

@@ -2,10 +2,11 @@
 (those marked non-linear, such as notes, left out), each read as HTML (`html`); chapters where the
 book's own table of contents says (EPUB 3 navigation, else the EPUB 2 NCX; nested entries each start
 a chapter, an entry that begins where the next one does gives way to it); and the title, authors,
-language and cover image. Read through ebooklib (the `epub` extra)."""
+language and cover image. Lines count through the spine's documents as if they were one file, so a
+block's line says where it is in the whole book. Read through ebooklib (the `epub` extra)."""
 
 import posixpath
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
 from urllib.parse import unquote
@@ -94,18 +95,21 @@ def read_epub(path) -> Book:
     for order, (title, href) in enumerate(_toc(book.toc)):
         name, _, fragment = unquote(href).partition("#")
         starts.setdefault(posixpath.normpath(posixpath.join(base, name)), []).append((fragment, order, title))
-    blocks, navigated = [], False
+    blocks, navigated, lines = [], False, 0  # lines: of the spine's documents before this one
     for idref, linear in book.spine:
         item = book.get_item_with_id(idref)
         if item is None or linear == "no" or item.get_type() != ebooklib.ITEM_DOCUMENT:
             continue
-        found, anchors = read_html_anchors(item.get_content().decode("utf-8-sig", errors="replace"))
+        source = item.get_content().decode("utf-8-sig", errors="replace")
+        found, anchors = read_html_anchors(source)
+        found = [replace(block, line=block.line + lines) for block in found]
+        lines += source.count("\n") + 1
         marks = sorted((anchors.get(fragment, 0) if fragment else 0, order, title)
                        for fragment, order, title in starts.get(posixpath.normpath(item.file_name), ()))
         navigated = navigated or bool(marks)
         at = 0
         for index, _, title in marks:
-            blocks += found[at:index] + [Block("chapter", title, found[index].line if index < len(found) else 0)]
+            blocks += found[at:index] + [Block("chapter", title, found[index].line if index < len(found) else lines)]
             at = index
         blocks += found[at:]
     return Book(blocks, _info(book, epub), navigated)

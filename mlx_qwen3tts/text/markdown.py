@@ -1,5 +1,7 @@
 """Markdown read as a listener should hear it: the words of headings, paragraphs, list items and
-table rows, without the marks (emphasis, bullets, link targets, images, HTML); code blocks skipped.
+table rows, without the marks (emphasis, ~~strikethrough~~, bullets, link targets, autolinks' angle
+brackets, images, HTML); code blocks skipped. A line break (`<br>`, two spaces or a backslash at a
+line's end) ends a sentence; in a heading it is a space.
 GitHub's footnotes (markers `[^x]` and definitions `[^x]: ...`) and alert markers (`> [!NOTE]`)
 are left out too.
 
@@ -9,7 +11,7 @@ what a Markdown renderer would show.
 
 import re
 from dataclasses import dataclass
-from typing import List
+from typing import List, Tuple
 
 from markdown_it import MarkdownIt
 
@@ -22,9 +24,17 @@ class Block:
     level: int = 0  # heading level (1 for #); 0 for a paragraph
 
 
+LINE_BREAK = "\x00"  # where a line break (<br>) ends a sentence, in a block's words being gathered
+_BRACKETED = re.compile(r"<((?:https?|ftp)://[^\s<>]+|mailto:[^\s<>]+)>", re.I)
+_BR = re.compile(r"<br\s*/?>", re.I)
 _FOOTNOTE = re.compile(r"\s*\[\^[^\]\s]+\]")
 _FOOTNOTE_DEFINITION = re.compile(r"\[\^[^\]\s]+\]:")
 _ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
+
+
+def unbracketed(text: str) -> str:
+    """`text` without the angle brackets written around web addresses ("<https://...>")."""
+    return _BRACKETED.sub(r"\1", text)
 
 
 def _words(inline) -> str:
@@ -38,16 +48,38 @@ def _words(inline) -> str:
             continue  # a footnote marker that a definition made a link
         if child.type in ("text", "code_inline"):
             parts.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
+        elif child.type == "softbreak":
             parts.append(" ")
+        elif child.type == "hardbreak" or (child.type == "html_inline" and _BR.fullmatch(child.content)):
+            parts.append(LINE_BREAK)
         line_start = child.type in ("softbreak", "hardbreak")
-    words = _FOOTNOTE.sub("", " ".join("".join(parts).split()))
+    lines = [_FOOTNOTE.sub("", " ".join(line.split())) for line in "".join(parts).split(LINE_BREAK)]
+    words = "\n\n".join(line for line in lines if line)  # a line break ends a sentence
     return _ALERT.sub("", words, count=1) if _ALERT.match(words) else words
 
 
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+
+
+def front_matter(source: str) -> Tuple[dict, str]:
+    """A Markdown file's YAML front matter (`---` lines around `key: value` lines, as Jekyll, Hugo and pandoc
+    write it) as {key: value} of its plain values, and the source with it blanked (its lines kept, so line
+    numbers still count from the file's start)."""
+    m = _FRONT_MATTER.match(source)
+    if m is None:
+        return {}, source
+    fields = {}
+    for line in m.group(1).splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and not key.startswith((" ", "\t", "-")):
+            fields[key.strip().lower()] = value.strip().strip("\"'").strip()
+    return fields, "\n" * m.group(0).count("\n") + source[m.end():]
+
+
 def read_markdown(source: str) -> List[Block]:
-    """The blocks of a Markdown document in reading order; a table gives one paragraph per row."""
-    tokens = MarkdownIt("commonmark").enable("table").parse(source)
+    """The blocks of a Markdown document in reading order (its front matter is not read); a table gives one
+    paragraph per row."""
+    tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(front_matter(source)[1])
     blocks, heading, cells, row_line = [], 0, None, 0
     for i, token in enumerate(tokens):
         if token.type == "heading_open":
@@ -62,7 +94,7 @@ def read_markdown(source: str) -> List[Block]:
                 blocks.append(Block("paragraph", row + ".", row_line))
             cells = None
         elif token.type == "inline":
-            words = _words(token)
+            words = " ".join(_words(token).split()) if heading else _words(token)
             if cells is not None:
                 cells.append(words)
             elif words:

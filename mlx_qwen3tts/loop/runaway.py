@@ -73,7 +73,7 @@ class Runaway:
     def __init__(self, tokens: Callable[[], int], language: str, bounded: bool = True):
         self.tokens, self.language, self.bounded = tokens, language, bounded
         self.frames, self.held, self.bound = 0, 0, None
-        self.recent = deque(maxlen=LOOP_MAX_PERIOD + 1)  # the last codes, newest last
+        self.recent = deque(maxlen=LOOP_MAX_PERIOD)  # the last codes, newest last
         self.matches = [0] * (LOOP_MAX_PERIOD + 1)  # per period p: frames in a row equal to the one p before
         self.seen: Optional[str] = None
 

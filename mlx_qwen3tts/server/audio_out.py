@@ -16,7 +16,7 @@ import numpy as np
 from starlette.responses import JSONResponse, Response
 
 from ..audio import formats as audio_formats
-from .engine_client import engine_error
+from .engine_client import engine_error, runaway_notice
 from .params import Speech
 from ..audio.time_stretch import stretched, time_stretch
 
@@ -115,7 +115,7 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
     headers = notice_headers(handle.notices)
     if speech.stream_format is None:
         try:
-            return await whole_file(handle, speech, sample_rate, headers, timing)
+            return await whole_file(handle, speech, sample_rate, timing)
         except Exception as e:
             handle.cancel()
             raise engine_error(e) from None
@@ -124,7 +124,14 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
     usage = Usage(text_tokens, keep=timing is not None)
     events = usage if speech.stream_format == "sse" else None
     return AudioStream(in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage), handle.cancel),
-                       CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate, timing)
+                       CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate, timing,
+                       lambda: runaway_notice(handle))
+
+
+def told(handle) -> list:
+    """The notices of a finished request: the request layer's, then the runaway guard's."""
+    runaway = runaway_notice(handle)
+    return list(handle.notices) + ([runaway] if runaway else [])
 
 
 def notice_headers(notices) -> dict:
@@ -137,9 +144,11 @@ def notice_headers(notices) -> dict:
     return {NOTICE_HEADER: text.encode("latin-1", "replace").decode("latin-1")}
 
 
-async def whole_file(handle, speech: Speech, sample_rate: int, headers: dict, timing=None) -> Response:
-    """The handle's audio as one file; with `timing`, JSON holding it (base64) and the words' times."""
+async def whole_file(handle, speech: Speech, sample_rate: int, timing=None) -> Response:
+    """The handle's audio as one file; with `timing`, JSON holding it (base64) and the words' times; the
+    notices (the runaway guard's too) in a header."""
     data, words = await whole_audio(handle, speech, sample_rate, timing)
+    headers = notice_headers(told(handle))
     if words is None:
         return Response(data, media_type=CONTENT_TYPES[speech.fmt], headers=headers)
     return JSONResponse({"audio": base64.b64encode(data).decode(), "response_format": speech.fmt,
@@ -160,10 +169,11 @@ def sse(event: dict) -> bytes:
     return f"data: {json.dumps(event)}\n\n".encode()
 
 
-async def sse_events(chunks, usage: Usage, sample_rate: int, timing=None):
+async def sse_events(chunks, usage: Usage, sample_rate: int, timing=None, runaway=lambda: None):
     """The chunks as SSE events; a failure before the first one is raised (it gets its own status), one
     after it (the status is sent) ends the stream with an error event. With `timing`, the words' times
-    follow the last audio event (`speech.timestamps`), before `speech.audio.done`."""
+    follow the last audio event (`speech.timestamps`); `runaway()` (the runaway guard's notice, if it ended
+    the speech) comes as a `speech.runaway` event; then `speech.audio.done`."""
     sent = False
     try:
         async for data in chunks:
@@ -172,6 +182,8 @@ async def sse_events(chunks, usage: Usage, sample_rate: int, timing=None):
         if timing is not None:
             audio = np.concatenate(usage.kept) if usage.kept else np.zeros(0, np.float32)
             yield sse({"type": "speech.timestamps", "timestamps": await timing(audio)})
+        if runaway():
+            yield sse({"type": "speech.runaway", "message": runaway()})
     except Exception as e:
         if not sent:
             raise
@@ -185,12 +197,14 @@ class AudioStream:
     the last event) is given. The status waits for the first chunk, so an error before any audio gets its
     own (a full engine 429, ...). `watcher` (the server's watch of the client's disconnect) has been running
     since the request was submitted, so the engine request is cancelled the moment the client goes away,
-    queued or generating, not only at the next write."""
+    queued or generating, not only at the next write. `runaway()`: the runaway guard's notice, in the notice
+    header where it is known when the status goes (a stream ended in its first chunk), and as an SSE event."""
 
     def __init__(self, chunks, media_type: str, cancel, watcher, headers: dict, events=None, sample_rate: int = 0,
-                 timing=None):
+                 timing=None, runaway=lambda: None):
         self.chunks, self.media_type, self.cancel, self.watcher = chunks, media_type, cancel, watcher
         self.headers, self.events, self.sample_rate, self.timing = headers, events, sample_rate, timing
+        self.runaway = runaway
 
     async def __call__(self, scope, receive, send):
         try:
@@ -203,7 +217,7 @@ class AudioStream:
 
     def _body(self):
         return self.chunks if self.events is None else sse_events(self.chunks, self.events, self.sample_rate,
-                                                                   self.timing)
+                                                                   self.timing, self.runaway)
 
     async def _send(self, send, body):
         try:
@@ -216,7 +230,11 @@ class AudioStream:
             await send({"type": "http.response.body", "body": json.dumps(error.body()).encode()})
             return
         media = "text/event-stream" if self.events is not None else self.media_type
-        await send({"type": "http.response.start", "status": 200, "headers": self._headers(media, self.headers)})
+        headers = self.headers
+        if self.runaway():
+            said = [headers[NOTICE_HEADER]] if NOTICE_HEADER in headers else []
+            headers = notice_headers(said + [self.runaway()])
+        await send({"type": "http.response.start", "status": 200, "headers": self._headers(media, headers)})
         await send({"type": "http.response.body", "body": first, "more_body": True})
         async for data in body:
             if self.watcher.done():

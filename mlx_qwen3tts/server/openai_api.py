@@ -12,7 +12,7 @@ from ..errors import InputError
 from ..request import clone_voice, resolve_voice
 from ..voices import Blend
 from . import params as fields
-from .audio_out import notice_headers, speech_response, whole_audio
+from .audio_out import notice_headers, speech_response, told, whole_audio
 from .engine_client import build, engine_error, send_all, submit
 from .limits import ApiError
 from .health import health_facts
@@ -52,7 +52,7 @@ async def speech(request: Request):
     body = await json_body(request)
     speech = fields.speech(body, server.limits, server.voices)
     timing = word_timing(server, speech) if speech.timestamps else None
-    handle = submit(server, text=speech.text, **speech.kwargs)
+    handle = submit(server, text=speech.text, whole=speech.stream_format is None, **speech.kwargs)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     tokens = len(server.tts.tokenizer.encode(speech.text)) if speech.stream_format else 0  # SSE's usage
     return await speech_response(handle, speech, server.tts.sample_rate, watcher, tokens, timing)
@@ -119,7 +119,7 @@ async def speech_batch(request: Request):
         watcher.cancel()
     return JSONResponse({"object": "list", "model": server.model_id, "data": [
         {"object": "speech", "index": i, "response_format": s.fmt, "audio": base64.b64encode(data).decode(),
-         "notices": list(h.notices)} for i, (s, h, data) in enumerate(zip(speeches, handles, files))]})
+         "notices": told(h)} for i, (s, h, data) in enumerate(zip(speeches, handles, files))]})
 
 
 async def models(request: Request):

@@ -23,7 +23,7 @@ from ..loop.text_track import TextFeed
 from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
 from .limits import ApiError
-from .engine_client import build, engine_error, submit
+from .engine_client import build, engine_error, runaway_notice, submit
 
 log = logging.getLogger("mlx_qwen3tts.server")
 WS_FORMATS = ["pcm", "wav"]
@@ -217,6 +217,8 @@ class Session:
             finally:
                 self.active.remove(utt)
             usage.text_tokens = len(self.server.tts.tokenizer.encode("".join(utt.text))) if utt.text else 0
+            if runaway_notice(utt.handle):  # the runaway guard ended it
+                await self.send({"type": "speech.runaway", "message": runaway_notice(utt.handle)})
             await self.send({"type": "speech.audio.done", "usage": usage.as_dict(sr), "cancelled": utt.cancelled})
 
     async def delta(self, data: bytes, binary: bool):

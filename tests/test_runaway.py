@@ -18,8 +18,18 @@ from click.testing import CliRunner
 
 from fixture_checkpoints import FIXTURES, REFERENCE, checkpoint_dir
 from mlx_qwen3tts.loop.decode_loop import frame_budget
-from mlx_qwen3tts.loop.runaway import (LOOP_FRAMES, SILENCE_FRAMES, Runaway, seconds_per_token, speech_bound)
-from mlx_qwen3tts.plan import derived_seed, piece_seed, retry_seed
+
+# Imported where used, so that each test fails on its own where they are missing (8ffc7d9).
+def guard_module():
+    from mlx_qwen3tts.loop import runaway as module
+
+    return module
+
+
+def seeds_module():
+    from mlx_qwen3tts import plan
+
+    return plan
 
 SHORT = "Hello there."
 # Two pieces (the first 279 characters, the second 39), each sampled with its own seed.
@@ -28,13 +38,15 @@ TIMEOUT = 300
 
 
 def rules(codes, tokens=10, language="english", bounded=False):
-    guard = Runaway(lambda: tokens, language, bounded)
+    guard = guard_module().Runaway(lambda: tokens, language, bounded)
     return {guard.see(int(c)) for c in codes} - {None}
 
 
 # -- the rules ---------------------------------------------------------------------------------------------
 
 def test_each_rule_fires_on_its_shape():
+    g = guard_module()
+    SILENCE_FRAMES, LOOP_FRAMES, Runaway, speech_bound = g.SILENCE_FRAMES, g.LOOP_FRAMES, g.Runaway, g.speech_bound
     rng = np.random.default_rng(0)
     speech = rng.integers(0, 2048, 400)
     assert rules(speech) == set()
@@ -53,6 +65,7 @@ def test_each_rule_fires_on_its_shape():
 
 
 def test_the_bound_is_tighter_than_the_frame_budget_and_follows_the_rates():
+    speech_bound, seconds_per_token = guard_module().speech_bound, guard_module().seconds_per_token
     for language in ("english", "chinese", "japanese", "german", "korean", "auto"):
         for tokens in (1, 10, 100, 1000):
             assert speech_bound(tokens, language) < frame_budget(tokens)
@@ -85,9 +98,11 @@ def test_no_rule_fires_on_the_reference_outputs_or_the_encoded_fixture_audio():
 
 
 def test_derived_seeds():
+    derived_seed, piece_seed, retry_seed = (getattr(seeds_module(), n) for n in ("derived_seed", "piece_seed",
+                                                                                  "retry_seed"))
     assert piece_seed(5, 0) == 5 and piece_seed(None, 3) is None
     seeds = {piece_seed(5, i) for i in range(50)} | {retry_seed(5)}
-    assert len(seeds) == 51 and derived_seed(5, 1) == piece_seed(5, 1) == derived_seed(5, 1)
+    assert len(seeds) == 51 and piece_seed(5, 1) == derived_seed(5, 1) and retry_seed(5) == derived_seed(5, 0, 1)
     from mlx_qwen3tts.longform import segment_seed
 
     assert segment_seed(5, 3) == derived_seed(5, 3)  # long-form segments: the same rule
@@ -128,7 +143,7 @@ def test_python_generate_ends_each_rule_and_reports_it(silent):
     assert (held.codes[:, 0] == 0).all() and held.codes.shape[0] < 60  # caught early, not at 400
     long_text = "One two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen."
     looped = silent.generate(long_text, temperature=0, max_tokens=400, decode=False)
-    assert looped.runaway == "loop" and looped.codes.shape[0] == LOOP_FRAMES
+    assert looped.runaway == "loop" and looped.codes.shape[0] == guard_module().LOOP_FRAMES
     off = silent.generate(SHORT, temperature=0, max_tokens=80, decode=False, guard=False)
     assert off.runaway is None and off.codes.shape[0] == 80
 
@@ -137,7 +152,7 @@ def test_python_whole_audio_is_spoken_again_once_and_reported(tiny):
     result = tiny.generate(SHORT, seed=3, language="english")
     n = len(tiny.tokenizer.encode(SHORT))
     assert result.retried and result.runaway == "duration"  # random weights: it runs away again
-    assert result.codes.shape[0] == speech_bound(n, "english") + 1 < frame_budget(n)
+    assert result.codes.shape[0] == guard_module().speech_bound(n, "english") + 1 < frame_budget(n)
     again = tiny.generate(SHORT, seed=3, language="english")
     np.testing.assert_array_equal(result.audio, again.audio)
     greedy = tiny.generate(SHORT, temperature=0, language="english", decode=False)
@@ -162,7 +177,7 @@ def test_seeded_split_text_repeats_in_python(tiny):
     second = tiny.generate(SPLIT, seed=11, guard=False, decode=False)
     np.testing.assert_array_equal(first.codes, second.codes)
     pieces = [p.seed for p in plan.run(lambda: 0)]
-    assert pieces == [11, derived_seed(11, 1)]
+    assert pieces == [11, seeds_module().derived_seed(11, 1)]
 
 
 # -- the command line ----------------------------------------------------------------------------------------

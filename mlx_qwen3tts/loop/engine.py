@@ -172,7 +172,7 @@ class PiecedHandle:
         self._submit, self._cancelled, self._current, self._whole = submit, False, None, whole
         self.notices = request.notices  # what the request layer said of it (an ignored instruction, ...)
         # After cancel() no more pieces are asked for (a streamed text's next one waits for its text).
-        self._chunks = Plan(request, split).chunks(self._start, sample_rate, stop=lambda: self._cancelled)
+        self._chunks = Plan(request, split).chunks(self._start, sample_rate, stop=lambda: self._cancelled, whole=whole)
 
     def _start(self, request) -> "_HandleStream":
         """Queue a piece: the first may be refused (the engine full), a later one is admitted."""

@@ -29,8 +29,7 @@ speaking rate: they are the cases no rule may fire on (tests/test_runaway.py).
 """
 
 import math
-from collections import deque
-from typing import Callable, Optional
+from typing import Callable, Dict, List, Optional
 
 from ..codec import FRAMES_PER_SECOND
 
@@ -48,6 +47,7 @@ SILENCE_FRAMES = round(3.0 * FRAMES_PER_SECOND)  # 3 s of one code after the tex
 LOOP_MAX_PERIOD = round(3.0 * FRAMES_PER_SECOND)  # a word or a short phrase said over and over
 LOOP_FRAMES = round(4.0 * FRAMES_PER_SECOND)  # the shortest run a loop must repeat over
 LOOP_REPEATS = 3  # a period is seen at least this many times
+_LOOP_LENGTH = [0] + [max(LOOP_FRAMES, LOOP_REPEATS * p) for p in range(1, LOOP_MAX_PERIOD + 1)]  # per period
 
 
 def seconds_per_token(language: str) -> float:
@@ -72,37 +72,41 @@ class Runaway:
 
     def __init__(self, tokens: Callable[[], int], language: str, bounded: bool = True):
         self.tokens, self.language, self.bounded = tokens, language, bounded
-        self.frames, self.held, self.bound = 0, 0, None
-        self.recent = deque(maxlen=LOOP_MAX_PERIOD)  # the last codes, newest last
-        self.matches = [0] * (LOOP_MAX_PERIOD + 1)  # per period p: frames in a row equal to the one p before
+        self.frames, self.bound, self.looped = 0, None, False
+        self.codes: List[int] = []  # the last codes (at most 2 * LOOP_MAX_PERIOD), newest last
+        self.matches: Dict[int, int] = {}  # per period p: frames in a row equal to the one p before (0: left out)
         self.seen: Optional[str] = None
 
     def see(self, code: int) -> Optional[str]:
         self.frames += 1
-        self._hold(code)
         self._repeat(code)
-        self.recent.append(code)
         if self.seen is None:
             self.seen = self._rule()
         return self.seen
 
-    def _hold(self, code: int):
-        self.held = self.held + 1 if self.recent and self.recent[-1] == code else 1
-
     def _repeat(self, code: int):
-        n = len(self.recent)
-        for p in range(1, n + 1):
-            self.matches[p] = self.matches[p] + 1 if self.recent[n - p] == code else 0
+        """Each period's run of matches (only those where the code was seen within the longest period are not 0:
+        in speech, most frames repeat none of the last ones), and whether one is a loop by now."""
+        window, matches = self.codes[-LOOP_MAX_PERIOD:], {}
+        if code in window:
+            n = len(window)
+            for i, seen in enumerate(window):
+                if seen == code:
+                    p = n - i
+                    matches[p] = self.matches.get(p, 0) + 1
+                    self.looped = self.looped or matches[p] + p >= _LOOP_LENGTH[p]
+        self.matches = matches
+        self.codes.append(code)
+        if len(self.codes) > 2 * LOOP_MAX_PERIOD:
+            del self.codes[:LOOP_MAX_PERIOD]
 
     def _rule(self) -> Optional[str]:
         if self.bounded and self.frames > self._bound():
             return "duration"
-        if self.held >= SILENCE_FRAMES and self.frames - SILENCE_FRAMES >= self.tokens():
+        held = self.matches.get(1, 0) + 1  # frames of the last code in a row
+        if held >= SILENCE_FRAMES and self.frames - SILENCE_FRAMES >= self.tokens():
             return "silence"
-        for p in range(1, LOOP_MAX_PERIOD + 1):
-            if self.matches[p] + p >= max(LOOP_FRAMES, LOOP_REPEATS * p):
-                return "loop"
-        return None
+        return "loop" if self.looped else None
 
     def _bound(self) -> int:
         """The "duration" bound, worked out again only once passed (a streamed text's length grows)."""

@@ -5,13 +5,20 @@
 A text longer than `LONG_TEXT_CHARS` is cut at sentence ends (`split` "auto"; "sequence" and "batch" at any
 length, "none" never); text arriving as deltas is cut at the same places as it comes. Run one after the
 other, the pieces share the text's frame budget (`max_tokens`, when given: each piece may use what the ones
-before left) and only the first keeps the seed (the others draw their own, so no two pieces sound alike by
-chance); run as one batch ("batch"), the budget is shared by text length.
+before left); run as one batch ("batch"), the budget is shared by text length.
+
+Seeds, one rule (`derived_seed`) for everything spoken from one seed: piece i of a split text is spoken with
+`derived_seed(seed, i)` (the first piece with the seed itself), a long-form segment with the run's seed and
+its index, and a request spoken again after a runaway with `derived_seed(its own seed, 0, 1)`. So the same
+text, voice, settings and seed give the same audio through every front end, and no two pieces sound alike
+by chance. Without a seed each piece draws its own at random.
 """
 
 import itertools
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator, List, Optional
+
+import numpy as np
 
 from .audio.joining import JoinedChunks
 from .errors import InputError
@@ -24,6 +31,25 @@ from .text import StreamedPieces, split_sentences
 
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
 LONG_TEXT_CHARS = 300  # "auto" splits longer texts
+SEED_SPACE = 2**64
+RETRY = 1  # the attempt a runaway is spoken again as
+
+
+def derived_seed(seed: int, index: int, attempt: int = 0) -> int:
+    """The seed of item `index` (a piece, a segment) spoken from `seed`, at its `attempt`: the same for the same
+    three, unrelated between them (numpy's SeedSequence mixing)."""
+    state = np.random.SeedSequence([seed % SEED_SPACE, index, attempt]).generate_state(2, np.uint32)
+    return int(state[0]) << 32 | int(state[1])
+
+
+def piece_seed(seed: Optional[int], index: int) -> Optional[int]:
+    """Piece `index`'s seed: the first keeps the request's, the others are derived from it (None: drawn)."""
+    return seed if seed is None or index == 0 else derived_seed(seed, index)
+
+
+def retry_seed(seed: int) -> int:
+    """The seed a request whose speech ran away (spoken with `seed`) is spoken again with."""
+    return derived_seed(seed, 0, RETRY)
 
 
 def check_split(split):
@@ -57,8 +83,8 @@ class Plan:
         return isinstance(self.pieces, list) and len(self.pieces) > 1
 
     def run(self, spent: Callable[[], int], stop: Optional[Callable[[], bool]] = None) -> Iterator[Request]:
-        """The pieces one after the other as they are to be run: the first keeps the seed, each may use the
-        frames the ones before left (`spent()`: frames generated so far). The next piece is asked for once
+        """The pieces one after the other as they are to be run, each with its seed (`piece_seed`), each may use
+        the frames the ones before left (`spent()`: frames generated so far). The next piece is asked for once
         the caller has finished the one before; none once the budget is spent or `stop()` says so (a
         streamed text's next piece is then not waited for)."""
         pieces = iter(self.pieces)
@@ -72,15 +98,16 @@ class Plan:
                 piece = next(pieces, None)
                 if piece is None:
                     return
-                yield replace(piece, seed=piece.seed if i == 0 else None, max_frames=left)
+                yield replace(piece, seed=piece_seed(piece.seed, i), max_frames=left)
         finally:
             getattr(pieces, "close", lambda: None)()  # a streamed text's source closes with it
 
-    def chunks(self, start: Callable[[Request], Iterator], sample_rate: int, stop: Optional[Callable[[], bool]] = None):
+    def chunks(self, start: Callable[[Request], Iterator], sample_rate: int, stop: Optional[Callable[[], bool]] = None,
+               whole: bool = False):
         """The audio chunks of the pieces as one stream as they are made, `start(piece)` giving each piece's chunk
-        stream (closing it stops the piece): a text of one piece is its own stream, anything else `PlanChunks`.
-        "batch", whose pieces' audio comes together at the end, is refused. Each piece's last chunk tells the
-        text it spoke (`Said`)."""
+        stream (closing it stops the piece): a text of one piece is its own stream, anything else `PlanChunks`
+        (`whole`: see there). "batch", whose pieces' audio comes together at the end, is refused. Each piece's
+        last chunk tells the text it spoke (`Said`)."""
         if self.split == "batch":
             raise InputError("{split} batch gives the pieces' audio together at the end, so it cannot stream; "
                              "use {split} sequence", field="split")
@@ -90,38 +117,55 @@ class Plan:
 
         if isinstance(self.pieces, list) and len(self.pieces) == 1:
             return said(self.pieces[0])
-        return PlanChunks(self, said, sample_rate, stop)
+        return PlanChunks(self, said, sample_rate, stop, whole)
 
     def beside_others(self) -> List[Request]:
         """The pieces of a whole text run as rows of a batch beside other texts' (the command line's batch
-        lines): each with the text's seed and whole budget, as a batch cannot pass on what a piece left (the
-        same as `run` gives wherever no piece uses up the budget, and greedy decoding whatever the seed)."""
-        return list(self.pieces)
+        lines): each with its seed (`piece_seed`) and the text's whole budget, as a batch cannot pass on what a
+        piece left (the same as `run` gives wherever no piece uses up the budget)."""
+        return _seeded(self.pieces)
 
     def batch(self) -> List[Request]:
         """The pieces of a whole text as one batch ("batch"): the budget shared by text length (a piece whose
         share is 0 frames is left out, and `cut` set)."""
+        pieces = _seeded(self.pieces)
         if self.budget is None:
-            return list(self.pieces)
-        sizes = [len(piece.text) for piece in self.pieces]
+            return pieces
+        sizes = [len(piece.text) for piece in pieces]
         shares = [self.budget * size // sum(sizes) for size in sizes]
-        kept = [replace(piece, max_frames=n) for piece, n in zip(self.pieces, shares) if n > 0]
-        self.cut = len(kept) < len(self.pieces)
-        return kept or [replace(self.pieces[0], max_frames=self.budget)]
+        kept = [replace(piece, max_frames=n) for piece, n in zip(pieces, shares) if n > 0]
+        self.cut = len(kept) < len(pieces)
+        return kept or [replace(pieces[0], max_frames=self.budget)]
 
 
 class PlanChunks(Iterated):
     """A plan's pieces run one after the other (`Plan.run`), their chunks joined (`audio.joining.JoinedChunks`).
     The first piece is started at once (an engine refuses a full queue here, before any audio); each later
     one once the one before has given its final chunk. Tells `frames`, `max_frames` and `stopped_on_eos` as
-    one piece's stream does."""
+    one piece's stream does, and `runaway` (a piece's speech ran away: no piece follows it, unless `whole`, where
+    the audio goes out only once it is all made and a piece that ran away was spoken again) and `retried` (a
+    piece was spoken again), where the pieces' streams tell them."""
 
     def __init__(self, plan: Plan, start: Callable[[Request], Iterator], sample_rate: int,
-                 stop: Optional[Callable[[], bool]] = None):
-        self.plan = plan
-        pieces = plan.run(lambda: self.joined.frames, stop)
-        first = start(next(pieces))
-        self.joined = self._run = JoinedChunks(_streams(first, pieces, start), sample_rate, plan.many)
+                 stop: Optional[Callable[[], bool]] = None, whole: bool = False):
+        self.plan, self.streams = plan, []
+        ended = lambda: not whole and self.runaway is not None  # noqa: E731
+        pieces = plan.run(lambda: self.joined.frames, lambda: ended() or (stop is not None and stop()))
+        first = self._start(start, next(pieces))
+        streams = _streams(first, pieces, lambda piece: self._start(start, piece))
+        self.joined = self._run = JoinedChunks(streams, sample_rate, plan.many)
+
+    def _start(self, start: Callable[[Request], Iterator], piece: Request):
+        self.streams.append(start(piece))
+        return self.streams[-1]
+
+    @property
+    def runaway(self) -> Optional[str]:
+        return next((s.runaway for s in self.streams if getattr(s, "runaway", None)), None)
+
+    @property
+    def retried(self) -> bool:
+        return any(getattr(s, "retried", False) for s in self.streams)
 
     @property
     def frames(self) -> int:
@@ -191,6 +235,10 @@ def _streams(first, pieces: Iterator[Request], start: Callable[[Request], Iterat
             yield start(piece)
     finally:
         pieces.close()
+
+
+def _seeded(pieces: List[Request]) -> List[Request]:
+    return [replace(piece, seed=piece_seed(piece.seed, i)) for i, piece in enumerate(pieces)]
 
 
 def _pieces(request: Request, split: str, max_chars: int) -> Iterable[Request]:

@@ -58,6 +58,7 @@ class Request:
     first_chunk_frames: int = 1
     chunk_frames: int = 4
     notices: Tuple[str, ...] = ()  # for the caller to show (e.g. an instruction the model ignores)
+    guard: bool = True  # the runaway guard watches its frames (loop/runaway.py)
 
 
 def shown(value) -> str:
@@ -512,6 +513,8 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
         max_tokens = _integer(a.max_tokens, "max_tokens", 1, facts.max_new_tokens,
                               why=" (max_new_tokens in generation_config.json)")
     seed = None if a.seed is None else _integer(a.seed, "seed", 0, 2**64 - 1)
+    if not isinstance(a.guard, bool):
+        raise InputError(f"{{guard}} must be true or false, got {shown(a.guard)}", field="guard")
     first_chunk_frames = _integer(a.first_chunk_frames, "first_chunk_frames", 1, 2**31)
     chunk_frames = _integer(a.chunk_frames, "chunk_frames", 1, 2**31)
     instruct, instruct_notices = _instruct(facts, a.instruct)
@@ -528,7 +531,7 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     return Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct,
                    text_mode=text_mode, sampling=sampling, seed=seed, max_frames=max_tokens,
                    first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
-                   notices=voice_notices + instruct_notices)
+                   notices=voice_notices + instruct_notices, guard=a.guard)
 
 
 def checked_codes(facts: ModelFacts, codes, field: str = "codes") -> mx.array:

@@ -35,6 +35,7 @@ class Asked:
     normalize: bool = False  # numbers, dates and symbols said as words (text given whole)
     lexicon: object = None  # respellings: a Lexicon or its TSV file
     markdown: bool = False  # Markdown read as a listener hears it (text given whole)
+    guard: bool = True  # the runaway guard (loop/runaway.py): speech that will not end is caught as it happens
 
 
 FIELDS = tuple(f.name for f in fields(Asked))

@@ -9,7 +9,7 @@ layout, Base (default voice and cloning) the streaming one.
 
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -25,7 +25,7 @@ from .errors import InputError
 from .loop.decode_loop import DecodeLoop, FrameStream
 from .loop.engine import Engine
 from .loop.prompt import Prompt
-from .plan import Plan, build_plan
+from .plan import Plan, build_plan, retry_seed
 from .request import Request, build_request, checked_codes, clone_voice
 from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .iterators import Iterated
@@ -45,6 +45,8 @@ class Result:
     max_frames: int  # the frame limit it ran under (max_tokens, else the budget of its text)
     prefill_s: float  # from the start until its first frame was read (the last piece's, when split)
     voice: Voice  # the voice it was spoken with (e.g. the cloned one)
+    runaway: Optional[str] = None  # the runaway guard's rule that ended it ("duration", "silence", "loop")
+    retried: bool = False  # spoken again with a derived seed after a runaway (`runaway` is then the second's)
 
     def save(self, path, format: Optional[str] = None, overwrite: bool = False) -> Path:
         """Write the audio to `path`, in the format its extension names (.wav .flac .ogg/.opus .mp3 .aac
@@ -65,8 +67,10 @@ def joined(results: List[Result], decode: bool, complete: bool = True) -> Result
         return results[0]
     last = results[-1]
     audio = join_audio([r.audio for r in results], last.sample_rate) if decode else np.zeros((0,), np.float32)
+    runaway = next((r.runaway for r in results if r.runaway), None)
     return Result(audio, np.concatenate([r.codes for r in results]), last.sample_rate,
-                  complete and all(r.stopped_on_eos for r in results), last.max_frames, last.prefill_s, last.voice)
+                  complete and all(r.stopped_on_eos for r in results), last.max_frames, last.prefill_s, last.voice,
+                  runaway, any(r.retried for r in results))
 
 
 def _write_new(path, what: str, data: bytes, overwrite: bool) -> Path:
@@ -85,13 +89,14 @@ def _warn(notices, stacklevel: int):
 
 class ChunkStream(Iterated):
     """Audio chunks of one request as they are generated (iterate it), and the loop's report on its
-    frames: `frames`, `max_frames`, `stopped_on_eos`, `prefill_s` (see `decode_loop.FrameStream`)."""
+    frames: `frames`, `max_frames`, `stopped_on_eos`, `prefill_s`, `runaway` (see `decode_loop.FrameStream`:
+    a stream whose speech ran away ends there, and says so in `runaway`)."""
 
     def __init__(self, chunks: Iterator[AudioChunk], frames: FrameStream):
         self._run, self._frames = chunks, frames
 
     def __getattr__(self, name):
-        if name in ("frames", "max_frames", "stopped_on_eos", "prefill_s"):
+        if name in ("frames", "max_frames", "stopped_on_eos", "prefill_s", "runaway"):
             return getattr(self._frames, name)
         raise AttributeError(name)
 
@@ -226,22 +231,31 @@ class TTS:
         return joined(results, decode, complete=not plan.cut)
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
+        """One piece's Result; a sampled piece whose speech ran away is spoken again once (`plan.retry_seed`)."""
+        frames, codes = self._spoken(request, progress, piece)
+        if frames.runaway and request.sampling.sampled:
+            request = replace(request, seed=retry_seed(frames.seed))
+            frames, codes = self._spoken(request, progress, piece)
+            return replace(self._result(request, codes, frames, decode), retried=True)
+        return self._result(request, codes, frames, decode)
+
+    def _spoken(self, request: Request, progress, piece) -> Tuple[FrameStream, list]:
         frames, codes = self.request_frames(request), []
         for frame in frames:
             codes.append(frame.codes)
             if progress is not None:
                 progress(frame.index + 1, frames.max_frames, *piece)
-        return self._result(request, codes, frames, decode)
+        return frames, codes
 
     def _result(self, request: Request, codes: list, stats, decode: bool) -> Result:
         """A Result from the (1, 16) or (16,) code arrays of a request's frames; `stats`: the loop's
-        report on them (stopped_on_eos, max_frames, prefill_s: a FrameStream or a Row)."""
+        report on them (stopped_on_eos, max_frames, prefill_s, runaway: a FrameStream or a Row)."""
         codes = np.array(codes, dtype=np.int32).reshape(-1, 16)
         audio = np.zeros((0,), dtype=np.float32)
         if decode and len(codes):
             audio = self._decode(mx.array(codes), ref_codes=request.voice.ref_codes)
         return Result(audio, codes, self.sample_rate, stats.stopped_on_eos, stats.max_frames, stats.prefill_s,
-                      request.voice)
+                      request.voice, stats.runaway)
 
     def generate_batch(self, texts: Sequence[str], seed=None, decode: bool = True, done=None,
                        **kwargs) -> List[Result]:
@@ -276,7 +290,20 @@ class TTS:
     def run(self, requests: Sequence[Request], decode: bool = True) -> Iterator[Tuple[int, Result]]:
         """Requests (from `request`, or a plan's pieces) run together as rows of one batch, each with its own
         settings, seed and frame limit: (index in `requests`, its Result) as each finishes, in the order they
-        finish. Every batch goes through here: `generate_batch`, `generate`'s "batch" split, long-form."""
+        finish. Every batch goes through here: `generate_batch`, `generate`'s "batch" split, long-form. The
+        sampled ones whose speech ran away are spoken again once, together, after the others
+        (`plan.retry_seed`; their Results say `retried`)."""
+        again = {}  # index -> the request spoken again
+        for i, row, result in self._rows_run(requests, decode):
+            if result.runaway and requests[i].sampling.sampled:
+                again[i] = replace(requests[i], seed=retry_seed(row.seed))
+            else:
+                yield i, result
+        order = list(again)
+        for j, _, result in self._rows_run([again[i] for i in order], decode):
+            yield order[j], replace(result, retried=True)
+
+    def _rows_run(self, requests: Sequence[Request], decode: bool) -> Iterator[Tuple[int, object, Result]]:
         rows, batch = self.loop.rows(), [self.loop.row(request) for request in requests]
         rows.add(*batch)
         codes, finished = {row: [] for row in batch}, set()
@@ -286,10 +313,10 @@ class TTS:
             for i, row in enumerate(batch):  # a row is done once its last frame is read
                 if row.done and i not in finished:
                     finished.add(i)
-                    yield i, self._result(requests[i], codes[row], row, decode)
+                    yield i, row, self._result(requests[i], codes[row], row, decode)
         for i, (request, row) in enumerate(zip(requests, batch)):
             if i not in finished:
-                yield i, self._result(request, codes[row], row, decode)
+                yield i, row, self._result(request, codes[row], row, decode)
 
     def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
                split: str = "auto", aligner=None, **kwargs) -> ChunkStream:

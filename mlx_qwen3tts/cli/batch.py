@@ -10,7 +10,7 @@ from .. import outputs
 from ..audio.formats import encode
 from ..audio.time_stretch import time_stretch
 from ..errors import InputError
-from .console import warn_cut
+from .console import warn_cut, warn_runaway
 from .progress import line_done
 from .sinks import npy_bytes
 from .text_input import decode_utf8
@@ -72,7 +72,8 @@ def run_batch(tts, texts, outs: dict, fmt, common: dict, quiet: bool, split: str
             items.append((outs["audio"][i], encode(audio, result.sample_rate, fmt.name)))
         if outs["codes"] is not None:
             items.append((outs["codes"][i], npy_bytes(result.codes)))
-        if not result.stopped_on_eos:
+        warn_runaway(result.runaway, result.retried, f"line {number}: ")
+        if not result.stopped_on_eos and not result.runaway:
             warn_cut(common["max_tokens"], "its frame budget", f"line {number} ")
     outputs.write_all(items)
     if not quiet:

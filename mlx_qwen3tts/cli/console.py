@@ -48,3 +48,14 @@ def warn_cut(max_tokens, budget: str, line=""):
     """The speech ended at its frame budget, not at an end-of-speech token."""
     limit, advice = (f"--max-tokens {max_tokens}", "") if max_tokens else (budget, "; --max-tokens sets another budget")
     warn(f"{line}stopped at {limit} without an end-of-speech token; the speech may be cut off{advice}")
+
+
+def warn_runaway(runaway, retried: bool, line=""):
+    """The runaway guard fired (`runaway`: its rule; `retried`: the speech was made again, and `runaway` then
+    says it ran away again): one line, or none when the speech made again ended well."""
+    if retried and not runaway:
+        warn(f"{line}the speech ran away (runaway guard); it was spoken again with another seed")
+    elif runaway:
+        again = "spoken again with another seed, it ran away again" if retried else "it was ended there"
+        warn(f"{line}the speech ran away ({runaway}; runaway guard): {again}, so it may be cut off; --no-guard "
+             "turns the guard off")

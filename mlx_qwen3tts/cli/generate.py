@@ -89,6 +89,9 @@ from .voice import speaking_voice
 @click.option("--lexicon", help="TSV of 'word<TAB>how to say it' applied to the text before speaking.")
 @click.option("--normalize/--no-normalize", default=None, help="Numbers, dates and symbols as words "
               "(default: on for --text-file).")
+@click.option("--guard/--no-guard", default=True, show_default=True, help="The runaway guard: speech that will "
+              "not end is spoken again once with another seed (a stream is ended there); a warning says so. See "
+              "docs/cli.md#runaway-guard.")
 @click.option("--heading-pattern", help="With --text-file: a regular expression; plain-text lines matching it "
               "start chapters (Markdown uses # and ## headings).")
 @click.option("--skip-chapters", metavar="PATTERN", help="With --text-file: leave out the chapters whose whole title "

@@ -74,6 +74,7 @@ class Speech(Taken):
     split: str
     normalize: Optional[bool]
     lexicon: Optional[str]
+    guard: bool
 
     @property
     def sampling(self) -> dict:
@@ -84,7 +85,7 @@ class Speech(Taken):
     def settings(self) -> dict:
         """The request's keywords but the text, the voice and the seed."""
         return dict(language=self.language, instruct=self.instruct, text_mode=self.text_mode,
-                    max_tokens=self.max_tokens, **self.sampling)
+                    max_tokens=self.max_tokens, guard=self.guard, **self.sampling)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from ..audio.formats import encode
 from ..audio.time_stretch import TimeStretch, time_stretch
 from ..codec import FRAMES_PER_SECOND
 from ..errors import InputError
-from .console import warn, warn_cut
+from .console import warn, warn_cut, warn_runaway
 from .progress import FrameProgress
 from .sinks import audio_sink, npy_bytes, player
 from .text_input import stdin_deltas
@@ -26,12 +26,13 @@ def speak(tts, text, outs: dict, fmt, common: dict, speech, streaming, quiet: bo
                               chunk_frames=streaming.chunk_frames, **common)
         for notice in request.notices:
             warn(notice)
-        codes, stopped_on_eos, budget, made = _streamed(tts, request, outs["audio"], fmt, speech.split,
-                                                        streaming.play, quiet, speed)
+        codes, spoken, made = _streamed(tts, request, outs["audio"], fmt, speech.split, streaming.play, quiet,
+                                        speed)
     else:
-        codes, stopped_on_eos, budget, made = _whole(tts, text, outs["audio"], fmt, common, speech.split, quiet,
-                                                     speed)
-    if not stopped_on_eos:
+        codes, spoken, made = _whole(tts, text, outs["audio"], fmt, common, speech.split, quiet, speed)
+    stopped_on_eos, budget = spoken.stopped_on_eos, spoken.max_frames
+    warn_runaway(spoken.runaway, getattr(spoken, "retried", False))
+    if not stopped_on_eos and not spoken.runaway:
         warn_cut(speech.max_tokens, f"the budget for this text ({budget} frames)")
     if outs["codes"] is not None:
         outs["codes"].write(npy_bytes(codes))
@@ -52,11 +53,12 @@ def _whole(tts, text, output, fmt, common: dict, split: str, quiet: bool, speed:
         audio = time_stretch(result.audio, speed, result.sample_rate)
         output.write(encode(audio, result.sample_rate, fmt.name))
         seconds = audio.shape[0] / result.sample_rate
-    return result.codes, result.stopped_on_eos, result.max_frames, f"{frames} frames, {seconds:.2f} s of audio"
+    return result.codes, result, f"{frames} frames, {seconds:.2f} s of audio"
 
 
 def _streamed(tts, request, output, fmt, split: str, play: bool, quiet: bool, speed: float):
-    """Codes, whether the model ended the speech, the frame budget, and what was made (in words)."""
+    """Codes, the stream (whether the model ended the speech, the frame budget, a runaway), and what was made
+    (in words)."""
     import numpy as np
 
     # A rough length for the playback buffer: ~0.3 s of speech per text token (none for text read as it comes).
@@ -98,4 +100,4 @@ def _streamed(tts, request, output, fmt, split: str, play: bool, quiet: bool, sp
     codes = np.concatenate(collected) if collected else np.zeros((0, 16), dtype=np.int32)
     made = (f"{codes.shape[0]} frames, {samples_out / tts.sample_rate:.2f} s of audio in "
             f"{time.perf_counter() - start:.2f} s")
-    return codes, chunks.stopped_on_eos, chunks.max_frames, made
+    return codes, chunks, made

@@ -69,8 +69,11 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
 def _report(progress: Progress, spoken):
     where = f"segment {spoken.segment.index + 1} (line {spoken.segment.line})"
     if spoken.retried:
-        progress.warn(f"{where} ran to its frame limit without an end-of-speech token; generated it again with "
-                      "another seed" + ("" if spoken.stopped_on_eos else ", which ran on too: its speech may be cut off"))
+        progress.warn(f"{where} ran away; spoken again with another seed" +
+                      (f", which ran away too ({spoken.runaway}): its speech may be cut off" if spoken.runaway else ""))
+    elif spoken.runaway:
+        progress.warn(f"{where} ran away ({spoken.runaway}; runaway guard) and was ended there: its speech may be "
+                      "cut off")
     elif not spoken.stopped_on_eos:
         progress.warn(f"{where} ran to its frame limit without an end-of-speech token; its speech may run on or be "
                       "cut off")

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING, Dict, Iterator, Optional
 
 import numpy as np
 
+from ..plan import derived_seed
 from .segments import Document, Segment
 
 if TYPE_CHECKING:
     from ..tts import TTS
-
-SEED_SPACE = 2**64
 
 
 @dataclass
@@ -26,14 +25,14 @@ class Spoken:
     audio: np.ndarray  # (samples,) float32 at the model's rate: the speech, without the pause after it
     pause: int  # samples of silence that follow it in the output
     start: int  # the output sample where its speech starts
-    stopped_on_eos: bool  # False: it ran to its frame limit without an end-of-speech token
-    retried: bool = False  # generated a second time (sampling) after running to its limit
+    stopped_on_eos: bool  # False: it ran to its frame limit, or ran away, without an end-of-speech token
+    retried: bool = False  # spoken a second time after its speech ran away (see `TTS.run`)
+    runaway: Optional[str] = None  # the runaway guard's rule that ended it (the second time, when retried)
 
 
 def segment_seed(run_seed: int, index: int, attempt: int = 0) -> int:
-    """A segment's seed: the same for the same run seed, index and attempt, unrelated between them."""
-    state = np.random.SeedSequence([run_seed % SEED_SPACE, index, attempt]).generate_state(2, np.uint32)
-    return int(state[0]) << 32 | int(state[1])
+    """A segment's seed: `plan.derived_seed`, the one rule for everything spoken from one seed."""
+    return derived_seed(run_seed, index, attempt)
 
 
 def new_run_seed() -> int:
@@ -48,35 +47,28 @@ def narrate(tts: "TTS", document: Document, *, voices: Optional[Dict[Optional[st
     voices: a script's speaker name -> voice (a Voice, or what `TTS.request` takes as `voice`); the
     voice for None (and for every segment without a speaker) is the narrator's, else `request_kwargs`
     decide. request_kwargs: as `TTS.request` (language, speaker, instruct, temperature, ...);
-    `max_tokens` caps each segment. A segment that runs to its frame budget without ending is, when
-    sampling, generated once more with another derived seed (greedy decoding would repeat it).
+    `max_tokens` caps each segment. A segment whose speech runs away is, when sampling, spoken once more
+    with a seed derived from its own (`TTS.run`; the runaway guard, loop/runaway.py).
     """
     seed = new_run_seed() if seed is None else seed
     voices = voices or {}
     todo = document.segments[first:]
     for at in range(0, len(todo), batch_size):
         group = todo[at : at + batch_size]
-        requests = [_request(tts, s, voices, seed, 0, request_kwargs) for s in group]
-        for segment, request, result in zip(group, requests, _speak(tts, requests)):
-            retried = _ran_on(request, result) and request.sampling.sampled
-            if retried:
-                result = _speak(tts, [_request(tts, segment, voices, seed, 1, request_kwargs)])[0]
+        requests = [_request(tts, s, voices, seed, request_kwargs) for s in group]
+        for segment, result in zip(group, _speak(tts, requests)):
             pause = int(round(segment.pause_s * tts.sample_rate))
-            yield Spoken(segment, result.audio, pause, start, result.stopped_on_eos, retried)
+            yield Spoken(segment, result.audio, pause, start, result.stopped_on_eos, result.retried, result.runaway)
             start += result.audio.shape[0] + pause
 
 
-def _request(tts: "TTS", segment: Segment, voices: dict, seed: int, attempt: int, kwargs: dict):
+def _request(tts: "TTS", segment: Segment, voices: dict, seed: int, kwargs: dict):
     voice = voices.get(segment.speaker, voices.get(None))
     extra = dict(voice=voice, speaker=None) if voice is not None else {}
-    return tts.request(segment.text, seed=segment_seed(seed, segment.index, attempt), **{**kwargs, **extra})
+    return tts.request(segment.text, seed=segment_seed(seed, segment.index), **{**kwargs, **extra})
 
 
 def _speak(tts: "TTS", requests) -> list:
     """The Results of `requests`, in order: one batch, a row each (`TTS.run`)."""
     return [result for _, result in sorted(tts.run(requests, decode=True), key=lambda item: item[0])]
 
-
-def _ran_on(request, result) -> bool:
-    """It ran to the budget of its text (not to a cap the caller set) without an end-of-speech token."""
-    return not result.stopped_on_eos and request.max_frames is None and result.codes.shape[0] > 0

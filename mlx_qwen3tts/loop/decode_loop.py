@@ -23,6 +23,7 @@ from .graphs import LoopGraphs
 from .prompt import Prompt, build_prompt
 from .row_store import RowStore
 from .rows import Row, Rows
+from .runaway import Runaway
 from .sampling import SamplingConfig
 from .text_track import LiveText, LiveTextTrack, live_share
 
@@ -45,7 +46,8 @@ class Frame:
 class FrameStream(Iterated):
     """The frames of one row run alone (iterate it), and what the loop reports about them: `frames`
     given out, `max_frames` (its frame limit, lowered as a streamed-in text tells its length),
-    `stopped_on_eos`, `prefill_s` (until its first frame was read).
+    `stopped_on_eos`, `prefill_s` (until its first frame was read), `runaway` (the runaway guard's rule that
+    ended it, else None) and `seed` (its row's random seed, drawn where the request gave none).
 
     On Metal/CUDA frame t+1 is sent off before frame t is read (see `Rows`). With a
     streamed-in text, a frame whose text has not arrived yet is sent off once it has (the
@@ -56,6 +58,7 @@ class FrameStream(Iterated):
     def __init__(self, rows: Rows, make_row: Callable, make_text: Optional[Callable] = None):
         self.frames = self.max_frames = 0
         self.stopped_on_eos, self.prefill_s = False, 0.0
+        self.runaway, self.seed = None, None
         self._run = self._generate(rows, make_row, make_text)
 
     def _generate(self, rows: Rows, make_row: Callable, make_text: Optional[Callable]):
@@ -69,12 +72,12 @@ class FrameStream(Iterated):
                 text.close()
 
     def _row_frames(self, rows: Rows, row: Row):
-        self.max_frames = row.limit()
+        self.max_frames, self.seed = row.limit(), row.seed
         rows.add(row)
         for frames in rows.drain():  # the only row: a step with nothing to do waits for its text
             self.prefill_s = row.prefill_s
             for r, codes in frames:
-                self.frames = r.frames
+                self.frames, self.runaway = r.frames, r.runaway  # known with the frame that ends it
                 yield Frame(r.frames - 1, codes[None], last=r.done)
             self.max_frames = row.limit()
         if row.error is not None:
@@ -139,7 +142,8 @@ class DecodeLoop:
         """
         if text is None:
             prompt = self.prompt(request)
-            return Row(prompt, request.sampling, self.limit(request, prompt), request.seed)
+            return Row(prompt, request.sampling, self.limit(request, prompt), request.seed,
+                       guard=self.guard(request, lambda: prompt.text_tokens))
         needed = live_share(request.voice)[0]
         if not (wait or text.has(max(needed, 1))):
             return None
@@ -148,14 +152,21 @@ class DecodeLoop:
             return None
         consumed = body if text.finished else body[:needed]
         prompt = self.prompt(request, TemplateIds(text.role(), tuple(consumed), ()), text.finished)
+        guard = self.guard(request, lambda: len(text.body()))
         if text.finished:  # the prompt holds it all: the prompt's own text track follows
-            return Row(prompt, request.sampling, self.limit(request, prompt), request.seed)
+            return Row(prompt, request.sampling, self.limit(request, prompt), request.seed, guard=guard)
         eos, pad = self.talker.text_embed([self.config.tts_eos_token_id, self.config.tts_pad_token_id])
         track = LiveTextTrack(text, request.voice, self.talker.text_embed, eos, pad)
         budget = None
         if request.max_frames is None:  # grows with the text received so far
             budget = lambda: frame_budget(len(text.body()))  # noqa: E731
-        return Row(prompt, request.sampling, self.limit(request, prompt), request.seed, track, budget)
+        return Row(prompt, request.sampling, self.limit(request, prompt), request.seed, track, budget, guard)
+
+    @staticmethod
+    def guard(request: Request, tokens: Callable[[], int]) -> Optional[Runaway]:
+        """A request's runaway guard (None when it asked for none); `tokens()`: its text's length in tokens so far.
+        The "duration" rule holds where it set no max_tokens."""
+        return Runaway(tokens, request.language, bounded=request.max_frames is None) if request.guard else None
 
     def limit(self, request: Request, prompt: Prompt) -> int:
         """A request's frame limit: its max_frames, else the budget of its text (at most max_new_tokens)."""

@@ -55,7 +55,7 @@ from ..codec import SAMPLE_RATE
 from ..errors import Qwen3TTSError
 from ..audio.chunks import AudioChunk, ChunkDecoder, decode_chunks
 from ..iterators import Iterated
-from ..plan import Plan
+from ..plan import Plan, retry_seed
 from .text_track import TextFeed, feed_from
 from .decode_loop import Rows
 
@@ -99,6 +99,7 @@ class Job:
         self.cancelled = threading.Event()
         self.finished = False
         self.row = self.text = self.chunks = None
+        self.runaway: Optional[str] = None  # its row's runaway rule, set before its last chunk is handed out
         self._wake = wake
 
     def cancel(self):
@@ -126,6 +127,20 @@ class Handle:
     def id(self) -> int:
         return self._job.id
 
+    @property
+    def runaway(self) -> Optional[str]:
+        """The runaway guard's rule that ended it (None: it did not run away), known with its last chunk."""
+        return self._job.runaway
+
+    @property
+    def seed(self) -> Optional[int]:
+        """Its row's random seed (drawn where the request gave none); None before its row is made."""
+        return None if self._job.row is None else self._job.row.seed
+
+    @property
+    def cancelled(self) -> bool:
+        return self._job.cancelled.is_set()
+
     def cancel(self):
         """End the request: its row is freed within one frame and iteration stops."""
         self._job.cancel()
@@ -146,21 +161,37 @@ class PiecedHandle:
     """A submitted request as the pieces it is spoken in (`plan.Plan`): each piece queued once the one before
     has ended, their audio joined as `TTS.generate` joins them; a text of one piece is just its own stream.
     Iterate it for the audio chunks; `cancel()` to stop early. The first piece is queued at once, so a full
-    engine refuses the request before any audio."""
+    engine refuses the request before any audio.
 
-    def __init__(self, submit, request, split: str, sample_rate: int):
-        self._submit, self._cancelled, self._current = submit, False, None
+    The runaway guard: streamed (`whole` False), a piece whose speech ran away ends there and no piece follows
+    it; `whole` (the audio is handed out only once it is all made), each piece's chunks are held until it ends,
+    and a sampled piece that ran away is spoken again once (`plan.retry_seed`) in its place. `runaway` names
+    the rule that fired (on the piece spoken again, where it ran away again), `retried` says a piece was."""
+
+    def __init__(self, submit, request, split: str, sample_rate: int, whole: bool = False):
+        self._submit, self._cancelled, self._current, self._whole = submit, False, None, whole
         self.notices = request.notices  # what the request layer said of it (an ignored instruction, ...)
         # After cancel() no more pieces are asked for (a streamed text's next one waits for its text).
-        self._chunks = Plan(request, split).chunks(self._start, sample_rate, stop=lambda: self._cancelled)
+        self._chunks = Plan(request, split).chunks(self._start, sample_rate, stop=lambda: self._cancelled, whole=whole)
 
     def _start(self, request) -> "_HandleStream":
         """Queue a piece: the first may be refused (the engine full), a later one is admitted."""
+        return (_HeldStream if self._whole else _HandleStream)(self._queue(request), request, self._queue)
+
+    def _queue(self, request) -> Handle:
         handle = self._submit(request, admitted=self._current is not None)
         if self._current is None:
             self.id = handle.id
         self._current = handle
-        return _HandleStream(handle)
+        return handle
+
+    @property
+    def runaway(self) -> Optional[str]:
+        return getattr(self._chunks, "runaway", None)
+
+    @property
+    def retried(self) -> bool:
+        return getattr(self._chunks, "retried", False)
 
     def cancel(self):
         self._cancelled = True
@@ -173,11 +204,33 @@ class PiecedHandle:
 class _HandleStream(Iterated):
     """A piece's Handle as its chunk stream: closing it cancels the piece."""
 
-    def __init__(self, handle: Handle):
+    retried = False
+
+    def __init__(self, handle: Handle, request=None, queue=None):
         self.handle, self._run = handle, iter(handle)
+
+    @property
+    def runaway(self) -> Optional[str]:
+        return self.handle.runaway
 
     def close(self):
         self.handle.cancel()
+
+
+class _HeldStream(_HandleStream):
+    """A piece of whole audio: its chunks held until it ends, then handed out; spoken again once in its place
+    (`queue(request)`, a seed derived from its own) where it was sampled and its speech ran away."""
+
+    def __init__(self, handle: Handle, request, queue):
+        super().__init__(handle)
+        self._run = self._held(request, queue)
+
+    def _held(self, request, queue):
+        chunks = list(self.handle)
+        if self.handle.runaway and request.sampling.sampled and not self.handle.cancelled:
+            self.handle, self.retried = queue(replace(request, seed=retry_seed(self.handle.seed))), True
+            chunks = list(self.handle)
+        yield from chunks
 
 
 class Engine:
@@ -201,20 +254,21 @@ class Engine:
         self._thread.start()
         _open_engines.add(self)
 
-    def submit(self, request, split: str = "auto") -> "PiecedHandle":
+    def submit(self, request, split: str = "auto", whole: bool = False) -> "PiecedHandle":
         """Queue `request` (a `Request` from `TTS.request`), spoken in the pieces `TTS.generate` speaks it in
         (`split` as there but "batch"; streamed text cut the same way as it comes); raises EngineFull when
-        full."""
-        return PiecedHandle(self._submit, request, split, SAMPLE_RATE)
+        full. `whole`: the caller hands the audio out only once it is all made (a runaway is then spoken
+        again, see `PiecedHandle`)."""
+        return PiecedHandle(self._submit, request, split, SAMPLE_RATE, whole)
 
-    def submit_all(self, requests, split: str = "auto") -> List["PiecedHandle"]:
+    def submit_all(self, requests, split: str = "auto", whole: bool = False) -> List["PiecedHandle"]:
         """Queue every request, or none (EngineFull) when they do not all fit beside those running and waiting."""
         with self._lock:  # reentrant: `_submit` takes it again
             free = self.max_active + self.max_queue - len(self._active) - len(self._queue)
             if len(requests) > free:
                 raise EngineFull(f"the engine has room for {max(free, 0)} more requests now, not {len(requests)} "
                                  f"({self.max_active} active, {self.max_queue} queued at most); retry later")
-            return [self.submit(request, split) for request in requests]
+            return [self.submit(request, split, whole) for request in requests]
 
     def _submit(self, request, admitted: bool = False) -> Handle:
         """Queue one piece; `admitted`: a later piece of a request the engine took (never refused as full)."""
@@ -367,6 +421,7 @@ class Engine:
             job = self._owner.get(row)
             if job is None or job.cancelled.is_set():
                 continue  # cancelled: nothing more is read
+            job.runaway = row.runaway  # before its last chunk goes out
             if job.chunks.add(codes, last=row.done):
                 due.append(job)
         ended = [job for job in self._active if job.row is not None and job.row.done and not job.cancelled.is_set()]

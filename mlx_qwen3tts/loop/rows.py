@@ -4,7 +4,7 @@ Each row has its own KV length and positions, sampling settings, repetition hist
 text track, so rows join (after their own prefill), pause (text not yet written) and leave at any
 frame boundary, and a row's frames do not depend on the others. `Rows.drain()` is the one driver:
 every caller (one row alone, a batch, the engine) iterates it. Codes leave the device once, as numpy,
-where the host reads them (EOS check).
+where the host reads them (EOS check, the runaway guard).
 """
 
 import itertools
@@ -22,6 +22,7 @@ from ..backend import cpu_paths
 from .graphs import LoopGraphs
 from .prompt import Prompt
 from .row_store import RowStore
+from .runaway import Runaway
 from .sampling import SamplingConfig
 from .state import BatchState
 from .text_track import ArrayTextTrack, TextTrack
@@ -31,12 +32,15 @@ class Row:
     """One sequence of a `Rows` batch: its prompt, sampling, random key, text track and limits.
 
     `frames` counts the frames it has given out; `done` is set at EOS or at its frame limit
-    (`max_frames`, lowered by `budget()` as a streamed-in text tells its length).
+    (`max_frames`, lowered by `budget()` as a streamed-in text tells its length), or when its runaway
+    guard (`guard`, a `runaway.Runaway`) sees a rule fire (`runaway` names it).
     """
 
     def __init__(self, prompt: Prompt, sampling: SamplingConfig, max_frames: int, seed: Optional[int] = None,
-                 text_track: Optional[TextTrack] = None, budget: Optional[Callable[[], int]] = None):
+                 text_track: Optional[TextTrack] = None, budget: Optional[Callable[[], int]] = None,
+                 guard: Optional[Runaway] = None):
         self.prompt, self.sampling, self.max_frames, self.budget = prompt, sampling, max_frames, budget
+        self.guard, self.runaway = guard, None
         self.seed = random.getrandbits(64) if seed is None else seed
         self.track: TextTrack = text_track or ArrayTextTrack(prompt)
         self.frames = self.sent = self.length = 0  # frames out, frames sent off, KV positions
@@ -208,7 +212,7 @@ class Rows:
     the next frame of every row that can move and returns the frames finished since the last call as
     (row, codes (16,) int32) pairs: on
     Metal/CUDA one frame stays in flight (the device computes frame t+1 while the host reads frame t),
-    on the CPU a frame is read in the step that sends it (`overlap`). Rows that end (EOS, limit) are
+    on the CPU a frame is read in the step that sends it (`overlap`). Rows that end (EOS, limit, runaway) are
     marked done and leave; `remove` takes one out early. The batch state lives in a `RowStore`.
 
     Scheduling, per step: waiting prompts are prefilled, oldest first, a budget of cost units in all (a
@@ -410,6 +414,8 @@ class Rows:
                     continue
                 row.frames += 1
                 frames.append((row, codes[index]))
-                if row.frames >= row.limit():
+                if row.guard is not None:
+                    row.runaway = row.guard.see(int(codes[index, 0]))
+                if row.frames >= row.limit() or row.runaway:
                     self.remove(row)
         return frames

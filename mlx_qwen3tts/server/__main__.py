@@ -121,6 +121,8 @@ def model_id(path_or_repo: str) -> str:
               help="Sampling temperature of Wyoming requests, which carry none (0 = greedy). Default: the model's.")
 @click.option("--wyoming-max-new-tokens", type=click.IntRange(1), default=None,
               help="Frame cap of Wyoming requests (12 per second). Default: from the text's length.")
+@click.option("--wyoming-no-guard", is_flag=True, help="Turn the runaway guard off for Wyoming requests, which "
+              "carry no settings (HTTP and WebSocket requests send guard false). See docs/server.md#runaway-guard.")
 @click.option("--wyoming-idle-timeout", type=click.FloatRange(0.1, 3600), default=300.0, show_default=True,
               help="Seconds a streamed Wyoming reply may pause between chunks (an LLM calling tools); then it ends.")
 @click.option("--no-zeroconf", is_flag=True,
@@ -186,6 +188,7 @@ class Wyoming:
     max_new_tokens: Optional[int]
     idle_timeout: float
     announced: Optional[str]
+    guard: bool = True  # the runaway guard on its requests (--wyoming-no-guard: off)
 
 
 @dataclass(frozen=True)
@@ -222,7 +225,8 @@ class Startup:
             check_wyoming_exposure(p["wyoming_host"], p["insecure"])
             wyoming = Wyoming(p["wyoming_host"], p["wyoming_port"], p["wyoming_temperature"],
                               p["wyoming_max_new_tokens"], p["wyoming_idle_timeout"],
-                              announced_name(p["wyoming_host"], p["no_zeroconf"], p["zeroconf_name"]))
+                              announced_name(p["wyoming_host"], p["no_zeroconf"], p["zeroconf_name"]),
+                              not p["wyoming_no_guard"])
         http = Http(not p["no_http"], p["host"], p["port"], p["api_key"], p["insecure"], p["cors"], p["allow_host"],
                     p["public_listings"], p["public_metrics"])
         capacity = Capacity(p["max_active"], p["max_queue"], max_batch, p["prefill_budget"], p["max_input_chars"])
@@ -257,7 +261,7 @@ def serve(startup: Startup):
     if w is not None:  # with --no-http, it serves here until stopped
         wyoming_server = wyoming.start(server, w.host, w.port, alone=not http.served, temperature=w.temperature,
                                        max_new_tokens=w.max_new_tokens, idle_seconds=w.idle_timeout,
-                                       zeroconf_name=w.announced)
+                                       zeroconf_name=w.announced, guard=w.guard)
     names = [*app.LOOPBACK_NAMES, *app.CONTAINER_HOST_NAMES, *http.allow_host]
     served = app.create_app(server, cors=http.cors, trusted_hosts=names if is_loopback(http.host) else None,
                             public_listings=http.public_listings, public_metrics=http.public_metrics)

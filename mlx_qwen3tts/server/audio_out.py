@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..aligner.piece_words import Words
 from ..audio import formats as audio_formats
-from .engine_client import engine_error
+from .engine_client import engine_error, runaway_notice
 from .params import Speech
 from ..audio.time_stretch import stretched, time_stretch
 
@@ -124,7 +124,7 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
     headers = notice_headers(handle.notices)
     if speech.stream_format is None:
         try:
-            return await whole_file(handle, speech, sample_rate, headers, timing)
+            return await whole_file(handle, speech, sample_rate, timing)
         except Exception as e:
             handle.cancel()
             raise engine_error(e) from None
@@ -134,7 +134,14 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
     events = usage if speech.stream_format == "sse" else None
     words = timing.pieces() if timing is not None and events is not None else None
     chunks = in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage, words), handle.cancel)
-    return AudioStream(chunks, CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate)
+    return AudioStream(chunks, CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate,
+                       lambda: runaway_notice(handle))
+
+
+def told(handle) -> list:
+    """The notices of a finished request: the request layer's, then the runaway guard's."""
+    runaway = runaway_notice(handle)
+    return list(handle.notices) + ([runaway] if runaway else [])
 
 
 def notice_headers(notices) -> dict:
@@ -147,9 +154,11 @@ def notice_headers(notices) -> dict:
     return {NOTICE_HEADER: text.encode("latin-1", "replace").decode("latin-1")}
 
 
-async def whole_file(handle, speech: Speech, sample_rate: int, headers: dict, timing=None) -> Response:
-    """The handle's audio as one file; with `timing`, JSON holding it (base64) and the words' times."""
+async def whole_file(handle, speech: Speech, sample_rate: int, timing=None) -> Response:
+    """The handle's audio as one file; with `timing`, JSON holding it (base64) and the words' times; the
+    notices (the runaway guard's too) in a header."""
     data, words = await whole_audio(handle, speech, sample_rate, timing)
+    headers = notice_headers(told(handle))
     if words is None:
         return Response(data, media_type=CONTENT_TYPES[speech.fmt], headers=headers)
     return JSONResponse({"audio": base64.b64encode(data).decode(), "response_format": speech.fmt,
@@ -202,16 +211,19 @@ def sse(event: dict) -> bytes:
     return f"data: {json.dumps(event)}\n\n".encode()
 
 
-async def sse_events(chunks, usage: Usage, sample_rate: int):
+async def sse_events(chunks, usage: Usage, sample_rate: int, runaway=lambda: None):
     """The chunks as SSE events; a failure before the first one is raised (it gets its own status), one
     after it (the status is sent) ends the stream with an error event. A piece's `Words` among the chunks
-    (`timestamps`) is a `speech.timestamps` event after that piece's audio."""
+    (`timestamps`) is a `speech.timestamps` event after that piece's audio; `runaway()` (the runaway guard's
+    notice, if it ended the speech) comes as a `speech.runaway` event; then `speech.audio.done`."""
     sent = False
     try:
         async for data in chunks:
             yield sse(words_event(data) if isinstance(data, Words) else
                       {"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
             sent = True
+        if runaway():
+            yield sse({"type": "speech.runaway", "message": runaway()})
     except Exception as e:
         if not sent:
             raise
@@ -231,11 +243,13 @@ class AudioStream:
     the last event) is given. The status waits for the first chunk, so an error before any audio gets its
     own (a full engine 429, ...). `watcher` (the server's watch of the client's disconnect) has been running
     since the request was submitted, so the engine request is cancelled the moment the client goes away,
-    queued or generating, not only at the next write."""
+    queued or generating, not only at the next write. `runaway()`: the runaway guard's notice, in the notice
+    header where it is known when the status goes (a stream ended in its first chunk), and as an SSE event."""
 
-    def __init__(self, chunks, media_type: str, cancel, watcher, headers: dict, events=None, sample_rate: int = 0):
+    def __init__(self, chunks, media_type: str, cancel, watcher, headers: dict, events=None, sample_rate: int = 0,
+                 runaway=lambda: None):
         self.chunks, self.media_type, self.cancel, self.watcher = chunks, media_type, cancel, watcher
-        self.headers, self.events, self.sample_rate = headers, events, sample_rate
+        self.headers, self.events, self.sample_rate, self.runaway = headers, events, sample_rate, runaway
 
     async def __call__(self, scope, receive, send):
         try:
@@ -247,7 +261,8 @@ class AudioStream:
             await self.chunks.aclose()
 
     def _body(self):
-        return self.chunks if self.events is None else sse_events(self.chunks, self.events, self.sample_rate)
+        return self.chunks if self.events is None else sse_events(self.chunks, self.events, self.sample_rate,
+                                                                   self.runaway)
 
     async def _send(self, send, body):
         try:
@@ -260,7 +275,11 @@ class AudioStream:
             await send({"type": "http.response.body", "body": json.dumps(error.body()).encode()})
             return
         media = "text/event-stream" if self.events is not None else self.media_type
-        await send({"type": "http.response.start", "status": 200, "headers": self._headers(media, self.headers)})
+        headers = self.headers
+        if self.runaway():
+            said = [headers[NOTICE_HEADER]] if NOTICE_HEADER in headers else []
+            headers = notice_headers(said + [self.runaway()])
+        await send({"type": "http.response.start", "status": 200, "headers": self._headers(media, headers)})
         await send({"type": "http.response.body", "body": first, "more_body": True})
         async for data in body:
             if self.watcher.done():

@@ -60,11 +60,12 @@ async def built(server, names: dict = JSON_NAMES, **kwargs):
     return await asyncio.get_running_loop().run_in_executor(server.mlx_thread, partial(build, server, names, **kwargs))
 
 
-def send(server, request, names: dict = JSON_NAMES):
+def send(server, request, names: dict = JSON_NAMES, whole: bool = False):
     """Submit a built Request to the engine: its Handle (a long text's a `PiecedHandle`: the pieces
-    `TTS.generate` cuts it into, one after the other); a refusal (the engine full) as an ApiError."""
+    `TTS.generate` cuts it into, one after the other); a refusal (the engine full) as an ApiError. `whole`: the
+    audio goes out only once it is all made (a runaway is then spoken again: `engine.PiecedHandle`)."""
     try:
-        return Metered(server.engine.submit(request), server.metrics)
+        return Metered(server.engine.submit(request, whole=whole), server.metrics)
     except Exception as e:  # EngineFull / anything unexpected
         raise engine_error(e, names) from None
 
@@ -72,7 +73,7 @@ def send(server, request, names: dict = JSON_NAMES):
 def send_all(server, requests, names: dict = JSON_NAMES) -> list:
     """Submit built Requests together: all their Handles, or (the engine cannot take them all) none, as a 429."""
     try:
-        return [Metered(handle, server.metrics) for handle in server.engine.submit_all(requests)]
+        return [Metered(handle, server.metrics) for handle in server.engine.submit_all(requests, whole=True)]
     except EngineFull as e:  # how many fit now helps the client split the batch
         raise ApiError(429, f"the server cannot take the whole batch now: {e}", code="engine_full",
                        headers={"Retry-After": "1"}) from None
@@ -80,7 +81,20 @@ def send_all(server, requests, names: dict = JSON_NAMES) -> list:
         raise engine_error(e, names) from None
 
 
-def submit(server, names: dict = JSON_NAMES, text=None, deltas=None, **kwargs):
-    """Build the Request and submit it; errors become ApiErrors."""
+def submit(server, names: dict = JSON_NAMES, text=None, deltas=None, whole: bool = False, **kwargs):
+    """Build the Request and submit it (`whole`: as `send`); errors become ApiErrors."""
     request = build(server, names, text=text, deltas=deltas, **kwargs)
-    return send(server, request, names)
+    return send(server, request, names, whole)
+
+
+def runaway_notice(handle):
+    """What a client is told of a finished request the runaway guard fired on (None: nothing to tell), the
+    same words in every protocol (each says it its own way: a header, an event, a field)."""
+    runaway, retried = getattr(handle, "runaway", None), getattr(handle, "retried", False)
+    if runaway:
+        again = "spoken again with another seed, it ran away again" if retried else "it was ended there"
+        return (f"the speech ran away ({runaway}; runaway guard): {again}, so it may be cut off; "
+                "send guard false to turn the guard off")
+    if retried:
+        return "the speech ran away (runaway guard); it was spoken again with another seed"
+    return None

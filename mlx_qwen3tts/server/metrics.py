@@ -18,6 +18,7 @@ LATENCY_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
 ROUTES = ("/", "/favicon.ico", "/health", "/metrics", "/v1/models", "/v1/audio/models", "/v1/audio/voices",
           "/v1/audio/speech", "/v1/audio/speech/batch")
 REASONS = ("full", "bad_input", "auth")
+RUNAWAY_RULES = ("duration", "silence", "loop", "retried")  # loop/runaway.py's rules; "retried": made again
 
 
 def route_of(path: str) -> str:
@@ -64,11 +65,18 @@ class Metrics:
                                 registry=registry)
         self.open_sessions = Gauge(f"{PREFIX}_open_sessions", "WebSocket and Wyoming sessions open now",
                                    ["protocol"], registry=registry)
+        self.runaways = Counter(f"{PREFIX}_runaways", "Speech that ran away (the runaway guard fired), by rule: "
+                                "duration, silence, loop, or retried (it was spoken again)", ["rule"],
+                                registry=registry)
+        self.retries = Counter(f"{PREFIX}_runaway_retries", "Whole-audio requests spoken again after a runaway",
+                               registry=registry)
         for reason in REASONS:  # every reason shown from the start, at 0
             self.refused.labels(reason)
         for protocol in ("websocket", "wyoming"):
             self.sessions.labels(protocol)
             self.open_sessions.labels(protocol)
+        for rule in RUNAWAY_RULES:
+            self.runaways.labels(rule)
         registry.register(EngineCollector(engine))
 
     def answered(self, route: str, status: int, seconds: float):
@@ -82,6 +90,16 @@ class Metrics:
         reason = code_refusal(code)
         if reason is not None:
             self.refused.labels(reason).inc()
+
+    def ran_away(self, handle):
+        """Count what the runaway guard did to a finished request: the runaway it was spoken again after, and
+        the one that ended it."""
+        if getattr(handle, "retried", False):
+            self.runaways.labels("retried").inc()
+            self.retries.inc()
+        rule = getattr(handle, "runaway", None)
+        if rule:
+            self.runaways.labels(rule).inc()
 
     def text(self) -> bytes:
         return generate_latest(self.registry)
@@ -113,7 +131,8 @@ class EngineCollector:
 
 
 class Metered:
-    """An engine handle whose audio is counted: the time to its first chunk and the seconds it holds."""
+    """An engine handle whose audio is counted: the time to its first chunk, the seconds it holds, and what the
+    runaway guard did to it."""
 
     def __init__(self, handle, metrics: Metrics):
         self._handle, self._metrics, self._start = handle, metrics, time.monotonic()
@@ -129,6 +148,7 @@ class Metered:
                 first = False
             self._metrics.audio_seconds.inc(len(chunk.samples) / chunk.sample_rate)
             yield chunk
+        self._metrics.ran_away(self._handle)
 
 
 class Measured:

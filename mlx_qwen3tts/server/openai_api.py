@@ -14,7 +14,7 @@ from ..errors import InputError
 from ..request import clone_voice, resolve_voice
 from ..voices import Blend
 from . import params as fields
-from .audio_out import notice_headers, speech_response, watch_disconnect, whole_files
+from .audio_out import notice_headers, speech_response, told, watch_disconnect, whole_files
 from . import omni_http
 from .engine_client import built, engine_error, send, send_all
 from .limits import ApiError
@@ -46,7 +46,7 @@ async def speech(request: Request):
     body = await json_body(request)
     speech = fields.speech(body, server.limits, server.voices)
     timing = word_timing(server, speech) if speech.timestamps else None
-    handle = send(server, await built(server, text=speech.text, **speech.kwargs))
+    handle = send(server, await built(server, text=speech.text, **speech.kwargs), whole=speech.stream_format is None)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     tokens = len(server.tts.tokenizer.encode(speech.text)) if speech.stream_format else 0  # SSE's usage
     return await speech_response(handle, speech, server.tts.sample_rate, watcher, tokens, timing)
@@ -112,7 +112,7 @@ async def our_batch(server, request: Request, items: list):
     files = await whole_files(handles, speeches, server.tts.sample_rate, request.receive, timings=timings)
     return JSONResponse({"object": "list", "model": server.model_id, "data": [
         {"object": "speech", "index": i, "response_format": s.fmt, "audio": base64.b64encode(data).decode(),
-         "notices": list(h.notices), **({} if words is None else {"timestamps": words})}
+         "notices": told(h), **({} if words is None else {"timestamps": words})}
         for i, (s, h, (data, words)) in enumerate(zip(speeches, handles, files))]})
 
 

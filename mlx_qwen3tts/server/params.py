@@ -105,7 +105,7 @@ def speech_kwargs(voices, params: dict, limits) -> dict:
     given.update(top_k=_count(given["top_k"]), seed=_count(params.get("seed")),
                  max_tokens=_count(params.get("max_new_tokens")), language=params.get("language"),
                  instruct=instruct, text_mode=text_mode(params), normalize=params.get("normalize"),
-                 markdown=params.get("markdown"))
+                 markdown=params.get("markdown"), guard=params.get("guard"))
     return {**kwargs, **{name: value for name, value in given.items() if value is not None}}
 
 

@@ -26,7 +26,7 @@ from ..loop.text_track import TextFeed
 from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
 from .limits import ApiError
-from .engine_client import build, engine_error, submit
+from .engine_client import build, engine_error, runaway_notice, submit
 from .omni_socket import omni_session
 from .piece_timing import AUDIO, PieceTexts, WordTimer, piece_audio
 
@@ -252,6 +252,8 @@ class Session:
             finally:
                 self.active.remove(utt)
             usage.text_tokens = len(self.server.tts.tokenizer.encode("".join(utt.text))) if utt.text else 0
+            if runaway_notice(utt.handle):  # the runaway guard ended it
+                await self.send({"type": "speech.runaway", "message": runaway_notice(utt.handle)})
             await self.send({"type": "speech.audio.done", "usage": usage.as_dict(sr), "cancelled": utt.cancelled})
 
     async def audio(self, utt: Utterance, usage: Usage):

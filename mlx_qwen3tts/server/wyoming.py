@@ -50,7 +50,7 @@ from . import params as fields
 from .audio_out import Usage, encoded_chunks, in_thread
 from .discovery import Announcer
 from .limits import ApiError
-from .engine_client import build, engine_error, submit
+from .engine_client import build, engine_error, runaway_notice, submit
 
 log = logging.getLogger("mlx_qwen3tts.server.wyoming")
 WIDTH, CHANNELS = 2, 1  # 16-bit mono
@@ -335,6 +335,9 @@ class WyomingHandler(AsyncEventHandler):
             error = engine_error(e, WYOMING_NAMES)
             await self.error(error.message, error.code or ("invalid_request" if error.status == 400
                                                            else "generation_failed"))
+        else:
+            if runaway_notice(handle):  # the runaway guard ended it
+                await self.error(runaway_notice(handle), "runaway")
         await self.write_event(AudioStop(timestamp=sent * 1000 // rate).event())
 
     async def disconnect(self) -> None:
@@ -426,11 +429,12 @@ def make_announcer(host: str, port: int, name: Optional[str]) -> Optional[Announ
 
 
 def start(server, host: str, port: int, *, alone: bool = False, temperature=None, max_new_tokens=None,
-          idle_seconds: float = STREAM_IDLE_SECONDS, zeroconf_name: Optional[str] = None):
+          idle_seconds: float = STREAM_IDLE_SECONDS, zeroconf_name: Optional[str] = None, guard: bool = True):
     """Serve Wyoming for `server`: beside HTTP from a `Thread` (returned); alone, here until SIGINT
     or SIGTERM, then the process ends by that signal, as the HTTP server (uvicorn) does.
     zeroconf_name: announce the service under this name (None: no announcement)."""
-    service = Service(server, {"temperature": temperature, "max_new_tokens": max_new_tokens}, idle_seconds)
+    service = Service(server, {"temperature": temperature, "max_new_tokens": max_new_tokens, "guard": guard},
+                      idle_seconds)
     shown = f"[{host}]" if ":" in host else host
     announcer = make_announcer(host, port, zeroconf_name)
     announced = f", announced as '{zeroconf_name}' (zeroconf)" if announcer else ""

@@ -83,3 +83,22 @@ def test_python_3_9_is_refused_in_one_line_at_once(tmp_path):
     output = result.stdout + result.stderr
     assert result.returncode != 0 and REFUSED.search(output), output[-3000:]
     assert "Collecting mlx" not in output and time.monotonic() - start < 180
+
+
+def test_no_page_or_message_installs_from_an_index_that_does_not_serve_it():
+    """docs/server.md, platforms.md, the converted model's card (convert.py) and the hints of the messages said
+    `pip install "mlx-qwen3tts[server]"`, which no index serves; they say what works instead."""
+    files = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "mlx_qwen3tts").rglob("*.py")]
+    wrong = re.compile(r"pip install [\"']?mlx-qwen3tts\b")
+    assert not [f"{p.relative_to(ROOT)}: {m.group(0)}" for p in files for m in wrong.finditer(p.read_text())]
+    readme = (ROOT / "README.md").read_text()
+    install = readme.split("## Install", 1)[1].split("\n## ", 1)[0]
+    assert "Python 3.10 or later" in install and "macOS 14" in install and "python -m build" in install
+
+
+def test_the_converted_models_card_says_how_to_install():
+    from mlx_qwen3tts.convert import model_card
+
+    card = model_card("Qwen3-TTS-12Hz-0.6B-CustomVoice-4bit", "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice",
+                      dtype="bfloat16", group_size=64, per_component={}, plan={})
+    assert "pip install -e ." in card and "python -m build" in card

@@ -64,7 +64,7 @@ def split_words(text: str, language: str) -> list:
         try:
             import nagisa
         except ImportError:
-            raise InputError("word timing for Japanese needs nagisa: pip install 'mlx-qwen3tts[aligner-ja]'",
+            raise InputError("word timing for Japanese needs nagisa (the aligner-ja extra): pip install nagisa",
                              field="language", code="unsupported_language") from None
         return [w for w in (_clean(w) for w in nagisa.tagging(text).words) if w]
     words = []

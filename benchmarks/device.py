@@ -9,6 +9,12 @@ MLX, commit) and each step's own output beside it.
 
     source .device/two/setup.sh && python -m benchmarks.device --out $OUT/gpu       # on the lent machine
     python -m benchmarks.device --tiny --out /tmp/device-smoke                       # here: seconds, tiny shapes
+    python -m benchmarks.device --out mac-device                                     # a Mac: Metal, as installed
+
+`.device/two/setup.sh` is not in this repository: the lending workplace's device kit (its
+`shared/device/pack.sh`, described in its README) makes `.device/` (ignored by git) with MLX's CUDA build
+and a setup script that installs it on the lent NVIDIA machine, which has no network. Anywhere MLX is
+installed (a Mac, a CUDA machine set up as docs/platforms.md says) no setup is needed.
 """
 
 import argparse

@@ -5,8 +5,8 @@
 - espeak-ng: the binary writing a WAV of the same text; RTF = wall time / audio duration. It
   returns nothing before the whole file, so its first audio is the wall time.
 - AVSpeechSynthesizer: on macOS through the speech API's command-line front end `say` writing a
-  file (same timing); elsewhere the published M2 Max figures of the Swift/MLX Qwen3-TTS port's
-  document (shared/seeds/000_3ef7ddd10aae0f92.txt, "vs Apple AVSpeechSynthesizer"), labelled quoted.
+  file (same timing); elsewhere the published M2 Max figures of a Swift/MLX Qwen3-TTS port
+  (SOURCE_URL, "vs Apple AVSpeechSynthesizer"), labelled quoted.
 """
 
 import json
@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Optional
 
 DRIVER = Path(__file__).resolve().parent / "mlx_audio_driver.py"
-QUOTED_SOURCE = "quoted: Qwen3-TTS Swift/MLX port document, M2 Max 64 GB (seed 000_3ef7ddd10aae0f92)"
+SOURCE_URL = "https://github.com/soniqo/speech-swift/blob/main/docs/inference/qwen3-tts-inference.md"
+QUOTED_SOURCE = f"quoted: Qwen3-TTS Swift/MLX port document, M2 Max 64 GB ({SOURCE_URL})"
 QUOTED = [
     {"system": "AVSpeechSynthesizer", "rtf": 0.02, "first_audio_ms": 170.0,
      "note": QUOTED_SOURCE + "; latency for 6 s of audio"},

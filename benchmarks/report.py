@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 import mlx.core as mx
 
@@ -62,8 +63,9 @@ def _first_chunk(row: dict) -> dict:
     return {int(k): v for k, v in row["first_chunk_ms"].items()}
 
 
-def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> str:
-    """rows: Figures dicts; peers: {label: mlx-audio dict (or {"error"})}."""
+def markdown(info: dict, rows: list, peers: Optional[dict], synths: Optional[list], frames: int) -> str:
+    """rows: Figures dicts; peers: {label: mlx-audio dict (or {"error"})}; peers and synths None: not run
+    (--no-peers), so neither their rows nor their tables are shown."""
     lines = [
         "# mlx-qwen3tts benchmark",
         "",
@@ -117,7 +119,7 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
         lines.append(f"| {r['label']} | mlx-qwen3tts | {_f(r['loop_ms'])} | | {_f(r['decode_ms'])} | "
                      f"| {_f(r['rtf'], 2)} | {_f(_first_chunk(r).get(1), 0)} | {_f(r['syncs_per_frame'], 2)} "
                      f"| {_f(r['peak_gb'], 2)} |")
-        peer = peers.get(r["label"])
+        peer = (peers or {}).get(r["label"])
         if peer is None:
             continue
         if "error" in peer:
@@ -130,6 +132,18 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
                      f"| {_f(ratio, 2, 'x')} | {_f(peer['decode_ms'])} | {_f(decode_ratio, 3, 'x')} | {_f(peer['rtf'], 2)} "
                      f"| {_f(peer['first_chunk_ms'], 0)} | {_f(peer['syncs_per_frame'], 2)} "
                      f"| {_f(peer['peak_gb'], 2)} |")
+    if peers is None:
+        lines += ["", "Peers were not run (--no-peers): mlx-audio, espeak-ng and Apple's synthesizer are left out."]
+    else:
+        lines += _peer_notes(peers, synths or [])
+    notes = sorted({n for r in rows for n in r.get("notes", [])})
+    if notes:
+        lines += [""] + [f"- {n}" for n in notes]
+    return "\n".join(lines) + "\n"
+
+
+def _peer_notes(peers: dict, synths: list) -> list:
+    lines = []
     if not peers:
         lines.append("| | mlx-audio | not installed in this run (see --mlx-audio-python) | | | | | | | |")
     lines += ["", "mlx-audio: steady ms/frame by differencing two runs of different lengths, its decoder time "
@@ -139,10 +153,7 @@ def markdown(info: dict, rows: list, peers: dict, synths: list, frames: int) -> 
               "", "| system | RTF | first audio ms | how |", "|---|---|---|---|"]
     for s in synths:
         lines.append(f"| {s['system']} | {_f(s['rtf'], 3)} | {_f(s['first_audio_ms'], 0)} | {s['note']} |")
-    notes = sorted({n for r in rows for n in r.get("notes", [])})
-    if notes:
-        lines += [""] + [f"- {n}" for n in notes]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _segments(row: dict, peer) -> list:
@@ -239,15 +250,15 @@ def png(rows: list, peers: dict, title: str, path: Path) -> bool:
     return True
 
 
-def write(out: Path, info: dict, rows: list, peers: dict, synths: list, frames: int) -> list:
+def write(out: Path, info: dict, rows: list, peers: Optional[dict], synths: Optional[list], frames: int) -> list:
     out.mkdir(parents=True, exist_ok=True)
     title = f"mlx-qwen3tts, {info['chip']}, MLX {info['mlx']} ({info['device']})"
     (out / "results.md").write_text(markdown(info, rows, peers, synths, frames))
     (out / "results.json").write_text(json.dumps(
         {"machine": info, "frames": frames, "models": rows, "mlx_audio": peers, "synthesizers": synths}, indent=2))
-    (out / "plot.svg").write_text(svg(rows, peers, title))
+    (out / "plot.svg").write_text(svg(rows, peers or {}, title))
     written = [out / "results.md", out / "results.json", out / "plot.svg"]
-    if png(rows, peers, title, out / "plot.png"):
+    if png(rows, peers or {}, title, out / "plot.png"):
         written.append(out / "plot.png")
     return written
 

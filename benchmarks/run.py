@@ -96,13 +96,14 @@ def main(argv=None):
     python = None if args.no_peers else peers.mlx_audio_python(args.mlx_audio_python)
     if not args.no_peers and python is None:
         log("mlx-audio not found (pass --mlx-audio-python): its rows are left out")
-    rows, mlx_audio, info = [], {}, report.machine()
+    rows, mlx_audio, info = [], None if args.no_peers else {}, report.machine()
     if args.append and (args.out / "results.json").exists():
         previous = report.read(args.out)
         labels = {label if d == "auto" else f"{label} {d}" for label, _, _ in targets for d in _list(args.dtype)}
         rows = [dict(r, commit=r.get("commit", previous["machine"]["commit"]))
                 for r in previous["models"] if r["label"] not in labels]
-        mlx_audio = {k: v for k, v in previous["mlx_audio"].items() if k not in labels}
+        if mlx_audio is not None:
+            mlx_audio = {k: v for k, v in (previous["mlx_audio"] or {}).items() if k not in labels}
     dtypes = _list(args.dtype)
     for target, size, quant in targets:
         folder = Path(quant) if size is None else checkpoints.checkpoint(size, quant, args.cache, args.recipe, log)
@@ -124,8 +125,9 @@ def main(argv=None):
             mlx_audio[label] = peers.run_mlx_audio(python, folder, frames, args.text, args.peer_repeats,
                                                    openblas=args.peer_openblas)
         rows.sort(key=_order)
-        report.write(args.out, info, rows, mlx_audio, [], frames)  # a killed run keeps what it measured
-    synths = [] if args.no_peers else peers.synthesizers(args.text)
+        # a killed run keeps what it measured
+        report.write(args.out, info, rows, mlx_audio, None if args.no_peers else [], frames)
+    synths = None if args.no_peers else peers.synthesizers(args.text)
     written = report.write(args.out, info, rows, mlx_audio, synths, _frames(args, None))
     print((args.out / "results.md").read_text())
     log("wrote " + ", ".join(map(str, written)))

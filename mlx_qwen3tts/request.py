@@ -24,7 +24,7 @@ from .model.config import VARIANT_NAMES, ModelFacts, model_id
 from .request_fields import Asked
 from .errors import InputError
 from .model.sampling_config import SamplingConfig
-from .text import LANGUAGE_CODES
+from .languages import LANGUAGE_CODES, language_key
 from .audio.reference import load_reference_audio, transcript_notice
 from .voices import Blend, Voice, VoiceChoice, VoiceMaker
 
@@ -115,9 +115,7 @@ def language_name(facts: ModelFacts, language) -> str:
         return "auto"
     if not isinstance(language, str):
         raise InputError(f"{{language}} must be a string, got {type(language).__name__}", field="language")
-    key = language.strip().lower()
-    names = {code: name for name, code in LANGUAGE_CODES.items()}
-    key = names.get(key.replace("_", "-").split("-")[0], key) or "auto"
+    key = language_key(language)
     if key not in facts.languages:
         codes = [LANGUAGE_CODES[name] for name in facts.languages if name in LANGUAGE_CODES]
         raise InputError(f"{{language}} {shown(language)} is unknown; choose one of: {', '.join(facts.languages)}"

@@ -112,7 +112,7 @@ def test_without_pyav_aac_says_how_to_get_it(monkeypatch, tmp_path):
 
     assert "aac" in offered_formats()
     monkeypatch.setitem(sys.modules, "av", None)  # `import av` now raises ImportError
-    with pytest.raises(InputError, match=r'pip install "mlx-qwen3tts\[server\]"'):
+    with pytest.raises(InputError, match=r"pip install av \(the server extra brings it\)"):
         audio_formats.encode(sine(440, 100), SR, "aac")
     with pytest.raises(InputError, match="PyAV"):
         audio_formats.format_for_path(tmp_path / "x.aac")

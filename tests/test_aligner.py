@@ -78,7 +78,9 @@ def test_slot_logits_and_picks_equal_the_official_head(run):
 def test_word_times_equal_qwen_asr(run, model):
     case, _, audio, _ = run
     words = model.align(audio, case["sample_rate"], case["text"], case["language"])
-    assert [(w.text, w.start, w.end) for w in words] == [(w["text"], w["start"], w["end"]) for w in case["words"]]
+    seconds = audio.shape[0] / case["sample_rate"]  # ours are clamped to the clip, qwen-asr's are not
+    assert [(w.text, w.start, w.end) for w in words] == [
+        (w["text"], round(min(w["start"], seconds), 3), round(min(w["end"], seconds), 3)) for w in case["words"]]
     starts = [w.start for w in words]
     assert starts == sorted(starts) and all(w.start <= w.end for w in words)
 
@@ -166,3 +168,54 @@ def test_an_aligner_not_downloaded_offline_is_named_as_the_aligner(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120).stdout
     assert out.startswith("ModelLoadError model 'Qwen/Qwen3-ForcedAligner-0.6B' is not in the local cache")
     assert "connect once to download it" in out and "Qwen3-TTS" not in out
+
+
+def test_iso_codes_name_the_same_languages_as_for_speech(model):
+    """Issue 51: the codes the CLI and the server take for speech ('en', 'zh-CN') time words as their names
+    do; Korean by its code is refused as by its name, and a code the aligner does not know is named."""
+    case, _, audio = _case("english")
+    named = model.align(audio, case["sample_rate"], case["text"], "English")
+    for code in ("en", "EN", "en-GB", "en_us"):
+        assert model.align(audio, case["sample_rate"], case["text"], code) == named
+    case, _, audio = _case("chinese")
+    assert model.align(audio, case["sample_rate"], case["text"], "zh-CN") == \
+        model.align(audio, case["sample_rate"], case["text"], "Chinese")
+    assert model.check_language("de") == "German" and model.check_language("auto") == "auto"
+    for code, words in (("ko", "Korean needs soynlp"), ("ko-KR", "Korean needs soynlp"),
+                        ("xx", "does not know the language 'xx'")):
+        with pytest.raises(InputError, match=words) as raised:
+            model.check_language(code)
+        assert raised.value.field == "language"
+    with pytest.raises(InputError, match="Korean needs soynlp"):
+        split_words("안녕하세요", "ko")  # the check the CLI makes before it loads anything
+
+
+@pytest.mark.parametrize("audio, rate, field, words", [
+    (np.zeros(16000, np.float32), 0, "sample_rate", "must be a positive whole number"),
+    (np.zeros(16000, np.float32), -16000, "sample_rate", "must be a positive whole number"),
+    (np.zeros(16000, np.float32), None, "sample_rate", "must be a positive whole number"),
+    (np.zeros(16000, np.float32), 16000.5, "sample_rate", "must be a positive whole number"),
+    (np.full(16000, np.nan, np.float32), 16000, "audio", "not numbers"),
+    (np.r_[np.zeros(8000), np.inf].astype(np.float32), 16000, "audio", "not numbers"),
+    (np.zeros((2, 8000, 1), np.float32), 16000, "audio", r"mono \(samples,\) or \(samples, channels\)"),
+    ("loud", 16000, "audio", "array of float samples"),
+])
+def test_bad_audio_or_rate_is_one_input_error_naming_the_field(model, audio, rate, field, words):
+    """Issue 51: docs/aligner.md promises InputError for bad input; a rate of 0, a negative or None one, NaN
+    samples and a 3-D array each raised something else (or gave every word 0.0) before."""
+    with pytest.raises(InputError, match=words) as raised:
+        model.align(audio, rate, "Hello there.", "English")
+    assert raised.value.field == field and f"{{{field}}}" not in str(raised.value)
+
+
+def test_times_are_clamped_to_the_clip(model):
+    """Issue 51: a word's time never lies past the clip's last sample (the 80 ms steps of a model that has not
+    heard the words can reach far past it), as the CLI's and the server's times are clamped."""
+    rate = 16000
+    clip = np.random.default_rng(5).normal(0, 0.1, rate // 2).astype(np.float32)  # 0.5 s of noise
+    text = " ".join(["word"] * 40)
+    raw = model.run(clip, rate, text, "English").slot_logits.argmax(-1) * 0.08
+    assert raw.max() > 0.5  # the model's picks alone reach past the clip: the clamp has work to do
+    words = model.align(clip, rate, text, "English")
+    assert len(words) == 40
+    assert all(0 <= w.start <= w.end <= 0.5 for w in words)

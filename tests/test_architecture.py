@@ -246,3 +246,18 @@ def test_every_option_of_the_command_is_in_one_config():
              for part in fields(configs) for value in [getattr(configs, part.name)]
              for f in (fields(value) if is_dataclass(value) else [part])]
     assert sorted(name.split(".")[-1] for name in taken) == sorted(options), taken
+
+
+def test_the_command_lines_jobs_take_configs_not_long_argument_lists():
+    """Issue 51: `cli/speak.py`'s `speak` took 9 required parameters, `_whole` and `_streamed` 8; a job's functions
+    take its config objects (`cli.options`), so no function of the command line takes more than 5."""
+    long = []
+    for path in (PACKAGE / "cli").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = node.args
+                count = len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
+                count -= bool(args.args) and args.args[0].arg in ("self", "cls")
+                if count > 5:
+                    long.append(f"cli/{path.name}:{node.lineno} {node.name} ({count})")
+    assert not long, long

@@ -3,6 +3,7 @@ writes the table, the JSON and the plot; plus the sync counter it relies on."""
 
 import json
 import math
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -45,6 +46,8 @@ def test_tiny_run_writes_the_table(tmp_path, capsys):
     assert "Machine:" in table and f"MLX {mx.__version__}" in table
     rows = [line for line in table.splitlines() if line.startswith("| tiny bf16 |")]
     assert len(rows) == 3  # generation, batch, side by side
+    # --no-peers (issue 51): no mlx-audio row and no empty table of the synthesizers, a line saying so instead
+    assert "| mlx-audio" not in table and "| system | RTF |" not in table and "--no-peers" in table
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
     assert len(cells) == 14 and cells[2] == (commit.stdout.strip() or "?") and cells[3] == "3"
@@ -207,3 +210,21 @@ def test_batch_benchmark_runs_on_the_tiny_shapes(tmp_path, capsys):
     assert "2 texts x 3 frames, tiny: one after another" in capsys.readouterr().out
     assert json.loads((tmp_path / "batch.json").read_text()) == result
     assert result["batch_s"] > 0 and result["one_after_another_s"] > 0
+
+
+def test_a_mac_user_can_follow_the_benchmark_pages():
+    """Issue 51: the Apple synthesizer's quoted figures cited a seed file that is not in the repository, and
+    benchmarks/device.py a setup script nobody could find; the pages gave no command for Metal. Every quoted
+    source is a public address, no page or table names a file outside the repository, and docs/benchmarks.md
+    shows the Metal run and how `say` is measured."""
+    from benchmarks import peers
+
+    assert all("https://" in row["note"] for row in peers.QUOTED)
+    texts = [p for p in (ROOT / "benchmarks").rglob("*") if p.suffix in (".py", ".md", ".json")]
+    texts += [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    assert not [str(p.relative_to(ROOT)) for p in texts if re.search(r"shared/seeds|seed 000_", p.read_text())]
+    device = (ROOT / "benchmarks" / "device.py").read_text()
+    assert ".device/two/setup.sh" not in device or "pack.sh" in device  # said where it comes from
+    page = (ROOT / "docs" / "benchmarks.md").read_text()
+    mac = page.split("## On a Mac (Metal): what to run", 1)[1].split("\n## ", 1)[0]
+    assert "python -m benchmarks.run --sizes 0.6B" in mac and "say --file-format=WAVE" in mac

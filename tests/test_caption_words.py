@@ -162,3 +162,26 @@ def test_rendering_of_timed_words_in_each_format():
                                     ["00:00:01,800 --> 00:00:02,000", "Next."]]
     cues = json.loads(render([cue, plain], RATE, "json"))["cues"]
     assert cues[0]["words"][1] == {"text": "me", "start": 9600, "end": 12000} and "words" not in cues[1]
+
+
+@pytest.mark.parametrize("code", ["en", "en-US", "de"])
+def test_iso_language_codes_time_words_as_for_speech(ckpt, tmp_path, code):
+    """Issue 51: docs/cli.md takes `--language en`; with --caption-words it generated the whole audio and then
+    failed on the aligner's names. The code times the words as its name does."""
+    (tmp_path / "a.txt").write_text("Hello world, it's me.\n\nThe e-mail came at ten.")
+    speak(ckpt, "--text-file", tmp_path / "a.txt", "-o", tmp_path / "a.wav", "--captions", tmp_path / "a.json",
+          "--language", code)
+    cues = json.loads((tmp_path / "a.json").read_text())["cues"]
+    assert [[w["text"] for w in c["words"]] for c in cues] == [["Hello", "world", "it's", "me"],
+                                                                ["The", "email", "came", "at", "ten"]]
+
+
+@pytest.mark.parametrize("language", ["ko", "ko-KR"])
+def test_what_the_aligner_cannot_time_is_refused_before_any_audio(ckpt, tmp_path, language):
+    """Issue 51: Korean by its code was spoken first and refused after; now one line, exit 2, no output and no
+    work folder."""
+    (tmp_path / "a.txt").write_text("Hello there.")
+    code, output = run("--model", ckpt["custom_voice-0b6"], "--text-file", tmp_path / "a.txt", "-o",
+                       tmp_path / "a.wav", "--captions", tmp_path / "a.vtt", "--caption-words", "--language", language)
+    assert code == 2 and "Korean needs soynlp" in error_line(output)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]

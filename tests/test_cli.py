@@ -222,3 +222,22 @@ def test_weights_of_another_size(ckpt, tmp_path):
     (broken / "config.json").write_text(json.dumps(config))
     code, out = run("--model", broken, "--text", "hi", "--output", tmp_path / "x.wav")
     assert code == 2 and "does not match" in error_line(out)
+
+
+def test_the_flag_table_holds_every_option_and_no_other():
+    """Issue 51: docs/cli.md's table (the README's "every flag") lacked 13 options. Each option of the command
+    (its short and long names, --no-... forms and click's --help too) is named in the first column of a row,
+    and every option the first column names is one of the command's."""
+    import re
+    from pathlib import Path
+
+    import click
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    table = page.split("\n## Flags\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split(" | ")[0] for line in table.splitlines() if line.startswith("| `")]
+    named = {flag for row in rows for flag in re.findall(r"`(-{1,2}[a-zA-Z][\w-]*)", row)}
+    ctx = click.Context(main, **main.context_settings)
+    options = {o for p in main.get_params(ctx) for o in p.opts + p.secondary_opts}
+    assert sorted(options - named) == [], "options missing from docs/cli.md's table"
+    assert sorted(named - options) == [], "the table names options the command lacks"

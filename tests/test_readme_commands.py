@@ -41,7 +41,7 @@ SKIP = {
     "$REF_PY": "the reference implementation's environment (docs/fidelity.md)",
     "$MLX_AUDIO_PYTHON": "installs mlx-audio, a benchmark's peer, into its own environment",
 }
-SKIP_PYTHON = {"-m pip": "installs packages", "-m pytest": "the test suite itself", "-m benchmarks": "a benchmark",
+SKIP_PYTHON = {"-m pip": "installs packages", "-m build": "builds the wheel (tests/test_install.py builds one)", "-m pytest": "the test suite itself", "-m benchmarks": "a benchmark",
                "benchmarks/": "a benchmark", "convert/": "the maintainers' release scripts (released weights)"}
 SERVER_CLIENT = ("http://127.0.0.1", "ws://127.0.0.1")  # Python blocks that talk to a running server
 OUTPUT_FLAGS = ("-o", "--output", "--codes-output", "--save-voice", "--captions", ">")

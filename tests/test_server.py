@@ -310,6 +310,21 @@ def test_other_hosts_are_refused_on_a_loopback_bind(server):
     assert response.status_code == 400
 
 
+@pytest.mark.parametrize("host", ["attacker.example", "attacker.example:8000", "127.0.0.1.attacker.example",
+                                  "[::2]:80", "local host"])
+def test_a_refused_host_is_answered_in_openais_error_shape(server, host):
+    """Issue 51: the Host check answered in plain text where every other error is OpenAI-shaped JSON."""
+    response = httpx.post(server.url + "/v1/audio/speech", headers={"Host": host}, json={"input": "Hi"})
+    assert response.status_code == 400 and response.headers["content-type"] == "application/json"
+    error = response.json()["error"]
+    assert error["code"] == "invalid_host" and error["param"] == "Host" and "--allow-host" in error["message"]
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "[::1]", "host.docker.internal", "LOCALHOST:1"])
+def test_the_loopback_and_container_names_pass(server, host):
+    assert httpx.get(server.url + "/health", headers={"Host": host}).status_code == 200
+
+
 def test_cors_is_off_by_default(server):
     response = httpx.options(server.url + "/v1/audio/speech", headers={
         "Origin": "http://example.com", "Access-Control-Request-Method": "POST"})

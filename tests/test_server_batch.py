@@ -133,3 +133,18 @@ def test_max_batch_above_what_the_engine_holds_is_refused_at_start():
     assert result.returncode == 2 and result.stderr.splitlines() == [result.stderr.strip()]
     assert "--max-batch 4 is more than the engine holds" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_pages_openai_snippet_runs_as_written(server, tmp_path):
+    """Issue 51: docs/server.md's batch snippet (`cast_to=httpx.Response`) needed httpx, which the SDK no longer
+    brings (3.x uses httpx2): the page's block runs as pasted, against this server, with httpx not importable."""
+    import re
+
+    page = (ROOT / "docs" / "server.md").read_text()
+    code = next(b for b in re.findall(r"^```python\n(.*?)^```", page, re.M | re.S) if "/audio/speech/batch" in b)
+    code = code.replace("http://127.0.0.1:8000", server.url).replace("unused-or-your-key", API_KEY)
+    result = subprocess.run([sys.executable, "-c", "import sys; sys.modules['httpx'] = None\n" + code], cwd=tmp_path,
+                            env=env(), capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    assert sf.info(tmp_path / "batch_0.wav").samplerate == 24000 and sf.info(tmp_path / "batch_0.wav").frames > 0
+    assert (tmp_path / "batch_1.mp3").stat().st_size > 0

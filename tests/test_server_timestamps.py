@@ -218,3 +218,24 @@ def test_sse_words_at_a_speed_are_the_whole_answers_at_it(http):
     (timed,) = [e for e in events if e["type"] == "speech.timestamps"]
     assert timed["timestamps"] == whole["timestamps"]
     assert timed["end_time"] == round(len(base64.b64decode(whole["audio"])) / 2 / SR, 3)
+
+
+@pytest.mark.parametrize("code", ["en", "en-GB"])
+def test_an_iso_language_code_gets_word_times(http, code):
+    """Issue 51: docs/server.md takes `"language": "en"`; with timestamps it was 400 after the audio was made."""
+    response = http.post("/v1/audio/speech", json={**BODY, "timestamps": True, "language": code,
+                                                   "response_format": "pcm"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    check_words(body["timestamps"], len(base64.b64decode(body["audio"])) / 2 / SR)
+
+
+@pytest.mark.parametrize("stream", [{}, {"stream_format": "sse"}])
+def test_korean_by_its_code_is_refused_before_any_audio(http, stream):
+    """Issue 51: `"language": "ko"` with SSE streamed all the audio and then an error event; now a 400 first."""
+    body = {**BODY, "timestamps": True, "language": "ko", "response_format": "pcm", **stream}
+    with http.stream("POST", "/v1/audio/speech", json=body) as response:
+        response.read()
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error["param"] == "language" and "Korean needs soynlp" in error["message"]

@@ -11,6 +11,7 @@ word's start and end in steps of 80 ms, repaired to be monotonic as qwen-asr doe
 """
 
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import Optional
 
@@ -19,6 +20,7 @@ import mlx.nn as nn
 import numpy as np
 
 from ..errors import InputError, ModelLoadError
+from ..languages import language_key
 from ..model.checkpoint import apply_weights, load_weights, read_json, resolve, safetensors_files
 from ..tokenizer import TextTokenizer
 from .encoder import output_length
@@ -72,7 +74,7 @@ class Aligner:
         words = split_words(text, language)
         if not words:
             raise InputError("{text} has no word to time (letters or digits)", field="text")
-        audio16 = to_16k(audio, sample_rate)
+        audio16 = to_16k(_samples(audio), _rate(sample_rate))
         if audio16.size < 2 * 160:
             raise InputError("the audio is too short to align (at least 20 ms)", field="audio")
         if audio16.size > MAX_SECONDS * SAMPLE_RATE:
@@ -84,34 +86,63 @@ class Aligner:
         slot_logits = np.array(logits[mx.array(slots)].astype(mx.float32))
         return Pass(words, ids, mel, slots, slot_logits)
 
-    def check_language(self, language: str):
-        """Raise InputError where the words of `language` cannot be split (before any audio is made)."""
-        from .words import split_words
-
+    def check_language(self, language) -> str:
+        """The aligner's name for `language` (as `align` takes it: a name, an ISO 639-1 code or "auto"), or
+        InputError where it cannot time its words: before any audio is made."""
+        language = self._language(language)
         split_words("", language)
+        return language
 
     def align(self, audio, sample_rate: int, text: str, language: str = "English") -> list:
         """The words of `text` (as the official aligner splits them) with their times in `audio`.
 
         `audio`: mono (samples,) or (samples, channels) float samples at `sample_rate` (resampled to
-        16 kHz); `language`: one of `languages`, or "auto" (words split as for every language but
-        Japanese and Korean: at spaces, and Chinese characters one by one).
+        16 kHz); `language`: one of `languages` (any case) or its ISO 639-1 code ('en', 'de-DE'), or
+        "auto" (words split as for every language but Japanese and Korean: at spaces, and Chinese
+        characters one by one).
         """
+        audio = _samples(audio)
         run = self.run(audio, sample_rate, text, language)
         times = repair(run.slot_logits.argmax(axis=-1) * self.config.timestamp_segment_time)
-        return [Word(w, round(times[2 * i] / 1000.0, 3), round(times[2 * i + 1] / 1000.0, 3))
-                for i, w in enumerate(run.words)]
+        seconds = audio.shape[0] / sample_rate  # the 80 ms steps may reach past the clip's end
+        times = [round(min(t / 1000.0, seconds), 3) for t in times]
+        return [Word(w, times[2 * i], times[2 * i + 1]) for i, w in enumerate(run.words)]
 
     def _language(self, language) -> str:
-        if language is None or (isinstance(language, str) and language.strip().lower() == "auto"):
-            return "auto"  # words split as for every language but Japanese and Korean
+        if language is None:
+            return "auto"
         if not isinstance(language, str) or not language.strip():
-            raise InputError("{language} is empty: name the language of the text, e.g. English", field="language")
+            raise InputError("{language} is empty: name the language of the text, e.g. English or en",
+                             field="language")
+        key = language_key(language)
+        if key == "auto":
+            return "auto"  # words split as for every language but Japanese and Korean
         known = {name.lower(): name for name in self.languages}
-        if known and language.strip().lower() not in known:
+        if known and key not in known:
             raise InputError(f"the aligner does not know the language {language!r}; it knows "
                              f"{', '.join(self.languages)}", field="language", code="unsupported_language")
-        return language.strip()
+        return known.get(key, key)
+
+
+def _rate(sample_rate) -> int:
+    if isinstance(sample_rate, bool) or not isinstance(sample_rate, Integral) or sample_rate <= 0:
+        raise InputError(f"{{sample_rate}} must be a positive whole number of samples a second, got {sample_rate!r}",
+                         field="sample_rate")
+    return int(sample_rate)
+
+
+def _samples(audio) -> np.ndarray:
+    """`audio` as float32 (samples,) or (samples, channels), every sample a number."""
+    try:
+        samples = np.asarray(audio, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise InputError("{audio} must be an array of float samples", field="audio") from None
+    if samples.ndim not in (1, 2):
+        raise InputError(f"{{audio}} must be mono (samples,) or (samples, channels), got shape {samples.shape}",
+                         field="audio")
+    if not np.isfinite(samples).all():
+        raise InputError("{audio} holds samples that are not numbers (NaN or infinite)", field="audio")
+    return samples
 
 
 def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[int] = None,

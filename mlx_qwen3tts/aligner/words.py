@@ -17,6 +17,7 @@ Reference: qwen-asr 0.0.6 `Qwen3ForceAlignProcessor` (qwen_asr/inference/qwen3_f
 import unicodedata
 
 from ..errors import InputError
+from ..languages import language_key
 
 AUDIO_PROMPT = "<|audio_start|><|audio_pad|><|audio_end|>"
 SLOT = "<timestamp>"
@@ -52,8 +53,9 @@ def _cut_ideographs(piece: str) -> list:
 
 
 def split_words(text: str, language: str) -> list:
-    """The units the aligner times, as the official processor splits `text` in `language`."""
-    language = language.lower()
+    """The units the aligner times, as the official processor splits `text` in `language` (a name or an
+    ISO 639-1 code)."""
+    language = language_key(language)
     if language == "korean":
         raise InputError("word timing for Korean needs soynlp and Qwen's Korean dictionary (qwen-asr), "
                          "which this package does not ship; align Korean with the qwen-asr package",
@@ -62,7 +64,7 @@ def split_words(text: str, language: str) -> list:
         try:
             import nagisa
         except ImportError:
-            raise InputError("word timing for Japanese needs nagisa: pip install 'mlx-qwen3tts[aligner-ja]'",
+            raise InputError("word timing for Japanese needs nagisa (the aligner-ja extra): pip install nagisa",
                              field="language", code="unsupported_language") from None
         return [w for w in (_clean(w) for w in nagisa.tagging(text).words) if w]
     words = []

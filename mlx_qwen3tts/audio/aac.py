@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import InputError
 
-INSTALL_HINT = 'AAC output needs PyAV: pip install "mlx-qwen3tts[server]" (or pip install av)'
+INSTALL_HINT = "AAC output needs PyAV: pip install av (the server extra brings it)"
 BIT_RATE = 64_000  # mono speech at 24 kHz: transparent enough, ~8 kB/s
 
 

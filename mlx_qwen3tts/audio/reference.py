@@ -35,7 +35,7 @@ SILENCE_PEAK = 1.0 / 32768
 SHORT_TEXT_CHARS_PER_SECOND = 2.0  # a transcript with fewer characters a second of audio is likely not all of it
 SOUNDFILE_FORMATS = "WAV, FLAC, OGG/Opus and MP3"
 FORMATS = "WAV, FLAC, OGG/Opus, MP3, and with PyAV also M4A/AAC/ALAC, WebM and other FFmpeg formats"
-PYAV_HINT = 'for M4A/AAC/ALAC and other compressed formats install PyAV: pip install av (or "mlx-qwen3tts[server]")'
+PYAV_HINT = "for M4A/AAC/ALAC and other compressed formats install PyAV: pip install av (the server extra brings it)"
 
 
 class ReferenceAudioError(InputError):

@@ -11,6 +11,7 @@ from ..audio.formats import encode
 from ..audio.time_stretch import time_stretch
 from ..errors import InputError
 from .console import warn_cut, warn_runaway
+from .options import Speaking
 from .progress import line_done
 from .sinks import npy_bytes
 from .text_input import decode_utf8
@@ -38,13 +39,14 @@ def numbered_outputs(texts, given: str, what: str) -> list:
             for number, _ in texts]
 
 
-def line_results(tts, texts, common: dict, split: str, decode: bool, done=None):
+def line_results(tts, texts, job: Speaking, done=None):
     """One text path: each line planned as `generate` plans it (`TTS.plan`), the pieces of every line run as
     one batch (`TTS.run`), each line's pieces then joined as `generate` joins them; `done(line index, result)`
     as each line's last piece finishes."""
     from ..tts import joined
 
-    plans = [tts.plan(text, split, **common) for text in texts]
+    decode = job.outs["audio"] is not None
+    plans = [tts.plan(text, job.speech.split, **job.request) for text in texts]
     pieces = [plan.beside_others() for plan in plans]
     owner = [i for i, line in enumerate(pieces) for _ in line]
     finished, lines = {}, {}
@@ -59,10 +61,10 @@ def line_results(tts, texts, common: dict, split: str, decode: bool, done=None):
     return [lines[line] for line in range(len(pieces))]
 
 
-def run_batch(tts, texts, outs: dict, fmt, common: dict, quiet: bool, split: str = "auto", speed: float = 1.0):
-    """`texts`: `read_batch_file`'s; `outs`: "audio" and "codes", each a list of Outputs (one per line) or None."""
-    results = line_results(tts, [text for _, text in texts], common, split, decode=outs["audio"] is not None,
-                           done=None if quiet else line_done(texts))
+def run_batch(tts, texts, job: Speaking):
+    """`texts`: `read_batch_file`'s; `job.outs`: "audio" and "codes", each a list of Outputs (one per line) or None."""
+    outs, fmt, quiet, speed = job.outs, job.fmt, job.outputs.quiet, job.outputs.speed
+    results = line_results(tts, [text for _, text in texts], job, done=None if quiet else line_done(texts))
     items = []
     for i, ((number, _), result) in enumerate(zip(texts, results)):
         if outs["audio"] is not None:
@@ -74,7 +76,7 @@ def run_batch(tts, texts, outs: dict, fmt, common: dict, quiet: bool, split: str
             items.append((outs["codes"][i], npy_bytes(result.codes)))
         warn_runaway(result.runaway, result.retried, f"line {number}: ")
         if not result.stopped_on_eos and not result.runaway:
-            warn_cut(common["max_tokens"], "its frame budget", f"line {number} ")
+            warn_cut(job.request["max_tokens"], "its frame budget", f"line {number} ")
     outputs.write_all(items)
     if not quiet:
         for i, (number, _) in enumerate(texts):

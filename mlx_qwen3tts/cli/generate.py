@@ -20,7 +20,7 @@ from ..errors import InputError
 from .console import OneLineErrors, cli_errors
 from .flags import DEFAULT_MODEL, FLAGS
 from .batch import numbered_outputs, read_batch_file, run_batch
-from .options import Configs, Model, Outputs, Speech, Streaming, Voice
+from .options import Configs, Model, Outputs, Speaking, Speech, Streaming, Voice
 from .saved_voices import voice_file
 from .signals import closed_pipe_ends_quietly, signals_interrupt
 from .sinks import playable
@@ -155,7 +155,7 @@ class Speak:
         return self.outputs.speaks or self.streaming.play
 
     def run(self):
-        speech, quiet, speed = self.speech, self.outputs.quiet, self.outputs.speed
+        speech, quiet = self.speech, self.outputs.quiet
         text, lines = _check_inputs(self)
         outs, fmt = _check_outputs(self, lines)
         streaming = self.streaming
@@ -168,9 +168,10 @@ class Speak:
         common = dict(voice=voice, seed=speech.seed, **speech.settings)
         if speech.normalize or speech.lexicon is not None:  # only when asked: the plain text path stays upstream's
             common.update(normalize=bool(speech.normalize), lexicon=speech.lexicon)
+        job = Speaking(text, outs, fmt, common, speech, streaming, self.outputs)
         if lines is not None:
-            return run_batch(tts, lines, outs, fmt, common, quiet, speech.split, speed)
-        speak(tts, text, outs, fmt, common, speech, streaming, quiet, speed)
+            return run_batch(tts, lines, job)
+        speak(tts, job)
 
 
 def _check_inputs(job: Speak):

@@ -136,6 +136,21 @@ class LongForm(Taken):
 
 
 @dataclass(frozen=True)
+class Speaking:
+    """What `Speak` hands the speaking of one text (`cli.speak`) or of a batch file's lines (`cli.batch`): the
+    text (None: --text-stream's stdin), the checked outputs ("audio", "codes": an Output, a list of them per
+    line, or None) and their format, the request's keywords (voice, seed, settings) and the configs asked."""
+
+    text: Optional[str]
+    outs: dict
+    fmt: object  # audio.formats' format of --output, or None
+    request: dict
+    speech: Speech
+    streaming: Streaming
+    outputs: Outputs
+
+
+@dataclass(frozen=True)
 class Configs:
     """One command line: which job it asks for (--list-speakers, --from-codes, --text-file, or speech) and
     the configs (`cli.generate.job_of` hands each job those it needs)."""

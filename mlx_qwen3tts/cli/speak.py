@@ -12,55 +12,59 @@ from ..audio.time_stretch import TimeStretch, time_stretch
 from ..codec import FRAMES_PER_SECOND
 from ..errors import InputError
 from .console import warn, warn_cut, warn_runaway
+from .options import Speaking
 from .progress import FrameProgress
 from .sinks import audio_sink, npy_bytes, player
 from .text_input import stdin_deltas
 
 
-def speak(tts, text, outs: dict, fmt, common: dict, speech, streaming, quiet: bool, speed: float):
-    """`text` (None: --text-stream's stdin) in the voice and settings of `common` (the request's keywords) to
-    `outs` ("audio", "codes": an Output or None) as `speech` and `streaming` (`cli.options`' configs) ask."""
+def speak(tts, job: Speaking):
+    """`job.text` in the voice and settings of `job.request` to `job.outs` as its configs ask."""
+    speech, streaming, quiet = job.speech, job.streaming, job.outputs.quiet
     if speech.text_stream or streaming.stream or streaming.play:
-        source = dict(deltas=stdin_deltas()) if speech.text_stream else dict(text=text)
+        source = dict(deltas=stdin_deltas()) if speech.text_stream else dict(text=job.text)
         request = tts.request(**source, first_chunk_frames=streaming.first_chunk_frames,
-                              chunk_frames=streaming.chunk_frames, **common)
+                              chunk_frames=streaming.chunk_frames, **job.request)
         for notice in request.notices:
             warn(notice)
-        codes, spoken, made = _streamed(tts, request, outs["audio"], fmt, speech.split, streaming.play, quiet,
-                                        speed)
+        codes, spoken, made = _streamed(tts, request, job)
     else:
-        codes, spoken, made = _whole(tts, text, outs["audio"], fmt, common, speech.split, quiet, speed)
+        codes, spoken, made = _whole(tts, job)
     stopped_on_eos, budget = spoken.stopped_on_eos, spoken.max_frames
     warn_runaway(spoken.runaway, getattr(spoken, "retried", False))
     if not stopped_on_eos and not spoken.runaway:
         warn_cut(speech.max_tokens, f"the budget for this text ({budget} frames)")
-    if outs["codes"] is not None:
-        outs["codes"].write(npy_bytes(codes))
+    audio_out, codes_out = job.outs["audio"], job.outs["codes"]
+    if codes_out is not None:
+        codes_out.write(npy_bytes(codes))
     if not quiet:  # what was made and where it went, as every mode ends
-        written = [str(out) for out in (outs["audio"], outs["codes"]) if out is not None]
+        written = [str(out) for out in (audio_out, codes_out) if out is not None]
         click.echo(made + (f" -> {', '.join(written)}" if written else ""), err=True)
 
 
-def _whole(tts, text, output, fmt, common: dict, split: str, quiet: bool, speed: float):
-    progress = FrameProgress(quiet)
-    result = tts.generate(text, split=split, decode=output is not None, progress=progress, **common)
+def _whole(tts, job: Speaking):
+    output, progress = job.outs["audio"], FrameProgress(job.outputs.quiet)
+    result = tts.generate(job.text, split=job.speech.split, decode=output is not None, progress=progress,
+                          **job.request)
     progress.done()
     frames = result.codes.shape[0]
     seconds = frames / FRAMES_PER_SECOND  # of the codes: --speed applies to audio only
     if output is not None:
         if frames == 0:
             raise InputError("the model produced no audio (end of speech at the first frame)")
-        audio = time_stretch(result.audio, speed, result.sample_rate)
-        output.write(encode(audio, result.sample_rate, fmt.name))
+        audio = time_stretch(result.audio, job.outputs.speed, result.sample_rate)
+        output.write(encode(audio, result.sample_rate, job.fmt.name))
         seconds = audio.shape[0] / result.sample_rate
     return result.codes, result, f"{frames} frames, {seconds:.2f} s of audio"
 
 
-def _streamed(tts, request, output, fmt, split: str, play: bool, quiet: bool, speed: float):
+def _streamed(tts, request, job: Speaking):
     """Codes, the stream (whether the model ended the speech, the frame budget, a runaway), and what was made
     (in words)."""
     import numpy as np
 
+    output, fmt, play, quiet, speed = (job.outs["audio"], job.fmt, job.streaming.play, job.outputs.quiet,
+                                       job.outputs.speed)
     # A rough length for the playback buffer: ~0.3 s of speech per text token (none for text read as it comes).
     expected_s = 0.3 * len(tts.tokenizer.encode(request.text)) if play and request.text is not None else None
     collected, start, progress = [], time.perf_counter(), FrameProgress(quiet)
@@ -77,7 +81,7 @@ def _streamed(tts, request, output, fmt, split: str, play: bool, quiet: bool, sp
 
     try:
         with ExitStack() as stack:
-            chunks = stack.enter_context(closing(tts.request_chunks(request, split)))
+            chunks = stack.enter_context(closing(tts.request_chunks(request, job.speech.split)))
             if play:
                 speaker = player(tts.sample_rate, expected_s)
             for chunk in chunks:

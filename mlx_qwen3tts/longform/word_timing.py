@@ -11,6 +11,9 @@ class WordTimer:
     name: str  # the aligner's model id or folder: word files made by another are made again
     language: str = "auto"
 
+    def __post_init__(self):
+        self.language = self.aligner.check_language(self.language)  # refused before any audio is made
+
     def times(self, audio, rate: int, text: str) -> list:
         """[[word, start_s, end_s], ...] of `text` spoken in `audio` (mono, at `rate`)."""
         if not audio.shape[0] or not any(ch.isalnum() for ch in text):

@@ -245,7 +245,7 @@ def serve(startup: Startup):
         if startup.wyoming is not None:
             from . import wyoming
     except ImportError as e:
-        raise InputError(f"the server needs its extra: pip install 'mlx-qwen3tts[server]' ({e})") from None
+        raise InputError(f"the server needs its extra: pip install -e '.[server]' in the checkout, or the wheel with [server] ({e})") from None
     respellings = None
     if startup.lexicon is not None:  # read before anything loads: a bad file is one line naming its line
         from ..text.lexicon import read_lexicon

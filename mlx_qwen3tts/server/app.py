@@ -2,6 +2,7 @@
 
 import asyncio
 import hmac
+import re
 from concurrent.futures import ThreadPoolExecutor
 import logging
 from dataclasses import dataclass, field
@@ -12,7 +13,6 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -28,6 +28,8 @@ from .websocket import KEY_PROTOCOL, speech_socket
 log = logging.getLogger("mlx_qwen3tts.server")
 STATIC = Path(__file__).resolve().parent / "static"
 OPEN_PATHS = ("/health", "/", "/favicon.ico")  # the page itself holds no data; its API calls need the key
+# A Host header: a name or IPv4 address, or an IPv6 address in brackets, and an optional port.
+HOST_HEADER = re.compile(r"(?P<host>\[[0-9A-Fa-f:.]+\]|[^:\[\]/\s]+)(?::\d{1,5})?")
 LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]", "::1"]
 # How containers name the machine they run on (Docker Desktop, Podman, Lima/Colima). `.internal` is
 # reserved for private use (ICANN, 2024): no public DNS answers for it, so a web page cannot rebind
@@ -68,18 +70,30 @@ class Server:
 
 
 class LoopbackHosts:
-    """The DNS-rebinding defence of a loopback bind: a request naming a Host outside `allowed` is
-    refused (400), as TrustedHostMiddleware does. A request with no Host header passes: browsers
-    always send one, so it cannot come from a web page, and load balancers' default health checks
-    (HAProxy's `option httpchk`, HTTP/1.0) send none."""
+    """The DNS-rebinding defence of a loopback bind: a request naming a Host outside `allowed` (a name, or
+    `*.domain` for its subdomains) is refused with a 400 in OpenAI's error shape, as every other error. A
+    request with no Host header passes: browsers always send one, so it cannot come from a web page, and
+    load balancers' default health checks (HAProxy's `option httpchk`, HTTP/1.0) send none."""
 
     def __init__(self, app, allowed: Sequence[str]):
-        self.app, self.checked = app, TrustedHostMiddleware(app, allowed_hosts=list(allowed))
+        self.app, self.allowed = app, [name.lower() for name in allowed]
+
+    def _allowed(self, value: str) -> bool:
+        found = HOST_HEADER.fullmatch(value.strip())
+        host = found and found["host"].lower()
+        return bool(host) and any(host == name or (name.startswith("*.") and host.endswith(name[1:]))
+                                  for name in self.allowed)
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] in ("http", "websocket") and not any(k == b"host" for k, _ in scope["headers"]):
+        if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
-        return await self.checked(scope, receive, send)
+        value = dict(scope["headers"]).get(b"host")
+        if value is None or self._allowed(value.decode("latin-1")):
+            return await self.app(scope, receive, send)
+        error = ApiError(400, f"the Host header {value.decode('latin-1')!r} does not name this server: bound to a "
+                         "loopback address it answers to localhost, 127.0.0.1 and [::1] (start it with "
+                         "--allow-host NAME for another name)", param="Host", code="invalid_host")
+        await JSONResponse(error.body(), 400)(scope, receive, send)
 
 
 class Guard:

@@ -60,9 +60,8 @@ def word_timing(server, speech):
     if server.aligner is None:
         raise ApiError(400, "this server gives no word timestamps: start it with --aligner "
                        "Qwen/Qwen3-ForcedAligner-0.6B", param="timestamps", code="timestamps_unavailable")
-    language = speech.kwargs.get("language") or "auto"
     try:
-        server.aligner.check_language(language)
+        language = server.aligner.check_language(speech.kwargs.get("language") or "auto")
     except InputError as e:
         raise ApiError(400, e.worded({}), param="language", code=e.code) from None
     rate = server.tts.sample_rate

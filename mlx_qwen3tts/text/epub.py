@@ -43,7 +43,7 @@ def _ebooklib(path):
         from ebooklib import epub
     except ImportError:
         raise InputError(f"{{text}} {path} is an EPUB; reading one needs the epub extra: "
-                         "pip install 'mlx-qwen3tts[epub]'", field="text") from None
+                         "pip install ebooklib", field="text") from None
     return ebooklib, epub
 
 

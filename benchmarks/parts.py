@@ -8,7 +8,8 @@ stream or on a second one).
 
 Timings (medians over --steps, after a warm-up that traces every graph):
 - frame: `Rows.step` of R rows, codes only: the frame step alone (R in --rows).
-- codec: the codec decoder's `step_streams` alone: one stream for 1, 4 and 16 frames; R streams x 4 frames.
+- codec: the codec decoder's `step_streams` alone: one stream for 1, 2, 4, 8, 16 and 25 frames; R streams x 4
+  frames.
 - stream: one request, `TTS.frames` (codes only) and `TTS.stream` (audio in 4-frame chunks), ms per frame.
 - engine: R rows stepped with their audio decoded as chunks fall due, batched across rows (`decode_chunks`,
   as the engine does) against the same rows codes only: ms per step and frames/s. `--decode-stream second`
@@ -38,7 +39,8 @@ from mlx_qwen3tts.audio.chunks import ChunkDecoder, decode_chunks  # noqa: E402
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 TEXT = "The quick brown fox jumps over the lazy dog, then it runs across the quiet field."
-CHUNK = 4  # frames per chunk after the first (the package's default)
+CHUNK = 4  # frames per chunk after the first (the package's default before the growing schedule)
+CODEC_FRAMES = (1, 2, 4, 8, 16, 25)  # the codec part's chunk lengths, one stream
 
 
 def _median_ms(times) -> float:
@@ -87,7 +89,7 @@ def frame_part(tts, rows, steps: int) -> dict:
 
 def codec_part(tts, rows, steps: int) -> dict:
     decoder, out = tts.codec.decoder, {}
-    for streams, frames in [(1, 1), (1, 4), (1, 16)] + [(n, CHUNK) for n in rows if n > 1]:
+    for streams, frames in [(1, n) for n in CODEC_FRAMES] + [(n, CHUNK) for n in rows if n > 1]:
         codes = mx.zeros((streams, frames, 16), dtype=mx.int32)
         states = [decoder.make_state(1) for _ in range(streams)]
 

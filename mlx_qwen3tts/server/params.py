@@ -36,7 +36,7 @@ def _number(params: dict, name: str):
 
 
 def speech_kwargs(voices, params: dict, limits) -> dict:
-    """Everything but the text: voice, language, instructions, sampling, seed, frame cap, text mode,
+    """Everything but the text: voice, language, instructions, sampling, seed, frame cap, text mode, chunk sizes,
     as `TTS.request` keywords (a field left out, or null, keeps the request's default)."""
     kwargs = dict(voices.resolve(params.get("voice")))
     instruct = params.get("instructions", params.get("instruct"))
@@ -48,7 +48,8 @@ def speech_kwargs(voices, params: dict, limits) -> dict:
     given.update(top_k=_count(given["top_k"]), seed=_count(params.get("seed")),
                  max_tokens=_count(params.get("max_new_tokens")), language=params.get("language"),
                  instruct=instruct, text_mode=params.get("text_mode"), normalize=params.get("normalize"),
-                 markdown=params.get("markdown"))
+                 markdown=params.get("markdown"), first_chunk_frames=_count(params.get("first_chunk_frames")),
+                 chunk_frames=_count(params.get("chunk_frames")))
     return {**kwargs, **{name: value for name, value in given.items() if value is not None}}
 
 

@@ -217,7 +217,7 @@ class InFlight:
 
     def __init__(self, monkeypatch):
         self.sent, self.decodes, self.reads = {}, [], []  # id of a frame's codes -> its stream; ...
-        send, to_numpy, copy = mx.async_eval, np.array, rows_module.host_copy
+        send, to_numpy, copy = mx.async_eval, np.array, getattr(rows_module, "host_copy", None)
         audio = {}  # id -> the array (held, so that no other array takes its id)
 
         def async_eval(*arrays):
@@ -243,7 +243,7 @@ class InFlight:
 
         monkeypatch.setattr(mx, "async_eval", async_eval)
         monkeypatch.setattr(np, "array", array)
-        monkeypatch.setattr(rows_module, "host_copy", host_copy)
+        monkeypatch.setattr(rows_module, "host_copy", host_copy, raising=False)
 
 
 def test_a_chunks_decode_runs_beside_the_frame_in_flight(load_tiny, monkeypatch):

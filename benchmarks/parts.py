@@ -10,7 +10,8 @@ Timings (medians over --steps, after a warm-up that traces every graph):
 - frame: `Rows.step` of R rows, codes only: the frame step alone (R in --rows).
 - codec: the codec decoder's `step_streams` alone: one stream for 1, 2, 4, 8, 16 and 25 frames; R streams x 4
   frames.
-- stream: one request, `TTS.frames` (codes only) and `TTS.stream` (audio in 4-frame chunks), ms per frame.
+- stream: one request, `TTS.frames` (codes only) and `TTS.stream` (audio in the growing chunks, and in 4-frame
+  chunks), ms per frame.
 - engine: R rows stepped with their audio decoded as chunks fall due, batched across rows (`start_chunks`,
   the audio to the host with the next step's frames, as the engine does) against the same rows codes only:
   ms per step and frames/s. Metal/CUDA decode on a second MLX stream of the device, so the decode need not
@@ -128,9 +129,11 @@ def stream_part(tts, steps: int) -> dict:
         return sum(intervals) / max(frames - 1, 1) * 1e3
 
     codes = lambda: tts.frames(TEXT, speaker="ryan", seed=0, max_tokens=frames)  # noqa: E731
-    audio = lambda: tts.stream(TEXT, speaker="ryan", seed=0, max_tokens=frames, chunk_frames=CHUNK)  # noqa: E731
-    per_frame(codes), per_frame(audio)  # warm-up: every graph traced
-    return {"frames_ms_per_frame": per_frame(codes), "stream_ms_per_frame": per_frame(audio)}
+    audio = lambda: tts.stream(TEXT, speaker="ryan", seed=0, max_tokens=frames)  # noqa: E731
+    audio_4 = lambda: tts.stream(TEXT, speaker="ryan", seed=0, max_tokens=frames, chunk_frames=CHUNK)  # noqa: E731
+    per_frame(codes), per_frame(audio), per_frame(audio_4)  # warm-up: every graph traced
+    return {"frames_ms_per_frame": per_frame(codes), "stream_ms_per_frame": per_frame(audio),
+            "stream_4_ms_per_frame": per_frame(audio_4)}
 
 
 def engine_part(tts, rows, steps: int) -> dict:
@@ -175,7 +178,7 @@ def count_part(tts, rows, windows) -> dict:
 
     for warm in (frames, stream, lambda n: stream(n, CHUNK)):
         warm(CHUNK + 1)
-    out = {"codec": codec_counts(tts)}
+    out = {}
     for short, long in windows:
         out[f"frames {short}-{long}"] = _per_frame(frames, short, long)
         out[f"stream {short}-{long}"] = _per_frame(stream, short, long)  # the growing schedule
@@ -233,6 +236,7 @@ def main(argv=None):
     if args.count:
         windows = [tuple(int(n) for n in w.split("-")) for w in args.windows.split(",")]
         result["counts"] = count_part(tts, rows, windows)
+        result["codec_counts"] = codec_counts(tts)
     else:
         parts = args.parts.split(",")
         if "frame" in parts:

@@ -423,8 +423,9 @@ class Rows:
 
     def carry(self, arrays: list) -> Optional[Carried]:
         """Send `arrays` (being computed, off the frames' stream) to the host with the next frame read: one
-        sync for both. None when no frame is in flight (the caller reads them itself: no read may come)."""
-        if not (self.overlap and self.pending):
+        sync for both. None when no frame is in flight (the caller reads them itself: no read may come) or the
+        decode stream is the frames' own (the copy would wait for the frame sent after them)."""
+        if not (self.overlap and self.pending) or decode_stream() == mx.default_stream(mx.default_device()):
             return None
         self.carried.append(Carried(arrays))
         return self.carried[-1]

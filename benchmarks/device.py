@@ -1,7 +1,7 @@
 """Everything measured on a lent GPU, in one run that fits the device time a session has: the parity tests,
 the streaming path part by part (benchmarks.parts: the frame step, the codec step, one stream with and
-without audio, the engine's step with and without audio, its decode on the frame's stream or a second),
-the cost of full float32 on the codec, the engine at 1/8/16 streams, the join, and benchmarks.run (narrow
+without audio, the engine's step with and without audio, its decode on a second stream (the default) or the
+frames' stream), the cost of full float32 on the codec, the engine at 1/8/16 streams, the join, and benchmarks.run (narrow
 and 0.6B, bf16 and 4-bit) with mlx-audio side by side. Each step runs in its own process with its own
 time limit, in that order, and the steps left when --budget is spent are marked skipped; a step that
 fails is reported and the rest go on. Writes OUT/device.md (the table for docs/benchmarks.md: date, GPU,
@@ -43,8 +43,8 @@ def plan(args) -> list:
         ("parity", py + ["-m", "pytest", "-p", "no:cacheprovider", "-q", "tests/test_parity.py"] + args.parity_args,
          240, {"MLX_QWEN3TTS_NO_OPENBLAS": "1"}),
         ("parts", parts + ["--out", str(out / "parts.json")], 120, {}),
-        ("parts-second-stream", parts + ["--parts", "engine", "--decode-stream", "second",
-                                         "--out", str(out / "parts-second.json")], 90, {}),
+        ("parts-same-stream", parts + ["--parts", "engine", "--decode-stream", "same",
+                                       "--out", str(out / "parts-same.json")], 90, {}),
         ("codec-tf32-on", parts + ["--parts", "codec", "--out", str(out / "codec-tf32-on.json")], 60,
          {"MLX_ENABLE_TF32": "1"}),
         ("counts", py + ["-m", "benchmarks.parts", "--preset", preset, "--rows", rows, "--count",
@@ -99,7 +99,7 @@ def machine() -> dict:
             "mlx": mx.__version__, "commit": commit.stdout.strip() or "?", "load": f"{os.getloadavg()[0]:.2f}"}
 
 
-def parts_table(parts: dict, second: dict, tf32_on: dict) -> list:
+def parts_table(parts: dict, same: dict, tf32_on: dict) -> list:
     lines = []
     frame = parts.get("frame_ms", {})
     if frame:
@@ -115,12 +115,13 @@ def parts_table(parts: dict, second: dict, tf32_on: dict) -> list:
     stream = parts.get("stream")
     if stream:
         lines += ["", f"One request: `TTS.frames` {stream['frames_ms_per_frame']:.1f} ms/frame, `TTS.stream` (audio, "
-                      f"4-frame chunks) {stream['stream_ms_per_frame']:.1f} ms/frame."]
+                      f"growing chunks) {stream['stream_ms_per_frame']:.1f} ms/frame, (4-frame chunks) "
+                      f"{stream.get('stream_4_ms_per_frame', float('nan')):.1f} ms/frame."]
     engine = parts.get("engine", {})
     if engine:
-        other = (second or {}).get("engine", {})
-        lines += ["", "| rows | engine step codes only: frames/s | with audio: frames/s | audio, decode on a second "
-                      "stream: frames/s |", "|---|---|---|---|"]
+        other = (same or {}).get("engine", {})
+        lines += ["", "| rows | engine step codes only: frames/s | with audio: frames/s | audio, decode on the "
+                      "frames' stream: frames/s |", "|---|---|---|---|"]
         for n, figures in engine.items():
             alt = other.get(n, {}).get("audio", {}).get("frames_per_s")
             lines.append(f"| {n} | {figures['codes']['frames_per_s']:.1f} | {figures['audio']['frames_per_s']:.1f} | "
@@ -144,7 +145,7 @@ def report(out: Path, facts: dict, results: dict, args) -> Path:
     parts = _read(out / "parts.json")
     if parts:
         lines += ["", "#### The streaming path, part by part", ""]
-        lines += parts_table(parts, _read(out / "parts-second.json"), _read(out / "codec-tf32-on.json"))
+        lines += parts_table(parts, _read(out / "parts-same.json"), _read(out / "codec-tf32-on.json"))
     counts = _read(out / "counts.json")
     if counts:
         lines += ["", "#### Per frame (per engine step), Metal/CUDA branches", "",

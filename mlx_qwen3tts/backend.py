@@ -29,6 +29,7 @@ import ctypes.util
 import importlib.util
 import os
 import sys
+import threading
 import timeit
 import warnings
 from importlib import metadata
@@ -176,6 +177,10 @@ def _say(message: str, silence: str = f"set {DISABLE_ENV}=1"):
 # None: follow MLX's default device. True / False: take the CPU backend's branches, or the ones Metal and CUDA
 # take, whatever the device (the tests run the Metal / CUDA branches on the CPU this way; benchmarks compare).
 CPU_PATHS: Optional[bool] = None
+# Metal / CUDA: the codec decodes on a stream of its own (`decode_stream`); False: on the frames' stream (a
+# switch for benchmarks/parts.py, which compares the two).
+OWN_DECODE_STREAM = True
+_THREAD = threading.local()  # this thread's decode stream
 HALF_QUANTIZED_ON_CPU = (
     "quantized weights with {dtype} activations on MLX's CPU backend: its quantized matmul sums in that dtype "
     "(logits off by ~1e-1 relative at the released widths with bfloat16); leave the dtype out (float32 on the "
@@ -202,6 +207,19 @@ def compute_dtype(requested=None, quantized: bool = False):
     return dtype
 
 
+def decode_stream():
+    """The MLX stream a chunk's decode runs on, this thread's. Metal / CUDA: a second stream of the device, so
+    the decode runs beside the frame in flight on the default stream, not behind it (a stream runs its work
+    in order). On the CPU branches the default stream: the host's cores compute both, nothing overlaps."""
+    import mlx.core as mx
+
+    if cpu_paths() or not OWN_DECODE_STREAM:
+        return mx.default_stream(mx.default_device())
+    if getattr(_THREAD, "stream", None) is None:
+        _THREAD.stream = mx.new_stream(mx.default_device())
+    return _THREAD.stream
+
+
 def release_thread_streams():
     """Destroy the MLX streams this thread created; call it last on every thread that ran MLX work.
 
@@ -211,6 +229,7 @@ def release_thread_streams():
     """
     import mlx.core as mx
 
+    _THREAD.stream = None
     clear = getattr(mx, "clear_streams", None)
     if clear is not None:
         clear()

@@ -56,7 +56,7 @@ class Request:
     seed: Optional[int] = None  # integer in [0, 2**64)
     max_frames: Optional[int] = None  # user cap (<= generation_config max_new_tokens); None: budget from text
     first_chunk_frames: int = 1
-    chunk_frames: int = 4
+    chunk_frames: Optional[int] = None  # None: later chunks grow (audio.chunks.chunk_length)
     notices: Tuple[str, ...] = ()  # for the caller to show (e.g. an instruction the model ignores)
     guard: bool = True  # the runaway guard watches its frames (loop/runaway.py)
 
@@ -514,7 +514,7 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     if not isinstance(a.guard, bool):
         raise InputError(f"{{guard}} must be true or false, got {shown(a.guard)}", field="guard")
     first_chunk_frames = _integer(a.first_chunk_frames, "first_chunk_frames", 1, 2**31)
-    chunk_frames = _integer(a.chunk_frames, "chunk_frames", 1, 2**31)
+    chunk_frames = None if a.chunk_frames is None else _integer(a.chunk_frames, "chunk_frames", 1, 2**31)
     instruct, instruct_notices = _instruct(facts, a.instruct)
     _task_needs(task, a, instruct)
     if a.normalize or a.markdown or a.lexicon is not None:

@@ -30,8 +30,8 @@ class Asked:
     repetition_penalty: Optional[float] = None
     seed: Optional[int] = None
     max_tokens: Optional[int] = None
-    first_chunk_frames: int = 1
-    chunk_frames: int = 4
+    first_chunk_frames: int = 1  # frames in the first audio chunk (vLLM-Omni's initial_codec_chunk_frames)
+    chunk_frames: Optional[int] = None  # frames in each later chunk; None: chunks that grow (audio.chunks)
     normalize: bool = False  # numbers, dates and symbols said as words (text given whole)
     lexicon: object = None  # respellings: a Lexicon or its TSV file
     markdown: bool = False  # Markdown read as a listener hears it (text given whole)

@@ -318,17 +318,19 @@ class TTS:
             if i not in finished:
                 yield i, row, self._result(request, codes[row], row, decode)
 
-    def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: int = 4, seed: Optional[int] = None,
-               split: str = "auto", aligner=None, **kwargs) -> ChunkStream:
+    def stream(self, text: str, first_chunk_frames: int = 1, chunk_frames: Optional[int] = None,
+               seed: Optional[int] = None, split: str = "auto", aligner=None, **kwargs) -> ChunkStream:
         """Audio chunks while generating; they concatenate to `generate(...).audio` (a long text in the
-        same pieces, `split` as there but "batch"). `aligner` (`mlx_qwen3tts.aligner.load()`): the stream also
-        gives each piece's word timings (`aligner.piece_words.Words`) after its last chunk, aligned on a thread
-        of their own as soon as its audio is complete (`request_chunks`)."""
+        same pieces, `split` as there but "batch"). The first chunk has `first_chunk_frames` frames, each later
+        one `chunk_frames`; with chunk_frames None they grow (2, 4, 8, then 16 frames after a first of 1).
+        `aligner` (`mlx_qwen3tts.aligner.load()`): the stream also gives each piece's word timings
+        (`aligner.piece_words.Words`) after its last chunk, aligned on a thread of their own as soon as its audio
+        is complete (`request_chunks`)."""
         request = self._told(self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
                                           seed=seed, **kwargs))
         return self.request_chunks(request, split, aligner)
 
-    def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: int = 4,
+    def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: Optional[int] = None,
                     seed: Optional[int] = None, split: str = "auto", aligner=None, **kwargs) -> ChunkStream:
         """Audio chunks for text that arrives as deltas, spoken as it comes: a long text is cut at sentence
         ends where `generate` would cut it whole (split "none": never), each piece's first sentence spoken

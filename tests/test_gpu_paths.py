@@ -23,6 +23,7 @@ import pytest
 from mlx.utils import tree_map
 
 import mlx_qwen3tts
+import mlx_qwen3tts.loop.rows as rows_module
 import test_batch
 import test_codec_decoder
 import test_engine
@@ -30,6 +31,7 @@ import test_parity
 from mlx_qwen3tts import convert as cv
 from mlx_qwen3tts.codec.decoder import STEP_SIZES, CodecDecoder, DecoderArgs
 from mlx_qwen3tts.codec.speech_tokenizer import load_codec
+from benchmarks.syncs import SyncCounter
 from teacher_forcing import teacher_forced_logits
 
 pytestmark = pytest.mark.usefixtures("gpu_paths")
@@ -208,45 +210,82 @@ def test_4bit_bfloat16_scales_near_dequantized_float32(name, tmp_path, load_tiny
 
 
 class InFlight:
-    """Records, at every blocking `mx.eval`, how many frames were sent off (`mx.async_eval`) and not read yet
-    (`np.array` of their codes), and on which MLX stream each was issued: a blocking eval issued on the stream
-    of a frame still in flight runs after that frame (a stream runs its work in order)."""
+    """Records, at every decode sent off (`mx.async_eval` of audio), how many frames were sent off and not read
+    yet, on that decode's MLX stream and in all (a stream runs its work in order: a decode on the stream of a
+    frame in flight runs after that frame), and which reads bring audio to the host: with a frame's codes
+    (`rows.host_copy`) or alone (`np.array`)."""
 
     def __init__(self, monkeypatch):
-        self.sent, self.waits = {}, []  # id of a frame's codes -> its stream; (frames in flight on this stream, in all)
-        evaluate, send, to_numpy = mx.eval, mx.async_eval, np.array
+        self.sent, self.decodes, self.reads = {}, [], []  # id of a frame's codes -> its stream; ...
+        send, to_numpy, copy = mx.async_eval, np.array, getattr(rows_module, "host_copy", None)
+        audio = {}  # id -> the array (held, so that no other array takes its id)
 
         def async_eval(*arrays):
-            if isinstance(arrays[0], mx.array):  # a frame's codes (a prompt's prefill sends its caches)
-                self.sent[id(arrays[0])] = (arrays[0], mx.default_stream(mx.default_device()))
-            return send(*arrays)
-
-        def blocking_eval(*arrays):
             here = mx.default_stream(mx.default_device())
-            self.waits.append((sum(s == here for _, s in self.sent.values()), len(self.sent)))
-            return evaluate(*arrays)
+            first = arrays[0]
+            if isinstance(first, mx.array) and first.dtype == mx.int32:  # a frame's codes
+                self.sent[id(first)] = (first, here)
+            elif isinstance(first, mx.array):  # a chunk's audio
+                audio[id(first)] = first
+                self.decodes.append((sum(s == here for _, s in self.sent.values()), len(self.sent)))
+            return send(*arrays)
 
         def array(value, *args, **kwargs):
             self.sent.pop(id(value), None)
+            if id(value) in audio:
+                self.reads.append("alone")
             return to_numpy(value, *args, **kwargs)
 
+        def host_copy(arrays):
+            self.sent.pop(id(arrays[0]), None)
+            self.reads += ["with a frame"] * sum(id(a) in audio for a in arrays)
+            return copy(arrays)
+
         monkeypatch.setattr(mx, "async_eval", async_eval)
-        monkeypatch.setattr(mx, "eval", blocking_eval)
         monkeypatch.setattr(np, "array", array)
+        monkeypatch.setattr(rows_module, "host_copy", host_copy, raising=False)
 
 
-def test_a_chunks_decode_waits_behind_the_frame_in_flight(load_tiny, monkeypatch):
-    """The streaming path's accounting on the Metal/CUDA branches (docs/benchmarks.md, "The streaming path"):
-    frame t + 1 is sent off before frame t is read, and each chunk's decode is then evaluated on the same
-    stream, behind frame t + 1: the device runs them in series and the host builds frame t + 2 only after.
-    This is what an accelerator loses against the codes-only loop; a decode moved to a stream of its own
-    makes `waits` show no frame on its stream (and this test is to say so)."""
+def test_a_chunks_decode_runs_beside_the_frame_in_flight(load_tiny, monkeypatch):
+    """The streaming path on the Metal/CUDA branches (docs/benchmarks.md, "The streaming path"): frame t + 1 is
+    sent off before frame t is read, and a chunk's decode is sent off on a stream of its own, so it never waits
+    behind that frame (before, it was evaluated on the frames' stream, behind frame t + 1, and the host built
+    frame t + 2 only after both); its audio comes to the host with frame t + 1's codes, in one copy. The last
+    chunk (no frame follows it) is read alone."""
     tts = load_tiny("custom_voice-0b6")
     kw = dict(speaker="ryan", language="english", seed=0, max_tokens=13, chunk_frames=4)
     list(tts.stream("Hello there.", **kw))  # traces
     probe = InFlight(monkeypatch)
     chunks = list(tts.stream("Hello there.", **kw))
     assert [c.frames for c in chunks] == [1, 4, 4, 4]
-    assert len(probe.waits) == 4, probe.waits  # a blocking eval per chunk: its decode
-    # every decode but the last (no frame follows it) waits behind the next frame, on the same stream
-    assert probe.waits == [(1, 1)] * 3 + [(0, 0)], probe.waits
+    assert probe.decodes == [(0, 1)] * 3 + [(0, 0)], probe.decodes  # none on a frame's stream; beside one
+    assert probe.reads == ["with a frame"] * 3 + ["alone"], probe.reads
+
+
+def _syncs_per_frame(run, short: int = 8, long: int = 16) -> float:
+    """Blocking host syncs per frame of `run(frames)`: (a long run's - a short run's) / (long - short)."""
+    counts = []
+    for frames in (short, long):
+        with SyncCounter() as syncs:
+            run(frames)
+        counts.append(syncs.blocking)
+    return (counts[1] - counts[0]) / (long - short)
+
+
+@pytest.mark.parametrize("chunk_frames", [None, 1, 4])
+def test_streaming_costs_the_host_one_sync_a_frame_as_codes_alone(load_tiny, chunk_frames):
+    """`TTS.stream` waits on the device once a frame, as `TTS.frames` does: a chunk's audio comes with a
+    frame's codes (before: a blocking eval and a copy per chunk, 1.5 syncs a frame with 4-frame chunks). The
+    engine with audio likewise, per step."""
+    tts = load_tiny("custom_voice-0b6")
+    kw = dict(speaker="ryan", language="english", seed=0)
+    frames = lambda n: list(tts.frames("Hello there.", max_tokens=n, **kw))  # noqa: E731
+    stream = lambda n: list(tts.stream("Hello there.", max_tokens=n, chunk_frames=chunk_frames, **kw))  # noqa: E731
+    stream(6), frames(6)  # traces
+    assert _syncs_per_frame(frames) == 1.0
+    assert _syncs_per_frame(stream) == 1.0
+    with tts.engine(max_active=2) as engine:
+        engine_run = lambda n: [list(h) for h in [engine.submit(tts.request(  # noqa: E731
+            "Hello there.", max_tokens=n, chunk_frames=chunk_frames, **kw)) for _ in range(2)]]
+        engine_run(6)
+        assert _syncs_per_frame(engine_run) <= 1.0  # the two rows share each step's sync

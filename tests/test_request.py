@@ -34,7 +34,7 @@ def test_request_is_frozen_and_resolved(tts):
     assert isinstance(request, Request) and request.text == TEXT and request.deltas is None
     assert request.voice.speaker == "ryan" and request.text_mode == "non-streaming"
     assert request.sampling.temperature == 0 and request.sampling.cp_temperature == 0
-    assert (request.seed, request.max_frames, request.first_chunk_frames, request.chunk_frames) == (3, 5, 1, 4)
+    assert (request.seed, request.max_frames, request.first_chunk_frames, request.chunk_frames) == (3, 5, 1, None)
     with pytest.raises(dataclasses.FrozenInstanceError):
         request.seed = 4
     assert tts.request(deltas=iter(["Hi"])).text_mode == "streaming"

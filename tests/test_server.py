@@ -118,6 +118,19 @@ def test_speed_stretches_duration_and_never_is_ignored(http):
     assert len(slow.content) // 2 == round(n / 0.5)
 
 
+@pytest.mark.parametrize("sizes,want", [({}, [1, 2, 4, 1]), ({"first_chunk_frames": 2, "chunk_frames": 3}, [2, 3, 3])])
+def test_sse_chunks_follow_the_requests_chunk_sizes(http, sizes, want):
+    """Chunks as the request asks (first_chunk_frames, chunk_frames), else growing after the first: 1, 2, 4, ..."""
+    body = {"model": "tts-1", "input": TEXT, "voice": "serena", "response_format": "pcm", "stream_format": "sse",
+            "max_new_tokens": 8, "temperature": 0, **sizes}
+    with http.stream("POST", "/v1/audio/speech", json=body) as events:
+        deltas = [json.loads(line[len("data: "):]) for line in events.iter_lines() if line.startswith("data: ")]
+    audio = [len(base64.b64decode(e["audio"])) for e in deltas if e["type"] == "speech.audio.delta"]
+    assert [n // (2 * FRAME) for n in audio if n] == want
+    bad = http.post("/v1/audio/speech", json={**body, "chunk_frames": 0})
+    assert bad.status_code == 400 and bad.json()["error"]["param"] == "chunk_frames"
+
+
 def test_streaming_sends_audio_before_generation_ends(client, server):
     frames = 60
     with client.audio.speech.with_streaming_response.create(

@@ -42,6 +42,24 @@ def test_stream_equals_one_shot(tts, greedy, whole, chunk):
     assert np.abs(audio - whole.audio).max() <= 1e-4
 
 
+def test_later_chunks_grow_unless_a_size_is_given(tts, greedy):
+    """First audio after one frame, then chunks of 2, 4, 8 and 16 frames (the codec's cost a frame falls with a
+    chunk's length); `chunk_frames` fixes them, `first_chunk_frames` moves the start; the audio is the same."""
+    kw = dict(speaker="vivian", sampling=greedy, max_tokens=60)
+    whole = tts.generate(TEXT, **kw)
+    n = whole.codes.shape[0]
+    assert n > 1 + 2 + 4 + 8 + 16  # a chunk at the longest length
+    for first, later, sizes in [(1, None, [1, 2, 4, 8] + [16] * 4), (3, None, [3, 6, 12] + [16] * 4),
+                                (1, 4, [1] + [4] * 15)]:
+        chunks = list(tts.stream(TEXT, first_chunk_frames=first, chunk_frames=later, **kw))
+        want, left = [], n
+        for size in sizes:
+            want.append(min(size, left))
+            left -= want[-1]
+        assert [c.frames for c in chunks] == [w for w in want if w], (first, later)
+        assert np.abs(np.concatenate([c.samples for c in chunks]) - whole.audio).max() <= 1e-4
+
+
 def test_first_chunk_size_is_configurable(tts, greedy):
     chunks = list(tts.stream("Short one.", first_chunk_frames=3, chunk_frames=2, speaker="ryan", sampling=greedy,
                              max_tokens=7))

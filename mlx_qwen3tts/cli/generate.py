@@ -62,7 +62,7 @@ from .voice import speaking_voice
 @click.option("--stream", is_flag=True, help="Decode and write audio chunk by chunk while generating.")
 @click.option("--play", is_flag=True, help="Play the audio as it is generated.")
 @click.option("--first-chunk-frames", type=int, default=1, show_default=True, help="Frames before the first chunk.")
-@click.option("--chunk-frames", type=int, default=4, show_default=True, help="Frames per later chunk.")
+@click.option("--chunk-frames", type=int, help="Frames per later chunk (default: growing, 2, 4, 8 then 16).")
 @click.option("--split", type=click.Choice(["auto", "sequence", "batch", "none"]), default="auto", show_default=True,
               help="Long text: cut at sentence ends and synthesize the pieces one after the other or as a batch.")
 @click.option("--batch-file", type=click.Path(dir_okay=False),

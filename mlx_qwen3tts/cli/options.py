@@ -112,7 +112,7 @@ class Streaming(Taken):
     stream: bool
     play: bool
     first_chunk_frames: int
-    chunk_frames: int
+    chunk_frames: Optional[int]
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,12 @@ class FrameStream(Iterated):
         self.frames = self.max_frames = 0
         self.stopped_on_eos, self.prefill_s = False, 0.0
         self.runaway, self.seed = None, None
+        self._rows = rows
         self._run = self._generate(rows, make_row, make_text)
+
+    def carry(self, arrays: list):
+        """Send `arrays` to the host with the next frame read (`Rows.carry`); None: read them yourself."""
+        return self._rows.carry(arrays)
 
     def _generate(self, rows: Rows, make_row: Callable, make_text: Optional[Callable]):
         text = make_text() if make_text is not None else None

@@ -53,7 +53,7 @@ import mlx.core as mx
 from ..backend import release_thread_streams
 from ..codec import SAMPLE_RATE
 from ..errors import Qwen3TTSError
-from ..audio.chunks import AudioChunk, ChunkDecoder, decode_chunks
+from ..audio.chunks import AudioChunk, ChunkDecoder, start_chunks
 from ..iterators import Iterated
 from ..plan import Plan, retry_seed
 from .text_track import TextFeed, feed_from
@@ -248,6 +248,7 @@ class Engine:
         self._active: List[Job] = []  # holding a row (or waiting for the text its prefill needs)
         self._closed = self._woken = False
         self._owner = {}  # row -> job, for the rows in the scheduler's loop (its thread only)
+        self._decoding = None  # (jobs, Decoding, Carried): chunks whose audio comes with the next frame read
         self.frames_made = 0  # frames generated so far, all rows (added to once a step; read by metrics)
         self._rows = loop.rows(prefill_budget)  # the scheduler's batch (its thread only; stats reads its budget)
         self._thread = threading.Thread(target=self._run, name="mlx_qwen3tts-engine", daemon=True)
@@ -354,7 +355,9 @@ class Engine:
                 if self._closed:
                     return
                 self._between_steps()
+            self._taken(rows)
         except Exception as exc:  # noqa: BLE001  (the shared step failed: every row ends with it)
+            self._decoding = None
             for job in list(self._active):
                 self._end(job, rows, exc)
             self._rows = self.loop.rows(self.prefill_budget)
@@ -414,6 +417,7 @@ class Engine:
     def _deliver(self, frames: list, rows: Rows):
         """Hand the frames of a step to their jobs' decoders, decode the due chunks, end the ended jobs."""
         self.frames_made += len(frames)
+        self._taken(rows)
         for job in [j for j in self._active if j.cancelled.is_set()]:
             self._end(job, rows)  # cancelled during the step: freed now, not after the decoding
         due = []  # jobs with a chunk to decode: all decoded together
@@ -426,7 +430,7 @@ class Engine:
                 due.append(job)
         ended = [job for job in self._active if job.row is not None and job.row.done and not job.cancelled.is_set()]
         due += [job for job in ended if job not in due and job.chunks.end()]
-        self._emit(due, rows)
+        self._emit(due, rows, carry=not any(job in ended for job in due))
         for job in ended:
             self._end(job, rows, job.row.error)
 
@@ -448,16 +452,41 @@ class Engine:
         job.row = row
         starting.append(job)
 
-    def _emit(self, jobs: List[Job], rows: Rows):
-        """Decode the due chunks of `jobs` (batched across them) and hand each its chunk."""
+    def _emit(self, jobs: List[Job], rows: Rows, carry: bool):
+        """Decode the due chunks of `jobs` (batched across them) and hand each its chunk: at the next frame read,
+        with which their audio then comes (`carry`; Metal/CUDA, the device decoding beside that frame), or now."""
+        if not jobs:
+            return
         try:
-            chunks = decode_chunks([job.chunks for job in jobs])
+            decoding = start_chunks([job.chunks for job in jobs])
+            carried = rows.carry(decoding.arrays) if carry else None
+            if carried is not None:
+                self._decoding = jobs, decoding, carried
+                return
+            chunks = decoding.take()
         except Exception as exc:  # noqa: BLE001  (the shared codec step failed: those requests end with it)
             for job in jobs:
                 self._end(job, rows, exc)
             return
+        self._hand(jobs, chunks)
+
+    def _taken(self, rows: Rows):
+        """Hand out the chunks whose audio came with this step's frame read (`_emit`)."""
+        if self._decoding is None:
+            return
+        (jobs, decoding, carried), self._decoding = self._decoding, None
+        try:
+            chunks = decoding.take(carried.get())
+        except Exception as exc:  # noqa: BLE001  (the shared codec step failed: those requests end with it)
+            for job in jobs:
+                self._end(job, rows, exc)
+            return
+        self._hand(jobs, chunks)
+
+    @staticmethod
+    def _hand(jobs: List[Job], chunks: List[AudioChunk]):
         for job, chunk in zip(jobs, chunks):
-            if chunk is not None:
+            if not job.cancelled.is_set():
                 job.out.put(chunk)
 
     def _end(self, job: Job, rows: Optional[Rows], error: Optional[BaseException] = None):

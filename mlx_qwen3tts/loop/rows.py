@@ -18,7 +18,7 @@ from typing import Callable, Iterator, List, Optional, Tuple
 import mlx.core as mx
 import numpy as np
 
-from ..backend import cpu_paths
+from ..backend import cpu_paths, decode_stream
 from .graphs import LoopGraphs
 from .prompt import Prompt
 from .row_store import RowStore
@@ -60,6 +60,31 @@ class Row:
         """The text-track vector added to its next step's input: none to its first (the input is then the
         prompt's last position, which holds its text already)."""
         return zero if self.sent == 0 else self.track(self.sent - 1)
+
+
+class Carried:
+    """Arrays that go to the host with a batch's next frame read (`Rows.carry`): one copy for both, so a frame
+    and a chunk's audio cost the host one sync. `get()` gives them as numpy (read alone, if no read took them)."""
+
+    def __init__(self, arrays: list):
+        self.arrays, self.values = arrays, None
+
+    def get(self) -> list:
+        if self.values is None:
+            self.values = [np.array(a) for a in self.arrays]
+        return self.values
+
+
+def host_copy(arrays: list) -> list:
+    """`arrays` as numpy in one device -> host copy: their bytes packed into one array (on the decode stream,
+    so the packing waits for these arrays only, not for a frame sent off after them)."""
+    stream = decode_stream()
+    flat = [a.reshape(-1).view(mx.uint8, stream=stream) for a in arrays]
+    data, out, at = np.array(mx.concatenate(flat, stream=stream)), [], 0
+    for a in arrays:
+        out.append(data[at : at + a.nbytes].view(str(a.dtype).rsplit(".", 1)[-1]).reshape(a.shape))
+        at += a.nbytes
+    return out
 
 
 class Prefill:
@@ -253,6 +278,7 @@ class Rows:
         self.store = RowStore(graphs.talker, graphs.vocab)
         self.waiting: List[Prefill] = []  # oldest first
         self.pending = []  # [(codes (B, 16), [(row, index in codes)])] sent off, not yet read
+        self.carried: List[Carried] = []  # to the host with the next frame read
 
     @property
     def rows(self) -> List[Row]:
@@ -347,7 +373,7 @@ class Rows:
             yield frames
             if not frames and not self.busy() and len(self):
                 (idle or self._wait_for_text)()
-        self.pending = []
+        self.pending, self.carried = [], []
 
     def _wait_for_text(self):
         for row in self.rows:
@@ -399,10 +425,19 @@ class Rows:
             r.length += 1
         return codes, [(r, r.slot) for r in moving]
 
+    def carry(self, arrays: list) -> Optional[Carried]:
+        """Send `arrays` (being computed, off the frames' stream) to the host with the next frame read: one
+        sync for both. None when no frame is in flight (the caller reads them itself: no read may come) or the
+        decode stream is the frames' own (the copy would wait for the frame sent after them)."""
+        if not (self.overlap and self.pending) or decode_stream() == mx.default_stream(mx.default_device()):
+            return None
+        self.carried.append(Carried(arrays))
+        return self.carried[-1]
+
     def _read(self) -> list:
         frames = []
         for codes, owners in self.pending:
-            codes = np.array(codes)  # the one device -> host copy of a frame's codes
+            codes = self._host(codes)  # the one device -> host copy of a frame's codes
             for row, index in owners:
                 if not row.prefill_s:
                     row.prefill_s = time.perf_counter() - row.started
@@ -419,3 +454,14 @@ class Rows:
                 if row.frames >= row.limit() or row.runaway:
                     self.remove(row)
         return frames
+
+    def _host(self, codes: mx.array) -> np.ndarray:
+        """A frame's codes as numpy, with the arrays carried since the last read (`carry`) in the same copy."""
+        if not self.carried:
+            return np.array(codes)
+        carried, self.carried = self.carried, []
+        values = host_copy([codes] + [a for c in carried for a in c.arrays])
+        codes, at = values[0], 1
+        for c in carried:
+            c.values, at = values[at : at + len(c.arrays)], at + len(c.arrays)
+        return codes

@@ -93,7 +93,7 @@ def text_mode(params: dict):
 
 
 def speech_kwargs(voices, params: dict, limits) -> dict:
-    """Everything but the text: voice, language, instructions, sampling, seed, frame cap, text mode,
+    """Everything but the text: voice, language, instructions, sampling, seed, frame cap, text mode, chunk sizes,
     as `TTS.request` keywords (a field left out, or null, keeps the request's default)."""
     kwargs = voice_kwargs(voices, params)
     instruct = params.get("instructions", params.get("instruct"))
@@ -105,7 +105,9 @@ def speech_kwargs(voices, params: dict, limits) -> dict:
     given.update(top_k=_count(given["top_k"]), seed=_count(params.get("seed")),
                  max_tokens=_count(params.get("max_new_tokens")), language=params.get("language"),
                  instruct=instruct, text_mode=text_mode(params), normalize=params.get("normalize"),
-                 markdown=params.get("markdown"), guard=params.get("guard"))
+                 markdown=params.get("markdown"), guard=params.get("guard"),
+                 first_chunk_frames=_count(params.get("first_chunk_frames")),
+                 chunk_frames=_count(params.get("chunk_frames")))
     return {**kwargs, **{name: value for name, value in given.items() if value is not None}}
 
 

@@ -113,6 +113,7 @@ class LongForm(Taken):
 
     text_file: Optional[str]
     captions: Optional[str]
+    read_along: Optional[str]
     caption_words: bool
     aligner: str
     aligner_bits: Optional[str]

@@ -119,10 +119,11 @@ def test_a_pandoc_epub_becomes_a_read_along_book_with_word_clips(ckpt, tmp_path)
     assert book.get_metadata("DC", "language")[0][0] == "en-GB"
     cover = next(i for i in book.get_items() if i.media_type == "image/png")
     assert cover.get_content() == png(8, 6)
-    assert [link.title for link in book.toc] == [t for t in ("The Start", "The End")]
+    # pandoc's title page comes before the first chapter: the document's "Opening", as in the captions.
+    assert [link.title for link in book.toc] == ["Opening", "The Start", "The End"]
     pages = [book.get_item_with_id(idref) for idref, _ in book.spine]
-    chapters = [p for p in pages if p.file_name.startswith("c")]
-    assert len(chapters) == 2
+    chapters = [p for p in pages if re.fullmatch(r"c\d+\.xhtml", p.file_name)]
+    assert len(chapters) == 3
     text = [re.sub(r"<[^>]+>", "", p.get_content().decode()) for p in chapters]
     for cue in cues:
         assert cue["text"] in text[cue["chapter"]]
@@ -135,7 +136,7 @@ def test_a_pandoc_epub_becomes_a_read_along_book_with_word_clips(ckpt, tmp_path)
     per_chapter = {ref: clock(v) for ref, v in durations if ref}
     whole = [clock(v) for ref, v in durations if not ref]
     starts = sorted(chapter_starts(cues).values()) + [cues[-1]["end"]]
-    assert [round(per_chapter[f"o{n:03d}"], 3) for n in (1, 2)] == [round((b - a) / RATE, 3)
+    assert [round(per_chapter[f"o{n:03d}"], 3) for n in (1, 2, 3)] == [round((b - a) / RATE, 3)
                                                                   for a, b in zip(starts, starts[1:])]
     assert whole == [pytest.approx(sum(per_chapter.values()), abs=0.0015)]
     # Each word group's clip is its words' caption times; words the aligner put at one instant share one.
@@ -284,3 +285,52 @@ def test_the_active_class_highlights_a_sentence_in_chromium(ckpt, tmp_path):
         page.screenshot(path=str(tmp_path / "highlight.png"))
         browser.close()
     assert style == ["rgb(255, 224, 138)", "rgba(0, 0, 0, 0)"]
+
+
+class EvenAligner:
+    """An aligner that spreads a text's words evenly over its audio, the last two at one instant (as the real
+    one does at times): known times to follow into the captions and the book."""
+
+    def align(self, audio, rate, text, language):
+        from mlx_qwen3tts.aligner import Word
+        from mlx_qwen3tts.aligner.words import split_words
+
+        words = split_words(text, "auto")
+        step = audio.shape[0] / rate / (len(words) + 1)
+        times = [(round(i * step, 3), round((i + 1) * step, 3)) for i in range(len(words))]
+        if len(words) > 2:
+            times[-1] = times[-2] = (times[-2][0], times[-2][0])
+        return [Word(w, s, e) for w, (s, e) in zip(words, times)]
+
+
+def test_word_clips_equal_the_word_captions(ckpt, load_tiny, tmp_path):
+    """`longform.write(aligner=...)`: every word gets a span and a clip timed as its caption word, but words with
+    no length, which join the word before; epubcheck finds no error."""
+    from mlx_qwen3tts import longform
+
+    tts = load_tiny("custom_voice-0b6")
+    doc = longform.document("# One\n\n" + " ".join(sentences(2, seed=6)) + "\n\n# Two\n\n" + sentences(1, seed=7)[0],
+                            markdown=True)
+    longform.write(tts, doc, tmp_path / "a.wav", captions=tmp_path / "a.json", read_along=tmp_path / "a.epub",
+                   aligner=EvenAligner(), speaker="ryan", seed=1, max_tokens=12, language="English")
+    epubcheck(tmp_path / "a.epub")
+    cues = json.loads((tmp_path / "a.json").read_text())["cues"]
+    pars, base = clips(tmp_path / "a.epub"), chapter_starts(cues)
+    pages = sorted(pars)
+    with zipfile.ZipFile(tmp_path / "a.epub") as z:
+        text = {page: z.read("EPUB/" + page).decode() for page in pages}
+    for index, cue in enumerate(cues):
+        sid, page = f"s{index + 1:06d}", pages[cue["chapter"]]
+        own = [(t, b, e) for t, _, b, e in pars[page] if t.startswith(sid)]
+        words = cue["words"]
+        seconds = [(round((w["start"] - base[cue["chapter"]]) / RATE, 3),
+                    round((w["end"] - base[cue["chapter"]]) / RATE, 3)) for w in words]
+        if len(words) <= 2:  # one or two words, each with a length: a clip each
+            expected = [(f"{sid}w{n + 1:03d}", *seconds[n]) for n in range(len(words))]
+        else:  # the last two (at one instant) join the word before them
+            expected = [(f"{sid}w{n + 1:03d}", *seconds[n]) for n in range(len(words) - 3)]
+            expected.append((f"{sid}w{len(words) - 2:03d}", seconds[-3][0], seconds[-3][1]))
+        assert own == expected, (cue, own)
+        spans = re.findall(rf'<span id="{sid}w\d+">([^<]*)</span>', text[page])
+        assert [re.sub(r"[^\w']", "", s) for s in spans[:-1]] == [w["text"] for w in words][:len(spans) - 1]
+        assert re.sub(r"\W", "", spans[-1]) == "".join(w["text"] for w in words[len(spans) - 1:])

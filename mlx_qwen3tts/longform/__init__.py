@@ -26,6 +26,7 @@ from .job import Targets, run as run_job
 from .progress import Progress
 from .read_along import read_along_language, read_along_target
 from .resume import fingerprint
+from .word_timing import WordTimer
 from .writer import output_format
 
 if TYPE_CHECKING:
@@ -66,14 +67,15 @@ def book(path, *, skip_chapters: Optional[str] = None, lexicon: Optional[Lexicon
     return replace(doc, info=read.info)
 
 
-def write(tts: "TTS", document: Document, output, *, captions=None, read_along=None, resume: bool = False,
-          overwrite: bool = False,
+def write(tts: "TTS", document: Document, output, *, captions=None, read_along=None, aligner=None,
+          resume: bool = False, overwrite: bool = False,
           seed: Optional[int] = None, voices: Optional[Dict[Optional[str], object]] = None, batch_size: int = 8,
           quiet: bool = True, **request_kwargs) -> List[Path]:
     """Speak `document` into the file `output` (its extension names the format: .m4b/.m4a with chapter markers
     and a book's tags and cover, or any format `Result.save` writes) and, if given, its `captions` (.srt, .vtt
     or .json), and its `read_along` book (an EPUB 3 with the narration and Media Overlays: the spoken sentence
-    highlighted in readers that play them); returns the files written. Each finished segment is kept in a hidden work folder beside
+    highlighted in readers that play them); returns the files written. `aligner` (`mlx_qwen3tts.aligner.load()`):
+    time every word of both (the captions' word timings; the book highlights each word). Each finished segment is kept in a hidden work folder beside
     `output` until the end, so a run stopped in any way continues with `resume=True` (refused unless the
     document, model, voices and settings are the same; the first run's seed is kept). An existing file is
     kept (InputError) unless `overwrite`. `voices`, `batch_size`, `seed` and `request_kwargs` as `narrate`;
@@ -91,8 +93,10 @@ def write(tts: "TTS", document: Document, output, *, captions=None, read_along=N
     key = fingerprint([(s.text, s.pause_s, s.speaker) for s in document.segments], document.chapters, str(tts.path),
                       tts.generation_config, sorted(request_kwargs.items(), key=lambda kv: kv[0]),
                       sorted((str(name), _identity(voice)) for name, voice in voices.items()))
+    words = WordTimer(aligner, f"python:{type(aligner).__name__}", request_kwargs.get("language") or "auto") \
+        if aligner is not None else None
     run_job(tts, document, targets, key=key, resume=resume, seed=seed, voices=voices, batch_size=batch_size,
-            progress=Progress(document, tts.sample_rate, batch_size, quiet), **request_kwargs)
+            progress=Progress(document, tts.sample_rate, batch_size, quiet), words=words, **request_kwargs)
     return [target.path for target in targets.audio + targets.captions + ([targets.read_along] if read_along else [])]
 
 

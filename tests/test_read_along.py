@@ -248,7 +248,6 @@ def test_resume_gives_the_same_book(ckpt, load_tiny, tmp_path, monkeypatch):
 @pytest.mark.parametrize("args, message", [
     (["--read-along", "{tmp}/b.zip"], "--read-along {tmp}/b.zip: give an .epub name"),
     (["--read-along", "{tmp}/b.epub", "-o", "-"], "--read-along needs --output to be a file"),
-    (["--read-along", "{tmp}/a.txt"], "--read-along"),
 ])
 def test_bad_read_along_is_one_line_and_exit_2(ckpt, tmp_path, args, message):
     (tmp_path / "a.txt").write_text("Hello.")

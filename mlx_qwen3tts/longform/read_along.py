@@ -227,40 +227,44 @@ def write_book(path, document: Document, cues: List[Cue], audio: Callable[[int],
     info = document.info
     lang = info.language or language or "und"
     title = info.title or title or document.chapters[0] or UNTITLED
-    chapters, members = [], []  # members: per chapter, the indexes of its segments
-    for n in range(len(document.chapters)):
-        members.append([i for i, s in enumerate(document.segments) if s.chapter == n])
-    stamp = max(time.gmtime(modified)[:6], (1980, 1, 1, 0, 0, 0))  # the earliest a zip can say
-    with zipfile.ZipFile(path, "w") as book, tempfile.TemporaryDirectory(dir=Path(path).parent,
-                                                                          prefix=".read-along") as tmp:
-        def add(name: str, data, compress=zipfile.ZIP_DEFLATED):
-            entry = zipfile.ZipInfo(name, stamp)
-            entry.compress_type = compress
-            book.writestr(entry, data)
-
-        add("mimetype", "application/epub+zip", zipfile.ZIP_STORED)
-        add("META-INF/container.xml", _CONTAINER)
-        for title_of, indexes in zip(document.chapters, members):
-            if not indexes:
-                continue
-            n = len(chapters) + 1
-            chapter = _chapter(n, title_of or UNTITLED, [document.segments[i] for i in indexes],
-                               [cues[i] for i in indexes], rate, lang)
-            chapters.append(chapter)
-            add(f"EPUB/c{n:03d}.xhtml", chapter.page)
+    members = [[i for i, s in enumerate(document.segments) if s.chapter == n] for n in range(len(document.chapters))]
+    members = [(name or UNTITLED, indexes) for name, indexes in zip(document.chapters, members) if indexes]
+    chapters = [_chapter(n, name, [document.segments[i] for i in indexes], [cues[i] for i in indexes], rate, lang)
+                for n, (name, indexes) in enumerate(members, start=1)]
+    with _Zip(path, modified) as book, tempfile.TemporaryDirectory(dir=Path(path).parent, prefix=".read-along") as tmp:
+        book.add("mimetype", "application/epub+zip", zipfile.ZIP_STORED)  # first and stored, as EPUB asks
+        book.add("META-INF/container.xml", _CONTAINER)
+        for n, (chapter, (_, indexes)) in enumerate(zip(chapters, members), start=1):
+            book.add(f"EPUB/c{n:03d}.xhtml", chapter.page)
             if chapter.clips:
-                add(f"EPUB/c{n:03d}.smil", _smil(n, chapter))
+                book.add(f"EPUB/c{n:03d}.smil", _smil(n, chapter))
                 mp3 = Path(tmp) / "chapter.mp3"
                 _encode(mp3, [(audio(i), cues[i].end - cues[i].start) for i in indexes], rate)
-                entry = zipfile.ZipInfo(f"EPUB/c{n:03d}.mp3", stamp)
-                with open(mp3, "rb") as source, book.open(entry, "w", force_zip64=True) as target:
-                    shutil.copyfileobj(source, target, 1 << 20)
-        add("EPUB/style.css", STYLE)
-        add("EPUB/nav.xhtml", _nav(chapters, lang, title))
+                book.add_file(f"EPUB/c{n:03d}.mp3", mp3)
+        book.add("EPUB/style.css", STYLE)
+        book.add("EPUB/nav.xhtml", _nav(chapters, lang, title))
         if info.cover:
-            add(f"EPUB/cover{_cover_suffix(info.cover_type)}", info.cover, zipfile.ZIP_STORED)
-            add("EPUB/cover.xhtml", _cover_page(info, lang, title))
-        add("EPUB/package.opf", _package(document, chapters, identifier, modified, lang, title, rate))
+            book.add(f"EPUB/cover{_cover_suffix(info.cover_type)}", info.cover, zipfile.ZIP_STORED)
+            book.add("EPUB/cover.xhtml", _cover_page(info, lang, title))
+        book.add("EPUB/package.opf", _package(document, chapters, identifier, modified, lang, title, rate))
+
+
+class _Zip(zipfile.ZipFile):
+    """A zip whose entries all carry one time (a book written twice from the same run is the same file)."""
+
+    def __init__(self, path, modified: float):
+        super().__init__(path, "w")
+        self.stamp = max(time.gmtime(modified)[:6], (1980, 1, 1, 0, 0, 0))  # the earliest a zip can say
+
+    def add(self, name: str, data, compress=zipfile.ZIP_DEFLATED):
+        entry = zipfile.ZipInfo(name, self.stamp)
+        entry.compress_type = compress
+        self.writestr(entry, data)
+
+    def add_file(self, name: str, path: Path):
+        """A file copied in as it is (stored: audio is compressed already), a chunk at a time."""
+        with open(path, "rb") as source, self.open(zipfile.ZipInfo(name, self.stamp), "w", force_zip64=True) as out:
+            shutil.copyfileobj(source, out, 1 << 20)
 
 
 def _encode(path: Path, pieces, rate: int):

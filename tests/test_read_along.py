@@ -190,9 +190,11 @@ def test_zero_length_word_clips_are_merged_or_fall_back_to_the_sentence(tmp_path
                 (("One", at(0.1), at(0.1)), ("two", at(0.1), at(0.5)), ("three", at(0.9), at(0.9)),
                  ("four", at(0.9), at(0.9)))),  # one word at an instant before another, two at the end
             Cue(texts[1], at(2.3), at(3), at(3.3), 0, 1, None, (("Five", at(2.5), at(2.5)), ("six", at(2.5), at(2.5)))),
-            Cue(texts[2], at(3.3), at(4), at(4), 0, 1, None, (("Seven", at(3.4), at(3.6)), ("eight", at(3.6), at(3.9))))]
+            Cue(texts[2], at(3.3), at(4), at(4), 0, 1, None,
+                (("Seven", at(3.4), at(3.6)), ("eight", at(3.6), at(3.9))))]
     audio = np.zeros(at(1), np.float32)
-    write_book(tmp_path / "b.epub", Document(segments), cues, lambda i: audio, RATE, identifier="urn:uuid:8d6e6a5e-7d5b-5c2f-9a53-3b0e8f0e2f11",
+    write_book(tmp_path / "b.epub", Document(segments), cues, lambda i: audio, RATE,
+               identifier="urn:uuid:8d6e6a5e-7d5b-5c2f-9a53-3b0e8f0e2f11",
                modified=1.8e9)
     epubcheck(tmp_path / "b.epub")
     pars = clips(tmp_path / "b.epub")["c001.xhtml"]

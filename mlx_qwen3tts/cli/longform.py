@@ -133,7 +133,8 @@ def _targets(job, doc) -> Targets:
         if not audio[0].seekable:
             raise InputError("--read-along needs --output to be a file (the book is made from the finished "
                              "segments kept beside it)")
-    outputs.check_distinct(audio + captions + ([read_along] if read_along else []), outputs.input_files("--text-file", long.text_file)
+    outputs.check_distinct(audio + captions + ([read_along] if read_along else []),
+                           outputs.input_files("--text-file", long.text_file)
                            + outputs.input_files("--lexicon", job.speech.lexicon)
                            + outputs.input_files("--voice", job.voice.voice)
                            + outputs.input_files("model", Path(job.model.model).expanduser()))

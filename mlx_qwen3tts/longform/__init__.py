@@ -73,10 +73,10 @@ def write(tts: "TTS", document: Document, output, *, captions=None, read_along=N
           quiet: bool = True, **request_kwargs) -> List[Path]:
     """Speak `document` into the file `output` (its extension names the format: .m4b/.m4a with chapter markers
     and a book's tags and cover, or any format `Result.save` writes) and, if given, its `captions` (.srt, .vtt
-    or .json), and its `read_along` book (an EPUB 3 with the narration and Media Overlays: the spoken sentence
-    highlighted in readers that play them); returns the files written. `aligner` (`mlx_qwen3tts.aligner.load()`):
-    time every word of both (the captions' word timings; the book highlights each word). Each finished segment is kept in a hidden work folder beside
-    `output` until the end, so a run stopped in any way continues with `resume=True` (refused unless the
+    or .json) and its `read_along` book (an EPUB 3 with the narration and Media Overlays: readers that play
+    them highlight the sentence spoken); returns the files written. `aligner` (`mlx_qwen3tts.aligner.load()`)
+    times every word of both (the captions' word timings; the book highlights each word). Each finished
+    segment is kept in a hidden work folder beside `output` until the end, so a run stopped in any way continues with `resume=True` (refused unless the
     document, model, voices and settings are the same; the first run's seed is kept). An existing file is
     kept (InputError) unless `overwrite`. `voices`, `batch_size`, `seed` and `request_kwargs` as `narrate`;
     `quiet=False`: progress on stderr."""

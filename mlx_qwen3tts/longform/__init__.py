@@ -76,9 +76,9 @@ def write(tts: "TTS", document: Document, output, *, captions=None, read_along=N
     or .json) and its `read_along` book (an EPUB 3 with the narration and Media Overlays: readers that play
     them highlight the sentence spoken); returns the files written. `aligner` (`mlx_qwen3tts.aligner.load()`)
     times every word of both (the captions' word timings; the book highlights each word). Each finished
-    segment is kept in a hidden work folder beside `output` until the end, so a run stopped in any way continues with `resume=True` (refused unless the
-    document, model, voices and settings are the same; the first run's seed is kept). An existing file is
-    kept (InputError) unless `overwrite`. `voices`, `batch_size`, `seed` and `request_kwargs` as `narrate`;
+    segment is kept in a hidden work folder beside `output` until the end, so a run stopped in any way
+    continues with `resume=True` (refused unless the document, model, voices and settings are the same; the
+    first run's seed is kept). An existing file is kept (InputError) unless `overwrite`. `voices`, `batch_size`, `seed` and `request_kwargs` as `narrate`;
     `quiet=False`: progress on stderr."""
     if batch_size < 1:
         raise InputError(f"{{batch_size}} must be at least 1, got {batch_size}", field="batch_size")

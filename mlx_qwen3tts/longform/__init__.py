@@ -78,8 +78,8 @@ def write(tts: "TTS", document: Document, output, *, captions=None, read_along=N
     times every word of both (the captions' word timings; the book highlights each word). Each finished
     segment is kept in a hidden work folder beside `output` until the end, so a run stopped in any way
     continues with `resume=True` (refused unless the document, model, voices and settings are the same; the
-    first run's seed is kept). An existing file is kept (InputError) unless `overwrite`. `voices`, `batch_size`, `seed` and `request_kwargs` as `narrate`;
-    `quiet=False`: progress on stderr."""
+    first run's seed is kept). An existing file is kept (InputError) unless `overwrite`. `voices`,
+    `batch_size`, `seed` and `request_kwargs` as `narrate`; `quiet=False`: progress on stderr."""
     if batch_size < 1:
         raise InputError(f"{{batch_size}} must be at least 1, got {batch_size}", field="batch_size")
     if captions is not None:

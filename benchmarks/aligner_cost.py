@@ -129,8 +129,8 @@ def align_official(folder: Path, seconds: float, repeats: int) -> dict:
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - used)
     return {"side": "qwen-asr 0.0.6 (torch %s, %d threads)" % (torch.__version__, torch.get_num_threads()),
-            "load_s": load_s, "align_s": statistics.median(times), "cpu_s": statistics.median(cpu), "words": words, "loaded_mb": loaded,
-            "peak_mb": _peak_mb()}
+            "load_s": load_s, "align_s": statistics.median(times), "cpu_s": statistics.median(cpu), "words": words,
+            "loaded_mb": loaded, "peak_mb": _peak_mb()}
 
 
 def align_mlx(folder: Path, seconds: float, repeats: int) -> dict:
@@ -152,7 +152,8 @@ def align_mlx(folder: Path, seconds: float, repeats: int) -> dict:
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - used)
     return {"side": f"mlx_qwen3tts (MLX {mx.__version__}, {mx.default_device()})", "load_s": load_s,
-            "align_s": statistics.median(times), "cpu_s": statistics.median(cpu), "words": words, "loaded_mb": loaded, "peak_mb": _peak_mb()}
+            "align_s": statistics.median(times), "cpu_s": statistics.median(cpu), "words": words,
+            "loaded_mb": loaded, "peak_mb": _peak_mb()}
 
 
 def narration_share(aligner_folder: Path, tts_folder: Path, segments: int, frames: int, rounds: int) -> dict:
@@ -214,12 +215,13 @@ def compare(args) -> dict:
                 runs[side].append(found)
                 print(f"{seconds:g} s round {r + 1} {side}: {found['align_s']:.2f} s, peak {found['peak_mb']:.0f} MB",
                       file=sys.stderr)
-        results[seconds] = {side: {key: statistics.median(run[key] for run in found)
-                                   for key in ("load_s", "align_s", "cpu_s", "loaded_mb", "peak_mb")} | {"side": found[0]["side"]}
-                            for side, found in runs.items()}
+        keys = ("load_s", "align_s", "cpu_s", "loaded_mb", "peak_mb")
+        results[seconds] = {side: {key: statistics.median(run[key] for run in found) for key in keys}
+                            | {"side": found[0]["side"]} for side, found in runs.items()}
     share = None
     if args.share_segments:
         sys.path.insert(0, str(ROOT))
+        import mlx_qwen3tts  # noqa: F401  (before mlx: OpenBLAS ahead of MLX's reference BLAS)
         from benchmarks.checkpoints import checkpoint
 
         tts_folder = checkpoint("0.6B", "bf16", args.cache, log=lambda m: print(m, file=sys.stderr))
@@ -229,8 +231,9 @@ def compare(args) -> dict:
 
 
 def report(found: dict, args) -> str:
-    lines = ["| audio | side | align (wall) | CPU time | CPU per s of audio | official / ours (CPU) | load | RSS loaded | "
-             "peak RSS | peak − loaded, per s of audio |", "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| audio | side | align (wall) | CPU time | CPU per s of audio | official / ours (CPU) | load | "
+             "RSS loaded | peak RSS | peak − loaded, per s of audio |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for seconds, sides in found["results"].items():
         ratio = sides["official"]["cpu_s"] / sides["mlx"]["cpu_s"]
         for name in ("mlx", "official"):
@@ -242,8 +245,9 @@ def report(found: dict, args) -> str:
                          f"{(s['peak_mb'] - s['loaded_mb']) / seconds:.1f} MB |")
     if found["share"]:
         s = found["share"]
-        lines += ["", f"Narration: {s['segments']} segments, {s['audio_s']:.1f} s of audio in {s['narrate_s']:.1f} s of CPU "
-                      f"time; aligning them {s['align_s']:.1f} s: word captions add {100 * s['share']:.1f}% "
+        lines += ["", f"Narration: {s['segments']} segments, {s['audio_s']:.1f} s of audio in "
+                      f"{s['narrate_s']:.1f} s of CPU time; aligning them {s['align_s']:.1f} s: "
+                      f"word captions add {100 * s['share']:.1f}% "
                       f"(rounds: {', '.join(f'{100 * x:.1f}%' for x in s['shares'])})."]
     return "\n".join(lines)
 

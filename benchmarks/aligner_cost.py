@@ -213,8 +213,7 @@ def compare(args) -> dict:
             for side in (("mlx", "official") if r % 2 == 0 else ("official", "mlx")):
                 found = _child(sides[side], f"_{side}", folder, seconds, args.repeats)
                 runs[side].append(found)
-                print(f"{seconds:g} s round {r + 1} {side}: {found['align_s']:.2f} s, peak {found['peak_mb']:.0f} MB",
-                      file=sys.stderr)
+                print(f"{seconds:g} s round {r + 1} {side}: {json.dumps(found)}", file=sys.stderr, flush=True)
         keys = ("load_s", "align_s", "cpu_s", "loaded_mb", "peak_mb")
         results[seconds] = {side: {key: statistics.median(run[key] for run in found) for key in keys}
                             | {"side": found[0]["side"]} for side, found in runs.items()}
@@ -225,6 +224,7 @@ def compare(args) -> dict:
         from benchmarks.checkpoints import checkpoint
 
         tts_folder = checkpoint("0.6B", "bf16", args.cache, log=lambda m: print(m, file=sys.stderr))
+        print(report({"results": results, "share": None}, args), file=sys.stderr, flush=True)  # kept if the rest fails
         share = _child(sys.executable, "_share", folder, tts_folder, args.share_segments, args.share_frames,
                        args.rounds)
     return {"results": results, "share": share}

@@ -228,3 +228,18 @@ def test_a_mac_user_can_follow_the_benchmark_pages():
     page = (ROOT / "docs" / "benchmarks.md").read_text()
     mac = page.split("## On a Mac (Metal): what to run", 1)[1].split("\n## ", 1)[0]
     assert "python -m benchmarks.run --sizes 0.6B" in mac and "say --file-format=WAVE" in mac
+
+
+def test_aligner_cost_measures_our_side_and_the_share_on_the_tiny_shapes(tmp_path):
+    """benchmarks/aligner_cost.py (issue 50) on the tiny aligner and TTS: our side's figures and the share
+    (the official side needs its own environment; the docs' figures ran both)."""
+    from fixture_checkpoints import aligner_dir
+    from benchmarks.aligner_cost import align_mlx, narration_share, speech_like
+    from benchmarks.checkpoints import checkpoint
+
+    audio, text = speech_like(2.0)
+    assert audio.shape == (48000,) and len(text.split()) == 5
+    found = align_mlx(aligner_dir(tmp_path), 2.0, 1)
+    assert found["words"] == 5 and 0 < found["cpu_s"] and found["peak_mb"] >= found["loaded_mb"] > 0
+    share = narration_share(aligner_dir(tmp_path), checkpoint("tiny", "bf16", tmp_path / "cache"), 2, 12, 1)
+    assert share["segments"] == 2 and 0 < share["share"] and share["audio_s"] > 0

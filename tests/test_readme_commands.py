@@ -44,7 +44,7 @@ SKIP = {
 SKIP_PYTHON = {"-m pip": "installs packages", "-m build": "builds the wheel (tests/test_install.py builds one)", "-m pytest": "the test suite itself", "-m benchmarks": "a benchmark",
                "benchmarks/": "a benchmark", "convert/": "the maintainers' release scripts (released weights)"}
 SERVER_CLIENT = ("http://127.0.0.1", "ws://127.0.0.1")  # Python blocks that talk to a running server
-OUTPUT_FLAGS = ("-o", "--output", "--codes-output", "--save-voice", "--captions", ">")
+OUTPUT_FLAGS = ("-o", "--output", "--codes-output", "--save-voice", "--captions", "--read-along", ">")
 VARIANTS = {"0.6B-CustomVoice": "custom_voice-0b6", "1.7B-CustomVoice": "custom_voice-1b7", "0.6B-Base": "base-0b6",
             "1.7B-Base": "base-1b7", "1.7B-VoiceDesign": "voice_design-1b7"}
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"  # what a command without --model loads

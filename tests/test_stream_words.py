@@ -131,7 +131,8 @@ def test_a_slow_aligner_holds_up_no_frame(tts, greedy):
 def test_text_given_as_deltas_is_timed_piece_by_piece(tts, greedy):
     known = Known()
     deltas = [TEXT[i:i + 7] for i in range(0, len(TEXT), 7)]
-    items = list(tts.stream_text(iter(deltas), aligner=known, **greedy))
+    # guard off: the tiny random checkpoint never ends its speech, and a stream ends where a runaway is seen
+    items = list(tts.stream_text(iter(deltas), aligner=known, guard=False, **greedy))
     assert known.texts == PIECES  # what each piece spoke
     assert [w.text for item in items if isinstance(item, Words) for w in item.words] == TEXT.split()
 

@@ -9,4 +9,4 @@ FLAGS = {**field_names(**{**{name: "--" + name.replace("_", "-") for name in FIE
          "save_voice": "--save-voice", "split": "--split", "format": "--format", "codes": "--from-codes",
          "mlx_qwen3tts.longform": "--text-file FILE"}
 PATH_OPTIONS = ("model", "output", "codes_output", "ref_audio", "save_voice", "voice", "batch_file", "from_codes",
-                "text_file", "captions", "lexicon", "aligner")
+                "text_file", "captions", "read_along", "lexicon", "aligner")

@@ -73,8 +73,12 @@ from .voice import speaking_voice
               "cover). See docs/longform.md.")
 @click.option("--captions", multiple=True, help="With --text-file: captions per sentence (.srt, .vtt, or .json with "
               "sample offsets). Repeatable: one file per format, all written from the one run.")
-@click.option("--caption-words", is_flag=True, help="With --captions: time every word with Qwen3-ForcedAligner "
-              "(WebVTT word timestamps, a 'words' list per JSON cue, an SRT cue per word). See docs/aligner.md.")
+@click.option("--read-along", metavar="BOOK.epub", help="With --text-file: also write an EPUB 3 read-along book "
+              "(the text, the narration per chapter, Media Overlays that highlight each sentence, or each word with "
+              "--caption-words). See docs/longform.md.")
+@click.option("--caption-words", is_flag=True, help="With --captions or --read-along: time every word with "
+              "Qwen3-ForcedAligner (WebVTT word timestamps, a 'words' list per JSON cue, an SRT cue per word; the "
+              "read-along book highlights each word). See docs/aligner.md.")
 @click.option("--aligner", default="Qwen/Qwen3-ForcedAligner-0.6B", show_default=True,
               help="With --caption-words: the aligner model (hub id or folder).")
 @click.option("--aligner-bits", type=click.Choice(["4", "6", "8"]), default=None,

@@ -16,6 +16,7 @@ from ..longform import book, document, read_lexicon
 from ..longform.captions import caption_format
 from ..longform.job import Targets, run as run_job
 from ..longform.progress import Progress
+from ..longform.read_along import checked_target, read_along_language
 from ..longform.resume import fingerprint
 from ..longform.segments import UNTITLED
 from ..longform.writer import output_format
@@ -25,13 +26,14 @@ from .options import LongForm, Model, Outputs, Speech, Voice
 
 
 # Options that only mean something with --text-file, as (LongForm field, flag).
-ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("caption_words", "--caption-words"),
+ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("read_along", "--read-along"), ("caption_words", "--caption-words"),
                        ("aligner_bits", "--aligner-bits"), ("resume", "--resume"),
                        ("split_chapters", "--split-chapters"), ("script", "--script"), ("cast", "--cast"),
                        ("heading_pattern", "--heading-pattern"), ("skip_chapters", "--skip-chapters"),
                        ("title", "--title"), ("author", "--author"))
 NAMES = {"text": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern", "script": "--script",
-         "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters"}
+         "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters",
+         "read_along": "--read-along"}
 MARKDOWN = (".md", ".markdown")
 HTML = (".html", ".htm", ".xhtml")
 
@@ -57,8 +59,9 @@ def check_long_form_options(configs):
         raise InputError("--text-file needs --output (a file, e.g. book.m4b, or '-' for stdout)")
     if long.cast and not long.script:
         raise InputError("--cast applies to --script (lines 'Name: text'); add --script")
-    if long.caption_words and not long.captions:
-        raise InputError("--caption-words times the words of --captions; give --captions FILE (.vtt, .srt or .json)")
+    if long.caption_words and not long.captions and long.read_along is None:
+        raise InputError("--caption-words times the words of --captions or --read-along; give --captions FILE "
+                         "(.vtt, .srt or .json) or --read-along BOOK.epub")
     if long.aligner_bits is not None and not long.caption_words:
         raise InputError("--aligner-bits applies to --caption-words; add --caption-words")
 
@@ -123,11 +126,18 @@ def _targets(job, doc) -> Targets:
         raise InputError(not_streamable(get_format(fmt)), field="format")
     if not audio[0].seekable and long.resume:
         raise InputError("--resume needs --output to be a file (the finished segments are kept beside it)")
-    outputs.check_distinct(audio + captions, outputs.input_files("--text-file", long.text_file)
+    read_along = None
+    if long.read_along is not None:
+        read_along = checked_target(outputs.resolve(long.read_along, "--read-along"))
+        if not audio[0].seekable:
+            raise InputError("--read-along needs --output to be a file (the book is made from the finished "
+                             "segments kept beside it)")
+    outputs.check_distinct(audio + captions + ([read_along] if read_along else []),
+                           outputs.input_files("--text-file", long.text_file)
                            + outputs.input_files("--lexicon", job.speech.lexicon)
                            + outputs.input_files("--voice", job.voice.voice)
                            + outputs.input_files("model", Path(job.model.model).expanduser()))
-    return Targets(audio, fmt, captions, long.split_chapters)
+    return Targets(audio, fmt, captions, long.split_chapters, read_along, read_along_language(job.speech.language))
 
 
 def _file_bytes(path) -> bytes:

@@ -121,6 +121,7 @@ class LongForm(Taken):
 
     text_file: Optional[str]
     captions: tuple  # each --captions file (one per format)
+    read_along: Optional[str]
     caption_words: bool
     aligner: str
     aligner_bits: Optional[str]

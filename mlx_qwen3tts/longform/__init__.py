@@ -24,7 +24,9 @@ from .segments import Document, Segment, build, read_document
 from .captions import caption_format
 from .job import Targets, run as run_job
 from .progress import Progress
+from .read_along import read_along_language, read_along_target
 from .resume import fingerprint
+from .word_timing import WordTimer
 from .writer import output_format
 
 if TYPE_CHECKING:
@@ -77,31 +79,38 @@ def book(path, *, skip_chapters: Optional[str] = None, lexicon: Optional[Lexicon
     return _titled(replace(doc, info=read.info), title, author)
 
 
-def write(tts: "TTS", document: Document, output, *, captions=None, resume: bool = False, overwrite: bool = False,
+def write(tts: "TTS", document: Document, output, *, captions=None, read_along=None, aligner=None,
+          resume: bool = False, overwrite: bool = False,
           seed: Optional[int] = None, voices: Optional[Dict[Optional[str], object]] = None, batch_size: int = 8,
           quiet: bool = True, **request_kwargs) -> List[Path]:
     """Speak `document` into the file `output` (its extension names the format: .m4b/.m4a with chapter markers
     and a book's tags and cover, or any format `Result.save` writes) and, if given, its `captions` (a .srt, .vtt
-    or .json path, or a list of them: each written); returns the files written. Each finished segment is kept in a hidden work folder beside
-    `output` until the end, so a run stopped in any way continues with `resume=True` (refused unless the
-    document, model, voices and settings are the same; the first run's seed is kept). An existing file is
-    kept (InputError) unless `overwrite`. `voices`, `batch_size`, `seed` and `request_kwargs` as `narrate`;
-    `quiet=False`: progress on stderr."""
+    or .json path, or a list of them: each written) and its `read_along` book (an EPUB 3 with the narration and Media Overlays: readers that play
+    them highlight the sentence spoken); returns the files written. `aligner` (`mlx_qwen3tts.aligner.load()`)
+    times every word of both (the captions' word timings; the book highlights each word). Each finished
+    segment is kept in a hidden work folder beside `output` until the end, so a run stopped in any way
+    continues with `resume=True` (refused unless the document, model, voices and settings are the same; the
+    first run's seed is kept). An existing file is kept (InputError) unless `overwrite`. `voices`,
+    `batch_size`, `seed` and `request_kwargs` as `narrate`; `quiet=False`: progress on stderr."""
     if batch_size < 1:
         raise InputError(f"{{batch_size}} must be at least 1, got {batch_size}", field="batch_size")
     captions = [] if captions is None else [captions] if isinstance(captions, (str, Path)) else list(captions)
     for given in captions:
         caption_format(given)
     targets = Targets([outputs.new_file(output, "output", overwrite)], output_format(output),
-                      [outputs.new_file(given, "captions", overwrite) for given in captions])
-    outputs.check_distinct(targets.audio + targets.captions, [])
+                      [outputs.new_file(given, "captions", overwrite) for given in captions],
+                      read_along=read_along_target(read_along, overwrite) if read_along is not None else None,
+                      language=read_along_language(request_kwargs.get("language")))
+    outputs.check_distinct(targets.audio + targets.captions + ([targets.read_along] if read_along else []), [])
     voices = voices or {}
     key = fingerprint([(s.text, s.pause_s, s.speaker) for s in document.segments], document.chapters, str(tts.path),
                       tts.generation_config, sorted(request_kwargs.items(), key=lambda kv: kv[0]),
                       sorted((str(name), _identity(voice)) for name, voice in voices.items()))
+    words = WordTimer(aligner, f"python:{type(aligner).__name__}", request_kwargs.get("language") or "auto") \
+        if aligner is not None else None
     run_job(tts, document, targets, key=key, resume=resume, seed=seed, voices=voices, batch_size=batch_size,
-            progress=Progress(document, tts.sample_rate, batch_size, quiet), **request_kwargs)
-    return [target.path for target in targets.audio + targets.captions]
+            progress=Progress(document, tts.sample_rate, batch_size, quiet), words=words, **request_kwargs)
+    return [target.path for target in targets.audio + targets.captions + ([targets.read_along] if read_along else [])]
 
 
 def _identity(voice) -> object:

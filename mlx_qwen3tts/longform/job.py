@@ -2,6 +2,7 @@
 (so a stopped run resumes), then the output (or one file per chapter) and the captions written whole
 from those files. Output to stdout or a pipe is streamed segment by segment instead (no resuming)."""
 
+import uuid
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import List, Optional
@@ -14,6 +15,7 @@ from .. import outputs
 from .captions import Cue, caption_format, render
 from .narrate import narrate
 from .progress import Progress
+from .read_along import write_book
 from .resume import WorkFolder
 from .segments import UNTITLED, Document
 from .word_timing import WordTimer, in_samples
@@ -26,6 +28,13 @@ class Targets:
     fmt: str  # a format name of audio.formats, or "mp4"
     captions: List[outputs.Output]  # each format's file, or (split) each format's files, one per chapter
     split: bool = False
+    read_along: Optional[outputs.Output] = None  # an EPUB 3 with the narration and Media Overlays (read_along.py)
+    language: str = ""  # the read-along book's language where the document does not say (BCP 47)
+
+    @property
+    def timed(self) -> bool:
+        """Whether anything written shows words (captions, the read-along book)."""
+        return bool(self.captions) or self.read_along is not None
 
 
 def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, seed: Optional[int],
@@ -33,6 +42,9 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
     """Speak `document` into `targets`; `key`: the fingerprint of text, model and settings a resume must match;
     `words`: time every word of the captions (each segment aligned as it finishes)."""
     if not targets.audio[0].seekable:
+        if targets.read_along is not None:
+            raise InputError("{read_along} needs an output file (the book is made from the finished segments "
+                             "kept beside it)", field="read_along")
         if resume:
             raise InputError("{resume} needs an output file (the finished segments are kept beside it)",
                              field="resume")
@@ -51,7 +63,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
         for spoken in narrate(tts, document, voices=voices, batch_size=batch_size, seed=work.seed, first=done,
                               start=start, **request_kwargs):
             work.save(spoken.segment.index, spoken.audio)
-            if words is not None and targets.captions:
+            if words is not None and targets.timed:
                 work.save_words(spoken.segment.index, words.name,
                                 words.times(spoken.audio, tts.sample_rate, spoken.segment.shown))
             _report(progress, spoken)
@@ -59,7 +71,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
         progress.warn(f"{work.done()} of {len(segments)} segments are kept; run again with {{resume}} to continue",
                       "resume")
         raise
-    samples = _assemble(document, work, targets, tts.sample_rate, words)
+    samples = _assemble(document, work, targets, tts.sample_rate, words, key)
     work.remove()
     seconds = samples / tts.sample_rate
     progress.finish(f"{len(segments)} segments, {seconds / 60:.2f} min of audio -> "
@@ -93,9 +105,9 @@ def _chapter_spans(document: Document, lengths: List[int], rate: int) -> List[tu
 
 
 def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
-              words: Optional[WordTimer] = None) -> int:
-    """The output file(s) and captions from the finished segments, each renamed into place only when all are
-    written; the samples written, all files together."""
+              words: Optional[WordTimer] = None, key: str = "") -> int:
+    """The output file(s), captions and read-along book from the finished segments, each renamed into place
+    only when all are written; the samples written, all files together."""
     cues, writer, file, position, base = [], None, None, 0, 0
     lengths = list(work.lengths(len(document.segments)))
     with ExitStack() as stack:
@@ -111,7 +123,7 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
             writer.write(audio)
             writer.write(np.zeros(pause, np.float32))
             timed = ()
-            if words is not None and targets.captions:
+            if words is not None and targets.timed:
                 found = work.words(segment.index, words.name)  # a segment finished by a run without word timing
                 timed = in_samples(words.times(audio, rate, segment.shown) if found is None else found,
                                    position - base, position - base + n, rate)
@@ -120,6 +132,10 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
             position += n + pause
         writer.close([] if targets.split else _chapter_spans(document, lengths, rate))
         _write_captions(cues, targets, rate)
+        if targets.read_along is not None:
+            write_book(stack.enter_context(targets.read_along.staged()), document, cues, work.audio, rate,
+                       identifier=f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'mlx-qwen3tts:' + key)}",
+                       modified=work.started, language=targets.language)
     return position
 
 

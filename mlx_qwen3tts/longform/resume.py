@@ -87,6 +87,11 @@ class WorkFolder:
             {"format": FORMAT, "key": key, "seed": seed}).encode()))
         return work
 
+    @property
+    def started(self) -> float:
+        """When the run began (its manifest is written then, and kept by a resumed run): seconds since the epoch."""
+        return (self.folder / MANIFEST).stat().st_mtime
+
     def _path(self, index: int) -> Path:
         return self.folder / f"{index:06d}.npy"
 

@@ -6,8 +6,8 @@ Its fields, flat in the message: `voice` (or `speaker`), `task_type`, `language`
 ours beside them where the message has room (`temperature`, `top_k`, `top_p`, `repetition_penalty`, a blend or
 a saved voice as `voice`). The voice and task fields are parsed as the HTTP request's are
 (`params.speech_kwargs`: a `data:` URL decoded by `params.reference_audio`, `task_type` and
-`speaker_embedding` the request's `task` and `xvector`), and every check of a synthesis setting is the request layer's, so a refusal has the same words on
-both paths; this only parses and names.
+`speaker_embedding` the request's `task` and `xvector`), and every check of a synthesis setting is the
+request layer's, so a refusal has the same words on both paths; this only parses and names.
 """
 
 from dataclasses import dataclass, replace
@@ -48,7 +48,7 @@ def _flag(params: dict, name: str) -> bool:
     return value
 
 
-async def omni_config(server, message: dict, loop) -> OmniConfig:
+async def omni_config(server, message: dict) -> OmniConfig:
     """A `session.config` message parsed and checked by the request layer (a clone made once from its
     `ref_audio`, for every utterance of the session), or an ApiError."""
     params = {k: v for k, v in message.items() if k != "type"}

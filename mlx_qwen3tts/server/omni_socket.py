@@ -117,7 +117,7 @@ class OmniSession:
         if self.current is not None:
             raise ApiError(400, "session.config cannot change an utterance in progress; send input.done first",
                            param="type")
-        self.config = await omni_config(self.server, message, asyncio.get_running_loop())
+        self.config = await omni_config(self.server, message)
 
     def utterance(self) -> OmniUtterance:
         if self.config is None:

@@ -412,7 +412,7 @@ def test_utterances_count_up_and_errors_keep_the_session(server):
         {**config, "word_timestamps": True},  # needs stream_audio with pcm: here it has both, so it is taken
         {**config, "response_format": "mp3"},  # stream_audio needs pcm: refused, the last config stays
         {"type": "nonsense"},
-        {**config, "speaker_embedding": [0.1] * 8},  # a vector of ours is a saved voice: refused, naming what to send
+        {**config, "speaker_embedding": [0.1] * 8},  # a CustomVoice model takes none: refused as HTTP refuses it
         {"type": "input.text", "text": "One."}, {"type": "input.done"},
         {"type": "input.done"},  # nothing since the last: a session.done of no sentences
         {"type": "input.text", "text": "Two."}, {"type": "input.done"},
@@ -435,13 +435,19 @@ def test_utterances_count_up_and_errors_keep_the_session(server):
     events = run(session())
     errors = [e["message"] for e in events if e["type"] == "error"]
     assert len(errors) == 7 and all(set(e) == {"type", "message"} for e in events if e["type"] == "error")
-    assert "ref_audio" in errors[0] and "data:" in errors[0] and "upload" in errors[0]
+    assert "ref_audio" in errors[0] and "data:" in errors[0] and "POST /v1/audio/voices" in errors[0]
     assert "session.config" in errors[1]
     assert "ref_audio" in errors[2] and "data:" in errors[2]
-    assert "task_type 'Base'" in errors[3] and "CustomVoice" in errors[3]
+    assert "task_type Base" in errors[3] and "CustomVoice" in errors[3]
     assert "stream_audio" in errors[4] and "pcm" in errors[4]
     assert "nonsense" in errors[5]
-    assert "speaker_embedding" in errors[6] and "ref_audio" in errors[6]
+    assert "speaker_embedding" in errors[6] and "Base model" in errors[6]
+    # The same refusal in the same words as the HTTP request's with the same fields.
+    for i, message in ((0, messages[0]), (2, messages[2]), (3, messages[3]), (6, messages[7])):
+        fields = {k: v for k, v in message.items() if k not in ("type", "stream_audio")}
+        http = httpx.post(server.url + "/v1/audio/speech", timeout=TIMEOUT,
+                          json={"model": "tts-1", "input": "One.", **fields})
+        assert http.status_code == 400 and http.json()["error"]["message"] == errors[i]
     done = [e for e in events if e["type"] == "session.done"]
     assert [(d["utterance_index"], d["total_sentences"]) for d in done] == [(0, 1), (1, 0), (2, 1)]
     chunks = [e for e in events if e["type"] == "audio.chunk"]
@@ -529,6 +535,26 @@ def test_streaming_client_clones_from_a_data_url(tmp_path_factory, tmp_path, x_v
     events = run(streaming_client(server, tmp_path, "Hello world. How are you?", config))
     assert kinds(events) == ["audio.start", "audio.done", "session.done"], events
     assert wav_samples((tmp_path / "sentence_000.wav").read_bytes()).shape[0] == 12 * 1920
+
+
+def test_a_speaker_embedding_speaks_as_the_http_request_with_it(tmp_path_factory):
+    """vLLM-Omni's `speaker_embedding` (a Base model's x-vector as numbers) in a session.config: the samples of
+    the HTTP request with the same fields; a wrong size is refused in the HTTP request's words."""
+    server = shared_server("base-0b6", tmp_path_factory.getbasetemp())
+    embedding = [0.01 * (i % 7) for i in range(64)]  # the tiny model's hidden size
+    fields = {"task_type": "Base", "speaker": "Vivian", "speaker_embedding": embedding, "response_format": "pcm",
+              "temperature": 0, "max_new_tokens": 12}
+    config = {"type": "session.config", **fields, "stream_audio": True}
+    wrong = {**fields, "speaker_embedding": [0.5] * 1024}  # a 0.6B release's size, not this model's
+    theirs, events = run(omni_pcm(server, [{**config, **wrong}, config, {"type": "input.text", "text": SHORT},
+                                           {"type": "input.done"}]))
+    errors = [e["message"] for e in events if e["type"] == "error"]
+    refused = httpx.post(server.url + "/v1/audio/speech", timeout=TIMEOUT, json={"model": "tts-1", "input": SHORT,
+                                                                                  **wrong})
+    assert refused.status_code == 400 and "1024" in errors[0] and errors == [refused.json()["error"]["message"]]
+    http = httpx.post(server.url + "/v1/audio/speech", timeout=TIMEOUT, json={"model": "tts-1", "input": SHORT,
+                                                                               **fields})
+    assert http.status_code == 200 and len(theirs) == 12 * 1920 * 2 and theirs == http.content
 
 
 def test_the_docs_clients_of_both_dialects_run_as_written(server, tmp_path):

@@ -13,6 +13,7 @@ model sees one piece's audio at a time, so a word's time may differ from the who
 what the wider window changes).
 """
 
+import logging
 from collections import deque
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from ..backend import release_thread_streams
 from ..iterators import Iterated
 from . import Word
 
+log = logging.getLogger("mlx_qwen3tts.aligner")
 MIN_SECONDS = 0.02  # the aligner's shortest clip: a piece window shorter than this has no words
 
 
@@ -33,7 +35,7 @@ class Words:
     0), `start` and `end` (the piece's window in the answer); every time in seconds of the whole answer, as the
     listener hears it (at its speed), rounded to the millisecond."""
 
-    words: tuple
+    words: Optional[tuple]  # None where the aligner failed on this piece (`PieceWords(..., keep_going=True)`)
     piece: int
     start: float
     end: float
@@ -46,14 +48,16 @@ class PieceWords:
     (`mlx_qwen3tts.aligner.Aligner`); its `check_language`, where it has one, refuses the language here, before
     any audio. `speed`: the audio is heard at this speed (times divided by it). `executor`: where the aligner
     runs (one thread that runs MLX, e.g. the server's); None: a thread of its own, its MLX streams released on
-    `close()`."""
+    `close()`. `keep_going`: an aligner error loses that piece's words (logged; its `Words.words` is None)
+    instead of being raised, so the audio goes on without them."""
 
     def __init__(self, aligner, language: str = "auto", sample_rate: int = 24000, speed: float = 1.0,
-                 executor: Optional[Executor] = None):
+                 executor: Optional[Executor] = None, keep_going: bool = False):
         check = getattr(aligner, "check_language", None)
         if check is not None:
             check(language)
         self.aligner, self.language, self.sample_rate, self.speed = aligner, language, sample_rate, speed
+        self.keep_going = keep_going
         self._own = executor is None
         self._executor = ThreadPoolExecutor(1, "mlx_qwen3tts-words") if executor is None else executor
         self._held, self._at = [], 0  # the samples since the last piece's end; how many came before them
@@ -97,15 +101,21 @@ class PieceWords:
     def _align(self, audio: np.ndarray, text: str, start: int, piece: int) -> Words:
         rate, scale = self.sample_rate, 1.0 / self.speed
         seconds = audio.shape[0] / rate  # the aligner's 80 ms steps may reach past the last sample
-        found = []
-        if seconds >= MIN_SECONDS and any(ch.isalnum() for ch in text):
-            found = self.aligner.align(audio, rate, text, self.language)
         offset = start / rate
 
         def placed(t: float) -> float:
             return round((offset + min(t, seconds)) * scale, 3)
 
-        words = tuple(Word(w.text, placed(w.start), placed(w.end)) for w in found)
+        try:
+            found = []
+            if seconds >= MIN_SECONDS and any(ch.isalnum() for ch in text):
+                found = self.aligner.align(audio, rate, text, self.language)
+            words = tuple(Word(w.text, placed(w.start), placed(w.end)) for w in found)
+        except Exception:  # noqa: BLE001  (with keep_going, a piece's words are lost, not the answer)
+            if not self.keep_going:
+                raise
+            log.exception("word alignment failed")
+            words = None
         return Words(words, piece, round(offset * scale, 3), round((offset + seconds) * scale, 3))
 
 

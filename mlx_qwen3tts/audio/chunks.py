@@ -21,7 +21,6 @@ class AudioChunk:
     frames: int  # codec frames in this chunk
     timings: dict = field(default_factory=dict)  # seconds since the request: 'first_frame', 'ready'
     codes: Optional[np.ndarray] = None  # (frames, 16) int32: the codec frames this chunk decodes
-    ends_piece: bool = False  # the last chunk of a piece of a text spoken in several (`joining.JoinedChunks`)
     said: Optional[str] = None  # on a piece's last chunk: the text the piece spoke (for its word timings)
 
 

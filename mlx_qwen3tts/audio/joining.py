@@ -21,8 +21,8 @@ class JoinedChunks(Iterated):
     piece's end can be faded once it is known to be one. `fade_first`: fade the first piece's start too (a
     text known to have several pieces; a streamed text's first piece starts before anyone knows).
     Tells `frames` (so far), `max_frames` (the current piece's limit) and `stopped_on_eos` (every piece
-    ended by itself), as a single piece's stream does. Each piece's last chunk has `ends_piece` (the pause
-    after it comes first in the next piece's audio), so a consumer can treat the pieces one by one."""
+    ended by itself), as a single piece's stream does. Each piece's last chunk keeps what it tells (`said`:
+    the pause after it comes first in the next piece's audio), so a consumer can treat the pieces one by one."""
 
     def __init__(self, streams: Iterable[Iterator[AudioChunk]], sample_rate: int, fade_first: bool = True):
         self.sample_rate, self.fade_first = sample_rate, fade_first
@@ -67,14 +67,14 @@ class JoinedChunks(Iterated):
                     samples, tail = samples[:-held], samples[-held:]
                 if samples.shape[0] or chunk.is_final:
                     yield replace(chunk, samples=samples, index=self._next_index(),
-                                  is_final=chunk.is_final and following is None, ends_piece=chunk.is_final)
+                                  is_final=chunk.is_final and following is None)
         finally:
             getattr(stream, "close", lambda: None)()
         self.stopped_on_eos = self.stopped_on_eos and getattr(stream, "stopped_on_eos", False)
         if not taken:  # the piece ended unmarked (stopped): what was held goes out as it is
             following = next(streams, None)
             if tail.shape[0]:
-                yield replace(self._chunk(tail, final=following is None), ends_piece=True)
+                yield self._chunk(tail, final=following is None)
         return following
 
     def _chunk(self, samples: np.ndarray, final: bool) -> AudioChunk:

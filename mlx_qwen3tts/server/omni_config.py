@@ -2,30 +2,30 @@
 
 Its fields, flat in the message: `voice` (or `speaker`), `task_type`, `language`, `instructions`,
 `response_format`, `speed`, `max_new_tokens`, `seed`, `ref_audio` (a `data:` URL with the audio in base64),
-`ref_text`, `x_vector_only_mode`, `stream_audio`, `word_timestamps`, `streaming_mode`; ours beside them where
-the message has room (`temperature`, `top_k`, `top_p`, `repetition_penalty`, a blend or a saved voice as
-`voice`). Every check of a synthesis setting stays the request layer's; this only parses and names.
+`ref_text`, `x_vector_only_mode`, `speaker_embedding`, `stream_audio`, `word_timestamps`, `streaming_mode`;
+ours beside them where the message has room (`temperature`, `top_k`, `top_p`, `repetition_penalty`, a blend or
+a saved voice as `voice`). The voice and task fields are parsed as the HTTP request's are
+(`params.speech_kwargs`: a `data:` URL decoded by `params.reference_audio`, `task_type` and
+`speaker_embedding` the request's `task` and `xvector`), and every check of a synthesis setting is the
+request layer's, so a refusal has the same words on both paths; this only parses and names.
 """
 
-import base64
-import binascii
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..errors import InputError
-from ..request import clone_voice
 from ..request_fields import field_names
 from . import params as fields
-from .engine_client import build, engine_error
+from .engine_client import built
 from .limits import ApiError
-from .piece_timing import WordTimer
-from .voice_store import clone_kwargs
+from .piece_timing import check_timings
 
 # The request layer's fields as these sessions name them.
 OMNI_NAMES = field_names(text="text", deltas="text", speaker="voice", instruct="instructions",
-                         max_tokens="max_new_tokens", x_vector_only="x_vector_only_mode")
-TASKS = {"CustomVoice": "custom_voice", "VoiceDesign": "voice_design", "Base": "base"}
+                         max_tokens="max_new_tokens", x_vector_only="x_vector_only_mode",
+                         xvector="speaker_embedding", task="task_type")
 MODES = ("none", "token_level", "sentence_commit")
-PASSED = ("language", "instructions", "max_new_tokens", "seed", *fields.SAMPLING_FIELDS)
+# What the HTTP request's parser (`params.speech_kwargs`) takes of a session.config, under the same names.
+PASSED = ("voice", "speaker", "task_type", "ref_audio", "ref_text", "x_vector_only_mode", "speaker_embedding",
+          "language", "instructions", "max_new_tokens", "seed", *fields.SAMPLING_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -48,68 +48,14 @@ def _flag(params: dict, name: str) -> bool:
     return value
 
 
-def _task(server, params: dict):
-    task = params.get("task_type")
-    if task is None:
-        return None
-    if task not in TASKS:
-        raise ApiError(400, f"task_type must be one of {', '.join(TASKS)}, got {task!r}"[:200], param="task_type")
-    variant = server.tts.variant
-    if TASKS[task] != variant:
-        served = next(name for name, v in TASKS.items() if v == variant)
-        raise ApiError(400, f"task_type '{task}' needs a {task} checkpoint; this server runs {server.model_id}, a "
-                            f"{served} model: send task_type '{served}' or leave it out", param="task_type",
-                       code="task_type_mismatch")
-    return task
-
-
-def reference_clip(server, ref_audio) -> tuple:
-    """(samples, rate) of `ref_audio`, a `data:` URL with the audio in base64; anything else is refused."""
-    if not isinstance(ref_audio, str) or not ref_audio.startswith("data:") or "," not in ref_audio:
-        shown = ref_audio.split(":", 1)[0] + ":" if isinstance(ref_audio, str) and ":" in ref_audio[:8] else "this"
-        raise ApiError(400, f"ref_audio: a {shown[:8]} reference is not fetched (this server reads no URLs and no "
-                            "server files); send the clip as a data: URL (data:audio/wav;base64,...), or upload it "
-                            "to POST /v1/audio/voices and name it as voice", param="ref_audio", code="invalid_audio")
-    try:
-        data = base64.b64decode(ref_audio.split(",", 1)[1], validate=True)
-    except (binascii.Error, ValueError):
-        raise ApiError(400, "ref_audio: the data: URL's audio is not valid base64", param="ref_audio",
-                       code="invalid_audio") from None
-    try:
-        return server.voices.decode_upload(data)
-    except ApiError as e:
-        raise ApiError(e.status, e.message.replace("audio_sample", "ref_audio"), param="ref_audio",
-                       code=e.code) from None
-
-
-def _cloned(server, params: dict, samples, rate):
-    """The voice cloned from the clip (on the server's MLX thread, as every clone is)."""
-    if params.get("ref_text") is not None and not isinstance(params["ref_text"], str):
-        raise ApiError(400, "ref_text must be a string", param="ref_text")
-    kwargs = clone_kwargs(params.get("ref_text"), _flag(params, "x_vector_only_mode"))
-    try:
-        voice, _ = clone_voice(server.tts.facts, server.tts.voices, (samples, rate), **kwargs)
-    except InputError as e:
-        raise engine_error(e, OMNI_NAMES) from None
-    return voice
-
-
-async def omni_config(server, message: dict, loop) -> OmniConfig:
-    """A `session.config` message parsed and checked (a clone made from its `ref_audio`), or an ApiError."""
+async def omni_config(server, message: dict) -> OmniConfig:
+    """A `session.config` message parsed and checked by the request layer (a clone made once from its
+    `ref_audio`, for every utterance of the session), or an ApiError."""
     params = {k: v for k, v in message.items() if k != "type"}
-    if params.get("speaker_embedding") is not None:
-        raise ApiError(400, "speaker_embedding is not taken on this WebSocket: send ref_audio (a data: URL), or a "
-                            "saved voice's name as voice", param="speaker_embedding")
-    task = _task(server, params)
-    cloning = params.get("ref_audio") is not None
     # Its clients send their default speaker with every task; a speaker means something only to CustomVoice.
-    voice = None if cloning or task in ("Base", "VoiceDesign") else params.get("voice", params.get("speaker"))
-    kwargs = fields.speech_kwargs(server.voices, {"voice": voice, **{k: params.get(k) for k in PASSED}},
-                                  server.limits)
-    if cloning:
-        samples, rate = reference_clip(server, params["ref_audio"])
-        kwargs.pop("speaker", None)
-        kwargs["voice"] = await loop.run_in_executor(server.mlx_thread, _cloned, server, params, samples, rate)
+    if params.get("task_type") in ("Base", "VoiceDesign"):
+        params = {k: v for k, v in params.items() if k not in ("voice", "speaker")}
+    kwargs = fields.speech_kwargs(server.voices, {k: params[k] for k in PASSED if k in params}, server.limits)
     mode = params.get("streaming_mode") or "none"
     if mode not in MODES:
         raise ApiError(400, f"streaming_mode must be one of {', '.join(MODES)}, got {mode!r}"[:200],
@@ -120,7 +66,10 @@ async def omni_config(server, message: dict, loop) -> OmniConfig:
     config = OmniConfig(kwargs, fmt, fields.speed(params), _flag(params, "stream_audio") or streamed,
                         _flag(params, "word_timestamps"), mode)
     _check_output(server, config)
-    build(server, OMNI_NAMES, deltas=(), **kwargs)  # refused now, not when text comes
+    request = await built(server, OMNI_NAMES, deltas=(), **kwargs)  # refused now, not when text comes
+    if kwargs.get("ref_audio") is not None:  # the clone it made speaks every utterance
+        kwargs = {k: v for k, v in kwargs.items() if k not in ("ref_audio", "ref_text", "x_vector_only")}
+        config = replace(config, kwargs={**kwargs, "voice": request.voice})
     return config
 
 
@@ -135,6 +84,4 @@ def _check_output(server, config: OmniConfig):
         if not (config.stream_audio and config.fmt == "pcm"):
             raise ApiError(400, "word_timestamps come in audio.chunk events of PCM audio: set stream_audio to true "
                                 "and response_format to 'pcm'", param="word_timestamps")
-        refusal = WordTimer.refusal(server, config.kwargs.get("language"), "word_timestamps")
-        if refusal is not None:
-            raise refusal
+        check_timings(server, config.kwargs.get("language"), "word_timestamps")

@@ -28,7 +28,7 @@ from .audio_out import Usage, encoded_file, in_thread
 from .engine_client import engine_error, submit
 from .limits import ApiError
 from .omni_config import OMNI_NAMES, omni_config
-from .piece_timing import AUDIO, END, PieceTexts, WordTimer, piece_audio
+from .piece_timing import AUDIO, END, PieceTexts, piece_audio, piece_words
 
 
 class OmniUtterance:
@@ -70,12 +70,12 @@ def sentence_file(samples: np.ndarray, sample_rate: int, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
-def omni_audio(handle, config, sample_rate: int, usage):
+def omni_audio(handle, config, sample_rate: int, usage, words=None):
     """Blocking: (AUDIO, bytes to send) as they are made, s16le PCM with stream_audio (else each sentence's
-    file once it is complete), and (END, the sentence's samples as generated) after each sentence's audio."""
+    file once it is complete), and (END, the sentence's `Words` from `words`, or None) after its audio."""
     encoder = audio_formats.StreamEncoder("pcm", sample_rate) if config.stream_audio else None
     heard = []
-    for kind, item in piece_audio(handle, config.speed, sample_rate, usage):
+    for kind, item in piece_audio(handle, config.speed, sample_rate, usage, words):
         if kind == AUDIO and encoder is not None:
             data = encoder.write(item)
             if data:
@@ -117,7 +117,7 @@ class OmniSession:
         if self.current is not None:
             raise ApiError(400, "session.config cannot change an utterance in progress; send input.done first",
                            param="type")
-        self.config = await omni_config(self.server, message, asyncio.get_running_loop())
+        self.config = await omni_config(self.server, message)
 
     def utterance(self) -> OmniUtterance:
         if self.config is None:
@@ -273,8 +273,10 @@ class OmniSession:
             await self.error(e.message, e.code or "invalid_request")
             return 0
         out = SentenceOut(self, utt, sr)
+        words = piece_words(self.server, config.kwargs.get("language"), config.speed, True) \
+            if config.word_timestamps else None
         try:
-            async for kind, item in in_thread(omni_audio(utt.handle, config, sr, Usage()), utt.handle.cancel):
+            async for kind, item in in_thread(omni_audio(utt.handle, config, sr, Usage(), words), utt.handle.cancel):
                 if utt.cancelled:
                     break
                 await (out.audio(item) if kind == AUDIO else out.end(item))
@@ -298,7 +300,6 @@ class SentenceOut:
         self.session, self.utt, self.sr = session, utt, sample_rate
         self.config = utt.config
         self.index, self.started, self.bytes, self.chunk_id = 0, False, 0, 0
-        self.timer = WordTimer(session.server, self.config.kwargs.get("language"), self.config.speed)
 
     def _ids(self) -> dict:
         return {"utterance_index": self.utt.index, "sentence_index": self.index}
@@ -331,13 +332,14 @@ class SentenceOut:
             await self.session.send_bytes(data)
         self.bytes += len(data)
 
-    async def end(self, samples: np.ndarray):
-        """The sentence's audio is all out: its words (aligned now; the engine goes on meanwhile), audio.done."""
+    async def end(self, words):
+        """The sentence's audio is all out: its words (`Words`, aligned while the engine went on; times in
+        seconds of the utterance, given in ms of the sentence's start), audio.done."""
         await self._start()
         if self.config.word_timestamps:
-            words = await self.timer.words(samples, self.utt.texts[self.index])
-            await self._chunk(b"", 0, self._ms(self.bytes), None if words is None else [
-                {"word": w, "start_ms": int(round(s * 1000)), "end_ms": int(round(e * 1000))} for w, s, e in words])
+            await self._chunk(b"", 0, self._ms(self.bytes), None if words is None or words.words is None else [
+                {"word": w.text, "start_ms": int(round((w.start - words.start) * 1000)),
+                 "end_ms": int(round((w.end - words.start) * 1000))} for w in words.words])
         await self.close()
 
     async def close(self, failed: bool = False):

@@ -9,7 +9,6 @@ from functools import partial
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from ..aligner.piece_words import PieceWords
 from ..errors import InputError
 from ..request import clone_voice, resolve_voice
 from ..voices import Blend
@@ -18,6 +17,7 @@ from .audio_out import notice_headers, speech_response, told, watch_disconnect, 
 from . import omni_http
 from .engine_client import built, engine_error, send, send_all
 from .limits import ApiError
+from .piece_timing import check_timings, piece_words
 from .health import health_facts
 from .voice_store import clone_kwargs
 
@@ -57,13 +57,7 @@ def word_timing(server, speech):
     client hears it: at its speed), run on the server's MLX thread off the event loop; refused before any
     work where the server has no aligner or the language cannot be split into words. `timing.pieces()`: a
     `PieceWords` for a stream, each piece's words as soon as its audio is complete."""
-    if server.aligner is None:
-        raise ApiError(400, "this server gives no word timestamps: start it with --aligner "
-                       "Qwen/Qwen3-ForcedAligner-0.6B", param="timestamps", code="timestamps_unavailable")
-    try:
-        language = server.aligner.check_language(speech.kwargs.get("language") or "auto")
-    except InputError as e:
-        raise ApiError(400, e.worded({}), param="language", code=e.code) from None
+    language = check_timings(server, speech.kwargs.get("language"))
     rate = server.tts.sample_rate
 
     def words(audio):
@@ -78,7 +72,7 @@ def word_timing(server, speech):
         return await asyncio.get_running_loop().run_in_executor(server.mlx_thread, words, audio)
 
     # A stream's words, piece by piece as its audio goes (SSE), on the same thread, in the same language.
-    timing.pieces = partial(PieceWords, server.aligner, language, rate, speech.speed, server.mlx_thread)
+    timing.pieces = partial(piece_words, server, language, speech.speed)
     return timing
 
 

@@ -18,7 +18,6 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..audio import formats as audio_formats
 from ..errors import InputError
 from ..request_fields import field_names
 from ..request import clean_text
@@ -28,7 +27,7 @@ from .audio_out import Usage, encoded_chunks, in_thread
 from .limits import ApiError
 from .engine_client import build, engine_error, runaway_notice, submit
 from .omni_socket import omni_session
-from .piece_timing import AUDIO, PieceTexts, WordTimer, piece_audio
+from .piece_timing import check_timings, piece_words
 
 log = logging.getLogger("mlx_qwen3tts.server")
 WS_FORMATS = ["pcm", "wav"]
@@ -52,19 +51,14 @@ def unicode_text(text: str) -> str:
 class Utterance:
     def __init__(self, feed, kwargs: dict, fmt: str, speed: float, binary: bool, timestamps: bool = False):
         self.feed, self.kwargs, self.fmt, self.speed, self.binary = feed, kwargs, fmt, speed, binary
-        self.text, self.handle, self.cancelled = [], None, False
-        self.pieces = PieceTexts() if timestamps else None  # each piece's text, for its words
+        self.text, self.handle, self.cancelled, self.timestamps = [], None, False, timestamps
 
     def write(self, text: str):
         self.text.append(text)
-        if self.pieces is not None:
-            self.pieces.add(text)
         if text:
             self.feed.append(text)
 
     def end(self):
-        if self.pieces is not None:
-            self.pieces.end()
         self.feed.end()
 
     def cancel(self):
@@ -111,9 +105,8 @@ class Session:
         if not isinstance(binary, bool):
             raise ApiError(400, "binary must be true or false", param="binary")
         timestamps = fields.timestamps(merged, None)
-        refusal = WordTimer.refusal(self.server, kwargs.get("language"), "timestamps") if timestamps else None
-        if refusal is not None:
-            raise refusal
+        if timestamps:
+            check_timings(self.server, kwargs.get("language"), "timestamps")
         self.params, self.kwargs = merged, kwargs
         self.settings.update({k: merged[k] for k in merged if k in self.settings})
         self.settings.update(response_format=fmt, speed=speed, binary=binary, timestamps=timestamps)
@@ -260,26 +253,19 @@ class Session:
         """The utterance's audio as deltas; with timestamps, each piece's words after its audio
         (`speech.timestamps`, times in seconds of the utterance), aligned while the engine goes on."""
         sr = self.server.tts.sample_rate
-        if utt.pieces is None:
-            chunks = encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage)
-        else:
-            chunks = encoded_pieces(utt.handle, utt.fmt, utt.speed, sr, usage)
-            timer, piece = WordTimer(self.server, utt.kwargs.get("language"), utt.speed), 0
-        async for item in in_thread(chunks, utt.handle.cancel):
+        words = piece_words(self.server, utt.kwargs.get("language"), utt.speed, True) if utt.timestamps else None
+        async for item in in_thread(encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage, words),
+                                    utt.handle.cancel):
             if utt.cancelled:
                 break
             if isinstance(item, bytes):
                 await self.delta(item, utt.binary)
-                continue
-            samples, start = item
-            words = await timer.words(samples, utt.pieces[piece])
-            piece += 1
-            if words is None:
+            elif item.words is None:
                 await self.error("word timings failed for a sentence (see the server's log); its audio goes on",
                                  "timestamps_failed", "timestamps")
-                continue
-            await self.send({"type": "speech.timestamps", "timestamps": [
-                {"word": w, "start_time": round(start + s, 3), "end_time": round(start + e, 3)} for w, s, e in words]})
+            else:
+                await self.send({"type": "speech.timestamps", "timestamps": [
+                    {"word": w.text, "start_time": w.start, "end_time": w.end} for w in item.words]})
 
     async def delta(self, data: bytes, binary: bool):
         if binary:
@@ -292,23 +278,6 @@ class Session:
     def close(self):
         self.cancel()
         self.queue.put_nowait(None)
-
-
-def encoded_pieces(handle, fmt: str, speed: float, sample_rate: int, usage: Usage):
-    """Blocking: encoded bytes as the engine's chunks come and, after each piece's audio, (its samples as
-    generated, where it starts in the utterance's audio in seconds)."""
-    encoder, heard = audio_formats.StreamEncoder(fmt, sample_rate), 0
-    for kind, item in piece_audio(handle, speed, sample_rate, usage):
-        if kind == AUDIO:
-            data = encoder.write(item)
-            if data:
-                yield data
-        else:
-            yield item, heard / sample_rate
-            heard = usage.samples
-    data = encoder.close()
-    if data:
-        yield data
 
 
 def message_bytes(raw) -> int:

@@ -101,23 +101,28 @@ def _word_cues(cue: Cue, rate: int) -> List[Cue]:
             for text, (_, start, _), end in zip(texts, groups, ends)]
 
 
-def _word_places(text: str, words) -> list:
-    """Where each word begins in `text` (the aligner's words are `text`'s letters, digits and apostrophes,
-    in order), or [] where they cannot be found."""
+def word_spans(text: str, words) -> list:
+    """(first, past-last) character of each word in `text` (the aligner's words are `text`'s letters, digits
+    and apostrophes, in order), or [] where they cannot be found."""
     from ..aligner.words import kept
 
-    places, i, k = [], 0, 0
+    spans, i, k = [], 0, 0
     for pos, ch in enumerate(text):
         if i == len(words) or not kept(ch):
             continue
         if ch != words[i][k]:
             return []
         if k == 0:
-            places.append(pos)
+            spans.append([pos, pos])
         k += 1
         if k == len(words[i]):
-            i, k = i + 1, 0
-    return places if i == len(words) else []
+            spans[-1][1], i, k = pos + 1, i + 1, 0
+    return [tuple(s) for s in spans] if i == len(words) and words else []
+
+
+def _word_places(text: str, words) -> list:
+    """Where each word begins in `text`, or [] where they cannot be found (`word_spans`)."""
+    return [first for first, _ in word_spans(text, words)]
 
 
 def _karaoke(cue: Cue, rate: int) -> str:

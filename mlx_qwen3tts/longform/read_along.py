@@ -18,16 +18,15 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Tuple
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
 from .. import outputs
-from ..aligner.words import kept
 from ..errors import InputError
 from ..audio.formats import open_file
-from .captions import Cue
+from .captions import Cue, word_spans
 from .segments import PAUSES, UNTITLED, Document, Segment
 
 ACTIVE_CLASS = "-epub-media-overlay-active"  # the name readers know; declared in the package too
@@ -69,23 +68,6 @@ def _clock(seconds: float) -> str:
     return f"{ms // 3_600_000}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
 
 
-def _word_spans(text: str, words: Sequence[str]) -> List[Tuple[int, int]]:
-    """(first, past-last) character of each word in `text` (the aligner's words are `text`'s letters, digits
-    and apostrophes, in order), or [] where they cannot be found."""
-    spans, i, k = [], 0, 0
-    for pos, ch in enumerate(text):
-        if i == len(words) or not kept(ch):
-            continue
-        if ch != words[i][k]:
-            return []
-        if k == 0:
-            spans.append([pos, pos])
-        k += 1
-        if k == len(words[i]):
-            spans[-1][1], i, k = pos + 1, i + 1, 0
-    return [tuple(s) for s in spans] if i == len(words) and words else []
-
-
 def _word_groups(cue: Cue, base: int, rate: int) -> List[Tuple[int, int, float, float]]:
     """(first word, past-last word, begin, end) of each clip of `cue`'s words; words whose clip would have no
     length join the next (the last such group joins the one before). [] where no group has a length."""
@@ -106,7 +88,7 @@ def _sentence(segment: Segment, cue: Cue, base: int, rate: int) -> Tuple[str, Li
     """The sentence's markup (a span, with word spans inside where its words are timed) and its clips."""
     sid = f"s{segment.index + 1:06d}"
     text = cue.text
-    spans = _word_spans(text, [w[0] for w in cue.words]) if cue.words else []
+    spans = word_spans(text, [w[0] for w in cue.words]) if cue.words else []
     groups = _word_groups(cue, base, rate) if spans else []
     if not groups:
         begin, end = _seconds(cue.start - base, rate), _seconds(cue.end - base, rate)

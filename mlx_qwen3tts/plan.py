@@ -18,40 +18,18 @@ import itertools
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator, List, Optional
 
-import numpy as np
-
 from .audio.joining import JoinedChunks
 from .errors import InputError
 from .iterators import Iterated
 from .model.config import ModelFacts
 from .request import Request, build_request, shown
 from .request_fields import Asked
+from .seeds import piece_seed
 from .voices import VoiceMaker
 from .text import StreamedPieces, split_sentences
 
 SPLIT_MODES = ("auto", "sequence", "batch", "none")
 LONG_TEXT_CHARS = 300  # "auto" splits longer texts
-SEED_SPACE = 2**64
-RETRY = 1  # the attempt a runaway is spoken again as
-
-
-def derived_seed(seed: int, index: int, attempt: int = 0) -> int:
-    """The seed of item `index` (a piece, a segment) spoken from `seed`, at its `attempt`: the same for the same
-    three, unrelated between them (numpy's SeedSequence mixing)."""
-    state = np.random.SeedSequence([seed % SEED_SPACE, index, attempt]).generate_state(2, np.uint32)
-    return int(state[0]) << 32 | int(state[1])
-
-
-def piece_seed(seed: Optional[int], index: int) -> Optional[int]:
-    """Piece `index`'s seed: the first keeps the request's, the others are derived from it (None: drawn)."""
-    return seed if seed is None or index == 0 else derived_seed(seed, index)
-
-
-def retry_seed(seed: int) -> int:
-    """The seed a request whose speech ran away (spoken with `seed`) is spoken again with."""
-    return derived_seed(seed, 0, RETRY)
-
-
 def check_split(split):
     if split not in SPLIT_MODES:
         raise InputError(f"{{split}} must be one of {', '.join(SPLIT_MODES)}, got {shown(split)}", field="split")

@@ -25,7 +25,8 @@ from .errors import InputError
 from .loop.decode_loop import DecodeLoop, FrameStream
 from .loop.engine import Engine
 from .loop.prompt import Prompt
-from .plan import Plan, build_plan, retry_seed
+from .plan import Plan, build_plan
+from .seeds import retry_seed
 from .request import Request, build_request, checked_codes, clone_voice
 from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .iterators import Iterated
@@ -231,7 +232,7 @@ class TTS:
         return joined(results, decode, complete=not plan.cut)
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
-        """One piece's Result; a sampled piece whose speech ran away is spoken again once (`plan.retry_seed`)."""
+        """One piece's Result; a sampled piece whose speech ran away is spoken again once (`seeds.retry_seed`)."""
         frames, codes = self._spoken(request, progress, piece)
         if frames.runaway and request.sampling.sampled:
             request = replace(request, seed=retry_seed(frames.seed))
@@ -292,7 +293,7 @@ class TTS:
         settings, seed and frame limit: (index in `requests`, its Result) as each finishes, in the order they
         finish. Every batch goes through here: `generate_batch`, `generate`'s "batch" split, long-form. The
         sampled ones whose speech ran away are spoken again once, together, after the others
-        (`plan.retry_seed`; their Results say `retried`)."""
+        (`seeds.retry_seed`; their Results say `retried`)."""
         again = {}  # index -> the request spoken again
         for i, row, result in self._rows_run(requests, decode):
             if result.runaway and requests[i].sampling.sampled:

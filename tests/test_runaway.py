@@ -1,4 +1,4 @@
-"""The runaway guard (loop/runaway.py) and seeds that hold for split texts (plan.derived_seed), issue 49.
+"""The runaway guard (loop/runaway.py) and seeds that hold for split texts (seeds.derived_seed), issue 49.
 
 Random weights never end their speech; a tiny checkpoint with its codec head zeroed ("silent") says codebook-0
 code 0 for ever (greedy), a held code: the shape of the official model's silent runaways. Each rule is shown
@@ -27,9 +27,9 @@ def guard_module():
 
 
 def seeds_module():
-    from mlx_qwen3tts import plan
+    from mlx_qwen3tts import seeds
 
-    return plan
+    return seeds
 
 SHORT = "Hello there."
 # Two pieces (the first 279 characters, the second 39), each sampled with its own seed.

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Dict, Iterator, Optional
 
 import numpy as np
 
-from ..plan import derived_seed
+from ..seeds import derived_seed
 from .segments import Document, Segment
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class Spoken:
 
 
 def segment_seed(run_seed: int, index: int, attempt: int = 0) -> int:
-    """A segment's seed: `plan.derived_seed`, the one rule for everything spoken from one seed."""
+    """A segment's seed: `seeds.derived_seed`, the one rule for everything spoken from one seed."""
     return derived_seed(run_seed, index, attempt)
 
 

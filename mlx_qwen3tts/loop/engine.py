@@ -55,7 +55,8 @@ from ..codec import SAMPLE_RATE
 from ..errors import Qwen3TTSError
 from ..audio.chunks import AudioChunk, ChunkDecoder, start_chunks
 from ..iterators import Iterated
-from ..plan import Plan, retry_seed
+from ..plan import Plan
+from ..seeds import retry_seed
 from .text_track import TextFeed, feed_from
 from .decode_loop import Rows
 
@@ -165,7 +166,7 @@ class PiecedHandle:
 
     The runaway guard: streamed (`whole` False), a piece whose speech ran away ends there and no piece follows
     it; `whole` (the audio is handed out only once it is all made), each piece's chunks are held until it ends,
-    and a sampled piece that ran away is spoken again once (`plan.retry_seed`) in its place. `runaway` names
+    and a sampled piece that ran away is spoken again once (`seeds.retry_seed`) in its place. `runaway` names
     the rule that fired (on the piece spoken again, where it ran away again), `retried` says a piece was."""
 
     def __init__(self, submit, request, split: str, sample_rate: int, whole: bool = False):

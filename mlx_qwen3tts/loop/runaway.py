@@ -13,7 +13,7 @@ rules, each written once here, each ending the row when it fires (`Runaway.seen`
   (and at least `LOOP_REPEATS` periods), anywhere.
 
 What happens next is the front end's: whole audio is spoken again once with a derived seed
-(`plan.derived_seed`), a stream ends where the rule fired and says so (docs/python.md#runaway-guard).
+(`seeds.derived_seed`), a stream ends where the rule fired and says so (docs/python.md#runaway-guard).
 
 Where the rates come from. Syllable rates of read speech (syllables a second, pauses excluded):
 Pellegrino, Coupe & Marsico (2011), "A cross-language perspective on speech information rate", Language

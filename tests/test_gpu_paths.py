@@ -285,7 +285,9 @@ def test_streaming_costs_the_host_one_sync_a_frame_as_codes_alone(load_tiny, chu
     assert _syncs_per_frame(frames) == 1.0
     assert _syncs_per_frame(stream) == 1.0
     with tts.engine(max_active=2) as engine:
-        engine_run = lambda n: [list(h) for h in [engine.submit(tts.request(  # noqa: E731
-            "Hello there.", max_tokens=n, chunk_frames=chunk_frames, **kw)) for _ in range(2)]]
+        # submit_all: both queued under the engine's lock, so they join in one step (with two submits the
+        # scheduler thread may start the first alone, a step ahead: more steps, not more syncs a step)
+        engine_run = lambda n: [list(h) for h in engine.submit_all([tts.request(  # noqa: E731
+            "Hello there.", max_tokens=n, chunk_frames=chunk_frames, **kw) for _ in range(2)])]
         engine_run(6)
         assert _syncs_per_frame(engine_run) <= 1.0  # the two rows share each step's sync

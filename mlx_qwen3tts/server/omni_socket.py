@@ -28,6 +28,7 @@ from .audio_out import Usage, encoded_file, in_thread
 from .engine_client import engine_error, submit
 from .limits import ApiError
 from .omni_config import OMNI_NAMES, omni_config
+from .params import socket_message
 from .piece_timing import AUDIO, END, PieceTexts, piece_audio, piece_words
 
 
@@ -187,12 +188,7 @@ class OmniSession:
 
     async def handle(self, raw) -> bool:
         """One client message; False once the client has closed the session."""
-        try:
-            message = json.loads(raw)
-        except (TypeError, ValueError):
-            message = None
-        if not isinstance(message, dict):
-            raise ApiError(400, "messages must be JSON objects", code="invalid_json")
+        message = socket_message(raw)
         kind = message.get("type")
         if kind == "session.config":
             await self.configure(message)

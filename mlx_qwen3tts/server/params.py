@@ -7,6 +7,7 @@ own words, which `JSON_NAMES` turns into these requests' (`max_tokens` -> `max_n
 """
 
 import base64
+import json
 from typing import NamedTuple, Optional
 
 from ..audio import formats as audio_formats
@@ -238,3 +239,14 @@ def speech(params: dict, limits, voices) -> Speech:
         raise ApiError(400, f"stream_format must be one of {', '.join(STREAM_FORMATS)}", param="stream_format")
     return Speech(text, speech_kwargs(voices, params, limits), fmt, rate, stream_format,
                   timestamps(params, stream_format))
+
+
+def socket_message(raw) -> dict:
+    """A WebSocket text message as the JSON object every message of either dialect is, or a 400 ApiError."""
+    try:
+        message = json.loads(raw)
+    except (TypeError, ValueError):
+        message = None
+    if not isinstance(message, dict):
+        raise ApiError(400, "messages must be JSON objects", code="invalid_json")
+    return message

@@ -151,12 +151,7 @@ class Session:
 
     async def handle(self, raw) -> bool:
         """One client message; False once the client has ended the session."""
-        try:
-            message = json.loads(raw)
-        except (TypeError, ValueError):
-            message = None
-        if not isinstance(message, dict):
-            raise ApiError(400, "messages must be JSON objects", code="invalid_json")
+        message = fields.socket_message(raw)
         kind = message.get("type")
         if kind == "session.update":
             self.update(message.get("session"))

@@ -1,8 +1,9 @@
-"""Everything measured on a lent GPU, in one run that fits the device time a session has: the parity tests,
-the streaming path part by part (benchmarks.parts: the frame step, the codec step, one stream with and
-without audio, the engine's step with and without audio, its decode on a second stream (the default) or the
-frames' stream), the cost of full float32 on the codec, the engine at 1/8/16 streams, the join, and benchmarks.run (narrow
-and 0.6B, bf16 and 4-bit) with mlx-audio side by side. Each step runs in its own process with its own
+"""Everything measured on a lent GPU, in one run that fits the device time a session has: the random
+checkpoints (written first, outside the timed steps), the parity tests, the streaming path part by part
+(benchmarks.parts: the frame step, the codec step, one stream with and without audio, the engine's step with
+and without audio, its decode on a second stream (the default) or the frames' stream), the cost of full
+float32 on the codec, the engine at 1/8/16 streams, the join, a server's first request against its second
+(benchmarks.first_request), and benchmarks.run (narrow and 0.6B, bf16 and 4-bit) with mlx-audio side by side. Each step runs in its own process with its own
 time limit, in that order, and the steps left when --budget is spent are marked skipped; a step that
 fails is reported and the rest go on. Writes OUT/device.md (the table for docs/benchmarks.md: date, GPU,
 MLX, commit) and each step's own output beside it.
@@ -39,10 +40,15 @@ def plan(args) -> list:
     parts = py + ["-m", "benchmarks.parts", "--preset", preset, "--dtype", dtype, "--rows", rows,
                   "--steps", str(args.steps)] + cache
     out = args.out
+    write = ("import sys; from pathlib import Path; from benchmarks import checkpoints; "
+             "[checkpoints.checkpoint(p, 'bf16', Path(sys.argv[1])) for p in sys.argv[2:]]")
     steps = [
+        # the random checkpoints first, in a step of their own: writing them inside a timed step cost it its time
+        ("checkpoints", py + ["-c", write, str(args.cache)] + (["tiny"] if args.tiny else [preset, "narrow"]), 120, {}),
         ("parity", py + ["-m", "pytest", "-p", "no:cacheprovider", "-q", "tests/test_parity.py"] + args.parity_args,
          240, {"MLX_QWEN3TTS_NO_OPENBLAS": "1"}),
-        ("parts", parts + ["--out", str(out / "parts.json")], 120, {}),
+        # cold, every shape compiles its kernels on CUDA: 120 s were not enough on 2026-11-28 (about a minute warm)
+        ("parts", parts + ["--out", str(out / "parts.json")], 200, {}),
         ("parts-same-stream", parts + ["--parts", "engine", "--decode-stream", "same",
                                        "--out", str(out / "parts-same.json")], 90, {}),
         ("codec-tf32-on", parts + ["--parts", "codec", "--out", str(out / "codec-tf32-on.json")], 60,
@@ -54,6 +60,9 @@ def plan(args) -> list:
         ("join", py + ["-m", "benchmarks.join", "--preset", preset, "--streams", "2" if args.tiny else "3",
                        "--chars", "300" if args.tiny else "600,2400", "--dtype", "bfloat16",
                        "--out", str(out / "join.json")] + cache, 120, {}),
+        # a server's first request against its second, after Engine.warm: what the first use of shapes costs
+        ("first-request", py + ["-m", "benchmarks.first_request", "--preset", preset,
+                                "--out", str(out / "first-request.json")] + cache, 90, {}),
     ]
     run = py + ["-m", "benchmarks.run", "--out", str(out / "run")] + cache
     run += (["--tiny", "--frames", "3", "--batch-sizes", "1", "--no-peers"] if args.tiny
@@ -151,7 +160,7 @@ def report(out: Path, facts: dict, results: dict, args) -> Path:
         lines += ["", "#### Per frame (per engine step), Metal/CUDA branches", "",
                   "| path | primitives | host syncs |", "|---|---|---|"]
         lines += [f"| {k} | {v['primitives']:,.0f} | {v['syncs']:.2f} |" for k, v in counts["counts"].items()]
-    for name, lines_kept in (("parity", 3), ("engine", 12), ("join", 12)):
+    for name, lines_kept in (("parity", 3), ("engine", 12), ("join", 12), ("first-request", 20)):
         text = _tail(out / f"{name}.log", lines_kept)
         if text:
             lines += ["", f"#### {name}", "", "```", text, "```"]

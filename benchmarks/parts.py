@@ -233,27 +233,30 @@ def main(argv=None):
     tts = mlx_qwen3tts.load(str(folder), dtype=None if args.dtype == "auto" else getattr(mx, args.dtype))
     result = {"preset": args.preset, "quant": args.quant, "dtype": args.dtype, "device": str(mx.default_device()),
               "mlx": mx.__version__, "tf32": os.environ.get("MLX_ENABLE_TF32"), "load_average": os.getloadavg()[0]}
+    for key, measure in _measures(args, tts, rows):
+        result[key] = measure()
+        _write(result, args.out)  # after each part: a run stopped at its time limit keeps what it measured
+    print(json.dumps(result, indent=1, default=float))
+
+
+def _measures(args, tts, rows) -> list:
+    """(result key, function) of each part asked for, in order."""
     if args.count:
         windows = [tuple(int(n) for n in w.split("-")) for w in args.windows.split(",")]
-        result["counts"] = count_part(tts, rows, windows)
-        result["codec_counts"] = codec_counts(tts)
-    else:
-        parts = args.parts.split(",")
-        if "frame" in parts:
-            result["frame_ms"] = frame_part(tts, rows, args.steps)
-        if "codec" in parts:
-            result["codec"] = codec_part(tts, rows, args.steps)
-        if "stream" in parts:
-            result["stream"] = stream_part(tts, args.steps)
-        if "engine" in parts:
-            result["decode_stream"] = args.decode_stream
-            result["engine"] = engine_part(tts, rows, args.steps)
-    text = json.dumps(result, indent=1, default=float)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text)
-    print(text)
+        return [("counts", lambda: count_part(tts, rows, windows)), ("codec_counts", lambda: codec_counts(tts))]
+    parts = args.parts.split(",")
+    chosen = [("frame_ms", "frame", lambda: frame_part(tts, rows, args.steps)),
+              ("codec", "codec", lambda: codec_part(tts, rows, args.steps)),
+              ("stream", "stream", lambda: stream_part(tts, args.steps)),
+              ("decode_stream", "engine", lambda: args.decode_stream),
+              ("engine", "engine", lambda: engine_part(tts, rows, args.steps))]
+    return [(key, measure) for key, part, measure in chosen if part in parts]
 
+
+def _write(result: dict, out):
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=1, default=float))
 
 if __name__ == "__main__":
     main()

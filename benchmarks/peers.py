@@ -44,11 +44,12 @@ def mlx_audio_python(explicit: Optional[str]) -> Optional[str]:
 
 
 def run_mlx_audio(python: str, folder: Path, frames: int, text: str, repeats: int = 3,
-                  timeout: float = 4 * 3600, openblas: bool = False) -> dict:
+                  timeout: float = 4 * 3600, openblas: bool = False, loop_only: bool = False) -> dict:
     """Driver figures, or {"error": why} when mlx-audio could not run on this checkpoint. `openblas`:
-    with the system OpenBLAS preloaded (LD_PRELOAD), as this package loads it on Linux."""
+    with the system OpenBLAS preloaded (LD_PRELOAD), as this package loads it on Linux; `loop_only`: no
+    first chunk and no decode timed."""
     cmd = [python, str(DRIVER), "--model", str(folder), "--frames", str(frames), "--repeats", str(repeats),
-           "--text", text]
+           "--text", text] + (["--loop-only"] if loop_only else [])
     env = dict(os.environ, LD_PRELOAD="libopenblas.so.0") if openblas else None
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)

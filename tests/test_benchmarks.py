@@ -191,8 +191,8 @@ def test_device_script_runs_every_step_on_the_tiny_shapes(tmp_path):
     start = lines.index("| step | status | seconds |") + 2
     rows = [line.split("|")[1:3] for line in lines[start:lines.index("", start)]]
     statuses = {name.strip(): status.strip() for name, status in rows}
-    assert set(statuses) == {"parity", "parts", "parts-same-stream", "codec-tf32-on", "counts", "engine", "join",
-                             "run"}, statuses
+    assert set(statuses) == {"checkpoints", "parity", "parts", "parts-same-stream", "codec-tf32-on", "counts",
+                             "engine", "join", "first-request", "run"}, statuses
     assert all(status == "ok" for status in statuses.values()), statuses
     for heading in ("The streaming path, part by part", "Per frame (per engine step)", "benchmarks.run",
                     "Against the targets"):

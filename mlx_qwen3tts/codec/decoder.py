@@ -24,7 +24,7 @@ import mlx.nn as nn
 from mlx_lm.models.base import BaseModelArgs
 from mlx.utils import tree_map
 
-from ..backend import cpu_paths
+from ..backend import cpu_paths, decode_stream
 from ..errors import InputError, ModelLoadError
 from ..model.cache import WindowKVCache, attention_mask
 from ..model.transformer import BlockArgs, TransformerBlock
@@ -222,6 +222,17 @@ class CodecDecoder(nn.Module):
             start += n
         state.frames += codes.shape[1]
         return outputs[0] if len(outputs) == 1 else mx.concatenate(outputs, axis=1)
+
+    def warm(self, frames: Tuple[int, ...] = (1, 4, 16)):
+        """Trace the compiled step (Metal, CUDA) for one stream's pieces of `frames` frames, so that the
+        first stream's chunks find them compiled (the default chunks are made of pieces of 1, 4 and 16
+        frames), on the stream where chunks are decoded. Nothing on the CPU, where the step is not compiled."""
+        if cpu_paths():
+            return
+        with mx.stream(decode_stream()):
+            for n in frames:
+                state = self.make_state(1)
+                mx.eval(self.step(mx.zeros((1, n, self.args.num_quantizers), mx.int32), state), state.state)
 
     def step_streams(self, codes: mx.array, states: List[DecoderState]) -> mx.array:
         """`step` for several one-item streams at once, each on its own state and at its own position:

@@ -288,20 +288,25 @@ class Engine:
         return Handle(job)
 
     def warm(self):
-        """Compile the loop's graphs for every batch size this engine uses (up to `max_active` rows), so
-        the first requests run as fast as the next (a server calls it before it says it is ready).
+        """Compile the loop's graphs for every batch size this engine uses (up to `max_active` rows) and
+        the codec's step for one stream's chunks, so the first requests run as fast as the next (a server
+        calls it before it says it is ready).
         Runs on the scheduler thread; blocks until done and raises what it raised."""
         done, errors = threading.Event(), []
         with self._lock:
             if self._closed:
                 raise EngineClosed("the engine is closed")
-            self._calls.append((lambda: self.loop.warm(self.max_active), done, errors))
+            self._calls.append((self._warm, done, errors))
         self._wake()
         while not done.wait(0.1):
             if not self._thread.is_alive():
                 raise EngineClosed("the engine was closed")
         if errors:
             raise errors[0]
+
+    def _warm(self):
+        self.loop.warm(self.max_active)
+        self.codec.decoder.warm()
 
     def stats(self) -> dict:
         with self._lock:

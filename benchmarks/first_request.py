@@ -41,7 +41,7 @@ def main(argv=None):
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     ap.add_argument("--out", type=Path, help="also write the JSON here")
     args = ap.parse_args(argv)
-    mlx_qwen3tts.backend.CPU_PATHS = True if args.cpu_paths else False
+    mlx_qwen3tts.backend.CPU_PATHS = args.cpu_paths
     folder = checkpoints.checkpoint(args.preset, "bf16", args.cache, log=lambda m: None)
     tts = mlx_qwen3tts.load(str(folder))
     load = os.getloadavg()[0]

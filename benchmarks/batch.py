@@ -24,7 +24,6 @@ import mlx_qwen3tts  # noqa: F401  (first: it loads OpenBLAS before mlx.core is;
 
 from benchmarks import checkpoints  # noqa: E402
 
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = ["Hello, and welcome to the show tonight.", "The quick brown fox jumps over the lazy dog.",
          "Please hold while I connect your call.", "It is going to rain this afternoon, take an umbrella."]
@@ -87,7 +86,7 @@ def main(argv=None):
     ap.add_argument("--frames", type=int, default=24, help="frames per text (12.5 a second of audio)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"])
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    ap.add_argument("--cache", type=Path, default=checkpoints.DEFAULT_CACHE)
     ap.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = ap.parse_args(argv)
     model = checkpoints.checkpoint(args.preset, "bf16", args.cache)

@@ -25,6 +25,7 @@ the coverage of the mlx-community repos, which mlx-audio also loads).
 
 import hashlib
 import json
+import os
 import shutil
 import sys
 import tarfile
@@ -45,6 +46,8 @@ from mlx_qwen3tts.model.talker import Qwen3TTSModel  # noqa: E402
 
 PRESETS = ("tiny", "narrow", "0.6B", "1.7B")
 QUANTS = ("bf16", "8bit", "4bit")
+# Where the benchmark scripts keep the checkpoints they write (their --cache).
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 TOKENIZER_ARCHIVES = (ROOT / "tests/fixtures/tokenizer/tokenizer.tar.xz",
                       ROOT / "tests/fixtures/checkpoints/text_tokenizer.tar.xz")
 RELEASED_DECODER = {

@@ -26,7 +26,6 @@ import mlx.core as mx  # noqa: E402
 
 from benchmarks import checkpoints  # noqa: E402
 
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 TEXTS = ["Hello, and welcome to the show tonight.", "今天天气很好，我们去公园散步吧。",
          "The quick brown fox jumps over the lazy dog.", "Please hold while I connect your call."]
 SPEAKERS = ["ryan", "vivian", "serena", "dylan"]
@@ -130,7 +129,7 @@ def main(argv=None):
     ap.add_argument("--stagger", type=float, default=1.0, help="frame-times between arrivals")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="talker compute dtype")
     ap.add_argument("--no-sequential", action="store_true", help="skip the one-after-another baseline")
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    ap.add_argument("--cache", type=Path, default=checkpoints.DEFAULT_CACHE)
     ap.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = ap.parse_args(argv)
 

@@ -20,7 +20,7 @@ import mlx_qwen3tts  # first: OpenBLAS before mlx.core
 import mlx.core as mx
 
 from benchmarks import checkpoints, report
-from benchmarks.join import DEFAULT_CACHE
+from benchmarks.checkpoints import DEFAULT_CACHE
 
 TEXT = "The quick brown fox jumps over the lazy dog, and then it runs far away into the deep forest."
 

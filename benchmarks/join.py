@@ -34,7 +34,6 @@ import mlx.core as mx  # noqa: E402
 from benchmarks import checkpoints, report  # noqa: E402
 
 PHASES = (0.0, 1 / 3, 2 / 3)  # where in the streams' frame cycle each joiner arrives (a request comes any time)
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 STREAM_TEXTS = ["Hello, and welcome to the show tonight.", "The quick brown fox jumps over the lazy dog.",
                 "Please hold while I connect your call.", "Local speech keeps your words on your own machine."]
 SENTENCES = ["The committee met on Tuesday to review the budget for the coming year.",
@@ -120,7 +119,8 @@ def run(tts, streams: int, chars: list, budget, baseline_frames: int) -> list:
         rows.append({"chars": len(request.text), "positions": tts.prompt(request).embeds.shape[1],
                      "budget": budget or round(statistics.mean(b for _, _, b in tries)),
                      "median_gap_s": median, "longest_gap_s": longest, "gap_ratio": longest / median,
-                     "first_audio_alone_s": solo, "first_audio_first_use_s": first, "first_audio_joining_s": statistics.mean(during),
+                     "first_audio_alone_s": solo, "first_audio_first_use_s": first,
+                     "first_audio_joining_s": statistics.mean(during),
                      "first_audio_ratio": statistics.mean(during) / solo, "first_audio_worst_s": max(during),
                      "first_audio_worst_ratio": max(during) / solo})
     return rows
@@ -164,7 +164,7 @@ def main(argv=None):
                          "step's work; a large one: whole prompts)")
     ap.add_argument("--baseline-frames", type=int, default=6, help="frames per stream before the first join")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="talker compute dtype")
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    ap.add_argument("--cache", type=Path, default=checkpoints.DEFAULT_CACHE)
     ap.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = ap.parse_args(argv)
     tts = mlx_qwen3tts.load(str(checkpoints.checkpoint(args.preset, "bf16", args.cache)),

@@ -19,7 +19,7 @@ import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts
 import mlx.core as mx  # noqa: E402
 
 from benchmarks import checkpoints  # noqa: E402
-from benchmarks.join import DEFAULT_CACHE  # noqa: E402
+from benchmarks.checkpoints import DEFAULT_CACHE  # noqa: E402
 
 
 def attend(attn, q, k, v, mask, cache):

@@ -40,7 +40,6 @@ from benchmarks.graph_nodes import GraphCounter, metal_kernels  # noqa: E402
 from benchmarks.syncs import SyncCounter  # noqa: E402
 from mlx_qwen3tts.audio.chunks import ChunkDecoder, start_chunks  # noqa: E402
 
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 TEXT = "The quick brown fox jumps over the lazy dog, then it runs across the quiet field."
 CHUNK = 4  # frames per chunk after the first (the package's default before the growing schedule)
 CODEC_FRAMES = (1, 2, 4, 8, 16, 25)  # the codec part's chunk lengths, one stream
@@ -218,7 +217,8 @@ def parse_args(argv=None):
     ap.add_argument("--count", action="store_true", help="primitives and host syncs per frame instead of timings")
     ap.add_argument("--windows", default="8-16", help="--count: per frame = (run of B frames - run of A) / (B - A), "
                                                        "for each A-B in this comma list")
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where generated checkpoints are kept")
+    ap.add_argument("--cache", type=Path, default=checkpoints.DEFAULT_CACHE,
+                    help="where generated checkpoints are kept")
     ap.add_argument("--out", type=Path, help="also write the JSON here")
     return ap.parse_args(argv)
 

@@ -23,7 +23,8 @@ import mlx.core as mx  # noqa: E402
 from mlx_qwen3tts.loop.rows import forward, prompt_cache  # noqa: E402
 
 from benchmarks import checkpoints, report  # noqa: E402
-from benchmarks.join import DEFAULT_CACHE, joiner_text  # noqa: E402
+from benchmarks.checkpoints import DEFAULT_CACHE  # noqa: E402
+from benchmarks.join import joiner_text  # noqa: E402
 
 
 def seconds(talker, embeds, chunk, repeats: int) -> float:

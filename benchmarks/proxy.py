@@ -22,7 +22,7 @@ from pathlib import Path
 import mlx_qwen3tts  # first: it loads OpenBLAS before mlx.core is (mlx_qwen3tts/backend.py)
 
 from benchmarks import checkpoints, peers, report  # noqa: E402
-from benchmarks.join import DEFAULT_CACHE  # noqa: E402
+from benchmarks.checkpoints import DEFAULT_CACHE  # noqa: E402
 from benchmarks.measure import TEXT, loop_pass  # noqa: E402
 
 

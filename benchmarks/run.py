@@ -13,7 +13,6 @@ Checkpoints are generated on first use into --cache (no download) and reused aft
 
 import argparse
 import gc
-import os
 import sys
 import time
 from pathlib import Path
@@ -24,8 +23,6 @@ import mlx.core as mx  # noqa: E402
 
 from benchmarks import checkpoints, peers, report
 from benchmarks.measure import TEXT, measure
-
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mlx-qwen3tts-benchmarks"
 
 
 def _list(value: str) -> list:
@@ -46,7 +43,8 @@ def parse_args(argv=None):
     ap.add_argument("--batch-sizes", default="1,2,4,8", help="comma list; empty to skip the batch rows")
     ap.add_argument("--batch-frames", type=int, help="frames per batch run (default: --frames)")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results"), help="folder for the outputs")
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where generated checkpoints are kept")
+    ap.add_argument("--cache", type=Path, default=checkpoints.DEFAULT_CACHE,
+                    help="where generated checkpoints are kept")
     ap.add_argument("--mlx-audio-python", help="Python of an environment with mlx-audio (default: this one "
                                                "if it imports mlx_audio, else $MLX_AUDIO_PYTHON)")
     ap.add_argument("--peer-openblas", action="store_true", help="run mlx-audio with the system OpenBLAS too "

@@ -592,6 +592,23 @@ def test_skip_chapters_leaves_out_front_matter(ckpt, tmp_path):
     assert not (tmp_path / "a.wav").exists()
 
 
+def stop_narration_after(monkeypatch, pieces: int):
+    """Long-form narration (`longform.job.narrate`) made to stop as by Ctrl-C after `pieces` spoken pieces;
+    returns the real one, to put back."""
+    from mlx_qwen3tts.longform import job
+
+    real = job.narrate
+
+    def stopped(*args, **kwargs):
+        for n, spoken in enumerate(real(*args, **kwargs)):
+            if n == pieces:
+                raise KeyboardInterrupt
+            yield spoken
+
+    monkeypatch.setattr(job, "narrate", stopped)
+    return real
+
+
 def test_the_python_api_writes_and_resumes_a_stopped_run(ckpt, load_tiny, tmp_path, monkeypatch):
     """`longform.write`: a document into a file with captions; stopped after two segments (as by Ctrl-C) and run
     again with resume=True, the file equals an uninterrupted run's (sampled, one seed), and so do the captions."""
@@ -603,16 +620,7 @@ def test_the_python_api_writes_and_resumes_a_stopped_run(ckpt, load_tiny, tmp_pa
     kw = dict(speaker="ryan", seed=11, max_tokens=8, batch_size=2)
     whole = longform.write(tts, doc, tmp_path / "whole.wav", captions=tmp_path / "whole.srt", **kw)
     assert [p.name for p in whole] == ["whole.wav", "whole.srt"]
-
-    real = job.narrate
-
-    def stopped(*args, **kwargs):
-        for n, spoken in enumerate(real(*args, **kwargs)):
-            if n == 2:
-                raise KeyboardInterrupt
-            yield spoken
-
-    monkeypatch.setattr(job, "narrate", stopped)
+    real = stop_narration_after(monkeypatch, 2)
     with pytest.raises(KeyboardInterrupt):
         longform.write(tts, doc, tmp_path / "part.wav", captions=tmp_path / "part.srt", **kw)
     assert not (tmp_path / "part.wav").exists() and (tmp_path / ".part.wav.parts").is_dir()

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from fixture_checkpoints import aligner_dir, checkpoint_dir
-from test_longform import error_line, png, run, sentences
+from test_longform import error_line, png, run, sentences, stop_narration_after
 
 RATE = 24000
 EPUBCHECK = Path("/usr/share/java/epubcheck.jar")
@@ -221,15 +221,7 @@ def test_resume_gives_the_same_book(ckpt, load_tiny, tmp_path, monkeypatch):
     kw = dict(speaker="ryan", seed=11, max_tokens=8, batch_size=2)
     whole = longform.write(tts, doc, tmp_path / "whole.wav", read_along=tmp_path / "whole.epub", **kw)
     assert [p.name for p in whole] == ["whole.wav", "whole.epub"]
-    real = job.narrate
-
-    def stopped(*args, **kwargs):
-        for n, spoken in enumerate(real(*args, **kwargs)):
-            if n == 2:
-                raise KeyboardInterrupt
-            yield spoken
-
-    monkeypatch.setattr(job, "narrate", stopped)
+    real = stop_narration_after(monkeypatch, 2)
     with pytest.raises(KeyboardInterrupt):
         longform.write(tts, doc, tmp_path / "part.wav", read_along=tmp_path / "part.epub", **kw)
     assert not (tmp_path / "part.epub").exists()

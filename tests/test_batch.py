@@ -51,15 +51,8 @@ def test_split_sentences():
     assert all(len(p) <= 50 for p in pieces) and " ".join(pieces).split() == ["word"] * 200
 
 
-def _cut_in_deltas(text, max_chars, rng):
-    """(pieces, what was given before each delta's successor arrived) of `text` fed in random deltas."""
-    cutter, parts = PieceCutter(max_chars), []
-    i = 0
-    while i < len(text):
-        j = i + rng.randint(1, 12)
-        parts += cutter.add(text[i:j])
-        i = j
-    parts += cutter.end()
+def pieces_of(parts: list) -> list:
+    """The pieces a PieceCutter's output spells: its strings joined, a CUT ending each piece."""
     pieces, current = [], ""
     for part in parts:
         if part is CUT:
@@ -68,6 +61,17 @@ def _cut_in_deltas(text, max_chars, rng):
         else:
             current += part
     return pieces + ([current] if current else [])
+
+
+def _cut_in_deltas(text, max_chars, rng):
+    """(pieces, what was given before each delta's successor arrived) of `text` fed in random deltas."""
+    cutter, parts = PieceCutter(max_chars), []
+    i = 0
+    while i < len(text):
+        j = i + rng.randint(1, 12)
+        parts += cutter.add(text[i:j])
+        i = j
+    return pieces_of(parts + cutter.end())
 
 
 def test_text_given_in_deltas_is_cut_where_the_whole_text_is():

@@ -14,6 +14,7 @@ import httpx
 import numpy as np
 import pytest
 
+from test_batch import pieces_of
 from test_longform import audio, ckpt, error_line, run, speak  # noqa: F401  (ckpt: the fixture)
 
 PYTHON_DOCS = sorted(Path("/usr/share/doc").glob("python3*/html/howto/ipaddress.html"))
@@ -186,15 +187,7 @@ def test_sentences_are_not_cut_at_abbreviations_initials_or_ellipses(text, expec
     cutter, parts = PieceCutter(40), []  # text arriving word by word is cut where it is whole
     for word in re.findall(r"\S+\s*", text):
         parts += cutter.add(word)
-    parts += cutter.end()
-    pieces, current = [], ""
-    for part in parts:
-        if part is None:
-            pieces.append(current)
-            current = ""
-        else:
-            current += part
-    assert pieces + ([current] if current else []) == split_sentences(text, 40)
+    assert pieces_of(parts + cutter.end()) == split_sentences(text, 40)
 
 
 def test_markdown_strikethrough_line_breaks_autolinks_and_a_leading_dot(ckpt, tmp_path):  # noqa: F811

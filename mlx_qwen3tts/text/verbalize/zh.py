@@ -5,7 +5,9 @@ choice is stated here and in docs/text_cjk.md:
 - 两 for a leading 2 before 百, 千, 万, 亿 (2350 两千三百五十, 200 两百, 20000 两万) and for 2 before a measure word
   (2个 两个, 2点 两点); 二 elsewhere (2 二, 12 十二, 22000 两万二千, 2月 二月) and in ordinals (第2名 第二名, 第200 第二百).
 - 一十 inside a number (110 一百一十, 10010 一万零一十), 十 at its start (10 十, 100000 十万).
-- Years digit by digit (2024年 二零二四年, 公元前202年 公元前二零二年); durations are counted (20年后 二十年后).
+- Years digit by digit (2024年 二零二四年, 公元前202年 公元前二零二年, 05年 零五年): a number from 1000 to 2099, one after
+  an era, one with a leading zero, or one before a month; other numbers before 年 are counted (20年后 二十年后,
+  5000年前 五千年前).
 - Telephone numbers digit by digit with 幺 for 1 (13501234567 幺三五零幺二三四五六七), as a mainland
   operator reads them; IP addresses and versions digit by digit with 一 (127.0.0.1 一二七点零点零点一).
 - Times 14:30 十四点三十分, 9:05 九点零五分, 11:00 十一点; a "time" past 24:59 is a score (78:96 七十八比九十六).
@@ -132,7 +134,7 @@ def _money(m) -> str:
 
 def _year(m) -> str:
     era, year = m.group(1) or "", m.group(2)
-    if era or len(year) == 4 or year[0] == "0" or m.group(3):
+    if era or 1000 <= int(year) < 2100 or year[0] == "0" or m.group(3):
         return era + digits(year, DIGITS) + "年"
     return era + integer(int(year), "年" + m.string[m.end():m.end() + 1]) + "年"
 
@@ -148,7 +150,7 @@ read = Reader([
     # telephone numbers: a mobile number, a number with an area code, or digits a telephone word announces
     (r"()(?<![\d.])((?:\+86 )?1[3-9]\d{9})(?![\d.])", _phone),
     (r"()(?<![\d.-])(0\d{2,3}-\d{7,8})(?![\d.-])", _phone),
-    (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨|打)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
+    (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
     (r"(给)(\d{3,})(?=打)", _phone),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
     (r"(-|负)?(" + NUMBER + r")\s?([%‰])", _percent),

@@ -16,7 +16,8 @@ from typing import Callable
 FULL_WIDTH = str.maketrans({chr(c): chr(c - 0xFEE0) for c in [*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B),
                                                              *range(0xFF41, 0xFF5B), 0xFF05]})
 _FULL_WIDTH_SIGN = re.compile(r"(?<=\d)[：．，／－](?=\d)")
-NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"  # 28,000 and 3.5: the number's own pattern
+# 28,000 and 3.5, never begun inside a longer number (which also keeps a search over a long digit run linear)
+NUMBER = r"(?<!\d)(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
 SIGNED = r"-?(?:" + NUMBER + ")"
 RANGE_SIGNS = "~〜～–—－-"  # between two numbers: a range
 

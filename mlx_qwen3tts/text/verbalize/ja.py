@@ -55,6 +55,13 @@ def _date(m) -> str:
     return cardinal(year) + "年" + cardinal(str(month)) + "月" + (cardinal(str(int(day))) + "日" if day else "")
 
 
+def _era(m) -> str:
+    initial, year = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    if m.group(3) and not m.group(5):
+        return m.group(0)
+    return ERA_INITIAL[initial] + cardinal(year) + "年"
+
+
 def _time(m) -> str:
     h, mi, sec = int(m.group(1)), int(m.group(2)), m.group(3)
     if mi > 59 or (sec and int(sec) > 59):  # 3:12 as a score or ratio
@@ -99,8 +106,9 @@ read = Reader([
     # weekdays in brackets after a date: (土) 土曜日, (火〜土) 火曜日から土曜日
     (r"[(（]([" + WEEKDAY + r"])[〜～~-]([" + WEEKDAY + r"])[)）]", lambda m: f"{m.group(1)}曜日から{m.group(2)}曜日"),
     (r"(?<=[日\d])\s?[(（]([" + WEEKDAY + r"])(?:曜日?)?(・祝)?[)）]", lambda m: m.group(1) + "曜日" + ("祝日" if m.group(2) else "")),
-    # era initials: R.4 令和四年, H.30 平成三十年
-    (r"(?<![A-Za-z.])([RHSTM])\.\s?(\d{1,2})(?![\d.])(年)?", lambda m: ERA_INITIAL[m.group(1)] + cardinal(m.group(2)) + "年"),
+    # era initials: R.4 令和四年, H.30 平成三十年, S.60年 昭和六十年 (S., T. and M. only before 年: M.2 is a connector)
+    (r"(?<![A-Za-z.])(?:([RH])\.\s?(\d{1,2})(?![\d.])|([STM])\.\s?(\d{1,2}))(年)?",
+     _era),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", "から"),
     (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])", _time),
     (r"(?<![\d:.])(\d{1,3}):(\d{1,2})(?![\d:])", lambda m: cardinal(m.group(1)) + "対" + cardinal(m.group(2))),

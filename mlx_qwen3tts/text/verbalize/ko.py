@@ -144,7 +144,6 @@ def _measure(m) -> str:
 read = Reader([
     (r"(?<![\d.])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?![\d.])", _date),
     (r"(?<![\d.])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d.])", _date_dmy),
-    (r"(?<![\d.])\d+(?:\.\d+){3,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
     (r"(?<![\d.,/-])(?P<y>\d{4})/(?P<m>\d{1,2})(?P<d>)(?![\d.,/-])", _date),
     (r"(?<=[일\d])\s?[(（]([" + WEEKDAY + r"])[〜～~-]([" + WEEKDAY + r"])[)）]",
      lambda m: f" {m.group(1)}요일부터{m.group(2)}요일"),
@@ -152,6 +151,8 @@ read = Reader([
     (r"(?<![\d.-])(?:\+(\d{1,3})[\s-]?)?((?:\(\d{2,4}\)[\s-]?|\d{2,4}[-.])\d{3,4}[-.]\d{4})(?![\d.-])", _phone),
     (r"(?<![\d.-])()(\d{4}-\d{4}-\d{4}-\d{4})(?![\d.-])", _phone),  # a card number
     (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d.-])", _phone),  # 010 1234 5678
+    # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
+    (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
     (r"((?:자리|번호)\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
     (r"(?<=[\d일월년시분초])\s?[〜～~]\s?(?=\d)", " 부터 "),
     (r"(?<=[일월년시분초])\s?[–—-]\s?(?=\d)", " 부터 "),  # 15일-20일
@@ -163,8 +164,8 @@ read = Reader([
     (r"(-|마이너스)?(?<![\d/.])(?:(\d+)(과|와))?(√)?(\d+)\s?/\s?(√)?(\d+)(?![\d/.])(?:(" + UNIT + r")(?![A-Za-z])|" + PARTICLE[:-1] + ")?",
      _fraction),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
-    # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시
     (r"(?<=\d)\s?[–—-]\s?(?=\d)", " 부터 "),
+    # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시
     (r"(?<=제)(\d+)", lambda m: cardinal(m.group(1))),
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:[-~〜～]|부터)\s?\d{1,2}\s?(?:" + "|".join(COUNTERS) + "))",
      lambda m: native(int(m.group(1))) if int(m.group(1)) else m.group(1)),

@@ -18,8 +18,6 @@ FULL_WIDTH = str.maketrans({chr(c): chr(c - 0xFEE0) for c in [*range(0xFF10, 0xF
 _FULL_WIDTH_SIGN = re.compile(r"(?<=\d)[：．，／－](?=\d)")
 # 28,000 and 3.5, never begun inside a longer number (which also keeps a search over a long digit run linear)
 NUMBER = r"(?<!\d)(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-SIGNED = r"-?(?:" + NUMBER + ")"
-RANGE_SIGNS = "~〜～–—－-"  # between two numbers: a range
 
 
 @dataclass(frozen=True)
@@ -108,4 +106,5 @@ class Reader:
         return text
 
 
+# Signs some rule reads without a digit beside them; a text with neither these nor digits is returned as it is.
 SYMBOL_HINTS = set("%‰±×÷=≤≥<>+~〜℃°$¥￥€£₩")

@@ -55,6 +55,11 @@ def _date(m) -> str:
     return cardinal(year) + "年" + cardinal(str(month)) + "月" + (cardinal(str(int(day))) + "日" if day else "")
 
 
+def _dotted(m) -> str:
+    """1.30.0, 192.168.0.1: parts digit by digit."""
+    return "点".join(digits(p, DIGIT_STRING) for p in m.group(0).split("."))
+
+
 def _era(m) -> str:
     initial, year = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
     if m.group(3) and not m.group(5):
@@ -101,11 +106,12 @@ def _measure(m) -> str:
 
 read = Reader([
     (r"(?<![\d.])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?![\d.])", _date),
-    (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: "点".join(digits(p, DIGIT_STRING) for p in m.group(0).split("."))),
+    (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", _dotted),
     (r"(?<![\d.,/-])(?P<y>\d{4})/(?P<m>\d{1,2})(?P<d>)(?![\d.,/-])", _date),
     # weekdays in brackets after a date: (土) 土曜日, (火〜土) 火曜日から土曜日
     (r"[(（]([" + WEEKDAY + r"])[〜～~-]([" + WEEKDAY + r"])[)）]", lambda m: f"{m.group(1)}曜日から{m.group(2)}曜日"),
-    (r"(?<=[日\d])\s?[(（]([" + WEEKDAY + r"])(?:曜日?)?(・祝)?[)）]", lambda m: m.group(1) + "曜日" + ("祝日" if m.group(2) else "")),
+    (r"(?<=[日\d])\s?[(（]([" + WEEKDAY + r"])(?:曜日?)?(・祝)?[)）]",
+     lambda m: m.group(1) + "曜日" + ("祝日" if m.group(2) else "")),
     # era initials: R.4 令和四年, H.30 平成三十年, S.60年 昭和六十年 (S., T. and M. only before 年: M.2 is a connector)
     (r"(?<![A-Za-z.])(?:([RH])\.\s?(\d{1,2})(?![\d.])|([STM])\.\s?(\d{1,2}))(年)?",
      _era),

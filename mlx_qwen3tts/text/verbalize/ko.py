@@ -161,8 +161,8 @@ read = Reader([
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"),  # 3:2
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
     (r"(-)?(" + NUMBER + r")\s?%", lambda m: ("마이너스 " if m.group(1) else "") + cardinal(m.group(2)) + " 퍼센트"),
-    (r"(-|마이너스)?(?<![\d/.])(?:(\d+)(과|와))?(√)?(\d+)\s?/\s?(√)?(\d+)(?![\d/.])(?:(" + UNIT + r")(?![A-Za-z])|" + PARTICLE[:-1] + ")?",
-     _fraction),
+    (r"(-|마이너스)?(?<![\d/.])(?:(\d+)(과|와))?(√)?(\d+)\s?/\s?(√)?(\d+)(?![\d/.])"
+     r"(?:(" + UNIT + r")(?![A-Za-z])|" + PARTICLE[:-1] + ")?", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
     (r"(?<=\d)\s?[–—-]\s?(?=\d)", " 부터 "),
     # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시

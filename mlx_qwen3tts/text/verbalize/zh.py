@@ -15,7 +15,6 @@ choice is stated here and in docs/text_cjk.md:
 """
 
 import re
-from functools import partial
 
 from .cjk import NUMBER, Reader, Spelling, digits, number, parse
 

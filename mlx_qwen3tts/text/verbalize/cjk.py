@@ -23,9 +23,9 @@ NUMBER = r"(?<!\d)(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
 @dataclass(frozen=True)
 class Spelling:
     """How a language writes its numbers in words."""
-    digits: tuple          # 0..9
-    small: tuple           # 十, 百, 千
-    myriads: tuple         # 万, 億, 兆, 京
+    digits: str            # 0..9, a character each
+    small: str             # 十百千
+    myriads: str           # 万億兆京
     zero_inside: bool      # zh: 一万零一 (a gap of zeros is said); ja, ko: 一万一
     one_before: Callable   # (十/百/千 as 0..2, a myriad follows, digits said before) -> whether "one" is said
     one_myriad: Callable   # (万/億/兆/京 as 0..3, digits said before) -> whether "one" is said before it

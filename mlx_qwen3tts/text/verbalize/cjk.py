@@ -1,0 +1,110 @@
+"""What Chinese, Japanese and Korean share when numbers become words: numbers counted in groups of four
+digits (万, 億/亿, 兆; 만, 억, 조), digits read one by one, full-width digits and signs, and a reader that applies
+a language's rules in order. Each rule turns the digits it matches into words, so a later rule never sees them
+again; the order of a language's rules is its priority (a date before a range, a range before a minus sign).
+
+`Spelling` says how one language writes its numbers; `number` is the shared counting, e.g. 2350:
+zh 两千三百五十, ja 二千三百五十, ko 이천삼백오십; 28000: zh 两万八千, ja 二万八千, ko 이만팔천.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+# Full-width digits, letters and % as ASCII, so one set of patterns reads both; full-width punctuation only between
+# digits (２２：５８, ３．５), elsewhere it stays the sentence's own.
+FULL_WIDTH = str.maketrans({chr(c): chr(c - 0xFEE0) for c in [*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B),
+                                                             *range(0xFF41, 0xFF5B), 0xFF05]})
+_FULL_WIDTH_SIGN = re.compile(r"(?<=\d)[：．，／－](?=\d)")
+# 28,000 and 3.5, never begun inside a longer number (which also keeps a search over a long digit run linear)
+NUMBER = r"(?<!\d)(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How a language writes its numbers in words."""
+    digits: str            # 0..9, a character each
+    small: str             # 十百千
+    myriads: str           # 万億兆京
+    zero_inside: bool      # zh: 一万零一 (a gap of zeros is said); ja, ko: 一万一
+    one_before: Callable   # (十/百/千 as 0..2, a myriad follows, digits said before) -> whether "one" is said
+    one_myriad: Callable   # (万/億/兆/京 as 0..3, digits said before) -> whether "one" is said before it
+
+    def section(self, n: int, before_myriad: bool, first: bool) -> str:
+        """0 < n < 10000 in words."""
+        out, gap = [], False
+        for power in (3, 2, 1):
+            d = n // 10 ** power % 10
+            if d == 0:
+                gap = bool(out)
+                continue
+            if gap and self.zero_inside:
+                out.append(self.digits[0])
+            gap = False
+            if d > 1 or self.one_before(power - 1, before_myriad, bool(out) or not first):
+                out.append(self.digits[d])
+            out.append(self.small[power - 1])
+        if n % 10:
+            if gap and self.zero_inside:
+                out.append(self.digits[0])
+            out.append(self.digits[n % 10])
+        return "".join(out)
+
+
+def number(n: int, sp: Spelling) -> str:
+    """A whole number >= 0 in words, in groups of four digits."""
+    if n == 0:
+        return sp.digits[0]
+    groups = []
+    while n:
+        groups.append(n % 10000)
+        n //= 10000
+    if len(groups) > len(sp.myriads) + 1:
+        raise ValueError("too large")
+    out, gap = [], False
+    for i in range(len(groups) - 1, -1, -1):
+        g = groups[i]
+        if g == 0:
+            gap = bool(out)
+            continue
+        # zh says a zero for a gap, also for a group under 1000 after a higher group: 一万零五十
+        if out and sp.zero_inside and (gap or g < 1000):
+            out.append(sp.digits[0])
+        gap = False
+        if i and g == 1 and not sp.one_myriad(i - 1, bool(out)):
+            out.append(sp.myriads[i - 1])
+            continue
+        out.append(sp.section(g, i > 0, not out))
+        if i:
+            out.append(sp.myriads[i - 1])
+    return "".join(out)
+
+
+def digits(s: str, table) -> str:
+    """Digits read one by one; anything else in `s` is dropped."""
+    return "".join(table[int(c)] for c in s if c.isdigit())
+
+
+def parse(s: str):
+    """'28,000' -> (28000, ''); '3.50' -> (3, '50'): the whole part and the digits after the point."""
+    whole, _, frac = s.replace(",", "").partition(".")
+    return int(whole), frac
+
+
+class Reader:
+    """A language's rules (compiled pattern, function of the match) applied in order."""
+
+    def __init__(self, rules):
+        self.rules = [(re.compile(p) if isinstance(p, str) else p, f) for p, f in rules]
+
+    def __call__(self, text: str) -> str:
+        text = _FULL_WIDTH_SIGN.sub(lambda m: chr(ord(m.group(0)) - 0xFEE0), text.translate(FULL_WIDTH))
+        if not any(c.isdigit() or c in SYMBOL_HINTS for c in text):
+            return text
+        for pattern, fn in self.rules:
+            text = pattern.sub(fn, text)
+        return text
+
+
+# Signs some rule reads without a digit beside them; a text with neither these nor digits is returned as it is.
+SYMBOL_HINTS = set("%‰±×÷=≤≥<>+~〜℃°$¥￥€£₩")

@@ -1,0 +1,183 @@
+"""Korean numbers and symbols as they are said, in Hangul.
+
+Sino-Korean numbers (일, 이, 삼) count money, dates, measures, minutes, years and telephone digits: 2024년 3월 5일
+이천이십사년 삼월 오일 (6월 유월, 10월 시월), 10000 만, 13000 만삼천, 100000000 일억, 0 영. Native numbers
+(하나, 둘: 한, 두, 세) count things and people before a counter word, up to 99 (3개 세개, 20명 스무명,
+3번째 세번째, 1번째 첫번째), and say the hour from 1 to 12 (3시 세시, 오후 3:30 오후 세시 삼십분); hours 0 and 13
+to 24 are Sino-Korean (14:05 십사시 오분, 0시 영시), as NeMo's published test data reads them.
+Decimals 점 (3.5 삼점오), percent 퍼센트, a negative number 마이너스, a fraction 1/2 이분의 일 (with the
+particle after it matched to its last syllable: 4/7이 칠분의 사가), a range's 〜 부터, telephone numbers digit
+by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국가번호 팔이).
+"""
+
+import re
+
+from .cjk import NUMBER, Reader, Spelling, digits, number, parse
+
+DIGITS = "영일이삼사오육칠팔구"
+SPELLING = Spelling(digits=DIGITS, small="십백천", myriads="만억조경", zero_inside=False,
+                    one_before=lambda i, before_myriad, inside: False,
+                    one_myriad=lambda i, inside: i > 0)
+NATIVE_ONES = ("", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉")
+NATIVE_TENS = ("", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔", "여든", "아흔")
+MONTHS = {6: "유월", 10: "시월"}
+# Counter words after which a number up to 99 is native: 세개, 두명, 다섯살, 세번째 (but 삼개월: months are Sino).
+COUNTERS = ("번째", "개(?!월)", "명", "마리", "살", "권", "잔", "병", "장", "벌", "켤레", "송이", "그루", "가지", "군데",
+            "사람", "시간", "곳", "달", "척", "채", "통", "자리")
+CURRENCY = {"₩": "원", "KRW": "원", "krw": "원", "$": "달러", "US$": "달러", "USD": "달러", "HK$": "홍콩 달러",
+            "€": "유로", "EUR": "유로", "¥": "엔", "JPY": "엔", "£": "파운드", "GBP": "파운드", "CNY": "위안",
+            "CAD": "캐나다 달러", "NZD": "뉴질랜드 달러", "AUD": "호주 달러", "CHF": "스위스 프랑",
+            "AED": "아랍에미리트 디르함"}
+UNITS = {"km": "킬로미터", "m": "미터", "cm": "센티미터", "mm": "밀리미터", "nm": "나노미터", "kg": "킬로그램",
+         "g": "그램", "mg": "밀리그램", "t": "톤", "L": "리터", "l": "리터", "mL": "밀리리터", "ml": "밀리리터",
+         "km²": "제곱킬로미터", "m²": "제곱미터", "m³": "세제곱미터", "h": "시간", "s": "초", "ms": "밀리초",
+         "min": "분", "W": "와트", "kW": "킬로와트", "kWh": "킬로와트시", "V": "볼트", "Hz": "헤르츠",
+         "kHz": "킬로헤르츠", "MHz": "메가헤르츠", "GHz": "기가헤르츠", "N": "뉴턴", "rpm": "분당회전수", "℃": "도",
+         "°C": "도", "°F": "화씨 도", "°": "도", "mAh": "밀리암페어시", "dB": "데시벨", "KB": "킬로바이트",
+         "MB": "메가바이트", "GB": "기가바이트", "TB": "테라바이트"}
+UNIT_WORD = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+UNIT = "(?:" + UNIT_WORD + ")(?:/(?:" + UNIT_WORD + "))?"  # km/h: 킬로미터 퍼 시간
+CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
+SIGNS = {"±": "플러스마이너스", "×": "곱하기", "÷": "나누기", "=": "는", "+": "더하기"}
+WEEKDAY = "월화수목금토일"
+PARTICLE = r"([이가은는을를과와](?=[\s.,!?]|$))?"  # a particle after a number written in digits
+PARTICLES = {"이": "가", "가": "이", "은": "는", "는": "은", "을": "를", "를": "을", "과": "와", "와": "과"}
+
+
+def cardinal(s: str) -> str:
+    """Sino-Korean: '28,000' 이만팔천, '0.03' 영점영삼; a number too long to count is read digit by digit."""
+    whole, frac = parse(s)
+    said = digits(str(whole), DIGITS) if len(str(whole)) > 20 else number(whole, SPELLING)
+    return said + ("점" + digits(frac, DIGITS) if frac else "")
+
+
+def native(n: int) -> str:
+    """1..99 as said before a counter: 한, 스무, 스물한, 아흔아홉."""
+    if n == 20:
+        return "스무"
+    return NATIVE_TENS[n // 10] + NATIVE_ONES[n % 10]
+
+
+def _counted(m) -> str:
+    n = int(m.group(1))
+    if m.group(2).strip() == "번째" and n == 1:
+        return "첫번째"
+    return (native(n) if 0 < n < 100 else cardinal(m.group(1))) + m.group(2)
+
+
+def hour(h: int) -> str:
+    return native(h) if 1 <= h <= 12 else cardinal(str(h))
+
+
+def _date(m) -> str:
+    g = m.groupdict()
+    year, month, day = g["y"], int(g["m"]), int(g["d"]) if g["d"] else None
+    if not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+        return m.group(0)
+    said = f"{cardinal(year)}년 {month_name(month)}"
+    return said + (f" {cardinal(str(day))}일" if day else "")
+
+
+def _date_dmy(m) -> str:
+    a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
+    month, day = (a, b) if a <= 12 else (b, a)  # 10/30/2024 (US), 29/12/2000 (day first when it can only be a day)
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return m.group(0)
+    return f"{cardinal(year)}년 {month_name(month)} {cardinal(str(day))}일"
+
+
+def month_name(month: int) -> str:
+    return MONTHS.get(month, cardinal(str(month)) + "월")
+
+
+def _time(m) -> str:
+    h, mi, sec = int(m.group(1)), int(m.group(2)), m.group(3)
+    if h > 24 or mi > 59 or (sec and int(sec) > 59):
+        return " 대 ".join(cardinal(str(int(g))) for g in m.groups() if g)
+    said = hour(h) + "시" + (f" {cardinal(str(mi))}분" if mi else "")
+    return said + (f" {cardinal(str(int(sec)))}초" if sec and int(sec) else "")
+
+
+def _phone(m) -> str:
+    country, body = m.group(1), m.group(2)
+    groups = [g for g in re.split(r"[-.\s()]+", body) if g]
+    said = " ".join(digits(g, DIGITS) for g in groups)
+    return (f"국가번호 {digits(country, DIGITS)} " if country else "") + said
+
+
+def _money(m) -> str:
+    sign = "마이너스 " if m.group(2) else ""
+    said = sign + cardinal(m.group(3)) + (m.group(4) or "") + CURRENCY[m.group(1)]
+    return said + particle(said, m.group(5) or "")
+
+
+def unit_words(unit: str) -> str:
+    return " 퍼 ".join(UNITS[u] for u in unit.split("/"))
+
+
+def _fraction(m) -> str:
+    sign = "마이너스 " if m.group(1) else ""
+    whole = cardinal(m.group(2)) + m.group(3) + " " if m.group(2) else ""
+    num = ("루트 " if m.group(4) else "") + cardinal(m.group(5))
+    den = ("루트 " if m.group(6) else "") + cardinal(m.group(7))
+    said = f"{sign}{whole}{den}분의 {num}"
+    if m.group(8):
+        return f"{said} {unit_words(m.group(8))}"
+    return said + particle(said, m.group(9) or "")
+
+
+def particle(said: str, p: str) -> str:
+    """A particle after a number said as words, matched to its last syllable (삼이, 사가)."""
+    if not p:
+        return ""
+    last = said[-1]
+    closed = "가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 != 0
+    wants_closed = p in "이은을과"
+    return p if closed == wants_closed else PARTICLES[p]
+
+
+def _measure(m) -> str:
+    sign = "마이너스 " if m.group(1) else ""
+    return f"{sign}{cardinal(m.group(2))} {unit_words(m.group(3))}"
+
+
+read = Reader([
+    (r"(?<![\d.])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?![\d.])", _date),
+    (r"(?<![\d.])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d.])", _date_dmy),
+    (r"(?<![\d.,/-])(?P<y>\d{4})/(?P<m>\d{1,2})(?P<d>)(?![\d.,/-])", _date),
+    (r"(?<=[일\d])\s?[(（]([" + WEEKDAY + r"])[〜～~-]([" + WEEKDAY + r"])[)）]",
+     lambda m: f" {m.group(1)}요일부터{m.group(2)}요일"),
+    (r"(?<=[일\d])\s?[(（]([" + WEEKDAY + r"])(?:요일)?[)）]", lambda m: f" {m.group(1)}요일"),
+    (r"(?<![\d.-])(?:\+(\d{1,3})[\s-]?)?((?:\(\d{2,4}\)[\s-]?|\d{2,4}[-.])\d{3,4}[-.]\d{4})(?![\d.-])", _phone),
+    (r"(?<![\d.-])()(\d{4}-\d{4}-\d{4}-\d{4})(?![\d.-])", _phone),  # a card number
+    (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d.-])", _phone),  # 010 1234 5678
+    # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
+    (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
+    (r"((?:자리|번호)\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
+    (r"(?<=[\d일월년시분초])\s?[〜～~]\s?(?=\d)", " 부터 "),
+    (r"(?<=[일월년시분초])\s?[–—-]\s?(?=\d)", " 부터 "),  # 15일-20일
+    (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
+    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])", _time),
+    (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"),  # 3:2
+    (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
+    (r"(-)?(" + NUMBER + r")\s?%", lambda m: ("마이너스 " if m.group(1) else "") + cardinal(m.group(2)) + " 퍼센트"),
+    (r"(-|마이너스)?(?<![\d/.])(?:(\d+)(과|와))?(√)?(\d+)\s?/\s?(√)?(\d+)(?![\d/.])"
+     r"(?:(" + UNIT + r")(?![A-Za-z])|" + PARTICLE[:-1] + ")?", _fraction),
+    (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
+    (r"(?<=\d)\s?[–—-]\s?(?=\d)", " 부터 "),
+    # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시
+    (r"(?<=제)(\d+)", lambda m: cardinal(m.group(1))),
+    (r"(?<![\d.,])(\d{1,2})(?=\s?(?:[-~〜～]|부터)\s?\d{1,2}\s?(?:" + "|".join(COUNTERS) + "))",
+     lambda m: native(int(m.group(1))) if int(m.group(1)) else m.group(1)),
+    (r"(?<![\d.,])(\d{1,2})(?=\s?(?:" + "|".join(COUNTERS) + r"))(\s?(?:" + "|".join(COUNTERS) + "))",
+     _counted),
+    (r"(?<![\d.,])(\d{1,2})(?=월)", lambda m: month_name(int(m.group(1)))[:-1]),
+    (r"(?<![\d.,])(\d{1,2})(?=\s?시(?!간))", lambda m: hour(int(m.group(1)))),
+    (r"(?<![\d.,])0(\d)(?=\s?[분초일])", lambda m: cardinal(m.group(1))),  # 09분 구분
+    (r"\s?([±×÷])\s?", lambda m: SIGNS[m.group(1)]),
+    (r"(?<=\d)\s?([+])\s?(?=[-\d])", lambda m: SIGNS[m.group(1)]),
+    (r"(?<![A-Za-z0-9.])[-−](?=\d)", "마이너스 "),
+    (r"√", "루트 "),
+    (NUMBER, lambda m: digits(m.group(0), DIGITS) if len(m.group(0)) > 1 and m.group(0)[0] == "0"
+     and m.group(0)[1] != "." else cardinal(m.group(0))),
+])

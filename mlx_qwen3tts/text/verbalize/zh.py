@@ -1,0 +1,166 @@
+"""Chinese (Mandarin, simplified characters) numbers and symbols as they are said.
+
+Readings follow WeTextProcessing's and NeMo's published test data where they agree; where they differ, the
+choice is stated here and in docs/text_cjk.md:
+- 两 for a leading 2 before 百, 千, 万, 亿 (2350 两千三百五十, 200 两百, 20000 两万) and for 2 before a measure word
+  (2个 两个, 2点 两点); 二 elsewhere (2 二, 12 十二, 22000 两万二千, 2月 二月) and in ordinals (第2名 第二名, 第200 第二百).
+- 一十 inside a number (110 一百一十, 10010 一万零一十), 十 at its start (10 十, 100000 十万).
+- Years digit by digit (2024年 二零二四年, 公元前202年 公元前二零二年, 05年 零五年): a number from 1000 to 2099, one after
+  an era, one with a leading zero, or one before a month; other numbers before 年 are counted (20年后 二十年后,
+  5000年前 五千年前).
+- Telephone numbers digit by digit with 幺 for 1 (13501234567 幺三五零幺二三四五六七), as a mainland
+  operator reads them; IP addresses and versions digit by digit with 一 (127.0.0.1 一二七点零点零点一).
+- Times 14:30 十四点三十分, 9:05 九点零五分, 11:00 十一点; a "time" past 24:59 is a score (78:96 七十八比九十六).
+- Money ¥ and ￥ 元, CNY and RMB 人民币, $ 美元; km 公里, kg 千克 (the SI name, as both test sets say).
+"""
+
+import re
+
+from .cjk import NUMBER, Reader, Spelling, digits, number, parse
+
+DIGITS = "零一二三四五六七八九"
+PHONE_DIGITS = "零幺二三四五六七八九"
+SPELLING = Spelling(digits=DIGITS, small="十百千", myriads="万亿兆京", zero_inside=True,
+                    one_before=lambda i, before_myriad, inside: i > 0 or inside,
+                    one_myriad=lambda i, inside: True)
+# Measure words after which 2 is 两 (两个, 两年后, 两点): a count, not a label (二月, 二号, 二楼).
+COUNTERS = "个位只条张本件次天种名家台辆双人岁倍块元毛角份杯瓶碗节层口头匹棵支把间周项场部篇首句段页斤吨米里"
+COUNTER_WORDS = ("小时", "分钟", "点钟", "公里", "千克", "公斤", "年后", "年前", "年内", "年多", "年来", "年间", "周年")
+CURRENCY = {"¥": "元", "￥": "元", "CNY": "人民币", "RMB": "人民币", "$": "美元", "US$": "美元", "USD": "美元",
+            "€": "欧元", "EUR": "欧元", "£": "英镑", "GBP": "英镑", "₩": "韩元", "KRW": "韩元", "JPY": "日元",
+            "A$": "澳元", "AUD": "澳元", "HK$": "港元", "HKD": "港元", "C$": "加元", "CAD": "加元"}
+UNITS = {"km": "公里", "m": "米", "cm": "厘米", "mm": "毫米", "μm": "微米", "um": "微米", "nm": "纳米",
+         "kg": "千克", "g": "克", "mg": "毫克", "t": "吨", "L": "升", "mL": "毫升", "ml": "毫升",
+         "km²": "平方公里", "m²": "平方米", "cm²": "平方厘米", "m³": "立方米", "km2": "平方公里", "m2": "平方米",
+         "m3": "立方米", "℃": "摄氏度", "°C": "摄氏度", "°F": "华氏度", "℉": "华氏度", "°": "度", "m/s": "米每秒",
+         "ms": "毫秒", "s": "秒", "min": "分钟", "h": "小时", "Hz": "赫兹", "kHz": "千赫", "MHz": "兆赫", "GHz": "吉赫",
+         "W": "瓦", "kW": "千瓦", "kWh": "千瓦时", "V": "伏", "mAh": "毫安时", "mA": "毫安", "A": "安", "dB": "分贝"}
+UNIT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
+SIGNS = {"±": "正负", "≥": "大于等于", ">=": "大于等于", "≤": "小于等于", "<=": "小于等于", "≠": "不等于", "×": "乘",
+         "÷": "除以", "=": "等于", "+": "加", ">": "大于", "<": "小于"}
+
+
+def integer(n: int, after: str = "") -> str:
+    """A whole number, 两 where a speaker says it (see the module's docstring); never in an ordinal (after 第)."""
+    if after == "第":
+        return number(n, SPELLING)
+    if n == 2 and (after[:1] in COUNTERS or after.startswith(COUNTER_WORDS)) and after[:1]:
+        return "两"
+    said = number(n, SPELLING)
+    return "两" + said[1:] if said[:1] == "二" and said[1:2] in "百千万亿" and said[1:2] else said
+
+
+def cardinal(s: str, after: str = "") -> str:
+    """'28,000' 两万八千, '3.05' 三点零五; a number too long to count is read digit by digit."""
+    whole, frac = parse(s)
+    if len(str(whole)) > 17:
+        said = digits(str(whole), DIGITS)
+    else:
+        said = integer(whole, "" if frac else after)
+    return said + ("点" + digits(frac, DIGITS) if frac else "")
+
+
+def _after(m) -> str:
+    return m.string[m.end():m.end() + 2]
+
+
+def _number(m) -> str:
+    s = m.group(0)
+    if len(s) > 1 and s[0] == "0" and s[1] != ".":  # 007, 0755: a code, said digit by digit
+        return digits(s, DIGITS)
+    if m.start() and m.string[m.start() - 1] == "第":  # an ordinal: 第二名, 第二百
+        return cardinal(s, "第")
+    return cardinal(s, _after(m))
+
+
+def _dotted(m) -> str:
+    return "点".join(digits(p, DIGITS) for p in m.group(0).split("."))
+
+
+def _date(m) -> str:
+    year, month, day = m.group("y"), int(m.group("m") or m.group("m2")), m.group("d")
+    if not 1 <= month <= 12 or (day and not 1 <= int(day) <= 31):
+        return m.group(0)
+    return digits(year, DIGITS) + "年" + integer(month) + "月" + (integer(int(day)) + "日" if day else "")
+
+
+def _time(m) -> str:
+    h, mi, sec, half = int(m.group(1)), int(m.group(2)), m.group(3), (m.group(4) or "").lower()
+    if h > 24 or mi > 59 or (sec and int(sec) > 59):  # 78:96 is a score
+        return integer(h) + "比" + integer(mi) + ("比" + integer(int(sec)) if sec else "")
+    said = ("两" if h == 2 else integer(h)) + "点"
+    if mi or sec:
+        said += ("零" if 0 < mi < 10 else "") + integer(mi) + "分"
+    if sec:
+        said += integer(int(sec)) + "秒"
+    if half:
+        said = ("上午" if half[0] == "a" else "下午") + said
+    return said
+
+
+def _percent(m) -> str:
+    sign = "负" if m.group(1) else ""
+    return sign + ("千分之" if m.group(3) == "‰" else "百分之") + cardinal(m.group(2))
+
+
+def _fraction(m) -> str:
+    whole, num, den = m.group(2), m.group(3), m.group(4)
+    sign = "负" if m.group(1) else ""
+    return sign + (cardinal(whole) + "又" if whole else "") + cardinal(den) + "分之" + cardinal(num)
+
+
+def _measure(m) -> str:
+    sign = "负" if m.group(1) else ""
+    unit = m.group(3)
+    if unit == "km/h":
+        return "每小时" + sign + cardinal(m.group(2)) + "公里"
+    return sign + cardinal(m.group(2)) + UNITS[unit]
+
+
+def _phone(m) -> str:
+    lead, num = m.group(1) or "", m.group(2)
+    plus = "加" + digits(num[1:num.index(" ")] if " " in num else "", PHONE_DIGITS) if num.startswith("+") else ""
+    body = num.split(" ", 1)[1] if plus else num
+    return lead + plus + digits(body, PHONE_DIGITS)
+
+
+def _money(m) -> str:
+    unit = CURRENCY[m.group(1)]
+    sign = "负" if m.group(2) else ""
+    return sign + cardinal(m.group(3)) + (m.group(4) or "") + unit
+
+
+def _year(m) -> str:
+    era, year = m.group(1) or "", m.group(2)
+    if era or 1000 <= int(year) < 2100 or year[0] == "0" or m.group(3):
+        return era + digits(year, DIGITS) + "年"
+    return era + integer(int(year), "年" + m.string[m.end():m.end() + 1]) + "年"
+
+
+read = Reader([
+    # 127.0.0.1, 1.30.0: parts digit by digit (a date of this shape is taken first)
+    (r"(?<![\d.])(?P<y>\d{4})(?P<s>[-/.·])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?![\d.])", _date),
+    (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", _dotted),
+    (r"(?<![\d.,/-])(?P<y>\d{4})(?:(?P<s>[-/])(?P<m>\d{1,2})|\.(?P<m2>\d\d)(?![万亿]))(?P<d>)(?![\d.,/-])", _date),
+    (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", "到"),  # 10:00-22:00
+    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])(?:\s?(am|pm|a\.m\.|p\.m\.|AM|PM)(?![A-Za-z]))?", _time),
+    (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: integer(int(m.group(1))) + "比" + integer(int(m.group(2)))),
+    # telephone numbers: a mobile number, a number with an area code, or digits a telephone word announces
+    (r"()(?<![\d.])((?:\+86 )?1[3-9]\d{9})(?![\d.])", _phone),
+    (r"()(?<![\d.-])(0\d{2,3}-\d{7,8})(?![\d.-])", _phone),
+    (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
+    (r"(给)(\d{3,})(?=打)", _phone),
+    (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
+    (r"(-|负)?(" + NUMBER + r")\s?([%‰])", _percent),
+    (r"(-|负)?(?<![\d/.])(?:(\d+)又)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
+    (r"(-)?(" + NUMBER + r")\s?(km/h|" + UNIT + r")(?![A-Za-z²³/])", _measure),
+    (r"(公元前|公元|纪元|西元)?(?<!\d)(\d+)年(?=(\d{1,2}月))?", _year),
+    (r"(?<!\d)(\d0)(?=后)", lambda m: digits(m.group(1), DIGITS)),  # 90后: a generation
+    (r"(?<![\d.])0(\d)(?=[月日号时点分秒])", lambda m: integer(int(m.group(1)))),  # 08月 八月
+    (r"(?<=[\d年月日号点分秒])\s?(?:[" + "~〜～–—" + r"]|-(?=\s?\d))\s?(?=\d)", "到"),  # 3-5, 3~5, 15日-20日: a range
+    (r"\s?(±|≥|>=|≤|<=|≠|×|÷)\s?", lambda m: SIGNS[m.group(1)]),
+    (r"(?<=\d)\s?([=+<>])\s?(?=[-\d])", lambda m: SIGNS[m.group(1)]),
+    (r"(?<![A-Za-z0-9.])[-−](?=\d|百分之)", "负"),
+    (NUMBER, _number),
+])

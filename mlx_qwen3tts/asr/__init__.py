@@ -14,7 +14,8 @@ the prompt `<|im_start|>system\\n<|im_end|>\\n<|im_start|>user\\n<|audio_start|>
 encoder output + `<|audio_end|><|im_end|>\\n<|im_start|>assistant\\n`, followed by `language X<asr_text>` when
 the language is given; up to `max_new_tokens` (512) tokens a piece, until `<|im_end|>` or `<|endoftext|>`;
 decoded without special tokens and parsed as `text.parse_output` says. Clips over `chunk_seconds` (1200 s)
-are cut as `text.split_audio` says; the pieces' texts are joined and their languages merged.
+are cut as `text.split_audio` says, and their mels computed as in qwen-asr's padded batches (`piece_mel`); the
+pieces' texts are joined and their languages merged.
 """
 
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from ..errors import InputError, ModelLoadError
 from ..languages import language_key
 from ..model.checkpoint import apply_weights, load_weights, read_json, resolve, safetensors_files
 from ..thinker.encoder import output_length
-from ..thinker.features import SAMPLE_RATE, log_mel, to_16k
+from ..thinker.features import HOP_LENGTH, SAMPLE_RATE, log_mel, to_16k
 from ..thinker.model import Thinker, ThinkerConfig, sanitize
 from ..tokenizer import TextTokenizer
 from .text import LANGUAGES, canonical, merge_languages, parse_output, split_audio
@@ -41,6 +42,7 @@ RELEASED = ("Qwen/Qwen3-ASR-0.6B", "Qwen/Qwen3-ASR-1.7B")
 CHUNK_SECONDS = 1200  # qwen-asr's MAX_ASR_INPUT_SECONDS
 MAX_NEW_TOKENS = 512  # qwen-asr's Qwen3ASRModel.from_pretrained default
 EOS_IDS = (151645, 151643)  # <|im_end|>, <|endoftext|>: Qwen3ASRForConditionalGeneration.generate's
+BATCH = 32  # qwen-asr's max_inference_batch_size: the pieces of a long clip are heard 32 at a time, padded
 MIN_SAMPLES = 2 * 160  # two mel frames at 16 kHz
 PROMPT_HEAD = "<|im_start|>system\n<|im_end|>\n<|im_start|>user\n<|audio_start|>"
 PROMPT_TAIL = "<|audio_end|><|im_end|>\n<|im_start|>assistant\n"
@@ -114,10 +116,15 @@ class Recognizer:
         wav = to_16k(samples, rate)
         if wav.size < MIN_SAMPLES:
             raise InputError("{audio} is too short to hear (at least 20 ms)", field="audio")
-        return [self._piece(piece, forced) for piece, _ in split_audio(wav, SAMPLE_RATE, self.chunk_seconds)]
+        pieces = [piece for piece, _ in split_audio(wav, SAMPLE_RATE, self.chunk_seconds)]
+        out = []
+        for start in range(0, len(pieces), BATCH):
+            batch = pieces[start:start + BATCH]
+            longest = max(p.shape[0] for p in batch)
+            out += [self._piece(piece_mel(p, longest), forced) for p in batch]
+        return out
 
-    def _piece(self, wav: np.ndarray, forced: Optional[str]) -> Piece:
-        mel = log_mel(wav)
+    def _piece(self, mel: np.ndarray, forced: Optional[str]) -> Piece:
         ids = [self._head, np.full(output_length(mel.shape[1]), self._pad, np.int32), self._tail]
         if forced:
             ids.append(np.asarray(self.tokenizer.encode(f"language {forced}<asr_text>"), np.int32))
@@ -148,6 +155,15 @@ class Recognizer:
             if out[-1] in EOS_IDS or following is None:
                 return np.asarray(out, np.int32)
             token = following
+
+
+def piece_mel(wav: np.ndarray, longest: int) -> np.ndarray:
+    """The log-mel of one piece as qwen-asr computes it in a batch whose longest piece has `longest` samples:
+    over the piece zero-padded to that length (frames near its end see zeros, not its reflection), cut to the
+    frames the batch's attention mask gives it (`len // 160` for a piece alone)."""
+    padded = np.pad(wav, (0, longest - wav.shape[0])) if longest > wav.shape[0] else wav
+    frames = min(-(-wav.shape[0] // HOP_LENGTH), longest // HOP_LENGTH)
+    return log_mel(padded)[:, :frames]
 
 
 def _rate(sample_rate) -> int:
@@ -195,6 +211,8 @@ def load(path_or_hub_id: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[i
     weights = weights if converted else sanitize(weights)
     if "thinker.lm_head.weight" not in weights and not config.tie_word_embeddings:
         config.tie_word_embeddings = True  # no head stored: it is the token embedding, as transformers ties it
+    if config.tie_word_embeddings and "thinker.lm_head.scales" not in weights:
+        weights.pop("thinker.lm_head.weight", None)  # tied (text_config says so): transformers reads the embedding
     thinker = Thinker(config)
     quantization = params.get("quantization")
     weights = {k[len("thinker."):]: v if quantization and k.endswith((".scales", ".biases")) or v.dtype == mx.uint32

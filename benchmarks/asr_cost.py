@@ -145,7 +145,7 @@ def compare(args) -> dict:
     folder = args.cache / ("asr-tiny-random" if args.tiny else "asr-0.6B-random")
     if not (folder / "model.safetensors").exists():
         print(f"building the checkpoint in {folder} with qwen-asr ...", file=sys.stderr)
-        subprocess.run([args.official_python, "-m", "benchmarks.asr_cost", "_build", folder, int(args.tiny)],
+        subprocess.run([args.official_python, "-m", "benchmarks.asr_cost", "_build", folder, str(int(args.tiny))],
                        cwd=ROOT, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     sides = {"mlx": sys.executable, "official": args.official_python}
     results = {}

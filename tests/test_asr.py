@@ -89,6 +89,22 @@ def test_transcript_equals_the_official_transcribe(run):
     assert t.language == case["result"]["language"].lower()
 
 
+def test_each_pieces_mel_ends_as_in_qwen_asrs_padded_batch(run):
+    """Frames (the batch's attention mask: one more than `len // 160` for a shorter piece whose length 160 does not
+    divide) and the last frames, which see the zeros a piece is padded with up to the batch's longest."""
+    case, recorded, audio, recognizer, _ = run
+    from mlx_qwen3tts.asr import piece_mel
+    from mlx_qwen3tts.thinker.features import to_16k
+
+    pieces = [p for p, _ in split_audio(to_16k(audio, case["sample_rate"]), 16000, recognizer.chunk_seconds)]
+    longest = max(p.size for p in pieces)
+    for k, piece in enumerate(pieces):
+        mel = piece_mel(piece, longest)
+        assert mel.shape[1] == int(recorded[f"frames_{k}"])
+        tail = recorded[f"mel_tail_{k}"]
+        np.testing.assert_allclose(mel[:, -tail.shape[1]:], tail, atol=1e-4, rtol=0)
+
+
 def test_long_clips_are_cut_where_qwen_asr_cuts_them(run):
     case, _, audio, recognizer, pieces = run
     from mlx_qwen3tts.thinker.features import to_16k

@@ -11,7 +11,8 @@ qwen-asr==0.0.6`; nagisa may be missing or broken: a placeholder stands in). Wri
                      offset, samples, raw decoded output and parsed language and text
   <case>.npz         pcm (int16, (samples,) or (samples, channels), the audio given as pcm / 32768), and per chunk
                      (`_k` suffix): input_ids, the generated ids (EOS included where chosen), the top-1 minus
-                     top-2 margin of every greedy step, and the 8 largest logits of the first step (values, ids)
+                     top-2 margin of every greedy step, the 8 largest logits of the first step (values, ids),
+                     its mel frames (the batch's attention mask) and the last MEL_TAIL of them
   parse.json         the official `parse_asr_output` (and `merge_languages`) on crafted raw outputs
 
 Sizes are small; the token ids, the 100-frame mel chunks, the prompt and the layout are the released ones.
@@ -72,6 +73,7 @@ HERE = Path(__file__).resolve().parent
 SEED = 0
 MIN_MARGIN = 0.05
 MAX_NEW_TOKENS = 40
+MEL_TAIL = 4  # the last mel frames of each piece: in a batch they see the zeros it is padded with
 AUDIO_START, AUDIO_END, AUDIO_PAD, ASR_TEXT = 151669, 151670, 151676, 151704
 IM_END, NEWLINE, LANGUAGE = 151645, 198, 11528
 
@@ -253,6 +255,9 @@ def run_case(asr, processor, name, rate, channels, seconds, language, chunk_seco
         margins = (top2[:, 0] - top2[:, 1]).numpy().astype(np.float32)
         min_margin = min(min_margin, float(margins.min()))
         prompt_ids = inputs["input_ids"][k][inputs["attention_mask"][k].bool()]
+        frames = int(inputs["feature_attention_mask"][k].sum())
+        arrays.update({f"frames_{k}": np.int32(frames),
+                       f"mel_tail_{k}": inputs["input_features"][k, :, frames - MEL_TAIL:frames].numpy()})
         arrays.update({f"input_ids_{k}": prompt_ids.numpy().astype(np.int32),
                        f"generated_{k}": ids.numpy().astype(np.int32), f"margin_{k}": margins,
                        f"first_top_values_{k}": top8.values.numpy().astype(np.float32),

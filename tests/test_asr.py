@@ -3,7 +3,8 @@
 Fixtures: tests/reference/record_asr.py (oracle venv) -> tests/fixtures/asr/: a tiny random Qwen3-ASR in the
 released layout, built with qwen-asr's own classes, and what the official `Qwen3ASRModel.transcribe` made of
 synthetic clips: mono 16 kHz and 24 kHz, stereo 44.1 kHz, language given (English, French, Chinese) and
-detected (the checkpoint's head writes "language X<asr_text>" where it detects, as the released model does),
+detected (the checkpoint's head writes "language X<asr_text>" where it detects, as the released model does;
+on these clips it names German every time, then loops on " German<asr_text>": random weights),
 and a clip cut in three pieces (chunk length 2 s on both sides). Every greedy step of the official run wins by
 at least cases.json's `min_margin` (>= 0.05, logits of std ~64), so the ids, texts and languages must be
 equal exactly. `parse.json`: the official output parser and language merge on crafted outputs.

@@ -145,12 +145,18 @@ def convert(model: str, output: str, *, dtype: str = "bfloat16", bits: Optional[
     output = Path(output).expanduser().absolute()
     source = resolve(model)
     _check_output(output, source, force)
-    config = load_config(source)
-    raw_config = read_json(source / "config.json")
-    if config.quantization:
+    raw_config = read_json(source / "config.json") if (source / "config.json").exists() else {}
+    asr = is_asr(raw_config)
+    config = None if asr else load_config(source)
+    if raw_config.get("quantization") or config is not None and config.quantization:
         raise ModelLoadError(f"{source} is already quantized; convert from its float checkpoint")
 
-    weights, plan = _convert_weights(source, config, dtype=dtype, per_component=per_component, group_size=group_size)
+    if asr:
+        weights, plan = _convert_asr_weights(source, dtype=dtype, per_component=per_component, recipe=recipe,
+                                             group_size=group_size)
+    else:
+        weights, plan = _convert_weights(source, config, dtype=dtype, per_component=per_component,
+                                         group_size=group_size)
     tmp = _partial_folder(output)
     try:
         save_shards(tmp, weights, int(max_shard_size_gb * (1 << 30)))
@@ -158,10 +164,15 @@ def convert(model: str, output: str, *, dtype: str = "bfloat16", bits: Optional[
         entry = quantization_entry(plan, per_component, group_size) if plan else None
         _write_json(tmp / "config.json", output_config(raw_config, dtype, recipe, entry))
         _copy_support_files(source, tmp)
-        _copy_codec(source / "speech_tokenizer", tmp / "speech_tokenizer")
         name = upload_repo.split("/")[-1] if upload_repo else default_name(model, dtype, recipe, per_component)
-        (tmp / "README.md").write_text(model_card(name, model, dtype=dtype, group_size=group_size,
-                                                  per_component=per_component, plan=plan, upload_repo=upload_repo))
+        if asr:
+            (tmp / "README.md").write_text(asr_model_card(name, model, dtype=dtype, group_size=group_size,
+                                                          per_component=per_component, upload_repo=upload_repo))
+        else:
+            _copy_codec(source / "speech_tokenizer", tmp / "speech_tokenizer")
+            (tmp / "README.md").write_text(model_card(name, model, dtype=dtype, group_size=group_size,
+                                                      per_component=per_component, plan=plan,
+                                                      upload_repo=upload_repo))
         _move_into_place(tmp, output, force)
     except OSError as e:
         raise ConversionError(f"could not write {output}: {e}") from None
@@ -208,6 +219,66 @@ def _convert_weights(source: Path, config, *, dtype: str, per_component: dict, g
     out = dict(tree_flatten(qwen.parameters()))
     mx.eval(out)
     return out, plan
+
+
+def is_asr(raw_config: dict) -> bool:
+    """A Qwen3-ASR checkpoint (not its forced aligner, whose thinker has a timestamp head)."""
+    thinker = raw_config.get("thinker_config") if isinstance(raw_config, dict) else None
+    return raw_config.get("model_type") == "qwen3_asr" and isinstance(thinker, dict) \
+        and "classify_num" not in thinker and "timestamp_token_id" not in raw_config
+
+
+def _convert_asr_weights(source: Path, *, dtype: str, per_component: dict, recipe: Optional[str],
+                         group_size: int):
+    """Qwen3-ASR: the thinker cast to `dtype`; with bits, its decoder quantized as `asr.quantizable` says (the
+    Linear layers and the head; the token embedding too unless linear-only). The audio encoder stays dense."""
+    import mlx.core as mx
+    import mlx.nn as nn
+    from mlx.utils import tree_flatten
+
+    from . import asr
+
+    if recipe in FIXED_RECIPES:
+        raise InputError(f"recipe {recipe} is for Qwen3-TTS; a Qwen3-ASR model takes {{bits}} with the uniform or "
+                         "linear-only recipe", field="recipe", others=["bits"])
+    thinker = asr.load(str(source), dtype=getattr(mx, dtype)).thinker
+    bits = per_component.get("talker")
+    plan = {}
+    if bits:
+        embeddings = "text_embedding" in per_component
+        plan = {p: bits for p, m in thinker.named_modules() if asr.quantizable(p, m, group_size)
+                and (embeddings or not isinstance(m, nn.Embedding))}
+        if not plan:
+            raise InputError(f"{{group_size}} {group_size} divides none of the decoder's widths", field="group_size")
+        nn.quantize(thinker, group_size, bits, class_predicate=lambda p, m: p in plan)
+    out = {f"thinker.{k}": v for k, v in tree_flatten(thinker.parameters())}
+    mx.eval(out)
+    return out, {f"thinker.{p}": b for p, b in plan.items()}
+
+
+def asr_model_card(name: str, source: str, *, dtype: str, group_size: int, per_component: dict,
+                   upload_repo: Optional[str] = None) -> str:
+    """README.md of a converted Qwen3-ASR: what is stored how, and how to load it."""
+    from . import __version__
+
+    hub_source = not Path(source).expanduser().exists() and source.count("/") == 1
+    origin = f"[{source}](https://huggingface.co/{source})" if hub_source else f"`{Path(source).name}`"
+    bits = per_component.get("talker")
+    quantized = f"{bits}-bit affine, group size {group_size}" if bits else dtype
+    embedding = quantized if "text_embedding" in per_component else dtype
+    front = ["---", "library_name: mlx", "license: apache-2.0", "pipeline_tag: automatic-speech-recognition"]
+    if hub_source:
+        front.append(f"base_model: {source}")
+    front += ["tags:", "- mlx", "- mlx-qwen3tts", "- qwen3-asr", "---", ""]
+    body = [
+        f"# {name}", "", f"Qwen3-ASR converted from {origin} with mlx-qwen3tts {__version__}.", "",
+        "| component | stored as |", "|---|---|", f"| decoder layers and head | {quantized} |",
+        f"| token embedding | {embedding} |", f"| audio encoder | {dtype} |", "",
+        "```python", "from mlx_qwen3tts import asr",
+        f'model = asr.load("{upload_repo or "path/to/this/folder"}")', "print(model.transcribe(audio, 16000).text)",
+        "```", "",
+    ]
+    return "\n".join(front + body)
 
 
 def save_shards(folder: Path, weights: dict, max_bytes: int):

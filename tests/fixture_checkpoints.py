@@ -101,3 +101,28 @@ def aligner_dir(tmp_root) -> Path:
     except OSError:  # another process finished first
         shutil.rmtree(stage, ignore_errors=True)
     return folder
+
+
+ASR = FIXTURES / "asr"
+
+
+def asr_dir(tmp_root) -> Path:
+    """The tiny random Qwen3-ASR of fixtures/asr/ (recorded by tests/reference/record_asr.py with qwen-asr's own
+    classes) as a released-layout folder, unpacked once per tmp_root: checkpoint.tar.xz plus vocab.json and
+    merges.txt from the shared text tokenizer archive. `mlx_qwen3tts.asr.load(str(asr_dir(tmp)))` loads it."""
+    folder = Path(tmp_root) / "qwen3_asr"
+    if (folder / ".complete").exists():
+        return folder
+    Path(tmp_root).mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".asr-", dir=tmp_root))
+    with tarfile.open(ASR / "checkpoint.tar.xz", "r:xz") as tar:
+        tar.extractall(stage, filter="data") if hasattr(tarfile, "data_filter") else tar.extractall(stage)
+    with tarfile.open(SHARED_TOKENIZER, "r:xz") as tar:
+        for name in ("vocab.json", "merges.txt"):
+            (stage / name).write_bytes(tar.extractfile(name).read())
+    (stage / ".complete").touch()
+    try:
+        stage.rename(folder)
+    except OSError:  # another process finished first
+        shutil.rmtree(stage, ignore_errors=True)
+    return folder

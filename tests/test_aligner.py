@@ -18,7 +18,7 @@ import pytest
 from fixture_checkpoints import ALIGNER, aligner_dir
 
 from mlx_qwen3tts import aligner as aligner_api
-from mlx_qwen3tts.aligner.features import log_mel, to_16k
+from mlx_qwen3tts.thinker.features import log_mel, to_16k
 from mlx_qwen3tts.aligner.words import repair, split_words
 from mlx_qwen3tts.errors import InputError, ModelLoadError
 

@@ -23,8 +23,8 @@ from ..errors import InputError, ModelLoadError
 from ..languages import language_key
 from ..model.checkpoint import apply_weights, load_weights, read_json, resolve, safetensors_files
 from ..tokenizer import TextTokenizer
-from .encoder import output_length
-from .features import SAMPLE_RATE, log_mel, to_16k
+from ..thinker.encoder import output_length
+from ..thinker.features import SAMPLE_RATE, log_mel, to_16k
 from .model import AlignerConfig, ForcedAligner
 from .words import prompt, repair, split_words
 

@@ -1,4 +1,4 @@
-"""The aligner's audio front end: any mono audio to 16 kHz, then Whisper's 128-bin log-mel.
+"""The thinker's audio front end (aligner and recognizer): mono audio to 16 kHz, then Whisper's 128-bin log-mel.
 
 Reference: qwen-asr 0.0.6 `normalize_audio_input` (librosa `soxr_hq` resampling to 16 kHz, then
 divided by its peak where that exceeds 1, clipped to ±1) and transformers 4.57.6
@@ -20,7 +20,7 @@ N_MELS = 128
 
 
 def to_16k(audio, sample_rate: int) -> np.ndarray:
-    """Mono float32 audio at 16 kHz in [-1, 1], as qwen-asr prepares what it aligns."""
+    """Mono float32 audio at 16 kHz in [-1, 1], as qwen-asr prepares what it aligns and transcribes."""
     audio = np.asarray(audio, dtype=np.float32)
     if audio.ndim == 2:  # (samples, channels), or (channels, samples) for a few channels as upstream guesses
         if audio.shape[0] <= 8 and audio.shape[1] > audio.shape[0]:

@@ -1,4 +1,4 @@
-"""The Qwen3-ASR audio encoder (the aligner's `thinker.audio_tower`).
+"""The Qwen3-ASR audio encoder (`thinker.audio_tower` of the aligner and the recognizer).
 
 Reference: qwen-asr 0.0.6 `Qwen3ASRAudioEncoder.forward`. The mel is cut into chunks of
 2 * n_window frames (the last one shorter), zero-padded to the longest chunk, and each chunk goes

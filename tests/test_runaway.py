@@ -170,6 +170,25 @@ def test_python_stream_ends_at_detection_and_says_so(silent):
     assert stream.runaway == "silence" and stream.frames < 60 and chunks[-1].is_final
 
 
+# Three pieces (split at 300 characters), each of which the silent checkpoint runs away in.
+REPLY = " ".join(f"Sentence number {n} of a long streamed reply." for n in range(1, 19))
+
+
+def test_python_stream_text_speaks_the_pieces_after_a_runaway(silent):
+    from mlx_qwen3tts.text import split_sentences
+
+    pieces = split_sentences(REPLY)
+    assert len(pieces) == 3
+    stream = silent.stream_text((word + " " for word in REPLY.split(" ")), temperature=0)
+    chunks = list(stream)
+    said = [c.said for c in chunks if c.said is not None]
+    # every piece spoken, each ended by the guard (what of its text had not been read by then is not spoken)
+    assert len(said) == len(pieces) and all(piece.startswith(s) for s, piece in zip(said, pieces))
+    assert stream.runaway in ("silence", "loop")
+    frames = sum(c.frames for c in chunks)
+    assert frames >= len(pieces) * guard_module().SILENCE_FRAMES, frames
+
+
 def test_seeded_split_text_repeats_in_python(tiny):
     plan = tiny.plan(SPLIT, seed=11)
     assert len(plan.pieces) == 2
@@ -321,3 +340,39 @@ def test_wyoming_sends_an_error_event_and_stops(servers):
     events = asyncio.run(asyncio.wait_for(go(), TIMEOUT))
     errors = [Error.from_event(e) for e in events if Error.is_type(e.type)]
     assert len(errors) == 1 and errors[0].code == "runaway" and "silence" in errors[0].text
+
+
+def test_wyoming_streamed_reply_speaks_the_pieces_after_a_runaway(servers):
+    """Home Assistant's streaming: synthesize-chunks of a reply of three pieces, each of which runs away; every
+    piece is spoken (the guard ends each), one error event tells of it, then audio-stop and synthesize-stopped."""
+    import asyncio
+
+    pytest.importorskip("wyoming")
+    from wyoming.audio import AudioChunk, AudioStop
+    from wyoming.client import AsyncTcpClient
+    from wyoming.error import Error
+    from wyoming.tts import SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
+
+    silent, _ = servers
+
+    async def go():
+        async with AsyncTcpClient("127.0.0.1", silent.wyoming_port) as c:
+            await c.write_event(SynthesizeStart().event())
+            for word in REPLY.split(" "):
+                await c.write_event(SynthesizeChunk(word + " ").event())
+            await c.write_event(SynthesizeStop().event())
+            seen = []
+            for _ in range(5000):
+                event = await c.read_event()
+                seen.append(event)
+                if SynthesizeStopped.is_type(event.type):
+                    return seen
+        raise AssertionError("no synthesize-stopped")
+
+    events = asyncio.run(asyncio.wait_for(go(), TIMEOUT))
+    samples = sum(len(AudioChunk.from_event(e).audio) // 2 for e in events if AudioChunk.is_type(e.type))
+    errors = [Error.from_event(e) for e in events if Error.is_type(e.type)]
+    assert len(errors) == 1 and errors[0].code == "runaway", errors
+    assert samples >= 3 * guard_module().SILENCE_FRAMES * 1920, samples // 1920
+    assert [e.type for e in events if AudioStop.is_type(e.type) or Error.is_type(e.type)][-2:] == ["error",
+                                                                                                   "audio-stop"]

@@ -27,3 +27,17 @@ def test_wav_files_of_the_same_samples_are_the_same_bytes(tmp_path):
     import soundfile as sf
 
     np.testing.assert_array_equal(sf.read(tmp_path / "a.wav", dtype="float32")[0], samples)
+
+
+def test_a_refused_longform_write_leaves_nothing_behind(load_tiny, tmp_path):
+    import pytest
+
+    from mlx_qwen3tts import longform
+    from mlx_qwen3tts.errors import InputError
+
+    tts = load_tiny("custom_voice-0b6")
+    doc = longform.document("Alpha bravo. Charlie delta.")
+    for bad in ({"speaker": "nobody"}, {"language": "klingon"}, {"temperature": -1}):
+        with pytest.raises(InputError):
+            longform.write(tts, doc, tmp_path / "w.wav", captions=tmp_path / "w.srt", **bad)
+        assert list(tmp_path.iterdir()) == [], (bad, list(tmp_path.iterdir()))

@@ -64,3 +64,11 @@ def test_importing_benchmarks_checkpoints_does_not_warn_of_the_import_order():
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "imported before mlx_qwen3tts" not in done.stderr, done.stderr
+
+
+def test_the_pages_say_how_to_use_a_model_folder_copied_from_another_machine():
+    readme, platforms = ((ROOT / page).read_text(encoding="utf-8") for page in ("README.md", "docs/platforms.md"))
+    for text in (readme, platforms):
+        assert "huggingface-cli download Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice --local-dir" in text
+    assert "platforms.md#a-machine-without-the-network" in readme
+    assert "--model path/to/" in platforms and 'mlx_qwen3tts.load("path/to/' in platforms

@@ -41,3 +41,113 @@ def test_a_refused_longform_write_leaves_nothing_behind(load_tiny, tmp_path):
         with pytest.raises(InputError):
             longform.write(tts, doc, tmp_path / "w.wav", captions=tmp_path / "w.srt", **bad)
         assert list(tmp_path.iterdir()) == [], (bad, list(tmp_path.iterdir()))
+
+
+# -- a failure in any writer leaves the old files as they were and no new one -------------------------------
+
+def _visible(folder):
+    return sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+
+
+def _no_temporaries(folder):
+    assert not [p for p in folder.rglob("*.tmp")], list(folder.rglob("*.tmp"))
+
+
+def _fail(*args, **kwargs):
+    import errno
+
+    raise OSError(errno.ENOSPC, "No space left on device (injected)")
+
+
+class _FailingWriter:
+    """A long-form writer that takes the audio and fails as it finishes the file."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def write(self, samples):
+        pass
+
+    close = _fail
+
+
+def test_a_failing_longform_writer_lands_no_file(load_tiny, tmp_path, monkeypatch):
+    import pytest
+
+    from mlx_qwen3tts import longform
+    from mlx_qwen3tts.longform import job
+
+    tts = load_tiny("custom_voice-0b6")
+    doc = longform.document("Alpha bravo. Charlie delta.")
+    names = ("w.wav", "w.srt", "w.vtt", "w.epub")
+    kw = dict(captions=[tmp_path / "w.srt", tmp_path / "w.vtt"], read_along=tmp_path / "w.epub", speaker="ryan",
+              seed=1, max_tokens=6, overwrite=True)
+    for name in names:
+        (tmp_path / name).write_bytes(b"old " + name.encode())
+    for where, name in (("open_writer", _FailingWriter), ("render", _fail), ("write_book", _fail)):
+        with monkeypatch.context() as m:
+            m.setattr(job, where, name)
+            with pytest.raises(Exception):
+                longform.write(tts, doc, tmp_path / "w.wav", **kw)
+        assert _visible(tmp_path) == sorted(names), where
+        assert all((tmp_path / n).read_bytes() == b"old " + n.encode() for n in names), where
+        _no_temporaries(tmp_path)
+    written = longform.write(tts, doc, tmp_path / "w.wav", resume=True, **kw)  # the kept segments, all landed
+    assert all(p.read_bytes()[:4] != b"old " for p in written) and len(written) == 4
+
+
+def cli(*args):
+    from click.testing import CliRunner
+
+    from mlx_qwen3tts.cli.generate import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+def test_a_failing_cli_writer_lands_no_file(load_tiny, tmp_path, monkeypatch):
+    from mlx_qwen3tts.cli import speak
+
+    model = load_tiny("custom_voice-0b6").path
+    for extra in ([], ["--stream"]):
+        with monkeypatch.context() as m:
+            m.setattr(speak, "npy_bytes", _fail)  # the codes fail after the audio is made
+            code, out = cli("--model", model, "--text", "Hello.", "--max-tokens", "6", "-q", "-o", tmp_path / "a.wav",
+                            "--codes-output", tmp_path / "c.npy", *extra)
+        assert code != 0 and "Traceback" not in out, out
+        assert _visible(tmp_path) == [], (extra, _visible(tmp_path))
+        _no_temporaries(tmp_path)
+    from mlx_qwen3tts.cli import sinks
+
+    with monkeypatch.context() as m:
+        m.setattr(sinks, "open_file", _FailingWriter)  # the streamed audio file fails as it is finished
+        code, out = cli("--model", model, "--text", "Hello.", "--max-tokens", "6", "-q", "-o", tmp_path / "a.wav",
+                        "--codes-output", tmp_path / "c.npy", "--stream")
+    assert code != 0 and "cannot write --output" in out and "Traceback" not in out, out
+    assert _visible(tmp_path) == [] and not list(tmp_path.rglob("*.tmp")), _visible(tmp_path)
+    code, out = cli("--model", model, "--text", "Hello.", "--max-tokens", "6", "-q", "-o", tmp_path / "a.wav",
+                    "--codes-output", tmp_path / "c.npy")
+    assert code == 0 and _visible(tmp_path) == ["a.wav", "c.npy"], out
+
+
+def test_split_chapters_land_together_or_not_at_all(load_tiny, tmp_path, monkeypatch):
+    from mlx_qwen3tts.longform import job
+
+    model = load_tiny("custom_voice-0b6").path
+    book = tmp_path / "in" / "book.md"
+    book.parent.mkdir()
+    book.write_text("# One\n\nAlpha bravo.\n\n# Two\n\nCharlie delta.\n\n# Three\n\nEcho foxtrot.\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    real, opened = job.open_writer, []
+
+    def second_fails(*args, **kwargs):
+        opened.append(args)
+        return (_FailingWriter if len(opened) == 2 else real)(*args, **kwargs)
+
+    monkeypatch.setattr(job, "open_writer", second_fails)
+    code, said = cli("--model", model, "--text-file", book, "--split-chapters", "--max-tokens", "6", "-q",
+                     "--captions", out / "b.srt", "-o", out / "b.wav")
+    assert code != 0 and len(opened) == 2, said
+    assert _visible(out) == [], _visible(out)
+    _no_temporaries(out)

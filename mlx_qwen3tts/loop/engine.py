@@ -165,9 +165,10 @@ class PiecedHandle:
     engine refuses the request before any audio.
 
     The runaway guard: streamed (`whole` False), a piece whose speech ran away ends there and the pieces after it
-    are still spoken; `whole` (the audio is handed out only once it is all made), each piece's chunks are held until it ends,
-    and a sampled piece that ran away is spoken again once (`seeds.retry_seed`) in its place. `runaway` names
-    the rule that fired (on the piece spoken again, where it ran away again), `retried` says a piece was."""
+    are still spoken; `whole` (the audio is handed out only once it is all made), each piece's chunks are held
+    until it ends, and a sampled piece that ran away is spoken again once (`seeds.retry_seed`) in its place.
+    `runaway` names the rule that fired (on the piece spoken again, where it ran away again), `retried` says a
+    piece was."""
 
     def __init__(self, submit, request, split: str, sample_rate: int, whole: bool = False):
         self._submit, self._cancelled, self._current, self._whole = submit, False, None, whole

@@ -47,7 +47,9 @@ SFC_SET_ADD_PEAK_CHUNK = 0x1050  # libsndfile's sndfile.h; soundfile has no name
 def _without_peak_chunk(sf, sound_file):
     """libsndfile gives a float WAV a PEAK chunk holding the time it was written, so two files of the same samples
     would differ: it is left out (an optional chunk; readers need it not), before any sample is written."""
-    sf._snd.sf_command(sound_file._file, SFC_SET_ADD_PEAK_CHUNK, sf._ffi.NULL, 0)
+    snd, ffi, handle = getattr(sf, "_snd", None), getattr(sf, "_ffi", None), getattr(sound_file, "_file", None)
+    if None not in (snd, ffi, handle):  # soundfile's internals, stable for years; without them the chunk stays
+        snd.sf_command(handle, SFC_SET_ADD_PEAK_CHUNK, ffi.NULL, 0)
 
 
 FORMATS = {

@@ -32,12 +32,13 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-import mlx.core as mx
-import mlx.nn as nn
-from mlx.utils import tree_flatten
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reference")]
+
+import mlx_qwen3tts  # noqa: E402,F401  (before mlx.core: the package loads OpenBLAS first)
+import mlx.core as mx  # noqa: E402
+import mlx.nn as nn  # noqa: E402
+from mlx.utils import tree_flatten  # noqa: E402
 
 import tiny_configs  # noqa: E402
 from mlx_qwen3tts.codec.decoder import CodecDecoder, DecoderArgs  # noqa: E402

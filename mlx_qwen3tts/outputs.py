@@ -13,7 +13,7 @@ import os
 import stat
 import sys
 import tempfile
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, List, Optional, Tuple
@@ -251,6 +251,20 @@ def check_distinct(outputs: Iterable[Output], inputs: Iterable[Tuple[str, Tuple[
             raise InputError(f"{out.what} {out} and {seen[key].what} {seen[key]} are the same file; "
                              "give each output its own name")
         seen[key] = out
+
+
+def stage_all(stack: ExitStack, items: List[Tuple[Output, bytes]]):
+    """Write outputs as part of a larger set: each atomic file to a temporary file beside it, renamed into place
+    when `stack` closes without an error, together with the others staged on it (`Output.staged`), so all of
+    them land or none does; a stream or stdout, which cannot wait, is written now, after the files."""
+    for out, data in items:
+        if out.kind == "file":
+            tmp = stack.enter_context(out.staged())
+            with out._errors_named(), open(tmp, "wb") as f:
+                f.write(data)
+    for out, data in items:
+        if out.kind != "file":
+            out.write(data)
 
 
 def write_all(items: List[Tuple[Output, bytes]]):

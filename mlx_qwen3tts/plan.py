@@ -80,11 +80,10 @@ class Plan:
         finally:
             getattr(pieces, "close", lambda: None)()  # a streamed text's source closes with it
 
-    def chunks(self, start: Callable[[Request], Iterator], sample_rate: int, stop: Optional[Callable[[], bool]] = None,
-               whole: bool = False):
+    def chunks(self, start: Callable[[Request], Iterator], sample_rate: int, stop: Optional[Callable[[], bool]] = None):
         """The audio chunks of the pieces as one stream as they are made, `start(piece)` giving each piece's chunk
-        stream (closing it stops the piece): a text of one piece is its own stream, anything else `PlanChunks`
-        (`whole`: see there). "batch", whose pieces' audio comes together at the end, is refused. Each piece's
+        stream (closing it stops the piece): a text of one piece is its own stream, anything else `PlanChunks`.
+        "batch", whose pieces' audio comes together at the end, is refused. Each piece's
         last chunk tells the text it spoke (`Said`)."""
         if self.split == "batch":
             raise InputError("{split} batch gives the pieces' audio together at the end, so it cannot stream; "
@@ -95,7 +94,7 @@ class Plan:
 
         if isinstance(self.pieces, list) and len(self.pieces) == 1:
             return said(self.pieces[0])
-        return PlanChunks(self, said, sample_rate, stop, whole)
+        return PlanChunks(self, said, sample_rate, stop)
 
     def beside_others(self) -> List[Request]:
         """The pieces of a whole text run as rows of a batch beside other texts' (the command line's batch
@@ -120,15 +119,14 @@ class PlanChunks(Iterated):
     """A plan's pieces run one after the other (`Plan.run`), their chunks joined (`audio.joining.JoinedChunks`).
     The first piece is started at once (an engine refuses a full queue here, before any audio); each later
     one once the one before has given its final chunk. Tells `frames`, `max_frames` and `stopped_on_eos` as
-    one piece's stream does, and `runaway` (a piece's speech ran away: no piece follows it, unless `whole`, where
-    the audio goes out only once it is all made and a piece that ran away was spoken again) and `retried` (a
-    piece was spoken again), where the pieces' streams tell them."""
+    one piece's stream does, and `runaway` (a piece's speech ran away: that piece ended there, and the pieces
+    after it are still spoken) and `retried` (a piece was spoken again: whole audio, `engine.PiecedHandle`),
+    where the pieces' streams tell them."""
 
     def __init__(self, plan: Plan, start: Callable[[Request], Iterator], sample_rate: int,
-                 stop: Optional[Callable[[], bool]] = None, whole: bool = False):
+                 stop: Optional[Callable[[], bool]] = None):
         self.plan, self.streams = plan, []
-        ended = lambda: not whole and self.runaway is not None  # noqa: E731
-        pieces = plan.run(lambda: self.joined.frames, lambda: ended() or (stop is not None and stop()))
+        pieces = plan.run(lambda: self.joined.frames, stop)
         first = self._start(start, next(pieces))
         streams = _streams(first, pieces, lambda piece: self._start(start, piece))
         self.joined = self._run = JoinedChunks(streams, sample_rate, plan.many)

@@ -31,7 +31,8 @@ from .request import Request, build_request, checked_codes, clone_voice
 from .audio.chunks import AudioChunk, join_audio, stream_audio
 from .iterators import Iterated
 from .tokenizer import TemplateIds
-from .request_fields import Asked
+from .request_fields import FIELDS, Asked
+from .audio.time_stretch import MAX_SPEED, MIN_SPEED, time_stretch
 from .voices import Presets, Voice, VoiceCache, VoiceMaker, load_voice, voice_bytes
 
 PER_ITEM_KEYS = ("language", "speaker", "instruct", "voice", "ref_audio", "ref_text", "x_vector_only", "seed")
@@ -79,6 +80,39 @@ def _write_new(path, what: str, data: bytes, overwrite: bool) -> Path:
     out = outputs.new_file(path, what, overwrite)
     out.write(data, replace=overwrite)
     return out.path
+
+
+# Other front ends' names for a request field, told where one is given here.
+_THEIR_NAMES = {"max_new_tokens": "max_tokens", "instructions": "instruct", "input": "text", "voice_id": "speaker"}
+
+
+def _asked(**kwargs) -> Asked:
+    """The request's fields as given; an unknown keyword refused in one line naming the accepted ones."""
+    unknown = [name for name in kwargs if name not in FIELDS]
+    if unknown:
+        name = unknown[0]
+        if name == "speed":
+            hint = " (speed stretches whole audio: generate and generate_batch take it; a stream comes at speed 1)"
+        elif name in _THEIR_NAMES:
+            hint = f" (here it is {_THEIR_NAMES[name]})"
+        else:
+            hint = ""
+        accepted = ", ".join(f for f in FIELDS if f not in ("text", "deltas"))
+        raise InputError(f"unknown keyword {name}{hint}; the keywords are {accepted}", field=name, code="unknown_field")
+    return Asked(**kwargs)
+
+
+def _check_speed(speed) -> float:
+    if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not MIN_SPEED <= speed <= MAX_SPEED:
+        raise InputError(f"{{speed}} must be a number from {MIN_SPEED} to {MAX_SPEED}, got {speed!r}", field="speed")
+    return float(speed)
+
+
+def _stretched(result: "Result", speed: float) -> "Result":
+    """`result` with its audio at `speed` (its codes as made), as the command line's and the server's speed."""
+    if speed == 1 or result.audio.shape[0] == 0:
+        return result
+    return replace(result, audio=time_stretch(result.audio, float(speed), result.sample_rate))
 
 
 def _warn(notices, stacklevel: int):
@@ -156,13 +190,13 @@ class TTS:
         chunk_frames; `xvector`: a Base model's speaker embedding as numbers; `task`: the model kind asked for,
         refused unless it is this one's). Raises InputError for the first bad argument; resolves the voice once.
         What the caller should be told (an ignored instruction) is in `notices`, not warned."""
-        return build_request(self.facts, self.voices, Asked(text=text, deltas=deltas, **kwargs))
+        return build_request(self.facts, self.voices, _asked(text=text, deltas=deltas, **kwargs))
 
     def plan(self, text: str, split: str = "auto", **kwargs) -> Plan:
         """How `generate` speaks `text`: the validated request as the pieces it is cut into and the rules they
         share (`plan.Plan`; `split` and keywords as `generate`). A bad `split` is refused with the other
         arguments, before a voice is cloned."""
-        return build_plan(self.facts, self.voices, Asked(text=text, **kwargs), split)
+        return build_plan(self.facts, self.voices, _asked(text=text, **kwargs), split)
 
     def _told(self, request: Request, stacklevel: int = 3) -> Request:
         """`request`, its notices given as warnings (the Python API's way) at the user's call."""
@@ -210,7 +244,7 @@ class TTS:
         return self.request_frames(self._told(self.request(deltas=deltas, **kwargs)))
 
     def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None,
-                 split: str = "auto", **kwargs) -> Result:
+                 split: str = "auto", speed: float = 1.0, **kwargs) -> Result:
         """Synthesize `text`. Keyword arguments as `request`: language, speaker, instruct, voice,
         ref_audio, ref_text, x_vector_only, text_mode, max_tokens, sampling and temperature / top_k /
         top_p / repetition_penalty overrides (temperature 0 = greedy). decode=False returns codes only.
@@ -220,7 +254,9 @@ class TTS:
         never) and the pieces' audio is joined with short, faded pauses.
 
         progress: called after each frame as progress(frames, frame_budget, piece, pieces).
+        speed: the audio stretched to it (0.25 to 4; pitch kept), as the command line's --speed.
         """
+        speed = _check_speed(speed)  # before any work
         plan = self.plan(text, split, seed=seed, **kwargs)
         self._told(plan.request)  # the pieces share the notices
         if plan.split == "batch" and plan.many:
@@ -229,7 +265,7 @@ class TTS:
             results = []
             for i, piece in enumerate(plan.run(lambda: sum(r.codes.shape[0] for r in results))):
                 results.append(self._generate(piece, decode, progress, (i + 1, len(plan.pieces))))
-        return joined(results, decode, complete=not plan.cut)
+        return _stretched(joined(results, decode, complete=not plan.cut), speed)
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
         """One piece's Result; a sampled piece whose speech ran away is spoken again once (`seeds.retry_seed`)."""
@@ -258,7 +294,7 @@ class TTS:
         return Result(audio, codes, self.sample_rate, stats.stopped_on_eos, stats.max_frames, stats.prefill_s,
                       request.voice, stats.runaway)
 
-    def generate_batch(self, texts: Sequence[str], seed=None, decode: bool = True, done=None,
+    def generate_batch(self, texts: Sequence[str], seed=None, decode: bool = True, done=None, speed: float = 1.0,
                        **kwargs) -> List[Result]:
         """Several texts in one left-padded batch, each stopping at its own EOS.
 
@@ -267,7 +303,9 @@ class TTS:
         greedy decoding each result equals generating that text alone.
 
         done: called as done(index, result) as each text finishes (in the order they finish).
+        speed: each one's audio stretched to it, as `generate`.
         """
+        speed = _check_speed(speed)  # before any work
         if isinstance(texts, (str, bytes)):
             raise InputError("generate_batch takes a list of texts; for a single text use generate", field="texts")
         texts = list(texts)
@@ -283,7 +321,7 @@ class TTS:
         _warn([n for r in requests for n in r.notices], stacklevel=3)  # each once for the batch
         results = {}
         for i, result in self.run(requests, decode):
-            results[i] = result
+            results[i] = result = _stretched(result, speed)
             if done is not None:
                 done(i, result)
         return [results[i] for i in range(len(requests))]

@@ -33,6 +33,7 @@ RUN_SHELL = ("printf", "echo")  # they make a page's input files in its scratch 
 SKIP = {
     "pip": "installs packages", "python3": "makes a virtual environment", ".": "activates it",
     "curl": "a client of a running server (tests/test_server.py runs those)",
+    "huggingface-cli": "downloads a model on a machine with the network",
     "mlx_qwen3tts.server": "a server (tests/test_server*.py and tests/test_wyoming.py start real ones)",
     "haproxy": "a load balancer (docs/scaling.md's own test runs it)",
     "llm": "an LLM from the network", "git": "the repository's history", "hyperfine": "a benchmark",

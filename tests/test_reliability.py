@@ -538,8 +538,11 @@ def test_progress_shows_the_real_budget(work):
                         "--temperature", "0", "--no-guard"])  # random weights run away: the guard would end them
     assert code == 0, err
     budgets = {part.split("/")[1].split()[0] for part in err.replace("\r", "\n").split("frames ")[1:] if "/" in part}
-    assert budgets == {"63"}  # frame_budget of the text's tokens, not generation_config's 8192
-    assert "--max-tokens 8192" not in err and "stopped at the budget for this text (63 frames)" in err
+    from mlx_qwen3tts.loop.decode_loop import frame_budget
+
+    budget = str(frame_budget(2))  # "Hi." is 2 text tokens
+    assert budgets == {budget}  # frame_budget of the text's tokens, not generation_config's 8192
+    assert "--max-tokens 8192" not in err and f"stopped at the budget for this text ({budget} frames)" in err
 
 
 def test_progress_per_piece_of_split_text(work):

@@ -133,13 +133,13 @@ def test_an_ignored_instruction_is_a_notice_of_the_request_and_a_warning_of_gene
 
 
 def test_stream_text_budget_grows_with_the_text_like_generate(tts):
-    """Without max_tokens, text given as deltas stops where the whole text would (tiny random
-    weights never say EOS, so both run to the budget; the runaway guard, which would end them sooner, is off)."""
-    whole = tts.generate("Hi.", text_mode="streaming", temperature=0, decode=False, guard=False)
+    """Without max_tokens, text given as deltas stops where the whole text would (the tiny random weights say
+    no EOS for this text, so both run to the budget; the runaway guard, which would end them sooner, is off)."""
+    whole = tts.generate("Hello.", text_mode="streaming", temperature=0, decode=False, guard=False)
     assert not whole.stopped_on_eos
-    stream = tts.text_frames(iter(["H", "i", "."]), temperature=0, guard=False)
+    stream = tts.text_frames(iter(["Hel", "lo", "."]), temperature=0, guard=False)
     frames = list(stream)
-    n_tokens = len(tts.tokenizer.encode("Hi."))
+    n_tokens = len(tts.tokenizer.encode("Hello."))
     assert len(frames) == whole.codes.shape[0] == stream.max_frames == frame_budget(n_tokens)
     np.testing.assert_array_equal(codes_of(frames), whole.codes)
 

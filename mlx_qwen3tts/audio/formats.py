@@ -34,8 +34,22 @@ class AudioFormat:
         """A mono libsndfile writer of this format to a path or a file object."""
         import soundfile as sf
 
-        return sf.SoundFile(target, "w", samplerate=sample_rate, channels=1, format=self.sf_format,
-                            subtype=self.sf_subtype, **dict(self.sf_options))
+        sound_file = sf.SoundFile(target, "w", samplerate=sample_rate, channels=1, format=self.sf_format,
+                                  subtype=self.sf_subtype, **dict(self.sf_options))
+        if self.sf_subtype == "FLOAT":
+            _without_peak_chunk(sf, sound_file)
+        return sound_file
+
+
+SFC_SET_ADD_PEAK_CHUNK = 0x1050  # libsndfile's sndfile.h; soundfile has no name for it
+
+
+def _without_peak_chunk(sf, sound_file):
+    """libsndfile gives a float WAV a PEAK chunk holding the time it was written, so two files of the same samples
+    would differ: it is left out (an optional chunk; readers need it not), before any sample is written."""
+    snd, ffi, handle = getattr(sf, "_snd", None), getattr(sf, "_ffi", None), getattr(sound_file, "_file", None)
+    if None not in (snd, ffi, handle):  # soundfile's internals, stable for years; without them the chunk stays
+        snd.sf_command(handle, SFC_SET_ADD_PEAK_CHUNK, ffi.NULL, 0)
 
 
 FORMATS = {

@@ -230,7 +230,7 @@ class LongFormRun:
         from .flags import FLAGS
         from .voice import speaking_voice
 
-        names = {**FLAGS, **NAMES}
+        names = {**FLAGS, **NAMES, "text": f"--text-file {self.longform.text_file}"}  # an error names the file
         with cli_errors(names):
             doc, cast, targets = _prepare(self)
         tts = self.model.load()

@@ -2,7 +2,7 @@
 stream, the player (`--play`), and codes as .npy bytes."""
 
 import io
-from contextlib import closing, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import replace
 
 import click
@@ -11,12 +11,14 @@ from ..audio.formats import StreamEncoder, open_file
 
 
 @contextmanager
-def audio_sink(output, fmt, sample_rate):
-    """A function taking each chunk's samples: a seekable file gets complete headers at the end,
-    stdout, pipes and devices get a stream (open-ended WAV header)."""
+def audio_sink(output, fmt, sample_rate, landing: ExitStack):
+    """A function taking each chunk's samples: a seekable file gets complete headers at the end and is renamed
+    into place when `landing` closes (with the run's other files), stdout, pipes and devices get a stream
+    (open-ended WAV header)."""
     if output.seekable:
         # the writer is closed also when interrupted; staged() then drops the temporary file
-        with output.staged() as tmp, closing(open_file(tmp, fmt.name, sample_rate)) as writer:
+        tmp = landing.enter_context(output.staged())
+        with closing(open_file(tmp, fmt.name, sample_rate)) as writer:
             yield writer.write
         return
     with output.open() as f:

@@ -7,6 +7,7 @@ from contextlib import ExitStack, closing
 
 import click
 
+from .. import outputs
 from ..audio.formats import encode
 from ..audio.time_stretch import TimeStretch, time_stretch
 from ..codec import FRAMES_PER_SECOND
@@ -21,28 +22,29 @@ from .text_input import stdin_deltas
 def speak(tts, job: Speaking):
     """`job.text` in the voice and settings of `job.request` to `job.outs` as its configs ask."""
     speech, streaming, quiet = job.speech, job.streaming, job.outputs.quiet
-    if speech.text_stream or streaming.stream or streaming.play:
-        source = dict(deltas=stdin_deltas()) if speech.text_stream else dict(text=job.text)
-        request = tts.request(**source, first_chunk_frames=streaming.first_chunk_frames,
-                              chunk_frames=streaming.chunk_frames, **job.request)
-        for notice in request.notices:
-            warn(notice)
-        codes, spoken, made = _streamed(tts, request, job)
-    else:
-        codes, spoken, made = _whole(tts, job)
-    stopped_on_eos, budget = spoken.stopped_on_eos, spoken.max_frames
-    warn_runaway(spoken.runaway, getattr(spoken, "retried", False))
-    if not stopped_on_eos and not spoken.runaway:
-        warn_cut(speech.max_tokens, f"the budget for this text ({budget} frames)")
     audio_out, codes_out = job.outs["audio"], job.outs["codes"]
-    if codes_out is not None:
-        codes_out.write(npy_bytes(codes))
+    with ExitStack() as landing:  # the run's files are renamed into place together, once all are written
+        if speech.text_stream or streaming.stream or streaming.play:
+            source = dict(deltas=stdin_deltas()) if speech.text_stream else dict(text=job.text)
+            request = tts.request(**source, first_chunk_frames=streaming.first_chunk_frames,
+                                  chunk_frames=streaming.chunk_frames, **job.request)
+            for notice in request.notices:
+                warn(notice)
+            codes, spoken, made = _streamed(tts, request, job, landing)
+        else:
+            codes, spoken, made = _whole(tts, job, landing)
+        stopped_on_eos, budget = spoken.stopped_on_eos, spoken.max_frames
+        warn_runaway(spoken.runaway, getattr(spoken, "retried", False))
+        if not stopped_on_eos and not spoken.runaway:
+            warn_cut(speech.max_tokens, f"the budget for this text ({budget} frames)")
+        if codes_out is not None:
+            outputs.stage_all(landing, [(codes_out, npy_bytes(codes))])
     if not quiet:  # what was made and where it went, as every mode ends
         written = [str(out) for out in (audio_out, codes_out) if out is not None]
         click.echo(made + (f" -> {', '.join(written)}" if written else ""), err=True)
 
 
-def _whole(tts, job: Speaking):
+def _whole(tts, job: Speaking, landing: ExitStack):
     output, progress = job.outs["audio"], FrameProgress(job.outputs.quiet)
     result = tts.generate(job.text, split=job.speech.split, decode=output is not None, progress=progress,
                           **job.request)
@@ -53,14 +55,14 @@ def _whole(tts, job: Speaking):
         if frames == 0:
             raise InputError("the model produced no audio (end of speech at the first frame)")
         audio = time_stretch(result.audio, job.outputs.speed, result.sample_rate)
-        output.write(encode(audio, result.sample_rate, job.fmt.name))
+        outputs.stage_all(landing, [(output, encode(audio, result.sample_rate, job.fmt.name))])
         seconds = audio.shape[0] / result.sample_rate
     return result.codes, result, f"{frames} frames, {seconds:.2f} s of audio"
 
 
-def _streamed(tts, request, job: Speaking):
+def _streamed(tts, request, job: Speaking, landing: ExitStack):
     """Codes, the stream (whether the model ended the speech, the frame budget, a runaway), and what was made
-    (in words)."""
+    (in words); a file's audio renamed into place when `landing` closes."""
     import numpy as np
 
     output, fmt, play, quiet, speed = (job.outs["audio"], job.fmt, job.streaming.play, job.outputs.quiet,
@@ -90,7 +92,7 @@ def _streamed(tts, request, job: Speaking):
                     click.echo(f"first audio after {chunk.timings['ready'] * 1000:.0f} ms "
                                f"({chunk.frames} frame{'s' if chunk.frames > 1 else ''})", err=True)
                 if output is not None and sink is None:
-                    sink = stack.enter_context(audio_sink(output, fmt, tts.sample_rate))
+                    sink = stack.enter_context(audio_sink(output, fmt, tts.sample_rate, landing))
                 out(chunk.samples if stretch is None else stretch.process(chunk.samples))
                 progress(chunks.frames, chunks.max_frames)
             if output is not None and sink is None:

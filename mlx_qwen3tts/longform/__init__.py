@@ -103,6 +103,9 @@ def write(tts: "TTS", document: Document, output, *, captions=None, read_along=N
                       language=read_along_language(request_kwargs.get("language")))
     outputs.check_distinct(targets.audio + targets.captions + ([targets.read_along] if read_along else []), [])
     voices = voices or {}
+    for voice in list(voices.values()) or [None]:  # a bad argument is refused before the work folder is made
+        tts.request(document.segments[0].text if document.segments else "-", voice=voice, seed=seed,
+                    **request_kwargs)
     key = fingerprint([(s.text, s.pause_s, s.speaker) for s in document.segments], document.chapters, str(tts.path),
                       tts.generation_config, sorted(request_kwargs.items(), key=lambda kv: kv[0]),
                       sorted((str(name), _identity(voice)) for name, voice in voices.items()))

@@ -131,7 +131,7 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
                             segment.chapter, segment.line, segment.speaker, timed))
             position += n + pause
         writer.close([] if targets.split else _chapter_spans(document, lengths, rate))
-        _write_captions(cues, targets, rate)
+        _write_captions(cues, targets, rate, stack)  # renamed into place with the rest, when all are written
         if targets.read_along is not None:
             write_book(stack.enter_context(targets.read_along.staged()), document, cues, work.audio, rate,
                        identifier=f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'mlx-qwen3tts:' + key)}",
@@ -145,10 +145,15 @@ def _part(document: Document, chapter: int, files: int) -> Part:
     return Part(document.chapters[chapter] or UNTITLED, chapter + 1, files)
 
 
-def _write_captions(cues: List[Cue], targets: Targets, rate: int):
+def _write_captions(cues: List[Cue], targets: Targets, rate: int, stack: Optional[ExitStack] = None):
+    """Every captions file, all or none: on their own, or staged on `stack` with the run's other files."""
     groups = [[c for c in cues if c.chapter == i] for i in range(len(targets.audio))] if targets.split else [cues]
-    outputs.write_all([(out, render(group, rate, caption_format(out.given)).encode())
-                       for out, group in zip(targets.captions, groups * len(targets.captions))])
+    items = [(out, render(group, rate, caption_format(out.given)).encode())
+             for out, group in zip(targets.captions, groups * len(targets.captions))]
+    if stack is None:
+        outputs.write_all(items)
+    else:
+        outputs.stage_all(stack, items)
 
 
 def _stream(tts, document: Document, targets: Targets, progress: Progress, words: Optional[WordTimer], **kwargs):

@@ -27,7 +27,9 @@ from .runaway import Runaway
 from .sampling import SamplingConfig
 from .text_track import LiveText, LiveTextTrack, live_share
 
-SECONDS_PER_TOKEN = 1.0  # ~3x a typical speaking rate (0.3 s per token): a bound, not an estimate
+# A bound, not an estimate: above the runaway guard's "duration" bound in every language (at most 1.5 s a token,
+# twice a reading at 80 words a minute: loop/runaway.py), so slow speech is not cut by it either.
+SECONDS_PER_TOKEN = 2.0
 BASE_SECONDS = 3.0
 
 

@@ -164,16 +164,17 @@ class PiecedHandle:
     Iterate it for the audio chunks; `cancel()` to stop early. The first piece is queued at once, so a full
     engine refuses the request before any audio.
 
-    The runaway guard: streamed (`whole` False), a piece whose speech ran away ends there and no piece follows
-    it; `whole` (the audio is handed out only once it is all made), each piece's chunks are held until it ends,
-    and a sampled piece that ran away is spoken again once (`seeds.retry_seed`) in its place. `runaway` names
-    the rule that fired (on the piece spoken again, where it ran away again), `retried` says a piece was."""
+    The runaway guard: streamed (`whole` False), a piece whose speech ran away ends there and the pieces after it
+    are still spoken; `whole` (the audio is handed out only once it is all made), each piece's chunks are held
+    until it ends, and a sampled piece that ran away is spoken again once (`seeds.retry_seed`) in its place.
+    `runaway` names the rule that fired (on the piece spoken again, where it ran away again), `retried` says a
+    piece was."""
 
     def __init__(self, submit, request, split: str, sample_rate: int, whole: bool = False):
         self._submit, self._cancelled, self._current, self._whole = submit, False, None, whole
         self.notices = request.notices  # what the request layer said of it (an ignored instruction, ...)
         # After cancel() no more pieces are asked for (a streamed text's next one waits for its text).
-        self._chunks = Plan(request, split).chunks(self._start, sample_rate, stop=lambda: self._cancelled, whole=whole)
+        self._chunks = Plan(request, split).chunks(self._start, sample_rate, stop=lambda: self._cancelled)
 
     def _start(self, request) -> "_HandleStream":
         """Queue a piece: the first may be refused (the engine full), a later one is admitted."""

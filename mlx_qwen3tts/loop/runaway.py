@@ -5,7 +5,7 @@ A `Runaway` watches one row's frames, reading only what the loop has on the host
 each frame as it is read, the frames given out, the text's length in tokens): no extra device sync. Three
 rules, each written once here, each ending the row when it fires (`Runaway.seen` names it):
 
-- "duration": more frames than the text can take at the slowest plausible speaking rate (`speech_bound`).
+- "duration": more frames than twice the text read at the slowest plausible speaking rate (`speech_bound`).
   Only where the caller set no `max_tokens` (a cap the caller chose says how long is wanted).
 - "silence": the same codebook-0 code held for `SILENCE_FRAMES` frames once the text is consumed (one
   frame per text token, the streaming layout's pace: a real ending comes well before that).
@@ -15,17 +15,17 @@ rules, each written once here, each ending the row when it fires (`Runaway.seen`
 What happens next is the front end's: whole audio is spoken again once with a derived seed
 (`seeds.derived_seed`), a stream ends where the rule fired and says so (docs/python.md#runaway-guard).
 
-Where the rates come from. Syllable rates of read speech (syllables a second, pauses excluded):
-Pellegrino, Coupe & Marsico (2011), "A cross-language perspective on speech information rate", Language
-87(3): Mandarin 5.18, German 5.97, English 6.19, Italian 6.99, French 7.18, Spanish 7.82, Japanese 7.84;
-the slowest, Mandarin's, stands for the languages it does not list. Deliberately slow, clear speech runs at
-about half the conversational rate (Picheny, Durlach & Braida (1986), J. Speech Hear. Res. 29: about 100
-against 200 words a minute): `SLOW_FRACTION`. Pauses take up to a fifth of read speech (Goldman-Eisler
-1968): `PAUSES`. Syllables per text token, measured with the model's own tokenizer on the texts of
-tests/fixtures/tokenizer/corpus.json (`SYLLABLES_PER_TOKEN`: Chinese 1.54, Japanese 1.22, Korean 1.07,
-English 1.05, German 0.88, French/Spanish/Italian 0.85; the most, rounded up, where the language is not
-known). The official model's reference outputs in tests/fixtures are of random weights, so they give no
-speaking rate: they are the cases no rule may fire on (tests/test_runaway.py).
+Where the "duration" bound comes from. It is twice (`MARGIN`) the time the text takes read at the slowest
+rate a person plausibly asks for ("speak slowly", a meditation, a children's story), plus `LEAD_SECONDS`:
+80 words a minute in the alphabetic languages (espeak-ng's slowest rate, `-s 80`; below the about 100 words
+a minute of deliberately clear speech, Picheny, Durlach & Braida (1986), J. Speech Hear. Res. 29, and half a
+conversational 160), 2.5 characters a second in Chinese and Japanese (half their usual 4 to 5). A text token
+read at that rate (`SLOW_SECONDS_PER_TOKEN`) was measured on a paragraph of prose in each language
+(tests/fixtures/runaway/paragraphs.json, with the model's tokenizer): the longer of espeak-ng's reading at
+`-s 80` and 80 words a minute by word count (Chinese, Japanese: characters at 2.5 a second) over its tokens,
+English 0.66 s, Japanese 0.59, Chinese 0.58, German and Spanish 0.49, Portuguese 0.48, French 0.46, Korean
+0.44, Italian 0.43, Russian 0.35; each rounded up with a tenth or more to spare, the most for languages not
+listed and "auto". tests/test_runaway.py checks the bound against those readings.
 """
 
 import math
@@ -33,14 +33,12 @@ from typing import Callable, Dict, List, Optional
 
 from ..codec import FRAMES_PER_SECOND
 
-SYLLABLES_PER_SECOND = {"chinese": 5.18, "german": 5.97, "english": 6.19, "italian": 6.99, "french": 7.18,
-                        "spanish": 7.82, "japanese": 7.84}
-SLOWEST_RATE = min(SYLLABLES_PER_SECOND.values())  # for languages not listed, and "auto"
-SYLLABLES_PER_TOKEN = {"chinese": 1.6, "japanese": 1.3, "korean": 1.1}
-ALPHABETIC_SYLLABLES_PER_TOKEN = 1.1  # English 1.05, German 0.88, Romance 0.85 in the corpus
-MOST_SYLLABLES_PER_TOKEN = 1.6  # "auto": any of them
-SLOW_FRACTION = 0.5  # the slowest plausible rate, of the normal one
-PAUSES = 1.25  # speech time with its pauses, of the time without
+SLOW_WORDS_PER_MINUTE = 80  # alphabetic languages: espeak-ng's slowest rate
+SLOW_CHARACTERS_PER_SECOND = 2.5  # Chinese and Japanese
+SLOW_SECONDS_PER_TOKEN = {"english": 0.75, "japanese": 0.65, "chinese": 0.65, "german": 0.55, "spanish": 0.55,
+                          "portuguese": 0.55, "french": 0.55, "korean": 0.5, "italian": 0.5, "russian": 0.45}
+SLOWEST_SECONDS_PER_TOKEN = max(SLOW_SECONDS_PER_TOKEN.values())  # for languages not listed, and "auto"
+MARGIN = 2.0  # the bound, of the slow reading
 LEAD_SECONDS = 2.0  # breath and silence at the start and the end
 
 SILENCE_FRAMES = round(3.0 * FRAMES_PER_SECOND)  # 3 s of one code after the text (fixtures: 9 frames at most)
@@ -51,13 +49,9 @@ _LOOP_LENGTH = [0] + [max(LOOP_FRAMES, LOOP_REPEATS * p) for p in range(1, LOOP_
 
 
 def seconds_per_token(language: str) -> float:
-    """The longest a text token plausibly takes to say in `language` (a model's language name, or "auto")."""
-    if language not in SYLLABLES_PER_SECOND and language not in SYLLABLES_PER_TOKEN:
-        syllables, rate = MOST_SYLLABLES_PER_TOKEN, SLOWEST_RATE
-    else:
-        syllables = SYLLABLES_PER_TOKEN.get(language, ALPHABETIC_SYLLABLES_PER_TOKEN)
-        rate = SYLLABLES_PER_SECOND.get(language, SLOWEST_RATE)
-    return syllables / (SLOW_FRACTION * rate) * PAUSES
+    """The time a text token may take in `language` (a model's language name, or "auto") before the "duration"
+    rule fires: twice its slow reading."""
+    return MARGIN * SLOW_SECONDS_PER_TOKEN.get(language, SLOWEST_SECONDS_PER_TOKEN)
 
 
 def speech_bound(n_text_tokens: int, language: str) -> int:

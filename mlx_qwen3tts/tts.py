@@ -343,6 +343,16 @@ class TTS:
                                           chunk_frames=chunk_frames, seed=seed, **kwargs))
         return self.request_chunks(request, split, aligner)
 
+    def warm(self, max_rows: int = 1):
+        """Trace, on this thread, every compiled graph a request run here meets (Metal, CUDA): the loop's frame
+        graphs for batches of up to `max_rows` rows (`generate_batch` of that many texts) and the codec's step
+        for every piece it is cut into, so that the first request costs what the next ones do. MLX keeps a
+        compiled function's traces per stream and each thread has its own: warm the thread that will speak
+        (an engine warms its own: `Engine.warm`). Returns self."""
+        self.loop.warm(max_rows)
+        self.codec.decoder.warm()
+        return self
+
     def engine(self, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None) -> Engine:
         """A continuous-batching `Engine` over this model: submit many requests, iterate their chunks."""
         return Engine(self.loop, self.codec, max_active=max_active, max_queue=max_queue, prefill_budget=prefill_budget)

@@ -22,6 +22,8 @@ def speak(tts, job: Speaking):
     """`job.text` in the voice and settings of `job.request` to `job.outs` as its configs ask."""
     speech, streaming, quiet = job.speech, job.streaming, job.outputs.quiet
     if speech.text_stream or streaming.stream or streaming.play:
+        if streaming.play:  # every graph traced before the first chunk: a trace between chunks is a gap heard
+            tts.warm()
         source = dict(deltas=stdin_deltas()) if speech.text_stream else dict(text=job.text)
         request = tts.request(**source, first_chunk_frames=streaming.first_chunk_frames,
                               chunk_frames=streaming.chunk_frames, **job.request)

@@ -216,23 +216,24 @@ class CodecDecoder(nn.Module):
             raise InputError(f"this stream decodes batches of {batch}, got {codes.shape[0]}")
         pieces = (None if cpu_paths() else step_pieces(codes.shape[1])) or [codes.shape[1]]
         outputs, start = [], 0
-        for n in pieces:
-            audio, state.state = self._compiled_step(codes[:, start : start + n], state.state)
-            outputs.append(audio)
-            start += n
+        with mx.stream(decode_stream()):  # every step on one stream a thread: MLX keeps a trace per stream
+            for n in pieces:
+                audio, state.state = self._compiled_step(codes[:, start : start + n], state.state)
+                outputs.append(audio)
+                start += n
         state.frames += codes.shape[1]
         return outputs[0] if len(outputs) == 1 else mx.concatenate(outputs, axis=1)
 
-    def warm(self, frames: Tuple[int, ...] = (1, 4, 16)):
-        """Trace the compiled step (Metal, CUDA) for one stream's pieces of `frames` frames, so that the
-        first stream's chunks find them compiled (the default chunks are made of pieces of 1, 4 and 16
-        frames), on the stream where chunks are decoded. Nothing on the CPU, where the step is not compiled."""
+    def warm(self, frames: Tuple[int, ...] = STEP_SIZES):
+        """Trace the compiled step (Metal, CUDA) for one stream's pieces of `frames` frames (every piece `step`
+        cuts a chunk, a whole decode or an ICL reference into), on this thread's decode stream, where every
+        step runs: MLX keeps a compiled function's traces per stream, so each thread that decodes warms its
+        own. Nothing on the CPU, where the step is not compiled."""
         if cpu_paths():
             return
-        with mx.stream(decode_stream()):
-            for n in frames:
-                state = self.make_state(1)
-                mx.eval(self.step(mx.zeros((1, n, self.args.num_quantizers), mx.int32), state), state.state)
+        for n in frames:
+            state = self.make_state(1)
+            mx.eval(self.step(mx.zeros((1, n, self.args.num_quantizers), mx.int32), state), state.state)
 
     def step_streams(self, codes: mx.array, states: List[DecoderState]) -> mx.array:
         """`step` for several one-item streams, each on its own state and at its own position: codes

@@ -56,7 +56,7 @@ def monkeypatch_module():
 @pytest.fixture(scope="module")
 def python(tmp_path_factory):
     """What Python gives on OpenBLAS (a fresh process: this one runs on MLX's own BLAS): PCM of `generate`,
-    of `stream`'s chunks, of the first item of a batch beside another request, of 4 engine rows (seeds 42, 7,
+    of `stream`'s chunks, of `stream_text` (the words as deltas: the streaming layout), of the first item of a batch beside another request, of 4 engine rows (seeds 42, 7,
     8, 42) submitted together."""
     out = tmp_path_factory.mktemp("seeds-python") / "python.npz"
     model = checkpoint_dir("custom_voice-0b6", tmp_path_factory.getbasetemp())
@@ -77,12 +77,13 @@ tts = mlx_qwen3tts.load(sys.argv[1], dtype=mx.float32)
 kw = dict(max_tokens={FRAMES}, speaker="ryan", language="english")
 pcm = lambda audio: np.frombuffer(encode(audio, 24000, "pcm"), np.uint8)
 whole = pcm(tts.generate({TEXT!r}, seed={SEED}, **kw).audio)
+deltas = pcm(np.concatenate([c.samples for c in tts.stream_text(iter([{TEXT!r}]), seed={SEED}, **kw)]))
 stream = pcm(np.concatenate([c.samples for c in tts.stream({TEXT!r}, seed={SEED}, **kw)]))
 batch = pcm(tts.generate_batch([{TEXT!r}, {OTHER!r}], seed=[{SEED}, 7], **kw)[0].audio)
 with tts.engine(max_active=4) as engine:
     handles = engine.submit_all([tts.request({TEXT!r}, seed=s, **kw) for s in ({SEED}, 7, 8, {SEED})])
     rows = [pcm(np.concatenate([c.samples for c in h])) for h in handles]
-np.savez(sys.argv[2], whole=whole, stream=stream, batch=batch, row0=rows[0], row3=rows[3])
+np.savez(sys.argv[2], whole=whole, deltas=deltas, stream=stream, batch=batch, row0=rows[0], row3=rows[3])
 """
 
 
@@ -159,3 +160,30 @@ def test_a_cloned_voice_gives_the_same_samples_in_python_and_http(base, load_tin
     clip = "data:audio/wav;base64," + base64.b64encode(CLIP.read_bytes()).decode()
     http = post(base, "/v1/audio/speech", body(ref_audio=clip, ref_text=CLIP_TEXT, voice="default")).content
     assert_same(http, python)
+
+
+def test_our_websocket_gives_python_stream_texts_samples(custom, python):
+    """Text that arrives as deltas is spoken in the streaming layout: the WebSocket's utterance equals Python's
+    `stream_text` of the same text, seed and settings (the text in one append, so that both have it whole by
+    the same frame)."""
+    ws_client = pytest.importorskip("websockets.sync.client")
+    url = custom.url.replace("http://", "ws://") + "/v1/audio/speech/stream"
+    recv = lambda ws: json.loads(ws.recv(timeout=120))  # noqa: E731
+    audio = b""
+    with ws_client.connect(url, additional_headers={"Authorization": f"Bearer {API_KEY}"}, open_timeout=60) as ws:
+        assert recv(ws)["type"] == "session.created"
+        ws.send(json.dumps({"type": "session.update", "session": {
+            "voice": "ryan", "language": "english", "seed": SEED, "max_new_tokens": FRAMES}}))
+        assert recv(ws)["type"] == "session.updated"
+        ws.send(json.dumps({"type": "input_text.append", "text": TEXT}))
+        ws.send(json.dumps({"type": "input_text.end"}))
+        for _ in range(2000):
+            event = recv(ws)
+            if event["type"] == "speech.audio.delta":
+                audio += base64.b64decode(event["audio"])
+            elif event["type"] == "speech.audio.done":
+                break
+            else:
+                assert event["type"] != "error", event
+    assert len(audio) == 2 * FRAMES * 1920
+    assert_same(audio, python["deltas"])

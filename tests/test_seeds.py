@@ -28,6 +28,7 @@ from fixture_checkpoints import checkpoint_dir  # noqa: E402
 from server_harness import API_KEY, ROOT, ServerProcess, shared_server  # noqa: E402
 
 TEXT, OTHER = "Same seed test.", "Another request beside it, a little longer."
+LONG = "The committee met on Tuesday to review the budget for the coming year, and asked for more detail."
 CLIP = ROOT / "tests" / "fixtures" / "clone" / "ref_16k.wav"
 CLIP_TEXT = "This is the reference transcript."
 FRAMES, SEED = 25, 42
@@ -57,7 +58,7 @@ def monkeypatch_module():
 def python(tmp_path_factory):
     """What Python gives on OpenBLAS (a fresh process: this one runs on MLX's own BLAS): PCM of `generate`,
     of `stream`'s chunks, of `stream_text` (the words as deltas: the streaming layout), of the first item of a batch beside another request, of 4 engine rows (seeds 42, 7,
-    8, 42) submitted together."""
+    8, 42) submitted together, of a longer text alone and joining a running stream."""
     out = tmp_path_factory.mktemp("seeds-python") / "python.npz"
     model = checkpoint_dir("custom_voice-0b6", tmp_path_factory.getbasetemp())
     env = {k: v for k, v in os.environ.items() if k != "MLX_QWEN3TTS_NO_OPENBLAS"}
@@ -83,7 +84,15 @@ batch = pcm(tts.generate_batch([{TEXT!r}, {OTHER!r}], seed=[{SEED}, 7], **kw)[0]
 with tts.engine(max_active=4) as engine:
     handles = engine.submit_all([tts.request({TEXT!r}, seed=s, **kw) for s in ({SEED}, 7, 8, {SEED})])
     rows = [pcm(np.concatenate([c.samples for c in h])) for h in handles]
-np.savez(sys.argv[2], whole=whole, deltas=deltas, stream=stream, batch=batch, row0=rows[0], row3=rows[3])
+long = {LONG!r}
+long_alone = pcm(tts.generate(long, seed={SEED}, **kw).audio)
+with tts.engine(max_active=4, prefill_budget=8) as engine:  # a joiner's prompt prefilled in pieces between steps
+    running = engine.submit(tts.request({OTHER!r}, speaker="vivian", language="english", max_tokens=200))
+    chunks = iter(running)
+    next(chunks)
+    joined = pcm(np.concatenate([c.samples for c in engine.submit(tts.request(long, seed={SEED}, **kw))]))
+    running.cancel()
+np.savez(sys.argv[2], long_alone=long_alone, joined=joined, whole=whole, deltas=deltas, stream=stream, batch=batch, row0=rows[0], row3=rows[3])
 """
 
 
@@ -141,11 +150,12 @@ def test_python_and_http_give_the_same_samples(custom, python):
 
 def test_a_batch_item_equals_the_request_alone(custom, python):
     """Beside other requests of other seeds (and lengths): in Python's batch, in the engine's rows that share
-    each step (chunks due together) and in the server's batch."""
+    each step (chunks due together), joining a running stream and in the server's batch."""
     alone = python["whole"]
     assert_same(python["batch"], alone)
     assert_same(python["row0"], alone)
     assert_same(python["row3"], alone)
+    assert_same(python["joined"], python["long_alone"])  # joining a running stream, its prompt in pieces
     items = [{"input": TEXT}, {"input": OTHER, "seed": 7}, {"input": TEXT, "seed": SEED}]
     reply = post(custom, "/v1/audio/speech/batch", {"items": items, "defaults": body()}).json()["data"]
     assert_same(base64.b64decode(reply[0]["audio"]), alone)

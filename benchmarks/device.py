@@ -60,9 +60,9 @@ def plan(args) -> list:
         ("join", py + ["-m", "benchmarks.join", "--preset", preset, "--streams", "2" if args.tiny else "3",
                        "--chars", "300" if args.tiny else "600,2400", "--dtype", "bfloat16",
                        "--out", str(out / "join.json")] + cache, 120, {}),
-        # a server's first request against its second, after Engine.warm: what the first use of shapes costs
-        ("first-request", py + ["-m", "benchmarks.first_request", "--preset", preset,
-                                "--out", str(out / "first-request.json")] + cache, 90, {}),
+        # a server's first request after Engine.warm against its 6th-10th (new prompt lengths): what is left to trace
+        ("first-request", py + ["-m", "benchmarks.first_request", "--preset", preset, "--processes",
+                                "1" if args.tiny else "3", "--out", str(out / "first-request.json")] + cache, 240, {}),
     ]
     run = py + ["-m", "benchmarks.run", "--out", str(out / "run")] + cache
     run += (["--tiny", "--frames", "3", "--batch-sizes", "1", "--no-peers"] if args.tiny

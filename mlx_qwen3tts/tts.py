@@ -7,6 +7,7 @@ Defaults follow the official wrappers: CustomVoice and VoiceDesign use the non-s
 layout, Base (default voice and cloning) the streaming one.
 """
 
+import itertools
 import time
 import warnings
 from dataclasses import dataclass, replace
@@ -28,7 +29,7 @@ from .loop.prompt import Prompt
 from .plan import Plan, build_plan
 from .seeds import retry_seed
 from .request import Request, build_request, checked_codes, clone_voice
-from .audio.chunks import AudioChunk, join_audio, stream_audio
+from .audio.chunks import AudioChunk, chunk_length, join_audio, stream_audio
 from .iterators import Iterated
 from .tokenizer import TemplateIds
 from .request_fields import FIELDS, Asked
@@ -290,7 +291,8 @@ class TTS:
         codes = np.array(codes, dtype=np.int32).reshape(-1, 16)
         audio = np.zeros((0,), dtype=np.float32)
         if decode and len(codes):
-            audio = self._decode(mx.array(codes), ref_codes=request.voice.ref_codes)
+            audio = self._decode(mx.array(codes), request.voice.ref_codes, request.first_chunk_frames,
+                                 request.chunk_frames)
         return Result(audio, codes, self.sample_rate, stats.stopped_on_eos, stats.max_frames, stats.prefill_s,
                       request.voice, stats.runaway)
 
@@ -379,22 +381,35 @@ class TTS:
                                           chunk_frames=chunk_frames, seed=seed, **kwargs))
         return self.request_chunks(request, split, aligner)
 
+    def warm(self, max_rows: int = 1):
+        """Trace, on this thread, every compiled graph a request run here meets (Metal, CUDA): the loop's frame
+        graphs for batches of up to `max_rows` rows (`generate_batch` of that many texts) and the codec's step
+        for every piece it is cut into, so that the first request costs what the next ones do. MLX keeps a
+        compiled function's traces per stream and each thread has its own: warm the thread that will speak
+        (an engine warms its own: `Engine.warm`). Returns self."""
+        self.loop.warm(max_rows)
+        self.codec.decoder.warm()
+        return self
+
     def engine(self, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None) -> Engine:
         """A continuous-batching `Engine` over this model: submit many requests, iterate their chunks."""
         return Engine(self.loop, self.codec, max_active=max_active, max_queue=max_queue, prefill_budget=prefill_budget)
 
     def decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
-        """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and cut
-        their share of the samples, as upstream does. Codes outside the codebooks are refused."""
+        """(T, 16) codes -> float32 audio. With ICL reference codes, decode them in front and drop
+        their samples, as upstream does. Decoded in the default stream's chunks, so `decode(result.codes)` is
+        bit for bit a default request's audio. Codes outside the codebooks are refused."""
         ref_codes = None if ref_codes is None else checked_codes(self.facts, ref_codes, "ref_codes")
         return self._decode(checked_codes(self.facts, codes), ref_codes)
 
-    def _decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None) -> np.ndarray:
-        """`decode` of codes the loop made (valid by construction)."""
-        full = codes if ref_codes is None else mx.concatenate([ref_codes.astype(mx.int32), codes])
-        audio = np.array(self.codec.decoder.decode(full[None])[0])
-        n_ref = 0 if ref_codes is None else ref_codes.shape[0]
-        return audio[int(n_ref / max(full.shape[0], 1) * audio.shape[0]):]
+    def _decode(self, codes: mx.array, ref_codes: Optional[mx.array] = None, first_chunk_frames: int = 1,
+                chunk_frames: Optional[int] = None) -> np.ndarray:
+        """`decode` of codes the loop made (valid by construction), in the chunks a stream of a request with
+        these chunk sizes decodes them in (`chunk_length`), after its ICL reference codes: a request's whole
+        audio is bit for bit its streamed audio, whichever front end ran it (the codec's result moves in the
+        last bits with the split)."""
+        lengths = (chunk_length(i, first_chunk_frames, chunk_frames) for i in itertools.count())
+        return np.array(self.codec.decoder.decode_chunks(codes.astype(mx.int32), lengths, ref_codes))
 
 
 def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:

@@ -94,6 +94,21 @@ def test_join_benchmark_runs_on_the_tiny_shapes(tmp_path, capsys):
             assert math.isfinite(r[key]) and r[key] > 0, key
 
 
+def test_first_request_benchmark_runs_on_the_tiny_shapes(tmp_path):
+    """One fresh process on the engine, one on Python's thread: ten requests each, each prompt a length of
+    its own, the first one's first audio over the median of the sixth to tenth."""
+    from benchmarks import first_request
+
+    assert len({len(first_request.prompt(i)) for i in range(20)}) == 20
+    for front in ("engine", "python"):
+        result = first_request.main(["--preset", "tiny", "--front", front, "--processes", "1", "--frames", "2",
+                                     "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / f"{front}.json")])
+        (run,) = next(iter(result["runs"].values()))
+        assert run["front"] == front and run["gpu_paths"] and len(run["first_audio_s"]) == 10
+        assert all(s > 0 for s in run["first_audio_s"]) and run["first_over_later"] > 0
+        assert json.loads((tmp_path / f"{front}.json").read_text())["median_first_over_later"]
+
+
 def test_prefill_benchmark_compares_passes_that_compute_the_same(tmp_path, capsys):
     """The prefill benchmark has a row per length and a time per chunk size; the passes it times fill
     the cache as one pass does."""

@@ -15,6 +15,7 @@ Bounds on the half-precision runs, with u = 2**-8 the unit roundoff of bfloat16:
 import json
 import math
 import warnings
+from pathlib import Path
 
 import mlx.core as mx
 import mlx.nn as nn
@@ -294,7 +295,7 @@ def test_streaming_costs_the_host_one_sync_a_frame_as_codes_alone(load_tiny, chu
 
 
 def test_engine_warm_leaves_the_first_streams_chunks_nothing_to_trace(load_tiny):
-    """`Engine.warm` traces the codec's compiled step for one stream's pieces (1, 4 and 16 frames), so a
+    """`Engine.warm` traces the codec's compiled step for every piece (`STEP_SIZES`), so a
     server's first request does not trace them on its way to first audio (on the H200, 2026-11-28: the
     first request after the warm-up took 1.10 s to first audio, a later one 0.18 s). A count of the calls
     of the Python function `mx.compile` traces, on a model loaded fresh (no traces cached)."""
@@ -304,9 +305,88 @@ def test_engine_warm_leaves_the_first_streams_chunks_nothing_to_trace(load_tiny)
     decoder._forward = lambda *args: traces.append(args[0].shape[1]) or forward(*args)
     with tts.engine(max_active=2) as engine:
         engine.warm()
-        assert sorted(traces) == [1, 4, 16]
+        assert sorted(traces) == sorted(STEP_SIZES)
         traces.clear()
         request = tts.request("Hello there.", speaker="ryan", language="english", seed=0, max_tokens=40)
         chunks = list(engine.submit(request))
     assert sum(len(c.samples) for c in chunks) == 40 * 1920  # 1 + 2 + 4 + 8 + 16 + 9 frames: every piece size
     assert traces == []
+
+
+# --- warm-up: nothing left to trace -----------------------------------------------------------------
+
+WORDS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+         "seventeen eighteen nineteen twenty").split()
+CLIP = Path(__file__).resolve().parent / "fixtures" / "clone" / "ref_16k.wav"
+
+
+def prompt_of(chars: int) -> str:
+    """A text of about `chars` characters (sentences of counted words): a prompt length of its own."""
+    words, text = iter(WORDS * (chars // 10 + 1)), ""
+    while len(text) < chars:
+        text += " ".join(next(words) for _ in range(7)) + ". "
+    return text[:chars].rstrip() + "."
+
+
+class Traces:
+    """Counts traces: every function handed to `mx.compile` after this is made (the model's graphs, loaded
+    after it) is wrapped so that each call MLX makes of it to trace is counted, with the thread it ran on."""
+
+    def __init__(self, monkeypatch):
+        import threading
+
+        self.seen, compile_ = [], mx.compile
+
+        def counting(fn, *args, **kwargs):
+            name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", "?")
+
+            def traced(*a):
+                self.seen.append((name, threading.current_thread().name))
+                return fn(*a)
+
+            return compile_(traced, *args, **kwargs)
+
+        monkeypatch.setattr(mx, "compile", counting)
+
+    def take(self) -> list:
+        seen, self.seen = self.seen, []
+        return seen
+
+
+def test_after_warm_up_requests_trace_nothing_new(load_tiny, monkeypatch):
+    """`Engine.warm` (the server's, before /health answers) and `TTS.warm` (Python's and the CLI's thread)
+    trace every graph requests meet: afterwards requests of 20 prompt lengths up to the server's
+    --max-input-chars (split into pieces past 300 characters), preset and cloned voices, streamed and whole,
+    alone and joining running streams (the engine's codec steps rows that fall due together), in Python and
+    through an engine, trace nothing. Before, each thread's first requests traced again (MLX keeps a trace per
+    stream, each thread its own), as did the codec step at batched shapes and an ICL reference's pieces."""
+    traces = Traces(monkeypatch)
+    custom = mlx_qwen3tts.load(str(load_tiny("custom_voice-0b6").path), dtype=mx.float32)
+    base = mlx_qwen3tts.load(str(load_tiny("base-0b6").path), dtype=mx.float32)
+    voice = base.clone(str(CLIP), ref_text="This is the reference transcript.")
+    lengths = iter([12, 40, 75, 130, 190, 260, 299, 340, 420, 600, 800, 1000, 1500, 2000, 2600, 3100, 3600,
+                    4000, 4095, 4096])  # 4096: the server's --max-input-chars
+    kw = dict(language="english", max_tokens=5)
+    with custom.engine(max_active=4) as one, base.engine(max_active=4) as two:
+        one.warm(), two.warm(), custom.warm(max_rows=2), base.warm()  # a batch of 2 below
+        assert traces.take(), "the warm-up traced nothing: the counter is not counting"
+
+        custom.generate(prompt_of(next(lengths)), speaker="ryan", seed=1, **kw)
+        list(custom.stream(prompt_of(next(lengths)), speaker="ryan", **kw))
+        base.generate(prompt_of(next(lengths)), voice=voice, seed=2, **kw)
+        list(base.stream(prompt_of(next(lengths)), voice=voice, chunk_frames=4, **kw))
+        custom.generate_batch([prompt_of(next(lengths)), prompt_of(next(lengths))], speaker="ryan", **kw)
+        assert traces.take() == []
+
+        for engine, tts, who in ((one, custom, dict(speaker="ryan")), (two, base, dict(voice=voice))):
+            alone = engine.submit(tts.request(prompt_of(next(lengths)), **who, **kw), whole=True)
+            list(alone)
+            running = engine.submit(tts.request(prompt_of(next(lengths)), **who, language="english", max_tokens=40))
+            chunks = iter(running)
+            next(chunks)  # it speaks; the next ones join it
+            joined = [engine.submit(tts.request(prompt_of(next(lengths)), **who, **kw)) for _ in range(5)]
+            for handle in joined:
+                list(handle)
+            list(chunks)
+        assert traces.take() == []
+    assert next(lengths, None) is None  # all 20 lengths were spoken

@@ -25,6 +25,8 @@ def speak(tts, job: Speaking):
     audio_out, codes_out = job.outs["audio"], job.outs["codes"]
     with ExitStack() as landing:  # the run's files are renamed into place together, once all are written
         if speech.text_stream or streaming.stream or streaming.play:
+            if streaming.play:  # every graph traced before the first chunk: a trace between chunks is a gap heard
+                tts.warm()
             source = dict(deltas=stdin_deltas()) if speech.text_stream else dict(text=job.text)
             request = tts.request(**source, first_chunk_frames=streaming.first_chunk_frames,
                                   chunk_frames=streaming.chunk_frames, **job.request)

@@ -17,7 +17,7 @@ the one-shot decode) where upstream decodes 300-frame chunks with only 25 frames
 import math
 from functools import cached_property
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 import mlx.core as mx
 import mlx.nn as nn
@@ -216,41 +216,52 @@ class CodecDecoder(nn.Module):
             raise InputError(f"this stream decodes batches of {batch}, got {codes.shape[0]}")
         pieces = (None if cpu_paths() else step_pieces(codes.shape[1])) or [codes.shape[1]]
         outputs, start = [], 0
-        for n in pieces:
-            audio, state.state = self._compiled_step(codes[:, start : start + n], state.state)
-            outputs.append(audio)
-            start += n
+        with mx.stream(decode_stream()):  # every step on one stream a thread: MLX keeps a trace per stream
+            for n in pieces:
+                audio, state.state = self._compiled_step(codes[:, start : start + n], state.state)
+                outputs.append(audio)
+                start += n
         state.frames += codes.shape[1]
         return outputs[0] if len(outputs) == 1 else mx.concatenate(outputs, axis=1)
 
-    def warm(self, frames: Tuple[int, ...] = (1, 4, 16)):
-        """Trace the compiled step (Metal, CUDA) for one stream's pieces of `frames` frames, so that the
-        first stream's chunks find them compiled (the default chunks are made of pieces of 1, 4 and 16
-        frames), on the stream where chunks are decoded. Nothing on the CPU, where the step is not compiled."""
+    def warm(self, frames: Tuple[int, ...] = STEP_SIZES):
+        """Trace the compiled step (Metal, CUDA) for one stream's pieces of `frames` frames (every piece `step`
+        cuts a chunk, a whole decode or an ICL reference into), on this thread's decode stream, where every
+        step runs: MLX keeps a compiled function's traces per stream, so each thread that decodes warms its
+        own. Nothing on the CPU, where the step is not compiled."""
         if cpu_paths():
             return
-        with mx.stream(decode_stream()):
-            for n in frames:
-                state = self.make_state(1)
-                mx.eval(self.step(mx.zeros((1, n, self.args.num_quantizers), mx.int32), state), state.state)
+        for n in frames:
+            state = self.make_state(1)
+            mx.eval(self.step(mx.zeros((1, n, self.args.num_quantizers), mx.int32), state), state.state)
 
     def step_streams(self, codes: mx.array, states: List[DecoderState]) -> mx.array:
-        """`step` for several one-item streams at once, each on its own state and at its own position:
-        codes (S, n, num_quantizers), states[s] for stream s -> audio (S, n * 1920). The states go
-        through one batched step (equal to stepping each alone), which costs about one stream's step
-        where the device is bound by per-step overhead."""
+        """`step` for several one-item streams, each on its own state and at its own position: codes
+        (S, n, num_quantizers), states[s] for stream s -> audio (S, n * 1920). Each stream is stepped alone
+        (a batch of one), so its samples are bit for bit those it gets decoded by itself, beside any other
+        streams: a batched step's matmuls and convolutions change their kernels and summation order with the
+        batch (on MLX's CPU backend with OpenBLAS, a few LSB of 16-bit audio), and a seed promises the
+        same samples wherever a request runs (docs/python.md). It also leaves one compiled step per piece
+        length, batch size 1, for the warm-up to trace."""
         if len(states) == 1:
             return self.step(codes, states[0])
-        for state in states:
-            state.caches = state.caches or self._make_caches(1)
-        joint = self.make_state(len(states))
-        joint.state = tree_map(lambda *parts: parts[0] if parts[0] is None else mx.concatenate(parts),
-                               *[state.state for state in states])
-        audio = self.step(codes, joint)
-        for i, state in enumerate(states):
-            state.state = tree_map(lambda a: a if a is None else a[i : i + 1], joint.state)
-            state.frames += codes.shape[1]
-        return audio
+        return mx.concatenate([self.step(codes[i : i + 1], state) for i, state in enumerate(states)])
+
+    def decode_chunks(self, codes: mx.array, lengths: Iterable[int], ref_codes: Optional[mx.array] = None) -> mx.array:
+        """One stream's codes (T, num_quantizers) decoded as a stream decodes them: its state primed with ICL
+        reference codes (their audio dropped), then steps of `lengths` frames (the last one cut to what is
+        left), so that the whole audio and the streamed chunks are the same samples. Returns (T * 1920,)."""
+        state, outputs, start = self.make_state(1), [], 0
+        if ref_codes is not None:
+            mx.eval(self.step(ref_codes.astype(mx.int32)[None], state), state.state)
+        lengths = iter(lengths)
+        while start < codes.shape[0]:
+            n = min(next(lengths), codes.shape[0] - start)
+            audio = self.step(codes[None, start : start + n], state)
+            mx.eval(audio, state.state)
+            outputs.append(audio[0])
+            start += n
+        return mx.concatenate(outputs) if outputs else mx.zeros((0,))
 
     @cached_property
     def _compiled_step(self):

@@ -7,9 +7,9 @@ prefilled in pieces between frame steps (about a frame step's work a step, measu
 running rows' frames, so a long prompt never stalls the streams already speaking; `warm()` compiles
 every batch size beforehand. A row leaves at its EOS, its frame limit or when cancelled; a row whose
 streamed-in text has not arrived waits without holding the others back. Each row keeps its own
-sampling settings, random key (from its seed) and codec decoder state (the rows' due chunks are
-decoded in one batched codec step), so a request's audio does not depend on what else runs: greedy
-requests equal their solo runs, seeded ones repeat.
+sampling settings, random key (from its seed) and codec decoder state (each row's due chunk is
+decoded alone, `CodecDecoder.step_streams`), so a request's audio does not depend on what else runs: greedy
+requests equal their solo runs, seeded ones repeat to the bit.
 
 The route of a request:
 1. `submit(request)` (any thread) evaluates the request's arrays there, queues a `Job` and returns a
@@ -18,8 +18,8 @@ The route of a request:
 2. The scheduler admits queued jobs into free rows (`max_active`), makes each job's row once the text
    its prefill needs is there (streamed text is pumped into a `TextFeed` by a small thread, or pushed
    by the caller into one, so a slow writer never blocks the scheduler), and adds it to the rows.
-3. Each step's frames go to their jobs' chunk decoders; the due chunks of all jobs are decoded in one
-   batched codec step and put on each job's queue; iterating the handle yields them (`AudioChunk`s
+3. Each step's frames go to their jobs' chunk decoders; the due chunks of all jobs are sent off together
+   (each decoded on its own state) and put on each job's queue; iterating the handle yields them (`AudioChunk`s
    with their `codes`).
 4. A job ends at its row's end, its error (re-raised from its own iteration: the others go on), or
    `cancel()` (or its handle dropped), which frees its row within one frame.
@@ -290,8 +290,9 @@ class Engine:
 
     def warm(self):
         """Compile the loop's graphs for every batch size this engine uses (up to `max_active` rows) and
-        the codec's step for one stream's chunks, so the first requests run as fast as the next (a server
-        calls it before it says it is ready).
+        the codec's step for every piece a stream's chunks and ICL references are cut into (each row decodes
+        alone, so batch size 1 only), where every request's work runs: the first
+        requests run as fast as the next (a server calls it before it says it is ready).
         Runs on the scheduler thread; blocks until done and raises what it raised."""
         done, errors = threading.Event(), []
         with self._lock:

@@ -1,0 +1,69 @@
+"""What French, Spanish, Italian and Portuguese share: a decimal comma, thousands with dots or spaces,
+the day before the month in a date, a number that agrees with a feminine noun, an ordinal's mark after
+its digits ("1er", "1.º", "1°", "1ª")."""
+
+import re
+
+from .common import SPACES, Spec
+
+
+class Romance(Spec):
+    group, decimal = ".", ","
+    date_order = "dmy"
+    minor_said = True
+    feminine_units: tuple = ()  # units whose noun is feminine ("heure", "hora")
+    feminine_currencies: tuple = ()
+    century_words: tuple = ()  # after which a roman numeral is an ordinal
+    ordinal_marks = {}  # mark -> gender ('m', 'f', or 'short': "1er" "primer")
+
+    def __init__(self):
+        self.units = {u: said for u, said in self.units.items() if u != "°"}  # "1° gennaio": an ordinal
+        super().__init__()
+        marks = "|".join(re.escape(m) for m in sorted(self.ordinal_marks, key=len, reverse=True) if "°" not in m)
+        # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
+        marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
+        self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        self._spaced_group = re.compile(r"(?<=\d)[" + SPACES[1:] + r"](?=\d{3}\b)")
+
+    def ordinal(self, n, gender="m", mark=""):
+        gender = self.ordinal_marks.get(mark.lstrip("."), self.ordinal_marks.get(mark, gender))
+        said = self.n2w(n, "ordinal")
+        if gender == "f":
+            said = re.sub(r"o\b", "a", said)
+        return said
+
+    def feminine(self, said: str) -> str:
+        return said
+
+    def cardinal(self, n, gender=None):
+        said = self.n2w(n)
+        return self.feminine(said) if gender == "f" else self.masculine(said) if gender == "m" else said
+
+    def masculine(self, said: str) -> str:
+        return said
+
+    def unit_gender(self, unit):
+        return "f" if unit in self.feminine_units else "m"
+
+    def currency_gender(self, currency, minor=False):
+        return "f" if currency in self.feminine_currencies and not minor else "m"
+
+    def roman(self, value, kind, word=""):
+        if kind == "regnal":
+            return self.regnal_number(value)
+        if kind == "ordinal" or word.casefold() in self.century_words:
+            return self.ordinal(value)
+        return self.cardinal(value)
+
+    def regnal_number(self, value):
+        return self.ordinal(value) if value <= 10 else self.cardinal(value)
+
+    def fraction(self, numerator, denominator):
+        said = self.fractions.get((numerator, denominator))
+        if said:
+            return said
+        name = self.n2w(denominator, "ordinal")
+        return f"{self.cardinal(numerator, 'm')} {self.plural_of(name) if numerator > 1 else name}"
+
+    def plural_of(self, word: str) -> str:
+        return word + "s"

@@ -113,7 +113,7 @@ class Spec:
         self._time = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\w:]|[.,]\d)")
         self._phone = re.compile(r"(?<![\w+])(\+\d{1,3}[" + SPACES + r"-]?(?:\(\d+\)[" + SPACES + r"-]?)?"
                                  r"\d+(?:[" + SPACES + r"-]\d+)+|\(\d{2,5}\)[" + SPACES + r"]?\d+(?:[" + SPACES +
-                                 r"-]\d+)*)(?![\w])")
+                                 r"-]\d+)*|\d{3}-\d{3}-\d{4}(?:-\d+)?|\d-\d{3}-\d{3}-\d{2}-\d{2})(?![\w-])")
         units = _alternation(self.units)
         self._unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + units + r")(?![\w/²³])")
         self._percent = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?%")

@@ -73,7 +73,8 @@ class Russian(Spec):
         self._ru_percent = re.compile(r"(?<![\w.,])([-−+]?" + self.NUM + r")\s?%")
 
     def cardinal(self, n, gender=None, case="n"):
-        return self.n2w(n, gender=gender or "m", case=case)
+        said = self.n2w(n, gender=gender or "m", case=case)
+        return said[len("одна "):] if said.startswith("одна тысяч") else said  # "тысяча сто", not "одна тысяча сто"
 
     def ordinal(self, n, gender="m", mark="", case="n"):
         if mark:

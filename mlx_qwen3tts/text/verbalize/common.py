@@ -260,17 +260,25 @@ class Spec:
         def said(table):
             index = {re.sub(r"\s", "", w): s for w, s in table.items()}
             return lambda m: index[re.sub(r"\s", "", m.group(1))]
-        for pattern, table in ((self._num_abbr, self.number_abbreviations),
-                               (self._name_abbr, self.name_abbreviations)):
-            if pattern is not None:
-                text = pattern.sub(said(table), text)
         if self._abbr is not None:
             say = said(self.abbreviations)
             # The abbreviation's dot ends the sentence too when a capital or the end follows.
             text = self._abbr.sub(lambda m: say(m) + ("." if m.group(1).endswith(".") and
-                                                      re.match(r"\s*(?:$|\n|[A-ZÀ-ÖØ-ÞА-Я])", text[m.end():])
-                                                      else ""), text)
+                                                      self._ends_sentence(text[m.end():]) else ""), text)
+        for pattern, table in ((self._num_abbr, self.number_abbreviations),
+                               (self._name_abbr, self.name_abbreviations)):
+            if pattern is not None:
+                text = pattern.sub(said(table), text)
         return text
+
+    def _ends_sentence(self, rest: str) -> bool:
+        """Whether an abbreviation's dot also ends its sentence: the text ends, or a capital follows that
+        begins no abbreviation of its own ("vgl. Nr. 9")."""
+        following = re.match(r"\s*(\S*)", rest).group(1)
+        if not following:
+            return True
+        return following[0].isupper() and not any(following.startswith(w.split()[0]) for w in
+                                                  (*self.number_abbreviations, *self.name_abbreviations))
 
     def read_money(self, text: str) -> str:
         if not self.currencies:

@@ -60,6 +60,9 @@ class Italian(Romance):
     fractions = {(1, 2): "un mezzo", (1, 3): "un terzo", (2, 3): "due terzi", (1, 4): "un quarto",
                  (3, 4): "tre quarti"}
 
+    def cardinal(self, n, gender=None):
+        return re.sub(r"(?<=\w)tre\b", "tré", super().cardinal(n, gender))  # ventitré, trentatré
+
     def masculine(self, said):
         return "un" if said == "uno" else said
 

@@ -56,6 +56,7 @@ class Russian(Spec):
              "га": ("гектар", "гектара", "гектаров")}
     _FEMININE = ("т", "мин", "с", "сек", "мс")
     percent = ("процент", "процента", "процентов")
+    name_abbreviations = {"г.": "год", "гг.": "годы"}  # never expanded alone: "1789 г." is a date's "года"
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
                             "т.": "том", "§": "параграф"}
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
@@ -74,7 +75,7 @@ class Russian(Spec):
 
     def cardinal(self, n, gender=None, case="n"):
         said = self.n2w(n, gender=gender or "m", case=case)
-        return said[len("одна "):] if said.startswith("одна тысяч") else said  # "тысяча сто", not "одна тысяча сто"
+        return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def ordinal(self, n, gender="m", mark="", case="n"):
         if mark:

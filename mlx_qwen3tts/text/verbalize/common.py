@@ -59,6 +59,7 @@ class Spec:
     """One language's words and readings; `read(text)` says its semiotic classes as words."""
 
     code = "en"
+    numbers = None  # num2words' language where it is not `code` (Brazilian Portuguese)
     group = ","  # thousands separators besides spaces
     decimal = "."  # the decimal separator
     point = "point"  # the decimal separator as said
@@ -73,6 +74,8 @@ class Spec:
     scales: dict = {}  # "million" -> (singular, plural) as said after a number
     units: dict = {}  # written -> (singular, plural)
     percent = "percent"
+    and_word = "and"
+    local_phones = False  # "1234-5678" is a telephone number, not a range
     range_word = "to"
     range_from = ""  # said before a range's first number ("from")
     date_order = "dmy"  # numeric dates
@@ -102,8 +105,8 @@ class Spec:
                                         r")(?!\w))?")
         self._money_after = re.compile(r"(?<![\w.,])(" + sign + num + r")(?:\s(" + scale + r"))?\s?(" + currency +
                                        r")(?![\w$])")
-        self._iso_date = re.compile(r"(?<![\w.-])(\d{4})-(\d{2})-(\d{2})(?![\w-]|\.\d)")
-        sep = r"[./]" if self.date_order != "mdy" else r"/"
+        self._iso_date = re.compile(r"(?<![\w.-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-]|\.\d)")
+        sep = r"[./-]" if self.date_order != "mdy" else r"/"
         self._numeric_date = re.compile(r"(?<![\w.,/-])(\d{1,2})(" + sep + r")(\d{1,2})\2(\d{4})(?![\w/]|[.,]\d)")
         months = list(self.months) + list(self.month_abbreviations)
         self._month = _alternation(months) if months else "(?!)"
@@ -117,6 +120,8 @@ class Spec:
         units = _alternation(self.units)
         self._unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + units + r")(?![\w/²³])")
         self._percent = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?%")
+        self._local_phone = re.compile(r"(?<![\w.,-])(\d{2}\s)?(\d{3,5})-(\d{4})(?![\w-]|[.,]\d)")
+        self._mixed = re.compile(r"(?<![\w.,/])(\d{1,3})\s(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._range = re.compile(r"(?<![\w.,:/-])(" + num + r")\s?[" + DASHES + r"]\s?(" + num + r")(?![\w.,:/-]\d|[-\w])")
         self._man = re.compile(r"(?<=[a-z])\(([1-9])\)")
@@ -140,7 +145,12 @@ class Spec:
     # Numbers ------------------------------------------------------------------------------------------------
 
     def n2w(self, value, to="cardinal", **extra) -> str:
-        return num2words(value, lang=self.code, to=to, **extra)
+        lang = self.numbers or self.code
+        try:
+            return num2words(value, lang=lang, to=to, **extra)
+        except (OverflowError, NotImplementedError, ValueError, TypeError):
+            # Beyond num2words (a 20-digit number): every digit said, never a digit dropped.
+            return " ".join(num2words(int(d), lang=lang) for d in str(value) if d.isdigit())
 
     def cardinal(self, n: int, gender: Optional[str] = None) -> str:
         """A whole number; `gender` (None: counted alone, 'm', 'f', 'n': before a noun) where the language's number agrees with its noun."""
@@ -314,7 +324,16 @@ class Spec:
                                                   int(m.group(3)) if m.group(3) else None), text)
 
     def read_telephones(self, text: str) -> str:
-        return self._phone.sub(lambda m: self.telephone(m.group(1)), text)
+        text = self._phone.sub(lambda m: self.telephone(m.group(1)), text)
+        if not self.local_phones:
+            return text
+
+        def local(m):
+            first, second = m.group(2), m.group(3)
+            if len(first) == 4 and 1000 <= int(first) <= 2099 and 1000 <= int(second) <= 2099 and not m.group(1):
+                return m.group(0)  # "1990-1995": a range of years
+            return self.telephone(m.group(0))
+        return self._local_phone.sub(local, text)
 
     def read_measures(self, text: str) -> str:
         if self.units:
@@ -324,7 +343,14 @@ class Spec:
     def read_percentages(self, text: str) -> str:
         return self._percent.sub(lambda m: f"{self.number(m.group(1))} {self.percent}", text)
 
+    def mixed(self, whole: int, numerator: int, denominator: int) -> str:
+        """A whole number and a fraction ("1 1/2")."""
+        return f"{self.cardinal(whole)} {self.and_word} {self.fraction(numerator, denominator)}"
+
     def read_fractions(self, text: str) -> str:
+        text = self._mixed.sub(lambda m: self.mixed(*map(int, m.groups())) if 0 < int(m.group(2)) < int(m.group(3))
+                               <= 16 else m.group(0), text)
+
         def said(m):
             numerator, denominator = int(m.group(1)), int(m.group(2))
             if not 1 < denominator <= 16 or numerator >= denominator * 4:

@@ -81,6 +81,7 @@ class German(Spec):
         nouns = "|".join(_ORDINAL_NOUNS)
         # "3. Oktober", "der 2. Weltkrieg", "am 3. Mai"; a number with a dot before a noun after an article.
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,4})(\.)(?=\s(?:" + months + "|" + nouns + r")\b)")
+        self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s(" + months + r")(?!\w)")
         self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E)) + r")\s(\d{1,3})\.(?=\s[A-ZÄÖÜ])")
         self._ending = re.compile(r"(\S+)?(\s?)(\S+?)\x01([rsne])")
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
@@ -110,7 +111,13 @@ class German(Spec):
 
     def time(self, hours, minutes, seconds):
         said = f"{self.cardinal(hours, 'f')} Uhr"
+        if seconds is not None:
+            return (said + f" {self.cardinal(minutes, 'f')} Minute{'' if minutes == 1 else 'n'}"
+                    f" {self.cardinal(seconds, 'f')} Sekunde{'' if seconds == 1 else 'n'}")
         return said + (f" {self.cardinal(minutes)}" if minutes else "")
+
+    def mixed(self, whole, numerator, denominator):
+        return self.cardinal(whole, "n") + self.fraction(numerator, denominator).replace(" ", "").lower()
 
     def fraction(self, numerator, denominator):
         if (numerator, denominator) in self.fractions:
@@ -127,7 +134,8 @@ class German(Spec):
         return self.cardinal(value)
 
     def read_times(self, text):
-        text = self._time_uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
+        text = self._time_uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
+                                                      int(m.group(3)) if m.group(3) else None), text)
         text = super().read_times(text)
         return self._uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
 
@@ -136,9 +144,13 @@ class German(Spec):
             noun = m.group(1)
             return ("eine halbe " if noun.startswith(_FEMININE) else "ein halbes " if noun.startswith(_NEUTER)
                     else "ein halber ")
+        text = self._mixed.sub(lambda m: self.mixed(*map(int, m.groups())) if 0 < int(m.group(2)) < int(m.group(3))
+                               <= 16 else m.group(0), text)
         return super().read_fractions(self._half.sub(half, text))
 
     def read_ordinals(self, text):
+        text = self._date_ordinal.sub(lambda m: f"{self.ordinal(int(m.group(1)), ending='r')} "
+                                                f"{MONTHS[self.month_of(m.group(2)) - 1]}", text)
         text = super().read_ordinals(text)
         return self._article_ordinal.sub(lambda m: f"{m.group(1)} {self.ordinal(int(m.group(2)))}", text)
 

@@ -63,6 +63,7 @@ class English(Spec):
                "°": "degrees", "½": "one half", "¼": "one quarter", "¾": "three quarters", "‰": "per mille",
                "~": "about"}
     fractions = {(1, 2): "one half", (1, 4): "one quarter", (3, 4): "three quarters"}
+    _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
     _ampm = re.compile(r"\s?([ap])\.?\s?m\b\.?", re.I)
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     _written_date = re.compile(r"\b(" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)"
@@ -100,6 +101,18 @@ class English(Spec):
         if kind == "regnal":
             return "the " + self.ordinal(value)
         return super().roman(value, kind, word)
+
+    def mixed(self, whole, numerator, denominator):
+        if (numerator, denominator) == (1, 2):
+            return f"{self.cardinal(whole)} and a half"
+        return super().mixed(whole, numerator, denominator)
+
+    def read_dates(self, text):
+        return super().read_dates(self._decade.sub(self.decade, text))  # before "s" is read as seconds
+
+    def decade(self, m):
+        said = self.year(int(m.group(1))) if len(m.group(1)) == 4 else self.cardinal(int(m.group(1)))
+        return re.sub(r"y$", "ies", said) if said.endswith("y") else said + "s"
 
     def read_times(self, text):
         def ampm(m):

@@ -40,6 +40,7 @@ class Spanish(Romance):
              "kWh": ("kilovatio hora", "kilovatios hora"), "V": ("voltio", "voltios"), "ha": ("hectárea", "hectáreas")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
+    and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     range_word = "a"
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
                      ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m"}
@@ -81,6 +82,8 @@ class Spanish(Romance):
 
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours, "f")
+        if seconds is not None:
+            return said + f" horas {self.cardinal(minutes)} minutos y {self.cardinal(seconds)} segundos"
         return said + (f" y {self.cardinal(minutes)}" if minutes else "")
 
 

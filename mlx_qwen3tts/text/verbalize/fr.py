@@ -48,6 +48,7 @@ class French(Romance):
              "ha": ("hectare", "hectares")}
     feminine_units = ("t", "min", "s", "ms")
     percent = "pour cent"
+    and_word, half, day_one = "et", "et demi", "premier"
     range_word = "à"
     ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",
                      "ᵉ": "m", "ᵉʳ": "m", "ʳᵉ": "f"}
@@ -64,6 +65,7 @@ class French(Romance):
                "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}
     fractions = {(1, 2): "un demi", (1, 3): "un tiers", (2, 3): "deux tiers", (1, 4): "un quart",
                  (3, 4): "trois quarts"}
+    _pairs = re.compile(r"(?<![\w.,])0\d(?:[ .\u00a0]\d\d){4}(?![\w]|[.,]\d)")
     _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\s?h\s?([0-5]\d)?(?![\w])")
 
     def __init__(self):
@@ -90,7 +92,16 @@ class French(Romance):
 
     def time(self, hours, minutes, seconds):
         said = f"{self.cardinal(hours, 'f')} heure{'s' if hours > 1 else ''}"
+        if seconds is not None:
+            return (said + f" {self.cardinal(minutes, 'f')} minute{'s' if minutes > 1 else ''}"
+                    f" {self.cardinal(seconds, 'f')} seconde{'s' if seconds > 1 else ''}")
         return said + (f" {self.cardinal(minutes, 'f')}" if minutes else "")
+
+    def read_telephones(self, text):
+        text = self._pairs.sub(lambda m: ", ".join(
+            (f"{self.cardinal(0)} {self.cardinal(int(p[1]))}" if p[0] == "0" else self.cardinal(int(p)))
+            for p in re.findall(r"\d\d", m.group(0))), text)
+        return super().read_telephones(text)
 
     def read_times(self, text):
         text = super().read_times(text)
@@ -98,6 +109,13 @@ class French(Romance):
 
     def plural_of(self, word):
         return word + "s"
+
+    def fraction(self, numerator, denominator):
+        name = {2: "demi", 3: "tiers", 4: "quart"}.get(denominator)
+        if name and (numerator, denominator) not in self.fractions:
+            plural = name if name.endswith("s") or numerator == 1 else name + "s"
+            return f"{self.cardinal(numerator, 'm')} {plural}"
+        return super().fraction(numerator, denominator)
 
 
 read = French().read

@@ -41,6 +41,7 @@ class Italian(Romance):
              "V": ("volt", "volt"), "A": ("ampere", "ampere"), "ha": ("ettaro", "ettari")}
     feminine_units = ("t", "h")
     percent = "per cento"
+    and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
     range_word = "a"
     ordinal_marks = {"°": "m", "º": "m", "ª": "f", "o": "m", "a": "f"}
     number_abbreviations = {"pag.": "pagina", "pagg.": "pagine", "p.": "pagina", "n.": "numero", "nr.": "numero",
@@ -81,6 +82,8 @@ class Italian(Romance):
 
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours)
+        if seconds is not None:
+            return said + f" e {self.cardinal(minutes)} minuti e {self.cardinal(seconds)} secondi"
         return said + (f" e {self.cardinal(minutes)}" if minutes else "")
 
 

@@ -17,11 +17,11 @@ class Portuguese(Romance):
     months = MONTHS
     joiner = " e "
     currencies = {"R$": ("real", "reais", "centavo", "centavos"), "BRL": ("real", "reais", "centavo", "centavos"),
-                  "€": ("euro", "euros", "cêntimo", "cêntimos"), "EUR": ("euro", "euros", "cêntimo", "cêntimos"),
+                  "€": ("euro", "euros", "centavo", "centavos"), "EUR": ("euro", "euros", "centavo", "centavos"),
                   "US$": ("dólar", "dólares", "centavo", "centavos"), "$": ("dólar", "dólares", "centavo", "centavos"),
                   "USD": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "pêni", "pence"),
                   "GBP": ("libra", "libras", "pêni", "pence"), "¥": ("iene", "ienes", "sen", "sen"),
-                  "JPY": ("iene", "ienes", "sen", "sen"), "CHF": ("franco suíço", "francos suíços", "cêntimo", "cêntimos"),
+                  "JPY": ("iene", "ienes", "sen", "sen"), "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
                   "₽": ("rublo", "rublos", "copeque", "copeques")}
     feminine_currencies = ("£", "GBP")
     scales = {"milhões": ("milhão", "milhões"), "milhão": ("milhão", "milhões"), "bilhões": ("bilhão", "bilhões"),
@@ -42,6 +42,8 @@ class Portuguese(Romance):
              "kWh": ("quilowatt-hora", "quilowatts-hora"), "V": ("volt", "volts"), "ha": ("hectare", "hectares")}
     feminine_units = ("t", "h")
     percent = "por cento"
+    numbers = "pt_BR"  # Brazilian numbers: "dezesseis", "um bilhão"
+    and_word, half, day_one, local_phones = "e", "e meio", "primeiro", True
     range_word = "a"
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", "o": "m", "a": "f"}
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "n.º": "número", "nº": "número",
@@ -74,7 +76,12 @@ class Portuguese(Romance):
 
     def time(self, hours, minutes, seconds):
         said = f"{self.cardinal(hours, 'f')} hora{'s' if hours != 1 else ''}"
+        if seconds is not None:
+            return said + f" e {self.cardinal(minutes)} minutos e {self.cardinal(seconds)} segundos"
         return said + (f" e {self.cardinal(minutes)}" if minutes else "")
+
+    def cardinal(self, n, gender=None):
+        return super().cardinal(n, gender).replace(",", "")
 
     def read_times(self, text):
         text = super().read_times(text)

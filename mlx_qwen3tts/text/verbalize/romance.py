@@ -23,6 +23,8 @@ class Romance(Spec):
         # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        months = "|".join(self.months)
+        self._day_one = re.compile(r"(?<![\w.,])1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
         self._spaced_group = re.compile(r"(?<=\d)[" + SPACES[1:] + r"](?=\d{3}\b)")
 
     def ordinal(self, n, gender="m", mark=""):
@@ -67,3 +69,29 @@ class Romance(Spec):
 
     def plural_of(self, word: str) -> str:
         return word + "s"
+
+    day_one = ""  # the first of a month ("primero", "premier")
+    half = ""  # "and a half" after a whole number ("et demi")
+    of_word = "de"  # between a scale word and its currency ("un millón de euros")
+    _SCALE_END = re.compile(r"(?:mill[oó]n(?:es)?|milh(?:ão|ões)|millions?|milliards?|milion[ei]|miliard[oi]|"
+                            r"bilh(?:ão|ões))$")
+
+    def mixed(self, whole, numerator, denominator):
+        if (numerator, denominator) == (1, 2) and self.half:
+            return f"{self.cardinal(whole)} {self.half}"
+        return super().mixed(whole, numerator, denominator)
+
+    def money(self, amount, currency, scale):
+        said = super().money(amount, currency, scale)
+        names = self.currencies[currency]
+        for name in (names[1], names[0]):
+            head = said[: -len(name)].rstrip()
+            if said.endswith(" " + name) and self._SCALE_END.search(head):
+                of = "d'" if self.of_word == "de" and self.code == "fr" and name[0] in "aeiouéèh" else self.of_word + " "
+                return f"{head} {of}{name}"
+        return said
+
+    def read_written_dates(self, text):
+        if self.day_one:
+            text = self._day_one.sub(self.day_one, text)
+        return super().read_written_dates(text)

@@ -13,7 +13,8 @@ MONTHS = ("января", "февраля", "марта", "апреля", "ма�
 _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("n", "m"), "я": ("n", "f"), "ая": ("n", "f"),
             "е": ("n", "n"), "ое": ("n", "n"), "го": ("g", "m"), "ого": ("g", "m"), "му": ("d", "m"),
             "ому": ("d", "m"), "м": ("p", "m"), "ом": ("p", "m"), "ю": ("a", "f"), "ую": ("a", "f"), "х": ("p", "m"),
-            "ых": ("p", "m"), "ми": ("i", "m")}
+            "ых": ("p", "m"), "ми": ("i", "m"), "ые": ("n", "m")}
+_PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
 
 
 class Russian(Spec):
@@ -69,8 +70,9 @@ class Russian(Spec):
         super().__init__()
         endings = "|".join(sorted(_ENDINGS, key=len, reverse=True))
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
-        self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.)(?=\W|$)")
-        self._written_date = re.compile(r"(?<![\w.,])(\d{1,2})\s(" + "|".join(MONTHS) + r")(?:\s(\d{4})(?:\s?(?:года|г\.))?)?")
+        self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
+        self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
+        self._written_date = re.compile(r"(?<![\w.,])((?:[Сс]|[Сс]о|[Дд]о|[Оо]т|[Пп]осле|[Оо]коло)\s)?(\d{1,2})\s(" + "|".join(MONTHS) + r")(?:\s(\d{4})(?:\s?(?:года|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.)))?)?")
         self._ru_percent = re.compile(r"(?<![\w.,])([-−+]?" + self.NUM + r")\s?%")
 
     def cardinal(self, n, gender=None, case="n"):
@@ -78,6 +80,8 @@ class Russian(Spec):
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def ordinal(self, n, gender="m", mark="", case="n"):
+        if mark in _PLURAL and n % 10 == 0 and n >= 1000:
+            return self.n2w(n, "ordinal", case=_PLURAL[mark], plural=True)
         if mark:
             case, gender = _ENDINGS[mark]
         return self.n2w(n, "ordinal", case=case, gender=gender)
@@ -120,6 +124,9 @@ class Russian(Spec):
 
     def time(self, hours, minutes, seconds):
         said = f"{self.cardinal(hours)} {('час', 'часа', 'часов')[self.plural_index(str(hours))]}"
+        if seconds is not None:
+            said += f" {self.cardinal(minutes, 'f')} {('минута', 'минуты', 'минут')[self.plural_index(str(minutes))]}"
+            return said + f" {self.cardinal(seconds, 'f')} {('секунда', 'секунды', 'секунд')[self.plural_index(str(seconds))]}"
         if minutes:
             said += f" {self.cardinal(minutes, 'f')} {('минута', 'минуты', 'минут')[self.plural_index(str(minutes))]}"
         return said
@@ -129,6 +136,10 @@ class Russian(Spec):
             return f"одна {self.n2w(denominator, 'ordinal', gender='f')}"
         return f"{self.cardinal(numerator, 'f')} {self.n2w(denominator, 'ordinal', case='g', plural=True)}"
 
+    def mixed(self, whole, numerator, denominator):
+        return f"{self.cardinal(whole, 'f')} {('целая', 'целых', 'целых')[self.plural_index(str(whole))]} " \
+               f"{self.fraction(numerator, denominator)}"
+
     def roman(self, value, kind, word=""):
         if kind == "regnal":
             return self.n2w(value, "ordinal").capitalize()
@@ -137,14 +148,19 @@ class Russian(Spec):
             return self.ordinal(value, case=case)
         return self.cardinal(value)
 
+    def read_money(self, text):
+        text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None), text)
+        return super().read_money(text)
+
     def read_written_dates(self, text):
         def written(m):
-            said = f"{self.ordinal(int(m.group(1)), 'n')} {m.group(2)}"
-            return said + (f" {self.ordinal(int(m.group(3)), 'm', case='g')} года" if m.group(3) else "")
+            case = "g" if m.group(1) else "n"
+            said = f"{m.group(1) or ''}{self.ordinal(int(m.group(2)), 'n', case=case)} {m.group(3)}"
+            return said + (f" {self.ordinal(int(m.group(4)), 'm', case='g')} года" if m.group(4) else "")
 
         def year(m):
-            case = {"году": "p", "года": "g", "г.": "g", "год": "n"}[m.group(2)]
-            word = {"году": "году", "года": "года", "г.": "года", "год": "год"}[m.group(2)]
+            case = {"году": "p", "года": "g", "г.": "g", "г": "g", "год": "n"}[m.group(2)]
+            word = {"году": "году", "года": "года", "г.": "года", "г": "года", "год": "год"}[m.group(2)]
             return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
         text = self._written_date.sub(written, text)
         return self._year.sub(year, text)

@@ -80,6 +80,7 @@ class Spec:
     range_from = ""  # said before a range's first number ("from")
     date_order = "dmy"  # numeric dates
     ordinal_pattern = None  # regex whose group 1 is the number and group 2 the mark
+    in_context: tuple = ()  # abbreviations of the shared table said only by a pass that knows their context
     number_abbreviations: dict = {}  # said only before a number: "No. 5", "S. 12"
     name_abbreviations: dict = {}  # said only before a capitalized name: "M. Dupont"
     roman_before: tuple = ()  # words after which a roman numeral is a number (Chapter IV)
@@ -92,7 +93,8 @@ class Spec:
 
     def __init__(self):
         self.abbreviations = {w: s for w, s in ABBREVIATIONS.get(self.code, {}).items()
-                              if w not in self.number_abbreviations and w not in self.name_abbreviations}
+                              if w not in self.number_abbreviations and w not in self.name_abbreviations
+                              and w not in self.in_context}
         g = re.escape(self.group) + SPACES
         self.NUM = (r"(?:[1-9]\d{0,2}(?:[" + g + r"]\d{3})+(?!\d)|\d+)(?:" + re.escape(self.decimal) + r"\d+)?")
         num, sign = self.NUM, r"(?:(?<![\w.,])[-−+])?"

@@ -57,7 +57,7 @@ class Russian(Spec):
              "га": ("гектар", "гектара", "гектаров")}
     _FEMININE = ("т", "мин", "с", "сек", "мс")
     percent = ("процент", "процента", "процентов")
-    name_abbreviations = {"г.": "год", "гг.": "годы"}  # never expanded alone: "1789 г." is a date's "года"
+    in_context = ("г.", "гг.")  # "1789 г." is a date's "года"; "г. Москва" a city's
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
                             "т.": "том", "§": "параграф"}
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
@@ -161,6 +161,8 @@ class Russian(Spec):
         def year(m):
             case = {"году": "p", "года": "g", "г.": "g", "г": "g", "год": "n"}[m.group(2)]
             word = {"году": "году", "года": "года", "г.": "года", "г": "года", "год": "год"}[m.group(2)]
+            if m.group(2).startswith("г") and len(m.group(2)) <= 2 and re.search(r"\b[Вв]\s$", m.string[:m.start()]):
+                case, word = "p", "году"  # "в 1812 г.": "в ... году"
             return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
         text = self._written_date.sub(written, text)
         return self._year.sub(year, text)

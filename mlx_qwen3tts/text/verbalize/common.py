@@ -95,6 +95,9 @@ class Spec:
         self.abbreviations = {w: s for w, s in ABBREVIATIONS.get(self.code, {}).items()
                               if w not in self.number_abbreviations and w not in self.name_abbreviations
                               and w not in self.in_context}
+        for written, said in list(self.abbreviations.items()):  # "См." at a sentence's start, as "см."
+            if written[0].islower() and written[0].upper() + written[1:] not in self.abbreviations:
+                self.abbreviations[written[0].upper() + written[1:]] = said[0].upper() + said[1:]
         g = re.escape(self.group) + SPACES
         self.NUM = (r"(?:[1-9]\d{0,2}(?:[" + g + r"]\d{3})+(?!\d)|\d+)(?:" + re.escape(self.decimal) + r"\d+)?")
         num, sign = self.NUM, r"(?:(?<![\w.,])[-−+])?"
@@ -384,8 +387,8 @@ class Spec:
     def read_ranges(self, text: str) -> str:
         def said(m):
             first, second = m.group(1), m.group(2)
-            try:
-                if self.value(first)[0] >= self.value(second)[0]:
+            try:  # a hyphen between descending numbers may be a minus; an en dash is always a range
+                if self.value(first)[0] >= self.value(second)[0] and "-" in m.group(0):
                     return m.group(0)
             except ValueError:
                 return m.group(0)

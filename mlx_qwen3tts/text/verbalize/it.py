@@ -43,7 +43,7 @@ class Italian(Romance):
     percent = "per cento"
     and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
     range_word = "a"
-    ordinal_marks = {"°": "m", "º": "m", "ª": "f", "o": "m", "a": "f"}
+    ordinal_marks = {"°": "m", "º": "m", "ª": "f"}
     number_abbreviations = {"pag.": "pagina", "pagg.": "pagine", "p.": "pagina", "n.": "numero", "nr.": "numero",
                             "cap.": "capitolo", "vol.": "volume", "art.": "articolo", "tel.": "telefono",
                             "fig.": "figura", "§": "paragrafo"}
@@ -62,7 +62,9 @@ class Italian(Romance):
                  (3, 4): "tre quarti"}
 
     def cardinal(self, n, gender=None):
-        return re.sub(r"(?<=\w)tre\b", "tré", super().cardinal(n, gender))  # ventitré, trentatré
+        said = super().cardinal(n, gender).replace("centodicotto", "centodiciotto")  # num2words' "118"
+        said = re.sub(r"(milion[ei]|miliard[oi]),? e ", r"\1 ", said).replace(",", "")
+        return re.sub(r"(?<=\w)tre\b", "tré", said)  # ventitré, trentatré
 
     def masculine(self, said):
         return "un" if said == "uno" else said

@@ -45,7 +45,7 @@ class Portuguese(Romance):
     numbers = "pt_BR"  # Brazilian numbers: "dezesseis", "um bilhão"
     and_word, half, day_one, local_phones = "e", "e meio", "primeiro", True
     range_word = "a"
-    ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", "o": "m", "a": "f"}
+    ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "n.º": "número", "nº": "número",
                             "Nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volume", "art.": "artigo",
                             "tel.": "telefone", "fig.": "figura", "§": "parágrafo"}

@@ -141,8 +141,8 @@ class Russian(Spec):
                f"{self.fraction(numerator, denominator)}"
 
     def roman(self, value, kind, word=""):
-        if kind == "regnal":
-            return self.n2w(value, "ordinal").capitalize()
+        if kind == "regnal":  # "Екатерина II": a queen's number is feminine
+            return self.n2w(value, "ordinal", gender="f" if word.endswith(("а", "я")) else "m").capitalize()
         if kind == "ordinal":
             case = {"века": "g", "веке": "p", "веку": "d", "съезда": "g"}.get(word, "n")
             return self.ordinal(value, case=case)

@@ -37,6 +37,7 @@ _UNDERSCORE = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")  # snake_case: a pause betw
 _POWER = re.compile(r"(?<![\w^])([A-Za-z]|\d+(?:\.\d+)?)\s?\^\s?(-?(?:\d+|[A-Za-z]))(?![\w^])")
 _EMOJI_SPACE = re.compile(r"[ \t]+(?=[.,!?;:](?!\w)|$)")
 _DIGITS = re.compile(r"\d+")
+_PICTOGRAPHS = re.compile("[\u2300-\U0010ffff\ufe0f]")  # where emoji and pictographs are
 # "dot", "slash" and "at" of web and e-mail addresses, per language (English for the rest).
 ADDRESS_WORDS = {"en": ("dot", "slash", "at"), "de": ("Punkt", "Schrägstrich", "at"),
                  "fr": ("point", "slash", "arobase"), "es": ("punto", "barra", "arroba"),
@@ -117,7 +118,7 @@ def _pictograph(ch: str) -> bool:
 
 def normalize(text: str, language: str = "auto") -> str:
     """`text` with its numbers and symbols as words in `language` (a request language name, a code or 'auto')."""
-    text = "".join(ch for ch in text if not _pictograph(ch))
+    text = _PICTOGRAPHS.sub(lambda m: "" if _pictograph(m.group(0)) else m.group(0), text)
     # The spaces a dropped emoji leaves before punctuation (not before a word's dot: "or .clippy.toml").
     text = _EMOJI_SPACE.sub("", text)
     lang = language_code(language, text)

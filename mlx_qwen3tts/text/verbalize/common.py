@@ -9,6 +9,7 @@ characters, so a reading is never worse than the text as written.
 """
 
 import re
+from functools import lru_cache
 from typing import Optional
 
 from num2words import num2words
@@ -44,6 +45,16 @@ def tech(m) -> str:
             part = " ".join(part.upper())
         said.append(part)
     return " ".join(said)
+
+
+@lru_cache(maxsize=65536)
+def _n2w(value, lang: str, to: str, extra: tuple) -> str:
+    """num2words, remembered (a book says the same numbers again and again)."""
+    try:
+        return num2words(value, lang=lang, to=to, **dict(extra))
+    except (OverflowError, NotImplementedError, ValueError, TypeError):
+        # Beyond num2words (a 20-digit number): every digit said, never a digit dropped.
+        return " ".join(num2words(int(d), lang=lang) for d in str(value) if d.isdigit())
 
 
 def _alternation(words) -> str:
@@ -150,12 +161,7 @@ class Spec:
     # Numbers ------------------------------------------------------------------------------------------------
 
     def n2w(self, value, to="cardinal", **extra) -> str:
-        lang = self.numbers or self.code
-        try:
-            return num2words(value, lang=lang, to=to, **extra)
-        except (OverflowError, NotImplementedError, ValueError, TypeError):
-            # Beyond num2words (a 20-digit number): every digit said, never a digit dropped.
-            return " ".join(num2words(int(d), lang=lang) for d in str(value) if d.isdigit())
+        return _n2w(value, self.numbers or self.code, to, tuple(sorted(extra.items())))
 
     def cardinal(self, n: int, gender: Optional[str] = None) -> str:
         """A whole number; `gender` (None: counted alone, 'm', 'f', 'n': before a noun) where the language's number agrees with its noun."""

@@ -83,7 +83,8 @@ class German(Spec):
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,4})(\.)(?=\s(?:" + months + "|" + nouns + r")\b)")
         self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s(" + months + r")(?!\w)")
         self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E)) + r")\s(\d{1,3})\.(?=\s[A-ZÄÖÜ])")
-        self._ending = re.compile(r"(\S+)?(\s?)(\S+?)\x01([rsne])")
+        self._ending = re.compile(r"(\w+)\x01([rsne])")
+        self._word_before = re.compile(r"(\S+)\s$")
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
         self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
@@ -160,16 +161,18 @@ class German(Spec):
     def endings(self, text):
         """An ordinal's case ending from the word before it: -en after 'am', 'dem'..., -e after 'der'...,
         else the ending it was given (-r in a date, -s before 'Jahrhundert')."""
+        if "\x01" not in text:
+            return text
+
         def said(m):
-            before, space, word, ending = m.groups()
-            before = before or ""
+            word, ending = m.groups()
+            before = self._word_before.search(m.string, max(0, m.start() - 40), m.start())
+            before = before.group(1) if before else ""
             if before in _EN:
                 ending = "n"
-            elif before in _E:
+            elif before in _E or ending == "e":
                 ending = ""
-            elif ending == "e":
-                ending = ""
-            return f"{before}{space}{word}{ending}"
+            return word + ending
         return self._ending.sub(said, text)
 
 

@@ -34,7 +34,7 @@ def roman_value(numeral: str) -> Optional[int]:
 _TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9._-]*[A-Za-z])(?=[A-Za-z0-9._-]*\d)"
                    r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?![\w-])")
 _TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
-_DOTTED = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
+_DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
 
 
 def tech(m) -> str:
@@ -121,7 +121,7 @@ class Spec:
                                         r")(?!\w))?")
         self._money_after = re.compile(r"(?<![\w.,])(" + sign + num + r")(?:\s(" + scale + r"))?\s?(" + currency +
                                        r")(?![\w$])")
-        self._iso_date = re.compile(r"(?<![\w.-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-]|\.\d)")
+        self._iso_date = re.compile(r"(?<![\w./-])(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?![\w/-]|\.\d)")
         sep = r"[./-]" if self.date_order != "mdy" else r"/"
         self._numeric_date = re.compile(r"(?<![\w.,/-])(\d{1,2})(" + sep + r")(\d{1,2})\2(\d{4})(?![\w/]|[.,]\d)")
         months = list(self.months) + list(self.month_abbreviations)
@@ -140,7 +140,8 @@ class Spec:
         self._mixed = re.compile(r"(?<![\w.,/])(\d{1,3})\s(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._range = re.compile(r"(?<![\w.,:/-])(" + num + r")\s?[" + DASHES + r"]\s?(" + num + r")(?![\w.,:/-]\d|[-\w])")
-        self._man = re.compile(r"(?<=[a-z])\(([1-9])\)")
+        # A manual page's section: "find(1)", "PSTREE(1)", "open(3perl)", "sources.list(5)".
+        self._man = re.compile(r"(?<=[A-Za-z][\w.+-])\(([1-9][a-z]{0,4})\)(?!\w)")
         self._number = re.compile(r"(?<![\w])(" + sign + r")(" + num + r")(?![\w])")
         romans = r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
         self._roman_before = (re.compile(r"\b(" + _alternation(self.roman_before) + r")\s(" + romans + r")\b(?![.\w']\w)")
@@ -216,9 +217,9 @@ class Spec:
         if amount[0] in "-−+":
             sign, amount = (self.plus if amount[0] == "+" else self.minus) + " ", amount[1:]
         whole, fraction = self.value(amount)
-        if fraction and len(fraction) != 2:
+        if fraction and len(fraction) > 2:
             return sign + f"{self.number(amount)} {names[1]}"
-        cents = int(fraction or 0)
+        cents = int(fraction.ljust(2, "0")) if fraction else 0
         major = f"{self.cardinal(whole, self.currency_gender(currency))} {names[self.plural_index(str(whole))]}"
         if not cents:
             return sign + major
@@ -309,7 +310,7 @@ class Spec:
 
     def read_dates(self, text: str) -> str:
         def iso(m):
-            year, month, day = map(int, m.groups())
+            year, month, day = int(m.group(1)), int(m.group(3)), int(m.group(4))
             return self.date(day, month, year) if 1 <= month <= 12 and 1 <= day <= 31 else m.group(0)
 
         def numeric(m):
@@ -416,6 +417,8 @@ class Spec:
         """A number with dots: a decimal or thousands where the language writes them so, else a version,
         each part a number and a part with a leading zero digit by digit."""
         written = m.group(1)
+        if written[0] in "-−":
+            return f"{self.minus} {self.dotted(_DOTTED.match(written[1:]))}"
         parts = written.split(".")
         if self.decimal == "." and len(parts) == 2:
             return self.number(written)

@@ -66,9 +66,10 @@ class English(Spec):
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
     _ampm = re.compile(r"\s?([ap])\.?\s?m\b\.?", re.I)
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
-    _written_date = re.compile(r"\b(" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)"
-                               r"\s(\d{1,2})(?:st|nd|rd|th)?(?:,?\s(\d{4}))?\b")
-    _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(" + "|".join(MONTHS) + r")(?:,?\s(\d{4}))?\b")
+    # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
+    _MONTH = (r"(?!may\b)(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
+    _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
+    _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
     def cardinal(self, n: int, gender: str = "m") -> str:
         return self.n2w(n).replace(" and ", " ").replace(",", "")
@@ -124,18 +125,20 @@ class English(Spec):
 
     def read_written_dates(self, text):
         def month_first(m):
-            month = self.month_of(m.group(1)) if m.group(1) in MONTHS else self.month_of(m.group(1).rstrip(".") + ".")
+            month = self.month_of(m.group(1))
             return self.date(int(m.group(2)), month, int(m.group(3)) if m.group(3) else None)
 
         def day_first(m):
-            said = f"the {self.ordinal(int(m.group(1)))} of {m.group(2)}"
+            the = "" if re.search(r"\bthe\s$", m.string[max(0, m.start() - 4):m.start()], re.I) else "the "
+            said = f"{the}{self.ordinal(int(m.group(1)))} of {self.months[self.month_of(m.group(2)) - 1]}"
             return said + (f" {self.year(int(m.group(3)))}" if m.group(3) else "")
         text = self._written_date.sub(lambda m: month_first(m) if 1 <= int(m.group(2)) <= 31 else m.group(0), text)
         text = self._day_month.sub(lambda m: day_first(m) if 1 <= int(m.group(1)) <= 31 else m.group(0), text)
         return super().read_written_dates(text)
 
     def month_of(self, written):
-        key = written.casefold()
+        key = written.casefold().rstrip(".")
+        key = next((m.casefold() for m in MONTHS if m.casefold() == key), key)
         if key not in self._month_index and key + "." in self._month_index:
             key += "."
         return self._month_index[key] + 1

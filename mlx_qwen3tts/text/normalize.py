@@ -77,9 +77,12 @@ def language_code(language: str, text: str) -> str:
 @lru_cache(maxsize=None)
 def reader(code: str):
     """`read(text)` of a language's module in `verbalize`, or None where it has none."""
+    name = f"{__package__}.verbalize.{code}"
     try:
-        return importlib.import_module(f".verbalize.{code}", __package__).read
-    except ImportError:
+        return importlib.import_module(name).read
+    except ModuleNotFoundError as e:
+        if e.name != name:  # the module is there but something it needs is not: say so
+            raise
         return None
 
 

@@ -69,7 +69,8 @@ def main():
         print(json.dumps(results))
         return
     for lang, r in results.items():
-        print(f"{lang}: {r['accuracy']:.1%} of {r['cases']} cases ({', '.join(f'{s} {v}' for s, v in r['sources'].items())})"
+        sources = ", ".join(f"{s} {v}" for s, v in r["sources"].items())
+        print(f"{lang}: {r['accuracy']:.1%} of {r['cases']} cases ({sources})"
               f"; sentence p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms; {r['book_words']} words in {r['book_s']} s")
         print("    " + ", ".join(f"{c} {v:.0%}" for c, v in r["classes"].items()))
 

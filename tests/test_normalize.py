@@ -15,7 +15,8 @@ from mlx_qwen3tts.text.normalize import normalize
     ("german", "Nur $9.", "Nur neun Dollar."),
     ("german", "Füll 3,5 Liter ein.", "Füll drei Komma fünf Liter ein."),
     # 2: thousands with spaces of every kind
-    ("french", "Soit 3 456 789 lignes.", "Soit trois millions quatre cent cinquante-six mille sept cent quatre-vingt-neuf lignes."),
+    ("french", "Soit 3 456 789 lignes.",
+     "Soit trois millions quatre cent cinquante-six mille sept cent quatre-vingt-neuf lignes."),
     ("french", "Soit 7\u00a0200 lignes.", "Soit sept mille deux cents lignes."),
     ("french", "Soit 7\u202f200 lignes.", "Soit sept mille deux cents lignes."),
     # 3: a leading zero is never dropped

@@ -139,12 +139,14 @@ class Spec:
         self._local_phone = re.compile(r"(?<![\w.,-])(\d{2}\s)?(\d{3,5})-(\d{4})(?![\w-]|[.,]\d)")
         self._mixed = re.compile(r"(?<![\w.,/])(\d{1,3})\s(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
-        self._range = re.compile(r"(?<![\w.,:/-])(" + num + r")\s?[" + DASHES + r"]\s?(" + num + r")(?![\w.,:/-]\d|[-\w])")
+        self._range = re.compile(r"(?<![\w.,:/-])(" + num + r")\s?[" + DASHES + r"]\s?(" + num
+                                 + r")(?![\w.,:/-]\d|[-\w])")
         # A manual page's section: "find(1)", "PSTREE(1)", "open(3perl)", "sources.list(5)".
         self._man = re.compile(r"(?<=[A-Za-z][\w.+-])\(([1-9][a-z]{0,4})\)(?!\w)")
         self._number = re.compile(r"(?<![\w])(" + sign + r")(" + num + r")(?![\w])")
         romans = r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
-        self._roman_before = (re.compile(r"\b(" + _alternation(self.roman_before) + r")\s(" + romans + r")\b(?![.\w']\w)")
+        self._roman_before = (re.compile(r"\b(" + _alternation(self.roman_before) + r")\s(" + romans
+                                         + r")\b(?![.\w']\w)")
                               if self.roman_before else None)
         self._roman_after = (re.compile(r"\b(" + romans + r")(\.|e|er|ème|º|°)?\s(" + _alternation(self.roman_after)
                                         + r")\b") if self.roman_after else None)
@@ -165,7 +167,8 @@ class Spec:
         return _n2w(value, self.numbers or self.code, to, tuple(sorted(extra.items())))
 
     def cardinal(self, n: int, gender: Optional[str] = None) -> str:
-        """A whole number; `gender` (None: counted alone, 'm', 'f', 'n': before a noun) where the language's number agrees with its noun."""
+        """A whole number; `gender` (None: counted alone, 'm', 'f', 'n': before a noun) where the language's
+        number agrees with its noun."""
         return self.n2w(n)
 
     def ordinal(self, n: int, gender: str = "m", mark: str = "") -> str:

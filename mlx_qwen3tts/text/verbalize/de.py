@@ -39,7 +39,8 @@ class German(Spec):
                   "JPY": ("Yen", "Yen", "Sen", "Sen"), "CHF": ("Franken", "Franken", "Rappen", "Rappen"),
                   "Fr.": ("Franken", "Franken", "Rappen", "Rappen"), "₽": ("Rubel", "Rubel", "Kopeke", "Kopeken"),
                   "RUB": ("Rubel", "Rubel", "Kopeke", "Kopeken"), "R$": ("Real", "Real", "Centavo", "Centavos")}
-    scales = {"Mio.": ("Million", "Millionen"), "Millionen": ("Million", "Millionen"), "Mrd.": ("Milliarde", "Milliarden"),
+    scales = {"Mio.": ("Million", "Millionen"), "Millionen": ("Million", "Millionen"),
+              "Mrd.": ("Milliarde", "Milliarden"),
               "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend")}
     units = {"km": ("Kilometer", "Kilometer"), "kg": ("Kilogramm", "Kilogramm"), "cm": ("Zentimeter", "Zentimeter"),
              "mm": ("Millimeter", "Millimeter"), "m": ("Meter", "Meter"), "g": ("Gramm", "Gramm"),
@@ -51,7 +52,8 @@ class German(Spec):
              "kB": ("Kilobyte", "Kilobyte"), "KB": ("Kilobyte", "Kilobyte"), "KiB": ("Kibibyte", "Kibibyte"),
              "MiB": ("Mebibyte", "Mebibyte"), "GiB": ("Gibibyte", "Gibibyte"), "°C": ("Grad Celsius", "Grad Celsius"),
              "°F": ("Grad Fahrenheit", "Grad Fahrenheit"), "°": ("Grad", "Grad"),
-             "km/h": ("Kilometer pro Stunde", "Kilometer pro Stunde"), "m/s": ("Meter pro Sekunde", "Meter pro Sekunde"),
+             "km/h": ("Kilometer pro Stunde", "Kilometer pro Stunde"),
+             "m/s": ("Meter pro Sekunde", "Meter pro Sekunde"),
              "m²": ("Quadratmeter", "Quadratmeter"), "qm": ("Quadratmeter", "Quadratmeter"),
              "km²": ("Quadratkilometer", "Quadratkilometer"), "m³": ("Kubikmeter", "Kubikmeter"),
              "Hz": ("Hertz", "Hertz"), "kHz": ("Kilohertz", "Kilohertz"), "MHz": ("Megahertz", "Megahertz"),

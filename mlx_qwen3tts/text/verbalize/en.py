@@ -38,7 +38,8 @@ class English(Spec):
              "kB": ("kilobyte", "kilobytes"), "KB": ("kilobyte", "kilobytes"), "KiB": ("kibibyte", "kibibytes"),
              "MiB": ("mebibyte", "mebibytes"), "GiB": ("gibibyte", "gibibytes"), "TiB": ("tebibyte", "tebibytes"),
              "Gbit/s": ("gigabit per second", "gigabits per second"),
-             "Mbit/s": ("megabit per second", "megabits per second"), "Mbps": ("megabit per second", "megabits per second"),
+             "Mbit/s": ("megabit per second", "megabits per second"),
+             "Mbps": ("megabit per second", "megabits per second"),
              "°C": ("degree Celsius", "degrees Celsius"), "°F": ("degree Fahrenheit", "degrees Fahrenheit"),
              "°": ("degree", "degrees"), "km/h": ("kilometer per hour", "kilometers per hour"),
              "mph": ("mile per hour", "miles per hour"), "m/s": ("meter per second", "meters per second"),
@@ -46,7 +47,8 @@ class English(Spec):
              "m³": ("cubic meter", "cubic meters"), "cm²": ("square centimeter", "square centimeters"),
              "Hz": ("hertz", "hertz"), "kHz": ("kilohertz", "kilohertz"), "MHz": ("megahertz", "megahertz"),
              "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"), "kW": ("kilowatt", "kilowatts"),
-             "kWh": ("kilowatt hour", "kilowatt hours"), "V": ("volt", "volts"), "mAh": ("milliamp hour", "milliamp hours"),
+             "kWh": ("kilowatt hour", "kilowatt hours"), "V": ("volt", "volts"),
+             "mAh": ("milliamp hour", "milliamp hours"),
              "dB": ("decibel", "decibels"), "px": ("pixel", "pixels"), "pt": ("point", "points"),
              "ha": ("hectare", "hectares"), "t": ("ton", "tons")}
     range_word = "to"
@@ -118,7 +120,9 @@ class English(Spec):
     def read_times(self, text):
         def ampm(m):
             hours, minutes = int(m.group(1)), int(m.group(2) or 0)
-            said = self.cardinal(hours) + (f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}" if minutes else "")
+            said = self.cardinal(hours)
+            if minutes:
+                said += f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
             return f"{said} {m.group(3).upper()}M"
         text = self._time_ampm.sub(ampm, text)
         return super().read_times(text)

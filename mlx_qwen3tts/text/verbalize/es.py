@@ -20,11 +20,13 @@ class Spanish(Romance):
                   "$": ("dólar", "dólares", "centavo", "centavos"), "USD": ("dólar", "dólares", "centavo", "centavos"),
                   "US$": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "penique", "peniques"),
                   "GBP": ("libra", "libras", "penique", "peniques"), "¥": ("yen", "yenes", "sen", "sen"),
-                  "JPY": ("yen", "yenes", "sen", "sen"), "CHF": ("franco suizo", "francos suizos", "céntimo", "céntimos"),
+                  "JPY": ("yen", "yenes", "sen", "sen"),
+                  "CHF": ("franco suizo", "francos suizos", "céntimo", "céntimos"),
                   "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),
                   "MXN": ("peso", "pesos", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
-    scales = {"millones": ("millón", "millones"), "millón": ("millón", "millones"), "mil millones": ("mil millones", "mil millones")}
+    scales = {"millones": ("millón", "millones"), "millón": ("millón", "millones"),
+              "mil millones": ("mil millones", "mil millones")}
     units = {"km": ("kilómetro", "kilómetros"), "kg": ("kilogramo", "kilogramos"), "cm": ("centímetro", "centímetros"),
              "mm": ("milímetro", "milímetros"), "m": ("metro", "metros"), "g": ("gramo", "gramos"),
              "mg": ("miligramo", "miligramos"), "t": ("tonelada", "toneladas"), "l": ("litro", "litros"),
@@ -35,7 +37,8 @@ class Spanish(Romance):
              "°F": ("grado Fahrenheit", "grados Fahrenheit"), "°": ("grado", "grados"),
              "km/h": ("kilómetro por hora", "kilómetros por hora"), "m/s": ("metro por segundo", "metros por segundo"),
              "m²": ("metro cuadrado", "metros cuadrados"), "km²": ("kilómetro cuadrado", "kilómetros cuadrados"),
-             "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hercio", "hercios"), "MHz": ("megahercio", "megahercios"),
+             "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hercio", "hercios"),
+             "MHz": ("megahercio", "megahercios"),
              "GHz": ("gigahercio", "gigahercios"), "W": ("vatio", "vatios"), "kW": ("kilovatio", "kilovatios"),
              "kWh": ("kilovatio hora", "kilovatios hora"), "V": ("voltio", "voltios"), "ha": ("hectárea", "hectáreas")}
     feminine_units = ("t", "h", "ha")

@@ -17,15 +17,20 @@ class Italian(Romance):
     months = MONTHS
     joiner = " e "
     currencies = {"€": ("euro", "euro", "centesimo", "centesimi"), "EUR": ("euro", "euro", "centesimo", "centesimi"),
-                  "eur": ("euro", "euro", "centesimo", "centesimi"), "$": ("dollaro", "dollari", "centesimo", "centesimi"),
-                  "USD": ("dollaro", "dollari", "centesimo", "centesimi"), "£": ("sterlina", "sterline", "penny", "penny"),
+                  "eur": ("euro", "euro", "centesimo", "centesimi"),
+                  "$": ("dollaro", "dollari", "centesimo", "centesimi"),
+                  "USD": ("dollaro", "dollari", "centesimo", "centesimi"),
+                  "£": ("sterlina", "sterline", "penny", "penny"),
                   "GBP": ("sterlina", "sterline", "penny", "penny"), "¥": ("yen", "yen", "sen", "sen"),
-                  "JPY": ("yen", "yen", "sen", "sen"), "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
+                  "JPY": ("yen", "yen", "sen", "sen"),
+                  "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
                   "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
-    scales = {"milioni": ("milione", "milioni"), "milione": ("milione", "milioni"), "miliardi": ("miliardo", "miliardi"),
+    scales = {"milioni": ("milione", "milioni"), "milione": ("milione", "milioni"),
+              "miliardi": ("miliardo", "miliardi"),
               "mln": ("milione", "milioni"), "mld": ("miliardo", "miliardi")}
-    units = {"km": ("chilometro", "chilometri"), "kg": ("chilogrammo", "chilogrammi"), "cm": ("centimetro", "centimetri"),
+    units = {"km": ("chilometro", "chilometri"), "kg": ("chilogrammo", "chilogrammi"),
+             "cm": ("centimetro", "centimetri"),
              "mm": ("millimetro", "millimetri"), "m": ("metro", "metri"), "g": ("grammo", "grammi"),
              "mg": ("milligrammo", "milligrammi"), "t": ("tonnellata", "tonnellate"), "l": ("litro", "litri"),
              "L": ("litro", "litri"), "ml": ("millilitro", "millilitri"), "h": ("ora", "ore"),
@@ -33,7 +38,8 @@ class Italian(Romance):
              "TB": ("terabyte", "terabyte"), "GB": ("gigabyte", "gigabyte"), "MB": ("megabyte", "megabyte"),
              "kB": ("kilobyte", "kilobyte"), "°C": ("grado Celsius", "gradi Celsius"),
              "°F": ("grado Fahrenheit", "gradi Fahrenheit"), "°": ("grado", "gradi"),
-             "km/h": ("chilometro orario", "chilometri orari"), "km/s": ("chilometro al secondo", "chilometri al secondo"),
+             "km/h": ("chilometro orario", "chilometri orari"),
+             "km/s": ("chilometro al secondo", "chilometri al secondo"),
              "m/s": ("metro al secondo", "metri al secondo"), "m²": ("metro quadrato", "metri quadrati"),
              "km²": ("chilometro quadrato", "chilometri quadrati"), "m³": ("metro cubo", "metri cubi"),
              "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"),

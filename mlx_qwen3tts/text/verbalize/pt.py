@@ -21,13 +21,15 @@ class Portuguese(Romance):
                   "US$": ("dólar", "dólares", "centavo", "centavos"), "$": ("dólar", "dólares", "centavo", "centavos"),
                   "USD": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "pêni", "pence"),
                   "GBP": ("libra", "libras", "pêni", "pence"), "¥": ("iene", "ienes", "sen", "sen"),
-                  "JPY": ("iene", "ienes", "sen", "sen"), "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
+                  "JPY": ("iene", "ienes", "sen", "sen"),
+                  "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
                   "₽": ("rublo", "rublos", "copeque", "copeques")}
     feminine_currencies = ("£", "GBP")
     scales = {"milhões": ("milhão", "milhões"), "milhão": ("milhão", "milhões"), "bilhões": ("bilhão", "bilhões"),
               "bilhão": ("bilhão", "bilhões"), "mil": ("mil", "mil"), "mi": ("milhão", "milhões"),
               "bi": ("bilhão", "bilhões")}
-    units = {"km": ("quilômetro", "quilômetros"), "kg": ("quilograma", "quilogramas"), "cm": ("centímetro", "centímetros"),
+    units = {"km": ("quilômetro", "quilômetros"), "kg": ("quilograma", "quilogramas"),
+             "cm": ("centímetro", "centímetros"),
              "mm": ("milímetro", "milímetros"), "m": ("metro", "metros"), "g": ("grama", "gramas"),
              "mg": ("miligrama", "miligramas"), "t": ("tonelada", "toneladas"), "l": ("litro", "litros"),
              "L": ("litro", "litros"), "ml": ("mililitro", "mililitros"), "h": ("hora", "horas"),
@@ -35,7 +37,8 @@ class Portuguese(Romance):
              "TB": ("terabyte", "terabytes"), "GB": ("gigabyte", "gigabytes"), "MB": ("megabyte", "megabytes"),
              "kB": ("kilobyte", "kilobytes"), "°C": ("grau Celsius", "graus Celsius"),
              "°F": ("grau Fahrenheit", "graus Fahrenheit"), "°": ("grau", "graus"),
-             "km/h": ("quilômetro por hora", "quilômetros por hora"), "m/s": ("metro por segundo", "metros por segundo"),
+             "km/h": ("quilômetro por hora", "quilômetros por hora"),
+             "m/s": ("metro por segundo", "metros por segundo"),
              "m²": ("metro quadrado", "metros quadrados"), "km²": ("quilômetro quadrado", "quilômetros quadrados"),
              "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"),
              "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"), "kW": ("quilowatt", "quilowatts"),

@@ -87,7 +87,8 @@ class Romance(Spec):
         for name in (names[1], names[0]):
             head = said[: -len(name)].rstrip()
             if said.endswith(" " + name) and self._SCALE_END.search(head):
-                of = "d'" if self.of_word == "de" and self.code == "fr" and name[0] in "aeiouéèh" else self.of_word + " "
+                elided = self.code == "fr" and name[0] in "aeiouéèh"  # "un million d'euros"
+                of = "d'" if elided else self.of_word + " "
                 return f"{head} {of}{name}"
         return said
 

@@ -45,7 +45,8 @@ class Russian(Spec):
              "МБ": ("мегабайт", "мегабайта", "мегабайт"), "КБ": ("килобайт", "килобайта", "килобайт"),
              "Гб": ("гигабайт", "гигабайта", "гигабайт"), "Мб": ("мегабайт", "мегабайта", "мегабайт"),
              "GB": ("гигабайт", "гигабайта", "гигабайт"), "MB": ("мегабайт", "мегабайта", "мегабайт"),
-             "°C": ("градус Цельсия", "градуса Цельсия", "градусов Цельсия"), "°С": ("градус Цельсия", "градуса Цельсия",
+             "°C": ("градус Цельсия", "градуса Цельсия", "градусов Цельсия"),
+             "°С": ("градус Цельсия", "градуса Цельсия",
                                                                                    "градусов Цельсия"),
              "°": ("градус", "градуса", "градусов"), "км/ч": ("километр в час", "километра в час", "километров в час"),
              "м/с": ("метр в секунду", "метра в секунду", "метров в секунду"),
@@ -72,7 +73,11 @@ class Russian(Spec):
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
         self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
-        self._written_date = re.compile(r"(?<![\w.,])((?:[Сс]|[Сс]о|[Дд]о|[Оо]т|[Пп]осле|[Оо]коло)\s)?(\d{1,2})\s(" + "|".join(MONTHS) + r")(?:\s(\d{4})(?:\s?(?:года|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.)))?)?")
+        # "с 1 января 1970 года": after a preposition that governs it, the day in the genitive; "г." keeps
+        # its dot where it also ends the sentence.
+        year_word = r"(?:\s?(?:года|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.)))?"
+        self._written_date = re.compile(r"(?<![\w.,])((?:[Сс]|[Сс]о|[Дд]о|[Оо]т|[Пп]осле|[Оо]коло)\s)?(\d{1,2})\s("
+                                        + "|".join(MONTHS) + r")(?:\s(\d{4})" + year_word + ")?")
         self._ru_percent = re.compile(r"(?<![\w.,])([-−+]?" + self.NUM + r")\s?%")
 
     def cardinal(self, n, gender=None, case="n"):
@@ -114,7 +119,8 @@ class Russian(Spec):
         said = f"{self.cardinal(whole, self.currency_gender(currency))} {names[self.plural_index(str(whole))]}"
         cents = int(fraction or 0)
         if cents:
-            minor = f"{self.cardinal(cents, self.currency_gender(currency, True))} {names[3 + self.plural_index(str(cents))]}"
+            minor = (f"{self.cardinal(cents, self.currency_gender(currency, True))} "
+                     f"{names[3 + self.plural_index(str(cents))]}")
             said = minor if not whole else f"{said} {minor}"
         return sign + said
 
@@ -126,7 +132,8 @@ class Russian(Spec):
         said = f"{self.cardinal(hours)} {('час', 'часа', 'часов')[self.plural_index(str(hours))]}"
         if seconds is not None:
             said += f" {self.cardinal(minutes, 'f')} {('минута', 'минуты', 'минут')[self.plural_index(str(minutes))]}"
-            return said + f" {self.cardinal(seconds, 'f')} {('секунда', 'секунды', 'секунд')[self.plural_index(str(seconds))]}"
+            seconds_word = ("секунда", "секунды", "секунд")[self.plural_index(str(seconds))]
+            return said + f" {self.cardinal(seconds, 'f')} {seconds_word}"
         if minutes:
             said += f" {self.cardinal(minutes, 'f')} {('минута', 'минуты', 'минут')[self.plural_index(str(minutes))]}"
         return said
@@ -168,8 +175,8 @@ class Russian(Spec):
         return self._year.sub(year, text)
 
     def read_percentages(self, text):
-        return self._ru_percent.sub(lambda m: f"{self.number(m.group(1))} {self.percent[self.plural_index(m.group(1))]}",
-                                    text)
+        return self._ru_percent.sub(
+            lambda m: f"{self.number(m.group(1))} {self.percent[self.plural_index(m.group(1))]}", text)
 
     def read_ranges(self, text):
         def said(m):

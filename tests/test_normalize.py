@@ -53,3 +53,15 @@ def test_issue_56_defects(language, written, said):
 
 def test_the_pronoun_i_is_no_roman_numeral():
     assert normalize("Then I said no.", "english") == "Then I said no."
+
+
+def test_a_run_of_digits_longer_than_any_number_is_said_digit_by_digit():
+    said = normalize(f"Hash {'7' * 30} and {'1' * 5000}.", "german")
+    assert said.split().count("sieben") == 30 and said.split().count("eins") == 5000
+    assert not any(ch.isdigit() for ch in said)
+
+
+@pytest.mark.parametrize("language", ["english", "german", "french", "spanish", "italian", "portuguese", "russian"])
+def test_what_is_not_read_keeps_its_characters(language):
+    written = "Plain words, a dash - and (brackets); no numbers here!"
+    assert normalize(written, language) == written

@@ -33,6 +33,7 @@ def roman_value(numeral: str) -> Optional[int]:
 # A word of letters and digits together (parts joined by "-", "." or "_"), e.g. Qwen2, fp16, Mistral-7B-v0.1.
 _TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9._-]*[A-Za-z])(?=[A-Za-z0-9._-]*\d)"
                    r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?![\w-])")
+_LONG_DIGITS = re.compile(r"\d{22,}")
 _TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
 _DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
 
@@ -274,6 +275,8 @@ class Spec:
     # The passes ------------------------------------------------------------------------------------------------
 
     def read(self, text: str) -> str:
+        # A run of more digits than any number has (a hash, a serial): said digit by digit, first.
+        text = _LONG_DIGITS.sub(lambda m: f" {self.digits(m.group(0))} ", text)
         for step in (self.read_abbreviations, self.read_dates, self.read_telephones, self.read_ranges,
                      self.read_money, self.read_times, self.read_measures, self.read_percentages,
                      self.read_fractions, self.read_ordinals, self.read_romans, self.read_numbers,

@@ -35,7 +35,8 @@ from mlx_qwen3tts.text.normalize import normalize
     ("english", "See Fig. 9 and Eq. 4.", "See figure nine and equation four."),
     ("english", "Since Mar. 2021.", "Since March twenty twenty-one."),
     # 7: an address inside guillemets is said, not dropped
-    ("french", "Voir «http://exemple.org».", "Voir «exemple point org»."),
+    ("french", "Le préfixe «https://», puis «http://exemple.org/doc».",
+     "Le préfixe «H T T P S», puis «exemple point org slash doc»."),
     # 9: minus signs, dates, fractions, numéro, manual sections, e-mail zeros
     ("german", "Es hat −12 °C.", "Es hat minus zwölf Grad Celsius."),
     ("german", "Am 20.07.1969 landeten sie.", "Am zwanzigsten Juli neunzehnhundertneunundsechzig landeten sie."),

@@ -9,7 +9,7 @@ reader, `verbalize.<code>.read` (docs/text.md has the tables of what each reads 
   fragment are left out, "." read "dot" and "/" "slash" in the language, "-" and "_" as spaces, its
   digits one by one ("https://github.com/ml-explore/mlx" is "github dot com slash ml explore slash mlx").
   An e-mail address is its name "at" its host. Angle brackets, guillemets or quotes around either stay
-  (only "<>" are dropped).
+  (only "<>" are dropped); a scheme alone ("«http://»") is spelled ("H T T P").
 - In an identifier an underscore between letters or digits is a pause ("max_tokens": "max tokens"), and a
   caret a power ("10^6": "ten to the power of six").
 The alphabetic languages' readers share `verbalize.common`, which also keeps technical writing as people
@@ -33,6 +33,7 @@ _URL = re.compile(r"<((?:https?://|www\.)" + _URL_CHARS + r")>"
                   r"|(?<![\w@/])((?:https?://|www\.)" + _URL_CHARS + ")", re.I)
 _EMAIL = re.compile(r"<(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>"
                     r"|(?<![\w.+-])(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)\b")
+_BARE_SCHEME = re.compile(r"(?<![\w/])(https?|ftp)://(?![\w.-])", re.I)  # "«http://»": a scheme alone
 _UNDERSCORE = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")  # snake_case: a pause between the words
 _POWER = re.compile(r"(?<![\w^])([A-Za-z]|\d+(?:\.\d+)?)\s?\^\s?(-?(?:\d+|[A-Za-z]))(?![\w^])")
 _EMOJI_SPACE = re.compile(r"[ \t]+(?=[.,!?;:](?!\w)|$)")
@@ -127,6 +128,7 @@ def normalize(text: str, language: str = "auto") -> str:
     lang = language_code(language, text)
     text = _URL.sub(partial(_url, lang), text)
     text = _EMAIL.sub(partial(_email, lang), text)
+    text = _BARE_SCHEME.sub(lambda m: " ".join(m.group(1).upper()), text)
     text = _UNDERSCORE.sub(" ", text)
     read = reader(lang)
     if read is None:

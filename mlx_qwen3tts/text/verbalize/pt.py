@@ -35,7 +35,8 @@ class Portuguese(Romance):
              "L": ("litro", "litros"), "ml": ("mililitro", "mililitros"), "h": ("hora", "horas"),
              "min": ("minuto", "minutos"), "s": ("segundo", "segundos"), "ms": ("milissegundo", "milissegundos"),
              "TB": ("terabyte", "terabytes"), "GB": ("gigabyte", "gigabytes"), "MB": ("megabyte", "megabytes"),
-             "kB": ("kilobyte", "kilobytes"), "°C": ("grau Celsius", "graus Celsius"),
+             "kB": ("kilobyte", "kilobytes"), "KiB": ("kibibyte", "kibibytes"), "MiB": ("mebibyte", "mebibytes"),
+             "GiB": ("gibibyte", "gibibytes"), "°C": ("grau Celsius", "graus Celsius"),
              "°F": ("grau Fahrenheit", "graus Fahrenheit"), "°": ("grau", "graus"),
              "km/h": ("quilômetro por hora", "quilômetros por hora"),
              "m/s": ("metro por segundo", "metros por segundo"),
@@ -84,7 +85,10 @@ class Portuguese(Romance):
         return said + (f" e {self.cardinal(minutes)}" if minutes else "")
 
     def cardinal(self, n, gender=None):
-        return super().cardinal(n, gender).replace(",", "")
+        # "e" after the millions only before the last group ("um milhão e duzentos", never "um milhão e
+        # quarenta e oito mil, quinhentos"); num2words marks its groups with commas.
+        said = re.sub(r"((?:m|b)ilh(?:ão|ões)) e (?=[^,]*,)", r"\1 ", super().cardinal(n, gender))
+        return said.replace(",", "")
 
     def read_times(self, text):
         text = super().read_times(text)

@@ -69,6 +69,11 @@ class Spanish(Romance):
             return re.sub(r"(primer|tercer)o$", r"\1", said)
         return re.sub(r"o\b", "a", said) if gender == "f" else said
 
+    def cardinal(self, n, gender=None):
+        # "un" before "mil" and "millones" ("trescientos un mil"), which num2words leaves "uno".
+        said = re.sub(r"uno (?=mil|millones)", "ún ", re.sub(r"\buno (?=mil|millones)", "un ", self.n2w(n)))
+        return self.feminine(said) if gender == "f" else self.masculine(said) if gender == "m" else said
+
     def masculine(self, said):
         return re.sub(r"uno$", "ún", re.sub(r"^uno$", "un", said))
 

@@ -85,10 +85,7 @@ class Portuguese(Romance):
         return said + (f" e {self.cardinal(minutes)}" if minutes else "")
 
     def cardinal(self, n, gender=None):
-        # "e" after the millions only before the last group ("um milhão e duzentos", never "um milhão e
-        # quarenta e oito mil, quinhentos"); num2words marks its groups with commas.
-        said = re.sub(r"((?:m|b)ilh(?:ão|ões)) e (?=[^,]*,)", r"\1 ", super().cardinal(n, gender))
-        return said.replace(",", "")
+        return super().cardinal(n, gender).replace(",", "")
 
     def read_times(self, text):
         text = super().read_times(text)

@@ -51,6 +51,10 @@ def test_corpus_accuracy_per_language_and_class(path):
 
 
 def digit_words_in(text, digit_words):
+    """The digit words said in `text`: its words, or its characters where digits are said as one
+    character each and words are not spaced (Chinese, Japanese, Korean)."""
+    if all(len(w) == 1 for w in digit_words):
+        return [ch for ch in key(text) if ch in digit_words]
     return [w for w in (key(w) for w in text.casefold().split()) if w in digit_words]
 
 

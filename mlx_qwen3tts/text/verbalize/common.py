@@ -33,7 +33,7 @@ def roman_value(numeral: str) -> Optional[int]:
 # A word of letters and digits together (parts joined by "-", "." or "_"), e.g. Qwen2, fp16, Mistral-7B-v0.1.
 _TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9._-]*[A-Za-z])(?=[A-Za-z0-9._-]*\d)"
                    r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?![\w-])")
-_LONG_DIGITS = re.compile(r"\d{22,}")
+_LONG_DIGITS = re.compile(r"\d{26,}")
 _TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
 _DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
 

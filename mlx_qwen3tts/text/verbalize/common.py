@@ -89,7 +89,6 @@ class Spec:
     and_word = "and"
     local_phones = False  # "1234-5678" is a telephone number, not a range
     range_word = "to"
-    range_from = ""  # said before a range's first number ("from")
     date_order = "dmy"  # numeric dates
     ordinal_pattern = None  # regex whose group 1 is the number and group 2 the mark
     in_context: tuple = ()  # abbreviations of the shared table said only by a pass that knows their context
@@ -101,7 +100,6 @@ class Spec:
     not_names: frozenset = frozenset()  # capitalized words that are no names (The, And)
     symbols: dict = {}
     fractions: dict = {}  # (numerator, denominator) -> said; others: numerator and ordinal denominator
-    telephone_word = ""
 
     def __init__(self):
         self.abbreviations = {w: s for w, s in ABBREVIATIONS.get(self.code, {}).items()
@@ -405,7 +403,7 @@ class Spec:
                     return m.group(0)
             except ValueError:
                 return m.group(0)
-            return f"{self.range_from}{first} {self.range_word} {second}"
+            return f"{first} {self.range_word} {second}"
         return self._range.sub(said, text)
 
     def read_numbers(self, text: str) -> str:

@@ -66,7 +66,6 @@ class English(Spec):
                "~": "about"}
     fractions = {(1, 2): "one half", (1, 4): "one quarter", (3, 4): "three quarters"}
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
-    _ampm = re.compile(r"\s?([ap])\.?\s?m\b\.?", re.I)
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
     _MONTH = (r"(?!may\b)(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")

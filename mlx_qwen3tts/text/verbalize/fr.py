@@ -71,10 +71,6 @@ class French(Romance):
     _pairs = re.compile(r"(?<![\w.,])0\d(?:[ .\u00a0]\d\d){4}(?![\w]|[.,]\d)")
     _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\s?h\s?([0-5]\d)?(?![\w])")
 
-    def __init__(self):
-        super().__init__()
-        self.NUM_SPACE = True
-
     def feminine(self, said):
         return re.sub(r"\bun$", "une", said)
 

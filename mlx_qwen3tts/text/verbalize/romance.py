@@ -4,7 +4,7 @@ its digits ("1er", "1.º", "1°", "1ª")."""
 
 import re
 
-from .common import SPACES, Spec
+from .common import Spec
 
 
 class Romance(Spec):
@@ -25,7 +25,6 @@ class Romance(Spec):
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
         months = "|".join(self.months)
         self._day_one = re.compile(r"(?<![\w.,])1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
-        self._spaced_group = re.compile(r"(?<=\d)[" + SPACES[1:] + r"](?=\d{3}\b)")
 
     def ordinal(self, n, gender="m", mark=""):
         gender = self.ordinal_marks.get(mark.lstrip("."), self.ordinal_marks.get(mark, gender))

@@ -291,11 +291,22 @@ class Spec:
             # The abbreviation's dot ends the sentence too when a capital or the end follows.
             text = self._abbr.sub(lambda m: say(m) + ("." if m.group(1).endswith(".") and
                                                       self._ends_sentence(text[m.end():]) else ""), text)
-        for pattern, table in ((self._num_abbr, self.number_abbreviations),
-                               (self._name_abbr, self.name_abbreviations)):
-            if pattern is not None:
-                text = pattern.sub(said(table), text)
+        if self._num_abbr is not None:
+            text = self._num_abbr.sub(said(self.number_abbreviations), text)
+        if self._name_abbr is not None:
+            say = said(self.name_abbreviations)
+            text = self._name_abbr.sub(lambda m: m.group(0) if self._initial(m) else say(m), text)
         return text
+
+    @staticmethod
+    def _initial(m) -> bool:
+        """Whether a one-letter abbreviation ("M.", "D.") is a middle initial: it follows a capitalised
+        word that does not begin its sentence ("Jean M. Dupont", but "Voir M. Martin")."""
+        if len(m.group(1)) != 2:
+            return False
+        before = m.string[max(0, m.start() - 40):m.start()].split()
+        return (len(before) >= 2 and before[-1][:1].isupper() and before[-1][-1:].isalpha()
+                and not before[-2].endswith((".", "!", "?", ":", ";")))
 
     def _ends_sentence(self, rest: str) -> bool:
         """Whether an abbreviation's dot also ends its sentence: the text ends, or a capital follows that

@@ -73,6 +73,7 @@ class Spec:
     code = "en"
     numbers = None  # num2words' language where it is not `code` (Brazilian Portuguese)
     group = ","  # thousands separators besides spaces
+    group_spaces = SPACES  # the spaces that group thousands ("1 234 567")
     decimal = "."  # the decimal separator
     point = "point"  # the decimal separator as said
     dot = "point"  # the dot of a version ("1.30.0")
@@ -108,7 +109,7 @@ class Spec:
         for written, said in list(self.abbreviations.items()):  # "См." at a sentence's start, as "см."
             if written[0].islower() and written[0].upper() + written[1:] not in self.abbreviations:
                 self.abbreviations[written[0].upper() + written[1:]] = said[0].upper() + said[1:]
-        g = re.escape(self.group) + SPACES
+        g = re.escape(self.group) + self.group_spaces
         self.NUM = (r"(?:[1-9]\d{0,2}(?:[" + g + r"]\d{3})+(?!\d)|\d+)(?:" + re.escape(self.decimal) + r"\d+)?")
         num, sign = self.NUM, r"(?:(?<![\w.,])[-−+])?"
         self._abbr = self._table_pattern(self.abbreviations, r"(?!\w)")
@@ -135,7 +136,7 @@ class Spec:
         units = _alternation(self.units)
         self._unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + units + r")(?![\w/²³])")
         self._percent = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?%")
-        self._local_phone = re.compile(r"(?<![\w.,-])(\d{2}\s)?(\d{3,5})-(\d{4})(?![\w-]|[.,]\d)")
+        self._local_phone = re.compile(r"(?<![\w.,-])(\d{2,3}\s)?(\d{3,5})-(\d{4})(?![\w-]|[.,]\d)")
         self._mixed = re.compile(r"(?<![\w.,/])(\d{1,3})\s(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._range = re.compile(r"(?<![\w.,:/-])(" + num + r")\s?[" + DASHES + r"]\s?(" + num
@@ -357,8 +358,9 @@ class Spec:
 
         def local(m):
             first, second = m.group(2), m.group(3)
-            if len(first) == 4 and 1000 <= int(first) <= 2099 and 1000 <= int(second) <= 2099 and not m.group(1):
-                return m.group(0)  # "1990-1995": a range of years
+            if not m.group(1) and (len(first) == 4 and 1000 <= int(first) <= 2099 and 1000 <= int(second) <= 2099
+                                   or first.endswith("00") or second.endswith("00")):
+                return m.group(0)  # "1990-1995", "500-1000": a range
             return self.telephone(m.group(0))
         return self._local_phone.sub(local, text)
 

@@ -52,6 +52,8 @@ class English(Spec):
              "dB": ("decibel", "decibels"), "px": ("pixel", "pixels"), "pt": ("point", "points"),
              "ha": ("hectare", "hectares"), "t": ("ton", "tons")}
     range_word = "to"
+    local_phones = True  # "555-1234"
+    group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",

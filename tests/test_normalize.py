@@ -66,3 +66,15 @@ def test_a_run_of_digits_longer_than_any_number_is_said_digit_by_digit():
 def test_what_is_not_read_keeps_its_characters(language):
     written = "Plain words, a dash - and (brackets); no numbers here!"
     assert normalize(written, language) == written
+
+
+@pytest.mark.parametrize("language, written, said", [
+    ("english", "I bought 3 100-page books.", "I bought three one hundred page books."),
+    ("english", "Call 555-0142 now.", "Call five five five, zero one four two now."),
+    ("english", "Seats for 500-1000 people.", "Seats for five hundred to one thousand people."),
+    ("portuguese", "Ontem José D. Silva viu D. Pedro II.", "Ontem José D. Silva viu Dom Pedro segundo."),
+    ("russian", "Это было в 1812 г. Потом 5 мая 2001 г.",
+     "Это было в тысяча восемьсот двенадцатом году. Потом пятое мая две тысячи первого года."),
+])
+def test_readings_chosen_where_a_string_could_be_two_things(language, written, said):
+    assert normalize(written, language) == said

@@ -92,6 +92,8 @@ class Spec:
     range_word = "to"
     date_order = "dmy"  # numeric dates
     ordinal_pattern = None  # regex whose group 1 is the number and group 2 the mark
+    scale_nouns: tuple = ()  # "Million", "millón": a number before one agrees with it
+    scale_gender = "m"
     in_context: tuple = ()  # abbreviations of the shared table said only by a pass that knows their context
     number_abbreviations: dict = {}  # said only before a number: "No. 5", "S. 12"
     name_abbreviations: dict = {}  # said only before a capitalized name: "M. Dupont"
@@ -152,6 +154,8 @@ class Spec:
                                         + r")\b") if self.roman_after else None)
         self._regnal = re.compile(r"\b([A-ZÀ-ÖØ-ÞА-Я][a-zà-öø-ÿа-яё]{2,})\s(?=[IVX])(X{0,3}(?:IX|IV|V?I{0,3}))"
                                   r"(?![\w'’-])" + (r"(?:\.(?=\s[a-zà-öø-ÿ]))?" if self.group == "." else ""))
+        self._scale_noun = (re.compile(r"\s(?:" + _alternation(self.scale_nouns) + r")\b", re.I)
+                            if self.scale_nouns else None)
         self._symbols = re.compile(_alternation(self.symbols)) if self.symbols else None
         self._month_year = re.compile(r"\b(" + self._month + r")\.?\s(\d{4})\b") if months else None
 
@@ -449,6 +453,9 @@ class Spec:
     def say_number(self, m) -> str:
         sign, written = m.group(1), m.group(2)
         whole, fraction = self.value(written)
+        scale = self._scale_noun.match(m.string, m.end()) if self._scale_noun else None
+        if scale:  # "1 Million": "eine Million", "1 millón": "un millón"
+            return self.number(sign + written, self.scale_gender)
         if not fraction and 1100 <= whole <= 2099 and written.isdigit():
             return (self.minus + " " if sign in "-−" and sign else "") + self.year(whole)
         return self.number(sign + written)

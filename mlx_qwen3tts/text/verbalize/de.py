@@ -65,6 +65,7 @@ class German(Spec):
                "Grad": "n", "Grad Fahrenheit": "n", "Byte": "n", "Watt": "n", "Volt": "n", "Hertz": "n",
                "Terabyte": "n", "Gigabyte": "n", "Megabyte": "n", "Kilobyte": "n"}
     percent = "Prozent"
+    scale_nouns, scale_gender = ("Million", "Millionen", "Milliarde", "Milliarden", "Billion"), "f"
     range_word = "bis"
     number_abbreviations = {"Nr.": "Nummer", "S.": "Seite", "Abb.": "Abbildung", "Kap.": "Kapitel",
                             "Tab.": "Tabelle", "Bd.": "Band", "Abs.": "Absatz", "Art.": "Artikel", "Bsp.": "Beispiel",

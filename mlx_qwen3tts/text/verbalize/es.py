@@ -44,6 +44,7 @@ class Spanish(Romance):
              "kWh": ("kilovatio hora", "kilovatios hora"), "V": ("voltio", "voltios"), "ha": ("hectárea", "hectáreas")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
+    scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     range_word = "a"
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",

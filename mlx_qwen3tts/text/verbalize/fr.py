@@ -51,6 +51,7 @@ class French(Romance):
              "ha": ("hectare", "hectares")}
     feminine_units = ("t", "min", "s", "ms")
     percent = "pour cent"
+    scale_nouns = ("million", "millions", "milliard", "milliards")
     and_word, half, day_one = "et", "et demi", "premier"
     range_word = "à"
     ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",

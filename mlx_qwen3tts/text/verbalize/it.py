@@ -47,6 +47,7 @@ class Italian(Romance):
              "V": ("volt", "volt"), "A": ("ampere", "ampere"), "ha": ("ettaro", "ettari")}
     feminine_units = ("t", "h")
     percent = "per cento"
+    scale_nouns = ("milione", "milioni", "miliardo", "miliardi")
     and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
     range_word = "a"
     ordinal_marks = {"°": "m", "º": "m", "ª": "f"}

@@ -46,6 +46,7 @@ class Portuguese(Romance):
              "kWh": ("quilowatt-hora", "quilowatts-hora"), "V": ("volt", "volts"), "ha": ("hectare", "hectares")}
     feminine_units = ("t", "h")
     percent = "por cento"
+    scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")
     numbers = "pt_BR"  # Brazilian numbers: "dezesseis", "um bilhão"
     and_word, half, day_one, local_phones = "e", "e meio", "primeiro", True
     range_word = "a"

@@ -1,9 +1,9 @@
 """The reading of an alphabetic language's semiotic classes, shared: a `Spec` holds one language's words
 (numbers by num2words, months, currencies, units, abbreviations) and reads a text in passes, each a regex
-compiled once that finds one class and says it: abbreviations, money, dates, times, telephone numbers,
-measures, percentages, fractions, ranges, ordinals, roman numerals, numbers, symbols. The classes are
-those of text-normalization grammars (Sparrowhawk, NeMo); the order of the passes settles what a string
-is (a date before a range, a range before a number). A language module subclasses `Spec` with its words
+compiled once that finds one class and says it: abbreviations, dates, telephone numbers, ranges, money,
+times, measures, percentages, fractions, ordinals, roman numerals, technical words, versions, numbers,
+symbols. The classes are those of text-normalization grammars (Sparrowhawk, NeMo); the order of the
+passes settles what a string is (a date before a range, a range before money, money before a number). A language module subclasses `Spec` with its words
 and the readings that differ (German case endings, Russian agreement); what no pass takes keeps its
 characters, so a reading is never worse than the text as written.
 """

@@ -34,6 +34,7 @@ def roman_value(numeral: str) -> Optional[int]:
 _TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9._-]*[A-Za-z])(?=[A-Za-z0-9._-]*\d)"
                    r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?![\w-])")
 _LONG_DIGITS = re.compile(r"\d{26,}")
+_CODE_POINT = re.compile(r"\bU\+([0-9A-Fa-f]{4,6})\b")
 _TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
 _DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
 
@@ -425,9 +426,15 @@ class Spec:
 
     def read_numbers(self, text: str) -> str:
         text = self._man.sub(lambda m: self.man_section(m.group(1)), text)  # find(1): "find"
+        text = _CODE_POINT.sub(self.code_point, text)
         text = _TECH.sub(self.tech, text)
         text = _DOTTED.sub(self.dotted, text)
         return self._number.sub(self.say_number, text)
+
+    def code_point(self, m) -> str:
+        """A Unicode code point ("U+0020"): "U plus", then its hex digits one by one."""
+        return f"U {self.plus} " + " ".join(self.cardinal(int(ch)) if ch.isdigit() else ch.upper()
+                                            for ch in m.group(1))
 
     def tech(self, m) -> str:
         if self.ordinal_pattern is not None and self.ordinal_pattern.fullmatch(m.group(0)):

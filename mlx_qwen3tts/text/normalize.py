@@ -36,7 +36,7 @@ _EMAIL = re.compile(r"<(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>"
 _BARE_SCHEME = re.compile(r"(?<![\w/])(https?|ftp)://(?![\w.-])", re.I)  # "«http://»": a scheme alone
 _UNDERSCORE = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")  # snake_case: a pause between the words
 _POWER = re.compile(r"(?<![\w^])([A-Za-z]|\d+(?:\.\d+)?)\s?\^\s?(-?(?:\d+|[A-Za-z]))(?![\w^])")
-_EMOJI_SPACE = re.compile(r"[ \t]+(?=[.,!?;:](?!\w)|$)")
+_EMOJI_SPACE = re.compile(r"[ \t]+(?=[.,!?;:](?![\w/~.])|$)")
 _DIGITS = re.compile(r"\d+")
 _PICTOGRAPHS = re.compile("[\u2300-\U0010ffff\ufe0f]")  # where emoji and pictographs are
 # "dot", "slash" and "at" of web and e-mail addresses, per language (English for the rest).

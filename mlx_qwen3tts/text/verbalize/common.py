@@ -34,6 +34,7 @@ def roman_value(numeral: str) -> Optional[int]:
 _TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9._-]*[A-Za-z])(?=[A-Za-z0-9._-]*\d)"
                    r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?![\w-])")
 _LONG_DIGITS = re.compile(r"\d{26,}")
+_TILDE = re.compile(r"(?<![\w~])~\s?(?=\d)")
 _CODE_POINT = re.compile(r"\bU\+([0-9A-Fa-f]{4,6})\b")
 _TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
 _DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
@@ -157,7 +158,8 @@ class Spec:
                                   r"(?![\w'’-])" + (r"(?:\.(?=\s[a-zà-öø-ÿ]))?" if self.group == "." else ""))
         self._scale_noun = (re.compile(r"\s(?:" + _alternation(self.scale_nouns) + r")\b", re.I)
                             if self.scale_nouns else None)
-        self._symbols = re.compile(_alternation(self.symbols)) if self.symbols else None
+        symbols = [w for w in self.symbols if w != "~"]  # "~": a pass of its own in `read`
+        self._symbols = re.compile(_alternation(symbols)) if symbols else None
         self._month_year = re.compile(r"\b(" + self._month + r")\.?\s(\d{4})\b") if months else None
 
     def _table_pattern(self, table, after):
@@ -281,6 +283,8 @@ class Spec:
     def read(self, text: str) -> str:
         # A run of more digits than any number has (a hash, a serial): said digit by digit, first.
         text = _LONG_DIGITS.sub(lambda m: f" {self.digits(m.group(0))} ", text)
+        if "~" in self.symbols:  # "~5 s": "about", before the number is read; "~/.config" is a path
+            text = _TILDE.sub(self.symbols["~"] + " ", text)
         for step in (self.read_abbreviations, self.read_dates, self.read_telephones, self.read_ranges,
                      self.read_money, self.read_times, self.read_measures, self.read_percentages,
                      self.read_fractions, self.read_ordinals, self.read_romans, self.read_numbers,

@@ -73,7 +73,7 @@ def test_what_is_not_read_keeps_its_characters(language):
     ("english", "Call 555-0142 now.", "Call five five five, zero one four two now."),
     ("english", "Seats for 500-1000 people.", "Seats for five hundred to one thousand people."),
     ("portuguese", "Ontem José D. Silva viu D. Pedro II.", "Ontem José D. Silva viu Dom Pedro segundo."),
-    ("english", "Run ./configure in ~/src, about ~5 s.", "Run ./configure in ~/src, about about five seconds."),
+    ("english", "Run ./configure in ~/src; it takes ~5 s.", "Run ./configure in ~/src; it takes about five seconds."),
     ("german", "Leerraum (U+0009 und U+00A0).", "Leerraum (U plus null null null neun und U plus null null A null)."),
     ("russian", "Это было в 1812 г. Потом 5 мая 2001 г.",
      "Это было в тысяча восемьсот двенадцатом году. Потом пятое мая две тысячи первого года."),

@@ -1,16 +1,49 @@
 """Common abbreviations per language (ISO 639-1 code -> {as written: as said}). A sentence is never cut
-at one of their dots (`cutting`), and the normalizer says them in full (`normalize`). Entries are written
-as the language's readers write them, with the space inside where they write one ("z. B."); the variant
-without the space is matched too."""
+at one of their dots (`cutting`), and the normalizer says them in full (`normalize`); those said only
+before a number ("Nr. 5", "S. 12") or a name ("M. Dupont") are listed here for the cutter and read in
+context by `verbalize.<code>`. Entries are written as the language's readers write them, with the space
+inside where they write one ("z. B."); the variant without the space is matched too."""
 
 ABBREVIATIONS = {
-    "en": {"e.g.": "for example", "i.e.": "that is", "Fig.": "figure", "Eq.": "equation", "approx.": "approximately"},
+    "en": {"e.g.": "for example", "i.e.": "that is", "Fig.": "figure", "Eq.": "equation", "approx.": "approximately",
+           "etc.": "et cetera", "vs.": "versus", "cf.": "compare", "No.": "number", "Nos.": "numbers",
+           "Figs.": "figures", "Eqs.": "equations", "Vol.": "volume", "Ch.": "chapter", "Sec.": "section",
+           "pp.": "pages", "Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "Prof.": "Professor", "St.": "Saint",
+           "Jan.": "January", "Feb.": "February", "Mar.": "March", "Apr.": "April", "Jun.": "June", "Jul.": "July",
+           "Aug.": "August", "Sep.": "September", "Sept.": "September", "Oct.": "October", "Nov.": "November",
+           "Dec.": "December"},
     "de": {"z. B.": "zum Beispiel", "u. a.": "unter anderem", "bzw.": "beziehungsweise", "d. h.": "das heißt",
-           "Nr.": "Nummer"},
-    "fr": {"p. ex.": "par exemple", "c.-à-d.": "c'est-à-dire"},
-    "es": {"p. ej.": "por ejemplo", "pág.": "página"},
-    "it": {"pag.": "pagina", "sig.": "signor"},
-    "pt": {"p. ex.": "por exemplo", "pág.": "página"},
-    "ru": {"т. е.": "то есть", "т. д.": "так далее"},
+           "Nr.": "Nummer", "usw.": "und so weiter", "ca.": "circa", "S.": "Seite", "Abb.": "Abbildung",
+           "vgl.": "vergleiche", "evtl.": "eventuell", "ggf.": "gegebenenfalls", "inkl.": "inklusive",
+           "bspw.": "beispielsweise", "sog.": "sogenannte", "z. T.": "zum Teil", "u. U.": "unter Umständen",
+           "s. o.": "siehe oben", "s. u.": "siehe unten", "etc.": "et cetera", "Kap.": "Kapitel", "Tab.": "Tabelle",
+           "Bd.": "Band", "Abs.": "Absatz", "Art.": "Artikel", "Tel.": "Telefon", "Jh.": "Jahrhundert",
+           "Hr.": "Herr", "Fr.": "Frau", "Dr.": "Doktor", "Prof.": "Professor", "St.": "Sankt", "v. a.": "vor allem",
+           "o. ä.": "oder ähnlich", "z. Zt.": "zurzeit", "u. v. m.": "und vieles mehr", "Mio.": "Millionen",
+           "Mrd.": "Milliarden"},
+    "fr": {"p. ex.": "par exemple", "c.-à-d.": "c'est-à-dire", "etc.": "et cetera", "n°": "numéro", "M.": "Monsieur",
+           "MM.": "Messieurs", "Mme": "Madame", "Mlle": "Mademoiselle", "cf.": "confer", "env.": "environ",
+           "p.": "page", "pp.": "pages", "vol.": "volume", "chap.": "chapitre", "fig.": "figure", "art.": "article",
+           "tél.": "téléphone", "av. J.-C.": "avant Jésus-Christ", "apr. J.-C.": "après Jésus-Christ",
+           "éd.": "édition"},
+    "es": {"p. ej.": "por ejemplo", "pág.": "página", "págs.": "páginas", "Sr.": "señor", "Sra.": "señora",
+           "Srta.": "señorita", "Dr.": "doctor", "Dra.": "doctora", "etc.": "etcétera", "núm.": "número",
+           "n.º": "número", "aprox.": "aproximadamente", "cap.": "capítulo", "vol.": "volumen", "art.": "artículo",
+           "tel.": "teléfono", "fig.": "figura", "Ud.": "usted", "Uds.": "ustedes", "EE. UU.": "Estados Unidos",
+           "a. C.": "antes de Cristo", "d. C.": "después de Cristo", "esq.": "esquina"},
+    "it": {"pag.": "pagina", "pagg.": "pagine", "sig.": "signor", "Sig.": "signor", "sig.ra": "signora",
+           "Sig.ra": "signora", "ecc.": "eccetera", "p. es.": "per esempio", "ad es.": "ad esempio",
+           "dott.": "dottor", "Dott.": "dottor", "prof.": "professor", "avv.": "avvocato", "cap.": "capitolo",
+           "vol.": "volume", "art.": "articolo", "tel.": "telefono", "fig.": "figura", "cfr.": "confronta",
+           "ca.": "circa", "n.": "numero", "nr.": "numero"},
+    "pt": {"p. ex.": "por exemplo", "pág.": "página", "págs.": "páginas", "Sr.": "senhor", "Sra.": "senhora",
+           "Srta.": "senhorita", "Dr.": "doutor", "Dra.": "doutora", "etc.": "et cetera", "n.º": "número",
+           "nº": "número", "cap.": "capítulo", "vol.": "volume", "art.": "artigo", "tel.": "telefone",
+           "fig.": "figura", "aprox.": "aproximadamente", "D.": "Dom", "Prof.": "professor",
+           "V. Exa.": "Vossa Excelência"},
+    "ru": {"т. е.": "то есть", "т. д.": "так далее", "т. п.": "тому подобное", "и др.": "и другие",
+           "т. к.": "так как", "т. н.": "так называемый", "в т. ч.": "в том числе", "напр.": "например",
+           "см.": "смотри", "ок.": "около", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
+           "г.": "год", "гг.": "годы", "им.": "имени", "проф.": "профессор", "№": "номер"},
     "zh": {}, "ja": {}, "ko": {},
 }

@@ -1,0 +1,477 @@
+"""The reading of an alphabetic language's semiotic classes, shared: a `Spec` holds one language's words
+(numbers by num2words, months, currencies, units, abbreviations) and reads a text in passes, each a regex
+compiled once that finds one class and says it: abbreviations, dates, telephone numbers, ranges, money,
+times, measures, percentages, fractions, ordinals, roman numerals, technical words, versions, numbers,
+symbols. The classes are those of text-normalization grammars (Sparrowhawk, NeMo); the order of the
+passes settles what a string is (a date before a range, a range before money, money before a number). A language module subclasses `Spec` with its words
+and the readings that differ (German case endings, Russian agreement); what no pass takes keeps its
+characters, so a reading is never worse than the text as written.
+"""
+
+import re
+from functools import lru_cache
+from typing import Optional
+
+from num2words import num2words
+
+from ..abbreviations import ABBREVIATIONS
+
+SPACES = " \u00a0\u202f\u2009"  # a space, no-break space, narrow no-break space, thin space
+DASHES = "\u2013\u2014-"  # en dash, em dash, hyphen-minus
+ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+_ROMAN_FORM = re.compile(r"M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
+
+
+def roman_value(numeral: str) -> Optional[int]:
+    """The value of a well-formed roman numeral ('XIV': 14), None for anything else."""
+    if not numeral or not _ROMAN_FORM.fullmatch(numeral):
+        return None
+    values = [ROMAN[ch] for ch in numeral]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+# A word of letters and digits together (parts joined by "-", "." or "_"), e.g. Qwen2, fp16, Mistral-7B-v0.1.
+_TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9._-]*[A-Za-z])(?=[A-Za-z0-9._-]*\d)"
+                   r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?![\w-])")
+_LONG_DIGITS = re.compile(r"\d{26,}")
+_TILDE = re.compile(r"(?<![\w~])~\s?(?=\d)")
+_CODE_POINT = re.compile(r"\bU\+([0-9A-Fa-f]{4,6})\b")
+_TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
+_DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
+
+
+def tech(m) -> str:
+    """A word of letters and digits, its parts apart; a lower-case run without a vowel spelled."""
+    said = []
+    for part in _TECH_PART.findall(m.group(0)):  # "_", "-" and "." between letters: a pause
+        if part.islower() and len(part) > 1 and not set(part) & set("aeiouy"):
+            part = " ".join(part.upper())
+        said.append(part)
+    return " ".join(said)
+
+
+@lru_cache(maxsize=65536)
+def _n2w(value, lang: str, to: str, extra: tuple) -> str:
+    """num2words, remembered (a book says the same numbers again and again)."""
+    try:
+        return num2words(value, lang=lang, to=to, **dict(extra))
+    except (OverflowError, NotImplementedError, ValueError, TypeError):
+        # Beyond num2words (a 20-digit number): every digit said, never a digit dropped.
+        return " ".join(num2words(int(d), lang=lang) for d in str(value) if d.isdigit())
+
+
+def _alternation(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+def _spaced(written: str) -> str:
+    """An abbreviation as a pattern that matches it with or without the space after its inner dots."""
+    return r"\s?".join(re.escape(part) for part in re.split(r"(?<=\.)\s", written))
+
+
+class Spec:
+    """One language's words and readings; `read(text)` says its semiotic classes as words."""
+
+    code = "en"
+    numbers = None  # num2words' language where it is not `code` (Brazilian Portuguese)
+    group = ","  # thousands separators besides spaces
+    group_spaces = SPACES  # the spaces that group thousands ("1 234 567")
+    decimal = "."  # the decimal separator
+    point = "point"  # the decimal separator as said
+    dot = "point"  # the dot of a version ("1.30.0")
+    fraction_digits = "digits"  # after the separator: "digits" one by one, or "number" (leading zeros said)
+    minus, plus = "minus", "plus"
+    months: tuple = ()
+    month_abbreviations: dict = {}
+    currencies: dict = {}  # written -> (singular, plural, minor singular, minor plural)
+    minor_said = True  # "12,50 €": the minor unit's name said after its number
+    joiner = " "  # between the major and minor parts of money
+    scales: dict = {}  # "million" -> (singular, plural) as said after a number
+    units: dict = {}  # written -> (singular, plural)
+    percent = "percent"
+    and_word = "and"
+    local_phones = False  # "1234-5678" is a telephone number, not a range
+    range_word = "to"
+    date_order = "dmy"  # numeric dates
+    ordinal_pattern = None  # regex whose group 1 is the number and group 2 the mark
+    scale_nouns: tuple = ()  # "Million", "millón": a number before one agrees with it
+    scale_gender = "m"
+    in_context: tuple = ()  # abbreviations of the shared table said only by a pass that knows their context
+    number_abbreviations: dict = {}  # said only before a number: "No. 5", "S. 12"
+    name_abbreviations: dict = {}  # said only before a capitalized name: "M. Dupont"
+    roman_before: tuple = ()  # words after which a roman numeral is a number (Chapter IV)
+    roman_after: tuple = ()  # words before which it is an ordinal (XX. Jahrhundert, XXe siècle)
+    regnal = True  # a roman numeral after a capitalized name is a regnal number (Louis XIV)
+    not_names: frozenset = frozenset()  # capitalized words that are no names (The, And)
+    symbols: dict = {}
+    fractions: dict = {}  # (numerator, denominator) -> said; others: numerator and ordinal denominator
+
+    def __init__(self):
+        self.abbreviations = {w: s for w, s in ABBREVIATIONS.get(self.code, {}).items()
+                              if w not in self.number_abbreviations and w not in self.name_abbreviations
+                              and w not in self.in_context}
+        for written, said in list(self.abbreviations.items()):  # "См." at a sentence's start, as "см."
+            if written[0].islower() and written[0].upper() + written[1:] not in self.abbreviations:
+                self.abbreviations[written[0].upper() + written[1:]] = said[0].upper() + said[1:]
+        g = re.escape(self.group) + self.group_spaces
+        self.NUM = (r"(?:[1-9]\d{0,2}(?:[" + g + r"]\d{3})+(?!\d)|\d+)(?:" + re.escape(self.decimal) + r"\d+)?")
+        num, sign = self.NUM, r"(?:(?<![\w.,])[-−+])?"
+        self._abbr = self._table_pattern(self.abbreviations, r"(?!\w)")
+        self._num_abbr = self._table_pattern(self.number_abbreviations, r"(?=\s?[\d+(])")
+        self._name_abbr = self._table_pattern(self.name_abbreviations, r"(?=\s[A-ZÀ-ÖØ-ÞА-Я])")
+        currency = _alternation(self.currencies)
+        scale = _alternation(self.scales) or "(?!)"
+        self._money_before = re.compile(r"(?<![\w$])(" + currency + r")\s?(" + sign + num + r")(?:\s(" + scale +
+                                        r")(?!\w))?")
+        self._money_after = re.compile(r"(?<![\w.,])(" + sign + num + r")(?:\s(" + scale + r"))?\s?(" + currency +
+                                       r")(?![\w$])")
+        self._iso_date = re.compile(r"(?<![\w./-])(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?![\w/-]|\.\d)")
+        sep = r"[./-]" if self.date_order != "mdy" else r"/"
+        self._numeric_date = re.compile(r"(?<![\w.,/-])(\d{1,2})(" + sep + r")(\d{1,2})\2(\d{4})(?![\w/]|[.,]\d)")
+        months = list(self.months) + list(self.month_abbreviations)
+        self._month = _alternation(months) if months else "(?!)"
+        self._month_index = {m.casefold(): i for i, m in enumerate(self.months)}
+        for written, index in self.month_abbreviations.items():
+            self._month_index[written.casefold()] = index
+        self._time = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\w:]|[.,]\d)")
+        self._phone = re.compile(r"(?<![\w+])(\+\d{1,3}[" + SPACES + r"-]?(?:\(\d+\)[" + SPACES + r"-]?)?"
+                                 r"\d+(?:[" + SPACES + r"-]\d+)+|\(\d{2,5}\)[" + SPACES + r"]?\d+(?:[" + SPACES +
+                                 r"-]\d+)*|\d{3}-\d{3}-\d{4}(?:-\d+)?|\d-\d{3}-\d{3}-\d{2}-\d{2})(?![\w-])")
+        units = _alternation(self.units)
+        self._unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + units + r")(?![\w/²³])")
+        self._percent = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?%")
+        self._local_phone = re.compile(r"(?<![\w.,-])(\d{2,3}\s)?(\d{3,5})-(\d{4})(?![\w-]|[.,]\d)")
+        self._mixed = re.compile(r"(?<![\w.,/])(\d{1,3})\s(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
+        self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
+        self._range = re.compile(r"(?<![\w.,:/-])(" + num + r")\s?[" + DASHES + r"]\s?(" + num
+                                 + r")(?![\w.,:/-]\d|[-\w])")
+        # A manual page's section: "find(1)", "PSTREE(1)", "open(3perl)", "sources.list(5)".
+        self._man = re.compile(r"(?<=[A-Za-z][\w.+-])\(([1-9][a-z]{0,4})\)(?!\w)")
+        self._number = re.compile(r"(?<![\w])(" + sign + r")(" + num + r")(?![\w])")
+        romans = r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+        self._roman_before = (re.compile(r"\b(" + _alternation(self.roman_before) + r")\s(" + romans
+                                         + r")\b(?![.\w']\w)")
+                              if self.roman_before else None)
+        self._roman_after = (re.compile(r"\b(" + romans + r")(\.|e|er|ème|º|°)?\s(" + _alternation(self.roman_after)
+                                        + r")\b") if self.roman_after else None)
+        self._regnal = re.compile(r"\b([A-ZÀ-ÖØ-ÞА-Я][a-zà-öø-ÿа-яё]{2,})\s(?=[IVX])(X{0,3}(?:IX|IV|V?I{0,3}))"
+                                  r"(?![\w'’-])" + (r"(?:\.(?=\s[a-zà-öø-ÿ]))?" if self.group == "." else ""))
+        self._scale_noun = (re.compile(r"\s(?:" + _alternation(self.scale_nouns) + r")\b", re.I)
+                            if self.scale_nouns else None)
+        symbols = [w for w in self.symbols if w != "~"]  # "~": a pass of its own in `read`
+        self._symbols = re.compile(_alternation(symbols)) if symbols else None
+        self._month_year = re.compile(r"\b(" + self._month + r")\.?\s(\d{4})\b") if months else None
+
+    def _table_pattern(self, table, after):
+        if not table:
+            return None
+        alternation = "|".join(_spaced(w) for w in sorted(table, key=len, reverse=True))
+        return re.compile(r"(?<![\w.])(" + alternation + r")" + after)
+
+    # Numbers ------------------------------------------------------------------------------------------------
+
+    def n2w(self, value, to="cardinal", **extra) -> str:
+        return _n2w(value, self.numbers or self.code, to, tuple(sorted(extra.items())))
+
+    def cardinal(self, n: int, gender: Optional[str] = None) -> str:
+        """A whole number; `gender` (None: counted alone, 'm', 'f', 'n': before a noun) where the language's
+        number agrees with its noun."""
+        return self.n2w(n)
+
+    def ordinal(self, n: int, gender: str = "m", mark: str = "") -> str:
+        return self.n2w(n, "ordinal")
+
+    def year(self, n: int) -> str:
+        return self.cardinal(n)
+
+    def digits(self, digits: str) -> str:
+        return " ".join(self.cardinal(int(d)) for d in digits if d.isdigit())
+
+    def value(self, written: str):
+        """(whole part as int, fraction digits or '') of a number written in this language."""
+        whole, _, fraction = written.partition(self.decimal) if self.decimal in written else (written, "", "")
+        whole = re.sub("[" + re.escape(self.group) + SPACES + "]", "", whole)
+        return int(whole), fraction
+
+    def fraction_part(self, digits: str) -> str:
+        if self.fraction_digits == "number" and len(digits.lstrip("0")) <= 3:
+            zeros = len(digits) - len(digits.lstrip("0"))
+            return " ".join([self.cardinal(0)] * zeros + ([self.cardinal(int(digits))] if digits.strip("0") else []))
+        return self.digits(digits)
+
+    def number(self, written: str, gender: Optional[str] = None) -> str:
+        """A number as written here ('1 234,5', '-3'), said."""
+        sign = ""
+        if written[0] in "-−+":
+            sign, written = (self.plus if written[0] == "+" else self.minus) + " ", written[1:]
+        whole, fraction = self.value(written)
+        if fraction:
+            return sign + self.decimal_number(whole, fraction)
+        return sign + self.cardinal(whole, gender)
+
+    def decimal_number(self, whole: int, fraction: str) -> str:
+        return f"{self.cardinal(whole)} {self.point} {self.fraction_part(fraction)}"
+
+    def plural_index(self, written: str) -> int:
+        """0 for a number that takes a noun's singular, 1 for its plural (Russian: 0, 1 or 2)."""
+        whole, fraction = self.value(written.lstrip("-−+"))
+        return 0 if whole == 1 and not fraction else 1
+
+    # Classes -------------------------------------------------------------------------------------------------
+
+    def money(self, amount: str, currency: str, scale: Optional[str]) -> str:
+        names = self.currencies[currency]
+        if scale:
+            return f"{self.number(amount)} {self.scales[scale][1]} {names[1]}"
+        sign = ""
+        if amount[0] in "-−+":
+            sign, amount = (self.plus if amount[0] == "+" else self.minus) + " ", amount[1:]
+        whole, fraction = self.value(amount)
+        if fraction and len(fraction) > 2:
+            return sign + f"{self.number(amount)} {names[1]}"
+        cents = int(fraction.ljust(2, "0")) if fraction else 0
+        major = f"{self.cardinal(whole, self.currency_gender(currency))} {names[self.plural_index(str(whole))]}"
+        if not cents:
+            return sign + major
+        minor = self.cardinal(cents, self.currency_gender(currency, minor=True))
+        if self.minor_said or not whole:
+            minor += " " + names[2 + self.plural_index(str(cents))]
+        return sign + (minor if not whole else major + self.joiner + minor)
+
+    def currency_gender(self, currency: str, minor: bool = False) -> str:
+        return "m"  # the gender of a currency's noun, where a number agrees with it
+
+    def measure(self, amount: str, unit: str) -> str:
+        names = self.units[unit]
+        return f"{self.number(amount, self.unit_gender(unit))} {names[min(self.plural_index(amount), len(names) - 1)]}"
+
+    def unit_gender(self, unit: str) -> str:
+        return "m"
+
+    def date(self, day: int, month: int, year: Optional[int]) -> str:
+        said = f"{self.ordinal(day)} {self.months[month - 1]}"
+        return said + (f" {self.year(year)}" if year else "")
+
+    def time(self, hours: int, minutes: int, seconds: Optional[int]) -> str:
+        said = self.cardinal(hours)
+        if minutes:
+            said += " " + self.cardinal(minutes)
+        return said
+
+    def fraction(self, numerator: int, denominator: int) -> str:
+        said = self.fractions.get((numerator, denominator))
+        if said:
+            return said
+        return f"{self.cardinal(numerator)} {self.ordinal(denominator)}{'s' if numerator > 1 else ''}"
+
+    def roman(self, value: int, kind: str, word: str = "") -> str:
+        """A roman numeral's value said: kind 'cardinal' (Chapter IV), 'ordinal' (XX. Jahrhundert), 'regnal'."""
+        return self.cardinal(value) if kind == "cardinal" else self.ordinal(value)
+
+    def telephone(self, written: str) -> str:
+        groups = re.findall(r"\+|\d+", written)
+        said = [self.digits(g) for g in groups if g != "+"]
+        if groups[0] == "+":
+            said[0] = f"{self.plus} {said[0]}"
+        return ", ".join(said)
+
+    def man_section(self, section: str) -> str:
+        return ""  # a manual page's section ("find(1)") is a cross-reference for the eye: not said
+
+    # The passes ------------------------------------------------------------------------------------------------
+
+    def read(self, text: str) -> str:
+        # A run of more digits than any number has (a hash, a serial): said digit by digit, first.
+        text = _LONG_DIGITS.sub(lambda m: f" {self.digits(m.group(0))} ", text)
+        if "~" in self.symbols:  # "~5 s": "about", before the number is read; "~/.config" is a path
+            text = _TILDE.sub(self.symbols["~"] + " ", text)
+        for step in (self.read_abbreviations, self.read_dates, self.read_telephones, self.read_ranges,
+                     self.read_money, self.read_times, self.read_measures, self.read_percentages,
+                     self.read_fractions, self.read_ordinals, self.read_romans, self.read_numbers,
+                     self.read_symbols):
+            text = step(text)
+        return re.sub(r"[ \t]{2,}", " ", text)
+
+    def read_abbreviations(self, text: str) -> str:
+        def said(table):
+            index = {re.sub(r"\s", "", w): s for w, s in table.items()}
+            return lambda m: index[re.sub(r"\s", "", m.group(1))]
+        if self._abbr is not None:
+            say = said(self.abbreviations)
+            # The abbreviation's dot ends the sentence too when a capital or the end follows.
+            text = self._abbr.sub(lambda m: say(m) + ("." if m.group(1).endswith(".") and
+                                                      self._ends_sentence(text[m.end():]) else ""), text)
+        if self._num_abbr is not None:
+            text = self._num_abbr.sub(said(self.number_abbreviations), text)
+        if self._name_abbr is not None:
+            say = said(self.name_abbreviations)
+            text = self._name_abbr.sub(lambda m: m.group(0) if self._initial(m) else say(m), text)
+        return text
+
+    @staticmethod
+    def _initial(m) -> bool:
+        """Whether a one-letter abbreviation ("M.", "D.") is a middle initial: it follows a capitalised
+        word that does not begin its sentence ("Jean M. Dupont", but "Voir M. Martin")."""
+        if len(m.group(1)) != 2:
+            return False
+        before = m.string[max(0, m.start() - 40):m.start()].split()
+        return (len(before) >= 2 and before[-1][:1].isupper() and before[-1][-1:].isalpha()
+                and not before[-2].endswith((".", "!", "?", ":", ";")))
+
+    def _ends_sentence(self, rest: str) -> bool:
+        """Whether an abbreviation's dot also ends its sentence: the text ends, or a capital follows that
+        begins no abbreviation of its own ("vgl. Nr. 9")."""
+        following = re.match(r"\s*(\S*)", rest).group(1)
+        if not following:
+            return True
+        return following[0].isupper() and not any(following.startswith(w.split()[0]) for w in
+                                                  (*self.number_abbreviations, *self.name_abbreviations))
+
+    def read_money(self, text: str) -> str:
+        if not self.currencies:
+            return text
+        text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3)), text)
+        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2)), text)
+
+    def read_dates(self, text: str) -> str:
+        def iso(m):
+            year, month, day = int(m.group(1)), int(m.group(3)), int(m.group(4))
+            return self.date(day, month, year) if 1 <= month <= 12 and 1 <= day <= 31 else m.group(0)
+
+        def numeric(m):
+            a, b, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+            day, month = (b, a) if self.date_order == "mdy" else (a, b)
+            return self.date(day, month, year) if 1 <= month <= 12 and 1 <= day <= 31 else m.group(0)
+
+        text = self._iso_date.sub(iso, text)
+        text = self._numeric_date.sub(numeric, text)
+        return self.read_written_dates(text)
+
+    def month_of(self, written: str) -> int:
+        return self._month_index[written.casefold()] + 1
+
+    def read_written_dates(self, text: str) -> str:
+        if self._month_year is None:
+            return text
+        return self._month_year.sub(lambda m: f"{self.months[self.month_of(m.group(1)) - 1]} "
+                                              f"{self.year(int(m.group(2)))}", text)
+
+    def read_times(self, text: str) -> str:
+        return self._time.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
+                                                  int(m.group(3)) if m.group(3) else None), text)
+
+    def read_telephones(self, text: str) -> str:
+        text = self._phone.sub(lambda m: self.telephone(m.group(1)), text)
+        if not self.local_phones:
+            return text
+
+        def local(m):
+            first, second = m.group(2), m.group(3)
+            if not m.group(1) and (len(first) == 4 and 1000 <= int(first) <= 2099 and 1000 <= int(second) <= 2099
+                                   or first.endswith("00") or second.endswith("00")):
+                return m.group(0)  # "1990-1995", "500-1000": a range
+            return self.telephone(m.group(0))
+        return self._local_phone.sub(local, text)
+
+    def read_measures(self, text: str) -> str:
+        if self.units:
+            text = self._unit.sub(lambda m: self.measure(m.group(1), m.group(2)), text)
+        return text
+
+    def read_percentages(self, text: str) -> str:
+        return self._percent.sub(lambda m: f"{self.number(m.group(1))} {self.percent}", text)
+
+    def mixed(self, whole: int, numerator: int, denominator: int) -> str:
+        """A whole number and a fraction ("1 1/2")."""
+        return f"{self.cardinal(whole)} {self.and_word} {self.fraction(numerator, denominator)}"
+
+    def read_fractions(self, text: str) -> str:
+        text = self._mixed.sub(lambda m: self.mixed(*map(int, m.groups())) if 0 < int(m.group(2)) < int(m.group(3))
+                               <= 16 else m.group(0), text)
+
+        def said(m):
+            numerator, denominator = int(m.group(1)), int(m.group(2))
+            if not 1 < denominator <= 16 or numerator >= denominator * 4:
+                return m.group(0)
+            return self.fraction(numerator, denominator)
+        return self._fraction.sub(said, text)
+
+    def read_ordinals(self, text: str) -> str:
+        if self.ordinal_pattern is None:
+            return text
+        return self.ordinal_pattern.sub(lambda m: self.ordinal(int(m.group(1)), mark=m.group(2)), text)
+
+    def read_romans(self, text: str) -> str:
+        if self._roman_before is not None:
+            text = self._roman_before.sub(
+                lambda m: f"{m.group(1)} {self.roman(roman_value(m.group(2)), 'cardinal', m.group(1))}", text)
+        if self._roman_after is not None:
+            text = self._roman_after.sub(
+                lambda m: f"{self.roman(roman_value(m.group(1)), 'ordinal', m.group(3))} {m.group(3)}", text)
+        if self.regnal:
+            def regnal(m):
+                value = roman_value(m.group(2))
+                if value is None or m.group(2) == "I" or m.group(1) in self.not_names:
+                    return m.group(0)
+                return f"{m.group(1)} {self.roman(value, 'regnal', m.group(1))}"
+            text = self._regnal.sub(regnal, text)
+        return text
+
+    def read_ranges(self, text: str) -> str:
+        def said(m):
+            first, second = m.group(1), m.group(2)
+            try:  # a hyphen between descending numbers may be a minus; an en dash is always a range
+                if self.value(first)[0] >= self.value(second)[0] and "-" in m.group(0):
+                    return m.group(0)
+            except ValueError:
+                return m.group(0)
+            return f"{first} {self.range_word} {second}"
+        return self._range.sub(said, text)
+
+    def read_numbers(self, text: str) -> str:
+        text = self._man.sub(lambda m: self.man_section(m.group(1)), text)  # find(1): "find"
+        text = _CODE_POINT.sub(self.code_point, text)
+        text = _TECH.sub(self.tech, text)
+        text = _DOTTED.sub(self.dotted, text)
+        return self._number.sub(self.say_number, text)
+
+    def code_point(self, m) -> str:
+        """A Unicode code point ("U+0020"): "U plus", then its hex digits one by one."""
+        return f"U {self.plus} " + " ".join(self.cardinal(int(ch)) if ch.isdigit() else ch.upper()
+                                            for ch in m.group(1))
+
+    def tech(self, m) -> str:
+        if self.ordinal_pattern is not None and self.ordinal_pattern.fullmatch(m.group(0)):
+            return m.group(0)
+        return tech(m)
+
+    def dotted(self, m) -> str:
+        """A number with dots: a decimal or thousands where the language writes them so, else a version,
+        each part a number and a part with a leading zero digit by digit."""
+        written = m.group(1)
+        if written[0] in "-−":
+            return f"{self.minus} {self.dotted(_DOTTED.match(written[1:]))}"
+        parts = written.split(".")
+        if self.decimal == "." and len(parts) == 2:
+            return self.number(written)
+        if self.group == "." and parts[0][0] != "0" and len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:]):
+            return self.number(written)
+        if self.decimal != "." and len(parts) == 2 and parts[0] == "0":
+            return self.decimal_number(0, parts[1])
+        return f" {self.dot} ".join(self.digits(p) if len(p) > 1 and p[0] == "0" else self.cardinal(int(p))
+                                    for p in parts)
+
+    def say_number(self, m) -> str:
+        sign, written = m.group(1), m.group(2)
+        whole, fraction = self.value(written)
+        scale = self._scale_noun.match(m.string, m.end()) if self._scale_noun else None
+        if scale:  # "1 Million": "eine Million", "1 millón": "un millón"
+            return self.number(sign + written, self.scale_gender)
+        if not fraction and 1100 <= whole <= 2099 and written.isdigit():
+            return (self.minus + " " if sign in "-−" and sign else "") + self.year(whole)
+        return self.number(sign + written)
+
+    def read_symbols(self, text: str) -> str:
+        if self._symbols is None:
+            return text
+        return self._symbols.sub(lambda m: f" {self.symbols[m.group(0)]} ", text)

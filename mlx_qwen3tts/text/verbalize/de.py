@@ -1,0 +1,182 @@
+"""German as it is read: decimal comma ("2,5": "zwei Komma fünf"), thousands with dots or spaces,
+ordinals with their dot and the case ending their article asks for ("am 3. Oktober": "am dritten
+Oktober", "der 2. Weltkrieg": "der zweite Weltkrieg"), "12,50 €" as "zwölf Euro fünfzig", "14:30" as
+"vierzehn Uhr dreißig", "ein halber Liter", "Ludwig XIV." as "Ludwig der Vierzehnte"."""
+
+import re
+
+from .common import Spec
+
+MONTHS = ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+          "November", "Dezember")
+_ABBREVIATED_MONTHS = {"Jan.": 0, "Febr.": 1, "Feb.": 1, "Mär.": 2, "Apr.": 3, "Jun.": 5, "Jul.": 6, "Aug.": 7,
+                       "Sept.": 8, "Sep.": 8, "Okt.": 9, "Nov.": 10, "Dez.": 11, "Jänner": 0}
+# Nouns after which (or before which) a number with a dot is an ordinal, not a sentence's end.
+_ORDINAL_NOUNS = ("Jahrhundert", "Jahrtausend", "Jahrestag", "Geburtstag", "Stock", "Platz", "Kapitel", "Auflage",
+                  "Klasse", "Mal", "Liga", "Weltkrieg", "Preis", "Tag", "Woche", "Runde", "Etage", "Ausgabe",
+                  "Sinfonie", "Symphonie", "Satz", "Absatz", "Quartal", "Halbjahr", "Semester", "Grades", "Stufe",
+                  "Version", "Band", "Teil", "Akt", "Szene", "Kongress", "Parteitag", "Lauf", "Spieltag", "Lektion")
+# Articles and prepositions after which an ordinal ends in -en (dative, genitive) or -e (nominative).
+_EN = {"am", "im", "vom", "zum", "beim", "dem", "den", "des", "zur", "einem", "eines", "seinem", "ihrem", "unserem",
+       "seit", "ab", "bis", "diesem", "jedem", "Am", "Im", "Vom", "Zum", "Beim", "Seit", "Ab", "Bis", "Dem", "Des"}
+_E = {"der", "die", "das", "Der", "Die", "Das", "eine", "Eine"}
+_FEMININE = ("Stunde", "Minute", "Sekunde", "Tasse", "Seite", "Tonne", "Flasche", "Woche", "Dose", "Packung")
+_NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Prozent", "Dutzend")
+
+
+class German(Spec):
+    code = "de"
+    group, decimal, point, dot = ".", ",", "Komma", "Punkt"
+    minus, plus = "minus", "plus"
+    months = MONTHS
+    month_abbreviations = _ABBREVIATED_MONTHS
+    minor_said = False
+    currencies = {"€": ("Euro", "Euro", "Cent", "Cent"), "EUR": ("Euro", "Euro", "Cent", "Cent"),
+                  "Euro": ("Euro", "Euro", "Cent", "Cent"), "$": ("Dollar", "Dollar", "Cent", "Cent"),
+                  "US$": ("US-Dollar", "US-Dollar", "Cent", "Cent"), "USD": ("US-Dollar", "US-Dollar", "Cent", "Cent"),
+                  "Dollar": ("Dollar", "Dollar", "Cent", "Cent"), "£": ("Pfund", "Pfund", "Penny", "Pence"),
+                  "GBP": ("Pfund", "Pfund", "Penny", "Pence"), "¥": ("Yen", "Yen", "Sen", "Sen"),
+                  "JPY": ("Yen", "Yen", "Sen", "Sen"), "CHF": ("Franken", "Franken", "Rappen", "Rappen"),
+                  "Fr.": ("Franken", "Franken", "Rappen", "Rappen"), "₽": ("Rubel", "Rubel", "Kopeke", "Kopeken"),
+                  "RUB": ("Rubel", "Rubel", "Kopeke", "Kopeken"), "R$": ("Real", "Real", "Centavo", "Centavos")}
+    scales = {"Mio.": ("Million", "Millionen"), "Millionen": ("Million", "Millionen"),
+              "Mrd.": ("Milliarde", "Milliarden"),
+              "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend")}
+    units = {"km": ("Kilometer", "Kilometer"), "kg": ("Kilogramm", "Kilogramm"), "cm": ("Zentimeter", "Zentimeter"),
+             "mm": ("Millimeter", "Millimeter"), "m": ("Meter", "Meter"), "g": ("Gramm", "Gramm"),
+             "mg": ("Milligramm", "Milligramm"), "t": ("Tonne", "Tonnen"), "l": ("Liter", "Liter"),
+             "L": ("Liter", "Liter"), "ml": ("Milliliter", "Milliliter"), "h": ("Stunde", "Stunden"),
+             "Std.": ("Stunde", "Stunden"), "min": ("Minute", "Minuten"), "Min.": ("Minute", "Minuten"),
+             "s": ("Sekunde", "Sekunden"), "Sek.": ("Sekunde", "Sekunden"), "ms": ("Millisekunde", "Millisekunden"),
+             "TB": ("Terabyte", "Terabyte"), "GB": ("Gigabyte", "Gigabyte"), "MB": ("Megabyte", "Megabyte"),
+             "kB": ("Kilobyte", "Kilobyte"), "KB": ("Kilobyte", "Kilobyte"), "KiB": ("Kibibyte", "Kibibyte"),
+             "MiB": ("Mebibyte", "Mebibyte"), "GiB": ("Gibibyte", "Gibibyte"), "°C": ("Grad Celsius", "Grad Celsius"),
+             "°F": ("Grad Fahrenheit", "Grad Fahrenheit"), "°": ("Grad", "Grad"),
+             "km/h": ("Kilometer pro Stunde", "Kilometer pro Stunde"),
+             "m/s": ("Meter pro Sekunde", "Meter pro Sekunde"),
+             "m²": ("Quadratmeter", "Quadratmeter"), "qm": ("Quadratmeter", "Quadratmeter"),
+             "km²": ("Quadratkilometer", "Quadratkilometer"), "m³": ("Kubikmeter", "Kubikmeter"),
+             "Hz": ("Hertz", "Hertz"), "kHz": ("Kilohertz", "Kilohertz"), "MHz": ("Megahertz", "Megahertz"),
+             "GHz": ("Gigahertz", "Gigahertz"), "W": ("Watt", "Watt"), "kW": ("Kilowatt", "Kilowatt"),
+             "kWh": ("Kilowattstunde", "Kilowattstunden"), "V": ("Volt", "Volt"), "A": ("Ampere", "Ampere"),
+             "ha": ("Hektar", "Hektar"), "PS": ("PS", "PS"), "Mbit/s": ("Megabit pro Sekunde", "Megabit pro Sekunde")}
+    _GENDER = {"Tonne": "f", "Stunde": "f", "Minute": "f", "Sekunde": "f", "Millisekunde": "f",
+               "Kilowattstunde": "f", "Kilogramm": "n", "Gramm": "n", "Milligramm": "n", "Grad Celsius": "n",
+               "Grad": "n", "Grad Fahrenheit": "n", "Byte": "n", "Watt": "n", "Volt": "n", "Hertz": "n",
+               "Terabyte": "n", "Gigabyte": "n", "Megabyte": "n", "Kilobyte": "n"}
+    percent = "Prozent"
+    scale_nouns, scale_gender = ("Million", "Millionen", "Milliarde", "Milliarden", "Billion"), "f"
+    range_word = "bis"
+    number_abbreviations = {"Nr.": "Nummer", "S.": "Seite", "Abb.": "Abbildung", "Kap.": "Kapitel",
+                            "Tab.": "Tabelle", "Bd.": "Band", "Abs.": "Absatz", "Art.": "Artikel", "Bsp.": "Beispiel",
+                            "Tel.": "Telefon", "§": "Paragraf", "§§": "Paragrafen", "Jh.": "Jahrhundert"}
+    name_abbreviations = {"Hr.": "Herr", "Fr.": "Frau", "Dr.": "Doktor", "Prof.": "Professor", "St.": "Sankt"}
+    roman_before = ("Kapitel", "Teil", "Band", "Akt", "Buch", "Anhang", "Artikel", "Abschnitt", "Titel")
+    roman_after = ("Jahrhundert", "Jahrhunderts", "Jahrtausend", "Weltkrieg", "Weltkriegs", "Jh.")
+    symbols = {"±": "plus minus", "×": "mal", "→": "nach", "←": "von", "&": "und", "§": "Paragraf",
+               "≈": "ungefähr", "≤": "kleiner gleich", "≥": "größer gleich", "−": "minus", "°": "Grad",
+               "½": "ein halb", "¼": "ein Viertel", "¾": "drei Viertel", "~": "etwa", "‰": "Promille"}
+    fractions = {(1, 2): "ein halb", (1, 4): "ein Viertel", (3, 4): "drei Viertel", (1, 3): "ein Drittel"}
+
+    def __init__(self):
+        super().__init__()
+        months = "|".join(re.escape(m) for m in list(MONTHS) + list(_ABBREVIATED_MONTHS))
+        nouns = "|".join(_ORDINAL_NOUNS)
+        # "3. Oktober", "der 2. Weltkrieg", "am 3. Mai"; a number with a dot before a noun after an article.
+        self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,4})(\.)(?=\s(?:" + months + "|" + nouns + r")\b)")
+        self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s(" + months + r")(?!\w)")
+        self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E)) + r")\s(\d{1,3})\.(?=\s[A-ZÄÖÜ])")
+        self._ending = re.compile(r"(\w+)\x01([rsne])")
+        self._word_before = re.compile(r"(\S+)\s$")
+        self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
+        self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
+        self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
+
+    def cardinal(self, n, gender=None):
+        if n == 1 and gender:
+            return "eine" if gender == "f" else "ein"
+        return self.n2w(n)
+
+    def ordinal(self, n, gender="m", mark="", ending="e"):
+        return self.n2w(n, "ordinal") + "\x01" + ending  # its case ending is settled by `endings`
+
+    def year(self, n):
+        return self.n2w(n, "year")
+
+    def unit_gender(self, unit):
+        return self._GENDER.get(self.units[unit][0], "m")
+
+    def currency_gender(self, currency, minor=False):
+        return "f" if minor and currency in ("₽", "RUB") else "m"
+
+    def date(self, day, month, year):
+        said = f"{self.ordinal(day, ending='r')} {self.months[month - 1]}"
+        return said + (f" {self.year(year)}" if year else "")
+
+    def time(self, hours, minutes, seconds):
+        said = f"{self.cardinal(hours, 'f')} Uhr"
+        if seconds is not None:
+            return (said + f" {self.cardinal(minutes, 'f')} Minute{'' if minutes == 1 else 'n'}"
+                    f" {self.cardinal(seconds, 'f')} Sekunde{'' if seconds == 1 else 'n'}")
+        return said + (f" {self.cardinal(minutes)}" if minutes else "")
+
+    def mixed(self, whole, numerator, denominator):
+        return self.cardinal(whole, "n") + self.fraction(numerator, denominator).replace(" ", "").lower()
+
+    def fraction(self, numerator, denominator):
+        if (numerator, denominator) in self.fractions:
+            return self.fractions[(numerator, denominator)]
+        base = self.n2w(denominator, "ordinal")[:-1]  # "dritte" -> "Drittel", "zwanzigste" -> "Zwanzigstel"
+        base = {"zweit": "halb", "dritt": "Drittel"}.get(base, base[:1].upper() + base[1:] + "el")
+        return f"{self.cardinal(numerator, 'n')} {base}"
+
+    def roman(self, value, kind, word=""):
+        if kind == "regnal":
+            return "der " + self.n2w(value, "ordinal").capitalize()
+        if kind == "ordinal":
+            return self.ordinal(value, ending="s")
+        return self.cardinal(value)
+
+    def read_times(self, text):
+        text = self._time_uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
+                                                      int(m.group(3)) if m.group(3) else None), text)
+        text = super().read_times(text)
+        return self._uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
+
+    def read_fractions(self, text):
+        def half(m):
+            noun = m.group(1)
+            return ("eine halbe " if noun.startswith(_FEMININE) else "ein halbes " if noun.startswith(_NEUTER)
+                    else "ein halber ")
+        text = self._mixed.sub(lambda m: self.mixed(*map(int, m.groups())) if 0 < int(m.group(2)) < int(m.group(3))
+                               <= 16 else m.group(0), text)
+        return super().read_fractions(self._half.sub(half, text))
+
+    def read_ordinals(self, text):
+        text = self._date_ordinal.sub(lambda m: f"{self.ordinal(int(m.group(1)), ending='r')} "
+                                                f"{MONTHS[self.month_of(m.group(2)) - 1]}", text)
+        text = super().read_ordinals(text)
+        return self._article_ordinal.sub(lambda m: f"{m.group(1)} {self.ordinal(int(m.group(2)))}", text)
+
+    def read(self, text):
+        return self.endings(super().read(text))
+
+    def endings(self, text):
+        """An ordinal's case ending from the word before it: -en after 'am', 'dem'..., -e after 'der'...,
+        else the ending it was given (-r in a date, -s before 'Jahrhundert')."""
+        if "\x01" not in text:
+            return text
+
+        def said(m):
+            word, ending = m.groups()
+            before = self._word_before.search(m.string, max(0, m.start() - 40), m.start())
+            before = before.group(1) if before else ""
+            if before in _EN:
+                ending = "n"
+            elif before in _E or ending == "e":
+                ending = ""
+            return word + ending
+        return self._ending.sub(said, text)
+
+
+read = German().read

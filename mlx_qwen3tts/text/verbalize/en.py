@@ -1,0 +1,152 @@
+"""English as it is read: US style numbers ("one hundred twenty-three", no "and"), month-day-year dates,
+"two dollars fifty cents", "Chapter IV" as "Chapter four", "Louis XIV" as "Louis the fourteenth"."""
+
+import re
+
+from .common import Spec
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+class English(Spec):
+    code = "en"
+    months = MONTHS
+    month_abbreviations = {"Jan.": 0, "Feb.": 1, "Mar.": 2, "Apr.": 3, "Jun.": 5, "Jul.": 6, "Aug.": 7,
+                           "Sep.": 8, "Sept.": 8, "Oct.": 9, "Nov.": 10, "Dec.": 11}
+    date_order = "mdy"
+    currencies = {"$": ("dollar", "dollars", "cent", "cents"), "US$": ("dollar", "dollars", "cent", "cents"),
+                  "USD": ("dollar", "dollars", "cent", "cents"), "€": ("euro", "euros", "cent", "cents"),
+                  "EUR": ("euro", "euros", "cent", "cents"), "£": ("pound", "pounds", "penny", "pence"),
+                  "GBP": ("pound", "pounds", "penny", "pence"), "¥": ("yen", "yen", "sen", "sen"),
+                  "JPY": ("yen", "yen", "sen", "sen"), "CHF": ("franc", "francs", "centime", "centimes"),
+                  "₽": ("ruble", "rubles", "kopeck", "kopecks"), "RUB": ("ruble", "rubles", "kopeck", "kopecks"),
+                  "₩": ("won", "won", "jeon", "jeon"), "R$": ("real", "reais", "centavo", "centavos"),
+                  "₹": ("rupee", "rupees", "paisa", "paise"), "CA$": ("dollar", "dollars", "cent", "cents")}
+    scales = {"thousand": ("thousand", "thousand"), "million": ("million", "million"),
+              "billion": ("billion", "billion"), "trillion": ("trillion", "trillion"), "m": ("million", "million"),
+              "bn": ("billion", "billion"), "b": ("billion", "billion"), "k": ("thousand", "thousand")}
+    units = {"km": ("kilometer", "kilometers"), "kg": ("kilogram", "kilograms"), "cm": ("centimeter", "centimeters"),
+             "mm": ("millimeter", "millimeters"), "m": ("meter", "meters"), "g": ("gram", "grams"),
+             "mg": ("milligram", "milligrams"), "mi": ("mile", "miles"), "lb": ("pound", "pounds"),
+             "lbs": ("pounds", "pounds"), "oz": ("ounce", "ounces"), "ft": ("foot", "feet"), "in": ("inch", "inches"),
+             "ms": ("millisecond", "milliseconds"), "µs": ("microsecond", "microseconds"),
+             "ns": ("nanosecond", "nanoseconds"), "min": ("minute", "minutes"), "h": ("hour", "hours"),
+             "s": ("second", "seconds"), "sec": ("second", "seconds"), "l": ("liter", "liters"),
+             "L": ("liter", "liters"), "ml": ("milliliter", "milliliters"), "mL": ("milliliter", "milliliters"),
+             "TB": ("terabyte", "terabytes"), "GB": ("gigabyte", "gigabytes"), "MB": ("megabyte", "megabytes"),
+             "kB": ("kilobyte", "kilobytes"), "KB": ("kilobyte", "kilobytes"), "KiB": ("kibibyte", "kibibytes"),
+             "MiB": ("mebibyte", "mebibytes"), "GiB": ("gibibyte", "gibibytes"), "TiB": ("tebibyte", "tebibytes"),
+             "Gbit/s": ("gigabit per second", "gigabits per second"),
+             "Mbit/s": ("megabit per second", "megabits per second"),
+             "Mbps": ("megabit per second", "megabits per second"),
+             "°C": ("degree Celsius", "degrees Celsius"), "°F": ("degree Fahrenheit", "degrees Fahrenheit"),
+             "°": ("degree", "degrees"), "km/h": ("kilometer per hour", "kilometers per hour"),
+             "mph": ("mile per hour", "miles per hour"), "m/s": ("meter per second", "meters per second"),
+             "m²": ("square meter", "square meters"), "km²": ("square kilometer", "square kilometers"),
+             "m³": ("cubic meter", "cubic meters"), "cm²": ("square centimeter", "square centimeters"),
+             "Hz": ("hertz", "hertz"), "kHz": ("kilohertz", "kilohertz"), "MHz": ("megahertz", "megahertz"),
+             "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"), "kW": ("kilowatt", "kilowatts"),
+             "kWh": ("kilowatt hour", "kilowatt hours"), "V": ("volt", "volts"),
+             "mAh": ("milliamp hour", "milliamp hours"),
+             "dB": ("decibel", "decibels"), "px": ("pixel", "pixels"), "pt": ("point", "points"),
+             "ha": ("hectare", "hectares"), "t": ("ton", "tons")}
+    range_word = "to"
+    local_phones = True  # "555-1234"
+    group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
+    ordinal_pattern = re.compile(r"(?<![\w.,])(\d+)(st|nd|rd|th)\b")
+    number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
+                            "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
+                            "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "§": "section", "§§": "sections"}
+    name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor"}
+    roman_before = ("Chapter", "chapter", "Part", "part", "Volume", "volume", "Book", "book", "Act", "act",
+                    "Scene", "scene", "Section", "Appendix", "Article", "World War", "Phase", "Title")
+    roman_after = ("century",)
+    symbols = {"±": "plus or minus", "×": "times", "→": "to", "←": "from", "&": "and", "§": "section",
+               "≈": "approximately", "≤": "less than or equal to", "≥": "greater than or equal to", "−": "minus",
+               "°": "degrees", "½": "one half", "¼": "one quarter", "¾": "three quarters", "‰": "per mille",
+               "~": "about"}
+    fractions = {(1, 2): "one half", (1, 4): "one quarter", (3, 4): "three quarters"}
+    _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
+    _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
+    # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
+    _MONTH = (r"(?!may\b)(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
+    _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
+    _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
+
+    def cardinal(self, n: int, gender: str = "m") -> str:
+        return self.n2w(n).replace(" and ", " ").replace(",", "")
+
+    def ordinal(self, n: int, gender: str = "m", mark: str = "") -> str:
+        return self.n2w(n, "ordinal").replace(" and ", " ").replace(",", "")
+
+    def year(self, n: int) -> str:
+        if n % 1000 < 10 or n % 100 == 0 and n % 1000 == 0:
+            return self.cardinal(n)
+        return self.n2w(n, "year")
+
+    def date(self, day, month, year):
+        said = f"{self.months[month - 1]} {self.ordinal(day)}"
+        return said + (f" {self.year(year)}" if year else "")
+
+    def time(self, hours, minutes, seconds):
+        if minutes == 0 and seconds is None:
+            return f"{self.cardinal(hours)} o'clock"
+        said = f"{self.cardinal(hours)} {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
+        return said + (f" and {self.cardinal(seconds)} seconds" if seconds else "")
+
+    def fraction(self, numerator, denominator):
+        if (numerator, denominator) in self.fractions:
+            return self.fractions[(numerator, denominator)]
+        name = "half" if denominator == 2 else self.ordinal(denominator)
+        return f"{self.cardinal(numerator)} {name}{'s' if numerator > 1 else ''}"
+
+    def roman(self, value, kind, word=""):
+        if kind == "regnal":
+            return "the " + self.ordinal(value)
+        return super().roman(value, kind, word)
+
+    def mixed(self, whole, numerator, denominator):
+        if (numerator, denominator) == (1, 2):
+            return f"{self.cardinal(whole)} and a half"
+        return super().mixed(whole, numerator, denominator)
+
+    def read_dates(self, text):
+        return super().read_dates(self._decade.sub(self.decade, text))  # before "s" is read as seconds
+
+    def decade(self, m):
+        said = self.year(int(m.group(1))) if len(m.group(1)) == 4 else self.cardinal(int(m.group(1)))
+        return re.sub(r"y$", "ies", said) if said.endswith("y") else said + "s"
+
+    def read_times(self, text):
+        def ampm(m):
+            hours, minutes = int(m.group(1)), int(m.group(2) or 0)
+            said = self.cardinal(hours)
+            if minutes:
+                said += f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
+            return f"{said} {m.group(3).upper()}M"
+        text = self._time_ampm.sub(ampm, text)
+        return super().read_times(text)
+
+    def read_written_dates(self, text):
+        def month_first(m):
+            month = self.month_of(m.group(1))
+            return self.date(int(m.group(2)), month, int(m.group(3)) if m.group(3) else None)
+
+        def day_first(m):
+            the = "" if re.search(r"\bthe\s$", m.string[max(0, m.start() - 4):m.start()], re.I) else "the "
+            said = f"{the}{self.ordinal(int(m.group(1)))} of {self.months[self.month_of(m.group(2)) - 1]}"
+            return said + (f" {self.year(int(m.group(3)))}" if m.group(3) else "")
+        text = self._written_date.sub(lambda m: month_first(m) if 1 <= int(m.group(2)) <= 31 else m.group(0), text)
+        text = self._day_month.sub(lambda m: day_first(m) if 1 <= int(m.group(1)) <= 31 else m.group(0), text)
+        return super().read_written_dates(text)
+
+    def month_of(self, written):
+        key = written.casefold().rstrip(".")
+        key = next((m.casefold() for m in MONTHS if m.casefold() == key), key)
+        if key not in self._month_index and key + "." in self._month_index:
+            key += "."
+        return self._month_index[key] + 1
+
+
+read = English().read

@@ -1,0 +1,100 @@
+"""Spanish as it is read: "1.º" "primero", "1.ª" "primera", "12,50 €" "doce euros con cincuenta céntimos",
+"5 de mayo de 2024", "siglo XX" "siglo veinte", "Felipe II" "Felipe segundo", "p. ej." "por ejemplo"."""
+
+import re
+
+from .romance import Romance
+
+MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+          "noviembre", "diciembre")
+
+
+class Spanish(Romance):
+    code = "es"
+    point, dot = "coma", "punto"
+    fraction_digits = "number"
+    minus, plus = "menos", "más"
+    months = MONTHS
+    joiner = " con "
+    currencies = {"€": ("euro", "euros", "céntimo", "céntimos"), "EUR": ("euro", "euros", "céntimo", "céntimos"),
+                  "$": ("dólar", "dólares", "centavo", "centavos"), "USD": ("dólar", "dólares", "centavo", "centavos"),
+                  "US$": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "penique", "peniques"),
+                  "GBP": ("libra", "libras", "penique", "peniques"), "¥": ("yen", "yenes", "sen", "sen"),
+                  "JPY": ("yen", "yenes", "sen", "sen"),
+                  "CHF": ("franco suizo", "francos suizos", "céntimo", "céntimos"),
+                  "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),
+                  "MXN": ("peso", "pesos", "centavo", "centavos")}
+    feminine_currencies = ("£", "GBP")
+    scales = {"millones": ("millón", "millones"), "millón": ("millón", "millones"),
+              "mil millones": ("mil millones", "mil millones")}
+    units = {"km": ("kilómetro", "kilómetros"), "kg": ("kilogramo", "kilogramos"), "cm": ("centímetro", "centímetros"),
+             "mm": ("milímetro", "milímetros"), "m": ("metro", "metros"), "g": ("gramo", "gramos"),
+             "mg": ("miligramo", "miligramos"), "t": ("tonelada", "toneladas"), "l": ("litro", "litros"),
+             "L": ("litro", "litros"), "ml": ("mililitro", "mililitros"), "h": ("hora", "horas"),
+             "min": ("minuto", "minutos"), "s": ("segundo", "segundos"), "ms": ("milisegundo", "milisegundos"),
+             "TB": ("terabyte", "terabytes"), "GB": ("gigabyte", "gigabytes"), "MB": ("megabyte", "megabytes"),
+             "kB": ("kilobyte", "kilobytes"), "KiB": ("kibibyte", "kibibytes"), "MiB": ("mebibyte", "mebibytes"),
+             "GiB": ("gibibyte", "gibibytes"), "°C": ("grado Celsius", "grados Celsius"),
+             "°F": ("grado Fahrenheit", "grados Fahrenheit"), "°": ("grado", "grados"),
+             "km/h": ("kilómetro por hora", "kilómetros por hora"), "m/s": ("metro por segundo", "metros por segundo"),
+             "m²": ("metro cuadrado", "metros cuadrados"), "km²": ("kilómetro cuadrado", "kilómetros cuadrados"),
+             "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hercio", "hercios"),
+             "MHz": ("megahercio", "megahercios"),
+             "GHz": ("gigahercio", "gigahercios"), "W": ("vatio", "vatios"), "kW": ("kilovatio", "kilovatios"),
+             "kWh": ("kilovatio hora", "kilovatios hora"), "V": ("voltio", "voltios"), "ha": ("hectárea", "hectáreas")}
+    feminine_units = ("t", "h", "ha")
+    percent = "por ciento"
+    scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones")
+    and_word, half, day_one, local_phones = "y", "y medio", "primero", True
+    range_word = "a"
+    ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
+                     ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m"}
+    number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "núm.": "número",
+                            "n.º": "número", "nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volumen",
+                            "art.": "artículo", "tel.": "teléfono", "fig.": "figura", "§": "párrafo"}
+    name_abbreviations = {"Sr.": "señor", "Sra.": "señora", "Srta.": "señorita", "Dr.": "doctor", "Dra.": "doctora",
+                          "D.": "don", "Dña.": "doña", "Sto.": "santo", "Sta.": "santa"}
+    roman_before = ("capítulo", "Capítulo", "tomo", "Tomo", "parte", "Parte", "acto", "Acto", "libro", "Libro",
+                    "artículo", "Artículo", "título", "Título", "siglo", "Siglo", "siglos")
+    century_words = ()
+    symbols = {"±": "más o menos", "×": "por", "→": "a", "&": "y", "§": "párrafo", "≈": "aproximadamente",
+               "≤": "menor o igual que", "≥": "mayor o igual que", "−": "menos", "°": "grados", "½": "un medio",
+               "¼": "un cuarto", "¾": "tres cuartos", "~": "aproximadamente", "‰": "por mil"}
+    fractions = {(1, 2): "un medio", (1, 3): "un tercio", (2, 3): "dos tercios", (1, 4): "un cuarto",
+                 (3, 4): "tres cuartos"}
+
+    def ordinal(self, n, gender="m", mark=""):
+        gender = self.ordinal_marks.get(mark, gender)
+        said = self.n2w(n, "ordinal")
+        if gender == "short":
+            return re.sub(r"(primer|tercer)o$", r"\1", said)
+        return re.sub(r"o\b", "a", said) if gender == "f" else said
+
+    def cardinal(self, n, gender=None):
+        # "un" before "mil" and "millones" ("trescientos un mil"), which num2words leaves "uno".
+        said = re.sub(r"uno (?=mil|millones)", "ún ", re.sub(r"\buno (?=mil|millones)", "un ", self.n2w(n)))
+        return self.feminine(said) if gender == "f" else self.masculine(said) if gender == "m" else said
+
+    def masculine(self, said):
+        return re.sub(r"uno$", "ún", re.sub(r"^uno$", "un", said))
+
+    def feminine(self, said):
+        return re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", said))
+
+    def date(self, day, month, year):
+        said = f"{'primero' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
+        return said + (f" de {self.year(year)}" if year else "")
+
+    def roman(self, value, kind, word=""):
+        if word.startswith(("siglo", "Siglo")):
+            return self.ordinal(value) if value <= 10 else self.cardinal(value)
+        return super().roman(value, kind, word)
+
+    def time(self, hours, minutes, seconds):
+        said = self.cardinal(hours, "f")
+        if seconds is not None:
+            return said + f" horas {self.cardinal(minutes)} minutos y {self.cardinal(seconds)} segundos"
+        return said + (f" y {self.cardinal(minutes)}" if minutes else "")
+
+
+read = Spanish().read

@@ -1,0 +1,121 @@
+"""French as it is read: "12,50 €" as "douze euros cinquante", "1er" "premier", "2e" "deuxième", "XXe siècle"
+"vingtième siècle", "Louis XIV" "Louis quatorze", "14h30" "quatorze heures trente", "n° 5" "numéro cinq"."""
+
+import re
+
+from .romance import Romance
+
+MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+          "novembre", "décembre")
+
+
+class French(Romance):
+    code = "fr"
+    group = "."
+    point, dot = "virgule", "point"
+    fraction_digits = "number"
+    minus, plus = "moins", "plus"
+    months = MONTHS
+    month_abbreviations = {"janv.": 0, "févr.": 1, "avr.": 3, "juil.": 6, "sept.": 8, "oct.": 9, "nov.": 10,
+                           "déc.": 11}
+    minor_said = False
+    currencies = {"€": ("euro", "euros", "centime", "centimes"), "EUR": ("euro", "euros", "centime", "centimes"),
+                  "$": ("dollar", "dollars", "cent", "cents"), "USD": ("dollar", "dollars", "cent", "cents"),
+                  "US$": ("dollar américain", "dollars américains", "cent", "cents"),
+                  "£": ("livre", "livres", "penny", "pence"),
+                  "GBP": ("livre sterling", "livres sterling", "penny", "pence"),
+                  "¥": ("yen", "yens", "sen", "sens"), "JPY": ("yen", "yens", "sen", "sens"),
+                  "CHF": ("franc suisse", "francs suisses", "centime", "centimes"),
+                  "₽": ("rouble", "roubles", "kopeck", "kopecks"), "R$": ("réal", "reais", "centavo", "centavos"),
+                  "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes")}
+    feminine_currencies = ("£", "GBP")
+    scales = {"millions": ("million", "millions"), "million": ("million", "millions"),
+              "milliards": ("milliard", "milliards"), "milliard": ("milliard", "milliards"),
+              "M": ("million", "millions"), "Md": ("milliard", "milliards")}
+    units = {"km": ("kilomètre", "kilomètres"), "kg": ("kilogramme", "kilogrammes"),
+             "cm": ("centimètre", "centimètres"),
+             "mm": ("millimètre", "millimètres"), "m": ("mètre", "mètres"), "g": ("gramme", "grammes"),
+             "mg": ("milligramme", "milligrammes"), "t": ("tonne", "tonnes"), "l": ("litre", "litres"),
+             "L": ("litre", "litres"), "ml": ("millilitre", "millilitres"), "cl": ("centilitre", "centilitres"),
+             "min": ("minute", "minutes"), "s": ("seconde", "secondes"), "ms": ("milliseconde", "millisecondes"),
+             "To": ("téraoctet", "téraoctets"), "Go": ("gigaoctet", "gigaoctets"), "Mo": ("mégaoctet", "mégaoctets"),
+             "ko": ("kilooctet", "kilooctets"), "Ko": ("kilooctet", "kilooctets"), "GB": ("gigaoctet", "gigaoctets"),
+             "MB": ("mégaoctet", "mégaoctets"), "°C": ("degré Celsius", "degrés Celsius"),
+             "°F": ("degré Fahrenheit", "degrés Fahrenheit"), "°": ("degré", "degrés"),
+             "km/h": ("kilomètre par heure", "kilomètres par heure"),
+             "m/s": ("mètre par seconde", "mètres par seconde"),
+             "m²": ("mètre carré", "mètres carrés"), "km²": ("kilomètre carré", "kilomètres carrés"),
+             "m³": ("mètre cube", "mètres cubes"), "Hz": ("hertz", "hertz"), "kHz": ("kilohertz", "kilohertz"),
+             "MHz": ("mégahertz", "mégahertz"), "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"),
+             "kW": ("kilowatt", "kilowatts"), "kWh": ("kilowattheure", "kilowattheures"), "V": ("volt", "volts"),
+             "ha": ("hectare", "hectares")}
+    feminine_units = ("t", "min", "s", "ms")
+    percent = "pour cent"
+    scale_nouns = ("million", "millions", "milliard", "milliards")
+    and_word, half, day_one = "et", "et demi", "premier"
+    range_word = "à"
+    ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",
+                     "ᵉ": "m", "ᵉʳ": "m", "ʳᵉ": "f"}
+    number_abbreviations = {"n°": "numéro", "N°": "numéro", "nº": "numéro", "no": "numéro", "p.": "page",
+                            "pp.": "pages", "vol.": "volume", "chap.": "chapitre", "fig.": "figure", "art.": "article",
+                            "tél.": "téléphone", "§": "paragraphe"}
+    name_abbreviations = {"M.": "Monsieur", "MM.": "Messieurs", "Mme": "Madame", "Mmes": "Mesdames",
+                          "Mlle": "Mademoiselle", "Dr": "docteur", "Pr": "professeur", "St": "Saint", "Ste": "Sainte"}
+    roman_before = ("chapitre", "Chapitre", "tome", "Tome", "partie", "Partie", "acte", "Acte", "livre", "Livre",
+                    "article", "Article", "titre", "Titre", "annexe", "Annexe")
+    roman_after = ("siècle", "siècles", "millénaire", "arrondissement")
+    symbols = {"±": "plus ou moins", "×": "fois", "→": "vers", "&": "et", "§": "paragraphe", "≈": "environ",
+               "≤": "inférieur ou égal à", "≥": "supérieur ou égal à", "−": "moins", "°": "degrés", "½": "un demi",
+               "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}
+    fractions = {(1, 2): "un demi", (1, 3): "un tiers", (2, 3): "deux tiers", (1, 4): "un quart",
+                 (3, 4): "trois quarts"}
+    _pairs = re.compile(r"(?<![\w.,])0\d(?:[ .\u00a0]\d\d){4}(?![\w]|[.,]\d)")
+    _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\s?h\s?([0-5]\d)?(?![\w])")
+
+    def feminine(self, said):
+        return re.sub(r"\bun$", "une", said)
+
+    def ordinal(self, n, gender="m", mark=""):
+        gender = self.ordinal_marks.get(mark, gender)
+        if n == 1:
+            return "première" if gender == "f" else "premier"
+        if mark in ("nd", "nde"):
+            return "seconde" if mark == "nde" else "second"
+        return self.n2w(n, "ordinal")
+
+    def regnal_number(self, value):
+        return "premier" if value == 1 else self.cardinal(value)
+
+    def date(self, day, month, year):
+        said = f"{'premier' if day == 1 else self.cardinal(day)} {self.months[month - 1]}"
+        return said + (f" {self.year(year)}" if year else "")
+
+    def time(self, hours, minutes, seconds):
+        said = f"{self.cardinal(hours, 'f')} heure{'s' if hours > 1 else ''}"
+        if seconds is not None:
+            return (said + f" {self.cardinal(minutes, 'f')} minute{'s' if minutes > 1 else ''}"
+                    f" {self.cardinal(seconds, 'f')} seconde{'s' if seconds > 1 else ''}")
+        return said + (f" {self.cardinal(minutes, 'f')}" if minutes else "")
+
+    def read_telephones(self, text):
+        text = self._pairs.sub(lambda m: ", ".join(
+            (f"{self.cardinal(0)} {self.cardinal(int(p[1]))}" if p[0] == "0" else self.cardinal(int(p)))
+            for p in re.findall(r"\d\d", m.group(0))), text)
+        return super().read_telephones(text)
+
+    def read_times(self, text):
+        text = super().read_times(text)
+        return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
+
+    def plural_of(self, word):
+        return word + "s"
+
+    def fraction(self, numerator, denominator):
+        name = {2: "demi", 3: "tiers", 4: "quart"}.get(denominator)
+        if name and (numerator, denominator) not in self.fractions:
+            plural = name if name.endswith("s") or numerator == 1 else name + "s"
+            return f"{self.cardinal(numerator, 'm')} {plural}"
+        return super().fraction(numerator, denominator)
+
+
+read = French().read

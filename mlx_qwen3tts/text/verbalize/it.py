@@ -1,0 +1,99 @@
+"""Italian as it is read: "1°" "primo", "2ª" "seconda", "3,23 €" "tre euro e ventitre centesimi", "1° gennaio"
+"primo gennaio", "XX secolo" "ventesimo secolo", "Luigi XIV" "Luigi quattordicesimo", "pag." "pagina"."""
+
+import re
+
+from .romance import Romance
+
+MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
+          "novembre", "dicembre")
+
+
+class Italian(Romance):
+    code = "it"
+    point, dot = "virgola", "punto"
+    fraction_digits = "number"
+    minus, plus = "meno", "più"
+    months = MONTHS
+    joiner = " e "
+    currencies = {"€": ("euro", "euro", "centesimo", "centesimi"), "EUR": ("euro", "euro", "centesimo", "centesimi"),
+                  "eur": ("euro", "euro", "centesimo", "centesimi"),
+                  "$": ("dollaro", "dollari", "centesimo", "centesimi"),
+                  "USD": ("dollaro", "dollari", "centesimo", "centesimi"),
+                  "£": ("sterlina", "sterline", "penny", "penny"),
+                  "GBP": ("sterlina", "sterline", "penny", "penny"), "¥": ("yen", "yen", "sen", "sen"),
+                  "JPY": ("yen", "yen", "sen", "sen"),
+                  "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
+                  "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
+    feminine_currencies = ("£", "GBP")
+    scales = {"milioni": ("milione", "milioni"), "milione": ("milione", "milioni"),
+              "miliardi": ("miliardo", "miliardi"),
+              "mln": ("milione", "milioni"), "mld": ("miliardo", "miliardi")}
+    units = {"km": ("chilometro", "chilometri"), "kg": ("chilogrammo", "chilogrammi"),
+             "cm": ("centimetro", "centimetri"),
+             "mm": ("millimetro", "millimetri"), "m": ("metro", "metri"), "g": ("grammo", "grammi"),
+             "mg": ("milligrammo", "milligrammi"), "t": ("tonnellata", "tonnellate"), "l": ("litro", "litri"),
+             "L": ("litro", "litri"), "ml": ("millilitro", "millilitri"), "h": ("ora", "ore"),
+             "min": ("minuto", "minuti"), "s": ("secondo", "secondi"), "ms": ("millisecondo", "millisecondi"),
+             "TB": ("terabyte", "terabyte"), "GB": ("gigabyte", "gigabyte"), "MB": ("megabyte", "megabyte"),
+             "kB": ("kilobyte", "kilobyte"), "°C": ("grado Celsius", "gradi Celsius"),
+             "°F": ("grado Fahrenheit", "gradi Fahrenheit"), "°": ("grado", "gradi"),
+             "km/h": ("chilometro orario", "chilometri orari"),
+             "km/s": ("chilometro al secondo", "chilometri al secondo"),
+             "m/s": ("metro al secondo", "metri al secondo"), "m²": ("metro quadrato", "metri quadrati"),
+             "km²": ("chilometro quadrato", "chilometri quadrati"), "m³": ("metro cubo", "metri cubi"),
+             "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"),
+             "W": ("watt", "watt"), "kW": ("chilowatt", "chilowatt"), "kWh": ("chilowattora", "chilowattora"),
+             "V": ("volt", "volt"), "A": ("ampere", "ampere"), "ha": ("ettaro", "ettari")}
+    feminine_units = ("t", "h")
+    percent = "per cento"
+    scale_nouns = ("milione", "milioni", "miliardo", "miliardi")
+    and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
+    range_word = "a"
+    ordinal_marks = {"°": "m", "º": "m", "ª": "f"}
+    number_abbreviations = {"pag.": "pagina", "pagg.": "pagine", "p.": "pagina", "n.": "numero", "nr.": "numero",
+                            "cap.": "capitolo", "vol.": "volume", "art.": "articolo", "tel.": "telefono",
+                            "fig.": "figura", "§": "paragrafo"}
+    name_abbreviations = {"sig.": "signor", "Sig.": "signor", "sig.ra": "signora", "Sig.ra": "signora",
+                          "dott.": "dottor", "Dott.": "dottor", "prof.": "professor", "Prof.": "professor",
+                          "avv.": "avvocato", "Avv.": "avvocato", "ing.": "ingegner", "Ing.": "ingegner",
+                          "S.": "San"}
+    roman_before = ("capitolo", "Capitolo", "parte", "Parte", "atto", "Atto", "libro", "Libro", "articolo",
+                    "Articolo", "titolo", "Titolo", "secolo", "Secolo")
+    roman_after = ("secolo", "secoli")
+    century_words = ("secolo",)
+    symbols = {"±": "più o meno", "×": "per", "→": "a", "&": "e", "§": "paragrafo", "≈": "circa",
+               "≤": "minore o uguale a", "≥": "maggiore o uguale a", "−": "meno", "°": "gradi", "½": "un mezzo",
+               "¼": "un quarto", "¾": "tre quarti", "~": "circa", "‰": "per mille"}
+    fractions = {(1, 2): "un mezzo", (1, 3): "un terzo", (2, 3): "due terzi", (1, 4): "un quarto",
+                 (3, 4): "tre quarti"}
+
+    def cardinal(self, n, gender=None):
+        said = super().cardinal(n, gender).replace("centodicotto", "centodiciotto")  # num2words' "118"
+        said = re.sub(r"(milion[ei]|miliard[oi]),? e ", r"\1 ", said).replace(",", "")
+        return re.sub(r"(?<=\w)tre\b", "tré", said)  # ventitré, trentatré
+
+    def masculine(self, said):
+        return "un" if said == "uno" else said
+
+    def feminine(self, said):
+        return "una" if said == "uno" else said
+
+    def plural_of(self, word):
+        return re.sub(r"o$", "i", word)
+
+    def regnal_number(self, value):
+        return self.ordinal(value)
+
+    def date(self, day, month, year):
+        said = f"{'primo' if day == 1 else self.cardinal(day)} {self.months[month - 1]}"
+        return said + (f" {self.year(year)}" if year else "")
+
+    def time(self, hours, minutes, seconds):
+        said = self.cardinal(hours)
+        if seconds is not None:
+            return said + f" e {self.cardinal(minutes)} minuti e {self.cardinal(seconds)} secondi"
+        return said + (f" e {self.cardinal(minutes)}" if minutes else "")
+
+
+read = Italian().read

@@ -1,0 +1,96 @@
+"""Portuguese as it is read: "R$ 12,50" "doze reais e cinquenta centavos", "1º" "primeiro", "1ª" "primeira",
+"14h30" "catorze horas e trinta", "14 de julho de 1789", "D. Pedro II" "Dom Pedro segundo", "2 horas" "duas horas"."""
+
+import re
+
+from .romance import Romance
+
+MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+          "novembro", "dezembro")
+
+
+class Portuguese(Romance):
+    code = "pt"
+    point, dot = "vírgula", "ponto"
+    fraction_digits = "digits"
+    minus, plus = "menos", "mais"
+    months = MONTHS
+    joiner = " e "
+    currencies = {"R$": ("real", "reais", "centavo", "centavos"), "BRL": ("real", "reais", "centavo", "centavos"),
+                  "€": ("euro", "euros", "centavo", "centavos"), "EUR": ("euro", "euros", "centavo", "centavos"),
+                  "US$": ("dólar", "dólares", "centavo", "centavos"), "$": ("dólar", "dólares", "centavo", "centavos"),
+                  "USD": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "pêni", "pence"),
+                  "GBP": ("libra", "libras", "pêni", "pence"), "¥": ("iene", "ienes", "sen", "sen"),
+                  "JPY": ("iene", "ienes", "sen", "sen"),
+                  "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
+                  "₽": ("rublo", "rublos", "copeque", "copeques")}
+    feminine_currencies = ("£", "GBP")
+    scales = {"milhões": ("milhão", "milhões"), "milhão": ("milhão", "milhões"), "bilhões": ("bilhão", "bilhões"),
+              "bilhão": ("bilhão", "bilhões"), "mil": ("mil", "mil"), "mi": ("milhão", "milhões"),
+              "bi": ("bilhão", "bilhões")}
+    units = {"km": ("quilômetro", "quilômetros"), "kg": ("quilograma", "quilogramas"),
+             "cm": ("centímetro", "centímetros"),
+             "mm": ("milímetro", "milímetros"), "m": ("metro", "metros"), "g": ("grama", "gramas"),
+             "mg": ("miligrama", "miligramas"), "t": ("tonelada", "toneladas"), "l": ("litro", "litros"),
+             "L": ("litro", "litros"), "ml": ("mililitro", "mililitros"), "h": ("hora", "horas"),
+             "min": ("minuto", "minutos"), "s": ("segundo", "segundos"), "ms": ("milissegundo", "milissegundos"),
+             "TB": ("terabyte", "terabytes"), "GB": ("gigabyte", "gigabytes"), "MB": ("megabyte", "megabytes"),
+             "kB": ("kilobyte", "kilobytes"), "KiB": ("kibibyte", "kibibytes"), "MiB": ("mebibyte", "mebibytes"),
+             "GiB": ("gibibyte", "gibibytes"), "°C": ("grau Celsius", "graus Celsius"),
+             "°F": ("grau Fahrenheit", "graus Fahrenheit"), "°": ("grau", "graus"),
+             "km/h": ("quilômetro por hora", "quilômetros por hora"),
+             "m/s": ("metro por segundo", "metros por segundo"),
+             "m²": ("metro quadrado", "metros quadrados"), "km²": ("quilômetro quadrado", "quilômetros quadrados"),
+             "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"),
+             "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"), "kW": ("quilowatt", "quilowatts"),
+             "kWh": ("quilowatt-hora", "quilowatts-hora"), "V": ("volt", "volts"), "ha": ("hectare", "hectares")}
+    feminine_units = ("t", "h")
+    percent = "por cento"
+    scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")
+    numbers = "pt_BR"  # Brazilian numbers: "dezesseis", "um bilhão"
+    and_word, half, day_one, local_phones = "e", "e meio", "primeiro", True
+    range_word = "a"
+    ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
+    number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "n.º": "número", "nº": "número",
+                            "Nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volume", "art.": "artigo",
+                            "tel.": "telefone", "fig.": "figura", "§": "parágrafo"}
+    name_abbreviations = {"Sr.": "senhor", "Sra.": "senhora", "Srta.": "senhorita", "Dr.": "doutor", "Dra.": "doutora",
+                          "D.": "Dom", "Prof.": "professor", "Profa.": "professora", "Sto.": "Santo", "Sta.": "Santa"}
+    roman_before = ("capítulo", "Capítulo", "parte", "Parte", "ato", "Ato", "livro", "Livro", "artigo", "Artigo",
+                    "título", "Título", "século", "Século", "séculos")
+    symbols = {"±": "mais ou menos", "×": "vezes", "→": "para", "&": "e", "§": "parágrafo", "≈": "aproximadamente",
+               "≤": "menor ou igual a", "≥": "maior ou igual a", "−": "menos", "°": "graus", "½": "um meio",
+               "¼": "um quarto", "¾": "três quartos", "~": "cerca de", "‰": "por mil"}
+    fractions = {(1, 2): "um meio", (1, 3): "um terço", (2, 3): "dois terços", (1, 4): "um quarto",
+                 (3, 4): "três quartos"}
+    _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])h([0-5]\d)?(?![\w])")
+
+    def feminine(self, said):
+        said = re.sub(r"\bum$", "uma", said)
+        said = re.sub(r"\bdois$", "duas", said)
+        return re.sub(r"entos\b", "entas", said)
+
+    def date(self, day, month, year):
+        said = f"{'primeiro' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
+        return said + (f" de {self.year(year)}" if year else "")
+
+    def roman(self, value, kind, word=""):
+        if word.startswith(("século", "Século")):
+            return self.ordinal(value) if value <= 10 else self.cardinal(value)
+        return super().roman(value, kind, word)
+
+    def time(self, hours, minutes, seconds):
+        said = f"{self.cardinal(hours, 'f')} hora{'s' if hours != 1 else ''}"
+        if seconds is not None:
+            return said + f" e {self.cardinal(minutes)} minutos e {self.cardinal(seconds)} segundos"
+        return said + (f" e {self.cardinal(minutes)}" if minutes else "")
+
+    def cardinal(self, n, gender=None):
+        return super().cardinal(n, gender).replace(",", "")
+
+    def read_times(self, text):
+        text = super().read_times(text)
+        return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
+
+
+read = Portuguese().read

@@ -1,0 +1,97 @@
+"""What French, Spanish, Italian and Portuguese share: a decimal comma, thousands with dots or spaces,
+the day before the month in a date, a number that agrees with a feminine noun, an ordinal's mark after
+its digits ("1er", "1.º", "1°", "1ª")."""
+
+import re
+
+from .common import Spec
+
+
+class Romance(Spec):
+    group, decimal = ".", ","
+    date_order = "dmy"
+    minor_said = True
+    feminine_units: tuple = ()  # units whose noun is feminine ("heure", "hora")
+    feminine_currencies: tuple = ()
+    century_words: tuple = ()  # after which a roman numeral is an ordinal
+    ordinal_marks = {}  # mark -> gender ('m', 'f', or 'short': "1er" "primer")
+
+    def __init__(self):
+        self.units = {u: said for u, said in self.units.items() if u != "°"}  # "1° gennaio": an ordinal
+        super().__init__()
+        marks = "|".join(re.escape(m) for m in sorted(self.ordinal_marks, key=len, reverse=True) if "°" not in m)
+        # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
+        marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
+        self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        months = "|".join(self.months)
+        self._day_one = re.compile(r"(?<![\w.,])1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
+
+    def ordinal(self, n, gender="m", mark=""):
+        gender = self.ordinal_marks.get(mark.lstrip("."), self.ordinal_marks.get(mark, gender))
+        said = self.n2w(n, "ordinal")
+        if gender == "f":
+            said = re.sub(r"o\b", "a", said)
+        return said
+
+    def feminine(self, said: str) -> str:
+        return said
+
+    def cardinal(self, n, gender=None):
+        said = self.n2w(n)
+        return self.feminine(said) if gender == "f" else self.masculine(said) if gender == "m" else said
+
+    def masculine(self, said: str) -> str:
+        return said
+
+    def unit_gender(self, unit):
+        return "f" if unit in self.feminine_units else "m"
+
+    def currency_gender(self, currency, minor=False):
+        return "f" if currency in self.feminine_currencies and not minor else "m"
+
+    def roman(self, value, kind, word=""):
+        if kind == "regnal":
+            return self.regnal_number(value)
+        if kind == "ordinal" or word.casefold() in self.century_words:
+            return self.ordinal(value)
+        return self.cardinal(value)
+
+    def regnal_number(self, value):
+        return self.ordinal(value) if value <= 10 else self.cardinal(value)
+
+    def fraction(self, numerator, denominator):
+        said = self.fractions.get((numerator, denominator))
+        if said:
+            return said
+        name = self.n2w(denominator, "ordinal")
+        return f"{self.cardinal(numerator, 'm')} {self.plural_of(name) if numerator > 1 else name}"
+
+    def plural_of(self, word: str) -> str:
+        return word + "s"
+
+    day_one = ""  # the first of a month ("primero", "premier")
+    half = ""  # "and a half" after a whole number ("et demi")
+    of_word = "de"  # between a scale word and its currency ("un millón de euros")
+    _SCALE_END = re.compile(r"(?:mill[oó]n(?:es)?|milh(?:ão|ões)|millions?|milliards?|milion[ei]|miliard[oi]|"
+                            r"bilh(?:ão|ões))$")
+
+    def mixed(self, whole, numerator, denominator):
+        if (numerator, denominator) == (1, 2) and self.half:
+            return f"{self.cardinal(whole)} {self.half}"
+        return super().mixed(whole, numerator, denominator)
+
+    def money(self, amount, currency, scale):
+        said = super().money(amount, currency, scale)
+        names = self.currencies[currency]
+        for name in (names[1], names[0]):
+            head = said[: -len(name)].rstrip()
+            if said.endswith(" " + name) and self._SCALE_END.search(head):
+                elided = self.code == "fr" and name[0] in "aeiouéèh"  # "un million d'euros"
+                of = "d'" if elided else self.of_word + " "
+                return f"{head} {of}{name}"
+        return said
+
+    def read_written_dates(self, text):
+        if self.day_one:
+            text = self._day_one.sub(self.day_one, text)
+        return super().read_written_dates(text)

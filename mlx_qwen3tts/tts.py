@@ -239,7 +239,7 @@ class TTS:
         made and, sampled and heard too far from its text, made again with a derived seed (`seeds.check_seed`),
         the best kept; `Result.checks` tells each piece's check.
         """
-        checking = self._checking(check, decode)
+        checking = self.checking(check, decode)
         plan = self.plan(text, split, seed=seed, **kwargs)
         self._told(plan.request)  # the pieces share the notices
         if plan.split == "batch" and plan.many:
@@ -257,8 +257,9 @@ class TTS:
                 results.append(result)
         return joined(results, decode, complete=not plan.cut)
 
-    def _checking(self, check, decode: bool):
-        """`generate`'s `check` as a `hearing.Check` with its recognizer, or None."""
+    def checking(self, check, decode: bool = True):
+        """`check` as `generate` takes it (True, or a `hearing.Check`) as a `hearing.Check` with its recognizer (this
+        model's, `asr`, where it names none), or None; InputError when there is no recognizer, or no audio."""
         if check is None or check is False:
             return None
         from .hearing import Check

@@ -57,16 +57,10 @@ from .voice import speaking_voice
               "OGG/Opus, MP3; M4A/AAC/ALAC and others with PyAV. The first 30 s are used.")
 @click.option("--ref-text", help="Transcript of the reference audio (in-context cloning).")
 @click.option("--x-vector-only", is_flag=True, help="Clone from the speaker embedding alone (no transcript).")
-@click.option("--asr", metavar="MODEL", help="A speech recognizer (Qwen3-ASR: hub id or folder, e.g. "
-              "Qwen/Qwen3-ASR-0.6B): --ref-audio without --ref-text is transcribed and cloned in context; --check "
-              "hears what was said.")
-@click.option("--check", metavar="REPORT.json", help="Hear each piece back with --asr once it is made; a piece heard "
-              "too far from its text is made again with another seed, the best kept; the report is written here. See "
-              "docs/cli.md#checking-what-was-said.")
-@click.option("--check-threshold", type=float, help="With --check: the character error rate above which a piece is "
-              "made again (default 0.25).")
-@click.option("--check-tries", type=int, help="With --check: the most times a piece is made, the first included "
-              "(default 3).")
+@click.option("--asr", metavar="MODEL", help="Speech recognizer (e.g. Qwen/Qwen3-ASR-0.6B): transcribes --ref-audio.")
+@click.option("--check", metavar="REPORT.json", help="Hear each piece back with --asr, make a misheard one again.")
+@click.option("--check-threshold", type=float, help="With --check: error rate that remakes a piece (default 0.25).")
+@click.option("--check-tries", type=int, help="With --check: the most times a piece is made (default 3).")
 @click.option("--save-voice", help="Save the cloned voice (a safetensors file, written under exactly this name).")
 @click.option("-v", "--voice", type=click.Path(), help="A voice saved with --save-voice.")
 @click.option("--stream", is_flag=True, help="Decode and write audio chunk by chunk while generating.")
@@ -144,8 +138,7 @@ def job_of(configs: Configs):
         from .from_codes import DecodeCodes, check_options
 
         check_options(configs)
-        if hearing.asr is not None:
-            raise InputError("--from-codes only decodes: --asr and --check apply to speech being made")
+        hearing.not_with("--from-codes")
         return DecodeCodes(configs.from_codes, configs.model, voice.voice, configs.outputs)
     from .longform import LongFormRun, check_long_form_options
 
@@ -207,11 +200,7 @@ def _check_inputs(job: Speak):
             raise InputError("--batch-file cannot be combined with --stream or --play")
     elif text is None and not speech.text_stream and (job.speaks or outs.save_voice is None):
         raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
-    streamed = [flag for flag, given in (("--batch-file", lines is not None), ("--stream", streaming.stream),
-                                         ("--play", streaming.play), ("--text-stream", speech.text_stream)) if given]
-    if job.hearing.check is not None and streamed:
-        raise InputError(f"--check makes a piece again where it is heard wrong, so it needs the speech whole: it "
-                         f"cannot be combined with {streamed[0]}")
+    job.hearing.whole(speech, streaming)
     if text is not None:
         text = decode_utf8(sys.stdin.buffer.read(), "stdin") if text == "-" else checked_utf8(text, "--text")
     if not job.speaks and outs.save_voice is None:

@@ -160,6 +160,24 @@ class Hearing(Taken):
             self.settings()
         return self
 
+    def whole(self, speech: "Speech", streaming: "Streaming"):
+        """--check makes a piece again: refused with what sends out speech as it is made, or a batch file."""
+        streamed = [flag for flag, given in (("--batch-file", speech.batch_file is not None),
+                                             ("--stream", streaming.stream), ("--play", streaming.play),
+                                             ("--text-stream", speech.text_stream)) if given]
+        if self.check is not None and streamed:
+            from ..errors import InputError
+
+            raise InputError(f"--check makes a piece again where it is heard wrong, so it needs the speech whole: it "
+                             f"cannot be combined with {streamed[0]}")
+
+    def not_with(self, flag: str):
+        """--asr (and so --check) refused with a job that makes no speech."""
+        if self.asr is not None:
+            from ..errors import InputError
+
+            raise InputError(f"{flag} makes no speech: --asr and --check apply to speech being made")
+
     def settings(self):
         """The check's `hearing.Check` (its recognizer the model's, set by `attach`)."""
         from ..hearing import DEFAULT_THRESHOLD, DEFAULT_TRIES, Check

@@ -117,6 +117,19 @@ def test_check_makes_a_misheard_answer_again(server):
     np.testing.assert_array_equal(wav(speech), wav(again))
 
 
+def test_a_stream_tells_each_pieces_check_after_its_audio(server):
+    """A stream's audio is gone before it is heard: each piece's check comes as an event after it, not made again."""
+    with server.stream("POST", "/v1/audio/speech", json={"input": TEXT, "stream_format": "sse", "seed": 1,
+                                                         "max_new_tokens": 6, "check": True}) as answer:
+        assert answer.status_code == 200
+        events = [json.loads(line[6:]) for line in answer.iter_lines() if line.startswith("data: ")]
+    kinds = [e["type"] for e in events]
+    assert kinds[-1] == "speech.audio.done" and kinds.count("speech.check") == 1, kinds
+    assert "speech.audio.delta" in kinds[: kinds.index("speech.check")]
+    assert events[kinds.index("speech.check")] == {"type": "speech.check", "piece": 0, "text": TEXT, "heard": TEXT, "error_rate": 0.0,
+                          "tries": 1, "passed": True}
+
+
 def test_check_is_refused_where_it_cannot_be_given(server, tmp_path_factory):
     bad = server.post("/v1/audio/speech", json={"input": TEXT, "check": "yes"})
     assert bad.status_code == 400 and bad.json()["error"]["param"] == "check"

@@ -11,6 +11,7 @@ made again: each piece's check comes as a `speech.check` event after the audio (
 
 import asyncio
 import json
+from collections import deque
 from dataclasses import replace
 from typing import Iterator, List, Optional, Tuple
 
@@ -108,3 +109,70 @@ async def whole_checked(server, request, speech, check: Check, timing=None) -> R
     return JSONResponse({"audio": base64.b64encode(data).decode(), "response_format": speech.fmt,
                          "sample_rate": server.tts.sample_rate, "timestamps": words, "check": as_json(checks)},
                         headers=headers)
+
+
+class PieceChecks:
+    """A stream's pieces heard as soon as each one's audio is complete (on the server's MLX thread), each check a
+    `speech.check` event; fed and read as `aligner.piece_words.PieceWords` is (`add`, `ready`, `rest`, `close`), so
+    the stream sends it where it sends word timings."""
+
+    def __init__(self, server, check: Check, language: str):
+        self.check, self.language, self.rate, self.executor = check, language, server.tts.sample_rate, server.mlx_thread
+        self._held, self._at, self._pending, self._pieces = [], 0, deque(), 0
+
+    def add(self, chunk):
+        self._held.append(chunk.samples)
+        if chunk.said is None:
+            return
+        audio = np.concatenate(self._held) if self._held else np.zeros(0, np.float32)
+        end = (self._at + audio.shape[0]) / self.rate
+        self._pending.append((end, self.executor.submit(self._hear, audio, chunk.said, self._pieces)))
+        self._held, self._at, self._pieces = [], self._at + audio.shape[0], self._pieces + 1
+
+    def _hear(self, audio: np.ndarray, text: str, piece: int) -> dict:
+        said = heard(self.check.recognizer, audio, self.rate, self.language) if audio.shape[0] else ""
+        rate = error_rate(text, said)
+        return {"type": "speech.check", "piece": piece,
+                **PieceCheck(text, said, rate, 1, rate <= self.check.threshold).as_json()}
+
+    def ready(self, until: Optional[float] = None) -> list:
+        out = []
+        while self._pending and self._pending[0][1].done() and (until is None or self._pending[0][0] <= until + 1e-3):
+            out.append(self._pending.popleft()[1].result())
+        return out
+
+    def rest(self):
+        while self._pending:
+            yield self._pending.popleft()[1].result()
+
+    def close(self):
+        for _, future in self._pending:
+            future.cancel()
+        self._pending.clear()
+
+
+class Beside:
+    """Several such feeds of one stream as one (word timings and checks)."""
+
+    def __init__(self, *feeds):
+        self.feeds = [f for f in feeds if f is not None]
+
+    def add(self, chunk):
+        for feed in self.feeds:
+            feed.add(chunk)
+
+    def ready(self, until: Optional[float] = None) -> list:
+        return [item for feed in self.feeds for item in feed.ready(until)]
+
+    def rest(self):
+        for feed in self.feeds:
+            yield from feed.rest()
+
+    def close(self):
+        for feed in self.feeds:
+            feed.close()
+
+
+def streamed(server, check: Check, language: str):
+    """For `audio_out.speech_response`: the stream's word timings (or None) with its pieces' checks beside."""
+    return lambda words: Beside(words, PieceChecks(server, check, language))

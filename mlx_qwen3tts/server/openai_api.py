@@ -53,7 +53,8 @@ async def speech(request: Request):
     handle = send(server, await built(server, text=speech.text, **speech.kwargs), whole=speech.stream_format is None)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     tokens = len(server.tts.tokenizer.encode(speech.text)) if speech.stream_format else 0  # SSE's usage
-    return await speech_response(handle, speech, server.tts.sample_rate, watcher, tokens, timing)
+    heard = None if check is None else checks.streamed(server, check, speech.kwargs.get("language") or "auto")
+    return await speech_response(handle, speech, server.tts.sample_rate, watcher, tokens, timing, heard)
 
 
 def word_timing(server, speech):

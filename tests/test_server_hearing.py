@@ -5,9 +5,6 @@ a real process on 127.0.0.1 whose recognizer (`fake_asr.Mishears`) hears the ans
 import base64
 import io
 import json
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -19,7 +16,7 @@ pytest.importorskip("uvicorn")
 
 import fake_asr  # noqa: E402
 from fixture_checkpoints import FIXTURES, checkpoint_dir  # noqa: E402
-from server_harness import ROOT, START_TIMEOUT_S, env, free_port, shared_server  # noqa: E402
+from server_harness import shared_server  # noqa: E402
 
 CLONE = FIXTURES / "clone"
 CASES = json.loads((CLONE / "cases.json").read_text())["cases"]
@@ -32,36 +29,13 @@ ANSWERS = [ICL["ref_text"], "Another clip heard.", "Tasting by choice", "nothing
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A Base model's server with --asr, its recognizer hearing ANSWERS in turn."""
-    root = tmp_path_factory.mktemp("hearing-server")
-    (root / "voices").mkdir()
-    port = free_port()
-    code = "import fake_asr; fake_asr.serve()"
-    cmd = [sys.executable, "-c", code, "--model", str(checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp())),
-           "--port", str(port), "--voices-dir", str(root / "voices"), "--dtype", "float32", "--log-level", "warning",
-           "--max-active", "2", "--max-queue", "2", "--asr", fake_asr.answers_file(root, *ANSWERS)]
-    e = env()
-    e["PYTHONPATH"] = str(Path(__file__).resolve().parent) + ":" + e["PYTHONPATH"]
-    with open(root / "server.log", "wb") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=e, cwd=ROOT)
-    url = f"http://127.0.0.1:{port}"
+    process = fake_asr.FakeAsrServer(checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp()),
+                                     tmp_path_factory.mktemp("hearing-server"), *ANSWERS)
     try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                if httpx.get(url + "/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        assert proc.poll() is None, (root / "server.log").read_text()[-3000:]
-        with httpx.Client(base_url=url, timeout=300) as client:
+        with httpx.Client(base_url=process.url, timeout=300) as client:
             yield client
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        process.stop()
 
 
 def data_url(path, seconds=1.5) -> str:

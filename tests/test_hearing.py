@@ -121,3 +121,28 @@ def test_check_needs_a_recognizer_and_audio(tts, asr_off):
         tts.generate(TEXT, check=True, decode=False, max_tokens=2)
     with pytest.raises(InputError, match="check_tries"):
         Check(tries=0)
+
+
+def test_longform_write_checks_each_segment(tts, asr_off, tmp_path):
+    """`longform.write(check=True, check_report=...)`: each segment heard as it finishes, a misheard one made again
+    alone with `check_seed` of its segment seed; the report is written whole beside the audio."""
+    from mlx_qwen3tts import longform
+    from mlx_qwen3tts.longform.narrate import segment_seed
+
+    doc = longform.document("First line here.\n\nSecond line there.")
+    texts = [s.text for s in doc.segments]
+    tts.asr = Mishears([texts[0], "nope", texts[1]])
+    written = longform.write(tts, doc, tmp_path / "out.wav", check=True, check_report=tmp_path / "check.json",
+                             seed=9, max_tokens=6, batch_size=2)
+    assert [p.name for p in written] == ["out.wav", "check.json"]
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert [(p["text"], p["tries"], p["passed"]) for p in report["pieces"]] == [(texts[0], 1, True),
+                                                                                (texts[1], 2, True)]
+    heard = Mishears([texts[0], "nope", texts[1]])
+    spoken = list(longform.narrate(tts, doc, seed=9, max_tokens=6, batch_size=2, check=Check(recognizer=heard)))
+    assert [s.check.tries for s in spoken] == [1, 2]
+    (_, again), = tts.run([tts.request(texts[1], seed=check_seed(segment_seed(9, 1), 1), max_tokens=6)])
+    np.testing.assert_array_equal(spoken[1].audio, again.audio)
+    with pytest.raises(InputError, match="check_report"):
+        longform.write(tts, doc, tmp_path / "two.wav", check=True, seed=9, max_tokens=6)
+    assert not (tmp_path / "two.wav").exists()

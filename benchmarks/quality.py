@@ -149,7 +149,8 @@ def run(models: list, recognizer, out: Path, languages: Optional[list] = None, p
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--model", action="append", required=True, help="A model or recipe (folder or hub id); "
                         "repeat for each.")
     parser.add_argument("--asr", required=True, help="The speech recognizer: Qwen3-ASR's folder or hub id.")

@@ -5,7 +5,6 @@ a real process on 127.0.0.1 whose recognizer (`fake_asr.Mishears`) hears the ans
 import base64
 import io
 import json
-from pathlib import Path
 
 import httpx
 import numpy as np
@@ -100,8 +99,8 @@ def test_a_stream_tells_each_pieces_check_after_its_audio(server):
     kinds = [e["type"] for e in events]
     assert kinds[-1] == "speech.audio.done" and kinds.count("speech.check") == 1, kinds
     assert "speech.audio.delta" in kinds[: kinds.index("speech.check")]
-    assert events[kinds.index("speech.check")] == {"type": "speech.check", "piece": 0, "text": TEXT, "heard": TEXT, "error_rate": 0.0,
-                          "tries": 1, "passed": True}
+    assert events[kinds.index("speech.check")] == {"type": "speech.check", "piece": 0, "text": TEXT, "heard": TEXT,
+                                                   "error_rate": 0.0, "tries": 1, "passed": True}
 
 
 def test_check_is_refused_where_it_cannot_be_given(server, tmp_path_factory):

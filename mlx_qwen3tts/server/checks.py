@@ -10,6 +10,7 @@ made again: each piece's check comes as a `speech.check` event after the audio (
 """
 
 import asyncio
+import base64
 import json
 from collections import deque
 from dataclasses import replace
@@ -104,8 +105,6 @@ async def whole_checked(server, request, speech, check: Check, timing=None) -> R
     headers = {**notice_headers(told(handle)), **header(checks)}
     if words is None:
         return Response(data, media_type=CONTENT_TYPES[speech.fmt], headers=headers)
-    import base64
-
     return JSONResponse({"audio": base64.b64encode(data).decode(), "response_format": speech.fmt,
                          "sample_rate": server.tts.sample_rate, "timestamps": words, "check": as_json(checks)},
                         headers=headers)

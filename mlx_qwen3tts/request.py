@@ -151,14 +151,14 @@ def speaker_name(facts: ModelFacts, speaker) -> Optional[str]:
 def clone_voice(facts: ModelFacts, maker: VoiceMaker, ref_audio, *, ref_text=None, x_vector_only=False,
                 sample_rate=None) -> Tuple[Voice, Tuple[str, ...]]:
     """A Voice cloned from reference audio (path, array + rate, or (array, rate)), and its notices."""
-    choice, notices = _reference(facts, ref_audio, ref_text, x_vector_only, sample_rate)
+    choice, notices = _reference(facts, ref_audio, ref_text, x_vector_only, sample_rate, maker.hears)
     return maker.make(choice, facts), notices
 
 
 def _reference(facts: ModelFacts, ref_audio, ref_text, x_vector_only,
-               sample_rate=None) -> Tuple[VoiceChoice, Tuple[str, ...]]:
+               sample_rate=None, hears: bool = False) -> Tuple[VoiceChoice, Tuple[str, ...]]:
     """Reference audio to clone, read and checked (24 kHz mono), with its transcript (None: the x-vector
-    alone), as a VoiceChoice; and its notices."""
+    alone; none given where the maker `hears`: the recognizer's), as a VoiceChoice; and its notices."""
     if facts.variant != "base":
         raise InputError(_needs_base("voice cloning", facts), field="ref_audio", code="model_not_supported")
     if not isinstance(x_vector_only, (bool, np.bool_)):
@@ -170,6 +170,8 @@ def _reference(facts: ModelFacts, ref_audio, ref_text, x_vector_only,
     audio = load_reference_audio(ref_audio, sample_rate)
     if x_vector_only:
         return VoiceChoice(ref_audio=audio), ()
+    if not (ref_text and ref_text.strip()) and hears:
+        return VoiceChoice(ref_audio=audio, hear=True), ()
     if not (ref_text and ref_text.strip()):
         raise InputError("in-context cloning needs the transcript of the reference audio ({ref_text}); "
                          "or clone from the audio alone ({x_vector_only})", field="ref_text",
@@ -293,12 +295,12 @@ def _blend_choice(facts: ModelFacts, parts, field: str) -> VoiceChoice:
 
 def resolve_voice(facts: ModelFacts, maker: VoiceMaker, **given) -> Tuple[Voice, Tuple[str, ...]]:
     """The Voice for these arguments (`choose_voice`'s) and its notices."""
-    choice, notices = choose_voice(facts, **given)
+    choice, notices = choose_voice(facts, **given, hears=maker.hears)
     return maker.make(choice, facts), notices
 
 
 def choose_voice(facts: ModelFacts, *, speaker=None, voice=None, ref_audio=None, ref_text=None,
-                 x_vector_only=False, xvector=None) -> Tuple[VoiceChoice, Tuple[str, ...]]:
+                 x_vector_only=False, xvector=None, hears: bool = False) -> Tuple[VoiceChoice, Tuple[str, ...]]:
     """The voice these arguments choose (a preset speaker, a saved voice as a path or Voice, reference
     audio, read and checked, or a speaker embedding given whole), every argument checked, and its notices;
     `VoiceMaker.make` then loads, clones or mixes it. A blend (`blend_parts`) is given as `speaker` (preset
@@ -344,7 +346,7 @@ def choose_voice(facts: ModelFacts, *, speaker=None, voice=None, ref_audio=None,
     if voice is not None and voice.xvector is not None:
         _check_cloned(facts, voice)
     if ref_audio is not None:
-        return _reference(facts, ref_audio, ref_text, x_vector_only)
+        return _reference(facts, ref_audio, ref_text, x_vector_only, hears=hears)
     if voice is None and facts.variant == "custom_voice":
         name = name or facts.default_speaker
         if name is None:
@@ -523,7 +525,8 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     # client's default) is not used, as vLLM-Omni does not use it.
     speaker = None if task == "voice_design" else a.speaker
     chosen, voice_notices = choose_voice(facts, speaker=speaker, voice=a.voice, ref_audio=a.ref_audio,
-                                         ref_text=a.ref_text, x_vector_only=a.x_vector_only, xvector=a.xvector)
+                                         ref_text=a.ref_text, x_vector_only=a.x_vector_only, xvector=a.xvector,
+                                         hears=maker.hears)
     # Everything is checked: the work.
     voice = maker.make(chosen, facts)
     return Request(text=text, deltas=deltas, voice=voice, language=language, instruct=instruct,

@@ -25,3 +25,9 @@ def piece_seed(seed: Optional[int], index: int) -> Optional[int]:
 def retry_seed(seed: int) -> int:
     """The seed a request whose speech ran away (spoken with `seed`) is spoken again with."""
     return derived_seed(seed, 0, RETRY)
+
+
+def check_seed(seed: int, attempt: int) -> int:
+    """The seed a piece spoken with `seed` is made again with at `attempt` (1, 2, ...) after `--check` heard it far
+    from its text: attempts after the runaway's, so the two never share a seed."""
+    return derived_seed(seed, 0, RETRY + attempt)

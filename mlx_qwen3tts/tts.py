@@ -27,7 +27,7 @@ from .loop.decode_loop import DecodeLoop, FrameStream
 from .loop.engine import Engine
 from .loop.prompt import Prompt
 from .plan import Plan, build_plan
-from .seeds import retry_seed
+from .seeds import check_seed, retry_seed
 from .request import Request, build_request, checked_codes, clone_voice
 from .audio.chunks import AudioChunk, chunk_length, join_audio, stream_audio
 from .iterators import Iterated
@@ -50,6 +50,7 @@ class Result:
     voice: Voice  # the voice it was spoken with (e.g. the cloned one)
     runaway: Optional[str] = None  # the runaway guard's rule that ended it ("duration", "silence", "loop")
     retried: bool = False  # spoken again with a derived seed after a runaway (`runaway` is then the second's)
+    checks: tuple = ()  # generate(check=...): each piece as the recognizer heard it (`hearing.PieceCheck`)
 
     def save(self, path, format: Optional[str] = None, overwrite: bool = False) -> Path:
         """Write the audio to `path`, in the format its extension names (.wav .flac .ogg/.opus .mp3 .aac
@@ -73,7 +74,7 @@ def joined(results: List[Result], decode: bool, complete: bool = True) -> Result
     runaway = next((r.runaway for r in results if r.runaway), None)
     return Result(audio, np.concatenate([r.codes for r in results]), last.sample_rate,
                   complete and all(r.stopped_on_eos for r in results), last.max_frames, last.prefill_s, last.voice,
-                  runaway, any(r.retried for r in results))
+                  runaway, any(r.retried for r in results), sum((r.checks for r in results), ()))
 
 
 def _write_new(path, what: str, data: bytes, overwrite: bool) -> Path:
@@ -148,6 +149,19 @@ class TTS:
         presets = Presets(model.talker.codec_embed, tc.spk_id, tc.spk_is_dialect)
         self.voices = VoiceMaker(getattr(model, "speaker_encoder", None), codec, tokenizer, presets=presets)
         self.loop = DecodeLoop(model.talker, model.config, tokenizer, self.max_new_tokens)
+
+    @property
+    def asr(self):
+        """The speech recognizer (`hearing`), or None: with one, a clip to clone without its transcript is
+        transcribed and cloned in context, and `generate(check=...)` hears what it said."""
+        return self.voices.recognizer
+
+    @asr.setter
+    def asr(self, given):
+        """A folder or hub id of Qwen3-ASR (loaded once, here), a recognizer object, or None."""
+        from .hearing import recognizer
+
+        self.voices.recognizer, self.voices.transcripts = recognizer(given), VoiceCache()  # heard by another now
 
     @property
     def variant(self) -> str:
@@ -245,7 +259,7 @@ class TTS:
         return self.request_frames(self._told(self.request(deltas=deltas, **kwargs)))
 
     def generate(self, text: str, seed: Optional[int] = None, decode: bool = True, progress=None,
-                 split: str = "auto", speed: float = 1.0, **kwargs) -> Result:
+                 split: str = "auto", speed: float = 1.0, check=None, **kwargs) -> Result:
         """Synthesize `text`. Keyword arguments as `request`: language, speaker, instruct, voice,
         ref_audio, ref_text, x_vector_only, text_mode, max_tokens, sampling and temperature / top_k /
         top_p / repetition_penalty overrides (temperature 0 = greedy). decode=False returns codes only.
@@ -256,17 +270,56 @@ class TTS:
 
         progress: called after each frame as progress(frames, frame_budget, piece, pieces).
         speed: the audio stretched to it (0.25 to 4; pitch kept), as the command line's --speed.
+
+        check: True, or a `hearing.Check` (threshold, tries): each piece is heard by the recognizer (`asr`) once
+        made and, sampled and heard too far from its text, made again with a derived seed (`seeds.check_seed`),
+        the best kept; `Result.checks` tells each piece's check.
         """
         speed = _check_speed(speed)  # before any work
+        checking = self.checking(check, decode)
         plan = self.plan(text, split, seed=seed, **kwargs)
         self._told(plan.request)  # the pieces share the notices
         if plan.split == "batch" and plan.many:
-            results = [result for _, result in sorted(self.run(plan.batch(), decode), key=lambda item: item[0])]
+            pieces = plan.batch()
+            results = [result for _, result in sorted(self.run(pieces, decode), key=lambda item: item[0])]
+            if checking is not None:
+                results = [self._checked(checking, p, r, progress, (i + 1, len(pieces)))
+                           for i, (p, r) in enumerate(zip(pieces, results))]
         else:
             results = []
             for i, piece in enumerate(plan.run(lambda: sum(r.codes.shape[0] for r in results))):
-                results.append(self._generate(piece, decode, progress, (i + 1, len(plan.pieces))))
+                result = self._generate(piece, decode, progress, (i + 1, len(plan.pieces)))
+                if checking is not None:
+                    result = self._checked(checking, piece, result, progress, (i + 1, len(plan.pieces)))
+                results.append(result)
         return _stretched(joined(results, decode, complete=not plan.cut), speed)
+
+    def checking(self, check, decode: bool = True):
+        """`check` as `generate` takes it (True, or a `hearing.Check`) as a `hearing.Check` with its recognizer (this
+        model's, `asr`, where it names none), or None; InputError when there is no recognizer, or no audio."""
+        if check is None or check is False:
+            return None
+        from .hearing import Check
+
+        if check is not True and not isinstance(check, Check):
+            raise InputError(f"{{check}} must be true or a hearing.Check, got {type(check).__name__}", field="check")
+        checking = Check() if check is True else check
+        if checking.recognizer is None and self.asr is None:
+            raise InputError("{check} needs a speech recognizer: load the model with asr= (e.g. "
+                             "asr='Qwen/Qwen3-ASR-0.6B') or set tts.asr", field="check")
+        if not decode:
+            raise InputError("{check} hears the audio, and decode=False makes none", field="check")
+        return checking if checking.recognizer is not None else replace(checking, recognizer=self.asr)
+
+    def _checked(self, checking, piece: Request, result: Result, progress, at) -> Result:
+        """The best of `result` and the piece made again while heard over the threshold, with its check."""
+        def again(attempt: int) -> Result:
+            seed = None if piece.seed is None else check_seed(piece.seed, attempt)
+            return self._generate(replace(piece, seed=seed), True, progress, at)
+
+        best, heard = checking.best(piece.text, result, lambda r: r.audio, self.sample_rate, piece.language,
+                                    again if piece.sampling.sampled else None)
+        return replace(best, checks=(heard,))
 
     def _generate(self, request: Request, decode: bool = True, progress=None, piece=(1, 1)) -> Result:
         """One piece's Result; a sampled piece whose speech ran away is spoken again once (`seeds.retry_seed`)."""
@@ -412,11 +465,14 @@ class TTS:
         return np.array(self.codec.decoder.decode_chunks(codes.astype(mx.int32), lengths, ref_codes))
 
 
-def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
+def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None, asr=None) -> TTS:
     """Load a Qwen3-TTS checkpoint from a local folder or a Hugging Face repo id.
 
     dtype: compute dtype of the talker and code predictor (default: float32 on the CPU, else as stored).
     The codec and the speaker encoder always run in float32.
+    asr: a speech recognizer (`TTS.asr`): Qwen3-ASR's folder or hub id (e.g. 'Qwen/Qwen3-ASR-0.6B'), or an object
+    with `transcribe(audio, sample_rate, language=None)`; reference audio without its transcript is then cloned in
+    context with what it hears, and `generate(check=True)` checks what was said.
     """
     from .codec.speech_tokenizer import load_codec
     from .tokenizer import TextTokenizer
@@ -430,5 +486,7 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None) -> TTS:
     tokenizer = TextTokenizer.from_folder(folder)
     gen_path = folder / "generation_config.json"
     generation_config = checkpoint.read_json(gen_path) if gen_path.exists() else {}
-    return TTS(model, codec, tokenizer, generation_config, folder)
+    tts = TTS(model, codec, tokenizer, generation_config, folder)
+    tts.asr = asr
+    return tts
 

@@ -64,6 +64,7 @@ class Voice:
     ref_text: Optional[str] = None
     variant: str = "base"  # the model kind whose prompt `xvector` is for: a preset blend's is "custom_voice"
     dialect: Optional[str] = None  # a preset blend's dialect (the one its parts share), as a preset's
+    heard: bool = False  # `ref_text` is what the recognizer heard in the reference audio (none was given)
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class VoiceChoice:
     ref_audio: object = None
     ref_text: Optional[str] = None
     blend: Optional[tuple] = None
+    hear: bool = False  # `ref_audio` came without its transcript: the recognizer's is used (`VoiceMaker.hear`)
 
 
 class Presets:
@@ -137,18 +139,44 @@ class VoiceCache:
 class VoiceMaker:
     """Cloned voices of one model: an x-vector from its speaker encoder and reference codes from its
     codec, computed once per distinct reference audio (`cache`). Its inputs were checked by the
-    request layer (`request.choose_voice`, `request.clone_voice`)."""
+    request layer (`request.choose_voice`, `request.clone_voice`). With a `recognizer` (`hearing`), a clip
+    given without its transcript is transcribed (once per distinct clip) and cloned in context."""
 
     def __init__(self, speaker_encoder, codec, tokenizer, cache: Optional[VoiceCache] = None,
-                 presets: Optional[Presets] = None):
+                 presets: Optional[Presets] = None, recognizer=None):
         self.speaker_encoder, self.codec, self.tokenizer = speaker_encoder, codec, tokenizer
-        self.cache, self.presets = cache or VoiceCache(), presets
+        self.cache, self.presets, self.recognizer = cache or VoiceCache(), presets, recognizer
+        self.transcripts = VoiceCache()
+
+    @property
+    def hears(self) -> bool:
+        """Whether a clip without its transcript is cloned in context (a recognizer is set)."""
+        return self.recognizer is not None
+
+    def hear(self, audio: np.ndarray) -> str:
+        """The transcript the recognizer hears in 24 kHz mono reference audio; InputError when it hears none."""
+        from .hearing import heard
+
+        key = VoiceCache.key(audio)
+        text = self.transcripts.get(key)
+        if text is None:
+            text = heard(self.recognizer, audio, 24000)
+        if not text:
+            raise InputError("the speech recognizer heard no words in the reference audio ({ref_audio}); give its "
+                             "transcript ({ref_text}) or clone from the audio alone ({x_vector_only})",
+                             field="ref_text", others=("ref_audio", "x_vector_only"))
+        self.transcripts.put(key, text)
+        return text
 
     def make(self, choice: VoiceChoice, facts) -> Voice:
         """The Voice chosen: a saved one loaded (and checked against the model's `facts`), a cloned one made,
         a blend mixed."""
         if choice.path is not None:
             return load_voice(choice.path, facts, self.tokenizer)
+        if choice.ref_audio is not None and choice.hear:
+            voice = self.clone(choice.ref_audio, self.hear(choice.ref_audio))
+            voice.heard = True
+            return voice
         if choice.ref_audio is not None:
             return self.clone(choice.ref_audio, choice.ref_text)
         if choice.blend is not None:

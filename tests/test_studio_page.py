@@ -482,3 +482,35 @@ def test_history_highlights_the_word_being_heard_with_an_aligner(browser, tmp_pa
     studio.shot("studio-word-highlight.png")
     assert studio.errors == []
     studio.close()
+
+
+def test_a_clone_without_transcript_shows_what_was_heard_for_correcting(browser, tmp_path_factory):
+    """A server with --asr (a recognizer that hears what it is told: tests/fake_asr.py): a clip saved without a
+    transcript is cloned with the one heard, which the page puts in the transcript field and says; corrected
+    there, the voice is saved again with the user's words."""
+    import fake_asr
+    from fixture_checkpoints import checkpoint_dir
+
+    server = fake_asr.FakeAsrServer(checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp()),
+                                    tmp_path_factory.mktemp("studio-asr"), "What the clip sayz.")
+    try:
+        studio = Studio(browser, server)
+        page = studio.open()
+        field = page.get_by_label("Transcript of the clip")
+        assert "server transcribes it" in field.get_attribute("placeholder")
+        page.get_by_label("Reference audio file").set_input_files(str(CLIP))
+        page.get_by_label("Voice name").fill("Heard")
+        page.get_by_role("button", name="Save voice").click()
+        sync_api.expect(page.locator("#clone-notice")).to_contain_text("Heard in the clip: “What the clip sayz.”")
+        sync_api.expect(field).to_have_value("What the clip sayz.")
+        field.fill("What the clip says.")
+        page.get_by_label("Voice name").fill("Corrected")
+        page.get_by_role("button", name="Save voice").click()
+        studio.status("done")
+        saved = {v["name"]: v["ref_text"] for v in
+                 httpx.get(server.url + "/v1/audio/voices", timeout=30).json()["uploaded_voices"]}
+        assert saved == {"Heard": "What the clip sayz.", "Corrected": "What the clip says."}
+        assert studio.errors == []
+        studio.close()
+    finally:
+        server.stop()

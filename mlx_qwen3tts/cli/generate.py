@@ -20,7 +20,7 @@ from ..errors import InputError
 from .console import OneLineErrors, cli_errors
 from .flags import DEFAULT_MODEL, FLAGS
 from .batch import numbered_outputs, read_batch_file, run_batch
-from .options import Configs, Model, Outputs, Speaking, Speech, Streaming, Voice
+from .options import Configs, Hearing, Model, Outputs, Speaking, Speech, Streaming, Voice
 from .saved_voices import voice_file
 from .signals import closed_pipe_ends_quietly, signals_interrupt
 from .sinks import playable
@@ -57,6 +57,10 @@ from .voice import speaking_voice
               "OGG/Opus, MP3; M4A/AAC/ALAC and others with PyAV. The first 30 s are used.")
 @click.option("--ref-text", help="Transcript of the reference audio (in-context cloning).")
 @click.option("--x-vector-only", is_flag=True, help="Clone from the speaker embedding alone (no transcript).")
+@click.option("--asr", metavar="MODEL", help="Speech recognizer (e.g. Qwen/Qwen3-ASR-0.6B): transcribes --ref-audio.")
+@click.option("--check", metavar="REPORT.json", help="Hear each piece back with --asr, make a misheard one again.")
+@click.option("--check-threshold", type=float, help="With --check: error rate that remakes a piece (default 0.25).")
+@click.option("--check-tries", type=int, help="With --check: the most times a piece is made (default 3).")
 @click.option("--save-voice", help="Save the cloned voice (a safetensors file, written under exactly this name).")
 @click.option("-v", "--voice", type=click.Path(), help="A voice saved with --save-voice.")
 @click.option("--stream", is_flag=True, help="Decode and write audio chunk by chunk while generating.")
@@ -128,18 +132,20 @@ def job_of(configs: Configs):
         from .speakers import ListSpeakers
 
         return ListSpeakers(configs.model.model)
+    hearing = configs.hearing.checked()
     voice = replace(configs.voice, voice=voice_file(configs.voice.voice))
     if configs.from_codes is not None:
         from .from_codes import DecodeCodes, check_options
 
         check_options(configs)
+        hearing.not_with("--from-codes")
         return DecodeCodes(configs.from_codes, configs.model, voice.voice, configs.outputs)
     from .longform import LongFormRun, check_long_form_options
 
     check_long_form_options(configs)
     if configs.longform.text_file is not None:
-        return LongFormRun(configs.model, voice, configs.speech, configs.outputs, configs.longform)
-    return Speak(configs.model, voice, configs.speech, configs.outputs, configs.streaming)
+        return LongFormRun(configs.model, voice, configs.speech, configs.outputs, configs.longform, hearing)
+    return Speak(configs.model, voice, configs.speech, configs.outputs, configs.streaming, hearing)
 
 
 @dataclass(frozen=True)
@@ -152,6 +158,7 @@ class Speak:
     speech: Speech
     outputs: Outputs
     streaming: Streaming
+    hearing: Hearing
 
     @property
     def speaks(self) -> bool:
@@ -166,12 +173,15 @@ class Speak:
         if streaming.play:
             streaming = playable(streaming, self.outputs)
         tts = self.model.load()
+        self.hearing.attach(tts)
         voice = speaking_voice(tts, self.voice, outs["voice"], quiet)
         if not self.speaks:  # only the voice was asked for (text without an output was refused)
             return
         common = dict(voice=voice, seed=speech.seed, **speech.settings)
         if speech.normalize or speech.lexicon is not None:  # only when asked: the plain text path stays upstream's
             common.update(normalize=bool(speech.normalize), lexicon=speech.lexicon)
+        if self.hearing.check is not None:
+            common.update(check=self.hearing.settings())
         job = Speaking(text, outs, fmt, common, speech, streaming, self.outputs)
         if lines is not None:
             return run_batch(tts, lines, job)
@@ -190,6 +200,7 @@ def _check_inputs(job: Speak):
             raise InputError("--batch-file cannot be combined with --stream or --play")
     elif text is None and not speech.text_stream and (job.speaks or outs.save_voice is None):
         raise InputError("no text: give --text TEXT, --text - (stdin) or --text-stream")
+    job.hearing.whole(speech, streaming)
     if text is not None:
         text = decode_utf8(sys.stdin.buffer.read(), "stdin") if text == "-" else checked_utf8(text, "--text")
     if not job.speaks and outs.save_voice is None:
@@ -211,6 +222,8 @@ def _check_outputs(job: Speak, lines):
     outs, streaming, voice = job.outputs, job.streaming, job.voice
     fmt = format_for_path(outs.output, outs.audio_format) if outs.output is not None else None
     resolved = {"voice": outputs.resolve(outs.save_voice, "--save-voice") if outs.save_voice is not None else None}
+    check = job.hearing.check
+    resolved["check"] = outputs.resolve(check, "--check") if check is not None else None
     for key, given, what in (("audio", outs.output, "--output"), ("codes", outs.codes_output, "--codes-output")):
         if given is None:
             resolved[key] = None

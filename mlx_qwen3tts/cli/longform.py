@@ -21,7 +21,7 @@ from ..longform.resume import fingerprint
 from ..longform.segments import UNTITLED
 from ..longform.writer import output_format
 from ..text.epub import EXTENSIONS as EPUB
-from .options import LongForm, Model, Outputs, Speech, Voice
+from .options import Hearing, LongForm, Model, Outputs, Speech, Voice
 
 
 
@@ -132,12 +132,14 @@ def _targets(job, doc) -> Targets:
         if not audio[0].seekable:
             raise InputError("--read-along needs --output to be a file (the book is made from the finished "
                              "segments kept beside it)")
-    outputs.check_distinct(audio + captions + ([read_along] if read_along else []),
+    check = outputs.resolve(job.hearing.check, "--check") if job.hearing.check is not None else None
+    outputs.check_distinct(audio + captions + ([read_along] if read_along else []) + ([check] if check else []),
                            outputs.input_files("--text-file", long.text_file)
                            + outputs.input_files("--lexicon", job.speech.lexicon)
                            + outputs.input_files("--voice", job.voice.voice)
                            + outputs.input_files("model", Path(job.model.model).expanduser()))
-    return Targets(audio, fmt, captions, long.split_chapters, read_along, read_along_language(job.speech.language))
+    return Targets(audio, fmt, captions, long.split_chapters, read_along, read_along_language(job.speech.language),
+                   check)
 
 
 def _file_bytes(path) -> bytes:
@@ -224,6 +226,7 @@ class LongFormRun:
     speech: Speech
     outputs: Outputs
     longform: LongForm
+    hearing: Hearing
 
     def run(self):
         from .console import cli_errors
@@ -234,6 +237,8 @@ class LongFormRun:
         with cli_errors(names):
             doc, cast, targets = _prepare(self)
         tts = self.model.load()
+        with cli_errors(names):
+            self.hearing.attach(tts)
         voices = _CastVoices(_voices(tts, cast, speaking_voice(tts, self.voice, quiet=self.outputs.quiet)))
         speech, long = self.speech, self.longform
         settings = speech.settings
@@ -251,4 +256,13 @@ class LongFormRun:
         progress = Progress(doc, tts.sample_rate, long.batch_size, self.outputs.quiet, names=names)
         with cli_errors(names):
             run_job(tts, doc, targets, key=_run_key(self, tts, doc, cast), resume=long.resume, seed=speech.seed,
-                    progress=progress, voices=voices, batch_size=long.batch_size, words=words, **settings)
+                    progress=progress, voices=voices, batch_size=long.batch_size, words=words,
+                    check=self._check(tts), **settings)
+
+    def _check(self, tts):
+        """--check's `hearing.Check` with --asr's recognizer, or None."""
+        if self.hearing.check is None:
+            return None
+        from dataclasses import replace
+
+        return replace(self.hearing.settings(), recognizer=tts.asr)

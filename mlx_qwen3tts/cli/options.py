@@ -137,6 +137,61 @@ class LongForm(Taken):
 
 
 @dataclass(frozen=True)
+class Hearing(Taken):
+    """--asr (a speech recognizer: transcribes a clip cloned without --ref-text) and --check (what was said, heard
+    back and made again where it was heard wrong; the report's file)."""
+
+    asr: Optional[str]
+    check: Optional[str]
+    check_threshold: Optional[float]
+    check_tries: Optional[int]
+
+    def checked(self) -> "Hearing":
+        """Refuses --check without --asr, and the check's settings without --check (before the model loads)."""
+        from ..errors import InputError
+
+        if self.check is not None and self.asr is None:
+            raise InputError("--check hears what was said with a speech recognizer: add --asr MODEL (e.g. --asr "
+                             "Qwen/Qwen3-ASR-0.6B)")
+        for flag, given in (("--check-threshold", self.check_threshold), ("--check-tries", self.check_tries)):
+            if given is not None and self.check is None:
+                raise InputError(f"{flag} applies to --check; add --check REPORT.json")
+        if self.check is not None:
+            self.settings()
+        return self
+
+    def whole(self, speech: "Speech", streaming: "Streaming"):
+        """--check makes a piece again: refused with what sends out speech as it is made, or a batch file."""
+        streamed = [flag for flag, given in (("--batch-file", speech.batch_file is not None),
+                                             ("--stream", streaming.stream), ("--play", streaming.play),
+                                             ("--text-stream", speech.text_stream)) if given]
+        if self.check is not None and streamed:
+            from ..errors import InputError
+
+            raise InputError(f"--check makes a piece again where it is heard wrong, so it needs the speech whole: it "
+                             f"cannot be combined with {streamed[0]}")
+
+    def not_with(self, flag: str):
+        """--asr (and so --check) refused with a job that makes no speech."""
+        if self.asr is not None:
+            from ..errors import InputError
+
+            raise InputError(f"{flag} makes no speech: --asr and --check apply to speech being made")
+
+    def settings(self):
+        """The check's `hearing.Check` (its recognizer the model's, set by `attach`)."""
+        from ..hearing import DEFAULT_THRESHOLD, DEFAULT_TRIES, Check
+
+        return Check(DEFAULT_THRESHOLD if self.check_threshold is None else self.check_threshold,
+                     DEFAULT_TRIES if self.check_tries is None else self.check_tries)
+
+    def attach(self, tts):
+        """The recognizer of --asr loaded (once) as the model's (`TTS.asr`)."""
+        if self.asr is not None:
+            tts.asr = self.asr
+
+
+@dataclass(frozen=True)
 class Speaking:
     """What `Speak` hands the speaking of one text (`cli.speak`) or of a batch file's lines (`cli.batch`): the
     text (None: --text-stream's stdin), the checked outputs ("audio", "codes": an Output, a list of them per
@@ -164,11 +219,12 @@ class Configs:
     outputs: Outputs
     streaming: Streaming
     longform: LongForm
+    hearing: Hearing
 
     @classmethod
     def from_click(cls, opts: dict) -> "Configs":
         # a shell leaves ~ as it is in `--output=~/a.wav` and in quotes
         opts = opts | {name: _expanded(opts[name]) for name in PATH_OPTIONS if opts[name] is not None}
         return cls(opts["list_speakers"], opts["from_codes"], Model.take(opts), Voice.take(opts), Speech.take(opts),
-                   Outputs.take(opts), Streaming.take(opts), LongForm.take(opts))
+                   Outputs.take(opts), Streaming.take(opts), LongForm.take(opts), Hearing.take(opts))
 

@@ -48,9 +48,15 @@ def speak(tts, job: Speaking):
 
 def _whole(tts, job: Speaking, landing: ExitStack):
     output, progress = job.outs["audio"], FrameProgress(job.outputs.quiet)
-    result = tts.generate(job.text, split=job.speech.split, decode=output is not None, progress=progress,
-                          **job.request)
+    check = job.request.get("check")
+    result = tts.generate(job.text, split=job.speech.split, decode=output is not None or check is not None,
+                          progress=progress, **job.request)
     progress.done()
+    if check is not None:
+        from ..hearing import report_bytes, summary
+
+        job.outs["check"].write(report_bytes(result.checks, check.threshold))
+        click.echo(summary(result.checks) + f" -> {job.outs['check']}", err=True)
     frames = result.codes.shape[0]
     seconds = frames / FRAMES_PER_SECOND  # of the codes: --speed applies to audio only
     if output is not None:

@@ -15,6 +15,8 @@ def speaking_voice(tts, voice, save_to=None, quiet: bool = False):
     resolved, notices = resolve_voice(tts.facts, tts.voices, **voice.given())
     for notice in notices:
         warn(notice)
+    if resolved.heard:  # the clip came without --ref-text: --asr's transcript is what it is cloned with
+        click.echo(f"transcript: {resolved.ref_text}", err=True)
     if save_to is not None:
         from ..voices import voice_bytes
 

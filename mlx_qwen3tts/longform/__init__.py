@@ -82,7 +82,7 @@ def book(path, *, skip_chapters: Optional[str] = None, lexicon: Optional[Lexicon
 def write(tts: "TTS", document: Document, output, *, captions=None, read_along=None, aligner=None,
           resume: bool = False, overwrite: bool = False,
           seed: Optional[int] = None, voices: Optional[Dict[Optional[str], object]] = None, batch_size: int = 8,
-          quiet: bool = True, **request_kwargs) -> List[Path]:
+          quiet: bool = True, check=None, check_report=None, **request_kwargs) -> List[Path]:
     """Speak `document` into the file `output` (its extension names the format: .m4b/.m4a with chapter markers
     and a book's tags and cover, or any format `Result.save` writes) and, if given, its `captions` (a .srt, .vtt
     or .json path, or a list of them: each written) and its `read_along` book (an EPUB 3 with the narration and Media Overlays: readers that play
@@ -91,17 +91,23 @@ def write(tts: "TTS", document: Document, output, *, captions=None, read_along=N
     segment is kept in a hidden work folder beside `output` until the end, so a run stopped in any way
     continues with `resume=True` (refused unless the document, model, voices and settings are the same; the
     first run's seed is kept). An existing file is kept (InputError) unless `overwrite`. `voices`,
-    `batch_size`, `seed` and `request_kwargs` as `narrate`; `quiet=False`: progress on stderr."""
+    `batch_size`, `seed` and `request_kwargs` as `narrate`; `quiet=False`: progress on stderr. `check` (True or a
+    `hearing.Check`; the model needs a recognizer, `TTS.asr`): each segment is heard back as it is made, made
+    again where heard wrong (`narrate`), and the report written to `check_report` (a .json path; checks kept
+    across a resume)."""
     if batch_size < 1:
         raise InputError(f"{{batch_size}} must be at least 1, got {batch_size}", field="batch_size")
     captions = [] if captions is None else [captions] if isinstance(captions, (str, Path)) else list(captions)
     for given in captions:
         caption_format(given)
+    check = _check(tts, check, check_report)
     targets = Targets([outputs.new_file(output, "output", overwrite)], output_format(output),
                       [outputs.new_file(given, "captions", overwrite) for given in captions],
                       read_along=read_along_target(read_along, overwrite) if read_along is not None else None,
-                      language=read_along_language(request_kwargs.get("language")))
-    outputs.check_distinct(targets.audio + targets.captions + ([targets.read_along] if read_along else []), [])
+                      language=read_along_language(request_kwargs.get("language")),
+                      check=outputs.new_file(check_report, "check report", overwrite) if check else None)
+    outputs.check_distinct(targets.audio + targets.captions + ([targets.read_along] if read_along else [])
+                           + ([targets.check] if check else []), [])
     voices = voices or {}
     for voice in list(voices.values()) or [None]:  # a bad argument is refused before the work folder is made
         tts.request(document.segments[0].text if document.segments else "-", voice=voice, seed=seed,
@@ -112,8 +118,23 @@ def write(tts: "TTS", document: Document, output, *, captions=None, read_along=N
     words = WordTimer(aligner, f"python:{type(aligner).__name__}", request_kwargs.get("language") or "auto") \
         if aligner is not None else None
     run_job(tts, document, targets, key=key, resume=resume, seed=seed, voices=voices, batch_size=batch_size,
-            progress=Progress(document, tts.sample_rate, batch_size, quiet), words=words, **request_kwargs)
-    return [target.path for target in targets.audio + targets.captions + ([targets.read_along] if read_along else [])]
+            progress=Progress(document, tts.sample_rate, batch_size, quiet), words=words, check=check, **request_kwargs)
+    return [target.path for target in targets.audio + targets.captions + ([targets.read_along] if read_along else [])
+            + ([targets.check] if check else [])]
+
+
+def _check(tts: "TTS", check, report):
+    """`write`'s `check` as a `hearing.Check` with its recognizer (None: no check)."""
+    if check is None or check is False:
+        if report is not None:
+            raise InputError("{check_report} is the report of {check}; give check=True", field="check_report",
+                             others=("check",))
+        return None
+    checking = tts.checking(check)
+    if report is None:
+        raise InputError("{check} writes its report to {check_report}: give a .json path", field="check_report",
+                         others=("check",))
+    return checking
 
 
 def _identity(voice) -> object:

@@ -30,6 +30,7 @@ class Targets:
     split: bool = False
     read_along: Optional[outputs.Output] = None  # an EPUB 3 with the narration and Media Overlays (read_along.py)
     language: str = ""  # the read-along book's language where the document does not say (BCP 47)
+    check: Optional[outputs.Output] = None  # the report of the segments heard back (`hearing`; with `check`)
 
     @property
     def timed(self) -> bool:
@@ -38,9 +39,11 @@ class Targets:
 
 
 def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, seed: Optional[int],
-        progress: Progress, voices=None, batch_size: int = 8, words: Optional[WordTimer] = None, **request_kwargs):
+        progress: Progress, voices=None, batch_size: int = 8, words: Optional[WordTimer] = None, check=None,
+        **request_kwargs):
     """Speak `document` into `targets`; `key`: the fingerprint of text, model and settings a resume must match;
-    `words`: time every word of the captions (each segment aligned as it finishes)."""
+    `words`: time every word of the captions (each segment aligned as it finishes); `check`: a `hearing.Check`
+    with its recognizer, each segment heard as it finishes (`narrate`), the report written to `targets.check`."""
     if not targets.audio[0].seekable:
         if targets.read_along is not None:
             raise InputError("{read_along} needs an output file (the book is made from the finished segments "
@@ -49,7 +52,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
             raise InputError("{resume} needs an output file (the finished segments are kept beside it)",
                              field="resume")
         return _stream(tts, document, targets, progress, words, voices=voices, batch_size=batch_size, seed=seed,
-                       **request_kwargs)
+                       check=check, **request_kwargs)
     first = targets.audio[0]
     work = WorkFolder.open(first.path, first.what, key, seed, resume)
     if work.dropped:
@@ -61,7 +64,9 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
     progress.resumed(done)
     try:
         for spoken in narrate(tts, document, voices=voices, batch_size=batch_size, seed=work.seed, first=done,
-                              start=start, **request_kwargs):
+                              start=start, check=check, **request_kwargs):
+            if spoken.check is not None:  # before the audio: a segment whose audio is kept has its check kept
+                work.save_check(spoken.segment.index, spoken.check)
             work.save(spoken.segment.index, spoken.audio)
             if words is not None and targets.timed:
                 work.save_words(spoken.segment.index, words.name,
@@ -72,6 +77,8 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
                       "resume")
         raise
     samples = _assemble(document, work, targets, tts.sample_rate, words, key)
+    if check is not None:
+        _report_checks(progress, targets, check, [_kept_check(tts, check, work, s, request_kwargs) for s in segments])
     work.remove()
     seconds = samples / tts.sample_rate
     progress.finish(f"{len(segments)} segments, {seconds / 60:.2f} min of audio -> "
@@ -90,6 +97,23 @@ def _report(progress: Progress, spoken):
         progress.warn(f"{where} ran to its frame limit without an end-of-speech token; its speech may run on or be "
                       "cut off")
     progress.segment(spoken, spoken.start + spoken.audio.shape[0] + spoken.pause)
+
+
+def _kept_check(tts, check, work: WorkFolder, segment, request_kwargs: dict):
+    """A finished segment's check: the one kept with it, else (finished by a run without `check`) heard now."""
+    kept = work.check(segment.index)
+    if kept is not None:
+        return kept
+    _, heard = check.best(segment.text, work.audio(segment.index), lambda audio: audio, tts.sample_rate,
+                          request_kwargs.get("language"))
+    return heard
+
+
+def _report_checks(progress: Progress, targets: Targets, check, checks: list):
+    from ..hearing import report_bytes, summary
+
+    targets.check.write(report_bytes(checks, check.threshold))
+    progress.note(f"{summary(checks)} -> {targets.check}")
 
 
 def _chapter_spans(document: Document, lengths: List[int], rate: int) -> List[tuple]:
@@ -157,10 +181,11 @@ def _write_captions(cues: List[Cue], targets: Targets, rate: int, stack: Optiona
 
 
 def _stream(tts, document: Document, targets: Targets, progress: Progress, words: Optional[WordTimer], **kwargs):
-    out, cues = targets.audio[0], []
+    out, cues, checks = targets.audio[0], [], []
     encoder = StreamEncoder(targets.fmt, tts.sample_rate)
     with out.open() as f:
         for spoken in narrate(tts, document, **kwargs):
+            checks.append(spoken.check)
             f.write(encoder.write(np.concatenate([spoken.audio, np.zeros(spoken.pause, np.float32)])))
             f.flush()
             end = spoken.start + spoken.audio.shape[0]
@@ -173,3 +198,5 @@ def _stream(tts, document: Document, targets: Targets, progress: Progress, words
             _report(progress, spoken)
         f.write(encoder.close())
     _write_captions(cues, targets, tts.sample_rate)
+    if kwargs.get("check") is not None:
+        _report_checks(progress, targets, kwargs["check"], checks)

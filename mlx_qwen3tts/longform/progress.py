@@ -108,6 +108,10 @@ class Progress:
     def warn(self, message: str, *fields: str):
         self._line(f"warning: {worded(message, fields, self.names)}", end="\n")
 
+    def note(self, message: str):
+        """A line that is said even when quiet (what --check found)."""
+        self._line(message, end="\n")
+
     def finish(self, message: str):
         if not self.quiet:
             self._line(message, end="\n")

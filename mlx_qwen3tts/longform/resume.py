@@ -118,6 +118,21 @@ class WorkFolder:
             return None
         return found["words"] if isinstance(found, dict) and found.get("aligner") == aligner else None
 
+    def save_check(self, index: int, check):
+        """How the recognizer heard a finished segment (`hearing.PieceCheck`), kept so a resumed run reports it."""
+        data = json.dumps(check.as_json(), ensure_ascii=False).encode()
+        _write_whole(self.folder / f"{index:06d}.check.json", lambda f: f.write(data))
+
+    def check(self, index: int):
+        """The segment's kept check (`hearing.PieceCheck`), or None where there is none."""
+        from ..hearing import PieceCheck
+
+        try:
+            found = json.loads((self.folder / f"{index:06d}.check.json").read_text(encoding="utf-8"))
+            return PieceCheck(**found)
+        except (OSError, ValueError, TypeError):
+            return None
+
     def audio(self, index: int) -> np.ndarray:
         return np.load(self._path(index))
 

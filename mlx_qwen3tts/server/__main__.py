@@ -142,6 +142,8 @@ def model_id(path_or_repo: str) -> str:
               "Qwen3-ForcedAligner (hub id, e.g. Qwen/Qwen3-ForcedAligner-0.6B, or folder). Default: none.")
 @click.option("--aligner-bits", type=click.Choice(["4", "6", "8"]), default=None,
               help="With --aligner: quantize its decoder as it loads (default: as stored).")
+@click.option("--asr", default=None, help="A speech recognizer (Qwen3-ASR: hub id, e.g. Qwen/Qwen3-ASR-0.6B, or "
+              "folder): a clip to clone without ref_text is transcribed; requests may ask for \"check\". Default: none.")
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True)
 @click.version_option(__version__, "-V", "--version", prog_name="mlx_qwen3tts.server")
 def main(**params):
@@ -205,6 +207,7 @@ class Startup:
     wyoming: Optional[Wyoming]  # None: no --wyoming-port
     aligner: Optional[str] = None  # word timestamps from this Qwen3-ForcedAligner (None: none)
     aligner_bits: Optional[int] = None  # its decoder quantized as it loads (None: as stored)
+    asr: Optional[str] = None  # a speech recognizer (Qwen3-ASR): clips cloned without transcripts, "check"
 
     @classmethod
     def from_click(cls, p: dict) -> "Startup":
@@ -231,7 +234,7 @@ class Startup:
                     p["public_listings"], p["public_metrics"])
         capacity = Capacity(p["max_active"], p["max_queue"], max_batch, p["prefill_budget"], p["max_input_chars"])
         return cls(p["model"], p["dtype"], p["voices_dir"], p["lexicon"], p["log_level"], http, capacity, wyoming,
-                   p["aligner"], int(p["aligner_bits"]) if p["aligner_bits"] else None)
+                   p["aligner"], int(p["aligner_bits"]) if p["aligner_bits"] else None, p["asr"])
 
 
 def serve(startup: Startup):
@@ -289,7 +292,7 @@ def _loaded(startup: Startup, respellings, server_class):
     from .voice_store import VoiceStore, default_voices_dir
 
     capacity = startup.capacity
-    tts = load(startup.model, dtype=getattr(mx, startup.dtype) if startup.dtype else None)
+    tts = load(startup.model, dtype=getattr(mx, startup.dtype) if startup.dtype else None, asr=startup.asr)
     aligner = None
     if startup.aligner is not None:
         from ..aligner import load as load_aligner

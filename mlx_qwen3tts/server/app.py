@@ -22,6 +22,7 @@ from . import openai_api
 from .limits import ApiError, Limits, too_large
 from .metrics import Measured, Metrics
 from .audio_out import NOTICE_HEADER
+from .checks import CHECK_HEADER
 from .voice_store import VoiceStore
 from .websocket import KEY_PROTOCOL, speech_socket
 
@@ -225,7 +226,7 @@ def create_app(server: Server, cors: Sequence[str] = (), trusted_hosts: Optional
         middleware.append(Middleware(LoopbackHosts, allowed=trusted_hosts))
     if cors:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST", "DELETE"],
-                                     allow_headers=["Authorization", "Content-Type"], expose_headers=[NOTICE_HEADER]))
+                                     allow_headers=["Authorization", "Content-Type"], expose_headers=[NOTICE_HEADER, CHECK_HEADER]))
     middleware.append(Middleware(Guard, server=server, public_listings=public_listings,
                                  public_metrics=public_metrics))
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={

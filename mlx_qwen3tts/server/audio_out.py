@@ -115,12 +115,14 @@ async def in_thread(iterator: Iterator, cancel: Callable[[], None]) -> AsyncIter
             cancel()
 
 
-async def speech_response(handle, speech: Speech, sample_rate: int, watcher, text_tokens: int = 0, timing=None):
+async def speech_response(handle, speech: Speech, sample_rate: int, watcher, text_tokens: int = 0, timing=None,
+                          heard=None):
     """The response to a submitted speech request: the whole file once it is made, or (`stream_format`)
     chunked audio or SSE events as it is made; the request's notices in a header. `watcher` (the client's
     disconnect, which cancels the request) runs until the response is sent. `timing(audio)` (awaitable): the
     words with their times, for `timestamps` (a JSON body with the audio in base64; over SSE, `timing.pieces()`
-    gives each piece's words in an event after its audio)."""
+    gives each piece's words in an event after its audio). `heard(words)`: those pieces' feed with each piece's
+    check beside (`checks.streamed`, for an SSE stream's `check`)."""
     headers = notice_headers(handle.notices)
     if speech.stream_format is None:
         try:
@@ -133,6 +135,8 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
     usage = Usage(text_tokens)
     events = usage if speech.stream_format == "sse" else None
     words = timing.pieces() if timing is not None and events is not None else None
+    if heard is not None and events is not None:
+        words = heard(words)
     chunks = in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage, words), handle.cancel)
     return AudioStream(chunks, CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate,
                        lambda: runaway_notice(handle))
@@ -214,12 +218,13 @@ def sse(event: dict) -> bytes:
 async def sse_events(chunks, usage: Usage, sample_rate: int, runaway=lambda: None):
     """The chunks as SSE events; a failure before the first one is raised (it gets its own status), one
     after it (the status is sent) ends the stream with an error event. A piece's `Words` among the chunks
-    (`timestamps`) is a `speech.timestamps` event after that piece's audio; `runaway()` (the runaway guard's
+    (`timestamps`) is a `speech.timestamps` event after that piece's audio (an event given whole, a dict, goes as
+    it is: a piece's `speech.check`); `runaway()` (the runaway guard's
     notice, if it ended the speech) comes as a `speech.runaway` event; then `speech.audio.done`."""
     sent = False
     try:
         async for data in chunks:
-            yield sse(words_event(data) if isinstance(data, Words) else
+            yield sse(words_event(data) if isinstance(data, Words) else data if isinstance(data, dict) else
                       {"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
             sent = True
         if runaway():

@@ -14,7 +14,7 @@ from ..request import clone_voice, resolve_voice
 from ..voices import Blend
 from . import params as fields
 from .audio_out import notice_headers, speech_response, told, watch_disconnect, whole_files
-from . import omni_http
+from . import checks, omni_http
 from .engine_client import built, engine_error, send, send_all
 from .limits import ApiError
 from .piece_timing import check_timings, piece_words
@@ -45,11 +45,16 @@ async def speech(request: Request):
     server = request.app.state.server
     body = await json_body(request)
     speech = fields.speech(body, server.limits, server.voices)
+    check = checks.asked(server, body, speech.stream_format)
     timing = word_timing(server, speech) if speech.timestamps else None
+    if check is not None and speech.stream_format is None:  # heard back, and made again where heard wrong
+        return await checks.whole_checked(server, await built(server, text=speech.text, **speech.kwargs), speech,
+                                          check, timing)
     handle = send(server, await built(server, text=speech.text, **speech.kwargs), whole=speech.stream_format is None)
     watcher = asyncio.create_task(watch_disconnect(request.receive, handle.cancel))
     tokens = len(server.tts.tokenizer.encode(speech.text)) if speech.stream_format else 0  # SSE's usage
-    return await speech_response(handle, speech, server.tts.sample_rate, watcher, tokens, timing)
+    heard = None if check is None else checks.streamed(server, check, speech.kwargs.get("language") or "auto")
+    return await speech_response(handle, speech, server.tts.sample_rate, watcher, tokens, timing, heard)
 
 
 def word_timing(server, speech):
@@ -171,8 +176,9 @@ async def create_voice(request: Request):
         worded = e.worded(fields.UPLOAD_NAMES)
         raise ApiError(400, f"audio_sample cannot be used: {worded}" if param == "audio_sample" else worded,
                        param=param, code=e.code) from None
+    heard = {"ref_text": voice.ref_text, "transcribed": True} if voice.heard else {}  # --asr's, for the page
     return JSONResponse({"id": vid, "name": display, "object": "voice", "in_context": voice.ref_codes is not None,
-                         "notices": list(notices)}, status_code=201, headers=notice_headers(notices))
+                         "notices": list(notices), **heard}, status_code=201, headers=notice_headers(notices))
 
 
 async def save_blend(server, name, blend: str):
@@ -210,4 +216,5 @@ async def health(request: Request):
                          "max_active": server.max_active, "max_queue": server.max_queue,
                          "prefill_budget": server.engine.prefill_budget_now,
                          "timestamps": server.aligner is not None,  # word timestamps (--aligner)
+                         "asr": server.tts.asr is not None,  # transcripts of clips and "check" (--asr)
                          **health_facts(server.tts.facts)})  # what the page adapts to

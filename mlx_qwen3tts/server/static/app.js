@@ -473,6 +473,11 @@ async function saveVoice() {
     if (!response) { setStatus("The voice was not saved.", "error"); return; }
     const voice = await response.json();
     $("clone-notice").textContent = response.headers.get("X-Notice") || "";
+    if (voice.transcribed) {  // no transcript was given: the server's recognizer heard this one (--asr)
+      $("clone-text").value = voice.ref_text;
+      $("clone-notice").textContent = `Heard in the clip: “${voice.ref_text}”. If a word is wrong, correct ` +
+        "the transcript above and save the voice again (under another name, or delete this one first).";
+    }
     setStatus(`Saved the voice “${voice.name}” (id ${voice.id}).`, "done");
     $("clone-name").value = "";
     await loadVoices(voice.id);
@@ -695,6 +700,7 @@ async function load() {
   $("language").replaceChildren(...(health.languages || ["auto"]).map((l) => new Option(l === "auto" ? "auto" : languageName(l), l)));
   if (language) $("language").value = language;
   $("clone").hidden = health.variant !== "base";
+  if (health.asr) $("clone-text").placeholder = "exactly what is said in the clip; leave empty and the server transcribes it";
   setUpInstructions();
   if (await loadVoices()) {
     $("key-section").hidden = !sessionStorage.getItem(KEY_STORE);

@@ -11,7 +11,6 @@ word's start and end in steps of 80 ms, repaired to be monotonic as qwen-asr doe
 """
 
 from dataclasses import dataclass
-from numbers import Integral
 from pathlib import Path
 from typing import Optional
 
@@ -24,7 +23,7 @@ from ..languages import language_key
 from ..model.checkpoint import apply_weights, load_weights, read_json, resolve, safetensors_files
 from ..tokenizer import TextTokenizer
 from ..thinker.encoder import output_length
-from ..thinker.features import SAMPLE_RATE, log_mel, to_16k
+from ..thinker.features import SAMPLE_RATE, checked_rate, checked_samples, log_mel, to_16k
 from .model import AlignerConfig, ForcedAligner
 from .words import prompt, repair, split_words
 
@@ -74,7 +73,7 @@ class Aligner:
         words = split_words(text, language)
         if not words:
             raise InputError("{text} has no word to time (letters or digits)", field="text")
-        audio16 = to_16k(_samples(audio), _rate(sample_rate))
+        audio16 = to_16k(checked_samples(audio), checked_rate(sample_rate))
         if audio16.size < 2 * 160:
             raise InputError("the audio is too short to align (at least 20 ms)", field="audio")
         if audio16.size > MAX_SECONDS * SAMPLE_RATE:
@@ -101,7 +100,7 @@ class Aligner:
         "auto" (words split as for every language but Japanese and Korean: at spaces, and Chinese
         characters one by one).
         """
-        audio = _samples(audio)
+        audio = checked_samples(audio)
         run = self.run(audio, sample_rate, text, language)
         times = repair(run.slot_logits.argmax(axis=-1) * self.config.timestamp_segment_time)
         seconds = audio.shape[0] / sample_rate  # the 80 ms steps may reach past the clip's end
@@ -122,27 +121,6 @@ class Aligner:
             raise InputError(f"the aligner does not know the language {language!r}; it knows "
                              f"{', '.join(self.languages)}", field="language", code="unsupported_language")
         return known.get(key, key)
-
-
-def _rate(sample_rate) -> int:
-    if isinstance(sample_rate, bool) or not isinstance(sample_rate, Integral) or sample_rate <= 0:
-        raise InputError(f"{{sample_rate}} must be a positive whole number of samples a second, got {sample_rate!r}",
-                         field="sample_rate")
-    return int(sample_rate)
-
-
-def _samples(audio) -> np.ndarray:
-    """`audio` as float32 (samples,) or (samples, channels), every sample a number."""
-    try:
-        samples = np.asarray(audio, dtype=np.float32)
-    except (TypeError, ValueError):
-        raise InputError("{audio} must be an array of float samples", field="audio") from None
-    if samples.ndim not in (1, 2):
-        raise InputError(f"{{audio}} must be mono (samples,) or (samples, channels), got shape {samples.shape}",
-                         field="audio")
-    if not np.isfinite(samples).all():
-        raise InputError("{audio} holds samples that are not numbers (NaN or infinite)", field="audio")
-    return samples
 
 
 def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[int] = None,

@@ -19,7 +19,6 @@ pieces' texts are joined and their languages merged.
 """
 
 from dataclasses import dataclass
-from numbers import Integral
 from pathlib import Path
 from typing import Optional
 
@@ -32,7 +31,7 @@ from ..errors import InputError, ModelLoadError
 from ..languages import language_key
 from ..model.checkpoint import apply_weights, load_weights, read_json, resolve, safetensors_files
 from ..thinker.encoder import output_length
-from ..thinker.features import HOP_LENGTH, SAMPLE_RATE, log_mel, to_16k
+from ..thinker.features import HOP_LENGTH, SAMPLE_RATE, checked_rate, checked_samples, log_mel, to_16k
 from ..thinker.model import Thinker, ThinkerConfig, sanitize
 from ..tokenizer import TextTokenizer
 from .text import LANGUAGES, canonical, merge_languages, parse_output, split_audio
@@ -112,7 +111,7 @@ class Recognizer:
     def run(self, audio, sample_rate: int, language: Optional[str] = None) -> list:
         """Every piece's `Piece`: for tests and tools."""
         forced = self.check_language(language)
-        samples, rate = _samples(audio), _rate(sample_rate)
+        samples, rate = checked_samples(audio), checked_rate(sample_rate)
         wav = to_16k(samples, rate)
         if wav.size < MIN_SAMPLES:
             raise InputError("{audio} is too short to hear (at least 20 ms)", field="audio")
@@ -164,29 +163,6 @@ def piece_mel(wav: np.ndarray, longest: int) -> np.ndarray:
     padded = np.pad(wav, (0, longest - wav.shape[0])) if longest > wav.shape[0] else wav
     frames = min(-(-wav.shape[0] // HOP_LENGTH), longest // HOP_LENGTH)
     return log_mel(padded)[:, :frames]
-
-
-def _rate(sample_rate) -> int:
-    if isinstance(sample_rate, bool) or not isinstance(sample_rate, Integral) or sample_rate <= 0:
-        raise InputError(f"{{sample_rate}} must be a positive whole number of samples a second, got {sample_rate!r}",
-                         field="sample_rate")
-    return int(sample_rate)
-
-
-def _samples(audio) -> np.ndarray:
-    """`audio` as float32 (samples,) or (samples, channels), every sample a number."""
-    try:
-        samples = np.asarray(audio, dtype=np.float32)
-    except (TypeError, ValueError):
-        raise InputError("{audio} must be an array of float samples", field="audio") from None
-    if samples.ndim not in (1, 2):
-        raise InputError(f"{{audio}} must be mono (samples,) or (samples, channels), got shape {samples.shape}",
-                         field="audio")
-    if samples.size == 0:
-        raise InputError("{audio} is empty: give at least one sample", field="audio")
-    if not np.isfinite(samples).all():
-        raise InputError("{audio} holds samples that are not numbers (NaN or infinite)", field="audio")
-    return samples
 
 
 def load(path_or_hub_id: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[int] = None,

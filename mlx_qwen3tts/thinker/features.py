@@ -8,9 +8,12 @@ slaney mels over 0-8 kHz, log10 of at least 1e-10, floored 8 below the clip's ma
 `len(audio) // 160` frames. The STFT runs in numpy float64 and the result is cast to float32 once.
 """
 
+from numbers import Integral
+
 import numpy as np
 
 from ..audio.reference import resample
+from ..errors import InputError
 from ..model.mel import slaney_filterbank
 
 SAMPLE_RATE = 16000
@@ -47,3 +50,27 @@ def log_mel(audio: np.ndarray) -> np.ndarray:
     log = np.log10(np.maximum(mel, 1e-10))
     log = np.maximum(log, log.max() - 8.0)
     return ((log + 4.0) / 4.0).astype(np.float32)
+
+
+def checked_rate(sample_rate) -> int:
+    """`sample_rate` as an int; InputError unless a positive whole number."""
+    if isinstance(sample_rate, bool) or not isinstance(sample_rate, Integral) or sample_rate <= 0:
+        raise InputError(f"{{sample_rate}} must be a positive whole number of samples a second, got {sample_rate!r}",
+                         field="sample_rate")
+    return int(sample_rate)
+
+
+def checked_samples(audio) -> np.ndarray:
+    """`audio` as float32 (samples,) or (samples, channels), every sample a number."""
+    try:
+        samples = np.asarray(audio, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise InputError("{audio} must be an array of float samples", field="audio") from None
+    if samples.ndim not in (1, 2):
+        raise InputError(f"{{audio}} must be mono (samples,) or (samples, channels), got shape {samples.shape}",
+                         field="audio")
+    if samples.size == 0:
+        raise InputError("{audio} is empty: give at least one sample", field="audio")
+    if not np.isfinite(samples).all():
+        raise InputError("{audio} holds samples that are not numbers (NaN or infinite)", field="audio")
+    return samples

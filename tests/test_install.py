@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-STATIC = sorted(p.name for p in (ROOT / "mlx_qwen3tts" / "server" / "static").iterdir() if p.is_file())
+STATIC = sorted(p.name for p in (ROOT / "mlx_qwen3tts" / "server" / "page").iterdir() if p.is_file())
 REFUSED = re.compile(r"error: mlx-qwen3tts needs Python 3\.10 or later; \S+ is Python 3\.9\.\d+")
 
 
@@ -43,7 +43,7 @@ def wheel(tmp_path_factory):
 
 def test_the_wheel_holds_the_package_and_the_page_and_no_tests(wheel):
     names = zipfile.ZipFile(wheel).namelist()
-    assert sorted(Path(n).name for n in names if n.startswith("mlx_qwen3tts/server/static/")) == STATIC
+    assert sorted(Path(n).name for n in names if n.startswith("mlx_qwen3tts/server/page/")) == STATIC
     assert "index.html" in STATIC and "app.js" in STATIC
     assert {"mlx_qwen3tts/cli/generate.py", "mlx_qwen3tts/aligner/__init__.py"} <= set(names)
     outside = {n.split("/")[0] for n in names} - {"mlx_qwen3tts", wheel.name.split("-py3")[0] + ".dist-info"}

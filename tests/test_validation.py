@@ -29,7 +29,7 @@ from wyoming.event import async_read_event  # noqa: E402
 
 from mlx_qwen3tts.errors import InputError  # noqa: E402
 from mlx_qwen3tts.server.params import JSON_NAMES  # noqa: E402
-from mlx_qwen3tts.server.websocket import WS_NAMES  # noqa: E402
+from mlx_qwen3tts.server.sockets.ours import WS_NAMES  # noqa: E402
 from mlx_qwen3tts.server.wyoming import WYOMING_NAMES  # noqa: E402
 from mlx_qwen3tts.voices import Voice  # noqa: E402
 

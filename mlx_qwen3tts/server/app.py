@@ -18,16 +18,16 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..backend import release_thread_streams
-from . import openai_api
+from .openai import api as openai_api
 from .limits import ApiError, Limits, too_large
 from .metrics import Measured, Metrics
 from .audio_out import NOTICE_HEADER
 from .checks import CHECK_HEADER
 from .voice_store import VoiceStore
-from .websocket import KEY_PROTOCOL, speech_socket
+from .sockets.ours import KEY_PROTOCOL, speech_socket
 
 log = logging.getLogger("mlx_qwen3tts.server")
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent / "page"  # the page at /, its files under /static/
 OPEN_PATHS = ("/health", "/", "/favicon.ico")  # the page itself holds no data; its API calls need the key
 # A Host header: a name or IPv4 address, or an IPv6 address in brackets, and an optional port.
 HOST_HEADER = re.compile(r"(?P<host>\[[0-9A-Fa-f:.]+\]|[^:\[\]/\s]+)(?::\d{1,5})?")

@@ -12,10 +12,10 @@ import uuid
 
 from starlette.responses import JSONResponse
 
-from .audio_out import CONTENT_TYPES, Usage, whole_files
-from .engine_client import built, engine_error, send_all
-from .limits import ApiError
-from . import params as fields
+from ..audio_out import CONTENT_TYPES, Usage, whole_files
+from ..engine_client import built, engine_error, send_all
+from ..limits import ApiError
+from .. import params as fields
 
 
 async def speech_batch(server, request, items: list) -> JSONResponse:

@@ -3,7 +3,7 @@
 Client -> server: session.update, input_text.append, input_text.flush, input_text.end, cancel.
 Server -> client: session.created, session.updated, speech.audio.delta, speech.audio.done, error, and with
 `timestamps` speech.timestamps after each piece's audio (its words, from the server's aligner).
-A session whose first message is vLLM-Omni's session.config speaks that dialect instead (`omni_socket`).
+A session whose first message is vLLM-Omni's session.config speaks that dialect instead (`sockets/omni.py`).
 Each utterance (text up to a flush or the end) is one streaming-text engine request fed by a
 TextFeed, so its audio starts after its first text token. Utterances are spoken one after the
 other; text for the next one is buffered meanwhile. Pieces are joined exactly as sent, so a
@@ -18,16 +18,16 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import InputError
-from ..request_fields import field_names
-from ..request import clean_text
-from ..loop.text_track import TextFeed
-from . import params as fields
-from .audio_out import Usage, encoded_chunks, in_thread
-from .limits import ApiError
-from .engine_client import build, engine_error, runaway_notice, submit
-from .omni_socket import omni_session
-from .piece_timing import check_timings, piece_words
+from ...errors import InputError
+from ...request_fields import field_names
+from ...request import clean_text
+from ...loop.text_track import TextFeed
+from .. import params as fields
+from ..audio_out import Usage, encoded_chunks, in_thread
+from ..limits import ApiError
+from ..engine_client import build, engine_error, runaway_notice, submit
+from .omni import omni_session
+from ..piece_timing import check_timings, piece_words
 
 log = logging.getLogger("mlx_qwen3tts.server")
 WS_FORMATS = ["pcm", "wav"]
@@ -290,7 +290,7 @@ def omni_first(raw) -> bool:
 
 async def speech_socket(ws: WebSocket):
     """A session in our dialect, or in vLLM-Omni's where its first message is `session.config`
-    (`omni_socket`). Ours begins with `session.created`, which some of our clients wait for before they say
+    (`sockets/omni.py`). Ours begins with `session.created`, which some of our clients wait for before they say
     anything: it goes out once a first message that is not session.config has come, or none within
     `FIRST_MESSAGE_S` (a session.config coming later still selects vLLM-Omni's dialect, whose clients skip
     the event)."""

@@ -12,11 +12,11 @@ request layer's, so a refusal has the same words on both paths; this only parses
 
 from dataclasses import dataclass, replace
 
-from ..request_fields import field_names
-from . import params as fields
-from .engine_client import built
-from .limits import ApiError
-from .piece_timing import check_timings
+from ...request_fields import field_names
+from .. import params as fields
+from ..engine_client import built
+from ..limits import ApiError
+from ..piece_timing import check_timings
 
 # The request layer's fields as these sessions name them.
 OMNI_NAMES = field_names(text="text", deltas="text", speaker="voice", instruct="instructions",

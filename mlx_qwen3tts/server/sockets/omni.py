@@ -20,16 +20,16 @@ import numpy as np
 import soundfile as sf
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..audio import formats as audio_formats
-from ..errors import InputError
-from ..loop.text_track import TextFeed
-from ..request import clean_text
-from .audio_out import Usage, encoded_file, in_thread
-from .engine_client import engine_error, submit
-from .limits import ApiError
+from ...audio import formats as audio_formats
+from ...errors import InputError
+from ...loop.text_track import TextFeed
+from ...request import clean_text
+from ..audio_out import Usage, encoded_file, in_thread
+from ..engine_client import engine_error, submit
+from ..limits import ApiError
 from .omni_config import OMNI_NAMES, omni_config
-from .params import socket_message
-from .piece_timing import AUDIO, END, PieceTexts, piece_audio, piece_words
+from ..params import socket_message
+from ..piece_timing import AUDIO, END, PieceTexts, piece_audio, piece_words
 
 
 class OmniUtterance:

@@ -9,17 +9,18 @@ from functools import partial
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from ..errors import InputError
-from ..request import clone_voice, resolve_voice
-from ..voices import Blend
-from . import params as fields
-from .audio_out import notice_headers, speech_response, told, watch_disconnect, whole_files
-from . import checks, omni_http
-from .engine_client import built, engine_error, send, send_all
-from .limits import ApiError
-from .piece_timing import check_timings, piece_words
-from .health import health_facts
-from .voice_store import clone_kwargs
+from ...errors import InputError
+from ...request import clone_voice, resolve_voice
+from ...voices import Blend
+from .. import params as fields
+from ..audio_out import notice_headers, speech_response, told, watch_disconnect, whole_files
+from .. import checks
+from . import omni_http
+from ..engine_client import built, engine_error, send, send_all
+from ..limits import ApiError
+from ..piece_timing import check_timings, piece_words
+from ..health import health_facts
+from ..voice_store import clone_kwargs
 
 log = logging.getLogger("mlx_qwen3tts.server")
 MODEL_ALIASES = ("tts-1", "tts-1-hd", "gpt-4o-mini-tts")

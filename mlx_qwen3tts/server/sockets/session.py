@@ -121,7 +121,10 @@ class Session:
         await self._sent(self.ws.send_bytes(data))
 
     async def error(self, error: BaseException):
-        """A failure as an error event in the dialect's shape; an unexpected one logged with its traceback."""
+        """A failure as an error event in the dialect's shape; an unexpected one logged with its traceback. The
+        session's end (the client gone, or a send it did not read) is no error to say: raised on."""
+        if isinstance(error, (Ended, WebSocketDisconnect, OSError)):
+            raise error
         if not isinstance(error, (ApiError, Qwen3TTSError, EngineFull)):
             log.error("session %s: %s", self.id, type(error).__name__, exc_info=error)
             error = ApiError(500, f"the server failed in session {self.id}; see its log", code="internal_error")
@@ -214,6 +217,7 @@ class Session:
             await self.close(1000, "")
         except Ended as e:
             log.warning("session %s closed: %s", self.id, e.reason)
+            self.cancel()  # its requests freed at once, not after the close
             await self.close(e.code, e.reason)
         except (WebSocketDisconnect, OSError, RuntimeError):  # the client went away: no one to tell
             log.info("session %s: the client went away", self.id)

@@ -219,8 +219,12 @@ class Session:
             log.warning("session %s closed: %s", self.id, e.reason)
             self.cancel()  # its requests freed at once, not after the close
             await self.close(e.code, e.reason)
-        except (WebSocketDisconnect, OSError, RuntimeError):  # the client went away: no one to tell
-            log.info("session %s: the client went away", self.id)
+        except (WebSocketDisconnect, OSError, RuntimeError) as e:  # the client went away: no one to tell
+            code = getattr(e, "code", None)
+            if code in (1000, 1001, 1005):
+                log.info("session %s: the client went away", self.id)
+            else:  # not closed by the client (a keepalive ping unanswered, a broken connection): worth a look
+                log.warning("session %s: the connection was lost (%s)", self.id, code or type(e).__name__)
         finally:
             self.cancel()
             self.queue.put_nowait(None)

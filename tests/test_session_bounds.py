@@ -196,3 +196,17 @@ def test_a_send_the_client_never_reads_ends_the_session_with_a_reason():
     session = new_session(server, ws, FailingDialect)
     asyncio.run(asyncio.wait_for(session.run(None), 10))
     assert ws.closed[0] == 1008 and "read nothing for 0.2 s" in ws.closed[1]
+
+
+def test_a_failing_error_path_closes_the_session_with_a_reason(caplog):
+    class Broken(FailingDialect):
+        @staticmethod
+        def error_event(error, code):
+            raise TypeError("the error event itself failed")
+
+    ws = FakeSocket([json.dumps({"type": "boom"})])
+    session = new_session(FakeServer(), ws, Broken)
+    with caplog.at_level(logging.INFO, logger="mlx_qwen3tts.server"):
+        asyncio.run(asyncio.wait_for(session.run(None), 10))
+    assert ws.closed[0] == 1011 and session.id in ws.closed[1]
+    assert any(session.id in r.getMessage() and r.exc_info for r in caplog.records)

@@ -225,6 +225,10 @@ class Session:
                 log.info("session %s: the client went away", self.id)
             else:  # not closed by the client (a keepalive ping unanswered, a broken connection): worth a look
                 log.warning("session %s: the connection was lost (%s)", self.id, code or type(e).__name__)
+        except Exception:  # noqa: BLE001  (the error path itself failed: closed with a reason, logged)
+            log.exception("session %s failed", self.id)
+            self.cancel()
+            await self.close(1011, f"the server failed in session {self.id}; see its log")
         finally:
             self.cancel()
             self.queue.put_nowait(None)

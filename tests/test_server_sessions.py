@@ -182,9 +182,10 @@ def stalled_client(server):
     sock.connect(("127.0.0.1", server.port))
     ws = connect(server, sock=sock, max_queue=1, ping_interval=None)
     # speed 0.25: four times the samples a frame, so the socket's buffers fill within the test's time
-    ours(ws, voice="ryan", max_new_tokens=4000, temperature=0.9, seed=1, binary=True, speed=0.25)
-    ws.send(json.dumps({"type": "input_text.append", "text": " ".join(["A long story goes on and on."] * 120)}))
-    ws.send(json.dumps({"type": "input_text.flush"}))
+    ours(ws, voice="ryan", max_new_tokens=4000, temperature=0.9, seed=1, binary=True, speed=0.25, guard=False)
+    for _ in range(QUEUED):  # more audio than the sockets' buffers hold, wherever the model's speech ends
+        ws.send(json.dumps({"type": "input_text.append", "text": " ".join(["A long story goes on and on."] * 120)}))
+        ws.send(json.dumps({"type": "input_text.flush"}))
     return ws
 
 

@@ -359,7 +359,10 @@ def speaker_embedding(facts: ModelFacts, xvector) -> Voice:
     if facts.variant != "base":
         raise InputError(_needs_base("a speaker embedding ({xvector})", facts), field="xvector",
                          code="model_not_supported")
-    values = np.asarray(xvector) if isinstance(xvector, (list, tuple, np.ndarray)) else None
+    try:  # a ragged list ([[1, 2], [3]]) is refused by numpy: the same refusal as any other non-list
+        values = np.asarray(xvector) if isinstance(xvector, (list, tuple, np.ndarray)) else None
+    except (ValueError, TypeError):
+        values = None
     if values is None or values.ndim != 1 or values.dtype.kind not in "fiu":
         raise InputError(f"{{xvector}} must be a list of numbers, got {shown(xvector)}", field="xvector")
     if values.shape[0] != facts.hidden_size:

@@ -12,7 +12,7 @@ from typing import Optional
 import click
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mlx_qwen3tts"
-ADAPTERS = ("openai/api", "sockets/ours", "wyoming")  # paths under server/
+ADAPTERS = ("openai/api", "sockets/ours", "sockets/omni", "wyoming")  # paths under server/
 
 
 def _imports(path: Path) -> set:

@@ -63,6 +63,7 @@ from .decode_loop import Rows
 __all__ = ["Engine", "EngineClosed", "EngineFull", "Handle", "PiecedHandle", "TextFeed"]
 
 _END = object()
+UNREAD_CHUNKS = 8  # a job's chunks its reader has not taken, past which its row pauses (`Job.behind`)
 IDLE_WAIT_S = 0.1  # longest sleep with nothing to do (every wake-up source also notifies)
 _open_engines = weakref.WeakSet()
 
@@ -101,7 +102,20 @@ class Job:
         self.finished = False
         self.row = self.text = self.chunks = None
         self.runaway: Optional[str] = None  # its row's runaway rule, set before its last chunk is handed out
+        self.held = False  # its row paused for its reader (`behind`)
         self._wake = wake
+
+    def behind(self) -> bool:
+        """Whether its reader has left `UNREAD_CHUNKS` chunks unread: its row pauses until one is read, so a
+        client that stops reading holds a few chunks, not all the audio its request could make."""
+        self.held = self.out.qsize() >= UNREAD_CHUNKS
+        return self.held
+
+    def taken(self):
+        """A chunk was read: a row paused for it goes on."""
+        if self.held:
+            self.held = False
+            self._wake()
 
     def cancel(self):
         if not self.cancelled.is_set():
@@ -150,6 +164,7 @@ class Handle:
         job = self._job
         while not job.cancelled.is_set():  # after cancel() nothing more is given out
             item = job.out.get()
+            job.taken()
             if item is _END:
                 return
             if isinstance(item, BaseException):
@@ -457,6 +472,7 @@ class Engine:
             if job.text is not None and job.text.finished:  # the text ended empty: nothing to say
                 self._end(job, rows)
             return
+        row.hold = job.behind
         job.row = row
         starting.append(job)
 

@@ -48,13 +48,15 @@ class Row:
         self.error: Optional[BaseException] = None  # what ended it, when its text track failed
         self.slot: Optional[int] = None
         self.started = self.prefill_s = 0.0  # prefill_s: from `Rows.add` until its first frame is read
+        self.hold: Optional[Callable[[], bool]] = None  # True while its reader is behind: it pauses
 
     def limit(self) -> int:
         return self.max_frames if self.budget is None else min(self.max_frames, self.budget())
 
     def can_step(self) -> bool:
-        """Whether its next frame can be sent off now (the text it needs has arrived)."""
-        return not self.done and self.sent < self.limit() and (self.sent == 0 or self.track.ready(self.sent - 1))
+        """Whether its next frame can be sent off now (the text it needs has arrived, its reader keeps up)."""
+        return (not self.done and self.sent < self.limit() and (self.sent == 0 or self.track.ready(self.sent - 1))
+                and not (self.hold is not None and self.hold()))
 
     def text(self, zero):
         """The text-track vector added to its next step's input: none to its first (the input is then the

@@ -273,8 +273,9 @@ def serve(startup: Startup):
     click.echo(f"mlx_qwen3tts server: {server.model_id} ({tts.facts.name}) on http://{shown}:{port}"
                f"{'  (API key required)' if http.api_key else ''}", err=True)
     try:
-        config = uvicorn.Config(served, log_level=startup.log_level, ws_max_size=server.limits.max_ws_config_bytes,
-                                timeout_graceful_shutdown=5)
+        # The protocol takes messages past the sessions' limit, so a session answers one with an error event.
+        size = 4 * server.limits.max_ws_message_bytes
+        config = uvicorn.Config(served, log_level=startup.log_level, ws_max_size=size, timeout_graceful_shutdown=5)
         uvicorn.Server(config).run(sockets=[listener])
     finally:
         if wyoming_server is not None:

@@ -24,7 +24,7 @@ from .metrics import Measured, Metrics
 from .audio_out import NOTICE_HEADER
 from .checks import CHECK_HEADER
 from .voice_store import VoiceStore
-from .sockets.ours import KEY_PROTOCOL, speech_socket
+from .sockets.route import KEY_PROTOCOL, speech_socket
 
 log = logging.getLogger("mlx_qwen3tts.server")
 STATIC = Path(__file__).resolve().parent / "page"  # the page at /, its files under /static/

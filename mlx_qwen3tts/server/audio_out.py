@@ -76,13 +76,16 @@ def _counted(handle, usage: Usage, words=None) -> Iterator:
 
 
 _DONE = object()
+IN_THREAD_HELD = 8  # items made ahead of a consumer that is slower than the engine
 
 
-async def in_thread(iterator: Iterator, cancel: Callable[[], None]) -> AsyncIterator:
+async def in_thread(iterator: Iterator, cancel: Callable[[], None], held: int = IN_THREAD_HELD) -> AsyncIterator:
     """Items of a blocking iterator, produced on a worker thread. `cancel` runs if the consumer
-    stops before the end (or the iterator fails) so the engine row is freed at once."""
+    stops before the end (or the iterator fails) so the engine row is freed at once. At most `held` items
+    wait for the consumer: past them the worker waits too, and so (it reads no more) does the engine."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue()
+    room, stopped = threading.Semaphore(held), threading.Event()
 
     def put(item, error=None):
         try:
@@ -93,6 +96,9 @@ async def in_thread(iterator: Iterator, cancel: Callable[[], None]) -> AsyncIter
     def work():
         try:
             for item in iterator:
+                while not room.acquire(timeout=0.5):  # the consumer is behind: wait for it, or its end
+                    if stopped.is_set():
+                        return
                 put(item)
         except BaseException as error:  # handed to the consumer, which re-raises it
             put(_DONE, error)
@@ -109,8 +115,10 @@ async def in_thread(iterator: Iterator, cancel: Callable[[], None]) -> AsyncIter
                 if error is not None:
                     raise error
                 return
+            room.release()
             yield item
     finally:
+        stopped.set()
         if not finished:
             cancel()
 

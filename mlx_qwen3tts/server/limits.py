@@ -14,9 +14,11 @@ class Limits:
     max_input_chars: int = 4096  # OpenAI's own limit for `input`; also per WebSocket utterance
     max_upload_bytes: int = 16 * 1024 * 1024  # a reference clip for POST /v1/audio/voices
     max_upload_seconds: float = 60.0
-    max_ws_message_bytes: int = 64 * 1024
-    max_ws_config_bytes: int = 4 * 1024 * 1024  # a vLLM-Omni session.config, which may carry a reference clip
+    # Every WebSocket message, held to it before it is parsed (a vLLM-Omni session.config may carry a clip).
+    max_ws_message_bytes: int = 4 * 1024 * 1024
     ws_idle_seconds: float = 30.0  # an open utterance ends after this long without text
+    max_ws_queued: int = 16  # utterances waiting in one WebSocket session; the next is refused
+    ws_send_seconds: float = 20.0  # a send the client does not read within this ends its session
     body_idle_seconds: float = 10.0  # a request body that sends nothing for this long is dropped (408)
     body_seconds: float = 120.0  # and the whole body must arrive within this (a trickle cannot hold a connection)
     max_voices: int = 1000

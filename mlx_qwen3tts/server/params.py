@@ -49,7 +49,10 @@ def _number(params: dict, name: str):
 
 def reference_audio(value, voices) -> tuple:
     """vLLM-Omni's `ref_audio`: a data: URL holding base64 audio, decoded within the upload limits, as
-    (samples, rate). A URL or a server-side path is refused: this server fetches nothing."""
+    (samples, rate). A URL or a server-side path is refused: this server fetches nothing. A tuple is such a
+    clip decoded already (JSON makes none: `shared_clips` puts it there)."""
+    if isinstance(value, tuple):
+        return value
     if isinstance(value, str) and value.startswith("data:"):
         header, comma, payload = value.partition(",")
         if not comma or not header.endswith(";base64"):
@@ -66,6 +69,21 @@ def reference_audio(value, voices) -> tuple:
                        param="ref_audio", code="ref_audio_not_inline")
     raise ApiError(400, f"ref_audio must be one clip as a data: URL; {SEND_INLINE}", param="ref_audio",
                    code="invalid_audio")
+
+
+def shared_clips(items: list, voices) -> list:
+    """The items, each `ref_audio` decoded once for all that give the same one (a batch's top-level clip is in
+    every item); one that does not decode is left as given, for each item to refuse it."""
+    clips = {}
+    for item in items:
+        ref = item.get("ref_audio")
+        if isinstance(ref, str) and ref not in clips:
+            try:
+                clips[ref] = reference_audio(ref, voices)
+            except ApiError:
+                clips[ref] = ref
+    return [{**item, "ref_audio": clips[item["ref_audio"]]} if isinstance(item.get("ref_audio"), str) else item
+            for item in items]
 
 
 def voice_kwargs(voices, params: dict) -> dict:

@@ -22,7 +22,7 @@ async def speech_batch(server, request, items: list) -> JSONResponse:
     """Every item parsed and built on its own (a refusal is that item's `error`), the good ones submitted
     together (429 for the whole batch when the engine cannot take them all), each answered as a whole file."""
     results, todo = [None] * len(items), []
-    for i, item in enumerate(items):
+    for i, item in enumerate(fields.shared_clips(items, server.voices)):
         try:
             speech = fields.speech(item, server.limits, server.voices)
             todo.append((i, speech, await built(server, text=speech.text, **speech.kwargs)))

@@ -6,59 +6,44 @@ Server -> client, per sentence (a piece of the text as our plan speaks it: sente
 characters): audio.start, its audio (one binary frame holding the sentence in its format; s16le PCM frames as
 they are made with stream_audio; JSON audio.chunk events with word_timestamps, the last carrying the words),
 audio.done; per utterance session.done; input.committed per commit; errors as {"type": "error", "message"},
-after which the session goes on. An utterance is one engine request (`engine_client.submit`), its text whole
+after which the session goes on. The adapter of this dialect over the session core (`session.py`). An utterance is one engine request (`engine_client.submit`), its text whole
 (spoken once input.done comes) or, with streaming_mode "token_level" / "sentence_commit", written into it as
 it comes, so audio starts before input.done.
 """
 
-import asyncio
 import base64
 import io
-import json
 
 import numpy as np
 import soundfile as sf
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...audio import formats as audio_formats
-from ...errors import InputError
 from ...loop.text_track import TextFeed
-from ...request import clean_text
-from ..audio_out import Usage, encoded_file, in_thread
-from ..engine_client import engine_error, submit
+from ..audio_out import Usage, encoded_file
+from ..engine_client import submit
 from ..limits import ApiError
-from .omni_config import OMNI_NAMES, omni_config
-from ..params import socket_message
 from ..piece_timing import AUDIO, END, PieceTexts, piece_audio, piece_words
+from .omni_config import OMNI_NAMES, omni_config
+from .session import Dialect, Utterance, checked_text, unknown
 
 
-class OmniUtterance:
+class OmniUtterance(Utterance):
     """The text of one utterance (up to input.done) and how it is spoken."""
 
     def __init__(self, index: int, config):
+        super().__init__(TextFeed() if config.mode != "none" else None)
         self.index, self.config = index, config
-        self.texts, self.written, self.pending = PieceTexts(), [], []
-        self.feed = TextFeed() if config.mode != "none" else None
-        self.queued, self.commits, self.handle, self.cancelled = False, 0, None, False
+        self.texts, self.pending = PieceTexts(), []
+        self.queued, self.commits = False, 0
 
     def write(self, text: str):
         """Text the request is given (a whole utterance's at its end, or a streamed one's as it comes)."""
-        self.written.append(text)
+        super().write(text)
         self.texts.add(text)
-        if self.feed is not None and text:
-            self.feed.append(text)
 
     def end(self):
         self.texts.end()
-        if self.feed is not None:
-            self.feed.end()
-
-    def cancel(self):
-        self.cancelled = True
-        if self.feed is not None:
-            self.feed.end()
-        if self.handle is not None:
-            self.handle.cancel()
+        super().end()
 
 
 def sentence_file(samples: np.ndarray, sample_rate: int, fmt: str) -> bytes:
@@ -91,27 +76,16 @@ def omni_audio(handle, config, sample_rate: int, usage, words=None):
             yield END, item
 
 
-class OmniSession:
-    def __init__(self, server, ws: WebSocket):
-        self.server, self.ws = server, ws
-        self.config = None
-        self.current = None  # the utterance taking text
-        self.index = 0  # the next utterance's utterance_index
-        self.queue: asyncio.Queue = asyncio.Queue()
-        self.active = []
-        self.send_lock = asyncio.Lock()
+class Omni(Dialect):
+    """vLLM-Omni's dialect: session.config, input.text, input.commit, input.done, session.close."""
 
-    async def send(self, event: dict):
-        async with self.send_lock:
-            await self.ws.send_text(json.dumps(event))
+    names = OMNI_NAMES
+    config = None  # the session.config in force (none yet: text is refused)
+    index = 0  # the next utterance's utterance_index
 
-    async def send_bytes(self, data: bytes):
-        async with self.send_lock:
-            await self.ws.send_bytes(data)
-
-    async def error(self, message: str, code: str = "invalid_request"):
-        self.server.metrics.refused_code(code)
-        await self.send({"type": "error", "message": message})
+    @staticmethod
+    def error_event(error: ApiError, code: str) -> dict:
+        return {"type": "error", "message": error.message}
 
     # -- client messages ---------------------------------------------------------------------
     async def configure(self, message: dict):
@@ -125,31 +99,25 @@ class OmniSession:
             raise ApiError(400, "send a valid session.config first (it opens the session)", param="type")
         if self.current is None:
             self.current = OmniUtterance(self.index, self.config)
-            self.active.append(self.current)
         return self.current
 
     def start(self, utt: OmniUtterance):
         if not utt.queued:
+            self.session.enqueue(utt)
             utt.queued = True
-            self.queue.put_nowait(utt)
 
     def text(self, text):
-        if not isinstance(text, str):
-            raise ApiError(400, "input.text needs 'text' as a string", param="text")
-        try:
-            clean_text(text, "deltas")  # refused now if the request would refuse it later (a lone surrogate)
-        except InputError as e:
-            raise engine_error(e, OMNI_NAMES) from None
+        checked_text(text, OMNI_NAMES, "input.text needs 'text' as a string")
         utt = self.utterance()
-        used = sum(len(t) for t in utt.written + utt.pending) + len(text)
+        used = utt.chars() + sum(len(t) for t in utt.pending) + len(text)
         limit = self.server.limits.max_input_chars
         if used > limit:
             raise ApiError(400, f"an utterance may hold at most {limit:,} characters; send input.done, then the rest",
                            param="text", code="too_long")
         if utt.config.mode == "token_level":
-            utt.write(text)
             if text:
                 self.start(utt)
+            utt.write(text)
         else:
             utt.pending.append(text)
 
@@ -163,11 +131,11 @@ class OmniSession:
             if implicit:
                 return
             raise ApiError(400, "input.commit needs text: send input.text first", param="text")
+        self.start(utt)
         utt.pending.clear()
         utt.write(text)
-        self.start(utt)
-        await self.send({"type": "input.committed", "commit_id": commit_id, "sentence_index": utt.commits,
-                         "chars_committed": len(text)})
+        await self.session.send({"type": "input.committed", "commit_id": commit_id, "sentence_index": utt.commits,
+                                 "chars_committed": len(text)})
         utt.commits += 1
 
     async def done(self):
@@ -177,18 +145,18 @@ class OmniSession:
         elif utt.config.mode == "none":
             utt.write("".join(utt.pending))
             utt.pending.clear()
-        utt.end()
-        self.current = None
-        self.index += 1
-        if utt.queued or "".join(utt.written).strip():
-            self.start(utt)
-        else:
-            self.active.remove(utt)
-            self.queue.put_nowait(utt.index)  # nothing to speak: its session.done, in turn
+        try:
+            if utt.queued or "".join(utt.written).strip():
+                self.start(utt)
+            else:
+                self.session.enqueue(utt.index, utterance=False)  # nothing to speak: its session.done, in turn
+        finally:  # spoken, or refused (the queue full) and dropped: the next text starts the next utterance
+            utt.end()
+            self.current = None
+            self.index += 1
 
-    async def handle(self, raw) -> bool:
+    async def handle(self, message: dict) -> bool:
         """One client message; False once the client has closed the session."""
-        message = socket_message(raw)
         kind = message.get("type")
         if kind == "session.config":
             await self.configure(message)
@@ -201,62 +169,27 @@ class OmniSession:
         elif kind == "session.close":
             if self.current is not None:  # text not flushed by input.done is dropped, as vLLM-Omni drops it
                 self.current.cancel()
-                if not self.current.queued:
-                    self.active.remove(self.current)
                 self.current = None
             return False
         else:
-            raise ApiError(400, f"unknown message type {str(kind)[:40]!r}; send session.config, input.text, "
-                                "input.commit, input.done or session.close", param="type", code="unknown_type")
+            raise unknown(kind, ("session.config", "input.text", "input.commit", "input.done", "session.close"))
         return True
 
-    def within_limit(self, raw):
-        lim, size = self.server.limits, len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
-        if size > lim.max_ws_message_bytes and (size > lim.max_ws_config_bytes or not isinstance(raw, str)
-                                               or '"session.config"' not in raw[:4096]):
-            raise ApiError(400, f"a message may hold at most {lim.max_ws_message_bytes // 1024} KiB (a session.config "
-                                f"{lim.max_ws_config_bytes // 1024 ** 2} MiB, for its ref_audio); this one was dropped",
-                           code="too_large")
-        return raw
-
-    async def read(self, first):
-        """Client messages (the first already read) until session.close or the client goes away."""
-        raw, idle = first, self.server.limits.ws_idle_seconds
-        while True:
-            try:
-                if raw is not None and not await self.handle(self.within_limit(raw)):
-                    return
-            except ApiError as e:
-                await self.error(e.message, e.code or "invalid_request")
-            try:
-                message = await asyncio.wait_for(self.ws.receive(), idle if self.current is not None else None)
-            except asyncio.TimeoutError:
-                await self.error(f"no message for {idle:g} s: the utterance was ended as input.done ends it",
-                                 "idle_timeout")
-                raw = json.dumps({"type": "input.done"})
-                continue
-            if message["type"] == "websocket.disconnect":
-                raise WebSocketDisconnect(message.get("code", 1000))
-            raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+    async def idle(self, seconds: float):
+        await self.session.error(ApiError(400, f"no message for {seconds:g} s: the utterance was ended as "
+                                               "input.done ends it", code="idle_timeout"))
+        await self.done()
 
     # -- audio -------------------------------------------------------------------------------
-    async def speak(self):
-        """Utterances one after the other, each as one engine request, until the session ends."""
-        while True:
-            utt = await self.queue.get()
-            if utt is None:
-                return
-            if isinstance(utt, int):
-                await self.send({"type": "session.done", "utterance_index": utt, "total_sentences": 0})
-                continue
-            if utt.cancelled:
-                self.active.remove(utt)
-                continue
-            try:
-                sentences = await self.spoken(utt)
-            finally:
-                self.active.remove(utt)
-            await self.send({"type": "session.done", "utterance_index": utt.index, "total_sentences": sentences})
+    async def speak(self, utt):
+        """One utterance (or, for one with nothing to speak, its index) as its sentences, then session.done."""
+        if isinstance(utt, int):
+            await self.session.send({"type": "session.done", "utterance_index": utt, "total_sentences": 0})
+            return
+        if not utt.cancelled:
+            sentences = await self.spoken(utt)
+            await self.session.send({"type": "session.done", "utterance_index": utt.index,
+                                     "total_sentences": sentences})
 
     async def spoken(self, utt: OmniUtterance) -> int:
         """The utterance's audio sent sentence by sentence; how many sentences were begun."""
@@ -264,35 +197,25 @@ class OmniSession:
         text = {"deltas": utt.feed} if utt.feed is not None else {"text": "".join(utt.written)}
         try:
             utt.handle = submit(self.server, OMNI_NAMES, **text, **config.kwargs)
-        except ApiError as e:
+        except ApiError:
             utt.cancel()
-            await self.error(e.message, e.code or "invalid_request")
-            return 0
-        out = SentenceOut(self, utt, sr)
+            raise
+        out = SentenceOut(self.session, utt, sr)
         words = piece_words(self.server, config.kwargs.get("language"), config.speed, True) \
             if config.word_timestamps else None
         try:
-            async for kind, item in in_thread(omni_audio(utt.handle, config, sr, Usage(), words), utt.handle.cancel):
-                if utt.cancelled:
-                    break
+            async for kind, item in self.session.audio(utt, omni_audio(utt.handle, config, sr, Usage(), words)):
                 await (out.audio(item) if kind == AUDIO else out.end(item))
-        except Exception as e:
-            error = engine_error(e, OMNI_NAMES)
-            await self.error(error.message, error.code or "generation_failed")
+        except Exception as e:  # noqa: BLE001  (said, its sentence ended as failed, and the session goes on)
+            await self.session.error(e)
             await out.close(failed=True)
         return out.index + out.started
-
-    def close(self):
-        for utt in self.active:
-            utt.cancel()
-        self.current = None
-        self.queue.put_nowait(None)
 
 
 class SentenceOut:
     """One utterance's sentences as vLLM-Omni's events: audio.start, the audio, audio.done."""
 
-    def __init__(self, session: OmniSession, utt: OmniUtterance, sample_rate: int):
+    def __init__(self, session, utt: OmniUtterance, sample_rate: int):
         self.session, self.utt, self.sr = session, utt, sample_rate
         self.config = utt.config
         self.index, self.started, self.bytes, self.chunk_id = 0, False, 0, 0
@@ -342,23 +265,3 @@ class SentenceOut:
         if self.started:
             await self.session.send({"type": "audio.done", **self._ids(), "total_bytes": self.bytes, "error": failed})
             self.index, self.started = self.index + 1, False
-
-
-async def omni_session(server, ws: WebSocket, first):
-    """Serve a session in vLLM-Omni's dialect, `first` its first message (a session.config)."""
-    session = OmniSession(server, ws)
-    reader = asyncio.create_task(session.read(first))
-    speaker = asyncio.create_task(session.speak())
-    try:
-        await asyncio.wait({reader, speaker}, return_when=asyncio.FIRST_COMPLETED)
-        if reader.done() and reader.exception() is None:  # session.close: finish the audio asked for, then close
-            session.queue.put_nowait(None)
-            await speaker
-            await ws.close(1000)
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass
-    finally:
-        session.close()
-        for task in (reader, speaker):
-            task.cancel()
-        await asyncio.gather(reader, speaker, return_exceptions=True)

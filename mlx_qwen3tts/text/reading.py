@@ -11,7 +11,8 @@ the whole text, or English when that cannot be told either.
 Deltas are normalized once a stretch of them is settled: up to a space between two words of letters only (the
 second one whole), or a paragraph break, or a CJK sentence mark between two CJK letters. A number, date, ordinal
 ("3. Oktober"), abbreviation ("z. B.") or amount ("12,50 €") is never cut there, so each is read as in the whole
-text; what follows the last such place is held back until more text settles it, or the text ends.
+text; what follows the last such place is held back until more text settles it, or the text ends. With `auto`, a
+stretch with a digit is also held until its paragraph's language can be told (or the paragraph ends).
 """
 
 import re
@@ -27,6 +28,7 @@ MIN_CONFIDENCE = 0.8  # py3langid's probability (among our ten) below which a pa
 _PARAGRAPH = re.compile(r"(\n[ \t]*\n\s*)")
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # a word of letters only
 _ROMAN = re.compile(r"[IVXLCDM]+")  # may be a number read with the word before it ("Ludwig XIV")
+_DIGIT = re.compile(r"\d")
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _CJK_MARK = re.compile(rf"(?<=[{_CJK}])[。！？；，、](?=[{_CJK}])")
 
@@ -97,9 +99,12 @@ def spoken_deltas(deltas: Iterable[str], language: str = "auto", document: Optio
         end = _settled(held)
         if not end:
             continue
+        told = asked or detected(_PARAGRAPH.split(paragraph + held[:end])[-1])
+        if told is None and _DIGIT.search(held, 0, end) and "\n\n" not in held[:end]:
+            continue  # a number whose language cannot be told yet: held until it can (or the paragraph ends)
         head, held = held[:end], held[end:]
         paragraph = _PARAGRAPH.split(paragraph + head)[-1]
-        last = asked or detected(paragraph) or last
+        last = told or last
         yield _normalized(normalize, head, last)
     if held:
         yield _normalized(normalize, held, asked or detected(_PARAGRAPH.split(paragraph + held)[-1]) or last)

@@ -307,3 +307,39 @@ def test_http_refuses_text_with_no_words(http):
     for text in ("... --- !!! ???", "🙂🎉"):
         answer = _speech(http, text)
         assert answer.status_code == 400 and "no words" in answer.json()["error"]["message"], answer.text
+
+
+def test_websocket_text_streamed_word_by_word_is_read_as_the_whole(http):
+    """Our WebSocket dialect: text appended word by word (a number, an ordinal and an amount among the words) is
+    read, code for code, as the words it should be read as; a text with no words is an error event and the
+    session goes on."""
+    import base64
+    import json
+
+    from websockets.sync import client as ws_client
+
+    text = "Das Kapitel 14 beginnt am 9. Mai mit einer langen Reise durch die Berge."
+    settings = dict(voice="ryan", temperature=0, max_new_tokens=8, language="German")
+    url = str(http.base_url).rstrip("/").replace("http://", "ws://") + "/v1/audio/speech/stream"
+    with ws_client.connect(url, additional_headers={"Authorization": f"Bearer {API_KEY}"}, open_timeout=60) as ws:
+        def recv():
+            return json.loads(ws.recv(timeout=60))
+
+        assert recv()["type"] == "session.created"
+        ws.send(json.dumps({"type": "session.update", "session": settings}))
+        assert recv()["type"] == "session.updated"
+        for word in re.findall(r"\S+\s*", text):
+            ws.send(json.dumps({"type": "input_text.append", "text": word}))
+        ws.send(json.dumps({"type": "input_text.flush"}))
+        audio = []
+        while (event := recv())["type"] != "speech.audio.done":
+            audio.append(base64.b64decode(event["audio"]) if event["type"] == "speech.audio.delta" else b"")
+        ws.send(json.dumps({"type": "input_text.append", "text": "🙂 … —"}))
+        ws.send(json.dumps({"type": "input_text.flush"}))
+        events = [recv()]
+        while events[-1]["type"] not in ("error", "speech.audio.done"):
+            events.append(recv())
+        assert events[-1]["type"] == "error" and "no words" in events[-1]["error"]["message"], events
+    want = http.post("/v1/audio/speech", json={"model": "tts-1", "input": spoken(text, "German"), "normalize": False,
+                                                "response_format": "pcm", "text_mode": "streaming", **settings})
+    assert b"".join(audio) == want.content

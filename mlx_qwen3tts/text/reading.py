@@ -93,21 +93,24 @@ def spoken_deltas(deltas: Iterable[str], language: str = "auto", document: Optio
     from .normalize import normalize
 
     asked = language_code(language) or language_code(document)
-    held, paragraph, last = "", "", "en"
-    for delta in deltas:
-        held += delta
-        end = _settled(held)
-        if not end:
-            continue
-        told = asked or detected(_PARAGRAPH.split(paragraph + held[:end])[-1])
-        if told is None and _DIGIT.search(held, 0, end) and "\n\n" not in held[:end]:
-            continue  # a number whose language cannot be told yet: held until it can (or the paragraph ends)
-        head, held = held[:end], held[end:]
-        paragraph = _PARAGRAPH.split(paragraph + head)[-1]
-        last = told or last
-        yield _normalized(normalize, head, last)
-    if held:
-        yield _normalized(normalize, held, asked or detected(_PARAGRAPH.split(paragraph + held)[-1]) or last)
+    held, paragraph, last, source = "", "", "en", iter(deltas)
+    try:
+        for delta in source:
+            held += delta
+            end = _settled(held)
+            if not end:
+                continue
+            told = asked or detected(_PARAGRAPH.split(paragraph + held[:end])[-1])
+            if told is None and _DIGIT.search(held, 0, end) and "\n\n" not in held[:end]:
+                continue  # a number whose language cannot be told yet: held until it can (or the paragraph ends)
+            head, held = held[:end], held[end:]
+            paragraph = _PARAGRAPH.split(paragraph + head)[-1]
+            last = told or last
+            yield _normalized(normalize, head, last)
+        if held:
+            yield _normalized(normalize, held, asked or detected(_PARAGRAPH.split(paragraph + held)[-1]) or last)
+    finally:
+        getattr(source, "close", lambda: None)()  # the writer's generator ends when its reader stops
 
 
 def _settled(text: str) -> int:

@@ -511,6 +511,12 @@ def _as_spoken(text: Optional[str], deltas, language: str, normalize, lexicon, m
     return text, None
 
 
+def spoken_text(text, language: str = "auto", normalize=True, lexicon=None) -> str:
+    """A whole text checked and made what the model is given, as `build_request` makes it (no model needed:
+    the command line's dry run)."""
+    return _as_spoken(_whole_text(text), None, language, normalize, lexicon)[0]
+
+
 def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request:
     """A complete, valid Request from what was asked; raises InputError naming the first bad field. Every
     argument is checked (reference audio read) before a voice is loaded or cloned, so a bad number is refused

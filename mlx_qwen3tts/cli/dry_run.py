@@ -41,11 +41,10 @@ class DryRun:
 def spoken_pieces(text: str, speech: Speech) -> list:
     """`text` as `generate` speaks it (the request's checks, lexicon and normalization), in its pieces."""
     from ..plan import LONG_TEXT_CHARS
-    from ..request import _as_spoken, _whole_text
+    from ..request import spoken_text
     from ..text import split_sentences
 
-    text = _whole_text(text)
-    text, _ = _as_spoken(text, None, speech.language, speech.normalize is not False, speech.lexicon)
+    text = spoken_text(text, speech.language, speech.normalize is not False, speech.lexicon)
     if speech.split == "none" or (speech.split == "auto" and len(text) <= LONG_TEXT_CHARS):
         return [text]
     return split_sentences(text, LONG_TEXT_CHARS)

@@ -75,15 +75,16 @@ def reading_language(language: Optional[str], text: str = "", document: Optional
 def spoken(text: str, language: str = "auto", document: Optional[str] = None) -> str:
     """`text` as it will be spoken: numbers, dates, amounts, symbols and abbreviations as words, each paragraph
     in its language (`language` when it names one; with 'auto' `document`, the document's own, else the
-    paragraph's detected language, else the whole text's, else English)."""
+    paragraph's detected language, else the whole text's, else English). Its outer whitespace is kept as
+    written."""
     from .normalize import normalize
 
     asked = language_code(language) or language_code(document)
     if asked is not None:
-        return normalize(text, asked)
+        return _normalized(normalize, text, asked)
     whole = detected(text) or "en"
     parts = _PARAGRAPH.split(text)  # paragraphs, and the breaks between them kept as written
-    return "".join(part if i % 2 else normalize(part, detected(part) or whole) if part.strip() else part
+    return "".join(part if i % 2 else _normalized(normalize, part, detected(part) or whole)
                    for i, part in enumerate(parts))
 
 

@@ -52,8 +52,8 @@ CASES = [
     ("pt", "O bilhete custa R$ 3,75 hoje.", ["três reais"], ["dólar", "R três"]),
     ("fr", "La ville compte 2 345 678 habitants.", ["deux millions trois cent quarante-cinq mille six cent "
                                                      "soixante-dix-huit"], []),
-    ("fr", "Il y a 4\u00a0512 livres et 9\u202f300 disques.", ["quatre mille cinq cent douze", "neuf mille trois cents"],
-     []),
+    ("fr", "Il y a 4\u00a0512 livres et 9\u202f300 disques.",
+     ["quatre mille cinq cent douze", "neuf mille trois cents"], []),
     ("de", "Der Anteil liegt bei 0.375 im Mittel.", ["null"], []),
     ("fr", "Le taux vaut 0.642 environ.", ["zéro"], []),
     ("fr", "C'est le 2e étage à droite.", ["deuxième"], ["deux e"]),
@@ -99,7 +99,8 @@ def test_each_defect_is_read_as_its_readers_say_it_on_the_command_line(tmp_path,
 
 
 def test_auto_reads_numbers_in_the_language_of_the_text():
-    for text, word, wrong in (("Das Kapitel 14 beginnt mit einer langen Reise durch die Berge.", "vierzehn", "fourteen"),
+    for text, word, wrong in (("Das Kapitel 14 beginnt mit einer langen Reise durch die Berge.", "vierzehn",
+                                "fourteen"),
                               ("Le chapitre 14 commence par un long voyage dans les montagnes.", "quatorze",
                                "fourteen")):
         for said in (spoken(text), said_by_cli(text)):

@@ -25,6 +25,7 @@ from .request_fields import Asked
 from .errors import InputError
 from .model.sampling_config import SamplingConfig
 from .languages import LANGUAGE_CODES, language_key
+from .text.reading import has_words
 from .audio.reference import load_reference_audio, transcript_notice
 from .voices import Blend, Voice, VoiceChoice, VoiceMaker
 
@@ -35,6 +36,8 @@ MAX_TEXT_CHARS = 20_000
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # A str holding a UTF-16 surrogate is not Unicode text (it cannot be encoded): refused, not guessed at.
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# Text of punctuation, dashes, symbols or emoji alone: nothing a voice could say (refused, not narrated as noise).
+NO_WORDS = "{{{field}}} has no words to speak (only punctuation, symbols or emoji); give some text to speak"
 DEFAULT_VOICE = "default"  # a speaker name meaning the model's default voice, on every model
 DESIGN_EXAMPLE = "A warm, calm woman in her thirties, speaking slowly and clearly"
 # What each sampling setting must be (the code predictor's `cp_` settings as the talker's).
@@ -83,6 +86,8 @@ def _whole_text(text) -> str:
     text = clean_text(text)
     if not text.strip():
         raise InputError("{text} is empty; give some text to speak", field="text", code="empty_input")
+    if not has_words(text):
+        raise InputError(NO_WORDS.format(field="text"), field="text", code="empty_input")
     if len(text) > MAX_TEXT_CHARS:
         raise InputError(f"{{text}} has {len(text):,} characters; at most {MAX_TEXT_CHARS:,} are spoken in one call "
                          "(20-60 minutes of speech); long-form narration ({mlx_qwen3tts.longform}) takes text of any "
@@ -92,14 +97,17 @@ def _whole_text(text) -> str:
 
 def checked_deltas(deltas) -> Iterator[str]:
     """The deltas cleaned as they arrive; InputError for one that is not text, and at the end when
-    none held anything to say."""
-    spoken = False
+    none held anything to say (no words: only spaces, punctuation, symbols or emoji)."""
+    blank = words = False
     for delta in deltas:
         delta = clean_text(delta, "deltas", "a text delta")
-        spoken = spoken or bool(delta.strip())
+        blank = blank or bool(delta.strip())
+        words = words or has_words(delta)
         yield delta
-    if not spoken:
+    if not blank:
         raise InputError("{deltas} is empty; give some text to speak", field="deltas", code="empty_input")
+    if not words:
+        raise InputError(NO_WORDS.format(field="deltas"), field="deltas", code="empty_input")
 
 
 def _integer(value, name: str, low: int, high: int, *, why: str = "") -> int:
@@ -475,30 +483,43 @@ def _check_setting(name: str, value):
         raise InputError(f"{{{name}}} must be {wanted}, got {shown(value)}", field=name)
 
 
-def _as_spoken(text: Optional[str], language: str, normalize, lexicon, markdown=False) -> str:
-    """The text as the model should say it: with `markdown`, Markdown read as a listener hears it; the
-    lexicon's respellings (a `Lexicon` or its TSV file); then, with `normalize`, numbers, dates and symbols
-    as words in `language`."""
-    from .text.lexicon import Lexicon, read_lexicon  # markdown-it and num2words: loaded when asked for
-    from .text.markdown import as_heard
-    from .text.normalize import normalize as normalize_text
+def _as_spoken(text: Optional[str], deltas, language: str, normalize, lexicon, markdown=False) -> tuple:
+    """The text (whole, or its deltas) as the model should say it: with `markdown`, Markdown read as a listener
+    hears it; the lexicon's respellings (a `Lexicon` or its TSV file); then, with `normalize`, numbers, dates,
+    symbols and abbreviations as words in `language` (with 'auto', each paragraph's own: `text.reading`)."""
+    from .text.reading import spoken, spoken_deltas
 
-    if text is None:
-        raise InputError("{normalize}, {lexicon} and {markdown} need the whole text, not deltas", field="normalize",
-                         others=("lexicon", "markdown"))
     for name, value in (("normalize", normalize), ("markdown", markdown)):
         if not isinstance(value, (bool, np.bool_)):
             raise InputError(f"{{{name}}} must be true or false, got {shown(value)}", field=name)
+    if text is None:
+        if markdown or lexicon is not None:
+            raise InputError("{lexicon} and {markdown} need the whole text, not deltas",
+                             field="markdown" if markdown else "lexicon", others=("lexicon", "markdown"))
+        return None, spoken_deltas(deltas, language) if normalize else deltas
+    from .text.lexicon import Lexicon, read_lexicon  # markdown-it: loaded when asked for
+    from .text.markdown import as_heard
+
     if markdown:
         text = as_heard(text)
-        if not text.strip():
+        if not has_words(text):
             raise InputError("{text} has no words to speak once read as Markdown", field="text")
     if isinstance(lexicon, (str, Path)):
         lexicon = read_lexicon(lexicon)
     if lexicon is not None and not isinstance(lexicon, Lexicon):
         raise InputError(f"{{lexicon}} must be a TSV file or a Lexicon, got {type(lexicon).__name__}", field="lexicon")
     text = lexicon.apply(text) if lexicon is not None else text
-    return normalize_text(text, language) if normalize else text
+    if normalize:
+        text = spoken(text, language)
+        if not has_words(text):
+            raise InputError(NO_WORDS.format(field="text"), field="text", code="empty_input")
+    return text, None
+
+
+def spoken_text(text, language: str = "auto", normalize=True, lexicon=None) -> str:
+    """A whole text checked and made what the model is given, as `build_request` makes it (no model needed:
+    the command line's dry run)."""
+    return _as_spoken(_whole_text(text), None, language, normalize, lexicon)[0]
 
 
 def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request:
@@ -522,8 +543,8 @@ def build_request(facts: ModelFacts, maker: VoiceMaker, asked: Asked) -> Request
     chunk_frames = None if a.chunk_frames is None else _integer(a.chunk_frames, "chunk_frames", 1, 2**31)
     instruct, instruct_notices = _instruct(facts, a.instruct)
     _task_needs(task, a, instruct)
-    if a.normalize or a.markdown or a.lexicon is not None:
-        text = _as_spoken(text, language, a.normalize, a.lexicon, a.markdown)
+    if a.normalize is not False or a.markdown or a.lexicon is not None:  # normalize=False: the text as given
+        text, deltas = _as_spoken(text, deltas, language, a.normalize, a.lexicon, a.markdown)
     # VoiceDesign asked for by name speaks the voice its instruction describes: a speaker named beside it (a
     # client's default) is not used, as vLLM-Omni does not use it.
     speaker = None if task == "voice_design" else a.speaker

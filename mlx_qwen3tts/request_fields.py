@@ -32,7 +32,7 @@ class Asked:
     max_tokens: Optional[int] = None
     first_chunk_frames: int = 1  # frames in the first audio chunk (vLLM-Omni's initial_codec_chunk_frames)
     chunk_frames: Optional[int] = None  # frames in each later chunk; None: chunks that grow (audio.chunks)
-    normalize: bool = False  # numbers, dates and symbols said as words (text given whole)
+    normalize: bool = True  # numbers, dates, symbols and abbreviations said as words (False: the text as given)
     lexicon: object = None  # respellings: a Lexicon or its TSV file
     markdown: bool = False  # Markdown read as a listener hears it (text given whole)
     guard: bool = True  # the runaway guard (loop/runaway.py): speech that will not end is caught as it happens

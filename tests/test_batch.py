@@ -130,20 +130,20 @@ def test_join_audio_has_no_steps():
 
 
 def test_long_text_in_sequence_and_batch(tts):
-    text = " ".join(f"Sentence number {i} is here." for i in range(24))  # > 300 characters
+    text = " ".join(f"Sentence number {i} is here." for i in range(24))  # > 300 characters, as written
     assert len(split_sentences(text)) >= 2
     pieces = split_sentences(text)
-    alone = lambda piece, frames: tts.generate(piece, speaker="ryan", temperature=0, max_tokens=frames,  # noqa: E731
+    alone = lambda piece, frames: tts.generate(piece, speaker="ryan", normalize=False, temperature=0, max_tokens=frames,  # noqa: E731
                                                split="none").codes
     # max_tokens is for the whole text. One after the other, the first piece can use all of it.
-    seq = tts.generate(text, speaker="ryan", temperature=0, max_tokens=8, split="sequence")
+    seq = tts.generate(text, speaker="ryan", normalize=False, temperature=0, max_tokens=8, split="sequence")
     np.testing.assert_array_equal(seq.codes, alone(pieces[0], 8))
     # As a batch, the pieces share it by length; each row equals its piece alone.
-    bat = tts.generate(text, speaker="ryan", temperature=0, max_tokens=8, split="batch")
+    bat = tts.generate(text, speaker="ryan", normalize=False, temperature=0, max_tokens=8, split="batch")
     shares = [8 * len(p) // len("".join(pieces)) for p in pieces]
     np.testing.assert_array_equal(bat.codes, np.concatenate([alone(p, n) for p, n in zip(pieces, shares) if n]))
     assert bat.codes.shape[0] <= 8 and not seq.stopped_on_eos and not bat.stopped_on_eos
-    whole = tts.generate(text, speaker="ryan", temperature=0, max_tokens=4, split="none")
+    whole = tts.generate(text, speaker="ryan", normalize=False, temperature=0, max_tokens=4, split="none")
     assert whole.codes.shape[0] == 4
 
 

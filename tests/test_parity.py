@@ -26,6 +26,7 @@ def settings(case):
         speaker=case["speaker"],
         instruct=case["instruct"],
         text_mode="non-streaming" if case["non_streaming_mode"] else "streaming",
+        normalize=False,  # the reference reads the text as given
     )
 
 

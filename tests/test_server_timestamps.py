@@ -20,7 +20,8 @@ from server_harness import API_KEY, shared_server  # noqa: E402
 
 SR = 24000
 TEXT = "Hello there, it's a test of 42 words. 我爱 Python!"
-BODY = {"model": "tts-1", "input": TEXT, "voice": "serena", "temperature": 0, "max_new_tokens": 24}
+# "normalize": false: the words timed are the text's as written (its "42"), whole or in pieces
+BODY = {"model": "tts-1", "input": TEXT, "voice": "serena", "temperature": 0, "max_new_tokens": 24, "normalize": False}
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +134,7 @@ LONG = ("The first sentence is a long one, and it runs on with clauses about riv
         "the 7 fishermen who sailed at dawn each day of that long summer. Then a short third one, said slowly by the "
         "old man at the door.")  # over 300 characters: spoken in two pieces
 LONG_BODY = {"model": "tts-1", "input": LONG, "voice": "serena", "temperature": 0, "response_format": "pcm",
-             "timestamps": True}
+             "timestamps": True, "normalize": False}
 
 
 def sse_events(http, body):

@@ -27,12 +27,12 @@ def greedy(tts):
 
 @pytest.fixture(scope="module")
 def whole(tts, greedy):
-    return tts.generate(TEXT, speaker="vivian", text_mode="streaming", sampling=greedy, max_tokens=26)
+    return tts.generate(TEXT, speaker="vivian", normalize=False, text_mode="streaming", sampling=greedy, max_tokens=26)
 
 
 @pytest.mark.parametrize("chunk", [1, 2, 3, 7, 25])
 def test_stream_equals_one_shot(tts, greedy, whole, chunk):
-    chunks = list(tts.stream(TEXT, chunk_frames=chunk, speaker="vivian", text_mode="streaming", sampling=greedy,
+    chunks = list(tts.stream(TEXT, chunk_frames=chunk, speaker="vivian", normalize=False, text_mode="streaming", sampling=greedy,
                              max_tokens=26))
     assert chunks[0].frames == 1 and chunks[0].index == 0
     assert [c.is_final for c in chunks] == [False] * (len(chunks) - 1) + [True]
@@ -45,7 +45,7 @@ def test_stream_equals_one_shot(tts, greedy, whole, chunk):
 def test_later_chunks_grow_unless_a_size_is_given(tts, greedy):
     """First audio after one frame, then chunks of 2, 4, 8 and 16 frames (the codec's cost a frame falls with a
     chunk's length); `chunk_frames` fixes them, `first_chunk_frames` moves the start; the audio is the same."""
-    kw = dict(speaker="vivian", sampling=greedy, max_tokens=60)
+    kw = dict(speaker="vivian", normalize=False, sampling=greedy, max_tokens=60)
     whole = tts.generate(TEXT, **kw)
     n = whole.codes.shape[0]
     assert n > 1 + 2 + 4 + 8 + 16  # a chunk at the longest length
@@ -111,7 +111,7 @@ def test_text_deltas_equal_whole_text(tts, greedy, whole):
     rng = random.Random(1234)
     for parts in splits(TEXT, rng):
         assert "".join(parts) == TEXT
-        frames = list(tts.text_frames(iter(parts), speaker="vivian", sampling=greedy, max_tokens=26))
+        frames = list(tts.text_frames(iter(parts), speaker="vivian", normalize=False, sampling=greedy, max_tokens=26))
         np.testing.assert_array_equal(codes_of(frames), whole.codes)
 
 
@@ -121,13 +121,13 @@ def test_stalled_producer_neither_repeats_nor_invents(tts, greedy, whole):
             time.sleep(0.2)
             yield piece
 
-    frames = list(tts.text_frames(slow(), speaker="vivian", sampling=greedy, max_tokens=26))
+    frames = list(tts.text_frames(slow(), speaker="vivian", normalize=False, sampling=greedy, max_tokens=26))
     np.testing.assert_array_equal(codes_of(frames), whole.codes)
 
 
 def test_text_stream_audio_equals_whole(tts, greedy, whole):
     chunks = list(tts.stream_text(iter(TEXT.split(" ")[:1] + [" " + w for w in TEXT.split(" ")[1:]]),
-                                  speaker="vivian", sampling=greedy, max_tokens=26, chunk_frames=5))
+                                  speaker="vivian", normalize=False, sampling=greedy, max_tokens=26, chunk_frames=5))
     audio = np.concatenate([c.samples for c in chunks])
     assert np.abs(audio - whole.audio).max() <= 1e-4
 
@@ -137,9 +137,9 @@ def test_text_that_ends_without_anything_to_say_is_an_error(tts, greedy):
     for deltas in ([], ["", ""], ["  ", "\x07\n"]):
         for call in (tts.text_frames, tts.stream_text):
             with pytest.raises(InputError, match="deltas is empty") as error:
-                next(iter(call(iter(deltas), speaker="vivian", sampling=greedy)))
+                next(iter(call(iter(deltas), speaker="vivian", normalize=False, sampling=greedy)))
             assert error.value.field == "deltas" and error.value.code == "empty_input"
-    assert len(list(tts.text_frames(iter(["Hi."]), speaker="vivian", sampling=greedy, max_tokens=2))) == 2
+    assert len(list(tts.text_frames(iter(["Hi."]), speaker="vivian", normalize=False, sampling=greedy, max_tokens=2))) == 2
 
 
 def test_producer_exception_surfaces(tts, greedy):
@@ -149,7 +149,7 @@ def test_producer_exception_surfaces(tts, greedy):
         raise RuntimeError("the LLM fell over")
 
     with pytest.raises(RuntimeError, match="the LLM fell over"):
-        list(tts.text_frames(broken(), speaker="vivian", sampling=greedy, max_tokens=40))
+        list(tts.text_frames(broken(), speaker="vivian", normalize=False, sampling=greedy, max_tokens=40))
 
 
 def test_consumer_stopping_early_closes_the_producer(tts, greedy):
@@ -162,7 +162,7 @@ def test_consumer_stopping_early_closes_the_producer(tts, greedy):
         finally:
             closed.append(True)
 
-    chunks = tts.stream_text(producer(), speaker="vivian", sampling=greedy, max_tokens=30)
+    chunks = tts.stream_text(producer(), speaker="vivian", normalize=False, sampling=greedy, max_tokens=30)
     first = next(chunks)
     assert first.index == 0
     chunks.close()
@@ -192,7 +192,8 @@ def test_cli_text_stream_from_stdin(tts, greedy, whole, tmp_path):
     out = tmp_path / "s.wav"
     proc = subprocess.run(
         [sys.executable, "-m", "mlx_qwen3tts.generate", "--model", str(tts.path), "--text-stream", "--speaker",
-         "vivian", "--temperature", "0", "--max-tokens", "26", "--output", str(out), "--dtype", "float32"],
+         "vivian", "--temperature", "0", "--max-tokens", "26", "--output", str(out), "--dtype", "float32",
+         "--no-normalize"],
         input=TEXT.encode(), capture_output=True,
     )
     assert proc.returncode == 0, proc.stderr.decode()

@@ -95,8 +95,11 @@ from .voice import speaking_voice
 @click.option("--cast", multiple=True, metavar="NAME=VOICE", help="With --script: who speaks a name's lines (a preset "
               "speaker or a saved voice file; NAME 'default' for the rest). Repeatable.")
 @click.option("--lexicon", help="TSV of 'word<TAB>how to say it' applied to the text before speaking.")
-@click.option("--normalize/--no-normalize", default=None, help="Numbers, dates and symbols as words "
-              "(default: on for --text-file).")
+@click.option("--normalize/--no-normalize", default=True, show_default=True, help="Numbers, dates, symbols and "
+              "abbreviations as words, in each paragraph's language (--language, else the document's, else "
+              "detected); --no-normalize: the text as written. See docs/longform.md#languages.")
+@click.option("--dry-run", is_flag=True, help="Print each piece of the text as it will be spoken, one a line, and "
+              "exit (loads no model; with --text, --text-file, --language, --no-normalize, --lexicon).")
 @click.option("--guard/--no-guard", default=True, show_default=True, help="The runaway guard: speech that will "
               "not end is spoken again once with another seed (a stream is ended there); a warning says so. See "
               "docs/cli.md#runaway-guard.")
@@ -128,6 +131,10 @@ def main(**opts):
 def job_of(configs: Configs):
     """The job the options ask for, holding only the configs it needs; options that cannot go with it are
     refused here."""
+    if configs.speech.dry_run:
+        from .dry_run import DryRun
+
+        return DryRun(configs.speech, configs.longform)
     if configs.list_speakers:
         from .speakers import ListSpeakers
 
@@ -178,8 +185,7 @@ class Speak:
         if not self.speaks:  # only the voice was asked for (text without an output was refused)
             return
         common = dict(voice=voice, seed=speech.seed, **speech.settings)
-        if speech.normalize or speech.lexicon is not None:  # only when asked: the plain text path stays upstream's
-            common.update(normalize=bool(speech.normalize), lexicon=speech.lexicon)
+        common.update(normalize=speech.normalize is not False, lexicon=speech.lexicon)
         if self.hearing.check is not None:
             common.update(check=self.hearing.settings())
         job = Speaking(text, outs, fmt, common, speech, streaming, self.outputs)

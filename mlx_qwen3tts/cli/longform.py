@@ -174,25 +174,29 @@ class _CastVoices(dict):
         return super().get(key.lower(), super().get("default", default))
 
 
+def read_text_file(long: LongForm, speech: Speech):
+    """The document of --text-file, cut into segments with what each says (the lexicon, normalization)."""
+    lexicon = read_lexicon(speech.lexicon) if speech.lexicon else None
+    suffix = "" if long.text_file == "-" else Path(long.text_file).suffix.lower()
+    if suffix in EPUB:
+        if long.script:
+            raise InputError("--script reads 'Name: text' lines from a text file, not from an EPUB book")
+        return book(long.text_file, skip_chapters=long.skip_chapters, lexicon=lexicon,
+                    normalize=speech.normalize is not False, language=speech.language, title=long.title,
+                    author=long.author)
+    return document(_read_text(long.text_file), markdown=suffix in MARKDOWN, html=suffix in HTML, script=long.script,
+                    heading_pattern=long.heading_pattern, skip_chapters=long.skip_chapters, lexicon=lexicon,
+                    normalize=speech.normalize is not False, language=speech.language, title=long.title,
+                    author=long.author)
+
+
 def _prepare(job):
     """The document, the cast and the outputs: all that needs no model."""
     from ..model.sampling_config import SamplingConfig
     from ..request import sampling_settings
 
     long, speech = job.longform, job.speech
-    lexicon = read_lexicon(speech.lexicon) if speech.lexicon else None
-    suffix = "" if long.text_file == "-" else Path(long.text_file).suffix.lower()
-    if suffix in EPUB:
-        if long.script:
-            raise InputError("--script reads 'Name: text' lines from a text file, not from an EPUB book")
-        doc = book(long.text_file, skip_chapters=long.skip_chapters, lexicon=lexicon,
-                   normalize=speech.normalize is not False, language=speech.language, title=long.title,
-                   author=long.author)
-    else:
-        doc = document(_read_text(long.text_file), markdown=suffix in MARKDOWN, html=suffix in HTML, script=long.script,
-                       heading_pattern=long.heading_pattern, skip_chapters=long.skip_chapters, lexicon=lexicon,
-                       normalize=speech.normalize is not False, language=speech.language, title=long.title,
-                       author=long.author)
+    doc = read_text_file(long, speech)
     cast = _cast(long.cast)
     _check_cast(doc, cast)
     if long.caption_words:

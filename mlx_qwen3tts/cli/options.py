@@ -75,6 +75,7 @@ class Speech(Taken):
     normalize: Optional[bool]
     lexicon: Optional[str]
     guard: bool
+    dry_run: bool
 
     @property
     def sampling(self) -> dict:

@@ -8,7 +8,9 @@ that build their own output; `write(tts, document, output, ...)` speaks it into 
 a run stopped in any way continues with `resume=True` (the command line's `--text-file` runs the same job).
 """
 
+import re
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List, Optional
 
@@ -20,7 +22,8 @@ from ..text.epub import BookInfo, read_epub
 from ..text.lexicon import Lexicon, read_lexicon
 from .narrate import Spoken, narrate, segment_seed
 from ..text.normalize import normalize as normalize_text
-from .segments import Document, Segment, build, read_document
+from ..text.reading import detected, language_code
+from .segments import Document, Segment, build, read_document, told_language
 from .captions import caption_format
 from .job import Targets, run as run_job
 from .progress import Progress
@@ -29,6 +32,8 @@ from .resume import fingerprint
 from .word_timing import WordTimer
 from .writer import output_format
 
+SAMPLE_CHARS = 20_000  # of a text, to tell the language of the whole (where its paragraphs' cannot be told)
+
 if TYPE_CHECKING:
     from ..tts import TTS
 
@@ -36,10 +41,24 @@ __all__ = ["BookInfo", "Document", "Lexicon", "Segment", "Spoken", "book", "docu
            "read_lexicon", "segment_seed", "write"]
 
 
-def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str):
-    def spoken(shown: str) -> str:
+def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str, document: str = "", sample: str = ""):
+    """What a sentence of a paragraph says: the lexicon's respellings, then with `normalize` its numbers and
+    symbols as words in the language that reads it (`language`; with auto the `document`'s own, else the
+    paragraph's as detected, else the language of the whole text, detected on `sample`, else English)."""
+    asked = language_code(language) or language_code(document)
+    whole = []
+
+    @lru_cache(maxsize=256)
+    def read_in(paragraph: str) -> str:
+        if asked:
+            return asked
+        if not whole:
+            whole.append(detected(sample) or "en")
+        return detected(paragraph) or whole[0]
+
+    def spoken(shown: str, paragraph: str) -> str:
         said = lexicon.apply(shown) if lexicon is not None else shown
-        return normalize_text(said, language) if normalize else said
+        return normalize_text(said, read_in(paragraph)) if normalize else said
 
     return spoken
 
@@ -55,13 +74,17 @@ def document(text: str, *, markdown: bool = False, html: bool = False, script: b
              lexicon: Optional[Lexicon] = None, normalize: bool = True, language: str = "auto",
              title: Optional[str] = None, author: Optional[str] = None) -> Document:
     """The segments and chapters of `text`; what each segment says has the `lexicon`'s respellings and,
-    with `normalize`, numbers and symbols as words in `language` (captions keep the text as written).
+    with `normalize`, numbers and symbols as words in `language` (captions keep the text as written); with
+    `language` auto, in the document's own (an HTML page's `lang`, a Markdown file's front matter `lang` or
+    `language`), else each paragraph's as detected (docs/longform.md#languages).
     `skip_chapters`: a regular expression; chapters whose whole title it matches (any case) are left out.
     `Document.info` has the title and author an .m4b/.m4a is tagged with: `title`, `author` where given, else
     what the text says (an HTML page's <title> and <meta name="author">; Markdown's front matter, else its
     first heading)."""
+    own = "" if script else told_language(text, markdown=markdown, html=html)
+    sample = re.sub(r"<[^>]*>", " ", text[:SAMPLE_CHARS]) if html else text[:SAMPLE_CHARS]
     doc = read_document(text, markdown=markdown, html=html, script=script, heading_pattern=heading_pattern,
-                        skip_chapters=skip_chapters, spoken=_spoken(lexicon, normalize, language))
+                        skip_chapters=skip_chapters, spoken=_spoken(lexicon, normalize, language, own, sample))
     return _titled(doc, title, author)
 
 
@@ -69,12 +92,12 @@ def book(path, *, skip_chapters: Optional[str] = None, lexicon: Optional[Lexicon
          language: str = "auto", title: Optional[str] = None, author: Optional[str] = None) -> Document:
     """The segments and chapters of the EPUB at `path` (in its spine's order, chapters from its table of
     contents), with its title, author, language and cover in `Document.info` (`title`, `author`: given in
-    place of the book's); as `document` otherwise (with `language` auto, numbers are read in the book's
-    language). Needs the `epub` extra."""
+    place of the book's); as `document` otherwise (with `language` auto, numbers are read in the book's language,
+    its `dc:language`, else each paragraph's as detected). Needs the `epub` extra."""
     read = read_epub(path)
-    if language in (None, "", "auto") and read.info.language:
-        language = read.info.language
-    doc = build(read.blocks, _spoken(lexicon, normalize, language), heading_chapters=not read.navigated,
+    sample = " ".join(block.text for block in read.blocks[:200])[:SAMPLE_CHARS]
+    doc = build(read.blocks, _spoken(lexicon, normalize, language, read.info.language, sample),
+                heading_chapters=not read.navigated,
                 skip_chapters=skip_chapters)
     return _titled(replace(doc, info=read.info), title, author)
 

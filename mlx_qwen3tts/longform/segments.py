@@ -10,9 +10,9 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, List, Optional, Tuple
 
 from ..errors import InputError
-from ..text import CONTROL, sentences
+from ..text import CONTROL, has_words, sentences
 from ..text.epub import BookInfo
-from ..text.html import page_info, read_html
+from ..text.html import page_info, page_language, read_html
 from ..text.markdown import Block, front_matter, read_markdown
 
 MAX_SEGMENT_CHARS = 300  # a longer sentence is cut at a comma or space (as `text.split_sentences` cuts)
@@ -102,15 +102,18 @@ def _skipped(pattern: Optional[str]):
     return lambda title: skip is not None and skip.fullmatch(title or UNTITLED) is not None
 
 
-def build(blocks: List[Block], spoken: Callable[[str], str], turns=None, heading_chapters: bool = True,
+def build(blocks: List[Block], spoken: Callable[[str, str], str], turns=None, heading_chapters: bool = True,
           skip_chapters: Optional[str] = None) -> Document:
-    """Segments of blocks (or of script `turns`), `spoken` turning written text into the model's text.
+    """Segments of blocks (or of script `turns`), `spoken(sentence, paragraph)` turning a written sentence of a
+    paragraph into the model's text. A sentence with no words (emoji, dashes) is not spoken: it joins the caption of
+    the sentence before it (of the one after it, at the start), so nothing written is lost from the captions.
     A "chapter" block (an EPUB's table of contents entry) starts a chapter titled by its text, and so does
     a level 1 or 2 heading with `heading_chapters`; a chapter whose title `skip_chapters` matches is left out."""
-    items, chapters = [], [""]  # items: (shown, line, chapter, ends, speaker)
+    items, chapters, paragraphs = [], [""], []  # items: (shown, line, chapter, ends, speaker); each one's paragraph
     if turns is not None:
         for line, name, said in turns:
             items += [(s, line, 0, "sentence", name) for s in _pieces(said)]
+            paragraphs += [said] * (len(items) - len(paragraphs))
             items[-1] = items[-1][:3] + ("turn", name)
     for block in blocks:
         if block.kind == "chapter" or (heading_chapters and block.kind == "heading" and block.level <= 2):
@@ -123,25 +126,47 @@ def build(blocks: List[Block], spoken: Callable[[str], str], turns=None, heading
             continue
         parts = _pieces(block.text)
         items += [(s, block.line, len(chapters) - 1, "sentence", None) for s in parts]
+        paragraphs += [block.text] * len(parts)
         if parts:
             items[-1] = items[-1][:3] + ("heading" if block.kind == "heading" else "paragraph", None)
     skipped = _skipped(skip_chapters)
-    said = [(spoken(shown), shown, line, chapter, ends, speaker) for shown, line, chapter, ends, speaker in items
+    said = [(spoken(shown, paragraph), shown, line, chapter, ends, speaker)
+            for (shown, line, chapter, ends, speaker), paragraph in zip(items, paragraphs)
             if not skipped(chapters[chapter])]
-    said = [item for item in said if item[0].strip()]
+    said = _wordless_joined(said)
     if not said:
         if items and skip_chapters:
             raise InputError("{skip_chapters} skips every chapter; nothing is left to speak", field="skip_chapters")
-        raise InputError("{text} has nothing to speak", field="text", code="empty_input")
+        raise InputError("{text} has no words to speak (only punctuation, symbols or emoji)", field="text",
+                         code="empty_input")
     used = {c: i for i, c in enumerate(sorted({item[3] for item in said}))}  # chapters left with something to say
     segments = [Segment(i, text, shown, line, used[chapter], PAUSES[ends] if i < len(said) - 1 else 0.0, speaker)
                 for i, (text, shown, line, chapter, ends, speaker) in enumerate(said)]
     return Document(segments, [chapters[c] for c in used])
 
 
+def _wordless_joined(said: list) -> list:
+    """`said` items ((text, shown, line, chapter, ends, speaker)) whose text or shown sentence has no words (emoji
+    alone, or nothing once normalized) joined to the caption of the item before them in the same chapter (else
+    the one after): they are not spoken, and not lost from what is shown."""
+    out, waiting = [], []  # waiting: wordless sentences before the first spoken one of a chapter
+    for item in said:
+        if has_words(item[0]) and has_words(item[1]):
+            if waiting and waiting[0][3] == item[3]:
+                item = (item[0], " ".join([w[1] for w in waiting] + [item[1]])) + item[2:]
+            out.append(item)
+            waiting = []
+        elif out and out[-1][3] == item[3]:
+            last = out[-1]
+            out[-1] = (last[0], f"{last[1]} {item[1]}", last[2], last[3], item[4], last[5])
+        else:
+            waiting.append(item)
+    return out
+
+
 def read_document(text: str, *, markdown: bool = False, html: bool = False, script: bool = False,
                   heading_pattern: Optional[str] = None, skip_chapters: Optional[str] = None,
-                  spoken: Callable[[str], str] = lambda s: s) -> Document:
+                  spoken: Callable[[str, str], str] = lambda sentence, paragraph: sentence) -> Document:
     """The segments and chapters of a whole text: plain, Markdown, HTML or a dialogue script."""
     text = CONTROL.sub("", text)  # as a request drops them: a file of NUL bytes is empty
     if not text.strip():
@@ -151,6 +176,17 @@ def read_document(text: str, *, markdown: bool = False, html: bool = False, scri
     blocks = read_markdown(text) if markdown else read_html(text) if html else plain_blocks(text, heading_pattern)
     doc = build(blocks, spoken, skip_chapters=skip_chapters)
     return replace(doc, info=_told_info(text, blocks, markdown, html))
+
+
+def told_language(text: str, markdown: bool = False, html: bool = False) -> str:
+    """The language a document says it is in: an HTML page's `lang` (or `xml:lang`), a Markdown file's front
+    matter `lang` or `language`; "" where it does not say."""
+    if html:
+        return page_language(text)
+    if markdown:
+        fields = front_matter(text)[0]
+        return fields.get("lang") or fields.get("language") or ""
+    return ""
 
 
 def _told_info(text: str, blocks: List[Block], markdown: bool, html: bool) -> BookInfo:

@@ -207,8 +207,9 @@ class WyomingHandler(AsyncEventHandler):
             synthesize = parse(Synthesize, event)
             text, kwargs = self.service.text(synthesize.text), self.service.kwargs(event)
             await self.finish_speaking()
-            # Home Assistant's replies come from LLMs: Markdown, digits and emoji, read as a listener hears them.
-            kwargs = {"markdown": True, "normalize": True, **kwargs}
+            # Home Assistant's replies come from LLMs: Markdown read as a listener hears it (and, as on every
+            # path, digits and symbols as words).
+            kwargs = {"markdown": True, **kwargs}
             self.start_speaking(self.speak(submit(self.service.server, WYOMING_NAMES, text=text, **kwargs)))
         elif SynthesizeStart.is_type(event.type):
             if self.stream is not None:

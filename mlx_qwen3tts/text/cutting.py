@@ -6,15 +6,49 @@ import threading
 from collections import deque
 from typing import Iterable, Iterator
 
+from .abbreviations import ABBREVIATIONS as SAID_IN_FULL
+
 # Sentence ends in Latin, CJK and other scripts; the closing quotes/brackets stay with the sentence. A dot
-# is no end after an abbreviation that always goes on ("e.g.", "Dr."), an initial ("L."), or two letters
-# each with its dot ("i.e.", "z.B."); an ellipsis or "etc." ends one only where a capital follows, and an
-# ellipsis in or right after brackets ("[OPTION...]", "[FILE]...", a synopsis's) never.
+# is no end after an abbreviation that always goes on ("e.g.", "Dr.", each language's in `abbreviations`: "z. B.",
+# "p. ex.", "Fig."), an initial ("L."), or two letters each with its dot ("i.e.", "z.B."); nor after one that a
+# number follows ("Jan. 2024", "No. 5"), nor after a number's dot (an ordinal, a section's number) unless a
+# whole word follows that starts with a capital and is no month ("Am 3. Oktober kam er" is one sentence, "Es
+# war Version 3. Dann kam 4." two); an ellipsis or "etc." (also "etc.)") ends one only where a capital follows,
+# and an ellipsis in or right after brackets ("[OPTION...]", "[FILE]...", a synopsis's) never.
 ABBREVIATIONS = ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "vs", "cf", "Cf", "approx", "bzw", "ca", "Mt",
                  "Capt", "Lt", "Sgt", "Rev", "Hon")  # not "No." ("No. He stayed.") nor "et al." (often an end)
-_NOT_AN_END = "".join(rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS + ("etc", "usw")) + (
-    r"(?<!\b[A-Z]\.)(?<!\b[A-Za-z]\.[A-Za-z]\.)(?<!\.\.\.)(?<!…)(?<!\.\.\.[\])])(?<!…[\])])")
-_CAPITAL_NEXT = r"(?<![\])]\.\.\.)(?<![\])]…)(?:(?<=\.\.\.)|(?<=…)|(?<=\betc\.)|(?<=\busw\.))(?=\s+[\"'“‘(\[]*[A-ZÀ-ÖØ-ÞА-Я])"
+BEFORE_A_NUMBER = ("No", "no", "Nos", "p", "pp", "vol", "Vol", "ch", "Ch", "Kap", "Abb", "Tab", "Bd", "art", "Art",
+                   "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Okt", "Nov", "Dec", "Dez")
+MONTHS = ("Januar", "Jänner", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+          "November", "Dezember")  # German writes the day's ordinal dot before them ("3. Oktober")
+
+
+def _written(said_in_full: dict) -> list:
+    """Every language's abbreviations as written, each also without its inner spaces ("z. B.", "z.B.")."""
+    written = {a for table in said_in_full.values() for a in table if a.endswith(".")}
+    return sorted(written | {a.replace(" ", "") for a in written}, key=len, reverse=True)
+
+
+def _first_parts(said_in_full: dict) -> str:
+    """No end at the inner dot of an abbreviation written with a space ("z." of "z. B."): where the rest follows,
+    or could still follow (the next characters are not all there yet)."""
+    rules = set()
+    for written in (a for table in said_in_full.values() for a in table if ". " in a):
+        head, _, rest = written.partition(". ")
+        rules.add(rf"(?:(?<!\b{re.escape(head)}\.)|(?=\s+(?!{re.escape(rest)})\S{{{len(rest)}}}))")
+    return "".join(sorted(rules))
+
+
+_CAPITAL = "A-ZÀ-ÖØ-ÞА-ЯЁ"
+_NOT_AN_END = "".join(rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS + ("etc", "usw")) + "".join(
+    rf"(?<!\b{re.escape(a)})" for a in _written(SAID_IN_FULL)) + (
+    r"(?<!\b[A-Z]\.)(?<!\b[A-Za-z]\.[A-Za-z]\.)(?<!\.\.\.)(?<!…)(?<!\.\.\.[\])])(?<!…[\])])"
+    r"(?<!\betc\.[)\]])(?<!\busw\.[)\]])") + _first_parts(SAID_IN_FULL) + (
+    "(?:" + "".join(rf"(?<!\b{a}\.)" for a in BEFORE_A_NUMBER)) + (
+    r"|(?=\s+[^\d\s]))(?:(?<!\d\.)|(?=\s+[\"'“‘(\[]*(?!(?:" + "|".join(MONTHS) + rf")(?![^\W\d_]))[{_CAPITAL}]"
+    r"[^\W\d_]*(?![^\W\d_]).))")
+_CAPITAL_NEXT = (r"(?<![\])]\.\.\.)(?<![\])]…)(?:(?<=\.\.\.)|(?<=…)|(?<=\betc\.)|(?<=\busw\.)|(?<=\betc\.[)\]])"
+                 rf"|(?<=\busw\.[)\]]))(?=\s+[\"'“‘(\[]*[{_CAPITAL}])")
 _SENTENCE = re.compile(r"(.+?(?:(?:[.!?;…]+[\"'”’)\]]*)+(?:" + _NOT_AN_END + r"(?=\s)|" + _CAPITAL_NEXT + r")"
                        r"|[。！？；]+[\"'”’」』）)]*|\n\s*\n|\Z))", re.S)
 CUT = None  # in a PieceCutter's output: the piece so far is whole; what follows starts the next one

@@ -1,6 +1,8 @@
 """HTML (and the XHTML of an EPUB) read as a listener should hear it: the words of headings, paragraphs,
 list items and table rows, as `markdown` gives them for Markdown; scripts, styles, the head, preformatted
-text (code) and footnotes skipped. Parsed by the standard library's `html.parser`, so entities are decoded
+text (code) and footnotes skipped; so is what documentation generators (DocBook XSL, Publican, pandoc) write around
+the content: navigation headers and footers, a chapter's table of contents, footnote markers and footnotes
+(`NOT_READ_CLASSES`). `<details>` are read whole (their summary, then their content). Parsed by the standard library's `html.parser`, so entities are decoded
 and unclosed tags are fine.
 
 What a reader reads of a web page: its `<main>` (or `role="main"`) where it has one; else all but what is
@@ -32,6 +34,13 @@ NOT_CONTENT = {"navigation", "search", "banner", "complementary", "contentinfo"}
 PAGE_LEVEL = {"header", "footer", "aside"}
 SECTIONING = {"article", "aside", "main", "nav", "section"}  # inside one, a header or footer is its own
 PERMALINK_CLASSES = {"headerlink", "anchor-link", "anchorjs-link", "permalink", "header-anchor"}
+# What documentation generators write around the content, by class or id: DocBook XSL's navigation header and
+# footer (which repeat the chapter's title and name the pages before and after: "Prev", "Next", "Home"), a
+# chapter's own table of contents and lists of tables or figures, its footnote markers ("[1]") and footnotes;
+# Publican's (the Debian Administrator's Handbook) navigation lists, banner and title bar; pandoc's footnotes.
+NOT_READ_CLASSES = {"navheader", "navfooter", "docnav", "toc", "list-of-tables", "list-of-figures",
+                    "list-of-examples", "footnote", "footnotes", "footnote-ref", "footnote-back"}
+NOT_READ_IDS = {"banner", "title", "footnotes"}
 MARKS = {"", "¶", "#", "§", "🔗", "\u2693"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -50,6 +59,8 @@ class _Reader(HTMLParser):
     def _skipped(self, tag: str, attrs: dict) -> bool:
         kinds = set(f"{attrs.get('epub:type') or ''} {attrs.get('role') or ''}".split())
         if tag in SKIPPED or NOTES & kinds or NOT_CONTENT & kinds:
+            return True
+        if NOT_READ_CLASSES & set((attrs.get("class") or "").split()) or (attrs.get("id") or "") in NOT_READ_IDS:
             return True
         if tag in PAGE_LEVEL and not self.sections and not kinds & {"main", "article", "region"}:
             return True
@@ -160,10 +171,12 @@ def read_html(source: str) -> List[Block]:
 class _Landmarks(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.main, self.title, self.in_title, self.author = False, "", False, ""
+        self.main, self.title, self.in_title, self.author, self.language = False, "", False, "", ""
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        if tag == "html":
+            self.language = self.language or attrs.get("lang") or attrs.get("xml:lang") or ""
         self.main = self.main or tag == "main" or attrs.get("role") == "main"
         self.in_title = tag == "title" and not self.title
         if tag == "meta" and (attrs.get("name") or "").lower() == "author" and not self.author:
@@ -186,6 +199,11 @@ def _landmarks(source: str) -> _Landmarks:
 
 def _has_main(source: str) -> bool:
     return bool(re.search(r"<main\b|role\s*=\s*[\"']?main\b", source, re.I)) and _landmarks(source).main
+
+
+def page_language(source: str) -> str:
+    """The language the page says it is in (its `<html lang>` or `xml:lang`, BCP 47); "" where it does not say."""
+    return _landmarks(source).language.strip()
 
 
 def page_info(source: str) -> Tuple[str, str]:

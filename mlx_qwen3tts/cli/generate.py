@@ -50,8 +50,7 @@ from .voice import speaking_voice
 @click.option("--max-tokens", type=int, help="At most this many frames (12.5 per second) for the whole text.")
 @click.option("--seed", type=int, help="Random seed for sampling.")
 @click.option("--speed", type=click.FloatRange(MIN_SPEED, MAX_SPEED), default=1.0, show_default=True,
-              help=f"Speaking rate of the audio written or played, pitch kept ({MIN_SPEED}-{MAX_SPEED}; 2 = twice as "
-                   "fast).")
+              help=f"Speaking rate of the audio (pitch kept, {MIN_SPEED}-{MAX_SPEED}; 2: twice as fast).")
 @click.option("--codes-output", help="Write the codes (frames x 16 int32) as .npy.")
 @click.option("-r", "--ref-audio", type=click.Path(), help="Reference audio to clone (Base models): WAV, FLAC, "
               "OGG/Opus, MP3; M4A/AAC/ALAC and others with PyAV. The first 30 s are used.")
@@ -184,10 +183,8 @@ class Speak:
         voice = speaking_voice(tts, self.voice, outs["voice"], quiet)
         if not self.speaks:  # only the voice was asked for (text without an output was refused)
             return
-        common = dict(voice=voice, seed=speech.seed, **speech.settings)
-        common.update(normalize=speech.normalize is not False, lexicon=speech.lexicon)
-        if self.hearing.check is not None:
-            common.update(check=self.hearing.settings())
+        common = dict(voice=voice, seed=speech.seed, normalize=speech.normalize is not False, lexicon=speech.lexicon,
+                      **speech.settings, **self.hearing.asked())
         job = Speaking(text, outs, fmt, common, speech, streaming, self.outputs)
         if lines is not None:
             return run_batch(tts, lines, job)

@@ -186,6 +186,10 @@ class Hearing(Taken):
         return Check(DEFAULT_THRESHOLD if self.check_threshold is None else self.check_threshold,
                      DEFAULT_TRIES if self.check_tries is None else self.check_tries)
 
+    def asked(self) -> dict:
+        """What a request is given for the check: `check` where --check asks for one, else nothing."""
+        return {} if self.check is None else {"check": self.settings()}
+
     def attach(self, tts):
         """The recognizer of --asr loaded (once) as the model's (`TTS.asr`)."""
         if self.asr is not None:

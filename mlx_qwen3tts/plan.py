@@ -159,8 +159,9 @@ class PlanChunks(Iterated):
 class Said(Iterated):
     """A piece's chunk stream whose last chunk tells the text the piece spoke (`AudioChunk.said`: the piece's
     text, or what was read of its deltas), so its words can be timed as soon as its audio is complete
-    (`aligner.piece_words`). What the stream tells (`frames`, `stopped_on_eos`, ...) is told through it;
-    closing it closes the stream."""
+    (`aligner.piece_words`), and the runaway guard's rule where it ended the piece (`AudioChunk.runaway`, known
+    with that chunk), so a streamed reply tells of it before the next piece's audio. What the stream tells
+    (`frames`, `stopped_on_eos`, ...) is told through it; closing it closes the stream."""
 
     def __init__(self, stream, piece: Request):
         self.stream, self._run = stream, self._marked(stream, piece)
@@ -177,7 +178,8 @@ class Said(Iterated):
     @staticmethod
     def _marked(stream, piece: Request):
         for chunk in stream:
-            yield replace(chunk, said=_spoken(piece)) if chunk.is_final else chunk
+            yield replace(chunk, said=_spoken(piece), runaway=getattr(stream, "runaway", None)) \
+                if chunk.is_final else chunk
 
 
 def _spoken(piece: Request) -> Optional[str]:

@@ -310,6 +310,22 @@ def test_http_whole_retried_stream_ended_and_counted(servers):
     assert batch.status_code == 200 and "ran away (silence" in batch.json()["data"][0]["notices"][-1]
 
 
+
+def test_sse_tells_each_piece_that_ran_away_before_the_next_pieces_audio(servers):
+    """A streamed reply of three pieces, each of which runs away: every piece is spoken, and a speech.runaway
+    event follows each piece's audio, before the next piece's (issue 57: it came once, at the end)."""
+    silent, _ = servers
+    sse = post(silent, input=REPLY, temperature=0, stream_format="sse", language="english")
+    assert sse.status_code == 200, sse.text
+    events = [json.loads(line[6:]) for line in sse.text.splitlines() if line.startswith("data: ")]
+    kinds = [e["type"] for e in events]
+    told = [i for i, kind in enumerate(kinds) if kind == "speech.runaway"]
+    assert len(told) == 3 and all("ran away" in events[i]["message"] for i in told), kinds
+    between = [sum(len(base64.b64decode(e["audio"])) // 2 for e in events[a + 1:b] if e["type"] == "speech.audio.delta")
+               for a, b in zip(told, told[1:])]
+    assert min(between) >= guard_module().SILENCE_FRAMES * 1920, between  # the next piece spoken after each notice
+    assert kinds[-1] == "speech.audio.done"
+
 def test_http_seeded_split_text_repeats(servers):
     _, tiny = servers
     first, second = (post(tiny, input=SPLIT, seed=11, guard=False) for _ in range(2))
@@ -375,7 +391,8 @@ def test_wyoming_sends_an_error_event_and_stops(servers):
 
 def test_wyoming_streamed_reply_speaks_the_pieces_after_a_runaway(servers):
     """Home Assistant's streaming: synthesize-chunks of a reply of three pieces, each of which runs away; every
-    piece is spoken (the guard ends each), one error event tells of it, then audio-stop and synthesize-stopped."""
+    piece is spoken (the guard ends each) and an error event tells of each as it ends, before the next piece's
+    audio; then audio-stop and synthesize-stopped."""
     import asyncio
 
     pytest.importorskip("wyoming")
@@ -403,7 +420,11 @@ def test_wyoming_streamed_reply_speaks_the_pieces_after_a_runaway(servers):
     events = asyncio.run(asyncio.wait_for(go(), TIMEOUT))
     samples = sum(len(AudioChunk.from_event(e).audio) // 2 for e in events if AudioChunk.is_type(e.type))
     errors = [Error.from_event(e) for e in events if Error.is_type(e.type)]
-    assert len(errors) == 1 and errors[0].code == "runaway", errors
+    assert len(errors) == 3 and all(e.code == "runaway" for e in errors), errors
     assert samples >= 3 * guard_module().SILENCE_FRAMES * 1920, samples // 1920
+    kinds = ["audio" if AudioChunk.is_type(e.type) else e.type for e in events]
+    first, second = [i for i, kind in enumerate(kinds) if kind == "error"][:2]
+    piece = sum(len(AudioChunk.from_event(e).audio) // 2 for e in events[first:second] if AudioChunk.is_type(e.type))
+    assert piece >= guard_module().SILENCE_FRAMES * 1920, kinds  # the next piece's audio after the first notice
     assert [e.type for e in events if AudioStop.is_type(e.type) or Error.is_type(e.type)][-2:] == ["error",
                                                                                                    "audio-stop"]

@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import httpx
 import numpy as np
@@ -32,6 +33,7 @@ LONG = "The committee met on Tuesday to review the budget for the coming year, a
 CLIP = ROOT / "tests" / "fixtures" / "clone" / "ref_16k.wav"
 CLIP_TEXT = "This is the reference transcript."
 FRAMES, SEED = 25, 42
+WORDS = ["Same", " seed", " test."]  # TEXT as a client writes it word by word
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +59,9 @@ def monkeypatch_module():
 @pytest.fixture(scope="module")
 def python(tmp_path_factory):
     """What Python gives on OpenBLAS (a fresh process: this one runs on MLX's own BLAS): PCM of `generate`,
-    of `stream`'s chunks, of `stream_text` (the words as deltas: the streaming layout), of the first item of a batch beside another request, of 4 engine rows (seeds 42, 7,
-    8, 42) submitted together, of a longer text alone and joining a running stream."""
+    of `stream`'s chunks, of `stream_text` (the streaming layout) of the text in one delta and of its words, of
+    the first item of a batch beside another request, of 4 engine rows (seeds 42, 7, 8, 42) submitted together,
+    of a longer text alone and joining a running stream."""
     out = tmp_path_factory.mktemp("seeds-python") / "python.npz"
     model = checkpoint_dir("custom_voice-0b6", tmp_path_factory.getbasetemp())
     env = {k: v for k, v in os.environ.items() if k != "MLX_QWEN3TTS_NO_OPENBLAS"}
@@ -68,6 +71,7 @@ def python(tmp_path_factory):
 
 PYTHON_SIDE = f"""
 import sys
+import time
 import numpy as np
 import mlx_qwen3tts
 import mlx.core as mx
@@ -79,6 +83,7 @@ kw = dict(max_tokens={FRAMES}, speaker="ryan", language="english")
 pcm = lambda audio: np.frombuffer(encode(audio, 24000, "pcm"), np.uint8)
 whole = pcm(tts.generate({TEXT!r}, seed={SEED}, **kw).audio)
 deltas = pcm(np.concatenate([c.samples for c in tts.stream_text(iter([{TEXT!r}]), seed={SEED}, **kw)]))
+words = pcm(np.concatenate([c.samples for c in tts.stream_text(iter({WORDS!r}), seed={SEED}, **kw)]))
 stream = pcm(np.concatenate([c.samples for c in tts.stream({TEXT!r}, seed={SEED}, **kw)]))
 batch = pcm(tts.generate_batch([{TEXT!r}, {OTHER!r}], seed=[{SEED}, 7], **kw)[0].audio)
 with tts.engine(max_active=4) as engine:
@@ -92,7 +97,8 @@ with tts.engine(max_active=4, prefill_budget=8) as engine:  # a joiner's prompt 
     next(chunks)
     joined = pcm(np.concatenate([c.samples for c in engine.submit(tts.request(long, seed={SEED}, **kw))]))
     running.cancel()
-np.savez(sys.argv[2], long_alone=long_alone, joined=joined, whole=whole, deltas=deltas, stream=stream, batch=batch, row0=rows[0], row3=rows[3])
+np.savez(sys.argv[2], words=words, long_alone=long_alone,
+         joined=joined, whole=whole, deltas=deltas, stream=stream, batch=batch, row0=rows[0], row3=rows[3])
 """
 
 
@@ -172,28 +178,69 @@ def test_a_cloned_voice_gives_the_same_samples_in_python_and_http(base, load_tin
     assert_same(http, python)
 
 
-def test_our_websocket_gives_python_stream_texts_samples(custom, python):
-    """Text that arrives as deltas is spoken in the streaming layout: the WebSocket's utterance equals Python's
-    `stream_text` of the same text, seed and settings (the text in one append, so that both have it whole by
-    the same frame)."""
+def ws_session(server, setup: list, messages: list, delta: str, done: str, ours: bool = True,
+               gap: float = 0.0) -> bytes:
+    """The audio of one WebSocket utterance: `setup` sent (in our dialect, after session.created, each
+    answered); then `messages`, `gap` seconds apart; the `delta` events' base64 PCM (or binary frames)
+    collected until `done`."""
     ws_client = pytest.importorskip("websockets.sync.client")
-    url = custom.url.replace("http://", "ws://") + "/v1/audio/speech/stream"
-    recv = lambda ws: json.loads(ws.recv(timeout=120))  # noqa: E731
+    url = server.url.replace("http://", "ws://") + "/v1/audio/speech/stream"
     audio = b""
     with ws_client.connect(url, additional_headers={"Authorization": f"Bearer {API_KEY}"}, open_timeout=60) as ws:
-        assert recv(ws)["type"] == "session.created"
-        ws.send(json.dumps({"type": "session.update", "session": {
-            "voice": "ryan", "language": "english", "seed": SEED, "max_new_tokens": FRAMES}}))
-        assert recv(ws)["type"] == "session.updated"
-        ws.send(json.dumps({"type": "input_text.append", "text": TEXT}))
-        ws.send(json.dumps({"type": "input_text.end"}))
+        def recv():
+            message = ws.recv(timeout=120)
+            return {"type": "binary", "data": message} if isinstance(message, bytes) else json.loads(message)
+
+        if ours:
+            assert recv()["type"] == "session.created"
+        for message in setup:
+            ws.send(json.dumps(message))
+            if ours:
+                assert recv()["type"] != "error"
+        for message in messages:
+            ws.send(json.dumps(message))
+            time.sleep(gap)
         for _ in range(2000):
-            event = recv(ws)
-            if event["type"] == "speech.audio.delta":
+            event = recv()
+            if event["type"] == "binary":
+                audio += event["data"]
+            elif event["type"] == delta:
                 audio += base64.b64decode(event["audio"])
-            elif event["type"] == "speech.audio.done":
+            elif event["type"] == done:
                 break
             else:
                 assert event["type"] != "error", event
+    return audio
+
+
+OURS = [{"type": "session.update", "session": {"voice": "ryan", "language": "english", "seed": SEED,
+                                               "max_new_tokens": FRAMES}}]
+
+
+def ours(server, pieces: list, gap: float = 0.0) -> bytes:
+    messages = [{"type": "input_text.append", "text": piece} for piece in pieces] + [{"type": "input_text.end"}]
+    return ws_session(server, OURS, messages, "speech.audio.delta", "speech.audio.done", gap=gap)
+
+
+def test_our_websocket_gives_python_stream_texts_samples(custom, python):
+    """Text that arrives as deltas is spoken in the streaming layout: the WebSocket's utterance equals Python's
+    `stream_text` of the same text, seed and settings (the text in one append)."""
+    audio = ours(custom, [TEXT])
     assert len(audio) == 2 * FRAMES * 1920
     assert_same(audio, python["deltas"])
+
+
+def test_text_written_word_by_word_gives_the_same_samples(custom, python):
+    """However the text is cut into deltas and whenever they come (at once, or slower than the frames, which
+    then wait for their text), the samples are the same: Python's `stream_text` of the words equals that of
+    the whole text, and so do our WebSocket's appends of the words (or of pieces cut inside words) and
+    vLLM-Omni's token_level input.text of them."""
+    assert_same(python["words"], python["deltas"])
+    for pieces, gap in ((WORDS, 0.0), (WORDS, 0.3), (["Sa", "me se", "ed t", "est.", " "], 0.05)):
+        assert_same(ours(custom, pieces, gap), python["deltas"])
+    config = {"type": "session.config", "voice": "ryan", "language": "english", "seed": SEED,
+              "max_new_tokens": FRAMES, "streaming_mode": "token_level", "response_format": "pcm"}
+    messages = [{"type": "input.text", "text": word} for word in WORDS] + [{"type": "input.done"}]
+    omni = ws_session(custom, [config], messages, "audio.delta", "session.done", ours=False, gap=0.3)
+    assert_same(omni, python["deltas"])
+

@@ -22,6 +22,7 @@ class AudioChunk:
     timings: dict = field(default_factory=dict)  # seconds since the request: 'first_frame', 'ready'
     codes: Optional[np.ndarray] = None  # (frames, 16) int32: the codec frames this chunk decodes
     said: Optional[str] = None  # on a piece's last chunk: the text the piece spoke (for its word timings)
+    runaway: Optional[str] = None  # on a piece's last chunk: the runaway guard's rule that ended the piece
 
 
 # The later chunks when a request names no `chunk_frames`: each twice the one before (twice the first for the

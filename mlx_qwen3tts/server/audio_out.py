@@ -17,11 +17,12 @@ from starlette.responses import JSONResponse, Response
 
 from ..aligner.piece_words import Words
 from ..audio import formats as audio_formats
-from .engine_client import engine_error, runaway_notice
+from .engine_client import engine_error, runaway_notice, runaway_words
 from .params import Speech
 from ..audio.time_stretch import stretched, time_stretch
 
 NOTICE_HEADER = "X-Notice"  # the notices of a request (notice_headers)
+RUNAWAY_EVENT = "speech.runaway"  # a streamed piece the runaway guard ended (`encoded_chunks` with notices)
 CONTENT_TYPES = {"mp3": "audio/mpeg", "opus": "audio/ogg", "aac": "audio/aac", "flac": "audio/flac",
                  "wav": "audio/wav", "pcm": "audio/pcm"}
 
@@ -43,17 +44,22 @@ class Usage:
                 "audio_seconds": round(self.samples / sample_rate, 3)}
 
 
-def encoded_chunks(handle, fmt: str, speed: float, sample_rate: int, usage: Usage, words=None) -> Iterator:
+def encoded_chunks(handle, fmt: str, speed: float, sample_rate: int, usage: Usage, words=None,
+                   notices: bool = False) -> Iterator:
     """Encoded bytes as the engine's chunks come (blocking). Empty writes are skipped. With `words` (a
     `PieceWords`), each piece's `Words` too, once its audio has gone to the encoder and it is aligned (those
-    still being aligned when the audio ends, at the end)."""
+    still being aligned when the audio ends, at the end). With `notices`, a `speech.runaway` event (a dict:
+    {"type", "message"}) after the audio of each piece the runaway guard ended, before the next piece's."""
     encoder = audio_formats.StreamEncoder(fmt, sample_rate)
+    ran_away = [] if notices else None
     try:
-        for piece in stretched(_counted(handle, usage, words), speed, sample_rate):
+        for piece in stretched(_counted(handle, usage, words, ran_away), speed, sample_rate):
             usage.samples += piece.shape[0]
             data = encoder.write(piece)
             if data:
                 yield data
+            while ran_away:
+                yield {"type": RUNAWAY_EVENT, "message": runaway_words(ran_away.pop(0))}
             if words is not None:
                 yield from words.ready(until=usage.samples / sample_rate)
         data = encoder.close()
@@ -66,12 +72,15 @@ def encoded_chunks(handle, fmt: str, speed: float, sample_rate: int, usage: Usag
             words.close()
 
 
-def _counted(handle, usage: Usage, words=None) -> Iterator:
-    """The samples of the handle's chunks, their frames counted in `usage`, each chunk handed to `words`."""
+def _counted(handle, usage: Usage, words=None, ran_away=None) -> Iterator:
+    """The samples of the handle's chunks, their frames counted in `usage`, each chunk handed to `words`, the
+    rule of each piece the runaway guard ended put in `ran_away` (a list) with its last chunk."""
     for chunk in handle:
         usage.frames += chunk.frames
         if words is not None:
             words.add(chunk)
+        if ran_away is not None and chunk.runaway:
+            ran_away.append(chunk.runaway)
         yield chunk.samples
 
 
@@ -145,7 +154,8 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
     words = timing.pieces() if timing is not None and events is not None else None
     if heard is not None and events is not None:
         words = heard(words)
-    chunks = in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage, words), handle.cancel)
+    chunks = in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage, words,
+                                      notices=events is not None), handle.cancel)
     return AudioStream(chunks, CONTENT_TYPES[speech.fmt], handle.cancel, watcher, headers, events, sample_rate,
                        lambda: runaway_notice(handle))
 
@@ -227,15 +237,17 @@ async def sse_events(chunks, usage: Usage, sample_rate: int, runaway=lambda: Non
     """The chunks as SSE events; a failure before the first one is raised (it gets its own status), one
     after it (the status is sent) ends the stream with an error event. A piece's `Words` among the chunks
     (`timestamps`) is a `speech.timestamps` event after that piece's audio (an event given whole, a dict, goes as
-    it is: a piece's `speech.check`); `runaway()` (the runaway guard's
-    notice, if it ended the speech) comes as a `speech.runaway` event; then `speech.audio.done`."""
-    sent = False
+    it is: a piece's `speech.check`, or `speech.runaway` after the audio of a piece the runaway guard ended);
+    `runaway()` (the runaway guard's notice, if it ended the speech) comes as a `speech.runaway` event where
+    none came with the pieces; then `speech.audio.done`."""
+    sent = told = False
     try:
         async for data in chunks:
             yield sse(words_event(data) if isinstance(data, Words) else data if isinstance(data, dict) else
                       {"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()})
             sent = True
-        if runaway():
+            told = told or (isinstance(data, dict) and data.get("type") == RUNAWAY_EVENT)
+        if runaway() and not told:
             yield sse({"type": "speech.runaway", "message": runaway()})
     except Exception as e:
         if not sent:

@@ -5,6 +5,7 @@ request's fields in its own protocol's words (`names`, from `request.field_names
 import asyncio
 import logging
 from functools import partial
+from typing import Optional
 
 from ..errors import InputError, Qwen3TTSError
 from ..loop.engine import EngineFull
@@ -90,7 +91,11 @@ def submit(server, names: dict = JSON_NAMES, text=None, deltas=None, whole: bool
 def runaway_notice(handle):
     """What a client is told of a finished request the runaway guard fired on (None: nothing to tell), the
     same words in every protocol (each says it its own way: a header, an event, a field)."""
-    runaway, retried = getattr(handle, "runaway", None), getattr(handle, "retried", False)
+    return runaway_words(getattr(handle, "runaway", None), getattr(handle, "retried", False))
+
+
+def runaway_words(runaway: Optional[str], retried: bool = False) -> Optional[str]:
+    """`runaway_notice` of a request (or a piece) ended on the rule `runaway`, spoken again where `retried`."""
     if runaway:
         again = "spoken again with another seed, it ran away again" if retried else "it was ended there"
         return (f"the speech ran away ({runaway}; runaway guard): {again}, so it may be cut off; "

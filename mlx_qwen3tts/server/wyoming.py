@@ -323,10 +323,15 @@ class WyomingHandler(AsyncEventHandler):
 
     async def speak(self, handle):
         """audio-start, audio-chunk as the engine decodes, audio-stop (after an error event if it fails)."""
-        rate, sent = self.service.rate, 0
+        rate, sent, told = self.service.rate, 0, False
         await self.write_event(AudioStart(rate=rate, width=WIDTH, channels=CHANNELS, timestamp=0).event())
         try:
-            async for data in in_thread(encoded_chunks(handle, "pcm", 1.0, rate, Usage()), handle.cancel):
+            async for data in in_thread(encoded_chunks(handle, "pcm", 1.0, rate, Usage(), notices=True),
+                                        handle.cancel):
+                if isinstance(data, dict):  # a piece the runaway guard ended: said before the next piece's audio
+                    told = True
+                    await self.error(data["message"], "runaway")
+                    continue
                 await self.write_event(AudioChunk(rate=rate, width=WIDTH, channels=CHANNELS, audio=data,
                                                   timestamp=sent * 1000 // rate).event())
                 sent += len(data) // (WIDTH * CHANNELS)
@@ -337,7 +342,7 @@ class WyomingHandler(AsyncEventHandler):
             await self.error(error.message, error.code or ("invalid_request" if error.status == 400
                                                            else "generation_failed"))
         else:
-            if runaway_notice(handle):  # the runaway guard ended it
+            if runaway_notice(handle) and not told:  # the runaway guard ended it (told of no piece yet)
                 await self.error(runaway_notice(handle), "runaway")
         await self.write_event(AudioStop(timestamp=sent * 1000 // rate).event())
 

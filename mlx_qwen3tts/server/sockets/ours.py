@@ -36,6 +36,7 @@ class Spoken(Utterance):
     def __init__(self, kwargs: dict, fmt: str, speed: float, binary: bool, timestamps: bool = False):
         super().__init__(TextFeed())
         self.kwargs, self.fmt, self.speed, self.binary, self.timestamps = kwargs, fmt, speed, binary, timestamps
+        self.told = False  # a piece's runaway notice went out
 
 
 class Ours(Dialect):
@@ -165,19 +166,24 @@ class Ours(Dialect):
         except Exception as e:  # noqa: BLE001  (said, then its done event)
             await self.session.error(e)
         usage.text_tokens = len(self.server.tts.tokenizer.encode("".join(utt.written))) if utt.written else 0
-        if runaway_notice(utt.handle):  # the runaway guard ended it
+        if runaway_notice(utt.handle) and not utt.told:  # the runaway guard ended it (told of no piece yet)
             await self.session.send({"type": "speech.runaway", "message": runaway_notice(utt.handle)})
         await self.session.send({"type": "speech.audio.done", "usage": usage.as_dict(sr),
                                  "cancelled": utt.cancelled})
 
     async def audio(self, utt: Spoken, usage: Usage):
-        """The utterance's audio as deltas; with timestamps, each piece's words after its audio
-        (`speech.timestamps`, times in seconds of the utterance), aligned while the engine goes on."""
+        """The utterance's audio as deltas, `speech.runaway` after a piece the runaway guard ended; with
+        timestamps, each piece's words after its audio (`speech.timestamps`, times in seconds of the utterance),
+        aligned while the engine goes on."""
         sr = self.server.tts.sample_rate
         words = piece_words(self.server, utt.kwargs.get("language"), utt.speed, True) if utt.timestamps else None
-        async for item in self.session.audio(utt, encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage, words)):
+        chunks = encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage, words, notices=True)
+        async for item in self.session.audio(utt, chunks):
             if isinstance(item, bytes):
                 await self.delta(item, utt.binary)
+            elif isinstance(item, dict):  # a piece's runaway notice
+                utt.told = True
+                await self.session.send(item)
             elif item.words is None:
                 await self.session.error(ApiError(400, "word timings failed for a sentence (see the server's log); "
                                                        "its audio goes on", param="timestamps",

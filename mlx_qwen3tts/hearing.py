@@ -120,7 +120,9 @@ class Check:
         1, 2, ... while it is heard over the threshold (`again` None: it cannot come out otherwise, greedy).
         `audio_of(made)` is its audio at `rate`; `text` what it read. The lowest error rate wins, the earliest
         of equals."""
-        best, best_heard, best_rate, tries = None, "", 2.0, 0
+        # No bound on the first rate: a recognizer that hears far more than was read (a runaway, a hallucination)
+        # gives a rate over 1, and the first making must still be kept.
+        best, best_heard, best_rate, tries = None, "", float("inf"), 0
         for attempt in range(self.tries if again is not None else 1):
             current = made if attempt == 0 else again(attempt)
             tries += 1

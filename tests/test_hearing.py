@@ -1,6 +1,7 @@
 """What hears speech back (mlx_qwen3tts/hearing.py): the character error rate, cloning without a transcript through
 `asr=` (the Python API's option), and `generate(check=...)`, which makes a piece heard wrong again with a derived
-seed and keeps the best. The recognizer is `fake_asr.Mishears`, which hears what it is told to."""
+seed and keeps the best. The recognizer is `fake_asr.Mishears`, which hears what it is told to, except where `asr=`
+names a folder: the real tiny random Qwen3-ASR of `fixture_checkpoints.asr_dir`."""
 
 import json
 import warnings
@@ -11,7 +12,7 @@ import pytest
 
 import mlx_qwen3tts
 from fake_asr import Mishears
-from fixture_checkpoints import FIXTURES, checkpoint_dir
+from fixture_checkpoints import FIXTURES, asr_dir, checkpoint_dir
 from mlx_qwen3tts.errors import InputError
 from mlx_qwen3tts.hearing import Check, comparable, error_rate, levenshtein, report_bytes
 from mlx_qwen3tts.seeds import check_seed, retry_seed
@@ -69,6 +70,22 @@ def test_clone_without_transcript_uses_what_was_heard(tts, asr_off):
     assert len(heard.calls) == 1
 
 
+def test_asr_folder_loads_the_real_recognizer(tmp_path_factory):
+    """`load(..., asr=FOLDER)`: Qwen3-ASR loaded from the folder; a clip cloned without ref_text has that model's
+    transcript of the clip as read for cloning (24 kHz mono)."""
+    from mlx_qwen3tts import asr
+    from mlx_qwen3tts.audio.reference import load_reference_audio
+
+    folder = str(asr_dir(tmp_path_factory.getbasetemp()))
+    tts = mlx_qwen3tts.load(str(checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp())), dtype=mx.float32,
+                            asr=folder)
+    assert isinstance(tts.asr, asr.Recognizer)
+    clip = str(CLONE / CASE["audio"])
+    voice = tts.clone(clip)
+    expected = asr.load(folder).transcribe(load_reference_audio(clip), 24000).text.strip()
+    assert expected and voice.heard and voice.ref_text == expected and voice.ref_codes is not None
+
+
 def test_silence_heard_is_refused(tts, asr_off):
     tts.asr = Mishears([""])
     with pytest.raises(InputError, match="heard no words"):
@@ -105,6 +122,18 @@ def test_check_keeps_the_best_when_none_passes(tts, asr_off):
     report = json.loads(report_bytes(result.checks, 0.05))
     assert report["pieces"][0] == {"text": TEXT, "heard": "hello there how are", "tries": 3, "passed": False,
                                    "error_rate": round(check.error_rate, 4)}
+
+
+def test_check_keeps_a_piece_heard_as_far_more_than_it_read(tts, asr_off):
+    """A recognizer hearing a runaway (many times the text's length: an error rate over 2) still leaves the best
+    making kept and reported, not none."""
+    said = "and on and on " * 20
+    tts.asr = Mishears([said])
+    result = tts.generate(TEXT, seed=5, max_tokens=8, check=Check(tries=2))
+    (check,) = result.checks
+    assert check.error_rate == pytest.approx(error_rate(TEXT, said)) and check.error_rate > 2
+    assert check.tries == 2 and not check.passed and check.heard == said.strip()
+    assert np.array_equal(result.codes, tts.generate(TEXT, seed=5, max_tokens=8).codes)  # the first: equals kept
 
 
 def test_check_of_greedy_speech_hears_it_once(tts, asr_off):

@@ -1,5 +1,8 @@
-"""The command line's --asr (a clip cloned without --ref-text) and --check (generate and long-form), with a
-recognizer that hears what it is told to (`fake_asr`, standing in for mlx_qwen3tts.asr)."""
+"""The command line's --asr (a clip cloned without --ref-text) and --check (generate and long-form): with the real
+recognizer (`mlx_qwen3tts.asr` loading the tiny random Qwen3-ASR of `fixture_checkpoints.asr_dir`: what it hears
+is whatever those weights make of the clip, compared with that model's own transcript of the same audio), and with
+one that hears what it is told to (`fake_asr`, standing in for mlx_qwen3tts.asr) where a test needs a piece heard
+wrong on purpose."""
 
 import json
 
@@ -9,7 +12,7 @@ import soundfile as sf
 from click.testing import CliRunner
 
 import fake_asr
-from fixture_checkpoints import FIXTURES, checkpoint_dir
+from fixture_checkpoints import FIXTURES, asr_dir, checkpoint_dir
 from mlx_qwen3tts.cli.generate import main
 from mlx_qwen3tts.hearing import error_rate
 
@@ -23,6 +26,19 @@ TEXT = "Good morning to you all."
 def ckpt(tmp_path_factory):
     root = tmp_path_factory.getbasetemp()
     return {name: checkpoint_dir(name, root) for name in ("base-0b6", "custom_voice-0b6")}
+
+
+@pytest.fixture(scope="module")
+def recognizer(tmp_path_factory):
+    """The tiny Qwen3-ASR's folder and the model loaded from it, as --asr loads it."""
+    from mlx_qwen3tts import asr
+
+    folder = asr_dir(tmp_path_factory.getbasetemp())
+    return str(folder), asr.load(str(folder))
+
+
+def transcript(model, audio, rate=24000) -> str:
+    return model.transcribe(audio, rate).text.strip()
 
 
 @pytest.fixture
@@ -78,6 +94,48 @@ def test_clone_without_ref_text_is_transcribed_and_saved(ckpt, tmp_path, fake):
         assert "ref_codes" in f.keys()
     code, out = run(*common, "-o", tmp_path / "x.wav")  # without --asr: today's message
     assert code == 2 and "--ref-text" in error_line(out) and not (tmp_path / "x.wav").exists()
+
+
+def test_clone_heard_by_the_real_recognizer(ckpt, tmp_path, recognizer):
+    """--asr FOLDER loads mlx_qwen3tts.asr itself: the transcript said and saved is that model's transcript of the
+    clip as read for cloning (24 kHz mono), and the clone is in context with it (the codes of it given as
+    --ref-text)."""
+    from safetensors import safe_open
+
+    from mlx_qwen3tts.audio.reference import load_reference_audio
+
+    folder, model = recognizer
+    clip = CLONE / CASE["audio"]
+    expected = transcript(model, load_reference_audio(str(clip)))
+    assert expected  # the tiny random model hears something in it (else cloning is refused, as tested elsewhere)
+    common = ("--model", ckpt["base-0b6"], "--text", "Hi.", "--temperature", "0", "--max-tokens", "4", "--language",
+              CASE["language"], "--ref-audio", clip)
+    code, out = run(*common, "--codes-output", tmp_path / "heard.npy", "--asr", folder, "--save-voice",
+                    tmp_path / "v.safetensors")
+    assert code == 0, out
+    assert f"transcript: {expected}\n" in out
+    with safe_open(str(tmp_path / "v.safetensors"), "np") as f:
+        assert json.loads(f.metadata()["ref_text"]) == expected and "ref_codes" in f.keys()
+    code, out = run(*common, "--codes-output", tmp_path / "given.npy", "-q", "--ref-text", expected)
+    assert code == 0, out
+    np.testing.assert_array_equal(np.load(tmp_path / "heard.npy"), np.load(tmp_path / "given.npy"))
+
+
+def test_check_with_the_real_recognizer_reports_what_it_heard(ckpt, tmp_path, recognizer):
+    """--check with the real recognizer: the report's "heard" is that model's transcript of the audio kept (one
+    making: --check-tries 1), and its error rate the one of that transcript against the text."""
+    folder, model = recognizer
+    code, out = run("--model", ckpt["custom_voice-0b6"], "--text", TEXT, "--seed", "3", "--max-tokens", "8", "-o",
+                    tmp_path / "a.wav", "--asr", folder, "--check", tmp_path / "report.json", "--check-tries", "1")
+    assert code == 0, out
+    report = json.loads((tmp_path / "report.json").read_text())
+    (piece,) = report["pieces"]
+    kept, rate = sf.read(tmp_path / "a.wav", dtype="float32")
+    heard = transcript(model, kept, rate)
+    assert piece["text"] == TEXT and piece["heard"] == heard and piece["tries"] == 1
+    assert piece["error_rate"] == round(error_rate(TEXT, heard), 4)
+    assert piece["passed"] == (error_rate(TEXT, heard) <= report["threshold"])
+    assert report["passed"] == int(piece["passed"]) and "check: " in out
 
 
 def test_check_remakes_a_misheard_text_and_reports_it(ckpt, tmp_path, fake):

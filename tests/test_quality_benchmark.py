@@ -1,14 +1,17 @@
 """benchmarks/quality.py (issue 58) on the tiny checkpoints: the round trip runs and scores what the recognizer
-heard (here `fake_asr.Mishears`, which hears what it is told: the numbers are the scoring's, not the models')."""
+heard: `fake_asr.Mishears`, which hears what it is told (the numbers are the scoring's, not the models'), and the
+real tiny random Qwen3-ASR of `fixture_checkpoints.asr_dir`, run as a user runs it (`python -m benchmarks.quality`)."""
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import fake_asr
 from benchmarks import quality
-from fixture_checkpoints import FIXTURES, checkpoint_dir
+from fixture_checkpoints import FIXTURES, asr_dir, checkpoint_dir
 from mlx_qwen3tts.hearing import comparable
 
 CLONE = FIXTURES / "clone"
@@ -59,3 +62,35 @@ def test_harness_runs_on_the_tiny_checkpoints(tmp_path, monkeypatch):
     assert -1 <= base["similarity_to_reference"] <= 1 and base["similarity"] == base["similarity_to_reference"]
     table = (tmp_path / "out" / "quality.md").read_text()
     assert table.splitlines()[0].startswith("| model | WER |") and f"| {models[1]} | 1.0000 | 1.0000 |" in table
+
+
+def test_harness_runs_end_to_end_with_the_real_recognizer(tmp_path):
+    """`python -m benchmarks.quality ... --asr FOLDER`: the tiny Qwen3-ASR itself hears each sentence; each
+    language's error rate is the edits of what that model hears in the same sentence spoken with the same seed."""
+    import mlx_qwen3tts
+    from mlx_qwen3tts import asr
+    from mlx_qwen3tts.hearing import heard
+    from server_harness import ROOT, env
+
+    model, folder = str(checkpoint_dir("base-0b6", tmp_path)), str(asr_dir(tmp_path))
+    case = json.loads((CLONE / "cases.json").read_text())["cases"][0]
+    clip = str(CLONE / case["audio"])
+    done = subprocess.run([sys.executable, "-m", "benchmarks.quality", "--model", model, "--asr", folder, "--out",
+                           str(tmp_path / "out"), "--languages", "english,chinese", "--per-language", "1",
+                           "--max-tokens", "6", "--seed", "2", "--ref-audio", clip, "--ref-text", case["ref_text"]],
+                          cwd=ROOT, env=env(), capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert done.stdout.startswith("| model | WER |") and f"| {model} |" in done.stdout
+    (row,) = json.loads((tmp_path / "out" / "quality.json").read_text())["models"]
+    tts, recognizer = mlx_qwen3tts.load(model), asr.load(folder)
+    voice = tts.clone(clip, case["ref_text"])
+    expected, runaways = {}, 0
+    for language in ("chinese", "english"):
+        text = quality.sentences()[language][0]
+        result = tts.generate(text, language=language, seed=2, max_tokens=6, voice=voice)
+        n, length = quality.edits(text, heard(recognizer, result.audio, result.sample_rate, language), language)
+        expected[language], runaways = round(n / length, 4), runaways + bool(result.runaway)
+    assert row["error_rate_by_language"] == expected
+    assert row["wer"] == expected["english"] and row["cer"] == expected["chinese"]
+    assert row["sentences"] == 2 and row["runaways"] == runaways and -1 <= row["similarity_to_reference"] <= 1
+    assert (tmp_path / "out" / "quality.md").read_text() == done.stdout

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from fixture_checkpoints import aligner_dir, checkpoint_dir
+from fixture_checkpoints import aligner_dir, asr_dir, checkpoint_dir
 
 REPO = Path(__file__).resolve().parent.parent
 PAGES = ["README.md"] + sorted(str(p.relative_to(REPO)) for p in (REPO / "docs").glob("*.md"))
@@ -102,11 +102,13 @@ def named_outputs(command: str, work: Path) -> list:
 
 
 def hub_cache(root: Path, text: str, tiny_root) -> Path:
-    """A Hugging Face cache serving each `Qwen/Qwen3-TTS-12Hz-*` id in `text` from a tiny checkpoint, and
-    Qwen/Qwen3-ForcedAligner-0.6B (the aligner's default) from the tiny aligner."""
+    """A Hugging Face cache serving each `Qwen/Qwen3-TTS-12Hz-*` id in `text` from a tiny checkpoint,
+    Qwen/Qwen3-ForcedAligner-0.6B (the aligner's default) from the tiny aligner and Qwen/Qwen3-ASR-0.6B (the
+    recognizer's) from the tiny Qwen3-ASR."""
     folders = {f"Qwen3-TTS-12Hz-{size_kind}": checkpoint_dir(VARIANTS[size_kind], tiny_root)
                for size_kind in sorted(set(re.findall(r"Qwen/Qwen3-TTS-12Hz-([\w.-]+)", text)))}
     folders["Qwen3-ForcedAligner-0.6B"] = aligner_dir(Path(tiny_root))
+    folders["Qwen3-ASR-0.6B"] = asr_dir(Path(tiny_root))  # --asr's and asr='s default
     for name, folder in folders.items():
         repo = root / "hub" / f"models--Qwen--{name}"
         commit = "0" * 40

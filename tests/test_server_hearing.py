@@ -1,6 +1,8 @@
 """The server's --asr: a voice uploaded without ref_text, or a request's ref_audio without it, is transcribed and
 cloned in context; `"check": true` hears the answer back and makes it again where it is heard wrong. The server is
-a real process on 127.0.0.1 whose recognizer (`fake_asr.Mishears`) hears the answers it is given, in turn."""
+a real process on 127.0.0.1 whose recognizer (`fake_asr.Mishears`) hears the answers it is given, in turn; and one
+started with `--asr FOLDER`, the real tiny random Qwen3-ASR of `fixture_checkpoints.asr_dir`, whose answers are
+compared with that model's own transcript of the same audio."""
 
 import base64
 import io
@@ -14,7 +16,7 @@ import soundfile as sf
 pytest.importorskip("uvicorn")
 
 import fake_asr  # noqa: E402
-from fixture_checkpoints import FIXTURES, checkpoint_dir  # noqa: E402
+from fixture_checkpoints import FIXTURES, asr_dir, checkpoint_dir  # noqa: E402
 from server_harness import shared_server  # noqa: E402
 
 CLONE = FIXTURES / "clone"
@@ -117,3 +119,56 @@ def test_check_is_refused_where_it_cannot_be_given(server, tmp_path_factory):
             made = client.post("/v1/audio/voices", files={"audio_sample": ("ref.wav", f.read(), "audio/wav")},
                                data={"name": "untold"})
         assert made.status_code == 400 and made.json()["error"]["param"] == "ref_text"
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    """A Base model's server with --asr naming the tiny Qwen3-ASR's folder (mlx_qwen3tts.asr itself), and that
+    recognizer loaded here."""
+    from mlx_qwen3tts import asr
+
+    root = tmp_path_factory.getbasetemp()
+    folder = str(asr_dir(root))
+    process = shared_server("base-0b6", root, "--asr", folder)
+    with httpx.Client(base_url=process.url, timeout=300) as client:
+        yield client, asr.load(folder)
+
+
+def test_the_real_recognizer_transcribes_an_upload_and_a_request(real):
+    from mlx_qwen3tts.audio.reference import load_reference_audio
+
+    client, model = real
+    assert client.get("/health").json()["asr"] is True
+    clip = CLONE / ICL["audio"]
+    expected = model.transcribe(load_reference_audio(str(clip)), 24000).text.strip()
+    assert expected
+    with open(clip, "rb") as f:
+        made = client.post("/v1/audio/voices", files={"audio_sample": ("ref.wav", f.read(), "audio/wav")},
+                           data={"name": "heard-real"})
+    assert made.status_code == 201, made.text
+    answer = made.json()
+    assert answer["ref_text"] == expected and answer["transcribed"] is True and answer["in_context"] is True
+    listed = {v["name"]: v for v in client.get("/v1/audio/voices").json()["uploaded_voices"]}
+    assert listed["heard-real"]["ref_text"] == expected
+    url = data_url(CLONE / OTHER["audio"])
+    short = load_reference_audio(sf.read(io.BytesIO(base64.b64decode(url.split(",", 1)[1])), dtype="float32"))
+    body = {"input": TEXT, "ref_audio": url, "response_format": "wav", "max_new_tokens": 4, "temperature": 0}
+    heard = client.post("/v1/audio/speech", json=body)
+    given = client.post("/v1/audio/speech", json={**body, "ref_text": model.transcribe(short, 24000).text.strip()})
+    assert heard.status_code == given.status_code == 200, heard.text
+    np.testing.assert_array_equal(wav(heard), wav(given))
+
+
+def test_the_real_recognizer_checks_an_answer(real):
+    """"check": true with the real recognizer: the x-check header's "heard" is its transcript of the audio sent
+    (greedy: made once)."""
+    from mlx_qwen3tts.hearing import error_rate
+
+    client, model = real
+    speech = client.post("/v1/audio/speech", json={"input": TEXT, "response_format": "wav", "max_new_tokens": 6,
+                                                   "temperature": 0, "check": True})
+    assert speech.status_code == 200, speech.text
+    (piece,) = json.loads(speech.headers["x-check"])["pieces"]
+    heard = model.transcribe(wav(speech), 24000).text.strip()
+    assert piece == {"text": TEXT, "heard": heard, "error_rate": round(error_rate(TEXT, heard), 4), "tries": 1,
+                     "passed": error_rate(TEXT, heard) <= 0.25}

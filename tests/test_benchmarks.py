@@ -109,6 +109,19 @@ def test_first_request_benchmark_runs_on_the_tiny_shapes(tmp_path):
         assert json.loads((tmp_path / f"{front}.json").read_text())["median_first_over_later"]
 
 
+def test_normalize_first_audio_benchmark_times_both_sides_of_both_paths(tmp_path):
+    """Its text reads differently normalized (else the A/B compares a prompt with itself); each path's medians
+    for normalization on and off, from a first chunk that came."""
+    from benchmarks import normalize_first_audio as bench
+
+    from mlx_qwen3tts.text import spoken
+
+    assert spoken(bench.TEXT, "english") != bench.TEXT
+    result = bench.main(["--preset", "tiny", "--rounds", "1", "--frames", "2", "--cache", str(tmp_path / "cache")])
+    for path in ("stream", "stream_text"):
+        assert result[path]["on_ms"] > 0 and result[path]["off_ms"] > 0 and result[path]["on_over_off"] > 0
+
+
 def test_prefill_benchmark_compares_passes_that_compute_the_same(tmp_path, capsys):
     """The prefill benchmark has a row per length and a time per chunk size; the passes it times fill
     the cache as one pass does."""

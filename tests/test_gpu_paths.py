@@ -15,6 +15,7 @@ Bounds on the half-precision runs, with u = 2**-8 the unit roundoff of bfloat16:
 import json
 import math
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import mlx.core as mx
@@ -288,8 +289,9 @@ def test_streaming_costs_the_host_one_sync_a_frame_as_codes_alone(load_tiny, chu
     with tts.engine(max_active=2) as engine:
         # submit_all: both queued under the engine's lock, so they join in one step (with two submits the
         # scheduler thread may start the first alone, a step ahead: more steps, not more syncs a step)
-        engine_run = lambda n: [list(h) for h in engine.submit_all([tts.request(  # noqa: E731
-            "Hello there.", max_tokens=n, chunk_frames=chunk_frames, **kw) for _ in range(2)])]
+        # both handles read at once: a handle left unread pauses its row (`engine.UNREAD_CHUNKS`), a step apart
+        engine_run = lambda n: list(ThreadPoolExecutor(2).map(list, engine.submit_all([tts.request(  # noqa: E731
+            "Hello there.", max_tokens=n, chunk_frames=chunk_frames, **kw) for _ in range(2)])))
         engine_run(6)
         assert _syncs_per_frame(engine_run) <= 1.0  # the two rows share each step's sync
 

@@ -326,8 +326,8 @@ def test_stdin_and_progress_lines(ckpt, tmp_path):
 @pytest.mark.parametrize("setup, args, message", [
     (None, ["--text-file", "{tmp}/missing.txt"], "cannot read --text-file"),
     ("bad.txt:\xff\xfe", ["--text-file", "{tmp}/bad.txt"], "is not valid UTF-8"),
-    ("empty.txt:  \n\n", ["--text-file", "{tmp}/empty.txt"], "--text-file is empty"),
-    ("nul.txt:\0\0\0\0", ["--text-file", "{tmp}/nul.txt"], "--text-file is empty"),  # not --text: the file is
+    ("empty.txt:  \n\n", ["--text-file", "{tmp}/empty.txt"], "--text-file {tmp}/empty.txt is empty"),
+    ("nul.txt:\0\0\0\0", ["--text-file", "{tmp}/nul.txt"], "--text-file {tmp}/nul.txt is empty"),  # not --text: the file is
     ("s.txt:Alice: Hi.\n", ["--text-file", "{tmp}/s.txt", "--script", "--cast", "Alice=nobody"],
      "--cast alice=nobody"),
     ("s.txt:Alice: Hi.\nCarol: Yes.\n", ["--text-file", "{tmp}/s.txt", "--script", "--cast", "Alice=eric"],

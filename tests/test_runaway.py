@@ -210,7 +210,7 @@ def test_python_stream_text_speaks_the_pieces_after_a_runaway(silent):
 
     pieces = split_sentences(REPLY)
     assert len(pieces) == 3
-    stream = silent.stream_text((word + " " for word in REPLY.split(" ")), temperature=0)
+    stream = silent.stream_text((word + " " for word in REPLY.split(" ")), temperature=0, normalize=False)
     chunks = list(stream)
     said = [c.said for c in chunks if c.said is not None]
     # every piece spoken, each ended by the guard (what of its text had not been read by then is not spoken)

@@ -48,7 +48,9 @@ def test_numbers_with_dots_keep_every_digit_in_english(written, said):
     ("german", "Kapitel 4.10 und 2^8.", "Kapitel vier Punkt zehn und zwei hoch acht."),
     ("french", "Version 5.2 et 7.0.1.", "Version cinq point deux et sept point zéro point un."),
     ("spanish", "Son 1.000 filas en la 2.3.", "Son mil filas en la dos punto tres."),
-    ("chinese", "需要 Python 3.12 与 x86_64。", "需要 Python 3.12 与 x86 64。"),  # digits kept as written
+    # Chinese has its reader now (verbalize/zh): a dotted number as 点 and digits, numbers in a word as cardinals
+    # (as WeTextProcessing's and NeMo's zh grammars read them)
+    ("chinese", "需要 Python 3.12 与 x86_64。", "需要 Python 三点一二 与 x八十六 六十四。"),
 ])
 def test_numbers_with_dots_by_language(language, written, said):
     from mlx_qwen3tts.longform import normalize_text

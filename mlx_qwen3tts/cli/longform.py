@@ -31,8 +31,8 @@ ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("read_along", "--read-along"
                        ("split_chapters", "--split-chapters"), ("script", "--script"), ("cast", "--cast"),
                        ("heading_pattern", "--heading-pattern"), ("skip_chapters", "--skip-chapters"),
                        ("title", "--title"), ("author", "--author"))
-NAMES = {"text": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern", "script": "--script",
-         "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters",
+NAMES = {"text": "--text-file", "path": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern",
+         "script": "--script", "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters",
          "read_along": "--read-along"}
 MARKDOWN = (".md", ".markdown")
 HTML = (".html", ".htm", ".xhtml")

@@ -85,9 +85,9 @@ def read_epub(path) -> Book:
     try:
         book = epub.read_epub(str(path), {"ignore_ncx": True})  # the EPUB 3 navigation when there is one
     except OSError as e:
-        raise InputError(f"cannot read {{text}} {path}: {e.strerror}", field="text") from None
+        raise InputError(f"cannot read {{path}} {path}: {e.strerror}", field="path") from None
     except Exception as e:  # noqa: BLE001  (a zip, XML or EPUB error: the file is not a readable book)
-        raise InputError(f"{{text}} {path} is not a readable EPUB ({e}); check the file", field="text") from None
+        raise InputError(f"{{path}} {path} is not a readable EPUB ({e}); check the file", field="path") from None
     nav = any(isinstance(i, epub.EpubNav) for i in book.get_items())
     ncx = next((i for i in book.get_items() if isinstance(i, epub.EpubNcx)), None)
     base = "" if nav or ncx is None else posixpath.dirname(ncx.file_name)  # NCX links are relative to the NCX

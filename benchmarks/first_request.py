@@ -55,7 +55,13 @@ def one_process(args) -> dict:
     engine = tts.engine(max_active=args.max_active) if args.front == "engine" else None
     try:
         tic = time.perf_counter()
-        engine.warm() if engine is not None else tts.warm()
+        if engine is not None:  # as the server warms up: the engine's graphs, then the text readers
+            from mlx_qwen3tts.text.reading import warm as warm_reading
+
+            engine.warm()
+            warm_reading()
+        else:
+            tts.warm()
         warm_s = time.perf_counter() - tic
         for i in range(args.requests):
             tic, first = time.perf_counter(), None

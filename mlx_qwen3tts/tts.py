@@ -439,9 +439,13 @@ class TTS:
         graphs for batches of up to `max_rows` rows (`generate_batch` of that many texts) and the codec's step
         for every piece it is cut into, so that the first request costs what the next ones do. MLX keeps a
         compiled function's traces per stream and each thread has its own: warm the thread that will speak
-        (an engine warms its own: `Engine.warm`). Returns self."""
+        (an engine warms its own: `Engine.warm`). The text readers (normalization, language detection) are
+        loaded too. Returns self."""
+        from .text.reading import warm as warm_reading
+
         self.loop.warm(max_rows)
         self.codec.decoder.warm()
+        warm_reading()
         return self
 
     def engine(self, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None) -> Engine:

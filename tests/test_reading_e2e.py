@@ -344,3 +344,17 @@ def test_websocket_text_streamed_word_by_word_is_read_as_the_whole(http):
     want = http.post("/v1/audio/speech", json={"model": "tts-1", "input": spoken(text, "German"), "normalize": False,
                                                 "response_format": "pcm", "text_mode": "streaming", **settings})
     assert b"".join(audio) == want.content
+
+
+def test_warm_loads_every_languages_reader_and_the_detector():
+    """`text.reading.warm` (TTS.warm and the server's start-up run it) leaves the first request's text nothing to
+    import or compile: every language's reader module is loaded and the detector built."""
+    import subprocess
+    import sys
+
+    code = ("import sys, mlx_qwen3tts\nfrom mlx_qwen3tts.text import reading\nreading.warm()\n"
+            "from mlx_qwen3tts.languages import LANGUAGE_CODES\n"
+            "missing = [c for c in LANGUAGE_CODES.values() if f'mlx_qwen3tts.text.verbalize.{c}' not in sys.modules]\n"
+            "assert not missing, missing\nassert reading._identifier.cache_info().currsize == 1\nprint('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

@@ -303,6 +303,9 @@ def _loaded(startup: Startup, respellings, server_class):
     engine = tts.engine(max_active=capacity.max_active, max_queue=capacity.max_queue,
                         prefill_budget=capacity.prefill_budget)
     engine.warm()  # every batch size compiled before the server listens (and /health answers)
+    from ..text.reading import warm as warm_reading
+
+    warm_reading()  # and the text readers loaded: the first request reads its text as fast as the next
     folder = Path(startup.voices_dir).expanduser() if startup.voices_dir else default_voices_dir()
     voices = VoiceStore(tts.facts, tts.tokenizer, folder, limits)
     server = server_class(tts, engine, model_id(startup.model), voices, limits, startup.http.api_key,

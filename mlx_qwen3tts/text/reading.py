@@ -72,6 +72,16 @@ def reading_language(language: Optional[str], text: str = "", document: Optional
     return language_code(language) or language_code(document) or detected(text) or "en"
 
 
+def warm():
+    """Every language's reader imported and run once, and the language detector loaded, so that the first
+    request's text costs what the next ones' does (its first reading took about 40 ms on this CPU)."""
+    from ..languages import LANGUAGE_CODES
+
+    for code in LANGUAGE_CODES.values():
+        spoken("No. 1: 3.5 km, 12:30.", code)
+    detected("The first request reads its text as fast as the next one.")
+
+
 def spoken(text: str, language: str = "auto", document: Optional[str] = None) -> str:
     """`text` as it will be spoken: numbers, dates, amounts, symbols and abbreviations as words, each paragraph
     in its language (`language` when it names one; with 'auto' `document`, the document's own, else the

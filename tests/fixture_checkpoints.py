@@ -86,11 +86,17 @@ ALIGNER = FIXTURES / "aligner"
 def aligner_dir(tmp_root) -> Path:
     """The tiny Qwen3-ForcedAligner of fixtures/aligner/ as a released-layout folder (unpacked once per
     tmp_root): checkpoint.tar.xz plus vocab.json and merges.txt from the shared text tokenizer archive."""
-    folder = Path(tmp_root) / "qwen3_forced_aligner"
+    return _fixture_folder(ALIGNER, Path(tmp_root) / "qwen3_forced_aligner")
+
+
+def _fixture_folder(fixture: Path, folder: Path) -> Path:
+    """`fixture`/checkpoint.tar.xz with the shared tokenizer's vocab.json and merges.txt, unpacked once into
+    `folder` (staged beside it and renamed into place, so concurrent test processes never see half of it)."""
     if (folder / ".complete").exists():
         return folder
-    stage = Path(tempfile.mkdtemp(prefix=".aligner-", dir=tmp_root))
-    with tarfile.open(ALIGNER / "checkpoint.tar.xz", "r:xz") as tar:
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    with tarfile.open(fixture / "checkpoint.tar.xz", "r:xz") as tar:
         tar.extractall(stage, filter="data") if hasattr(tarfile, "data_filter") else tar.extractall(stage)
     with tarfile.open(SHARED_TOKENIZER, "r:xz") as tar:
         for name in ("vocab.json", "merges.txt"):
@@ -110,19 +116,4 @@ def asr_dir(tmp_root) -> Path:
     """The tiny random Qwen3-ASR of fixtures/asr/ (recorded by tests/reference/record_asr.py with qwen-asr's own
     classes) as a released-layout folder, unpacked once per tmp_root: checkpoint.tar.xz plus vocab.json and
     merges.txt from the shared text tokenizer archive. `mlx_qwen3tts.asr.load(str(asr_dir(tmp)))` loads it."""
-    folder = Path(tmp_root) / "qwen3_asr"
-    if (folder / ".complete").exists():
-        return folder
-    Path(tmp_root).mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=".asr-", dir=tmp_root))
-    with tarfile.open(ASR / "checkpoint.tar.xz", "r:xz") as tar:
-        tar.extractall(stage, filter="data") if hasattr(tarfile, "data_filter") else tar.extractall(stage)
-    with tarfile.open(SHARED_TOKENIZER, "r:xz") as tar:
-        for name in ("vocab.json", "merges.txt"):
-            (stage / name).write_bytes(tar.extractfile(name).read())
-    (stage / ".complete").touch()
-    try:
-        stage.rename(folder)
-    except OSError:  # another process finished first
-        shutil.rmtree(stage, ignore_errors=True)
-    return folder
+    return _fixture_folder(ASR, Path(tmp_root) / "qwen3_asr")

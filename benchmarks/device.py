@@ -41,10 +41,25 @@ def plan(args) -> list:
                   "--steps", str(args.steps)] + cache
     out = args.out
     write = ("import sys; from pathlib import Path; from benchmarks import checkpoints; "
-             "[checkpoints.checkpoint(p, 'bf16', Path(sys.argv[1])) for p in sys.argv[2:]]")
+             "[checkpoints.checkpoint(p, q, Path(sys.argv[1])) for p in sys.argv[2:] for q in ('bf16', '4bit') "
+             "if q == 'bf16' or p != 'narrow']")
     steps = [
         # the random checkpoints first, in a step of their own: writing them inside a timed step cost it its time
         ("checkpoints", py + ["-c", write, str(args.cache)] + (["tiny"] if args.tiny else [preset, "narrow"]), 120, {}),
+        # issue 59 first: codes only, one stream, the three ways it was measured, and mlx-audio's loop beside it
+        ("codes-only", py + ["-m", "benchmarks.codes_only", "--preset", preset, "--quant", "bf16" if args.tiny
+                             else "bf16,4bit", "--frames", "8" if args.tiny else "48", "--rounds", "2" if args.tiny
+                             else "3", "--out", str(out / "codes-only.json")] + ([] if args.tiny else ["--peer"])
+         + cache, 150, {}),
+        # a server's first request after Engine.warm against its 6th-10th (new prompt lengths): what is left to trace
+        ("first-request", py + ["-m", "benchmarks.first_request", "--preset", preset, "--processes",
+                                "1" if args.tiny else "2", "--frames", "4" if args.tiny else "16",
+                                "--out", str(out / "first-request.json")] + cache, 240, {}),
+        ("engine", py + ["-m", "benchmarks.engine", "--preset", preset, "--streams", rows, "--frames",
+                         str(args.frames), "--dtype", "bfloat16", "--out", str(out / "engine.json")] + cache, 150, {}),
+        ("join", py + ["-m", "benchmarks.join", "--preset", preset, "--streams", "2" if args.tiny else "3",
+                       "--chars", "300" if args.tiny else "600,2400", "--dtype", "bfloat16",
+                       "--out", str(out / "join.json")] + cache, 120, {}),
         ("parity", py + ["-m", "pytest", "-p", "no:cacheprovider", "-q", "tests/test_parity.py"] + args.parity_args,
          240, {"MLX_QWEN3TTS_NO_OPENBLAS": "1"}),
         # cold, every shape compiles its kernels on CUDA: 120 s were not enough on 2026-11-28 (about a minute warm)
@@ -55,14 +70,6 @@ def plan(args) -> list:
          {"MLX_ENABLE_TF32": "1"}),
         ("counts", py + ["-m", "benchmarks.parts", "--preset", preset, "--rows", rows, "--count",
                          "--out", str(out / "counts.json")] + cache, 120, {}),
-        ("engine", py + ["-m", "benchmarks.engine", "--preset", preset, "--streams", rows, "--frames",
-                         str(args.frames), "--dtype", "bfloat16", "--out", str(out / "engine.json")] + cache, 150, {}),
-        ("join", py + ["-m", "benchmarks.join", "--preset", preset, "--streams", "2" if args.tiny else "3",
-                       "--chars", "300" if args.tiny else "600,2400", "--dtype", "bfloat16",
-                       "--out", str(out / "join.json")] + cache, 120, {}),
-        # a server's first request after Engine.warm against its 6th-10th (new prompt lengths): what is left to trace
-        ("first-request", py + ["-m", "benchmarks.first_request", "--preset", preset, "--processes",
-                                "1" if args.tiny else "3", "--out", str(out / "first-request.json")] + cache, 240, {}),
     ]
     run = py + ["-m", "benchmarks.run", "--out", str(out / "run")] + cache
     run += (["--tiny", "--frames", "3", "--batch-sizes", "1", "--no-peers"] if args.tiny
@@ -160,7 +167,7 @@ def report(out: Path, facts: dict, results: dict, args) -> Path:
         lines += ["", "#### Per frame (per engine step), Metal/CUDA branches", "",
                   "| path | primitives | host syncs |", "|---|---|---|"]
         lines += [f"| {k} | {v['primitives']:,.0f} | {v['syncs']:.2f} |" for k, v in counts["counts"].items()]
-    for name, lines_kept in (("parity", 3), ("engine", 12), ("join", 12), ("first-request", 20)):
+    for name, lines_kept in (("codes-only", 4), ("parity", 3), ("engine", 12), ("join", 12), ("first-request", 20)):
         text = _tail(out / f"{name}.log", lines_kept)
         if text:
             lines += ["", f"#### {name}", "", "```", text, "```"]

@@ -107,7 +107,8 @@ def main(argv=None):
     forwarded = list(argv if argv is not None else sys.argv[1:])
     for round_ in range(args.processes):
         for tree in (trees if round_ % 2 == 0 else trees[::-1]):
-            env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{ROOT}"}
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(ROOT)] + [p for p in [os.environ.get(
+                "PYTHONPATH")] if p])}
             # This file runs in every tree (an older tree's own may differ); the package comes from the tree.
             out = subprocess.run([sys.executable, __file__, *forwarded, "--child"], env=env, cwd=tree,
                                  capture_output=True, text=True)

@@ -69,46 +69,15 @@ def serve():
     runpy.run_module("mlx_qwen3tts.server", run_name="__main__")
 
 
-class FakeAsrServer:
+def start_server(model_dir, folder, *answers, extra=()):
     """A real server process on 127.0.0.1 (`python -c` with `serve()`) for the Base checkpoint `model_dir`, started
     with --asr: its recognizer hears `answers` in turn. `url`; `stop()` ends it (bounded)."""
+    from pathlib import Path
 
-    def __init__(self, model_dir, folder, *answers, extra=()):
-        import subprocess
-        import time
-        from pathlib import Path
+    from server_harness import ServerProcess
 
-        import httpx
-        from server_harness import ROOT, START_TIMEOUT_S, env, free_port
-
-        folder = Path(folder)
-        (folder / "voices").mkdir(parents=True, exist_ok=True)
-        port = free_port()
-        self.url, self.log_path = f"http://127.0.0.1:{port}", folder / "server.log"
-        cmd = [sys.executable, "-c", "import fake_asr; fake_asr.serve()", "--model", str(model_dir), "--port",
-               str(port), "--voices-dir", str(folder / "voices"), "--dtype", "float32", "--log-level", "warning",
-               "--max-active", "2", "--max-queue", "2", "--asr", answers_file(folder, *answers), *extra]
-        e = env()
-        e["PYTHONPATH"] = str(Path(__file__).resolve().parent) + ":" + e["PYTHONPATH"]
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=e, cwd=ROOT)
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            try:
-                if httpx.get(self.url + "/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"the server did not start:\n{self.log_path.read_text()[-3000:]}")
-
-    def stop(self):
-        import subprocess
-
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+    folder = Path(folder)
+    (folder / "voices").mkdir(parents=True, exist_ok=True)
+    return ServerProcess(model_dir, folder / "voices", folder / "server.log", "--max-active", "2", "--max-queue", "2",
+                         "--asr", answers_file(folder, *answers), *extra,
+                         entry=("-c", "import fake_asr; fake_asr.serve()"), path=str(Path(__file__).resolve().parent))

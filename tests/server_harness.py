@@ -33,14 +33,21 @@ def env():
 
 
 class ServerProcess:
-    def __init__(self, model_dir: Path, voices_dir: Path, log_path: Path, *extra):
+    """The server on a free port, answering /health (bounded wait). `entry`: what runs it after the Python
+    (a test's own entry point that swaps a part first, with `path` put before the project on PYTHONPATH)."""
+
+    def __init__(self, model_dir: Path, voices_dir: Path, log_path: Path, *extra,
+                 entry=("-m", "mlx_qwen3tts.server"), path: str = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
         self.log = open(log_path, "wb")
-        cmd = [sys.executable, "-m", "mlx_qwen3tts.server", "--model", str(model_dir), "--port", str(self.port),
+        cmd = [sys.executable, *entry, "--model", str(model_dir), "--port", str(self.port),
                "--voices-dir", str(voices_dir), "--dtype", "float32", "--log-level", "warning", *extra]
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env(), cwd=ROOT)
+        e = env()
+        if path:
+            e["PYTHONPATH"] = path + os.pathsep + e["PYTHONPATH"]
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=e, cwd=ROOT)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -30,7 +30,7 @@ ANSWERS = [ICL["ref_text"], "Another clip heard.", "Tasting by choice", "nothing
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A Base model's server with --asr, its recognizer hearing ANSWERS in turn."""
-    process = fake_asr.FakeAsrServer(checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp()),
+    process = fake_asr.start_server(checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp()),
                                      tmp_path_factory.mktemp("hearing-server"), *ANSWERS)
     try:
         with httpx.Client(base_url=process.url, timeout=300) as client:

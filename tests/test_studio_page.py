@@ -491,7 +491,7 @@ def test_a_clone_without_transcript_shows_what_was_heard_for_correcting(browser,
     import fake_asr
     from fixture_checkpoints import checkpoint_dir
 
-    server = fake_asr.FakeAsrServer(checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp()),
+    server = fake_asr.start_server(checkpoint_dir("base-0b6", tmp_path_factory.getbasetemp()),
                                     tmp_path_factory.mktemp("studio-asr"), "What the clip sayz.")
     try:
         studio = Studio(browser, server)

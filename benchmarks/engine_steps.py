@@ -1,9 +1,10 @@
 """Where an engine step goes at the released 0.6B shapes: `Rows.step` (talker + code predictor, codes
 only) for 1/4/8 rows, and the codec decoder step for 1 row (1 and 4 frames) and for 8 streams
-decoded together (`CodecDecoder.step_streams`, 4 frames each); medians of 3.
+due together (`CodecDecoder.step_streams`, 4 frames each: each stream stepped on its own, so that a seed's
+samples do not depend on the streams beside it); medians of 3.
 
 From these it prints what the steps allow at most, whatever the scheduling: one stream needs
-`step(1) + codec(1 row)` per frame and 8 streams `step(8) + 8 x codec per row-frame (batched)` per
+`step(1) + codec(1 row)` per frame and 8 streams `step(8) + 8 x codec per row-frame` per
 8 frames, so 8 streams give at most 8 (step(1) + codec_1) / (step(8) + 8 codec_8) times one
 stream's frames/s; codes only (`generate_batch(decode=False)`), at most 8 step(1) / step(8).
 

@@ -9,10 +9,10 @@ stream or on a second one).
 Timings (medians over --steps, after a warm-up that traces every graph):
 - frame: `Rows.step` of R rows, codes only: the frame step alone (R in --rows).
 - codec: the codec decoder's `step_streams` alone: one stream for 1, 2, 4, 8, 16 and 25 frames; R streams x 4
-  frames.
+  frames (each stream stepped on its own, one after the other: a seed's samples do not depend on the others).
 - stream: one request, `TTS.frames` (codes only) and `TTS.stream` (audio in the growing chunks, and in 4-frame
   chunks), ms per frame.
-- engine: R rows stepped with their audio decoded as chunks fall due, batched across rows (`start_chunks`,
+- engine: R rows stepped with their audio decoded as chunks fall due, one codec step per row (`start_chunks`,
   the audio to the host with the next step's frames, as the engine does) against the same rows codes only:
   ms per step and frames/s. Metal/CUDA decode on a second MLX stream of the device, so the decode need not
   wait for the frame in flight; `--decode-stream same` decodes on the frames' stream (as before).

@@ -497,18 +497,21 @@ def _as_spoken(text: Optional[str], deltas, language: str, normalize, lexicon, m
             raise InputError("{lexicon} and {markdown} need the whole text, not deltas",
                              field="markdown" if markdown else "lexicon", others=("lexicon", "markdown"))
         return None, spoken_deltas(deltas, language) if normalize else deltas
-    from .text.lexicon import Lexicon, read_lexicon  # markdown-it: loaded when asked for
-    from .text.markdown import as_heard
+    if markdown:  # markdown-it and the lexicon's module: imported when asked for (a first request paid ~90 ms)
+        from .text.markdown import as_heard
 
-    if markdown:
         text = as_heard(text)
         if not has_words(text):
             raise InputError("{text} has no words to speak once read as Markdown", field="text")
-    if isinstance(lexicon, (str, Path)):
-        lexicon = read_lexicon(lexicon)
-    if lexicon is not None and not isinstance(lexicon, Lexicon):
-        raise InputError(f"{{lexicon}} must be a TSV file or a Lexicon, got {type(lexicon).__name__}", field="lexicon")
-    text = lexicon.apply(text) if lexicon is not None else text
+    if lexicon is not None:
+        from .text.lexicon import Lexicon, read_lexicon
+
+        if isinstance(lexicon, (str, Path)):
+            lexicon = read_lexicon(lexicon)
+        if not isinstance(lexicon, Lexicon):
+            raise InputError(f"{{lexicon}} must be a TSV file or a Lexicon, got {type(lexicon).__name__}",
+                             field="lexicon")
+        text = lexicon.apply(text)
     if normalize:
         text = spoken(text, language)
         if not has_words(text):

@@ -358,3 +358,26 @@ def test_warm_loads_every_languages_reader_and_the_detector():
             "assert not missing, missing\nassert reading._identifier.cache_info().currsize == 1\nprint('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+def test_after_warm_up_a_request_imports_nothing(tmp_path):
+    """After `TTS.warm`, the first requests (plain text, Markdown, a lexicon) import no module: a request that
+    imported markdown-it paid about 90 ms more than the next ones. (A text codec looked up on first use, such as
+    the lexicon file's utf-8-sig, is a dictionary entry, not an import that costs.)"""
+    import subprocess
+    import sys
+
+    from fixture_checkpoints import checkpoint_dir
+
+    lexicon = tmp_path / "lexicon.tsv"
+    lexicon.write_text("MLX\tem el ex\n", encoding="utf-8")
+    code = ("import sys, mlx_qwen3tts\n"
+            f"tts = mlx_qwen3tts.load({str(checkpoint_dir('custom_voice-0b6', tmp_path))!r})\n"
+            "tts.warm()\nbefore = set(sys.modules)\n"
+            "for extra in ({}, {'markdown': True}, {'lexicon': " + repr(str(lexicon)) + "}):\n"
+            "    tts.generate('The *first* request, on MLX.', speaker='ryan', max_tokens=2, decode=False, **extra)\n"
+            "    new = sorted(m for m in set(sys.modules) - before if not m.startswith('encodings.'))\n"
+            "    assert not new, (extra, new)\n"
+            "print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stderr[-2000:]

@@ -357,28 +357,37 @@ class Traces:
 
 def test_after_warm_up_requests_trace_nothing_new(load_tiny, monkeypatch):
     """`Engine.warm` (the server's, before /health answers) and `TTS.warm` (Python's and the CLI's thread)
-    trace every graph requests meet: afterwards requests of 20 prompt lengths up to the server's
-    --max-input-chars (split into pieces past 300 characters), preset and cloned voices, streamed and whole,
-    alone and joining running streams (the engine's codec steps rows that fall due together), in Python and
-    through an engine, trace nothing. Before, each thread's first requests traced again (MLX keeps a trace per
-    stream, each thread its own), as did the codec step at batched shapes and an ICL reference's pieces."""
-    traces = Traces(monkeypatch)
+    trace every graph requests meet and run the talker's prefill in every shape a prompt meets (prompts are
+    prefilled in buckets: mlx_qwen3tts/model/buckets.py): afterwards requests of 21 prompt lengths up to the
+    server's --max-input-chars (split into pieces past 300 characters), preset and cloned voices, streamed
+    (text whole or as deltas) and whole, a batch, alone and joining running streams (whole, and in pieces of
+    a small prefill budget; the engine's codec steps rows that fall due together), in Python and through an
+    engine, trace nothing and meet no matmul or attention shape in prefill that warm-up did not. Before, each
+    thread's first requests traced again (MLX keeps a trace per stream, each thread its own), as did the codec
+    step at batched shapes and an ICL reference's pieces; and every new prompt length was a new shape (on
+    CUDA a new cuBLASLt plan and cuDNN attention graph, on a Mac new pipelines: the first requests after a
+    server's start took 2-4x a later one's first audio on the H200 on 2026-11-28)."""
+    traces, shapes = Traces(monkeypatch), PrefillShapes(monkeypatch)
     custom = mlx_qwen3tts.load(str(load_tiny("custom_voice-0b6").path), dtype=mx.float32)
     base = mlx_qwen3tts.load(str(load_tiny("base-0b6").path), dtype=mx.float32)
     voice = base.clone(str(CLIP), ref_text="This is the reference transcript.")
     lengths = iter([12, 40, 75, 130, 190, 260, 299, 340, 420, 600, 800, 1000, 1500, 2000, 2600, 3100, 3600,
-                    4000, 4095, 4096])  # 4096: the server's --max-input-chars
+                    3900, 4000, 4095, 4096])  # 4096: the server's --max-input-chars
     kw = dict(language="english", max_tokens=5)
-    with custom.engine(max_active=4) as one, base.engine(max_active=4) as two:
+    with custom.engine(max_active=4, prefill_budget=30) as one, base.engine(max_active=4) as two:
+        shapes.take()  # the voice's clone
         one.warm(), two.warm(), custom.warm(max_rows=2), base.warm()  # a batch of 2 below
         assert traces.take(), "the warm-up traced nothing: the counter is not counting"
+        warmed = shapes.take()
 
         custom.generate(prompt_of(next(lengths)), speaker="ryan", seed=1, **kw)
         list(custom.stream(prompt_of(next(lengths)), speaker="ryan", **kw))
         base.generate(prompt_of(next(lengths)), voice=voice, seed=2, **kw)
         list(base.stream(prompt_of(next(lengths)), voice=voice, chunk_frames=4, **kw))
         custom.generate_batch([prompt_of(next(lengths)), prompt_of(next(lengths))], speaker="ryan", **kw)
+        list(custom.stream_text(iter(prompt_of(next(lengths)).split(" ")), speaker="ryan", **kw))
         assert traces.take() == []
+        met = shapes.take()
 
         for engine, tts, who in ((one, custom, dict(speaker="ryan")), (two, base, dict(voice=voice))):
             alone = engine.submit(tts.request(prompt_of(next(lengths)), **who, **kw), whole=True)
@@ -391,7 +400,10 @@ def test_after_warm_up_requests_trace_nothing_new(load_tiny, monkeypatch):
                 list(handle)
             list(chunks)
         assert traces.take() == []
-    assert next(lengths, None) is None  # all 20 lengths were spoken
+        met |= shapes.take()
+    assert next(lengths, None) is None  # all 21 lengths were spoken
+    assert {s[0] for s in met} == {"pass", "attention", "text"}, "the shape counter is not counting"
+    assert met - warmed == set()
 
 
 # --- prefill in buckets: the codes of the unpadded prompt, no shape left to meet after warm-up -------
@@ -495,48 +507,3 @@ class PrefillShapes:
     def take(self) -> set:
         seen, self.seen = self.seen, set()
         return seen
-
-
-def test_after_warm_up_requests_meet_no_new_prefill_shape(load_tiny, monkeypatch):
-    """`Engine.warm` and `TTS.warm` run the talker's prefill in every shape a prompt meets (prompts are
-    prefilled in buckets: mlx_qwen3tts/model/buckets.py): afterwards requests of 21 prompt lengths up to the
-    server's --max-input-chars, preset and cloned voices, streamed and whole, a batch, alone and joining
-    running streams (in pieces), meet no matmul or attention shape in prefill that warm-up did not. Before,
-    each new prompt length was a new shape (on CUDA a new cuBLASLt plan and cuDNN attention graph, on a Mac
-    new pipelines: the first requests after a server's start paid them, 2-4x a later request's first audio
-    on the H200 on 2026-11-28)."""
-    shapes = PrefillShapes(monkeypatch)
-    custom = mlx_qwen3tts.load(str(load_tiny("custom_voice-0b6").path), dtype=mx.float32)
-    base = mlx_qwen3tts.load(str(load_tiny("base-0b6").path), dtype=mx.float32)
-    voice = base.clone(str(CLIP), ref_text="This is the reference transcript.")
-    lengths = iter([12, 40, 75, 130, 190, 260, 299, 340, 420, 600, 800, 1000, 1500, 2000, 2600, 3100, 3600,
-                    3900, 4000, 4095, 4096])  # 4096: the server's --max-input-chars
-    kw = dict(language="english", max_tokens=5)
-    with custom.engine(max_active=4, prefill_budget=30) as one, base.engine(max_active=4) as two:
-        shapes.take()  # the voice's clone
-        one.warm(), two.warm(), custom.warm(max_rows=2), base.warm()  # a batch of 2 below
-        warmed = shapes.take()
-
-        met = set()
-        custom.generate(prompt_of(next(lengths)), speaker="ryan", seed=1, **kw)
-        list(custom.stream(prompt_of(next(lengths)), speaker="ryan", **kw))
-        base.generate(prompt_of(next(lengths)), voice=voice, seed=2, **kw)
-        list(base.stream(prompt_of(next(lengths)), voice=voice, chunk_frames=4, **kw))
-        custom.generate_batch([prompt_of(next(lengths)), prompt_of(next(lengths))], speaker="ryan", **kw)
-        list(custom.stream_text(iter(prompt_of(next(lengths)).split(" ")), speaker="ryan", **kw))
-        met |= shapes.take()
-
-        for engine, tts, who in ((one, custom, dict(speaker="ryan")), (two, base, dict(voice=voice))):
-            alone = engine.submit(tts.request(prompt_of(next(lengths)), **who, **kw), whole=True)
-            list(alone)
-            running = engine.submit(tts.request(prompt_of(next(lengths)), **who, language="english", max_tokens=40))
-            chunks = iter(running)
-            next(chunks)  # it speaks; the next ones join it
-            joined = [engine.submit(tts.request(prompt_of(next(lengths)), **who, **kw)) for _ in range(5)]
-            for handle in joined:
-                list(handle)
-            list(chunks)
-        met |= shapes.take()
-    assert next(lengths, None) is None  # all 21 lengths were spoken
-    assert {s[0] for s in met} == {"pass", "attention", "text"}, "the counter is not counting"
-    assert met - warmed == set()

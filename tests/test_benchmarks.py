@@ -220,7 +220,7 @@ def test_device_script_runs_every_step_on_the_tiny_shapes(tmp_path):
     rows = [line.split("|")[1:3] for line in lines[start:lines.index("", start)]]
     statuses = {name.strip(): status.strip() for name, status in rows}
     assert set(statuses) == {"checkpoints", "codes-only", "parity", "parts", "parts-same-stream", "codec-tf32-on",
-                             "counts", "engine", "join", "first-request", "run"}, statuses
+                             "counts", "engine", "join", "first-request", "prefill-buckets", "run"}, statuses
     assert all(status == "ok" for status in statuses.values()), statuses
     codes = json.loads((out / "codes-only.json").read_text())["quants"]["bf16"]
     assert all(codes[k] > 0 for k in ("generate_ms", "frames_median_ms", "frames_mean_ms")), codes

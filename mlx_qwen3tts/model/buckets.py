@@ -20,12 +20,16 @@ import mlx.core as mx
 from ..backend import cpu_paths
 
 # Octaves up to 256 positions (where a GPU's prefill is bound by its fixed cost per pass, not by the
-# positions), half-octaves above (at most 1.5x the positions where they cost compute). 4096 holds a prompt
-# of the server's --max-input-chars (4096) of English text spoken whole, with a cloned voice's reference.
-BUCKETS = (16, 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
+# positions), half-octaves above (at most 1.5x the positions where they cost compute), up to 2048: a prompt
+# of the server's --max-input-chars (4096) of English prose spoken whole is about 860 positions, with a
+# cloned voice's reference a few hundred more. Past it (4096 characters of Chinese spoken whole: about
+# 2,350) a prompt is padded to a multiple of 2048, a shape warm-up does not run: its first use is paid once,
+# beside a long prefill.
+BUCKETS = (16, 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048)
 # Rows times bucket of one batched prefill pass at most: prompts prefilled together go in passes of a power
-# of two rows within it, so their shapes are bounded too (and a pass's memory).
-PASS_POSITIONS = 4096
+# of two rows within it, so their shapes are bounded too (and so is warm-up: every bucket at every such
+# row count; a pass of 1,024 positions already keeps a GPU busy).
+PASS_POSITIONS = 1024
 # None: buckets where the Metal/CUDA branches are taken (not `cpu_paths()`); True / False: force either.
 ENABLED: Optional[bool] = None
 

@@ -3,7 +3,8 @@ checkpoints (written first, in a step of their own), the parity tests, the strea
 (benchmarks.parts: the frame step, the codec step, one stream with and without audio, the engine's step with
 and without audio, its decode on a second stream (the default) or the frames' stream), the cost of full
 float32 on the codec, the engine at 1/8/16 streams, the join, a server's first request against its second
-(benchmarks.first_request), what prefill in buckets costs (benchmarks.prefill_buckets), and benchmarks.run (narrow and 0.6B, bf16 and 4-bit) with mlx-audio side by side.
+(benchmarks.first_request), what prefill in buckets costs (benchmarks.prefill_buckets), and benchmarks.run
+(narrow and 0.6B, bf16 and 4-bit) with mlx-audio side by side.
 Each step runs in its own process with its own time limit, in that order, and the steps left when --budget
 is spent are marked skipped; a step that fails is reported and the rest go on. Writes OUT/device.md (the
 table for docs/benchmarks.md: date, GPU, MLX, commit) and each step's own output beside it.

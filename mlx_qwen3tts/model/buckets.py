@@ -23,8 +23,8 @@ from ..backend import cpu_paths
 # 1.2x on average) from 16 up to 2048: a prompt of the server's --max-input-chars (4096) of English prose
 # spoken whole is about 860 positions, with a cloned voice's reference a few hundred more. Past it (4096
 # characters of Chinese spoken whole: about 2,350) a prompt is padded to a multiple of 2048, a shape warm-up
-# does not run: its first use is paid once, beside a long prefill. (Octaves below 256 cost 1.4-2.5x the
-# prefill on this CPU's forced Metal/CUDA branches where half-octaves cost 1.2-1.5x: docs/benchmarks.md.)
+# does not run: its first use is paid once, beside a long prefill. What the padding costs, measured on this
+# CPU's forced Metal/CUDA branches (octaves below 256 cost more): docs/benchmarks.md, "Prefill in buckets".
 BUCKETS = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048)
 # Rows times bucket of one batched prefill pass at most: prompts prefilled together go in passes of a power
 # of two rows within it, so their shapes are bounded too (and so is warm-up: every bucket at every such

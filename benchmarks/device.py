@@ -3,8 +3,7 @@ checkpoints (written first, in a step of their own), the parity tests, the strea
 (benchmarks.parts: the frame step, the codec step, one stream with and without audio, the engine's step with
 and without audio, its decode on a second stream (the default) or the frames' stream), the cost of full
 float32 on the codec, the engine at 1/8/16 streams, the join, a server's first request against its second
-(benchmarks.first_request), what prefill in buckets costs (benchmarks.prefill_buckets), and benchmarks.run
-(narrow and 0.6B, bf16 and 4-bit) with mlx-audio side by side.
+(benchmarks.first_request), and benchmarks.run (narrow and 0.6B, bf16 and 4-bit) with mlx-audio side by side.
 Each step runs in its own process with its own time limit, in that order, and the steps left when --budget
 is spent are marked skipped; a step that fails is reported and the rest go on. Writes OUT/device.md (the
 table for docs/benchmarks.md: date, GPU, MLX, commit) and each step's own output beside it.
@@ -56,10 +55,6 @@ def plan(args) -> list:
         ("first-request", py + ["-m", "benchmarks.first_request", "--preset", preset, "--processes",
                                 "1" if args.tiny else "2", "--frames", "4" if args.tiny else "16",
                                 "--out", str(out / "first-request.json")] + cache, 240, {}),
-        # what prefill in buckets (which first-request's warm-up relies on) costs on every request
-        ("prefill-buckets", py + ["-m", "benchmarks.prefill_buckets", "--preset", preset, "--rounds",
-                                  "2" if args.tiny else "7", "--out", str(out / "prefill-buckets.json")] + cache,
-         60, {}),
         ("engine", py + ["-m", "benchmarks.engine", "--preset", preset, "--streams", rows, "--frames",
                          str(args.frames), "--dtype", "bfloat16", "--out", str(out / "engine.json")] + cache, 150, {}),
         ("join", py + ["-m", "benchmarks.join", "--preset", preset, "--streams", "2" if args.tiny else "3",
@@ -172,8 +167,7 @@ def report(out: Path, facts: dict, results: dict, args) -> Path:
         lines += ["", "#### Per frame (per engine step), Metal/CUDA branches", "",
                   "| path | primitives | host syncs |", "|---|---|---|"]
         lines += [f"| {k} | {v['primitives']:,.0f} | {v['syncs']:.2f} |" for k, v in counts["counts"].items()]
-    for name, lines_kept in (("codes-only", 4), ("parity", 3), ("engine", 12), ("join", 12), ("first-request", 20),
-                             ("prefill-buckets", 12)):
+    for name, lines_kept in (("codes-only", 4), ("parity", 3), ("engine", 12), ("join", 12), ("first-request", 20)):
         text = _tail(out / f"{name}.log", lines_kept)
         if text:
             lines += ["", f"#### {name}", "", "```", text, "```"]

@@ -436,9 +436,8 @@ class TTS:
 
     def warm(self, max_rows: int = 1):
         """Trace, on this thread, every compiled graph a request run here meets (Metal, CUDA): the loop's frame
-        graphs for batches of up to `max_rows` rows (`generate_batch` of that many texts), the codec's step
-        for every piece it is cut into and the prefill in every bucket (model/buckets.py: every prompt length
-        then meets shapes already built), so that the first request costs what the next ones do. MLX keeps a
+        graphs for batches of up to `max_rows` rows (`generate_batch` of that many texts) and the codec's step
+        for every piece it is cut into, so that the first request costs what the next ones do. MLX keeps a
         compiled function's traces per stream and each thread has its own: warm the thread that will speak
         (an engine warms its own: `Engine.warm`). The text readers (normalization, language detection) are
         loaded too. Returns self."""

@@ -220,7 +220,7 @@ def test_device_script_runs_every_step_on_the_tiny_shapes(tmp_path):
     rows = [line.split("|")[1:3] for line in lines[start:lines.index("", start)]]
     statuses = {name.strip(): status.strip() for name, status in rows}
     assert set(statuses) == {"checkpoints", "codes-only", "parity", "parts", "parts-same-stream", "codec-tf32-on",
-                             "counts", "engine", "join", "first-request", "prefill-buckets", "run"}, statuses
+                             "counts", "engine", "join", "first-request", "run"}, statuses
     assert all(status == "ok" for status in statuses.values()), statuses
     codes = json.loads((out / "codes-only.json").read_text())["quants"]["bf16"]
     assert all(codes[k] > 0 for k in ("generate_ms", "frames_median_ms", "frames_mean_ms")), codes
@@ -277,20 +277,3 @@ def test_aligner_cost_measures_our_side_and_the_share_on_the_tiny_shapes(tmp_pat
     assert found["words"] == 5 and 0 < found["cpu_s"] and found["peak_mb"] >= found["loaded_mb"] > 0
     share = narration_share(aligner_dir(tmp_path), checkpoint("tiny", "bf16", tmp_path / "cache"), 2, 12, 1)
     assert share["segments"] == 2 and 0 < share["share"] and share["audio_s"] > 0
-
-
-def test_prefill_buckets_benchmark_times_each_length_both_ways(tmp_path, capsys, monkeypatch):
-    """The bucket benchmark has a row per length, each padded to its bucket, timed both ways."""
-    from benchmarks import prefill_buckets
-    from mlx_qwen3tts import backend
-    from mlx_qwen3tts.model import buckets
-
-    monkeypatch.setattr(backend, "CPU_PATHS", None)  # it forces the Metal/CUDA branches: put back after
-    result = prefill_buckets.main(["--preset", "tiny", "--chars", "100,300", "--rounds", "2",
-                                   "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "b.json")])
-    assert sum(line.startswith("|") for line in capsys.readouterr().out.splitlines()) == 4
-    rows = result["rows"]
-    assert rows[0]["positions"] < rows[1]["positions"]
-    assert all(r["bucket"] == buckets.bucket(r["positions"]) >= r["positions"] for r in rows)
-    assert all(r["plain_ms"] > 0 and r["bucketed_ms"] > 0 for r in rows)
-    assert json.loads((tmp_path / "b.json").read_text())["median_ratio"] == result["median_ratio"]

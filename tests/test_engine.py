@@ -160,11 +160,10 @@ def test_prefills_cut_into_pieces_equal_solo_runs(custom):
 @pytest.mark.parametrize("cpu", [True, False], ids=["cpu", "gpu-paths"])
 def test_whole_prompts_go_in_chunks_on_the_cpu(custom, cpu, monkeypatch):
     """With no row running a prompt is prefilled whole: on the CPU paths in passes of at most
-    `PREFILL_CHUNK` positions (several prompts together too), on Metal/CUDA paths in one pass (padded to
-    its bucket: mlx_qwen3tts/model/buckets.py); greedy, the frames equal those of one pass."""
+    `PREFILL_CHUNK` positions (several prompts together too), on Metal/CUDA paths in one pass; greedy,
+    the frames equal those of one pass."""
     from mlx_qwen3tts import backend
     from mlx_qwen3tts.loop.rows import Rows
-    from mlx_qwen3tts.model import buckets
     from mlx_qwen3tts.model.talker import TalkerModel
 
     texts = ["A prompt of a few tens of positions, cut in passes.", "Another, shorter one."]
@@ -182,7 +181,7 @@ def test_whole_prompts_go_in_chunks_on_the_cpu(custom, cpu, monkeypatch):
     monkeypatch.setattr(Rows, "PREFILL_CHUNK", chunk)
     single = custom.generate(texts[0], speaker="ryan", temperature=0, max_tokens=6, decode=False).codes
     prefill = [n for b, n in passes if n > 1]
-    assert prefill == ([chunk] * (positions // chunk) + [positions % chunk] if cpu else [buckets.bucket(positions)])
+    assert prefill == ([chunk] * (positions // chunk) + [positions % chunk] if cpu else [positions])
     passes.clear()
     batch = [r.codes for r in custom.generate_batch(texts, **kw)]
     longest = max(n for b, n in passes if b == 2)

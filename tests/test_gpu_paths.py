@@ -357,37 +357,28 @@ class Traces:
 
 def test_after_warm_up_requests_trace_nothing_new(load_tiny, monkeypatch):
     """`Engine.warm` (the server's, before /health answers) and `TTS.warm` (Python's and the CLI's thread)
-    trace every graph requests meet and run the talker's prefill in every shape a prompt meets (prompts are
-    prefilled in buckets: mlx_qwen3tts/model/buckets.py): afterwards requests of 21 prompt lengths up to the
-    server's --max-input-chars (split into pieces past 300 characters), preset and cloned voices, streamed
-    (text whole or as deltas) and whole, a batch, alone and joining running streams (whole, and in pieces of
-    a small prefill budget; the engine's codec steps rows that fall due together), in Python and through an
-    engine, trace nothing and meet no matmul or attention shape in prefill that warm-up did not. Before, each
-    thread's first requests traced again (MLX keeps a trace per stream, each thread its own), as did the codec
-    step at batched shapes and an ICL reference's pieces; and every new prompt length was a new shape (on
-    CUDA a new cuBLASLt plan and cuDNN attention graph, on a Mac new pipelines: the first requests after a
-    server's start took 2-4x a later one's first audio on the H200 on 2026-11-28)."""
-    traces, shapes = Traces(monkeypatch), PrefillShapes(monkeypatch)
+    trace every graph requests meet: afterwards requests of 20 prompt lengths up to the server's
+    --max-input-chars (split into pieces past 300 characters), preset and cloned voices, streamed and whole,
+    alone and joining running streams (the engine's codec steps rows that fall due together), in Python and
+    through an engine, trace nothing. Before, each thread's first requests traced again (MLX keeps a trace per
+    stream, each thread its own), as did the codec step at batched shapes and an ICL reference's pieces."""
+    traces = Traces(monkeypatch)
     custom = mlx_qwen3tts.load(str(load_tiny("custom_voice-0b6").path), dtype=mx.float32)
     base = mlx_qwen3tts.load(str(load_tiny("base-0b6").path), dtype=mx.float32)
     voice = base.clone(str(CLIP), ref_text="This is the reference transcript.")
     lengths = iter([12, 40, 75, 130, 190, 260, 299, 340, 420, 600, 800, 1000, 1500, 2000, 2600, 3100, 3600,
-                    3900, 4000, 4095, 4096])  # 4096: the server's --max-input-chars
+                    4000, 4095, 4096])  # 4096: the server's --max-input-chars
     kw = dict(language="english", max_tokens=5)
-    with custom.engine(max_active=4, prefill_budget=30) as one, base.engine(max_active=4) as two:
-        shapes.take()  # the voice's clone
+    with custom.engine(max_active=4) as one, base.engine(max_active=4) as two:
         one.warm(), two.warm(), custom.warm(max_rows=2), base.warm()  # a batch of 2 below
         assert traces.take(), "the warm-up traced nothing: the counter is not counting"
-        warmed = shapes.take()
 
         custom.generate(prompt_of(next(lengths)), speaker="ryan", seed=1, **kw)
         list(custom.stream(prompt_of(next(lengths)), speaker="ryan", **kw))
         base.generate(prompt_of(next(lengths)), voice=voice, seed=2, **kw)
         list(base.stream(prompt_of(next(lengths)), voice=voice, chunk_frames=4, **kw))
         custom.generate_batch([prompt_of(next(lengths)), prompt_of(next(lengths))], speaker="ryan", **kw)
-        list(custom.stream_text(iter(prompt_of(next(lengths)).split(" ")), speaker="ryan", **kw))
         assert traces.take() == []
-        met = shapes.take()
 
         for engine, tts, who in ((one, custom, dict(speaker="ryan")), (two, base, dict(voice=voice))):
             alone = engine.submit(tts.request(prompt_of(next(lengths)), **who, **kw), whole=True)
@@ -400,111 +391,4 @@ def test_after_warm_up_requests_trace_nothing_new(load_tiny, monkeypatch):
                 list(handle)
             list(chunks)
         assert traces.take() == []
-        met |= shapes.take()
-    assert next(lengths, None) is None  # all 21 lengths were spoken
-    assert {s[0] for s in met} == {"pass", "attention", "text"}, "the shape counter is not counting"
-    assert met - warmed == set()
-
-
-# --- prefill in buckets: the codes of the unpadded prompt, no shape left to meet after warm-up -------
-
-# The tiny checkpoints' prompts stay within 512 positions: the schedule up to there (warm-up runs every bucket,
-# and here, in MLX's composed attention on the CPU, a pass costs the square of its positions).
-SHORT_BUCKETS = 512
-
-
-@pytest.fixture(autouse=True)
-def short_buckets(monkeypatch):
-    try:
-        from mlx_qwen3tts.model import buckets
-    except ImportError:  # a tree from before buckets (run against one, the tests below show what it meets)
-        return
-    monkeypatch.setattr(buckets, "BUCKETS", tuple(b for b in buckets.BUCKETS if b <= SHORT_BUCKETS))
-
-
-def spoken_codes(custom, base, voice, lengths) -> list:
-    """The codes of prompts of each of `lengths` (characters) spoken every way a prompt is prefilled: preset
-    and cloned, greedy and sampled, streamed, a batch (prefilled together), a prompt past the largest bucket,
-    and through an engine, joining a running stream in pieces of a small budget."""
-    kw = dict(language="english", max_tokens=5)
-    out = []
-    for i, n in enumerate(lengths):
-        out.append(custom.generate(prompt_of(n), speaker="ryan", seed=i, decode=False, **kw).codes)
-        out.append(base.generate(prompt_of(n), voice=voice, temperature=0, decode=False, **kw).codes)
-    out.append(np.concatenate([c.codes for c in custom.stream(prompt_of(77), speaker="ryan", seed=3, chunk_frames=2,
-                                                              **kw)]))
-    batch = custom.generate_batch([prompt_of(n) for n in (20, 260, 70, 130, 40)], speaker="ryan", seed=4, **kw)
-    out += [r.codes for r in batch]
-    out.append(custom.generate(prompt_of(2600), speaker="ryan", split="none", seed=5, decode=False, **kw).codes)
-    with custom.engine(max_active=4, prefill_budget=24) as engine:
-        running = iter(engine.submit(custom.request(prompt_of(50), speaker="ryan", seed=6, language="english",
-                                                    max_tokens=30)))
-        next(running)
-        joined = [engine.submit(custom.request(prompt_of(n), speaker="vivian", seed=7 + n, **kw))
-                  for n in (33, 150, 280)]
-        out += [np.concatenate([c.codes for c in handle]) for handle in joined]
-        out.append(np.concatenate([c.codes for c in running]))
-    return out
-
-
-def test_prefill_in_buckets_gives_the_codes_of_the_unpadded_prompt(load_tiny, monkeypatch):
-    """Prompts padded at the end to their bucket, the padding masked and its keys never kept, give the codes of
-    the prompt prefilled as it is, every way a prompt is prefilled (the padded passes' values may differ from
-    the unpadded ones in the last bits: a GEMM or a softmax of another size sums in another order)."""
-    from mlx_qwen3tts.model import buckets
-
-    custom, base = load_tiny("custom_voice-0b6"), load_tiny("base-0b6")
-    voice = base.clone(str(CLIP), ref_text="This is the reference transcript.")
-    lengths = [3, 14, 31, 60, 95, 150, 230, 299]
-    monkeypatch.setattr(buckets, "ENABLED", False)
-    plain = spoken_codes(custom, base, voice, lengths)
-    monkeypatch.setattr(buckets, "ENABLED", None)  # these branches' own: on
-    assert buckets.active()
-    padded = spoken_codes(custom, base, voice, lengths)
-    assert len(padded) == len(plain) == 2 * len(lengths) + 1 + 5 + 1 + 4
-    for ours, want in zip(padded, plain):
-        np.testing.assert_array_equal(ours, want)
-
-
-class PrefillShapes:
-    """The shapes that reach the talker's matmuls and attention while it prefills a prompt (a pass of its
-    layers on a cache that is not the decode loop's `RowKVCache`): each pass's input (B, L, H), which
-    every projection's matmul follows, and each attention's q, k and mask; and the text projection's input
-    (n, text hidden) wherever it runs (a prompt's text, a streamed text's tokens)."""
-
-    def __init__(self, monkeypatch):
-        import threading
-
-        from mlx_qwen3tts.model import talker as talker_module
-        from mlx_qwen3tts.model import transformer
-        from mlx_qwen3tts.model.cache import RowKVCache
-
-        self.seen, here = set(), threading.local()
-        decoder_call, project, attention = (transformer.Decoder.__call__, talker_module.TextProjection.__call__,
-                                            mx.fast.scaled_dot_product_attention)
-
-        def decoder(module, x, cache, *args, **kwargs):
-            prefill = isinstance(module, talker_module.TalkerModel) and not isinstance(cache[0], RowKVCache)
-            if prefill:
-                self.seen.add(("pass", x.shape, x.dtype))
-            here.prefill = prefill
-            try:
-                return decoder_call(module, x, cache, *args, **kwargs)
-            finally:
-                here.prefill = False
-
-        def sdpa(q, k, v, *args, **kwargs):
-            if getattr(here, "prefill", False):
-                mask = kwargs.get("mask", args[1] if len(args) > 1 else None)
-                self.seen.add(("attention", q.shape, k.shape, mask if mask is None or isinstance(mask, str)
-                               else mask.shape))
-            return attention(q, k, v, *args, **kwargs)
-
-        monkeypatch.setattr(transformer.Decoder, "__call__", decoder)
-        monkeypatch.setattr(talker_module.TextProjection, "__call__",
-                            lambda module, x: self.seen.add(("text", x.shape, x.dtype)) or project(module, x))
-        monkeypatch.setattr(mx.fast, "scaled_dot_product_attention", sdpa)
-
-    def take(self) -> set:
-        seen, self.seen = self.seen, set()
-        return seen
+    assert next(lengths, None) is None  # all 20 lengths were spoken

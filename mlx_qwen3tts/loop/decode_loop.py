@@ -17,14 +17,12 @@ import numpy as np
 
 from ..codec import FRAMES_PER_SECOND
 from ..iterators import Iterated
-from ..model import buckets
-from ..model.cache import PrefillKVCache
 from ..request import Request
 from ..tokenizer import TemplateIds
 from .graphs import LoopGraphs
 from .prompt import Prompt, build_prompt
 from .row_store import RowStore
-from .rows import Row, Rows, forward
+from .rows import Row, Rows
 from .runaway import Runaway
 from .sampling import SamplingConfig
 from .text_track import LiveText, LiveTextTrack, live_share
@@ -112,9 +110,7 @@ class DecodeLoop:
     def warm(self, max_rows: int):
         """Trace and run the compiled graphs for every batch size up to `max_rows` rows (powers of two),
         greedy and sampled: requests then find them compiled (a trace at the released shapes takes about
-        two frame-times). Their shapes do not depend on the KV capacity. Where prompts are prefilled in
-        buckets (model/buckets.py), run every prefill pass such a batch meets too (`warm_prefill`)."""
-        self.warm_prefill(max_rows)
+        two frame-times). Their shapes do not depend on the KV capacity."""
         size = 1
         while True:
             store = RowStore(self.talker, self.graphs.vocab)
@@ -126,23 +122,6 @@ class DecodeLoop:
             if size >= max_rows:
                 return
             size *= 2
-
-    def warm_prefill(self, max_rows: int):
-        """Run the talker's prefill once in every shape of `buckets.shapes(max_rows)` and its text projection in
-        every bucket, so that no prompt meets a matmul or attention shape for the first time (on a GPU: new
-        kernels, plans and pipelines, built on the first request's way to its first audio). Nothing where
-        prompts are not bucketed (the CPU branches)."""
-        if not buckets.active():
-            return
-        for length in buckets.BUCKETS:
-            mx.eval(self.talker.text_embed([0] * length))
-        embed = self.talker.text_embed([0])  # the prompts' dtype and width
-        for rows, length, offset, capacity in buckets.shapes(max_rows):
-            cache = [PrefillKVCache(capacity) for _ in self.talker.model.layers]
-            for c in cache:
-                c.offset = offset
-            forward(self.talker, mx.zeros((rows, length, embed.shape[-1]), embed.dtype), cache)
-            mx.eval([(c.keys, c.values) for c in cache])
 
     def frames(self, request: Request) -> FrameStream:
         """Codec frames for a Request, as they are generated."""

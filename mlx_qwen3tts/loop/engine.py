@@ -306,9 +306,8 @@ class Engine:
     def warm(self):
         """Compile the loop's graphs for every batch size this engine uses (up to `max_active` rows) and
         the codec's step for every piece a stream's chunks and ICL references are cut into (each row decodes
-        alone, so batch size 1 only) and, on Metal and CUDA, the prefill in every bucket (model/buckets.py),
-        where every request's work runs: the first requests run as fast as the next (a server calls it before
-        it says it is ready).
+        alone, so batch size 1 only), where every request's work runs: the first
+        requests run as fast as the next (a server calls it before it says it is ready).
         Runs on the scheduler thread; blocks until done and raises what it raised."""
         done, errors = threading.Event(), []
         with self._lock:

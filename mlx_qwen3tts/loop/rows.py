@@ -19,8 +19,6 @@ import mlx.core as mx
 import numpy as np
 
 from ..backend import cpu_paths, decode_stream
-from ..model import buckets
-from ..model.cache import PrefillKVCache
 from .graphs import LoopGraphs
 from .prompt import Prompt
 from .row_store import RowStore
@@ -154,10 +152,7 @@ class Prefill:
 
 def prompt_cache(talker, positions: int) -> list:
     """The talker's KV caches for one prompt (or a batch of them), with room for `positions` at their first
-    update: a cache that grew (mlx-lm's KVCache, by 256 positions) would copy itself where it grew. Where
-    prompts are prefilled in buckets (model/buckets.py) its room is the bucket of `positions`."""
-    if buckets.active():
-        return [PrefillKVCache(buckets.bucket(positions)) for _ in talker.model.layers]
+    update: a cache that grew (mlx-lm's KVCache, by 256 positions) would copy itself where it grew."""
     cache = talker.make_cache()
     for c in cache:
         c.step = max(positions, 1)
@@ -168,36 +163,18 @@ def forward(talker, embeds, cache, chunk: Optional[int] = None):
     """The talker over `embeds` (B, n, H) after the positions `cache` holds, in passes of at most `chunk`
     positions (None: one). On the CPU a pass's causal attention is computed over the whole square of its
     positions, the masked half included (MLX's CPU attention is its composed fallback), so a long prompt
-    goes faster in chunks (`Rows.PREFILL_CHUNK`); Metal/CUDA paths keep one pass, padded to its bucket
-    where the cache is a `PrefillKVCache` (which keeps the real positions only). The device starts on
+    goes faster in chunks (`Rows.PREFILL_CHUNK`); Metal/CUDA paths keep one pass. The device starts on
     the last pass at once."""
     n = embeds.shape[1]
     for start in range(0, n, chunk or n):
-        piece = embeds[:, start : start + (chunk or n)]
-        if isinstance(cache[0], PrefillKVCache):
-            for c in cache:
-                c.real = piece.shape[1]
-            piece = buckets.padded(piece, buckets.bucket(piece.shape[1]))
-        talker.model(piece, cache)
+        talker.model(embeds[:, start : start + (chunk or n)], cache)
         (mx.async_eval if start + (chunk or n) >= n else mx.eval)([(c.keys, c.values) for c in cache])
 
 
 def prefill_together(prefills: List[Prefill], talker, chunk: Optional[int] = None):
     """Whole prompts (but their last positions) of several rows in one forward pass (passes of at most
     `chunk` positions: see `forward`). The prompts are right-padded to the longest: causal attention
-    keeps the padding out of every real position. Where prompts are prefilled in buckets, the longest first
-    in passes of a power of two rows (`buckets.pass_rows`), each padded to its longest prompt's bucket."""
-    if buckets.active():
-        order = sorted(prefills, key=lambda p: -p.left)
-        while order:
-            rows = buckets.pass_rows(len(order), buckets.bucket(order[0].left))
-            _together(order[:rows], talker, chunk)
-            order = order[rows:]
-    else:
-        _together(prefills, talker, chunk)
-
-
-def _together(prefills: List[Prefill], talker, chunk: Optional[int]):
+    keeps the padding out of every real position."""
     lengths = [p.left for p in prefills]
     longest = max(lengths)
     embeds = mx.concatenate([mx.pad(p.embeds[:, :n], [(0, 0), (0, longest - n), (0, 0)])

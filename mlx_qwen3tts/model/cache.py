@@ -3,8 +3,7 @@ likewise in one module, `mlx_lm/models/cache.py`).
 
 `RowKVCache`: a fixed-capacity cache per row, for the decode loop's compiled frame step; `ConcatKVCache`:
 the code predictor's 16 positions per frame, concatenated; `WindowKVCache`: the codec decoder's causal
-sliding window. The talker's prefill uses mlx-lm's own `KVCache`, or `PrefillKVCache` where prompts are
-prefilled in buckets (buckets.py).
+sliding window. The talker's prefill uses mlx-lm's own `KVCache`.
 """
 
 from typing import Any, Optional
@@ -41,40 +40,6 @@ class RowKVCache:
             raise ValueError("RowKVCache steps one position at a time")
         slots = mx.arange(self.keys.shape[2])
         return (slots[None] <= self.offset[:, None])[:, None, None]
-
-
-class PrefillKVCache:
-    """The KV caches of a prompt's prefill in buckets (buckets.py): room for `capacity` positions (a bucket),
-    made at the first update, and each pass's input padded to a bucket of its own. Only a pass's `real`
-    positions are written (set before the pass); the padding's keys are never kept, and a later pass starts
-    where the real ones end. Every pass attends to the whole capacity, so its shapes are its bucket and the
-    capacity, whatever the prompt's length and the piece's offset.
-
-    keys/values: (B, n_kv_heads, capacity, head_dim); offset: the positions written (an int).
-    """
-
-    def __init__(self, capacity: int):
-        self.capacity, self.keys, self.values, self.offset, self.real = capacity, None, None, 0, None
-
-    def update_and_fetch(self, keys, values):
-        if self.keys is None:
-            shape = (keys.shape[0], keys.shape[1], self.capacity, keys.shape[3])
-            self.keys, self.values = mx.zeros(shape, keys.dtype), mx.zeros(shape, values.dtype)
-        n = keys.shape[2] if self.real is None else self.real
-        if self.offset + n > self.capacity:
-            raise ValueError(f"{self.offset + n} positions in a prefill cache of {self.capacity}")
-        self.keys[:, :, self.offset : self.offset + n] = keys[:, :, :n]
-        self.values[:, :, self.offset : self.offset + n] = values[:, :, :n]
-        self.offset += n
-        return self.keys, self.values
-
-    def make_mask(self, length: int):
-        """A pass of `length` (padded) positions from the start into a capacity of as many: causal. Else
-        (L, capacity): query i sees the slots up to its own position, offset + i (a padded query sees slots
-        not written yet: its output is never kept)."""
-        if self.offset == 0 and length == self.capacity:
-            return "causal"
-        return (mx.arange(self.capacity)[None] <= mx.arange(self.offset, self.offset + length)[:, None])
 
 
 class ConcatKVCache:
@@ -143,7 +108,7 @@ class WindowKVCache:
 
 def attention_mask(length: int, cache: Any = None, window: Optional[int] = None):
     """Causal (optionally sliding-window) mask for `length` new positions after the cache's."""
-    if isinstance(cache, (RowKVCache, WindowKVCache, PrefillKVCache)):
+    if isinstance(cache, (RowKVCache, WindowKVCache)):
         return cache.make_mask(length)
     offset = 0 if cache is None else cache.offset
     if length == 1 and (window is None or offset < window):

@@ -10,7 +10,6 @@ import mlx.core as mx
 import mlx.nn as nn
 from mlx_lm.models.cache import KVCache
 
-from . import buckets
 from .code_predictor import CodePredictor
 from .config import ModelConfig, TalkerConfig
 from .speaker_encoder import SpeakerEncoder
@@ -46,11 +45,8 @@ class Talker(nn.Module):
         self.code_predictor = CodePredictor(cfg.code_predictor_config, cfg.hidden_size)
 
     def text_embed(self, ids):
-        """Text-track vectors (n, H) of a sequence of token ids (projected in a bucket's length where prompts
-        are prefilled in buckets: see buckets.py; each row's vector is its own)."""
-        ids = list(ids)
-        width = buckets.bucket(len(ids)) if buckets.active() else len(ids)
-        return self.text_projection(self.model.text_embedding(mx.array(ids + [0] * (width - len(ids)))))[:len(ids)]
+        """Text-track vectors (n, H) of a sequence of token ids."""
+        return self.text_projection(self.model.text_embedding(mx.array(list(ids))))
 
     def codec_embed(self, ids):
         return self.model.codec_embedding(ids)

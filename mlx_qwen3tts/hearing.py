@@ -24,9 +24,10 @@ from .errors import InputError
 
 DEFAULT_ASR = "Qwen/Qwen3-ASR-0.6B"
 # A piece heard with more than this share of its characters wrong is made again. Published round trips through
-# Qwen3-ASR-0.6B hear good Qwen3-TTS speech at a word error rate of about 0.10 (8-bit, speech-swift's table); a
-# character error rate is lower still, so 0.25 is well outside mishearing and inside a skipped or garbled
-# phrase (a sentence of 60 characters missing 15). See docs/cli.md#checking-what-was-said.
+# Qwen3-ASR-0.6B hear good Qwen3-TTS speech at a word error rate of about 0.10 (8-bit, speech-swift's table): about
+# one word in a sentence. On the quality benchmark's sentences (benchmarks/check_threshold.py) one word wrong gives
+# a median rate of 0.10-0.19 by language and passes 0.25 in 79-100% of cases; three words said twice give 0.32-0.54
+# and fail it in 77-100%; half a sentence, 0.5; another language, 0.93 and more. See docs/asr.md#checking-narration.
 DEFAULT_THRESHOLD = 0.25
 DEFAULT_TRIES = 3
 

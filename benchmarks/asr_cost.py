@@ -1,5 +1,6 @@
 """The recognizer's cost: time and memory of a transcription, ours (MLX) against the official `qwen-asr` 0.0.6
-(PyTorch), on the released shapes of Qwen3-ASR-0.6B with random weights (the ASR twin of aligner_cost.py).
+(PyTorch), on the released shapes of Qwen3-ASR-0.6B with random weights (the ASR twin of aligner_cost.py); and
+the share of narration time that `--check` adds (each piece heard back and compared with its text).
 
 Random weights never stop on their own: both sides decode a fixed `--tokens` new tokens (qwen-asr's
 `max_new_tokens`, our `Recognizer.max_new_tokens`; a run that chooses EOS sooner says so in `tokens`), so the
@@ -11,6 +12,14 @@ the CPU, language detected.
     python -m benchmarks.asr_cost --official-python REF/bin/python            # REF: torch CPU, qwen-asr
     python -m benchmarks.asr_cost --official-python REF/bin/python --seconds 10 30 --tokens 48 --rounds 3
     python -m benchmarks.asr_cost --official-python REF/bin/python --tiny --seconds 2 --rounds 1   # a smoke run
+    python -m benchmarks.asr_cost --official-python REF/bin/python --only-share --share-pieces 3 --rounds 2
+
+The share (`check_share`): `--share-pieces` sentences narrated by the released 0.6B TTS shapes (random weights,
+benchmarks/checkpoints.py; `--share-frames` frames each, about 2.5 words a second of text) and each checked as
+`--check` checks it (`hearing.Check.best`, language given), in CPU time. Random weights never stop on their own, so
+the recognizer is held to the tokens a transcript of the text takes (its tokens and the end token: a piece heard
+right, one try); and, apart, to the check's own cap (`asr.Recognizer.text_cap`: a piece heard as never stopping,
+what a failing try costs at most). A retry is the piece narrated again and checked again.
 
 The official side needs its own virtual environment, as tests/reference/record_asr.py. The checkpoint is built
 once with qwen-asr's own classes (bf16, random weights, the real Qwen vocabulary from the test fixtures) into
@@ -131,6 +140,62 @@ def transcribe_mlx(folder: Path, seconds: float, tokens: int, repeats: int) -> d
             "transcribe_s": wall, "cpu_s": cpu, "text_tokens": made, "loaded_mb": loaded, "peak_mb": _peak_mb()}
 
 
+def check_share(asr_folder: Path, tts_folder: Path, pieces: int, frames: int, rounds: int) -> dict:
+    """CPU time to narrate `pieces` sentences (TTS at `tts_folder`, `frames` frames each) and to check each one
+    with the recognizer at `asr_folder`, round after round in one process: the share the check adds (CPU time, as
+    the machine may be shared; long-form checks each piece as it finishes, on the same thread). Each check is
+    timed twice: held to a transcript of the text (passing) and to the check's cap (never stopping)."""
+    sys.path.insert(0, str(ROOT))
+    import mlx_qwen3tts
+    from mlx_qwen3tts import asr, longform
+    from mlx_qwen3tts.hearing import Check
+
+    tts = mlx_qwen3tts.load(str(tts_folder))
+    recognizer = asr.load(str(asr_folder))
+    decoded, run = [], recognizer.run
+
+    def counted(*args, **kwargs):  # the tokens each check decoded
+        heard = run(*args, **kwargs)
+        decoded.extend(len(p.generated) for p in heard)
+        return heard
+
+    recognizer.run = counted
+    text = " ".join(speech_like(frames / 12.5, seed=i)[1] for i in range(pieces))
+    document = longform.document(text)
+    check = Check(recognizer=recognizer)
+
+    def heard_all(spoken, passing: bool) -> float:
+        start = time.process_time()
+        for piece in spoken:
+            said = piece.segment.text  # a transcript of the text: its tokens and the end token
+            recognizer.max_new_tokens = len(recognizer.tokenizer.encode(said)) + 1 if passing else asr.MAX_NEW_TOKENS
+            check.best(said, piece, lambda p: p.audio, tts.sample_rate, "English")
+        recognizer.max_new_tokens = asr.MAX_NEW_TOKENS
+        return time.process_time() - start
+
+    warm = list(longform.narrate(tts, document, batch_size=1, temperature=0, max_tokens=8, language="English"))
+    heard_all(warm[:1], True)
+    narrate_s, check_s, capped_s, audio_s = [], [], [], []
+    for _ in range(rounds):
+        start = time.process_time()
+        spoken = list(longform.narrate(tts, document, batch_size=1, temperature=0, max_tokens=frames,
+                                       language="English"))
+        narrate_s.append(time.process_time() - start)
+        decoded.clear()
+        check_s.append(heard_all(spoken, True))
+        passing_tokens = list(decoded)
+        decoded.clear()
+        capped_s.append(heard_all(spoken, False))
+        capped_tokens = list(decoded)
+        audio_s.append(sum(p.audio.shape[0] for p in spoken) / tts.sample_rate)
+    shares = [c / n for c, n in zip(check_s, narrate_s)]
+    worst = [c / n for c, n in zip(capped_s, narrate_s)]
+    return {"pieces": len(document.segments), "audio_s": statistics.median(audio_s),
+            "narrate_s": statistics.median(narrate_s), "check_s": statistics.median(check_s),
+            "capped_s": statistics.median(capped_s), "share": statistics.median(shares), "shares": shares,
+            "capped_share": statistics.median(worst), "tokens": passing_tokens, "capped_tokens": capped_tokens}
+
+
 # --- the driver ----------------------------------------------------------------------------------------
 
 def _child(python: str, *args) -> dict:
@@ -149,7 +214,7 @@ def compare(args) -> dict:
                        cwd=ROOT, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     sides = {"mlx": sys.executable, "official": args.official_python}
     results = {}
-    for seconds in args.seconds:
+    for seconds in ([] if args.only_share else args.seconds):
         runs = {"mlx": [], "official": []}
         for r in range(args.rounds):
             for side in (("mlx", "official") if r % 2 == 0 else ("official", "mlx")):
@@ -160,13 +225,24 @@ def compare(args) -> dict:
         results[seconds] = {side: {key: statistics.median(run[key] for run in found) for key in keys}
                             | {"side": found[0]["side"], "text_tokens": found[0]["text_tokens"]}
                             for side, found in runs.items()}
-    return {"results": results, "tokens": args.tokens, "shapes": "tiny" if args.tiny else "Qwen3-ASR-0.6B"}
+    found = {"results": results, "tokens": args.tokens, "shapes": "tiny" if args.tiny else "Qwen3-ASR-0.6B",
+             "share": None}
+    if args.share_pieces:
+        from benchmarks.checkpoints import checkpoint
+
+        tts_folder = checkpoint("tiny" if args.tiny else "0.6B", "bf16", args.cache,
+                                log=lambda m: print(m, file=sys.stderr))
+        print(report(found), file=sys.stderr, flush=True)  # kept if the rest fails
+        found["share"] = _child(sys.executable, "_share", folder, tts_folder, args.share_pieces, args.share_frames,
+                                args.rounds)
+    return found
 
 
 def report(found: dict) -> str:
-    lines = [f"Shapes: {found['shapes']} (random weights), {found['tokens']} new tokens at most.", "",
-             "| audio | side | transcribe (wall) | CPU time | official / ours (CPU) | text tokens | load | "
-             "RSS loaded | peak RSS |", "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [f"Shapes: {found['shapes']} (random weights), {found['tokens']} new tokens at most.", ""]
+    if found["results"]:
+        lines += ["| audio | side | transcribe (wall) | CPU time | official / ours (CPU) | text tokens | load | "
+                  "RSS loaded | peak RSS |", "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
     for seconds, sides in found["results"].items():
         ratio = sides["official"]["cpu_s"] / sides["mlx"]["cpu_s"]
         for name in ("mlx", "official"):
@@ -174,6 +250,16 @@ def report(found: dict) -> str:
             lines.append(f"| {seconds:g} s | {s['side']} | {s['transcribe_s']:.2f} s | {s['cpu_s']:.2f} s | "
                          + (f"{ratio:.2f}x" if name == "mlx" else "") + f" | {s['text_tokens']} | "
                          f"{s['load_s']:.1f} s | {s['loaded_mb']:.0f} MB | {s['peak_mb']:.0f} MB |")
+    if found.get("share"):
+        s = found["share"]
+        lines += ["", f"Narration: {s['pieces']} pieces, {s['audio_s']:.1f} s of audio in {s['narrate_s']:.1f} s of "
+                      f"CPU time; checking them {s['check_s']:.1f} s (heard right, {sum(s['tokens'])} tokens): "
+                      f"--check adds {100 * s['share']:.1f}% (rounds: "
+                      f"{', '.join(f'{100 * x:.1f}%' for x in s['shares'])}). Heard as never stopping (to the "
+                      f"check's cap, {sum(s['capped_tokens'])} tokens): {s['capped_s']:.1f} s, "
+                      f"{100 * s['capped_share']:.1f}%. A retry narrates and checks the piece again: "
+                      f"{1 + s['share']:.2f}x (heard right) to {1 + s['capped_share']:.2f}x (never stopping) "
+                      "the piece's narration time."]
     return "\n".join(lines)
 
 
@@ -182,6 +268,9 @@ def main():
         what, rest = sys.argv[1], sys.argv[2:]
         if what == "_build":
             build_official(Path(rest[0]), bool(int(rest[1])))
+            return
+        if what == "_share":
+            print(json.dumps(check_share(Path(rest[0]), Path(rest[1]), int(rest[2]), int(rest[3]), int(rest[4]))))
             return
         run = {"_mlx": transcribe_mlx, "_official": transcribe_official}[what]
         print(json.dumps(run(Path(rest[0]), float(rest[1]), int(rest[2]), int(rest[3]))))
@@ -193,6 +282,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=2, help="timed transcriptions per process (after one warm-up)")
     parser.add_argument("--tiny", action="store_true", help="the tests' tiny shapes (a smoke run), not the released")
+    parser.add_argument("--share-pieces", type=int, default=3, help="pieces narrated and checked for the share "
+                                                                    "(0: skip)")
+    parser.add_argument("--share-frames", type=int, default=75, help="frames per piece (12.5 a second)")
+    parser.add_argument("--only-share", action="store_true", help="the share alone, not ours against qwen-asr")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "mlx_qwen3tts_bench")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()

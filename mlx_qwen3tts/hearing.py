@@ -7,9 +7,12 @@ piece heard too far from its text is made again with a derived seed (`seeds.chec
 times and the best kept (`Check.best`); the checks go into a JSON report (`report_bytes`).
 
 A recognizer is anything with `transcribe(audio, sample_rate, language=None)` returning an object with
-`.text` (and `.language`); `recognizer` loads one from a folder or hub id when asked for by name.
+`.text` (and `.language`); `recognizer` loads one from a folder or hub id when asked for by name. One whose
+`transcribe` also takes `expected` (Qwen3-ASR's) is told the text a check compares with, and stops decoding where
+no transcript could pass any more (`asr.Recognizer.text_cap`).
 """
 
+import inspect
 import json
 import unicodedata
 from dataclasses import asdict, dataclass
@@ -21,9 +24,10 @@ from .errors import InputError
 
 DEFAULT_ASR = "Qwen/Qwen3-ASR-0.6B"
 # A piece heard with more than this share of its characters wrong is made again. Published round trips through
-# Qwen3-ASR-0.6B hear good Qwen3-TTS speech at a word error rate of about 0.10 (8-bit, speech-swift's table); a
-# character error rate is lower still, so 0.25 is well outside mishearing and inside a skipped or garbled
-# phrase (a sentence of 60 characters missing 15). See docs/cli.md#checking-what-was-said.
+# Qwen3-ASR-0.6B hear good Qwen3-TTS speech at a word error rate of about 0.10 (8-bit, speech-swift's table): about
+# one word in a sentence. On the quality benchmark's sentences (benchmarks/check_threshold.py) one word wrong gives
+# a median rate of 0.10-0.19 by language and passes 0.25 in 79-100% of cases; three words said twice give 0.32-0.54
+# and fail it in 77-100%; half a sentence, 0.5; another language, 0.93 and more. See docs/asr.md#checking-narration.
 DEFAULT_THRESHOLD = 0.25
 DEFAULT_TRIES = 3
 
@@ -43,15 +47,25 @@ def recognizer(given):
     return given
 
 
-def heard(recognizer, audio: np.ndarray, sample_rate: int, language: Optional[str] = None) -> str:
+def heard(recognizer, audio: np.ndarray, sample_rate: int, language: Optional[str] = None,
+          text: Optional[str] = None) -> str:
     """What `recognizer` hears in `audio`, in `language` where it knows it (a language it does not know, or
-    'auto', is left for it to detect)."""
+    'auto', is left for it to detect). `text`: what the audio should say (a check's), told to a recognizer that
+    takes it (`expected`), so that one that never stops costs no more than the text can."""
+    told = {"expected": text} if text is not None and _takes_expected(recognizer) else {}
     if language in (None, "", "auto"):
-        return recognizer.transcribe(audio, sample_rate).text.strip()
+        return recognizer.transcribe(audio, sample_rate, **told).text.strip()
     try:
-        return recognizer.transcribe(audio, sample_rate, language=language).text.strip()
+        return recognizer.transcribe(audio, sample_rate, language=language, **told).text.strip()
     except InputError:  # a language the model speaks and the recognizer does not name (a dialect)
-        return recognizer.transcribe(audio, sample_rate).text.strip()
+        return recognizer.transcribe(audio, sample_rate, **told).text.strip()
+
+
+def _takes_expected(recognizer) -> bool:
+    try:
+        return "expected" in inspect.signature(recognizer.transcribe).parameters
+    except (TypeError, ValueError):  # a builtin or C callable: no signature to read
+        return False
 
 
 def comparable(text: str) -> str:
@@ -126,7 +140,7 @@ class Check:
         for attempt in range(self.tries if again is not None else 1):
             current = made if attempt == 0 else again(attempt)
             tries += 1
-            said = heard(self.recognizer, audio_of(current), rate, language)
+            said = heard(self.recognizer, audio_of(current), rate, language, text)
             rate_now = error_rate(text, said)
             if rate_now < best_rate:
                 best, best_heard, best_rate = current, said, rate_now

@@ -11,6 +11,7 @@ equal exactly. `parse.json`: the official output parser and language merge on cr
 """
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from mlx_qwen3tts import asr as asr_api
 from mlx_qwen3tts.asr.text import merge_languages, parse_output, split_audio
 from mlx_qwen3tts.errors import InputError, ModelLoadError
 
+ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = json.loads((ASR / "cases.json").read_text(encoding="utf-8"))
 CASES = {c["name"]: c for c in FIXTURE["cases"]}
 PARSE = json.loads((ASR / "parse.json").read_text(encoding="utf-8"))
@@ -193,3 +195,48 @@ def test_the_converter_refuses_talker_recipes_for_asr(tmp_path_factory, tmp_path
     with pytest.raises(InputError) as e:
         convert(str(asr_dir(tmp_path_factory.getbasetemp())), str(tmp_path / "x"), recipe="talker4-cp8")
     assert e.value.field == "recipe" and not (tmp_path / "x").exists()
+
+
+class Counting(asr_api.Recognizer):
+    """The tiny recognizer, keeping its last run's pieces (their generated ids count the decode steps)."""
+
+    def run(self, *args, **kwargs):
+        self.pieces = super().run(*args, **kwargs)
+        return self.pieces
+
+
+def test_a_check_decodes_no_more_than_its_text_allows(model):
+    """Issue 58 item 3's cost: a recognizer that does not stop (random weights here: 127 tokens for this clip,
+    512 at most) is told the text a check compares with and stops at `text_cap` tokens, where the transcript
+    already fails; plain transcription keeps qwen-asr's limit."""
+    from mlx_qwen3tts.hearing import Check
+
+    recognizer = Counting(model.thinker, model.tokenizer)
+    _, audio = _audio("english_16k")
+    recognizer.transcribe(audio, 16000, "English")
+    free = recognizer.pieces[0].generated
+    unbounded = len(free)
+    text = "Hello there, how are you?"
+    cap = recognizer.text_cap(text, "English")
+    assert cap == 2 * len(model.tokenizer.encode(text)) + asr_api.TEXT_SLACK < unbounded <= asr_api.MAX_NEW_TOKENS
+    _, checked = Check(recognizer=recognizer).best(text, audio, lambda a: a, 16000, "English")
+    assert len(recognizer.pieces[0].generated) == cap and not checked.passed and checked.error_rate > 1
+    np.testing.assert_array_equal(recognizer.pieces[0].generated, free[:cap])  # greedy: the same transcript, cut
+    recognizer.transcribe(audio, 16000, expected=text)  # detected: room for the language tag too
+    assert len(recognizer.pieces[0].generated) == recognizer.text_cap(text) > cap
+
+
+def test_the_text_cap_holds_any_passing_transcript_of_the_quality_sentences(model):
+    """The cap's margin: every sentence of benchmarks/data/quality_sentences.json, said twice (the longest
+    transcript any threshold passes), in capitals, or lower case with no punctuation, fits in its cap with the
+    language tag (tokenized by the released Qwen vocabulary of the fixture)."""
+    from mlx_qwen3tts.asr.text import LANGUAGES
+
+    sentences = json.loads((ROOT / "benchmarks" / "data" / "quality_sentences.json").read_text(encoding="utf-8"))
+    tag = max(len(model.tokenizer.encode(f"language {name}<asr_text>")) for name in LANGUAGES)
+    for language, texts in sentences["sentences"].items():
+        joint = "" if language in ("chinese", "japanese") else " "
+        for text in texts:
+            plain = "".join(c for c in text.lower() if c.isalnum() or c.isspace())
+            for heard in (text + joint + text, text.upper(), plain):
+                assert tag + len(model.tokenizer.encode(heard)) <= model.text_cap(text), (language, heard)

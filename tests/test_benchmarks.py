@@ -277,3 +277,42 @@ def test_aligner_cost_measures_our_side_and_the_share_on_the_tiny_shapes(tmp_pat
     assert found["words"] == 5 and 0 < found["cpu_s"] and found["peak_mb"] >= found["loaded_mb"] > 0
     share = narration_share(aligner_dir(tmp_path), checkpoint("tiny", "bf16", tmp_path / "cache"), 2, 12, 1)
     assert share["segments"] == 2 and 0 < share["share"] and share["audio_s"] > 0
+
+
+def test_asr_cost_measures_the_share_of_the_check_on_the_tiny_shapes(tmp_path):
+    """benchmarks/asr_cost.py's share step (issue 58 item 3's cost) on the tiny recognizer and TTS: each piece
+    checked once held to a transcript of its text (its tokens and the end token) and once to the check's cap."""
+    from fixture_checkpoints import asr_dir
+    from benchmarks.asr_cost import check_share, report, speech_like
+    from benchmarks.checkpoints import checkpoint
+    from mlx_qwen3tts import asr
+    from mlx_qwen3tts.longform import document
+
+    folder = asr_dir(tmp_path)
+    share = check_share(folder, checkpoint("tiny", "bf16", tmp_path / "cache"), 2, 12, 1)
+    assert share["pieces"] == 2 and share["audio_s"] > 0 and 0 < share["share"] and 0 < share["capped_share"]
+    recognizer = asr.load(str(folder))
+    texts = [s.text for s in document(" ".join(speech_like(12 / 12.5, seed=i)[1] for i in range(2))).segments]
+    assert share["tokens"] == [len(recognizer.tokenizer.encode(t)) + 1 for t in texts]
+    assert share["capped_tokens"] == [recognizer.text_cap(t, "English") for t in texts]
+    assert "--check adds" in report({"results": {}, "tokens": 32, "shapes": "tiny", "share": share})
+
+
+def test_asr_check_threshold_scores_each_fault_as_its_edits():
+    """benchmarks/check_threshold.py (the arithmetic behind --check's default threshold): every fault it makes in
+    the quality sentences is scored as its count of edits over the text's characters."""
+    from benchmarks.check_threshold import FAULTS, SENTENCES, rates, table
+    from mlx_qwen3tts.hearing import comparable
+
+    sentences = json.loads(SENTENCES.read_text(encoding="utf-8"))["sentences"]
+    found = rates(sentences)
+    assert set(found) == set(sentences) and all(set(f) == set(FAULTS) for f in found.values())
+    english = sentences["english"]
+    lengths = [len(comparable(t)) for t in english]
+    assert sorted(found["english"]["a character"]) == sorted(1 / n for t, n in zip(english, lengths)
+                                                             for c in t if c.isalnum())
+    assert sorted(found["english"]["a word"]) == sorted(len(comparable(w)) / n for t, n in zip(english, lengths)
+                                                        for w in t.split(" "))
+    assert all(0.4 < r < 0.6 for faults in found.values() for r in faults["half"])
+    assert len(found["chinese"]["other language"]) == 30 * (len(sentences) - 1)
+    assert table(found, 0.25).count("\n") == len(sentences) + 1

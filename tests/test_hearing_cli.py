@@ -122,8 +122,9 @@ def test_clone_heard_by_the_real_recognizer(ckpt, tmp_path, recognizer):
 
 
 def test_check_with_the_real_recognizer_reports_what_it_heard(ckpt, tmp_path, recognizer):
-    """--check with the real recognizer: the report's "heard" is that model's transcript of the audio kept (one
-    making: --check-tries 1), and its error rate the one of that transcript against the text."""
+    """--check with the real recognizer: the report's "heard" is that model's transcript of the audio kept, told
+    the text it checks (one making: --check-tries 1), and its error rate the one of that transcript against the
+    text."""
     folder, model = recognizer
     code, out = run("--model", ckpt["custom_voice-0b6"], "--text", TEXT, "--seed", "3", "--max-tokens", "8", "-o",
                     tmp_path / "a.wav", "--asr", folder, "--check", tmp_path / "report.json", "--check-tries", "1")
@@ -131,7 +132,7 @@ def test_check_with_the_real_recognizer_reports_what_it_heard(ckpt, tmp_path, re
     report = json.loads((tmp_path / "report.json").read_text())
     (piece,) = report["pieces"]
     kept, rate = sf.read(tmp_path / "a.wav", dtype="float32")
-    heard = transcript(model, kept, rate)
+    heard = model.transcribe(kept, rate, expected=TEXT).text.strip()
     assert piece["text"] == TEXT and piece["heard"] == heard and piece["tries"] == 1
     assert piece["error_rate"] == round(error_rate(TEXT, heard), 4)
     assert piece["passed"] == (error_rate(TEXT, heard) <= report["threshold"])

@@ -160,8 +160,8 @@ def test_the_real_recognizer_transcribes_an_upload_and_a_request(real):
 
 
 def test_the_real_recognizer_checks_an_answer(real):
-    """"check": true with the real recognizer: the x-check header's "heard" is its transcript of the audio sent
-    (greedy: made once)."""
+    """"check": true with the real recognizer: the x-check header's "heard" is its transcript of the audio sent,
+    told the text it checks (greedy: made once)."""
     from mlx_qwen3tts.hearing import error_rate
 
     client, model = real
@@ -169,6 +169,6 @@ def test_the_real_recognizer_checks_an_answer(real):
                                                    "temperature": 0, "check": True})
     assert speech.status_code == 200, speech.text
     (piece,) = json.loads(speech.headers["x-check"])["pieces"]
-    heard = model.transcribe(wav(speech), 24000).text.strip()
+    heard = model.transcribe(wav(speech), 24000, expected=TEXT).text.strip()
     assert piece == {"text": TEXT, "heard": heard, "error_rate": round(error_rate(TEXT, heard), 4), "tries": 1,
                      "passed": error_rate(TEXT, heard) <= 0.25}

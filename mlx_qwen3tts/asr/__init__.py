@@ -13,7 +13,9 @@ decoding greedily as qwen-asr 0.0.6's `Qwen3ASRModel.transcribe` does (transform
 the prompt `<|im_start|>system\\n<|im_end|>\\n<|im_start|>user\\n<|audio_start|>` + one `<|audio_pad|>` per
 encoder output + `<|audio_end|><|im_end|>\\n<|im_start|>assistant\\n`, followed by `language X<asr_text>` when
 the language is given; up to `max_new_tokens` (512) tokens a piece, until `<|im_end|>` or `<|endoftext|>`;
-decoded without special tokens and parsed as `text.parse_output` says. Clips over `chunk_seconds` (1200 s)
+decoded without special tokens and parsed as `text.parse_output` says. Told the text the clip should say
+(`expected`, a narration check's), a piece stops sooner, at `text_cap` tokens: twice the text's, plus room for
+the language tag and tokenizing differently. Clips over `chunk_seconds` (1200 s)
 are cut as `text.split_audio` says, and their mels computed as in qwen-asr's padded batches (`piece_mel`); the
 pieces' texts are joined and their languages merged.
 """
@@ -40,6 +42,8 @@ DEFAULT_MODEL = "Qwen/Qwen3-ASR-0.6B"
 RELEASED = ("Qwen/Qwen3-ASR-0.6B", "Qwen/Qwen3-ASR-1.7B")
 CHUNK_SECONDS = 1200  # qwen-asr's MAX_ASR_INPUT_SECONDS
 MAX_NEW_TOKENS = 512  # qwen-asr's Qwen3ASRModel.from_pretrained default
+# A transcript told what to expect may take twice the expected text's tokens and this many more (see `text_cap`).
+TEXT_SLACK = 16
 EOS_IDS = (151645, 151643)  # <|im_end|>, <|endoftext|>: Qwen3ASRForConditionalGeneration.generate's
 BATCH = 32  # qwen-asr's max_inference_batch_size: the pieces of a long clip are heard 32 at a time, padded
 MIN_SAMPLES = 2 * 160  # two mel frames at 16 kHz
@@ -80,6 +84,7 @@ class Recognizer:
         self._head = np.asarray(tokenizer.encode(PROMPT_HEAD), np.int32)
         self._tail = np.asarray(tokenizer.encode(PROMPT_TAIL), np.int32)
         self._pad = tokenizer.token_to_id("<|audio_pad|>")
+        self._tag = max(len(tokenizer.encode(f"language {name}<asr_text>")) for name in LANGUAGES + ("None",))
 
     @property
     def languages(self) -> tuple:
@@ -102,15 +107,35 @@ class Recognizer:
                              field="language", code="unsupported_language")
         return name
 
-    def transcribe(self, audio, sample_rate: int, language: Optional[str] = None) -> Transcript:
+    def transcribe(self, audio, sample_rate: int, language: Optional[str] = None,
+                   expected: Optional[str] = None) -> Transcript:
         """What is said in `audio` (mono (samples,) or (samples, channels) float samples at `sample_rate`,
-        resampled to 16 kHz); `language` given (a name or ISO 639-1 code) or None (detected)."""
-        pieces = self.run(audio, sample_rate, language)
+        resampled to 16 kHz); `language` given (a name or ISO 639-1 code) or None (detected). `expected`: the
+        text the audio should say, where it is known (a check's): each piece decodes at most `text_cap` tokens."""
+        pieces = self.run(audio, sample_rate, language, expected)
         return Transcript("".join(p.text for p in pieces), merge_languages(p.language for p in pieces).lower())
 
-    def run(self, audio, sample_rate: int, language: Optional[str] = None) -> list:
+    def text_cap(self, expected: str, forced: Optional[str] = None) -> int:
+        """New tokens a piece may take when it should say `expected`: twice the text's tokens plus `TEXT_SLACK`,
+        plus the longest language tag when the language is detected, at most `max_new_tokens`.
+
+        A check passes a transcript only when its character error rate is at most the threshold, itself at most 1,
+        and the rate is at least the surplus of the transcript's characters over the text's: a passing transcript
+        holds at most twice the text's characters, and about twice its tokens. The slack covers a text tokenized
+        otherwise (on benchmarks/data/quality_sentences.json a sentence said twice takes at most 2 tokens more
+        than twice its own, in capitals at most 5 more, twice without spaces 10). A transcript cut here has said
+        more than twice the text's tokens' worth, over any threshold whatever follows (unless it spent them on
+        punctuation and spaces, which the rate ignores): the cut changes no decision, and a recognizer that never
+        stops (a hallucination, random weights) costs twice the text instead of `max_new_tokens`."""
+        tag = 0 if forced else self._tag
+        return min(self.max_new_tokens, tag + 2 * len(self.tokenizer.encode(expected)) + TEXT_SLACK)
+
+    def run(self, audio, sample_rate: int, language: Optional[str] = None, expected: Optional[str] = None) -> list:
         """Every piece's `Piece`: for tests and tools."""
         forced = self.check_language(language)
+        if expected is not None and not isinstance(expected, str):
+            raise InputError(f"{{expected}} must be text, got {type(expected).__name__}", field="expected")
+        limit = self.max_new_tokens if expected is None else self.text_cap(expected, forced)
         samples, rate = checked_samples(audio), checked_rate(sample_rate)
         wav = to_16k(samples, rate)
         if wav.size < MIN_SAMPLES:
@@ -120,21 +145,21 @@ class Recognizer:
         for start in range(0, len(pieces), BATCH):
             batch = pieces[start:start + BATCH]
             longest = max(p.shape[0] for p in batch)
-            out += [self._piece(piece_mel(p, longest), forced) for p in batch]
+            out += [self._piece(piece_mel(p, longest), forced, limit) for p in batch]
         return out
 
-    def _piece(self, mel: np.ndarray, forced: Optional[str]) -> Piece:
+    def _piece(self, mel: np.ndarray, forced: Optional[str], limit: int) -> Piece:
         ids = [self._head, np.full(output_length(mel.shape[1]), self._pad, np.int32), self._tail]
         if forced:
             ids.append(np.asarray(self.tokenizer.encode(f"language {forced}<asr_text>"), np.int32))
         input_ids = np.concatenate(ids)
-        generated = self._generate(mx.array(input_ids), mx.array(mel))
+        generated = self._generate(mx.array(input_ids), mx.array(mel), limit)
         raw = self.tokenizer.tokenizer.decode(generated.tolist(), skip_special_tokens=True)
         found, text = parse_output(raw, forced)
         return Piece(input_ids, generated, raw, found, text)
 
-    def _generate(self, input_ids: mx.array, mel: mx.array) -> np.ndarray:
-        """Greedy ids after the prompt: at most `max_new_tokens`, ending with the first EOS chosen. Each step's
+    def _generate(self, input_ids: mx.array, mel: mx.array, limit: int) -> np.ndarray:
+        """Greedy ids after the prompt: at most `limit`, ending with the first EOS chosen. Each step's
         graph is queued before the previous token is read (one step may be computed past the end, unused)."""
         model = self.thinker.model
         cache = [KVCache() for _ in model.layers]
@@ -147,7 +172,7 @@ class Recognizer:
         out = []
         while True:
             following = None
-            if len(out) + 1 < self.max_new_tokens:
+            if len(out) + 1 < limit:
                 following = step(model.embed_tokens(token)[None])
                 mx.async_eval(following)
             out.append(int(token.item()))

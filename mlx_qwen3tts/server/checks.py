@@ -74,7 +74,7 @@ async def _made(server, request, check: Check) -> Tuple[object, list]:
 
     def hear():
         return [(text, audio, said, error_rate(text, said))
-                for text, audio in pieces for said in [heard(check.recognizer, audio, rate, language)]]
+                for text, audio in pieces for said in [heard(check.recognizer, audio, rate, language, text)]]
 
     return handle, await asyncio.get_running_loop().run_in_executor(server.mlx_thread, hear)
 
@@ -129,7 +129,7 @@ class PieceChecks:
         self._held, self._at, self._pieces = [], self._at + audio.shape[0], self._pieces + 1
 
     def _hear(self, audio: np.ndarray, text: str, piece: int) -> dict:
-        said = heard(self.check.recognizer, audio, self.rate, self.language) if audio.shape[0] else ""
+        said = heard(self.check.recognizer, audio, self.rate, self.language, text) if audio.shape[0] else ""
         rate = error_rate(text, said)
         return {"type": "speech.check", "piece": piece,
                 **PieceCheck(text, said, rate, 1, rate <= self.check.threshold).as_json()}

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 import mlx.core as mx
 import mlx.nn as nn
 
+from ..backend import cpu_paths
 from ..model.transformer import BlockArgs, TransformerBlock
 from .encoder import AudioEncoder, EncoderConfig
 
 AUDIO_PAD = 151676  # <|audio_pad|>, where a config does not name it
+QUERY_BLOCK = 32  # queries per block of the CPU's causal attention (`causal_attention`)
 
 
 @dataclass
@@ -57,10 +59,45 @@ class TextModel(nn.Module):
     def __call__(self, x, cache=None):
         """The final-normed hidden states of embeddings x (B, L, hidden); `cache`: one KV cache per layer (then
         L > 1 is a prefill from the cache's offset, causal; L == 1 one step)."""
+        blocked = x.shape[1] > 1 and cpu_paths()
         mask = "causal" if x.shape[1] > 1 else None
         for i, layer in enumerate(self.layers):
-            x = layer(x, mask=mask, cache=None if cache is None else cache[i])
+            layer_cache = None if cache is None else cache[i]
+            x = _blocked_layer(layer, x, layer_cache) if blocked else layer(x, mask=mask, cache=layer_cache)
         return self.norm(x)
+
+
+def _blocked_layer(layer: TransformerBlock, x, cache):
+    """`layer(x, "causal", cache)` with `causal_attention` (the CPU backend's prefill)."""
+    B, L, H = x.shape
+    x = x.reshape(B * L, H)
+    offset = cache.offset if cache is not None else 0
+    q, k, v = layer.attention_in(x, B, offset)
+    if cache is not None:
+        k, v = cache.update_and_fetch(k, v)
+    return layer.attention_out(x, causal_attention(q, k, v, layer.self_attn.scale)).reshape(B, L, H)
+
+
+def causal_attention(q, k, v, scale: float):
+    """Causal attention of queries q (B, nH, L, D), the last L of the keys and values k, v (B, nKV, S, D), as
+    `mx.fast.scaled_dot_product_attention(..., mask="causal")` computes it where MLX has no kernel (the CPU:
+    mlx/fast.cpp, scaled queries, masked scores, precise softmax) but QUERY_BLOCK queries at a time, each block
+    over the keys up to its last query only: the scores and softmax of the keys a block cannot see (about half
+    of them) are never computed. The query heads of each KV head are the rows of one product."""
+    B, heads, L, D = q.shape
+    kv, S = k.shape[1], k.shape[2]
+    q = (q * mx.array(scale, q.dtype)).reshape(B, kv, heads // kv, L, D)
+    k, v = k[:, :, None], v[:, :, None]
+    out = []
+    for start in range(0, L, QUERY_BLOCK):
+        stop = min(start + QUERY_BLOCK, L)
+        seen = S - L + stop  # keys up to this block's last query
+        scores = q[:, :, :, start:stop] @ k[:, :, :, :seen].swapaxes(-1, -2)  # (B, nKV, nH / nKV, rows, seen)
+        keep = mx.arange(seen)[None, :] <= mx.arange(S - L + start, S - L + stop)[:, None]
+        scores = mx.where(keep, scores, mx.array(-mx.inf, scores.dtype))
+        out.append(mx.softmax(scores, axis=-1, precise=True) @ v[:, :, :, :seen])
+    out = out[0] if len(out) == 1 else mx.concatenate(out, axis=3)
+    return out.reshape(B, heads, L, D)
 
 
 class Thinker(nn.Module):

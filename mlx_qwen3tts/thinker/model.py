@@ -15,7 +15,7 @@ import mlx.core as mx
 import mlx.nn as nn
 
 from ..backend import cpu_paths
-from ..model.transformer import BlockArgs, TransformerBlock
+from ..model.transformer import BlockArgs, TransformerBlock, one_query_attention
 from .encoder import AudioEncoder, EncoderConfig
 
 AUDIO_PAD = 151676  # <|audio_pad|>, where a config does not name it
@@ -59,23 +59,35 @@ class TextModel(nn.Module):
     def __call__(self, x, cache=None):
         """The final-normed hidden states of embeddings x (B, L, hidden); `cache`: one KV cache per layer (then
         L > 1 is a prefill from the cache's offset, causal; L == 1 one step)."""
-        blocked = x.shape[1] > 1 and cpu_paths()
+        if cpu_paths():
+            return self.norm(self._cpu_layers(x, cache))
         mask = "causal" if x.shape[1] > 1 else None
         for i, layer in enumerate(self.layers):
-            layer_cache = None if cache is None else cache[i]
-            x = _blocked_layer(layer, x, layer_cache) if blocked else layer(x, mask=mask, cache=layer_cache)
+            x = layer(x, mask=mask, cache=None if cache is None else cache[i])
         return self.norm(x)
 
+    def fuse(self):
+        """One matmul for q/k/v and one for gate/up (`transformer.FusedLinear`); once, after loading and
+        quantizing."""
+        for layer in self.layers:
+            layer.fuse()
 
-def _blocked_layer(layer: TransformerBlock, x, cache):
-    """`layer(x, "causal", cache)` with `causal_attention` (the CPU backend's prefill)."""
-    B, L, H = x.shape
-    x = x.reshape(B * L, H)
-    offset = cache.offset if cache is not None else 0
-    q, k, v = layer.attention_in(x, B, offset)
-    if cache is not None:
-        k, v = cache.update_and_fetch(k, v)
-    return layer.attention_out(x, causal_attention(q, k, v, layer.self_attn.scale)).reshape(B, L, H)
+    def _cpu_layers(self, x, cache):
+        """The layers as `TransformerBlock.__call__` runs them, in the CPU backend's way (MLX has no RoPE,
+        norm or attention kernels there): the rotation angles computed once for all layers (`Attention.angles`,
+        q and k normed and rotated as one array: the same values to the bit), the prefill's attention by
+        `causal_attention`, a step's by `one_query_attention`."""
+        B, L, H = x.shape
+        angles = self.layers[0].self_attn.angles(B, L, cache[0].offset if cache is not None else 0)
+        for i, layer in enumerate(self.layers):
+            h = x.reshape(B * L, H)
+            q, k, v = layer.attention_in(h, B, angles)
+            if cache is not None:
+                k, v = cache[i].update_and_fetch(k, v)
+            scale = layer.self_attn.scale
+            out = causal_attention(q, k, v, scale) if L > 1 else one_query_attention(q, k, v, scale)
+            x = layer.attention_out(h, out).reshape(B, L, H)
+        return x
 
 
 def causal_attention(q, k, v, scale: float):

@@ -1,6 +1,6 @@
-"""The thinker's CPU paths (issue 58, speed): the rational-erf GELU and the blocked causal attention compute what
-MLX's own `gelu` and `scaled_dot_product_attention` compute, to float noise (the parity tests against qwen-asr
-run them end to end: tests/test_aligner.py, tests/test_asr.py)."""
+"""The thinker's CPU path (issue 58, speed): the rational-erf GELU of the audio encoder computes what MLX's own
+`gelu` computes, to float noise (the parity tests against qwen-asr run it end to end: tests/test_aligner.py,
+tests/test_asr.py)."""
 
 import math
 
@@ -8,10 +8,8 @@ import mlx_qwen3tts  # noqa: F401  (before mlx)
 import mlx.core as mx
 import mlx.nn as nn
 import numpy as np
-import pytest
 
 from mlx_qwen3tts.thinker import fastmath
-from mlx_qwen3tts.thinker.model import QUERY_BLOCK, causal_attention
 
 
 def test_gelu_is_the_exact_gelu_to_float_noise():
@@ -20,7 +18,6 @@ def test_gelu_is_the_exact_gelu_to_float_noise():
     exact = np.array([v * 0.5 * math.erfc(-v / math.sqrt(2)) for v in x.astype(np.float64)])
     ours = np.array(fastmath.gelu(mx.array(x))).astype(np.float64)
     assert np.abs(ours - exact).max() < 1.1e-6  # MLX's own: 4.6e-7; float32's ulp at 5.5: 4.8e-7
-    assert np.abs(ours - exact).max() <= 3 * np.spacing(np.maximum(np.abs(x), 1)).max()
     np.testing.assert_allclose(ours, np.array(nn.gelu(mx.array(x))), rtol=0, atol=1.5e-6)
 
 
@@ -29,14 +26,3 @@ def test_erf_is_odd_and_saturates():
     e = np.array(fastmath.erf(x))
     np.testing.assert_array_equal(e, -e[::-1])
     assert e[0] == -1.0 and e[-1] == 1.0 and np.all(np.abs(e) <= 1.0)
-
-
-@pytest.mark.parametrize("length, past", [(1, 0), (QUERY_BLOCK, 0), (3 * QUERY_BLOCK + 5, 0), (2 * QUERY_BLOCK + 1, 17)])
-def test_blocked_causal_attention_equals_mlxs(length, past):
-    rng = np.random.default_rng(length + past)
-    q = mx.array(rng.standard_normal((1, 8, length, 16)).astype(np.float32))
-    k, v = (mx.array(rng.standard_normal((1, 4, past + length, 16)).astype(np.float32)) for _ in range(2))
-    ours = causal_attention(q, k, v, 0.25)
-    mask = "causal" if length > 1 else None
-    theirs = mx.fast.scaled_dot_product_attention(q, k, v, scale=0.25, mask=mask)
-    np.testing.assert_allclose(np.array(ours), np.array(theirs), rtol=0, atol=2e-6)

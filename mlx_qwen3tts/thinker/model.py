@@ -14,12 +14,10 @@ from dataclasses import dataclass
 import mlx.core as mx
 import mlx.nn as nn
 
-from ..backend import cpu_paths
-from ..model.transformer import BlockArgs, TransformerBlock, one_query_attention
+from ..model.transformer import BlockArgs, TransformerBlock
 from .encoder import AudioEncoder, EncoderConfig
 
 AUDIO_PAD = 151676  # <|audio_pad|>, where a config does not name it
-QUERY_BLOCK = 32  # queries per block of the CPU's causal attention (`causal_attention`)
 
 
 @dataclass
@@ -56,60 +54,19 @@ class TextModel(nn.Module):
         self.layers = [TransformerBlock(cfg.decoder) for _ in range(cfg.num_hidden_layers)]
         self.norm = nn.RMSNorm(cfg.decoder.hidden_size, eps=cfg.decoder.rms_norm_eps)
 
-    def __call__(self, x, cache=None):
-        """The final-normed hidden states of embeddings x (B, L, hidden); `cache`: one KV cache per layer (then
-        L > 1 is a prefill from the cache's offset, causal; L == 1 one step)."""
-        if cpu_paths():
-            return self.norm(self._cpu_layers(x, cache))
-        mask = "causal" if x.shape[1] > 1 else None
-        for i, layer in enumerate(self.layers):
-            x = layer(x, mask=mask, cache=None if cache is None else cache[i])
-        return self.norm(x)
-
     def fuse(self):
         """One matmul for q/k/v and one for gate/up (`transformer.FusedLinear`); once, after loading and
         quantizing."""
         for layer in self.layers:
             layer.fuse()
 
-    def _cpu_layers(self, x, cache):
-        """The layers as `TransformerBlock.__call__` runs them, in the CPU backend's way (MLX has no RoPE,
-        norm or attention kernels there): the rotation angles computed once for all layers (`Attention.angles`,
-        q and k normed and rotated as one array: the same values to the bit), the prefill's attention by
-        `causal_attention`, a step's by `one_query_attention`."""
-        B, L, H = x.shape
-        angles = self.layers[0].self_attn.angles(B, L, cache[0].offset if cache is not None else 0)
+    def __call__(self, x, cache=None):
+        """The final-normed hidden states of embeddings x (B, L, hidden); `cache`: one KV cache per layer (then
+        L > 1 is a prefill from the cache's offset, causal; L == 1 one step)."""
+        mask = "causal" if x.shape[1] > 1 else None
         for i, layer in enumerate(self.layers):
-            h = x.reshape(B * L, H)
-            q, k, v = layer.attention_in(h, B, angles)
-            if cache is not None:
-                k, v = cache[i].update_and_fetch(k, v)
-            scale = layer.self_attn.scale
-            out = causal_attention(q, k, v, scale) if L > 1 else one_query_attention(q, k, v, scale)
-            x = layer.attention_out(h, out).reshape(B, L, H)
-        return x
-
-
-def causal_attention(q, k, v, scale: float):
-    """Causal attention of queries q (B, nH, L, D), the last L of the keys and values k, v (B, nKV, S, D), as
-    `mx.fast.scaled_dot_product_attention(..., mask="causal")` computes it where MLX has no kernel (the CPU:
-    mlx/fast.cpp, scaled queries, masked scores, precise softmax) but QUERY_BLOCK queries at a time, each block
-    over the keys up to its last query only: the scores and softmax of the keys a block cannot see (about half
-    of them) are never computed. The query heads of each KV head are the rows of one product."""
-    B, heads, L, D = q.shape
-    kv, S = k.shape[1], k.shape[2]
-    q = (q * mx.array(scale, q.dtype)).reshape(B, kv, heads // kv, L, D)
-    k, v = k[:, :, None], v[:, :, None]
-    out = []
-    for start in range(0, L, QUERY_BLOCK):
-        stop = min(start + QUERY_BLOCK, L)
-        seen = S - L + stop  # keys up to this block's last query
-        scores = q[:, :, :, start:stop] @ k[:, :, :, :seen].swapaxes(-1, -2)  # (B, nKV, nH / nKV, rows, seen)
-        keep = mx.arange(seen)[None, :] <= mx.arange(S - L + start, S - L + stop)[:, None]
-        scores = mx.where(keep, scores, mx.array(-mx.inf, scores.dtype))
-        out.append(mx.softmax(scores, axis=-1, precise=True) @ v[:, :, :, :seen])
-    out = out[0] if len(out) == 1 else mx.concatenate(out, axis=3)
-    return out.reshape(B, heads, L, D)
+            x = layer(x, mask=mask, cache=None if cache is None else cache[i])
+        return self.norm(x)
 
 
 class Thinker(nn.Module):

@@ -14,8 +14,8 @@ The official side needs its own virtual environment: `pip install torch==2.13.0 
 accelerate librosa soundfile nagisa` then `pip install --no-deps qwen-asr==0.0.6` (as
 tests/reference/record_aligner.py). Where nagisa does not import (it needs DyNet's `dynet_config`, which pip
 may leave out), tests/reference/record_asr.py's placeholder stands in for it: the clips here are English, which
-qwen-asr splits without nagisa (only Japanese uses it). The released-shape checkpoint is built once with qwen-asr's own classes
-(bf16, random weights, the real Qwen vocabulary from the test fixtures) into `--cache`.
+qwen-asr splits without nagisa (only Japanese uses it). The released-shape checkpoint is built once with
+qwen-asr's own classes (bf16, random weights, the real Qwen vocabulary from the test fixtures) into `--cache`.
 """
 
 import argparse
@@ -257,7 +257,8 @@ def report(found: dict, args) -> str:
                          f"{(s['peak_mb'] - s['loaded_mb']) / seconds:.1f} MB |")
     for seconds, sides in found["results"].items():
         ours = sides["mlx"]
-        lines.append(f"\n{seconds:g} s, wall medians: official / ours {sides['official']['align_s'] / ours['align_s']:.2f}x"
+        lines.append(f"\n{seconds:g} s, wall medians: official / ours "
+                     f"{sides['official']['align_s'] / ours['align_s']:.2f}x"
                      + (f", base tree / ours {sides['base']['align_s'] / ours['align_s']:.2f}x "
                         f"(CPU {sides['base']['cpu_s'] / ours['cpu_s']:.2f}x)" if "base" in sides else ""))
     if found["share"]:

@@ -154,7 +154,6 @@ def load(path_or_repo: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[int
         width = config.decoder.hidden_size
         _quantize_decoder(model, bits, group_size or (64 if width % 64 == 0 else 32))
     mx.eval(model.parameters())
-    model.thinker.model.fuse()
     return Aligner(model, TextTokenizer.from_folder(folder))
 
 

@@ -197,7 +197,6 @@ def load(path_or_hub_id: str = DEFAULT_MODEL, dtype=mx.float32, bits: Optional[i
     if bits is not None:
         quantize_decoder(thinker, bits, group_size)
     mx.eval(thinker.parameters())
-    thinker.model.fuse()
     return Recognizer(thinker, TextTokenizer.from_folder(folder))
 
 

@@ -54,12 +54,6 @@ class TextModel(nn.Module):
         self.layers = [TransformerBlock(cfg.decoder) for _ in range(cfg.num_hidden_layers)]
         self.norm = nn.RMSNorm(cfg.decoder.hidden_size, eps=cfg.decoder.rms_norm_eps)
 
-    def fuse(self):
-        """One matmul for q/k/v and one for gate/up (`transformer.FusedLinear`); once, after loading and
-        quantizing."""
-        for layer in self.layers:
-            layer.fuse()
-
     def __call__(self, x, cache=None):
         """The final-normed hidden states of embeddings x (B, L, hidden); `cache`: one KV cache per layer (then
         L > 1 is a prefill from the cache's offset, causal; L == 1 one step)."""

@@ -8,11 +8,14 @@ be shared) and the medians are reported. Both compute in float32 on the CPU.
 
     python -m benchmarks.aligner_cost --official-python REF/bin/python            # REF: torch CPU, qwen-asr
     python -m benchmarks.aligner_cost --official-python REF/bin/python --seconds 10 30 --rounds 3
+    python -m benchmarks.aligner_cost --official-python REF/bin/python --base-tree /tmp/before   # and an older tree
 
 The official side needs its own virtual environment: `pip install torch==2.13.0 transformers==4.57.6
 accelerate librosa soundfile nagisa` then `pip install --no-deps qwen-asr==0.0.6` (as
-tests/reference/record_aligner.py). The released-shape checkpoint is built once with qwen-asr's own classes
-(bf16, random weights, the real Qwen vocabulary from the test fixtures) into `--cache`.
+tests/reference/record_aligner.py). Where nagisa does not import (it needs DyNet's `dynet_config`, which pip
+may leave out), tests/reference/record_asr.py's placeholder stands in for it: the clips here are English, which
+qwen-asr splits without nagisa (only Japanese uses it). The released-shape checkpoint is built once with
+qwen-asr's own classes (bf16, random weights, the real Qwen vocabulary from the test fixtures) into `--cache`.
 """
 
 import argparse
@@ -92,6 +95,7 @@ def build_official(folder: Path):
     import torch
 
     sys.path.insert(0, str(ROOT / "tests" / "reference"))
+    import record_asr  # noqa: F401  (its nagisa placeholder, before qwen_asr)
     from record_aligner import write_tokenizer
     from qwen_asr.core.transformers_backend import Qwen3ASRConfig, Qwen3ASRForConditionalGeneration
 
@@ -114,6 +118,9 @@ def build_official(folder: Path):
 
 def align_official(folder: Path, seconds: float, repeats: int) -> dict:
     import torch
+
+    sys.path.insert(0, str(ROOT / "tests" / "reference"))
+    import record_asr  # noqa: F401  (its nagisa placeholder, before qwen_asr: English never splits with nagisa)
     from qwen_asr import Qwen3ForcedAligner
 
     audio, text = speech_like(seconds)
@@ -191,9 +198,9 @@ def narration_share(aligner_folder: Path, tts_folder: Path, segments: int, frame
 
 # --- the driver ----------------------------------------------------------------------------------------
 
-def _child(python: str, *args) -> dict:
-    done = subprocess.run([python, "-m", "benchmarks.aligner_cost", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+def _child(python: str, *args, root: Path = ROOT) -> dict:
+    done = subprocess.run([python, "-m", "benchmarks.aligner_cost", *map(str, args)], cwd=root, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(root)})
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(map(str, args[:1]))} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -206,12 +213,17 @@ def compare(args) -> dict:
         subprocess.run([args.official_python, "-m", "benchmarks.aligner_cost", "_build", folder], cwd=ROOT, check=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)})
     sides = {"mlx": sys.executable, "official": args.official_python}
+    order = ("mlx", "official") + (("base",) if args.base_tree else ())
     results = {}
     for seconds in args.seconds:
-        runs = {"mlx": [], "official": []}
+        runs = {side: [] for side in order}
         for r in range(args.rounds):
-            for side in (("mlx", "official") if r % 2 == 0 else ("official", "mlx")):
-                found = _child(sides[side], f"_{side}", folder, seconds, args.repeats)
+            for side in (order if r % 2 == 0 else order[::-1]):
+                if side == "base":  # our side, from the other tree's code
+                    found = _child(sys.executable, "_mlx", folder, seconds, args.repeats, root=args.base_tree)
+                    found["side"] += f" at {args.base_tree}"
+                else:
+                    found = _child(sides[side], f"_{side}", folder, seconds, args.repeats)
                 runs[side].append(found)
                 print(f"{seconds:g} s round {r + 1} {side}: {json.dumps(found)}", file=sys.stderr, flush=True)
         keys = ("load_s", "align_s", "cpu_s", "loaded_mb", "peak_mb")
@@ -236,13 +248,19 @@ def report(found: dict, args) -> str:
              "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for seconds, sides in found["results"].items():
         ratio = sides["official"]["cpu_s"] / sides["mlx"]["cpu_s"]
-        for name in ("mlx", "official"):
+        for name in [n for n in ("mlx", "official", "base") if n in sides]:
             s = sides[name]
             lines.append(f"| {seconds:g} s | {s['side']} | {s['align_s']:.2f} s | {s['cpu_s']:.2f} s | "
                          f"{s['cpu_s'] / seconds * 1000:.0f} ms | " + (f"{ratio:.2f}x" if name == "mlx" else "")
                          + f" | {s['load_s']:.1f} s | "
                          f"{s['loaded_mb']:.0f} MB | {s['peak_mb']:.0f} MB | "
                          f"{(s['peak_mb'] - s['loaded_mb']) / seconds:.1f} MB |")
+    for seconds, sides in found["results"].items():
+        ours = sides["mlx"]
+        lines.append(f"\n{seconds:g} s, wall medians: official / ours "
+                     f"{sides['official']['align_s'] / ours['align_s']:.2f}x"
+                     + (f", base tree / ours {sides['base']['align_s'] / ours['align_s']:.2f}x "
+                        f"(CPU {sides['base']['cpu_s'] / ours['cpu_s']:.2f}x)" if "base" in sides else ""))
     if found["share"]:
         s = found["share"]
         lines += ["", f"Narration: {s['segments']} segments, {s['audio_s']:.1f} s of audio in "
@@ -272,6 +290,8 @@ def main():
     parser.add_argument("--share-segments", type=int, default=4, help="sentences narrated for the share (0: skip)")
     parser.add_argument("--share-frames", type=int, default=100, help="frames per sentence (12.5 a second)")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "mlx_qwen3tts_bench")
+    parser.add_argument("--base-tree", type=Path, help="a third side: our aligner from another checkout of this "
+                        "package (e.g. an older commit), alternating with the two others")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     load = os.getloadavg()

@@ -80,9 +80,8 @@ class Aligner:
             raise InputError(f"the audio is longer than {MAX_SECONDS} s; align it in parts", field="audio")
         mel = log_mel(audio16)
         ids = np.asarray(self.tokenizer.encode(prompt(words, output_length(mel.shape[1]))), np.int32)
-        logits = self.model(mx.array(ids), mx.array(mel))
         slots = np.flatnonzero(ids == self.config.timestamp_token_id)
-        slot_logits = np.array(logits[mx.array(slots)].astype(mx.float32))
+        slot_logits = np.array(self.model(mx.array(ids), mx.array(mel), mx.array(slots)).astype(mx.float32))
         return Pass(words, ids, mel, slots, slot_logits)
 
     def check_language(self, language) -> str:

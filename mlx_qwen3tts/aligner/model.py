@@ -40,10 +40,13 @@ class ForcedAligner(nn.Module):
         """(outputs, hidden) encoder outputs of one clip's log-mel (mel bins, frames)."""
         return self.thinker.audio_tower(mel)
 
-    def __call__(self, input_ids: mx.array, mel: mx.array) -> mx.array:
-        """(positions, classify_num) logits of one prompt's ids (positions,) with its clip's log-mel."""
+    def __call__(self, input_ids: mx.array, mel: mx.array, rows=None) -> mx.array:
+        """(positions, classify_num) logits of one prompt's ids (positions,) with its clip's log-mel; of the
+        positions `rows` only where given (the `<timestamp>` slots, a quarter of a prompt's positions: the head
+        over the others, about 1% of the pass's work, is not computed)."""
         x = self.thinker.embed(input_ids, mel)
-        return self.thinker.head(self.thinker.model(x[None])[0])
+        hidden = self.thinker.model(x[None])[0]
+        return self.thinker.head(hidden if rows is None else hidden[rows])
 
     @staticmethod
     def sanitize(weights: dict) -> dict:

@@ -19,6 +19,9 @@ import mlx.core as mx
 import mlx.nn as nn
 import numpy as np
 
+from ..backend import cpu_paths
+from . import fastmath
+
 
 @dataclass
 class EncoderConfig:
@@ -79,7 +82,12 @@ class EncoderLayer(nn.Module):
 
     def __call__(self, x, mask):
         x = x + self.self_attn(self.self_attn_layer_norm(x), mask)
-        return x + self.fc2(nn.gelu(self.fc1(self.final_layer_norm(x))))
+        return x + self.fc2(gelu(self.fc1(self.final_layer_norm(x))))
+
+
+def gelu(x):
+    """The exact GELU: on the CPU backend `fastmath`'s (MLX's erf there is computed a value at a time)."""
+    return fastmath.gelu(x) if cpu_paths() else nn.gelu(x)
 
 
 def sinusoids(length: int, channels: int) -> np.ndarray:
@@ -115,7 +123,7 @@ class AudioEncoder(nn.Module):
             else mel
         x = padded.reshape(mel.shape[0], len(lengths), longest).transpose(1, 0, 2)[..., None]  # (C, bins, T, 1)
         for conv in (self.conv2d1, self.conv2d2, self.conv2d3):
-            x = nn.gelu(conv(x))
+            x = gelu(conv(x))
         C, F, T, K = x.shape
         x = self.conv_out(x.transpose(0, 2, 3, 1).reshape(C, T, K * F))  # (C, T, channels * bins)
         x = x + self._positions[:T].astype(x.dtype)
@@ -123,5 +131,5 @@ class AudioEncoder(nn.Module):
         x = mx.concatenate([x[i, :n] for i, n in enumerate(valid)], axis=0)[None]  # (1, N, D)
         for layer in self.layers:
             x = layer(x, None)
-        x = self.proj2(nn.gelu(self.proj1(self.ln_post(x))))
+        x = self.proj2(gelu(self.proj1(self.ln_post(x))))
         return x[0]

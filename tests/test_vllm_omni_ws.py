@@ -534,7 +534,9 @@ def test_streaming_client_clones_from_a_data_url(tmp_path_factory, tmp_path, x_v
     config.update({"x_vector_only_mode": True} if x_vector_only else {"ref_text": "A short test of my voice."})
     events = run(streaming_client(server, tmp_path, "Hello world. How are you?", config))
     assert kinds(events) == ["audio.start", "audio.done", "session.done"], events
-    assert wav_samples((tmp_path / "sentence_000.wav").read_bytes()).shape[0] == 12 * 1920
+    # sampled as the client asks (no temperature): the tiny random model may choose its end before the 12th frame
+    samples = wav_samples((tmp_path / "sentence_000.wav").read_bytes()).shape[0]
+    assert 0 < samples <= 12 * 1920 and samples % 1920 == 0, samples
 
 
 def test_a_speaker_embedding_speaks_as_the_http_request_with_it(tmp_path_factory):

@@ -148,7 +148,8 @@ def test_stream_text_budget_grows_with_the_text_like_generate(tts):
 def test_bad_argument_does_not_poison(tts, sampled, kwargs):
     with pytest.raises(Exception):
         tts.generate(TEXT, max_tokens=6, **kwargs)
-    assert tts.generate(TEXT, max_tokens=3, decode=False).codes.shape == (3, 16)  # unseeded: no reset
+    codes = tts.generate(TEXT, max_tokens=3, decode=False).codes  # unseeded: no reset
+    assert 1 <= codes.shape[0] <= 3 and codes.shape[1] == 16, codes.shape  # sampled: it may end early
     np.testing.assert_array_equal(tts.generate(TEXT, seed=7, max_tokens=6, decode=False).codes, sampled)
 
 

@@ -34,16 +34,16 @@ TARGET, CLASS_TARGET, MAX_DISPUTED = 0.95, 0.85, 0.10
 # Floors (fraction right, all rows): measured on main at commit 267976b when this corpus was made. A ratchet the
 # lead raises at merge; TARGET and CLASS_TARGET are the issue's goals.
 FLOORS = {  # language: (upstream corpus, real-sentence corpus)
-    "de": (0.75, 0.00),
-    "en": (0.71, 0.00),
-    "es": (0.56, 0.00),
-    "fr": (0.81, 0.00),
-    "it": (0.87, 0.00),
-    "pt": (0.87, 0.00),
-    "ru": (0.78, 0.00),
-    "zh": (0.96, 0.00),
-    "ja": (0.99, 0.00),
-    "ko": (0.96, 0.00),
+    "de": (0.75, 0.80),
+    "en": (0.71, 0.94),
+    "es": (0.56, 0.84),
+    "fr": (0.81, 0.85),
+    "it": (0.87, 0.86),
+    "pt": (0.87, 0.89),
+    "ru": (0.78, 0.66),
+    "zh": (0.96, 0.96),
+    "ja": (0.99, 1.00),
+    "ko": (0.96, 0.95),
 }
 CLASS_FLOORS = {
     ("upstream", "de"): {"abbreviation": 0.66, "cardinal": 0.96, "date": 0.80, "decimal": 0.91, "electronic": 0.50,
@@ -76,9 +76,28 @@ CLASS_FLOORS = {
     ("upstream", "ko"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "electronic": 0.17, "fraction": 1.00,
         "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "sentence": 1.00,
         "symbol": 1.00, "telephone": 1.00, "time": 1.00},
+    ("sentences", "de"): {"abbreviation": 0.25, "cardinal": 0.78, "date": 1.00, "decimal": 1.00, "fraction": 0.50,
+        "measure": 0.80, "percent": 0.80, "range": 1.00, "time": 1.00},
+    ("sentences", "en"): {"cardinal": 1.00, "date": 0.77, "decimal": 1.00, "measure": 0.94, "money": 1.00,
+        "ordinal": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},
+    ("sentences", "es"): {"abbreviation": 0.00, "cardinal": 0.85, "date": 0.83, "decimal": 1.00, "measure": 0.88,
+        "money": 0.66, "ordinal": 0.50, "percent": 1.00, "range": 0.66},
+    ("sentences", "fr"): {"cardinal": 0.92, "date": 0.72, "decimal": 1.00, "measure": 0.84, "ordinal": 1.00,
+        "percent": 1.00, "range": 0.75, "sentence": 1.00, "symbol": 0.00, "time": 1.00},
+    ("sentences", "it"): {"cardinal": 0.76, "date": 1.00, "decimal": 1.00, "measure": 0.91, "money": 0.90,
+        "ordinal": 0.00, "percent": 1.00, "range": 0.50, "time": 1.00},
+    ("sentences", "pt"): {"cardinal": 0.85, "date": 1.00, "fraction": 1.00, "measure": 0.96, "money": 1.00,
+        "ordinal": 0.50, "percent": 1.00, "range": 0.50},
+    ("sentences", "ru"): {"abbreviation": 0.00, "cardinal": 0.75, "date": 0.33, "decimal": 0.50, "fraction": 0.50,
+        "measure": 0.65, "money": 1.00, "ordinal": 0.50, "percent": 0.88, "range": 0.00, "score": 0.00,
+        "sentence": 1.00, "telephone": 0.00},
+    ("sentences", "zh"): {"cardinal": 0.95, "date": 0.75, "fraction": 1.00, "measure": 1.00, "ordinal": 1.00,
+        "range": 1.00, "time": 1.00},
+    ("sentences", "ja"): {"cardinal": 1.00, "fraction": 1.00, "measure": 1.00, "ordinal": 1.00},
+    ("sentences", "ko"): {"cardinal": 0.95, "date": 1.00, "measure": 1.00, "ordinal": 1.00, "percent": 0.00},
 }
 # Rows whose digits are not all said (see test_no_digit_is_lost), per corpus: a ratchet down to 0.
-MAX_DIGIT_LOSSES = {"upstream": 64, "sentences": 0}
+MAX_DIGIT_LOSSES = {"upstream": 64, "sentences": 6}
 
 
 def corpus(name: str, lang: str) -> list:

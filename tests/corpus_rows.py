@@ -82,11 +82,12 @@ def upstream_rows(lang: str) -> list:
 
 
 def sentence_rows(lang: str) -> list:
-    """The real-sentence corpus of `lang` (empty where the language has no file yet)."""
+    """The real-sentence corpus of `lang` (empty where the language has no file yet); a spoken column may give
+    two readings a native reader gives equally, separated by "~"."""
     path = SENTENCES / f"{lang}.tsv"
     if not path.exists():
         return []
-    return [Row(lang, cls, written, (spoken,), source) for cls, written, spoken, source, _ in
+    return [Row(lang, cls, written, tuple(spoken.split("~")), source) for cls, written, spoken, source, _ in
             _table(path, SENTENCE_HEADER)]
 
 

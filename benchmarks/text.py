@@ -7,10 +7,12 @@ no row is printed, so nothing here tunes the code on the held-out third.
 
     python -m benchmarks.text                      # a 100,000-word book per language
     python -m benchmarks.text --words 5000 --json  # a smaller book; one JSON line
+    python -m benchmarks.text --floors             # no timing: the floor tables of tests/test_normalize_corpus.py
 """
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -95,17 +97,38 @@ def report(results: dict) -> None:
               f"{s['book_words']} words in {s['book_s']} s")
 
 
+def floors(results: dict) -> None:
+    """FLOORS and CLASS_FLOORS as tests/test_normalize_corpus.py keeps them: today's fractions rounded down."""
+    down = lambda pair: math.floor(pair[0] / pair[1] * 100 + 1e-9) / 100  # noqa: E731
+    print("FLOORS = {  # language: (upstream corpus, real-sentence corpus)")
+    for lang, r in results.items():
+        print(f'    "{lang}": (' + ", ".join(f"{down(r[c]['groups']['all']):.2f}" if c in r else "0.00"
+                                       for c in CORPORA) + "),")
+    print("}\nCLASS_FLOORS = {")
+    for corpus in CORPORA:
+        for lang, r in results.items():
+            if corpus in r:
+                classes = ", ".join(f'"{c}": {down(v):.2f}' for c, v in r[corpus]["classes"].items()
+                                    if "disputed" not in c)
+                print(f'    ("{corpus}", "{lang}"): {{{classes}}},')
+    print("}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--words", type=int, default=100_000, help="words in the book timed per language")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument("--floors", action="store_true", help="print the test's floor tables, no timing")
     args = parser.parse_args()
     results = {}
     for lang in LANGUAGES:
         results[lang] = {name: count(rows(lang), lang, name == "upstream") for name, rows in CORPORA.items()
                          if rows(lang)}
-        results[lang]["speed"] = speed(lang, args.words)
-    if args.json:
+        if not args.floors:
+            results[lang]["speed"] = speed(lang, args.words)
+    if args.floors:
+        floors(results)
+    elif args.json:
         print(json.dumps(results))
     else:
         report(results)

@@ -89,7 +89,7 @@ CLASS_FLOORS = {
     ("sentences", "pt"): {"cardinal": 0.87, "date": 1.00, "fraction": 1.00, "measure": 0.96, "money": 1.00,
         "ordinal": 0.50, "percent": 1.00, "range": 1.00},
     ("sentences", "ru"): {"abbreviation": 0.00, "cardinal": 0.75, "date": 0.33, "decimal": 0.50, "fraction": 0.50,
-        "measure": 0.65, "money": 1.00, "ordinal": 0.50, "percent": 0.88, "range": 0.00, "score": 0.00,
+        "measure": 0.65, "money": 1.00, "ordinal": 0.66, "percent": 0.88, "range": 0.00, "score": 0.00,
         "sentence": 1.00, "telephone": 0.00},
     ("sentences", "zh"): {"cardinal": 0.95, "date": 0.75, "fraction": 1.00, "measure": 1.00, "ordinal": 1.00,
         "range": 1.00, "time": 1.00},

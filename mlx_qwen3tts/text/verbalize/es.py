@@ -47,6 +47,10 @@ class Spanish(Romance):
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     range_word = "a"
+    articles = ('el', 'la', 'los', 'las', 'lo', 'del', 'al', 'su', 'sus', 'un', 'una', 'este', 'esta', 'ese', 'esa')
+    degrees_after = ('a', 'hasta', 'entre')
+    degrees_before = ('durante', 'por', 'hasta', 'en', 'para', 'con', 'más', 'menos', 'aproximadamente', 'aprox', 'unos', 'unas')
+    degrees_joins = ('y', 'o', 'a')
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
                      ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m"}
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "núm.": "número",

@@ -54,6 +54,10 @@ class French(Romance):
     scale_nouns = ("million", "millions", "milliard", "milliards")
     and_word, half, day_one = "et", "et demi", "premier"
     range_word = "à"
+    articles = ('le', 'la', 'les', 'du', 'des', 'au', 'aux', 'un', 'une', 'son', 'sa', 'ce', 'cette')
+    degrees_after = ('à', 'jusqu', 'entre')
+    degrees_before = ('pendant', 'à', 'jusqu', 'pour', 'avec', 'environ', 'durant')
+    degrees_joins = ('et', 'ou', 'à')
     ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",
                      "ᵉ": "m", "ᵉʳ": "m", "ʳᵉ": "f"}
     number_abbreviations = {"n°": "numéro", "N°": "numéro", "nº": "numéro", "no": "numéro", "p.": "page",

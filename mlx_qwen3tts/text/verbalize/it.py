@@ -50,6 +50,10 @@ class Italian(Romance):
     scale_nouns = ("milione", "milioni", "miliardo", "miliardi")
     and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
     range_word = "a"
+    articles = ('il', 'lo', 'la', 'i', 'gli', 'le', 'del', 'dello', 'della', 'dei', 'degli', 'delle', 'al', 'allo', 'alla', 'ai', 'agli', 'alle', 'nel', 'nello', 'nella', 'dal', 'dallo', 'dalla', 'un', 'una', 'uno', 'suo', 'sua', 'quel', 'quella', 'questo', 'questa')
+    degrees_after = ('a', 'fino', 'tra', 'fra', 'da')
+    degrees_before = ('per', 'fino', 'in', 'con', 'circa', 'finché', 'durante', 'ventilato', 'statico')
+    degrees_joins = ('e', 'o', 'a')
     ordinal_marks = {"°": "m", "º": "m", "ª": "f"}
     number_abbreviations = {"pag.": "pagina", "pagg.": "pagine", "p.": "pagina", "n.": "numero", "nr.": "numero",
                             "cap.": "capitolo", "vol.": "volume", "art.": "articolo", "tel.": "telefono",

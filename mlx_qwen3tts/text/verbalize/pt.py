@@ -50,6 +50,10 @@ class Portuguese(Romance):
     numbers = "pt_BR"  # Brazilian numbers: "dezesseis", "um bilhão"
     and_word, half, day_one, local_phones = "e", "e meio", "primeiro", True
     range_word = "a"
+    articles = ('o', 'os', 'as', 'do', 'dos', 'das', 'no', 'nos', 'nas', 'ao', 'aos', 'um', 'uma', 'seu', 'sua', 'este', 'esta', 'esse', 'essa')
+    degrees_after = ('a', 'até', 'entre')
+    degrees_before = ('por', 'durante', 'até', 'em', 'para', 'com', 'mais', 'menos', 'aproximadamente')
+    degrees_joins = ('e', 'ou', 'a')
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "n.º": "número", "nº": "número",
                             "Nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volume", "art.": "artigo",

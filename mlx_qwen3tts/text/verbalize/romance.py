@@ -15,14 +15,28 @@ class Romance(Spec):
     feminine_currencies: tuple = ()
     century_words: tuple = ()  # after which a roman numeral is an ordinal
     ordinal_marks = {}  # mark -> gender ('m', 'f', or 'short': "1er" "primer")
+    # A number with "º" or "°" is an ordinal after an article ("el 1º piso", "il 150° anniversario") and
+    # degrees after these words ("a 190º", "fino a 200°") or before these ("180° per 35 minuti").
+    articles: tuple = ()
+    degrees_after: tuple = ()
+    degrees_before: tuple = ()
+    degrees_joins: tuple = ()  # "and", "or", "to" after it: degrees from 40 on ("180° e 200°", "1º e 2º")
 
     def __init__(self):
+        self._degree = self.units.get("°")
         self.units = {u: said for u, said in self.units.items() if u != "°"}  # "1° gennaio": an ordinal
         super().__init__()
+        # A unit only where it stands as one: not a letter elided before a word ("En 2021 l'État": "l'" is
+        # an article, "Nel 2021 l'inflazione"), and not a letter joined to another word.
+        sign = r"(?:(?<![\w.,])[-−+])?"
+        units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
+        self._unit = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?(" + units + r")(?![\w/²³'’])")
         marks = "|".join(re.escape(m) for m in sorted(self.ordinal_marks, key=len, reverse=True) if "°" not in m)
         # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CF])(?![\w'’])")
+        self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
         months = "|".join(self.months)
         self._day_one = re.compile(r"(?<![\w.,])1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
 
@@ -32,6 +46,26 @@ class Romance(Spec):
         if gender == "f":
             said = re.sub(r"o\b", "a", said)
         return said
+
+    def read_measures(self, text):
+        text = self._temperature.sub(lambda m: self.measure(m.group(1), "°" + m.group(2)), text)
+        if self._degree:
+            text = self._marked.sub(self._degrees_or_ordinal, text)
+        return super().read_measures(text)
+
+    def _degrees_or_ordinal(self, m):
+        """"a 190º", "180° per 35 minuti", "30°." as degrees; "el 1º piso", "1° gennaio" left to the ordinals."""
+        before = re.search(r"([^\W\d]+)\W*$", m.string[max(0, m.start() - 30):m.start()])
+        before = before.group(1).casefold() if before and m.string[m.start() - 1:m.start()].isspace() else ""
+        after = re.match(r"\s+([^\W\d]+)", m.string[m.end():])
+        after = after.group(1).casefold() if after else ""
+        if after in self.months or before in self.articles:
+            return m.group(0)
+        if (after in self.degrees_before or before in self.degrees_after or not after and "°" in m.group(2)
+                or {after, before} & set(self.degrees_joins) and self.value(m.group(1).lstrip("-−+"))[0] >= 40):
+            names = self._degree
+            return f"{self.number(m.group(1), 'm')} {names[min(self.plural_index(m.group(1)), len(names) - 1)]}"
+        return m.group(0)
 
     def feminine(self, said: str) -> str:
         return said

@@ -1,0 +1,89 @@
+"""Issue 63, French, Spanish, Italian and Portuguese: each class of misreading on sentences of our own (recipes,
+news, timetables), read as a native reader reads them, seen where a user sees it: Python (`normalize`), the
+command line's dry run (`--dry-run` prints each piece as it will be spoken; no model is loaded) and HTTP (a real
+server process: the audio of a text equals, code for code, that of the words it is read as, given with
+normalization off). Readings are compared after casefolding and keeping only letters and digits."""
+
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server_harness import API_KEY, env, shared_server
+
+from mlx_qwen3tts.text.normalize import normalize
+
+REPO = Path(__file__).resolve().parent.parent
+
+# (class, language, written, as a native reader reads it)
+CASES = [
+    # A word after a number is a unit only where it stands as one: an elided article is no litre.
+    ("context", "fr", "En 2021 l'État a dépensé 3 m de plus.",
+     "En deux mille vingt et un l'État a dépensé trois mètres de plus."),
+    ("context", "it", "Nel 2019 l’inflazione era all'1 %, nel 2022 l'8 %.",
+     "Nel duemiladiciannove l’inflazione era all'uno per cento, nel duemilaventidue l'otto per cento."),
+    ("context", "it", "Nel 2021 l'azienda ha venduto 3 l di olio.",
+     "Nel duemilaventuno l'azienda ha venduto tre litri di olio."),
+    # Degrees after "a", before "per"/"durante", before C; an ordinal after an article or before a month.
+    ("degrees", "es", "Hornear a 190º C durante 25 minutos en el 2º estante.",
+     "Hornear a ciento noventa grados Celsius durante veinticinco minutos en el segundo estante."),
+    ("degrees", "it", "Cuocere a 180° per 35 minuti, il 1° maggio.",
+     "Cuocere a centottanta gradi per trentacinque minuti, il primo maggio."),
+    ("degrees", "pt", "Asse a 220º por 15 minutos e sirva no 3º andar.",
+     "Asse a duzentos e vinte graus por quinze minutos e sirva no terceiro andar."),
+    ("degrees", "fr", "Préchauffer le four à 210° pendant 10 minutes.",
+     "Préchauffer le four à deux cent dix degrés pendant dix minutes."),
+]
+IDS = [f"{c[0]}-{c[1]}-{c[2][:24]}" for c in CASES]
+
+
+def folded(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if unicodedata.category(ch)[0] in "LN")
+
+
+@pytest.mark.parametrize("cls, language, written, said", CASES, ids=IDS)
+def test_each_class_is_read_right_in_python(cls, language, written, said):
+    assert folded(normalize(written, language)) == folded(said), normalize(written, language)
+
+
+@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
+def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
+    cases = [c for c in CASES if c[1] == language]
+    source = tmp_path / "cases.txt"  # one paragraph a case: a piece each
+    source.write_text("\n\n".join(written for _, _, written, _ in cases) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
+                           "--text-file", str(source), "--language", language], capture_output=True, text=True,
+                          env=env(), cwd=REPO, timeout=120)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == len(cases), (lines, done.stderr)
+    for line, (_, _, _, said) in zip(lines, cases):
+        assert folded(line) == folded(said), line
+
+
+@pytest.fixture(scope="module")
+def http(tmp_path_factory):
+    server = shared_server("custom_voice-0b6", tmp_path_factory.getbasetemp(), "--api-key", API_KEY)
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {API_KEY}"}, timeout=120) as client:
+        yield client
+
+
+def _speech(http, text: str, language: str, **extra) -> bytes:
+    answer = http.post("/v1/audio/speech", json={"model": "tts-1", "input": text, "voice": "serena", "temperature": 0,
+                                                 "max_new_tokens": 6, "response_format": "pcm", "language": language,
+                                                 **extra})
+    assert answer.status_code == 200, answer.text
+    return answer.content
+
+
+@pytest.mark.parametrize("cls, language, written, said", CASES, ids=IDS)
+def test_each_class_is_read_right_over_http(http, cls, language, written, said):
+    """The server speaks the text as the words a reader says (the reading shown by the Python API, which must be
+    those words); the HTTP answer shows no text, so its audio is compared with that of the words."""
+    from mlx_qwen3tts.text import spoken
+
+    words = spoken(written, language)
+    assert folded(words) == folded(said), words
+    assert _speech(http, written, language) == _speech(http, words, language, normalize=False)

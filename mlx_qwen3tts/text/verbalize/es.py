@@ -53,6 +53,11 @@ class Spanish(Romance):
     degrees_joins = ('y', 'o', 'a')
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
                      ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m"}
+    gender_endings = (("ción", "f"), ("sión", "f"), ("dad", "f"), ("tad", "f"), ("tud", "f"), ("umbre", "f"),
+                      ("ista", None), ("a", "f"), ("o", "m"), ("or", "m"))
+    singular_endings = (("ces", "z"), ("es", ""), ("s", ""))
+    not_nouns = frozenset("de del a al en y o u e que por para con sin sobre entre hasta desde según como más menos "
+                          "veces por ciento mil los las el la lo un una uno unos unas se no ya".split())
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "núm.": "número",
                             "n.º": "número", "nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volumen",
                             "art.": "artículo", "tel.": "teléfono", "fig.": "figura", "§": "párrafo"}
@@ -80,10 +85,11 @@ class Spanish(Romance):
         return self.feminine(said) if gender == "f" else self.masculine(said) if gender == "m" else said
 
     def masculine(self, said):
-        return re.sub(r"uno$", "ún", re.sub(r"^uno$", "un", said))
+        return re.sub(r"iuno$", "iún", re.sub(r"\buno$", "un", said))
 
     def feminine(self, said):
-        return re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", said))
+        head, tail = self.scale_tail(said, r"mill[oó]n(?:es)?|bill[oó]n(?:es)?")
+        return head + re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", tail))
 
     def date(self, day, month, year):
         said = f"{'primero' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"

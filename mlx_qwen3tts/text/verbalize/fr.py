@@ -60,6 +60,10 @@ class French(Romance):
     degrees_joins = ('et', 'ou', 'à')
     ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",
                      "ᵉ": "m", "ᵉʳ": "m", "ʳᵉ": "f"}
+    gender_endings = (("tion", "f"), ("sion", "f"), ("ette", "f"), ("ment", "m"), ("isme", "m"))
+    singular_endings = (("aux", "al"), ("x", ""), ("s", ""))
+    not_nouns = frozenset("de du des à au aux en et ou que par pour avec sans sur sous entre jusqu dans fois pour "
+                          "cent mille le la les un une ne pas plus moins".split())
     number_abbreviations = {"n°": "numéro", "N°": "numéro", "nº": "numéro", "no": "numéro", "p.": "page",
                             "pp.": "pages", "vol.": "volume", "chap.": "chapitre", "fig.": "figure", "art.": "article",
                             "tél.": "téléphone", "§": "paragraphe"}

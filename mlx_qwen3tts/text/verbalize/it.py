@@ -55,6 +55,13 @@ class Italian(Romance):
     degrees_before = ('per', 'fino', 'in', 'con', 'circa', 'finché', 'durante', 'ventilato', 'statico')
     degrees_joins = ('e', 'o', 'a')
     ordinal_marks = {"°": "m", "º": "m", "ª": "f"}
+    gender_endings = (("zione", "f"), ("sione", "f"), ("tà", "f"), ("tù", "f"), ("ista", None), ("a", "f"),
+                      ("o", "m"), ("ore", "m"))
+    singular_endings = (("che", "ca"), ("ghe", "ga"), ("chi", "co"), ("ghi", "go"), ("i", "o"), ("i", "e"),
+                        ("i", "a"), ("e", "a"))
+    not_nouns = frozenset("di del della dei degli delle a al alla ai agli alle da dal dalla in nel nella nei con su "
+                          "per tra fra e o ed che come più meno volte mila il lo la i gli le un una uno non già "
+                          "anni".split()[:-1])
     number_abbreviations = {"pag.": "pagina", "pagg.": "pagine", "p.": "pagina", "n.": "numero", "nr.": "numero",
                             "cap.": "capitolo", "vol.": "volume", "art.": "articolo", "tel.": "telefono",
                             "fig.": "figura", "§": "paragrafo"}
@@ -79,6 +86,21 @@ class Italian(Romance):
 
     def masculine(self, said):
         return "un" if said == "uno" else said
+
+    def say_number(self, m):
+        said = super().say_number(m)
+        if said.endswith("una") and re.match(r"\s+[aeiouàèéìòù]", m.string[m.end():m.end() + 3], re.I):
+            return said[:-1] + "'\u2060"  # "un'ora": elided, joined to its noun below
+        return said
+
+    def read(self, text):
+        return super().read(text).replace("\u2060 ", "").replace("\u2060", "")
+
+    def counted_gender(self, text, start, end):
+        gender = super().counted_gender(text, start, end)
+        if gender == "m" and re.match(r"\s+(?:s[^aeiouàèéìòù\W]|z|gn|ps|x|y)", text[end:end + 4], re.I):
+            return None  # "uno studente", "uno zaino"
+        return gender
 
     def feminine(self, said):
         return "una" if said == "uno" else said

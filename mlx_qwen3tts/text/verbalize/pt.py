@@ -55,6 +55,11 @@ class Portuguese(Romance):
     degrees_before = ('por', 'durante', 'até', 'em', 'para', 'com', 'mais', 'menos', 'aproximadamente')
     degrees_joins = ('e', 'ou', 'a')
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
+    gender_endings = (("ção", "f"), ("são", "f"), ("dade", "f"), ("tude", "f"), ("gem", "f"), ("ista", None),
+                      ("a", "f"), ("o", "m"), ("ão", "m"), ("or", "m"))
+    singular_endings = (("ões", "ão"), ("ães", "ão"), ("ãos", "ão"), ("ns", "m"), ("is", "l"), ("es", ""), ("s", ""))
+    not_nouns = frozenset("de do da dos das a ao aos à às em no na nos nas e ou que por para com sem sobre entre até "
+                          "desde segundo como mais menos vezes mil o os as um uma uns umas se não já".split())
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "n.º": "número", "nº": "número",
                             "Nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volume", "art.": "artigo",
                             "tel.": "telefone", "fig.": "figura", "§": "parágrafo"}
@@ -70,9 +75,9 @@ class Portuguese(Romance):
     _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])h([0-5]\d)?(?![\w])")
 
     def feminine(self, said):
-        said = re.sub(r"\bum$", "uma", said)
-        said = re.sub(r"\bdois$", "duas", said)
-        return re.sub(r"entos\b", "entas", said)
+        head, tail = self.scale_tail(said, r"milh(?:ão|ões)|bilh(?:ão|ões)|trilh(?:ão|ões)")
+        tail = re.sub(r"\bdois\b", "duas", re.sub(r"\bum\b", "uma", tail))
+        return head + re.sub(r"entos\b", "entas", tail)
 
     def date(self, day, month, year):
         said = f"{'primeiro' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"

@@ -3,8 +3,22 @@ the day before the month in a date, a number that agrees with a feminine noun, a
 its digits ("1er", "1.º", "1°", "1ª")."""
 
 import re
+from functools import lru_cache
+from pathlib import Path
 
 from .common import Spec
+
+DATA = Path(__file__).parent / "data"
+
+
+@lru_cache(maxsize=None)
+def genders(code: str) -> dict:
+    """{noun: 'm' or 'f'} of the nouns most often counted in a language (data/<code>_genders.tsv)."""
+    path = DATA / f"{code}_genders.tsv"
+    if not path.exists():
+        return {}
+    rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line[:1] not in "#")
+    return {noun: gender for noun, gender in rows}
 
 
 class Romance(Spec):
@@ -22,7 +36,13 @@ class Romance(Spec):
     degrees_before: tuple = ()
     degrees_joins: tuple = ()  # "and", "or", "to" after it: degrees from 40 on ("180° e 200°", "1º e 2º")
 
+    # What a noun's gender is where the table does not say: its singular's ending (plurals: `singulars`).
+    gender_endings: tuple = ()  # (ending, gender), the first that fits
+    singular_endings: tuple = ()  # (plural ending, singular ending), each tried
+    not_nouns: frozenset = frozenset()  # words after a number that are no noun counted ("de", "por")
+
     def __init__(self):
+        self.genders = genders(self.code)
         self._degree = self.units.get("°")
         self.units = {u: said for u, said in self.units.items() if u != "°"}  # "1° gennaio": an ordinal
         super().__init__()
@@ -78,10 +98,70 @@ class Romance(Spec):
         return said
 
     def unit_gender(self, unit):
-        return "f" if unit in self.feminine_units else "m"
+        return "f" if unit in self.feminine_units else self.noun_gender(self.units[unit][0].split()[0]) or "m"
 
     def currency_gender(self, currency, minor=False):
-        return "f" if currency in self.feminine_currencies and not minor else "m"
+        if currency in self.feminine_currencies and not minor:
+            return "f"
+        return self.noun_gender(self.currencies[currency][2 if minor else 0].split()[0]) or "m"
+
+    def noun_gender(self, word: str):
+        """'m' or 'f' for a noun (singular or plural) by the table, else by its ending; None for no noun."""
+        word = word.casefold()
+        if word in self.not_nouns or len(word) < 2:
+            return None
+        forms = [word] + [word[: -len(end)] + single for end, single in self.singular_endings if word.endswith(end)]
+        for form in forms:
+            if form in self.genders:
+                return self.genders[form]
+        if len(word) < 4:
+            return None
+        for form in forms:
+            for end, gender in self.gender_endings:
+                if form.endswith(end):
+                    return gender
+        return None
+
+    _NEXT_WORD = re.compile(r"[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
+
+    _LAST_WORD = re.compile(r"([^\W\d_]+)[ \u00a0]*$")
+
+    def counted_gender(self, text: str, start: int, end: int):
+        """The gender of the noun the number text[start:end] counts (the next word); None where no noun
+        follows, or where a noun comes before it (a label: "lo stato 1 indica", "capítulo 3 trata")."""
+        following = self._NEXT_WORD.match(text, end)
+        if not following:
+            return None
+        before = self._LAST_WORD.search(text, max(0, start - 30), start)
+        if before and before.group(1).casefold() in self.genders:
+            return None
+        return self.noun_gender(following.group(1))
+
+    def say_number(self, m):
+        """A number agrees with the noun it counts: "21 años" "veintiún años", "500 personas" "quinientas"."""
+        if self.decimal not in m.group(2) and not self._scale_noun.match(m.string, m.end()):
+            gender = self.counted_gender(m.string, m.start(), m.end())
+            if gender:
+                return self.number(m.group(1) + m.group(2), gender)
+        return super().say_number(m)
+
+    def dotted(self, m):
+        written = m.group(1)
+        parts = written.lstrip("-−").split(".")
+        if parts[0][0] != "0" and len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:]):  # "200.500"
+            gender = self.counted_gender(m.string, m.start(), m.end())
+            if gender:
+                return self.number(written, gender)
+        return super().dotted(m)
+
+    @staticmethod
+    def scale_tail(said: str, scales: str):
+        """(head, tail) of a said number: the tail after its last scale word ("millones"), which agrees with
+        the noun counted; the head agrees with the scale word."""
+        last = None
+        for last in re.finditer(r"\b(?:" + scales + r")\b,?", said):
+            pass
+        return (said[: last.end()], said[last.end():]) if last else ("", said)
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":

@@ -48,6 +48,14 @@ CASES = [
     ("agreement", "it", "Ho letto 1 rivista e 1 giornale in 1 ora.", "Ho letto una rivista e un giornale in un'ora."),
     ("agreement", "fr", "Le trajet dure 1 heure pour 41 places.",
      "Le trajet dure une heure pour quarante et une places."),
+    # Money with the currency's name after the amount, as with its symbol.
+    ("money", "it", "Il biglietto costa 3,00 euro, il panino 4,50 euro.",
+     "Il biglietto costa tre euro, il panino quattro euro e cinquanta centesimi."),
+    ("money", "es", "El menú del día cuesta 12,90 euros y el café 1,20 euros.",
+     "El menú del día cuesta doce euros con noventa céntimos y el café un euro con veinte céntimos."),
+    ("money", "pt", "O quilo do tomate sai por 7,90 reais na feira.",
+     "O quilo do tomate sai por sete reais e noventa centavos na feira."),
+    ("money", "fr", "Le billet coûte 2,50 dollars.", "Le billet coûte deux dollars cinquante."),
 ]
 IDS = [f"{c[0]}-{c[1]}-{c[2][:24]}" for c in CASES]
 

@@ -25,6 +25,12 @@ class Spanish(Romance):
                   "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),
                   "MXN": ("peso", "pesos", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
+    currency_words = {w: names for names in (("euro", "euros", "céntimo", "céntimos"),
+                                             ("dólar", "dólares", "centavo", "centavos"),
+                                             ("peso", "pesos", "centavo", "centavos"),
+                                             ("libra", "libras", "penique", "peniques"),
+                                             ("sol", "soles", "céntimo", "céntimos"))
+                      for w in names[:2]}
     scales = {"millones": ("millón", "millones"), "millón": ("millón", "millones"),
               "mil millones": ("mil millones", "mil millones")}
     units = {"km": ("kilómetro", "kilómetros"), "kg": ("kilogramo", "kilogramos"), "cm": ("centímetro", "centímetros"),

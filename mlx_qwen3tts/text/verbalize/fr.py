@@ -29,6 +29,9 @@ class French(Romance):
                   "₽": ("rouble", "roubles", "kopeck", "kopecks"), "R$": ("réal", "reais", "centavo", "centavos"),
                   "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes")}
     feminine_currencies = ("£", "GBP")
+    currency_words = {w: names for names in (("dollar", "dollars", "cent", "cents"),
+                                             ("franc", "francs", "centime", "centimes"))
+                      for w in names[:2]}
     scales = {"millions": ("million", "millions"), "million": ("million", "millions"),
               "milliards": ("milliard", "milliards"), "milliard": ("milliard", "milliards"),
               "M": ("million", "millions"), "Md": ("milliard", "milliards")}

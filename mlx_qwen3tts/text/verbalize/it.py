@@ -26,6 +26,11 @@ class Italian(Romance):
                   "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
                   "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
+    currency_words = {w: names for names in (("euro", "euro", "centesimo", "centesimi"),
+                                             ("dollaro", "dollari", "centesimo", "centesimi"),
+                                             ("franco", "franchi", "centesimo", "centesimi"),
+                                             ("sterlina", "sterline", "penny", "penny"))
+                      for w in names[:2]}
     scales = {"milioni": ("milione", "milioni"), "milione": ("milione", "milioni"),
               "miliardi": ("miliardo", "miliardi"),
               "mln": ("milione", "milioni"), "mld": ("miliardo", "miliardi")}

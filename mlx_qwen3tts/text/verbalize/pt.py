@@ -25,6 +25,11 @@ class Portuguese(Romance):
                   "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
                   "₽": ("rublo", "rublos", "copeque", "copeques")}
     feminine_currencies = ("£", "GBP")
+    currency_words = {w: names for names in (("real", "reais", "centavo", "centavos"),
+                                             ("euro", "euros", "centavo", "centavos"),
+                                             ("dólar", "dólares", "centavo", "centavos"),
+                                             ("libra", "libras", "pêni", "pence"))
+                      for w in names[:2]}
     scales = {"milhões": ("milhão", "milhões"), "milhão": ("milhão", "milhões"), "bilhões": ("bilhão", "bilhões"),
               "bilhão": ("bilhão", "bilhões"), "mil": ("mil", "mil"), "mi": ("milhão", "milhões"),
               "bi": ("bilhão", "bilhões")}

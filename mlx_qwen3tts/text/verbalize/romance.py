@@ -40,6 +40,7 @@ class Romance(Spec):
     gender_endings: tuple = ()  # (ending, gender), the first that fits
     singular_endings: tuple = ()  # (plural ending, singular ending), each tried
     not_nouns: frozenset = frozenset()  # words after a number that are no noun counted ("de", "por")
+    currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
     def __init__(self):
         self.genders = genders(self.code)
@@ -55,6 +56,10 @@ class Romance(Spec):
         # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        if self.currency_words:  # said as money after an amount only: "el euro 2 veces" is no money
+            words = "|".join(re.escape(w) for w in sorted(self.currency_words, key=len, reverse=True))
+            self._money_words = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")[ \u00a0](" + words + r")(?![\w'’])")
+            self.currencies = {**self.currencies, **self.currency_words}
         self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CF])(?![\w'’])")
         self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
         months = "|".join(self.months)
@@ -66,6 +71,12 @@ class Romance(Spec):
         if gender == "f":
             said = re.sub(r"o\b", "a", said)
         return said
+
+    def read_money(self, text):
+        text = super().read_money(text)
+        if self.currency_words:
+            text = self._money_words.sub(lambda m: self.money(m.group(1), m.group(2), None), text)
+        return text
 
     def read_measures(self, text):
         text = self._temperature.sub(lambda m: self.measure(m.group(1), "°" + m.group(2)), text)

@@ -56,6 +56,25 @@ CASES = [
     ("money", "pt", "O quilo do tomate sai por 7,90 reais na feira.",
      "O quilo do tomate sai por sete reais e noventa centavos na feira."),
     ("money", "fr", "Le billet coûte 2,50 dollars.", "Le billet coûte deux dollars cinquante."),
+    # Recipe abbreviations read, with their gender and number.
+    ("unread", "fr", "Ajouter 2 c. à soupe de sucre, 1 c. à café de sel et 25 cL de lait, puis cuire 10 mn.",
+     "Ajouter deux cuillères à soupe de sucre, une cuillère à café de sel et vingt-cinq centilitres de lait, "
+     "puis cuire dix minutes."),
+    ("unread", "es", "Mezclar 250 gr. de harina con 1 cdta. de sal y 2 cdas. de aceite.",
+     "Mezclar doscientos cincuenta gramos de harina con una cucharadita de sal y dos cucharadas de aceite."),
+    ("unread", "pt", "Junte 2 xíc. (chá) de farinha e 1 colher (sopa) de manteiga.",
+     "Junte duas xícaras de chá de farinha e uma colher de sopa de manteiga."),
+    # Fractions: vulgar ones, the fraction slash, halves that agree, Spanish parts from eleven on.
+    ("fraction", "es", "Añadir ½ taza de leche, 3⁄4 kg de patatas y dejar 1 1/2 h; es 1/13 del total.",
+     "Añadir media taza de leche, tres cuartos de kilogramo de patatas y dejar una hora y media; es un treceavo "
+     "del total."),
+    ("fraction", "it", "Versare ½ bicchiere di vino e cuocere 1½ h.",
+     "Versare un mezzo bicchiere di vino e cuocere un'ora e mezza."),
+    ("fraction", "pt", "Use ½ xícara de açúcar e 1/2 l de leite.", "Use meia xícara de açúcar e meio litro de leite."),
+    ("fraction", "fr", "Laisser reposer ½ heure et ajouter 1/2 l de lait.",
+     "Laisser reposer une demi-heure et ajouter un demi-litre de lait."),
+    ("ordinal", "es", "Vive en la 13.ª planta y quedó 11.º en la carrera.",
+     "Vive en la decimotercera planta y quedó undécimo en la carrera."),
 ]
 IDS = [f"{c[0]}-{c[1]}-{c[2][:24]}" for c in CASES]
 

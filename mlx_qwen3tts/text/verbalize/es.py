@@ -2,6 +2,7 @@
 "5 de mayo de 2024", "siglo XX" "siglo veinte", "Felipe II" "Felipe segundo", "p. ej." "por ejemplo"."""
 
 import re
+import unicodedata
 
 from .romance import Romance
 
@@ -25,6 +26,7 @@ class Spanish(Romance):
                   "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),
                   "MXN": ("peso", "pesos", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
+    halves = ('medio', 'media')
     currency_words = {w: names for names in (("euro", "euros", "céntimo", "céntimos"),
                                              ("dólar", "dólares", "centavo", "centavos"),
                                              ("peso", "pesos", "centavo", "centavos"),
@@ -48,6 +50,12 @@ class Spanish(Romance):
              "MHz": ("megahercio", "megahercios"),
              "GHz": ("gigahercio", "gigahercios"), "W": ("vatio", "vatios"), "kW": ("kilovatio", "kilovatios"),
              "kWh": ("kilovatio hora", "kilovatios hora"), "V": ("voltio", "voltios"), "ha": ("hectárea", "hectáreas")}
+    units = {**units, **dict.fromkeys(("gr", "gr.", "grs."), ("gramo", "gramos")),
+             **dict.fromkeys(("cda.", "cdas.", "cda", "cdas"), ("cucharada", "cucharadas")),
+             **dict.fromkeys(("cdta.", "cdtas.", "cdta", "cdtas", "cdita.", "cditas."), ("cucharadita", "cucharaditas")),
+             "cc": ("centímetro cúbico", "centímetros cúbicos"), "dl": ("decilitro", "decilitros"),
+             "cl": ("centilitro", "centilitros"), "kcal": ("kilocaloría", "kilocalorías"),
+             "ud.": ("unidad", "unidades"), "uds.": ("unidad", "unidades")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones")
@@ -55,8 +63,8 @@ class Spanish(Romance):
     range_word = "a"
     articles = ('el', 'la', 'los', 'las', 'lo', 'del', 'al', 'su', 'sus', 'un', 'una', 'este', 'esta', 'ese', 'esa')
     degrees_after = ('a', 'hasta', 'entre')
-    degrees_before = ('durante', 'por', 'hasta', 'en', 'para', 'con', 'más', 'menos', 'aproximadamente', 'aprox', 'unos', 'unas')
-    degrees_joins = ('y', 'o', 'a')
+    degrees_before = ('durante', 'por', 'hasta', 'para', 'con', 'más', 'menos', 'aproximadamente', 'aprox', 'unos', 'unas')
+    degrees_joins = ('y', 'o', 'a', 'en')
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
                      ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m"}
     gender_endings = (("ción", "f"), ("sión", "f"), ("dad", "f"), ("tad", "f"), ("tud", "f"), ("umbre", "f"),
@@ -64,6 +72,7 @@ class Spanish(Romance):
     singular_endings = (("ces", "z"), ("es", ""), ("s", ""))
     not_nouns = frozenset("de del a al en y o u e que por para con sin sobre entre hasta desde según como más menos "
                           "veces por ciento mil los las el la lo un una uno unos unas se no ya".split())
+    in_context = ("gr.", "grs.", "cda.", "cdas.", "cdta.", "cdtas.", "cdita.", "cditas.", "ud.", "uds.")  # units after a number (`units`)
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "núm.": "número",
                             "n.º": "número", "nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volumen",
                             "art.": "artículo", "tel.": "teléfono", "fig.": "figura", "§": "párrafo"}
@@ -78,9 +87,19 @@ class Spanish(Romance):
     fractions = {(1, 2): "un medio", (1, 3): "un tercio", (2, 3): "dos tercios", (1, 4): "un cuarto",
                  (3, 4): "tres cuartos"}
 
+    # num2words' ordinals as the RAE writes them: "decimotercero" (one word), "undécimo", "cuadragésimo".
+    _ORDINAL_FIXES = ((re.compile(r"décimo ?primero"), "undécimo"), (re.compile(r"décimo ?segundo"), "duodécimo"),
+                      (re.compile(r"décimo ?octavo"), "decimoctavo"), (re.compile(r"décimo ?(?=[a-zé])"), "decimo"),
+                      (re.compile("quadra"), "cuadra"), (re.compile("cuadrigent"), "cuadringent"),
+                      (re.compile("septigent"), "septingent"), (re.compile("octigent"), "octingent"))
+
     def ordinal(self, n, gender="m", mark=""):
         gender = self.ordinal_marks.get(mark, gender)
         said = self.n2w(n, "ordinal")
+        if gender == "short" and n % 100 == 11:
+            said = re.sub(r"décimo ?primero", "decimoprimero", said)
+        for pattern, fixed in self._ORDINAL_FIXES:
+            said = pattern.sub(fixed, said)
         if gender == "short":
             return re.sub(r"(primer|tercer)o$", r"\1", said)
         return re.sub(r"o\b", "a", said) if gender == "f" else said
@@ -96,6 +115,15 @@ class Spanish(Romance):
     def feminine(self, said):
         head, tail = self.scale_tail(said, r"mill[oó]n(?:es)?|bill[oó]n(?:es)?")
         return head + re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", tail))
+
+    def fraction(self, numerator, denominator):
+        if denominator <= 10 or (numerator, denominator) in self.fractions:
+            return super().fraction(numerator, denominator)
+        # From eleven on a part is the number and "-avo": "un treceavo", "tres veinteavos", "un treintavo".
+        base = unicodedata.normalize("NFD", self.n2w(denominator).replace(" y ", "i"))
+        base = "".join(ch for ch in base if not unicodedata.combining(ch))
+        name = (base[:-1] if base.endswith(("a", "uno")) else base) + "avo"
+        return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
 
     def date(self, day, month, year):
         said = f"{'primero' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"

@@ -29,6 +29,7 @@ class French(Romance):
                   "₽": ("rouble", "roubles", "kopeck", "kopecks"), "R$": ("réal", "reais", "centavo", "centavos"),
                   "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes")}
     feminine_currencies = ("£", "GBP")
+    halves = ('demi', 'demie')
     currency_words = {w: names for names in (("dollar", "dollars", "cent", "cents"),
                                              ("franc", "francs", "centime", "centimes"))
                       for w in names[:2]}
@@ -52,6 +53,13 @@ class French(Romance):
              "MHz": ("mégahertz", "mégahertz"), "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"),
              "kW": ("kilowatt", "kilowatts"), "kWh": ("kilowattheure", "kilowattheures"), "V": ("volt", "volts"),
              "ha": ("hectare", "hectares")}
+    units = {**units, "mn": ("minute", "minutes"), "h": ("heure", "heures"), "dL": ("décilitre", "décilitres"), "dl": ("décilitre", "décilitres"),
+             "cL": ("centilitre", "centilitres"), "mL": ("millilitre", "millilitres"),
+             "kcal": ("kilocalorie", "kilocalories"),
+             **dict.fromkeys(("c. à soupe", "c. à s.", "càs", "cuil. à soupe", "c. s."),
+                             ("cuillère à soupe", "cuillères à soupe")),
+             **dict.fromkeys(("c. à café", "c. à c.", "càc", "cuil. à café", "c. c."),
+                             ("cuillère à café", "cuillères à café"))}
     feminine_units = ("t", "min", "s", "ms")
     percent = "pour cent"
     scale_nouns = ("million", "millions", "milliard", "milliards")
@@ -59,14 +67,15 @@ class French(Romance):
     range_word = "à"
     articles = ('le', 'la', 'les', 'du', 'des', 'au', 'aux', 'un', 'une', 'son', 'sa', 'ce', 'cette')
     degrees_after = ('à', 'jusqu', 'entre')
-    degrees_before = ('pendant', 'à', 'jusqu', 'pour', 'avec', 'environ', 'durant')
-    degrees_joins = ('et', 'ou', 'à')
+    degrees_before = ('pendant', 'jusqu', 'pour', 'avec', 'environ', 'durant')
+    degrees_joins = ('et', 'ou', 'à', 'en')
     ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",
                      "ᵉ": "m", "ᵉʳ": "m", "ʳᵉ": "f"}
     gender_endings = (("tion", "f"), ("sion", "f"), ("ette", "f"), ("ment", "m"), ("isme", "m"))
     singular_endings = (("aux", "al"), ("x", ""), ("s", ""))
     not_nouns = frozenset("de du des à au aux en et ou que par pour avec sans sur sous entre jusqu dans fois pour "
                           "cent mille le la les un une ne pas plus moins".split())
+    in_context = ("c. à soupe", "c. à café", "c. à s.", "c. à c.", "cuil. à soupe", "cuil. à café")  # units after a number (`units`)
     number_abbreviations = {"n°": "numéro", "N°": "numéro", "nº": "numéro", "no": "numéro", "p.": "page",
                             "pp.": "pages", "vol.": "volume", "chap.": "chapitre", "fig.": "figure", "art.": "article",
                             "tél.": "téléphone", "§": "paragraphe"}
@@ -81,7 +90,7 @@ class French(Romance):
     fractions = {(1, 2): "un demi", (1, 3): "un tiers", (2, 3): "deux tiers", (1, 4): "un quart",
                  (3, 4): "trois quarts"}
     _pairs = re.compile(r"(?<![\w.,])0\d(?:[ .\u00a0]\d\d){4}(?![\w]|[.,]\d)")
-    _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\s?h\s?([0-5]\d)?(?![\w])")
+    _hours = re.compile(r"(?<![\w.,:/])([01]?\d|2[0-3])\s?h\s?([0-5]\d)?(?![\w])")
 
     def feminine(self, said):
         return re.sub(r"\bun$", "une", said)
@@ -127,6 +136,12 @@ class French(Romance):
             plural = name if name.endswith("s") or numerator == 1 else name + "s"
             return f"{self.cardinal(numerator, 'm')} {plural}"
         return super().fraction(numerator, denominator)
+
+    def half_of(self, half, noun):
+        return f"{'un' if half == 'demi' else 'une'} demi-{noun}"
+
+    def of(self, noun):
+        return f"d'{noun}" if noun[0] in "aeiouéèh" else f"de {noun}"
 
 
 read = French().read

@@ -26,6 +26,7 @@ class Italian(Romance):
                   "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
                   "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
+    halves = ('mezzo', 'mezza')
     currency_words = {w: names for names in (("euro", "euro", "centesimo", "centesimi"),
                                              ("dollaro", "dollari", "centesimo", "centesimi"),
                                              ("franco", "franchi", "centesimo", "centesimi"),
@@ -50,6 +51,8 @@ class Italian(Romance):
              "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"),
              "W": ("watt", "watt"), "kW": ("chilowatt", "chilowatt"), "kWh": ("chilowattora", "chilowattora"),
              "V": ("volt", "volt"), "A": ("ampere", "ampere"), "ha": ("ettaro", "ettari")}
+    units = {**units, "gr": ("grammo", "grammi"), "gr.": ("grammo", "grammi"), "hg": ("etto", "etti"),
+             "cl": ("centilitro", "centilitri"), "dl": ("decilitro", "decilitri"), "kcal": ("chilocaloria", "chilocalorie")}
     feminine_units = ("t", "h")
     percent = "per cento"
     scale_nouns = ("milione", "milioni", "miliardo", "miliardi")
@@ -57,8 +60,8 @@ class Italian(Romance):
     range_word = "a"
     articles = ('il', 'lo', 'la', 'i', 'gli', 'le', 'del', 'dello', 'della', 'dei', 'degli', 'delle', 'al', 'allo', 'alla', 'ai', 'agli', 'alle', 'nel', 'nello', 'nella', 'dal', 'dallo', 'dalla', 'un', 'una', 'uno', 'suo', 'sua', 'quel', 'quella', 'questo', 'questa')
     degrees_after = ('a', 'fino', 'tra', 'fra', 'da')
-    degrees_before = ('per', 'fino', 'in', 'con', 'circa', 'finché', 'durante', 'ventilato', 'statico')
-    degrees_joins = ('e', 'o', 'a')
+    degrees_before = ('per', 'fino', 'con', 'circa', 'finché', 'durante', 'ventilato', 'statico')
+    degrees_joins = ('e', 'o', 'a', 'in')
     ordinal_marks = {"°": "m", "º": "m", "ª": "f"}
     gender_endings = (("zione", "f"), ("sione", "f"), ("tà", "f"), ("tù", "f"), ("ista", None), ("a", "f"),
                       ("o", "m"), ("ore", "m"))
@@ -67,6 +70,7 @@ class Italian(Romance):
     not_nouns = frozenset("di del della dei degli delle a al alla ai agli alle da dal dalla in nel nella nei con su "
                           "per tra fra e o ed che come più meno volte mila il lo la i gli le un una uno non già "
                           "anni".split()[:-1])
+    in_context = ("gr.",)  # units after a number (`units`)
     number_abbreviations = {"pag.": "pagina", "pagg.": "pagine", "p.": "pagina", "n.": "numero", "nr.": "numero",
                             "cap.": "capitolo", "vol.": "volume", "art.": "articolo", "tel.": "telefono",
                             "fig.": "figura", "§": "paragrafo"}
@@ -91,6 +95,19 @@ class Italian(Romance):
 
     def masculine(self, said):
         return "un" if said == "uno" else said
+
+    def half_of(self, half, noun):
+        return f"{'un' if half == 'mezzo' else 'una'} {half} {noun}"  # "un mezzo bicchiere", "una mezza tazza"
+
+    def counted(self, n, gender, noun):
+        return self._elided(super().counted(n, gender, noun))
+
+    def measure(self, amount, unit):
+        return self._elided(super().measure(amount, unit))
+
+    @staticmethod
+    def _elided(said):
+        return re.sub(r"^una (?=[aeiouàèéìòù])", "un'", said)
 
     def say_number(self, m):
         said = super().say_number(m)

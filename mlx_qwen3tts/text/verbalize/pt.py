@@ -25,6 +25,7 @@ class Portuguese(Romance):
                   "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
                   "₽": ("rublo", "rublos", "copeque", "copeques")}
     feminine_currencies = ("£", "GBP")
+    halves = ('meio', 'meia')
     currency_words = {w: names for names in (("real", "reais", "centavo", "centavos"),
                                              ("euro", "euros", "centavo", "centavos"),
                                              ("dólar", "dólares", "centavo", "centavos"),
@@ -49,6 +50,11 @@ class Portuguese(Romance):
              "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"),
              "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"), "kW": ("quilowatt", "quilowatts"),
              "kWh": ("quilowatt-hora", "quilowatts-hora"), "V": ("volt", "volts"), "ha": ("hectare", "hectares")}
+    units = {**units, **dict.fromkeys(("xíc.", "xícs.", "xic."), ("xícara", "xícaras")),
+             "colh.": ("colher", "colheres"), "c. de sopa": ("colher de sopa", "colheres de sopa"),
+             "c. de chá": ("colher de chá", "colheres de chá"), "c. de café": ("colher de café", "colheres de café"),
+             "c. de sobremesa": ("colher de sobremesa", "colheres de sobremesa"), "kcal": ("quilocaloria", "quilocalorias"),
+             "dl": ("decilitro", "decilitros"), "cl": ("centilitro", "centilitros")}
     feminine_units = ("t", "h")
     percent = "por cento"
     scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")
@@ -57,14 +63,15 @@ class Portuguese(Romance):
     range_word = "a"
     articles = ('o', 'os', 'as', 'do', 'dos', 'das', 'no', 'nos', 'nas', 'ao', 'aos', 'um', 'uma', 'seu', 'sua', 'este', 'esta', 'esse', 'essa')
     degrees_after = ('a', 'até', 'entre')
-    degrees_before = ('por', 'durante', 'até', 'em', 'para', 'com', 'mais', 'menos', 'aproximadamente')
-    degrees_joins = ('e', 'ou', 'a')
+    degrees_before = ('por', 'durante', 'até', 'para', 'com', 'mais', 'menos', 'aproximadamente')
+    degrees_joins = ('e', 'ou', 'a', 'em')
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
     gender_endings = (("ção", "f"), ("são", "f"), ("dade", "f"), ("tude", "f"), ("gem", "f"), ("ista", None),
                       ("a", "f"), ("o", "m"), ("ão", "m"), ("or", "m"))
     singular_endings = (("ões", "ão"), ("ães", "ão"), ("ãos", "ão"), ("ns", "m"), ("is", "l"), ("es", ""), ("s", ""))
     not_nouns = frozenset("de do da dos das a ao aos à às em no na nos nas e ou que por para com sem sobre entre até "
                           "desde segundo como mais menos vezes mil o os as um uma uns umas se não já".split())
+    in_context = ("xíc.", "xícs.", "colh.", "c. (sopa)", "c. (chá)", "c. (café)")  # units after a number (`units`)
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "n.º": "número", "nº": "número",
                             "Nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volume", "art.": "artigo",
                             "tel.": "telefone", "fig.": "figura", "§": "parágrafo"}
@@ -101,6 +108,13 @@ class Portuguese(Romance):
 
     def cardinal(self, n, gender=None):
         return super().cardinal(n, gender).replace(",", "")
+
+    # "1 colher (sopa)", "2 xíc. (chá)": the measure's kind in brackets, said "de sopa", "de chá".
+    _spoon = re.compile(r"(?<![\w.])(colher(?:es)?|xícaras?|xícs?\.|colh\.|c\.)\s?\((sopa|chá|café|sobremesa)\)",
+                        re.I)
+
+    def read_measures(self, text):
+        return super().read_measures(self._spoon.sub(r"\1 de \2", text))
 
     def read_times(self, text):
         text = super().read_times(text)

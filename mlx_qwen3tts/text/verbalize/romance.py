@@ -40,6 +40,7 @@ class Romance(Spec):
     gender_endings: tuple = ()  # (ending, gender), the first that fits
     singular_endings: tuple = ()  # (plural ending, singular ending), each tried
     not_nouns: frozenset = frozenset()  # words after a number that are no noun counted ("de", "por")
+    halves = ("", "")  # "half" before a masculine and a feminine noun ("medio litro", "media hora")
     currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
     def __init__(self):
@@ -51,7 +52,11 @@ class Romance(Spec):
         # an article, "Nel 2021 l'inflazione"), and not a letter joined to another word.
         sign = r"(?:(?<![\w.,])[-−+])?"
         units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
-        self._unit = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?(" + units + r")(?![\w/²³'’])")
+        self._unit = re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?(" + units + r")(?![\w/²³'’])")
+        # A fraction of a unit or a noun: "1/2 l" "medio litro", "1 1/2 h" "una hora y media", "3/4 kg".
+        self._fraction_unit = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?(\d{1,2})/(\d{1,2})\s?(" + units
+                                         + r")(?![\w/²³'’])")
+        self._half_noun = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?1/2[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
         marks = "|".join(re.escape(m) for m in sorted(self.ordinal_marks, key=len, reverse=True) if "°" not in m)
         # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
@@ -82,7 +87,55 @@ class Romance(Spec):
         text = self._temperature.sub(lambda m: self.measure(m.group(1), "°" + m.group(2)), text)
         if self._degree:
             text = self._marked.sub(self._degrees_or_ordinal, text)
-        return super().read_measures(text)
+        text = self._fraction_unit.sub(self._unit_fraction, text)
+        return self._unit.sub(self._measure, text)
+
+    def _unit_fraction(self, m):
+        whole, numerator, denominator, unit = m.groups()
+        if not 0 < int(numerator) < int(denominator) <= 16 or not self.halves[0]:
+            return m.group(0)
+        said = self._unit_fraction_said(whole, numerator, denominator, unit)
+        return said + "." if unit.endswith(".") and self._ends_sentence(m.string[m.end():]) else said
+
+    def _unit_fraction_said(self, whole, numerator, denominator, unit):
+        singular, plural = self.units[unit][0], self.units[unit][-1]
+        gender = self.unit_gender(unit)
+        if (numerator, denominator) == ("1", "2"):
+            half = self.halves[gender == "f"]
+            if whole:
+                noun = singular if whole == "1" else plural
+                return f"{self.counted(int(whole), gender, noun)} {self.and_word} {half}"
+            return self.half_of(half, singular)
+        part = f"{self.fraction(int(numerator), int(denominator))} {self.of(singular)}"
+        if whole:
+            return f"{self.counted(int(whole), gender, singular if whole == '1' else plural)} {self.and_word} {part}"
+        return part
+
+    def counted(self, n: int, gender: str, noun: str) -> str:
+        """A whole number and the noun it counts."""
+        return f"{self.cardinal(n, gender)} {noun}".rstrip()
+
+    def half_of(self, half: str, noun: str) -> str:
+        return f"{half} {noun}"
+
+    def of(self, noun: str) -> str:
+        return f"{self.of_word} {noun}"
+
+    def read_fractions(self, text):
+        def half(m):
+            whole, noun = m.groups()
+            gender = self.noun_gender(noun)
+            if not gender or not self.halves[0]:
+                return m.group(0)
+            if whole:
+                return f"{self.counted(int(whole), gender, '')} {self.and_word} {self.halves[gender == 'f']} {noun}"
+            return self.half_of(self.halves[gender == "f"], noun)
+        return super().read_fractions(self._half_noun.sub(half, text))
+
+    def _measure(self, m):
+        said = self.measure(m.group(1), m.group(2))
+        # An abbreviation's dot ("200 gr.") ends the sentence too where the text ends or a capital follows.
+        return said + "." if m.group(2).endswith(".") and self._ends_sentence(m.string[m.end():]) else said
 
     def _degrees_or_ordinal(self, m):
         """"a 190º", "180° per 35 minuti", "30°." as degrees; "el 1º piso", "1° gennaio" left to the ordinals."""
@@ -91,6 +144,8 @@ class Romance(Spec):
         after = re.match(r"\s+([^\W\d]+)", m.string[m.end():])
         after = after.group(1).casefold() if after else ""
         if after in self.months or before in self.articles:
+            return m.group(0)
+        if m.group(2).startswith("."):  # "11.º": the dot is an ordinal's only
             return m.group(0)
         if (after in self.degrees_before or before in self.degrees_after or not after and "°" in m.group(2)
                 or {after, before} & set(self.degrees_joins) and self.value(m.group(1).lstrip("-−+"))[0] >= 40):
@@ -215,6 +270,18 @@ class Romance(Spec):
                 of = "d'" if elided else self.of_word + " "
                 return f"{head} {of}{name}"
         return said
+
+    _FRACTION_SLASH = re.compile(r"(?<=\d)\u2044(?=\d)")
+    _VULGAR = re.compile(r"(?<![\w.,])(?:(\d{1,3})\s?)?([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])")
+    _VULGAR_VALUE = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5", "⅗": "3/5",
+                     "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"}
+
+    def read(self, text):
+        # "3⁄4" (a fraction slash) and "1½" as the fractions they write, read by the fraction passes.
+        text = self._FRACTION_SLASH.sub("/", text)
+        text = self._VULGAR.sub(lambda m: (m.group(1) + " " if m.group(1) else "") + self._VULGAR_VALUE[m.group(2)],
+                                text)
+        return super().read(text)
 
     def read_written_dates(self, text):
         if self.day_one:

@@ -16,6 +16,8 @@ class Spanish(Romance):
     fraction_digits = "number"
     minus, plus = "menos", "más"
     months = MONTHS
+    month_abbreviations = {"ene.": 0, "feb.": 1, "mar.": 2, "abr.": 3, "jun.": 5, "jul.": 6, "ago.": 7, "sep.": 8,
+                           "sept.": 8, "oct.": 9, "nov.": 10, "dic.": 11}
     joiner = " con "
     currencies = {"€": ("euro", "euros", "céntimo", "céntimos"), "EUR": ("euro", "euros", "céntimo", "céntimos"),
                   "$": ("dólar", "dólares", "centavo", "centavos"), "USD": ("dólar", "dólares", "centavo", "centavos"),
@@ -34,6 +36,7 @@ class Spanish(Romance):
                                              ("sol", "soles", "céntimo", "céntimos"))
                       for w in names[:2]}
     scales = {"millones": ("millón", "millones"), "millón": ("millón", "millones"),
+              "billones": ("billón", "billones"), "billón": ("billón", "billones"),
               "mil millones": ("mil millones", "mil millones")}
     units = {"km": ("kilómetro", "kilómetros"), "kg": ("kilogramo", "kilogramos"), "cm": ("centímetro", "centímetros"),
              "mm": ("milímetro", "milímetros"), "m": ("metro", "metros"), "g": ("gramo", "gramos"),
@@ -58,7 +61,8 @@ class Spanish(Romance):
              "ud.": ("unidad", "unidades"), "uds.": ("unidad", "unidades")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
-    scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones")
+    scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",
+                   "cuatrillón", "cuatrillones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     range_word = "a"
     articles = ('el', 'la', 'los', 'las', 'lo', 'del', 'al', 'su', 'sus', 'un', 'una', 'este', 'esta', 'ese', 'esa')
@@ -66,7 +70,9 @@ class Spanish(Romance):
     degrees_before = ('durante', 'por', 'hasta', 'para', 'con', 'más', 'menos', 'aproximadamente', 'aprox', 'unos', 'unas')
     degrees_joins = ('y', 'o', 'a', 'en')
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
-                     ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m"}
+                     ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m",
+                     **{m + "o": "m" for m in ("r", "d", "t", "m", "v", "n")},
+                     **{m + "a": "f" for m in ("r", "d", "t", "m", "v", "n")}}
     gender_endings = (("ción", "f"), ("sión", "f"), ("dad", "f"), ("tad", "f"), ("tud", "f"), ("umbre", "f"),
                       ("ista", None), ("a", "f"), ("o", "m"), ("or", "m"))
     singular_endings = (("ces", "z"), ("es", ""), ("s", ""))
@@ -124,6 +130,24 @@ class Spanish(Romance):
         base = "".join(ch for ch in base if not unicodedata.combining(ch))
         name = (base[:-1] if base.endswith(("a", "uno")) else base) + "avo"
         return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
+
+    def __init__(self):
+        super().__init__()
+        day = r"(0?[1-9]|[12]\d|3[01])"
+        # "5 febrero", "30 julio del 2020", "abril 30", "junio 11 2000": as "cinco de febrero" is said.
+        self._day_month = re.compile(r"(?<![\w.,/])" + day + r"\s(?:de\s)?(" + self._month + r")(?!\w)"
+                                     r"(?:\s(?:(de|del)\s)?(\d{4})(?![\w]|[.,]\d))?")
+        self._month_day = re.compile(r"(?<![\w.])(" + self._month + r")(?<=\w|\.)\s" + day + r"(?![\w:/]|[.,]\d)"
+                                     r"(?:,?\s(\d{4})(?![\w]|[.,]\d))?")
+
+    def read_written_dates(self, text):
+        def day_month(m):
+            said = self.date(int(m.group(1)), self.month_of(m.group(2)), None)
+            return said + (f" {m.group(3) or 'de'} {self.year(int(m.group(4)))}" if m.group(4) else "")
+        text = self._day_month.sub(day_month, text)
+        text = self._month_day.sub(lambda m: self.date(int(m.group(2)), self.month_of(m.group(1)),
+                                                       int(m.group(3)) if m.group(3) else None), text)
+        return super().read_written_dates(text)
 
     def date(self, day, month, year):
         said = f"{'primero' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"

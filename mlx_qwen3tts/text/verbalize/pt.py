@@ -84,7 +84,7 @@ class Portuguese(Romance):
                "¼": "um quarto", "¾": "três quartos", "~": "cerca de", "‰": "por mil"}
     fractions = {(1, 2): "um meio", (1, 3): "um terço", (2, 3): "dois terços", (1, 4): "um quarto",
                  (3, 4): "três quartos"}
-    _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])h([0-5]\d)?(?![\w])")
+    _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])[hH]([0-5]\d)?(?![\w])")
 
     def feminine(self, said):
         head, tail = self.scale_tail(said, r"milh(?:ão|ões)|bilh(?:ão|ões)|trilh(?:ão|ões)")
@@ -106,8 +106,25 @@ class Portuguese(Romance):
             return said + f" e {self.cardinal(minutes)} minutos e {self.cardinal(seconds)} segundos"
         return said + (f" e {self.cardinal(minutes)}" if minutes else "")
 
+    _SCALE_AND = re.compile(r"\b(mi|bi|tri|quatri)(lh(?:ão|ões)),?(?: e)? (?=\w)")
+    _SCALE_POWER = {"mi": 2, "bi": 3, "tri": 4, "quatri": 5}
+
     def cardinal(self, n, gender=None):
-        return super().cardinal(n, gender).replace(",", "")
+        # "e" after a scale word only before a last part below a hundred or of one figure ("um milhão e
+        # duzentos mil", "dois bilhões e um", but "um milhão dez mil cento e um"), as NeMo's data reads them.
+        def joined(m):
+            rest = n % 1000 ** self._SCALE_POWER[m.group(1)]
+            alone = rest < 100 or len(str(rest).strip("0").replace("0", "")) == 1
+            return f"{m.group(1)}{m.group(2)} {'e ' if alone else ''}"
+        return self._SCALE_AND.sub(joined, super().cardinal(n, gender).replace(",", ""))
+
+    def fraction(self, numerator, denominator):
+        if denominator <= 10 or denominator in (100, 1000) or (numerator, denominator) in self.fractions:
+            if denominator in (100, 1000):
+                name = "centésimo" if denominator == 100 else "milésimo"
+                return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
+            return super().fraction(numerator, denominator)
+        return f"{self.cardinal(numerator, 'm')} {self.cardinal(denominator)} avo{'s' if numerator > 1 else ''}"
 
     # "1 colher (sopa)", "2 xíc. (chá)": the measure's kind in brackets, said "de sopa", "de chá".
     _spoon = re.compile(r"(?<![\w.])(colher(?:es)?|xícaras?|xícs?\.|colh\.|c\.)\s?\((sopa|chá|café|sobremesa)\)",

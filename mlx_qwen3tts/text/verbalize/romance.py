@@ -68,7 +68,7 @@ class Romance(Spec):
         self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CF])(?![\w'’])")
         self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
         months = "|".join(self.months)
-        self._day_one = re.compile(r"(?<![\w.,])1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
+        self._day_one = re.compile(r"(?<![\w.,])0?1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
 
     def ordinal(self, n, gender="m", mark=""):
         gender = self.ordinal_marks.get(mark.lstrip("."), self.ordinal_marks.get(mark, gender))
@@ -130,7 +130,10 @@ class Romance(Spec):
             if whole:
                 return f"{self.counted(int(whole), gender, '')} {self.and_word} {self.halves[gender == 'f']} {noun}"
             return self.half_of(self.halves[gender == "f"], noun)
-        return super().read_fractions(self._half_noun.sub(half, text))
+        text = self._half_noun.sub(half, text)
+        return super().read_fractions(self._NEGATIVE_FRACTION.sub(self.minus + " ", text))
+
+    _NEGATIVE_FRACTION = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,2}/\d{1,2}(?![\w/]|[.,]\d))")
 
     def _measure(self, m):
         said = self.measure(m.group(1), m.group(2))
@@ -215,7 +218,8 @@ class Romance(Spec):
         written = m.group(1)
         parts = written.lstrip("-−").split(".")
         if parts[0][0] != "0" and len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:]):  # "200.500"
-            gender = self.counted_gender(m.string, m.start(), m.end())
+            scale = self._scale_noun and self._scale_noun.match(m.string, m.end())
+            gender = self.scale_gender if scale else self.counted_gender(m.string, m.start(), m.end())
             if gender:
                 return self.number(written, gender)
         return super().dotted(m)
@@ -253,7 +257,7 @@ class Romance(Spec):
     half = ""  # "and a half" after a whole number ("et demi")
     of_word = "de"  # between a scale word and its currency ("un millón de euros")
     _SCALE_END = re.compile(r"(?:mill[oó]n(?:es)?|milh(?:ão|ões)|millions?|milliards?|milion[ei]|miliard[oi]|"
-                            r"bilh(?:ão|ões))$")
+                            r"bilh(?:ão|ões)|bill[oó]n(?:es)?)$")
 
     def mixed(self, whole, numerator, denominator):
         if (numerator, denominator) == (1, 2) and self.half:

@@ -75,6 +75,14 @@ CASES = [
      "Laisser reposer une demi-heure et ajouter un demi-litre de lait."),
     ("ordinal", "es", "Vive en la 13.ª planta y quedó 11.º en la carrera.",
      "Vive en la decimotercera planta y quedó undécimo en la carrera."),
+    ("ordinal", "fr", "Les 1ᵉʳˢ arrivés au XIXᵉ siècle et les 2ᵈᵉˢ places.",
+     "Les premiers arrivés au dix-neuvième siècle et les secondes places."),
+    ("date", "es", "El concierto es el 5 febrero 2025 y el ensayo abril 30.",
+     "El concierto es el cinco de febrero de dos mil veinticinco y el ensayo treinta de abril."),
+    ("cardinal", "pt", "A cidade tem 1.010.101 habitantes e recebeu 1.200.000 visitantes.",
+     "A cidade tem um milhão dez mil cento e um habitantes e recebeu um milhão e duzentos mil visitantes."),
+    ("measure", "es", "El tren va a 245 mph entre 2 ciudades.",
+     "El tren va a doscientas cuarenta y cinco millas por hora entre dos ciudades."),
 ]
 IDS = [f"{c[0]}-{c[1]}-{c[2][:24]}" for c in CASES]
 

@@ -53,7 +53,8 @@ class Spanish(Romance):
              "MHz": ("megahercio", "megahercios"),
              "GHz": ("gigahercio", "gigahercios"), "W": ("vatio", "vatios"), "kW": ("kilovatio", "kilovatios"),
              "kWh": ("kilovatio hora", "kilovatios hora"), "V": ("voltio", "voltios"), "ha": ("hectárea", "hectáreas")}
-    units = {**units, **dict.fromkeys(("gr", "gr.", "grs."), ("gramo", "gramos")),
+    units = {**units, "mph": ("milla por hora", "millas por hora"), "kph": ("kilómetro por hora", "kilómetros por hora"), "µm": ("micrómetro", "micrómetros"),
+             **dict.fromkeys(("gr", "gr.", "grs."), ("gramo", "gramos")),
              **dict.fromkeys(("cda.", "cdas.", "cda", "cdas"), ("cucharada", "cucharadas")),
              **dict.fromkeys(("cdta.", "cdtas.", "cdta", "cdtas", "cdita.", "cditas."), ("cucharadita", "cucharaditas")),
              "cc": ("centímetro cúbico", "centímetros cúbicos"), "dl": ("decilitro", "decilitros"),

@@ -53,7 +53,8 @@ class French(Romance):
              "MHz": ("mégahertz", "mégahertz"), "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"),
              "kW": ("kilowatt", "kilowatts"), "kWh": ("kilowattheure", "kilowattheures"), "V": ("volt", "volts"),
              "ha": ("hectare", "hectares")}
-    units = {**units, "mn": ("minute", "minutes"), "h": ("heure", "heures"), "dL": ("décilitre", "décilitres"), "dl": ("décilitre", "décilitres"),
+    units = {**units, "mph": ("mile par heure", "miles par heure"), "kph": ("kilomètre par heure", "kilomètres par heure"), "µm": ("micromètre", "micromètres"),
+             "mn": ("minute", "minutes"), "h": ("heure", "heures"), "dL": ("décilitre", "décilitres"), "dl": ("décilitre", "décilitres"),
              "cL": ("centilitre", "centilitres"), "mL": ("millilitre", "millilitres"),
              "kcal": ("kilocalorie", "kilocalories"),
              **dict.fromkeys(("c. à soupe", "c. à s.", "càs", "cuil. à soupe", "c. s."),
@@ -70,7 +71,11 @@ class French(Romance):
     degrees_before = ('pendant', 'jusqu', 'pour', 'avec', 'environ', 'durant')
     degrees_joins = ('et', 'ou', 'à', 'en')
     ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",
-                     "ᵉ": "m", "ᵉʳ": "m", "ʳᵉ": "f"}
+                     "de": "f"}
+    ordinal_marks = {**ordinal_marks, **{mark + "s": gender for mark, gender in ordinal_marks.items()}}  # "1ers"
+    # Superscript letters as the letters they raise: "1ᵉʳ", "XIXᵉ siècle", "Mᵐᵉ", "2ᵈᵉˢ".
+    _SUPERSCRIPTS = str.maketrans("ᵉʳˢᵈᵐˡⁿᵒ", "ersdmlno")
+    _RAISED = re.compile(r"(?<=[\dIVXLCDMA-Za-z])[ᵉʳˢᵈᵐˡⁿᵒ]+(?![\w])")
     gender_endings = (("tion", "f"), ("sion", "f"), ("ette", "f"), ("ment", "m"), ("isme", "m"))
     singular_endings = (("aux", "al"), ("x", ""), ("s", ""))
     not_nouns = frozenset("de du des à au aux en et ou que par pour avec sans sur sous entre jusqu dans fois pour "
@@ -97,11 +102,18 @@ class French(Romance):
 
     def ordinal(self, n, gender="m", mark=""):
         gender = self.ordinal_marks.get(mark, gender)
+        plural = "s" if mark.endswith("s") else ""
         if n == 1:
-            return "première" if gender == "f" else "premier"
-        if mark in ("nd", "nde"):
-            return "seconde" if mark == "nde" else "second"
-        return self.n2w(n, "ordinal")
+            return ("première" if gender == "f" else "premier") + plural
+        if mark.rstrip("s") in ("nd", "nde", "d", "de"):
+            return ("seconde" if gender == "f" else "second") + plural
+        return self.n2w(n, "ordinal") + plural
+
+    def read(self, text):
+        def lowered(m):
+            plain = m.group(0).translate(self._SUPERSCRIPTS)
+            return "n" + plain if plain[0] == "d" else plain  # "2ᵈ" as "2nd"
+        return super().read(self._RAISED.sub(lowered, text))
 
     def regnal_number(self, value):
         return "premier" if value == 1 else self.cardinal(value)

@@ -51,7 +51,8 @@ class Italian(Romance):
              "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"),
              "W": ("watt", "watt"), "kW": ("chilowatt", "chilowatt"), "kWh": ("chilowattora", "chilowattora"),
              "V": ("volt", "volt"), "A": ("ampere", "ampere"), "ha": ("ettaro", "ettari")}
-    units = {**units, "gr": ("grammo", "grammi"), "gr.": ("grammo", "grammi"), "hg": ("etto", "etti"),
+    units = {**units, "mph": ("miglio orario", "miglia orarie"), "kph": ("chilometro orario", "chilometri orari"), "µm": ("micrometro", "micrometri"),
+             "gr": ("grammo", "grammi"), "gr.": ("grammo", "grammi"), "hg": ("etto", "etti"),
              "cl": ("centilitro", "centilitri"), "dl": ("decilitro", "decilitri"), "kcal": ("chilocaloria", "chilocalorie")}
     feminine_units = ("t", "h")
     percent = "per cento"

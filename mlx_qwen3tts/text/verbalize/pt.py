@@ -50,7 +50,8 @@ class Portuguese(Romance):
              "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"),
              "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"), "kW": ("quilowatt", "quilowatts"),
              "kWh": ("quilowatt-hora", "quilowatts-hora"), "V": ("volt", "volts"), "ha": ("hectare", "hectares")}
-    units = {**units, **dict.fromkeys(("xíc.", "xícs.", "xic."), ("xícara", "xícaras")),
+    units = {**units, "mph": ("milha por hora", "milhas por hora"), "kph": ("quilômetro por hora", "quilômetros por hora"), "µm": ("micrômetro", "micrômetros"),
+             **dict.fromkeys(("xíc.", "xícs.", "xic."), ("xícara", "xícaras")),
              "colh.": ("colher", "colheres"), "c. de sopa": ("colher de sopa", "colheres de sopa"),
              "c. de chá": ("colher de chá", "colheres de chá"), "c. de café": ("colher de café", "colheres de café"),
              "c. de sobremesa": ("colher de sobremesa", "colheres de sobremesa"), "kcal": ("quilocaloria", "quilocalorias"),

@@ -83,6 +83,13 @@ CASES = [
      "A cidade tem um milhão dez mil cento e um habitantes e recebeu um milhão e duzentos mil visitantes."),
     ("measure", "es", "El tren va a 245 mph entre 2 ciudades.",
      "El tren va a doscientas cuarenta y cinco millas por hora entre dos ciudades."),
+    # A law's number and year, as lawyers and newsreaders say them.
+    ("law", "es", "Lo regula la Ley 39/2015 del procedimiento administrativo.",
+     "Lo regula la Ley treinta y nueve de dos mil quince del procedimiento administrativo."),
+    ("law", "it", "Lo prevede la legge 241/1990 sul procedimento.",
+     "Lo prevede la legge duecentoquarantuno del millenovecentonovanta sul procedimento."),
+    ("law", "pt", "A Lei 8.666/93 trata de licitações.",
+     "A Lei oito mil seiscentos e sessenta e seis de noventa e três trata de licitações."),
 ]
 IDS = [f"{c[0]}-{c[1]}-{c[2][:24]}" for c in CASES]
 

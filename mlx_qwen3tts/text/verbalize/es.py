@@ -29,6 +29,7 @@ class Spanish(Romance):
                   "MXN": ("peso", "pesos", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
     halves = ('medio', 'media')
+    law_words, law_of = ('ley', 'leyes', 'decreto', 'decreto', 'orden', 'directiva', 'reglamento', 'sentencia', 'resolución', 'instrucción', 'circular', 'real decreto'), 'de'
     currency_words = {w: names for names in (("euro", "euros", "céntimo", "céntimos"),
                                              ("dólar", "dólares", "centavo", "centavos"),
                                              ("peso", "pesos", "centavo", "centavos"),

@@ -30,6 +30,8 @@ class French(Romance):
                   "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes")}
     feminine_currencies = ("£", "GBP")
     halves = ('demi', 'demie')
+    law_short_years = False
+    law_words, law_of = ('loi', 'décret', 'directive', 'règlement', 'arrêté', 'ordonnance', 'circulaire'), 'de'
     currency_words = {w: names for names in (("dollar", "dollars", "cent", "cents"),
                                              ("franc", "francs", "centime", "centimes"))
                       for w in names[:2]}

@@ -27,6 +27,7 @@ class Italian(Romance):
                   "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
     halves = ('mezzo', 'mezza')
+    law_words, law_of = ('legge', 'leggi', 'decreto', 'd.lgs', 'd.l', 'dpr', 'regolamento', 'direttiva', 'sentenza', 'circolare', 'delibera'), 'del'
     currency_words = {w: names for names in (("euro", "euro", "centesimo", "centesimi"),
                                              ("dollaro", "dollari", "centesimo", "centesimi"),
                                              ("franco", "franchi", "centesimo", "centesimi"),

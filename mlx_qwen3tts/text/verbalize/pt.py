@@ -26,6 +26,7 @@ class Portuguese(Romance):
                   "₽": ("rublo", "rublos", "copeque", "copeques")}
     feminine_currencies = ("£", "GBP")
     halves = ('meio', 'meia')
+    law_words, law_of = ('lei', 'leis', 'decreto', 'decreto-lei', 'portaria', 'resolução', 'instrução', 'diretiva', 'medida provisória'), 'de'
     currency_words = {w: names for names in (("real", "reais", "centavo", "centavos"),
                                              ("euro", "euros", "centavo", "centavos"),
                                              ("dólar", "dólares", "centavo", "centavos"),

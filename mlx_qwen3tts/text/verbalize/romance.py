@@ -41,6 +41,10 @@ class Romance(Spec):
     singular_endings: tuple = ()  # (plural ending, singular ending), each tried
     not_nouns: frozenset = frozenset()  # words after a number that are no noun counted ("de", "por")
     halves = ("", "")  # "half" before a masculine and a feminine noun ("medio litro", "media hora")
+    # A law's number and year after these words: "Ley 39/2015" "ley treinta y nueve de dos mil quince".
+    law_words: tuple = ()
+    law_of = "de"
+    law_short_years = True  # "Lei 8.666/93"
     currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
     def __init__(self):
@@ -61,6 +65,10 @@ class Romance(Spec):
         # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        years = r"(?:1[89]|20)\d{2}" + (r"|\d{2}" if self.law_short_years else "")
+        self._law = (re.compile(r"(\b(?:" + "|".join(re.escape(w) for w in self.law_words) + r")\.?\s"
+                                r"(?:(?:n\.?[º°]|número|numero|numéro)\s?)?)(\d{1,3}(?:\.\d{3})+|\d{1,5})/(" + years
+                                + r")(?![\w/]|[.,]\d)", re.I) if self.law_words else None)
         if self.currency_words:  # said as money after an amount only: "el euro 2 veces" is no money
             words = "|".join(re.escape(w) for w in sorted(self.currency_words, key=len, reverse=True))
             self._money_words = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")[ \u00a0](" + words + r")(?![\w'’])")
@@ -120,6 +128,16 @@ class Romance(Spec):
 
     def of(self, noun: str) -> str:
         return f"{self.of_word} {noun}"
+
+    def read_dates(self, text):
+        if self._law:
+            text = self._law.sub(self._law_number, text)
+        return super().read_dates(text)
+
+    def _law_number(self, m):
+        year = int(m.group(3)) if len(m.group(3)) == 4 else None
+        said_year = self.year(year) if year else self.cardinal(int(m.group(3)))
+        return f"{m.group(1)}{self.number(m.group(2))} {self.law_of} {said_year}"
 
     def read_fractions(self, text):
         def half(m):

@@ -83,6 +83,9 @@ CASES = [
      "A cidade tem um milhão dez mil cento e um habitantes e recebeu um milhão e duzentos mil visitantes."),
     ("measure", "es", "El tren va a 245 mph entre 2 ciudades.",
      "El tren va a doscientas cuarenta y cinco millas por hora entre dos ciudades."),
+    ("fraction", "fr", "Seul 1/20 des votants et 3/100 des inscrits.",
+     "Seul un vingtième des votants et trois centièmes des inscrits."),
+    ("fraction", "pt", "Só 3/20 dos alunos faltaram.", "Só três vinte avos dos alunos faltaram."),
     # A law's number and year, as lawyers and newsreaders say them.
     ("law", "es", "Lo regula la Ley 39/2015 del procedimiento administrativo.",
      "Lo regula la Ley treinta y nueve de dos mil quince del procedimiento administrativo."),

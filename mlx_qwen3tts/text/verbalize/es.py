@@ -125,8 +125,13 @@ class Spanish(Romance):
         return head + re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", tail))
 
     def fraction(self, numerator, denominator):
-        if denominator <= 10 or (numerator, denominator) in self.fractions:
-            return super().fraction(numerator, denominator)
+        if denominator in (2, 3):  # "ocho tercios", "tres medios"
+            name = "medio" if denominator == 2 else "tercio"
+            return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
+        if denominator <= 10 or (numerator, denominator) in self.fractions or denominator % 100 == 0:
+            return super().fraction(numerator, denominator)  # "un centésimo", "dos milésimos"
+        if denominator > 100:
+            return f"{self.cardinal(numerator)} sobre {self.cardinal(denominator)}"
         # From eleven on a part is the number and "-avo": "un treceavo", "tres veinteavos", "un treintavo".
         base = unicodedata.normalize("NFD", self.n2w(denominator).replace(" y ", "i"))
         base = "".join(ch for ch in base if not unicodedata.combining(ch))

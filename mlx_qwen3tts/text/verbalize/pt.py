@@ -126,7 +126,7 @@ class Portuguese(Romance):
                 name = "centésimo" if denominator == 100 else "milésimo"
                 return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
             return super().fraction(numerator, denominator)
-        return f"{self.cardinal(numerator, 'm')} {self.cardinal(denominator)} avo{'s' if numerator > 1 else ''}"
+        return f"{self.cardinal(numerator, 'm')} {self.cardinal(denominator)} avos"  # "um onze avos"
 
     # "1 colher (sopa)", "2 xíc. (chá)": the measure's kind in brackets, said "de sopa", "de chá".
     _spoon = re.compile(r"(?<![\w.])(colher(?:es)?|xícaras?|xícs?\.|colh\.|c\.)\s?\((sopa|chá|café|sobremesa)\)",

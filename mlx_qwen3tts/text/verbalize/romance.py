@@ -149,9 +149,19 @@ class Romance(Spec):
                 return f"{self.counted(int(whole), gender, '')} {self.and_word} {self.halves[gender == 'f']} {noun}"
             return self.half_of(self.halves[gender == "f"], noun)
         text = self._half_noun.sub(half, text)
-        return super().read_fractions(self._NEGATIVE_FRACTION.sub(self.minus + " ", text))
+        text = super().read_fractions(self._NEGATIVE_FRACTION.sub(self.minus + " ", text))
+        return self._LARGE_FRACTION.sub(self._large_fraction, text)
 
-    _NEGATIVE_FRACTION = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,2}/\d{1,2}(?![\w/]|[.,]\d))")
+    # A proper fraction with a larger denominator than the shared pass reads ("1/20", "3/100", "1/1000").
+    _LARGE_FRACTION = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{2,4})(?![\w/]|[.,]\d)")
+
+    def _large_fraction(self, m):
+        numerator, denominator = int(m.group(1)), int(m.group(2))
+        if not 0 < numerator < denominator or denominator <= 16 or denominator > 1000:
+            return m.group(0)
+        return self.fraction(numerator, denominator)
+
+    _NEGATIVE_FRACTION = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,3}/\d{1,4}(?![\w/]|[.,]\d))")
 
     def _measure(self, m):
         said = self.measure(m.group(1), m.group(2))

@@ -25,6 +25,8 @@ CASES = [
      "En deux mille vingt et un l'État a dépensé trois mètres de plus."),
     ("context", "it", "Nel 2019 l’inflazione era all'1 %, nel 2022 l'8 %.",
      "Nel duemiladiciannove l’inflazione era all'uno per cento, nel duemilaventidue l'otto per cento."),
+    ("context", "it", "La mostra è aperta dal 8 marzo al 11 aprile.",
+     "La mostra è aperta dall'otto marzo all'undici aprile."),
     ("context", "it", "Nel 2021 l'azienda ha venduto 3 l di olio.",
      "Nel duemilaventuno l'azienda ha venduto tre litri di olio."),
     # Degrees after "a", before "per"/"durante", before C; an ordinal after an article or before a month.

@@ -117,8 +117,14 @@ class Italian(Romance):
             return said[:-1] + "'\u2060"  # "un'ora": elided, joined to its noun below
         return said
 
+    # "il 11 maggio", "dell'8": an article before a number said with a vowel elides ("l'undici", "dell'otto").
+    _ELIDED = re.compile(r"\b([Ii]|[Dd]e|[Aa]|[Nn]e|[Dd]a|[Ss]u)l (?=(?:otto|undici|ottanta|ottocento|ottomila)"
+                         r"[a-zéè]*\b)")
+
     def read(self, text):
-        return super().read(text).replace("\u2060 ", "").replace("\u2060", "")
+        said = super().read(text).replace("\u2060 ", "").replace("\u2060", "")
+        return self._ELIDED.sub(lambda m: ("L" if m.group(1) == "I" else "l" if m.group(1) == "i" else m.group(1) + "ll")
+                                + "'", said)
 
     def counted_gender(self, text, start, end):
         gender = super().counted_gender(text, start, end)

@@ -38,6 +38,13 @@ CASES = [
      "Asse a duzentos e vinte graus por quinze minutos e sirva no terceiro andar."),
     ("degrees", "fr", "Préchauffer le four à 210° pendant 10 minutes.",
      "Préchauffer le four à deux cent dix degrés pendant dix minutes."),
+    ("degrees", "es", "Mañana la máxima será de 36 ºC y la mínima de 21º.",
+     "Mañana la máxima será de treinta y seis grados Celsius y la mínima de veintiún grados."),
+    # A time written with a dot after "alle", "a las", "às".
+    ("time", "it", "Il treno parte alle 7.30 e arriva alle 10.05.",
+     "Il treno parte alle sette e trenta e arriva alle dieci e cinque."),
+    ("time", "pt", "A loja abre às 9.30 e fecha às 18.45.",
+     "A loja abre às nove horas e trinta e fecha às dezoito horas e quarenta e cinco."),
     # The cardinal agrees with the noun it counts, and apocopates before it.
     ("agreement", "es", "Mi abuela tiene 91 años, 1 perra y 1 gato; en el pueblo viven 300 personas.",
      "Mi abuela tiene noventa y un años, una perra y un gato; en el pueblo viven trescientas personas."),

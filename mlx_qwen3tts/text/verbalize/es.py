@@ -70,6 +70,8 @@ class Spanish(Romance):
     articles = ('el', 'la', 'los', 'las', 'lo', 'del', 'al', 'su', 'sus', 'un', 'una', 'este', 'esta', 'ese', 'esa')
     degrees_after = ('a', 'hasta', 'entre')
     degrees_before = ('durante', 'por', 'hasta', 'para', 'con', 'más', 'menos', 'aproximadamente', 'aprox', 'unos', 'unas')
+    degree_words = ('temperatura', 'máxima', 'mínima', 'horno', 'grados', 'calor', 'frío')
+    time_words = ('a las', 'las', 'a la', 'desde las', 'hasta las')
     degrees_joins = ('y', 'o', 'a', 'en')
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
                      ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m",

@@ -71,6 +71,7 @@ class French(Romance):
     articles = ('le', 'la', 'les', 'du', 'des', 'au', 'aux', 'un', 'une', 'son', 'sa', 'ce', 'cette')
     degrees_after = ('à', 'jusqu', 'entre')
     degrees_before = ('pendant', 'jusqu', 'pour', 'avec', 'environ', 'durant')
+    degree_words = ('température', 'maximale', 'minimale', 'four', 'degrés', 'chaleur', 'froid')
     degrees_joins = ('et', 'ou', 'à', 'en')
     ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",
                      "de": "f"}

@@ -63,6 +63,8 @@ class Italian(Romance):
     articles = ('il', 'lo', 'la', 'i', 'gli', 'le', 'del', 'dello', 'della', 'dei', 'degli', 'delle', 'al', 'allo', 'alla', 'ai', 'agli', 'alle', 'nel', 'nello', 'nella', 'dal', 'dallo', 'dalla', 'un', 'una', 'uno', 'suo', 'sua', 'quel', 'quella', 'questo', 'questa')
     degrees_after = ('a', 'fino', 'tra', 'fra', 'da')
     degrees_before = ('per', 'fino', 'con', 'circa', 'finché', 'durante', 'ventilato', 'statico')
+    degree_words = ('temperatura', 'massima', 'minima', 'forno', 'gradi', 'caldo', 'freddo')
+    time_words = ('alle', 'dalle', 'ore', 'entro le', 'verso le', 'fino alle', 'le')
     degrees_joins = ('e', 'o', 'a', 'in')
     ordinal_marks = {"°": "m", "º": "m", "ª": "f"}
     gender_endings = (("zione", "f"), ("sione", "f"), ("tà", "f"), ("tù", "f"), ("ista", None), ("a", "f"),

@@ -66,6 +66,8 @@ class Portuguese(Romance):
     articles = ('o', 'os', 'as', 'do', 'dos', 'das', 'no', 'nos', 'nas', 'ao', 'aos', 'um', 'uma', 'seu', 'sua', 'este', 'esta', 'esse', 'essa')
     degrees_after = ('a', 'até', 'entre')
     degrees_before = ('por', 'durante', 'até', 'para', 'com', 'mais', 'menos', 'aproximadamente')
+    degree_words = ('temperatura', 'máxima', 'mínima', 'forno', 'graus', 'calor', 'frio')
+    time_words = ('às', 'das', 'até as', 'as')
     degrees_joins = ('e', 'ou', 'a', 'em')
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
     gender_endings = (("ção", "f"), ("são", "f"), ("dade", "f"), ("tude", "f"), ("gem", "f"), ("ista", None),

@@ -41,6 +41,8 @@ class Romance(Spec):
     singular_endings: tuple = ()  # (plural ending, singular ending), each tried
     not_nouns: frozenset = frozenset()  # words after a number that are no noun counted ("de", "por")
     halves = ("", "")  # "half" before a masculine and a feminine noun ("medio litro", "media hora")
+    time_words: tuple = ()  # before which "7.30" is a time ("alle 7.30", "a las 7.30")
+    degree_words: tuple = ()  # where these come shortly before, a number with "º" at the end is degrees
     # A law's number and year after these words: "Ley 39/2015" "ley treinta y nueve de dos mil quince".
     law_words: tuple = ()
     law_of = "de"
@@ -69,6 +71,8 @@ class Romance(Spec):
         self._law = (re.compile(r"(\b(?:" + "|".join(re.escape(w) for w in self.law_words) + r")\.?\s"
                                 r"(?:(?:n\.?[º°]|número|numero|numéro)\s?)?)(\d{1,3}(?:\.\d{3})+|\d{1,5})/(" + years
                                 + r")(?![\w/]|[.,]\d)", re.I) if self.law_words else None)
+        self._dotted_time = (re.compile(r"(\b(?:" + "|".join(self.time_words) + r")\s)([01]?\d|2[0-3])\.([0-5]\d)"
+                                        r"(?![\w.,]\d|\d)", re.I) if self.time_words else None)
         if self.currency_words:  # said as money after an amount only: "el euro 2 veces" is no money
             words = "|".join(re.escape(w) for w in sorted(self.currency_words, key=len, reverse=True))
             self._money_words = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")[ \u00a0](" + words + r")(?![\w'’])")
@@ -84,6 +88,11 @@ class Romance(Spec):
         if gender == "f":
             said = re.sub(r"o\b", "a", said)
         return said
+
+    def read_times(self, text):
+        if self._dotted_time:
+            text = self._dotted_time.sub(lambda m: m.group(1) + self.time(int(m.group(2)), int(m.group(3)), None), text)
+        return super().read_times(text)
 
     def read_money(self, text):
         text = super().read_money(text)
@@ -178,7 +187,9 @@ class Romance(Spec):
             return m.group(0)
         if m.group(2).startswith("."):  # "11.º": the dot is an ordinal's only
             return m.group(0)
-        if (after in self.degrees_before or before in self.degrees_after or not after and "°" in m.group(2)
+        recent = m.string[max(0, m.start() - 80):m.start()].casefold()
+        warm = any(word in recent for word in self.degree_words) or "°c" in recent or "ºc" in recent
+        if (after in self.degrees_before or before in self.degrees_after or not after and ("°" in m.group(2) or warm)
                 or {after, before} & set(self.degrees_joins) and self.value(m.group(1).lstrip("-−+"))[0] >= 40):
             names = self._degree
             return f"{self.number(m.group(1), 'm')} {names[min(self.plural_index(m.group(1)), len(names) - 1)]}"

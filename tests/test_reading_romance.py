@@ -79,6 +79,8 @@ CASES = [
      "del total."),
     ("fraction", "it", "Versare ½ bicchiere di vino e cuocere 1½ h.",
      "Versare un mezzo bicchiere di vino e cuocere un'ora e mezza."),
+    ("fraction", "es", "Agregar 1 1/2 tazas de leche y 2 1/2 cucharaditas de canela.",
+     "Agregar una taza y media de leche y dos cucharaditas y media de canela."),
     ("fraction", "pt", "Use ½ xícara de açúcar e 1/2 l de leite.", "Use meia xícara de açúcar e meio litro de leite."),
     ("fraction", "fr", "Laisser reposer ½ heure et ajouter 1/2 l de lait.",
      "Laisser reposer une demi-heure et ajouter un demi-litre de lait."),

@@ -154,7 +154,10 @@ class Romance(Spec):
             gender = self.noun_gender(noun)
             if not gender or not self.halves[0]:
                 return m.group(0)
-            if whole:
+            if whole:  # "1 1/2 tazas": "una taza y media", "2 1/2 tazas": "dos tazas y media"
+                single = self.singular(noun) if whole == "1" else noun
+                if single:
+                    return f"{self.counted(int(whole), gender, single)} {self.and_word} {self.halves[gender == 'f']}"
                 return f"{self.counted(int(whole), gender, '')} {self.and_word} {self.halves[gender == 'f']} {noun}"
             return self.half_of(self.halves[gender == "f"], noun)
         text = self._half_noun.sub(half, text)
@@ -228,6 +231,15 @@ class Romance(Spec):
             for end, gender in self.gender_endings:
                 if form.endswith(end):
                     return gender
+        return None
+
+    def singular(self, word: str):
+        """A noun's singular as the genders table holds it, keeping a capital; None where it is not there."""
+        lower = word.casefold()
+        forms = [lower] + [lower[: -len(end)] + single for end, single in self.singular_endings if lower.endswith(end)]
+        for form in forms:
+            if form in self.genders:
+                return word[0] + form[1:] if word[:1].isupper() else form
         return None
 
     _NEXT_WORD = re.compile(r"[ \u00a0]+([^\W\d_]+)(?![\w'’-])")

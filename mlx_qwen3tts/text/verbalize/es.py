@@ -28,8 +28,9 @@ class Spanish(Romance):
                   "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),
                   "MXN": ("peso", "pesos", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
-    halves = ('medio', 'media')
-    law_words, law_of = ('ley', 'leyes', 'decreto', 'decreto', 'orden', 'directiva', 'reglamento', 'sentencia', 'resolución', 'instrucción', 'circular', 'real decreto'), 'de'
+    halves = ("medio", "media")
+    law_words = ("ley", "leyes", "decreto", "real decreto", "orden", "directiva", "reglamento", "sentencia",
+                 "resolución", "instrucción", "circular")
     currency_words = {w: names for names in (("euro", "euros", "céntimo", "céntimos"),
                                              ("dólar", "dólares", "centavo", "centavos"),
                                              ("peso", "pesos", "centavo", "centavos"),
@@ -54,10 +55,12 @@ class Spanish(Romance):
              "MHz": ("megahercio", "megahercios"),
              "GHz": ("gigahercio", "gigahercios"), "W": ("vatio", "vatios"), "kW": ("kilovatio", "kilovatios"),
              "kWh": ("kilovatio hora", "kilovatios hora"), "V": ("voltio", "voltios"), "ha": ("hectárea", "hectáreas")}
-    units = {**units, "mph": ("milla por hora", "millas por hora"), "kph": ("kilómetro por hora", "kilómetros por hora"), "µm": ("micrómetro", "micrómetros"),
-             **dict.fromkeys(("gr", "gr.", "grs."), ("gramo", "gramos")),
+    units = {**units, "mph": ("milla por hora", "millas por hora"),
+             "kph": ("kilómetro por hora", "kilómetros por hora"),
+             "µm": ("micrómetro", "micrómetros"), **dict.fromkeys(("gr", "gr.", "grs."), ("gramo", "gramos")),
              **dict.fromkeys(("cda.", "cdas.", "cda", "cdas"), ("cucharada", "cucharadas")),
-             **dict.fromkeys(("cdta.", "cdtas.", "cdta", "cdtas", "cdita.", "cditas."), ("cucharadita", "cucharaditas")),
+             **dict.fromkeys(("cdta.", "cdtas.", "cdta", "cdtas", "cdita.", "cditas."),
+                             ("cucharadita", "cucharaditas")),
              "cc": ("centímetro cúbico", "centímetros cúbicos"), "dl": ("decilitro", "decilitros"),
              "cl": ("centilitro", "centilitros"), "kcal": ("kilocaloría", "kilocalorías"),
              "ud.": ("unidad", "unidades"), "uds.": ("unidad", "unidades")}
@@ -67,12 +70,13 @@ class Spanish(Romance):
                    "cuatrillón", "cuatrillones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     range_word = "a"
-    articles = ('el', 'la', 'los', 'las', 'lo', 'del', 'al', 'su', 'sus', 'un', 'una', 'este', 'esta', 'ese', 'esa')
-    degrees_after = ('a', 'hasta', 'entre')
-    degrees_before = ('durante', 'por', 'hasta', 'para', 'con', 'más', 'menos', 'aproximadamente', 'aprox', 'unos', 'unas')
-    degree_words = ('temperatura', 'máxima', 'mínima', 'horno', 'grados', 'calor', 'frío')
-    time_words = ('a las', 'las', 'a la', 'desde las', 'hasta las')
-    degrees_joins = ('y', 'o', 'a', 'en')
+    articles = ("el", "la", "los", "las", "lo", "del", "al", "su", "sus", "un", "una", "este", "esta", "ese", "esa")
+    degrees_after = ("a", "hasta", "entre")
+    degrees_before = ("durante", "por", "hasta", "para", "con", "más", "menos", "aproximadamente", "aprox", "unos",
+                      "unas")
+    degree_words = ("temperatura", "máxima", "mínima", "horno", "grados", "calor", "frío")
+    time_words = ("a las", "las", "a la", "desde las", "hasta las")
+    degrees_joins = ("y", "o", "a", "en")
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
                      ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m",
                      **{m + "o": "m" for m in ("r", "d", "t", "m", "v", "n")},
@@ -82,7 +86,8 @@ class Spanish(Romance):
     singular_endings = (("ces", "z"), ("es", ""), ("s", ""))
     not_nouns = frozenset("de del a al en y o u e que por para con sin sobre entre hasta desde según como más menos "
                           "veces por ciento mil los las el la lo un una uno unos unas se no ya".split())
-    in_context = ("gr.", "grs.", "cda.", "cdas.", "cdta.", "cdtas.", "cdita.", "cditas.", "ud.", "uds.")  # units after a number (`units`)
+    # units after a number (`units`), not said by the abbreviations pass
+    in_context = ("gr.", "grs.", "cda.", "cdas.", "cdta.", "cdtas.", "cdita.", "cditas.", "ud.", "uds.")
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "núm.": "número",
                             "n.º": "número", "nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volumen",
                             "art.": "artículo", "tel.": "teléfono", "fig.": "figura", "§": "párrafo"}

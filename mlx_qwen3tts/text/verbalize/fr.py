@@ -29,9 +29,9 @@ class French(Romance):
                   "₽": ("rouble", "roubles", "kopeck", "kopecks"), "R$": ("réal", "reais", "centavo", "centavos"),
                   "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes")}
     feminine_currencies = ("£", "GBP")
-    halves = ('demi', 'demie')
+    halves = ("demi", "demie")
     law_short_years = False
-    law_words, law_of = ('loi', 'décret', 'directive', 'règlement', 'arrêté', 'ordonnance', 'circulaire'), 'de'
+    law_words = ("loi", "décret", "directive", "règlement", "arrêté", "ordonnance", "circulaire")
     currency_words = {w: names for names in (("dollar", "dollars", "cent", "cents"),
                                              ("franc", "francs", "centime", "centimes"))
                       for w in names[:2]}
@@ -55,8 +55,10 @@ class French(Romance):
              "MHz": ("mégahertz", "mégahertz"), "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"),
              "kW": ("kilowatt", "kilowatts"), "kWh": ("kilowattheure", "kilowattheures"), "V": ("volt", "volts"),
              "ha": ("hectare", "hectares")}
-    units = {**units, "mph": ("mile par heure", "miles par heure"), "kph": ("kilomètre par heure", "kilomètres par heure"), "µm": ("micromètre", "micromètres"),
-             "mn": ("minute", "minutes"), "h": ("heure", "heures"), "dL": ("décilitre", "décilitres"), "dl": ("décilitre", "décilitres"),
+    units = {**units, "mph": ("mile par heure", "miles par heure"),
+             "kph": ("kilomètre par heure", "kilomètres par heure"),
+             "µm": ("micromètre", "micromètres"), "mn": ("minute", "minutes"), "h": ("heure", "heures"),
+             "dL": ("décilitre", "décilitres"), "dl": ("décilitre", "décilitres"),
              "cL": ("centilitre", "centilitres"), "mL": ("millilitre", "millilitres"),
              "kcal": ("kilocalorie", "kilocalories"),
              **dict.fromkeys(("c. à soupe", "c. à s.", "càs", "cuil. à soupe", "c. s."),
@@ -68,11 +70,11 @@ class French(Romance):
     scale_nouns = ("million", "millions", "milliard", "milliards")
     and_word, half, day_one = "et", "et demi", "premier"
     range_word = "à"
-    articles = ('le', 'la', 'les', 'du', 'des', 'au', 'aux', 'un', 'une', 'son', 'sa', 'ce', 'cette')
-    degrees_after = ('à', 'jusqu', 'entre')
-    degrees_before = ('pendant', 'jusqu', 'pour', 'avec', 'environ', 'durant')
-    degree_words = ('température', 'maximale', 'minimale', 'four', 'degrés', 'chaleur', 'froid')
-    degrees_joins = ('et', 'ou', 'à', 'en')
+    articles = ("le", "la", "les", "du", "des", "au", "aux", "un", "une", "son", "sa", "ce", "cette")
+    degrees_after = ("à", "jusqu", "entre")
+    degrees_before = ("pendant", "jusqu", "pour", "avec", "environ", "durant")
+    degree_words = ("température", "maximale", "minimale", "four", "degrés", "chaleur", "froid")
+    degrees_joins = ("et", "ou", "à", "en")
     ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",
                      "de": "f"}
     ordinal_marks = {**ordinal_marks, **{mark + "s": gender for mark, gender in ordinal_marks.items()}}  # "1ers"
@@ -83,7 +85,8 @@ class French(Romance):
     singular_endings = (("aux", "al"), ("x", ""), ("s", ""))
     not_nouns = frozenset("de du des à au aux en et ou que par pour avec sans sur sous entre jusqu dans fois pour "
                           "cent mille le la les un une ne pas plus moins".split())
-    in_context = ("c. à soupe", "c. à café", "c. à s.", "c. à c.", "cuil. à soupe", "cuil. à café")  # units after a number (`units`)
+    # units after a number (`units`), not said by the abbreviations pass
+    in_context = ("c. à soupe", "c. à café", "c. à s.", "c. à c.", "cuil. à soupe", "cuil. à café")
     number_abbreviations = {"n°": "numéro", "N°": "numéro", "nº": "numéro", "no": "numéro", "p.": "page",
                             "pp.": "pages", "vol.": "volume", "chap.": "chapitre", "fig.": "figure", "art.": "article",
                             "tél.": "téléphone", "§": "paragraphe"}

@@ -26,8 +26,10 @@ class Italian(Romance):
                   "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
                   "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
-    halves = ('mezzo', 'mezza')
-    law_words, law_of = ('legge', 'leggi', 'decreto', 'd.lgs', 'd.l', 'dpr', 'regolamento', 'direttiva', 'sentenza', 'circolare', 'delibera'), 'del'
+    halves = ("mezzo", "mezza")
+    law_words = ("legge", "leggi", "decreto", "d.lgs", "d.l", "dpr", "regolamento", "direttiva", "sentenza",
+                 "circolare", "delibera")
+    law_of = "del"
     currency_words = {w: names for names in (("euro", "euro", "centesimo", "centesimi"),
                                              ("dollaro", "dollari", "centesimo", "centesimi"),
                                              ("franco", "franchi", "centesimo", "centesimi"),
@@ -52,20 +54,24 @@ class Italian(Romance):
              "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"),
              "W": ("watt", "watt"), "kW": ("chilowatt", "chilowatt"), "kWh": ("chilowattora", "chilowattora"),
              "V": ("volt", "volt"), "A": ("ampere", "ampere"), "ha": ("ettaro", "ettari")}
-    units = {**units, "mph": ("miglio orario", "miglia orarie"), "kph": ("chilometro orario", "chilometri orari"), "µm": ("micrometro", "micrometri"),
-             "gr": ("grammo", "grammi"), "gr.": ("grammo", "grammi"), "hg": ("etto", "etti"),
-             "cl": ("centilitro", "centilitri"), "dl": ("decilitro", "decilitri"), "kcal": ("chilocaloria", "chilocalorie")}
+    units = {**units, "mph": ("miglio orario", "miglia orarie"), "kph": ("chilometro orario", "chilometri orari"),
+             "µm": ("micrometro", "micrometri"), "gr": ("grammo", "grammi"), "gr.": ("grammo", "grammi"),
+             "hg": ("etto", "etti"),
+             "cl": ("centilitro", "centilitri"), "dl": ("decilitro", "decilitri"),
+             "kcal": ("chilocaloria", "chilocalorie")}
     feminine_units = ("t", "h")
     percent = "per cento"
     scale_nouns = ("milione", "milioni", "miliardo", "miliardi")
     and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
     range_word = "a"
-    articles = ('il', 'lo', 'la', 'i', 'gli', 'le', 'del', 'dello', 'della', 'dei', 'degli', 'delle', 'al', 'allo', 'alla', 'ai', 'agli', 'alle', 'nel', 'nello', 'nella', 'dal', 'dallo', 'dalla', 'un', 'una', 'uno', 'suo', 'sua', 'quel', 'quella', 'questo', 'questa')
-    degrees_after = ('a', 'fino', 'tra', 'fra', 'da')
-    degrees_before = ('per', 'fino', 'con', 'circa', 'finché', 'durante', 'ventilato', 'statico')
-    degree_words = ('temperatura', 'massima', 'minima', 'forno', 'gradi', 'caldo', 'freddo')
-    time_words = ('alle', 'dalle', 'ore', 'entro le', 'verso le', 'fino alle', 'le')
-    degrees_joins = ('e', 'o', 'a', 'in')
+    articles = ("il", "lo", "la", "i", "gli", "le", "del", "dello", "della", "dei", "degli", "delle", "al", "allo",
+                "alla", "ai", "agli", "alle", "nel", "nello", "nella", "dal", "dallo", "dalla", "un", "una", "uno",
+                "suo", "sua", "quel", "quella", "questo", "questa")
+    degrees_after = ("a", "fino", "tra", "fra", "da")
+    degrees_before = ("per", "fino", "con", "circa", "finché", "durante", "ventilato", "statico")
+    degree_words = ("temperatura", "massima", "minima", "forno", "gradi", "caldo", "freddo")
+    time_words = ("alle", "dalle", "ore", "entro le", "verso le", "fino alle", "le")
+    degrees_joins = ("e", "o", "a", "in")
     ordinal_marks = {"°": "m", "º": "m", "ª": "f"}
     gender_endings = (("zione", "f"), ("sione", "f"), ("tà", "f"), ("tù", "f"), ("ista", None), ("a", "f"),
                       ("o", "m"), ("ore", "m"))
@@ -125,8 +131,7 @@ class Italian(Romance):
 
     def read(self, text):
         said = super().read(text).replace("\u2060 ", "").replace("\u2060", "")
-        return self._ELIDED.sub(lambda m: ("L" if m.group(1) == "I" else "l" if m.group(1) == "i" else m.group(1) + "ll")
-                                + "'", said)
+        return self._ELIDED.sub(lambda m: {"I": "L", "i": "l"}.get(m.group(1), m.group(1) + "ll") + "'", said)
 
     def counted_gender(self, text, start, end):
         gender = super().counted_gender(text, start, end)

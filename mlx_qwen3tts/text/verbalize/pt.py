@@ -25,8 +25,9 @@ class Portuguese(Romance):
                   "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
                   "₽": ("rublo", "rublos", "copeque", "copeques")}
     feminine_currencies = ("£", "GBP")
-    halves = ('meio', 'meia')
-    law_words, law_of = ('lei', 'leis', 'decreto', 'decreto-lei', 'portaria', 'resolução', 'instrução', 'diretiva', 'medida provisória'), 'de'
+    halves = ("meio", "meia")
+    law_words = ("lei", "leis", "decreto", "decreto-lei", "portaria", "resolução", "instrução", "diretiva",
+                 "medida provisória")
     currency_words = {w: names for names in (("real", "reais", "centavo", "centavos"),
                                              ("euro", "euros", "centavo", "centavos"),
                                              ("dólar", "dólares", "centavo", "centavos"),
@@ -51,11 +52,13 @@ class Portuguese(Romance):
              "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"),
              "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"), "kW": ("quilowatt", "quilowatts"),
              "kWh": ("quilowatt-hora", "quilowatts-hora"), "V": ("volt", "volts"), "ha": ("hectare", "hectares")}
-    units = {**units, "mph": ("milha por hora", "milhas por hora"), "kph": ("quilômetro por hora", "quilômetros por hora"), "µm": ("micrômetro", "micrômetros"),
-             **dict.fromkeys(("xíc.", "xícs.", "xic."), ("xícara", "xícaras")),
+    units = {**units, "mph": ("milha por hora", "milhas por hora"),
+             "kph": ("quilômetro por hora", "quilômetros por hora"),
+             "µm": ("micrômetro", "micrômetros"), **dict.fromkeys(("xíc.", "xícs.", "xic."), ("xícara", "xícaras")),
              "colh.": ("colher", "colheres"), "c. de sopa": ("colher de sopa", "colheres de sopa"),
              "c. de chá": ("colher de chá", "colheres de chá"), "c. de café": ("colher de café", "colheres de café"),
-             "c. de sobremesa": ("colher de sobremesa", "colheres de sobremesa"), "kcal": ("quilocaloria", "quilocalorias"),
+             "c. de sobremesa": ("colher de sobremesa", "colheres de sobremesa"),
+             "kcal": ("quilocaloria", "quilocalorias"),
              "dl": ("decilitro", "decilitros"), "cl": ("centilitro", "centilitros")}
     feminine_units = ("t", "h")
     percent = "por cento"
@@ -63,16 +66,18 @@ class Portuguese(Romance):
     numbers = "pt_BR"  # Brazilian numbers: "dezesseis", "um bilhão"
     and_word, half, day_one, local_phones = "e", "e meio", "primeiro", True
     range_word = "a"
-    articles = ('o', 'os', 'as', 'do', 'dos', 'das', 'no', 'nos', 'nas', 'ao', 'aos', 'um', 'uma', 'seu', 'sua', 'este', 'esta', 'esse', 'essa')
-    degrees_after = ('a', 'até', 'entre')
-    degrees_before = ('por', 'durante', 'até', 'para', 'com', 'mais', 'menos', 'aproximadamente')
-    degree_words = ('temperatura', 'máxima', 'mínima', 'forno', 'graus', 'calor', 'frio')
-    time_words = ('às', 'das', 'até as', 'as')
-    degrees_joins = ('e', 'ou', 'a', 'em')
+    articles = ("o", "os", "as", "do", "dos", "das", "no", "nos", "nas", "ao", "aos", "um", "uma", "seu", "sua",
+                "este", "esta", "esse", "essa")
+    degrees_after = ("a", "até", "entre")
+    degrees_before = ("por", "durante", "até", "para", "com", "mais", "menos", "aproximadamente")
+    degree_words = ("temperatura", "máxima", "mínima", "forno", "graus", "calor", "frio")
+    time_words = ("às", "das", "até as", "as")
+    degrees_joins = ("e", "ou", "a", "em")
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
     gender_endings = (("ção", "f"), ("são", "f"), ("dade", "f"), ("tude", "f"), ("gem", "f"), ("ista", None),
                       ("a", "f"), ("o", "m"), ("ão", "m"), ("or", "m"))
-    singular_endings = (("ões", "ão"), ("ães", "ão"), ("ãos", "ão"), ("ns", "m"), ("is", "l"), ("es", ""), ("s", ""))
+    singular_endings = (("ões", "ão"), ("ães", "ão"), ("ãos", "ão"), ("ns", "m"), ("is", "l"), ("es", ""),
+                        ("s", ""))
     not_nouns = frozenset("de do da dos das a ao aos à às em no na nos nas e ou que por para com sem sobre entre até "
                           "desde segundo como mais menos vezes mil o os as um uma uns umas se não já".split())
     in_context = ("xíc.", "xícs.", "colh.", "c. (sopa)", "c. (chá)", "c. (café)")  # units after a number (`units`)

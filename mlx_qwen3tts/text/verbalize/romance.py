@@ -1,6 +1,9 @@
 """What French, Spanish, Italian and Portuguese share: a decimal comma, thousands with dots or spaces,
-the day before the month in a date, a number that agrees with a feminine noun, an ordinal's mark after
-its digits ("1er", "1.º", "1°", "1ª")."""
+the day before the month in a date, an ordinal's mark after its digits ("1er", "1.º", "1°", "1ª"), and the
+readings that look at a number's neighbours: a cardinal agrees with the noun it counts (the genders of
+the nouns most often counted in data/<code>_genders.tsv, a noun's ending where it is not there), "º" and
+"°" are degrees or an ordinal by the words around them, a letter is a unit only where it stands alone, a
+currency's name after an amount is money, a half agrees with its noun ("media taza", "meio litro")."""
 
 import re
 from functools import lru_cache
@@ -36,7 +39,7 @@ class Romance(Spec):
     degrees_before: tuple = ()
     degrees_joins: tuple = ()  # "and", "or", "to" after it: degrees from 40 on ("180° e 200°", "1º e 2º")
 
-    # What a noun's gender is where the table does not say: its singular's ending (plurals: `singulars`).
+    # What a noun's gender is where the table does not say: its singular's ending.
     gender_endings: tuple = ()  # (ending, gender), the first that fits
     singular_endings: tuple = ()  # (plural ending, singular ending), each tried
     not_nouns: frozenset = frozenset()  # words after a number that are no noun counted ("de", "por")
@@ -54,19 +57,30 @@ class Romance(Spec):
         self._degree = self.units.get("°")
         self.units = {u: said for u, said in self.units.items() if u != "°"}  # "1° gennaio": an ordinal
         super().__init__()
+        sign = r"(?:(?<![\w.,])[-−+])?"
+        self._compile_measures(sign)
+        self._compile_words(sign)
+        marks = "|".join(re.escape(m) for m in sorted(self.ordinal_marks, key=len, reverse=True) if "°" not in m)
+        # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
+        marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
+        self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        months = "|".join(self.months)
+        self._day_one = re.compile(r"(?<![\w.,])0?1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
+
+    def _compile_measures(self, sign: str):
         # A unit only where it stands as one: not a letter elided before a word ("En 2021 l'État": "l'" is
         # an article, "Nel 2021 l'inflazione"), and not a letter joined to another word.
-        sign = r"(?:(?<![\w.,])[-−+])?"
         units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
         self._unit = re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?(" + units + r")(?![\w/²³'’])")
         # A fraction of a unit or a noun: "1/2 l" "medio litro", "1 1/2 h" "una hora y media", "3/4 kg".
         self._fraction_unit = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?(\d{1,2})/(\d{1,2})\s?(" + units
                                          + r")(?![\w/²³'’])")
         self._half_noun = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?1/2[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
-        marks = "|".join(re.escape(m) for m in sorted(self.ordinal_marks, key=len, reverse=True) if "°" not in m)
-        # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
-        marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
-        self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CF])(?![\w'’])")
+        self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
+
+    def _compile_words(self, sign: str):
+        """Laws' numbers, times after a word, currencies' names after an amount."""
         years = r"(?:1[89]|20)\d{2}" + (r"|\d{2}" if self.law_short_years else "")
         self._law = (re.compile(r"(\b(?:" + "|".join(re.escape(w) for w in self.law_words) + r")\.?\s"
                                 r"(?:(?:n\.?[º°]|número|numero|numéro)\s?)?)(\d{1,3}(?:\.\d{3})+|\d{1,5})/(" + years
@@ -75,12 +89,9 @@ class Romance(Spec):
                                         r"(?![\w.,]\d|\d)", re.I) if self.time_words else None)
         if self.currency_words:  # said as money after an amount only: "el euro 2 veces" is no money
             words = "|".join(re.escape(w) for w in sorted(self.currency_words, key=len, reverse=True))
-            self._money_words = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")[ \u00a0](" + words + r")(?![\w'’])")
+            self._money_words = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")[ \u00a0](" + words
+                                           + r")(?![\w'’])")
             self.currencies = {**self.currencies, **self.currency_words}
-        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CF])(?![\w'’])")
-        self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
-        months = "|".join(self.months)
-        self._day_one = re.compile(r"(?<![\w.,])0?1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
 
     def ordinal(self, n, gender="m", mark=""):
         gender = self.ordinal_marks.get(mark.lstrip("."), self.ordinal_marks.get(mark, gender))
@@ -328,8 +339,8 @@ class Romance(Spec):
 
     _FRACTION_SLASH = re.compile(r"(?<=\d)\u2044(?=\d)")
     _VULGAR = re.compile(r"(?<![\w.,])(?:(\d{1,3})\s?)?([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])")
-    _VULGAR_VALUE = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5", "⅗": "3/5",
-                     "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"}
+    _VULGAR_VALUE = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
+                     "⅗": "3/5", "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"}
 
     def read(self, text):
         # "3⁄4" (a fraction slash) and "1½" as the fractions they write, read by the fraction passes.

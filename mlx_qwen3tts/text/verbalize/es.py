@@ -9,6 +9,13 @@ from .romance import Romance
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
           "noviembre", "diciembre")
 
+# Words after a number that are no noun counted though their ending looks like one's (adverbs, verbs).
+ADVERBS = ("ahora nunca siempre fuera contra cada toda todas mucha muchas poca pocas otra otras misma hacia sobre "
+           "pero todo todos mucho muchos poco pocos otro otros mismo solo sólo tampoco también luego nada algo "
+           "cerca encima debajo apenas casi entonces tanto tanta cuanto cuando donde esta este esto esa ese eso "
+           "aquella aquel ninguna ninguno alguna alguno cuya cuyo todavía indica significa representa equivale "
+           "muestra queda era está")
+
 
 class Spanish(Romance):
     code = "es"
@@ -84,7 +91,7 @@ class Spanish(Romance):
     gender_endings = (("ción", "f"), ("sión", "f"), ("dad", "f"), ("tad", "f"), ("tud", "f"), ("umbre", "f"),
                       ("ista", None), ("a", "f"), ("o", "m"), ("or", "m"))
     singular_endings = (("ces", "z"), ("es", ""), ("s", ""))
-    not_nouns = frozenset("de del a al en y o u e que por para con sin sobre entre hasta desde según como más menos "
+    not_nouns = frozenset(ADVERBS.split() + "de del a al en y o u e que por para con sin sobre entre hasta desde según como más menos "
                           "veces por ciento mil los las el la lo un una uno unos unas se no ya".split())
     # units after a number (`units`), not said by the abbreviations pass
     in_context = ("gr.", "grs.", "cda.", "cdas.", "cdta.", "cdtas.", "cdita.", "cditas.", "ud.", "uds.")

@@ -8,6 +8,10 @@ from .romance import Romance
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
           "novembre", "décembre")
 
+# Words after a number that are no noun counted though their ending looks like one's (adverbs, verbs).
+ADVERBS = ("encore toujours jamais contre chaque toute toutes autre autres même vers sur sous aussi quand après "
+           "avant environ aucune aucun cette cet ces ceci cela tout tous très bien")
+
 
 class French(Romance):
     code = "fr"
@@ -83,7 +87,7 @@ class French(Romance):
     _RAISED = re.compile(r"(?<=[\dIVXLCDMA-Za-z])[ᵉʳˢᵈᵐˡⁿᵒ]+(?![\w])")
     gender_endings = (("tion", "f"), ("sion", "f"), ("ette", "f"), ("ment", "m"), ("isme", "m"))
     singular_endings = (("aux", "al"), ("x", ""), ("s", ""))
-    not_nouns = frozenset("de du des à au aux en et ou que par pour avec sans sur sous entre jusqu dans fois pour "
+    not_nouns = frozenset(ADVERBS.split() + "de du des à au aux en et ou que par pour avec sans sur sous entre jusqu dans fois pour "
                           "cent mille le la les un une ne pas plus moins".split())
     # units after a number (`units`), not said by the abbreviations pass
     in_context = ("c. à soupe", "c. à café", "c. à s.", "c. à c.", "cuil. à soupe", "cuil. à café")

@@ -8,6 +8,12 @@ from .romance import Romance
 MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
           "novembre", "dicembre")
 
+# Words after a number that are no noun counted though their ending looks like one's (adverbs, verbs).
+ADVERBS = ("ancora sempre fuori contro ogni tutta tutte molta molte poca poche altra altre stessa verso sopra "
+           "sotto però tutto tutti molto molti poco pochi altro altri stesso solo anche quando dopo prima oltre "
+           "circa nessuna nessuno alcuna alcuno questa questo quella quello cui dove tanto tanta indica significa "
+           "rappresenta equivale segna mostra resta manca passa era sta")
+
 
 class Italian(Romance):
     code = "it"
@@ -77,7 +83,7 @@ class Italian(Romance):
                       ("o", "m"), ("ore", "m"))
     singular_endings = (("che", "ca"), ("ghe", "ga"), ("chi", "co"), ("ghi", "go"), ("i", "o"), ("i", "e"),
                         ("i", "a"), ("e", "a"))
-    not_nouns = frozenset("di del della dei degli delle a al alla ai agli alle da dal dalla in nel nella nei con su "
+    not_nouns = frozenset(ADVERBS.split() + "di del della dei degli delle a al alla ai agli alle da dal dalla in nel nella nei con su "
                           "per tra fra e o ed che come più meno volte mila il lo la i gli le un una uno non già "
                           "anni".split()[:-1])
     in_context = ("gr.",)  # units after a number (`units`)

@@ -8,6 +8,12 @@ from .romance import Romance
 MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro")
 
+# Words after a number that are no noun counted though their ending looks like one's (adverbs, verbs).
+ADVERBS = ("ainda agora nunca sempre fora contra cada toda todas muita muitas pouca poucas outra outras mesma "
+           "apenas bastante quase depois antes logo também então portanto todo todos muito muitos pouco poucos "
+           "outro outros mesmo só somente tanto tanta quando onde esta este isto essa esse isso aquela aquele "
+           "nenhuma nenhum alguma algum cuja cujo indica significa representa equivale mostra fica era está")
+
 
 class Portuguese(Romance):
     code = "pt"
@@ -78,7 +84,7 @@ class Portuguese(Romance):
                       ("a", "f"), ("o", "m"), ("ão", "m"), ("or", "m"))
     singular_endings = (("ões", "ão"), ("ães", "ão"), ("ãos", "ão"), ("ns", "m"), ("is", "l"), ("es", ""),
                         ("s", ""))
-    not_nouns = frozenset("de do da dos das a ao aos à às em no na nos nas e ou que por para com sem sobre entre até "
+    not_nouns = frozenset(ADVERBS.split() + "de do da dos das a ao aos à às em no na nos nas e ou que por para com sem sobre entre até "
                           "desde segundo como mais menos vezes mil o os as um uma uns umas se não já".split())
     in_context = ("xíc.", "xícs.", "colh.", "c. (sopa)", "c. (chá)", "c. (café)")  # units after a number (`units`)
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "n.º": "número", "nº": "número",

@@ -65,6 +65,7 @@ class Romance(Spec):
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
         months = "|".join(self.months)
+        self._two_days = re.compile(r"(?<![\w.,/])([0-2]?\d|3[01])/([0-2]?\d|3[01])(?=\s(?:de\s)?(?:" + months + r")\b)")
         self._day_one = re.compile(r"(?<![\w.,])0?1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
 
     def _compile_measures(self, sign: str):
@@ -152,6 +153,8 @@ class Romance(Spec):
     def read_dates(self, text):
         if self._law:
             text = self._law.sub(self._law_number, text)
+        if self.months:  # "les 17/18 juin": two days, no fraction
+            text = self._two_days.sub(r"\1 \2", text)
         return super().read_dates(text)
 
     def _law_number(self, m):
@@ -264,8 +267,8 @@ class Romance(Spec):
         if not following:
             return None
         before = self._LAST_WORD.search(text, max(0, start - 30), start)
-        if before and before.group(1).casefold() in self.genders:
-            return None
+        if before and (before.group(1).casefold() in self.genders or before.group(1).isupper()):
+            return None  # "valor 1", "LZMA 2": a label, not a count
         return self.noun_gender(following.group(1))
 
     def say_number(self, m):

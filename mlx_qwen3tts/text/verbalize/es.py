@@ -42,8 +42,10 @@ class Spanish(Romance):
                                              ("dólar", "dólares", "centavo", "centavos"),
                                              ("peso", "pesos", "centavo", "centavos"),
                                              ("libra", "libras", "penique", "peniques"),
-                                             ("sol", "soles", "céntimo", "céntimos"))
+                                             ("sol", "soles", "céntimo", "céntimos"),
+                                             ("peseta", "pesetas", "céntimo", "céntimos"))
                       for w in names[:2]}
+    currency_words.update(dict.fromkeys(("pta", "pts", "ptas"), currency_words["pesetas"]))
     scales = {"millones": ("millón", "millones"), "millón": ("millón", "millones"),
               "billones": ("billón", "billones"), "billón": ("billón", "billones"),
               "mil millones": ("mil millones", "mil millones")}
@@ -137,6 +139,20 @@ class Spanish(Romance):
     def feminine(self, said):
         head, tail = self.scale_tail(said, r"mill[oó]n(?:es)?|bill[oó]n(?:es)?")
         return head + re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", tail))
+
+    def read_ordinals(self, text):
+        def said(m):
+            gender = self.ordinal_marks.get(m.group(2), "m")
+            if gender == "m" and self._masculine_singular(m.string, m.end()):
+                gender = "short"  # "1.º piso" "primer piso", "3er puesto" "tercer puesto"
+            return self.ordinal(int(m.group(1)), gender)
+        return self.ordinal_pattern.sub(said, text)
+
+    def _masculine_singular(self, text, end):
+        following = self._NEXT_WORD.match(text, end)
+        if not following or following.group(1).casefold().endswith("s"):
+            return False
+        return self.noun_gender(following.group(1)) == "m"
 
     def fraction(self, numerator, denominator):
         if denominator in (2, 3):  # "ocho tercios", "tres medios"

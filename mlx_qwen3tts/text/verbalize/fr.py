@@ -63,6 +63,8 @@ class French(Romance):
              "kph": ("kilomètre par heure", "kilomètres par heure"),
              "µm": ("micromètre", "micromètres"), "mn": ("minute", "minutes"), "h": ("heure", "heures"),
              "dL": ("décilitre", "décilitres"), "dl": ("décilitre", "décilitres"),
+             "Kio": ("kibioctet", "kibioctets"), "Mio": ("mébioctet", "mébioctets"), "Gio": ("gibioctet", "gibioctets"),
+             "Tio": ("tébioctet", "tébioctets"), "Kibit": ("kibibit", "kibibits"), "Mibit": ("mébibit", "mébibits"),
              "cL": ("centilitre", "centilitres"), "mL": ("millilitre", "millilitres"),
              "kcal": ("kilocalorie", "kilocalories"),
              **dict.fromkeys(("c. à soupe", "c. à s.", "càs", "cuil. à soupe", "c. s."),

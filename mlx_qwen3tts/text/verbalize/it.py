@@ -125,10 +125,15 @@ class Italian(Romance):
     def _elided(said):
         return re.sub(r"^una (?=[aeiouàèéìòù])", "un'", said)
 
+    _TENS = re.compile(r"(?:venti|trenta|quaranta|cinquanta|sessanta|settanta|ottanta|novanta)$")
+
     def say_number(self, m):
         said = super().say_number(m)
-        if said.endswith("una") and re.match(r"\s+[aeiouàèéìòù]", m.string[m.end():m.end() + 3], re.I):
-            return said[:-1] + "'\u2060"  # "un'ora": elided, joined to its noun below
+        if not re.match(r"\s+[aeiouàèéìòù]", m.string[m.end():m.end() + 3], re.I):
+            return said
+        # "un'ora", "sessant'anni": elided before a noun that begins with a vowel, joined to it below
+        if said.endswith("una") or self._TENS.search(said) and self.counted_gender(m.string, m.start(), m.end()):
+            return said[:-1] + "'\u2060"
         return said
 
     # "il 11 maggio", "dell'8": an article before a number said with a vowel elides ("l'undici", "dell'otto").

@@ -65,7 +65,8 @@ class Romance(Spec):
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
         months = "|".join(self.months)
-        self._two_days = re.compile(r"(?<![\w.,/])([0-2]?\d|3[01])/([0-2]?\d|3[01])(?=\s(?:de\s)?(?:" + months + r")\b)")
+        day = r"([0-2]?\d|3[01])"
+        self._two_days = re.compile(r"(?<![\w.,/])" + day + "/" + day + r"(?=\s(?:de\s)?(?:" + months + r")\b)")
         self._day_one = re.compile(r"(?<![\w.,])0?1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
 
     def _compile_measures(self, sign: str):
@@ -267,7 +268,8 @@ class Romance(Spec):
         if not following:
             return None
         before = self._LAST_WORD.search(text, max(0, start - 30), start)
-        if before and (before.group(1).casefold() in self.genders or before.group(1).isupper()):
+        label = before and before.group(1)
+        if label and (label.casefold() in self.genders or len(label) > 1 and label.isupper()):
             return None  # "valor 1", "LZMA 2": a label, not a count
         return self.noun_gender(following.group(1))
 

@@ -90,8 +90,10 @@ class Spanish(Romance):
                      ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m",
                      **{m + "o": "m" for m in ("r", "d", "t", "m", "v", "n")},
                      **{m + "a": "f" for m in ("r", "d", "t", "m", "v", "n")}}
-    gender_endings = (("ción", "f"), ("sión", "f"), ("dad", "f"), ("tad", "f"), ("tud", "f"), ("umbre", "f"),
-                      ("ista", None), ("a", "f"), ("o", "m"), ("or", "m"))
+    gender_endings = (("ción", "f"), ("ciones", "f"), ("sión", "f"), ("siones", "f"), ("dad", "f"), ("dades", "f"),
+                      ("tad", "f"), ("tades", "f"), ("tud", "f"), ("tudes", "f"), ("umbre", "f"), ("umbres", "f"),
+                      ("ista", None), ("istas", None), ("a", "f"), ("as", "f"), ("o", "m"), ("os", "m"), ("or", "m"),
+                      ("ores", "m"))
     singular_endings = (("ces", "z"), ("es", ""), ("s", ""))
     not_nouns = frozenset(ADVERBS.split() + "de del a al en y o u e que por para con sin sobre entre hasta desde según como más menos "
                           "veces por ciento mil los las el la lo un una uno unos unas se no ya".split())

@@ -87,7 +87,8 @@ class French(Romance):
     # Superscript letters as the letters they raise: "1ᵉʳ", "XIXᵉ siècle", "Mᵐᵉ", "2ᵈᵉˢ".
     _SUPERSCRIPTS = str.maketrans("ᵉʳˢᵈᵐˡⁿᵒ", "ersdmlno")
     _RAISED = re.compile(r"(?<=[\dIVXLCDMA-Za-z])[ᵉʳˢᵈᵐˡⁿᵒ]+(?![\w])")
-    gender_endings = (("tion", "f"), ("sion", "f"), ("ette", "f"), ("ment", "m"), ("isme", "m"))
+    gender_endings = (("tion", "f"), ("tions", "f"), ("sion", "f"), ("sions", "f"), ("ette", "f"), ("ettes", "f"),
+                      ("ment", "m"), ("ments", "m"), ("isme", "m"), ("ismes", "m"))
     singular_endings = (("aux", "al"), ("x", ""), ("s", ""))
     not_nouns = frozenset(ADVERBS.split() + "de du des à au aux en et ou que par pour avec sans sur sous entre jusqu dans fois pour "
                           "cent mille le la les un une ne pas plus moins".split())

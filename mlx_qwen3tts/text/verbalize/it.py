@@ -79,8 +79,8 @@ class Italian(Romance):
     time_words = ("alle", "dalle", "ore", "entro le", "verso le", "fino alle", "le")
     degrees_joins = ("e", "o", "a", "in")
     ordinal_marks = {"°": "m", "º": "m", "ª": "f"}
-    gender_endings = (("zione", "f"), ("sione", "f"), ("tà", "f"), ("tù", "f"), ("ista", None), ("a", "f"),
-                      ("o", "m"), ("ore", "m"))
+    gender_endings = (("zione", "f"), ("zioni", "f"), ("sione", "f"), ("sioni", "f"), ("tà", "f"), ("tù", "f"),
+                      ("ista", None), ("iste", None), ("isti", None), ("a", "f"), ("o", "m"), ("ore", "m"))
     singular_endings = (("che", "ca"), ("ghe", "ga"), ("chi", "co"), ("ghi", "go"), ("i", "o"), ("i", "e"),
                         ("i", "a"), ("e", "a"))
     not_nouns = frozenset(ADVERBS.split() + "di del della dei degli delle a al alla ai agli alle da dal dalla in nel nella nei con su "

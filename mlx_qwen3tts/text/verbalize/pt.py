@@ -80,8 +80,9 @@ class Portuguese(Romance):
     time_words = ("às", "das", "até as", "as")
     degrees_joins = ("e", "ou", "a", "em")
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
-    gender_endings = (("ção", "f"), ("são", "f"), ("dade", "f"), ("tude", "f"), ("gem", "f"), ("ista", None),
-                      ("a", "f"), ("o", "m"), ("ão", "m"), ("or", "m"))
+    gender_endings = (("ção", "f"), ("ções", "f"), ("são", "f"), ("sões", "f"), ("dade", "f"), ("dades", "f"),
+                      ("tude", "f"), ("tudes", "f"), ("gem", "f"), ("gens", "f"), ("ista", None), ("istas", None),
+                      ("a", "f"), ("as", "f"), ("o", "m"), ("os", "m"), ("ão", "m"), ("or", "m"), ("ores", "m"))
     singular_endings = (("ões", "ão"), ("ães", "ão"), ("ãos", "ão"), ("ns", "m"), ("is", "l"), ("es", ""),
                         ("s", ""))
     not_nouns = frozenset(ADVERBS.split() + "de do da dos das a ao aos à às em no na nos nas e ou que por para com sem sobre entre até "

@@ -240,13 +240,9 @@ class Romance(Spec):
         for form in forms:
             if form in self.genders:
                 return self.genders[form]
-        if len(word) < 4:
+        if len(word) < 4 or word in self._month_index:
             return None
-        for form in forms:
-            for end, gender in self.gender_endings:
-                if form.endswith(end):
-                    return gender
-        return None
+        return next((gender for end, gender in self.gender_endings if word.endswith(end)), None)
 
     def singular(self, word: str):
         """A noun's singular as the genders table holds it, keeping a capital; None where it is not there."""

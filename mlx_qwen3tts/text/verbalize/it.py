@@ -131,8 +131,8 @@ class Italian(Romance):
         said = super().say_number(m)
         if not re.match(r"\s+[aeiouàèéìòù]", m.string[m.end():m.end() + 3], re.I):
             return said
-        # "un'ora", "sessant'anni": elided before a noun that begins with a vowel, joined to it below
-        if said.endswith("una") or self._TENS.search(said) and self.counted_gender(m.string, m.start(), m.end()):
+        # "un'ora", "sessant'anni", "vent'ore": elided before the noun, joined to it below
+        if said.endswith("una") or self._TENS.search(said) and re.match(r"\s+(?:anni|ore)\b", m.string[m.end():]):
             return said[:-1] + "'\u2060"
         return said
 

@@ -26,7 +26,7 @@ from functools import lru_cache, partial
 
 from num2words import num2words
 
-from . import LANGUAGE_CODES
+from .reading import reading_language
 
 _URL_CHARS = r"[^\s<>\"'()\[\]«»‹›„“”‘’「」『』（）]*[^\s<>\"'()\[\]«»‹›„“”‘’「」『』（）.,;:!?。、]"
 _URL = re.compile(r"<((?:https?://|www\.)" + _URL_CHARS + r")>"
@@ -49,30 +49,6 @@ POWER = {"en": "{} to the power of {}", "de": "{} hoch {}", "fr": "{} puissance 
          "it": "{} elevato alla {}", "pt": "{} elevado a {}", "ru": "{} в степени {}", "ja": "{}の{}乗",
          "ko": "{}의 {}제곱"}
 ALPHABETIC = ("en", "de", "fr", "es", "it", "pt", "ru")  # their digits in addresses are said here
-
-
-def language_code(language: str, text: str) -> str:
-    """The ISO 639-1 code of a language name or code ('en-US'); 'auto' guesses from the script: Cyrillic
-    is Russian, kana Japanese, hangul Korean, other CJK Chinese, the rest English (the reading layer detects
-    the language of a paragraph above this)."""
-    key = (language or "auto").strip().lower().replace("_", "-").split("-")[0]
-    code = LANGUAGE_CODES.get(key, key if key in LANGUAGE_CODES.values() else None)
-    if code is None:
-        letters = [ch for ch in text if ch.isalpha()]
-        count = {script: 0 for script in ("latin", "cyrillic", "kana", "hangul", "han")}
-        for ch in letters:
-            o = ord(ch)
-            script = ("latin" if o < 0x250 else "cyrillic" if 0x400 <= o < 0x530 else
-                      "kana" if 0x3040 <= o < 0x3100 else "hangul" if 0xAC00 <= o < 0xD7B0 or 0x1100 <= o < 0x1200
-                      else "han" if 0x4E00 <= o < 0xA000 or 0x3400 <= o < 0x4DC0 else "latin")
-            count[script] += 1
-        if count["kana"]:
-            return "ja"
-        if count["hangul"] > count["han"]:
-            return "ko"
-        best = max(count, key=count.get)
-        code = {"cyrillic": "ru", "han": "zh"}.get(best, "en") if letters else "en"
-    return code
 
 
 @lru_cache(maxsize=None)
@@ -121,11 +97,12 @@ def _pictograph(ch: str) -> bool:
 
 
 def normalize(text: str, language: str = "auto") -> str:
-    """`text` with its numbers and symbols as words in `language` (a request language name, a code or 'auto')."""
+    """`text` with its numbers and symbols as words in `language` (a request language name, a code or 'auto': the
+    language `text` is written in, as `reading.reading_language` tells it)."""
     text = _PICTOGRAPHS.sub(lambda m: "" if _pictograph(m.group(0)) else m.group(0), text)
     # The spaces a dropped emoji leaves before punctuation (not before a word's dot: "or .clippy.toml").
     text = _EMOJI_SPACE.sub("", text)
-    lang = language_code(language, text)
+    lang = reading_language(language, text)
     text = _URL.sub(partial(_url, lang), text)
     text = _EMAIL.sub(partial(_email, lang), text)
     text = _BARE_SCHEME.sub(lambda m: " ".join(m.group(1).upper()), text)

@@ -25,6 +25,7 @@ from ..languages import LANGUAGE_CODES
 CODES = tuple(LANGUAGE_CODES.values())
 MIN_LETTERS = 12  # fewer letters than this: the paragraph is too short to tell its language
 MIN_CONFIDENCE = 0.8  # py3langid's probability (among our ten) below which a paragraph's language is not told
+SURE = 0.85  # a sentence is read in another language than its paragraph's where the detector is this sure
 _PARAGRAPH = re.compile(r"(\n[ \t]*\n\s*)")
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # a word of letters only
 _ROMAN = re.compile(r"[IVXLCDM]+")  # may be a number read with the word before it ("Ludwig XIV")
@@ -38,9 +39,9 @@ def has_words(text: str) -> bool:
     return any(unicodedata.category(ch)[0] in "LN" for ch in text)
 
 
-def language_code(language: Optional[str]) -> Optional[str]:
-    """The ISO 639-1 code of one of the ten languages (a name in any case, or a code with any region: 'fr-CA'),
-    or None for 'auto', '' or a language not among them."""
+def named_language(language: Optional[str]) -> Optional[str]:
+    """The ISO 639-1 code of the language `language` names, one of the ten (a name in any case, or a code with any
+    region: 'fr-CA'), or None for 'auto', '' or a language not among them."""
     key = (language or "").strip().lower().replace("_", "-")
     if key in LANGUAGE_CODES:
         return LANGUAGE_CODES[key]
@@ -57,19 +58,71 @@ def _identifier():
     return identifier
 
 
-def detected(text: str) -> Optional[str]:
-    """The language `text` is written in (an ISO 639-1 code among the ten), or None when it is too short or
-    too mixed to tell."""
+def script_language(text: str) -> Optional[str]:
+    """The language the script of `text` decides, however short it is: kana is Japanese, hangul Korean, Han without
+    kana Chinese, Cyrillic Russian; None where Latin letters (or none) are the most (the detector tells those).
+    A CJK character counts as three letters (it is a word or a syllable)."""
+    latin = cyrillic = kana = hangul = han = 0
+    for ch in text:
+        o = ord(ch)
+        if o < 0x250:
+            latin += ch.isalpha()
+        elif 0x400 <= o < 0x530:
+            cyrillic += 1
+        elif 0x3040 <= o < 0x3100 or 0x31F0 <= o < 0x3200 or 0xFF66 <= o < 0xFF9E:
+            kana += 1
+        elif 0xAC00 <= o < 0xD7B0 or 0x1100 <= o < 0x1200 or 0x3130 <= o < 0x3190:
+            hangul += 1
+        elif 0x4E00 <= o < 0xA000 or 0x3400 <= o < 0x4DC0 or 0xF900 <= o < 0xFB00:
+            han += 1
+    cjk = 3 * (kana + hangul + han)
+    if max(cjk, cyrillic) <= latin:
+        return None
+    if cyrillic > cjk:
+        return "ru"
+    return "ja" if kana else "ko" if hangul >= han else "zh"
+
+
+def detected(text: str, confidence: float = MIN_CONFIDENCE) -> Optional[str]:
+    """The language `text` is written in (an ISO 639-1 code among the ten) as py3langid tells it, or None when it
+    is too short or too mixed to tell (under `confidence`)."""
     if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
         return None
     code, probability = _identifier().classify(text)
-    return code if probability >= MIN_CONFIDENCE else None
+    return code if probability >= confidence else None
+
+
+def written_in(text: str, confidence: float = MIN_CONFIDENCE) -> Optional[str]:
+    """The language `text` is written in: the one its script decides, else the detector's; None where neither can
+    tell."""
+    return script_language(text) or detected(text, confidence)
 
 
 def reading_language(language: Optional[str], text: str = "", document: Optional[str] = None) -> str:
     """The code of the language `text` is read in: `language` when it names one, else `document` (the
-    document's own), else the language `text` is detected in, else English."""
-    return language_code(language) or language_code(document) or detected(text) or "en"
+    document's own), else the language `text` is written in, else English."""
+    return named_language(language) or named_language(document) or written_in(text) or "en"
+
+
+def _in_languages(normalize, paragraph: str, language: str) -> str:
+    """A paragraph read in `language`, but a sentence of it in another language where its script decides or the
+    detector is sure (SURE): "Das Ticket kostet 8,90 €. In London it is £7.40." German, then English. Neighbouring
+    sentences of one language are read together, so a number is never read apart from its words."""
+    from .cutting import sentences
+
+    runs, at = [], 0  # (start, language) where a run of sentences in one language starts
+    for sentence in sentences(paragraph):
+        start = paragraph.find(sentence, at)
+        if start < 0:
+            return _normalized(normalize, paragraph, language)
+        at = start + len(sentence)
+        told = written_in(sentence, SURE) or language
+        if not runs or runs[-1][1] != told:
+            runs.append((start if runs else 0, told))
+    if len(runs) <= 1:
+        return _normalized(normalize, paragraph, runs[0][1] if runs else language)
+    ends = [start for start, _ in runs[1:]] + [len(paragraph)]
+    return "".join(_normalized(normalize, paragraph[start:end], told) for (start, told), end in zip(runs, ends))
 
 
 def warm():
@@ -93,12 +146,12 @@ def spoken(text: str, language: str = "auto", document: Optional[str] = None) ->
     written."""
     from .normalize import normalize
 
-    asked = language_code(language) or language_code(document)
+    asked = named_language(language) or named_language(document)
     if asked is not None:
         return _normalized(normalize, text, asked)
-    whole = detected(text) or "en"
+    whole = written_in(text) or "en"
     parts = _PARAGRAPH.split(text)  # paragraphs, and the breaks between them kept as written
-    return "".join(part if i % 2 else _normalized(normalize, part, detected(part) or whole)
+    return "".join(part if i % 2 else _in_languages(normalize, part, written_in(part) or whole)
                    for i, part in enumerate(parts))
 
 
@@ -107,7 +160,7 @@ def spoken_deltas(deltas: Iterable[str], language: str = "auto", document: Optio
     docstring); with 'auto' each stretch is read in the language of its paragraph so far."""
     from .normalize import normalize
 
-    asked = language_code(language) or language_code(document)
+    asked = named_language(language) or named_language(document)
     held, paragraph, last, source = "", "", "en", iter(deltas)
     try:
         for delta in source:
@@ -115,7 +168,7 @@ def spoken_deltas(deltas: Iterable[str], language: str = "auto", document: Optio
             end = _settled(held)
             if not end:
                 continue
-            told = asked or detected(_PARAGRAPH.split(paragraph + held[:end])[-1])
+            told = asked or written_in(_PARAGRAPH.split(paragraph + held[:end])[-1])
             if told is None and _DIGIT.search(held, 0, end) and "\n\n" not in held[:end]:
                 continue  # a number whose language cannot be told yet: held until it can (or the paragraph ends)
             head, held = held[:end], held[end:]
@@ -123,7 +176,7 @@ def spoken_deltas(deltas: Iterable[str], language: str = "auto", document: Optio
             last = told or last
             yield _normalized(normalize, head, last)
         if held:
-            yield _normalized(normalize, held, asked or detected(_PARAGRAPH.split(paragraph + held)[-1]) or last)
+            yield _normalized(normalize, held, asked or written_in(_PARAGRAPH.split(paragraph + held)[-1]) or last)
     finally:
         getattr(source, "close", lambda: None)()  # the writer's generator ends when its reader stops
 

@@ -4,6 +4,7 @@ them in another language or runs on), so what a listener hears is decided here.
 
 `normalize(text, language)` does the work no language changes and hands the rest to the language's
 reader, `verbalize.<code>.read` (docs/text.md has the tables of what each reads how):
+- CJK squared units and dates are what they stand for ("10㎞" 10km, "30㎡" 30m², "㋃" 4月), then read.
 - Emoji and other pictographs are dropped.
 - A web address (http://, https:// or www.) is its host and path: the scheme, "www.", a query and a
   fragment are left out, "." read "dot" and "/" "slash" in the language, "-" and "_" as spaces, its
@@ -39,6 +40,9 @@ _POWER = re.compile(r"(?<![\w^])([A-Za-z]|\d+(?:\.\d+)?)\s?\^\s?(-?(?:\d+|[A-Za-
 _EMOJI_SPACE = re.compile(r"[ \t]+(?=[.,!?;:](?![\w/~.])|$)")
 _DIGITS = re.compile(r"\d+")
 _PICTOGRAPHS = re.compile("[\u2300-\U0010ffff\ufe0f]")  # where emoji and pictographs are
+# CJK squared units, months, days and eras (㎞ ㎡ ㏄ ㎒, ㋃ 4月, ㏩ 10日, ㍻ 平成): what they stand for, as NFKC writes it
+_SQUARED = re.compile("[\u3300-\u33ff\u32c0-\u32cb\u32ff]")
+_POWER_OF_UNIT = re.compile(r"(?<=[A-Za-zμ])([23])$")  # ㎡ is m2 in NFKC: m²
 # "dot", "slash" and "at" of web and e-mail addresses, per language (English for the rest).
 ADDRESS_WORDS = {"en": ("dot", "slash", "at"), "de": ("Punkt", "Schrägstrich", "at"),
                  "fr": ("point", "slash", "arobase"), "es": ("punto", "barra", "arroba"),
@@ -96,9 +100,15 @@ def _pictograph(ch: str) -> bool:
     return ch == "\ufe0f" or ord(ch) >= 0x2300 and unicodedata.category(ch) in ("So", "Cs", "Sk")
 
 
+def _unsquared(m) -> str:
+    said = unicodedata.normalize("NFKC", m.group(0))
+    return _POWER_OF_UNIT.sub(lambda p: "²³"[int(p.group(1)) - 2], said)
+
+
 def normalize(text: str, language: str = "auto") -> str:
     """`text` with its numbers and symbols as words in `language` (a request language name, a code or 'auto': the
     language `text` is written in, as `reading.reading_language` tells it)."""
+    text = _SQUARED.sub(_unsquared, text)  # read as units, not dropped as pictographs
     text = _PICTOGRAPHS.sub(lambda m: "" if _pictograph(m.group(0)) else m.group(0), text)
     # The spaces a dropped emoji leaves before punctuation (not before a word's dot: "or .clippy.toml").
     text = _EMOJI_SPACE.sub("", text)

@@ -126,8 +126,8 @@ def _in_languages(normalize, paragraph: str, language: str) -> str:
 
 
 def warm():
-    """Every language's reader imported and run once, the language detector loaded, the Markdown reader run
-    and the lexicon's module imported, so that the first request's text costs what the next ones' does
+    """Every language's reader imported and run once (Russian's word forms loaded), the language detector loaded, the
+    Markdown reader run and the lexicon's module imported, so that the first request's text costs what the next ones' does
     (its first reading took about 40 ms on this CPU, and importing markdown-it about 90 ms more)."""
     from ..languages import LANGUAGE_CODES
     from . import lexicon  # noqa: F401  (imported: what a first request with a lexicon would pay)
@@ -135,6 +135,7 @@ def warm():
 
     for code in LANGUAGE_CODES.values():
         spoken("No. 1: 3.5 km, 12:30.", code)
+    spoken("В 2 городах 3 шт.", "ru")  # Russian agreement's word forms (pymorphy3's dictionary) loaded
     detected("The first request reads its text as fast as the next one.")
     as_heard("The *first* request, [read](https://example.org) as Markdown.")
 

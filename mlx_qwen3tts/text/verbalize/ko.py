@@ -103,13 +103,13 @@ def _month_days(m) -> str:
 
 
 def _chapter(m) -> str:
-    """A number before 장 (or 절, 편): a chapter's, Sino-Korean, where it heads a line or is followed by a reference
-    (1장 서론, 2장에서, 3장 참조); else a count of sheets, native (종이 한장)."""
+    """A number before 장: a chapter's, Sino-Korean, where it heads a line or is followed by a reference
+    (1장 서론, 2장에서, 3장 참조, 1장부터); else a count of sheets, native (종이 한장, 사진 두장을)."""
     n, word = m.group(1), m.group(2)
     start = m.string.rfind("\n", 0, m.start()) + 1
     heads = not m.string[start:m.start()].strip(" \t#*-")
     after = m.string[m.end():m.end() + 3]
-    if heads or after.startswith(("에서", "의 ", " 참조", " 참고", "부터", "까지", "과 ", "와 ", "에 ")):
+    if heads or after.startswith(("에서", " 참조", " 참고", "부터")):
         return cardinal(n) + word
     return _counted(m)
 

@@ -72,7 +72,7 @@ def counted(n: int, noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]
     nouns = [p for p in parses if p.tag.POS == "NOUN" and p.tag.case and "Abbr" not in p.tag and p.score >= 0.05]
     if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
         return None
-    for case in cases or "ngdip":
+    for case in cases or "nagdip":
         want = noun_form(n, case)
         for p in nouns:
             if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:

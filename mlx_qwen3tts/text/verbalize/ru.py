@@ -135,7 +135,7 @@ class Russian(Spec):
     def currency_gender(self, currency, minor=False):
         return "f" if (minor and currency in ("₽", "руб.", "RUB")) or (not minor and currency == "¥") else "m"
 
-    def money(self, amount, currency, scale):
+    def _money(self, amount, currency, scale):
         names = self.currencies[currency]
         if scale:
             return f"{self.number(amount)} {self.scales[scale][self.plural_index(amount)]} {names[2]}"
@@ -181,21 +181,24 @@ class Russian(Spec):
     # Agreement ------------------------------------------------------------------------------------------------
 
     def agreement(self, n, text, start, end):
-        """(case, gender) of the whole number `n` written at text[start:end]: from the preposition before it and the
-        noun after it (an adjective or two may stand between: "в 5 крупных городах"), else None."""
+        """(case, gender, ordinal) of the whole number `n` written at text[start:end]: from the preposition before it
+        and the noun after it (an adjective or two may stand between: "в 5 крупных городах"); an ordinal before a
+        singular noun it cannot count ("в 5 классе"); else None."""
         cases = grammar.preposition(text[:start])
         after = text[end:end + 60]
-        for _ in range(3):
+        for i in range(3):
             word = grammar.word_after(after)
             if not word:
                 break
-            found = grammar.counted(n, word, cases)
+            found = None if i == 0 and grammar.names(n, word) else grammar.counted(n, word, cases)
             if found:
-                return found
+                return (*found, False)
+            if i == 0 and (n > 1 or grammar.names(n, word)) and (found := grammar.ordinal_use(word, cases)):
+                return (*found, True)
             if not grammar.is_adjective(word):
                 break
             after = after[after.index(word) + len(word):]
-        return (cases[0], "m") if cases else None
+        return (cases[0], "m", False) if cases else None
 
     def say_number(self, m):
         sign, written = m.group(1), m.group(2)
@@ -205,8 +208,8 @@ class Russian(Spec):
         found = self.agreement(whole, m.string, m.start(), m.end())
         if found is None:
             return super().say_number(m)
-        case, gender = found
-        return self.cardinal(whole, gender, case)
+        case, gender, ordinal = found
+        return self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
 
     def counted_phrase(self, amount, written, case):
         """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
@@ -246,9 +249,24 @@ class Russian(Spec):
             return self.unit_gender(written)
         return grammar.gender(self.counted[written][0])
 
+    def read_abbreviations(self, text):
+        return super().read_abbreviations(re.sub(r"№(?=\d)", "№ ", text))  # "№7": номер семь
+
+    def money(self, amount, currency, scale, case="n"):
+        """`amount` of `currency`, in the case of the preposition before it ("до 500 ₽" до пятисот рублей)."""
+        whole, fraction = self.value(amount.lstrip("-−+"))
+        if case == "n" or scale or fraction or amount[0] in "-−+":
+            return self._money(amount, currency, scale)
+        name = self.currencies[currency][0]
+        return f"{self.cardinal(whole, grammar.gender(name), case)} {grammar.agreeing(name, whole, case)}"
+
     def read_money(self, text):
+        def case(m):
+            cases = grammar.preposition(m.string[:m.start()])
+            return cases[0] if cases else "n"
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None), text)
-        return super().read_money(text)
+        text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
+        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)), text)
 
     def date_case(self, text, start, end):
         """The case of a date's day at text[start:end]: the one its preposition governs ("с 4 по 11 марта"); the
@@ -322,8 +340,8 @@ class Russian(Spec):
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()):
                 return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit
             found = self.agreement(second[0], m.string, m.start(), m.end())
-            if found and grammar.word_after(m.string[m.end():]):  # "2–3 дня", "в 2–3 городах": два-три дня
-                case, gender = found
+            if found and not found[2] and grammar.word_after(m.string[m.end():]):  # "2–3 дня": два-три дня
+                case, gender, _ = found
                 return f"{self.cardinal(first[0], gender, case)}-{self.cardinal(second[0], gender, case)}"
             return f"от {self.cardinal(first[0], case='g')} до {self.cardinal(second[0], case='g')}"
         return self._range.sub(said, text)

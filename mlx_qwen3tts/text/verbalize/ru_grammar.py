@@ -82,6 +82,31 @@ def counted(n: int, noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]
     return None
 
 
+# Nouns a number ending in 1 names rather than counts ("в 21 веке" в двадцать первом веке, "1 этаж" первый этаж).
+ORDINAL_NOUNS = {"век", "этаж", "класс", "курс", "место", "квартал", "съезд", "созыв", "тур", "раунд", "номер"}
+
+
+def names(n: int, noun: str) -> bool:
+    """Whether `n` before `noun` is an ordinal however the noun agrees: a century, or 1 (21, 31...) before a floor,
+    a class, a place."""
+    lemma = _parses(noun)[0].normal_form if _parses(noun) else ""
+    return lemma in ORDINAL_NOUNS and (lemma == "век" or n % 10 == 1 and n % 100 != 11)
+
+
+def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
+    """(case, gender) of a number read as an ordinal before a singular noun it cannot count ("в 5 классе" в пятом
+    классе, "с 3 пути" с третьего пути, "на 2 этаже" на втором этаже), or None."""
+    parses = _parses(noun)
+    if not parses or parses[0].tag.POS != "NOUN":
+        return None
+    for p in parses:
+        case = _LETTER.get(p.tag.case)
+        if p.tag.POS == "NOUN" and p.tag.number == "sing" and case and (not cases or case in cases) \
+                and "Abbr" not in p.tag and p.score >= 0.05:
+            return case, _GENDER.get(p.tag.gender, "m")
+    return None
+
+
 def is_adjective(word: str) -> bool:
     parses = _parses(word.lower())
     return bool(parses) and parses[0].tag.POS in ("ADJF", "PRTF", "NUMR")

@@ -5,7 +5,7 @@ of a text equals, code for code, that of the words it should be read as, given w
 
 Classes: a Russian number agrees with the noun it counts and takes the case of its preposition; Russian
 abbreviations after a number are said, agreeing ("ч. л." a teaspoon, not hours; "с" before "половиной" a
-preposition, not seconds); days of a month after prepositions and in ranges; CJK squared unit symbols (㎞ ㎡ ㎏)
+preposition, not seconds); a leading zero said; days of a month after prepositions and in ranges; CJK squared unit symbols (㎞ ㎡ ㎏)
 read, not dropped as emoji; Korean and Chinese dates written with dots, slashes or a wave dash read as dates, not
 decimals; Korean "N장" a chapter or sheets by context; `auto` decided by the script however short the line, and a
 sentence in another language inside a paragraph read in its own."""
@@ -28,6 +28,9 @@ CASES = [
     ("ru", "Поезд №7 отходит в 14:05 с 3 пути, билеты до 500 ₽.",
      ["номер семь", "с третьего пути", "до пятисот рублей"], ["номер7", "три пути", "до пятьсот"]),
     ("ru", "Ученики 5 класса занимаются на 2 этаже.", ["пятого класса", "на втором этаже"], ["пять класса"]),
+    # never a digit lost: a leading zero is said
+    ("ru", "Агент 007 отправил письмо на индекс 01067.", ["ноль ноль семь", "ноль один ноль шесть семь"],
+     ["тысяча шестьдесят семь"]),
     # abbreviations counted after a number
     ("ru", "Для теста возьмите 2 яйца и 1 ч. л. соли.", ["два яйца", "одна чайная ложка соли"], ["один час", "ч. л."]),
     ("ru", "Добавьте 2 ст. л. сахара и варите 2 с половиной часа.",

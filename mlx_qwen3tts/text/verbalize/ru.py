@@ -203,7 +203,9 @@ class Russian(Spec):
     def say_number(self, m):
         sign, written = m.group(1), m.group(2)
         whole, fraction = self.value(written)
-        if sign or fraction or written[0] == "0" and len(written) > 1:
+        if written[0] == "0" and len(written) > 1 and written.isdigit():  # "Агент 007", "индекс 01067": every digit
+            return (f"{self.minus if sign in '-−' else self.plus} " if sign else "") + self.digits(written)
+        if sign or fraction:
             return super().say_number(m)
         found = self.agreement(whole, m.string, m.start(), m.end())
         if found is None:

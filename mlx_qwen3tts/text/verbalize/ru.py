@@ -116,7 +116,7 @@ class Russian(Spec):
             return self.n2w(n, "ordinal", case=_PLURAL[mark], plural=True)
         if mark:
             case, gender = _ENDINGS[mark]
-        return self.n2w(n, "ordinal", case=case, gender=gender)
+        return self.n2w(n, "ordinal", case=case, gender=gender, animate=False)
 
     def plural_index(self, written):
         whole, fraction = self.value(written.lstrip("-−+"))
@@ -151,15 +151,18 @@ class Russian(Spec):
             said = minor if not whole else f"{said} {minor}"
         return sign + said
 
-    def time(self, hours, minutes, seconds):
-        said = f"{self.cardinal(hours)} {('час', 'часа', 'часов')[self.plural_index(str(hours))]}"
-        if seconds is not None:
-            said += f" {self.cardinal(minutes, 'f')} {('минута', 'минуты', 'минут')[self.plural_index(str(minutes))]}"
-            seconds_word = ("секунда", "секунды", "секунд")[self.plural_index(str(seconds))]
-            return said + f" {self.cardinal(seconds, 'f')} {seconds_word}"
-        if minutes:
-            said += f" {self.cardinal(minutes, 'f')} {('минута', 'минуты', 'минут')[self.plural_index(str(minutes))]}"
-        return said
+    def time(self, hours, minutes, seconds, case="n"):
+        """13:05 тринадцать часов пять минут; in the case of a preposition: "с 6:00" с шести часов."""
+        parts = [(hours, "час", "m")] + ([(minutes, "минута", "f")] if minutes or seconds is not None else []) + \
+            ([(seconds, "секунда", "f")] if seconds is not None else [])
+        return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}" for n, noun, gender in parts)
+
+    def read_times(self, text):
+        def said(m):
+            cases = grammar.preposition(m.string[:m.start()])
+            case = cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
+            return self.time(int(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None, case)
+        return self._time.sub(said, text)
 
     def fraction(self, numerator, denominator):
         if numerator == 1:
@@ -205,13 +208,14 @@ class Russian(Spec):
         whole, fraction = self.value(written)
         if written[0] == "0" and len(written) > 1 and written.isdigit():  # "Агент 007", "индекс 01067": every digit
             return (f"{self.minus if sign in '-−' else self.plus} " if sign else "") + self.digits(written)
-        if sign or fraction:
+        if sign == "+" or fraction:
             return super().say_number(m)
         found = self.agreement(whole, m.string, m.start(), m.end())
         if found is None:
             return super().say_number(m)
         case, gender, ordinal = found
-        return self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
+        said = self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
+        return f"{self.minus} {said}" if sign else said  # "до -15 градусов": до минус пятнадцати градусов
 
     def counted_phrase(self, amount, written, case):
         """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
@@ -328,6 +332,8 @@ class Russian(Spec):
             word = {"году": "году", "года": "года", "г.": "года", "г": "года", "год": "год"}[m.group(2)]
             if m.group(2).startswith("г") and len(m.group(2)) <= 2 and re.search(r"\b[Вв]\s$", m.string[:m.start()]):
                 case, word = "p", "году"  # "в 1812 г.": "в ... году"
+            if word == "году" and (grammar.preposition(m.string[:m.start()]) or "") == "d":
+                case = "d"  # "к 2030 году": к две тысячи тридцатому году
             return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
         text = self._written_date.sub(written, text)
         return self._year.sub(year, text)

@@ -105,6 +105,15 @@ def test_auto_reads_each_line_and_sentence_in_its_own_language(written, must, mu
         assert not any(word in said for word in must_not), said
 
 
+def test_auto_deltas_are_read_as_the_whole_text_however_they_are_cut():
+    from mlx_qwen3tts.text import spoken, spoken_deltas
+
+    for text, _, _ in AUTO:
+        for size in (1, 2, 3, 5, 8):
+            parts = [text[i:i + size] for i in range(0, len(text), size)]
+            assert "".join(spoken_deltas(iter(parts), "auto")) == spoken(text), (text, size)
+
+
 def test_one_function_tells_the_reading_language():
     """Issue 65 item 6: the name a request gives is one function's question, the language a text is read in
     another's; normalize's `auto` and the reading layer's agree on a short line."""

@@ -12,7 +12,8 @@ Deltas are normalized once a stretch of them is settled: up to a space between t
 second one whole), or a paragraph break, or a CJK sentence mark between two CJK letters. A number, date, ordinal
 ("3. Oktober"), abbreviation ("z. B.") or amount ("12,50 €") is never cut there, so each is read as in the whole
 text; what follows the last such place is held back until more text settles it, or the text ends. With `auto`, a
-stretch with a digit is also held until its paragraph's language can be told (or the paragraph ends).
+stretch with a digit is also held until its paragraph's language can be told (or the paragraph ends), and a stretch
+is read in the language of its sentence where the detector is sure of it, as `spoken` reads it.
 """
 
 import re
@@ -169,7 +170,8 @@ def spoken_deltas(deltas: Iterable[str], language: str = "auto", document: Optio
             end = _settled(held)
             if not end:
                 continue
-            told = asked or written_in(_PARAGRAPH.split(paragraph + held[:end])[-1])
+            so_far = _PARAGRAPH.split(paragraph + held[:end])[-1]
+            told = asked or _told_so_far(so_far, len(so_far) - end)
             if told is None and _DIGIT.search(held, 0, end) and "\n\n" not in held[:end]:
                 continue  # a number whose language cannot be told yet: held until it can (or the paragraph ends)
             head, held = held[:end], held[end:]
@@ -177,9 +179,25 @@ def spoken_deltas(deltas: Iterable[str], language: str = "auto", document: Optio
             last = told or last
             yield _normalized(normalize, head, last)
         if held:
-            yield _normalized(normalize, held, asked or written_in(_PARAGRAPH.split(paragraph + held)[-1]) or last)
+            so_far = _PARAGRAPH.split(paragraph + held)[-1]
+            yield _normalized(normalize, held, asked or _told_so_far(so_far, len(so_far) - len(held)) or last)
     finally:
         getattr(source, "close", lambda: None)()  # the writer's generator ends when its reader stops
+
+
+def _told_so_far(paragraph: str, start: int) -> Optional[str]:
+    """The language `spoken` reads paragraph[start:] in, of a paragraph so far: that of the sentence it starts in
+    where the detector is sure of it, else the paragraph's."""
+    from .cutting import sentences
+
+    tail = max(0, start - 600)
+    at, sentence = tail, ""
+    for s in sentences(paragraph[tail:]):
+        found = paragraph.find(s, at)
+        if found < 0 or found > start:
+            break
+        at, sentence = found + len(s), s
+    return (written_in(sentence, SURE) if sentence else None) or written_in(paragraph)
 
 
 def _settled(text: str) -> int:

@@ -97,7 +97,6 @@ class Russian(Spec):
         year_word = r"(?:\s?(?:года|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.)))?"
         self._written_date = re.compile(r"(?<![\w.,])((?:[Сс]|[Сс]о|[Дд]о|[Оо]т|[Пп]осле|[Оо]коло)\s)?(\d{1,2})\s("
                                         + "|".join(MONTHS) + r")(?:\s(\d{4})" + year_word + ")?")
-        self._ru_percent = re.compile(r"(?<![\w.,])([-−+]?" + self.NUM + r")\s?%")
         # A number (or a range of two) and what it counts: a unit or an abbreviation ("3 ч. л.", "2–3 шт.").
         self.counted = {**{w: (forms[0], forms) for w, forms in self.units.items()}, **_counted_table()}
         words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
@@ -155,7 +154,8 @@ class Russian(Spec):
         """13:05 тринадцать часов пять минут; in the case of a preposition: "с 6:00" с шести часов."""
         parts = [(hours, "час", "m")] + ([(minutes, "минута", "f")] if minutes or seconds is not None else []) + \
             ([(seconds, "секунда", "f")] if seconds is not None else [])
-        return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}" for n, noun, gender in parts)
+        return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
+                        for n, noun, gender in parts)
 
     def read_times(self, text):
         def said(m):
@@ -337,10 +337,6 @@ class Russian(Spec):
             return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
         text = self._written_date.sub(written, text)
         return self._year.sub(year, text)
-
-    def read_percentages(self, text):
-        return self._ru_percent.sub(
-            lambda m: f"{self.number(m.group(1))} {self.percent[self.plural_index(m.group(1))]}", text)
 
     def read_ranges(self, text):
         def said(m):

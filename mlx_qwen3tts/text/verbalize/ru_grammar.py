@@ -86,6 +86,9 @@ def counted(n: int, noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]
 ORDINAL_NOUNS = {"век", "этаж", "класс", "курс", "место", "квартал", "съезд", "созыв", "тур", "раунд", "номер"}
 
 
+_TIMES_OF_DAY = {"утро", "вечер", "день", "ночь", "полдень", "полночь"}
+
+
 def names(n: int, noun: str) -> bool:
     """Whether `n` before `noun` is an ordinal however the noun agrees: a century, or 1 (21, 31...) before a floor,
     a class, a place."""
@@ -97,8 +100,8 @@ def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
     """(case, gender) of a number read as an ordinal before a singular noun it cannot count ("в 5 классе" в пятом
     классе, "с 3 пути" с третьего пути, "на 2 этаже" на втором этаже), or None."""
     parses = _parses(noun)
-    if not parses or parses[0].tag.POS != "NOUN":
-        return None
+    if not parses or parses[0].tag.POS != "NOUN" or not noun[0].islower() or parses[0].normal_form in _TIMES_OF_DAY:
+        return None  # a capital starts a name or a heading; "до 5 утра" counts hours
     for p in parses:
         case = _LETTER.get(p.tag.case)
         if p.tag.POS == "NOUN" and p.tag.number == "sing" and case and (not cases or case in cases) \

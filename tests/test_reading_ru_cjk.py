@@ -5,10 +5,10 @@ of a text equals, code for code, that of the words it should be read as, given w
 
 Classes: a Russian number agrees with the noun it counts and takes the case of its preposition; Russian
 abbreviations after a number are said, agreeing ("ч. л." a teaspoon, not hours; "с" before "половиной" a
-preposition, not seconds); a leading zero said; days of a month after prepositions and in ranges; CJK squared unit symbols (㎞ ㎡ ㎏)
-read, not dropped as emoji; Korean and Chinese dates written with dots, slashes or a wave dash read as dates, not
-decimals; Korean "N장" a chapter or sheets by context; `auto` decided by the script however short the line, and a
-sentence in another language inside a paragraph read in its own."""
+preposition, not seconds); a leading zero said; days of a month after prepositions and in ranges; CJK squared
+unit symbols (㎞ ㎡ ㎏) read, not dropped as emoji; Korean and Chinese dates written with dots, slashes or a wave
+dash read as dates, not decimals; Korean "N장" a chapter or sheets by context; `auto` decided by the script
+however short the line, and a sentence in another language inside a paragraph read in its own."""
 
 import pytest
 

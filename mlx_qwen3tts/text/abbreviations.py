@@ -64,4 +64,5 @@ def _counted(code: str) -> dict:
 
 
 # Listed for the cutter too, which never ends a sentence at their dots ("1 ч. л. соли", "300 тыс. человек").
-ABBREVIATIONS["ru"].update({w: s for w, s in _counted("ru").items() if w.endswith(".") and w not in ABBREVIATIONS["ru"]})
+ABBREVIATIONS["ru"].update({w: s for w, s in _counted("ru").items()
+                            if w.endswith(".") and w not in ABBREVIATIONS["ru"]})

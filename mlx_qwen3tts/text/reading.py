@@ -128,8 +128,8 @@ def _in_languages(normalize, paragraph: str, language: str) -> str:
 
 def warm():
     """Every language's reader imported and run once (Russian's word forms loaded), the language detector loaded, the
-    Markdown reader run and the lexicon's module imported, so that the first request's text costs what the next ones' does
-    (its first reading took about 40 ms on this CPU, and importing markdown-it about 90 ms more)."""
+    Markdown reader run and the lexicon's module imported, so that the first request's text costs what the next
+    ones' does (its first reading took about 40 ms on this CPU, and importing markdown-it about 90 ms more)."""
     from ..languages import LANGUAGE_CODES
     from . import lexicon  # noqa: F401  (imported: what a first request with a lexicon would pay)
     from .markdown import as_heard

@@ -3,10 +3,12 @@ in it, to a whole text (`spoken`) or to text arriving in deltas (`spoken_deltas`
 words to say at all (`has_words`).
 
 The language that reads a text is the one asked for; with `auto` the document's own (an HTML page's `lang`, an
-EPUB's `dc:language`, a Markdown file's front matter), else the language each paragraph is written in, told by
-py3langid (a naive Bayes model over byte n-grams, shipped in its wheel) among the ten the model speaks. A
-paragraph too short or too mixed to tell (a heading "Kapitel 3", a line of code) is read in the language of
-the whole text, or English when that cannot be told either.
+EPUB's `dc:language`, a Markdown file's front matter), else the language each paragraph is written in: the one
+its script decides however short it is (Cyrillic Russian, hangul Korean, kana Japanese, Han without kana Chinese),
+else the one py3langid (a naive Bayes model over byte n-grams, shipped in its wheel) tells among the ten the model
+speaks. A Latin paragraph too short or too mixed to tell (a heading "Kapitel 3", a line of code) is read in the
+language of the whole text, or English when that cannot be told either; a sentence of a paragraph in another
+language than the paragraph's is read in its own where its script decides or the detector is sure of it.
 
 Deltas are normalized once a stretch of them is settled: up to a space between two words of letters only (the
 second one whole), or a paragraph break, or a CJK sentence mark between two CJK letters. A number, date, ordinal

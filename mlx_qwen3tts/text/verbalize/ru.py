@@ -21,6 +21,7 @@ _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1
 _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "g", "около": "g", "из": "g", "для": "g",
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
+_PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
 
@@ -254,6 +255,10 @@ class Russian(Spec):
         if written in self.units:
             return self.unit_gender(written)
         return grammar.gender(self.counted[written][0])
+
+    def read(self, text):
+        # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
+        return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
 
     def read_abbreviations(self, text):
         return super().read_abbreviations(re.sub(r"№(?=\d)", "№ ", text))  # "№7": номер семь

@@ -107,7 +107,10 @@ def _chapter(m) -> str:
     (1장 서론, 2장에서, 3장 참조, 1장부터); else a count of sheets, native (종이 한장, 사진 두장을)."""
     n, word = m.group(1), m.group(2)
     start = m.string.rfind("\n", 0, m.start()) + 1
-    heads = not m.string[start:m.start()].strip(" \t#*-")
+    end = m.string.find("\n", m.end())
+    line_rest = m.string[m.end():end if end >= 0 else len(m.string)].rstrip()
+    # a heading: first on its line, and the line no sentence ("3장 남았어요." counts sheets)
+    heads = not m.string[start:m.start()].strip(" \t#*-") and not line_rest.endswith((".", "!", "?", "다", "요"))
     after = m.string[m.end():m.end() + 3]
     if heads or after.startswith(("에서", " 참조", " 참고", "부터")):
         return cardinal(n) + word

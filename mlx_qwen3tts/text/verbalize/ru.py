@@ -17,6 +17,16 @@ _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("
             "ому": ("d", "m"), "м": ("p", "m"), "ом": ("p", "m"), "ю": ("a", "f"), "ую": ("a", "f"), "х": ("p", "m"),
             "ых": ("p", "m"), "ми": ("i", "m"), "ые": ("n", "m")}
 _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
+# A cardinal's case ending: "из 2-х блюд" из двух, "до 18-ти" до восемнадцати, "с 7-ми лет" с семи, "2-мя" двумя.
+_CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя")
+
+
+def _cardinal_case(n, mark):
+    """The case a cardinal's written ending says, or None where the ending is an ordinal's ("5-х классах" пятых)."""
+    if mark in ("ти", "и", "ух", "ёх") or mark == "х" and n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14 \
+            or mark == "ми" and n % 10 in (7, 8):
+        return "g"
+    return "i" if mark == "мя" else None
 # The case of a day's ordinal after a preposition: "с 4 по 11 марта" с четвёртого по одиннадцатое марта.
 _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "g", "около": "g", "из": "g", "для": "g",
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
@@ -89,7 +99,7 @@ class Russian(Spec):
 
     def __init__(self):
         super().__init__()
-        endings = "|".join(sorted(_ENDINGS, key=len, reverse=True))
+        endings = "|".join(sorted({*_ENDINGS, *_CARDINAL_ENDINGS}, key=len, reverse=True))
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
         self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
@@ -112,7 +122,9 @@ class Russian(Spec):
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def ordinal(self, n, gender="m", mark="", case="n"):
-        if mark in _PLURAL and n % 10 == 0 and n >= 1000:
+        if _cardinal_case(n, mark):  # "2-х" двух, "18-ти" восемнадцати
+            return self.cardinal(n, case=_cardinal_case(n, mark))
+        if mark in _PLURAL and (n % 10 == 0 and n >= 20 or mark in ("х", "ых")):  # "1960-х", "5-х классах"
             return self.n2w(n, "ordinal", case=_PLURAL[mark], plural=True)
         if mark:
             case, gender = _ENDINGS[mark]
@@ -190,6 +202,7 @@ class Russian(Spec):
         singular noun it cannot count ("в 5 классе"); else None."""
         cases = grammar.preposition(text[:start])
         after = text[end:end + 60]
+        named = not re.search(r"[A-Za-z]\s?$", text[max(0, start - 2):start])  # not "Win 98", "C-64"
         for i in range(3):
             word = grammar.word_after(after)
             if not word:
@@ -197,11 +210,13 @@ class Russian(Spec):
             found = None if i == 0 and grammar.names(n, word) else grammar.counted(n, word, cases)
             if found:
                 return (*found, False)
-            if i == 0 and (n > 1 or grammar.names(n, word)) and (found := grammar.ordinal_use(word, cases)):
+            if i == 0 and named and (n > 1 or grammar.names(n, word)) and (found := grammar.ordinal_use(word, cases)):
                 return (*found, True)
             if not grammar.is_adjective(word):
                 break
             after = after[after.index(word) + len(word):]
+        if cases == "ap" and 1000 <= n <= 2100 and named:  # "в 1968 (году)": в тысяча девятьсот шестьдесят восьмом
+            return "p", "m", True
         return (cases[0], "m", False) if cases else None
 
     def say_number(self, m):
@@ -233,8 +248,8 @@ class Russian(Spec):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
             written = written if written in self.counted else self._counted_key(written)
             after = m.string[m.end():]
-            if written == "с" and grammar.is_preposition_use(grammar.word_after(after)):
-                return m.group(0)  # "2 с половиной", "10 с лишним": the preposition, not seconds
+            if written == "с" and (re.match(r"\s+\d", after) or grammar.is_preposition_use(grammar.word_after(after))):
+                return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
             cases = grammar.preposition(m.string[:m.start()])
             case = cases[0] if cases else "n"
             gender = self._counted_gender(written)
@@ -261,7 +276,10 @@ class Russian(Spec):
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
 
     def read_abbreviations(self, text):
-        return super().read_abbreviations(re.sub(r"№(?=\d)", "№ ", text))  # "№7": номер семь
+        text = re.sub(r"№(?=\d)", "№ ", text)  # "№7": номер семь
+        # "на 3 см.": centimetres, not "смотри" (the counted pass reads it, its dot kept)
+        text = re.sub(r"(?<=\d)(\s?)см\.", "\\1см\0.", text)
+        return super().read_abbreviations(text).replace("см\0.", "см.")
 
     def money(self, amount, currency, scale, case="n"):
         """`amount` of `currency`, in the case of the preposition before it ("до 500 ₽" до пятисот рублей)."""

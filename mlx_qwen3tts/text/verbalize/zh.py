@@ -191,7 +191,7 @@ read = Reader([
     (r"(-|负)?(" + NUMBER + r")\s?([%‰])", _percent),
     (r"(-|负)?(?<![\d/.])(?:(\d+)又)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(km/h|" + UNIT + r")(?![A-Za-z²³/])", _measure),
-    (r"(公元前|公元|纪元|西元)?(?<!\d)(\d+)年(?=(\d{1,2}月))?", _year),
+    (r"(公元前|公元|纪元|西元)?(?<!\d)(\d+) ?年(?=(\d{1,2}月))?", _year),  # "于 1993 年": spaced as in mixed text
     (r"(?<!\d)(\d0)(?=后)", lambda m: digits(m.group(1), DIGITS)),  # 90后: a generation
     (r"(?<![\d.])0(\d)(?=[月日号时点分秒])", lambda m: integer(int(m.group(1)))),  # 08月 八月
     (r"(?<=[\d年月日号点分秒])\s?(?:[" + "~〜～–—" + r"]|-(?=\s?\d))\s?(?=\d)", "到"),  # 3-5, 3~5, 15日-20日: a range

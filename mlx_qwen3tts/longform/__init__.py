@@ -22,7 +22,7 @@ from ..text.epub import BookInfo, read_epub
 from ..text.lexicon import Lexicon, read_lexicon
 from .narrate import Spoken, narrate, segment_seed
 from ..text.normalize import normalize as normalize_text
-from ..text.reading import detected, language_code
+from ..text.reading import SURE, named_language, written_in
 from .segments import Document, Segment, build, read_document, told_language
 from .captions import caption_format
 from .job import Targets, run as run_job
@@ -45,7 +45,7 @@ def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str, document
     """What a sentence of a paragraph says: the lexicon's respellings, then with `normalize` its numbers and
     symbols as words in the language that reads it (`language`; with auto the `document`'s own, else the
     paragraph's as detected, else the language of the whole text, detected on `sample`, else English)."""
-    asked = language_code(language) or language_code(document)
+    asked = named_language(language) or named_language(document)
     whole = []
 
     @lru_cache(maxsize=256)
@@ -53,12 +53,15 @@ def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str, document
         if asked:
             return asked
         if not whole:
-            whole.append(detected(sample) or "en")
-        return detected(paragraph) or whole[0]
+            whole.append(written_in(sample) or "en")
+        return written_in(paragraph) or whole[0]
 
     def spoken(shown: str, paragraph: str) -> str:
         said = lexicon.apply(shown) if lexicon is not None else shown
-        return normalize_text(said, read_in(paragraph)) if normalize else said
+        if not normalize:
+            return said
+        # a sentence in another language than its paragraph's is read in its own where that is sure
+        return normalize_text(said, asked or written_in(shown, SURE) or read_in(paragraph))
 
     return spoken
 

@@ -53,3 +53,22 @@ ABBREVIATIONS = {
            "г.": "год", "гг.": "годы", "им.": "имени", "проф.": "профессор", "№": "номер"},
     "zh": {}, "ja": {}, "ko": {},
 }
+
+
+def _counted(code: str) -> dict:
+    """A language's abbreviations said after a number (verbalize/data/<code>_counted.tsv: "ч. л.", "тыс."), as
+    written -> the phrase they stand for; their readers say them in agreement with the number."""
+    from pathlib import Path
+
+    table = {}
+    path = Path(__file__).parent / "verbalize" / "data" / f"{code}_counted.tsv"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith(("#", "written\t")):
+            written, phrase = line.split("\t")[:2]
+            table[written] = phrase
+    return table
+
+
+# Listed for the cutter too, which never ends a sentence at their dots ("1 ч. л. соли", "300 тыс. человек").
+ABBREVIATIONS["ru"].update({w: s for w, s in _counted("ru").items()
+                            if w.endswith(".") and w not in ABBREVIATIONS["ru"]})

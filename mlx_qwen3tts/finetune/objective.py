@@ -91,16 +91,18 @@ class Batch(NamedTuple):
     frame_mask: mx.array  # (B, L, 1) float32
     talker_at: mx.array  # (M,) int32: flat positions b * L + p whose logits are scored
     talker_targets: mx.array  # (M,) int32
+    talker_mask: mx.array  # (M,) float32: 1 for a label, 0 for padding (`pad_to`)
     predictor_at: mx.array  # (N,) int32: flat positions of the hidden each frame's predictor reads
     predictor_codes: mx.array  # (N, 16) int32: the frame's codes
     predictor_targets: mx.array  # (N, 15) int32
-    predictor_mask: mx.array  # (N, 15) float32: 1 where a head has a label
+    predictor_mask: mx.array  # (N, 15) float32: 1 where a head has a label (0: padding, `pad_to`)
 
 
-def collate(examples, eos_id: int, alignment: Alignment = GENERATION) -> Batch:
+def collate(examples, eos_id: int, alignment: Alignment = GENERATION, pad_to: int = 1) -> Batch:
     """Right-padded batch of `examples` (any lengths: attention is causal, so padding after a row's end
-    changes nothing before it) with the labels of `alignment`."""
-    B, L = len(examples), max(e.length for e in examples)
+    changes nothing before it) with the labels of `alignment`. `pad_to`: the length and the numbers of labels
+    rounded up to a multiple of it with unscored padding, so a compiled step sees few distinct shapes."""
+    B, L = len(examples), _round_up(max(e.length for e in examples), pad_to)
     D = examples[0].speaker.shape[0]
     text_ids, codec_ids = np.zeros((B, L), np.int32), np.zeros((B, L), np.int32)
     text_mask, codec_mask = np.zeros((B, L, 1), np.float32), np.zeros((B, L, 1), np.float32)
@@ -127,11 +129,23 @@ def collate(examples, eos_id: int, alignment: Alignment = GENERATION) -> Batch:
             q = np.arange(15) + 1 + alignment.sub_label_shift
             targets.append(np.where(q <= 15, e.codes[j, np.minimum(q, 15)], 0))
             heads.append((q <= 15).astype(np.float32))
+    M, N = len(talker_at), len(predictor_at)
+    talker_mask = [1.0] * M + [0.0] * (_round_up(M, pad_to) - M)
+    talker_at += [0] * (len(talker_mask) - M)
+    talker_targets += [0] * (len(talker_mask) - M)
+    extra = _round_up(N, pad_to) - N
+    predictor_at += [0] * extra
+    codes, targets = codes + [np.zeros(16, np.int32)] * extra, targets + [np.zeros(15, np.int32)] * extra
+    heads += [np.zeros(15, np.float32)] * extra
     arr = mx.array
     return Batch(arr(text_ids), arr(text_mask), arr(codec_ids), arr(codec_mask), arr(speakers), arr(frame_codes),
                  arr(frame_mask), arr(np.array(talker_at, np.int32)), arr(np.array(talker_targets, np.int32)),
-                 arr(np.array(predictor_at, np.int32)), arr(np.stack(codes).astype(np.int32)),
-                 arr(np.stack(targets).astype(np.int32)), arr(np.stack(heads)))
+                 arr(np.array(talker_mask, np.float32)), arr(np.array(predictor_at, np.int32)),
+                 arr(np.stack(codes).astype(np.int32)), arr(np.stack(targets).astype(np.int32)), arr(np.stack(heads)))
+
+
+def _round_up(n: int, multiple: int) -> int:
+    return -(-n // multiple) * multiple
 
 
 def embed(talker, batch: Batch):
@@ -164,7 +178,8 @@ def logits(talker, batch: Batch):
 def losses(talker, batch: Batch):
     """(talker CE, predictor CE): each the mean over the batch's labelled positions."""
     talker_logits, predictor_logits = logits(talker, batch)
-    talker_ce = nn.losses.cross_entropy(talker_logits.astype(mx.float32), batch.talker_targets).mean()
+    ce = nn.losses.cross_entropy(talker_logits.astype(mx.float32), batch.talker_targets)
+    talker_ce = (ce * batch.talker_mask).sum() / batch.talker_mask.sum()
     ce = nn.losses.cross_entropy(predictor_logits.astype(mx.float32), batch.predictor_targets)
     predictor_ce = (ce * batch.predictor_mask).sum() / batch.predictor_mask.sum()
     return talker_ce, predictor_ce

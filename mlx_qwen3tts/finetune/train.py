@@ -27,6 +27,7 @@ import mlx.optimizers as optim
 import numpy as np
 from mlx.utils import tree_flatten, tree_map, tree_unflatten
 
+from ..model.adapters import add_lora_layers
 from . import dataset as datasets
 from . import objective
 
@@ -137,11 +138,7 @@ def load_base(path, method: str, dtype: str = "float32", rank: int = 8, scale: f
     else:
         if method == "qlora" and not config.quantization:
             nn.quantize(talker, 64, 4, class_predicate=_quantizable)
-        lora = {"rank": rank, "scale": scale, "dropout": 0.0, "keys": list(LORA_KEYS)}
-        from mlx_lm.tuner.utils import linear_to_lora_layers
-
-        for stack in (talker.model, talker.code_predictor.model):
-            linear_to_lora_layers(stack, len(stack.layers), lora)
+        add_lora_layers(talker, {"rank": rank, "scale": scale, "dropout": 0.0, "keys": list(LORA_KEYS)})
     return Base(model, config, TextTokenizer.from_folder(folder), folder)
 
 

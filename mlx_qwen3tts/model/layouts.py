@@ -18,6 +18,7 @@ checkpoint's names and needs no transposes. Everything else is in the released (
 
 import mlx.core as mx
 
+from .adapters import apply_adapters, has_adapters
 from .checkpoint import apply_weights, load_weights, safetensors_files, safetensors_info
 
 SPEAKER_PREFIX = "speaker_encoder."
@@ -52,6 +53,8 @@ def load_model(folder, config, dtype=None, prefix: str = "", fuse: bool = True):
 
     weights = {k: cast(k, v) for k, v in weights.items()}
     apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)
+    if has_adapters(folder):
+        apply_adapters(model.talker, folder)
     if fuse:
         model.talker.fuse()
     return model

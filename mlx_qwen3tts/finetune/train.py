@@ -97,6 +97,7 @@ def train(model, data, out, **options) -> Path:
     settings = _settings(model, data, opts)
     resumed = _resumable(out, settings)
     data = datasets.load(data)
+    mx.random.seed(opts.seed)  # LoRA's initial matrices are drawn
     base = load_base(model, opts.method, opts.dtype, opts.lora_rank, opts.lora_scale)
     examples = [objective.example(item, base.tokenizer, base.config) for item in data.items]
     train_set, val_set = _split(examples, opts)
@@ -275,7 +276,6 @@ class Trainer:
         self.eos = base.config.talker_config.codec_eos_token_id
         self.optimizer = optim.AdamW(plan.schedule(), weight_decay=opts.weight_decay, bias_correction=True)
         self.step = 0
-        mx.random.seed(opts.seed)
         if resumed:
             self.restore()
         self.grads = self._grad_fn()

@@ -168,3 +168,27 @@ def test_it_learns_one_utterance(base, one, tmp_path, method, merge):
                  "--temperature", "0", "--codes-output", codes, module="mlx_qwen3tts.cli.generate")
     assert spoken.returncode == 0, spoken.stderr
     assert np.array_equal(np.load(codes), item.codes)
+
+
+def test_custom_voice_checkpoint_keeping_the_speaker_encoder_loads(base, tmp_path):
+    """A CustomVoice checkpoint with `speaker_encoder.*` (as export writes it) loads, its encoder with it
+    (refused as "unexpected speaker_encoder" before), and its presets still speak."""
+    import shutil
+
+    from mlx_qwen3tts.model.checkpoint import safetensors_info
+
+    custom = checkpoint_dir("custom_voice-0b6", base.parent.parent)
+    folder = tmp_path / "custom"
+    shutil.copytree(custom, folder)
+    weights = mx.load(str(folder / "model.safetensors"))
+    encoder = {k: v for k, v in mx.load(str(base / "model.safetensors")).items() if k.startswith("speaker_encoder.")}
+    assert encoder and not any(k.startswith("speaker_encoder.") for k in weights)
+    metadata = safetensors_info(folder / "model.safetensors")[0]
+    mx.save_safetensors(str(folder / "model.safetensors"), {**weights, **encoder}, metadata=metadata)
+    tts = mlx_qwen3tts.load(str(folder), dtype=mx.float32)
+    assert "speaker_encoder" in tts.model
+    speaker = tts.facts.speakers[0]
+    kept = tts.generate("Hello.", speaker=speaker, temperature=0, max_tokens=4, decode=False)
+    plain = mlx_qwen3tts.load(str(custom), dtype=mx.float32).generate("Hello.", speaker=speaker, temperature=0,
+                                                                       max_tokens=4, decode=False)
+    assert np.array_equal(np.array(kept.codes), np.array(plain.codes))

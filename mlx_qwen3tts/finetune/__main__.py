@@ -57,7 +57,7 @@ def prepare(data, model, out, asr, language):
 @click.option("--val-share", type=float, default=None,
               help="share of clips held out for validation (default 0.05 from 20 clips, else none)")
 @click.option("--dtype", type=click.Choice(["float32", "bfloat16"]), default="float32", show_default=True,
-              help="weights of full fine-tuning")
+              help="the weights' dtype (the frozen base's too, for LoRA)")
 @click.option("--predictor-weight", type=float, default=0.3, show_default=True,
               help="the code predictor's share of the loss")
 @click.option("--warmup", type=int, default=None, help="warm-up steps (default: a twentieth, at most 100)")

@@ -131,16 +131,21 @@ def load_base(path, method: str, dtype: str = "float32", rank: int = 8, scale: f
     config = checkpoint.load_config(folder)
     weights_dtype = mx.bfloat16 if dtype == "bfloat16" else mx.float32
     model = layouts.load_model(folder, config, weights_dtype, prefix="talker.", fuse=False)
+    shape_for(model, method, rank, scale)
+    return Base(model, config, TextTokenizer.from_folder(folder), folder)
+
+
+def shape_for(model, method: str, rank: int = 8, scale: float = 20.0):
+    """`model` (a Qwen3TTSModel) frozen but for what `method` trains (see `load_base`)."""
     talker = model.talker
     model.freeze()
     if method == "full":
         talker.unfreeze()
         talker.model.text_embedding.freeze()
-    else:
-        if method == "qlora" and not config.quantization:
-            nn.quantize(talker, 64, 4, class_predicate=_quantizable)
-        add_lora_layers(talker, {"rank": rank, "scale": scale, "dropout": 0.0, "keys": list(LORA_KEYS)})
-    return Base(model, config, TextTokenizer.from_folder(folder), folder)
+        return
+    if method == "qlora" and not model.config.quantization:
+        nn.quantize(talker, 64, 4, class_predicate=_quantizable)
+    add_lora_layers(talker, {"rank": rank, "scale": scale, "dropout": 0.0, "keys": list(LORA_KEYS)})
 
 
 def _quantizable(path: str, module) -> bool:
@@ -243,12 +248,12 @@ def estimate_memory(talker, examples: list, opts: Options) -> dict:
     frames = sum(sorted((e.codes.shape[0] for e in examples), reverse=True)[:opts.batch_size])
     tc = talker.model
     args = tc.layers[0].self_attn
-    H = talker.codec_head.weight.shape[1] if "weight" in talker.codec_head else 1024
+    H = talker.codec_head.weight.shape[1]
     tokens = len(longest) * max(longest)
     per_layer = tokens * 34 * H * 4 + len(longest) * args.n_heads * max(longest) ** 2 * 4 * 2
-    cp_layers = len(talker.code_predictor.model.layers)
-    cp = frames * 16 * 34 * H * 4 * cp_layers + frames * 15 * 2048 * 4 * 3
-    activations = per_layer * len(tc.layers) + cp + tokens * 3072 * 4 * 3
+    cp_layers, cp_vocab = len(talker.code_predictor.model.layers), talker.code_predictor.lm_head[0].weight.shape[0]
+    cp = frames * 16 * 34 * H * 4 * cp_layers + frames * 15 * cp_vocab * 4 * 3
+    activations = per_layer * len(tc.layers) + cp + tokens * talker.codec_head.weight.shape[0] * 4 * 3
     optimizer = 4 * trainable
     return {"weights": weights, "optimizer": optimizer, "activations": activations,
             "total": weights + optimizer + activations}

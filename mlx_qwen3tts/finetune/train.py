@@ -270,6 +270,11 @@ def total_memory() -> int:
         return 0
 
 
+def adamw(learning_rate, weight_decay: float = 0.01):
+    """AdamW as torch's (and the official script's): bias-corrected moments, decoupled weight decay."""
+    return optim.AdamW(learning_rate, weight_decay=weight_decay, bias_correction=True)
+
+
 class Trainer:
     """The loop: micro-batches of the plan, gradients averaged over `grad_accum`, clipped, one AdamW update;
     a log line a step, a checkpoint each epoch, at the end and on Ctrl-C."""
@@ -279,7 +284,7 @@ class Trainer:
         self.base, self.talker, self.train_set, self.val_set = base, base.model.talker, train_set, val_set
         self.plan, self.opts, self.out, self.settings = plan, opts, out, settings
         self.eos = base.config.talker_config.codec_eos_token_id
-        self.optimizer = optim.AdamW(plan.schedule(), weight_decay=opts.weight_decay, bias_correction=True)
+        self.optimizer = adamw(plan.schedule(), opts.weight_decay)
         self.step = 0
         if resumed:
             self.restore()

@@ -192,3 +192,28 @@ def test_custom_voice_checkpoint_keeping_the_speaker_encoder_loads(base, tmp_pat
     plain = mlx_qwen3tts.load(str(custom), dtype=mx.float32).generate("Hello.", speaker=speaker, temperature=0,
                                                                        max_tokens=4, decode=False)
     assert np.array_equal(np.array(kept.codes), np.array(plain.codes))
+
+
+def test_several_speakers_from_a_custom_voice_checkpoint(tiny, tmp_path):
+    """A CustomVoice checkpoint fine-tunes too; each speaker of the dataset gets its own name and a free row
+    beside the presets, and all of them speak."""
+    custom = checkpoint_dir("custom_voice-0b6", tmp_path)
+    items = [sampled_item(tiny, *clip, seed) for seed, clip in enumerate(CLIPS)]
+    items[0].speaker = items[2].speaker = "first"
+    items[1].speaker = "second"
+    data = dataset.write(tmp_path / "two", items, {})
+    run = train(custom, data, tmp_path / "run", method="lora", steps=1, progress=False)
+    presets = json.loads((custom / "config.json").read_text())["talker_config"]["spk_id"]
+    with pytest.raises(ValueError, match="name each as SPEAKER=NAME"):
+        export(run, "alice", tmp_path / "ckpt")
+    ckpt = export(run, ["first=Alice", "second=bob"], tmp_path / "ckpt", merge=True)
+    spk_id = json.loads((ckpt / "config.json").read_text())["talker_config"]["spk_id"]
+    assert {k: spk_id[k] for k in presets} == presets
+    new = [spk_id["alice"], spk_id["bob"]]
+    assert len(set(new)) == 2 and not set(new) & set(presets.values()) and min(new) >= 3000
+    table = mx.load(str(ckpt / "model.safetensors"))["talker.model.codec_embedding.weight"]
+    first = np.mean([items[0].speaker_vector, items[2].speaker_vector], axis=0)
+    assert mx.array_equal(table[spk_id["alice"]], mx.array(first).astype(table.dtype))
+    tts = mlx_qwen3tts.load(str(ckpt), dtype=mx.float32)
+    for name in ("alice", "bob", sorted(presets)[0]):
+        assert tts.generate("Hi.", speaker=name, temperature=0, max_tokens=3, decode=False).codes.shape[-1] == 16

@@ -129,6 +129,9 @@ def load_base(path, method: str, dtype: str = "float32", rank: int = 8, scale: f
 
     folder = checkpoint.resolve(str(path))
     config = checkpoint.load_config(folder)
+    if method == "full" and config.quantization:
+        raise ValueError(f"{folder} is quantized: full fine-tuning needs its bfloat16 or float32 checkpoint; "
+                         "use --method lora (QLoRA on these weights)")
     weights_dtype = mx.bfloat16 if dtype == "bfloat16" else mx.float32
     model = layouts.load_model(folder, config, weights_dtype, prefix="talker.", fuse=False)
     shape_for(model, method, rank, scale)

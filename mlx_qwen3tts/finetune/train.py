@@ -15,7 +15,9 @@ import json
 import math
 import os
 import shutil
+import signal
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -311,18 +313,17 @@ class Trainer:
     def run(self):
         self.write_settings()
         progress = Progress(self.plan.steps, self.step, self.opts.progress)
-        try:
+        with StopAtStep() as stop:
             while self.step < self.plan.steps:
                 losses, tokens = self.one_step()
                 self.log(losses)
                 progress.update(self.step, losses, tokens)
-                if self.plan.epoch_ends(self.step) or self.step == self.plan.steps:
+                if self.plan.epoch_ends(self.step) or self.step == self.plan.steps or stop.asked:
                     self.validate()
                     self.save()
-        except KeyboardInterrupt:
-            self.save()
-            progress.close(f"stopped at step {self.step}: run the same command again to resume")
-            raise
+                if stop.asked:
+                    progress.close(f"stopped at step {self.step}: run the same command again to resume")
+                    raise KeyboardInterrupt
         progress.close(f"done: {self.step} steps; export with `python -m mlx_qwen3tts.finetune export {self.out} "
                        "--speaker NAME --out CKPT`")
 
@@ -389,6 +390,29 @@ class Trainer:
         if log.exists():  # steps after the checkpoint are done again
             lines = [ln for ln in log.read_text().splitlines() if ln and json.loads(ln)["step"] <= self.step]
             log.write_text("".join(ln + "\n" for ln in lines))
+
+
+class StopAtStep:
+    """Ctrl-C (SIGINT) asks the loop to stop after the step under way (it then saves), so a checkpoint never
+    falls inside an update. Only in the main thread, where Python delivers signals."""
+
+    def __init__(self):
+        self.asked, self.previous = False, None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._ask)
+        return self
+
+    def _ask(self, *_):
+        if self.asked:  # a second Ctrl-C: at once
+            raise KeyboardInterrupt
+        self.asked = True
+        print("\nstopping after this step (Ctrl-C again: at once, losing it)", file=sys.stderr, flush=True)
+
+    def __exit__(self, *_):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
 
 
 def _write_atomic(path: Path, data: bytes):

@@ -127,7 +127,7 @@ def test_bad_training_input_is_one_line_and_writes_nothing(base, clips, tmp_path
 def test_memory_is_refused_up_front(base, clips):
     b = load_base(base, "full")
     examples = [objective.example(item, b.tokenizer, b.config) for item in dataset.load(clips).items]
-    with pytest.raises(ValueError, match=r"^training needs about .* use --method lora or qlora") as e:
+    with pytest.raises(ValueError, match=r"^training needs about .* use method lora or qlora") as e:
         check_memory(b.model.talker, examples, Options(), available=1 << 20)
     assert "\n" not in str(e.value)
     check_memory(b.model.talker, examples, Options(), available=1 << 40)

@@ -17,7 +17,7 @@ batch at the base weights (the same computation: they agree to float32 rounding)
     python -m benchmarks.finetune_torch --official-python REF/bin/python --preset tiny --rounds 1
 
 REF: a venv with torch 2.13.0 CPU, transformers 4.57.3, accelerate, librosa, soundfile, einops, sox,
-onnxruntime and `pip install --no-deps qwen-tts==0.1.1` (tests/reference/README.md, /work/shared/REFERENCE.md).
+onnxruntime and `pip install --no-deps qwen-tts==0.1.1` (tests/reference/README.md).
 """
 
 import argparse

@@ -87,14 +87,19 @@ def official(folder: Path, batch_path: Path, args) -> dict:
 
     sys.path.insert(0, str(ROOT / "tests" / "reference"))
     import _torchaudio_stub  # noqa: F401  (before qwen_tts)
-    from qwen_tts.core.models.modeling_qwen3_tts import Qwen3TTSForConditionalGeneration
+    from qwen_tts.core.models.configuration_qwen3_tts import Qwen3TTSConfig
+    from qwen_tts.core.models.modeling_qwen3_tts import Qwen3TTSTalkerForConditionalGeneration
+    from safetensors.torch import load_file
 
     torch.manual_seed(0)
     b = {k: torch.from_numpy(v) for k, v in np.load(batch_path).items()}
-    model = Qwen3TTSForConditionalGeneration.from_pretrained(str(folder), dtype=torch.float32).train()
-    talker = model.talker
-    for p in model.parameters():
-        p.requires_grad_(False)
+    # the talker alone (what the step trains), as `Qwen3TTSForConditionalGeneration.from_pretrained` builds it,
+    # without the codec it would also load
+    talker = Qwen3TTSTalkerForConditionalGeneration(Qwen3TTSConfig.from_pretrained(str(folder)).talker_config)
+    weights = load_file(str(folder / "model.safetensors"))
+    talker.load_state_dict({k[len("talker."):]: v.float() for k, v in weights.items() if k.startswith("talker.")})
+    talker = talker.float().train()
+    del weights
     for name, p in talker.named_parameters():
         p.requires_grad_(not name.startswith("model.text_embedding."))
     trainable = [p for p in talker.parameters() if p.requires_grad]
@@ -130,7 +135,8 @@ def official(folder: Path, batch_path: Path, args) -> dict:
         start = time.perf_counter()
         step()
         times.append(time.perf_counter() - start)
-    return {"side": f"qwen-tts 0.1.1 (torch {torch.__version__}, {torch.get_num_threads()} threads)",
+    return {"side": f"qwen-tts 0.1.1 (torch {torch.__version__}, {torch.get_num_threads()} threads, "
+                    f"{talker.config._attn_implementation})",
             "step_s": statistics.median(times), "peak_rss_gb": _peak_rss_gb(), "loss": first}
 
 

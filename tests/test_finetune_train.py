@@ -127,7 +127,7 @@ def test_bad_training_input_is_one_line_and_writes_nothing(base, clips, tmp_path
 def test_memory_is_refused_up_front(base, clips):
     b = load_base(base, "full")
     examples = [objective.example(item, b.tokenizer, b.config) for item in dataset.load(clips).items]
-    with pytest.raises(ValueError, match=r"^training needs about .* use --method lora or qlora") as e:
+    with pytest.raises(ValueError, match=r"^training needs about .* use method lora or qlora") as e:
         check_memory(b.model.talker, examples, Options(), available=1 << 20)
     assert "\n" not in str(e.value)
     check_memory(b.model.talker, examples, Options(), available=1 << 40)
@@ -217,3 +217,33 @@ def test_several_speakers_from_a_custom_voice_checkpoint(tiny, tmp_path):
     tts = mlx_qwen3tts.load(str(ckpt), dtype=mx.float32)
     for name in ("alice", "bob", sorted(presets)[0]):
         assert tts.generate("Hi.", speaker=name, temperature=0, max_tokens=3, decode=False).codes.shape[-1] == 16
+
+
+def test_ctrl_c_saves_and_the_same_command_resumes(base, clips, tmp_path):
+    """SIGINT stops the run after its step with a checkpoint (exit 130); the same command goes on from there and
+    logs every step once."""
+    import signal
+    import time
+
+    run = tmp_path / "run"
+    args = ["train", "--model", base, "--data", clips, "--out", run, "--steps", 40, "--batch-size", 1,
+            "--method", "lora", "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "mlx_qwen3tts.finetune", *map(str, args)], env=env, cwd=ROOT,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not ((run / "log.jsonl").exists() and (run / "log.jsonl").read_text().count("\n") >= 2):
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=300) == 130
+    finally:
+        process.kill()
+    saved = json.loads((run / "state.json").read_text())["step"]
+    assert 2 <= saved < 40
+    assert len((run / "log.jsonl").read_text().splitlines()) == saved
+    done = cli(*args)
+    assert done.returncode == 0, done.stderr
+    steps = [json.loads(line)["step"] for line in (run / "log.jsonl").read_text().splitlines()]
+    assert steps == list(range(1, 41))

@@ -6,7 +6,7 @@ CKPT is the base checkpoint's folder (tokenizer, generation config, speech_token
   `spk_is_dialect` (false);
 - model.safetensors: the base's tensors as stored (the speaker encoder kept, in its layout), the trained talker
   tensors in their stored dtype (LoRA merged into the base's weights: W + scale * B^T A^T), and each speaker's
-  vector (the dataset's mean over its clips) at its row;
+  vector (the dataset's mean over its clips, kept in the run) at its row;
 - a LoRA run exported without `merge`: the base's talker weights, and adapters.safetensors +
   adapter_config.json, which our loader applies (mlx-lm's LoRA layers); the official package loads merged ones.
 The folder is written beside CKPT and renamed into place when complete.
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import mlx.core as mx
 import numpy as np
+from ..errors import InputError
 from ..model.adapters import ADAPTER_CONFIG, ADAPTERS
-from . import dataset as datasets
 from .train import LORA_KEYS, resume_options
 
 FIRST_SPEAKER_ROW = 3000
@@ -35,11 +35,11 @@ def export(run, speaker, out, merge: bool = False) -> Path:
     from ..model import checkpoint
 
     run, out = Path(run), Path(out)
-    if not (run / "state.json").exists() or not (run / "weights.safetensors").exists():
+    if not all((run / name).exists() for name in ("state.json", "weights.safetensors", "speakers.safetensors")):
         raise ValueError(f"{run} holds no trained run (no checkpoint yet): train into it first")
     settings = resume_options(run)
-    data = datasets.load(settings["data"])
-    names = _speakers(speaker, data)
+    vectors = mx.load(str(run / "speakers.safetensors"))
+    names = _speakers(speaker, sorted(vectors))
     folder = checkpoint.resolve(settings["model"])
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     rows = _free_rows(config, len(names))
@@ -54,8 +54,8 @@ def export(run, speaker, out, merge: bool = False) -> Path:
         weights.update({k: v.astype(weights[k].dtype) for k, v in trained.items()})
     table = "talker.model.codec_embedding.weight"
     embedding = np.array(weights[table].astype(mx.float32))
-    for (source, name), row in zip(names.items(), rows):
-        embedding[row] = data.mean_speaker(source)
+    for source, row in zip(names, rows):
+        embedding[row] = np.array(vectors[source])
     weights[table] = mx.array(embedding).astype(weights[table].dtype)
     tc = config.setdefault("talker_config", {})
     tc["spk_id"] = {**tc.get("spk_id", {}), **{name: row for name, row in zip(names.values(), rows)}}
@@ -64,12 +64,11 @@ def export(run, speaker, out, merge: bool = False) -> Path:
     return _write(out, folder, config, weights, metadata, trained if lora and not merge else None, settings)
 
 
-def _speakers(speaker, data) -> dict:
+def _speakers(speaker, sources) -> dict:
     """{dataset speaker: new name} from "NAME" (a one-speaker dataset) or "SOURCE=NAME" items."""
     given = [speaker] if isinstance(speaker, str) else list(speaker or [])
     if not given:
-        raise ValueError("give the new speaker's name (--speaker NAME)")
-    sources = sorted({item.speaker for item in data.items})
+        raise InputError("give the new speaker's name ({speaker})", field="speaker")
     names = {}
     for entry in given:
         source, _, name = entry.rpartition("=")
@@ -107,8 +106,8 @@ def _merge(weights: dict, trained: dict, scale: float):
         layer = key[: -len(".lora_a")]
         target = f"{layer}.weight"
         if f"{layer}.scales" in weights or target not in weights:
-            raise ValueError(f"{layer} is quantized in the base checkpoint: export without --merge, or train from "
-                             "the bfloat16/float32 checkpoint")
+            raise InputError(f"{layer} is quantized in the base checkpoint: export without {{merge}}, or train from "
+                             "the bfloat16/float32 checkpoint", field="merge")
         a, b = trained[key].astype(mx.float32), trained[f"{layer}.lora_b"].astype(mx.float32)
         merged = weights[target].astype(mx.float32) + scale * (b.T @ a.T)
         weights[target] = merged.astype(weights[target].dtype)

@@ -7,6 +7,7 @@ A run folder holds what resumes it and what `export` reads:
     RUN/optimizer.safetensors     AdamW's state then;  RUN/state.json  {"step": n} then
     RUN/log.jsonl                 one line an optimizer step: its batch's losses before its update
     RUN/val.jsonl                 the held-out share's losses after each epoch (when there is one)
+    RUN/speakers.safetensors      each speaker's mean vector over its clips in the dataset (what export writes)
 A checkpoint is written after each epoch, at the end and on Ctrl-C; giving the same `out` again resumes from it.
 The text embedding stays frozen (its rows of unseen tokens would only decay); the speaker encoder is not trained.
 """
@@ -15,7 +16,9 @@ import json
 import math
 import os
 import shutil
+import signal
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,6 +31,7 @@ import numpy as np
 from mlx.utils import tree_flatten, tree_map, tree_unflatten
 
 from ..model.adapters import add_lora_layers
+from ..errors import InputError
 from . import dataset as datasets
 from . import objective
 
@@ -62,29 +66,26 @@ class Options:
     progress: bool = True
 
     def check(self):
-        """ValueError with one line for a setting that cannot run."""
-        positive = {"batch_size": self.batch_size, "grad_accum": self.grad_accum, "lora_rank": self.lora_rank}
-        for name, value in positive.items():
-            if not isinstance(value, int) or value < 1:
-                raise ValueError(f"--{name.replace('_', '-')} must be a whole number >= 1, got {value!r}")
-        if self.method not in METHODS:
-            raise ValueError(f"--method must be one of {', '.join(METHODS)}, got {self.method!r}")
-        if self.dtype not in DTYPES:
-            raise ValueError(f"--dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
+        """InputError (a ValueError) with one line for a setting that cannot run; `{field}` names the setting."""
+        whole = {"batch_size": (self.batch_size, 1), "grad_accum": (self.grad_accum, 1),
+                 "lora_rank": (self.lora_rank, 1), "steps": (self.steps, 1), "epochs": (self.epochs, 1),
+                 "warmup": (self.warmup, 0)}
+        for name, (value, least) in whole.items():
+            if value is not None and (not isinstance(value, int) or value < least):
+                raise _bad(name, f"a whole number >= {least}", value)
+        for name, allowed in (("method", METHODS), ("dtype", DTYPES), ("schedule", ("cosine", "constant"))):
+            if getattr(self, name) not in allowed:
+                raise _bad(name, f"one of {', '.join(allowed)}", getattr(self, name))
         if self.steps is not None and self.epochs is not None:
-            raise ValueError("give --steps or --epochs, not both")
-        for name in ("steps", "epochs"):
-            value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 1):
-                raise ValueError(f"--{name} must be a whole number >= 1, got {value!r}")
+            raise InputError("give {steps} or {epochs}, not both", field="steps", others=("epochs",))
         if self.lr is not None and not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr) and self.lr >= 0):
-            raise ValueError(f"--lr must be a number >= 0, got {self.lr!r}")
+            raise _bad("lr", "a number >= 0", self.lr)
         if self.val_share is not None and not (0 <= self.val_share < 1):
-            raise ValueError(f"--val-share must be in [0, 1), got {self.val_share!r}")
-        if self.schedule not in ("cosine", "constant"):
-            raise ValueError(f"--schedule must be cosine or constant, got {self.schedule!r}")
-        if self.warmup is not None and (not isinstance(self.warmup, int) or self.warmup < 0):
-            raise ValueError(f"--warmup must be a whole number >= 0, got {self.warmup!r}")
+            raise _bad("val_share", "in [0, 1)", self.val_share)
+
+
+def _bad(field: str, what: str, value) -> InputError:
+    return InputError(f"{{{field}}} must be {what}, got {value!r}", field=field)
 
 
 def train(model, data, out, **options) -> Path:
@@ -104,7 +105,9 @@ def train(model, data, out, **options) -> Path:
     plan = Plan.of(len(train_set), opts)
     check_memory(base.model.talker, train_set, opts)
     out.mkdir(parents=True, exist_ok=True)
+    speakers = {name: mx.array(data.mean_speaker(name)) for name in sorted({i.speaker for i in data.items})}
     try:
+        _save_atomic(out / "speakers.safetensors", speakers)  # export's speaker vectors: the dataset's means
         Trainer(base, train_set, val_set, plan, opts, out, settings, resumed).run()
     except BaseException:
         if not (out / "state.json").exists() and not resumed:  # nothing worth resuming: leave nothing
@@ -130,8 +133,8 @@ def load_base(path, method: str, dtype: str = "float32", rank: int = 8, scale: f
     folder = checkpoint.resolve(str(path))
     config = checkpoint.load_config(folder)
     if method == "full" and config.quantization:
-        raise ValueError(f"{folder} is quantized: full fine-tuning needs its bfloat16 or float32 checkpoint; "
-                         "use --method lora (QLoRA on these weights)")
+        raise InputError(f"{folder} is quantized: full fine-tuning needs its bfloat16 or float32 checkpoint; "
+                         "use {method} lora (QLoRA on these weights)", field="method")
     weights_dtype = mx.bfloat16 if dtype == "bfloat16" else mx.float32
     model = layouts.load_model(folder, config, weights_dtype, prefix="talker.", fuse=False)
     shape_for(model, method, rank, scale)
@@ -169,12 +172,13 @@ def _resumable(out: Path, settings: dict) -> bool:
         raise ValueError(f"{out} is a file; give a folder for the run")
     if not (out / "run.json").exists():
         if any(out.iterdir()):
-            raise ValueError(f"{out} is not empty and holds no run; give a new folder for --out")
+            raise InputError(f"{out} is not empty and holds no run; give a new folder for {{out}}", field="out")
         return False
     saved = json.loads((out / "run.json").read_text(encoding="utf-8"))["settings"]
     differs = sorted(k for k in settings if saved.get(k) != settings[k])
     if differs:
-        raise ValueError(f"{out} holds a run with other settings ({', '.join(differs)}); give a new folder for --out")
+        raise InputError(f"{out} holds a run with other settings ({', '.join(differs)}); give a new folder for {{out}}",
+                         field="out")
     return (out / "state.json").exists()
 
 
@@ -185,7 +189,8 @@ def _split(examples: list, opts: Options):
         share = DEFAULT_VAL_SHARE if len(examples) >= MIN_CLIPS_FOR_VALIDATION else 0.0
     held = int(round(share * len(examples)))
     if held and held >= len(examples):
-        raise ValueError(f"--val-share {share} holds out every clip of {len(examples)}; give a smaller share")
+        raise InputError(f"{{val_share}} {share} holds out every clip of {len(examples)}; give a smaller share",
+                         field="val_share")
     order = np.random.default_rng(opts.seed).permutation(len(examples))
     val = set(order[:held].tolist())
     return [e for i, e in enumerate(examples) if i not in val], [e for i, e in enumerate(examples) if i in val]
@@ -236,9 +241,10 @@ def check_memory(talker, examples: list, opts: Options, available: Optional[int]
     have = available or total_memory()
     if have and need["total"] > 0.9 * have:
         gb = lambda n: f"{n / 2**30:.1f} GB"  # noqa: E731
-        raise ValueError(f"training needs about {gb(need['total'])} (weights {gb(need['weights'])}, optimizer "
+        raise InputError(f"training needs about {gb(need['total'])} (weights {gb(need['weights'])}, optimizer "
                          f"{gb(need['optimizer'])}, activations {gb(need['activations'])}) and this machine has "
-                         f"{gb(have)}: use --method lora or qlora, a smaller --batch-size, or shorter clips")
+                         f"{gb(have)}: use {{method}} lora or qlora, a smaller {{batch_size}}, or shorter clips",
+                         field="method", others=("batch_size",))
 
 
 def estimate_memory(talker, examples: list, opts: Options) -> dict:
@@ -310,21 +316,19 @@ class Trainer:
 
     def run(self):
         self.write_settings()
-        progress = Progress(self.plan.steps, self.step, self.opts.progress)
-        try:
+        progress = TrainingProgress(self.plan.steps, self.step, self.opts.progress)
+        with StopAtStep() as stop:
             while self.step < self.plan.steps:
                 losses, tokens = self.one_step()
                 self.log(losses)
                 progress.update(self.step, losses, tokens)
-                if self.plan.epoch_ends(self.step) or self.step == self.plan.steps:
+                if self.plan.epoch_ends(self.step) or self.step == self.plan.steps or stop.asked:
                     self.validate()
                     self.save()
-        except KeyboardInterrupt:
-            self.save()
-            progress.close(f"stopped at step {self.step}: run the same command again to resume")
-            raise
-        progress.close(f"done: {self.step} steps; export with `python -m mlx_qwen3tts.finetune export {self.out} "
-                       "--speaker NAME --out CKPT`")
+                if stop.asked:
+                    progress.close(f"stopped at step {self.step}: run the same command again to resume")
+                    raise KeyboardInterrupt
+        progress.close(f"done: {self.step} steps in {self.out}; export the run to speak with its voice")
 
     def one_step(self):
         """One optimizer step: ((loss, talker, predictor) of its batch before the update, its positions)."""
@@ -391,6 +395,29 @@ class Trainer:
             log.write_text("".join(ln + "\n" for ln in lines))
 
 
+class StopAtStep:
+    """Ctrl-C (SIGINT) asks the loop to stop after the step under way (it then saves), so a checkpoint never
+    falls inside an update. Only in the main thread, where Python delivers signals."""
+
+    def __init__(self):
+        self.asked, self.previous = False, None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._ask)
+        return self
+
+    def _ask(self, *_):
+        if self.asked:  # a second Ctrl-C: at once
+            raise KeyboardInterrupt
+        self.asked = True
+        print("\nstopping after this step (Ctrl-C again: at once, losing it)", file=sys.stderr, flush=True)
+
+    def __exit__(self, *_):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
 def _write_atomic(path: Path, data: bytes):
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_bytes(data)
@@ -403,7 +430,7 @@ def _save_atomic(path: Path, arrays: dict):
     os.replace(tmp, path)
 
 
-class Progress:
+class TrainingProgress:
     """One line on stderr: step, losses, positions a second, peak memory, time left."""
 
     def __init__(self, steps: int, start: int, shown: bool):

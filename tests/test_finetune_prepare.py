@@ -4,6 +4,7 @@ encode of each clip alone and whose speaker vectors are `extract_xvector` of eac
 cloning path loads it; bad datasets refused in one line with nothing written; clips refused with reasons;
 an interrupted run resumed without redoing what was done."""
 
+import importlib
 import json
 import subprocess
 import sys
@@ -17,9 +18,11 @@ import mlx_qwen3tts  # noqa: F401  (before mlx)
 import mlx.core as mx
 from fixture_checkpoints import asr_dir, checkpoint_dir
 from mlx_qwen3tts.audio.reference import load_reference_audio, resample_to_24k
-from mlx_qwen3tts.finetune import dataset, prepare as prep
+from mlx_qwen3tts.finetune import dataset
 from mlx_qwen3tts.model.speaker_encoder import extract_xvector
 
+# The module (the package's `prepare` may be the function of the same name).
+prep = importlib.import_module("mlx_qwen3tts.finetune.prepare")
 CHECKPOINT = "base-0b6"
 REPO = Path(__file__).resolve().parent.parent
 
@@ -164,6 +167,9 @@ def bad_datasets(root: Path) -> dict:
     sf.write(rate / "a.wav", speech(2.0, 4000, seed=12), 4000)
     (rate / "a.txt").write_text("Too low a rate.")
     cases["sample rate"] = (rate, [], "4000 Hz")
+    sf.write(root / "tiny-ref.wav", speech(0.2, seed=14), 24000)
+    (root / "badref.jsonl").write_text(json.dumps({"audio": "a.wav", "text": "Fine.", "ref_audio": "tiny-ref.wav"}))
+    cases["reference too short"] = (root / "badref.jsonl", [], "ref_audio")
     notext = root / "notext"
     notext.mkdir()
     sf.write(notext / "a.wav", speech(2.0, seed=13), 24000)

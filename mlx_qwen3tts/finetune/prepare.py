@@ -281,7 +281,11 @@ class Encoders:
         if ref not in self.refs:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # over 30 s: its first 30 s, as cloning uses
-                self.refs[ref] = np.array(extract_xvector(self.speaker, load_reference_audio(ref)), np.float32)
+                try:
+                    audio = load_reference_audio(ref)
+                except ReferenceAudioError as e:
+                    raise DatasetError(f"ref_audio {ref}: {e}") from None
+                self.refs[ref] = np.array(extract_xvector(self.speaker, audio), np.float32)
         return self.refs[ref]
 
     def codes(self, audio: np.ndarray) -> np.ndarray:
@@ -452,16 +456,31 @@ def prepare(data, model, out, asr=None, language: Optional[str] = None, **option
     sources = read_sources(data, language)
     check_sources(sources, asr)
     out = Path(out)
-    plan = {"made_by": MADE_BY, "data": str(Path(data).resolve()), "model": str(model), "language": language,
-            "asr": None if asr is None else str(asr) if isinstance(asr, (str, os.PathLike)) else type(asr).__name__,
-            "min_seconds": options["min_seconds"], "max_seconds": options["max_seconds"]}
     if out.exists() and not _made_here(out / "dataset.json"):  # a complete one of ours is replaced, all at once
         raise DatasetError(f"{out} exists and is not a dataset prepared by this command; choose another --out")
     enc = load_encoders(model, asr if any(s.text is None for s in sources) else None)
+    for ref in dict.fromkeys(s.ref_audio for s in sources if s.ref_audio):
+        enc.vector(ref, None)  # an unusable reference refused now, before anything is written
+    plan = {"made_by": MADE_BY, "data": str(Path(data).resolve()), "model": str(model), "language": language,
+            "asr": None if asr is None else str(asr) if isinstance(asr, (str, os.PathLike)) else type(asr).__name__,
+            "min_seconds": options["min_seconds"], "max_seconds": options["max_seconds"]}
     work = work_folder(out, plan)
-    summary, items = Summary(recordings=len(sources)), []
+    summary, items = run(sources, enc, work, options)
+    if not items:
+        shutil.rmtree(work, ignore_errors=True)
+        raise DatasetError(f"every clip of {data} was refused ({summary.lines()[0]}): nothing to train on")
+    meta = {"made_by": MADE_BY, "model": str(model), "sample_rate": SAMPLE_RATE, "frame_rate": FRAME_RATE,
+            "summary": {**asdict(summary), "hours": summary.hours}}
+    dataset.write(out, items, meta)
+    shutil.rmtree(work, ignore_errors=True)
+    return summary
+
+
+def run(sources: list, enc: Encoders, work: Path, options: dict) -> tuple:
+    """(Summary, dataset items) of every recording: each prepared and kept in `work`, or taken from it where an
+    earlier run did it."""
+    summary, items, resumed = Summary(recordings=len(sources)), [], 0
     progress = None if options["progress"] is False else Progress(len(sources), options["progress"])
-    resumed = 0
     for n, source in enumerate(sources, 1):
         found = load_done(work, source)
         if found is None:
@@ -475,14 +494,7 @@ def prepare(data, model, out, asr=None, language: Optional[str] = None, **option
         items += _items(*found)
         if progress:
             progress.show(n, summary, resumed)
-    if not items:
-        shutil.rmtree(work, ignore_errors=True)
-        raise DatasetError(f"every clip of {data} was refused ({'; '.join(summary.lines()[:1])}): nothing to train on")
-    meta = {"made_by": MADE_BY, "model": str(model), "sample_rate": SAMPLE_RATE, "frame_rate": FRAME_RATE,
-            "summary": {**asdict(summary), "hours": summary.hours}}
-    dataset.write(out, items, meta)
-    shutil.rmtree(work, ignore_errors=True)
-    return summary
+    return summary, items
 
 
 # --- the command -------------------------------------------------------------------------------------------------

@@ -195,7 +195,7 @@ def test_bad_arguments_and_a_folder_not_ours_one_line(tmp_path, base, root):
     (mine / "notes.txt").write_text("keep me")
     custom = checkpoint_dir("custom_voice-0b6", root)
     for argv, words in (([data, "--out", tmp_path / "x"], "--model"),
-                        ([data, "--model", base, "--out", mine], "not a dataset prepared by this command"),
+                        ([data, "--model", base, "--out", mine], "is not a dataset prepare made"),
                         ([data, "--model", custom, "--out", tmp_path / "x"], "Base"),
                         ([data, "--model", base, "--out", tmp_path / "x", "--language", "Klingon"], "Klingon")):
         code, _, stderr = run_main(argv)

@@ -19,13 +19,11 @@ stopped; the dataset is written into place at the end, all or nothing (`dataset.
 that this did not make is never touched.
 """
 
-import argparse
 import hashlib
 import json
 import math
 import os
 import shutil
-import sys
 import time
 import warnings
 from dataclasses import asdict, dataclass, field
@@ -38,7 +36,7 @@ from safetensors.numpy import load_file, save_file
 
 from ..audio.reference import (FORMATS, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE, ReferenceAudioError, load_reference_audio,
                                read_audio, resample_to_24k)
-from ..errors import InputError, Qwen3TTSError
+from ..errors import InputError
 from ..languages import LANGUAGE_CODES, language_key
 from . import dataset
 
@@ -54,10 +52,11 @@ EXAMPLE_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-Base"
 
 
 class DatasetError(InputError):
-    """DATA, OUT or an option cannot be prepared; the one-line message says what to change."""
+    """DATA, OUT or an option cannot be prepared; the one-line message says what to change, naming the
+    arguments in `others` as `{name}` (`Qwen3TTSError.worded`)."""
 
-    def __init__(self, message: str):
-        super().__init__(message, field="data")
+    def __init__(self, message: str, others=()):
+        super().__init__(message, field="data", others=tuple(others))
 
 
 @dataclass
@@ -188,7 +187,8 @@ def check_sources(sources: list, asr) -> None:
     missing = [s for s in sources if s.text is None]
     if missing and asr is None:
         raise DatasetError(f"{len(missing)} recordings have no transcript (first: {missing[0].audio}): write "
-                           "NAME.txt beside each (or \"text\" in the JSONL), or pass --asr MODEL to transcribe them")
+                           "NAME.txt beside each (or \"text\" in the JSONL), or give a recognizer ({asr}) to "
+                           "transcribe them", others=("asr",))
     for path in dict.fromkeys([s.audio for s in sources] + [s.ref_audio for s in sources if s.ref_audio]):
         _probe(path)
     for s in sources:
@@ -196,7 +196,8 @@ def check_sources(sources: list, asr) -> None:
         if said and said != LANGUAGE_CODES[s.language]:
             name = next(k for k, v in LANGUAGE_CODES.items() if v == said)
             raise DatasetError(f"{s.audio}: its transcript reads as {name}, not {s.language} as declared; fix the "
-                               "transcript or the language (--language, or the line's \"language\")")
+                               "transcript or the language ({language}, or the line's \"language\")",
+                               others=("language",))
 
 
 def _probe(path: Path) -> None:
@@ -217,10 +218,11 @@ def work_folder(out: Path, plan: dict) -> Path:
     work = out.with_name(out.name + PARTIAL)
     if work.exists():
         if not _made_here(work / "plan.json"):
-            raise DatasetError(f"{work} exists and was not made by this command; move it away or choose another --out")
+            raise DatasetError(f"{work} exists and was not made by prepare; move it away or choose another {{out}}",
+                               others=("out",))
         if json.loads((work / "plan.json").read_text(encoding="utf-8")) != plan:
             raise DatasetError(f"{work} is an unfinished prepare of other data or settings; delete it to start "
-                               "again, or run the same command to resume it")
+                               "again, or prepare the same again to resume it")
         return work
     (work / "clips").mkdir(parents=True)
     _write_atomic(work / "plan.json", json.dumps(plan, indent=1, ensure_ascii=False).encode())
@@ -307,7 +309,7 @@ def refusal(audio: np.ndarray, clipped: float, options: dict) -> Optional[str]:
         return f"too short: {seconds:.2f} s, at least {options['min_seconds']:g} s"
     if seconds > options["max_seconds"]:
         return (f"too long: {seconds:.1f} s, at most {options['max_seconds']:g} s (cut it, or leave out its "
-                "transcript and pass --asr MODEL to cut it at its pauses)")
+                "transcript and give a recognizer to cut it at its pauses)")
     if _dbfs(audio) < SILENT_DBFS:
         return f"silent: {_dbfs(audio):.0f} dBFS"
     if clipped > CLIPPED_SHARE:
@@ -405,27 +407,29 @@ def load_encoders(model, asr=None) -> Encoders:
     return Encoders(codec, speaker, asr)
 
 
-class Progress:
-    """One line on stderr, redrawn in place on a terminal, else written at every tenth of the way."""
+class PrepareStatus:
+    """The progress line on stderr (`StatusLine`: redrawn on a terminal; elsewhere a line at every tenth of the
+    recordings), and a line that stays for each refused clip."""
 
     def __init__(self, total: int, stream=None):
-        self.total, self.stream, self.start, self.shown = total, stream or sys.stderr, time.monotonic(), -1
+        from ..longform.progress import StatusLine
+
+        self.total, self.status, self.start, self.shown = total, StatusLine(stream), time.monotonic(), -1
 
     def show(self, done: int, summary: Summary, resumed: int = 0):
-        tty = getattr(self.stream, "isatty", lambda: False)()
-        if not tty and done * 10 // max(self.total, 1) == self.shown and done < self.total:
+        tenth = done * 10 // max(self.total, 1)
+        if not self.status.tty and tenth == self.shown and done < self.total:
             return
-        self.shown = done * 10 // max(self.total, 1)
+        self.shown = tenth
         rate = (time.monotonic() - self.start) / max(done - resumed, 1)
         left = "" if done >= self.total or done == resumed else f", {rate * (self.total - done):.0f} s left"
-        line = (f"prepare: {done}/{self.total} recordings, {summary.kept} clips kept ({summary.hours:.3f} h), "
-                f"{sum(summary.refused.values())} refused{left}")
-        self.stream.write(("\r" + line + "\x1b[K") if tty else line + "\n")
-        self.stream.flush()
+        self.status.update(f"prepare: {done}/{self.total} recordings, {summary.kept} clips kept "
+                           f"({summary.hours:.3f} h), {sum(summary.refused.values())} refused{left}")
+        if done >= self.total:
+            self.status.end()
 
     def note(self, line: str):
-        tty = getattr(self.stream, "isatty", lambda: False)()
-        self.stream.write(("\r\x1b[K" if tty else "") + line + "\n")
+        self.status.line(line)
 
 
 def _count(summary: Summary, done: dict) -> None:
@@ -457,7 +461,7 @@ def prepare(data, model, out, asr=None, language: Optional[str] = None, **option
     check_sources(sources, asr)
     out = Path(out)
     if out.exists() and not _made_here(out / "dataset.json"):  # a complete one of ours is replaced, all at once
-        raise DatasetError(f"{out} exists and is not a dataset prepared by this command; choose another --out")
+        raise DatasetError(f"{out} exists and is not a dataset prepare made; choose another {{out}}", others=("out",))
     enc = load_encoders(model, asr if any(s.text is None for s in sources) else None)
     for ref in dict.fromkeys(s.ref_audio for s in sources if s.ref_audio):
         enc.vector(ref, None)  # an unusable reference refused now, before anything is written
@@ -480,7 +484,7 @@ def run(sources: list, enc: Encoders, work: Path, options: dict) -> tuple:
     """(Summary, dataset items) of every recording: each prepared and kept in `work`, or taken from it where an
     earlier run did it."""
     summary, items, resumed = Summary(recordings=len(sources)), [], 0
-    progress = None if options["progress"] is False else Progress(len(sources), options["progress"])
+    progress = None if options["progress"] is False else PrepareStatus(len(sources), options["progress"])
     for n, source in enumerate(sources, 1):
         found = load_done(work, source)
         if found is None:
@@ -497,43 +501,8 @@ def run(sources: list, enc: Encoders, work: Path, options: dict) -> tuple:
     return summary, items
 
 
-# --- the command -------------------------------------------------------------------------------------------------
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise DatasetError(f"{self.prog}: {message}")
-
-
-def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m mlx_qwen3tts.finetune prepare",
-                description="Recordings -> a fine-tuning dataset of codes, transcripts and speaker vectors.")
-    p.add_argument("data", help="a folder of recordings (NAME.txt beside NAME.wav: its transcript) or a JSONL "
-                                "in the official format (audio, text, ref_audio, optional language)")
-    p.add_argument("--model", required=True, help=f"the Base checkpoint whose encoders to use (e.g. {EXAMPLE_MODEL})")
-    p.add_argument("--out", required=True, help="the dataset folder to write (an unfinished one is resumed)")
-    p.add_argument("--asr", help="a Qwen3-ASR model (e.g. Qwen/Qwen3-ASR-0.6B) to transcribe recordings without "
-                                 "a transcript; long ones are cut at their pauses first")
-    p.add_argument("--language", help="the language of every clip that does not declare its own (default: auto)")
-    p.add_argument("--min-seconds", type=float, default=MIN_SECONDS, help="refuse shorter clips")
-    p.add_argument("--max-seconds", type=float, default=MAX_SECONDS, help="refuse (or, with --asr, cut) longer ones")
-    return p
-
-
 def main(argv=None) -> int:
-    """`prepare DATA --model BASE --out DATASET [--asr MODEL] [--language NAME]`: 0 done, 2 bad input (one line)."""
-    args = None
-    try:
-        args = parser().parse_args(argv)
-        if not 0 < args.min_seconds < args.max_seconds:
-            raise DatasetError("--min-seconds must be above 0 and below --max-seconds")
-        summary = prepare(args.data, args.model, args.out, asr=args.asr, language=args.language,
-                          min_seconds=args.min_seconds, max_seconds=args.max_seconds)
-    except Qwen3TTSError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        kept = f" ({args.out}{PARTIAL} keeps what is done)" if args else ""
-        print(f"\nstopped: run the same command again to resume{kept}", file=sys.stderr)
-        return 130
-    print(f"wrote {args.out}: " + "\n".join(summary.lines()))
-    return 0
+    """The `prepare` step of `python -m mlx_qwen3tts.finetune`: its command line is `cli.prepare.main`."""
+    from ..cli.prepare import main as command
+
+    return command(argv)

@@ -303,3 +303,18 @@ def test_resampling_is_the_cloning_paths(tmp_path):
     mono = (x + -0.5 * x) / 2
     np.testing.assert_allclose(audio, resample_to_24k(mono, 44100), atol=1e-7)
     assert clipped == 0.0 and audio.shape[0] == int(np.ceil(x.shape[0] * (24000 / 44100)))  # librosa: ratio first
+
+
+def test_the_memory_table_in_the_docs_is_the_benchmarks_output():
+    """docs/finetune.md's table is what `python -m benchmarks.finetune_memory` prints, and its arithmetic holds:
+    full fp32 keeps 16 bytes a parameter and the text embedding is 151,936 x 2048 in both sizes."""
+    from benchmarks import finetune_memory
+
+    args = finetune_memory.argparse.Namespace(batch_size=4, seconds=10.0, text_tokens=30, rank=8)
+    rows = finetune_memory.table(args)
+    page = (REPO / "docs" / "finetune.md").read_text(encoding="utf-8")
+    assert all(row in page for row in rows), [row for row in rows if row not in page]
+    for preset in ("0.6B", "1.7B"):
+        c = finetune_memory.counts(preset)
+        n, w, g, o, _ = finetune_memory.methods(c, 8)["full fp32"]
+        assert w + g + o == 16 * n and c["embeddings"] > 151936 * 2048

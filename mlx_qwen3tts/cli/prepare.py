@@ -49,7 +49,8 @@ def main(argv=None) -> int:
         return 2
     except KeyboardInterrupt:
         kept = f" ({args.out}{PARTIAL} keeps what is done)" if args else ""
-        print(f"\nstopped: run the same command again to resume{kept}", file=sys.stderr)
+        first = "\n" if sys.stderr.isatty() else ""  # after the redrawn progress line
+        print(f"{first}stopped: run the same command again to resume{kept}", file=sys.stderr)
         return 130
     print(f"wrote {args.out}: " + "\n".join(summary.lines()))
     return 0

@@ -165,7 +165,10 @@ def jsonl_source(path: Path, n: int, line: str, language: Optional[str]) -> Sour
         raise DatasetError(f"{where}: \"text\" must be a string")
     audio = _beside(path, record["audio"], where)
     ref = _beside(path, record["ref_audio"], where) if record.get("ref_audio") else None
-    lang = declared_language(record.get("language") or language)
+    try:
+        lang = declared_language(record.get("language") or language)
+    except DatasetError as e:
+        raise DatasetError(f"{where}: {e.template}", e.fields[1:]) from None
     speaker = str(record.get("speaker") or "speaker")
     return Source(f"{n:05d}-{audio.stem}", audio, text, ref, lang, speaker)
 

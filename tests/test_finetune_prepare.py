@@ -135,9 +135,9 @@ def test_jsonl_in_the_official_format_vectors_from_ref_audio(tmp_path, base, loa
 
 def run_main(argv):
     """The command in a fresh process: (exit code, stdout, stderr)."""
-    code = "import sys; from mlx_qwen3tts.finetune.prepare import main; sys.exit(main(sys.argv[1:]))"
-    done = subprocess.run([sys.executable, "-c", code, *map(str, argv)], capture_output=True, text=True,
-                          timeout=300, env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.finetune", "prepare", *map(str, argv)],
+                          capture_output=True, text=True, timeout=300,
+                          env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
     return done.returncode, done.stdout, done.stderr
 
 

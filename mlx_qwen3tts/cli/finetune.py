@@ -36,18 +36,14 @@ def main():
     """Fine-tune Qwen3-TTS: a folder of recordings to a dataset, a trained run, a CustomVoice checkpoint."""
 
 
-@main.command(cls=OneLineErrors)
-@click.argument("data")
-@click.option("--model", required=True, help="the Base checkpoint (folder or hub id) whose codec and speaker "
-              "encoder make the dataset")
-@click.option("--out", required=True, help="the dataset folder to write")
-@click.option("--asr", default=None, help="a Qwen3-ASR model to transcribe clips without a transcript")
-@click.option("--language", default=None, help="the clips' language (default: auto)")
-def prepare(data, model, out, asr, language):
-    """A folder of audio files (a same-named .txt is a clip's transcript) or an official JSONL -> a dataset."""
-    from .. import finetune
+@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True}, add_help_option=False)
+@click.pass_context
+def prepare(ctx):
+    """A folder of audio files (a same-named .txt is a clip's transcript) or an official JSONL -> a dataset
+    (`prepare DATA --model BASE --out DATASET [--asr MODEL] [--language NAME]`; --help for all options)."""
+    from .prepare import main as command
 
-    _run(finetune.prepare, data, model, out, asr=asr, language=language)
+    sys.exit(command(ctx.args))
 
 
 @main.command(cls=OneLineErrors)

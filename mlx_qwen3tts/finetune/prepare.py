@@ -502,10 +502,3 @@ def run(sources: list, enc: Encoders, work: Path, options: dict) -> tuple:
         if progress:
             progress.show(n, summary, resumed)
     return summary, items
-
-
-def main(argv=None) -> int:
-    """The `prepare` step of `python -m mlx_qwen3tts.finetune`: its command line is `cli.prepare.main`."""
-    from ..cli.prepare import main as command
-
-    return command(argv)

@@ -114,7 +114,10 @@ class Spec:
             if written[0].islower() and written[0].upper() + written[1:] not in self.abbreviations:
                 self.abbreviations[written[0].upper() + written[1:]] = said[0].upper() + said[1:]
         g = re.escape(self.group) + self.group_spaces
-        self.NUM = (r"(?:[1-9]\d{0,2}(?:[" + g + r"]\d{3})+(?!\d)|\d+)(?:" + re.escape(self.decimal) + r"\d+)?")
+        # At most eight groups of thousands (27 digits, past num2words' largest scale): a longer run is no number
+        # anyone writes, and its value would pass Python's limit on converting digits to int.
+        self.NUM = (r"(?:[1-9]\d{0,2}(?:[" + g + r"]\d{3}){1,8}(?![" + g + r"]?\d)|\d+)(?:" + re.escape(self.decimal)
+                    + r"\d+)?")
         num, sign = self.NUM, r"(?:(?<![\w.,])[-−+])?"
         self._abbr = self._table_pattern(self.abbreviations, r"(?!\w)")
         self._num_abbr = self._table_pattern(self.number_abbreviations, r"(?=\s?[\d+(])")

@@ -129,7 +129,7 @@ def normalize(text: str, language: str = "auto") -> str:
     text = _PICTOGRAPHS.sub(lambda m: "" if _pictograph(m.group(0)) else m.group(0), text)
     # The spaces a dropped emoji leaves before punctuation (not before a word's dot: "or .clippy.toml").
     text = _EMOJI_SPACE.sub("", text)
-    text = _DIGIT_RUN.sub(lambda m: " ".join(m.group(0)), text)
+    text = _DIGIT_RUN.sub(lambda m: f" {' '.join(m.group(0))} ", text)
     text = _GROUP_RUN.sub(lambda m: re.sub(r"[,.\s\uff0c]", " ", m.group(0)), text)
     lang = language_code(language, text)
     text = _URL.sub(partial(_url, lang), text)

@@ -50,8 +50,16 @@ class English(Spec):
              "kWh": ("kilowatt hour", "kilowatt hours"), "V": ("volt", "volts"),
              "mAh": ("milliamp hour", "milliamp hours"),
              "dB": ("decibel", "decibels"), "px": ("pixel", "pixels"), "pt": ("point", "points"),
-             "ha": ("hectare", "hectares"), "t": ("ton", "tons")}
+             "ha": ("hectare", "hectares"), "t": ("ton", "tons"),
+             "kcal": ("kilocalorie", "kilocalories"), "kJ": ("kilojoule", "kilojoules")}
     range_word = "to"
+    equals = "equals"
+    word_units = frozenset({"in"})
+    score_word = "to"
+    score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
+                             "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",
+                             "victory", "lead", "led", "leads", "leading", "trailed", "trailing", "final", "halftime",
+                             "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d+)(st|nd|rd|th)\b")

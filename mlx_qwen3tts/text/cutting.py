@@ -266,22 +266,23 @@ def _cut(sentence: str, max_chars: int) -> list:
 _CONJUNCTIONS = ("and", "but", "or", "because", "while", "which", "und", "oder", "aber", "sondern", "denn", "weil",
                  "wenn", "dass", "sofern", "soweit", "et", "ou", "mais", "car", "donc", "qui", "que", "y", "o", "pero",
                  "porque", "e", "ma", "perché", "mas", "porque", "и", "а", "но", "или", "что", "который")
-_CLAUSE = re.compile(r"[,;:，、；：](?=\s)|(?<=\s)[–—](?=\s)|\s(?=(?:" + "|".join(_CONJUNCTIONS) + r")\s)"
-                     r"|[，、；：](?=\S)")
+_PUNCTUATION = re.compile(r"[,;:，、；：](?=\s)|(?<=\s)[–—](?=\s)|[，、；：](?=\S)")
+_CONJUNCTION = re.compile(r"\s(?=(?:" + "|".join(_CONJUNCTIONS) + r")\s)")
 
 
 def _cut_at(sentence: str, max_chars: int) -> int:
-    """Where a sentence longer than `max_chars` is cut: at a clause's end (a comma, semicolon, colon, dash, or
-    before a conjunction), else at a space. One at most twice `max_chars` long is cut into two balanced
-    halves (never a lone word left over), at the clause end nearest its middle; a longer one at the last
-    clause end in the second half of `max_chars`. Either way the cut is no earlier than max_chars // 2, so a
+    """Where a sentence longer than `max_chars` is cut: after a comma, semicolon, colon or dash, else before a
+    conjunction, else at a space. One at most twice `max_chars` long is cut into two balanced halves (each at
+    least a quarter of it: never a lone word left over), at the place nearest its middle; a longer one at the
+    last place in the second half of `max_chars`. Either way the cut is no earlier than max_chars // 2, so a
     growing sentence may be given up to there before its length is known."""
     low, high, aim = max_chars // 2, max_chars, max_chars
     if len(sentence) <= 2 * max_chars:  # both halves at least a quarter of it
         low, aim = max(low, len(sentence) - max_chars, len(sentence) // 4), (len(sentence) + 1) / 2
         high = min(high, len(sentence) - len(sentence) // 4)
     window = sentence[:high + 1]
-    for found in (_ends(_CLAUSE, window, low), _ends(_SPACE, window, low)):
+    for pattern in (_PUNCTUATION, _CONJUNCTION, _SPACE):
+        found = _ends(pattern, window, low)
         if found:
             return min(found, key=lambda cut: (abs(cut - aim), -cut))
     cut = max(sentence.rfind(sep, 0, max_chars) for sep in (", ", "，", "、", " "))

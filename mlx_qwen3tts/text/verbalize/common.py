@@ -119,6 +119,7 @@ class Spec:
     decimal = "."  # the decimal separator
     point = "point"  # the decimal separator as said
     dot = "point"  # the dot of a version ("1.30.0")
+    ip_dot = None  # the dot of an IP address ("192.168.0.1") where it is not a version's
     fraction_digits = "digits"  # after the separator: "digits" one by one, or "number" (leading zeros said)
     minus, plus = "minus", "plus"
     months: tuple = ()
@@ -174,8 +175,9 @@ class Spec:
                                         r")(?!\w))?")
         self._money_after = re.compile(r"(?<![\w.,])(" + sign + num + r")(?:\s(" + scale + r"))?\s?(" + currency +
                                        r")(?![\w$])")
+        self._money_range = re.compile(r"(?<=\d)\s?[–-]\s?(?=(?:" + currency + r")\s?\d)") if currency else None
         self._iso_date = re.compile(r"(?<![\w./-])(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?![\w/-]|\.\d)")
-        sep = r"[./-]" if self.date_order != "mdy" else r"/"
+        sep = r"[./-]"
         self._numeric_date = re.compile(r"(?<![\w.,/-])(\d{1,2})(" + sep + r")(\d{1,2})\2(\d{4})(?![\w/]|[.,]\d)")
         months = list(self.months) + list(self.month_abbreviations)
         self._month = _alternation(months) if months else "(?!)"
@@ -184,8 +186,9 @@ class Spec:
             self._month_index[written.casefold()] = index
         self._time = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\w:]|[.,]\d)")
         self._phone = re.compile(r"(?<![\w+])(\+\d{1,3}[" + SPACES + r"-]?(?:\(\d+\)[" + SPACES + r"-]?)?"
-                                 r"\d+(?:[" + SPACES + r"-]\d+)+|\(\d{2,5}\)[" + SPACES + r"]?\d+(?:[" + SPACES +
-                                 r"-]\d+)*|\d{3}-\d{3}-\d{4}(?:-\d+)?|\d-\d{3}-\d{3}-\d{2}-\d{2})(?![\w-])")
+                                 r"\d+(?:[" + SPACES + r"-]\d+)+|\(\d{2,5}\)[" + SPACES + r"-]?\d+(?:[" + SPACES +
+                                 r"-]\d+)*|\d{3}-\d{3}-\d{4}(?:-\d+)?|\d{3}\.\d{3}\.\d{4}|\d{3}-\d{2}-\d{4}|\d-\d{3}-\d{3}-\d{2}-\d{2})"
+                                 r"(?![\w-]|\.\d)")
         units = _alternation(self.units)
         self._unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + units + r")(?![\w/²³])")
         self._percent = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?%")
@@ -198,6 +201,7 @@ class Spec:
         self._man = re.compile(r"(?<=[A-Za-z][\w.+-])\(([1-9][a-z]{0,4})\)(?!\w)")
         self._number = re.compile(r"(?<![\w])(" + sign + r")(" + num + r")(?![\w])")
         self._score = re.compile(r"(?<![\w.,:/-])(\d{1,2})\s?([:\u2013-])\s?(\d{1,2})(?![\w:/]|[.,:-]\d)")
+        self._minus = re.compile(r"(?<=\d)\s?-\s?(?=\d+\s?=)")
         self._equals = re.compile(r"(?<=\d)\s?=\s?(?=[-−]?\d)")
         romans = r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
         self._roman_before = (re.compile(r"\b(" + _alternation(self.roman_before) + r")\s(" + romans
@@ -290,8 +294,8 @@ class Spec:
         if amount[0] in "-−+":
             sign, amount = (self.plus if amount[0] == "+" else self.minus) + " ", amount[1:]
         whole, fraction = self.value(amount)
-        if len(fraction) == 3:  # "$2.000", "2,000 €": no price has three decimals; thousands as the other style writes
-            whole, fraction = whole * 1000 + int(fraction), ""
+        if len(fraction) == 3 and fraction.endswith("0"):  # "$2.000", "$20.500": a trailing zero of a price
+            fraction = fraction[:2].rstrip("0") if fraction[:2] == "00" else fraction[:2]
         if fraction and len(fraction) > 2:
             return sign + f"{self.number(amount)} {names[1]}"
         cents = int(fraction.ljust(2, "0")) if fraction else 0
@@ -363,6 +367,7 @@ class Spec:
         if "+" in text:
             text = _PLUS.sub(f" {self.plus} ", text)
         if self.equals and "=" in text:
+            text = self._minus.sub(f" {self.minus} ", text)  # "1-2=5": a difference, not a range
             text = self._equals.sub(f" {self.equals} ", text)
         return text
 
@@ -421,6 +426,7 @@ class Spec:
     def read_money(self, text: str) -> str:
         if not self.currencies:
             return text
+        text = self._money_range.sub(f" {self.range_word} ", text)  # "$250-$300"
         text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3)), text)
         return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2)), text)
 
@@ -431,7 +437,7 @@ class Spec:
 
         def numeric(m):
             a, b, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
-            day, month = (b, a) if self.date_order == "mdy" else (a, b)
+            day, month = (b, a) if self.date_order == "mdy" and (a <= 12 or b > 12) else (a, b)
             return self.date(day, month, year) if 1 <= month <= 12 and 1 <= day <= 31 else m.group(0)
 
         text = self._iso_date.sub(iso, text)
@@ -502,7 +508,8 @@ class Spec:
     def read_ordinals(self, text: str) -> str:
         if self.ordinal_pattern is None:
             return text
-        return self.ordinal_pattern.sub(lambda m: self.ordinal(int(m.group(1)), mark=m.group(2)), text)
+        return self.ordinal_pattern.sub(lambda m: self.ordinal(int(re.sub(r"\D", "", m.group(1))), mark=m.group(2)),
+                                        text)
 
     def read_romans(self, text: str) -> str:
         if self._roman_before is not None:
@@ -565,6 +572,8 @@ class Spec:
         if written[0] in "-−":
             return f"{self.minus} {self.dotted(_DOTTED.match(written[1:]))}"
         parts = written.split(".")
+        if len(parts) == 4 and all(int(p) <= 255 for p in parts):  # an IP address: its parts digit by digit
+            return f" {self.ip_dot or self.dot} ".join(self.digits(p) for p in parts)
         if self.decimal == "." and len(parts) == 2:
             return self.number(written)
         if self.group == "." and parts[0][0] != "0" and len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:]):

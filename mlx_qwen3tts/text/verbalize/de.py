@@ -136,7 +136,7 @@ class German(Spec):
         nouns = "|".join(_ORDINAL_NOUNS)
         # "3. Oktober", "der 2. Weltkrieg", "am 3. Mai"; a number with a dot before a noun after an article.
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,4})(\.)(?=\s(?:" + months + "|" + nouns + r")\b)")
-        self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s(" + months + r")(?!\w)")
+        self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s((?i:" + months + r"))(?!\w)")  # "24. juli" too
         self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E)) + r")\s(\d{1,3})\.(?=\s[A-ZÄÖÜ])")
         self._ending = re.compile(r"(\w+)\x01([rsne])")
         self._word_before = re.compile(r"(\S+)\s$")

@@ -72,6 +72,8 @@ CASES = [
     ("score", "en", "Arsenal won 4-2 at home.", ["won four to two"], []),
     ("spaced groups", "de", "Die Werte 100 200 300 wurden gemessen.", ["einhundert zweihundert dreihundert"],
      ["Millionen"]),
+    ("spaced groups", "de", "Telefon 040 321 654 ab neun Uhr.", ["drei zwei eins", "sechs fünf vier"],
+     ["tausend"]),
     ("spaced groups", "de", "Die Stadt hat 1\u00a0250\u00a0000 Einwohner.", ["eine Million zweihundertfünfzigtausend"],
      []),
     ("money", "en", "The lamp cost $4.500 in Santiago.", ["four dollars fifty cents"], ["point"]),

@@ -147,6 +147,7 @@ class Spec:
     symbols: dict = {}
     equals = None  # "=" between numbers as said ("2+3=5")
     word_units: frozenset = frozenset()  # units written like words of the language ("in"): a unit only where one
+    phone_words: frozenset = frozenset()  # words before a telephone number written in spaced groups, casefolded
     score_word = None  # "2:1", "won 3-1": the word between a score's numbers
     score_words: frozenset = frozenset()  # words before a score ("won", "gewann"), casefolded
     sentence_starters = None  # where nouns are capitalized (German): the capitalized words an abbreviation's dot
@@ -587,6 +588,9 @@ class Spec:
         sign, written = m.group(1), m.group(2)
         if self.leading_zeros(written):
             return self.number(sign + written)
+        if " " in written and self.phone_words and any(
+                _bare(w).casefold() in self.phone_words for w in context(m.string, m.start(), m.end()).before):
+            return self.telephone(written)  # "Telefon 030 123 456": digits, group by group
         if self.listed(written):  # "die Werte 100 200 300": three numbers
             return " ".join(self.number(g) for g in (sign + written).split(" "))
         whole, fraction = self.value(written)

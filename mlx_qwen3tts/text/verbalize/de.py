@@ -107,6 +107,8 @@ class German(Spec):
     range_word = "bis"
     equals = "gleich"
     score_word = "zu"
+    phone_words = frozenset({"telefon", "tel", "fax", "mobil", "handy", "rufnummer", "telefonnummer", "hotline",
+                             "anrufen", "durchwahl"})
     score_words = frozenset({"gewann", "gewinnt", "gewinnen", "gewonnen", "siegte", "siegt", "gesiegt", "verlor",
                              "verliert", "verloren", "sieg", "niederlage", "unentschieden", "remis", "führt", "führte",
                              "endstand", "halbzeit", "halbzeitstand", "spiel", "schlug", "besiegte", "endete",

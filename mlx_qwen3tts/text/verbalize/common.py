@@ -256,14 +256,10 @@ class Spec:
         return self.digits(digits)
 
     def number(self, written: str, gender: Optional[str] = None) -> str:
-        """A number as written here ('1 234,5', '-3'), said; one with leading zeros ('007', '01067') digit by
-        digit, so that no written digit is lost."""
+        """A number as written here ('1 234,5', '-3'), said."""
         sign = ""
         if written[0] in "-−+":
             sign, written = (self.plus if written[0] == "+" else self.minus) + " ", written[1:]
-        if self.leading_zeros(written):
-            head, _, fraction = written.partition(self.decimal)
-            return sign + self.zeros(head) + (f" {self.point} {self.fraction_part(fraction)}" if fraction else "")
         whole, fraction = self.value(written)
         if fraction:
             return sign + self.decimal_number(whole, fraction)
@@ -272,6 +268,18 @@ class Spec:
     def leading_zeros(self, written: str) -> bool:
         """Whether a number is written with leading zeros ('007', '0042', not '0' nor '0,5')."""
         return len(written) > 1 and written[0] == "0" and written[1].isdigit()
+
+    def padded(self, m) -> bool:
+        """Whether a number's leading zero only pads a day, month, hour or minute to two digits: "01 de janeiro",
+        "05.", "01/07", "12h02" (said as the number), where "007" and "0042" are codes (said digit by digit)."""
+        written = m.group(2)
+        if len(written) != 2:
+            return False
+        text, start, end = m.string, m.start(2), m.end(2)
+        if start and text[start - 1] in "/:.-hH" or text[end:end + 1] in ("/", ":", ".", "-", "h", "H", "m"):
+            return True
+        ctx = context(text, start, end)
+        return any(ctx.word_after(i).casefold() in self._month_index for i in (1, 2))
 
     def zeros(self, digits: str) -> str:
         """A number written with leading zeros: every digit said (a code, a postcode, 'Agent 007')."""
@@ -532,7 +540,7 @@ class Spec:
         def said(m):
             first, second = m.group(1), m.group(2)
             if first.isdigit() and 1000 <= int(first) <= 2099 and len(second) == 2 and second.isdigit():
-                return f"{first} {self.range_word} {second}"  # "1960-80": a year and its decade, the year said so
+                return f"{first} {self.range_word} {int(second)}"  # "1960-80": a year and its decade
             try:  # a hyphen between descending numbers may be a minus; an en dash is always a range
                 if self.value(first)[0] >= self.value(second)[0] and "-" in m.group(0):
                     return m.group(0)
@@ -573,12 +581,12 @@ class Spec:
         if written[0] in "-−":
             return f"{self.minus} {self.dotted(_DOTTED.match(written[1:]))}"
         parts = written.split(".")
-        if len(parts) == 4 and all(int(p) <= 255 for p in parts):  # an IP address: its parts digit by digit
-            return f" {self.ip_dot or self.dot} ".join(self.digits(p) for p in parts)
         if self.decimal == "." and len(parts) == 2:
             return self.number(written)
         if self.group == "." and parts[0][0] != "0" and len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:]):
             return self.number(written)
+        if len(parts) == 4 and all(int(p) <= 255 and (p == "0" or p[0] != "0") for p in parts):
+            return f" {self.ip_dot or self.dot} ".join(self.digits(p) for p in parts)  # an IP address
         if self.decimal != "." and len(parts) == 2 and parts[0] == "0":
             return self.decimal_number(0, parts[1])
         return f" {self.dot} ".join(self.digits(p) if len(p) > 1 and p[0] == "0" else self.cardinal(int(p))
@@ -586,8 +594,10 @@ class Spec:
 
     def say_number(self, m) -> str:
         sign, written = m.group(1), m.group(2)
-        if self.leading_zeros(written):
-            return self.number(sign + written)
+        if self.leading_zeros(written) and not self.padded(m):  # "007", "01067": every digit said
+            head, _, fraction = written.partition(self.decimal)
+            said = self.zeros(head) + (f" {self.point} {self.fraction_part(fraction)}" if fraction else "")
+            return (f"{self.plus if sign == '+' else self.minus} " if sign else "") + said
         if " " in written and self.phone_words and any(
                 _bare(w).casefold() in self.phone_words for w in context(m.string, m.start(), m.end()).before):
             return self.telephone(written)  # "Telefon 030 123 456": digits, group by group

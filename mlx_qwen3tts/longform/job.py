@@ -70,7 +70,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
             work.save(spoken.segment.index, spoken.audio)
             if words is not None and targets.timed:
                 work.save_words(spoken.segment.index, words.name,
-                                words.times(spoken.audio, tts.sample_rate, spoken.segment.shown))
+                                words.times(spoken.audio, tts.sample_rate, spoken.segment))
             _report(progress, spoken)
     except KeyboardInterrupt:
         progress.warn(f"{work.done()} of {len(segments)} segments are kept; run again with {{resume}} to continue",
@@ -149,7 +149,7 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
             timed = ()
             if words is not None and targets.timed:
                 found = work.words(segment.index, words.name)  # a segment finished by a run without word timing
-                timed = in_samples(words.times(audio, rate, segment.shown) if found is None else found,
+                timed = in_samples(words.times(audio, rate, segment) if found is None else found,
                                    position - base, position - base + n, rate)
             cues.append(Cue(segment.shown, position - base, position - base + n, position - base + n + pause,
                             segment.chapter, segment.line, segment.speaker, timed))
@@ -191,7 +191,7 @@ def _stream(tts, document: Document, targets: Targets, progress: Progress, words
             end = spoken.start + spoken.audio.shape[0]
             timed = ()
             if words is not None and targets.captions:
-                timed = in_samples(words.times(spoken.audio, tts.sample_rate, spoken.segment.shown), spoken.start,
+                timed = in_samples(words.times(spoken.audio, tts.sample_rate, spoken.segment), spoken.start,
                                    end, tts.sample_rate)
             cues.append(Cue(spoken.segment.shown, spoken.start, end, end + spoken.pause, spoken.segment.chapter,
                             spoken.segment.line, spoken.segment.speaker, timed))

@@ -120,6 +120,12 @@ class Streaming(Taken):
 class LongForm(Taken):
     """--text-file and the options that only it takes."""
 
+    @property
+    def read(self) -> tuple:
+        """What is read beside the text (`longform.document`'s `read`)."""
+        return tuple(part for part, asked in (("numbers", not self.no_list_numbers), ("notes", self.read_notes),
+                                              ("navigation", self.read_navigation)) if asked)
+
     text_file: Optional[str]
     captions: tuple  # each --captions file (one per format)
     read_along: Optional[str]
@@ -132,6 +138,9 @@ class LongForm(Taken):
     cast: tuple
     heading_pattern: Optional[str]
     skip_chapters: Optional[str]
+    no_list_numbers: bool
+    read_notes: bool
+    read_navigation: bool
     title: Optional[str]
     author: Optional[str]
     batch_size: int

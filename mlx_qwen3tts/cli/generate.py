@@ -106,12 +106,10 @@ from .voice import speaking_voice
               "start chapters (Markdown uses # and ## headings).")
 @click.option("--skip-chapters", metavar="PATTERN", help="With --text-file: leave out the chapters whose whole title "
               "this regular expression matches, any case (e.g. 'Cover|Copyright|Contents').")
-@click.option("--no-list-numbers", is_flag=True, help="With --text-file: a Markdown list's item numbers are not "
-              "read (read by default: the text may refer back to them).")
-@click.option("--read-notes", is_flag=True, help="With --text-file: also read footnotes and endnotes (Markdown, "
-              "HTML, EPUB), which are left out by default.")
-@click.option("--read-navigation", is_flag=True, help="With --text-file: also read a page's navigation and tables "
-              "of contents (HTML, EPUB), which are left out by default.")
+@click.option("--read", "read_parts", multiple=True, type=click.Choice(["notes", "navigation", "no-list-numbers"]),
+              help="With --text-file: also read footnotes and endnotes (notes) or a page's navigation and tables of "
+              "contents (navigation), left out by default; no-list-numbers: a Markdown list's item numbers are not "
+              "read. Repeatable.")
 @click.option("--title", help="With --text-file: the title an .m4b/.m4a is tagged with (default: the EPUB's, the "
               "page's <title>, a Markdown file's front matter or first heading).")
 @click.option("--author", help="With --text-file: the author an .m4b/.m4a is tagged with (default: the EPUB's, the "

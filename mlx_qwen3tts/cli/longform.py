@@ -30,8 +30,7 @@ ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("read_along", "--read-along"
                        ("aligner_bits", "--aligner-bits"), ("resume", "--resume"),
                        ("split_chapters", "--split-chapters"), ("script", "--script"), ("cast", "--cast"),
                        ("heading_pattern", "--heading-pattern"), ("skip_chapters", "--skip-chapters"),
-                       ("title", "--title"), ("author", "--author"), ("no_list_numbers", "--no-list-numbers"),
-                       ("read_notes", "--read-notes"), ("read_navigation", "--read-navigation"))
+                       ("title", "--title"), ("author", "--author"), ("read_parts", "--read"))
 NAMES = {"text": "--text-file", "path": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern",
          "script": "--script", "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters",
          "read_along": "--read-along"}

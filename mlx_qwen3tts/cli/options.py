@@ -123,8 +123,8 @@ class LongForm(Taken):
     @property
     def read(self) -> tuple:
         """What is read beside the text (`longform.document`'s `read`)."""
-        return tuple(part for part, asked in (("numbers", not self.no_list_numbers), ("notes", self.read_notes),
-                                              ("navigation", self.read_navigation)) if asked)
+        given = set(self.read_parts)
+        return ("numbers",) * ("no-list-numbers" not in given) + tuple(p for p in ("notes", "navigation") if p in given)
 
     text_file: Optional[str]
     captions: tuple  # each --captions file (one per format)
@@ -138,9 +138,7 @@ class LongForm(Taken):
     cast: tuple
     heading_pattern: Optional[str]
     skip_chapters: Optional[str]
-    no_list_numbers: bool
-    read_notes: bool
-    read_navigation: bool
+    read_parts: tuple  # --read: "notes", "navigation", "no-list-numbers"
     title: Optional[str]
     author: Optional[str]
     batch_size: int

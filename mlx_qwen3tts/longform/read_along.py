@@ -60,12 +60,20 @@ class Chapter:
 
 
 @dataclass(frozen=True)
-class Facts:
-    """What the package says of the book: its identifier (a URN), modification time (seconds since the epoch),
-    title and languages (BCP 47: the book's first, then any other of its chapters')."""
+class Edition:
+    """Which book this is and when it was made: its identifier (a URN) and modification time (seconds since the
+    epoch), from the caller (a resumed run gives the same book as an uninterrupted one)."""
 
     identifier: str
     modified: float
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the package says of the book: its edition, title and languages (BCP 47: the book's first, then any
+    other of its chapters')."""
+
+    edition: Edition
     title: str
     languages: Tuple[str, ...]
 
@@ -167,8 +175,8 @@ def _nav(chapters: List[Chapter], lang: str, title: str) -> str:
 
 
 def _package(document: Document, chapters: List[Chapter], facts: Facts, rate: int) -> str:
-    info, lang, stamp = document.info, facts.languages[0], time.gmtime(facts.modified)
-    meta = [f'<dc:identifier id="book-id">{escape(facts.identifier)}</dc:identifier>',
+    info, lang, stamp = document.info, facts.languages[0], time.gmtime(facts.edition.modified)
+    meta = [f'<dc:identifier id="book-id">{escape(facts.edition.identifier)}</dc:identifier>',
             f"<dc:title>{escape(facts.title)}</dc:title>",
             *(f"<dc:language>{escape(code)}</dc:language>" for code in facts.languages),
             f'<meta property="dcterms:modified">{time.strftime("%Y-%m-%dT%H:%M:%SZ", stamp)}</meta>',
@@ -216,12 +224,12 @@ def _cover_page(info, lang: str, title: str) -> str:
     return _XHTML.format(lang=escape(lang), title=escape(title), body=f'<section epub:type="cover">{image}</section>')
 
 
-def write_book(path, document: Document, cues: List[Cue], audio: Callable[[int], np.ndarray], rate: int, *,
-               identifier: str, modified: float, language: str = "", title: str = ""):
+def write_book(path, document: Document, cues: List[Cue], audio: Callable[[int], np.ndarray], rate: int,
+               edition: Edition, language: str = "", title: str = ""):
     """The read-along EPUB of `document` at `path`: `cues` (one per segment, in order, times in samples of
     one file per chapter or of one whole file) and `audio(i)` (segment i's samples) give its narration;
-    `identifier` (a URN), `modified` (seconds since the epoch), and `language`/`title` where the document's
-    book info has none. Its language: the document's own, else `language`, else each chapter's as detected in its
+    `edition` (its identifier and modification time), and `language`/`title` where the document's book info has
+    none. Its language: the document's own, else `language`, else each chapter's as detected in its
     text (`Document.languages`; the book's the most of them), else "und"."""
     info = document.info
     told = info.language or language
@@ -233,8 +241,8 @@ def write_book(path, document: Document, cues: List[Cue], audio: Callable[[int],
                for n, (name, indexes) in enumerate(zip(document.chapters, members)) if indexes]
     chapters = [_chapter(n, name, [document.segments[i] for i in indexes], [cues[i] for i in indexes], rate, code)
                 for n, (name, indexes, code) in enumerate(members, start=1)]
-    facts = Facts(identifier, modified, title, tuple(dict.fromkeys([lang] + [c.lang for c in chapters])))
-    with _Zip(path, modified) as book, tempfile.TemporaryDirectory(dir=Path(path).parent, prefix=".read-along") as tmp:
+    facts = Facts(edition, title, tuple(dict.fromkeys([lang] + [c.lang for c in chapters])))
+    with _Zip(path, edition.modified) as book, tempfile.TemporaryDirectory(dir=Path(path).parent, prefix=".read-along") as tmp:
         book.add("mimetype", "application/epub+zip", zipfile.ZIP_STORED)  # first and stored, as EPUB asks
         book.add("META-INF/container.xml", _CONTAINER)
         for n, (chapter, (_, indexes, _)) in enumerate(zip(chapters, members), start=1):

@@ -22,7 +22,7 @@ from ..text.epub import BookInfo, read_epub
 from ..text.lexicon import Lexicon, read_lexicon
 from .narrate import Spoken, narrate, segment_seed
 from ..text.normalize import normalize as normalize_text
-from ..text.reading import detected, reading_language
+from ..text.reading import detected, language_code, reading_language
 from ..text.reading import spoken as reading_spoken
 from .segments import READ, Document, Segment, build, checked_read, read_document, told_language
 from .captions import caption_format
@@ -47,7 +47,7 @@ def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str, document
     symbols as words (`text.reading.spoken`) in the language that reads it (`reading_language`: `language`; with
     auto the `document`'s own, else the paragraph's as detected, else the language of the whole text, detected
     on `sample`)."""
-    whole = []
+    whole, document = [], document if language_code(document) else ""  # a language the model does not speak: none
 
     @lru_cache(maxsize=256)
     def told(paragraph: str) -> str:

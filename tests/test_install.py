@@ -46,6 +46,8 @@ def test_the_wheel_holds_the_package_and_the_page_and_no_tests(wheel):
     assert sorted(Path(n).name for n in names if n.startswith("mlx_qwen3tts/server/page/")) == STATIC
     assert "index.html" in STATIC and "app.js" in STATIC
     assert {"mlx_qwen3tts/cli/generate.py", "mlx_qwen3tts/aligner/__init__.py"} <= set(names)
+    data = ROOT / "mlx_qwen3tts" / "text" / "verbalize" / "data"  # the normalizer's word tables
+    assert {f"mlx_qwen3tts/text/verbalize/data/{p.name}" for p in data.glob("*.tsv")} <= set(names)
     outside = {n.split("/")[0] for n in names} - {"mlx_qwen3tts", wheel.name.split("-py3")[0] + ".dist-info"}
     assert not outside, outside  # no tests/, benchmarks/, convert/ or docs/ beside the package
     assert not [n for n in names if "/tests/" in n or n.startswith("tests/")]

@@ -25,7 +25,7 @@ from mlx_qwen3tts.text.normalize import normalize
     # 4: ordinals with each language's marks
     ("german", "Am 5. Juni kam sie.", "Am fünften Juni kam sie."),
     ("french", "Le 1er juin.", "Le premier juin."),
-    ("spanish", "El 3.º puesto.", "El tercero puesto."),
+    ("spanish", "El 3.º puesto.", "El tercer puesto."),  # apocope before a masculine noun (issue 63)
     ("italian", "Il 1° marzo.", "Il primo marzo."),
     ("russian", "Это 5-й дом.", "Это пятый дом."),
     # 5: abbreviations said in full

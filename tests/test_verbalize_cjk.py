@@ -3,18 +3,17 @@ defects of issue 56 on numbers of our own, and the golden corpus (tests/fixtures
 from WeTextProcessing's and NeMo's published test data and our own sentences) read through each language's
 `read` directly; the corpus test of the whole normalizer reads the same files through `normalize`."""
 
-import csv
 import re
 import time
 import unicodedata
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
+from corpus_rows import held_out, upstream_rows
 from mlx_qwen3tts.text.verbalize import ja, ko, zh
+from test_normalize_corpus import CLASS_FLOORS, FLOORS
 
-CORPUS = Path(__file__).parent / "fixtures" / "text_normalization"
 READ = {"zh": zh.read, "ja": ja.read, "ko": ko.read}
 
 
@@ -26,10 +25,9 @@ def same(said: str, spoken: str) -> bool:
 
 
 def corpus(lang: str):
-    with open(CORPUS / f"{lang}.tsv", encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    assert rows[0] == ["class", "written", "spoken", "source"]
-    return rows[1:]
+    """(class, written, the readings that count as right, source) of each row of the upstream corpus
+    (tests/corpus_rows.py says which readings count: disputed rows ours, others any upstream gives)."""
+    return [(r.cls, r.written, r.readings, r.source) for r in upstream_rows(lang)]
 
 
 # ja "14:30" was "十四:三十": a time is 時 and 分 (minutes 00 unsaid), seconds 秒.
@@ -89,21 +87,24 @@ def test_text_without_numbers_is_left_as_written(lang):
 
 @pytest.mark.parametrize("lang", ["zh", "ja", "ko"])
 def test_corpus_accuracy(lang):
-    """>= 150 cases; >= 95% right, each class >= 85%; no digit left unread."""
-    rows = corpus(lang)
+    """>= 150 cases; each language and class at least at the floors of the whole normalizer's corpus test
+    (tests/test_normalize_corpus.py; e-mail and web addresses, said by the normalizer before it dispatches to these
+    readers, are left out here); no digit left unread. Held-out rows are counted, never shown."""
+    rows = [row for row in corpus(lang) if row[0] != "electronic"]
     assert len(rows) >= 150
     right, total, wrong = Counter(), Counter(), []
-    for cls, written, spoken, _ in rows:
+    for cls, written, readings, _ in rows:
         said = READ[lang](written)
         total[cls] += 1
-        if same(said, spoken):
+        if any(same(said, spoken) for spoken in readings):
             right[cls] += 1
         else:
-            wrong.append(f"{written} -> {said} (not {spoken})")
-        assert not re.search(r"\d", said) or re.search(r"\d", spoken), (written, said)
-    assert sum(right.values()) >= 0.95 * len(rows), wrong
+            wrong.append("(held out)" if held_out(written) else f"{written} -> {said} (not {readings[0]})")
+        assert not re.search(r"\d", said) or any(re.search(r"\d", r) for r in readings), \
+            "(held out)" if held_out(written) else (written, said)
+    assert sum(right.values()) >= FLOORS[lang][0] * len(rows), wrong
     for cls in total:
-        assert right[cls] >= 0.85 * total[cls], (cls, [w for w in wrong])
+        assert right[cls] >= CLASS_FLOORS[("upstream", lang)][cls] * total[cls], (cls, wrong)
 
 
 def test_japanese_reading_adds_no_spaces():

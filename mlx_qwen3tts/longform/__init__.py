@@ -22,7 +22,7 @@ from ..text.epub import BookInfo, read_epub
 from ..text.lexicon import Lexicon, read_lexicon
 from .narrate import Spoken, narrate, segment_seed
 from ..text.normalize import normalize as normalize_text
-from ..text.reading import detected, language_code, reading_language
+from ..text.reading import SURE, named_language, written_in
 from ..text.reading import spoken as reading_spoken
 from .segments import READ, Document, Segment, build, checked_read, read_document, told_language
 from .captions import caption_format
@@ -44,21 +44,24 @@ __all__ = ["BookInfo", "Document", "Lexicon", "Segment", "Spoken", "WriteOptions
 
 def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str, document: str = "", sample: str = ""):
     """What a sentence of a paragraph says: the lexicon's respellings, then with `normalize` its numbers and
-    symbols as words (`text.reading.spoken`) in the language that reads it (`reading_language`: `language`; with
-    auto the `document`'s own, else the paragraph's as detected, else the language of the whole text, detected
-    on `sample`)."""
-    whole, document = [], document if language_code(document) else ""  # a language the model does not speak: none
+    symbols as words (`text.reading.spoken`) in the language that reads it (`language`; with auto the sentence's
+    own where it is sure, else the `document`'s own, else the paragraph's as detected, else the language of the
+    whole text, detected on `sample`, else English)."""
+    asked = named_language(language) or named_language(document)
+    whole = []
 
     @lru_cache(maxsize=256)
     def told(paragraph: str) -> str:
         if not whole:
-            whole.append(detected(sample) or "en")
-        return detected(paragraph) or whole[0]
+            whole.append(written_in(sample) or "en")
+        return written_in(paragraph) or whole[0]
 
     def spoken(shown: str, paragraph: str) -> str:
         said = lexicon.apply(shown) if lexicon is not None else shown
-        return reading_spoken(said, reading_language(language, "", document or told(paragraph))) if normalize \
-            else said
+        if not normalize:
+            return said
+        # a sentence in another language than its paragraph's is read in its own where that is sure
+        return reading_spoken(said, asked or written_in(shown, SURE) or told(paragraph))
 
     return spoken
 
@@ -71,7 +74,7 @@ def _languages(doc: Document) -> Document:
     texts = [[] for _ in doc.chapters]
     for segment in doc.segments:
         texts[segment.chapter].append(segment.shown)
-    return replace(doc, languages=tuple(detected(" ".join(t)[:SAMPLE_CHARS]) or "" for t in texts))
+    return replace(doc, languages=tuple(written_in(" ".join(t)[:SAMPLE_CHARS]) or "" for t in texts))
 
 
 def _titled(doc: Document, title: Optional[str], author: Optional[str]) -> Document:

@@ -25,25 +25,50 @@ ABBREVIATIONS = {
            "MM.": "Messieurs", "Mme": "Madame", "Mlle": "Mademoiselle", "cf.": "confer", "env.": "environ",
            "p.": "page", "pp.": "pages", "vol.": "volume", "chap.": "chapitre", "fig.": "figure", "art.": "article",
            "tél.": "téléphone", "av. J.-C.": "avant Jésus-Christ", "apr. J.-C.": "après Jésus-Christ",
-           "éd.": "édition"},
+           "éd.": "édition", "c. à soupe": "cuillère à soupe", "c. à café": "cuillère à café",
+           "c. à s.": "cuillère à soupe", "c. à c.": "cuillère à café", "cuil. à soupe": "cuillère à soupe",
+           "cuil. à café": "cuillère à café"},
     "es": {"p. ej.": "por ejemplo", "pág.": "página", "págs.": "páginas", "Sr.": "señor", "Sra.": "señora",
            "Srta.": "señorita", "Dr.": "doctor", "Dra.": "doctora", "etc.": "etcétera", "núm.": "número",
            "n.º": "número", "aprox.": "aproximadamente", "cap.": "capítulo", "vol.": "volumen", "art.": "artículo",
            "tel.": "teléfono", "fig.": "figura", "Ud.": "usted", "Uds.": "ustedes", "EE. UU.": "Estados Unidos",
-           "a. C.": "antes de Cristo", "d. C.": "después de Cristo", "esq.": "esquina"},
+           "a. C.": "antes de Cristo", "d. C.": "después de Cristo", "esq.": "esquina", "gr.": "gramos",
+           "grs.": "gramos", "cda.": "cucharada", "cdas.": "cucharadas", "cdta.": "cucharadita",
+           "cdtas.": "cucharaditas", "cdita.": "cucharadita", "cditas.": "cucharaditas", "ud.": "unidad",
+           "uds.": "unidades"},
     "it": {"pag.": "pagina", "pagg.": "pagine", "sig.": "signor", "Sig.": "signor", "sig.ra": "signora",
            "Sig.ra": "signora", "ecc.": "eccetera", "p. es.": "per esempio", "ad es.": "ad esempio",
            "dott.": "dottor", "Dott.": "dottor", "prof.": "professor", "avv.": "avvocato", "cap.": "capitolo",
            "vol.": "volume", "art.": "articolo", "tel.": "telefono", "fig.": "figura", "cfr.": "confronta",
-           "ca.": "circa", "n.": "numero", "nr.": "numero"},
+           "ca.": "circa", "n.": "numero", "nr.": "numero", "q.b.": "quanto basta", "gr.": "grammi"},
     "pt": {"p. ex.": "por exemplo", "pág.": "página", "págs.": "páginas", "Sr.": "senhor", "Sra.": "senhora",
            "Srta.": "senhorita", "Dr.": "doutor", "Dra.": "doutora", "etc.": "et cetera", "n.º": "número",
            "nº": "número", "cap.": "capítulo", "vol.": "volume", "art.": "artigo", "tel.": "telefone",
            "fig.": "figura", "aprox.": "aproximadamente", "D.": "Dom", "Prof.": "professor",
-           "V. Exa.": "Vossa Excelência"},
+           "V. Exa.": "Vossa Excelência", "xíc.": "xícara", "xícs.": "xícaras", "colh.": "colher",
+           "c. (sopa)": "colher de sopa", "c. (chá)": "colher de chá", "c. (café)": "colher de café"},
     "ru": {"т. е.": "то есть", "т. д.": "так далее", "т. п.": "тому подобное", "и др.": "и другие",
            "т. к.": "так как", "т. н.": "так называемый", "в т. ч.": "в том числе", "напр.": "например",
            "см.": "смотри", "ок.": "около", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
            "г.": "год", "гг.": "годы", "им.": "имени", "проф.": "профессор", "№": "номер"},
     "zh": {}, "ja": {}, "ko": {},
 }
+
+
+def _counted(code: str) -> dict:
+    """A language's abbreviations said after a number (verbalize/data/<code>_counted.tsv: "ч. л.", "тыс."), as
+    written -> the phrase they stand for; their readers say them in agreement with the number."""
+    from pathlib import Path
+
+    table = {}
+    path = Path(__file__).parent / "verbalize" / "data" / f"{code}_counted.tsv"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith(("#", "written\t")):
+            written, phrase = line.split("\t")[:2]
+            table[written] = phrase
+    return table
+
+
+# Listed for the cutter too, which never ends a sentence at their dots ("1 ч. л. соли", "300 тыс. человек").
+ABBREVIATIONS["ru"].update({w: s for w, s in _counted("ru").items()
+                            if w.endswith(".") and w not in ABBREVIATIONS["ru"]})

@@ -4,6 +4,7 @@ them in another language or runs on), so what a listener hears is decided here.
 
 `normalize(text, language)` does the work no language changes and hands the rest to the language's
 reader, `verbalize.<code>.read` (docs/text.md has the tables of what each reads how):
+- CJK squared units and dates are what they stand for ("10㎞" 10km, "30㎡" 30m², "㋃" 4月), then read.
 - Emoji and other pictographs are dropped.
 - A web address (http://, https:// or www.) is its host and path: the scheme, "www.", a query and a
   fragment are left out, "." read "dot" and "/" "slash" in the language, "-" and "_" as spaces, its
@@ -26,7 +27,7 @@ from functools import lru_cache, partial
 
 from num2words import num2words
 
-from . import LANGUAGE_CODES
+from .reading import reading_language
 
 _URL_CHARS = r"[^\s<>\"'()\[\]«»‹›„“”‘’「」『』（）]*[^\s<>\"'()\[\]«»‹›„“”‘’「」『』（）.,;:!?。、]"
 _URL = re.compile(r"<((?:https?://|www\.)" + _URL_CHARS + r")>"
@@ -39,6 +40,9 @@ _POWER = re.compile(r"(?<![\w^])([A-Za-z]|\d+(?:\.\d+)?)\s?\^\s?(-?(?:\d+|[A-Za-
 _EMOJI_SPACE = re.compile(r"[ \t]+(?=[.,!?;:](?![\w/~.])|$)")
 _DIGITS = re.compile(r"\d+")
 _PICTOGRAPHS = re.compile("[\u2300-\U0010ffff\ufe0f]")  # where emoji and pictographs are
+# CJK squared units, months, days and eras (㎞ ㎡ ㏄ ㎒, ㋃ 4月, ㏩ 10日, ㍻ 平成): what they stand for, as NFKC writes it
+_SQUARED = re.compile("[\u3300-\u33ff\u32c0-\u32cb\u32ff]")
+_POWER_OF_UNIT = re.compile(r"(?<=[A-Za-zμ])([23])$")  # ㎡ is m2 in NFKC: m²
 # "dot", "slash" and "at" of web and e-mail addresses, per language (English for the rest).
 ADDRESS_WORDS = {"en": ("dot", "slash", "at"), "de": ("Punkt", "Schrägstrich", "at"),
                  "fr": ("point", "slash", "arobase"), "es": ("punto", "barra", "arroba"),
@@ -49,30 +53,6 @@ POWER = {"en": "{} to the power of {}", "de": "{} hoch {}", "fr": "{} puissance 
          "it": "{} elevato alla {}", "pt": "{} elevado a {}", "ru": "{} в степени {}", "ja": "{}の{}乗",
          "ko": "{}의 {}제곱"}
 ALPHABETIC = ("en", "de", "fr", "es", "it", "pt", "ru")  # their digits in addresses are said here
-
-
-def language_code(language: str, text: str) -> str:
-    """The ISO 639-1 code of a language name or code ('en-US'); 'auto' guesses from the script: Cyrillic
-    is Russian, kana Japanese, hangul Korean, other CJK Chinese, the rest English (the reading layer detects
-    the language of a paragraph above this)."""
-    key = (language or "auto").strip().lower().replace("_", "-").split("-")[0]
-    code = LANGUAGE_CODES.get(key, key if key in LANGUAGE_CODES.values() else None)
-    if code is None:
-        letters = [ch for ch in text if ch.isalpha()]
-        count = {script: 0 for script in ("latin", "cyrillic", "kana", "hangul", "han")}
-        for ch in letters:
-            o = ord(ch)
-            script = ("latin" if o < 0x250 else "cyrillic" if 0x400 <= o < 0x530 else
-                      "kana" if 0x3040 <= o < 0x3100 else "hangul" if 0xAC00 <= o < 0xD7B0 or 0x1100 <= o < 0x1200
-                      else "han" if 0x4E00 <= o < 0xA000 or 0x3400 <= o < 0x4DC0 else "latin")
-            count[script] += 1
-        if count["kana"]:
-            return "ja"
-        if count["hangul"] > count["han"]:
-            return "ko"
-        best = max(count, key=count.get)
-        code = {"cyrillic": "ru", "han": "zh"}.get(best, "en") if letters else "en"
-    return code
 
 
 @lru_cache(maxsize=None)
@@ -120,12 +100,19 @@ def _pictograph(ch: str) -> bool:
     return ch == "\ufe0f" or ord(ch) >= 0x2300 and unicodedata.category(ch) in ("So", "Cs", "Sk")
 
 
+def _unsquared(m) -> str:
+    said = unicodedata.normalize("NFKC", m.group(0))
+    return _POWER_OF_UNIT.sub(lambda p: "²³"[int(p.group(1)) - 2], said)
+
+
 def normalize(text: str, language: str = "auto") -> str:
-    """`text` with its numbers and symbols as words in `language` (a request language name, a code or 'auto')."""
+    """`text` with its numbers and symbols as words in `language` (a request language name, a code or 'auto': the
+    language `text` is written in, as `reading.reading_language` tells it)."""
+    text = _SQUARED.sub(_unsquared, text)  # read as units, not dropped as pictographs
     text = _PICTOGRAPHS.sub(lambda m: "" if _pictograph(m.group(0)) else m.group(0), text)
     # The spaces a dropped emoji leaves before punctuation (not before a word's dot: "or .clippy.toml").
     text = _EMOJI_SPACE.sub("", text)
-    lang = language_code(language, text)
+    lang = reading_language(language, text)
     text = _URL.sub(partial(_url, lang), text)
     text = _EMAIL.sub(partial(_email, lang), text)
     text = _BARE_SCHEME.sub(lambda m: " ".join(m.group(1).upper()), text)

@@ -13,8 +13,9 @@ from typing import Callable
 
 # Full-width digits, letters and % as ASCII, so one set of patterns reads both; full-width punctuation only between
 # digits (２２：５８, ３．５), elsewhere it stays the sentence's own.
-FULL_WIDTH = str.maketrans({chr(c): chr(c - 0xFEE0) for c in [*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B),
-                                                             *range(0xFF41, 0xFF5B), 0xFF05]})
+FULL_WIDTH = str.maketrans({**{chr(c): chr(c - 0xFEE0) for c in [*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B),
+                                                               *range(0xFF41, 0xFF5B), 0xFF05]},
+                            "\u223c": "〜"})  # the tilde operator, written for a range's wave dash ("4.2∼9")
 _FULL_WIDTH_SIGN = re.compile(r"(?<=\d)[：．，／－](?=\d)")
 # 28,000 and 3.5, never begun inside a longer number (which also keeps a search over a long digit run linear)
 NUMBER = r"(?<!\d)(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
@@ -80,6 +81,33 @@ def number(n: int, sp: Spelling) -> str:
     return "".join(out)
 
 
+# 2024.03.05. and 2024. 3. 5. (Korean writes a dot after each part): a date, its last dot a part of it.
+DOTTED_DATE = r"(?<![\d.])(?P<y>\d{4})\.\s?(?P<m>\d{1,2})\.\s?(?P<d>\d{1,2})(?P<end>\.(?!\d))?(?!\d)"
+# "(4.2〜9)", "4.2〜5.9": days of a month and a range of them, where a date is meant (`month_days`).
+MONTH_DAYS = (r"(?<![\d.])(?P<m>\d{1,2})\.(?P<d>\d{1,2})\.?\s?〜\s?(?:(?P<m2>\d{1,2})\.)?(?P<d2>\d{1,2})\.?"
+              r"(?![\d.%])")
+# words before a date, in the three languages: 기간 (period), 일시, 일정, 期间, 日期, 期限, 期間, 日程 ...
+_DATE_WORDS = re.compile(r"(?:기간|일시|일정|일자|날짜|기한|접수|期间|日期|时间|期限|截止|期間|日程|日時)\s*[:：]?\s*[(（]?\s*$")
+_WEEKDAY_AFTER = re.compile(r"\s?[(（][月火水木金土日월화수목금토일一二三四五六]")
+
+
+def month_days(m) -> bool:
+    """Whether "4.2〜9" at match `m` is a range of days (April 2 to 9), not of numbers: it stands in brackets of
+    its own, after a word for a date or a period, or before a weekday in brackets; and its month and days can be."""
+    g = m.groupdict()
+    if not (1 <= int(g["m"]) <= 12 and 1 <= int(g["d"]) <= 31 and 1 <= int(g["d2"]) <= 31
+            and (g["m2"] is None or 1 <= int(g["m2"]) <= 12)):
+        return False
+    before, after = m.string[max(0, m.start() - 12):m.start()], m.string[m.end():m.end() + 3]
+    return (before.endswith(("(", "（")) and after.startswith((")", "）")) or bool(_DATE_WORDS.search(before))
+            or bool(_WEEKDAY_AFTER.match(after)))
+
+
+def kept_end(m) -> str:
+    """A dotted date's last dot, kept where it also ends the text."""
+    return "." if m.group("end") and m.end() == len(m.string) else ""
+
+
 def digits(s: str, table) -> str:
     """Digits read one by one; anything else in `s` is dropped."""
     return "".join(table[int(c)] for c in s if c.isdigit())
@@ -107,4 +135,4 @@ class Reader:
 
 
 # Signs some rule reads without a digit beside them; a text with neither these nor digits is returned as it is.
-SYMBOL_HINTS = set("%‰±×÷=≤≥<>+~〜℃°$¥￥€£₩")
+SYMBOL_HINTS = set("%‰±×÷=≤≥<>+~〜∼℃°$¥￥€£₩")

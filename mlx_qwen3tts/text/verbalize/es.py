@@ -2,11 +2,19 @@
 "5 de mayo de 2024", "siglo XX" "siglo veinte", "Felipe II" "Felipe segundo", "p. ej." "por ejemplo"."""
 
 import re
+import unicodedata
 
 from .romance import Romance
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
           "noviembre", "diciembre")
+
+# Words after a number that are no noun counted though their ending looks like one's (adverbs, verbs).
+ADVERBS = ("ahora nunca siempre fuera contra cada toda todas mucha muchas poca pocas otra otras misma hacia sobre "
+           "pero todo todos mucho muchos poco pocos otro otros mismo solo sólo tampoco también luego nada algo "
+           "cerca encima debajo apenas casi entonces tanto tanta cuanto cuando donde esta este esto esa ese eso "
+           "aquella aquel ninguna ninguno alguna alguno cuya cuyo todavía indica significa representa equivale "
+           "muestra queda era está")
 
 
 class Spanish(Romance):
@@ -15,6 +23,8 @@ class Spanish(Romance):
     fraction_digits = "number"
     minus, plus = "menos", "más"
     months = MONTHS
+    month_abbreviations = {"ene.": 0, "feb.": 1, "mar.": 2, "abr.": 3, "jun.": 5, "jul.": 6, "ago.": 7, "sep.": 8,
+                           "sept.": 8, "oct.": 9, "nov.": 10, "dic.": 11}
     joiner = " con "
     currencies = {"€": ("euro", "euros", "céntimo", "céntimos"), "EUR": ("euro", "euros", "céntimo", "céntimos"),
                   "$": ("dólar", "dólares", "centavo", "centavos"), "USD": ("dólar", "dólares", "centavo", "centavos"),
@@ -25,7 +35,19 @@ class Spanish(Romance):
                   "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),
                   "MXN": ("peso", "pesos", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
+    halves = ("medio", "media")
+    law_words = ("ley", "leyes", "decreto", "real decreto", "orden", "directiva", "reglamento", "sentencia",
+                 "resolución", "instrucción", "circular")
+    currency_words = {w: names for names in (("euro", "euros", "céntimo", "céntimos"),
+                                             ("dólar", "dólares", "centavo", "centavos"),
+                                             ("peso", "pesos", "centavo", "centavos"),
+                                             ("libra", "libras", "penique", "peniques"),
+                                             ("sol", "soles", "céntimo", "céntimos"),
+                                             ("peseta", "pesetas", "céntimo", "céntimos"))
+                      for w in names[:2]}
+    currency_words.update(dict.fromkeys(("pta", "pts", "ptas"), currency_words["pesetas"]))
     scales = {"millones": ("millón", "millones"), "millón": ("millón", "millones"),
+              "billones": ("billón", "billones"), "billón": ("billón", "billones"),
               "mil millones": ("mil millones", "mil millones")}
     units = {"km": ("kilómetro", "kilómetros"), "kg": ("kilogramo", "kilogramos"), "cm": ("centímetro", "centímetros"),
              "mm": ("milímetro", "milímetros"), "m": ("metro", "metros"), "g": ("gramo", "gramos"),
@@ -42,13 +64,41 @@ class Spanish(Romance):
              "MHz": ("megahercio", "megahercios"),
              "GHz": ("gigahercio", "gigahercios"), "W": ("vatio", "vatios"), "kW": ("kilovatio", "kilovatios"),
              "kWh": ("kilovatio hora", "kilovatios hora"), "V": ("voltio", "voltios"), "ha": ("hectárea", "hectáreas")}
+    units = {**units, "mph": ("milla por hora", "millas por hora"),
+             "kph": ("kilómetro por hora", "kilómetros por hora"),
+             "µm": ("micrómetro", "micrómetros"), **dict.fromkeys(("gr", "gr.", "grs."), ("gramo", "gramos")),
+             **dict.fromkeys(("cda.", "cdas.", "cda", "cdas"), ("cucharada", "cucharadas")),
+             **dict.fromkeys(("cdta.", "cdtas.", "cdta", "cdtas", "cdita.", "cditas."),
+                             ("cucharadita", "cucharaditas")),
+             "cc": ("centímetro cúbico", "centímetros cúbicos"), "dl": ("decilitro", "decilitros"),
+             "cl": ("centilitro", "centilitros"), "kcal": ("kilocaloría", "kilocalorías"),
+             "ud.": ("unidad", "unidades"), "uds.": ("unidad", "unidades")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
-    scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones")
+    scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",
+                   "cuatrillón", "cuatrillones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     range_word = "a"
+    articles = ("el", "la", "los", "las", "lo", "del", "al", "su", "sus", "un", "una", "este", "esta", "ese", "esa")
+    degrees_after = ("a", "hasta", "entre")
+    degrees_before = ("durante", "por", "hasta", "para", "con", "más", "menos", "aproximadamente", "aprox", "unos",
+                      "unas")
+    degree_words = ("temperatura", "máxima", "mínima", "horno", "grados", "calor", "frío")
+    time_words = ("a las", "las", "a la", "desde las", "hasta las")
+    degrees_joins = ("y", "o", "a", "en")
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
-                     ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m"}
+                     ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m",
+                     **{m + "o": "m" for m in ("r", "d", "t", "m", "v", "n")},
+                     **{m + "a": "f" for m in ("r", "d", "t", "m", "v", "n")}}
+    gender_endings = (("ción", "f"), ("ciones", "f"), ("sión", "f"), ("siones", "f"), ("dad", "f"), ("dades", "f"),
+                      ("tad", "f"), ("tades", "f"), ("tud", "f"), ("tudes", "f"), ("umbre", "f"), ("umbres", "f"),
+                      ("ista", None), ("istas", None), ("a", "f"), ("as", "f"), ("o", "m"), ("os", "m"), ("or", "m"),
+                      ("ores", "m"))
+    singular_endings = (("ces", "z"), ("es", ""), ("s", ""))
+    not_nouns = frozenset(ADVERBS.split() + "de del a al en y o u e que por para con sin sobre entre hasta desde según como más menos "
+                          "veces por ciento mil los las el la lo un una uno unos unas se no ya".split())
+    # units after a number (`units`), not said by the abbreviations pass
+    in_context = ("gr.", "grs.", "cda.", "cdas.", "cdta.", "cdtas.", "cdita.", "cditas.", "ud.", "uds.")
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "núm.": "número",
                             "n.º": "número", "nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volumen",
                             "art.": "artículo", "tel.": "teléfono", "fig.": "figura", "§": "párrafo"}
@@ -63,9 +113,19 @@ class Spanish(Romance):
     fractions = {(1, 2): "un medio", (1, 3): "un tercio", (2, 3): "dos tercios", (1, 4): "un cuarto",
                  (3, 4): "tres cuartos"}
 
+    # num2words' ordinals as the RAE writes them: "decimotercero" (one word), "undécimo", "cuadragésimo".
+    _ORDINAL_FIXES = ((re.compile(r"décimo ?primero"), "undécimo"), (re.compile(r"décimo ?segundo"), "duodécimo"),
+                      (re.compile(r"décimo ?octavo"), "decimoctavo"), (re.compile(r"décimo ?(?=[a-zé])"), "decimo"),
+                      (re.compile("quadra"), "cuadra"), (re.compile("cuadrigent"), "cuadringent"),
+                      (re.compile("septigent"), "septingent"), (re.compile("octigent"), "octingent"))
+
     def ordinal(self, n, gender="m", mark=""):
         gender = self.ordinal_marks.get(mark, gender)
         said = self.n2w(n, "ordinal")
+        if gender == "short" and n % 100 == 11:
+            said = re.sub(r"décimo ?primero", "decimoprimero", said)
+        for pattern, fixed in self._ORDINAL_FIXES:
+            said = pattern.sub(fixed, said)
         if gender == "short":
             return re.sub(r"(primer|tercer)o$", r"\1", said)
         return re.sub(r"o\b", "a", said) if gender == "f" else said
@@ -76,10 +136,57 @@ class Spanish(Romance):
         return self.feminine(said) if gender == "f" else self.masculine(said) if gender == "m" else said
 
     def masculine(self, said):
-        return re.sub(r"uno$", "ún", re.sub(r"^uno$", "un", said))
+        return re.sub(r"iuno$", "iún", re.sub(r"\buno$", "un", said))
 
     def feminine(self, said):
-        return re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", said))
+        head, tail = self.scale_tail(said, r"mill[oó]n(?:es)?|bill[oó]n(?:es)?")
+        return head + re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", tail))
+
+    def read_ordinals(self, text):
+        def said(m):
+            gender = self.ordinal_marks.get(m.group(2), "m")
+            if gender == "m" and self._masculine_singular(m.string, m.end()):
+                gender = "short"  # "1.º piso" "primer piso", "3er puesto" "tercer puesto"
+            return self.ordinal(int(m.group(1)), gender)
+        return self.ordinal_pattern.sub(said, text)
+
+    def _masculine_singular(self, text, end):
+        following = self._NEXT_WORD.match(text, end)
+        if not following or following.group(1).casefold().endswith("s"):
+            return False
+        return self.noun_gender(following.group(1)) == "m"
+
+    def fraction(self, numerator, denominator):
+        if denominator in (2, 3):  # "ocho tercios", "tres medios"
+            name = "medio" if denominator == 2 else "tercio"
+            return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
+        if denominator <= 10 or (numerator, denominator) in self.fractions or denominator % 100 == 0:
+            return super().fraction(numerator, denominator)  # "un centésimo", "dos milésimos"
+        if denominator > 100:
+            return f"{self.cardinal(numerator)} sobre {self.cardinal(denominator)}"
+        # From eleven on a part is the number and "-avo": "un treceavo", "tres veinteavos", "un treintavo".
+        base = unicodedata.normalize("NFD", self.n2w(denominator).replace(" y ", "i"))
+        base = "".join(ch for ch in base if not unicodedata.combining(ch))
+        name = (base[:-1] if base.endswith(("a", "uno")) else base) + "avo"
+        return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
+
+    def __init__(self):
+        super().__init__()
+        day = r"(0?[1-9]|[12]\d|3[01])"
+        # "5 febrero", "30 julio del 2020", "abril 30", "junio 11 2000": as "cinco de febrero" is said.
+        self._day_month = re.compile(r"(?<![\w.,/])" + day + r"\s(?:de\s)?(" + self._month + r")(?!\w)"
+                                     r"(?:\s(?:(de|del)\s)?(\d{4})(?![\w]|[.,]\d))?")
+        self._month_day = re.compile(r"(?<![\w.])(" + self._month + r")(?<=\w|\.)\s" + day + r"(?![\w:/]|[.,]\d)"
+                                     r"(?:,?\s(\d{4})(?![\w]|[.,]\d))?")
+
+    def read_written_dates(self, text):
+        def day_month(m):
+            said = self.date(int(m.group(1)), self.month_of(m.group(2)), None)
+            return said + (f" {m.group(3) or 'de'} {self.year(int(m.group(4)))}" if m.group(4) else "")
+        text = self._day_month.sub(day_month, text)
+        text = self._month_day.sub(lambda m: self.date(int(m.group(2)), self.month_of(m.group(1)),
+                                                       int(m.group(3)) if m.group(3) else None), text)
+        return super().read_written_dates(text)
 
     def date(self, day, month, year):
         said = f"{'primero' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"

@@ -8,6 +8,10 @@ from .romance import Romance
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
           "novembre", "décembre")
 
+# Words after a number that are no noun counted though their ending looks like one's (adverbs, verbs).
+ADVERBS = ("encore toujours jamais contre chaque toute toutes autre autres même vers sur sous aussi quand après "
+           "avant environ aucune aucun cette cet ces ceci cela tout tous très bien")
+
 
 class French(Romance):
     code = "fr"
@@ -29,6 +33,12 @@ class French(Romance):
                   "₽": ("rouble", "roubles", "kopeck", "kopecks"), "R$": ("réal", "reais", "centavo", "centavos"),
                   "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes")}
     feminine_currencies = ("£", "GBP")
+    halves = ("demi", "demie")
+    law_short_years = False
+    law_words = ("loi", "décret", "directive", "règlement", "arrêté", "ordonnance", "circulaire")
+    currency_words = {w: names for names in (("dollar", "dollars", "cent", "cents"),
+                                             ("franc", "francs", "centime", "centimes"))
+                      for w in names[:2]}
     scales = {"millions": ("million", "millions"), "million": ("million", "millions"),
               "milliards": ("milliard", "milliards"), "milliard": ("milliard", "milliards"),
               "M": ("million", "millions"), "Md": ("milliard", "milliards")}
@@ -49,13 +59,41 @@ class French(Romance):
              "MHz": ("mégahertz", "mégahertz"), "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"),
              "kW": ("kilowatt", "kilowatts"), "kWh": ("kilowattheure", "kilowattheures"), "V": ("volt", "volts"),
              "ha": ("hectare", "hectares")}
+    units = {**units, "mph": ("mile par heure", "miles par heure"),
+             "kph": ("kilomètre par heure", "kilomètres par heure"),
+             "µm": ("micromètre", "micromètres"), "mn": ("minute", "minutes"), "h": ("heure", "heures"),
+             "dL": ("décilitre", "décilitres"), "dl": ("décilitre", "décilitres"),
+             "Kio": ("kibioctet", "kibioctets"), "Mio": ("mébioctet", "mébioctets"), "Gio": ("gibioctet", "gibioctets"),
+             "Tio": ("tébioctet", "tébioctets"), "Kibit": ("kibibit", "kibibits"), "Mibit": ("mébibit", "mébibits"),
+             "cL": ("centilitre", "centilitres"), "mL": ("millilitre", "millilitres"),
+             "kcal": ("kilocalorie", "kilocalories"),
+             **dict.fromkeys(("c. à soupe", "c. à s.", "càs", "cuil. à soupe", "c. s."),
+                             ("cuillère à soupe", "cuillères à soupe")),
+             **dict.fromkeys(("c. à café", "c. à c.", "càc", "cuil. à café", "c. c."),
+                             ("cuillère à café", "cuillères à café"))}
     feminine_units = ("t", "min", "s", "ms")
     percent = "pour cent"
     scale_nouns = ("million", "millions", "milliard", "milliards")
     and_word, half, day_one = "et", "et demi", "premier"
     range_word = "à"
+    articles = ("le", "la", "les", "du", "des", "au", "aux", "un", "une", "son", "sa", "ce", "cette")
+    degrees_after = ("à", "jusqu", "entre")
+    degrees_before = ("pendant", "jusqu", "pour", "avec", "environ", "durant")
+    degree_words = ("température", "maximale", "minimale", "four", "degrés", "chaleur", "froid")
+    degrees_joins = ("et", "ou", "à", "en")
     ordinal_marks = {"er": "m", "re": "f", "ère": "f", "e": "m", "ème": "m", "è": "m", "nd": "m", "nde": "f",
-                     "ᵉ": "m", "ᵉʳ": "m", "ʳᵉ": "f"}
+                     "de": "f"}
+    ordinal_marks = {**ordinal_marks, **{mark + "s": gender for mark, gender in ordinal_marks.items()}}  # "1ers"
+    # Superscript letters as the letters they raise: "1ᵉʳ", "XIXᵉ siècle", "Mᵐᵉ", "2ᵈᵉˢ".
+    _SUPERSCRIPTS = str.maketrans("ᵉʳˢᵈᵐˡⁿᵒ", "ersdmlno")
+    _RAISED = re.compile(r"(?<=[\dIVXLCDMA-Za-z])[ᵉʳˢᵈᵐˡⁿᵒ]+(?![\w])")
+    gender_endings = (("tion", "f"), ("tions", "f"), ("sion", "f"), ("sions", "f"), ("ette", "f"), ("ettes", "f"),
+                      ("ment", "m"), ("ments", "m"), ("isme", "m"), ("ismes", "m"))
+    singular_endings = (("aux", "al"), ("x", ""), ("s", ""))
+    not_nouns = frozenset(ADVERBS.split() + "de du des à au aux en et ou que par pour avec sans sur sous entre jusqu dans fois pour "
+                          "cent mille le la les un une ne pas plus moins".split())
+    # units after a number (`units`), not said by the abbreviations pass
+    in_context = ("c. à soupe", "c. à café", "c. à s.", "c. à c.", "cuil. à soupe", "cuil. à café")
     number_abbreviations = {"n°": "numéro", "N°": "numéro", "nº": "numéro", "no": "numéro", "p.": "page",
                             "pp.": "pages", "vol.": "volume", "chap.": "chapitre", "fig.": "figure", "art.": "article",
                             "tél.": "téléphone", "§": "paragraphe"}
@@ -70,18 +108,25 @@ class French(Romance):
     fractions = {(1, 2): "un demi", (1, 3): "un tiers", (2, 3): "deux tiers", (1, 4): "un quart",
                  (3, 4): "trois quarts"}
     _pairs = re.compile(r"(?<![\w.,])0\d(?:[ .\u00a0]\d\d){4}(?![\w]|[.,]\d)")
-    _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\s?h\s?([0-5]\d)?(?![\w])")
+    _hours = re.compile(r"(?<![\w.,:/])([01]?\d|2[0-3])\s?h\s?([0-5]\d)?(?![\w])")
 
     def feminine(self, said):
         return re.sub(r"\bun$", "une", said)
 
     def ordinal(self, n, gender="m", mark=""):
         gender = self.ordinal_marks.get(mark, gender)
+        plural = "s" if mark.endswith("s") else ""
         if n == 1:
-            return "première" if gender == "f" else "premier"
-        if mark in ("nd", "nde"):
-            return "seconde" if mark == "nde" else "second"
-        return self.n2w(n, "ordinal")
+            return ("première" if gender == "f" else "premier") + plural
+        if mark.rstrip("s") in ("nd", "nde", "d", "de"):
+            return ("seconde" if gender == "f" else "second") + plural
+        return self.n2w(n, "ordinal") + plural
+
+    def read(self, text):
+        def lowered(m):
+            plain = m.group(0).translate(self._SUPERSCRIPTS)
+            return "n" + plain if plain[0] == "d" else plain  # "2ᵈ" as "2nd"
+        return super().read(self._RAISED.sub(lowered, text))
 
     def regnal_number(self, value):
         return "premier" if value == 1 else self.cardinal(value)
@@ -116,6 +161,12 @@ class French(Romance):
             plural = name if name.endswith("s") or numerator == 1 else name + "s"
             return f"{self.cardinal(numerator, 'm')} {plural}"
         return super().fraction(numerator, denominator)
+
+    def half_of(self, half, noun):
+        return f"{'un' if half == 'demi' else 'une'} demi-{noun}"
+
+    def of(self, noun):
+        return f"d'{noun}" if noun[0] in "aeiouéèh" else f"de {noun}"
 
 
 read = French().read

@@ -8,6 +8,12 @@ from .romance import Romance
 MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
           "novembre", "dicembre")
 
+# Words after a number that are no noun counted though their ending looks like one's (adverbs, verbs).
+ADVERBS = ("ancora sempre fuori contro ogni tutta tutte molta molte poca poche altra altre stessa verso sopra "
+           "sotto però tutto tutti molto molti poco pochi altro altri stesso solo anche quando dopo prima oltre "
+           "circa nessuna nessuno alcuna alcuno questa questo quella quello cui dove tanto tanta indica significa "
+           "rappresenta equivale segna mostra resta manca passa era sta")
+
 
 class Italian(Romance):
     code = "it"
@@ -26,6 +32,15 @@ class Italian(Romance):
                   "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
                   "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
     feminine_currencies = ("£", "GBP")
+    halves = ("mezzo", "mezza")
+    law_words = ("legge", "leggi", "decreto", "d.lgs", "d.l", "dpr", "regolamento", "direttiva", "sentenza",
+                 "circolare", "delibera")
+    law_of = "del"
+    currency_words = {w: names for names in (("euro", "euro", "centesimo", "centesimi"),
+                                             ("dollaro", "dollari", "centesimo", "centesimi"),
+                                             ("franco", "franchi", "centesimo", "centesimi"),
+                                             ("sterlina", "sterline", "penny", "penny"))
+                      for w in names[:2]}
     scales = {"milioni": ("milione", "milioni"), "milione": ("milione", "milioni"),
               "miliardi": ("miliardo", "miliardi"),
               "mln": ("milione", "milioni"), "mld": ("miliardo", "miliardi")}
@@ -45,12 +60,33 @@ class Italian(Romance):
              "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"),
              "W": ("watt", "watt"), "kW": ("chilowatt", "chilowatt"), "kWh": ("chilowattora", "chilowattora"),
              "V": ("volt", "volt"), "A": ("ampere", "ampere"), "ha": ("ettaro", "ettari")}
+    units = {**units, "mph": ("miglio orario", "miglia orarie"), "kph": ("chilometro orario", "chilometri orari"),
+             "µm": ("micrometro", "micrometri"), "gr": ("grammo", "grammi"), "gr.": ("grammo", "grammi"),
+             "hg": ("etto", "etti"),
+             "cl": ("centilitro", "centilitri"), "dl": ("decilitro", "decilitri"),
+             "kcal": ("chilocaloria", "chilocalorie")}
     feminine_units = ("t", "h")
     percent = "per cento"
     scale_nouns = ("milione", "milioni", "miliardo", "miliardi")
     and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
     range_word = "a"
+    articles = ("il", "lo", "la", "i", "gli", "le", "del", "dello", "della", "dei", "degli", "delle", "al", "allo",
+                "alla", "ai", "agli", "alle", "nel", "nello", "nella", "dal", "dallo", "dalla", "un", "una", "uno",
+                "suo", "sua", "quel", "quella", "questo", "questa")
+    degrees_after = ("a", "fino", "tra", "fra", "da")
+    degrees_before = ("per", "fino", "con", "circa", "finché", "durante", "ventilato", "statico")
+    degree_words = ("temperatura", "massima", "minima", "forno", "gradi", "caldo", "freddo")
+    time_words = ("alle", "dalle", "ore", "entro le", "verso le", "fino alle", "le")
+    degrees_joins = ("e", "o", "a", "in")
     ordinal_marks = {"°": "m", "º": "m", "ª": "f"}
+    gender_endings = (("zione", "f"), ("zioni", "f"), ("sione", "f"), ("sioni", "f"), ("tà", "f"), ("tù", "f"),
+                      ("ista", None), ("iste", None), ("isti", None), ("a", "f"), ("o", "m"), ("ore", "m"))
+    singular_endings = (("che", "ca"), ("ghe", "ga"), ("chi", "co"), ("ghi", "go"), ("i", "o"), ("i", "e"),
+                        ("i", "a"), ("e", "a"))
+    not_nouns = frozenset(ADVERBS.split() + "di del della dei degli delle a al alla ai agli alle da dal dalla in nel nella nei con su "
+                          "per tra fra e o ed che come più meno volte mila il lo la i gli le un una uno non già "
+                          "anni".split()[:-1])
+    in_context = ("gr.",)  # units after a number (`units`)
     number_abbreviations = {"pag.": "pagina", "pagg.": "pagine", "p.": "pagina", "n.": "numero", "nr.": "numero",
                             "cap.": "capitolo", "vol.": "volume", "art.": "articolo", "tel.": "telefono",
                             "fig.": "figura", "§": "paragrafo"}
@@ -75,6 +111,44 @@ class Italian(Romance):
 
     def masculine(self, said):
         return "un" if said == "uno" else said
+
+    def half_of(self, half, noun):
+        return f"{'un' if half == 'mezzo' else 'una'} {half} {noun}"  # "un mezzo bicchiere", "una mezza tazza"
+
+    def counted(self, n, gender, noun):
+        return self._elided(super().counted(n, gender, noun))
+
+    def measure(self, amount, unit):
+        return self._elided(super().measure(amount, unit))
+
+    @staticmethod
+    def _elided(said):
+        return re.sub(r"^una (?=[aeiouàèéìòù])", "un'", said)
+
+    _TENS = re.compile(r"(?:venti|trenta|quaranta|cinquanta|sessanta|settanta|ottanta|novanta)$")
+
+    def say_number(self, m):
+        said = super().say_number(m)
+        if not re.match(r"\s+[aeiouàèéìòù]", m.string[m.end():m.end() + 3], re.I):
+            return said
+        # "un'ora", "sessant'anni", "vent'ore": elided before the noun, joined to it below
+        if said.endswith("una") or self._TENS.search(said) and re.match(r"\s+(?:anni|ore)\b", m.string[m.end():]):
+            return said[:-1] + "'\u2060"
+        return said
+
+    # "il 11 maggio", "dell'8": an article before a number said with a vowel elides ("l'undici", "dell'otto").
+    _ELIDED = re.compile(r"\b([Ii]|[Dd]e|[Aa]|[Nn]e|[Dd]a|[Ss]u)l (?=(?:otto|undici|ottanta|ottocento|ottomila)"
+                         r"[a-zéè]*\b)")
+
+    def read(self, text):
+        said = super().read(text).replace("\u2060 ", "").replace("\u2060", "")
+        return self._ELIDED.sub(lambda m: {"I": "L", "i": "l"}.get(m.group(1), m.group(1) + "ll") + "'", said)
+
+    def counted_gender(self, text, start, end):
+        gender = super().counted_gender(text, start, end)
+        if gender == "m" and re.match(r"\s+(?:s[^aeiouàèéìòù\W]|z|gn|ps|x|y)", text[end:end + 4], re.I):
+            return None  # "uno studente", "uno zaino"
+        return gender
 
     def feminine(self, said):
         return "una" if said == "uno" else said

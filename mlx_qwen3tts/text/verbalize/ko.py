@@ -12,7 +12,7 @@ by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국�
 
 import re
 
-from .cjk import NUMBER, Reader, Spelling, digits, number, parse
+from .cjk import DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days, number, parse
 
 DIGITS = "영일이삼사오육칠팔구"
 SPELLING = Spelling(digits=DIGITS, small="십백천", myriads="만억조경", zero_inside=False,
@@ -34,7 +34,9 @@ UNITS = {"km": "킬로미터", "m": "미터", "cm": "센티미터", "mm": "밀�
          "min": "분", "W": "와트", "kW": "킬로와트", "kWh": "킬로와트시", "V": "볼트", "Hz": "헤르츠",
          "kHz": "킬로헤르츠", "MHz": "메가헤르츠", "GHz": "기가헤르츠", "N": "뉴턴", "rpm": "분당회전수", "℃": "도",
          "°C": "도", "°F": "화씨 도", "°": "도", "mAh": "밀리암페어시", "dB": "데시벨", "KB": "킬로바이트",
-         "MB": "메가바이트", "GB": "기가바이트", "TB": "테라바이트"}
+         "MB": "메가바이트", "GB": "기가바이트", "TB": "테라바이트",
+         # squared units (㏄ ㎗ ㎘ ㏊) as NFKC writes them
+         "cc": "씨씨", "dL": "데시리터", "dl": "데시리터", "kL": "킬로리터", "kl": "킬로리터", "ha": "헥타르"}
 UNIT_WORD = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 UNIT = "(?:" + UNIT_WORD + ")(?:/(?:" + UNIT_WORD + "))?"  # km/h: 킬로미터 퍼 시간
 CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
@@ -84,6 +86,35 @@ def _date_dmy(m) -> str:
     if not 1 <= month <= 12 or not 1 <= day <= 31:
         return m.group(0)
     return f"{cardinal(year)}년 {month_name(month)} {cardinal(str(day))}일"
+
+
+def _dotted_date(m) -> str:
+    said = _date(m)
+    return said if said == m.group(0) else said + kept_end(m)
+
+
+def _month_days(m) -> str:
+    """(4.2〜9): 사월 이일 부터 구일; a range of numbers where no date is meant (4.2〜9 사점이 부터 구)."""
+    if not month_days(m):
+        return m.group(0)
+    g = m.groupdict()
+    second = (month_name(int(g["m2"])) + " " if g["m2"] else "") + cardinal(g["d2"]) + "일"
+    return f"{month_name(int(g['m']))} {cardinal(g['d'])}일 부터 {second}"
+
+
+def _chapter(m) -> str:
+    """A number before 장: a chapter's, Sino-Korean, where it heads a line or is followed by a reference
+    (1장 서론, 2장에서, 3장 참조, 1장부터); else a count of sheets, native (종이 한장, 사진 두장을)."""
+    n, word = m.group(1), m.group(2)
+    start = m.string.rfind("\n", 0, m.start()) + 1
+    end = m.string.find("\n", m.end())
+    line_rest = m.string[m.end():end if end >= 0 else len(m.string)].rstrip()
+    # a heading: first on its line, and the line no sentence ("3장 남았어요." counts sheets)
+    heads = not m.string[start:m.start()].strip(" \t#*-") and not line_rest.endswith((".", "!", "?", "다", "요"))
+    after = m.string[m.end():m.end() + 3]
+    if heads or after.startswith(("에서", " 참조", " 참고", "부터")):
+        return cardinal(n) + word
+    return _counted(m)
 
 
 def month_name(month: int) -> str:
@@ -142,12 +173,17 @@ def _measure(m) -> str:
 
 
 read = Reader([
+    (DOTTED_DATE, _dotted_date),  # 2024.03.05., 2024. 3. 5.
+    (r"(?<![\d.])(?P<m>\d{1,2})\.(?P<d>\d{1,2})\.?(?=\s?[(（][월화수목금토일])",
+     lambda m: f"{month_name(int(m.group('m')))} {cardinal(m.group('d'))}일" if 1 <= int(m.group("m")) <= 12
+     and 1 <= int(m.group("d")) <= 31 else m.group(0)),  # 3.5(화): 삼월 오일 화요일
     (r"(?<![\d.])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?![\d.])", _date),
     (r"(?<![\d.])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d.])", _date_dmy),
     (r"(?<![\d.,/-])(?P<y>\d{4})/(?P<m>\d{1,2})(?P<d>)(?![\d.,/-])", _date),
     (r"(?<=[일\d])\s?[(（]([" + WEEKDAY + r"])[〜～~-]([" + WEEKDAY + r"])[)）]",
      lambda m: f" {m.group(1)}요일부터{m.group(2)}요일"),
     (r"(?<=[일\d])\s?[(（]([" + WEEKDAY + r"])(?:요일)?[)）]", lambda m: f" {m.group(1)}요일"),
+    (MONTH_DAYS, _month_days),
     (r"(?<![\d.-])(?:\+(\d{1,3})[\s-]?)?((?:\(\d{2,4}\)[\s-]?|\d{2,4}[-.])\d{3,4}[-.]\d{4})(?![\d.-])", _phone),
     (r"(?<![\d.-])()(\d{4}-\d{4}-\d{4}-\d{4})(?![\d.-])", _phone),  # a card number
     (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d.-])", _phone),  # 010 1234 5678
@@ -155,6 +191,7 @@ read = Reader([
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
     (r"((?:자리|번호)\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
     (r"(?<=[\d일월년시분초])\s?[〜～~]\s?(?=\d)", " 부터 "),
+    (r"(?<=요일)\s?[〜～~]\s?", " 부터 "),  # 3.4(월)〜3.8(금)
     (r"(?<=[일월년시분초])\s?[–—-]\s?(?=\d)", " 부터 "),  # 15일-20일
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
     (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])", _time),
@@ -167,6 +204,7 @@ read = Reader([
     (r"(?<=\d)\s?[–—-]\s?(?=\d)", " 부터 "),
     # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시
     (r"(?<=제)(\d+)", lambda m: cardinal(m.group(1))),
+    (r"(?<![\d.,])(\d{1,2})(\s?장)", _chapter),  # 1장 서론 (a chapter), 종이 1장 (a sheet)
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:[-~〜～]|부터)\s?\d{1,2}\s?(?:" + "|".join(COUNTERS) + "))",
      lambda m: native(int(m.group(1))) if int(m.group(1)) else m.group(1)),
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:" + "|".join(COUNTERS) + r"))(\s?(?:" + "|".join(COUNTERS) + "))",

@@ -8,6 +8,12 @@ from .romance import Romance
 MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro")
 
+# Words after a number that are no noun counted though their ending looks like one's (adverbs, verbs).
+ADVERBS = ("ainda agora nunca sempre fora contra cada toda todas muita muitas pouca poucas outra outras mesma "
+           "apenas bastante quase depois antes logo também então portanto todo todos muito muitos pouco poucos "
+           "outro outros mesmo só somente tanto tanta quando onde esta este isto essa esse isso aquela aquele "
+           "nenhuma nenhum alguma algum cuja cujo indica significa representa equivale mostra fica era está")
+
 
 class Portuguese(Romance):
     code = "pt"
@@ -25,6 +31,14 @@ class Portuguese(Romance):
                   "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
                   "₽": ("rublo", "rublos", "copeque", "copeques")}
     feminine_currencies = ("£", "GBP")
+    halves = ("meio", "meia")
+    law_words = ("lei", "leis", "decreto", "decreto-lei", "portaria", "resolução", "instrução", "diretiva",
+                 "medida provisória")
+    currency_words = {w: names for names in (("real", "reais", "centavo", "centavos"),
+                                             ("euro", "euros", "centavo", "centavos"),
+                                             ("dólar", "dólares", "centavo", "centavos"),
+                                             ("libra", "libras", "pêni", "pence"))
+                      for w in names[:2]}
     scales = {"milhões": ("milhão", "milhões"), "milhão": ("milhão", "milhões"), "bilhões": ("bilhão", "bilhões"),
               "bilhão": ("bilhão", "bilhões"), "mil": ("mil", "mil"), "mi": ("milhão", "milhões"),
               "bi": ("bilhão", "bilhões")}
@@ -44,13 +58,36 @@ class Portuguese(Romance):
              "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"),
              "GHz": ("gigahertz", "gigahertz"), "W": ("watt", "watts"), "kW": ("quilowatt", "quilowatts"),
              "kWh": ("quilowatt-hora", "quilowatts-hora"), "V": ("volt", "volts"), "ha": ("hectare", "hectares")}
+    units = {**units, "mph": ("milha por hora", "milhas por hora"),
+             "kph": ("quilômetro por hora", "quilômetros por hora"),
+             "µm": ("micrômetro", "micrômetros"), **dict.fromkeys(("xíc.", "xícs.", "xic."), ("xícara", "xícaras")),
+             "colh.": ("colher", "colheres"), "c. de sopa": ("colher de sopa", "colheres de sopa"),
+             "c. de chá": ("colher de chá", "colheres de chá"), "c. de café": ("colher de café", "colheres de café"),
+             "c. de sobremesa": ("colher de sobremesa", "colheres de sobremesa"),
+             "kcal": ("quilocaloria", "quilocalorias"),
+             "dl": ("decilitro", "decilitros"), "cl": ("centilitro", "centilitros")}
     feminine_units = ("t", "h")
     percent = "por cento"
     scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")
     numbers = "pt_BR"  # Brazilian numbers: "dezesseis", "um bilhão"
     and_word, half, day_one, local_phones = "e", "e meio", "primeiro", True
     range_word = "a"
+    articles = ("o", "os", "as", "do", "dos", "das", "no", "nos", "nas", "ao", "aos", "um", "uma", "seu", "sua",
+                "este", "esta", "esse", "essa")
+    degrees_after = ("a", "até", "entre")
+    degrees_before = ("por", "durante", "até", "para", "com", "mais", "menos", "aproximadamente")
+    degree_words = ("temperatura", "máxima", "mínima", "forno", "graus", "calor", "frio")
+    time_words = ("às", "das", "até as", "as")
+    degrees_joins = ("e", "ou", "a", "em")
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
+    gender_endings = (("ção", "f"), ("ções", "f"), ("são", "f"), ("sões", "f"), ("dade", "f"), ("dades", "f"),
+                      ("tude", "f"), ("tudes", "f"), ("gem", "f"), ("gens", "f"), ("ista", None), ("istas", None),
+                      ("a", "f"), ("as", "f"), ("o", "m"), ("os", "m"), ("ão", "m"), ("or", "m"), ("ores", "m"))
+    singular_endings = (("ões", "ão"), ("ães", "ão"), ("ãos", "ão"), ("ns", "m"), ("is", "l"), ("es", ""),
+                        ("s", ""))
+    not_nouns = frozenset(ADVERBS.split() + "de do da dos das a ao aos à às em no na nos nas e ou que por para com sem sobre entre até "
+                          "desde segundo como mais menos vezes mil o os as um uma uns umas se não já".split())
+    in_context = ("xíc.", "xícs.", "colh.", "c. (sopa)", "c. (chá)", "c. (café)")  # units after a number (`units`)
     number_abbreviations = {"pág.": "página", "págs.": "páginas", "p.": "página", "n.º": "número", "nº": "número",
                             "Nº": "número", "N.º": "número", "cap.": "capítulo", "vol.": "volume", "art.": "artigo",
                             "tel.": "telefone", "fig.": "figura", "§": "parágrafo"}
@@ -63,12 +100,12 @@ class Portuguese(Romance):
                "¼": "um quarto", "¾": "três quartos", "~": "cerca de", "‰": "por mil"}
     fractions = {(1, 2): "um meio", (1, 3): "um terço", (2, 3): "dois terços", (1, 4): "um quarto",
                  (3, 4): "três quartos"}
-    _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])h([0-5]\d)?(?![\w])")
+    _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])[hH]([0-5]\d)?(?![\w])")
 
     def feminine(self, said):
-        said = re.sub(r"\bum$", "uma", said)
-        said = re.sub(r"\bdois$", "duas", said)
-        return re.sub(r"entos\b", "entas", said)
+        head, tail = self.scale_tail(said, r"milh(?:ão|ões)|bilh(?:ão|ões)|trilh(?:ão|ões)")
+        tail = re.sub(r"\bdois\b", "duas", re.sub(r"\bum\b", "uma", tail))
+        return head + re.sub(r"entos\b", "entas", tail)
 
     def date(self, day, month, year):
         said = f"{'primeiro' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
@@ -85,8 +122,32 @@ class Portuguese(Romance):
             return said + f" e {self.cardinal(minutes)} minutos e {self.cardinal(seconds)} segundos"
         return said + (f" e {self.cardinal(minutes)}" if minutes else "")
 
+    _SCALE_AND = re.compile(r"\b(mi|bi|tri|quatri)(lh(?:ão|ões)),?(?: e)? (?=\w)")
+    _SCALE_POWER = {"mi": 2, "bi": 3, "tri": 4, "quatri": 5}
+
     def cardinal(self, n, gender=None):
-        return super().cardinal(n, gender).replace(",", "")
+        # "e" after a scale word only before a last part below a hundred or of one figure ("um milhão e
+        # duzentos mil", "dois bilhões e um", but "um milhão dez mil cento e um"), as NeMo's data reads them.
+        def joined(m):
+            rest = n % 1000 ** self._SCALE_POWER[m.group(1)]
+            alone = rest < 100 or len(str(rest).strip("0").replace("0", "")) == 1
+            return f"{m.group(1)}{m.group(2)} {'e ' if alone else ''}"
+        return self._SCALE_AND.sub(joined, super().cardinal(n, gender).replace(",", ""))
+
+    def fraction(self, numerator, denominator):
+        if denominator <= 10 or denominator in (100, 1000) or (numerator, denominator) in self.fractions:
+            if denominator in (100, 1000):
+                name = "centésimo" if denominator == 100 else "milésimo"
+                return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
+            return super().fraction(numerator, denominator)
+        return f"{self.cardinal(numerator, 'm')} {self.cardinal(denominator)} avos"  # "um onze avos"
+
+    # "1 colher (sopa)", "2 xíc. (chá)": the measure's kind in brackets, said "de sopa", "de chá".
+    _spoon = re.compile(r"(?<![\w.])(colher(?:es)?|xícaras?|xícs?\.|colh\.|c\.)\s?\((sopa|chá|café|sobremesa)\)",
+                        re.I)
+
+    def read_measures(self, text):
+        return super().read_measures(self._spoon.sub(r"\1 de \2", text))
 
     def read_times(self, text):
         text = super().read_times(text)

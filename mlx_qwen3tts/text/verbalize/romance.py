@@ -1,10 +1,27 @@
 """What French, Spanish, Italian and Portuguese share: a decimal comma, thousands with dots or spaces,
-the day before the month in a date, a number that agrees with a feminine noun, an ordinal's mark after
-its digits ("1er", "1.º", "1°", "1ª")."""
+the day before the month in a date, an ordinal's mark after its digits ("1er", "1.º", "1°", "1ª"), and the
+readings that look at a number's neighbours: a cardinal agrees with the noun it counts (the genders of
+the nouns most often counted in data/<code>_genders.tsv, a noun's ending where it is not there), "º" and
+"°" are degrees or an ordinal by the words around them, a letter is a unit only where it stands alone, a
+currency's name after an amount is money, a half agrees with its noun ("media taza", "meio litro")."""
 
 import re
+from functools import lru_cache
+from pathlib import Path
 
 from .common import Spec
+
+DATA = Path(__file__).parent / "data"
+
+
+@lru_cache(maxsize=None)
+def genders(code: str) -> dict:
+    """{noun: 'm' or 'f'} of the nouns most often counted in a language (data/<code>_genders.tsv)."""
+    path = DATA / f"{code}_genders.tsv"
+    if not path.exists():
+        return {}
+    rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line[:1] not in "#")
+    return {noun: gender for noun, gender in rows}
 
 
 class Romance(Spec):
@@ -15,16 +32,68 @@ class Romance(Spec):
     feminine_currencies: tuple = ()
     century_words: tuple = ()  # after which a roman numeral is an ordinal
     ordinal_marks = {}  # mark -> gender ('m', 'f', or 'short': "1er" "primer")
+    # A number with "º" or "°" is an ordinal after an article ("el 1º piso", "il 150° anniversario") and
+    # degrees after these words ("a 190º", "fino a 200°") or before these ("180° per 35 minuti").
+    articles: tuple = ()
+    degrees_after: tuple = ()
+    degrees_before: tuple = ()
+    degrees_joins: tuple = ()  # "and", "or", "to" after it: degrees from 40 on ("180° e 200°", "1º e 2º")
+
+    # What a noun's gender is where the table does not say: its singular's ending.
+    gender_endings: tuple = ()  # (ending, gender), the first that fits
+    singular_endings: tuple = ()  # (plural ending, singular ending), each tried
+    not_nouns: frozenset = frozenset()  # words after a number that are no noun counted ("de", "por")
+    halves = ("", "")  # "half" before a masculine and a feminine noun ("medio litro", "media hora")
+    time_words: tuple = ()  # before which "7.30" is a time ("alle 7.30", "a las 7.30")
+    degree_words: tuple = ()  # where these come shortly before, a number with "º" at the end is degrees
+    # A law's number and year after these words: "Ley 39/2015" "ley treinta y nueve de dos mil quince".
+    law_words: tuple = ()
+    law_of = "de"
+    law_short_years = True  # "Lei 8.666/93"
+    currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
     def __init__(self):
+        self.genders = genders(self.code)
+        self._degree = self.units.get("°")
         self.units = {u: said for u, said in self.units.items() if u != "°"}  # "1° gennaio": an ordinal
         super().__init__()
+        sign = r"(?:(?<![\w.,])[-−+])?"
+        self._compile_measures(sign)
+        self._compile_words(sign)
         marks = "|".join(re.escape(m) for m in sorted(self.ordinal_marks, key=len, reverse=True) if "°" not in m)
         # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
         months = "|".join(self.months)
-        self._day_one = re.compile(r"(?<![\w.,])1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
+        day = r"([0-2]?\d|3[01])"
+        self._two_days = re.compile(r"(?<![\w.,/])" + day + "/" + day + r"(?=\s(?:de\s)?(?:" + months + r")\b)")
+        self._day_one = re.compile(r"(?<![\w.,])0?1(?:º|°|er|\.º)?(?=\s(?:de\s)?(?:" + months + r")\b)")
+
+    def _compile_measures(self, sign: str):
+        # A unit only where it stands as one: not a letter elided before a word ("En 2021 l'État": "l'" is
+        # an article, "Nel 2021 l'inflazione"), and not a letter joined to another word.
+        units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
+        self._unit = re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?(" + units + r")(?![\w/²³'’])")
+        # A fraction of a unit or a noun: "1/2 l" "medio litro", "1 1/2 h" "una hora y media", "3/4 kg".
+        self._fraction_unit = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?(\d{1,2})/(\d{1,2})\s?(" + units
+                                         + r")(?![\w/²³'’])")
+        self._half_noun = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?1/2[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
+        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CF])(?![\w'’])")
+        self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
+
+    def _compile_words(self, sign: str):
+        """Laws' numbers, times after a word, currencies' names after an amount."""
+        years = r"(?:1[89]|20)\d{2}" + (r"|\d{2}" if self.law_short_years else "")
+        self._law = (re.compile(r"(\b(?:" + "|".join(re.escape(w) for w in self.law_words) + r")\.?\s"
+                                r"(?:(?:n\.?[º°]|número|numero|numéro)\s?)?)(\d{1,3}(?:\.\d{3})+|\d{1,5})/(" + years
+                                + r")(?![\w/]|[.,]\d)", re.I) if self.law_words else None)
+        self._dotted_time = (re.compile(r"(\b(?:" + "|".join(self.time_words) + r")\s)([01]?\d|2[0-3])\.([0-5]\d)"
+                                        r"(?![\w.,]\d|\d)", re.I) if self.time_words else None)
+        if self.currency_words:  # said as money after an amount only: "el euro 2 veces" is no money
+            words = "|".join(re.escape(w) for w in sorted(self.currency_words, key=len, reverse=True))
+            self._money_words = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")[ \u00a0](" + words
+                                           + r")(?![\w'’])")
+            self.currencies = {**self.currencies, **self.currency_words}
 
     def ordinal(self, n, gender="m", mark=""):
         gender = self.ordinal_marks.get(mark.lstrip("."), self.ordinal_marks.get(mark, gender))
@@ -32,6 +101,117 @@ class Romance(Spec):
         if gender == "f":
             said = re.sub(r"o\b", "a", said)
         return said
+
+    def read_times(self, text):
+        if self._dotted_time:
+            text = self._dotted_time.sub(lambda m: m.group(1) + self.time(int(m.group(2)), int(m.group(3)), None), text)
+        return super().read_times(text)
+
+    def read_money(self, text):
+        text = super().read_money(text)
+        if self.currency_words:
+            text = self._money_words.sub(lambda m: self.money(m.group(1), m.group(2), None), text)
+        return text
+
+    def read_measures(self, text):
+        text = self._temperature.sub(lambda m: self.measure(m.group(1), "°" + m.group(2)), text)
+        if self._degree:
+            text = self._marked.sub(self._degrees_or_ordinal, text)
+        text = self._fraction_unit.sub(self._unit_fraction, text)
+        return self._unit.sub(self._measure, text)
+
+    def _unit_fraction(self, m):
+        whole, numerator, denominator, unit = m.groups()
+        if not 0 < int(numerator) < int(denominator) <= 16 or not self.halves[0]:
+            return m.group(0)
+        said = self._unit_fraction_said(whole, numerator, denominator, unit)
+        return said + "." if unit.endswith(".") and self._ends_sentence(m.string[m.end():]) else said
+
+    def _unit_fraction_said(self, whole, numerator, denominator, unit):
+        singular, plural = self.units[unit][0], self.units[unit][-1]
+        gender = self.unit_gender(unit)
+        if (numerator, denominator) == ("1", "2"):
+            half = self.halves[gender == "f"]
+            if whole:
+                noun = singular if whole == "1" else plural
+                return f"{self.counted(int(whole), gender, noun)} {self.and_word} {half}"
+            return self.half_of(half, singular)
+        part = f"{self.fraction(int(numerator), int(denominator))} {self.of(singular)}"
+        if whole:
+            return f"{self.counted(int(whole), gender, singular if whole == '1' else plural)} {self.and_word} {part}"
+        return part
+
+    def counted(self, n: int, gender: str, noun: str) -> str:
+        """A whole number and the noun it counts."""
+        return f"{self.cardinal(n, gender)} {noun}".rstrip()
+
+    def half_of(self, half: str, noun: str) -> str:
+        return f"{half} {noun}"
+
+    def of(self, noun: str) -> str:
+        return f"{self.of_word} {noun}"
+
+    def read_dates(self, text):
+        if self._law:
+            text = self._law.sub(self._law_number, text)
+        if self.months:  # "les 17/18 juin": two days, no fraction
+            text = self._two_days.sub(r"\1 \2", text)
+        return super().read_dates(text)
+
+    def _law_number(self, m):
+        year = int(m.group(3)) if len(m.group(3)) == 4 else None
+        said_year = self.year(year) if year else self.cardinal(int(m.group(3)))
+        return f"{m.group(1)}{self.number(m.group(2))} {self.law_of} {said_year}"
+
+    def read_fractions(self, text):
+        def half(m):
+            whole, noun = m.groups()
+            gender = self.noun_gender(noun)
+            if not gender or not self.halves[0]:
+                return m.group(0)
+            if whole:  # "1 1/2 tazas": "una taza y media", "2 1/2 tazas": "dos tazas y media"
+                single = self.singular(noun) if whole == "1" else noun
+                if single:
+                    return f"{self.counted(int(whole), gender, single)} {self.and_word} {self.halves[gender == 'f']}"
+                return f"{self.counted(int(whole), gender, '')} {self.and_word} {self.halves[gender == 'f']} {noun}"
+            return self.half_of(self.halves[gender == "f"], noun)
+        text = self._half_noun.sub(half, text)
+        text = super().read_fractions(self._NEGATIVE_FRACTION.sub(self.minus + " ", text))
+        return self._LARGE_FRACTION.sub(self._large_fraction, text)
+
+    # A proper fraction with a larger denominator than the shared pass reads ("1/20", "3/100", "1/1000").
+    _LARGE_FRACTION = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{2,4})(?![\w/]|[.,]\d)")
+
+    def _large_fraction(self, m):
+        numerator, denominator = int(m.group(1)), int(m.group(2))
+        if not 0 < numerator < denominator or denominator <= 16 or denominator > 1000:
+            return m.group(0)
+        return self.fraction(numerator, denominator)
+
+    _NEGATIVE_FRACTION = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,3}/\d{1,4}(?![\w/]|[.,]\d))")
+
+    def _measure(self, m):
+        said = self.measure(m.group(1), m.group(2))
+        # An abbreviation's dot ("200 gr.") ends the sentence too where the text ends or a capital follows.
+        return said + "." if m.group(2).endswith(".") and self._ends_sentence(m.string[m.end():]) else said
+
+    def _degrees_or_ordinal(self, m):
+        """"a 190º", "180° per 35 minuti", "30°." as degrees; "el 1º piso", "1° gennaio" left to the ordinals."""
+        before = re.search(r"([^\W\d]+)\W*$", m.string[max(0, m.start() - 30):m.start()])
+        before = before.group(1).casefold() if before and m.string[m.start() - 1:m.start()].isspace() else ""
+        after = re.match(r"\s+([^\W\d]+)", m.string[m.end():])
+        after = after.group(1).casefold() if after else ""
+        if after in self.months or before in self.articles:
+            return m.group(0)
+        if m.group(2).startswith("."):  # "11.º": the dot is an ordinal's only
+            return m.group(0)
+        recent = m.string[max(0, m.start() - 80):m.start()].casefold()
+        warm = any(word in recent for word in self.degree_words) or "°c" in recent or "ºc" in recent
+        if (after in self.degrees_before or before in self.degrees_after or not after and ("°" in m.group(2) or warm)
+                or {after, before} & set(self.degrees_joins) and self.value(m.group(1).lstrip("-−+"))[0] >= 40):
+            names = self._degree
+            return f"{self.number(m.group(1), 'm')} {names[min(self.plural_index(m.group(1)), len(names) - 1)]}"
+        return m.group(0)
 
     def feminine(self, said: str) -> str:
         return said
@@ -44,10 +224,77 @@ class Romance(Spec):
         return said
 
     def unit_gender(self, unit):
-        return "f" if unit in self.feminine_units else "m"
+        return "f" if unit in self.feminine_units else self.noun_gender(self.units[unit][0].split()[0]) or "m"
 
     def currency_gender(self, currency, minor=False):
-        return "f" if currency in self.feminine_currencies and not minor else "m"
+        if currency in self.feminine_currencies and not minor:
+            return "f"
+        return self.noun_gender(self.currencies[currency][2 if minor else 0].split()[0]) or "m"
+
+    def noun_gender(self, word: str):
+        """'m' or 'f' for a noun (singular or plural) by the table, else by its ending; None for no noun."""
+        word = word.casefold()
+        if word in self.not_nouns or len(word) < 2:
+            return None
+        forms = [word] + [word[: -len(end)] + single for end, single in self.singular_endings if word.endswith(end)]
+        for form in forms:
+            if form in self.genders:
+                return self.genders[form]
+        if len(word) < 4 or word in self._month_index:
+            return None
+        return next((gender for end, gender in self.gender_endings if word.endswith(end)), None)
+
+    def singular(self, word: str):
+        """A noun's singular as the genders table holds it, keeping a capital; None where it is not there."""
+        lower = word.casefold()
+        forms = [lower] + [lower[: -len(end)] + single for end, single in self.singular_endings if lower.endswith(end)]
+        for form in forms:
+            if form in self.genders:
+                return word[0] + form[1:] if word[:1].isupper() else form
+        return None
+
+    _NEXT_WORD = re.compile(r"[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
+
+    _LAST_WORD = re.compile(r"([^\W\d_]+)[ \u00a0]*$")
+
+    def counted_gender(self, text: str, start: int, end: int):
+        """The gender of the noun the number text[start:end] counts (the next word); None where no noun
+        follows, or where a noun comes before it (a label: "lo stato 1 indica", "capítulo 3 trata")."""
+        following = self._NEXT_WORD.match(text, end)
+        if not following:
+            return None
+        before = self._LAST_WORD.search(text, max(0, start - 30), start)
+        label = before and before.group(1)
+        if label and (label.casefold() in self.genders or len(label) > 1 and label.isupper()):
+            return None  # "valor 1", "LZMA 2": a label, not a count
+        return self.noun_gender(following.group(1))
+
+    def say_number(self, m):
+        """A number agrees with the noun it counts: "21 años" "veintiún años", "500 personas" "quinientas"."""
+        if self.decimal not in m.group(2) and not self._scale_noun.match(m.string, m.end()):
+            gender = self.counted_gender(m.string, m.start(), m.end())
+            if gender:
+                return self.number(m.group(1) + m.group(2), gender)
+        return super().say_number(m)
+
+    def dotted(self, m):
+        written = m.group(1)
+        parts = written.lstrip("-−").split(".")
+        if parts[0][0] != "0" and len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:]):  # "200.500"
+            scale = self._scale_noun and self._scale_noun.match(m.string, m.end())
+            gender = self.scale_gender if scale else self.counted_gender(m.string, m.start(), m.end())
+            if gender:
+                return self.number(written, gender)
+        return super().dotted(m)
+
+    @staticmethod
+    def scale_tail(said: str, scales: str):
+        """(head, tail) of a said number: the tail after its last scale word ("millones"), which agrees with
+        the noun counted; the head agrees with the scale word."""
+        last = None
+        for last in re.finditer(r"\b(?:" + scales + r")\b,?", said):
+            pass
+        return (said[: last.end()], said[last.end():]) if last else ("", said)
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":
@@ -73,7 +320,7 @@ class Romance(Spec):
     half = ""  # "and a half" after a whole number ("et demi")
     of_word = "de"  # between a scale word and its currency ("un millón de euros")
     _SCALE_END = re.compile(r"(?:mill[oó]n(?:es)?|milh(?:ão|ões)|millions?|milliards?|milion[ei]|miliard[oi]|"
-                            r"bilh(?:ão|ões))$")
+                            r"bilh(?:ão|ões)|bill[oó]n(?:es)?)$")
 
     def mixed(self, whole, numerator, denominator):
         if (numerator, denominator) == (1, 2) and self.half:
@@ -90,6 +337,18 @@ class Romance(Spec):
                 of = "d'" if elided else self.of_word + " "
                 return f"{head} {of}{name}"
         return said
+
+    _FRACTION_SLASH = re.compile(r"(?<=\d)\u2044(?=\d)")
+    _VULGAR = re.compile(r"(?<![\w.,])(?:(\d{1,3})\s?)?([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])")
+    _VULGAR_VALUE = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
+                     "⅗": "3/5", "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"}
+
+    def read(self, text):
+        # "3⁄4" (a fraction slash) and "1½" as the fractions they write, read by the fraction passes.
+        text = self._FRACTION_SLASH.sub("/", text)
+        text = self._VULGAR.sub(lambda m: (m.group(1) + " " if m.group(1) else "") + self._VULGAR_VALUE[m.group(2)],
+                                text)
+        return super().read(text)
 
     def read_written_dates(self, text):
         if self.day_one:

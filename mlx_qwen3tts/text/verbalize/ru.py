@@ -4,8 +4,10 @@
 
 import re
 from decimal import Decimal
+from pathlib import Path
 
-from .common import Spec
+from . import ru_grammar as grammar
+from .common import Spec, _alternation, _spaced
 
 MONTHS = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября",
           "ноября", "декабря")  # a date's month is in the genitive
@@ -15,6 +17,33 @@ _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("
             "ому": ("d", "m"), "м": ("p", "m"), "ом": ("p", "m"), "ю": ("a", "f"), "ую": ("a", "f"), "х": ("p", "m"),
             "ых": ("p", "m"), "ми": ("i", "m"), "ые": ("n", "m")}
 _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
+# A cardinal's case ending: "из 2-х блюд" из двух, "до 18-ти" до восемнадцати, "с 7-ми лет" с семи, "2-мя" двумя.
+_CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя")
+
+
+def _cardinal_case(n, mark):
+    """The case a cardinal's written ending says, or None where the ending is an ordinal's ("5-х классах" пятых)."""
+    if mark in ("ти", "и", "ух", "ёх") or mark == "х" and n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14 \
+            or mark == "ми" and n % 10 in (7, 8):
+        return "g"
+    return "i" if mark == "мя" else None
+# The case of a day's ordinal after a preposition: "с 4 по 11 марта" с четвёртого по одиннадцатое марта.
+_DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "g", "около": "g", "из": "g", "для": "g",
+               "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
+               "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
+_PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
+_DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
+
+
+def _counted_table():
+    """written -> (phrase, forms after 1, 2 and 5 or None), from data/ru_counted.tsv."""
+    table = {}
+    for line in (Path(__file__).parent / "data" / "ru_counted.tsv").read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith(("#", "written\t")):
+            continue
+        written, phrase, *forms = line.split("\t")
+        table[written] = (phrase, tuple(forms[0].split("|")) if forms and forms[0] else None)
+    return table
 
 
 class Russian(Spec):
@@ -58,7 +87,8 @@ class Russian(Spec):
              "га": ("гектар", "гектара", "гектаров")}
     _FEMININE = ("т", "мин", "с", "сек", "мс")
     percent = ("процент", "процента", "процентов")
-    in_context = ("г.", "гг.")  # "1789 г." is a date's "года"; "г. Москва" a city's
+    # "1789 г." is a date's "года", "г. Москва" a city's; what a number counts ("3 шт.") agrees with it
+    in_context = ("г.", "гг.", *_counted_table())
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
                             "т.": "том", "§": "параграф"}
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
@@ -69,7 +99,7 @@ class Russian(Spec):
 
     def __init__(self):
         super().__init__()
-        endings = "|".join(sorted(_ENDINGS, key=len, reverse=True))
+        endings = "|".join(sorted({*_ENDINGS, *_CARDINAL_ENDINGS}, key=len, reverse=True))
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
         self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
@@ -78,18 +108,27 @@ class Russian(Spec):
         year_word = r"(?:\s?(?:года|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.)))?"
         self._written_date = re.compile(r"(?<![\w.,])((?:[Сс]|[Сс]о|[Дд]о|[Оо]т|[Пп]осле|[Оо]коло)\s)?(\d{1,2})\s("
                                         + "|".join(MONTHS) + r")(?:\s(\d{4})" + year_word + ")?")
-        self._ru_percent = re.compile(r"(?<![\w.,])([-−+]?" + self.NUM + r")\s?%")
+        # A number (or a range of two) and what it counts: a unit or an abbreviation ("3 ч. л.", "2–3 шт.").
+        self.counted = {**{w: (forms[0], forms) for w, forms in self.units.items()}, **_counted_table()}
+        words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
+        self._counted = re.compile(r"(?<![\w.,])(?:(" + self.NUM + r")\s?[–—-]\s?)?([-−+]?" + self.NUM + r")\s?("
+                                   + words + r")(?![\w/²³])")
+        self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
+        self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + "|".join(MONTHS)
+                                     + r")(?!\w)")
 
     def cardinal(self, n, gender=None, case="n"):
-        said = self.n2w(n, gender=gender or "m", case=case)
+        said = self.n2w(n, gender=gender or "m", case=case, animate=False)
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def ordinal(self, n, gender="m", mark="", case="n"):
-        if mark in _PLURAL and n % 10 == 0 and n >= 1000:
+        if _cardinal_case(n, mark):  # "2-х" двух, "18-ти" восемнадцати
+            return self.cardinal(n, case=_cardinal_case(n, mark))
+        if mark in _PLURAL and (n % 10 == 0 and n >= 20 or mark in ("х", "ых")):  # "1960-х", "5-х классах"
             return self.n2w(n, "ordinal", case=_PLURAL[mark], plural=True)
         if mark:
             case, gender = _ENDINGS[mark]
-        return self.n2w(n, "ordinal", case=case, gender=gender)
+        return self.n2w(n, "ordinal", case=case, gender=gender, animate=False)
 
     def plural_index(self, written):
         whole, fraction = self.value(written.lstrip("-−+"))
@@ -108,7 +147,7 @@ class Russian(Spec):
     def currency_gender(self, currency, minor=False):
         return "f" if (minor and currency in ("₽", "руб.", "RUB")) or (not minor and currency == "¥") else "m"
 
-    def money(self, amount, currency, scale):
+    def _money(self, amount, currency, scale):
         names = self.currencies[currency]
         if scale:
             return f"{self.number(amount)} {self.scales[scale][self.plural_index(amount)]} {names[2]}"
@@ -124,19 +163,19 @@ class Russian(Spec):
             said = minor if not whole else f"{said} {minor}"
         return sign + said
 
-    def date(self, day, month, year):
-        said = f"{self.ordinal(day, 'n')} {self.months[month - 1]}"
-        return said + (f" {self.ordinal(year, 'm', case='g')} года" if year else "")
+    def time(self, hours, minutes, seconds, case="n"):
+        """13:05 тринадцать часов пять минут; in the case of a preposition: "с 6:00" с шести часов."""
+        parts = [(hours, "час", "m")] + ([(minutes, "минута", "f")] if minutes or seconds is not None else []) + \
+            ([(seconds, "секунда", "f")] if seconds is not None else [])
+        return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
+                        for n, noun, gender in parts)
 
-    def time(self, hours, minutes, seconds):
-        said = f"{self.cardinal(hours)} {('час', 'часа', 'часов')[self.plural_index(str(hours))]}"
-        if seconds is not None:
-            said += f" {self.cardinal(minutes, 'f')} {('минута', 'минуты', 'минут')[self.plural_index(str(minutes))]}"
-            seconds_word = ("секунда", "секунды", "секунд")[self.plural_index(str(seconds))]
-            return said + f" {self.cardinal(seconds, 'f')} {seconds_word}"
-        if minutes:
-            said += f" {self.cardinal(minutes, 'f')} {('минута', 'минуты', 'минут')[self.plural_index(str(minutes))]}"
-        return said
+    def read_times(self, text):
+        def said(m):
+            cases = grammar.preposition(m.string[:m.start()])
+            case = cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
+            return self.time(int(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None, case)
+        return self._time.sub(said, text)
 
     def fraction(self, numerator, denominator):
         if numerator == 1:
@@ -155,13 +194,159 @@ class Russian(Spec):
             return self.ordinal(value, case=case)
         return self.cardinal(value)
 
+    # Agreement ------------------------------------------------------------------------------------------------
+
+    def agreement(self, n, text, start, end):
+        """(case, gender, ordinal) of the whole number `n` written at text[start:end]: from the preposition before it
+        and the noun after it (an adjective or two may stand between: "в 5 крупных городах"); an ordinal before a
+        singular noun it cannot count ("в 5 классе"); else None."""
+        cases = grammar.preposition(text[:start])
+        after = text[end:end + 60]
+        named = not re.search(r"[A-Za-z]\s?$", text[max(0, start - 2):start])  # not "Win 98", "C-64"
+        for i in range(3):
+            word = grammar.word_after(after)
+            if not word:
+                break
+            found = None if i == 0 and grammar.names(n, word) else grammar.counted(n, word, cases)
+            if found:
+                return (*found, False)
+            if i == 0 and named and (n > 1 or grammar.names(n, word)) and (found := grammar.ordinal_use(word, cases)):
+                return (*found, True)
+            if not grammar.is_adjective(word):
+                break
+            after = after[after.index(word) + len(word):]
+        if cases == "ap" and 1000 <= n <= 2100 and named:  # "в 1968 (году)": в тысяча девятьсот шестьдесят восьмом
+            return "p", "m", True
+        return (cases[0], "m", False) if cases else None
+
+    def say_number(self, m):
+        sign, written = m.group(1), m.group(2)
+        whole, fraction = self.value(written)
+        if written[0] == "0" and len(written) > 1 and written.isdigit():  # "Агент 007", "индекс 01067": every digit
+            return (f"{self.minus if sign in '-−' else self.plus} " if sign else "") + self.digits(written)
+        if sign == "+" or fraction:
+            return super().say_number(m)
+        found = self.agreement(whole, m.string, m.start(), m.end())
+        if found is None:
+            return super().say_number(m)
+        case, gender, ordinal = found
+        said = self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
+        return f"{self.minus} {said}" if sign else said  # "до -15 градусов": до минус пятнадцати градусов
+
+    def counted_phrase(self, amount, written, case):
+        """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
+        phrase, forms = self.counted[written]
+        whole, fraction = self.value(amount.lstrip("-−+"))
+        if forms and case in "na":
+            return forms[min(self.plural_index(amount), len(forms) - 1)]
+        if forms and len(forms) == 3 and case == "g":  # the counting genitive as listed: до пяти килограммов
+            return forms[1 if grammar.noun_form(whole, case, bool(fraction))[1] == "sing" else 2]
+        return grammar.agreeing(phrase, whole, case, bool(fraction))
+
+    def read_measures(self, text):
+        def said(m):
+            first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
+            written = written if written in self.counted else self._counted_key(written)
+            after = m.string[m.end():]
+            if written == "с" and (re.match(r"\s+\d", after) or grammar.is_preposition_use(grammar.word_after(after))):
+                return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
+            cases = grammar.preposition(m.string[:m.start()])
+            case = cases[0] if cases else "n"
+            gender = self._counted_gender(written)
+            number = self.number(amount, gender) if case == "n" or not amount.isdigit() else \
+                self.cardinal(int(amount), gender, case)
+            if first:  # "2–3 ст. л.": две-три столовые ложки
+                number = f"{self.cardinal(self.value(first)[0], gender, case)}-{number}"
+            said = f"{number} {self.counted_phrase(amount, written, case)}"
+            if written.endswith(".") and self._ends_sentence(after):
+                said += "."
+            return said
+        return self._counted.sub(said, text)
+
+    def _counted_key(self, written):
+        return next(w for w in self.counted if re.sub(r"\s", "", w) == re.sub(r"\s", "", written))
+
+    def _counted_gender(self, written):
+        if written in self.units:
+            return self.unit_gender(written)
+        return grammar.gender(self.counted[written][0])
+
+    def read(self, text):
+        # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
+        return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
+
+    def read_abbreviations(self, text):
+        text = re.sub(r"№(?=\d)", "№ ", text)  # "№7": номер семь
+        # "на 3 см.": centimetres, not "смотри" (the counted pass reads it, its dot kept)
+        text = re.sub(r"(?<=\d)(\s?)см\.", "\\1см\0.", text)
+        return super().read_abbreviations(text).replace("см\0.", "см.")
+
+    def money(self, amount, currency, scale, case="n"):
+        """`amount` of `currency`, in the case of the preposition before it ("до 500 ₽" до пятисот рублей)."""
+        whole, fraction = self.value(amount.lstrip("-−+"))
+        if case == "n" or scale or fraction or amount[0] in "-−+":
+            return self._money(amount, currency, scale)
+        name = self.currencies[currency][0]
+        return f"{self.cardinal(whole, grammar.gender(name), case)} {grammar.agreeing(name, whole, case)}"
+
     def read_money(self, text):
+        def case(m):
+            cases = grammar.preposition(m.string[:m.start()])
+            return cases[0] if cases else "n"
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None), text)
-        return super().read_money(text)
+        text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
+        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)), text)
+
+    def date_case(self, text, start, end):
+        """The case of a date's day at text[start:end]: the one its preposition governs ("с 4 по 11 марта"); the
+        genitive after a verb ("родился 9 мая") or at the head of a sentence that goes on ("9 мая в Москве
+        прошёл парад"); else the nominative ("Сегодня 9 мая", "Дата: 9 мая", "Это было девятое мая")."""
+        before = grammar.word_before(text[:start])
+        if before.lower() in _DATE_CASES:
+            return _DATE_CASES[before.lower()]
+        if before and grammar.is_verb(before):
+            return "g"
+        head = text[:start].rstrip()
+        if not head or head[-1] in ".!?\n":
+            rest = text[end:].lstrip()
+            return "g" if rest[:1].islower() or rest[:1] == "," else "n"
+        return "n"
+
+    def date(self, day, month, year, case="n"):
+        said = f"{self.ordinal(day, 'n', case=case)} {self.months[month - 1]}"
+        return said + (f" {self.ordinal(year, 'm', case='g')} года" if year else "")
+
+    def read_dates(self, text):
+        def said(m, day, month, year):
+            if not (1 <= month <= 12 and 1 <= day <= 31):
+                return m.group(0)
+            return self.date(day, month, year, self.date_case(m.string, m.start(), m.end()))
+
+        text = self._iso_date.sub(lambda m: said(m, int(m.group(4)), int(m.group(3)), int(m.group(1))), text)
+        text = self._numeric_date.sub(lambda m: said(m, int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
+        return self.read_written_dates(text)
+
+    def read_day_ranges(self, text):
+        """Two days of one month: "с 4 по 11 марта", "4–11 марта" (с четвёртого по одиннадцатое марта), "4 и 5 мая"."""
+        def said(m):
+            join, first, second = m.group(2).strip(" ,"), int(m.group(1)), int(m.group(3))
+            if not (1 <= first <= 31 and 1 <= second <= 31):
+                return m.group(0)
+            case = self.date_case(m.string, m.start(), m.end())
+            if join in "–—-":
+                prefix = "" if grammar.word_before(m.string[:m.start()]).lower() in ("с", "со") else "с "
+                return f"{prefix}{self.ordinal(first, 'n', case='g')} по {self.ordinal(second, 'n', case='a')} " \
+                       f"{m.group(4)}"
+            second_case = _DATE_CASES.get(join, case)
+            return f"{self.ordinal(first, 'n', case=case)}{m.group(2)}{self.ordinal(second, 'n', case=second_case)} " \
+                   f"{m.group(4)}"
+        return self._day_range.sub(said, text)
 
     def read_written_dates(self, text):
+        text = self.read_day_ranges(text)
+
         def written(m):
-            case = "g" if m.group(1) else "n"
+            case = self.date_case(m.string, m.start(2), m.end())
             said = f"{m.group(1) or ''}{self.ordinal(int(m.group(2)), 'n', case=case)} {m.group(3)}"
             return said + (f" {self.ordinal(int(m.group(4)), 'm', case='g')} года" if m.group(4) else "")
 
@@ -170,19 +355,21 @@ class Russian(Spec):
             word = {"году": "году", "года": "года", "г.": "года", "г": "года", "год": "год"}[m.group(2)]
             if m.group(2).startswith("г") and len(m.group(2)) <= 2 and re.search(r"\b[Вв]\s$", m.string[:m.start()]):
                 case, word = "p", "году"  # "в 1812 г.": "в ... году"
+            if word == "году" and (grammar.preposition(m.string[:m.start()]) or "") == "d":
+                case = "d"  # "к 2030 году": к две тысячи тридцатому году
             return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
         text = self._written_date.sub(written, text)
         return self._year.sub(year, text)
 
-    def read_percentages(self, text):
-        return self._ru_percent.sub(
-            lambda m: f"{self.number(m.group(1))} {self.percent[self.plural_index(m.group(1))]}", text)
-
     def read_ranges(self, text):
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
-            if first[1] or second[1] or first[0] >= second[0]:
-                return m.group(0)
+            if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()):
+                return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit
+            found = self.agreement(second[0], m.string, m.start(), m.end())
+            if found and not found[2] and grammar.word_after(m.string[m.end():]):  # "2–3 дня": два-три дня
+                case, gender, _ = found
+                return f"{self.cardinal(first[0], gender, case)}-{self.cardinal(second[0], gender, case)}"
             return f"от {self.cardinal(first[0], case='g')} до {self.cardinal(second[0], case='g')}"
         return self._range.sub(said, text)
 

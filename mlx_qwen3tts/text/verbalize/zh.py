@@ -16,7 +16,7 @@ choice is stated here and in docs/text_cjk.md:
 
 import re
 
-from .cjk import NUMBER, Reader, Spelling, digits, number, parse
+from .cjk import DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days, number, parse
 
 DIGITS = "零一二三四五六七八九"
 PHONE_DIGITS = "零幺二三四五六七八九"
@@ -34,7 +34,9 @@ UNITS = {"km": "公里", "m": "米", "cm": "厘米", "mm": "毫米", "μm": "微
          "km²": "平方公里", "m²": "平方米", "cm²": "平方厘米", "m³": "立方米", "km2": "平方公里", "m2": "平方米",
          "m3": "立方米", "℃": "摄氏度", "°C": "摄氏度", "°F": "华氏度", "℉": "华氏度", "°": "度", "m/s": "米每秒",
          "ms": "毫秒", "s": "秒", "min": "分钟", "h": "小时", "Hz": "赫兹", "kHz": "千赫", "MHz": "兆赫", "GHz": "吉赫",
-         "W": "瓦", "kW": "千瓦", "kWh": "千瓦时", "V": "伏", "mAh": "毫安时", "mA": "毫安", "A": "安", "dB": "分贝"}
+         "W": "瓦", "kW": "千瓦", "kWh": "千瓦时", "V": "伏", "mAh": "毫安时", "mA": "毫安", "A": "安", "dB": "分贝",
+         # squared units (㏄ ㎗ ㎘ ㏊) as NFKC writes them
+         "cc": "毫升", "dL": "分升", "dl": "分升", "kL": "千升", "kl": "千升", "ha": "公顷"}
 UNIT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
 SIGNS = {"±": "正负", "≥": "大于等于", ">=": "大于等于", "≤": "小于等于", "<=": "小于等于", "≠": "不等于", "×": "乘",
@@ -83,6 +85,35 @@ def _date(m) -> str:
     if not 1 <= month <= 12 or (day and not 1 <= int(day) <= 31):
         return m.group(0)
     return digits(year, DIGITS) + "年" + integer(month) + "月" + (integer(int(day)) + "日" if day else "")
+
+
+def _said_date(year: str, month: int, day: int) -> str:
+    return digits(year, DIGITS) + "年" + integer(month) + "月" + integer(day) + "日"
+
+
+def _dotted_date(m) -> str:
+    month, day = int(m.group("m")), int(m.group("d"))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return m.group(0)
+    return _said_date(m.group("y"), month, day) + kept_end(m)
+
+
+def _date_dmy(m) -> str:
+    """03/07/2025: month first (三月七日) unless the first number can only be a day (29/12/2000)."""
+    a, b = int(m.group(1)), int(m.group(2))
+    month, day = (a, b) if a <= 12 else (b, a)
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return m.group(0)
+    return _said_date(m.group(3), month, day)
+
+
+def _month_days(m) -> str:
+    """(4.2〜9): 四月二日到九日; a range of numbers where no date is meant (4.2〜9 四点二到九)."""
+    if not month_days(m):
+        return m.group(0)
+    g = m.groupdict()
+    second = (integer(int(g["m2"])) + "月" if g["m2"] else "") + integer(int(g["d2"])) + "日"
+    return f"{integer(int(g['m']))}月{integer(int(g['d']))}日到{second}"
 
 
 def _time(m) -> str:
@@ -139,6 +170,11 @@ def _year(m) -> str:
 
 
 read = Reader([
+    (DOTTED_DATE, _dotted_date),  # 2024.03.05.
+    (r"(?<![\d./])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d./])", _date_dmy),
+    (r"(?<![\d.,/-])(\d{4})\s?[-–—〜～~]\s?(\d{4})(?=\s?年)",
+     lambda m: digits(m.group(1), DIGITS) + "到" + digits(m.group(2), DIGITS)),  # 2024-2025年
+    (MONTH_DAYS, _month_days),
     # 127.0.0.1, 1.30.0: parts digit by digit (a date of this shape is taken first)
     (r"(?<![\d.])(?P<y>\d{4})(?P<s>[-/.·])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?![\d.])", _date),
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", _dotted),
@@ -155,7 +191,7 @@ read = Reader([
     (r"(-|负)?(" + NUMBER + r")\s?([%‰])", _percent),
     (r"(-|负)?(?<![\d/.])(?:(\d+)又)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(km/h|" + UNIT + r")(?![A-Za-z²³/])", _measure),
-    (r"(公元前|公元|纪元|西元)?(?<!\d)(\d+)年(?=(\d{1,2}月))?", _year),
+    (r"(公元前|公元|纪元|西元)?(?<!\d)(\d+) ?年(?=(\d{1,2}月))?", _year),  # "于 1993 年": spaced as in mixed text
     (r"(?<!\d)(\d0)(?=后)", lambda m: digits(m.group(1), DIGITS)),  # 90后: a generation
     (r"(?<![\d.])0(\d)(?=[月日号时点分秒])", lambda m: integer(int(m.group(1)))),  # 08月 八月
     (r"(?<=[\d年月日号点分秒])\s?(?:[" + "~〜～–—" + r"]|-(?=\s?\d))\s?(?=\d)", "到"),  # 3-5, 3~5, 15日-20日: a range

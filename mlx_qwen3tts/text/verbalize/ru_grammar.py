@@ -1,0 +1,172 @@
+"""Russian agreement: the case a number takes from the preposition before it and the noun after it, and a noun
+phrase inflected to agree with a number ("2 книги" две книги, "в 75 городах" в семидесяти пяти городах,
+"3 ч. л." три чайные ложки). Word forms come from pymorphy3 (OpenCorpora's dictionary, MIT licensed code,
+CC BY-SA dictionary), loaded on first use (about 0.1 s, ~20 MB)."""
+
+import re
+from functools import lru_cache
+from typing import Optional, Tuple
+
+# The cases a preposition governs, in the order they are tried when the noun after the number allows several
+# (num2words' letters: n g d a i p). The first is taken where no noun follows ("с 5 до 7": с пяти до семи).
+PREPOSITIONS = {
+    "в": "ap", "во": "ap", "на": "ap", "о": "p", "об": "p", "обо": "p", "при": "p", "с": "gi", "со": "gi",
+    "к": "d", "ко": "d", "по": "ad", "до": "g", "от": "g", "ото": "g", "из": "g", "изо": "g", "для": "g",
+    "без": "g", "у": "g", "около": "g", "после": "g", "кроме": "g", "среди": "g", "свыше": "g", "более": "g",
+    "менее": "g", "порядка": "g", "вокруг": "g", "против": "g", "вместо": "g", "из-за": "g", "накануне": "g",
+    "за": "ai", "под": "ai", "над": "i", "перед": "i", "между": "i", "через": "a", "про": "a", "сквозь": "a",
+    "включая": "a", "равно": "d", "согласно": "d", "благодаря": "d", "навстречу": "d", "равен": "d", "равна": "d",
+    "равны": "d", "течение": "g", "районе": "g", "пределах": "g", "размере": "g",
+}
+_CASES = {"n": "nomn", "g": "gent", "d": "datv", "a": "accs", "i": "ablt", "p": "loct"}
+_LETTER = {v: k for k, v in _CASES.items()}
+_LETTER.update({"gen2": "g", "acc2": "a", "loc2": "p", "voct": "n"})
+_GENDER = {"masc": "m", "femn": "f", "neut": "n"}
+_NOT_SAID = {"быть"}  # a copula before a date leaves it in the nominative ("Это было девятое мая")
+_WORD_BEFORE = re.compile(r"([А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)?)[\s\u00a0]+$")
+_WORD_AFTER = re.compile(r"[\s\u00a0]+([А-Яа-яЁё]+)")
+
+
+@lru_cache(maxsize=1)
+def morph():
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer()
+
+
+@lru_cache(maxsize=8192)
+def _parses(word: str):
+    return tuple(morph().parse(word))
+
+
+def preposition(before: str) -> Optional[str]:
+    """The cases the preposition right before a number governs ('' where the word before is none)."""
+    m = _WORD_BEFORE.search(before[-24:])
+    return PREPOSITIONS.get(m.group(1).lower()) if m else None
+
+
+def word_before(before: str) -> str:
+    m = _WORD_BEFORE.search(before[-32:])
+    return m.group(1) if m else ""
+
+
+def word_after(after: str) -> str:
+    m = _WORD_AFTER.match(after[:40])
+    return m.group(1) if m else ""
+
+
+def noun_form(n: int, case: str, decimal: bool = False) -> Tuple[str, str]:
+    """(case, 'sing'/'plur') of a noun counted by `n` in the number's `case`: 1 книга, 2 книги, 5 книг, двум книгам."""
+    if decimal:
+        return ("g", "sing") if case in "na" else (case, "plur")
+    if n % 10 == 1 and n % 100 != 11:
+        return case, "sing"
+    if case in "na":
+        return ("g", "sing") if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else ("g", "plur")
+    return case, "plur"
+
+
+def counted(n: int, noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
+    """(case, gender) of the number `n` before the word `noun` (after a preposition governing `cases`, if any),
+    or None where `noun` is no noun that agrees with it in any case allowed."""
+    parses = _parses(noun)
+    nouns = [p for p in parses if p.tag.POS == "NOUN" and p.tag.case and "Abbr" not in p.tag and p.score >= 0.05]
+    if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
+        return None
+    for case in cases or "nagdip":
+        want = noun_form(n, case)
+        for p in nouns:
+            if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:
+                return case, _GENDER.get(p.tag.gender, "m")
+            if "Pltm" in p.tag and _LETTER.get(p.tag.case) == want[0]:  # сутки, ножницы
+                return case, "m"
+    return None
+
+
+# Nouns a number ending in 1 names rather than counts ("в 21 веке" в двадцать первом веке, "1 этаж" первый этаж).
+ORDINAL_NOUNS = {"век", "этаж", "класс", "курс", "место", "квартал", "съезд", "созыв", "тур", "раунд", "номер"}
+
+
+_TIMES_OF_DAY = {"утро", "вечер", "день", "ночь", "полдень", "полночь"}
+
+
+def names(n: int, noun: str) -> bool:
+    """Whether `n` before `noun` is an ordinal however the noun agrees: a century, or 1 (21, 31...) before a floor,
+    a class, a place."""
+    lemma = _parses(noun)[0].normal_form if _parses(noun) else ""
+    return lemma in ORDINAL_NOUNS and (lemma == "век" or n % 10 == 1 and n % 100 != 11)
+
+
+def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
+    """(case, gender) of a number read as an ordinal before a singular noun it cannot count ("в 5 классе" в пятом
+    классе, "с 3 пути" с третьего пути, "на 2 этаже" на втором этаже), or None."""
+    parses = _parses(noun)
+    if not parses or parses[0].tag.POS != "NOUN" or not noun[0].islower() or parses[0].normal_form in _TIMES_OF_DAY:
+        return None  # a capital starts a name or a heading; "до 5 утра" counts hours
+    for p in parses:
+        case = _LETTER.get(p.tag.case)
+        if p.tag.POS == "NOUN" and p.tag.number == "sing" and case and (not cases or case in cases) \
+                and "Abbr" not in p.tag and p.score >= 0.05:
+            return case, _GENDER.get(p.tag.gender, "m")
+    return None
+
+
+def is_adjective(word: str) -> bool:
+    parses = _parses(word.lower())
+    return bool(parses) and parses[0].tag.POS in ("ADJF", "PRTF", "NUMR")
+
+
+def is_verb(word: str) -> bool:
+    """Whether `word` is most likely a verb other than "быть" (after which a date is in the genitive)."""
+    parses = _parses(word.lower()) if word else ()
+    return bool(parses) and parses[0].tag.POS in ("VERB", "INFN", "PRTS", "GRND") \
+        and parses[0].normal_form not in _NOT_SAID
+
+
+def is_preposition_use(word: str) -> bool:
+    """Whether "с" before `word` is the preposition ("2 с половиной", "10 с лишним"), not seconds."""
+    if not word or not word[0].islower():
+        return False
+    best = _parses(word)[0].tag
+    return best.POS not in ("VERB", "INFN") and best.case in ("ablt", "gent")
+
+
+@lru_cache(maxsize=4096)
+def inflected(phrase: str, case: str, number: str, few: bool = False) -> str:
+    """A noun phrase ("чайная ложка", "градус Цельсия") in `case` and `number`: its adjectives and its first noun
+    inflected, the words after that (a complement) as they are. Two to four of a feminine noun take the
+    nominative plural adjective (`few`: "две чайные ложки")."""
+    words, out, done = phrase.split(), [], False
+    feminine = any("femn" in p.tag for w in words for p in _parses(w)[:1] if p.tag.POS == "NOUN")
+    for i, word in enumerate(words):
+        if done:
+            out.append(word)
+            continue
+        parses = _parses(word)
+        # a word before the last is an adjective where it can be one ("столовая ложка", not the dining room)
+        parse = (i + 1 < len(words) and next((p for p in parses if p.tag.POS == "ADJF"), None)
+                 or next((p for p in parses if p.tag.POS == "NOUN" and p.normal_form == word.lower()), None)
+                 or parses[0])
+        grammemes = {_CASES[case], number}
+        if parse.tag.POS == "ADJF" and few:
+            grammemes = {"nomn" if feminine else "gent", "plur"}
+        form = parse.inflect(grammemes) if parse.tag.POS in ("NOUN", "ADJF") else None
+        out.append(form.word if form else word)
+        done = parse.tag.POS == "NOUN"
+    return " ".join(out)
+
+
+def agreeing(phrase: str, n: int, case: str, decimal: bool = False) -> str:
+    """`phrase` (its dictionary form) as it follows the number `n` in `case`."""
+    form_case, number = noun_form(n, case, decimal)
+    few = not decimal and case in "na" and 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14
+    return inflected(phrase, form_case, number, few)
+
+
+def gender(phrase: str) -> str:
+    """The gender of the first noun of `phrase` ('m' where it has none)."""
+    for word in phrase.split():
+        for p in _parses(word):
+            if p.tag.POS == "NOUN" and p.normal_form == word.lower():
+                return _GENDER.get(p.tag.gender, "m")
+    return "m"

@@ -197,6 +197,35 @@ class Spanish(Romance):
             return self.ordinal(value) if value <= 10 else self.cardinal(value)
         return super().roman(value, kind, word)
 
+    # A time on the twelve-hour clock: "2:30 p.m." "dos y media de la tarde", "12.15 p.m." "doce y cuarto del
+    # mediodía", "1.00 a.m." "una de la mañana" (a dot between hours and minutes is a time before a.m./p.m. or
+    # "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign ("gmt-3" "G M T menos tres").
+    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)[:.]([0-5]\d)\s?([ap])\.?\s?m(\.|\b)", re.I)
+    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\.([0-5]\d)\s?h(?![\w.])")
+    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)\s?([-+−])(\d{1,2})(?::([0-5]\d))?(?![\w:])")
+
+    def read_times(self, text):
+        text = self._CLOCK.sub(self._clock, text)
+        text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
+        text = self._ZONE.sub(self._zone, text)
+        return super().read_times(text)
+
+    def _clock(self, m):
+        hours, minutes, period = int(m.group(1)), int(m.group(2)), m.group(3).casefold()
+        said = self.cardinal(hours, "f")
+        if minutes:
+            said += " y " + {15: "cuarto", 30: "media"}.get(minutes, self.cardinal(minutes))
+        if period == "a":
+            said += " de la mañana"
+        else:
+            said += " del mediodía" if hours == 12 else " de la noche" if hours >= 9 else " de la tarde"
+        return said + "." if m.group(4) == "." and self._ends_sentence(m.string[m.end():]) else said
+
+    def _zone(self, m):
+        zone, sign, hours, minutes = m.groups()
+        said = f"{' '.join(zone.upper())} {self.plus if sign == '+' else self.minus} {self.cardinal(int(hours))}"
+        return said + (f" {self.cardinal(int(minutes))}" if minutes else "")
+
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours, "f")
         if seconds is not None:

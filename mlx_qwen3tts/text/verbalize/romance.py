@@ -24,6 +24,23 @@ def genders(code: str) -> dict:
     return {noun: gender for noun, gender in rows}
 
 
+@lru_cache(maxsize=None)
+def currencies(code: str) -> dict:
+    """{written: (singular, plural, minor singular, minor plural)} of the currencies in
+    data/<code>_currencies.tsv; a three-letter ISO code also in lower case, as it is often typed ("1 chf")."""
+    path = DATA / f"{code}_currencies.tsv"
+    if not path.exists():
+        return {}
+    table = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line[:1] != "#" and line.strip():
+            written, *names = line.split("\t")
+            table[written] = tuple(names)
+            if len(written) == 3 and written.isalpha() and written.isupper():
+                table[written.lower()] = tuple(names)
+    return table
+
+
 class Romance(Spec):
     group, decimal = ".", ","
     date_order = "dmy"
@@ -54,6 +71,9 @@ class Romance(Spec):
 
     def __init__(self):
         self.genders = genders(self.code)
+        self.currencies = {**currencies(self.code), **self.currencies}
+        self.currencies.update({c.lower(): names for c, names in list(self.currencies.items())
+                                if len(c) == 3 and c.isalpha() and c.isupper() and c.lower() not in self.currencies})
         self._degree = self.units.get("°")
         self.units = {u: said for u, said in self.units.items() if u != "°"}  # "1° gennaio": an ordinal
         super().__init__()

@@ -1,0 +1,58 @@
+"""Issue 63, second pass on French, Spanish, Italian and Portuguese: each class a rule a native reader states,
+on sentences of our own, seen in Python (`normalize`) and on the command line's dry run (`--dry-run` prints each
+piece as it will be spoken; no model is loaded). Readings are compared after casefolding and keeping only
+letters and digits."""
+
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from server_harness import env
+
+from mlx_qwen3tts.text.normalize import normalize
+
+REPO = Path(__file__).resolve().parent.parent
+
+# (class, language, written, as a native reader reads it)
+CASES = [
+    # A currency's sign or code, before or after the amount, in any case, read as its name, agreeing with it.
+    ("money", "es", "El billete cuesta 1 kr en Oslo, 3 ₩ en Seúl y 40 chf en Zúrich.",
+     "El billete cuesta una corona en Oslo, tres wones en Seúl y cuarenta francos suizos en Zúrich."),
+    ("money", "es", "Pagó HNL 1 y 13 hkd por el café.",
+     "Pagó un lempira y trece dólares de Hong Kong por el café."),
+    # A time on the twelve-hour clock: the part of the day said, a quarter and a half as words.
+    ("time", "es", "El tren sale a las 7:30 a.m. y vuelve a las 6:15 p.m. cada día.",
+     "El tren sale a las siete y media de la mañana y vuelve a las seis y cuarto de la tarde cada día."),
+    ("time", "es", "La reunión es a las 12.00 p.m. y la cena a las 10:45 PM.",
+     "La reunión es a las doce del mediodía y la cena a las diez y cuarenta y cinco de la noche."),
+    ("time", "es", "El vuelo dura 2.40 h y aterriza a las 20:00 GMT-3.",
+     "El vuelo dura dos y cuarenta y aterriza a las veinte G M T menos tres."),
+]
+IDS = [f"{c[0]}-{c[1]}-{c[2][:24]}" for c in CASES]
+
+
+def folded(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if unicodedata.category(ch)[0] in "LN")
+
+
+@pytest.mark.parametrize("cls, language, written, said", CASES, ids=IDS)
+def test_each_class_is_read_right_in_python(cls, language, written, said):
+    assert folded(normalize(written, language)) == folded(said), normalize(written, language)
+
+
+@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
+def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
+    cases = [c for c in CASES if c[1] == language]
+    source = tmp_path / "cases.txt"  # one paragraph a case: a piece each
+    source.write_text("\n\n".join(written for _, _, written, _ in cases) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
+                           "--text-file", str(source), "--language", language], capture_output=True, text=True,
+                          env=env(), cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    printed = folded(done.stdout)
+    for _, _, written, said in cases:
+        assert folded(said) in printed, (written, done.stdout)
+        printed = printed.split(folded(said), 1)[1]  # in order

@@ -30,6 +30,17 @@ CASES = [
      "La reunión es a las doce del mediodía y la cena a las diez y cuarenta y cinco de la noche."),
     ("time", "es", "El vuelo dura 2.40 h y aterriza a las 20:00 GMT-3.",
      "El vuelo dura dos y cuarenta y aterriza a las veinte G M T menos tres."),
+    # A part of a round thousand or million is one word; past that, "sobre"; a whole number before it joins with
+    # "y"; the RAE's ordinals as parts (cuadringentésimo).
+    ("fraction", "es", "El error es de 1/5000 o 3/100.000, no de 1/1300 ni de 2 3/400.",
+     "El error es de un cincomilésimo o tres cienmilésimos, no de uno sobre mil trescientos ni de dos y tres "
+     "cuadringentésimos."),
+    # A long decimal two figures at a time; one led by zeros figure by figure.
+    ("decimal", "es", "Pi vale 3,1415 y el margen 0,0125.",
+     "Pi vale tres coma catorce quince y el margen cero coma cero uno dos cinco."),
+    # A temperature's scale letter in either case; a number per unit after a slash.
+    ("measure", "es", "De noche baja a -8° c y el viento sopla a 12/s.",
+     "De noche baja a menos ocho grados Celsius y el viento sopla a doce por segundo."),
 ]
 IDS = [f"{c[0]}-{c[1]}-{c[2][:24]}" for c in CASES]
 

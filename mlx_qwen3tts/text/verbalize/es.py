@@ -58,6 +58,7 @@ class Spanish(Romance):
              "kB": ("kilobyte", "kilobytes"), "KiB": ("kibibyte", "kibibytes"), "MiB": ("mebibyte", "mebibytes"),
              "GiB": ("gibibyte", "gibibytes"), "°C": ("grado Celsius", "grados Celsius"),
              "°F": ("grado Fahrenheit", "grados Fahrenheit"), "°": ("grado", "grados"),
+             "°K": ("grado kelvin", "grados kelvin"),
              "km/h": ("kilómetro por hora", "kilómetros por hora"), "m/s": ("metro por segundo", "metros por segundo"),
              "m²": ("metro cuadrado", "metros cuadrados"), "km²": ("kilómetro cuadrado", "kilómetros cuadrados"),
              "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hercio", "hercios"),
@@ -78,6 +79,7 @@ class Spanish(Romance):
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",
                    "cuatrillón", "cuatrillones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
+    per_word = "por"
     range_word = "a"
     articles = ("el", "la", "los", "las", "lo", "del", "al", "su", "sus", "un", "una", "este", "esta", "ese", "esa")
     degrees_after = ("a", "hasta", "entre")
@@ -161,7 +163,8 @@ class Spanish(Romance):
             name = "medio" if denominator == 2 else "tercio"
             return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
         if denominator <= 10 or (numerator, denominator) in self.fractions or denominator % 100 == 0:
-            return super().fraction(numerator, denominator)  # "un centésimo", "dos milésimos"
+            part = self.ordinal(denominator)  # "un centésimo", "dos milésimos", "un cuadringentésimo"
+            return f"{self.cardinal(numerator, 'm')} {part}{'s' if numerator > 1 else ''}"
         if denominator > 100:
             return f"{self.cardinal(numerator)} sobre {self.cardinal(denominator)}"
         # From eleven on a part is the number and "-avo": "un treceavo", "tres veinteavos", "un treintavo".
@@ -169,6 +172,31 @@ class Spanish(Romance):
         base = "".join(ch for ch in base if not unicodedata.combining(ch))
         name = (base[:-1] if base.endswith(("a", "uno")) else base) + "avo"
         return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
+
+    def fraction_part(self, digits):
+        # Past three figures a decimal is read two at a time, a zero that would begin a pair alone ("3,1415"
+        # "tres coma catorce quince", "1,25300" "una coma veinticinco treinta cero"); led by zeros, figure by figure.
+        if digits[0] == "0" and len(digits.lstrip("0")) > 2:
+            return self.digits(digits)  # "0,0101" "cero coma cero uno cero uno"
+        if len(digits.lstrip("0")) <= 3 or digits[0] == "0":
+            return super().fraction_part(digits)
+        said, i = [], 0
+        while i < len(digits):
+            step = 1 if digits[i] == "0" or i + 1 == len(digits) else 2
+            said.append(self.cardinal(int(digits[i:i + step])))
+            i += step
+        return " ".join(said)
+
+    def large_fraction(self, numerator, denominator):
+        # A part of a round thousand or million is one word: "un cincomilésimo", "un cienmilésimo", "un
+        # millonésimo", "un mildoscientosmillonésimo"; any other is "sobre": "uno sobre mil cien".
+        said = self.n2w(denominator)
+        whole = re.sub(r"^un ", "", said)
+        if re.search(r"\b(?:mil|mill[oó]n|millones)$", whole):
+            part = re.sub(r"(?:mil|mill[oó]n|millones)$", lambda m: "milésimo" if m.group(0) == "mil"
+                          else "millonésimo", whole.replace(" ", ""))
+            return f"{self.cardinal(numerator, 'm')} {part}{'s' if numerator > 1 else ''}"
+        return f"{self.cardinal(numerator)} sobre {self.cardinal(denominator)}"
 
     def __init__(self):
         super().__init__()

@@ -67,6 +67,7 @@ class Romance(Spec):
     law_words: tuple = ()
     law_of = "de"
     law_short_years = True  # "Lei 8.666/93"
+    per_word = ""  # "per" between a number and a unit after a slash ("4/s")
     currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
     def __init__(self):
@@ -98,7 +99,12 @@ class Romance(Spec):
         self._fraction_unit = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?(\d{1,2})/(\d{1,2})\s?(" + units
                                          + r")(?![\w/²³'’])")
         self._half_noun = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?1/2[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
-        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CF])(?![\w'’])")
+        # "30 °C", "-8° c", "40 ° K": a scale's letter in either case.
+        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CFK]|[cfk](?=\s*$|\s*[.,;:)]|\s+[a-zà-ÿ]))"
+                                       r"(?![\w'’])")
+        # A number per unit, written with a slash: "4,51/s" "cuatro coma cincuenta y uno por segundo".
+        self._per_unit = (re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")/(" + units + r")(?![\w/²³'’])")
+                          if self.per_word else None)
         self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
 
     def _compile_words(self, sign: str):
@@ -134,7 +140,10 @@ class Romance(Spec):
         return text
 
     def read_measures(self, text):
-        text = self._temperature.sub(lambda m: self.measure(m.group(1), "°" + m.group(2)), text)
+        text = self._temperature.sub(self._temperature_said, text)
+        if self._per_unit:
+            text = self._per_unit.sub(lambda m: f"{self.number(m.group(1))} {self.per_word} "
+                                                f"{self.units[m.group(2)][0]}", text)
         if self._degree:
             text = self._marked.sub(self._degrees_or_ordinal, text)
         text = self._fraction_unit.sub(self._unit_fraction, text)
@@ -199,16 +208,35 @@ class Romance(Spec):
         text = super().read_fractions(self._NEGATIVE_FRACTION.sub(self.minus + " ", text))
         return self._LARGE_FRACTION.sub(self._large_fraction, text)
 
-    # A proper fraction with a larger denominator than the shared pass reads ("1/20", "3/100", "1/1000").
-    _LARGE_FRACTION = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{2,4})(?![\w/]|[.,]\d)")
+    # A proper fraction with a larger denominator than the shared pass reads ("1/20", "3/100", "1/1000"); past a
+    # thousand (grouped or not: "1/5000", "1/100.000") where the language says it (`large_fraction`), never a
+    # month and year ("3/2024").
+    _LARGE_FRACTION = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?(\d{1,3})/(\d{1,3}(?:\.\d{3})+|\d{2,10})(?![\w/]|[.,]\d)")
 
     def _large_fraction(self, m):
-        numerator, denominator = int(m.group(1)), int(m.group(2))
-        if not 0 < numerator < denominator or denominator <= 16 or denominator > 1000:
+        whole, numerator, denominator = m.group(1), int(m.group(2)), int(m.group(3).replace(".", ""))
+        if not 0 < numerator < denominator or denominator <= 16:
             return m.group(0)
-        return self.fraction(numerator, denominator)
+        if denominator <= 1000:
+            said = self.fraction(numerator, denominator)
+        elif numerator <= 12 and 1800 <= denominator <= 2100 and "." not in m.group(3):
+            return m.group(0)
+        else:
+            said = self.large_fraction(numerator, denominator)
+            if said is None:
+                return m.group(0)
+        # A whole number before it: "2 2/1000" "dos y dos milésimos".
+        return f"{self.cardinal(int(whole))} {self.and_word} {said}" if whole else said
+
+    def large_fraction(self, numerator, denominator):
+        """A fraction whose denominator is past a thousand, or None where the language leaves it."""
+        return None
 
     _NEGATIVE_FRACTION = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,3}/\d{1,4}(?![\w/]|[.,]\d))")
+
+    def _temperature_said(self, m):
+        unit = "°" + m.group(2).upper()
+        return self.measure(m.group(1), unit) if unit in self.units else m.group(0)
 
     def _measure(self, m):
         said = self.measure(m.group(1), m.group(2))

@@ -23,6 +23,10 @@ CASES = [
      "El billete cuesta una corona en Oslo, tres wones en Seúl y cuarenta francos suizos en Zúrich."),
     ("money", "es", "Pagó HNL 1 y 13 hkd por el café.",
      "Pagó un lempira y trece dólares de Hong Kong por el café."),
+    # A dot before one or two figures and a scale word is a decimal point written the English way.
+    ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
+     "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),
+    ("money", "es", "La obra costó €2.5 millones.", "La obra costó dos punto cinco millones de euros."),
     # A time on the twelve-hour clock: the part of the day said, a quarter and a half as words.
     ("time", "es", "El tren sale a las 7:30 a.m. y vuelve a las 6:15 p.m. cada día.",
      "El tren sale a las siete y media de la mañana y vuelve a las seis y cuarto de la tarde cada día."),

@@ -109,6 +109,10 @@ class Romance(Spec):
 
     def _compile_words(self, sign: str):
         """Laws' numbers, times after a word, currencies' names after an amount."""
+        currency = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True))
+        scale = "|".join(re.escape(w) for w in sorted(self.scales, key=len, reverse=True)) or "(?!)"
+        self._dotted_money = re.compile(r"(?<![\w$])(" + currency + r")\s?(\d{1,3})\.(\d{1,2})\s(" + scale
+                                        + r")(?!\w)")
         years = r"(?:1[89]|20)\d{2}" + (r"|\d{2}" if self.law_short_years else "")
         self._law = (re.compile(r"(\b(?:" + "|".join(re.escape(w) for w in self.law_words) + r")\.?\s"
                                 r"(?:(?:n\.?[º°]|número|numero|numéro)\s?)?)(\d{1,3}(?:\.\d{3})+|\d{1,5})/(" + years
@@ -134,6 +138,9 @@ class Romance(Spec):
         return super().read_times(text)
 
     def read_money(self, text):
+        # "$ 4.8 milhões", "$9.5 millones": a dot before one or two figures and a scale word is a decimal point
+        # written the English way (no thousands group has fewer than three figures); said as written.
+        text = self._dotted_money.sub(self._dotted_amount, text)
         text = super().read_money(text)
         if self.currency_words:
             text = self._money_words.sub(lambda m: self.money(m.group(1), m.group(2), None), text)
@@ -233,6 +240,13 @@ class Romance(Spec):
         return None
 
     _NEGATIVE_FRACTION = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,3}/\d{1,4}(?![\w/]|[.,]\d))")
+
+    def _dotted_amount(self, m):
+        currency, whole, fraction, scale = m.groups()
+        scale_name = self.scales[scale][1]
+        name = self.currencies[currency][1]
+        of = "d'" if self.code == "fr" and name[0] in "aeiouéèh" else self.of_word + " "
+        return f"{self.cardinal(int(whole))} {self.dot} {self.fraction_part(fraction)} {scale_name} {of}{name}"
 
     def _temperature_said(self, m):
         unit = "°" + m.group(2).upper()

@@ -23,6 +23,13 @@ CASES = [
      "El billete cuesta una corona en Oslo, tres wones en Seúl y cuarenta francos suizos en Zúrich."),
     ("money", "es", "Pagó HNL 1 y 13 hkd por el café.",
      "Pagó un lempira y trece dólares de Hong Kong por el café."),
+    # Titles are said wherever they stand; "24/7" round the clock; a product and an equality between numbers.
+    ("abbreviation", "fr", "Bonjour Mᵐᵉ, votre train part à 7 h 40 ; merci, Mlle.",
+     "Bonjour madame, votre train part à sept heures quarante ; merci, mademoiselle."),
+    ("symbol", "fr", "Le service répond 24/7 : 3 * 5 = 15.",
+     "Le service répond vingt-quatre heures sur vingt-quatre, sept jours sur sept : trois fois cinq égale quinze."),
+    ("symbol", "pt", "A farmácia abre 24/7 e 2 * 3 = 6.",
+     "A farmácia abre vinte e quatro horas por dia, sete dias por semana e dois vezes três igual a seis."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

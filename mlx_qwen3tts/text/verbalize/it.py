@@ -101,6 +101,8 @@ class Italian(Romance):
     symbols = {"±": "più o meno", "×": "per", "→": "a", "&": "e", "§": "paragrafo", "≈": "circa",
                "≤": "minore o uguale a", "≥": "maggiore o uguale a", "−": "meno", "°": "gradi", "½": "un mezzo",
                "¼": "un quarto", "¾": "tre quarti", "~": "circa", "‰": "per mille"}
+    round_the_clock = "ventiquattro ore su ventiquattro, sette giorni su sette"
+    times_word, equals_word = "per", "uguale a"
     fractions = {(1, 2): "un mezzo", (1, 3): "un terzo", (2, 3): "due terzi", (1, 4): "un quarto",
                  (3, 4): "tre quarti"}
 

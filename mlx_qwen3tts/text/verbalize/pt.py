@@ -98,6 +98,8 @@ class Portuguese(Romance):
     symbols = {"±": "mais ou menos", "×": "vezes", "→": "para", "&": "e", "§": "parágrafo", "≈": "aproximadamente",
                "≤": "menor ou igual a", "≥": "maior ou igual a", "−": "menos", "°": "graus", "½": "um meio",
                "¼": "um quarto", "¾": "três quartos", "~": "cerca de", "‰": "por mil"}
+    round_the_clock = "vinte e quatro horas por dia, sete dias por semana"
+    times_word, equals_word = "vezes", "igual a"
     fractions = {(1, 2): "um meio", (1, 3): "um terço", (2, 3): "dois terços", (1, 4): "um quarto",
                  (3, 4): "três quartos"}
     _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])[hH]([0-5]\d)?(?![\w])")

@@ -100,8 +100,8 @@ class Romance(Spec):
                                          + r")(?![\w/²³'’])")
         self._half_noun = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?1/2[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
         # "30 °C", "-8° c", "40 ° K": a scale's letter in either case.
-        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CFK]|[cfk](?=\s*$|\s*[.,;:)]|\s+[a-zà-ÿ]))"
-                                       r"(?![\w'’])")
+        scale = r"([CFK]|[cfk](?=\s*$|\s*[.,;:)]|\s+[a-zà-ÿ]))"
+        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?" + scale + r"(?![\w'’])")
         # A number per unit, written with a slash: "4,51/s" "cuatro coma cincuenta y uno por segundo".
         self._per_unit = (re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")/(" + units + r")(?![\w/²³'’])")
                           if self.per_word else None)
@@ -405,7 +405,19 @@ class Romance(Spec):
     _VULGAR_VALUE = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
                      "⅗": "3/5", "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"}
 
+    # "24/7" is round the clock, every day; "4 * 4 = 16" a product and an equality between numbers.
+    round_the_clock = ""
+    times_word, equals_word = "", ""
+    _ROUND_THE_CLOCK = re.compile(r"(?<![\w/.,])24\s?/\s?7(?![\w/]|[.,]\d)")
+    _TIMES = re.compile(r"(?<=\d)[ \u00a0]?\*[ \u00a0]?(?=[-−]?\d)")
+    _EQUALS = re.compile(r"(?<=\d)[ \u00a0]?=[ \u00a0]?(?=[-−]?\d)")
+
     def read(self, text):
+        if self.round_the_clock:
+            text = self._ROUND_THE_CLOCK.sub(self.round_the_clock, text)
+        if self.times_word:
+            text = self._TIMES.sub(f" {self.times_word} ", text)
+            text = self._EQUALS.sub(f" {self.equals_word} ", text)
         # "3⁄4" (a fraction slash) and "1½" as the fractions they write, read by the fraction passes.
         text = self._FRACTION_SLASH.sub("/", text)
         text = self._VULGAR.sub(lambda m: (m.group(1) + " " if m.group(1) else "") + self._VULGAR_VALUE[m.group(2)],

@@ -30,6 +30,14 @@ CASES = [
      "Le service répond vingt-quatre heures sur vingt-quatre, sept jours sur sept : trois fois cinq égale quinze."),
     ("symbol", "pt", "A farmácia abre 24/7 e 2 * 3 = 6.",
      "A farmácia abre vinte e quatro horas por dia, sete dias por semana e dois vezes três igual a seis."),
+    # "+" between two terms is "plus"; a noun counted per unit of time; a caret typed for the ordinal mark; a
+    # feminine ending typed without its accents.
+    ("symbol", "es", "El gasto en I+D subió y el módem va a 9600 bits/seg.",
+     "El gasto en I más D subió y el módem va a nueve mil seiscientos bits por segundo."),
+    ("symbol", "it", "Costa 300 euro + IVA e il modem trasmette 2400 bit/sec.",
+     "Costa trecento euro più IVA e il modem trasmette duemilaquattrocento bit al secondo."),
+    ("ordinal", "it", "Il 1^ maggio la 2^ squadra gioca.", "Il primo maggio la seconda squadra gioca."),
+    ("agreement", "pt", "Foram 200 informacoes e 21 licoes.", "Foram duzentas informacoes e vinte e uma licoes."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

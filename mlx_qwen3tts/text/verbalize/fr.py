@@ -105,6 +105,9 @@ class French(Romance):
     symbols = {"±": "plus ou moins", "×": "fois", "→": "vers", "&": "et", "§": "paragraphe", "≈": "environ",
                "≤": "inférieur ou égal à", "≥": "supérieur ou égal à", "−": "moins", "°": "degrés", "½": "un demi",
                "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}
+    per_word = "par"
+    per_time = {"s": "par seconde", "sec": "par seconde", "min": "par minute", "h": "par heure", "j": "par jour",
+                "jour": "par jour"}
     round_the_clock = "vingt-quatre heures sur vingt-quatre, sept jours sur sept"
     times_word, equals_word = "fois", "égale"
     fractions = {(1, 2): "un demi", (1, 3): "un tiers", (2, 3): "deux tiers", (1, 4): "un quart",

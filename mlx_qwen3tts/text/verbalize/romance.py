@@ -103,6 +103,8 @@ class Romance(Spec):
         scale = r"([CFK]|[cfk](?=\s*$|\s*[.,;:)]|\s+[a-zà-ÿ]))"
         self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?" + scale + r"(?![\w'’])")
         # A number per unit, written with a slash: "4,51/s" "cuatro coma cincuenta y uno por segundo".
+        times = "|".join(re.escape(u) for u in sorted(self.per_time, key=len, reverse=True)) or "(?!)"
+        self._per_time = re.compile(r"(?<=\d)([ \u00a0][^\W\d_]+)/(" + times + r")(?![\w/])")
         self._per_unit = (re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")/(" + units + r")(?![\w/²³'’])")
                           if self.per_word else None)
         self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
@@ -412,7 +414,20 @@ class Romance(Spec):
     _TIMES = re.compile(r"(?<=\d)[ \u00a0]?\*[ \u00a0]?(?=[-−]?\d)")
     _EQUALS = re.compile(r"(?<=\d)[ \u00a0]?=[ \u00a0]?(?=[-−]?\d)")
 
+    # "+" between two terms, joined or spaced alike, is "plus": "I+D", "2+3", "2500 lire + IVA" (not "+34 91").
+    _PLUS = re.compile(r"(?<=[^\W_])\+(?=[^\W_])|(?<=[^\W_]) \+ (?=[^\W_])")
+    # A number and a noun per unit of time: "1200 bits/seg" "mil doscientos bits por segundo" (unit -> "per unit").
+    per_time: dict = {}
+
+    def _per_time_said(self, m):
+        if m.group(1).strip() + "/" + m.group(2) in self.units:  # "km/h" is a unit of its own
+            return m.group(0)
+        return f"{m.group(1)} {self.per_time[m.group(2)]}"
+
     def read(self, text):
+        text = self._PLUS.sub(f" {self.plus} ", text)
+        if self.per_time:
+            text = self._per_time.sub(self._per_time_said, text)
         if self.round_the_clock:
             text = self._ROUND_THE_CLOCK.sub(self.round_the_clock, text)
         if self.times_word:

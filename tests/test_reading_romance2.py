@@ -38,6 +38,10 @@ CASES = [
      "Costa trecento euro più IVA e il modem trasmette duemilaquattrocento bit al secondo."),
     ("ordinal", "it", "Il 1^ maggio la 2^ squadra gioca.", "Il primo maggio la seconda squadra gioca."),
     ("agreement", "pt", "Foram 200 informacoes e 21 licoes.", "Foram duzentas informacoes e vinte e uma licoes."),
+    # A number standing for a noun counted shortly before takes its gender (and elides before no preposition).
+    ("agreement", "pt", "Comprei 3 revistas e li 1 no ônibus.", "Comprei três revistas e li uma no ônibus."),
+    ("agreement", "es", "Había 12 galletas y me comí 1 con café.", "Había doce galletas y me comí una con café."),
+    ("agreement", "it", "Ho 2 sorelle: 1 a Roma e 1 a Milano.", "Ho due sorelle: una a Roma e una a Milano."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

@@ -133,8 +133,10 @@ class Italian(Romance):
 
     def say_number(self, m):
         said = super().say_number(m)
-        if not re.match(r"\s+[aeiouàèéìòù]", m.string[m.end():m.end() + 3], re.I):
-            return said
+        following = self._NEXT_WORD.match(m.string, m.end())
+        if not following or not re.match(r"[aeiouàèéìòù]", following.group(1), re.I) \
+                or following.group(1).casefold() in self.not_nouns:
+            return said  # "una a Roma": a preposition is no noun to elide before
         # "un'ora", "sessant'anni", "vent'ore": elided before the noun, joined to it below
         if said.endswith("una") or self._TENS.search(said) and re.match(r"\s+(?:anni|ore)\b", m.string[m.end():]):
             return said[:-1] + "'\u2060"

@@ -331,7 +331,22 @@ class Romance(Spec):
         label = before and before.group(1)
         if label and (label.casefold() in self.genders or len(label) > 1 and label.isupper()):
             return None  # "valor 1", "LZMA 2": a label, not a count
-        return self.noun_gender(following.group(1))
+        gender = self.noun_gender(following.group(1))
+        if gender is None and following.group(1).casefold() in self.not_nouns:
+            return self._earlier_count(text, start)
+        return gender
+
+    _COUNT = re.compile(r"\d[ \u00a0]+([^\W\d_]+)")
+
+    def _earlier_count(self, text, start):
+        """A number standing for a noun counted shortly before in its sentence takes its gender: "10 compilações
+        diferentes: 1 para cada programa" "uma para cada"."""
+        head = re.split(r"[.!?]\s", text[max(0, start - 100):start])[-1]
+        for noun in reversed(self._COUNT.findall(head)):
+            gender = self.noun_gender(noun)
+            if gender:
+                return gender
+        return None
 
     def say_number(self, m):
         """A number agrees with the noun it counts: "21 años" "veintiún años", "500 personas" "quinientas"."""

@@ -42,6 +42,11 @@ CASES = [
     ("agreement", "pt", "Comprei 3 revistas e li 1 no ônibus.", "Comprei três revistas e li uma no ônibus."),
     ("agreement", "es", "Había 12 galletas y me comí 1 con café.", "Había doce galletas y me comí una con café."),
     ("agreement", "it", "Ho 2 sorelle: 1 a Roma e 1 a Milano.", "Ho due sorelle: una a Roma e una a Milano."),
+    # An ordinal mark after a grouped number; a roman numeral between an article and its noun is an ordinal.
+    ("ordinal", "es", "Celebró el 1.000.º partido y la 1.000ª función.",
+     "Celebró el milésimo partido y la milésima función."),
+    ("ordinal", "es", "Matías fue el XI apóstol y esta es la III edición del IV Congreso.",
+     "Matías fue el undécimo apóstol y esta es la tercera edición del cuarto Congreso."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

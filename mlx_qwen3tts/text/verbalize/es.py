@@ -4,6 +4,7 @@
 import re
 import unicodedata
 
+from .common import roman_value
 from .romance import Romance
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
@@ -148,12 +149,27 @@ class Spanish(Romance):
         head, tail = self.scale_tail(said, r"mill[oó]n(?:es)?|bill[oó]n(?:es)?")
         return head + re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", tail))
 
+    # A roman numeral between an article and its noun is an ordinal: "el XI apóstol" "el undécimo apóstol", "la
+    # III edición" "la tercera edición", "el III Congreso" "el tercer Congreso".
+    _ROMAN_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]a|[Dd]el|[Aa]l)\s([IVX]{2,7})\s(?=([^\W\d_]+))")
+
+    def read_romans(self, text):
+        def said(m):
+            value = roman_value(m.group(2))
+            if value is None:
+                return m.group(0)
+            gender = "f" if m.group(1).casefold() == "la" else "m"
+            if gender == "m" and self._masculine_singular(m.string, m.end() - 1):
+                gender = "short"
+            return f"{m.group(1)} {self.ordinal(value, gender)} "
+        return super().read_romans(self._ROMAN_AFTER_ARTICLE.sub(said, text))
+
     def read_ordinals(self, text):
         def said(m):
             gender = self.ordinal_marks.get(m.group(2), "m")
             if gender == "m" and self._masculine_singular(m.string, m.end()):
                 gender = "short"  # "1.º piso" "primer piso", "3er puesto" "tercer puesto"
-            return self.ordinal(int(m.group(1)), gender)
+            return self.ordinal(self.grouped(m.group(1)), gender)
         return self.ordinal_pattern.sub(said, text)
 
     def _masculine_singular(self, text, end):

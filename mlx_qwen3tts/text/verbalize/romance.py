@@ -84,7 +84,8 @@ class Romance(Spec):
         marks = "|".join(re.escape(m) for m in sorted(self.ordinal_marks, key=len, reverse=True) if "°" not in m)
         # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
-        self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        # "1.000.º", "1 000.º", "1.000ª": a grouped number takes a mark too.
+        self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:[. \u00a0]\d{3})+|\d{1,6})(" + marks + r")(?![\w])")
         months = "|".join(self.months)
         day = r"([0-2]?\d|3[01])"
         self._two_days = re.compile(r"(?<![\w.,/])" + day + "/" + day + r"(?=\s(?:de\s)?(?:" + months + r")\b)")
@@ -133,6 +134,13 @@ class Romance(Spec):
         if gender == "f":
             said = re.sub(r"o\b", "a", said)
         return said
+
+    def read_ordinals(self, text):
+        return self.ordinal_pattern.sub(lambda m: self.ordinal(self.grouped(m.group(1)), mark=m.group(2)), text)
+
+    @staticmethod
+    def grouped(written: str) -> int:
+        return int(re.sub(r"\D", "", written))
 
     def read_times(self, text):
         if self._dotted_time:

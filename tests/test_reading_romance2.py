@@ -47,6 +47,10 @@ CASES = [
      "Celebró el milésimo partido y la milésima función."),
     ("ordinal", "es", "Matías fue el XI apóstol y esta es la III edición del IV Congreso.",
      "Matías fue el undécimo apóstol y esta es la tercera edición del cuarto Congreso."),
+    # A year before or after Christ; a century in small letters. (A weekday abbreviated before a date, "sáb. 4
+    # de mayo" "sábado cuatro de mayo", is read in Python; the command line cuts a piece at its dot today.)
+    ("date", "es", "La ciudad data del 300 a. C. y floreció en el siglo xii.",
+     "La ciudad data del trescientos antes de Cristo y floreció en el siglo doce."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),
@@ -95,3 +99,9 @@ def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
     for _, _, written, said in cases:
         assert folded(said) in printed, (written, done.stdout)
         printed = printed.split(folded(said), 1)[1]  # in order
+
+
+def test_a_weekday_abbreviated_before_a_date_is_said_in_full():
+    """Python only: the command line's cutter ends a piece at "sáb." before a number today (cutting.py)."""
+    said = normalize("Abre el sáb. 4 de mayo y cierra el Dom. 12 de mayo.", "es")
+    assert folded(said) == folded("Abre el sábado cuatro de mayo y cierra el Domingo doce de mayo."), said

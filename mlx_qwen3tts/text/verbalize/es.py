@@ -153,7 +153,12 @@ class Spanish(Romance):
     # III edición" "la tercera edición", "el III Congreso" "el tercer Congreso".
     _ROMAN_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]a|[Dd]el|[Aa]l)\s([IVX]{2,7})\s(?=([^\W\d_]+))")
 
+    _LOWER_CENTURY = re.compile(r"\b([Ss]iglos?)\s([ivxl]{1,7})\b")
+
     def read_romans(self, text):
+        # "siglo xix" as "siglo XIX" is read.
+        text = self._LOWER_CENTURY.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
+
         def said(m):
             value = roman_value(m.group(2))
             if value is None:
@@ -163,6 +168,12 @@ class Spanish(Romance):
                 gender = "short"
             return f"{m.group(1)} {self.ordinal(value, gender)} "
         return super().read_romans(self._ROMAN_AFTER_ARTICLE.sub(said, text))
+
+    # A weekday abbreviated before a date ("vier. 10 de mayo" "viernes diez de mayo"); a year before or after
+    # Christ ("10.000 a. C." "diez mil antes de Cristo").
+    _WEEKDAYS = {"lun": "lunes", "mar": "martes", "mié": "miércoles", "miér": "miércoles", "jue": "jueves",
+                 "vie": "viernes", "vier": "viernes", "sáb": "sábado", "dom": "domingo"}
+    _ERA = re.compile(r"(?<=\d)\s([aAdD])\.\s?[cC]\.(?!\w)")
 
     def read_ordinals(self, text):
         def said(m):
@@ -224,10 +235,18 @@ class Spanish(Romance):
         # "5 febrero", "30 julio del 2020", "abril 30", "junio 11 2000": as "cinco de febrero" is said.
         self._day_month = re.compile(r"(?<![\w.,/])" + day + r"\s(?:de\s)?(" + self._month + r")(?!\w)"
                                      r"(?:\s(?:(de|del)\s)?(\d{4})(?![\w]|[.,]\d))?")
+        self._weekday = re.compile(r"\b(" + "|".join(sorted(self._WEEKDAYS, key=len, reverse=True)) + r")\.\s(?=\d{1,2}"
+                                   r"\s(?:de\s)?(?:" + self._month + r")(?!\w))", re.I)
         self._month_day = re.compile(r"(?<![\w.])(" + self._month + r")(?<=\w|\.)\s" + day + r"(?![\w:/]|[.,]\d)"
                                      r"(?:,?\s(\d{4})(?![\w]|[.,]\d))?")
 
     def read_written_dates(self, text):
+        def weekday(m):
+            said = self._WEEKDAYS[m.group(1).casefold()]
+            return (said.capitalize() if m.group(1)[0].isupper() else said) + " "
+        text = self._weekday.sub(weekday, text)
+        text = self._ERA.sub(lambda m: " antes de Cristo" if m.group(1) in "aA" else " después de Cristo", text)
+
         def day_month(m):
             said = self.date(int(m.group(1)), self.month_of(m.group(2)), None)
             return said + (f" {m.group(3) or 'de'} {self.year(int(m.group(4)))}" if m.group(4) else "")

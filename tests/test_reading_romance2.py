@@ -51,6 +51,10 @@ CASES = [
     # de mayo" "sábado cuatro de mayo", is read in Python; the command line cuts a piece at its dot today.)
     ("date", "es", "La ciudad data del 300 a. C. y floreció en el siglo xii.",
      "La ciudad data del trescientos antes de Cristo y floreció en el siglo doce."),
+    # A 24-hour time before the part of the day is said on the twelve-hour clock.
+    ("time", "pt", "O show começa às 21:00 da noite e acaba às 23:30 da noite.",
+     "O show começa às nove horas da noite e acaba às onze horas e trinta da noite."),
+    ("time", "fr", "Le bar ouvre à 18:30 du soir.", "Le bar ouvre à six heures trente du soir."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

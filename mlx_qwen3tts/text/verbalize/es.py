@@ -115,6 +115,7 @@ class Spanish(Romance):
                "¼": "un cuarto", "¾": "tres cuartos", "~": "aproximadamente", "‰": "por mil"}
     per_time = {"s": "por segundo", "seg": "por segundo", "sec": "por segundo", "min": "por minuto", "h": "por hora",
                 "día": "por día"}
+    day_parts = ("de la tarde", "de la noche")
     round_the_clock = "las veinticuatro horas, los siete días de la semana"
     times_word, equals_word = "por", "igual a"
     fractions = {(1, 2): "un medio", (1, 3): "un tercio", (2, 3): "dos tercios", (1, 4): "un cuarto",

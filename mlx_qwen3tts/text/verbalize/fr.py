@@ -108,6 +108,7 @@ class French(Romance):
     per_word = "par"
     per_time = {"s": "par seconde", "sec": "par seconde", "min": "par minute", "h": "par heure", "j": "par jour",
                 "jour": "par jour"}
+    day_parts = ("du soir", "de l'après-midi")
     round_the_clock = "vingt-quatre heures sur vingt-quatre, sept jours sur sept"
     times_word, equals_word = "fois", "égale"
     fractions = {(1, 2): "un demi", (1, 3): "un tiers", (2, 3): "deux tiers", (1, 4): "un quart",

@@ -103,6 +103,7 @@ class Italian(Romance):
                "¼": "un quarto", "¾": "tre quarti", "~": "circa", "‰": "per mille"}
     per_word = "al"
     per_time = {"s": "al secondo", "sec": "al secondo", "min": "al minuto", "h": "all'ora", "giorno": "al giorno"}
+    day_parts = ("di sera", "del pomeriggio", "di notte")
     round_the_clock = "ventiquattro ore su ventiquattro, sette giorni su sette"
     times_word, equals_word = "per", "uguale a"
     fractions = {(1, 2): "un mezzo", (1, 3): "un terzo", (2, 3): "due terzi", (1, 4): "un quarto",

@@ -102,6 +102,7 @@ class Portuguese(Romance):
     per_word = "por"
     per_time = {"s": "por segundo", "seg": "por segundo", "sec": "por segundo", "min": "por minuto", "h": "por hora",
                 "dia": "por dia"}
+    day_parts = ("da tarde", "da noite")
     round_the_clock = "vinte e quatro horas por dia, sete dias por semana"
     times_word, equals_word = "vezes", "igual a"
     fractions = {(1, 2): "um meio", (1, 3): "um terço", (2, 3): "dois terços", (1, 4): "um quarto",

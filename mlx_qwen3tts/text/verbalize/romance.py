@@ -122,6 +122,8 @@ class Romance(Spec):
                                 + r")(?![\w/]|[.,]\d)", re.I) if self.law_words else None)
         self._dotted_time = (re.compile(r"(\b(?:" + "|".join(self.time_words) + r")\s)([01]?\d|2[0-3])\.([0-5]\d)"
                                         r"(?![\w.,]\d|\d)", re.I) if self.time_words else None)
+        self._afternoon = re.compile(r"(?<![\w:.,])(1[3-9]|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?=\s(?:"
+                                     + "|".join(re.escape(w) for w in self.day_parts) + r")\b)") if self.day_parts else None
         if self.currency_words:  # said as money after an amount only: "el euro 2 veces" is no money
             words = "|".join(re.escape(w) for w in sorted(self.currency_words, key=len, reverse=True))
             self._money_words = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")[ \u00a0](" + words
@@ -142,7 +144,14 @@ class Romance(Spec):
     def grouped(written: str) -> int:
         return int(re.sub(r"\D", "", written))
 
+    # A time of the afternoon or evening written on the 24-hour clock before "da tarde", "de la noche", "du soir":
+    # said on the twelve-hour clock the words name ("16:00 da tarde" "quatro horas da tarde").
+    day_parts: tuple = ()
+
     def read_times(self, text):
+        if self.day_parts:
+            text = self._afternoon.sub(lambda m: self.time(int(m.group(1)) - 12, int(m.group(2)),
+                                                           int(m.group(3)) if m.group(3) else None), text)
         if self._dotted_time:
             text = self._dotted_time.sub(lambda m: m.group(1) + self.time(int(m.group(2)), int(m.group(3)), None), text)
         return super().read_times(text)

@@ -55,6 +55,9 @@ CASES = [
     ("time", "pt", "O show começa às 21:00 da noite e acaba às 23:30 da noite.",
      "O show começa às nove horas da noite e acaba às onze horas e trinta da noite."),
     ("time", "fr", "Le bar ouvre à 18:30 du soir.", "Le bar ouvre à six heures trente du soir."),
+    # A time before a zone, zero seconds unsaid, hours and minutes by their letters.
+    ("time", "es", "La señal se emite a las 9.30 EST, a las 12:00:00 GMT y a las 10h15m.",
+     "La señal se emite a las nueve y treinta EST, a las doce GMT y a las diez y quince."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

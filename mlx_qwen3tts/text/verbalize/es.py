@@ -269,12 +269,17 @@ class Spanish(Romance):
     # mediodía", "1.00 a.m." "una de la mañana" (a dot between hours and minutes is a time before a.m./p.m. or
     # "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign ("gmt-3" "G M T menos tres").
     _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)[:.]([0-5]\d)\s?([ap])\.?\s?m(\.|\b)", re.I)
-    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\.([0-5]\d)\s?h(?![\w.])")
+    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\.([0-5]\d)(?:\s?h(?![\w.])|(?=\s(?:gmt|utc|est|pst|cet|cst|"
+                        r"mst|edt|pdt|cest)\b))", re.I)
+    # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters.
+    _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)m(?:([0-5]\d)s)?(?!\w)")
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)\s?([-+−])(\d{1,2})(?::([0-5]\d))?(?![\w:])")
 
     def read_times(self, text):
         text = self._CLOCK.sub(self._clock, text)
         text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
+        text = self._HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
+                                                 int(m.group(3)) if m.group(3) else None), text)
         text = self._ZONE.sub(self._zone, text)
         return super().read_times(text)
 
@@ -296,6 +301,7 @@ class Spanish(Romance):
 
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours, "f")
+        seconds = seconds or None  # no seconds said where there are none: "12:00:00" "doce"
         if seconds is not None:
             return said + f" horas {self.cardinal(minutes)} minutos y {self.cardinal(seconds)} segundos"
         return said + (f" y {self.cardinal(minutes)}" if minutes else "")

@@ -62,6 +62,8 @@ CASES = [
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),
     ("money", "es", "La obra costó €2.5 millones.", "La obra costó dos punto cinco millones de euros."),
+    ("measure", "pt", "O pacote pesa 1.05 kg e mede 2.5 m.",
+     "O pacote pesa um ponto zero cinco quilogramas e mede dois ponto cinco metros."),
     # A time on the twelve-hour clock: the part of the day said, a quarter and a half as words.
     ("time", "es", "El tren sale a las 7:30 a.m. y vuelve a las 6:15 p.m. cada día.",
      "El tren sale a las siete y media de la mañana y vuelve a las seis y cuarto de la tarde cada día."),

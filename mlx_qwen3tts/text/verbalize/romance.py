@@ -97,6 +97,8 @@ class Romance(Spec):
         units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
         self._unit = re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?(" + units + r")(?![\w/²³'’])")
         # A fraction of a unit or a noun: "1/2 l" "medio litro", "1 1/2 h" "una hora y media", "3/4 kg".
+        # "1.05 kg", "2.5 km": a dot before one or two figures is a decimal point written the English way.
+        self._dotted_unit = re.compile(r"(?<![\w.,/])(\d{1,3})\.(\d{1,2})\s?(" + units + r")(?![\w/²³'’])")
         self._fraction_unit = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?(\d{1,2})/(\d{1,2})\s?(" + units
                                          + r")(?![\w/²³'’])")
         self._half_noun = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?1/2[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
@@ -172,6 +174,8 @@ class Romance(Spec):
                                                 f"{self.units[m.group(2)][0]}", text)
         if self._degree:
             text = self._marked.sub(self._degrees_or_ordinal, text)
+        text = self._dotted_unit.sub(lambda m: f"{self.cardinal(int(m.group(1)))} {self.dot} "
+                                               f"{self.fraction_part(m.group(2))} {self.units[m.group(3)][1]}", text)
         text = self._fraction_unit.sub(self._unit_fraction, text)
         return self._unit.sub(self._measure, text)
 

@@ -58,6 +58,9 @@ CASES = [
     # A time before a zone, zero seconds unsaid, hours and minutes by their letters.
     ("time", "es", "La señal se emite a las 9.30 EST, a las 12:00:00 GMT y a las 10h15m.",
      "La señal se emite a las nueve y treinta EST, a las doce GMT y a las diez y quince."),
+    # Nine figures in three hyphenated threes are a telephone number, said figure by figure.
+    ("telephone", "es", "Pida cita en el 912-345-678.",
+     "Pida cita en el nueve uno dos tres cuatro cinco seis siete ocho."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

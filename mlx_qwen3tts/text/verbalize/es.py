@@ -156,6 +156,12 @@ class Spanish(Romance):
 
     _LOWER_CENTURY = re.compile(r"\b([Ss]iglos?)\s([ivxl]{1,7})\b")
 
+    # Nine figures in three hyphenated threes are a Spanish telephone number ("912-345-678"), figure by figure.
+    _NINE_FIGURES = re.compile(r"(?<![\w.,/-])\d{3}-\d{3}-\d{3}(?![\w/-]|[.,]\d)")
+
+    def read_telephones(self, text):
+        return super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
+
     def read_romans(self, text):
         # "siglo xix" as "siglo XIX" is read.
         text = self._LOWER_CENTURY.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)

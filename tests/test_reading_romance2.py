@@ -61,6 +61,10 @@ CASES = [
     # Nine figures in three hyphenated threes are a telephone number, said figure by figure.
     ("telephone", "es", "Pida cita en el 912-345-678.",
      "Pida cita en el nueve uno dos tres cuatro cinco seis siete ocho."),
+    # A day past the twelfth over a month is a date, no fraction.
+    ("date", "pt", "A loja fecha de 24/12 a 31/12.",
+     "A loja fecha de vinte e quatro de dezembro a trinta e um de dezembro."),
+    ("date", "it", "Chiuso dal 15/8 al 20/8.", "Chiuso dal quindici agosto al venti agosto."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

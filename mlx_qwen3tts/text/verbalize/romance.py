@@ -210,9 +210,14 @@ class Romance(Spec):
     def of(self, noun: str) -> str:
         return f"{self.of_word} {noun}"
 
+    # A day past the twelfth over a month, no year: a date, no fraction ("31/12" "trinta e um de dezembro").
+    _DAY_MONTH = re.compile(r"(?<![\w.,/-])(1[3-9]|2\d|3[01])/(0?[1-9]|1[0-2])(?![\w/-]|[.,]\d)")
+
     def read_dates(self, text):
         if self._law:
             text = self._law.sub(self._law_number, text)
+        if self.months:
+            text = self._DAY_MONTH.sub(lambda m: self.date(int(m.group(1)), int(m.group(2)), None), text)
         if self.months:  # "les 17/18 juin": two days, no fraction
             text = self._two_days.sub(r"\1 \2", text)
         return super().read_dates(text)

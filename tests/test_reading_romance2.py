@@ -65,6 +65,9 @@ CASES = [
     ("date", "pt", "A loja fecha de 24/12 a 31/12.",
      "A loja fecha de vinte e quatro de dezembro a trinta e um de dezembro."),
     ("date", "it", "Chiuso dal 15/8 al 20/8.", "Chiuso dal quindici agosto al venti agosto."),
+    # A unit per another takes the half on its first noun; a whole and a part as one amount of the noun.
+    ("measure", "es", "El glaciar avanza a 1 1/2 mph; añada 2 3/4 cdas. de aceite.",
+     "El glaciar avanza a una milla y media por hora; añada dos y tres cuartos de cucharada de aceite."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

@@ -159,6 +159,25 @@ class Spanish(Romance):
     # Nine figures in three hyphenated threes are a Spanish telephone number ("912-345-678"), figure by figure.
     _NINE_FIGURES = re.compile(r"(?<![\w.,/-])\d{3}-\d{3}-\d{3}(?![\w/-]|[.,]\d)")
 
+    def _unit_fraction_said(self, whole, numerator, denominator, unit):
+        # A unit per another takes the half or the part on its first noun: "1 1/2 mph" "una milla y media por
+        # hora"; a whole and a part other than a half as one amount of the noun: "2 3/4 tazas" "dos y tres cuartos
+        # de taza".
+        singular, plural = self.units[unit][0], self.units[unit][-1]
+        head, per, rest = singular.partition(" por ")
+        if per and (numerator, denominator) == ("1", "2"):
+            gender = self.noun_gender(head) or "m"
+            half = self.halves[gender == "f"]
+            if not whole:
+                return f"{half} {head} por {rest}"
+            noun = head if whole == "1" else plural.partition(" por ")[0]
+            return f"{self.counted(int(whole), gender, noun)} y {half} por {rest}"
+        if whole and (numerator, denominator) != ("1", "2"):
+            gender = self.noun_gender(head) or "m"
+            part = self.fraction(int(numerator), int(denominator))
+            return f"{self.cardinal(int(whole), gender)} y {part} de {singular}"
+        return super()._unit_fraction_said(whole, numerator, denominator, unit)
+
     def read_telephones(self, text):
         return super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
 

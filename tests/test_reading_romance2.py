@@ -68,6 +68,10 @@ CASES = [
     # A unit per another takes the half on its first noun; a whole and a part as one amount of the noun.
     ("measure", "es", "El glaciar avanza a 1 1/2 mph; añada 2 3/4 cdas. de aceite.",
      "El glaciar avanza a una milla y media por hora; añada dos y tres cuartos de cucharada de aceite."),
+    # A price per unit after a slash.
+    ("measure", "fr", "Le terrain coûte 120 €/m² et le loyer 15 € /m².",
+     "Le terrain coûte cent vingt euros par mètre carré et le loyer quinze euros par mètre carré."),
+    ("measure", "pt", "O tomate custa R$ 8/kg.", "O tomate custa oito reais por quilograma."),
     # A dot before one or two figures and a scale word is a decimal point written the English way.
     ("money", "pt", "A empresa captou $ 4.8 milhões em 2023.",
      "A empresa captou quatro ponto oito milhões de dólares em dois mil e vinte e três."),

@@ -108,7 +108,10 @@ class Romance(Spec):
         # A number per unit, written with a slash: "4,51/s" "cuatro coma cincuenta y uno por segundo".
         times = "|".join(re.escape(u) for u in sorted(self.per_time, key=len, reverse=True)) or "(?!)"
         self._per_time = re.compile(r"(?<=\d)([ \u00a0][^\W\d_]+)/(" + times + r")(?![\w/])")
-        self._per_unit = (re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")/(" + units + r")(?![\w/²³'’])")
+        # A price or a count per unit after its word: "12 €/m²" "douze euros par mètre carré".
+        self._word_per_unit = (re.compile(r"(?<=[^\W\d_]{2})\s?/(" + units + r")(?![\w/²³'’])")
+                               if self.per_word else None)
+        self._per_unit = (re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?/(" + units + r")(?![\w/²³'’])")
                           if self.per_word else None)
         self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
 
@@ -177,7 +180,10 @@ class Romance(Spec):
         text = self._dotted_unit.sub(lambda m: f"{self.cardinal(int(m.group(1)))} {self.dot} "
                                                f"{self.fraction_part(m.group(2))} {self.units[m.group(3)][1]}", text)
         text = self._fraction_unit.sub(self._unit_fraction, text)
-        return self._unit.sub(self._measure, text)
+        text = self._unit.sub(self._measure, text)
+        if self._word_per_unit:
+            text = self._word_per_unit.sub(lambda m: f" {self.per_word} {self.units[m.group(1)][0]}", text)
+        return text
 
     def _unit_fraction(self, m):
         whole, numerator, denominator, unit = m.groups()

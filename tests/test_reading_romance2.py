@@ -1,16 +1,18 @@
 """Issue 63, second pass on French, Spanish, Italian and Portuguese: each class a rule a native reader states,
-on sentences of our own, seen in Python (`normalize`) and on the command line's dry run (`--dry-run` prints each
-piece as it will be spoken; no model is loaded). Readings are compared after casefolding and keeping only
-letters and digits."""
+on sentences of our own, seen in Python (`normalize`), on the command line's dry run (`--dry-run` prints each
+piece as it will be spoken; no model is loaded) and over HTTP (a real server process: the audio of a text equals,
+code for code, that of the words it is read as, given with normalization off). Readings are compared after
+casefolding and keeping only letters and digits."""
 
 import subprocess
 import sys
 import unicodedata
 from pathlib import Path
 
+import httpx
 import pytest
 
-from server_harness import env
+from server_harness import API_KEY, env, shared_server
 
 from mlx_qwen3tts.text.normalize import normalize
 
@@ -122,6 +124,30 @@ def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
     for _, _, written, said in cases:
         assert folded(said) in printed, (written, done.stdout)
         printed = printed.split(folded(said), 1)[1]  # in order
+
+
+@pytest.fixture(scope="module")
+def http(tmp_path_factory):
+    server = shared_server("custom_voice-0b6", tmp_path_factory.getbasetemp(), "--api-key", API_KEY)
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {API_KEY}"}, timeout=120) as client:
+        yield client
+
+
+def _speech(http, text: str, language: str, **extra) -> bytes:
+    answer = http.post("/v1/audio/speech", json={"model": "tts-1", "input": text, "voice": "serena", "temperature": 0,
+                                                 "max_new_tokens": 6, "response_format": "pcm", "language": language,
+                                                 **extra})
+    assert answer.status_code == 200, answer.text
+    return answer.content
+
+
+@pytest.mark.parametrize("cls, language, written, said", CASES, ids=IDS)
+def test_each_class_is_read_right_over_http(http, cls, language, written, said):
+    from mlx_qwen3tts.text import spoken
+
+    words = spoken(written, language)
+    assert folded(words) == folded(said), words
+    assert _speech(http, written, language) == _speech(http, words, language, normalize=False)
 
 
 def test_a_weekday_abbreviated_before_a_date_is_said_in_full():

@@ -52,7 +52,7 @@ def step_times(folder: Path, method: str, args) -> dict:
                             progress=False)
     plan = training.Plan.of(len(examples), opts)
     with tempfile.TemporaryDirectory() as out:
-        trainer = training.Trainer(base, examples, [], plan, opts, Path(out), {}, False)
+        trainer = training.Trainer(base, (examples, []), plan, opts, Path(out), {})
         times = []
         mx.reset_peak_memory()
         for r in range(args.warmup + args.rounds):

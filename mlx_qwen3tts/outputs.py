@@ -10,6 +10,7 @@ An output that is the same file as an input or as another output is refused.
 """
 
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -156,6 +157,26 @@ def new_file_mode() -> int:
 def new_folder_mode() -> int:
     """The permissions `mkdir` would give a new folder under the user's umask."""
     return 0o777 & ~_umask()
+
+
+@contextmanager
+def folder_in_place(out: Path, replace: bool = False):
+    """A hidden folder beside `out` to write into, renamed to `out` when the block ends without an error (else
+    removed): `out` is absent or complete, never half-written. An existing `out` is replaced only where the
+    caller has checked it is its own (`replace`); otherwise FileExistsError, and it is left as it is."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    try:
+        os.chmod(tmp, new_folder_mode())  # mkdtemp makes drwx------; the result is an ordinary folder
+        yield tmp
+        if os.path.lexists(out):
+            if not replace:
+                raise FileExistsError(f"{out} exists; choose a new name")
+            shutil.rmtree(out)
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
 
 
 def _probe_folder(folder: Path, what: str, given: str):

@@ -261,3 +261,30 @@ def test_the_command_lines_jobs_take_configs_not_long_argument_lists():
                 if count > 5:
                     long.append(f"cli/{path.name}:{node.lineno} {node.name} ({count})")
     assert not long, long
+
+
+def _parameter_counts(fn) -> tuple:
+    """(required, all) parameters of a function node, `self`/`cls` not counted (a keyword-only one without a
+    default is required)."""
+    a = fn.args
+    positional = a.posonlyargs + a.args
+    names = [p.arg for p in positional + a.kwonlyargs]
+    skip = 1 if names and names[0] in ("self", "cls") else 0
+    required = len(positional) - skip - len(a.defaults) + sum(d is None for d in a.kw_defaults)
+    return required, len(names) - skip
+
+
+def test_no_function_takes_more_than_6_required_or_12_parameters():
+    over = []
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                required, total = _parameter_counts(node)
+                if required > 6 or total > 12:
+                    over.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({required} required, {total})")
+    assert not over, over
+
+
+def test_the_parameter_count_sees_keyword_only_and_self():
+    fn = ast.parse("def f(self, a, b=1, *, c, d=2): pass").body[0]
+    assert _parameter_counts(fn) == (2, 4)

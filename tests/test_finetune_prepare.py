@@ -318,3 +318,20 @@ def test_the_memory_table_in_the_docs_is_the_benchmarks_output():
         c = finetune_memory.counts(preset)
         n, w, g, o, _ = finetune_memory.methods(c, 8)["full fp32"]
         assert w + g + o == 16 * n and c["embeddings"] > 151936 * 2048
+
+
+def test_a_dataset_is_written_all_at_once_and_never_over_a_folder_it_was_not_told_to_replace(tmp_path):
+    item = dataset.Item("a", "Hello.", "english", np.zeros((3, 16), np.int32), np.ones(4, np.float32))
+    mine = tmp_path / "ds"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    with pytest.raises(FileExistsError):
+        dataset.write(mine, [item], {})
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"] and len(list(tmp_path.iterdir())) == 1
+    with pytest.raises(ValueError):
+        dataset.write(tmp_path / "empty", [], {})
+    written = dataset.load(dataset.write(tmp_path / "new", [item], {"model": "m"}))
+    assert written.items[0].text == "Hello." and written.meta["model"] == "m" and written.meta["items"] == 1
+    other = dataset.Item("b", "Again.", "auto", np.ones((2, 16), np.int32), np.zeros(4, np.float32))
+    replaced = dataset.load(dataset.write(tmp_path / "new", [item, other], {}, replace=True))
+    assert [i.id for i in replaced.items] == ["a", "b"] and replaced.items[1].codes.shape == (2, 16)

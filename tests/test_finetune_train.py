@@ -140,6 +140,12 @@ def test_bad_export_input_is_one_line_and_writes_nothing(tmp_path, clips, base):
     done = cli("export", run, "--speaker", "two words", "--out", tmp_path / "ckpt")
     assert done.returncode == 2 and "speaker name" in done.stderr and len(done.stderr.splitlines()) == 1
     assert not (tmp_path / "ckpt").exists() and not list(tmp_path.glob(".ckpt*"))
+    mine = tmp_path / "mine"  # a folder of the user's is never replaced
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    done = cli("export", run, "--speaker", "alice", "--out", mine)
+    assert done.returncode == 2 and "--out" in done.stderr and len(done.stderr.splitlines()) == 1
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"] and not list(tmp_path.glob(".mine*"))
 
 
 @pytest.mark.parametrize("method, merge", [("full", False), ("lora", False), ("qlora", True)])

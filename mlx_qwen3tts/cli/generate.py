@@ -20,7 +20,7 @@ from ..errors import InputError
 from .console import OneLineErrors, cli_errors
 from .flags import DEFAULT_MODEL, FLAGS, document_options
 from .batch import numbered_outputs, read_batch_file, run_batch
-from .options import Configs, Hearing, Model, Outputs, Speaking, Speech, Streaming, Voice
+from .options import Configs, Narration, Speaking, Streaming
 from .saved_voices import voice_file
 from .signals import closed_pipe_ends_quietly, signals_interrupt
 from .sinks import playable
@@ -146,22 +146,18 @@ def job_of(configs: Configs):
     from .longform import LongFormRun, check_long_form_options
 
     check_long_form_options(configs)
+    narration = dict(model=configs.model, voice=voice, speech=configs.speech, outputs=configs.outputs, hearing=hearing)
     if configs.longform.text_file is not None:
-        return LongFormRun(configs.model, voice, configs.speech, configs.outputs, configs.longform, hearing)
-    return Speak(configs.model, voice, configs.speech, configs.outputs, configs.streaming, hearing)
+        return LongFormRun(**narration, longform=configs.longform)
+    return Speak(**narration, streaming=configs.streaming)
 
 
 @dataclass(frozen=True)
-class Speak:
+class Speak(Narration):
     """--text, --text-stream or --batch-file spoken to --output, --codes-output or --play (or only --save-voice):
     inputs, then outputs, are checked before the model loads; then the voice, then the speech."""
 
-    model: Model
-    voice: Voice
-    speech: Speech
-    outputs: Outputs
     streaming: Streaming
-    hearing: Hearing
 
     @property
     def speaks(self) -> bool:

@@ -21,7 +21,7 @@ from ..longform.resume import fingerprint
 from ..longform.segments import UNTITLED
 from ..longform.writer import output_format
 from ..text.epub import EXTENSIONS as EPUB
-from .options import Hearing, LongForm, Model, Outputs, Speech, Voice
+from .options import LongForm, Narration, Speech
 
 
 
@@ -221,16 +221,11 @@ def _run_key(job, tts, doc, cast) -> str:
 
 
 @dataclass(frozen=True)
-class LongFormRun:
+class LongFormRun(Narration):
     """The job of `--text-file` (checked by `check_long_form_options`); the narrator is the command's voice
     (`cli.voice`), so the voice options mean what they always do."""
 
-    model: Model
-    voice: Voice
-    speech: Speech
-    outputs: Outputs
     longform: LongForm
-    hearing: Hearing
 
     def run(self):
         from .console import cli_errors

@@ -219,24 +219,32 @@ class Speaking:
 
 
 @dataclass(frozen=True)
-class Configs:
+class Narration:
+    """The configs every job that speaks takes: `cli.generate.Speak`, `cli.longform.LongFormRun` (each adds its
+    own) and the command line's `Configs`."""
+
+    model: Model
+    voice: Voice
+    speech: Speech
+    outputs: Outputs
+    hearing: Hearing
+
+
+@dataclass(frozen=True)
+class Configs(Narration):
     """One command line: which job it asks for (--list-speakers, --from-codes, --text-file, or speech) and
     the configs (`cli.generate.job_of` hands each job those it needs)."""
 
     list_speakers: bool
     from_codes: Optional[str]
-    model: Model
-    voice: Voice
-    speech: Speech
-    outputs: Outputs
     streaming: Streaming
     longform: LongForm
-    hearing: Hearing
 
     @classmethod
     def from_click(cls, opts: dict) -> "Configs":
         # a shell leaves ~ as it is in `--output=~/a.wav` and in quotes
         opts = opts | {name: _expanded(opts[name]) for name in PATH_OPTIONS if opts[name] is not None}
-        return cls(opts["list_speakers"], opts["from_codes"], Model.take(opts), Voice.take(opts), Speech.take(opts),
-                   Outputs.take(opts), Streaming.take(opts), LongForm.take(opts), Hearing.take(opts))
+        return cls(model=Model.take(opts), voice=Voice.take(opts), speech=Speech.take(opts), outputs=Outputs.take(opts),
+                   hearing=Hearing.take(opts), list_speakers=opts["list_speakers"], from_codes=opts["from_codes"],
+                   streaming=Streaming.take(opts), longform=LongForm.take(opts))
 

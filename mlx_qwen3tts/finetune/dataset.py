@@ -9,18 +9,18 @@
 
 `language` is a request language name ("english", ...) or "auto" (trained with the auto prefix, as upstream).
 A dataset is written into a temporary folder beside `out` and renamed into place, so a crash never leaves
-a half-written dataset under the name asked for.
+a half-written dataset under the name asked for; an existing `out` is replaced only when the caller says it
+is its own.
 """
 
 import json
-import os
-import shutil
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 from safetensors.numpy import load_file, save_file
+
+from ..outputs import folder_in_place
 
 FORMAT = 1
 
@@ -46,35 +46,28 @@ class Dataset:
         return np.mean(np.stack(vectors).astype(np.float32), axis=0)
 
 
-def write(out, items, meta: dict) -> Path:
-    """Write `items` (a list of `Item`) and `meta` as the dataset folder `out` (replaced only when complete)."""
+def write(out, items, meta: dict, replace: bool = False) -> Path:
+    """Write `items` (a list of `Item`) and `meta` as the dataset folder `out`, all at once; an existing `out` is
+    replaced only with `replace` (FileExistsError otherwise)."""
     out = Path(out)
     if not items:
         raise ValueError("no clips to write: the dataset would be empty")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
-        lines, codes, vectors, speakers = [], {}, {}, {}
-        for item in items:
-            codes[item.id] = np.ascontiguousarray(item.codes, dtype=np.int32)
-            vectors[item.id] = np.ascontiguousarray(item.speaker_vector, dtype=np.float32)
-            speakers.setdefault(item.speaker, []).append(vectors[item.id])
-            record = {k: v for k, v in asdict(item).items() if k not in ("codes", "speaker_vector")}
-            lines.append(json.dumps({**record, "frames": int(item.codes.shape[0])}, ensure_ascii=False))
-        for name, vs in speakers.items():
-            vectors[f"mean/{name}"] = np.mean(np.stack(vs), axis=0).astype(np.float32)
+    lines, codes, vectors, speakers = [], {}, {}, {}
+    for item in items:
+        codes[item.id] = np.ascontiguousarray(item.codes, dtype=np.int32)
+        vectors[item.id] = np.ascontiguousarray(item.speaker_vector, dtype=np.float32)
+        speakers.setdefault(item.speaker, []).append(vectors[item.id])
+        record = {k: v for k, v in asdict(item).items() if k not in ("codes", "speaker_vector")}
+        lines.append(json.dumps({**record, "frames": int(item.codes.shape[0])}, ensure_ascii=False))
+    for name, vs in speakers.items():
+        vectors[f"mean/{name}"] = np.mean(np.stack(vs), axis=0).astype(np.float32)
+    info = {**meta, "format": FORMAT, "items": len(items),
+            "speakers": {name: {"items": len(vs)} for name, vs in speakers.items()}}
+    with folder_in_place(out, replace=replace) as tmp:
         save_file(codes, str(tmp / "codes.safetensors"))
         save_file(vectors, str(tmp / "speakers.safetensors"))
         (tmp / "items.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        info = {**meta, "format": FORMAT, "items": len(items),
-                "speakers": {name: {"items": len(vs)} for name, vs in speakers.items()}}
         (tmp / "dataset.json").write_text(json.dumps(info, indent=1, ensure_ascii=False), encoding="utf-8")
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return out
 
 

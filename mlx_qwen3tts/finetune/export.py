@@ -16,13 +16,13 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
 import mlx.core as mx
 import numpy as np
 from ..errors import InputError
 from ..model.adapters import ADAPTER_CONFIG, ADAPTERS
+from ..outputs import folder_in_place
 from .train import LORA_KEYS, resume_options
 
 FIRST_SPEAKER_ROW = 3000
@@ -35,6 +35,8 @@ def export(run, speaker, out, merge: bool = False) -> Path:
     from ..model import checkpoint
 
     run, out = Path(run), Path(out)
+    if os.path.lexists(out):
+        raise InputError(f"{out} exists: export writes a new checkpoint folder; choose another name", field="out")
     if not all((run / name).exists() for name in ("state.json", "weights.safetensors", "speakers.safetensors")):
         raise ValueError(f"{run} holds no trained run (no checkpoint yet): train into it first")
     settings = resume_options(run)
@@ -113,10 +115,11 @@ def _merge(weights: dict, trained: dict, scale: float):
         weights[target] = merged.astype(weights[target].dtype)
 
 
-def _write(out: Path, folder: Path, config: dict, weights: dict, metadata: dict, adapters, settings) -> Path:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+def _write(out: Path, folder: Path, config: dict, weights: dict, metadata: dict, adapters=None, settings=None) -> Path:
+    """The checkpoint folder `out`, written beside it and renamed into place; `adapters` (with the run's LoRA
+    `settings`) kept as an adapter file when not merged."""
+    mx.eval(weights)
+    with folder_in_place(out) as tmp:
         for entry in folder.iterdir():
             if entry.name.startswith("model") and entry.name.endswith((".safetensors", ".safetensors.index.json")):
                 continue
@@ -124,17 +127,10 @@ def _write(out: Path, folder: Path, config: dict, weights: dict, metadata: dict,
                 continue
             (shutil.copytree if entry.is_dir() else shutil.copyfile)(entry, tmp / entry.name)
         (tmp / "config.json").write_text(json.dumps(config, indent=2, ensure_ascii=False), encoding="utf-8")
-        mx.eval(weights)
         mx.save_safetensors(str(tmp / "model.safetensors"), weights, metadata={**metadata} or {"format": "pt"})
         if adapters is not None:
             mx.save_safetensors(str(tmp / ADAPTERS), adapters)
             lora = {"rank": settings["lora_rank"], "scale": settings["lora_scale"], "dropout": 0.0,
                     "keys": list(LORA_KEYS)}
             (tmp / ADAPTER_CONFIG).write_text(json.dumps(lora, indent=1), encoding="utf-8")
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return out

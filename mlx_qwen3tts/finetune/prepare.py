@@ -478,7 +478,7 @@ def prepare(data, model, out, asr=None, language: Optional[str] = None, **option
         raise DatasetError(f"every clip of {data} was refused ({summary.lines()[0]}): nothing to train on")
     meta = {"made_by": MADE_BY, "model": str(model), "sample_rate": SAMPLE_RATE, "frame_rate": FRAME_RATE,
             "summary": {**asdict(summary), "hours": summary.hours}}
-    dataset.write(out, items, meta)
+    dataset.write(out, items, meta, replace=True)  # an existing `out` was checked above to be ours
     shutil.rmtree(work, ignore_errors=True)
     return summary
 

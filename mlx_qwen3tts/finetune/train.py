@@ -108,7 +108,7 @@ def train(model, data, out, **options) -> Path:
     speakers = {name: mx.array(data.mean_speaker(name)) for name in sorted({i.speaker for i in data.items})}
     try:
         _save_atomic(out / "speakers.safetensors", speakers)  # export's speaker vectors: the dataset's means
-        Trainer(base, train_set, val_set, plan, opts, out, settings, resumed).run()
+        Trainer(base, (train_set, val_set), plan, opts, out, settings, resumed).run()
     except BaseException:
         if not (out / "state.json").exists() and not resumed:  # nothing worth resuming: leave nothing
             shutil.rmtree(out, ignore_errors=True)
@@ -288,9 +288,11 @@ class Trainer:
     """The loop: micro-batches of the plan, gradients averaged over `grad_accum`, clipped, one AdamW update;
     a log line a step, a checkpoint each epoch, at the end and on Ctrl-C."""
 
-    def __init__(self, base: Base, train_set, val_set, plan: Plan, opts: Options, out: Path, settings: dict,
-                 resumed: bool):
-        self.base, self.talker, self.train_set, self.val_set = base, base.model.talker, train_set, val_set
+    def __init__(self, base: Base, sets: tuple, plan: Plan, opts: Options, out: Path, settings: dict,
+                 resumed: bool = False):
+        """`sets`: (the training items, the validation items)."""
+        self.base, self.talker = base, base.model.talker
+        self.train_set, self.val_set = sets
         self.plan, self.opts, self.out, self.settings = plan, opts, out, settings
         self.eos = base.config.talker_config.codec_eos_token_id
         self.optimizer = adamw(plan.schedule(), opts.weight_decay)

@@ -116,7 +116,8 @@ class DecodeLoop:
             store = RowStore(self.talker, self.graphs.vocab)
             store.slots = [None] * size
             store.make_room(1)
-            text, moving = mx.zeros((size, 1, store.hidden), store.dtype), mx.zeros((size,), mx.bool_)
+            shape = store.row_shape
+            text, moving = mx.zeros((size, 1, shape.hidden), shape.dtype), mx.zeros((size,), mx.bool_)
             for sampled in (False, True):
                 mx.eval(self.graphs.step[sampled](store.state, store.settings()[0], text, moving))
             if size >= max_rows:

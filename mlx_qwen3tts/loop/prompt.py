@@ -57,7 +57,10 @@ def build_prompt(talker, config: ModelConfig, target: TemplateIds, voice: Voice 
     body, eos, pad = target.body, specials.eos[None], specials.pad[None]
 
     if voice.ref_codes is not None:
-        parts_icl, trailing = _icl(talker, tc, voice, body, specials, streaming=streaming, text_complete=text_complete)
+        words = text(list(voice.ref_text_ids) + list(body))
+        if text_complete:
+            words = mx.concatenate([words, specials.eos[None]])
+        parts_icl, trailing = _icl(talker, tc, voice, words, specials, streaming=streaming)
         parts += parts_icl
     elif streaming:
         parts.append(text(body[:1]) + codec_track[-1:])
@@ -101,11 +104,9 @@ def _codec_track(talker, config: ModelConfig, voice: Voice, language: str) -> mx
     return mx.concatenate(track)
 
 
-def _icl(talker, tc, voice: Voice, body, specials: _Specials, *, streaming: bool, text_complete: bool):
-    """In-context cloning: the reference transcript and the target text over the reference codes."""
-    words = talker.text_embed(list(voice.ref_text_ids) + list(body))
-    if text_complete:
-        words = mx.concatenate([words, specials.eos[None]])
+def _icl(talker, tc, voice: Voice, words: mx.array, specials: _Specials, *, streaming: bool):
+    """In-context cloning: `words` (the reference transcript and the target text, embedded; its end if the text
+    is complete) over the reference codes."""
     codes = voice.ref_codes.astype(mx.int32)  # (T, 16)
     ref = talker.codec_embed(codes[:, 0])
     for q, table in enumerate(talker.code_predictor.model.codec_embedding):

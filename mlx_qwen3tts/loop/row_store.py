@@ -22,9 +22,9 @@ class RowStore:
 
     def __init__(self, talker, vocab: int):
         attn = talker.model.layers[0].self_attn
-        self.layers, self.vocab = len(talker.model.layers), vocab
-        self.kv_shape = (attn.n_kv_heads, attn.head_dim)
-        self.hidden, self.dtype = talker.model.norm.weight.shape[0], talker.model.norm.weight.dtype
+        norm = talker.model.norm.weight
+        self.row_shape = batch.RowShape(layers=len(talker.model.layers), kv_heads=attn.n_kv_heads,
+                                        head_dim=attn.head_dim, hidden=norm.shape[0], vocab=vocab, dtype=norm.dtype)
         self.slots: List[Optional[object]] = []  # the row in each slot (None: free)
         self.state: Optional[batch.BatchState] = None
         self._settings = None  # (settings arrays, any row sampled), made from the slots when needed
@@ -67,8 +67,7 @@ class RowStore:
             self._settings = None
         capacity = math.ceil(length / self.GROW) * self.GROW
         if self.state is None:
-            self.state = batch.empty(size, capacity, layers=self.layers, kv_heads=self.kv_shape[0],
-                                     head_dim=self.kv_shape[1], hidden=self.hidden, vocab=self.vocab, dtype=self.dtype)
+            self.state = batch.empty(size, capacity, self.row_shape)
             return True
         have_rows, have_capacity = self.state.x.shape[0], batch.capacity(self.state)
         if have_rows >= size and have_capacity >= capacity:

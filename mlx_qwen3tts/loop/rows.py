@@ -413,7 +413,7 @@ class Rows:
     def _send(self, moving: List[Row]):
         store = self.store
         store.make_room(max(r.length for r in self.rows) + 1)
-        zero = mx.zeros((store.hidden,), dtype=store.dtype)
+        zero = mx.zeros((store.row_shape.hidden,), dtype=store.row_shape.dtype)
         text = [zero] * len(store.slots)
         mask = np.zeros(len(store.slots), dtype=bool)
         for r in moving:

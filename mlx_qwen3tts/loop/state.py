@@ -24,12 +24,24 @@ class BatchState(NamedTuple):
     steps: mx.array  # (B,) frames generated
 
 
-def empty(rows: int, capacity: int, *, layers: int, kv_heads: int, head_dim: int, hidden: int, vocab: int,
-          dtype) -> BatchState:
+class RowShape(NamedTuple):
+    """What one row's arrays are made of: the talker's layers, KV heads and their width, hidden size, the
+    codebook-0 vocabulary and the dtype."""
+
+    layers: int
+    kv_heads: int
+    head_dim: int
+    hidden: int
+    vocab: int
+    dtype: mx.Dtype
+
+
+def empty(rows: int, capacity: int, shape: RowShape) -> BatchState:
     """A state of `rows` free rows with room for `capacity` KV positions (zeros)."""
-    kv = mx.zeros((rows, kv_heads, capacity, head_dim), dtype=dtype)
-    return BatchState(x=mx.zeros((rows, 1, hidden), dtype=dtype), lengths=mx.zeros((rows,), dtype=mx.int32),
-                      keys=[kv] * layers, values=[kv] * layers, seen=mx.zeros((rows, vocab), mx.bool_),
+    kv = mx.zeros((rows, shape.kv_heads, capacity, shape.head_dim), dtype=shape.dtype)
+    return BatchState(x=mx.zeros((rows, 1, shape.hidden), dtype=shape.dtype), lengths=mx.zeros((rows,), dtype=mx.int32),
+                      keys=[kv] * shape.layers, values=[kv] * shape.layers,
+                      seen=mx.zeros((rows, shape.vocab), mx.bool_),
                       rng=mx.zeros((rows, 2), dtype=mx.uint32), steps=mx.zeros((rows,), dtype=mx.int32))
 
 

@@ -23,7 +23,7 @@ NATIVE_TENS = ("", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔
 MONTHS = {6: "유월", 10: "시월"}
 # Counter words after which a number up to 99 is native: 세개, 두명, 다섯살, 세번째 (but 삼개월: months are Sino).
 COUNTERS = ("번째", "개(?!월)", "명", "마리", "살", "권", "잔", "병", "장", "벌", "켤레", "송이", "그루", "가지", "군데",
-            "사람", "시간", "곳", "달", "척", "채", "통", "자리")
+            "사람", "시간", "곳", "달", "척", "채", "통", "자리", "줄")
 CURRENCY = {"₩": "원", "KRW": "원", "krw": "원", "$": "달러", "US$": "달러", "USD": "달러", "HK$": "홍콩 달러",
             "€": "유로", "EUR": "유로", "¥": "엔", "JPY": "엔", "£": "파운드", "GBP": "파운드", "CNY": "위안",
             "CAD": "캐나다 달러", "NZD": "뉴질랜드 달러", "AUD": "호주 달러", "CHF": "스위스 프랑",
@@ -65,6 +65,20 @@ def _counted(m) -> str:
     if m.group(2).strip() == "번째" and n == 1:
         return "첫번째"
     return (native(n) if 0 < n < 100 else cardinal(m.group(1))) + m.group(2)
+
+
+# 번 counts times (native: 하루에 세 번, 두 번씩) after a span "...에" or before a word of amount; else it
+# numbers a thing (Sino: 3번 출구, 2번 버스, 5번 선수).
+_TIMES_AFTER = ("씩", "이나", "정도", "쯤", "이상", "이하", "더", "만에", "도", "째")
+
+
+def _times(m) -> str:
+    before = m.string[max(0, m.start() - 2):m.start()].rstrip()
+    after = m.string[m.end():m.end() + 3].lstrip()
+    n = int(m.group(1))
+    if 0 < n < 100 and (before.endswith("에") or after.startswith(_TIMES_AFTER)):
+        return native(n) + m.group(2)
+    return cardinal(m.group(1)) + m.group(2)
 
 
 def hour(h: int) -> str:
@@ -190,14 +204,17 @@ read = Reader([
     # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
     (r"((?:자리|번호)\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
+    (r"(?<=\d)\s?[–—~〜～-]\s?(?=\d+(?:\.\d+)?\s?%)", "에서 "),  # 0–15%: 영에서 십오 퍼센트
     (r"(?<=[\d일월년시분초])\s?[〜～~]\s?(?=\d)", " 부터 "),
     (r"(?<=요일)\s?[〜～~]\s?", " 부터 "),  # 3.4(월)〜3.8(금)
-    (r"(?<=[일월년시분초])\s?[–—-]\s?(?=\d)", " 부터 "),  # 15일-20일
+    # 15일-20일; but "다시 -5%": a hyphen with a space before and none after is a minus sign
+    (r"(?<=[일월년시분초])(?:\s?[–—]\s?|-\s?|\s-\s)(?=\d)", " 부터 "),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
     (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])", _time),
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"),  # 3:2
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
-    (r"(-)?(" + NUMBER + r")\s?%", lambda m: ("마이너스 " if m.group(1) else "") + cardinal(m.group(2)) + " 퍼센트"),
+    (r"((?<![\w.])[-+])?(" + NUMBER + r")\s?%",
+     lambda m: {"-": "마이너스 ", "+": "플러스 ", None: ""}[m.group(1)] + cardinal(m.group(2)) + " 퍼센트"),
     (r"(-|마이너스)?(?<![\d/.])(?:(\d+)(과|와))?(√)?(\d+)\s?/\s?(√)?(\d+)(?![\d/.])"
      r"(?:(" + UNIT + r")(?![A-Za-z])|" + PARTICLE[:-1] + ")?", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
@@ -205,6 +222,7 @@ read = Reader([
     # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시
     (r"(?<=제)(\d+)", lambda m: cardinal(m.group(1))),
     (r"(?<![\d.,])(\d{1,2})(\s?장)", _chapter),  # 1장 서론 (a chapter), 종이 1장 (a sheet)
+    (r"(?<![\d.,])(\d{1,2})(\s?번)(?![째호지])", _times),  # 하루에 3번 세 번, 3번 출구 삼 번
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:[-~〜～]|부터)\s?\d{1,2}\s?(?:" + "|".join(COUNTERS) + "))",
      lambda m: native(int(m.group(1))) if int(m.group(1)) else m.group(1)),
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:" + "|".join(COUNTERS) + r"))(\s?(?:" + "|".join(COUNTERS) + "))",

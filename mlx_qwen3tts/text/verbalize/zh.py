@@ -169,6 +169,11 @@ def _year(m) -> str:
     return era + integer(int(year), "年" + m.string[m.end():m.end() + 1]) + "年"
 
 
+def _era(m) -> str:
+    era = "公元前" if m.group(3)[0] in "bB" else "公元"
+    return era + digits(m.group(1), DIGITS) + "年" + (m.group(2) or "年")[1:]
+
+
 read = Reader([
     (DOTTED_DATE, _dotted_date),  # 2024.03.05.
     (r"(?<![\d./])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d./])", _date_dmy),
@@ -188,9 +193,16 @@ read = Reader([
     (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
     (r"(给)(\d{3,})(?=打)", _phone),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
+    # 1 + 16%, 1 x 2, 128 x 128: 加 and 乘 between numbers, before a percent takes its number (not 0x1F)
+    (r"(?<=\d)\s?\+\s?(?=\d)", "加"),
+    (r"(?<!\b0)(?<=\d)\s?[xX×]\s?(?=\d)", "乘"),
     (r"(-|负)?(" + NUMBER + r")\s?([%‰])", _percent),
     (r"(-|负)?(?<![\d/.])(?:(\d+)又)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(km/h|" + UNIT + r")(?![A-Za-z²³/])", _measure),
+    # an era written after the year, as English writes it (2334bc, 1823年3月bc): said before it, 公元前/公元
+    (r"(?i)(?<![\d.])(\d{1,4})(年(?:\d{1,2}月(?:\d{1,2}[日号])?)?)?\s?(b\.?c\.?|a\.?d\.?)(?![A-Za-z])", _era),
+    (r"(?<=\d)w(?![A-Za-z])", "万"),  # 300w: 万 as written in chat
+    (r"(?<=[A-Z])2(?=[A-Z])", " to "),  # B2B, O2O
     (r"(公元前|公元|纪元|西元)?(?<!\d)(\d+) ?年(?=(\d{1,2}月))?", _year),  # "于 1993 年": spaced as in mixed text
     (r"(?<!\d)(\d0)(?=后)", lambda m: digits(m.group(1), DIGITS)),  # 90后: a generation
     (r"(?<![\d.])0(\d)(?=[月日号时点分秒])", lambda m: integer(int(m.group(1)))),  # 08月 八月

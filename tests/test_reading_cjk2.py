@@ -1,0 +1,50 @@
+"""Issue 63 for Chinese, Korean and Japanese, second round, on sentences of our own: each class as a native
+reader would state it, seen in Python (`normalize`, `text.spoken`) and on the command line's dry run (`--dry-run`
+prints each piece as it will be spoken; no model is loaded).
+
+Classes: Korean 번 counts times with native numbers after a span ("하루에 3번" 세 번) or before a word of amount
+("2번씩"), but numbers a thing with Sino-Korean ones ("3번 출구" 삼 번); 줄 (lines) is a native counter; a sign
+before a percentage is said (플러스, 마이너스); a range of percentages is said "에서"; Chinese 加 and 乘 between
+numbers ("1 + 16%", "128 x 128"); Chinese letter-2-letter business words (B2B "B to B"), 万 written "w" after a
+number, and a year with its era written after it ("2334bc" 公元前)."""
+
+import pytest
+
+from test_reading_e2e import dry_run, folded
+
+# (language, written, words that must be said, words that must not) - what today's main says wrong in must_not
+CASES = [
+    ("ko", "이 약은 하루에 3번 드시고, 2번씩 나눠서 바르세요.", ["하루에 세번", "두번씩"], ["삼번 드", "이번씩"]),
+    ("ko", "지하철 3번 출구로 나와서 5번 버스를 타세요.", ["삼번 출구", "오번 버스"], ["세번 출구", "다섯번"]),
+    ("ko", "편지는 4줄로 쓰고 문단 사이는 2줄 띄웁니다.", ["네줄로", "두줄"], ["사줄", "이줄"]),
+    ("ko", "가격이 +20% 올랐다가 다시 -5% 내렸다.", ["플러스 이십 퍼센트", "마이너스 오 퍼센트"], ["+"]),
+    ("ko", "할인율은 10~30%입니다.", ["십에서 삼십 퍼센트"], ["부터"]),
+    ("zh", "这张桌子长 2 x 3 米，总价是 100 + 5% 的税。", ["二乘三米", "一百加百分之五"], ["x", "+"]),
+    ("zh", "屏幕分辨率为 1920 x 1080。", ["一千九百二十乘一千零八十"], ["x"]),
+    ("zh", "公司做B2B和O2O业务。", ["B to B", "O to O"], ["B二B"]),
+    ("zh", "这部电影票房300w。", ["三百万"], ["三百w"]),
+    ("zh", "这座城建于2334bc。", ["公元前二三三四年"], ["bc"]),
+]
+
+
+@pytest.mark.parametrize("language, written, must, must_not", CASES, ids=[c[1][:20] for c in CASES])
+def test_each_class_is_read_right_in_python(language, written, must, must_not):
+    from mlx_qwen3tts.text import spoken
+    from mlx_qwen3tts.text.normalize import normalize
+
+    for said in (spoken(written, language), normalize(written, language)):
+        assert all(folded(word) in folded(said) for word in must), said
+        assert not any(word in said for word in must_not), said
+
+
+@pytest.mark.parametrize("language", sorted({c[0] for c in CASES}))
+def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
+    cases = [c for c in CASES if c[0] == language]
+    source = tmp_path / "cases.txt"  # one paragraph a case
+    source.write_text("\n\n".join(written for _, written, _, _ in cases) + "\n", encoding="utf-8")
+    rc, lines, err = dry_run("--text-file", source, "--language", language)
+    assert rc == 0, err
+    said = " ".join(lines)
+    for _, written, must, must_not in cases:
+        assert all(folded(word) in folded(said) for word in must), (written, said)
+        assert not any(word in said for word in must_not), (written, said)

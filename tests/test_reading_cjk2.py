@@ -6,7 +6,8 @@ Classes: Korean 번 counts times with native numbers after a span ("하루에 3�
 ("2번씩"), but numbers a thing with Sino-Korean ones ("3번 출구" 삼 번); 줄 (lines) is a native counter; a sign
 before a percentage is said (플러스, 마이너스); a range of percentages is said "에서"; Chinese 加 and 乘 between
 numbers ("1 + 16%", "128 x 128"); Chinese letter-2-letter business words (B2B "B to B"), 万 written "w" after a
-number, and a year with its era written after it ("2334bc" 公元前)."""
+number, a year with its era written after it ("2334bc" 公元前), and a month written with two digits before a
+day or a year (06-15, 08/2015: a count is never written 08) or in a day-month-year date (05.03.2030)."""
 
 import pytest
 
@@ -24,6 +25,8 @@ CASES = [
     ("zh", "公司做B2B和O2O业务。", ["B to B", "O to O"], ["B二B"]),
     ("zh", "这部电影票房300w。", ["三百万"], ["三百w"]),
     ("zh", "这座城建于2334bc。", ["公元前二三三四年"], ["bc"]),
+    ("zh", "合同于08/2015签署，每年的06-15续约，截止05.03.2030。",
+     ["二零一五年八月", "六月十五日", "二零三零年五月三日"], ["分之二", "到十五", "五点"]),
 ]
 
 

@@ -98,13 +98,13 @@ def _dotted_date(m) -> str:
     return _said_date(m.group("y"), month, day) + kept_end(m)
 
 
-def _date_dmy(m) -> str:
+def _date_dmy(m, first: str, second: str, year: str) -> str:
     """03/07/2025: month first (三月七日) unless the first number can only be a day (29/12/2000)."""
-    a, b = int(m.group(1)), int(m.group(2))
+    a, b = int(first), int(second)
     month, day = (a, b) if a <= 12 else (b, a)
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return m.group(0)
-    return _said_date(m.group(3), month, day)
+    return _said_date(year, month, day)
 
 
 def _month_days(m) -> str:
@@ -176,7 +176,13 @@ def _era(m) -> str:
 
 read = Reader([
     (DOTTED_DATE, _dotted_date),  # 2024.03.05.
-    (r"(?<![\d./])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d./])", _date_dmy),
+    (r"(?<![\d./-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?![\d./-])",
+     lambda m: _date_dmy(m, m.group(1), m.group(3), m.group(4))),  # 03/07/2025, 08-08-2008
+    # a month written with two digits before a year (08/2008) or a day (08-08): a count is never written 08
+    (r"(?<![\d./-])(0[1-9]|1[0-2])[/.](\d{4})(?![\d./-])",
+     lambda m: digits(m.group(2), DIGITS) + "年" + integer(int(m.group(1))) + "月"),
+    (r"(?<![\d./-])(0[1-9])[-/.](0[1-9]|[12]\d|3[01])(?![\d./-])",
+     lambda m: integer(int(m.group(1))) + "月" + integer(int(m.group(2))) + "日"),
     (r"(?<![\d.,/-])(\d{4})\s?[-–—〜～~]\s?(\d{4})(?=\s?年)",
      lambda m: digits(m.group(1), DIGITS) + "到" + digits(m.group(2), DIGITS)),  # 2024-2025年
     (MONTH_DAYS, _month_days),

@@ -186,7 +186,7 @@ def _measure(m) -> str:
     return f"{sign}{cardinal(m.group(2))} {unit_words(m.group(3))}"
 
 
-read = Reader([
+_read_numbers = Reader([
     (DOTTED_DATE, _dotted_date),  # 2024.03.05., 2024. 3. 5.
     (r"(?<![\d.])(?P<m>\d{1,2})\.(?P<d>\d{1,2})\.?(?=\s?[(（][월화수목금토일])",
      lambda m: f"{month_name(int(m.group('m')))} {cardinal(m.group('d'))}일" if 1 <= int(m.group("m")) <= 12
@@ -237,3 +237,28 @@ read = Reader([
     (NUMBER, lambda m: digits(m.group(0), DIGITS) if len(m.group(0)) > 1 and m.group(0)[0] == "0"
      and m.group(0)[1] != "." else cardinal(m.group(0))),
 ])
+
+
+# File names and bare host names: a dot is 닷, and a short label after it (a domain, a file's type) is spelled in Hangul
+# letter names (hotmail 닷 디이, 사진 닷 제이피지), but for those said as words (닷컴, 닷넷, 앱).
+LETTERS = dict(zip("abcdefghijklmnopqrstuvwxyz", ("에이", "비", "씨", "디", "이", "에프", "지", "에이치", "아이", "제이",
+                                                 "케이", "엘", "엠", "엔", "오", "피", "큐", "알", "에스", "티", "유",
+                                                 "브이", "더블유", "엑스", "와이", "제트")))
+LABEL_WORDS = {"com": "컴", "net": "넷", "app": "앱"}
+# the last label of a host or file name read so without "@" or "www." before it (nvidia.co.kr, 사진.jpg)
+_ENDINGS = ("com|net|org|kr|jp|cn|de|fr|it|uk|us|io|app|jpg|jpeg|png|gif|pdf|txt|docx?|xlsx?|pptx?|hwp|zip|mp3|mp4|"
+            "wav|csv|html?|exe")
+_FILE_OR_HOST = re.compile(r"(?<=\w)\.((?:[A-Za-z]{2,4}\.)*(?i:" + _ENDINGS + r"))(?![\w.])")
+_LABEL_AFTER_DOT = re.compile(r"(?<=닷 )([A-Za-z]{2,4})(?![\w])")
+
+
+def label(word: str) -> str:
+    low = word.lower()
+    return LABEL_WORDS.get(low) or "".join(LETTERS[c] for c in low)
+
+
+def read(text: str) -> str:
+    if "." in text or "닷 " in text:
+        text = _FILE_OR_HOST.sub(lambda m: "".join(" 닷 " + p for p in m.group(1).split(".")), text)
+        text = _LABEL_AFTER_DOT.sub(lambda m: label(m.group(1)), text)
+    return _read_numbers(text)

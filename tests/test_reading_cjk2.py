@@ -7,7 +7,7 @@ Classes: Korean 번 counts times with native numbers after a span ("하루에 3�
 before a percentage is said (플러스, 마이너스); a range of percentages is said "에서"; a dot in a file name or a bare host name (no e-mail) is 닷 and a short label after it spelled
 in Hangul letter names (보고서 닷 디오씨엑스, seoul 닷 지오 닷 케이알), but 닷컴, 닷넷; Chinese 加 and 乘 between
 numbers ("1 + 16%", "128 x 128"); Chinese letter-2-letter business words (B2B "B to B"), 万 written "w" after a
-number, a year with its era written after it ("2334bc" 公元前), and a month written with two digits before a
+number, Japanese mixed numbers written with a space (2 1/2 二と二分の一), a year with its era written after it ("2334bc" 公元前), and a month written with two digits before a
 day or a year (06-15, 08/2015: a count is never written 08) or in a day-month-year date (05.03.2030)."""
 
 import pytest
@@ -23,6 +23,7 @@ CASES = [
     ("ko", "할인율은 10~30%입니다.", ["십에서 삼십 퍼센트"], ["부터"]),
     ("ko", "보고서.docx 파일을 첨부하고 결과는 seoul.go.kr 또는 naver.com 에 올리세요.",
      ["보고서 닷 디오씨엑스", "seoul 닷 지오 닷 케이알", "naver 닷컴"], [".docx", ".kr"]),
+    ("ja", "小麦粉を2 1/2カップ、砂糖を1/3カップ入れます。", ["二と二分の一カップ", "三分の一カップ"], ["二 二分の一"]),
     ("zh", "这张桌子长 2 x 3 米，总价是 100 + 5% 的税。", ["二乘三米", "一百加百分之五"], ["x", "+"]),
     ("zh", "屏幕分辨率为 1920 x 1080。", ["一千九百二十乘一千零八十"], ["x"]),
     ("zh", "公司做B2B和O2O业务。", ["B to B", "O to O"], ["B二B"]),

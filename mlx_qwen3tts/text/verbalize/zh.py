@@ -120,6 +120,8 @@ def _time(m) -> str:
     h, mi, sec, half = int(m.group(1)), int(m.group(2)), m.group(3), (m.group(4) or "").lower()
     if h > 24 or mi > 59 or (sec and int(sec) > 59):  # 78:96 is a score
         return integer(h) + "比" + integer(mi) + ("比" + integer(int(sec)) if sec else "")
+    if half and half[0] == "p" and 12 < h < 24:  # 13:10pm: the afternoon's hour as 下午 says it (下午一点十分)
+        h -= 12
     said = ("两" if h == 2 else integer(h)) + "点"
     if mi or sec:
         said += ("零" if 0 < mi < 10 else "") + integer(mi) + "分"

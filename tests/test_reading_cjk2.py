@@ -7,7 +7,7 @@ Classes: Korean 번 counts times with native numbers after a span ("하루에 3�
 before a percentage is said (플러스, 마이너스); a range of percentages is said "에서"; a dot in a file name or a bare host name (no e-mail) is 닷 and a short label after it spelled
 in Hangul letter names (보고서 닷 디오씨엑스, seoul 닷 지오 닷 케이알), but 닷컴, 닷넷; Chinese 加 and 乘 between
 numbers ("1 + 16%", "128 x 128"); Chinese letter-2-letter business words (B2B "B to B"), 万 written "w" after a
-number, Japanese mixed numbers written with a space (2 1/2 二と二分の一), an afternoon hour written 15:30pm said 下午三点 (never 下午十五点), a year with its era written after it ("2334bc" 公元前), and a month written with two digits before a
+number, Japanese mixed numbers written with a space (2 1/2 二と二分の一), an afternoon hour written 15:30pm said 下午三点 (never 下午十五点), a slashed triple after a word for a date a date with a two-digit year (日期为24/3/15), a year with its era written after it ("2334bc" 公元前), and a month written with two digits before a
 day or a year (06-15, 08/2015: a count is never written 08) or in a day-month-year date (05.03.2030)."""
 
 import pytest
@@ -30,6 +30,7 @@ CASES = [
     ("zh", "这部电影票房300w。", ["三百万"], ["三百w"]),
     ("zh", "这座城建于2334bc。", ["公元前二三三四年"], ["bc"]),
     ("zh", "会议在15:30pm开始。", ["下午三点三十分"], ["十五点"]),
+    ("zh", "发票日期为24/3/15，请核对。", ["二四年三月十五日"], ["十五分之", "/"]),
     ("zh", "合同于08/2015签署，每年的06-15续约，截止05.03.2030。",
      ["二零一五年八月", "六月十五日", "二零三零年五月三日"], ["分之二", "到十五", "五点"]),
 ]

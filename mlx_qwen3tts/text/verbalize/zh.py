@@ -16,7 +16,7 @@ choice is stated here and in docs/text_cjk.md:
 
 import re
 
-from .cjk import DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days, number, parse
+from .cjk import DATE_WORDS, DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days, number, parse
 
 DIGITS = "零一二三四五六七八九"
 PHONE_DIGITS = "零幺二三四五六七八九"
@@ -107,6 +107,14 @@ def _date_dmy(m, first: str, second: str, year: str) -> str:
     return _said_date(year, month, day)
 
 
+def _short_date(m) -> str:
+    """After a word for a date (日期是12/2/2), a slashed triple is year (two digits), month and day."""
+    month, day = int(m.group(2)), int(m.group(3))
+    if not (1 <= month <= 12 and 1 <= day <= 31 and DATE_WORDS.search(m.string[max(0, m.start() - 12):m.start()])):
+        return m.group(0)
+    return _said_date(m.group(1), month, day)
+
+
 def _month_days(m) -> str:
     """(4.2〜9): 四月二日到九日; a range of numbers where no date is meant (4.2〜9 四点二到九)."""
     if not month_days(m):
@@ -178,6 +186,7 @@ def _era(m) -> str:
 
 read = Reader([
     (DOTTED_DATE, _dotted_date),  # 2024.03.05.
+    (r"(?<![\d./-])(\d{2})/(\d{1,2})/(\d{1,2})(?![\d./-])", _short_date),  # 日期是12/2/2
     (r"(?<![\d./-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?![\d./-])",
      lambda m: _date_dmy(m, m.group(1), m.group(3), m.group(4))),  # 03/07/2025, 08-08-2008
     # a month written with two digits before a year (08/2008) or a day (08-08): a count is never written 08

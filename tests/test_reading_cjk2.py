@@ -3,7 +3,8 @@ reader would state it, seen in Python (`normalize`, `text.spoken`) and on the co
 prints each piece as it will be spoken; no model is loaded).
 
 Classes: Korean 번 counts times with native numbers after a span ("하루에 3번" 세 번) or before a word of amount
-("2번씩"), but numbers a thing with Sino-Korean ones ("3번 출구" 삼 번); 줄 (lines) is a native counter; a sign
+("2번씩"), but numbers a thing with Sino-Korean ones ("3번 출구" 삼 번); 줄 (lines) is a native counter; N장 closing a title line after a noun no sheet is names a part of a
+document ("설치 방법 3장" 삼장), after one (사진, 표, 티켓) counts sheets (사진 2장 두장); a sign
 before a percentage is said (플러스, 마이너스); a range of percentages is said "에서"; a dot in a file name or a bare host name (no e-mail) is 닷 and a short label after it spelled
 in Hangul letter names (보고서 닷 디오씨엑스, seoul 닷 지오 닷 케이알), but 닷컴, 닷넷; Chinese 加 and 乘 between
 numbers ("1 + 16%", "128 x 128"); Chinese letter-2-letter business words (B2B "B to B"), 万 written "w" after a
@@ -20,6 +21,7 @@ CASES = [
     ("ko", "지하철 3번 출구로 나와서 5번 버스를 타세요.", ["삼번 출구", "오번 버스"], ["세번 출구", "다섯번"]),
     ("ko", "편지는 4줄로 쓰고 문단 사이는 2줄 띄웁니다.", ["네줄로", "두줄"], ["사줄", "이줄"]),
     ("ko", "가격이 +20% 올랐다가 다시 -5% 내렸다.", ["플러스 이십 퍼센트", "마이너스 오 퍼센트"], ["+"]),
+    ("ko", "사용자 안내서, 설치 방법 3장\n\n준비물: 사진 2장", ["방법 삼장", "사진 두장"], ["세장", "이장"]),
     ("ko", "할인율은 10~30%입니다.", ["십에서 삼십 퍼센트"], ["부터"]),
     ("ko", "보고서.docx 파일을 첨부하고 결과는 seoul.go.kr 또는 naver.com 에 올리세요.",
      ["보고서 닷 디오씨엑스", "seoul 닷 지오 닷 케이알", "naver 닷컴"], [".docx", ".kr"]),

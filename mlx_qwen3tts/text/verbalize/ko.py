@@ -116,6 +116,11 @@ def _month_days(m) -> str:
     return f"{month_name(int(g['m']))} {cardinal(g['d'])}일 부터 {second}"
 
 
+# Things counted in sheets (장): a number after one of them at the end of a line counts them (사진 2장).
+SHEETS = ("종이", "사진", "표", "티켓", "카드", "우표", "엽서", "편지", "지폐", "쿠폰", "수건", "접시", "타일", "유리",
+          "이불", "담요", "용지", "서류", "도화지", "스티커", "입장권", "영수증", "장")
+
+
 def _chapter(m) -> str:
     """A number before 장: a chapter's, Sino-Korean, where it heads a line or is followed by a reference
     (1장 서론, 2장에서, 3장 참조, 1장부터); else a count of sheets, native (종이 한장, 사진 두장을)."""
@@ -126,7 +131,11 @@ def _chapter(m) -> str:
     # a heading: first on its line, and the line no sentence ("3장 남았어요." counts sheets)
     heads = not m.string[start:m.start()].strip(" \t#*-") and not line_rest.endswith((".", "!", "?", "다", "요"))
     after = m.string[m.end():m.end() + 3]
-    if heads or after.startswith(("에서", " 참조", " 참고", "부터")):
+    # last on a title line (no sentence) after a noun no sheet is: a part of a document (함수 목록 2장)
+    before = m.string[start:m.start()].split()
+    closes = (not line_rest and before and not before[-1].endswith(SHEETS)
+              and not m.string[start:m.start()].rstrip().endswith((".", "!", "?", "다", "요")))
+    if heads or closes or after.startswith(("에서", " 참조", " 참고", "부터")):
         return cardinal(n) + word
     return _counted(m)
 

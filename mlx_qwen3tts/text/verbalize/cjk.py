@@ -87,7 +87,7 @@ DOTTED_DATE = r"(?<![\d.])(?P<y>\d{4})\.\s?(?P<m>\d{1,2})\.\s?(?P<d>\d{1,2})(?P<
 MONTH_DAYS = (r"(?<![\d.])(?P<m>\d{1,2})\.(?P<d>\d{1,2})\.?\s?〜\s?(?:(?P<m2>\d{1,2})\.)?(?P<d2>\d{1,2})\.?"
               r"(?![\d.%])")
 # words before a date, in the three languages: 기간 (period), 일시, 일정, 期间, 日期, 期限, 期間, 日程 ...
-_DATE_WORDS = re.compile(r"(?:기간|일시|일정|일자|날짜|기한|접수|期间|日期|时间|期限|截止|期間|日程|日時)\s*[:：]?\s*[(（]?\s*$")
+DATE_WORDS = re.compile(r"(?:기간|일시|일정|일자|날짜|기한|접수|期间|日期|时间|期限|截止|期間|日程|日時)\s*(?:[:：]|是|为)?\s*[(（]?\s*$")
 _WEEKDAY_AFTER = re.compile(r"\s?[(（][月火水木金土日월화수목금토일一二三四五六]")
 
 
@@ -99,7 +99,7 @@ def month_days(m) -> bool:
             and (g["m2"] is None or 1 <= int(g["m2"]) <= 12)):
         return False
     before, after = m.string[max(0, m.start() - 12):m.start()], m.string[m.end():m.end() + 3]
-    return (before.endswith(("(", "（")) and after.startswith((")", "）")) or bool(_DATE_WORDS.search(before))
+    return (before.endswith(("(", "（")) and after.startswith((")", "）")) or bool(DATE_WORDS.search(before))
             or bool(_WEEKDAY_AFTER.match(after)))
 
 

@@ -93,7 +93,7 @@ def _money(m) -> str:
 
 def _fraction(m) -> str:
     sign = "マイナス" if m.group(1) else ""
-    whole = cardinal(m.group(2)) + m.group(3) if m.group(2) else ""
+    whole = cardinal(m.group(2)) + m.group(3).replace(" ", "と") if m.group(2) else ""  # 1 1/2: a mixed number
     root = "ルート" if m.group(4) else ""
     return sign + whole + cardinal(m.group(6)) + "分の" + root + cardinal(m.group(5))
 
@@ -124,7 +124,7 @@ read = Reader([
     (r"(?<![\d.-])(?:0120|0800)-\d{3}-\d{3}(?![\d.-])", _phone),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|億|兆)?", _money),
     (r"(-)?(" + NUMBER + r")\s?%", lambda m: ("マイナス" if m.group(1) else "") + cardinal(m.group(2)) + "パーセント"),
-    (r"(-|マイナス)?(?<![\d/.])(?:(\d+)(と|荷))?(√)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
+    (r"(-|マイナス)?(?<![\d/.])(?:(\d+)(と|荷| ))?(√)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³/])", _measure),
     (r"(?<=[\d日月年旬代紀半頭末期時分秒])\s?[〜～~]\s?(?=\d|同|午前|午後|" + ERA + ")", "から"),
     (r"(?<=[日月年時分秒])\s?[–—-]\s?(?=\d)", "から"),  # 3月20日-25日

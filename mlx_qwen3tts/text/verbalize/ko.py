@@ -23,7 +23,7 @@ NATIVE_TENS = ("", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔
 MONTHS = {6: "유월", 10: "시월"}
 # Counter words after which a number up to 99 is native: 세개, 두명, 다섯살, 세번째 (but 삼개월: months are Sino).
 COUNTERS = ("번째", "개(?!월)", "명", "마리", "살", "권", "잔", "병", "장", "벌", "켤레", "송이", "그루", "가지", "군데",
-            "사람", "시간", "곳", "달", "척", "채", "통", "자리")
+            "사람", "시간", "곳", "달", "척", "채", "통", "자리", "줄")
 CURRENCY = {"₩": "원", "KRW": "원", "krw": "원", "$": "달러", "US$": "달러", "USD": "달러", "HK$": "홍콩 달러",
             "€": "유로", "EUR": "유로", "¥": "엔", "JPY": "엔", "£": "파운드", "GBP": "파운드", "CNY": "위안",
             "CAD": "캐나다 달러", "NZD": "뉴질랜드 달러", "AUD": "호주 달러", "CHF": "스위스 프랑",
@@ -67,6 +67,20 @@ def _counted(m) -> str:
     return (native(n) if 0 < n < 100 else cardinal(m.group(1))) + m.group(2)
 
 
+# 번 counts times (native: 하루에 세 번, 두 번씩) after a span "...에" or before a word of amount; else it
+# numbers a thing (Sino: 3번 출구, 2번 버스, 5번 선수).
+_TIMES_AFTER = ("씩", "이나", "정도", "쯤", "이상", "이하", "더", "만에", "도", "째")
+
+
+def _times(m) -> str:
+    before = m.string[max(0, m.start() - 2):m.start()].rstrip()
+    after = m.string[m.end():m.end() + 3].lstrip()
+    n = int(m.group(1))
+    if 0 < n < 100 and (before.endswith("에") or after.startswith(_TIMES_AFTER)):
+        return native(n) + m.group(2)
+    return cardinal(m.group(1)) + m.group(2)
+
+
 def hour(h: int) -> str:
     return native(h) if 1 <= h <= 12 else cardinal(str(h))
 
@@ -102,6 +116,11 @@ def _month_days(m) -> str:
     return f"{month_name(int(g['m']))} {cardinal(g['d'])}일 부터 {second}"
 
 
+# Things counted in sheets (장): a number after one of them at the end of a line counts them (사진 2장).
+SHEETS = ("종이", "사진", "표", "티켓", "카드", "우표", "엽서", "편지", "지폐", "쿠폰", "수건", "접시", "타일", "유리",
+          "이불", "담요", "용지", "서류", "도화지", "스티커", "입장권", "영수증", "장")
+
+
 def _chapter(m) -> str:
     """A number before 장: a chapter's, Sino-Korean, where it heads a line or is followed by a reference
     (1장 서론, 2장에서, 3장 참조, 1장부터); else a count of sheets, native (종이 한장, 사진 두장을)."""
@@ -112,7 +131,11 @@ def _chapter(m) -> str:
     # a heading: first on its line, and the line no sentence ("3장 남았어요." counts sheets)
     heads = not m.string[start:m.start()].strip(" \t#*-") and not line_rest.endswith((".", "!", "?", "다", "요"))
     after = m.string[m.end():m.end() + 3]
-    if heads or after.startswith(("에서", " 참조", " 참고", "부터")):
+    # last on a title line (no sentence) after a noun no sheet is: a part of a document (함수 목록 2장)
+    before = m.string[start:m.start()].split()
+    closes = (not line_rest and before and not before[-1].endswith(SHEETS)
+              and not m.string[start:m.start()].rstrip().endswith((".", "!", "?", "다", "요")))
+    if heads or closes or after.startswith(("에서", " 참조", " 참고", "부터")):
         return cardinal(n) + word
     return _counted(m)
 
@@ -172,7 +195,7 @@ def _measure(m) -> str:
     return f"{sign}{cardinal(m.group(2))} {unit_words(m.group(3))}"
 
 
-read = Reader([
+_read_numbers = Reader([
     (DOTTED_DATE, _dotted_date),  # 2024.03.05., 2024. 3. 5.
     (r"(?<![\d.])(?P<m>\d{1,2})\.(?P<d>\d{1,2})\.?(?=\s?[(（][월화수목금토일])",
      lambda m: f"{month_name(int(m.group('m')))} {cardinal(m.group('d'))}일" if 1 <= int(m.group("m")) <= 12
@@ -190,14 +213,17 @@ read = Reader([
     # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
     (r"((?:자리|번호)\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
+    (r"(?<=\d)\s?[–—~〜～-]\s?(?=\d+(?:\.\d+)?\s?%)", "에서 "),  # 0–15%: 영에서 십오 퍼센트
     (r"(?<=[\d일월년시분초])\s?[〜～~]\s?(?=\d)", " 부터 "),
     (r"(?<=요일)\s?[〜～~]\s?", " 부터 "),  # 3.4(월)〜3.8(금)
-    (r"(?<=[일월년시분초])\s?[–—-]\s?(?=\d)", " 부터 "),  # 15일-20일
+    # 15일-20일; but "다시 -5%": a hyphen with a space before and none after is a minus sign
+    (r"(?<=[일월년시분초])(?:\s?[–—]\s?|-\s?|\s-\s)(?=\d)", " 부터 "),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
     (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])", _time),
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"),  # 3:2
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
-    (r"(-)?(" + NUMBER + r")\s?%", lambda m: ("마이너스 " if m.group(1) else "") + cardinal(m.group(2)) + " 퍼센트"),
+    (r"((?<![\w.])[-+])?(" + NUMBER + r")\s?%",
+     lambda m: {"-": "마이너스 ", "+": "플러스 ", None: ""}[m.group(1)] + cardinal(m.group(2)) + " 퍼센트"),
     (r"(-|마이너스)?(?<![\d/.])(?:(\d+)(과|와))?(√)?(\d+)\s?/\s?(√)?(\d+)(?![\d/.])"
      r"(?:(" + UNIT + r")(?![A-Za-z])|" + PARTICLE[:-1] + ")?", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
@@ -205,6 +231,7 @@ read = Reader([
     # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시
     (r"(?<=제)(\d+)", lambda m: cardinal(m.group(1))),
     (r"(?<![\d.,])(\d{1,2})(\s?장)", _chapter),  # 1장 서론 (a chapter), 종이 1장 (a sheet)
+    (r"(?<![\d.,])(\d{1,2})(\s?번)(?![째호지])", _times),  # 하루에 3번 세 번, 3번 출구 삼 번
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:[-~〜～]|부터)\s?\d{1,2}\s?(?:" + "|".join(COUNTERS) + "))",
      lambda m: native(int(m.group(1))) if int(m.group(1)) else m.group(1)),
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:" + "|".join(COUNTERS) + r"))(\s?(?:" + "|".join(COUNTERS) + "))",
@@ -219,3 +246,28 @@ read = Reader([
     (NUMBER, lambda m: digits(m.group(0), DIGITS) if len(m.group(0)) > 1 and m.group(0)[0] == "0"
      and m.group(0)[1] != "." else cardinal(m.group(0))),
 ])
+
+
+# File names and bare host names: a dot is 닷, and a short label after it (a domain, a file's type) is spelled in Hangul
+# letter names (hotmail 닷 디이, 사진 닷 제이피지), but for those said as words (닷컴, 닷넷, 앱).
+LETTERS = dict(zip("abcdefghijklmnopqrstuvwxyz", ("에이", "비", "씨", "디", "이", "에프", "지", "에이치", "아이", "제이",
+                                                 "케이", "엘", "엠", "엔", "오", "피", "큐", "알", "에스", "티", "유",
+                                                 "브이", "더블유", "엑스", "와이", "제트")))
+LABEL_WORDS = {"com": "컴", "net": "넷", "app": "앱"}
+# the last label of a host or file name read so without "@" or "www." before it (nvidia.co.kr, 사진.jpg)
+_ENDINGS = ("com|net|org|kr|jp|cn|de|fr|it|uk|us|io|app|jpg|jpeg|png|gif|pdf|txt|docx?|xlsx?|pptx?|hwp|zip|mp3|mp4|"
+            "wav|csv|html?|exe")
+_FILE_OR_HOST = re.compile(r"(?<=\w)\.((?:[A-Za-z]{2,4}\.)*(?i:" + _ENDINGS + r"))(?![\w.])")
+_LABEL_AFTER_DOT = re.compile(r"(?<=닷 )([A-Za-z]{2,4})(?![\w])")
+
+
+def label(word: str) -> str:
+    low = word.lower()
+    return LABEL_WORDS.get(low) or "".join(LETTERS[c] for c in low)
+
+
+def read(text: str) -> str:
+    if "." in text or "닷 " in text:
+        text = _FILE_OR_HOST.sub(lambda m: "".join(" 닷 " + p for p in m.group(1).split(".")), text)
+        text = _LABEL_AFTER_DOT.sub(lambda m: label(m.group(1)), text)
+    return _read_numbers(text)

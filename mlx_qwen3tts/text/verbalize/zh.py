@@ -16,7 +16,7 @@ choice is stated here and in docs/text_cjk.md:
 
 import re
 
-from .cjk import DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days, number, parse
+from .cjk import DATE_WORDS, DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days, number, parse
 
 DIGITS = "零一二三四五六七八九"
 PHONE_DIGITS = "零幺二三四五六七八九"
@@ -98,13 +98,21 @@ def _dotted_date(m) -> str:
     return _said_date(m.group("y"), month, day) + kept_end(m)
 
 
-def _date_dmy(m) -> str:
+def _date_dmy(m, first: str, second: str, year: str) -> str:
     """03/07/2025: month first (三月七日) unless the first number can only be a day (29/12/2000)."""
-    a, b = int(m.group(1)), int(m.group(2))
+    a, b = int(first), int(second)
     month, day = (a, b) if a <= 12 else (b, a)
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return m.group(0)
-    return _said_date(m.group(3), month, day)
+    return _said_date(year, month, day)
+
+
+def _short_date(m) -> str:
+    """After a word for a date (日期是12/2/2), a slashed triple is year (two digits), month and day."""
+    month, day = int(m.group(2)), int(m.group(3))
+    if not (1 <= month <= 12 and 1 <= day <= 31 and DATE_WORDS.search(m.string[max(0, m.start() - 12):m.start()])):
+        return m.group(0)
+    return _said_date(m.group(1), month, day)
 
 
 def _month_days(m) -> str:
@@ -120,6 +128,8 @@ def _time(m) -> str:
     h, mi, sec, half = int(m.group(1)), int(m.group(2)), m.group(3), (m.group(4) or "").lower()
     if h > 24 or mi > 59 or (sec and int(sec) > 59):  # 78:96 is a score
         return integer(h) + "比" + integer(mi) + ("比" + integer(int(sec)) if sec else "")
+    if half and half[0] == "p" and 12 < h < 24:  # 13:10pm: the afternoon's hour as 下午 says it (下午一点十分)
+        h -= 12
     said = ("两" if h == 2 else integer(h)) + "点"
     if mi or sec:
         said += ("零" if 0 < mi < 10 else "") + integer(mi) + "分"
@@ -169,9 +179,21 @@ def _year(m) -> str:
     return era + integer(int(year), "年" + m.string[m.end():m.end() + 1]) + "年"
 
 
+def _era(m) -> str:
+    era = "公元前" if m.group(3)[0] in "bB" else "公元"
+    return era + digits(m.group(1), DIGITS) + "年" + (m.group(2) or "年")[1:]
+
+
 read = Reader([
     (DOTTED_DATE, _dotted_date),  # 2024.03.05.
-    (r"(?<![\d./])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d./])", _date_dmy),
+    (r"(?<![\d./-])(\d{2})/(\d{1,2})/(\d{1,2})(?![\d./-])", _short_date),  # 日期是12/2/2
+    (r"(?<![\d./-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?![\d./-])",
+     lambda m: _date_dmy(m, m.group(1), m.group(3), m.group(4))),  # 03/07/2025, 08-08-2008
+    # a month written with two digits before a year (08/2008) or a day (08-08): a count is never written 08
+    (r"(?<![\d./-])(0[1-9]|1[0-2])[/.](\d{4})(?![\d./-])",
+     lambda m: digits(m.group(2), DIGITS) + "年" + integer(int(m.group(1))) + "月"),
+    (r"(?<![\d./-])(0[1-9])[-/.](0[1-9]|[12]\d|3[01])(?![\d./-])",
+     lambda m: integer(int(m.group(1))) + "月" + integer(int(m.group(2))) + "日"),
     (r"(?<![\d.,/-])(\d{4})\s?[-–—〜～~]\s?(\d{4})(?=\s?年)",
      lambda m: digits(m.group(1), DIGITS) + "到" + digits(m.group(2), DIGITS)),  # 2024-2025年
     (MONTH_DAYS, _month_days),
@@ -188,9 +210,16 @@ read = Reader([
     (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
     (r"(给)(\d{3,})(?=打)", _phone),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
+    # 1 + 16%, 1 x 2, 128 x 128: 加 and 乘 between numbers, before a percent takes its number (not 0x1F)
+    (r"(?<=\d)\s?\+\s?(?=\d)", "加"),
+    (r"(?<!\b0)(?<=\d)\s?[xX×]\s?(?=\d)", "乘"),
     (r"(-|负)?(" + NUMBER + r")\s?([%‰])", _percent),
     (r"(-|负)?(?<![\d/.])(?:(\d+)又)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(km/h|" + UNIT + r")(?![A-Za-z²³/])", _measure),
+    # an era written after the year, as English writes it (2334bc, 1823年3月bc): said before it, 公元前/公元
+    (r"(?i)(?<![\d.])(\d{1,4})(年(?:\d{1,2}月(?:\d{1,2}[日号])?)?)?\s?(b\.?c\.?|a\.?d\.?)(?![A-Za-z])", _era),
+    (r"(?<=\d)w(?![A-Za-z])", "万"),  # 300w: 万 as written in chat
+    (r"(?<=[A-Z])2(?=[A-Z])", " to "),  # B2B, O2O
     (r"(公元前|公元|纪元|西元)?(?<!\d)(\d+) ?年(?=(\d{1,2}月))?", _year),  # "于 1993 年": spaced as in mixed text
     (r"(?<!\d)(\d0)(?=后)", lambda m: digits(m.group(1), DIGITS)),  # 90后: a generation
     (r"(?<![\d.])0(\d)(?=[月日号时点分秒])", lambda m: integer(int(m.group(1)))),  # 08月 八月

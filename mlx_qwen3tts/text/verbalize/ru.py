@@ -32,6 +32,9 @@ _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
 _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
+# A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
+_COMPOUND = re.compile(r"(?<![\w.,-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
+_COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто"}
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
 
@@ -271,7 +274,16 @@ class Russian(Spec):
             return self.unit_gender(written)
         return grammar.gender(self.counted[written][0])
 
+    def compound(self, m):
+        """"64-битных" шестидесятичетырёхбитных: the number in the genitive (one, a hundred and ninety as in
+        "однобайтный", "стограммовый", "девяностоградусный"), joined to the adjective."""
+        if not grammar.is_adjective(m.group(2)):
+            return m.group(0)
+        words = self.cardinal(int(m.group(1)), case="g").split()
+        return "".join(_COMBINING.get(w, w) for w in words) + m.group(2)
+
     def read(self, text):
+        text = _COMPOUND.sub(self.compound, text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
 

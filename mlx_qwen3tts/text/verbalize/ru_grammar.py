@@ -39,10 +39,22 @@ def _parses(word: str):
     return tuple(morph().parse(word))
 
 
-def preposition(before: str) -> Optional[str]:
-    """The cases the preposition right before a number governs ('' where the word before is none)."""
+# A number that follows another in a list ("из 90% воды и 10% косметики", "2 часов, 43 минут и 9 секунд"): the
+# number before it, what it counts (a word or two) and the "и", "или" or comma between.
+_LISTED = re.compile(r"[-−]?\d[\d.,]*\s?%?(?:[\s\u00a0]+[А-Яа-яЁё.]+){0,2}(?:,|[\s\u00a0]+(?:и|или))[\s\u00a0]+$")
+
+
+def preposition(before: str, depth: int = 3) -> Optional[str]:
+    """The cases the preposition before a number governs (None where there is none): the word right before it, or
+    before the adjectives between ("от лишних 80 кг"), or the one the first number of a list takes ("из 90% воды и
+    10% косметики": из ... десяти процентов)."""
     m = _WORD_BEFORE.search(before[-24:])
-    return PREPOSITIONS.get(m.group(1).lower()) if m else None
+    if m and m.group(1).lower() in PREPOSITIONS:
+        return PREPOSITIONS[m.group(1).lower()]
+    if m and m.group(1)[0].islower() and is_adjective(m.group(1)) and depth:
+        return preposition(before[:len(before) - len(m.group(0))] + " ", 0)
+    listed = _LISTED.search(before[-80:]) if depth else None
+    return preposition(before[:len(before) - len(listed.group(0))], depth - 1) if listed else None
 
 
 def word_before(before: str) -> str:

@@ -1,0 +1,41 @@
+"""Issue 63, Russian, second round: classes read wrong before, on sentences of our own, in Python (`text.spoken`,
+`normalize`) and through the command line's dry run (`--dry-run`: no model is loaded).
+
+Classes: the case of a preposition carried over a list ("из 3% соли и 5% сахара") and over the adjectives between it
+and the number ("от последних 40 страниц"); a number joined to an adjective said as one word ("32-битный"
+тридцатидвухбитный)."""
+
+import pytest
+
+from test_reading_e2e import dry_run, folded
+
+# (written, words that must be said, words that must not) - what main said wrong is in must_not
+CASES = [
+    ("Смесь состоит из 3% соли и 5% сахара.", ["из трёх процентов соли и пяти процентов сахара"],
+     ["и пять процентов"]),
+    ("Сеанс длился в течение 3 часов, 12 минут и 7 секунд.", ["двенадцати минут и семи секунд"], ["и семь секунд"]),
+    ("Он отказался от последних 40 страниц рукописи.", ["от последних сорока страниц"], ["сорок страниц"]),
+    ("Старые 32-битные программы и 8-битный звук.", ["тридцатидвухбитные", "восьмибитный"], ["два-битные", "восемь-"]),
+    ("Купили 2-этажный дом и 100-граммовую плитку.", ["двухэтажный дом", "стограммовую плитку"], ["два-этажный"]),
+]
+
+
+@pytest.mark.parametrize("written, must, must_not", CASES, ids=[c[0][:30] for c in CASES])
+def test_each_class_is_read_right_in_python(written, must, must_not):
+    from mlx_qwen3tts.text import spoken
+    from mlx_qwen3tts.text.normalize import normalize
+
+    for said in (spoken(written, "ru"), normalize(written, "ru")):
+        assert all(folded(word) in folded(said) for word in must), said
+        assert not any(word in said for word in must_not), said
+
+
+def test_each_class_is_read_right_on_the_command_line(tmp_path):
+    source = tmp_path / "cases.txt"  # one paragraph a case
+    source.write_text("\n\n".join(written for written, _, _ in CASES) + "\n", encoding="utf-8")
+    rc, lines, err = dry_run("--text-file", source, "--language", "ru")
+    assert rc == 0, err
+    said = " ".join(lines)
+    for written, must, must_not in CASES:
+        assert all(folded(word) in folded(said) for word in must), (written, said)
+        assert not any(word in said for word in must_not), (written, said)

@@ -35,6 +35,9 @@ _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
 # A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
 _COMPOUND = re.compile(r"(?<![\w.,-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
 _COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто"}
+# "целая" after a number, in each case: after one (одну целую), after more (двух целых, двум целым)
+_WHOLE = {True: dict(zip("ngdaip", ("целая", "целой", "целой", "целую", "целой", "целой"))),
+          False: dict(zip("ngdaip", ("целых", "целых", "целым", "целых", "целыми", "целых")))}
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
 
@@ -141,8 +144,19 @@ class Russian(Spec):
             return 0
         return 1 if 2 <= whole % 10 <= 4 and not 12 <= whole % 100 <= 14 else 2
 
-    def decimal_number(self, whole, fraction):
-        return self.n2w(Decimal(f"{whole}.{fraction}"))
+    def decimal_number(self, whole, fraction, case="n"):
+        """"1,09" одна целая девять сотых; in the case its preposition governs: "в 1,09 раза" в одну целую девять
+        сотых раза, "до 2,5" до двух целых пяти десятых."""
+        if case == "n":
+            return self.n2w(Decimal(f"{whole}.{fraction}"))
+        said = []
+        for n, denominator in ((whole, None), (int(fraction), 10 ** len(fraction))):
+            one = n % 10 == 1 and n % 100 != 11
+            form = case if one or case not in "na" else "g"
+            noun = _WHOLE[one][form] if denominator is None else \
+                self.n2w(denominator, "ordinal", case=form, **({"gender": "f"} if one else {"plural": True}))
+            said.append(f"{self.cardinal(n, 'f', case)} {noun}")
+        return " ".join(said)
 
     def unit_gender(self, unit):
         return "f" if unit in self._FEMININE else "m"
@@ -227,6 +241,10 @@ class Russian(Spec):
         whole, fraction = self.value(written)
         if written[0] == "0" and len(written) > 1 and written.isdigit():  # "Агент 007", "индекс 01067": every digit
             return (f"{self.minus if sign in '-−' else self.plus} " if sign else "") + self.digits(written)
+        if fraction and sign != "+" and (cases := grammar.preposition(m.string[:m.start()])):
+            found = grammar.counted(whole, grammar.word_after(m.string[m.end():]), cases, decimal=True)
+            said = self.decimal_number(whole, fraction, found[0] if found else cases[0])
+            return f"{self.minus} {said}" if sign else said
         if sign == "+" or fraction:
             return super().say_number(m)
         found = self.agreement(whole, m.string, m.start(), m.end())
@@ -256,8 +274,9 @@ class Russian(Spec):
             cases = grammar.preposition(m.string[:m.start()])
             case = cases[0] if cases else "n"
             gender = self._counted_gender(written)
-            number = self.number(amount, gender) if case == "n" or not amount.isdigit() else \
-                self.cardinal(int(amount), gender, case)
+            whole, fraction = self.value(amount.lstrip("-−+"))
+            number = self.number(amount, gender) if case == "n" or amount[0] in "-−+" else \
+                self.decimal_number(whole, fraction, case) if fraction else self.cardinal(whole, gender, case)
             if first:  # "2–3 ст. л.": две-три столовые ложки
                 number = f"{self.cardinal(self.value(first)[0], gender, case)}-{number}"
             said = f"{number} {self.counted_phrase(amount, written, case)}"

@@ -69,8 +69,8 @@ def word_after(after: str) -> str:
 
 def noun_form(n: int, case: str, decimal: bool = False) -> Tuple[str, str]:
     """(case, 'sing'/'plur') of a noun counted by `n` in the number's `case`: 1 книга, 2 книги, 5 книг, двум книгам."""
-    if decimal:
-        return ("g", "sing") if case in "na" else (case, "plur")
+    if decimal:  # a fraction's noun is in the genitive singular whatever its case: до 1,5 килограмма
+        return "g", "sing"
     if n % 10 == 1 and n % 100 != 11:
         return case, "sing"
     if case in "na":
@@ -78,15 +78,15 @@ def noun_form(n: int, case: str, decimal: bool = False) -> Tuple[str, str]:
     return case, "plur"
 
 
-def counted(n: int, noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
+def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> Optional[Tuple[str, str]]:
     """(case, gender) of the number `n` before the word `noun` (after a preposition governing `cases`, if any),
     or None where `noun` is no noun that agrees with it in any case allowed."""
-    parses = _parses(noun)
+    parses = _parses(noun) if noun else ()
     nouns = [p for p in parses if p.tag.POS == "NOUN" and p.tag.case and "Abbr" not in p.tag and p.score >= 0.05]
     if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
         return None
     for case in cases or "nagdip":
-        want = noun_form(n, case)
+        want = noun_form(n, case, decimal)
         for p in nouns:
             if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:
                 return case, _GENDER.get(p.tag.gender, "m")

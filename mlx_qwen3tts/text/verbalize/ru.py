@@ -38,6 +38,8 @@ _COMBINING = {"одного": "одно", "ста": "сто", "девяност�
 # "целая" after a number, in each case: after one (одну целую), after more (двух целых, двум целым)
 _WHOLE = {True: dict(zip("ngdaip", ("целая", "целой", "целой", "целую", "целой", "целой"))),
           False: dict(zip("ngdaip", ("целых", "целых", "целым", "целых", "целыми", "целых")))}
+# Two numbers in a ratio or a score: "в соотношении 11:1" одиннадцать к одному, "со счётом 2:1" два-один.
+_RATIO = re.compile(r"(?<![\w-])((?:соотношени|пропорци|отношени)[а-яё]*|сч[её]том|сч[её]т)\s(\d{1,3}):(\d{1,3})(?![\d:])")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
 
@@ -68,7 +70,7 @@ class Russian(Spec):
                   "EUR": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "£": ("фунт", "фунта", "фунтов", "пенни", "пенни", "пенни"),
                   "¥": ("иена", "иены", "иен", "сен", "сены", "сен")}
-    scales = {"тыс.": ("тысяча", "тысячи", "тысяч"), "млн": ("миллион", "миллиона", "миллионов"),
+    scales = {"тыс.": ("тысяча", "тысячи", "тысяч"), "тыс": ("тысяча", "тысячи", "тысяч"), "млн": ("миллион", "миллиона", "миллионов"),
               "млрд": ("миллиард", "миллиарда", "миллиардов")}
     units = {"км": ("километр", "километра", "километров"), "кг": ("килограмм", "килограмма", "килограммов"),
              "см": ("сантиметр", "сантиметра", "сантиметров"), "мм": ("миллиметр", "миллиметра", "миллиметров"),
@@ -83,6 +85,7 @@ class Russian(Spec):
              "°C": ("градус Цельсия", "градуса Цельсия", "градусов Цельсия"),
              "°С": ("градус Цельсия", "градуса Цельсия",
                                                                                    "градусов Цельсия"),
+             "°F": ("градус Фаренгейта", "градуса Фаренгейта", "градусов Фаренгейта"),
              "°": ("градус", "градуса", "градусов"), "км/ч": ("километр в час", "километра в час", "километров в час"),
              "м/с": ("метр в секунду", "метра в секунду", "метров в секунду"),
              "м²": ("квадратный метр", "квадратных метра", "квадратных метров"),
@@ -119,6 +122,8 @@ class Russian(Spec):
         words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
         self._counted = re.compile(r"(?<![\w.,])(?:(" + self.NUM + r")\s?[–—-]\s?)?([-−+]?" + self.NUM + r")\s?("
                                    + words + r")(?![\w/²³])")
+        units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if len(u) > 1 or u in "тлм")
+        self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
         self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + "|".join(MONTHS)
                                      + r")(?!\w)")
@@ -265,6 +270,9 @@ class Russian(Spec):
         return grammar.agreeing(phrase, whole, case, bool(fraction))
 
     def read_measures(self, text):
+        # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
+        text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.units[m.group(2)][2]}", text)
+
         def said(m):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
             written = written if written in self.counted else self._counted_key(written)
@@ -301,8 +309,14 @@ class Russian(Spec):
         words = self.cardinal(int(m.group(1)), case="g").split()
         return "".join(_COMBINING.get(w, w) for w in words) + m.group(2)
 
+    def ratio(self, m):
+        first, second = int(m.group(2)), int(m.group(3))
+        if m.group(1).startswith("сч"):
+            return f"{m.group(1)} {self.cardinal(first)}-{self.cardinal(second)}"
+        return f"{m.group(1)} {self.cardinal(first)} к {self.cardinal(second, case='d')}"
+
     def read(self, text):
-        text = _COMPOUND.sub(self.compound, text)
+        text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
 

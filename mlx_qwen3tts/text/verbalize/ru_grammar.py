@@ -80,7 +80,8 @@ def noun_form(n: int, case: str, decimal: bool = False) -> Tuple[str, str]:
 
 def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> Optional[Tuple[str, str]]:
     """(case, gender) of the number `n` before the word `noun` (after a preposition governing `cases`, if any),
-    or None where `noun` is no noun that agrees with it in any case allowed."""
+    or None where `noun` is no noun that agrees with it in any case allowed. The gender is "anim" for a masculine
+    animate noun in the accusative singular (its number takes the genitive's form: одного кота)."""
     parses = _parses(noun) if noun else ()
     nouns = [p for p in parses if p.tag.POS == "NOUN" and p.tag.case and "Abbr" not in p.tag and p.score >= 0.05]
     if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
@@ -89,8 +90,11 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
         want = noun_form(n, case, decimal)
         for p in nouns:
             if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:
+                if case == "a" and want[1] == "sing" and "anim" in p.tag and p.tag.gender == "masc":
+                    return "a", "anim"  # an animate accusative: "вижу 1 кота" одного кота
                 return case, _GENDER.get(p.tag.gender, "m")
-            if "Pltm" in p.tag and _LETTER.get(p.tag.case) == want[0]:  # сутки, ножницы
+            # сутки, ножницы: where the likeliest reading is one ("2 котов" is cats, not the shoes коты)
+            if "Pltm" in p.tag and p is nouns[0] and _LETTER.get(p.tag.case) == want[0]:
                 return case, "m"
     return None
 

@@ -3,7 +3,11 @@
 
 Classes: the case of a preposition carried over a list ("из 3% соли и 5% сахара") and over the adjectives between it
 and the number ("от последних 40 страниц"); a number joined to an adjective said as one word ("32-битный"
-тридцатидвухбитный); a decimal in the case of its preposition ("в 1,5 раза" в одну целую пять десятых раза)."""
+тридцатидвухбитный); a decimal and a fraction in the case of their preposition ("в 1,5 раза" в одну целую пять десятых
+раза, "около 1/3" около одной третьей), a fraction of what it counts ("3/4 ч. л." три четвёртых чайной ложки), a half
+of a noun counted ("1 1/2 часа" полтора часа); a unit after "млн", "тыс" in the genitive plural; "°F" Fahrenheit; a
+ratio ("в соотношении 3:1" три к одному) and a score ("со счётом 2:1" два-один); the animate accusative ("видели 2
+котов" двух котов, "1 барана" одного барана)."""
 
 import pytest
 
@@ -27,6 +31,10 @@ CASES = [
     # the animate accusative: a number before an animal or a person counted takes the genitive's form
     ("На ферме мы видели 2 котов и 1 барана, наняли 21 работника.", ["двух котов", "одного барана",
      "двадцать одного работника"], ["два котов", "один барана"]),
+    # a fraction in a preposition's case, a fraction of what it counts, a half of a noun counted
+    ("Добавьте 3/4 ч. л. соли, около 1/3 стакана воды и варите 1 1/2 часа или 2 1/2 минуты.",
+     ["три четвёртых чайной ложки соли", "около одной третьей стакана", "полтора часа", "две с половиной минуты"],
+     ["три/четыре", "около одна", "целая одна вторая"]),
     ("Купили 2-этажный дом и 100-граммовую плитку.", ["двухэтажный дом", "стограммовую плитку"], ["два-этажный"]),
 ]
 

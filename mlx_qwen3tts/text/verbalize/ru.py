@@ -126,6 +126,7 @@ class Russian(Spec):
                                    + words + r")(?![\w/²³])")
         units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if len(u) > 1 or u in "тлм")
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
+        self._fraction_counted = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
         self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + "|".join(MONTHS)
                                      + r")(?!\w)")
@@ -157,14 +158,8 @@ class Russian(Spec):
         сотых раза, "до 2,5" до двух целых пяти десятых."""
         if case == "n":
             return self.n2w(Decimal(f"{whole}.{fraction}"))
-        said = []
-        for n, denominator in ((whole, None), (int(fraction), 10 ** len(fraction))):
-            one = n % 10 == 1 and n % 100 != 11
-            form = case if one or case not in "na" else "g"
-            noun = _WHOLE[one][form] if denominator is None else \
-                self.n2w(denominator, "ordinal", case=form, **({"gender": "f"} if one else {"plural": True}))
-            said.append(f"{self.cardinal(n, 'f', case)} {noun}")
-        return " ".join(said)
+        return f"{self.cardinal(whole, 'f', case)} {self._part(whole, case)} " \
+               f"{self.fraction(int(fraction), 10 ** len(fraction), case)}"
 
     def unit_gender(self, unit):
         return "f" if unit in self._FEMININE else "m"
@@ -202,10 +197,43 @@ class Russian(Spec):
             return self.time(int(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None, case)
         return self._time.sub(said, text)
 
-    def fraction(self, numerator, denominator):
-        if numerator == 1:
-            return f"одна {self.n2w(denominator, 'ordinal', gender='f')}"
-        return f"{self.cardinal(numerator, 'f')} {self.n2w(denominator, 'ordinal', case='g', plural=True)}"
+    def fraction(self, numerator, denominator, case="n"):
+        """"3/4" три четвёртых; in a preposition's case: "около 1/3" около одной третьей, "к 2/3" к двум третьим."""
+        return f"{self.cardinal(numerator, 'f', case)} {self._part(numerator, case, denominator)}"
+
+    def say_mixed(self, m):
+        """"1 1/2 часа" полтора часа, "2 1/2 минуты" две с половиной минуты (a half of a noun counted, as said);
+        else "одна целая одна вторая"."""
+        whole, numerator, denominator = map(int, m.groups())
+        if not 0 < numerator < denominator <= 16:
+            return m.group(0)
+        gender = grammar.noun_gender(grammar.word_after(m.string[m.end():]))
+        if (numerator, denominator) != (1, 2) or not gender:
+            return self.mixed(whole, numerator, denominator)
+        if whole == 1:
+            return "полторы" if gender == "f" else "полтора"
+        return f"{self.cardinal(whole, gender)} с половиной"
+
+    def _part(self, n, case, denominator=None):
+        """What follows `n` in a decimal or a fraction, in `case`: "целая"/"целых" (no denominator), else the
+        denominator's ordinal ("сотая", "сотых"): singular after one, else the genitive plural in the nominative and
+        accusative, the plural of the case in the others."""
+        one = n % 10 == 1 and n % 100 != 11
+        form = case if one or case not in "na" else "g"
+        if denominator is None:
+            return _WHOLE[one][form]
+        return self.n2w(denominator, "ordinal", case=form, **({"gender": "f"} if one else {"plural": True}))
+
+    def read_fractions(self, text):
+        text = self._mixed.sub(self.say_mixed, text)
+
+        def said(m):
+            numerator, denominator = int(m.group(1)), int(m.group(2))
+            if not 1 < denominator <= 16 or numerator >= denominator * 4:
+                return m.group(0)
+            cases = grammar.preposition(m.string[:m.start()])
+            return self.fraction(numerator, denominator, cases[0] if cases else "n")
+        return self._fraction.sub(said, text)
 
     def mixed(self, whole, numerator, denominator):
         return f"{self.cardinal(whole, 'f')} {('целая', 'целых', 'целых')[self.plural_index(str(whole))]} " \
@@ -275,6 +303,7 @@ class Russian(Spec):
     def read_measures(self, text):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.units[m.group(2)][2]}", text)
+        text = self._fraction_counted.sub(self.fraction_counted, text)
 
         def said(m):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
@@ -295,6 +324,18 @@ class Russian(Spec):
                 said += "."
             return said
         return self._counted.sub(said, text)
+
+    def fraction_counted(self, m):
+        """"3/4 ч. л." три четвёртых чайной ложки: a fraction of what it counts, that in the genitive singular."""
+        numerator, denominator = int(m.group(1)), int(m.group(2))
+        written = re.sub(r"\s", " ", m.group(3))
+        written = written if written in self.counted else self._counted_key(written)
+        if not 1 < denominator <= 16 or numerator >= denominator or written == "с":
+            return m.group(0)
+        cases = grammar.preposition(m.string[:m.start()])
+        said = f"{self.fraction(numerator, denominator, cases[0] if cases else 'n')} " \
+               f"{grammar.inflected(self.counted[written][0], 'g', 'sing')}"
+        return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
     def _counted_key(self, written):
         return next(w for w in self.counted if re.sub(r"\s", "", w) == re.sub(r"\s", "", written))

@@ -179,6 +179,16 @@ def agreeing(phrase: str, n: int, case: str, decimal: bool = False) -> str:
     return inflected(phrase, form_case, number, few)
 
 
+def noun_gender(word: str) -> Optional[str]:
+    """The gender of `word` where its likeliest reading is a noun in the genitive singular (what follows "полтора",
+    "2 с половиной": часа, минуты), else None."""
+    parses = _parses(word.lower()) if word else ()
+    if not parses or parses[0].tag.POS != "NOUN":
+        return None
+    found = next((p for p in parses if p.tag.POS == "NOUN" and p.tag.case == "gent" and p.tag.number == "sing"), None)
+    return _GENDER.get(found.tag.gender, "m") if found else None
+
+
 def gender(phrase: str) -> str:
     """The gender of the first noun of `phrase` ('m' where it has none)."""
     for word in phrase.split():

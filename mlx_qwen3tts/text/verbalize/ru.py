@@ -39,8 +39,14 @@ _COMBINING = {"одного": "одно", "ста": "сто", "девяност�
 _WHOLE = {True: dict(zip("ngdaip", ("целая", "целой", "целой", "целую", "целой", "целой"))),
           False: dict(zip("ngdaip", ("целых", "целых", "целым", "целых", "целыми", "целых")))}
 # Two numbers in a ratio or a score: "в соотношении 11:1" одиннадцать к одному, "со счётом 2:1" два-один.
-_RATIO = re.compile(r"(?<![\w-])((?:соотношени|пропорци|отношени)[а-яё]*|сч[её]том|сч[её]т)\s(\d{1,3}):(\d{1,3})"
-                    r"(?![\d:])")
+_RATIO = re.compile(r"(?<![\w-])((?:[Сс]оотношени|[Пп]ропорци|[Оо]тношени)[а-яё]*|[Сс]ч[её]том|[Сс]ч[её]т)"
+                    r"\s(\d{1,3}):(\d{1,3})(?![\d:])")
+# Two years and "гг." (годы): "в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах.
+_YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|гг(?!\w)|годах|годов|годы|годам|годами)")
+_YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
+_YEARS_CASE = {word: case for case, word in _YEARS.items() if case != "a"}
+# A range of times: "9:00–18:00" с девяти часов до восемнадцати часов.
+_TIME_RANGE = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
 
@@ -124,7 +130,8 @@ class Russian(Spec):
         words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
         self._counted = re.compile(r"(?<![\w.,])(?:(" + self.NUM + r")\s?[–—-]\s?)?([-−+]?" + self.NUM + r")\s?("
                                    + words + r")(?![\w/²³])")
-        units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if len(u) > 1 or u in "тлм")
+        units = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
+                         if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
         self._fraction_counted = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
@@ -190,7 +197,7 @@ class Russian(Spec):
         return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
                         for n, noun, gender in parts)
 
-    def read_times(self, text):
+    def read_time(self, text):
         def said(m):
             cases = grammar.preposition(m.string[:m.start()])
             case = cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
@@ -302,7 +309,7 @@ class Russian(Spec):
 
     def read_measures(self, text):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
-        text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.units[m.group(2)][2]}", text)
+        text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}", text)
         text = self._fraction_counted.sub(self.fraction_counted, text)
 
         def said(m):
@@ -324,6 +331,13 @@ class Russian(Spec):
                 said += "."
             return said
         return self._counted.sub(said, text)
+
+    def scaled(self, written):
+        """A unit or what a number counts after "тыс.", "млн": in the genitive plural (миллиона литров)."""
+        if written in self.units:
+            return self.units[written][2]
+        phrase, forms = self.counted[written]
+        return forms[-1] if forms else grammar.inflected(phrase, "g", "plur")
 
     def fraction_counted(self, m):
         """"3/4 ч. л." три четвёртых чайной ложки: a fraction of what it counts, that in the genitive singular."""
@@ -355,7 +369,7 @@ class Russian(Spec):
 
     def ratio(self, m):
         first, second = int(m.group(2)), int(m.group(3))
-        if m.group(1).startswith("сч"):
+        if m.group(1).lower().startswith("сч"):
             return f"{m.group(1)} {self.cardinal(first)}-{self.cardinal(second)}"
         return f"{m.group(1)} {self.cardinal(first)} к {self.cardinal(second, case='d')}"
 
@@ -405,7 +419,28 @@ class Russian(Spec):
         said = f"{self.ordinal(day, 'n', case=case)} {self.months[month - 1]}"
         return said + (f" {self.ordinal(year, 'm', case='g')} года" if year else "")
 
+    def year_range(self, m):
+        """"в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах: the years ordinals in the case
+        of the word written after them, else of their preposition (в, на: the prepositional)."""
+        cases = grammar.preposition(m.string[:m.start()]) or "n"
+        case = _YEARS_CASE.get(m.group(3)) or ("p" if cases == "ap" else cases[0])
+        said = " — ".join(self.ordinal(int(y), "m", case=case) for y in m.groups()[:2])
+        return f"{said} {_YEARS[case]}"
+
+    def time_range(self, m):
+        h1, m1, h2, m2 = map(int, m.groups())
+        if not (h1 < 24 and h2 < 25 and m1 < 60 and m2 < 60):
+            return m.group(0)
+        before = grammar.word_before(m.string[:m.start()]).lower()
+        said = f"{self.time(h1, m1, None, 'g')} до {self.time(h2, m2, None, 'g')}"
+        return said if before in ("с", "со", "от") else f"с {said}"
+
+    def read_times(self, text):
+        return self.read_time(_TIME_RANGE.sub(self.time_range, text))
+
     def read_dates(self, text):
+        text = _YEAR_RANGE.sub(self.year_range, text)
+
         def said(m, day, month, year):
             if not (1 <= month <= 12 and 1 <= day <= 31):
                 return m.group(0)

@@ -8,7 +8,9 @@ and the number ("от последних 40 страниц"); a number joined to
 of a noun counted ("1 1/2 часа" полтора часа); a unit after "млн", "тыс" in the genitive plural; "°F" Fahrenheit; a
 ratio ("в соотношении 3:1" три к одному) and a score ("со счётом 2:1" два-один); the animate accusative ("видели 2
 котов" двух котов, "1 барана" одного барана); a range of years with "гг." (в ... годах), a range of times (с ... до
-...), "экз." copies."""
+...), "экз." copies; "п. 2 ст. 7" a law's point and article, in the case of the preposition before them (a
+label's number a cardinal), a range of classes ordinals ("в 5–9 классах" в пятых — девятых), a time with a dot after a
+preposition ("с 8.30")."""
 
 import pytest
 
@@ -40,6 +42,10 @@ CASES = [
     ("В 2015–2016 гг. библиотека работала 10:00–19:00 и выдала 4 тыс. экз. Счёт 2:0.",
      ["в две тысячи пятнадцатом — две тысячи шестнадцатом годах", "с десяти часов до девятнадцати часов",
       "четыре тысячи экземпляров", "два-ноль"], ["от двух тысяч", "гг.", "экз.", "часов–"]),
+    # a law's article is no glass; a label's number stays a cardinal; a range of classes ordinals; a time with a dot
+    ("По п. 2 ст. 7 устава в 5–9 классах уроки с 8.30 утра.", ["по пункту два статьи семь",
+     "в пятых — девятых классах", "с восьми часов тридцати минут утра"],
+     ["стакана семь", "вторая", "от пяти", "точка", "по пункт "]),
     ("Купили 2-этажный дом и 100-граммовую плитку.", ["двухэтажный дом", "стограммовую плитку"], ["два-этажный"]),
 ]
 

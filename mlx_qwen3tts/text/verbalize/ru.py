@@ -45,6 +45,12 @@ _RATIO = re.compile(r"(?<![\w-])((?:[Сс]оотношени|[Пп]ропорц�
 _YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|гг(?!\w)|годах|годов|годы|годам|годами)")
 _YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
 _YEARS_CASE = {word: case for case, word in _YEARS.items() if case != "a"}
+# A time written with a dot after a preposition of time: "в 6.30 утра" в шесть часов тридцать минут утра.
+_DOTTED_TIME = re.compile(r"(?<![\w-])((?:[Вв]|[Сс]|[Дд]о|[Кк]|[Пп]осле|[Оо]коло)\s)([01]?\d|2[0-3])\.([0-5]\d)"
+                          r"(?![\d.,]|\s?(?:раз|%|процент))")
+# Nouns a number after them labels (said in the nominative whatever follows).
+_LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
+           "часть", "подпункт", "абзац", "приложение"}
 # A range of times: "9:00–18:00" с девяти часов до восемнадцати часов.
 _TIME_RANGE = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
@@ -107,7 +113,7 @@ class Russian(Spec):
     # "1789 г." is a date's "года", "г. Москва" a city's; what a number counts ("3 шт.") agrees with it
     in_context = ("г.", "гг.", *_counted_table())
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
-                            "т.": "том", "§": "параграф"}
+                            "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья"}
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
     roman_after = ("век", "века", "веке", "веков", "веку", "съезд", "съезда")
     symbols = {"±": "плюс-минус", "×": "умножить на", "→": "в", "&": "и", "§": "параграф", "≈": "примерно",
@@ -260,6 +266,8 @@ class Russian(Spec):
         """(case, gender, ordinal) of the whole number `n` written at text[start:end]: from the preposition before it
         and the noun after it (an adjective or two may stand between: "в 5 крупных городах"); an ordinal before a
         singular noun it cannot count ("в 5 классе"); else None."""
+        if grammar.lemma(grammar.word_before(text[:start])) in _LABELS:
+            return None  # "пункт 3 статьи 15", "глава 2 книги": a label's number, said as it is
         cases = grammar.preposition(text[:start])
         after = text[end:end + 60]
         named = not re.search(r"[A-Za-z]\s?$", text[max(0, start - 2):start])  # not "Win 98", "C-64"
@@ -316,6 +324,8 @@ class Russian(Spec):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
             written = written if written in self.counted else self._counted_key(written)
             after = m.string[m.end():]
+            if written == "ст." and re.match(r"\s?\d", after):
+                return m.group(0)  # "п. 3 ст. 15": an article of a law, said by the abbreviations before its number
             if written == "с" and (re.match(r"\s+\d", after) or grammar.is_preposition_use(grammar.word_after(after))):
                 return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
             cases = grammar.preposition(m.string[:m.start()])
@@ -382,7 +392,23 @@ class Russian(Spec):
         text = re.sub(r"№(?=\d)", "№ ", text)  # "№7": номер семь
         # "на 3 см.": centimetres, not "смотри" (the counted pass reads it, its dot kept)
         text = re.sub(r"(?<=\d)(\s?)см\.", "\\1см\0.", text)
+        text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать
+        text = self._num_abbr.sub(self.label_in_case, text)
         return super().read_abbreviations(text).replace("см\0.", "см.")
+
+    def label_in_case(self, m):
+        """"в п. 3" в пункте три, "по ст. 7" по статье семь, "на стр. 5" на странице пять: a label before its number in
+        the case of its preposition (в, на: the prepositional; по: the dative)."""
+        cases = grammar.preposition(m.string[:m.start()])
+        if not cases:
+            return m.group(0)
+        case = {"ap": "p", "ad": "d", "gi": "g", "ai": "a"}.get(cases, cases[0])
+        word = self.number_abbreviations[self._counted_key_in(m.group(1), self.number_abbreviations)]
+        return grammar.inflected(word, case, "sing") if word[0].islower() else m.group(0)
+
+    @staticmethod
+    def _counted_key_in(written, table):
+        return next(w for w in table if re.sub(r"\s", "", w) == re.sub(r"\s", "", written))
 
     def money(self, amount, currency, scale, case="n"):
         """`amount` of `currency`, in the case of the preposition before it ("до 500 ₽" до пятисот рублей)."""
@@ -436,6 +462,7 @@ class Russian(Spec):
         return said if before in ("с", "со", "от") else f"с {said}"
 
     def read_times(self, text):
+        text = _DOTTED_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}", text)
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
     def read_dates(self, text):
@@ -490,6 +517,9 @@ class Russian(Spec):
             first, second = self.value(m.group(1)), self.value(m.group(2))
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()):
                 return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit
+            named = grammar.named_plural(grammar.word_after(m.string[m.end():]))
+            if named:  # "1–4 классы" первые — четвёртые классы, "в 5-9 классах" в пятых — девятых классах
+                return " — ".join(self.n2w(n, "ordinal", case=named, plural=True) for n in (first[0], second[0]))
             found = self.agreement(second[0], m.string, m.start(), m.end())
             if found and not found[2] and grammar.word_after(m.string[m.end():]):  # "2–3 дня": два-три дня
                 case, gender, _ = found

@@ -103,6 +103,15 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
 ORDINAL_NOUNS = {"век", "этаж", "класс", "курс", "место", "квартал", "съезд", "созыв", "тур", "раунд", "номер"}
 
 
+def named_plural(noun: str) -> Optional[str]:
+    """The case of `noun` where it is the plural of a noun a number names ("1–4 классы", "в 5-9 классах": the
+    numbers ordinals), else None."""
+    parses = _parses(noun) if noun else ()
+    found = next((p for p in parses if p.tag.POS == "NOUN" and p.tag.number == "plur" and p.normal_form in
+                  ORDINAL_NOUNS - {"век", "номер", "место"} and p.score >= 0.1), None)
+    return _LETTER.get(found.tag.case) if found else None
+
+
 _TIMES_OF_DAY = {"утро", "вечер", "день", "ночь", "полдень", "полночь"}
 
 
@@ -125,6 +134,12 @@ def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
                 and "Abbr" not in p.tag and p.score >= 0.05:
             return case, _GENDER.get(p.tag.gender, "m")
     return None
+
+
+def lemma(word: str) -> str:
+    """The dictionary form of `word`'s likeliest reading ('' for none)."""
+    parses = _parses(word.lower()) if word else ()
+    return parses[0].normal_form if parses else ""
 
 
 def is_adjective(word: str) -> bool:

@@ -69,7 +69,7 @@ def _counted_table():
 
 class Russian(Spec):
     code = "ru"
-    group, decimal = "", ","
+    group, decimal = ".", ","  # "2.300" две тысячи триста (the space groups too)
     point, dot = "целых", "точка"
     minus, plus = "минус", "плюс"
     months = MONTHS

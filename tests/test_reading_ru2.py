@@ -10,7 +10,8 @@ ratio ("в соотношении 3:1" три к одному) and a score ("с�
 котов" двух котов, "1 барана" одного барана); a range of years with "гг." (в ... годах), a range of times (с ... до
 ...), "экз." copies; "п. 2 ст. 7" a law's point and article, in the case of the preposition before them (a
 label's number a cardinal), a range of classes ordinals ("в 5–9 классах" в пятых — девятых), a time with a dot after a
-preposition ("с 8.30")."""
+preposition ("с 8.30"); thousands grouped by dots ("12.500"); a word and a number written together ("Вариант7"),
+"м2", "м3"."""
 
 import pytest
 
@@ -48,6 +49,9 @@ CASES = [
      ["стакана семь", "вторая", "от пяти", "точка", "по пункт "]),
     # thousands grouped by dots, as in the other languages that write a decimal comma
     ("Тираж 12.500 книг.", ["двенадцать тысяч пятьсот книг"], ["точка"]),
+    # a word and a number written together; square and cubic metres written with a digit
+    ("Квартира 45 м2, кладовка 3 м3, код Вариант7.", ["сорок пять квадратных метров", "три кубических метра",
+     "вариант семь"], ["м2", "м3", "Вариант7"]),
     ("Купили 2-этажный дом и 100-граммовую плитку.", ["двухэтажный дом", "стограммовую плитку"], ["два-этажный"]),
 ]
 

@@ -32,6 +32,8 @@ _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
 _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
+# A Cyrillic word and a number written together ("тест2", "Вариант3"): the word, then the number.
+_GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
 # A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
 _COMPOUND = re.compile(r"(?<![\w.,-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
 _COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто"}
@@ -385,6 +387,7 @@ class Russian(Spec):
 
     def read(self, text):
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
+        text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
 

@@ -11,7 +11,7 @@ ratio ("в соотношении 3:1" три к одному) and a score ("с�
 ...), "экз." copies; "п. 2 ст. 7" a law's point and article, in the case of the preposition before them (a
 label's number a cardinal), a range of classes ordinals ("в 5–9 классах" в пятых — девятых), a time with a dot after a
 preposition ("с 8.30"); thousands grouped by dots ("12.500"); a word and a number written together ("Вариант7"),
-"м2", "м3"."""
+"м2", "м3"; an ordinal in "-е" before a plural noun plural ("5-е классы" пятые классы), "3-и" третьи."""
 
 import pytest
 
@@ -52,6 +52,9 @@ CASES = [
     # a word and a number written together; square and cubic metres written with a digit
     ("Квартира 45 м2, кладовка 3 м3, код Вариант7.", ["сорок пять квадратных метров", "три кубических метра",
      "вариант семь"], ["м2", "м3", "Вариант7"]),
+    # an ordinal in -е before a plural noun is plural; "3-и" третьи
+    ("Все 5-е классы пишут контрольную, а 3-и сутки идёт дождь.", ["пятые классы", "третьи сутки"],
+     ["пятое классы", "трёх сутки"]),
     ("Купили 2-этажный дом и 100-граммовую плитку.", ["двухэтажный дом", "стограммовую плитку"], ["два-этажный"]),
 ]
 

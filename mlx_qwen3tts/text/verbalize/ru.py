@@ -151,7 +151,18 @@ class Russian(Spec):
         said = self.n2w(n, gender="m" if animate else gender or "m", case=case, animate=animate)
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
+    def read_ordinals(self, text):
+        def said(m):
+            n, mark = int(m.group(1)), m.group(2)
+            plural = grammar.plural_case(grammar.word_after(m.string[m.end():]))
+            if mark in ("е", "ые") and plural:  # "5-е классы" пятые классы (a thing's accusative as its nominative)
+                return self.n2w(n, "ordinal", case="n", plural=True)
+            return self.ordinal(n, mark=mark)
+        return self.ordinal_pattern.sub(said, text)
+
     def ordinal(self, n, gender="m", mark="", case="n"):
+        if mark == "и" and n % 10 == 3 and n % 100 != 13:  # "3-и сутки": третьи (the cardinal's is "3-х")
+            return self.n2w(n, "ordinal", case="n", plural=True)
         if _cardinal_case(n, mark):  # "2-х" двух, "18-ти" восемнадцати
             return self.cardinal(n, case=_cardinal_case(n, mark))
         if mark in _PLURAL and (n % 10 == 0 and n >= 20 or mark in ("х", "ых")):  # "1960-х", "5-х классах"

@@ -103,6 +103,13 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
 ORDINAL_NOUNS = {"век", "этаж", "класс", "курс", "место", "квартал", "съезд", "созыв", "тур", "раунд", "номер"}
 
 
+def plural_case(noun: str) -> bool:
+    """Whether the likeliest reading of `noun` is a plural in the nominative or accusative ("классы", "тома")."""
+    parses = _parses(noun.lower()) if noun else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.number == "plur" \
+        and parses[0].tag.case in ("nomn", "accs")
+
+
 def named_plural(noun: str) -> Optional[str]:
     """The case of `noun` where it is the plural of a noun a number names ("1–4 классы", "в 5-9 классах": the
     numbers ordinals), else None."""

@@ -11,7 +11,8 @@ ratio ("в соотношении 3:1" три к одному) and a score ("с�
 ...), "экз." copies; "п. 2 ст. 7" a law's point and article, in the case of the preposition before them (a
 label's number a cardinal), a range of classes ordinals ("в 5–9 классах" в пятых — девятых), a time with a dot after a
 preposition ("с 8.30"); thousands grouped by dots ("12.500"); a word and a number written together ("Вариант7"),
-"м2", "м3"; an ordinal in "-е" before a plural noun plural ("5-е классы" пятые классы), "3-и" третьи."""
+"м2", "м3"; an ordinal in "-е" before a plural noun plural ("5-е классы" пятые классы), "3-и" третьи; a
+day and a month written with a zero and no year ("28.02" двадцать восьмое февраля); "ккал" kilocalories."""
 
 import pytest
 
@@ -31,7 +32,7 @@ CASES = [
     ("Завод выпустил 1,2 млн л сока на 4 тыс руб. при 70 °F.", ["миллиона литров", "четыре тысячи рублей",
      "семидесяти градусах Фаренгейта"], ["млн л", "руб.", "°F"]),
     # a ratio and a score
-    ("Раствор смешивают в соотношении 3:1, матч закончился со счётом 2:1.", ["три к одному", "два-один"], [":"]),
+    ("Раствор смешивают в соотношении 3:1, матч закончился со счётом 2:1.", ["три к одному", "два-один"], ["3:1", "2:1", "три:один"]),
     # the animate accusative: a number before an animal or a person counted takes the genitive's form
     ("На ферме мы видели 2 котов и 1 барана, наняли 21 работника.", ["двух котов", "одного барана",
      "двадцать одного работника"], ["два котов", "один барана"]),
@@ -55,6 +56,9 @@ CASES = [
     # an ordinal in -е before a plural noun is plural; "3-и" третьи
     ("Все 5-е классы пишут контрольную, а 3-и сутки идёт дождь.", ["пятые классы", "третьи сутки"],
      ["пятое классы", "трёх сутки"]),
+    # a day and a month with its zero, no year; kilocalories
+    ("Срок сдачи: 28.02, в 100 г продукта 250 ккал.", ["двадцать восьмое февраля", "двести пятьдесят килокалорий"],
+     ["точка", "пятидесятый"]),
     ("Купили 2-этажный дом и 100-граммовую плитку.", ["двухэтажный дом", "стограммовую плитку"], ["два-этажный"]),
 ]
 

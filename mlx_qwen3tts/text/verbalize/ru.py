@@ -32,6 +32,10 @@ _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
 _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
+# A day and a month without a year, the month with its zero ("15.03", "01.12" is no decimal, Russian writes a comma);
+# not after a preposition of time, where "в 10.05" is a time.
+_DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )"
+                        r"(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:/]|[.,]\d|\s?(?:утра|вечера|ч\b))")
 # A Cyrillic word and a number written together ("тест2", "Вариант3"): the word, then the number.
 _GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
 # A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
@@ -489,6 +493,8 @@ class Russian(Spec):
 
         text = self._iso_date.sub(lambda m: said(m, int(m.group(4)), int(m.group(3)), int(m.group(1))), text)
         text = self._numeric_date.sub(lambda m: said(m, int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
+        text = _DAY_MONTH.sub(lambda m: said(m, int(m.group(1)), int(m.group(2)), None)
+                              if m.group(1)[0] == "0" or m.group(2)[0] == "0" else m.group(0), text)
         return self.read_written_dates(text)
 
     def read_day_ranges(self, text):

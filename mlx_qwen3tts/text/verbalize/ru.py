@@ -40,6 +40,7 @@ _DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<!
 _GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
 # A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
 _COMPOUND = re.compile(r"(?<![\w.,-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
+_PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
 _COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто"}
 # "целая" after a number, in each case: after one (одну целую), after more (двух целых, двум целым)
 _WHOLE = {True: dict(zip("ngdaip", ("целая", "целой", "целой", "целую", "целой", "целой"))),
@@ -386,13 +387,16 @@ class Russian(Spec):
             return self.unit_gender(written)
         return grammar.gender(self.counted[written][0])
 
+    def combining(self, n):
+        """A number as the first part of a compound word: пяти-, одно-, сто-, девяносто-, шестидесятичетырёх-."""
+        return "".join(_COMBINING.get(w, w) for w in self.cardinal(n, case="g").split())
+
     def compound(self, m):
         """"64-битных" шестидесятичетырёхбитных: the number in the genitive (one, a hundred and ninety as in
         "однобайтный", "стограммовый", "девяностоградусный"), joined to the adjective."""
         if not grammar.is_adjective(m.group(2)):
             return m.group(0)
-        words = self.cardinal(int(m.group(1)), case="g").split()
-        return "".join(_COMBINING.get(w, w) for w in words) + m.group(2)
+        return self.combining(int(m.group(1))) + m.group(2)
 
     def ratio(self, m):
         first, second = int(m.group(2)), int(m.group(3))
@@ -402,6 +406,7 @@ class Russian(Spec):
 
     def read(self, text):
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
+        text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
         text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))

@@ -4,8 +4,9 @@ alternating (issue 59: 13.5 ms a frame on 2026-11-26 from `TTS.generate(decode=F
 
 - generate: `TTS.generate(decode=False)` for BASE + --frames frames minus BASE frames, over the extra frames
   (the prompt's prefill and the fixed costs cancel), as on 2026-11-26 and as mlx-audio's driver measures;
-- frames: `TTS.frames`, the median gap between frames after the first (what `benchmarks.run` calls loop_ms);
-- frames-mean: the same run's mean gap (a median hides a slow frame every few).
+- frames: `TTS.frames`, the median gap between frames after the first (`benchmarks.measure.loop_pass`'s loop_ms,
+  what `benchmarks.run` reports);
+- frames-mean: the same run's mean gap (loop_pass's loop_mean_ms: a median hides a slow frame every few).
 
 Then mlx-audio's loop on the same checkpoint and the same window (`--peer`, its driver's loop only), as
 `benchmarks.run` runs it.
@@ -34,11 +35,10 @@ def _generate_s(tts, frames: int) -> float:
     return seconds
 
 
-def _frame_gaps(tts, frames: int) -> list:
-    stamps = []
-    for _ in tts.frames(TEXT, speaker="ryan", language="english", max_tokens=frames, seed=0):
-        stamps.append(time.perf_counter())
-    return [b - a for a, b in zip(stamps, stamps[1:])]
+def _frames_pass(tts, frames: int) -> dict:
+    from benchmarks.measure import loop_pass
+
+    return loop_pass(tts, TEXT, frames, speaker="ryan", language="english", seed=0)
 
 
 def measure(folder: Path, frames: int, rounds: int) -> dict:
@@ -47,13 +47,13 @@ def measure(folder: Path, frames: int, rounds: int) -> dict:
 
     tts = mlx_qwen3tts.load(str(folder))
     _generate_s(tts, BASE)  # warm-up: every graph of the loop once
-    _frame_gaps(tts, BASE)
+    _frames_pass(tts, BASE)
     generate, median, mean = [], [], []
     for _ in range(rounds):  # alternate the ways, so a drift of the machine falls on both
         generate.append((_generate_s(tts, BASE + frames) - _generate_s(tts, BASE)) / frames * 1e3)
-        gaps = _frame_gaps(tts, BASE + frames)
-        median.append(statistics.median(gaps) * 1e3)
-        mean.append(statistics.mean(gaps) * 1e3)
+        timed = _frames_pass(tts, BASE + frames)
+        median.append(timed["loop_ms"])
+        mean.append(timed["loop_mean_ms"])
     del tts
     mx.clear_cache()
     return {"generate_ms": statistics.median(generate), "frames_median_ms": statistics.median(median),

@@ -133,12 +133,14 @@ def component_pass(tts, text: str, frames: int) -> dict:
     }
 
 
-def loop_pass(tts, text: str, frames: int) -> dict:
-    """`TTS.frames` end to end with syncs counted; returns the codes for the decode pass."""
+def loop_pass(tts, text: str, frames: int, **request) -> dict:
+    """`TTS.frames` end to end with syncs counted (`request`: its keywords, e.g. speaker and seed; the language
+    LANGUAGE unless given): the median and mean gap between frames after the first, and the codes for the decode
+    pass. The one way the benchmarks time the loop."""
     codes, stamps = [], []
     tic = _now()
     with SyncCounter() as counter:
-        stream = tts.frames(text, language=LANGUAGE, max_tokens=frames)
+        stream = tts.frames(text, **{"language": LANGUAGE, **request}, max_tokens=frames)
         for frame in stream:
             codes.append(frame.codes)
             stamps.append((_now(), counter.blocking, counter.async_evals))
@@ -152,6 +154,7 @@ def loop_pass(tts, text: str, frames: int) -> dict:
         "codes": mx.array(np.concatenate(codes)),
         "total_s": total,
         "loop_ms": statistics.median(intervals) * 1e3,
+        "loop_mean_ms": statistics.mean(intervals) * 1e3,  # a median hides a slow frame every few
         "loop_prefill_ms": stream.prefill_s * 1e3,
         "syncs_per_frame": (s1 - s0) / n,
         "async_evals_per_frame": (a1 - a0) / n,

@@ -117,6 +117,13 @@ def _stretched(result: "Result", speed: float) -> "Result":
     return replace(result, audio=time_stretch(result.audio, float(speed), result.sample_rate))
 
 
+def _written(text: Optional[str]):
+    """The text as given, cut where the plan cuts it (`aligner.piece_words.PieceTexts`): the words timed."""
+    from .aligner.piece_words import PieceTexts
+
+    return PieceTexts(text)
+
+
 def _warn(notices, stacklevel: int):
     """Request notices as warnings, the Python API's way, each once, at the user's call (`stacklevel`
     counted from here)."""
@@ -226,17 +233,18 @@ class TTS:
         """Codec frames for a Request, as they are generated (with the loop's report on them)."""
         return self.loop.frames(request)
 
-    def request_chunks(self, request: Request, split: str = "auto", aligner=None):
+    def request_chunks(self, request: Request, split: str = "auto", aligner=None, written=None):
         """Audio chunks for a Request while generating, in the pieces `generate` speaks it in (`split`, as
         there but "batch"; text arriving as deltas is cut the same way as it comes); they concatenate to its
         one-shot audio. A `ChunkStream` (or `plan.PlanChunks`, which tells the same). With `aligner`, each
         piece's `Words` too, after its last chunk (`aligner.piece_words.Timed`, in the request's language; an
-        aligner that cannot time it refuses here, before any audio)."""
+        aligner that cannot time it refuses here, before any audio): the words of `written` (the text as given,
+        an `aligner.piece_words.PieceTexts`) with their spoken forms' times, else the words spoken."""
         if aligner is None:
             return Plan(request, split).chunks(self._chunks, self.sample_rate)
         from .aligner.piece_words import PieceWords, Timed  # the aligner's modules, loaded when asked for
 
-        words = PieceWords(aligner, request.language, self.sample_rate)
+        words = PieceWords(aligner, request.language, self.sample_rate, written=written)
         return Timed(Plan(request, split).chunks(self._chunks, self.sample_rate), words)
 
     def _chunks(self, request: Request) -> ChunkStream:
@@ -418,11 +426,11 @@ class TTS:
         same pieces, `split` as there but "batch"). The first chunk has `first_chunk_frames` frames, each later
         one `chunk_frames`; with chunk_frames None they grow (2, 4, 8, then 16 frames after a first of 1).
         `aligner` (`mlx_qwen3tts.aligner.load()`): the stream also gives each piece's word timings
-        (`aligner.piece_words.Words`) after its last chunk, aligned on a thread of their own as soon as its audio
-        is complete (`request_chunks`)."""
+        (`aligner.piece_words.Words`: its words as written, with the times their spoken forms took) after its last
+        chunk, aligned on a thread of their own as soon as its audio is complete (`request_chunks`)."""
         request = self._told(self.request(text, first_chunk_frames=first_chunk_frames, chunk_frames=chunk_frames,
                                           seed=seed, **kwargs))
-        return self.request_chunks(request, split, aligner)
+        return self.request_chunks(request, split, aligner, _written(text) if aligner is not None else None)
 
     def stream_text(self, deltas: Iterable[str], first_chunk_frames: int = 1, chunk_frames: Optional[int] = None,
                     seed: Optional[int] = None, split: str = "auto", aligner=None, **kwargs) -> ChunkStream:
@@ -430,9 +438,11 @@ class TTS:
         ends where `generate` would cut it whole (split "none": never), each piece's first sentence spoken
         word by word, a later one once it has ended (so the cut is known). `aligner`: each piece's words
         too, as `stream` gives them."""
+        written = _written(None) if aligner is not None else None
+        deltas = written.fed(deltas) if written is not None else deltas
         request = self._told(self.request(deltas=deltas, first_chunk_frames=first_chunk_frames,
                                           chunk_frames=chunk_frames, seed=seed, **kwargs))
-        return self.request_chunks(request, split, aligner)
+        return self.request_chunks(request, split, aligner, written)
 
     def warm(self, max_rows: int = 1):
         """Trace, on this thread, every compiled graph a request run here meets (Metal, CUDA): the loop's frame

@@ -8,12 +8,14 @@ import io
 import json
 import re
 import subprocess
+import sys
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from fixture_checkpoints import aligner_dir, checkpoint_dir
+from server_harness import ROOT, env
 from test_longform import audio, error_line, run, sentences
 from mlx_qwen3tts.errors import InputError
 
@@ -228,3 +230,42 @@ def test_the_first_eta_counts_each_batch_as_long_as_its_longest_segment():
         progress.segment(SimpleNamespace(segment=segment), RATE)
     etas = [line.split("ETA ")[1].split()[0] for line in log.getvalue().splitlines()]
     assert etas[0] == "0:00:30" and etas[4] == "0:00:20" and etas[-1] == "0:00:00", etas
+
+
+NUMBERED = "# Steps\n\n1. Open the lid.\n2. Press the button.\n\nAs step 2 says, wait.[^1]\n\n[^1]: A note.\n"
+
+
+def test_numbered_list_items_keep_their_numbers_unless_asked_not_to():
+    """Issue 65: the text refers back to its items ("as step 2 says"): each item is read with its number."""
+    from mlx_qwen3tts import longform
+
+    shown = [s.shown for s in longform.document(NUMBERED, markdown=True, normalize=False).segments]
+    assert shown == ["Steps", "1.", "Open the lid.", "2.", "Press the button.", "As step 2 says, wait."]
+    dropped = longform.document(NUMBERED, markdown=True, normalize=False, read=())
+    assert [s.shown for s in dropped.segments] == ["Steps", "Open the lid.", "Press the button.",
+                                                   "As step 2 says, wait."]
+
+
+def test_notes_and_navigation_are_read_when_asked(tmp_path):
+    """Footnotes (Markdown, HTML) and a page's navigation are left out, and read with read=("notes", "navigation");
+    the command line's --read notes, --read navigation and --read no-list-numbers ask the same."""
+    from mlx_qwen3tts import longform
+
+    page = ('<html><body><nav><p>Home. Next chapter.</p></nav><main><p>The story starts.'
+            '<a epub:type="noteref" href="#n1">1</a></p><aside epub:type="footnote" id="n1"><p>A note here.</p>'
+            "</aside></main></body></html>")
+    said = [s.shown for s in longform.document(page, html=True, normalize=False).segments]
+    assert said == ["The story starts."]
+    said = [s.shown for s in longform.document(page, html=True, normalize=False, read=("notes",)).segments]
+    assert said == ["The story starts.1", "A note here."]
+    said = [s.shown for s in longform.document(page, html=True, normalize=False, read=("navigation",)).segments]
+    assert said == ["Home.", "Next chapter.", "The story starts."]
+    noted = longform.document(NUMBERED, markdown=True, normalize=False, read=("numbers", "notes"))
+    assert [s.shown for s in noted.segments][-1] == "A note."
+    (tmp_path / "n.md").write_text(NUMBERED, encoding="utf-8")
+    dry = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--no-normalize", "--text-file",
+                          str(tmp_path / "n.md"), "--read", "no-list-numbers", "--read", "notes"], capture_output=True,
+                         text=True, timeout=120, env=env(), cwd=ROOT)
+    assert dry.returncode == 0, dry.stderr
+    assert dry.stdout.splitlines() == ["Steps", "Open the lid.", "Press the button.", "As step 2 says, wait.",
+                                       "A note."]

@@ -41,9 +41,9 @@ FLOORS = {  # language: (upstream corpus, real-sentence corpus)  # language: (up
     "it": (0.87, 0.88),
     "pt": (0.87, 0.91),
     "ru": (0.78, 0.66),
-    "zh": (0.96, 0.96),
+    "zh": (0.96, 0.95),
     "ja": (0.99, 1.00),
-    "ko": (0.96, 0.95),
+    "ko": (0.96, 0.90),
 }
 CLASS_FLOORS = {
     ("upstream", "de"): {"abbreviation": 0.66, "cardinal": 0.96, "date": 0.80, "decimal": 0.91, "electronic": 0.50,
@@ -91,10 +91,11 @@ CLASS_FLOORS = {
     ("sentences", "ru"): {"abbreviation": 0.00, "cardinal": 0.75, "date": 0.33, "decimal": 0.50, "fraction": 0.50,
         "measure": 0.65, "money": 1.00, "ordinal": 0.66, "percent": 0.88, "range": 0.00, "score": 0.00,
         "sentence": 1.00, "telephone": 0.00},
-    ("sentences", "zh"): {"cardinal": 0.95, "date": 0.75, "fraction": 1.00, "measure": 1.00, "ordinal": 1.00,
-        "range": 1.00, "time": 1.00},
+    ("sentences", "zh"): {"cardinal": 0.92, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00,
+        "money": 1.00, "ordinal": 1.00, "percent": 0.93, "range": 1.00, "symbol": 0.00, "time": 0.80},
     ("sentences", "ja"): {"cardinal": 1.00, "fraction": 1.00, "measure": 1.00, "ordinal": 1.00},
-    ("sentences", "ko"): {"cardinal": 0.95, "date": 1.00, "measure": 1.00, "ordinal": 1.00, "percent": 0.00},
+    ("sentences", "ko"): {"abbreviation": 0.00, "cardinal": 0.97, "date": 1.00, "decimal": 1.00, "fraction": 1.00,
+        "measure": 0.92, "money": 1.00, "ordinal": 0.71, "percent": 0.73, "range": 1.00, "time": 1.00},
 }
 # Rows whose digits are not all said (see test_no_digit_is_lost), per corpus: a ratchet down to 0.
 MAX_DIGIT_LOSSES = {"upstream": 64, "sentences": 6}

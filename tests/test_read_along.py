@@ -180,7 +180,7 @@ def test_a_plain_text_becomes_a_read_along_book_timed_as_its_captions(ckpt, tmp_
 def test_zero_length_word_clips_are_merged_or_fall_back_to_the_sentence(tmp_path):
     """Words the aligner put at one instant (start == end, or several on one sample) make no empty clip."""
     from mlx_qwen3tts.longform.captions import Cue
-    from mlx_qwen3tts.longform.read_along import write_book
+    from mlx_qwen3tts.longform.read_along import Edition, write_book
     from mlx_qwen3tts.longform.segments import Document, Segment
 
     texts = ["One two three four.", "Five six.", "Seven eight."]
@@ -194,8 +194,7 @@ def test_zero_length_word_clips_are_merged_or_fall_back_to_the_sentence(tmp_path
                 (("Seven", at(3.4), at(3.6)), ("eight", at(3.6), at(3.9))))]
     audio = np.zeros(at(1), np.float32)
     write_book(tmp_path / "b.epub", Document(segments), cues, lambda i: audio, RATE,
-               identifier="urn:uuid:8d6e6a5e-7d5b-5c2f-9a53-3b0e8f0e2f11",
-               modified=1.8e9)
+               Edition("urn:uuid:8d6e6a5e-7d5b-5c2f-9a53-3b0e8f0e2f11", 1.8e9))
     epubcheck(tmp_path / "b.epub")
     pars = clips(tmp_path / "b.epub")["c001.xhtml"]
     got = [(t, b, e) for t, _, b, e in pars]
@@ -327,3 +326,36 @@ def test_word_clips_equal_the_word_captions(ckpt, load_tiny, tmp_path):
         spans = re.findall(rf'<span id="{sid}w\d+">([^<]*)</span>', text[page])
         assert [re.sub(r"[^\w']", "", s) for s in spans[:-1]] == [w["text"] for w in words][:len(spans) - 1]
         assert re.sub(r"\W", "", spans[-1]) == "".join(w["text"] for w in words[len(spans) - 1:])
+
+
+def page_languages(book_path) -> dict:
+    """{page: its html lang} and the package's dc:language values, in order."""
+    with zipfile.ZipFile(book_path) as z:
+        pages = {n: re.search(r'<html[^>]* lang="([^"]*)"', z.read(n).decode()).group(1)
+                 for n in sorted(z.namelist()) if re.fullmatch(r"EPUB/c\d+\.xhtml", n)}
+        package = re.findall(r"<dc:language>([^<]*)</dc:language>", z.read("EPUB/package.opf").decode())
+    return pages, package
+
+
+@pytest.mark.parametrize("name, text", [
+    ("front.md", "---\ntitle: Der Hafen\nlang: de-AT\n---\n# Eins\n\nAlpha bravo.\n"),
+    ("page.html", '<html lang="de-AT"><head><title>Der Hafen</title></head><body><h1>Eins</h1>'
+                  "<p>Alpha bravo.</p></body></html>"),
+], ids=["markdown", "html"])
+def test_the_book_is_in_the_language_the_document_says(ckpt, tmp_path, name, text):
+    """Issue 65: a Markdown file's front matter or a page's lang (no --language) is the book's language, not und."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    speak(ckpt, "--text-file", tmp_path / name, "--output", tmp_path / "a.wav", "--read-along", tmp_path / "a.epub")
+    assert epubcheck(tmp_path / "a.epub")["publication"]["language"] == "de-AT"
+    assert page_languages(tmp_path / "a.epub") == ({"EPUB/c001.xhtml": "de-AT"}, ["de-AT"])
+
+
+def test_chapters_in_different_languages_are_marked_each_in_its_own(ckpt, tmp_path):
+    """A document that does not say its language, its chapters written in two: each page in its chapter's language,
+    the book's the first, both in the package (epubcheck accepts it)."""
+    (tmp_path / "two.md").write_text(
+        "# One\n\nThe boats came in at dawn and the gulls followed them home.\n\n"
+        "# Zwei\n\nDie Boote kamen am Morgen und die Möwen folgten ihnen nach Hause.\n", encoding="utf-8")
+    speak(ckpt, "--text-file", tmp_path / "two.md", "--output", tmp_path / "b.wav", "--read-along", tmp_path / "b.epub")
+    epubcheck(tmp_path / "b.epub")
+    assert page_languages(tmp_path / "b.epub") == ({"EPUB/c001.xhtml": "en", "EPUB/c002.xhtml": "de"}, ["en", "de"])

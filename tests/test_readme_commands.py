@@ -1,14 +1,15 @@
 """The README and the pages in docs/ say only what works: their commands and Python run as written,
 and their relative links lead somewhere.
 
-Commands: each page's ```sh blocks run in order (continuation lines joined, `&&` chains split) in a
-fresh scratch folder holding the recording `me.wav` (a sine) that the pages assume, with the hub ids
+Commands: each page's ```sh blocks run in order (continuation lines joined, `&&` chains split) from the
+repository's root (a fresh scratch copy of it, so that what they write stays there) holding the recording
+`me.wav` (a sine) that the pages assume, with the hub ids
 they name served from a local hub cache holding the tiny checkpoints of the same variants
 (HF_HUB_OFFLINE=1). What needs the network, a server, a sound device, the reference implementation's
 environment or a benchmark run is skipped by program (SKIP says why for each), and the test fails
 when a command turns up that it does not know to skip. Every file a command names as its output must
-be there afterwards. Python: each ```python block runs as pasted, in a fresh interpreter in the
-page's folder after its commands, except a client of a running server (the server tests run those
+be there afterwards. Python: each ```python block runs as pasted, in a fresh interpreter in that
+copy of the root after its commands, except a client of a running server (the server tests run those
 against a real one). Links: a relative link must name a file of the repository, and its `#anchor` a
 heading of that file as GitHub makes its id."""
 
@@ -49,6 +50,7 @@ OUTPUT_FLAGS = ("-o", "--output", "--codes-output", "--save-voice", "--captions"
 VARIANTS = {"0.6B-CustomVoice": "custom_voice-0b6", "1.7B-CustomVoice": "custom_voice-1b7", "0.6B-Base": "base-0b6",
             "1.7B-Base": "base-1b7", "1.7B-VoiceDesign": "voice_design-1b7"}
 DEFAULT_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-CustomVoice"  # what a command without --model loads
+ROOT_COPIED = ("README.md", "docs", "examples", "benchmarks", "convert")  # the package comes from PYTHONPATH
 FENCE = re.compile(r"^ *```(\w*)\n(.*?)^ *```", re.M | re.S)
 
 
@@ -129,11 +131,17 @@ def hub_env(tmp_path_factory):
 
 
 def scratch_folder(tmp_path: Path) -> Path:
+    """A copy of the repository's root (its pages, examples and scripts: a command names them as from there),
+    with the recording `me.wav` the pages assume."""
     work = tmp_path / "work"
     work.mkdir()
+    for name in ROOT_COPIED:
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, work / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(REPO / name, work / name)
     t = np.arange(3 * 24000) / 24000
     sf.write(work / "me.wav", (0.3 * np.sin(2 * np.pi * 180 * t)).astype(np.float32), 24000)  # the pages' me.wav
-    shutil.copytree(REPO / "docs" / "examples", work / "examples")  # the files docs/longform.md reads
     return work
 
 

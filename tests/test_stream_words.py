@@ -46,8 +46,8 @@ def streamed(tts, greedy, aligner):
 
 
 class Known:
-    """A fake aligner whose times are known: word i of a text from 0.01 * i to 0.01 * i + 0.005 s. `gate`: each
-    alignment waits for it (a slow aligner)."""
+    """A fake aligner whose times are known: word i of a text (split as the aligner splits words) from 0.01 * i to
+    0.01 * i + 0.005 s. `gate`: each alignment waits for it (a slow aligner)."""
 
     def __init__(self, gate: threading.Event = None):
         self.gate, self.texts, self.windows = gate, [], []
@@ -57,7 +57,7 @@ class Known:
         self.windows.append(audio.shape[0])
         if self.gate is not None:
             assert self.gate.wait(120)
-        return [Word(w, 0.01 * i, 0.01 * i + 0.005) for i, w in enumerate(text.split())]
+        return [Word(w, 0.01 * i, 0.01 * i + 0.005) for i, w in enumerate(split_words(text, language))]
 
 
 def test_the_stream_is_its_audio_with_each_pieces_words_after_it(tts, greedy, streamed):
@@ -135,7 +135,7 @@ def test_text_given_as_deltas_is_timed_piece_by_piece(tts, greedy):
     # guard off: the tiny random checkpoint never ends its speech, and a stream ends where a runaway is seen
     items = list(tts.stream_text(iter(deltas), aligner=known, guard=False, **greedy))
     assert known.texts == PIECES  # what each piece spoke
-    assert [w.text for item in items if isinstance(item, Words) for w in item.words] == TEXT.split()
+    assert [w.text for item in items if isinstance(item, Words) for w in item.words] == split_words(TEXT, "auto")
 
 
 def test_an_aligner_that_cannot_time_the_language_refuses_before_any_audio(tts, greedy):
@@ -157,3 +157,16 @@ def test_closing_the_stream_midway_stops_it_and_its_worker(tts, greedy):
     stream.close()
     assert not [t for t in threading.enumerate() if t.name.startswith("mlx_qwen3tts-words")]  # the worker is gone
     assert stream.frames > 0 and next(iter(stream), None) is None
+
+
+def test_a_written_word_gets_the_time_its_spoken_form_took(tts, greedy):
+    """Issue 65: "12,50 €" is spoken "zwölf Euro fünfzig"; the words timed are the written ones, "1250" from the start
+    of "zwölf" to the end of "fünfzig" (a fake aligner whose times are known), whole text or deltas alike."""
+    text = "Das kostet 12,50 € heute."
+    said = {**greedy, "normalize": True, "language": "German"}
+    deltas = [text[i:i + 4] for i in range(0, len(text), 4)]
+    for items in (list(tts.stream(text, aligner=Known(), max_tokens=30, **said)),
+                  list(tts.stream_text(iter(deltas), aligner=Known(), max_tokens=30, guard=False, **said))):
+        (words,) = [item for item in items if isinstance(item, Words)]
+        assert [(w.text, w.start, w.end) for w in words.words] == [
+            ("Das", 0.0, 0.005), ("kostet", 0.01, 0.015), ("1250", 0.02, 0.045), ("heute", 0.05, 0.055)]

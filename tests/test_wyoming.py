@@ -432,6 +432,24 @@ def test_the_server_lexicon_respells_every_whole_text(tmp_path, tmp_path_factory
         proc.stop()
 
 
+def test_wyoming_no_normalize_reads_every_wyoming_text_as_written(tmp_path, tmp_path_factory):
+    """Wyoming events carry no settings: --wyoming-no-normalize turns normalization off for all of them (greedy: the
+    audio is HTTP's with normalize false, not HTTP's default)."""
+    from fixture_checkpoints import checkpoint_dir
+
+    (tmp_path / "voices").mkdir()
+    proc = ServerProcess(checkpoint_dir("custom_voice-0b6", tmp_path_factory.getbasetemp()), tmp_path / "voices",
+                         tmp_path / "server.log", "--wyoming-no-normalize", "--wyoming-port", str(free_port()),
+                         "--wyoming-temperature", "0", "--wyoming-max-new-tokens", str(FRAMES))
+    try:
+        proc.wyoming_port = int(proc.proc.args[proc.proc.args.index("--wyoming-port") + 1])
+        audio, _ = run(synthesize(proc.wyoming_port, "I have 3 apples.", name="ryan"))
+        assert audio == http_pcm(proc, "I have 3 apples.", voice="ryan", normalize=False)
+        assert audio != http_pcm(proc, "I have 3 apples.", voice="ryan")
+    finally:
+        proc.stop()
+
+
 LONG = ("The first sentence sets the scene for a short story about a lighthouse keeper. "
         "Every evening she climbed the hundred steps, lit the lamp and watched the ships go by. "
         "One night a storm rolled in from the west, and the light flickered twice before it held. "

@@ -7,10 +7,11 @@ pause included, to its last sample) goes to the worker with that text. `ready()`
 without waiting, `rest()` waits for the others; each is a `Words`, in piece order, its times in seconds of the
 whole answer. `Timed` interleaves a chunk stream with its words (`TTS.stream(..., aligner=...)`).
 
-Where the answer is one piece, its window is the whole audio and the words are those of the answer aligned
-whole; otherwise each piece's words are the aligner's over its own window, shifted by the window's start (the
-model sees one piece's audio at a time, so a word's time may differ from the whole-answer alignment's by
-what the wider window changes).
+Each piece's window is aligned with what the piece spoke, and its words given as written (`written.as_written`)
+where the text as written is given (`PieceTexts`, fed the text the request was given and cut where the plan
+cuts): every front end times a request's words this one way, so a whole answer's words are its stream's.
+Where the answer is one piece, its window is the whole audio; otherwise each piece's words are the aligner's
+over its own window, shifted by the window's start.
 """
 
 import logging
@@ -23,7 +24,10 @@ import numpy as np
 
 from ..backend import release_thread_streams
 from ..iterators import Iterated
+from ..plan import LONG_TEXT_CHARS
+from ..text.cutting import CUT, PieceCutter
 from . import Word
+from .written import as_written
 
 log = logging.getLogger("mlx_qwen3tts.aligner")
 MIN_SECONDS = 0.02  # the aligner's shortest clip: a piece window shorter than this has no words
@@ -41,6 +45,49 @@ class Words:
     end: float
 
 
+class PieceTexts:
+    """The text of each piece of a request as written, fed the text the request was given (whole, or delta by
+    delta) and cut as the plan cuts it (`PieceCutter`, which `split_sentences` and `StreamedPieces` use)."""
+
+    def __init__(self, text: Optional[str] = None, max_chars: int = LONG_TEXT_CHARS):
+        self._cutter, self._pieces = PieceCutter(max_chars), [""]
+        if text is not None:
+            self.add(text)
+            self.end()
+
+    def add(self, text: str):
+        self._take(self._cutter.add(text))
+
+    def fed(self, deltas):
+        """`deltas` as they are read, each also added here (the text ended when they end); `deltas` as given where
+        it is no iterable of text (the request refuses it)."""
+        if isinstance(deltas, (str, bytes)) or not hasattr(deltas, "__iter__"):
+            return deltas
+
+        def read():
+            for delta in deltas:
+                if isinstance(delta, str):
+                    self.add(delta)
+                yield delta
+            self.end()
+
+        return read()
+
+    def end(self):
+        self._take(self._cutter.end())
+
+    def _take(self, parts):
+        for part in parts:
+            if part is CUT:
+                self._pieces.append("")
+            else:
+                self._pieces[-1] += part
+
+    def __getitem__(self, index: int) -> str:
+        """Piece `index`'s text settled so far (all of it once the piece has been cut or the text has ended)."""
+        return self._pieces[index].strip() if index < len(self._pieces) else ""
+
+
 class PieceWords:
     """The words of a stream's pieces, each aligned on a worker as soon as its audio is complete.
 
@@ -49,15 +96,17 @@ class PieceWords:
     any audio. `speed`: the audio is heard at this speed (times divided by it). `executor`: where the aligner
     runs (one thread that runs MLX, e.g. the server's); None: a thread of its own, its MLX streams released on
     `close()`. `keep_going`: an aligner error loses that piece's words (logged; its `Words.words` is None)
-    instead of being raised, so the audio goes on without them."""
+    instead of being raised, so the audio goes on without them. `written`: the request's text as written
+    (`PieceTexts`), whose words each piece gives with their spoken forms' times; None: the words spoken."""
 
     def __init__(self, aligner, language: str = "auto", sample_rate: int = 24000, speed: float = 1.0,
-                 executor: Optional[Executor] = None, keep_going: bool = False):
+                 executor: Optional[Executor] = None, keep_going: bool = False,
+                 written: Optional[PieceTexts] = None):
         check = getattr(aligner, "check_language", None)
         if check is not None:
             check(language)
         self.aligner, self.language, self.sample_rate, self.speed = aligner, language, sample_rate, speed
-        self.keep_going = keep_going
+        self.keep_going, self.written = keep_going, written
         self._own = executor is None
         self._executor = ThreadPoolExecutor(1, "mlx_qwen3tts-words") if executor is None else executor
         self._held, self._at = [], 0  # the samples since the last piece's end; how many came before them
@@ -70,7 +119,8 @@ class PieceWords:
         if text is None:
             return
         audio = np.concatenate(self._held) if self._held else np.zeros(0, np.float32)
-        self._pending.append(self._executor.submit(self._align, audio, text, self._at, self._pieces))
+        shown = self.written[self._pieces] if self.written is not None else None
+        self._pending.append(self._executor.submit(self._align, audio, (text, shown), self._at, self._pieces))
         self._held, self._at, self._pieces = [], self._at + audio.shape[0], self._pieces + 1
 
     def ready(self, until: Optional[float] = None) -> List[Words]:
@@ -98,8 +148,9 @@ class PieceWords:
             self._executor.shutdown()
             self._own = False
 
-    def _align(self, audio: np.ndarray, text: str, start: int, piece: int) -> Words:
-        rate, scale = self.sample_rate, 1.0 / self.speed
+    def _align(self, audio: np.ndarray, texts: tuple, start: int, piece: int) -> Words:
+        """The piece's `Words`: `texts` (what it spoke, and as written or None) timed in its `audio`."""
+        (text, shown), rate, scale = texts, self.sample_rate, 1.0 / self.speed
         seconds = audio.shape[0] / rate  # the aligner's 80 ms steps may reach past the last sample
         offset = start / rate
 
@@ -110,6 +161,8 @@ class PieceWords:
             found = []
             if seconds >= MIN_SECONDS and any(ch.isalnum() for ch in text):
                 found = self.aligner.align(audio, rate, text, self.language)
+            if shown is not None:
+                found = as_written(shown, found, self.language)
             words = tuple(Word(w.text, placed(w.start), placed(w.end)) for w in found)
         except Exception:  # noqa: BLE001  (with keep_going, a piece's words are lost, not the answer)
             if not self.keep_going:

@@ -18,7 +18,7 @@ from ..audio.formats import FORMAT_NAMES, STREAMABLE, format_for_path, not_strea
 from ..audio.time_stretch import MAX_SPEED, MIN_SPEED
 from ..errors import InputError
 from .console import OneLineErrors, cli_errors
-from .flags import DEFAULT_MODEL, FLAGS
+from .flags import DEFAULT_MODEL, FLAGS, document_options
 from .batch import numbered_outputs, read_batch_file, run_batch
 from .options import Configs, Hearing, Model, Outputs, Speaking, Speech, Streaming, Voice
 from .saved_voices import voice_file
@@ -102,10 +102,7 @@ from .voice import speaking_voice
 @click.option("--guard/--no-guard", default=True, show_default=True, help="The runaway guard: speech that will "
               "not end is spoken again once with another seed (a stream is ended there); a warning says so. See "
               "docs/cli.md#runaway-guard.")
-@click.option("--heading-pattern", help="With --text-file: a regular expression; plain-text lines matching it "
-              "start chapters (Markdown uses # and ## headings).")
-@click.option("--skip-chapters", metavar="PATTERN", help="With --text-file: leave out the chapters whose whole title "
-              "this regular expression matches, any case (e.g. 'Cover|Copyright|Contents').")
+@document_options
 @click.option("--title", help="With --text-file: the title an .m4b/.m4a is tagged with (default: the EPUB's, the "
               "page's <title>, a Markdown file's front matter or first heading).")
 @click.option("--author", help="With --text-file: the author an .m4b/.m4a is tagged with (default: the EPUB's, the "

@@ -30,7 +30,7 @@ ONLY_WITH_TEXT_FILE = (("captions", "--captions"), ("read_along", "--read-along"
                        ("aligner_bits", "--aligner-bits"), ("resume", "--resume"),
                        ("split_chapters", "--split-chapters"), ("script", "--script"), ("cast", "--cast"),
                        ("heading_pattern", "--heading-pattern"), ("skip_chapters", "--skip-chapters"),
-                       ("title", "--title"), ("author", "--author"))
+                       ("title", "--title"), ("author", "--author"), ("read_parts", "--read"))
 NAMES = {"text": "--text-file", "path": "--text-file", "lexicon": "--lexicon", "heading_pattern": "--heading-pattern",
          "script": "--script", "captions": "--captions", "resume": "--resume", "skip_chapters": "--skip-chapters",
          "read_along": "--read-along"}
@@ -183,11 +183,11 @@ def read_text_file(long: LongForm, speech: Speech):
             raise InputError("--script reads 'Name: text' lines from a text file, not from an EPUB book")
         return book(long.text_file, skip_chapters=long.skip_chapters, lexicon=lexicon,
                     normalize=speech.normalize is not False, language=speech.language, title=long.title,
-                    author=long.author)
+                    author=long.author, read=long.read)
     return document(_read_text(long.text_file), markdown=suffix in MARKDOWN, html=suffix in HTML, script=long.script,
                     heading_pattern=long.heading_pattern, skip_chapters=long.skip_chapters, lexicon=lexicon,
                     normalize=speech.normalize is not False, language=speech.language, title=long.title,
-                    author=long.author)
+                    author=long.author, read=long.read)
 
 
 def _prepare(job):

@@ -120,6 +120,12 @@ class Streaming(Taken):
 class LongForm(Taken):
     """--text-file and the options that only it takes."""
 
+    @property
+    def read(self) -> tuple:
+        """What is read beside the text (`longform.document`'s `read`)."""
+        given = set(self.read_parts)
+        return ("numbers",) * ("no-list-numbers" not in given) + tuple(p for p in ("notes", "navigation") if p in given)
+
     text_file: Optional[str]
     captions: tuple  # each --captions file (one per format)
     read_along: Optional[str]
@@ -132,6 +138,7 @@ class LongForm(Taken):
     cast: tuple
     heading_pattern: Optional[str]
     skip_chapters: Optional[str]
+    read_parts: tuple  # --read: "notes", "navigation", "no-list-numbers"
     title: Optional[str]
     author: Optional[str]
     batch_size: int

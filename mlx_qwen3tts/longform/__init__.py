@@ -9,7 +9,7 @@ a run stopped in any way continues with `resume=True` (the command line's `--tex
 """
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List, Optional
@@ -23,7 +23,8 @@ from ..text.lexicon import Lexicon, read_lexicon
 from .narrate import Spoken, narrate, segment_seed
 from ..text.normalize import normalize as normalize_text
 from ..text.reading import SURE, named_language, written_in
-from .segments import Document, Segment, build, read_document, told_language
+from ..text.reading import spoken as reading_spoken
+from .segments import READ, Document, Segment, build, checked_read, read_document, told_language
 from .captions import caption_format
 from .job import Targets, run as run_job
 from .progress import Progress
@@ -37,21 +38,20 @@ SAMPLE_CHARS = 20_000  # of a text, to tell the language of the whole (where its
 if TYPE_CHECKING:
     from ..tts import TTS
 
-__all__ = ["BookInfo", "Document", "Lexicon", "Segment", "Spoken", "book", "document", "narrate", "normalize_text",
-           "read_lexicon", "segment_seed", "write"]
+__all__ = ["BookInfo", "Document", "Lexicon", "Segment", "Spoken", "WriteOptions", "book", "document", "narrate",
+           "normalize_text", "read_lexicon", "segment_seed", "write"]
 
 
 def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str, document: str = "", sample: str = ""):
     """What a sentence of a paragraph says: the lexicon's respellings, then with `normalize` its numbers and
-    symbols as words in the language that reads it (`language`; with auto the `document`'s own, else the
-    paragraph's as detected, else the language of the whole text, detected on `sample`, else English)."""
+    symbols as words (`text.reading.spoken`) in the language that reads it (`language`; with auto the sentence's
+    own where it is sure, else the `document`'s own, else the paragraph's as detected, else the language of the
+    whole text, detected on `sample`, else English)."""
     asked = named_language(language) or named_language(document)
     whole = []
 
     @lru_cache(maxsize=256)
-    def read_in(paragraph: str) -> str:
-        if asked:
-            return asked
+    def told(paragraph: str) -> str:
         if not whole:
             whole.append(written_in(sample) or "en")
         return written_in(paragraph) or whole[0]
@@ -61,9 +61,20 @@ def _spoken(lexicon: Optional[Lexicon], normalize: bool, language: str, document
         if not normalize:
             return said
         # a sentence in another language than its paragraph's is read in its own where that is sure
-        return normalize_text(said, asked or written_in(shown, SURE) or read_in(paragraph))
+        return reading_spoken(said, asked or written_in(shown, SURE) or told(paragraph))
 
     return spoken
+
+
+def _languages(doc: Document) -> Document:
+    """`doc` with each chapter's language as detected in its text where the document does not say its own (its
+    read-along book's pages are marked so)."""
+    if doc.info.language:
+        return doc
+    texts = [[] for _ in doc.chapters]
+    for segment in doc.segments:
+        texts[segment.chapter].append(segment.shown)
+    return replace(doc, languages=tuple(written_in(" ".join(t)[:SAMPLE_CHARS]) or "" for t in texts))
 
 
 def _titled(doc: Document, title: Optional[str], author: Optional[str]) -> Document:
@@ -75,7 +86,7 @@ def _titled(doc: Document, title: Optional[str], author: Optional[str]) -> Docum
 def document(text: str, *, markdown: bool = False, html: bool = False, script: bool = False,
              heading_pattern: Optional[str] = None, skip_chapters: Optional[str] = None,
              lexicon: Optional[Lexicon] = None, normalize: bool = True, language: str = "auto",
-             title: Optional[str] = None, author: Optional[str] = None) -> Document:
+             title: Optional[str] = None, author: Optional[str] = None, read=READ) -> Document:
     """The segments and chapters of `text`; what each segment says has the `lexicon`'s respellings and,
     with `normalize`, numbers and symbols as words in `language` (captions keep the text as written); with
     `language` auto, in the document's own (an HTML page's `lang`, a Markdown file's front matter `lang` or
@@ -83,70 +94,102 @@ def document(text: str, *, markdown: bool = False, html: bool = False, script: b
     `skip_chapters`: a regular expression; chapters whose whole title it matches (any case) are left out.
     `Document.info` has the title and author an .m4b/.m4a is tagged with: `title`, `author` where given, else
     what the text says (an HTML page's <title> and <meta name="author">; Markdown's front matter, else its
-    first heading)."""
+    first heading). `read`: what is read beside the text (any of "numbers", a numbered list's item numbers, read
+    unless left out; "notes", footnotes and endnotes; "navigation", a page's navigation and tables of contents)."""
+    read = checked_read(read)
     own = "" if script else told_language(text, markdown=markdown, html=html)
     sample = re.sub(r"<[^>]*>", " ", text[:SAMPLE_CHARS]) if html else text[:SAMPLE_CHARS]
     doc = read_document(text, markdown=markdown, html=html, script=script, heading_pattern=heading_pattern,
-                        skip_chapters=skip_chapters, spoken=_spoken(lexicon, normalize, language, own, sample))
-    return _titled(doc, title, author)
+                        skip_chapters=skip_chapters, spoken=_spoken(lexicon, normalize, language, own, sample),
+                        read=read)
+    return _titled(_languages(replace(doc, info=replace(doc.info, language=own))), title, author)
 
 
 def book(path, *, skip_chapters: Optional[str] = None, lexicon: Optional[Lexicon] = None, normalize: bool = True,
-         language: str = "auto", title: Optional[str] = None, author: Optional[str] = None) -> Document:
+         language: str = "auto", title: Optional[str] = None, author: Optional[str] = None, read=READ) -> Document:
     """The segments and chapters of the EPUB at `path` (in its spine's order, chapters from its table of
     contents), with its title, author, language and cover in `Document.info` (`title`, `author`: given in
     place of the book's); as `document` otherwise (with `language` auto, numbers are read in the book's language,
-    its `dc:language`, else each paragraph's as detected). Needs the `epub` extra."""
-    read = read_epub(path)
-    sample = " ".join(block.text for block in read.blocks[:200])[:SAMPLE_CHARS]
-    doc = build(read.blocks, _spoken(lexicon, normalize, language, read.info.language, sample),
-                heading_chapters=not read.navigated,
+    its `dc:language`, else each paragraph's as detected; `read`: "notes", "navigation" as there). Needs the `epub`
+    extra."""
+    opened = read_epub(path, checked_read(read))
+    sample = " ".join(block.text for block in opened.blocks[:200])[:SAMPLE_CHARS]
+    doc = build(opened.blocks, _spoken(lexicon, normalize, language, opened.info.language, sample),
+                heading_chapters=not opened.navigated,
                 skip_chapters=skip_chapters)
-    return _titled(replace(doc, info=read.info), title, author)
+    return _titled(_languages(replace(doc, info=opened.info)), title, author)
 
 
-def write(tts: "TTS", document: Document, output, *, captions=None, read_along=None, aligner=None,
-          resume: bool = False, overwrite: bool = False,
-          seed: Optional[int] = None, voices: Optional[Dict[Optional[str], object]] = None, batch_size: int = 8,
-          quiet: bool = True, check=None, check_report=None, **request_kwargs) -> List[Path]:
+@dataclass(frozen=True)
+class WriteOptions:
+    """What `write` makes beside the audio, and how (each also a keyword of `write`)."""
+
+    captions: object = None  # a .srt, .vtt or .json path, or a list of them: each written
+    read_along: object = None  # an .epub path: the read-along book (EPUB 3 with the narration and Media Overlays)
+    aligner: object = None  # `mlx_qwen3tts.aligner.load()`: every word of the captions and the book timed
+    resume: bool = False  # continue a run stopped in any way (its work folder beside `output`)
+    overwrite: bool = False  # replace existing files (else InputError)
+    seed: Optional[int] = None
+    voices: Optional[Dict[Optional[str], object]] = None  # a script's cast (`narrate`)
+    batch_size: int = 8
+    quiet: bool = True  # False: progress on stderr
+    check: object = None  # True or a `hearing.Check`: each segment heard back as it is made
+    check_report: object = None  # the check's report (.json path)
+
+
+def write(tts: "TTS", document: Document, output, options: Optional[WriteOptions] = None,
+          **kwargs) -> List[Path]:
     """Speak `document` into the file `output` (its extension names the format: .m4b/.m4a with chapter markers
     and a book's tags and cover, or any format `Result.save` writes) and, if given, its `captions` (a .srt, .vtt
-    or .json path, or a list of them: each written) and its `read_along` book (an EPUB 3 with the narration and Media Overlays: readers that play
-    them highlight the sentence spoken); returns the files written. `aligner` (`mlx_qwen3tts.aligner.load()`)
-    times every word of both (the captions' word timings; the book highlights each word). Each finished
-    segment is kept in a hidden work folder beside `output` until the end, so a run stopped in any way
-    continues with `resume=True` (refused unless the document, model, voices and settings are the same; the
-    first run's seed is kept). An existing file is kept (InputError) unless `overwrite`. `voices`,
-    `batch_size`, `seed` and `request_kwargs` as `narrate`; `quiet=False`: progress on stderr. `check` (True or a
-    `hearing.Check`; the model needs a recognizer, `TTS.asr`): each segment is heard back as it is made, made
-    again where heard wrong (`narrate`), and the report written to `check_report` (a .json path; checks kept
-    across a resume)."""
-    if batch_size < 1:
-        raise InputError(f"{{batch_size}} must be at least 1, got {batch_size}", field="batch_size")
-    captions = [] if captions is None else [captions] if isinstance(captions, (str, Path)) else list(captions)
-    for given in captions:
-        caption_format(given)
-    check = _check(tts, check, check_report)
-    targets = Targets([outputs.new_file(output, "output", overwrite)], output_format(output),
-                      [outputs.new_file(given, "captions", overwrite) for given in captions],
-                      read_along=read_along_target(read_along, overwrite) if read_along is not None else None,
-                      language=read_along_language(request_kwargs.get("language")),
-                      check=outputs.new_file(check_report, "check report", overwrite) if check else None)
-    outputs.check_distinct(targets.audio + targets.captions + ([targets.read_along] if read_along else [])
-                           + ([targets.check] if check else []), [])
-    voices = voices or {}
+    or .json path, or a list of them: each written) and its `read_along` book (an EPUB 3 with the narration and
+    Media Overlays: readers that play them highlight the sentence spoken); returns the files written. `options`:
+    a `WriteOptions`, or its fields as keywords; the other keywords are the request's (as `narrate` takes them).
+    `aligner` (`mlx_qwen3tts.aligner.load()`) times every word of both (the captions' word timings; the book
+    highlights each word). Each finished segment is kept in a hidden work folder beside `output` until the end,
+    so a run stopped in any way continues with `resume=True` (refused unless the document, model, voices and
+    settings are the same; the first run's seed is kept). An existing file is kept (InputError) unless
+    `overwrite`. `voices`, `batch_size`, `seed` as `narrate`; `quiet=False`: progress on stderr. `check` (True
+    or a `hearing.Check`; the model needs a recognizer, `TTS.asr`): each segment is heard back as it is made,
+    made again where heard wrong (`narrate`), and the report written to `check_report` (a .json path; checks
+    kept across a resume)."""
+    named = {f.name for f in fields(WriteOptions)}
+    o = replace(options or WriteOptions(), **{k: kwargs.pop(k) for k in list(kwargs) if k in named})
+    request_kwargs = kwargs
+    if o.batch_size < 1:
+        raise InputError(f"{{batch_size}} must be at least 1, got {o.batch_size}", field="batch_size")
+    check = _check(tts, o.check, o.check_report)
+    targets = _targets(output, o, check is not None, read_along_language(request_kwargs.get("language")))
+    voices = o.voices or {}
     for voice in list(voices.values()) or [None]:  # a bad argument is refused before the work folder is made
-        tts.request(document.segments[0].text if document.segments else "-", voice=voice, seed=seed,
+        tts.request(document.segments[0].text if document.segments else "-", voice=voice, seed=o.seed,
                     **request_kwargs)
     key = fingerprint([(s.text, s.pause_s, s.speaker) for s in document.segments], document.chapters, str(tts.path),
                       tts.generation_config, sorted(request_kwargs.items(), key=lambda kv: kv[0]),
                       sorted((str(name), _identity(voice)) for name, voice in voices.items()))
-    words = WordTimer(aligner, f"python:{type(aligner).__name__}", request_kwargs.get("language") or "auto") \
-        if aligner is not None else None
-    run_job(tts, document, targets, key=key, resume=resume, seed=seed, voices=voices, batch_size=batch_size,
-            progress=Progress(document, tts.sample_rate, batch_size, quiet), words=words, check=check, **request_kwargs)
-    return [target.path for target in targets.audio + targets.captions + ([targets.read_along] if read_along else [])
-            + ([targets.check] if check else [])]
+    words = WordTimer(o.aligner, f"python:{type(o.aligner).__name__}", request_kwargs.get("language") or "auto") \
+        if o.aligner is not None else None
+    run_job(tts, document, targets, key=key, resume=o.resume, seed=o.seed, voices=voices, batch_size=o.batch_size,
+            progress=Progress(document, tts.sample_rate, o.batch_size, o.quiet), words=words, check=check,
+            **request_kwargs)
+    return [target.path for target in _written(targets)]
+
+
+def _targets(output, o: WriteOptions, checked: bool, language: str) -> Targets:
+    """Every file `write` makes, each refused now where it cannot be made (or is there, without `overwrite`)."""
+    captions = [] if o.captions is None else [o.captions] if isinstance(o.captions, (str, Path)) else list(o.captions)
+    for given in captions:
+        caption_format(given)
+    targets = Targets([outputs.new_file(output, "output", o.overwrite)], output_format(output),
+                      [outputs.new_file(given, "captions", o.overwrite) for given in captions],
+                      read_along=read_along_target(o.read_along, o.overwrite) if o.read_along is not None else None,
+                      language=language,
+                      check=outputs.new_file(o.check_report, "check report", o.overwrite) if checked else None)
+    outputs.check_distinct(_written(targets), [])
+    return targets
+
+
+def _written(targets: Targets) -> list:
+    return targets.audio + targets.captions + [t for t in (targets.read_along, targets.check) if t is not None]
 
 
 def _check(tts: "TTS", check, report):

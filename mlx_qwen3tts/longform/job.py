@@ -15,7 +15,7 @@ from .. import outputs
 from .captions import Cue, caption_format, render
 from .narrate import narrate
 from .progress import Progress
-from .read_along import write_book
+from .read_along import Edition, write_book
 from .resume import WorkFolder
 from .segments import UNTITLED, Document
 from .word_timing import WordTimer, in_samples
@@ -38,8 +38,8 @@ class Targets:
         return bool(self.captions) or self.read_along is not None
 
 
-def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, seed: Optional[int],
-        progress: Progress, voices=None, batch_size: int = 8, words: Optional[WordTimer] = None, check=None,
+def run(tts, document: Document, targets: Targets, *, key: str, progress: Progress, resume: bool = False,
+        seed: Optional[int] = None, voices=None, batch_size: int = 8, words: Optional[WordTimer] = None, check=None,
         **request_kwargs):
     """Speak `document` into `targets`; `key`: the fingerprint of text, model and settings a resume must match;
     `words`: time every word of the captions (each segment aligned as it finishes); `check`: a `hearing.Check`
@@ -70,7 +70,7 @@ def run(tts, document: Document, targets: Targets, *, key: str, resume: bool, se
             work.save(spoken.segment.index, spoken.audio)
             if words is not None and targets.timed:
                 work.save_words(spoken.segment.index, words.name,
-                                words.times(spoken.audio, tts.sample_rate, spoken.segment.shown))
+                                words.times(spoken.audio, tts.sample_rate, spoken.segment))
             _report(progress, spoken)
     except KeyboardInterrupt:
         progress.warn(f"{work.done()} of {len(segments)} segments are kept; run again with {{resume}} to continue",
@@ -149,7 +149,7 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
             timed = ()
             if words is not None and targets.timed:
                 found = work.words(segment.index, words.name)  # a segment finished by a run without word timing
-                timed = in_samples(words.times(audio, rate, segment.shown) if found is None else found,
+                timed = in_samples(words.times(audio, rate, segment) if found is None else found,
                                    position - base, position - base + n, rate)
             cues.append(Cue(segment.shown, position - base, position - base + n, position - base + n + pause,
                             segment.chapter, segment.line, segment.speaker, timed))
@@ -158,8 +158,8 @@ def _assemble(document: Document, work: WorkFolder, targets: Targets, rate: int,
         _write_captions(cues, targets, rate, stack)  # renamed into place with the rest, when all are written
         if targets.read_along is not None:
             write_book(stack.enter_context(targets.read_along.staged()), document, cues, work.audio, rate,
-                       identifier=f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'mlx-qwen3tts:' + key)}",
-                       modified=work.started, language=targets.language)
+                       Edition(f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'mlx-qwen3tts:' + key)}", work.started),
+                       language=targets.language)
     return position
 
 
@@ -191,7 +191,7 @@ def _stream(tts, document: Document, targets: Targets, progress: Progress, words
             end = spoken.start + spoken.audio.shape[0]
             timed = ()
             if words is not None and targets.captions:
-                timed = in_samples(words.times(spoken.audio, tts.sample_rate, spoken.segment.shown), spoken.start,
+                timed = in_samples(words.times(spoken.audio, tts.sample_rate, spoken.segment), spoken.start,
                                    end, tts.sample_rate)
             cues.append(Cue(spoken.segment.shown, spoken.start, end, end + spoken.pause, spoken.segment.chapter,
                             spoken.segment.line, spoken.segment.speaker, timed))

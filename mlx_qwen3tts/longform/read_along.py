@@ -56,6 +56,26 @@ class Chapter:
     page: str  # the XHTML page
     clips: List[Tuple[str, List[Clip]]]  # per sentence: its span's id and its clips (one, or one per word group)
     samples: int  # the narration's length
+    lang: str  # its language (BCP 47)
+
+
+@dataclass(frozen=True)
+class Edition:
+    """Which book this is and when it was made: its identifier (a URN) and modification time (seconds since the
+    epoch), from the caller (a resumed run gives the same book as an uninterrupted one)."""
+
+    identifier: str
+    modified: float
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the package says of the book: its edition, title and languages (BCP 47: the book's first, then any
+    other of its chapters')."""
+
+    edition: Edition
+    title: str
+    languages: Tuple[str, ...]
 
 
 def _seconds(samples: int, rate: int) -> float:
@@ -131,7 +151,7 @@ def _chapter(number: int, title: str, segments: List[Segment], cues: List[Cue], 
         body.append(f"<{tag}>{lead}{' '.join(marked)}</{tag}>")
     section = f'<section id="chapter{number:03d}">\n' + "\n".join(body) + "\n</section>"
     page = _XHTML.format(lang=escape(lang), title=escape(title), body=section)
-    return Chapter(title, page, clips, cues[-1].end - base)
+    return Chapter(title, page, clips, cues[-1].end - base, lang)
 
 
 def _smil(number: int, chapter: Chapter) -> str:
@@ -154,12 +174,12 @@ def _nav(chapters: List[Chapter], lang: str, title: str) -> str:
     return _XHTML.format(lang=escape(lang), title=escape(title), body=body)
 
 
-def _package(document: Document, chapters: List[Chapter], identifier: str, modified: float, lang: str,
-             title: str, rate: int) -> str:
-    info = document.info
-    meta = [f'<dc:identifier id="book-id">{escape(identifier)}</dc:identifier>',
-            f"<dc:title>{escape(title)}</dc:title>", f"<dc:language>{escape(lang)}</dc:language>",
-            f'<meta property="dcterms:modified">{time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(modified))}</meta>',
+def _package(document: Document, chapters: List[Chapter], facts: Facts, rate: int) -> str:
+    info, lang, stamp = document.info, facts.languages[0], time.gmtime(facts.edition.modified)
+    meta = [f'<dc:identifier id="book-id">{escape(facts.edition.identifier)}</dc:identifier>',
+            f"<dc:title>{escape(facts.title)}</dc:title>",
+            *(f"<dc:language>{escape(code)}</dc:language>" for code in facts.languages),
+            f'<meta property="dcterms:modified">{time.strftime("%Y-%m-%dT%H:%M:%SZ", stamp)}</meta>',
             f'<meta property="media:active-class">{ACTIVE_CLASS}</meta>']
     if info.author:
         meta.append(f"<dc:creator>{escape(info.author)}</dc:creator>")
@@ -191,6 +211,10 @@ def _package(document: Document, chapters: List[Chapter], identifier: str, modif
             + "\n</spine>\n</package>\n")
 
 
+def _at(languages: Tuple[str, ...], chapter: int) -> str:
+    return languages[chapter] if chapter < len(languages) else ""
+
+
 def _cover_suffix(media_type: str) -> str:
     return ".png" if media_type == "image/png" else ".jpg"
 
@@ -200,23 +224,28 @@ def _cover_page(info, lang: str, title: str) -> str:
     return _XHTML.format(lang=escape(lang), title=escape(title), body=f'<section epub:type="cover">{image}</section>')
 
 
-def write_book(path, document: Document, cues: List[Cue], audio: Callable[[int], np.ndarray], rate: int, *,
-               identifier: str, modified: float, language: str = "", title: str = ""):
+def write_book(path, document: Document, cues: List[Cue], audio: Callable[[int], np.ndarray], rate: int,
+               edition: Edition, language: str = "", title: str = ""):
     """The read-along EPUB of `document` at `path`: `cues` (one per segment, in order, times in samples of
     one file per chapter or of one whole file) and `audio(i)` (segment i's samples) give its narration;
-    `identifier` (a URN), `modified` (seconds since the epoch), and `language`/`title` where the document's
-    book info has none."""
+    `edition` (its identifier and modification time), and `language`/`title` where the document's book info has
+    none. Its language: the document's own, else `language`, else each chapter's as detected in its
+    text (`Document.languages`; the book's the most of them), else "und"."""
     info = document.info
-    lang = info.language or language or "und"
+    told = info.language or language
+    detected = [code for code in document.languages if code]
+    lang = told or max(detected, key=detected.count, default="und")
     title = info.title or title or document.chapters[0] or UNTITLED
     members = [[i for i, s in enumerate(document.segments) if s.chapter == n] for n in range(len(document.chapters))]
-    members = [(name or UNTITLED, indexes) for name, indexes in zip(document.chapters, members) if indexes]
-    chapters = [_chapter(n, name, [document.segments[i] for i in indexes], [cues[i] for i in indexes], rate, lang)
-                for n, (name, indexes) in enumerate(members, start=1)]
-    with _Zip(path, modified) as book, tempfile.TemporaryDirectory(dir=Path(path).parent, prefix=".read-along") as tmp:
+    members = [(name or UNTITLED, indexes, told or _at(document.languages, n) or lang)
+               for n, (name, indexes) in enumerate(zip(document.chapters, members)) if indexes]
+    chapters = [_chapter(n, name, [document.segments[i] for i in indexes], [cues[i] for i in indexes], rate, code)
+                for n, (name, indexes, code) in enumerate(members, start=1)]
+    facts = Facts(edition, title, tuple(dict.fromkeys([lang] + [c.lang for c in chapters])))
+    with _Zip(path, edition.modified) as book, tempfile.TemporaryDirectory(dir=Path(path).parent, prefix=".read-along") as tmp:
         book.add("mimetype", "application/epub+zip", zipfile.ZIP_STORED)  # first and stored, as EPUB asks
         book.add("META-INF/container.xml", _CONTAINER)
-        for n, (chapter, (_, indexes)) in enumerate(zip(chapters, members), start=1):
+        for n, (chapter, (_, indexes, _)) in enumerate(zip(chapters, members), start=1):
             book.add(f"EPUB/c{n:03d}.xhtml", chapter.page)
             if chapter.clips:
                 book.add(f"EPUB/c{n:03d}.smil", _smil(n, chapter))
@@ -228,7 +257,7 @@ def write_book(path, document: Document, cues: List[Cue], audio: Callable[[int],
         if info.cover:
             book.add(f"EPUB/cover{_cover_suffix(info.cover_type)}", info.cover, zipfile.ZIP_STORED)
             book.add("EPUB/cover.xhtml", _cover_page(info, lang, title))
-        book.add("EPUB/package.opf", _package(document, chapters, identifier, modified, lang, title, rate))
+        book.add("EPUB/package.opf", _package(document, chapters, facts, rate))
 
 
 class _Zip(zipfile.ZipFile):

@@ -15,6 +15,8 @@ from ..text.epub import BookInfo
 from ..text.html import page_info, page_language, read_html
 from ..text.markdown import Block, front_matter, read_markdown
 
+PARTS = ("numbers", "notes", "navigation")  # what of a document may be read beside its text (`read`)
+READ = ("numbers",)  # read unless asked not to: a numbered list's item numbers
 MAX_SEGMENT_CHARS = 300  # a longer sentence is cut at a comma or space (as `text.split_sentences` cuts)
 # Silence after a segment, by what ends with it (seconds).
 UNTITLED = "Opening"  # the title of what comes before a text's first chapter (in files, captions and skipping)
@@ -38,6 +40,7 @@ class Document:
     segments: List[Segment]
     chapters: List[str] = field(default_factory=lambda: [""])  # titles, in order ("" for untitled)
     info: BookInfo = BookInfo()  # an EPUB's title, author, language and cover (empty for other texts)
+    languages: Tuple[str, ...] = ()  # each chapter's, as detected in its text ("": not told; () not looked for)
 
     @property
     def chars(self) -> int:
@@ -164,16 +167,28 @@ def _wordless_joined(said: list) -> list:
     return out
 
 
+def checked_read(read) -> Tuple[str, ...]:
+    """`read` (what is read beside a document's text: some of `PARTS`) as a tuple, or InputError."""
+    parts = (read,) if isinstance(read, str) else tuple(read)
+    unknown = [part for part in parts if part not in PARTS]
+    if unknown:
+        raise InputError(f"{{read}} {unknown[0]!r} is not a part of a document; choose among {', '.join(PARTS)}",
+                         field="read")
+    return parts
+
+
 def read_document(text: str, *, markdown: bool = False, html: bool = False, script: bool = False,
                   heading_pattern: Optional[str] = None, skip_chapters: Optional[str] = None,
-                  spoken: Callable[[str, str], str] = lambda sentence, paragraph: sentence) -> Document:
-    """The segments and chapters of a whole text: plain, Markdown, HTML or a dialogue script."""
+                  spoken: Callable[[str, str], str] = lambda sentence, paragraph: sentence, read=READ) -> Document:
+    """The segments and chapters of a whole text: plain, Markdown, HTML or a dialogue script; `read`: what is read
+    beside its text (`PARTS`: a numbered list's item numbers, notes, navigation)."""
     text = CONTROL.sub("", text)  # as a request drops them: a file of NUL bytes is empty
     if not text.strip():
         raise InputError("{text} is empty; give some text to speak", field="text", code="empty_input")
     if script:
         return build([], spoken, script_turns(text))
-    blocks = read_markdown(text) if markdown else read_html(text) if html else plain_blocks(text, heading_pattern)
+    blocks = read_markdown(text, "numbers" in read, "notes" in read) if markdown else read_html(text, read) if html \
+        else plain_blocks(text, heading_pattern)
     doc = build(blocks, spoken, skip_chapters=skip_chapters)
     return replace(doc, info=_told_info(text, blocks, markdown, html))
 

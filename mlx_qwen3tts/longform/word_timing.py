@@ -1,8 +1,10 @@
-"""Word timings of long-form segments: each segment's audio aligned with its text as written (what the
-captions show) as soon as it is finished, and kept beside its audio in the work folder so a resumed run
-keeps them. Times are seconds from the segment's first sample; `in_samples` places them in the output."""
+"""Word timings of long-form segments: each segment's audio aligned with what it spoke as soon as it is finished,
+its words given as written (what the captions show) with the times their spoken forms took (`aligner.written`),
+and kept beside its audio in the work folder so a resumed run keeps them. Times are seconds from the segment's first sample; `in_samples` places them in the output."""
 
 from dataclasses import dataclass
+
+from ..aligner.written import as_written
 
 
 @dataclass
@@ -16,11 +18,12 @@ class WordTimer:
         if check is not None:
             self.language = check(self.language)  # refused before any audio is made
 
-    def times(self, audio, rate: int, text: str) -> list:
-        """[[word, start_s, end_s], ...] of `text` spoken in `audio` (mono, at `rate`)."""
-        if not audio.shape[0] or not any(ch.isalnum() for ch in text):
+    def times(self, audio, rate: int, segment) -> list:
+        """[[word, start_s, end_s], ...] of `segment.shown` (as written), its spoken form (`segment.text`) in `audio`
+        (mono, at `rate`)."""
+        if not audio.shape[0] or not any(ch.isalnum() for ch in segment.text):
             return []
-        words = self.aligner.align(audio, rate, text, self.language)
+        words = as_written(segment.shown, self.aligner.align(audio, rate, segment.text, self.language), self.language)
         return [[w.text, w.start, w.end] for w in words]
 
 

@@ -18,6 +18,7 @@ checkpoint's names and needs no transposes. Everything else is in the released (
 
 import mlx.core as mx
 
+from .adapters import apply_adapters, has_adapters
 from .checkpoint import apply_weights, load_weights, safetensors_files, safetensors_info
 
 SPEAKER_PREFIX = "speaker_encoder."
@@ -29,16 +30,17 @@ def is_mlx_layout(files, config) -> bool:
     return bool(config.quantization) or any(safetensors_info(f)[0].get("format") == "mlx" for f in files)
 
 
-def load_model(folder, config, dtype=None, prefix: str = ""):
+def load_model(folder, config, dtype=None, prefix: str = "", fuse: bool = True):
     """The talker, code predictor and speaker encoder of a checkpoint folder in either layout,
     quantized as its config says; floating tensors whose name starts with `prefix` cast to `dtype`,
     the speaker encoder's others to float32 (as the released layout's `sanitize` leaves them). The talker's
-    projections are fused (`Talker.fuse`); its parameters keep the checkpoint's names."""
+    projections are fused (`Talker.fuse`; fuse=False: not, as training wants, whose updates replace the layers'
+    weights); its parameters keep the checkpoint's names."""
     from .talker import Qwen3TTSModel
 
     files = safetensors_files(folder)
-    model = Qwen3TTSModel(config)
     weights = load_weights(files)
+    model = Qwen3TTSModel(config, speaker_encoder=any(k.startswith(SPEAKER_PREFIX) for k in weights))
     if not is_mlx_layout(files, config):
         weights = model.sanitize(weights)
 
@@ -51,5 +53,8 @@ def load_model(folder, config, dtype=None, prefix: str = ""):
 
     weights = {k: cast(k, v) for k, v in weights.items()}
     apply_weights(model, weights, str(folder / "model.safetensors"), config.quantization)
-    model.talker.fuse()
+    if has_adapters(folder):
+        apply_adapters(model.talker, folder)
+    if fuse:
+        model.talker.fuse()
     return model

@@ -70,13 +70,14 @@ class Talker(nn.Module):
 
 
 class Qwen3TTSModel(nn.Module):
-    """Everything in model.safetensors: the talker and, for Base checkpoints, the speaker encoder."""
+    """Everything in model.safetensors: the talker and, for Base checkpoints, the speaker encoder; other
+    checkpoints hold one where they keep it (`speaker_encoder=True`: a fine-tuned CustomVoice export does)."""
 
-    def __init__(self, config: ModelConfig):
+    def __init__(self, config: ModelConfig, speaker_encoder: bool = False):
         super().__init__()
         self.config = config
         self.talker = Talker(config.talker_config)
-        if config.tts_model_type == "base" and config.speaker_encoder_config is not None:
+        if (speaker_encoder or config.tts_model_type == "base") and config.speaker_encoder_config is not None:
             self.speaker_encoder = SpeakerEncoder(config.speaker_encoder_config)
 
     @staticmethod

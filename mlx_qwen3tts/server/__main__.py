@@ -123,6 +123,9 @@ def model_id(path_or_repo: str) -> str:
               help="Frame cap of Wyoming requests (12 per second). Default: from the text's length.")
 @click.option("--wyoming-no-guard", is_flag=True, help="Turn the runaway guard off for Wyoming requests, which "
               "carry no settings (HTTP and WebSocket requests send guard false). See docs/server.md#runaway-guard.")
+@click.option("--wyoming-normalize/--wyoming-no-normalize", default=True, show_default=True,
+              help="Numbers, dates and symbols of Wyoming texts said as words; off: read as written (Wyoming requests "
+                   "carry no settings; HTTP and WebSocket send normalize false).")
 @click.option("--wyoming-idle-timeout", type=click.FloatRange(0.1, 3600), default=300.0, show_default=True,
               help="Seconds a streamed Wyoming reply may pause between chunks (an LLM calling tools); then it ends.")
 @click.option("--no-zeroconf", is_flag=True,
@@ -191,6 +194,7 @@ class Wyoming:
     idle_timeout: float
     announced: Optional[str]
     guard: bool = True  # the runaway guard on its requests (--wyoming-no-guard: off)
+    normalize: bool = True  # numbers and symbols said as words (--wyoming-no-normalize: off)
 
 
 @dataclass(frozen=True)
@@ -229,7 +233,7 @@ class Startup:
             wyoming = Wyoming(p["wyoming_host"], p["wyoming_port"], p["wyoming_temperature"],
                               p["wyoming_max_new_tokens"], p["wyoming_idle_timeout"],
                               announced_name(p["wyoming_host"], p["no_zeroconf"], p["zeroconf_name"]),
-                              not p["wyoming_no_guard"])
+                              not p["wyoming_no_guard"], p["wyoming_normalize"])
         http = Http(not p["no_http"], p["host"], p["port"], p["api_key"], p["insecure"], p["cors"], p["allow_host"],
                     p["public_listings"], p["public_metrics"])
         capacity = Capacity(p["max_active"], p["max_queue"], max_batch, p["prefill_budget"], p["max_input_chars"])
@@ -264,7 +268,7 @@ def serve(startup: Startup):
     if w is not None:  # with --no-http, it serves here until stopped
         wyoming_server = wyoming.start(server, w.host, w.port, alone=not http.served, temperature=w.temperature,
                                        max_new_tokens=w.max_new_tokens, idle_seconds=w.idle_timeout,
-                                       zeroconf_name=w.announced, guard=w.guard)
+                                       zeroconf_name=w.announced, guard=w.guard, normalize=w.normalize)
     names = [*app.LOOPBACK_NAMES, *app.CONTAINER_HOST_NAMES, *http.allow_host]
     served = app.create_app(server, cors=http.cors, trusted_hosts=names if is_loopback(http.host) else None,
                             public_listings=http.public_listings, public_metrics=http.public_metrics)

@@ -136,9 +136,9 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
                           heard=None):
     """The response to a submitted speech request: the whole file once it is made, or (`stream_format`)
     chunked audio or SSE events as it is made; the request's notices in a header. `watcher` (the client's
-    disconnect, which cancels the request) runs until the response is sent. `timing(audio)` (awaitable): the
-    words with their times, for `timestamps` (a JSON body with the audio in base64; over SSE, `timing.pieces()`
-    gives each piece's words in an event after its audio). `heard(words)`: those pieces' feed with each piece's
+    disconnect, which cancels the request) runs until the response is sent. `timing()`: a `PieceWords` for the
+    request's chunks, for `timestamps` (a JSON body with the audio in base64 and all the words; over SSE, each
+    piece's words in an event after its audio). `heard(words)`: those pieces' feed with each piece's
     check beside (`checks.streamed`, for an SSE stream's `check`)."""
     headers = notice_headers(handle.notices)
     if speech.stream_format is None:
@@ -151,7 +151,7 @@ async def speech_response(handle, speech: Speech, sample_rate: int, watcher, tex
             watcher.cancel()
     usage = Usage(text_tokens)
     events = usage if speech.stream_format == "sse" else None
-    words = timing.pieces() if timing is not None and events is not None else None
+    words = timing() if timing is not None and events is not None else None
     if heard is not None and events is not None:
         words = heard(words)
     chunks = in_thread(encoded_chunks(handle, speech.fmt, speech.speed, sample_rate, usage, words,
@@ -190,11 +190,24 @@ async def whole_file(handle, speech: Speech, sample_rate: int, timing=None) -> R
 async def whole_audio(handle, speech: Speech, sample_rate: int, timing=None, usage: Usage = None) -> tuple:
     """(the handle's audio once it is all made, stretched to the speed asked and encoded as one file; the
     words' times when `timing` is given, else None); its frames counted in `usage` where given."""
-    pieces = [samples async for samples in in_thread(_counted(handle, usage or Usage()), handle.cancel)]
+    timed = timing() if timing is not None else None
+    pieces = [samples async for samples in in_thread(_counted(handle, usage or Usage(), timed), handle.cancel)]
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
-    words = await timing(audio) if timing is not None else None
+    words = await all_words(timed) if timed is not None else None
     audio = await asyncio.to_thread(time_stretch, audio, speech.speed, sample_rate)
     return await asyncio.to_thread(encoded_file, audio, sample_rate, speech.fmt), words
+
+
+async def all_words(timed) -> list:
+    """Every word of a finished answer's pieces (`PieceWords` fed all its chunks), as its JSON lists them."""
+    def gathered():
+        try:
+            return [{"word": w.text, "start_time": w.start, "end_time": w.end}
+                    for piece in timed.rest() for w in piece.words]
+        finally:
+            timed.close()
+
+    return await asyncio.to_thread(gathered)
 
 
 async def watch_disconnect(receive, cancel):

@@ -14,6 +14,7 @@ import base64
 import json
 from collections import deque
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -22,7 +23,7 @@ from starlette.responses import JSONResponse, Response
 from ..audio.time_stretch import time_stretch
 from ..hearing import Check, PieceCheck, error_rate, heard
 from ..seeds import check_seed
-from .audio_out import CONTENT_TYPES, encoded_file, in_thread, notice_headers, told
+from .audio_out import CONTENT_TYPES, all_words, encoded_file, in_thread, notice_headers, told
 from .engine_client import engine_error, send
 from .limits import ApiError
 
@@ -99,7 +100,12 @@ async def whole_checked(server, request, speech, check: Check, timing=None) -> R
     _, handle, pieces = best
     checks = [PieceCheck(text, said, rate, tries, rate <= check.threshold) for text, _, said, rate in pieces]
     audio = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.float32)
-    words = await timing(audio) if timing is not None else None
+    words = None
+    if timing is not None:  # its words as a stream's are timed: piece by piece, what each said
+        timed = timing()
+        for text, samples, _, _ in pieces:
+            timed.add(SimpleNamespace(samples=samples, said=text))
+        words = await all_words(timed)
     audio = await asyncio.to_thread(time_stretch, audio, speech.speed, server.tts.sample_rate)
     data = await asyncio.to_thread(encoded_file, audio, server.tts.sample_rate, speech.fmt)
     headers = {**notice_headers(told(handle)), **header(checks)}

@@ -15,7 +15,7 @@ Built on the `wyoming` package: one `WyomingHandler` (an AsyncEventHandler) per 
   servers that do not stream; inside a stream it is ignored (as wyoming-piper does).
 
 Wyoming requests carry no sampling settings; the server's defaults (`--wyoming-temperature`,
-`--wyoming-max-new-tokens`) apply. Bad events get an `error` event and the connection stays open,
+`--wyoming-max-new-tokens`, `--wyoming-no-guard`, `--wyoming-no-normalize`) apply to all of them. Bad events get an `error` event and the connection stays open,
 except a refused `synthesize` outside a stream: after its error the connection closes, as
 wyoming-piper does, since Home Assistant before 2025.7 reads until audio-stop and ignores errors.
 The protocol has no keys, so a non-loopback bind needs an explicit --insecure (see __main__);
@@ -435,12 +435,13 @@ def make_announcer(host: str, port: int, name: Optional[str]) -> Optional[Announ
 
 
 def start(server, host: str, port: int, *, alone: bool = False, temperature=None, max_new_tokens=None,
-          idle_seconds: float = STREAM_IDLE_SECONDS, zeroconf_name: Optional[str] = None, guard: bool = True):
+          idle_seconds: float = STREAM_IDLE_SECONDS, zeroconf_name: Optional[str] = None, guard: bool = True,
+          normalize: bool = True):
     """Serve Wyoming for `server`: beside HTTP from a `Thread` (returned); alone, here until SIGINT
     or SIGTERM, then the process ends by that signal, as the HTTP server (uvicorn) does.
     zeroconf_name: announce the service under this name (None: no announcement)."""
-    service = Service(server, {"temperature": temperature, "max_new_tokens": max_new_tokens, "guard": guard},
-                      idle_seconds)
+    service = Service(server, {"temperature": temperature, "max_new_tokens": max_new_tokens, "guard": guard,
+                               "normalize": normalize}, idle_seconds)
     shown = f"[{host}]" if ":" in host else host
     announcer = make_announcer(host, port, zeroconf_name)
     announced = f", announced as '{zeroconf_name}' (zeroconf)" if announcer else ""

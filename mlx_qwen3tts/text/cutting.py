@@ -51,8 +51,11 @@ _NOT_AN_END = "".join(rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS + ("etc
     r"[^\W\d_]*(?![^\W\d_]).))")
 _CAPITAL_NEXT = (r"(?<![\])]\.\.\.)(?<![\])]…)(?:(?<=\.\.\.)|(?<=…)|(?<=\betc\.)|(?<=\busw\.)|(?<=\betc\.[)\]])"
                  rf"|(?<=\busw\.[)\]]))(?=\s+[\"'“‘(\[]*[{_CAPITAL}])")
-_SENTENCE = re.compile(r"(.+?(?:(?:[.!?;…]+[\"'”’)\]]*)+(?:" + _NOT_AN_END + r"(?=\s)|" + _CAPITAL_NEXT + r")"
-                       r"|[。！？；]+[\"'”’」』）)]*|\n\s*\n|\Z))", re.S)
+# A run of end marks and closing quotes is taken whole, from its first mark (a lookahead and its backreference: an
+# atomic group before Python 3.11), so that the engine never tries its every shorter part ("." * 200 hung).
+_SENTENCE = re.compile(r"(.+?(?:(?<![.!?;…])(?=(?P<run>[.!?;…][.!?;…\"'”’)\]]*))(?P=run)(?:" + _NOT_AN_END
+                       + r"(?=\s)|" + _CAPITAL_NEXT + r")"
+                       r"|(?<![。！？；])(?=(?P<cjk>[。！？；]+[\"'”’」』）)]*))(?P=cjk)|\n\s*\n|\Z))", re.S)
 CUT = None  # in a PieceCutter's output: the piece so far is whole; what follows starts the next one
 
 
@@ -134,16 +137,17 @@ class PieceCutter:
             if b - self.start <= self.max_chars:
                 return  # held until it ends: it may yet not fit
             self._cut(out)
-        a = self._heads(a, b, out)
+        a = self._heads(a, b, out, ended=False)
         self._begin(a)
-        space = self.buf.rfind(" ", a, min(len(self.buf), a + self.max_chars))  # no later than `_cut_at` cuts
+        space = self.buf.rfind(" ", a, min(len(self.buf), a + self.max_chars // 2 + 1))  # no later than `_cut_at` may cut
         if space > a:
             self._give(len(self.buf[:space].rstrip()), out)
 
-    def _heads(self, a: int, b: int, out: list) -> int:
+    def _heads(self, a: int, b: int, out: list, ended: bool = True) -> int:
         """Cut buf[a:b] (a sentence, whole or growing) as `_cut` does while it is longer than max_chars (its
-        heads are then settled): each head given and cut off; the start of what is left."""
-        while b - a > self.max_chars:
+        heads are then settled): each head given and cut off; the start of what is left. A growing sentence is
+        cut only once it is longer than twice max_chars, where `_cut_at` needs no more of it to decide."""
+        while b - a > self.max_chars and (ended or b - a > 2 * self.max_chars):
             cut = _cut_at(self.buf[a:b], self.max_chars)
             self._begin(a)
             self._give(len(self.buf[:a + cut].rstrip()), out)
@@ -249,7 +253,7 @@ def sentences(text: str, max_chars: int = 300) -> list:
 
 
 def _cut(sentence: str, max_chars: int) -> list:
-    """`sentence` in pieces of at most `max_chars`, each cut at the last comma or space before the limit."""
+    """`sentence` in pieces of at most `max_chars`, each cut where `_cut_at` says."""
     pieces = []
     while len(sentence) > max_chars:
         cut = _cut_at(sentence, max_chars)
@@ -258,7 +262,36 @@ def _cut(sentence: str, max_chars: int) -> list:
     return pieces + [sentence]
 
 
+# Where a clause ends inside a sentence: after a comma, semicolon, colon or dash, or before a conjunction.
+_CONJUNCTIONS = ("and", "but", "or", "because", "while", "which", "und", "oder", "aber", "sondern", "denn", "weil",
+                 "wenn", "dass", "sofern", "soweit", "et", "ou", "mais", "car", "donc", "qui", "que", "y", "o", "pero",
+                 "porque", "e", "ma", "perché", "mas", "porque", "и", "а", "но", "или", "что", "который")
+_PUNCTUATION = re.compile(r"[,;:，、；：](?=\s)|(?<=\s)[–—](?=\s)|[，、；：](?=\S)")
+_CONJUNCTION = re.compile(r"\s(?=(?:" + "|".join(_CONJUNCTIONS) + r")\s)")
+
+
 def _cut_at(sentence: str, max_chars: int) -> int:
-    """Where a sentence longer than `max_chars` is cut: after the last comma or space before the limit."""
+    """Where a sentence longer than `max_chars` is cut: after a comma, semicolon, colon or dash, else before a
+    conjunction, else at a space. One at most twice `max_chars` long is cut into two balanced halves (each at
+    least a quarter of it: never a lone word left over), at the place nearest its middle; a longer one at the
+    last place in the second half of `max_chars`. Either way the cut is no earlier than max_chars // 2, so a
+    growing sentence may be given up to there before its length is known."""
+    low, high, aim = max_chars // 2, max_chars, max_chars
+    if len(sentence) <= 2 * max_chars:  # both halves at least a quarter of it
+        low, aim = max(low, len(sentence) - max_chars, len(sentence) // 4), (len(sentence) + 1) / 2
+        high = min(high, len(sentence) - len(sentence) // 4)
+    window = sentence[:high + 1]
+    for pattern in (_PUNCTUATION, _CONJUNCTION, _SPACE):
+        found = _ends(pattern, window, low)
+        if found:
+            return min(found, key=lambda cut: (abs(cut - aim), -cut))
     cut = max(sentence.rfind(sep, 0, max_chars) for sep in (", ", "，", "、", " "))
     return cut + 1 if cut > 0 else max_chars
+
+
+_SPACE = re.compile(r"\s")
+
+
+def _ends(pattern, window: str, low: int) -> list:
+    """The places (after the match's first character) where `pattern` allows a cut in window[low:]."""
+    return [m.start() + 1 for m in pattern.finditer(window, max(low - 1, 0)) if low <= m.start() + 1 <= len(window) - 1]

@@ -79,8 +79,9 @@ def _info(book, epub) -> BookInfo:
                     cover.media_type if cover is not None else "")
 
 
-def read_epub(path) -> Book:
-    """The book at `path`; InputError when it is no EPUB, or the epub extra is missing."""
+def read_epub(path, read=()) -> Book:
+    """The book at `path`; InputError when it is no EPUB, or the epub extra is missing. `read`: what of its pages
+    is read beside their text ("notes", "navigation": `html.read_html_anchors`)."""
     ebooklib, epub = _ebooklib(path)
     try:
         book = epub.read_epub(str(path), {"ignore_ncx": True})  # the EPUB 3 navigation when there is one
@@ -101,7 +102,7 @@ def read_epub(path) -> Book:
         if item is None or linear == "no" or item.get_type() != ebooklib.ITEM_DOCUMENT:
             continue
         source = item.get_content().decode("utf-8-sig", errors="replace")
-        found, anchors = read_html_anchors(source)
+        found, anchors = read_html_anchors(source, read)
         found = [replace(block, line=block.line + lines) for block in found]
         lines += source.count("\n") + 1
         marks = sorted((anchors.get(fragment, 0) if fragment else 0, order, title)

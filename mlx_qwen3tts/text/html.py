@@ -41,13 +41,20 @@ PERMALINK_CLASSES = {"headerlink", "anchor-link", "anchorjs-link", "permalink", 
 NOT_READ_CLASSES = {"navheader", "navfooter", "docnav", "toc", "list-of-tables", "list-of-figures",
                     "list-of-examples", "footnote", "footnotes", "footnote-ref", "footnote-back"}
 NOT_READ_IDS = {"banner", "title", "footnotes"}
+# What is read when asked for (`read`): "notes" (footnotes and endnotes with their markers), "navigation" (a page's
+# navigation and tables of contents, the whole page, not only its main).
+ASKED = {"notes": ({"noteref", "footnote", "footnotes", "endnote", "endnotes", "rearnote", "rearnotes", "doc-noteref",
+                    "doc-footnote", "doc-endnote", "doc-endnotes", "footnote-ref", "footnote-back"}, set()),
+         "navigation": ({"navigation", "search", "navheader", "navfooter", "docnav", "toc", "list-of-tables",
+                         "list-of-figures", "list-of-examples"}, {"nav"})}
 MARKS = {"", "¶", "#", "§", "🔗", "\u2693"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
 class _Reader(HTMLParser):
-    def __init__(self, main_only: bool = False):
+    def __init__(self, main_only: bool = False, read=()):
         super().__init__(convert_charrefs=True)
+        self.read = [ASKED[part] for part in read if part in ASKED]  # (kinds or classes, tags) read when asked
         self.blocks: List[Block] = []
         self.anchors: Dict[str, int] = {}  # an element's id -> the index of the block it starts (or is in)
         self.words, self.line, self.heading = [], 0, 0
@@ -58,6 +65,9 @@ class _Reader(HTMLParser):
 
     def _skipped(self, tag: str, attrs: dict) -> bool:
         kinds = set(f"{attrs.get('epub:type') or ''} {attrs.get('role') or ''}".split())
+        marks = kinds | set((attrs.get("class") or "").split()) | {attrs.get("id") or ""}
+        if any(tag in tags or marks & names for names, tags in self.read):
+            return False
         if tag in SKIPPED or NOTES & kinds or NOT_CONTENT & kinds:
             return True
         if NOT_READ_CLASSES & set((attrs.get("class") or "").split()) or (attrs.get("id") or "") in NOT_READ_IDS:
@@ -153,19 +163,21 @@ class _Reader(HTMLParser):
         self.words.append(data)
 
 
-def read_html_anchors(source: str) -> Tuple[List[Block], Dict[str, int]]:
+def read_html_anchors(source: str, read=()) -> Tuple[List[Block], Dict[str, int]]:
     """The blocks of an HTML document in reading order, and where each element id is: the index of the
-    block that starts there (an EPUB's table of contents points at ids)."""
-    reader = _Reader(main_only=_has_main(source))
+    block that starts there (an EPUB's table of contents points at ids). `read`: "notes", "navigation" (`ASKED`)
+    are read too."""
+    reader = _Reader(main_only=_has_main(source) and "navigation" not in read, read=read)
     reader.feed(source)
     reader.close()
     reader._flush()
     return reader.blocks, reader.anchors
 
 
-def read_html(source: str) -> List[Block]:
-    """The blocks of an HTML document in reading order; h1 to h6 are headings of their level."""
-    return read_html_anchors(source)[0]
+def read_html(source: str, read=()) -> List[Block]:
+    """The blocks of an HTML document in reading order; h1 to h6 are headings of their level; `read` as
+    `read_html_anchors`."""
+    return read_html_anchors(source, read)[0]
 
 
 class _Landmarks(HTMLParser):

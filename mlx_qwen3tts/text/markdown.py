@@ -3,7 +3,8 @@ table rows, without the marks (emphasis, ~~strikethrough~~, bullets, link target
 brackets, images, HTML); code blocks skipped. A line break (`<br>`, two spaces or a backslash at a
 line's end) ends a sentence; in a heading it is a space.
 GitHub's footnotes (markers `[^x]` and definitions `[^x]: ...`) and alert markers (`> [!NOTE]`)
-are left out too.
+are left out too (with `notes`, the definitions are read). A numbered list's items keep their numbers ("2.")
+unless `numbers` is False.
 
 Parsed by markdown-it-py (CommonMark, with GitHub tables), so what counts as emphasis or a link is
 what a Markdown renderer would show.
@@ -37,13 +38,17 @@ def unbracketed(text: str) -> str:
     return _BRACKETED.sub(r"\1", text)
 
 
-def _words(inline) -> str:
-    """An inline token's words: text, inline code and link text kept; marks, images, HTML, footnotes
-    and an alert's marker dropped."""
+def _words(inline, notes: bool = False) -> str:
+    """An inline token's words: text, inline code and link text kept; marks, images, HTML, footnotes (but
+    their definitions with `notes`) and an alert's marker dropped."""
     parts, children, line_start = [], list(inline.children or ()), True
     for i, child in enumerate(children):
         if child.type == "text" and line_start and _FOOTNOTE_DEFINITION.match(child.content):
-            break  # footnote definitions: the rest of the paragraph
+            if not notes:
+                break  # footnote definitions: the rest of the paragraph
+            parts += [LINE_BREAK, _FOOTNOTE_DEFINITION.sub("", child.content, count=1)]  # each its own sentence
+            line_start = False
+            continue
         if child.type == "text" and i > 0 and children[i - 1].type == "link_open" and child.content.startswith("^"):
             continue  # a footnote marker that a definition made a link
         if child.type in ("text", "code_inline"):
@@ -76,13 +81,16 @@ def front_matter(source: str) -> Tuple[dict, str]:
     return fields, "\n" * m.group(0).count("\n") + source[m.end():]
 
 
-def read_markdown(source: str) -> List[Block]:
+def read_markdown(source: str, numbers: bool = True, notes: bool = False) -> List[Block]:
     """The blocks of a Markdown document in reading order (its front matter is not read); a table gives one
-    paragraph per row."""
+    paragraph per row; a numbered list's item starts with its number unless `numbers` is False; footnote
+    definitions are read with `notes`."""
     tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(front_matter(source)[1])
-    blocks, heading, cells, row_line = [], 0, None, 0
+    blocks, heading, cells, row_line, number = [], 0, None, 0, ""
     for i, token in enumerate(tokens):
-        if token.type == "heading_open":
+        if token.type == "list_item_open" and token.info and numbers:
+            number = token.info + token.markup  # "2." or "2)", said before the item's first words
+        elif token.type == "heading_open":
             heading = int(token.tag[1:])
         elif token.type == "heading_close":
             heading = 0
@@ -94,12 +102,13 @@ def read_markdown(source: str) -> List[Block]:
                 blocks.append(Block("paragraph", row + ".", row_line))
             cells = None
         elif token.type == "inline":
-            words = " ".join(_words(token).split()) if heading else _words(token)
+            words = " ".join(_words(token, notes).split()) if heading else _words(token, notes)
             if cells is not None:
                 cells.append(words)
             elif words:
                 line = (token.map or tokens[i - 1].map or [0])[0] + 1
-                blocks.append(Block("heading" if heading else "paragraph", words, line, heading))
+                blocks.append(Block("heading" if heading else "paragraph", f"{number} {words}".lstrip(), line, heading))
+                number = ""
     return blocks
 
 

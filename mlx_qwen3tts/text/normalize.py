@@ -43,6 +43,10 @@ _PICTOGRAPHS = re.compile("[\u2300-\U0010ffff\ufe0f]")  # where emoji and pictog
 # CJK squared units, months, days and eras (㎞ ㎡ ㏄ ㎒, ㋃ 4月, ㏩ 10日, ㍻ 平成): what they stand for, as NFKC writes it
 _SQUARED = re.compile("[\u3300-\u33ff\u32c0-\u32cb\u32ff]")
 _POWER_OF_UNIT = re.compile(r"(?<=[A-Za-zμ])([23])$")  # ㎡ is m2 in NFKC: m²
+# More digits in a row, or more groups of thousands, than any number has (a hash, a pathological line): its digits or
+# groups apart, so that no reader converts thousands of digits to one int (Python refuses past 4,300).
+_DIGIT_RUN = re.compile(r"[0-9\uff10-\uff19]{26,}")
+_GROUP_RUN = re.compile(r"[0-9\uff10-\uff19]{1,3}(?:[,.\s\uff0c][0-9\uff10-\uff19]{3}){9,}")
 # "dot", "slash" and "at" of web and e-mail addresses, per language (English for the rest).
 ADDRESS_WORDS = {"en": ("dot", "slash", "at"), "de": ("Punkt", "Schrägstrich", "at"),
                  "fr": ("point", "slash", "arobase"), "es": ("punto", "barra", "arroba"),
@@ -112,6 +116,8 @@ def normalize(text: str, language: str = "auto") -> str:
     text = _PICTOGRAPHS.sub(lambda m: "" if _pictograph(m.group(0)) else m.group(0), text)
     # The spaces a dropped emoji leaves before punctuation (not before a word's dot: "or .clippy.toml").
     text = _EMOJI_SPACE.sub("", text)
+    text = _DIGIT_RUN.sub(lambda m: f" {' '.join(m.group(0))} ", text)
+    text = _GROUP_RUN.sub(lambda m: re.sub(r"[,.\s\uff0c]", " ", m.group(0)), text)
     lang = reading_language(language, text)
     text = _URL.sub(partial(_url, lang), text)
     text = _EMAIL.sub(partial(_email, lang), text)

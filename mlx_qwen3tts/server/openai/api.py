@@ -4,7 +4,6 @@ import asyncio
 import base64
 import json
 import logging
-from functools import partial
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -18,7 +17,7 @@ from .. import checks
 from . import omni_http
 from ..engine_client import built, engine_error, send, send_all
 from ..limits import ApiError
-from ..piece_timing import check_timings, piece_words
+from ..piece_timing import PieceTexts, check_timings, piece_words
 from ..health import health_facts
 from ..voice_store import clone_kwargs
 
@@ -59,27 +58,12 @@ async def speech(request: Request):
 
 
 def word_timing(server, speech):
-    """`timing(audio)` -> the words of the request's input with their times in its audio (seconds, as the
-    client hears it: at its speed), run on the server's MLX thread off the event loop; refused before any
-    work where the server has no aligner or the language cannot be split into words. `timing.pieces()`: a
-    `PieceWords` for a stream, each piece's words as soon as its audio is complete."""
+    """`timing()` -> a `PieceWords` for the request's chunks: each piece's words as written (its input's), with the
+    times their spoken forms took in its audio (seconds, as the client hears it: at its speed), aligned on the
+    server's MLX thread as each piece's audio is complete; one rule for the whole answer and its stream. Refused
+    before any work where the server has no aligner or the language cannot be split into words."""
     language = check_timings(server, speech.kwargs.get("language"))
-    rate = server.tts.sample_rate
-
-    def words(audio):
-        if not audio.shape[0] or not any(ch.isalnum() for ch in speech.text):
-            return []
-        found = server.aligner.align(audio, rate, speech.text, language)
-        seconds = audio.shape[0] / rate  # the aligner's 80 ms steps may reach past the last sample
-        return [{"word": w.text, "start_time": round(min(w.start, seconds) / speech.speed, 3),
-                 "end_time": round(min(w.end, seconds) / speech.speed, 3)} for w in found]
-
-    async def timing(audio):
-        return await asyncio.get_running_loop().run_in_executor(server.mlx_thread, words, audio)
-
-    # A stream's words, piece by piece as its audio goes (SSE), on the same thread, in the same language.
-    timing.pieces = partial(piece_words, server, language, speech.speed)
-    return timing
+    return lambda: piece_words(server, language, speech.speed, PieceTexts(speech.text))
 
 
 async def speech_batch(request: Request):

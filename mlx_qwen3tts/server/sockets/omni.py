@@ -22,7 +22,7 @@ from ...loop.text_track import TextFeed
 from ..audio_out import Usage, encoded_file
 from ..engine_client import submit
 from ..limits import ApiError
-from ..piece_timing import AUDIO, END, PieceTexts, piece_audio, piece_words
+from ..piece_timing import AUDIO, END, piece_audio, piece_words
 from .omni_config import OMNI_NAMES, omni_config
 from .session import Dialect, Utterance, checked_text, unknown
 
@@ -33,17 +33,8 @@ class OmniUtterance(Utterance):
     def __init__(self, index: int, config):
         super().__init__(TextFeed() if config.mode != "none" else None)
         self.index, self.config = index, config
-        self.texts, self.pending = PieceTexts(), []
+        self.pending = []
         self.queued, self.commits = False, 0
-
-    def write(self, text: str):
-        """Text the request is given (a whole utterance's at its end, or a streamed one's as it comes)."""
-        super().write(text)
-        self.texts.add(text)
-
-    def end(self):
-        self.texts.end()
-        super().end()
 
 
 def sentence_file(samples: np.ndarray, sample_rate: int, fmt: str) -> bytes:
@@ -201,7 +192,7 @@ class Omni(Dialect):
             utt.cancel()
             raise
         out = SentenceOut(self.session, utt, sr)
-        words = piece_words(self.server, config.kwargs.get("language"), config.speed, True) \
+        words = piece_words(self.server, config.kwargs.get("language"), config.speed, utt.texts, True) \
             if config.word_timestamps else None
         try:
             async for kind, item in self.session.audio(utt, omni_audio(utt.handle, config, sr, Usage(), words)):

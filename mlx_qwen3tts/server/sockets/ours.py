@@ -176,7 +176,7 @@ class Ours(Dialect):
         timestamps, each piece's words after its audio (`speech.timestamps`, times in seconds of the utterance),
         aligned while the engine goes on."""
         sr = self.server.tts.sample_rate
-        words = piece_words(self.server, utt.kwargs.get("language"), utt.speed, True) if utt.timestamps else None
+        words = piece_words(self.server, utt.kwargs.get("language"), utt.speed, utt.texts, True) if utt.timestamps else None
         chunks = encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage, words, notices=True)
         async for item in self.session.audio(utt, chunks):
             if isinstance(item, bytes):

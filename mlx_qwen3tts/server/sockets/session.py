@@ -19,6 +19,7 @@ import uuid
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ...aligner.piece_words import PieceTexts
 from ...errors import InputError, Qwen3TTSError
 from ...loop.engine import EngineFull
 from ...request import clean_text
@@ -40,20 +41,24 @@ class Ended(Exception):
 
 
 class Utterance:
-    """Text written into one engine request (`feed`: a TextFeed while it is still being written, else None)."""
+    """Text written into one engine request (`feed`: a TextFeed while it is still being written, else None);
+    `texts`: its pieces as written (cut where the plan cuts), for the sentence and the words of each."""
 
     def __init__(self, feed=None):
         self.feed, self.written, self.handle, self.cancelled = feed, [], None, False
+        self.texts = PieceTexts()
 
     def chars(self) -> int:
         return sum(len(t) for t in self.written)
 
     def write(self, text: str):
         self.written.append(text)
+        self.texts.add(text)
         if self.feed is not None and text:
             self.feed.append(text)
 
     def end(self):
+        self.texts.end()
         if self.feed is not None:
             self.feed.end()
 

@@ -9,8 +9,9 @@ characters, so a reading is never worse than the text as written.
 """
 
 import re
+import unicodedata
 from functools import lru_cache
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from num2words import num2words
 
@@ -20,6 +21,36 @@ SPACES = " \u00a0\u202f\u2009"  # a space, no-break space, narrow no-break space
 DASHES = "\u2013\u2014-"  # en dash, em dash, hyphen-minus
 ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _ROMAN_FORM = re.compile(r"M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
+
+
+class Context(NamedTuple):
+    """What stands around a token: the words before it (nearest last) and after it (nearest first), as written
+    with their punctuation, and the character right after it ('' at the end). A reader decides by it what a
+    token is (a unit or a word, a score or a range) and how it agrees (the noun a number counts)."""
+    before: tuple
+    after: tuple
+    touching: str
+
+    def word_before(self, i: int = 1) -> str:
+        """The i-th word before, without its punctuation ('' where there is none)."""
+        return _bare(self.before[-i]) if len(self.before) >= i else ""
+
+    def word_after(self, i: int = 1) -> str:
+        return _bare(self.after[i - 1]) if len(self.after) >= i else ""
+
+    def next_is_word(self) -> bool:
+        """Whether a word (letters or digits) follows right after the token and a space at most."""
+        return bool(self.after) and (self.after[0][:1].isalnum()) and self.touching in SPACES
+
+
+def _bare(word: str) -> str:
+    return word.strip("\"'“”„‘’«»‹›()[]{},.;:!?…")
+
+
+def context(text: str, start: int, end: int, span: int = 3) -> Context:
+    """The `Context` of text[start:end]: `span` words each side, within the sentence's reach (80 characters)."""
+    return Context(tuple(text[max(0, start - 80):start].split()[-span:]), tuple(text[end:end + 80].split()[:span]),
+                   text[end:end + 1])
 
 
 def roman_value(numeral: str) -> Optional[int]:
@@ -37,6 +68,9 @@ _LONG_DIGITS = re.compile(r"\d{26,}")
 _TILDE = re.compile(r"(?<![\w~])~\s?(?=\d)")
 _CODE_POINT = re.compile(r"\bU\+([0-9A-Fa-f]{4,6})\b")
 _TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
+_VULGAR = re.compile("(\\d?)([\u00bc-\u00be\u2150-\u215e])")  # "½", "1½": a fraction written in one character
+_FRACTION_SLASH = re.compile(r"(?<=\d)\u2044(?=\d)")  # "3⁄4": the fraction slash between digits
+_PLUS = re.compile(r"(?<=\d)\s?\+\s?(?=\d)")  # "2+3": a sum, not a sign
 _DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
 
 
@@ -60,6 +94,12 @@ def _n2w(value, lang: str, to: str, extra: tuple) -> str:
         return " ".join(num2words(int(d), lang=lang) for d in str(value) if d.isdigit())
 
 
+def _vulgar(m) -> str:
+    """"½" as "1/2", "1½" as "1 1/2": a fraction in one character read as one written with a slash."""
+    numerator, _, denominator = unicodedata.normalize("NFKC", m.group(2)).partition("\u2044")
+    return f"{m.group(1)}{' ' if m.group(1) else ''}{numerator}/{denominator}"
+
+
 def _alternation(words) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
@@ -79,6 +119,7 @@ class Spec:
     decimal = "."  # the decimal separator
     point = "point"  # the decimal separator as said
     dot = "point"  # the dot of a version ("1.30.0")
+    ip_dot = None  # the dot of an IP address ("192.168.0.1") where it is not a version's
     fraction_digits = "digits"  # after the separator: "digits" one by one, or "number" (leading zeros said)
     minus, plus = "minus", "plus"
     months: tuple = ()
@@ -104,6 +145,13 @@ class Spec:
     regnal = True  # a roman numeral after a capitalized name is a regnal number (Louis XIV)
     not_names: frozenset = frozenset()  # capitalized words that are no names (The, And)
     symbols: dict = {}
+    equals = None  # "=" between numbers as said ("2+3=5")
+    word_units: frozenset = frozenset()  # units written like words of the language ("in"): a unit only where one
+    phone_words: frozenset = frozenset()  # words before a telephone number written in spaced groups, casefolded
+    score_word = None  # "2:1", "won 3-1": the word between a score's numbers
+    score_words: frozenset = frozenset()  # words before a score ("won", "gewann"), casefolded
+    sentence_starters = None  # where nouns are capitalized (German): the capitalized words an abbreviation's dot
+    # ends a sentence before ("usw. Dann"); any other capital word goes on the sentence ("z. B. Äpfel")
     fractions: dict = {}  # (numerator, denominator) -> said; others: numerator and ordinal denominator
 
     def __init__(self):
@@ -114,19 +162,23 @@ class Spec:
             if written[0].islower() and written[0].upper() + written[1:] not in self.abbreviations:
                 self.abbreviations[written[0].upper() + written[1:]] = said[0].upper() + said[1:]
         g = re.escape(self.group) + self.group_spaces
-        self.NUM = (r"(?:[1-9]\d{0,2}(?:[" + g + r"]\d{3})+(?!\d)|\d+)(?:" + re.escape(self.decimal) + r"\d+)?")
+        # At most eight groups of thousands (27 digits, past num2words' largest scale): a longer run is no number
+        # anyone writes, and its value would pass Python's limit on converting digits to int.
+        self.NUM = (r"(?:[1-9]\d{0,2}(?:[" + g + r"]\d{3}){1,8}(?![" + g + r"]?\d)|\d+)(?:" + re.escape(self.decimal)
+                    + r"\d+)?")
         num, sign = self.NUM, r"(?:(?<![\w.,])[-−+])?"
         self._abbr = self._table_pattern(self.abbreviations, r"(?!\w)")
         self._num_abbr = self._table_pattern(self.number_abbreviations, r"(?=\s?[\d+(])")
         self._name_abbr = self._table_pattern(self.name_abbreviations, r"(?=\s[A-ZÀ-ÖØ-ÞА-Я])")
         currency = _alternation(self.currencies)
         scale = _alternation(self.scales) or "(?!)"
-        self._money_before = re.compile(r"(?<![\w$])(" + currency + r")\s?(" + sign + num + r")(?:\s(" + scale +
+        self._money_before = re.compile(r"(?<![\w$])(" + currency + r")\s?(" + sign + num + r")(?:\s?(" + scale +
                                         r")(?!\w))?")
         self._money_after = re.compile(r"(?<![\w.,])(" + sign + num + r")(?:\s(" + scale + r"))?\s?(" + currency +
                                        r")(?![\w$])")
+        self._money_range = re.compile(r"(?<=\d)\s?[–-]\s?(?=(?:" + currency + r")\s?\d)") if currency else None
         self._iso_date = re.compile(r"(?<![\w./-])(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?![\w/-]|\.\d)")
-        sep = r"[./-]" if self.date_order != "mdy" else r"/"
+        sep = r"[./-]"
         self._numeric_date = re.compile(r"(?<![\w.,/-])(\d{1,2})(" + sep + r")(\d{1,2})\2(\d{4})(?![\w/]|[.,]\d)")
         months = list(self.months) + list(self.month_abbreviations)
         self._month = _alternation(months) if months else "(?!)"
@@ -135,8 +187,9 @@ class Spec:
             self._month_index[written.casefold()] = index
         self._time = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\w:]|[.,]\d)")
         self._phone = re.compile(r"(?<![\w+])(\+\d{1,3}[" + SPACES + r"-]?(?:\(\d+\)[" + SPACES + r"-]?)?"
-                                 r"\d+(?:[" + SPACES + r"-]\d+)+|\(\d{2,5}\)[" + SPACES + r"]?\d+(?:[" + SPACES +
-                                 r"-]\d+)*|\d{3}-\d{3}-\d{4}(?:-\d+)?|\d-\d{3}-\d{3}-\d{2}-\d{2})(?![\w-])")
+                                 r"\d+(?:[" + SPACES + r"-]\d+)+|\(\d{2,5}\)[" + SPACES + r"-]?\d+(?:[" + SPACES +
+                                 r"-]\d+)*|\d{3}-\d{3}-\d{4}(?:-\d+)?|\d{3}\.\d{3}\.\d{4}|\d{3}-\d{2}-\d{4}|\d-\d{3}-\d{3}-\d{2}-\d{2})"
+                                 r"(?![\w-]|\.\d)")
         units = _alternation(self.units)
         self._unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + units + r")(?![\w/²³])")
         self._percent = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?%")
@@ -148,6 +201,9 @@ class Spec:
         # A manual page's section: "find(1)", "PSTREE(1)", "open(3perl)", "sources.list(5)".
         self._man = re.compile(r"(?<=[A-Za-z][\w.+-])\(([1-9][a-z]{0,4})\)(?!\w)")
         self._number = re.compile(r"(?<![\w])(" + sign + r")(" + num + r")(?![\w])")
+        self._score = re.compile(r"(?<![\w.,:/-])(\d{1,2})\s?([:\u2013-])\s?(\d{1,2})(?![\w:/]|[.,:-]\d)")
+        self._minus = re.compile(r"(?<=\d)\s?-\s?(?=\d+\s?=)")
+        self._equals = re.compile(r"(?<=\d)\s?=\s?(?=[-−]?\d)")
         romans = r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
         self._roman_before = (re.compile(r"\b(" + _alternation(self.roman_before) + r")\s(" + romans
                                          + r")\b(?![.\w']\w)")
@@ -209,6 +265,26 @@ class Spec:
             return sign + self.decimal_number(whole, fraction)
         return sign + self.cardinal(whole, gender)
 
+    def leading_zeros(self, written: str) -> bool:
+        """Whether a number is written with leading zeros ('007', '0042', not '0' nor '0,5')."""
+        return len(written) > 1 and written[0] == "0" and written[1].isdigit()
+
+    def padded(self, m) -> bool:
+        """Whether a number's leading zero only pads a day, month, hour or minute to two digits: "01 de janeiro",
+        "05.", "01/07", "12h02" (said as the number), where "007" and "0042" are codes (said digit by digit)."""
+        written = m.group(2)
+        if len(written) != 2:
+            return False
+        text, start, end = m.string, m.start(2), m.end(2)
+        if start and text[start - 1] in "/:.-hH" or text[end:end + 1] in ("/", ":", ".", "-", "h", "H", "m"):
+            return True
+        ctx = context(text, start, end)
+        return any(ctx.word_after(i).casefold() in self._month_index for i in (1, 2))
+
+    def zeros(self, digits: str) -> str:
+        """A number written with leading zeros: every digit said (a code, a postcode, 'Agent 007')."""
+        return self.digits(digits)
+
     def decimal_number(self, whole: int, fraction: str) -> str:
         return f"{self.cardinal(whole)} {self.point} {self.fraction_part(fraction)}"
 
@@ -227,6 +303,8 @@ class Spec:
         if amount[0] in "-−+":
             sign, amount = (self.plus if amount[0] == "+" else self.minus) + " ", amount[1:]
         whole, fraction = self.value(amount)
+        if len(fraction) == 3 and fraction.endswith("0"):  # "$2.000", "$20.500": a trailing zero of a price
+            fraction = fraction[:2].rstrip("0") if fraction[:2] == "00" else fraction[:2]
         if fraction and len(fraction) > 2:
             return sign + f"{self.number(amount)} {names[1]}"
         cents = int(fraction.ljust(2, "0")) if fraction else 0
@@ -285,12 +363,37 @@ class Spec:
         text = _LONG_DIGITS.sub(lambda m: f" {self.digits(m.group(0))} ", text)
         if "~" in self.symbols:  # "~5 s": "about", before the number is read; "~/.config" is a path
             text = _TILDE.sub(self.symbols["~"] + " ", text)
-        for step in (self.read_abbreviations, self.read_dates, self.read_telephones, self.read_ranges,
+        text = self.read_arithmetic(_VULGAR.sub(_vulgar, _FRACTION_SLASH.sub("/", text)))
+        for step in (self.read_abbreviations, self.read_scores, self.read_dates, self.read_telephones, self.read_ranges,
                      self.read_money, self.read_times, self.read_measures, self.read_percentages,
                      self.read_fractions, self.read_ordinals, self.read_romans, self.read_numbers,
                      self.read_symbols):
             text = step(text)
         return re.sub(r"[ \t]{2,}", " ", text)
+
+    def read_arithmetic(self, text: str) -> str:
+        """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it."""
+        if "+" in text:
+            text = _PLUS.sub(f" {self.plus} ", text)
+        if self.equals and "=" in text:
+            text = self._minus.sub(f" {self.minus} ", text)  # "1-2=5": a difference, not a range
+            text = self._equals.sub(f" {self.equals} ", text)
+        return text
+
+    def read_scores(self, text: str) -> str:
+        """A score or ratio: "2:1" (a colon before one digit is never a time), and "3-1", "2:10" after a word
+        that tells a match ("won 3-1", "gewann 2:10")."""
+        if self.score_word is None:
+            return text
+
+        def said(m):
+            first, mark, second = m.groups()
+            if mark != ":" or len(second) != 1:
+                ctx = context(m.string, m.start(), m.end())
+                if not any(_bare(w).casefold() in self.score_words for w in ctx.before):
+                    return m.group(0)
+            return f"{self.number(first)} {self.score_word} {self.number(second)}"
+        return self._score.sub(said, text)
 
     def read_abbreviations(self, text: str) -> str:
         def said(table):
@@ -324,12 +427,15 @@ class Spec:
         following = re.match(r"\s*(\S*)", rest).group(1)
         if not following:
             return True
+        if self.sentence_starters is not None and _bare(following) not in self.sentence_starters:
+            return False  # "z. B. Äpfel", "3 Mio. Follower": a noun goes on the sentence
         return following[0].isupper() and not any(following.startswith(w.split()[0]) for w in
                                                   (*self.number_abbreviations, *self.name_abbreviations))
 
     def read_money(self, text: str) -> str:
         if not self.currencies:
             return text
+        text = self._money_range.sub(f" {self.range_word} ", text)  # "$250-$300"
         text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3)), text)
         return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2)), text)
 
@@ -340,7 +446,7 @@ class Spec:
 
         def numeric(m):
             a, b, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
-            day, month = (b, a) if self.date_order == "mdy" else (a, b)
+            day, month = (b, a) if self.date_order == "mdy" and (a <= 12 or b > 12) else (a, b)
             return self.date(day, month, year) if 1 <= month <= 12 and 1 <= day <= 31 else m.group(0)
 
         text = self._iso_date.sub(iso, text)
@@ -375,8 +481,20 @@ class Spec:
 
     def read_measures(self, text: str) -> str:
         if self.units:
-            text = self._unit.sub(lambda m: self.measure(m.group(1), m.group(2)), text)
+            text = self._unit.sub(lambda m: self.measure(m.group(1), m.group(2)) if self.is_unit(m) else m.group(0),
+                                  text)
         return text
+
+    def is_unit(self, m) -> bool:
+        """Whether the unit of a measure's match (group 2, after the number) stands as one: a unit written like a
+        word ("in") only before no word ("12 in."), or after another measure ("6 ft 2 in"): "1 in 10", "300 in
+        March" are no inches."""
+        if m.group(2) not in self.word_units:
+            return True
+        ctx = context(m.string, m.start(), m.end())
+        if not ctx.next_is_word():
+            return True
+        return len(ctx.before) > 0 and _bare(ctx.before[-1]) in self.units and ctx.before[-1][-1:].isalnum()
 
     def read_percentages(self, text: str) -> str:
         return self._percent.sub(lambda m: f"{self.number(m.group(1))} {self.percent}", text)
@@ -399,7 +517,8 @@ class Spec:
     def read_ordinals(self, text: str) -> str:
         if self.ordinal_pattern is None:
             return text
-        return self.ordinal_pattern.sub(lambda m: self.ordinal(int(m.group(1)), mark=m.group(2)), text)
+        return self.ordinal_pattern.sub(lambda m: self.ordinal(int(re.sub(r"\D", "", m.group(1))), mark=m.group(2)),
+                                        text)
 
     def read_romans(self, text: str) -> str:
         if self._roman_before is not None:
@@ -420,6 +539,8 @@ class Spec:
     def read_ranges(self, text: str) -> str:
         def said(m):
             first, second = m.group(1), m.group(2)
+            if first.isdigit() and 1000 <= int(first) <= 2099 and len(second) == 2 and second.isdigit():
+                return f"{first} {self.range_word} {int(second)}"  # "1960-80": a year and its decade
             try:  # a hyphen between descending numbers may be a minus; an en dash is always a range
                 if self.value(first)[0] >= self.value(second)[0] and "-" in m.group(0):
                     return m.group(0)
@@ -434,6 +555,14 @@ class Spec:
         text = _TECH.sub(self.tech, text)
         text = _DOTTED.sub(self.dotted, text)
         return self._number.sub(self.say_number, text)
+
+    @staticmethod
+    def listed(written: str) -> bool:
+        """Whether numbers apart by plain spaces are a list, not thousands: every group a round hundred
+        ("100 200 300"), where a number's groups would hold other digits or "000"."""
+        groups = written.split(" ")
+        return (len(groups) > 1 and len(groups[0]) == 3
+                and all(len(g) == 3 and g.endswith("00") and g != "000" for g in groups))
 
     def code_point(self, m) -> str:
         """A Unicode code point ("U+0020"): "U plus", then its hex digits one by one."""
@@ -456,6 +585,8 @@ class Spec:
             return self.number(written)
         if self.group == "." and parts[0][0] != "0" and len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:]):
             return self.number(written)
+        if len(parts) == 4 and all(int(p) <= 255 and (p == "0" or p[0] != "0") for p in parts):
+            return f" {self.ip_dot or self.dot} ".join(self.digits(p) for p in parts)  # an IP address
         if self.decimal != "." and len(parts) == 2 and parts[0] == "0":
             return self.decimal_number(0, parts[1])
         return f" {self.dot} ".join(self.digits(p) if len(p) > 1 and p[0] == "0" else self.cardinal(int(p))
@@ -463,6 +594,15 @@ class Spec:
 
     def say_number(self, m) -> str:
         sign, written = m.group(1), m.group(2)
+        if self.leading_zeros(written) and not self.padded(m):  # "007", "01067": every digit said
+            head, _, fraction = written.partition(self.decimal)
+            said = self.zeros(head) + (f" {self.point} {self.fraction_part(fraction)}" if fraction else "")
+            return (f"{self.plus if sign == '+' else self.minus} " if sign else "") + said
+        if " " in written and self.phone_words and any(
+                _bare(w).casefold() in self.phone_words for w in context(m.string, m.start(), m.end()).before):
+            return self.telephone(written)  # "Telefon 030 123 456": digits, group by group
+        if self.listed(written):  # "die Werte 100 200 300": three numbers
+            return " ".join(self.number(g) for g in (sign + written).split(" "))
         whole, fraction = self.value(written)
         scale = self._scale_noun.match(m.string, m.end()) if self._scale_noun else None
         if scale:  # "1 Million": "eine Million", "1 millón": "un millón"

@@ -4,8 +4,10 @@ Oktober", "der 2. Weltkrieg": "der zweite Weltkrieg"), "12,50 €" as "zwölf Eu
 "vierzehn Uhr dreißig", "ein halber Liter", "Ludwig XIV." as "Ludwig der Vierzehnte"."""
 
 import re
+from functools import lru_cache
+from pathlib import Path
 
-from .common import Spec
+from .common import SPACES, Spec, context
 
 MONTHS = ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
           "November", "Dezember")
@@ -22,6 +24,41 @@ _EN = {"am", "im", "vom", "zum", "beim", "dem", "den", "des", "zur", "einem", "e
 _E = {"der", "die", "das", "Der", "Die", "Das", "eine", "Eine"}
 _FEMININE = ("Stunde", "Minute", "Sekunde", "Tasse", "Seite", "Tonne", "Flasche", "Woche", "Dose", "Packung")
 _NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Prozent", "Dutzend")
+
+
+# "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
+# ending) and the case the preposition before asks for ("mit 1 Tasse": "mit einer Tasse", "für 1 Tag": "für einen").
+_DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum", "zur", "außer", "gegenüber", "binnen",
+           "samt", "nebst", "entsprechend"}
+_ACCUSATIVE = {"für", "durch", "gegen", "ohne", "um", "pro", "je"}
+_ARTICLE = {"": {"m": "ein", "f": "eine", "n": "ein"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
+            "acc": {"m": "einen", "f": "eine", "n": "ein"}}
+# Words after which "1" names a thing ("Kapitel 1 Abschnitt 2", "Platz 1 Ergebnis"): said "eins".
+_LABELS = {"Nummer", "Seite", "Kapitel", "Platz", "Gleis", "Linie", "Teil", "Band", "Artikel", "Absatz", "Level",
+           "Stufe", "Runde", "Folge", "Tor", "Version", "Paragraf", "Schritt", "Tabelle", "Abbildung", "Anhang",
+           "Punkt", "Frage", "Aufgabe", "Typ", "Type", "Klasse", "Halle", "Raum", "Zimmer", "Haus", "Kanal", "Gruppe"}
+_FEMININE_ENDINGS = ("ung", "heit", "keit", "schaft", "ion", "tät", "ei", "ie", "ik", "ur", "enz", "anz", "e")
+_NEUTER_ENDINGS = ("chen", "lein", "um", "ment", "tum")
+
+
+@lru_cache(maxsize=1)
+def genders() -> dict:
+    """Noun -> 'm', 'f' or 'n', of the German nouns most often counted."""
+    rows = (Path(__file__).parent / "data" / "de_genders.tsv").read_text(encoding="utf-8").splitlines()
+    return dict(row.split("\t") for row in rows if row and not row.startswith("#"))
+
+
+def gender(noun: str) -> str:
+    """A German noun's gender: from the table, else from its last part or ending ("Apfelkuchen": "Kuchen")."""
+    table = genders()
+    if noun in table:
+        return table[noun]
+    for i in range(1, len(noun) - 2):  # a compound takes the gender of its last noun
+        tail = noun[i].upper() + noun[i + 1:]
+        if tail in table:
+            return table[tail]
+    lower = noun.lower()
+    return "n" if lower.endswith(_NEUTER_ENDINGS) else "f" if lower.endswith(_FEMININE_ENDINGS) else "m"
 
 
 class German(Spec):
@@ -59,14 +96,31 @@ class German(Spec):
              "Hz": ("Hertz", "Hertz"), "kHz": ("Kilohertz", "Kilohertz"), "MHz": ("Megahertz", "Megahertz"),
              "GHz": ("Gigahertz", "Gigahertz"), "W": ("Watt", "Watt"), "kW": ("Kilowatt", "Kilowatt"),
              "kWh": ("Kilowattstunde", "Kilowattstunden"), "V": ("Volt", "Volt"), "A": ("Ampere", "Ampere"),
-             "ha": ("Hektar", "Hektar"), "PS": ("PS", "PS"), "Mbit/s": ("Megabit pro Sekunde", "Megabit pro Sekunde")}
+             "ha": ("Hektar", "Hektar"), "kcal": ("Kilokalorie", "Kilokalorien"),
+             "kJ": ("Kilojoule", "Kilojoule"), "PS": ("PS", "PS"), "Mbit/s": ("Megabit pro Sekunde", "Megabit pro Sekunde")}
     _GENDER = {"Tonne": "f", "Stunde": "f", "Minute": "f", "Sekunde": "f", "Millisekunde": "f",
                "Kilowattstunde": "f", "Kilogramm": "n", "Gramm": "n", "Milligramm": "n", "Grad Celsius": "n",
-               "Grad": "n", "Grad Fahrenheit": "n", "Byte": "n", "Watt": "n", "Volt": "n", "Hertz": "n",
+               "Grad": "n", "Kilokalorie": "f", "Kilojoule": "n", "Grad Fahrenheit": "n", "Byte": "n", "Watt": "n", "Volt": "n", "Hertz": "n",
                "Terabyte": "n", "Gigabyte": "n", "Megabyte": "n", "Kilobyte": "n"}
     percent = "Prozent"
     scale_nouns, scale_gender = ("Million", "Millionen", "Milliarde", "Milliarden", "Billion"), "f"
     range_word = "bis"
+    equals = "gleich"
+    score_word = "zu"
+    phone_words = frozenset({"telefon", "tel", "fax", "mobil", "handy", "rufnummer", "telefonnummer", "hotline",
+                             "anrufen", "durchwahl"})
+    score_words = frozenset({"gewann", "gewinnt", "gewinnen", "gewonnen", "siegte", "siegt", "gesiegt", "verlor",
+                             "verliert", "verloren", "sieg", "niederlage", "unentschieden", "remis", "führt", "führte",
+                             "endstand", "halbzeit", "halbzeitstand", "spiel", "schlug", "besiegte", "endete",
+                             "ergebnis", "stand", "heimsieg", "auswärtssieg", "pokal", "finale"})
+    # Capitalized words that begin a sentence after an abbreviation ("… usw. Dann"); other capitals are nouns.
+    sentence_starters = frozenset(
+        "Der Die Das Den Dem Des Ein Eine Einen Einem Einer Er Sie Es Wir Ich Ihr Du Man Dann Danach Daraufhin Aber "
+        "Und Oder Doch Denn Auch Im Am In An Auf Aus Bei Mit Nach Von Vor Zu Zum Zur Dies Diese Dieser Dieses So Da "
+        "Dort Hier Heute Morgen Gestern Jetzt Nun Wenn Als Ob Wie Was Wer Wo Warum Weil Deshalb Daher Darum Trotzdem "
+        "Außerdem Allerdings Jedoch Leider Zudem Später Vielleicht Bitte Alle Viele Nicht Kein Keine Mein Meine Sein "
+        "Seine Ihre Unser Unsere Dabei Damit Dazu Hierzu Insgesamt Schließlich Zuletzt Zunächst Erst Noch Nur Sonst "
+        "Also Ja Nein Mehr Weitere Weiteres Siehe".split())
     number_abbreviations = {"Nr.": "Nummer", "S.": "Seite", "Abb.": "Abbildung", "Kap.": "Kapitel",
                             "Tab.": "Tabelle", "Bd.": "Band", "Abs.": "Absatz", "Art.": "Artikel", "Bsp.": "Beispiel",
                             "Tel.": "Telefon", "§": "Paragraf", "§§": "Paragrafen", "Jh.": "Jahrhundert"}
@@ -84,7 +138,7 @@ class German(Spec):
         nouns = "|".join(_ORDINAL_NOUNS)
         # "3. Oktober", "der 2. Weltkrieg", "am 3. Mai"; a number with a dot before a noun after an article.
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,4})(\.)(?=\s(?:" + months + "|" + nouns + r")\b)")
-        self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s(" + months + r")(?!\w)")
+        self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s((?i:" + months + r"))(?!\w)")  # "24. juli" too
         self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E)) + r")\s(\d{1,3})\.(?=\s[A-ZÄÖÜ])")
         self._ending = re.compile(r"(\w+)\x01([rsne])")
         self._word_before = re.compile(r"(\S+)\s$")
@@ -160,6 +214,19 @@ class German(Spec):
 
     def read(self, text):
         return self.endings(super().read(text))
+
+    def say_number(self, m):
+        """A lone "1" before a noun is its article, in the noun's gender and the case of the preposition before."""
+        if m.group(1) or m.group(2) != "1":
+            return super().say_number(m)
+        ctx = context(m.string, m.start(), m.end())
+        noun = ctx.word_after()
+        if (not noun or not noun[0].isupper() or not noun.isalpha() or ctx.touching not in SPACES
+                or ctx.word_before() in _LABELS or noun in self.scale_nouns):
+            return super().say_number(m)
+        before = ctx.word_before().lower()
+        case = "dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE else ""
+        return _ARTICLE[case][gender(noun)]
 
     def endings(self, text):
         """An ordinal's case ending from the word before it: -en after 'am', 'dem'..., -e after 'der'...,

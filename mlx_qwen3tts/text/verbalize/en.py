@@ -25,7 +25,9 @@ class English(Spec):
                   "₹": ("rupee", "rupees", "paisa", "paise"), "CA$": ("dollar", "dollars", "cent", "cents")}
     scales = {"thousand": ("thousand", "thousand"), "million": ("million", "million"),
               "billion": ("billion", "billion"), "trillion": ("trillion", "trillion"), "m": ("million", "million"),
-              "bn": ("billion", "billion"), "b": ("billion", "billion"), "k": ("thousand", "thousand")}
+              "bn": ("billion", "billion"), "b": ("billion", "billion"), "k": ("thousand", "thousand"),
+              "B": ("billion", "billion"), "M": ("million", "million"), "K": ("thousand", "thousand"),
+              "tn": ("trillion", "trillion")}
     units = {"km": ("kilometer", "kilometers"), "kg": ("kilogram", "kilograms"), "cm": ("centimeter", "centimeters"),
              "mm": ("millimeter", "millimeters"), "m": ("meter", "meters"), "g": ("gram", "grams"),
              "mg": ("milligram", "milligrams"), "mi": ("mile", "miles"), "lb": ("pound", "pounds"),
@@ -50,11 +52,20 @@ class English(Spec):
              "kWh": ("kilowatt hour", "kilowatt hours"), "V": ("volt", "volts"),
              "mAh": ("milliamp hour", "milliamp hours"),
              "dB": ("decibel", "decibels"), "px": ("pixel", "pixels"), "pt": ("point", "points"),
-             "ha": ("hectare", "hectares"), "t": ("ton", "tons")}
+             "ha": ("hectare", "hectares"), "t": ("ton", "tons"),
+             "kcal": ("kilocalorie", "kilocalories"), "kJ": ("kilojoule", "kilojoules")}
     range_word = "to"
+    equals = "equals"
+    ip_dot = "dot"
+    word_units = frozenset({"in"})
+    score_word = "to"
+    score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
+                             "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",
+                             "victory", "lead", "led", "leads", "leading", "trailed", "trailing", "final", "halftime",
+                             "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
-    ordinal_pattern = re.compile(r"(?<![\w.,])(\d+)(st|nd|rd|th)\b")
+    ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
                             "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "§": "section", "§§": "sections"}
@@ -92,8 +103,10 @@ class English(Spec):
     def time(self, hours, minutes, seconds):
         if minutes == 0 and seconds is None:
             return f"{self.cardinal(hours)} o'clock"
-        said = f"{self.cardinal(hours)} {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
-        return said + (f" and {self.cardinal(seconds)} seconds" if seconds else "")
+        if seconds is not None:  # "1:01:01": a duration, each unit named
+            return (f"{self.cardinal(hours)} hour{'s' * (hours != 1)} {self.cardinal(minutes)} "
+                    f"minute{'s' * (minutes != 1)} and {self.cardinal(seconds)} second{'s' * (seconds != 1)}")
+        return f"{self.cardinal(hours)} {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
 
     def fraction(self, numerator, denominator):
         if (numerator, denominator) in self.fractions:

@@ -4,6 +4,7 @@
 import re
 import unicodedata
 
+from .common import roman_value
 from .romance import Romance
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
@@ -58,6 +59,7 @@ class Spanish(Romance):
              "kB": ("kilobyte", "kilobytes"), "KiB": ("kibibyte", "kibibytes"), "MiB": ("mebibyte", "mebibytes"),
              "GiB": ("gibibyte", "gibibytes"), "°C": ("grado Celsius", "grados Celsius"),
              "°F": ("grado Fahrenheit", "grados Fahrenheit"), "°": ("grado", "grados"),
+             "°K": ("grado kelvin", "grados kelvin"),
              "km/h": ("kilómetro por hora", "kilómetros por hora"), "m/s": ("metro por segundo", "metros por segundo"),
              "m²": ("metro cuadrado", "metros cuadrados"), "km²": ("kilómetro cuadrado", "kilómetros cuadrados"),
              "m³": ("metro cúbico", "metros cúbicos"), "Hz": ("hercio", "hercios"),
@@ -78,6 +80,7 @@ class Spanish(Romance):
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",
                    "cuatrillón", "cuatrillones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
+    per_word = "por"
     range_word = "a"
     articles = ("el", "la", "los", "las", "lo", "del", "al", "su", "sus", "un", "una", "este", "esta", "ese", "esa")
     degrees_after = ("a", "hasta", "entre")
@@ -110,6 +113,11 @@ class Spanish(Romance):
     symbols = {"±": "más o menos", "×": "por", "→": "a", "&": "y", "§": "párrafo", "≈": "aproximadamente",
                "≤": "menor o igual que", "≥": "mayor o igual que", "−": "menos", "°": "grados", "½": "un medio",
                "¼": "un cuarto", "¾": "tres cuartos", "~": "aproximadamente", "‰": "por mil"}
+    per_time = {"s": "por segundo", "seg": "por segundo", "sec": "por segundo", "min": "por minuto", "h": "por hora",
+                "día": "por día"}
+    day_parts = ("de la tarde", "de la noche")
+    round_the_clock = "las veinticuatro horas, los siete días de la semana"
+    times_word, equals_word = "por", "igual a"
     fractions = {(1, 2): "un medio", (1, 3): "un tercio", (2, 3): "dos tercios", (1, 4): "un cuarto",
                  (3, 4): "tres cuartos"}
 
@@ -142,12 +150,63 @@ class Spanish(Romance):
         head, tail = self.scale_tail(said, r"mill[oó]n(?:es)?|bill[oó]n(?:es)?")
         return head + re.sub(r"ientos\b", "ientas", re.sub(r"uno$", "una", tail))
 
+    # A roman numeral between an article and its noun is an ordinal: "el XI apóstol" "el undécimo apóstol", "la
+    # III edición" "la tercera edición", "el III Congreso" "el tercer Congreso".
+    _ROMAN_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]a|[Dd]el|[Aa]l)\s([IVX]{2,7})\s(?=([^\W\d_]+))")
+
+    _LOWER_CENTURY = re.compile(r"\b([Ss]iglos?)\s([ivxl]{1,7})\b")
+
+    # Nine figures in three hyphenated threes are a Spanish telephone number ("912-345-678"), figure by figure.
+    _NINE_FIGURES = re.compile(r"(?<![\w.,/-])\d{3}-\d{3}-\d{3}(?![\w/-]|[.,]\d)")
+
+    def _unit_fraction_said(self, whole, numerator, denominator, unit):
+        # A unit per another takes the half or the part on its first noun: "1 1/2 mph" "una milla y media por
+        # hora"; a whole and a part other than a half as one amount of the noun: "2 3/4 tazas" "dos y tres cuartos
+        # de taza".
+        singular, plural = self.units[unit][0], self.units[unit][-1]
+        head, per, rest = singular.partition(" por ")
+        if per and (numerator, denominator) == ("1", "2"):
+            gender = self.noun_gender(head) or "m"
+            half = self.halves[gender == "f"]
+            if not whole:
+                return f"{half} {head} por {rest}"
+            noun = head if whole == "1" else plural.partition(" por ")[0]
+            return f"{self.counted(int(whole), gender, noun)} y {half} por {rest}"
+        if whole and (numerator, denominator) != ("1", "2"):
+            gender = self.noun_gender(head) or "m"
+            part = self.fraction(int(numerator), int(denominator))
+            return f"{self.cardinal(int(whole), gender)} y {part} de {singular}"
+        return super()._unit_fraction_said(whole, numerator, denominator, unit)
+
+    def read_telephones(self, text):
+        return super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
+
+    def read_romans(self, text):
+        # "siglo xix" as "siglo XIX" is read.
+        text = self._LOWER_CENTURY.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
+
+        def said(m):
+            value = roman_value(m.group(2))
+            if value is None:
+                return m.group(0)
+            gender = "f" if m.group(1).casefold() == "la" else "m"
+            if gender == "m" and self._masculine_singular(m.string, m.end() - 1):
+                gender = "short"
+            return f"{m.group(1)} {self.ordinal(value, gender)} "
+        return super().read_romans(self._ROMAN_AFTER_ARTICLE.sub(said, text))
+
+    # A weekday abbreviated before a date ("vier. 10 de mayo" "viernes diez de mayo"); a year before or after
+    # Christ ("10.000 a. C." "diez mil antes de Cristo").
+    _WEEKDAYS = {"lun": "lunes", "mar": "martes", "mié": "miércoles", "miér": "miércoles", "jue": "jueves",
+                 "vie": "viernes", "vier": "viernes", "sáb": "sábado", "dom": "domingo"}
+    _ERA = re.compile(r"(?<=\d)\s([aAdD])\.\s?[cC]\.(?!\w)")
+
     def read_ordinals(self, text):
         def said(m):
             gender = self.ordinal_marks.get(m.group(2), "m")
             if gender == "m" and self._masculine_singular(m.string, m.end()):
                 gender = "short"  # "1.º piso" "primer piso", "3er puesto" "tercer puesto"
-            return self.ordinal(int(m.group(1)), gender)
+            return self.ordinal(self.grouped(m.group(1)), gender)
         return self.ordinal_pattern.sub(said, text)
 
     def _masculine_singular(self, text, end):
@@ -161,7 +220,8 @@ class Spanish(Romance):
             name = "medio" if denominator == 2 else "tercio"
             return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
         if denominator <= 10 or (numerator, denominator) in self.fractions or denominator % 100 == 0:
-            return super().fraction(numerator, denominator)  # "un centésimo", "dos milésimos"
+            part = self.ordinal(denominator)  # "un centésimo", "dos milésimos", "un cuadringentésimo"
+            return f"{self.cardinal(numerator, 'm')} {part}{'s' if numerator > 1 else ''}"
         if denominator > 100:
             return f"{self.cardinal(numerator)} sobre {self.cardinal(denominator)}"
         # From eleven on a part is the number and "-avo": "un treceavo", "tres veinteavos", "un treintavo".
@@ -170,16 +230,49 @@ class Spanish(Romance):
         name = (base[:-1] if base.endswith(("a", "uno")) else base) + "avo"
         return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
 
+    def fraction_part(self, digits):
+        # Past three figures a decimal is read two at a time, a zero that would begin a pair alone ("3,1415"
+        # "tres coma catorce quince", "1,25300" "una coma veinticinco treinta cero"); led by zeros, figure by figure.
+        if digits[0] == "0" and len(digits.lstrip("0")) > 2:
+            return self.digits(digits)  # "0,0101" "cero coma cero uno cero uno"
+        if len(digits.lstrip("0")) <= 3 or digits[0] == "0":
+            return super().fraction_part(digits)
+        said, i = [], 0
+        while i < len(digits):
+            step = 1 if digits[i] == "0" or i + 1 == len(digits) else 2
+            said.append(self.cardinal(int(digits[i:i + step])))
+            i += step
+        return " ".join(said)
+
+    def large_fraction(self, numerator, denominator):
+        # A part of a round thousand or million is one word: "un cincomilésimo", "un cienmilésimo", "un
+        # millonésimo", "un mildoscientosmillonésimo"; any other is "sobre": "uno sobre mil cien".
+        said = self.n2w(denominator)
+        whole = re.sub(r"^un ", "", said)
+        if re.search(r"\b(?:mil|mill[oó]n|millones)$", whole):
+            part = re.sub(r"(?:mil|mill[oó]n|millones)$", lambda m: "milésimo" if m.group(0) == "mil"
+                          else "millonésimo", whole.replace(" ", ""))
+            return f"{self.cardinal(numerator, 'm')} {part}{'s' if numerator > 1 else ''}"
+        return f"{self.cardinal(numerator)} sobre {self.cardinal(denominator)}"
+
     def __init__(self):
         super().__init__()
         day = r"(0?[1-9]|[12]\d|3[01])"
         # "5 febrero", "30 julio del 2020", "abril 30", "junio 11 2000": as "cinco de febrero" is said.
         self._day_month = re.compile(r"(?<![\w.,/])" + day + r"\s(?:de\s)?(" + self._month + r")(?!\w)"
                                      r"(?:\s(?:(de|del)\s)?(\d{4})(?![\w]|[.,]\d))?")
+        self._weekday = re.compile(r"\b(" + "|".join(sorted(self._WEEKDAYS, key=len, reverse=True)) + r")\.\s(?=\d{1,2}"
+                                   r"\s(?:de\s)?(?:" + self._month + r")(?!\w))", re.I)
         self._month_day = re.compile(r"(?<![\w.])(" + self._month + r")(?<=\w|\.)\s" + day + r"(?![\w:/]|[.,]\d)"
                                      r"(?:,?\s(\d{4})(?![\w]|[.,]\d))?")
 
     def read_written_dates(self, text):
+        def weekday(m):
+            said = self._WEEKDAYS[m.group(1).casefold()]
+            return (said.capitalize() if m.group(1)[0].isupper() else said) + " "
+        text = self._weekday.sub(weekday, text)
+        text = self._ERA.sub(lambda m: " antes de Cristo" if m.group(1) in "aA" else " después de Cristo", text)
+
         def day_month(m):
             said = self.date(int(m.group(1)), self.month_of(m.group(2)), None)
             return said + (f" {m.group(3) or 'de'} {self.year(int(m.group(4)))}" if m.group(4) else "")
@@ -197,8 +290,43 @@ class Spanish(Romance):
             return self.ordinal(value) if value <= 10 else self.cardinal(value)
         return super().roman(value, kind, word)
 
+    # A time on the twelve-hour clock: "2:30 p.m." "dos y media de la tarde", "12.15 p.m." "doce y cuarto del
+    # mediodía", "1.00 a.m." "una de la mañana" (a dot between hours and minutes is a time before a.m./p.m. or
+    # "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign ("gmt-3" "G M T menos tres").
+    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)[:.]([0-5]\d)\s?([ap])\.?\s?m(\.|\b)", re.I)
+    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\.([0-5]\d)(?:\s?h(?![\w.])|(?=\s(?:gmt|utc|est|pst|cet|cst|"
+                        r"mst|edt|pdt|cest)\b))", re.I)
+    # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters.
+    _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)m(?:([0-5]\d)s)?(?!\w)")
+    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)\s?([-+−])(\d{1,2})(?::([0-5]\d))?(?![\w:])")
+
+    def read_times(self, text):
+        text = self._CLOCK.sub(self._clock, text)
+        text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
+        text = self._HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
+                                                 int(m.group(3)) if m.group(3) else None), text)
+        text = self._ZONE.sub(self._zone, text)
+        return super().read_times(text)
+
+    def _clock(self, m):
+        hours, minutes, period = int(m.group(1)), int(m.group(2)), m.group(3).casefold()
+        said = self.cardinal(hours, "f")
+        if minutes:
+            said += " y " + {15: "cuarto", 30: "media"}.get(minutes, self.cardinal(minutes))
+        if period == "a":
+            said += " de la mañana"
+        else:
+            said += " del mediodía" if hours == 12 else " de la noche" if hours >= 9 else " de la tarde"
+        return said + "." if m.group(4) == "." and self._ends_sentence(m.string[m.end():]) else said
+
+    def _zone(self, m):
+        zone, sign, hours, minutes = m.groups()
+        said = f"{' '.join(zone.upper())} {self.plus if sign == '+' else self.minus} {self.cardinal(int(hours))}"
+        return said + (f" {self.cardinal(int(minutes))}" if minutes else "")
+
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours, "f")
+        seconds = seconds or None  # no seconds said where there are none: "12:00:00" "doce"
         if seconds is not None:
             return said + f" horas {self.cardinal(minutes)} minutos y {self.cardinal(seconds)} segundos"
         return said + (f" y {self.cardinal(minutes)}" if minutes else "")

@@ -105,6 +105,12 @@ class French(Romance):
     symbols = {"±": "plus ou moins", "×": "fois", "→": "vers", "&": "et", "§": "paragraphe", "≈": "environ",
                "≤": "inférieur ou égal à", "≥": "supérieur ou égal à", "−": "moins", "°": "degrés", "½": "un demi",
                "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}
+    per_word = "par"
+    per_time = {"s": "par seconde", "sec": "par seconde", "min": "par minute", "h": "par heure", "j": "par jour",
+                "jour": "par jour"}
+    day_parts = ("du soir", "de l'après-midi")
+    round_the_clock = "vingt-quatre heures sur vingt-quatre, sept jours sur sept"
+    times_word, equals_word = "fois", "égale"
     fractions = {(1, 2): "un demi", (1, 3): "un tiers", (2, 3): "deux tiers", (1, 4): "un quart",
                  (3, 4): "trois quarts"}
     _pairs = re.compile(r"(?<![\w.,])0\d(?:[ .\u00a0]\d\d){4}(?![\w]|[.,]\d)")
@@ -121,6 +127,14 @@ class French(Romance):
         if mark.rstrip("s") in ("nd", "nde", "d", "de"):
             return ("seconde" if gender == "f" else "second") + plural
         return self.n2w(n, "ordinal") + plural
+
+    # Titles said wherever they stand, not only before a name ("Mme", "Mᵐᵉˢ"); "c-à-d".
+    _TITLES = {"Mme": "madame", "Mmes": "mesdames", "Mlle": "mademoiselle", "Mlles": "mesdemoiselles",
+               "c-à-d": "c'est-à-dire"}
+    _TITLE = re.compile(r"(?<![\w-])(Mmes|Mlles|Mme|Mlle|c-à-d)(?![\w-])")
+
+    def read_abbreviations(self, text):
+        return self._TITLE.sub(lambda m: self._TITLES[m.group(1)], super().read_abbreviations(text))
 
     def read(self, text):
         def lowered(m):

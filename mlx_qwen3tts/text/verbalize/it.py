@@ -101,6 +101,11 @@ class Italian(Romance):
     symbols = {"±": "più o meno", "×": "per", "→": "a", "&": "e", "§": "paragrafo", "≈": "circa",
                "≤": "minore o uguale a", "≥": "maggiore o uguale a", "−": "meno", "°": "gradi", "½": "un mezzo",
                "¼": "un quarto", "¾": "tre quarti", "~": "circa", "‰": "per mille"}
+    per_word = "al"
+    per_time = {"s": "al secondo", "sec": "al secondo", "min": "al minuto", "h": "all'ora", "giorno": "al giorno"}
+    day_parts = ("di sera", "del pomeriggio", "di notte")
+    round_the_clock = "ventiquattro ore su ventiquattro, sette giorni su sette"
+    times_word, equals_word = "per", "uguale a"
     fractions = {(1, 2): "un mezzo", (1, 3): "un terzo", (2, 3): "due terzi", (1, 4): "un quarto",
                  (3, 4): "tre quarti"}
 
@@ -129,8 +134,10 @@ class Italian(Romance):
 
     def say_number(self, m):
         said = super().say_number(m)
-        if not re.match(r"\s+[aeiouàèéìòù]", m.string[m.end():m.end() + 3], re.I):
-            return said
+        following = self._NEXT_WORD.match(m.string, m.end())
+        if not following or not re.match(r"[aeiouàèéìòù]", following.group(1), re.I) \
+                or following.group(1).casefold() in self.not_nouns:
+            return said  # "una a Roma": a preposition is no noun to elide before
         # "un'ora", "sessant'anni", "vent'ore": elided before the noun, joined to it below
         if said.endswith("una") or self._TENS.search(said) and re.match(r"\s+(?:anni|ore)\b", m.string[m.end():]):
             return said[:-1] + "'\u2060"
@@ -140,7 +147,11 @@ class Italian(Romance):
     _ELIDED = re.compile(r"\b([Ii]|[Dd]e|[Aa]|[Nn]e|[Dd]a|[Ss]u)l (?=(?:otto|undici|ottanta|ottocento|ottomila)"
                          r"[a-zéè]*\b)")
 
+    # A caret typed for the raised ordinal mark: "il 1^ maggio" "il primo maggio", "la 3^ classe" "la terza classe".
+    _CARET = re.compile(r"(?<![\w.,^])(\d{1,4})\^(?=[ \u00a0]+([^\W\d_]+))")
+
     def read(self, text):
+        text = self._CARET.sub(lambda m: m.group(1) + ("ª" if self.noun_gender(m.group(2)) == "f" else "°"), text)
         said = super().read(text).replace("\u2060 ", "").replace("\u2060", "")
         return self._ELIDED.sub(lambda m: {"I": "L", "i": "l"}.get(m.group(1), m.group(1) + "ll") + "'", said)
 

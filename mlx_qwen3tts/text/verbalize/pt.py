@@ -80,7 +80,8 @@ class Portuguese(Romance):
     time_words = ("às", "das", "até as", "as")
     degrees_joins = ("e", "ou", "a", "em")
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m"}
-    gender_endings = (("ção", "f"), ("ções", "f"), ("são", "f"), ("sões", "f"), ("dade", "f"), ("dades", "f"),
+    # "-ções"/"-sões" also as typed without accents ("365 desilusoes", "2 informacoes").
+    gender_endings = (("ção", "f"), ("ções", "f"), ("são", "f"), ("sões", "f"), ("coes", "f"), ("soes", "f"), ("dade", "f"), ("dades", "f"),
                       ("tude", "f"), ("tudes", "f"), ("gem", "f"), ("gens", "f"), ("ista", None), ("istas", None),
                       ("a", "f"), ("as", "f"), ("o", "m"), ("os", "m"), ("ão", "m"), ("or", "m"), ("ores", "m"))
     singular_endings = (("ões", "ão"), ("ães", "ão"), ("ãos", "ão"), ("ns", "m"), ("is", "l"), ("es", ""),
@@ -98,6 +99,12 @@ class Portuguese(Romance):
     symbols = {"±": "mais ou menos", "×": "vezes", "→": "para", "&": "e", "§": "parágrafo", "≈": "aproximadamente",
                "≤": "menor ou igual a", "≥": "maior ou igual a", "−": "menos", "°": "graus", "½": "um meio",
                "¼": "um quarto", "¾": "três quartos", "~": "cerca de", "‰": "por mil"}
+    per_word = "por"
+    per_time = {"s": "por segundo", "seg": "por segundo", "sec": "por segundo", "min": "por minuto", "h": "por hora",
+                "dia": "por dia"}
+    day_parts = ("da tarde", "da noite")
+    round_the_clock = "vinte e quatro horas por dia, sete dias por semana"
+    times_word, equals_word = "vezes", "igual a"
     fractions = {(1, 2): "um meio", (1, 3): "um terço", (2, 3): "dois terços", (1, 4): "um quarto",
                  (3, 4): "três quartos"}
     _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])[hH]([0-5]\d)?(?![\w])")

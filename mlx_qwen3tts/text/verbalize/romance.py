@@ -24,6 +24,23 @@ def genders(code: str) -> dict:
     return {noun: gender for noun, gender in rows}
 
 
+@lru_cache(maxsize=None)
+def currencies(code: str) -> dict:
+    """{written: (singular, plural, minor singular, minor plural)} of the currencies in
+    data/<code>_currencies.tsv; a three-letter ISO code also in lower case, as it is often typed ("1 chf")."""
+    path = DATA / f"{code}_currencies.tsv"
+    if not path.exists():
+        return {}
+    table = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line[:1] != "#" and line.strip():
+            written, *names = line.split("\t")
+            table[written] = tuple(names)
+            if len(written) == 3 and written.isalpha() and written.isupper():
+                table[written.lower()] = tuple(names)
+    return table
+
+
 class Romance(Spec):
     group, decimal = ".", ","
     date_order = "dmy"
@@ -50,10 +67,14 @@ class Romance(Spec):
     law_words: tuple = ()
     law_of = "de"
     law_short_years = True  # "Lei 8.666/93"
+    per_word = ""  # "per" between a number and a unit after a slash ("4/s")
     currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
     def __init__(self):
         self.genders = genders(self.code)
+        self.currencies = {**currencies(self.code), **self.currencies}
+        self.currencies.update({c.lower(): names for c, names in list(self.currencies.items())
+                                if len(c) == 3 and c.isalpha() and c.isupper() and c.lower() not in self.currencies})
         self._degree = self.units.get("°")
         self.units = {u: said for u, said in self.units.items() if u != "°"}  # "1° gennaio": an ordinal
         super().__init__()
@@ -63,7 +84,8 @@ class Romance(Spec):
         marks = "|".join(re.escape(m) for m in sorted(self.ordinal_marks, key=len, reverse=True) if "°" not in m)
         # "1° gennaio" is an ordinal, "30°" an angle: a degree sign is a mark only before a word.
         marks += r"|\.?°(?=\s[a-zà-öø-ÿ])"
-        self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})(" + marks + r")(?![\w])")
+        # "1.000.º", "1 000.º", "1.000ª": a grouped number takes a mark too.
+        self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:[. \u00a0]\d{3})+|\d{1,6})(" + marks + r")(?![\w])")
         months = "|".join(self.months)
         day = r"([0-2]?\d|3[01])"
         self._two_days = re.compile(r"(?<![\w.,/])" + day + "/" + day + r"(?=\s(?:de\s)?(?:" + months + r")\b)")
@@ -75,20 +97,38 @@ class Romance(Spec):
         units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
         self._unit = re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?(" + units + r")(?![\w/²³'’])")
         # A fraction of a unit or a noun: "1/2 l" "medio litro", "1 1/2 h" "una hora y media", "3/4 kg".
+        # "1.05 kg", "2.5 km": a dot before one or two figures is a decimal point written the English way.
+        self._dotted_unit = re.compile(r"(?<![\w.,/])(\d{1,3})\.(\d{1,2})\s?(" + units + r")(?![\w/²³'’])")
         self._fraction_unit = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?(\d{1,2})/(\d{1,2})\s?(" + units
                                          + r")(?![\w/²³'’])")
         self._half_noun = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?1/2[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
-        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?([CF])(?![\w'’])")
+        # "30 °C", "-8° c", "40 ° K": a scale's letter in either case.
+        scale = r"([CFK]|[cfk](?=\s*$|\s*[.,;:)]|\s+[a-zà-ÿ]))"
+        self._temperature = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")\s?\.?[º°]\s?" + scale + r"(?![\w'’])")
+        # A number per unit, written with a slash: "4,51/s" "cuatro coma cincuenta y uno por segundo".
+        times = "|".join(re.escape(u) for u in sorted(self.per_time, key=len, reverse=True)) or "(?!)"
+        self._per_time = re.compile(r"(?<=\d)([ \u00a0][^\W\d_]+)/(" + times + r")(?![\w/])")
+        # A price or a count per unit after its word: "12 €/m²" "douze euros par mètre carré".
+        self._word_per_unit = (re.compile(r"(?<=[^\W\d_]{2})\s?/(" + units + r")(?![\w/²³'’])")
+                               if self.per_word else None)
+        self._per_unit = (re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?/(" + units + r")(?![\w/²³'’])")
+                          if self.per_word else None)
         self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
 
     def _compile_words(self, sign: str):
         """Laws' numbers, times after a word, currencies' names after an amount."""
+        currency = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True))
+        scale = "|".join(re.escape(w) for w in sorted(self.scales, key=len, reverse=True)) or "(?!)"
+        self._dotted_money = re.compile(r"(?<![\w$])(" + currency + r")\s?(\d{1,3})\.(\d{1,2})\s(" + scale
+                                        + r")(?!\w)")
         years = r"(?:1[89]|20)\d{2}" + (r"|\d{2}" if self.law_short_years else "")
         self._law = (re.compile(r"(\b(?:" + "|".join(re.escape(w) for w in self.law_words) + r")\.?\s"
                                 r"(?:(?:n\.?[º°]|número|numero|numéro)\s?)?)(\d{1,3}(?:\.\d{3})+|\d{1,5})/(" + years
                                 + r")(?![\w/]|[.,]\d)", re.I) if self.law_words else None)
         self._dotted_time = (re.compile(r"(\b(?:" + "|".join(self.time_words) + r")\s)([01]?\d|2[0-3])\.([0-5]\d)"
                                         r"(?![\w.,]\d|\d)", re.I) if self.time_words else None)
+        self._afternoon = re.compile(r"(?<![\w:.,])(1[3-9]|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?=\s(?:"
+                                     + "|".join(re.escape(w) for w in self.day_parts) + r")\b)") if self.day_parts else None
         if self.currency_words:  # said as money after an amount only: "el euro 2 veces" is no money
             words = "|".join(re.escape(w) for w in sorted(self.currency_words, key=len, reverse=True))
             self._money_words = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")[ \u00a0](" + words
@@ -102,23 +142,48 @@ class Romance(Spec):
             said = re.sub(r"o\b", "a", said)
         return said
 
+    def read_ordinals(self, text):
+        return self.ordinal_pattern.sub(lambda m: self.ordinal(self.grouped(m.group(1)), mark=m.group(2)), text)
+
+    @staticmethod
+    def grouped(written: str) -> int:
+        return int(re.sub(r"\D", "", written))
+
+    # A time of the afternoon or evening written on the 24-hour clock before "da tarde", "de la noche", "du soir":
+    # said on the twelve-hour clock the words name ("16:00 da tarde" "quatro horas da tarde").
+    day_parts: tuple = ()
+
     def read_times(self, text):
+        if self.day_parts:
+            text = self._afternoon.sub(lambda m: self.time(int(m.group(1)) - 12, int(m.group(2)),
+                                                           int(m.group(3)) if m.group(3) else None), text)
         if self._dotted_time:
             text = self._dotted_time.sub(lambda m: m.group(1) + self.time(int(m.group(2)), int(m.group(3)), None), text)
         return super().read_times(text)
 
     def read_money(self, text):
+        # "$ 4.8 milhões", "$9.5 millones": a dot before one or two figures and a scale word is a decimal point
+        # written the English way (no thousands group has fewer than three figures); said as written.
+        text = self._dotted_money.sub(self._dotted_amount, text)
         text = super().read_money(text)
         if self.currency_words:
             text = self._money_words.sub(lambda m: self.money(m.group(1), m.group(2), None), text)
         return text
 
     def read_measures(self, text):
-        text = self._temperature.sub(lambda m: self.measure(m.group(1), "°" + m.group(2)), text)
+        text = self._temperature.sub(self._temperature_said, text)
+        if self._per_unit:
+            text = self._per_unit.sub(lambda m: f"{self.number(m.group(1))} {self.per_word} "
+                                                f"{self.units[m.group(2)][0]}", text)
         if self._degree:
             text = self._marked.sub(self._degrees_or_ordinal, text)
+        text = self._dotted_unit.sub(lambda m: f"{self.cardinal(int(m.group(1)))} {self.dot} "
+                                               f"{self.fraction_part(m.group(2))} {self.units[m.group(3)][1]}", text)
         text = self._fraction_unit.sub(self._unit_fraction, text)
-        return self._unit.sub(self._measure, text)
+        text = self._unit.sub(self._measure, text)
+        if self._word_per_unit:
+            text = self._word_per_unit.sub(lambda m: f" {self.per_word} {self.units[m.group(1)][0]}", text)
+        return text
 
     def _unit_fraction(self, m):
         whole, numerator, denominator, unit = m.groups()
@@ -151,9 +216,14 @@ class Romance(Spec):
     def of(self, noun: str) -> str:
         return f"{self.of_word} {noun}"
 
+    # A day past the twelfth over a month, no year: a date, no fraction ("31/12" "trinta e um de dezembro").
+    _DAY_MONTH = re.compile(r"(?<![\w.,/-])(1[3-9]|2\d|3[01])/(0?[1-9]|1[0-2])(?![\w/-]|[.,]\d)")
+
     def read_dates(self, text):
         if self._law:
             text = self._law.sub(self._law_number, text)
+        if self.months:
+            text = self._DAY_MONTH.sub(lambda m: self.date(int(m.group(1)), int(m.group(2)), None), text)
         if self.months:  # "les 17/18 juin": two days, no fraction
             text = self._two_days.sub(r"\1 \2", text)
         return super().read_dates(text)
@@ -179,16 +249,42 @@ class Romance(Spec):
         text = super().read_fractions(self._NEGATIVE_FRACTION.sub(self.minus + " ", text))
         return self._LARGE_FRACTION.sub(self._large_fraction, text)
 
-    # A proper fraction with a larger denominator than the shared pass reads ("1/20", "3/100", "1/1000").
-    _LARGE_FRACTION = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{2,4})(?![\w/]|[.,]\d)")
+    # A proper fraction with a larger denominator than the shared pass reads ("1/20", "3/100", "1/1000"); past a
+    # thousand (grouped or not: "1/5000", "1/100.000") where the language says it (`large_fraction`), never a
+    # month and year ("3/2024").
+    _LARGE_FRACTION = re.compile(r"(?<![\w.,/])(?:(\d{1,3})\s)?(\d{1,3})/(\d{1,3}(?:\.\d{3})+|\d{2,10})(?![\w/]|[.,]\d)")
 
     def _large_fraction(self, m):
-        numerator, denominator = int(m.group(1)), int(m.group(2))
-        if not 0 < numerator < denominator or denominator <= 16 or denominator > 1000:
+        whole, numerator, denominator = m.group(1), int(m.group(2)), int(m.group(3).replace(".", ""))
+        if not 0 < numerator < denominator or denominator <= 16:
             return m.group(0)
-        return self.fraction(numerator, denominator)
+        if denominator <= 1000:
+            said = self.fraction(numerator, denominator)
+        elif numerator <= 12 and 1800 <= denominator <= 2100 and "." not in m.group(3):
+            return m.group(0)
+        else:
+            said = self.large_fraction(numerator, denominator)
+            if said is None:
+                return m.group(0)
+        # A whole number before it: "2 2/1000" "dos y dos milésimos".
+        return f"{self.cardinal(int(whole))} {self.and_word} {said}" if whole else said
+
+    def large_fraction(self, numerator, denominator):
+        """A fraction whose denominator is past a thousand, or None where the language leaves it."""
+        return None
 
     _NEGATIVE_FRACTION = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,3}/\d{1,4}(?![\w/]|[.,]\d))")
+
+    def _dotted_amount(self, m):
+        currency, whole, fraction, scale = m.groups()
+        scale_name = self.scales[scale][1]
+        name = self.currencies[currency][1]
+        of = "d'" if self.code == "fr" and name[0] in "aeiouéèh" else self.of_word + " "
+        return f"{self.cardinal(int(whole))} {self.dot} {self.fraction_part(fraction)} {scale_name} {of}{name}"
+
+    def _temperature_said(self, m):
+        unit = "°" + m.group(2).upper()
+        return self.measure(m.group(1), unit) if unit in self.units else m.group(0)
 
     def _measure(self, m):
         said = self.measure(m.group(1), m.group(2))
@@ -267,7 +363,22 @@ class Romance(Spec):
         label = before and before.group(1)
         if label and (label.casefold() in self.genders or len(label) > 1 and label.isupper()):
             return None  # "valor 1", "LZMA 2": a label, not a count
-        return self.noun_gender(following.group(1))
+        gender = self.noun_gender(following.group(1))
+        if gender is None and following.group(1).casefold() in self.not_nouns:
+            return self._earlier_count(text, start)
+        return gender
+
+    _COUNT = re.compile(r"\d[ \u00a0]+([^\W\d_]+)")
+
+    def _earlier_count(self, text, start):
+        """A number standing for a noun counted shortly before in its sentence takes its gender: "10 compilações
+        diferentes: 1 para cada programa" "uma para cada"."""
+        head = re.split(r"[.!?]\s", text[max(0, start - 100):start])[-1]
+        for noun in reversed(self._COUNT.findall(head)):
+            gender = self.noun_gender(noun)
+            if gender:
+                return gender
+        return None
 
     def say_number(self, m):
         """A number agrees with the noun it counts: "21 años" "veintiún años", "500 personas" "quinientas"."""
@@ -343,7 +454,32 @@ class Romance(Spec):
     _VULGAR_VALUE = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
                      "⅗": "3/5", "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"}
 
+    # "24/7" is round the clock, every day; "4 * 4 = 16" a product and an equality between numbers.
+    round_the_clock = ""
+    times_word, equals_word = "", ""
+    _ROUND_THE_CLOCK = re.compile(r"(?<![\w/.,])24\s?/\s?7(?![\w/]|[.,]\d)")
+    _TIMES = re.compile(r"(?<=\d)[ \u00a0]?\*[ \u00a0]?(?=[-−]?\d)")
+    _EQUALS = re.compile(r"(?<=\d)[ \u00a0]?=[ \u00a0]?(?=[-−]?\d)")
+
+    # "+" between two terms, joined or spaced alike, is "plus": "I+D", "2+3", "2500 lire + IVA" (not "+34 91").
+    _PLUS = re.compile(r"(?<=[^\W_])\+(?=[^\W_])|(?<=[^\W_]) \+ (?=[^\W_])")
+    # A number and a noun per unit of time: "1200 bits/seg" "mil doscientos bits por segundo" (unit -> "per unit").
+    per_time: dict = {}
+
+    def _per_time_said(self, m):
+        if m.group(1).strip() + "/" + m.group(2) in self.units:  # "km/h" is a unit of its own
+            return m.group(0)
+        return f"{m.group(1)} {self.per_time[m.group(2)]}"
+
     def read(self, text):
+        text = self._PLUS.sub(f" {self.plus} ", text)
+        if self.per_time:
+            text = self._per_time.sub(self._per_time_said, text)
+        if self.round_the_clock:
+            text = self._ROUND_THE_CLOCK.sub(self.round_the_clock, text)
+        if self.times_word:
+            text = self._TIMES.sub(f" {self.times_word} ", text)
+            text = self._EQUALS.sub(f" {self.equals_word} ", text)
         # "3⁄4" (a fraction slash) and "1½" as the fractions they write, read by the fraction passes.
         text = self._FRACTION_SLASH.sub("/", text)
         text = self._VULGAR.sub(lambda m: (m.group(1) + " " if m.group(1) else "") + self._VULGAR_VALUE[m.group(2)],

@@ -32,6 +32,34 @@ _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
 _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
+# A day and a month without a year, the month with its zero ("15.03", "01.12" is no decimal, Russian writes a comma);
+# not after a preposition of time, where "в 10.05" is a time.
+_DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )"
+                        r"(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:/]|[.,]\d|\s?(?:утра|вечера|ч\b))")
+# A Cyrillic word and a number written together ("тест2", "Вариант3"): the word, then the number.
+_GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
+# A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
+_COMPOUND = re.compile(r"(?<![\w.,-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
+_PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
+_COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто"}
+# "целая" after a number, in each case: after one (одну целую), after more (двух целых, двум целым)
+_WHOLE = {True: dict(zip("ngdaip", ("целая", "целой", "целой", "целую", "целой", "целой"))),
+          False: dict(zip("ngdaip", ("целых", "целых", "целым", "целых", "целыми", "целых")))}
+# Two numbers in a ratio or a score: "в соотношении 11:1" одиннадцать к одному, "со счётом 2:1" два-один.
+_RATIO = re.compile(r"(?<![\w-])((?:[Сс]оотношени|[Пп]ропорци|[Оо]тношени)[а-яё]*|[Сс]ч[её]том|[Сс]ч[её]т)"
+                    r"\s(\d{1,3}):(\d{1,3})(?![\d:])")
+# Two years and "гг." (годы): "в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах.
+_YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|гг(?!\w)|годах|годов|годы|годам|годами)")
+_YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
+_YEARS_CASE = {word: case for case, word in _YEARS.items() if case != "a"}
+# A time written with a dot after a preposition of time: "в 6.30 утра" в шесть часов тридцать минут утра.
+_DOTTED_TIME = re.compile(r"(?<![\w-])((?:[Вв]|[Сс]|[Дд]о|[Кк]|[Пп]осле|[Оо]коло)\s)([01]?\d|2[0-3])\.([0-5]\d)"
+                          r"(?![\d.,]|\s?(?:раз|%|процент))")
+# Nouns a number after them labels (said in the nominative whatever follows).
+_LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
+           "часть", "подпункт", "абзац", "приложение"}
+# A range of times: "9:00–18:00" с девяти часов до восемнадцати часов.
+_TIME_RANGE = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
 
@@ -48,7 +76,7 @@ def _counted_table():
 
 class Russian(Spec):
     code = "ru"
-    group, decimal = "", ","
+    group, decimal = ".", ","  # "2.300" две тысячи триста (the space groups too)
     point, dot = "целых", "точка"
     minus, plus = "минус", "плюс"
     months = MONTHS
@@ -62,7 +90,8 @@ class Russian(Spec):
                   "EUR": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "£": ("фунт", "фунта", "фунтов", "пенни", "пенни", "пенни"),
                   "¥": ("иена", "иены", "иен", "сен", "сены", "сен")}
-    scales = {"тыс.": ("тысяча", "тысячи", "тысяч"), "млн": ("миллион", "миллиона", "миллионов"),
+    scales = {"тыс.": ("тысяча", "тысячи", "тысяч"), "тыс": ("тысяча", "тысячи", "тысяч"),
+              "млн": ("миллион", "миллиона", "миллионов"),
               "млрд": ("миллиард", "миллиарда", "миллиардов")}
     units = {"км": ("километр", "километра", "километров"), "кг": ("килограмм", "килограмма", "килограммов"),
              "см": ("сантиметр", "сантиметра", "сантиметров"), "мм": ("миллиметр", "миллиметра", "миллиметров"),
@@ -77,6 +106,7 @@ class Russian(Spec):
              "°C": ("градус Цельсия", "градуса Цельсия", "градусов Цельсия"),
              "°С": ("градус Цельсия", "градуса Цельсия",
                                                                                    "градусов Цельсия"),
+             "°F": ("градус Фаренгейта", "градуса Фаренгейта", "градусов Фаренгейта"),
              "°": ("градус", "градуса", "градусов"), "км/ч": ("километр в час", "километра в час", "километров в час"),
              "м/с": ("метр в секунду", "метра в секунду", "метров в секунду"),
              "м²": ("квадратный метр", "квадратных метра", "квадратных метров"),
@@ -90,7 +120,7 @@ class Russian(Spec):
     # "1789 г." is a date's "года", "г. Москва" a city's; what a number counts ("3 шт.") agrees with it
     in_context = ("г.", "гг.", *_counted_table())
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
-                            "т.": "том", "§": "параграф"}
+                            "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья"}
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
     roman_after = ("век", "века", "веке", "веков", "веку", "съезд", "съезда")
     symbols = {"±": "плюс-минус", "×": "умножить на", "→": "в", "&": "и", "§": "параграф", "≈": "примерно",
@@ -113,15 +143,31 @@ class Russian(Spec):
         words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
         self._counted = re.compile(r"(?<![\w.,])(?:(" + self.NUM + r")\s?[–—-]\s?)?([-−+]?" + self.NUM + r")\s?("
                                    + words + r")(?![\w/²³])")
+        units = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
+                         if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
+        self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
+        self._fraction_counted = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
         self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + "|".join(MONTHS)
                                      + r")(?!\w)")
 
     def cardinal(self, n, gender=None, case="n"):
-        said = self.n2w(n, gender=gender or "m", case=case, animate=False)
+        animate = gender == "anim"  # "вижу 21 студента": двадцать одного
+        said = self.n2w(n, gender="m" if animate else gender or "m", case=case, animate=animate)
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
+    def read_ordinals(self, text):
+        def said(m):
+            n, mark = int(m.group(1)), m.group(2)
+            plural = grammar.plural_case(grammar.word_after(m.string[m.end():]))
+            if mark in ("е", "ые") and plural:  # "5-е классы" пятые классы (a thing's accusative as its nominative)
+                return self.n2w(n, "ordinal", case="n", plural=True)
+            return self.ordinal(n, mark=mark)
+        return self.ordinal_pattern.sub(said, text)
+
     def ordinal(self, n, gender="m", mark="", case="n"):
+        if mark == "и" and n % 10 == 3 and n % 100 != 13:  # "3-и сутки": третьи (the cardinal's is "3-х")
+            return self.n2w(n, "ordinal", case="n", plural=True)
         if _cardinal_case(n, mark):  # "2-х" двух, "18-ти" восемнадцати
             return self.cardinal(n, case=_cardinal_case(n, mark))
         if mark in _PLURAL and (n % 10 == 0 and n >= 20 or mark in ("х", "ых")):  # "1960-х", "5-х классах"
@@ -138,8 +184,13 @@ class Russian(Spec):
             return 0
         return 1 if 2 <= whole % 10 <= 4 and not 12 <= whole % 100 <= 14 else 2
 
-    def decimal_number(self, whole, fraction):
-        return self.n2w(Decimal(f"{whole}.{fraction}"))
+    def decimal_number(self, whole, fraction, case="n"):
+        """"1,09" одна целая девять сотых; in the case its preposition governs: "в 1,09 раза" в одну целую девять
+        сотых раза, "до 2,5" до двух целых пяти десятых."""
+        if case == "n":
+            return self.n2w(Decimal(f"{whole}.{fraction}"))
+        return f"{self.cardinal(whole, 'f', case)} {self._part(whole, case)} " \
+               f"{self.fraction(int(fraction), 10 ** len(fraction), case)}"
 
     def unit_gender(self, unit):
         return "f" if unit in self._FEMININE else "m"
@@ -170,17 +221,50 @@ class Russian(Spec):
         return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
                         for n, noun, gender in parts)
 
-    def read_times(self, text):
+    def read_time(self, text):
         def said(m):
             cases = grammar.preposition(m.string[:m.start()])
             case = cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
             return self.time(int(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None, case)
         return self._time.sub(said, text)
 
-    def fraction(self, numerator, denominator):
-        if numerator == 1:
-            return f"одна {self.n2w(denominator, 'ordinal', gender='f')}"
-        return f"{self.cardinal(numerator, 'f')} {self.n2w(denominator, 'ordinal', case='g', plural=True)}"
+    def fraction(self, numerator, denominator, case="n"):
+        """"3/4" три четвёртых; in a preposition's case: "около 1/3" около одной третьей, "к 2/3" к двум третьим."""
+        return f"{self.cardinal(numerator, 'f', case)} {self._part(numerator, case, denominator)}"
+
+    def say_mixed(self, m):
+        """"1 1/2 часа" полтора часа, "2 1/2 минуты" две с половиной минуты (a half of a noun counted, as said);
+        else "одна целая одна вторая"."""
+        whole, numerator, denominator = map(int, m.groups())
+        if not 0 < numerator < denominator <= 16:
+            return m.group(0)
+        gender = grammar.noun_gender(grammar.word_after(m.string[m.end():]))
+        if (numerator, denominator) != (1, 2) or not gender:
+            return self.mixed(whole, numerator, denominator)
+        if whole == 1:
+            return "полторы" if gender == "f" else "полтора"
+        return f"{self.cardinal(whole, gender)} с половиной"
+
+    def _part(self, n, case, denominator=None):
+        """What follows `n` in a decimal or a fraction, in `case`: "целая"/"целых" (no denominator), else the
+        denominator's ordinal ("сотая", "сотых"): singular after one, else the genitive plural in the nominative and
+        accusative, the plural of the case in the others."""
+        one = n % 10 == 1 and n % 100 != 11
+        form = case if one or case not in "na" else "g"
+        if denominator is None:
+            return _WHOLE[one][form]
+        return self.n2w(denominator, "ordinal", case=form, **({"gender": "f"} if one else {"plural": True}))
+
+    def read_fractions(self, text):
+        text = self._mixed.sub(self.say_mixed, text)
+
+        def said(m):
+            numerator, denominator = int(m.group(1)), int(m.group(2))
+            if not 1 < denominator <= 16 or numerator >= denominator * 4:
+                return m.group(0)
+            cases = grammar.preposition(m.string[:m.start()])
+            return self.fraction(numerator, denominator, cases[0] if cases else "n")
+        return self._fraction.sub(said, text)
 
     def mixed(self, whole, numerator, denominator):
         return f"{self.cardinal(whole, 'f')} {('целая', 'целых', 'целых')[self.plural_index(str(whole))]} " \
@@ -200,6 +284,8 @@ class Russian(Spec):
         """(case, gender, ordinal) of the whole number `n` written at text[start:end]: from the preposition before it
         and the noun after it (an adjective or two may stand between: "в 5 крупных городах"); an ordinal before a
         singular noun it cannot count ("в 5 классе"); else None."""
+        if grammar.lemma(grammar.word_before(text[:start])) in _LABELS:
+            return None  # "пункт 3 статьи 15", "глава 2 книги": a label's number, said as it is
         cases = grammar.preposition(text[:start])
         after = text[end:end + 60]
         named = not re.search(r"[A-Za-z]\s?$", text[max(0, start - 2):start])  # not "Win 98", "C-64"
@@ -224,6 +310,10 @@ class Russian(Spec):
         whole, fraction = self.value(written)
         if written[0] == "0" and len(written) > 1 and written.isdigit():  # "Агент 007", "индекс 01067": every digit
             return (f"{self.minus if sign in '-−' else self.plus} " if sign else "") + self.digits(written)
+        if fraction and sign != "+" and (cases := grammar.preposition(m.string[:m.start()])):
+            found = grammar.counted(whole, grammar.word_after(m.string[m.end():]), cases, decimal=True)
+            said = self.decimal_number(whole, fraction, found[0] if found else cases[0])
+            return f"{self.minus} {said}" if sign else said
         if sign == "+" or fraction:
             return super().say_number(m)
         found = self.agreement(whole, m.string, m.start(), m.end())
@@ -244,17 +334,24 @@ class Russian(Spec):
         return grammar.agreeing(phrase, whole, case, bool(fraction))
 
     def read_measures(self, text):
+        # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
+        text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}", text)
+        text = self._fraction_counted.sub(self.fraction_counted, text)
+
         def said(m):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
             written = written if written in self.counted else self._counted_key(written)
             after = m.string[m.end():]
+            if written == "ст." and re.match(r"\s?\d", after):
+                return m.group(0)  # "п. 3 ст. 15": an article of a law, said by the abbreviations before its number
             if written == "с" and (re.match(r"\s+\d", after) or grammar.is_preposition_use(grammar.word_after(after))):
                 return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
             cases = grammar.preposition(m.string[:m.start()])
             case = cases[0] if cases else "n"
             gender = self._counted_gender(written)
-            number = self.number(amount, gender) if case == "n" or not amount.isdigit() else \
-                self.cardinal(int(amount), gender, case)
+            whole, fraction = self.value(amount.lstrip("-−+"))
+            number = self.number(amount, gender) if case == "n" or amount[0] in "-−+" else \
+                self.decimal_number(whole, fraction, case) if fraction else self.cardinal(whole, gender, case)
             if first:  # "2–3 ст. л.": две-три столовые ложки
                 number = f"{self.cardinal(self.value(first)[0], gender, case)}-{number}"
             said = f"{number} {self.counted_phrase(amount, written, case)}"
@@ -262,6 +359,25 @@ class Russian(Spec):
                 said += "."
             return said
         return self._counted.sub(said, text)
+
+    def scaled(self, written):
+        """A unit or what a number counts after "тыс.", "млн": in the genitive plural (миллиона литров)."""
+        if written in self.units:
+            return self.units[written][2]
+        phrase, forms = self.counted[written]
+        return forms[-1] if forms else grammar.inflected(phrase, "g", "plur")
+
+    def fraction_counted(self, m):
+        """"3/4 ч. л." три четвёртых чайной ложки: a fraction of what it counts, that in the genitive singular."""
+        numerator, denominator = int(m.group(1)), int(m.group(2))
+        written = re.sub(r"\s", " ", m.group(3))
+        written = written if written in self.counted else self._counted_key(written)
+        if not 1 < denominator <= 16 or numerator >= denominator or written == "с":
+            return m.group(0)
+        cases = grammar.preposition(m.string[:m.start()])
+        said = f"{self.fraction(numerator, denominator, cases[0] if cases else 'n')} " \
+               f"{grammar.inflected(self.counted[written][0], 'g', 'sing')}"
+        return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
     def _counted_key(self, written):
         return next(w for w in self.counted if re.sub(r"\s", "", w) == re.sub(r"\s", "", written))
@@ -271,7 +387,27 @@ class Russian(Spec):
             return self.unit_gender(written)
         return grammar.gender(self.counted[written][0])
 
+    def combining(self, n):
+        """A number as the first part of a compound word: пяти-, одно-, сто-, девяносто-, шестидесятичетырёх-."""
+        return "".join(_COMBINING.get(w, w) for w in self.cardinal(n, case="g").split())
+
+    def compound(self, m):
+        """"64-битных" шестидесятичетырёхбитных: the number in the genitive (one, a hundred and ninety as in
+        "однобайтный", "стограммовый", "девяностоградусный"), joined to the adjective."""
+        if not grammar.is_adjective(m.group(2)):
+            return m.group(0)
+        return self.combining(int(m.group(1))) + m.group(2)
+
+    def ratio(self, m):
+        first, second = int(m.group(2)), int(m.group(3))
+        if m.group(1).lower().startswith("сч"):
+            return f"{m.group(1)} {self.cardinal(first)}-{self.cardinal(second)}"
+        return f"{m.group(1)} {self.cardinal(first)} к {self.cardinal(second, case='d')}"
+
     def read(self, text):
+        text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
+        text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
+        text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
 
@@ -279,7 +415,23 @@ class Russian(Spec):
         text = re.sub(r"№(?=\d)", "№ ", text)  # "№7": номер семь
         # "на 3 см.": centimetres, not "смотри" (the counted pass reads it, its dot kept)
         text = re.sub(r"(?<=\d)(\s?)см\.", "\\1см\0.", text)
+        text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать
+        text = self._num_abbr.sub(self.label_in_case, text)
         return super().read_abbreviations(text).replace("см\0.", "см.")
+
+    def label_in_case(self, m):
+        """"в п. 3" в пункте три, "по ст. 7" по статье семь, "на стр. 5" на странице пять: a label before its number in
+        the case of its preposition (в, на: the prepositional; по: the dative)."""
+        cases = grammar.preposition(m.string[:m.start()])
+        if not cases:
+            return m.group(0)
+        case = {"ap": "p", "ad": "d", "gi": "g", "ai": "a"}.get(cases, cases[0])
+        word = self.number_abbreviations[self._counted_key_in(m.group(1), self.number_abbreviations)]
+        return grammar.inflected(word, case, "sing") if word[0].islower() else m.group(0)
+
+    @staticmethod
+    def _counted_key_in(written, table):
+        return next(w for w in table if re.sub(r"\s", "", w) == re.sub(r"\s", "", written))
 
     def money(self, amount, currency, scale, case="n"):
         """`amount` of `currency`, in the case of the preposition before it ("до 500 ₽" до пятисот рублей)."""
@@ -316,7 +468,29 @@ class Russian(Spec):
         said = f"{self.ordinal(day, 'n', case=case)} {self.months[month - 1]}"
         return said + (f" {self.ordinal(year, 'm', case='g')} года" if year else "")
 
+    def year_range(self, m):
+        """"в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах: the years ordinals in the case
+        of the word written after them, else of their preposition (в, на: the prepositional)."""
+        cases = grammar.preposition(m.string[:m.start()]) or "n"
+        case = _YEARS_CASE.get(m.group(3)) or ("p" if cases == "ap" else cases[0])
+        said = " — ".join(self.ordinal(int(y), "m", case=case) for y in m.groups()[:2])
+        return f"{said} {_YEARS[case]}"
+
+    def time_range(self, m):
+        h1, m1, h2, m2 = map(int, m.groups())
+        if not (h1 < 24 and h2 < 25 and m1 < 60 and m2 < 60):
+            return m.group(0)
+        before = grammar.word_before(m.string[:m.start()]).lower()
+        said = f"{self.time(h1, m1, None, 'g')} до {self.time(h2, m2, None, 'g')}"
+        return said if before in ("с", "со", "от") else f"с {said}"
+
+    def read_times(self, text):
+        text = _DOTTED_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}", text)
+        return self.read_time(_TIME_RANGE.sub(self.time_range, text))
+
     def read_dates(self, text):
+        text = _YEAR_RANGE.sub(self.year_range, text)
+
         def said(m, day, month, year):
             if not (1 <= month <= 12 and 1 <= day <= 31):
                 return m.group(0)
@@ -324,6 +498,8 @@ class Russian(Spec):
 
         text = self._iso_date.sub(lambda m: said(m, int(m.group(4)), int(m.group(3)), int(m.group(1))), text)
         text = self._numeric_date.sub(lambda m: said(m, int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
+        text = _DAY_MONTH.sub(lambda m: said(m, int(m.group(1)), int(m.group(2)), None)
+                              if m.group(1)[0] == "0" or m.group(2)[0] == "0" else m.group(0), text)
         return self.read_written_dates(text)
 
     def read_day_ranges(self, text):
@@ -366,6 +542,9 @@ class Russian(Spec):
             first, second = self.value(m.group(1)), self.value(m.group(2))
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()):
                 return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit
+            named = grammar.named_plural(grammar.word_after(m.string[m.end():]))
+            if named:  # "1–4 классы" первые — четвёртые классы, "в 5-9 классах" в пятых — девятых классах
+                return " — ".join(self.n2w(n, "ordinal", case=named, plural=True) for n in (first[0], second[0]))
             found = self.agreement(second[0], m.string, m.start(), m.end())
             if found and not found[2] and grammar.word_after(m.string[m.end():]):  # "2–3 дня": два-три дня
                 case, gender, _ = found

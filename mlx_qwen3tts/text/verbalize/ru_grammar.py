@@ -39,10 +39,22 @@ def _parses(word: str):
     return tuple(morph().parse(word))
 
 
-def preposition(before: str) -> Optional[str]:
-    """The cases the preposition right before a number governs ('' where the word before is none)."""
+# A number that follows another in a list ("из 90% воды и 10% косметики", "2 часов, 43 минут и 9 секунд"): the
+# number before it, what it counts (a word or two) and the "и", "или" or comma between.
+_LISTED = re.compile(r"[-−]?\d[\d.,]*\s?%?(?:[\s\u00a0]+[А-Яа-яЁё.]+){0,2}(?:,|[\s\u00a0]+(?:и|или))[\s\u00a0]+$")
+
+
+def preposition(before: str, depth: int = 3) -> Optional[str]:
+    """The cases the preposition before a number governs (None where there is none): the word right before it, or
+    before the adjectives between ("от лишних 80 кг"), or the one the first number of a list takes ("из 90% воды и
+    10% косметики": из ... десяти процентов)."""
     m = _WORD_BEFORE.search(before[-24:])
-    return PREPOSITIONS.get(m.group(1).lower()) if m else None
+    if m and m.group(1).lower() in PREPOSITIONS:
+        return PREPOSITIONS[m.group(1).lower()]
+    if m and m.group(1)[0].islower() and is_adjective(m.group(1)) and depth:
+        return preposition(before[:len(before) - len(m.group(0))] + " ", 0)
+    listed = _LISTED.search(before[-80:]) if depth else None
+    return preposition(before[:len(before) - len(listed.group(0))], depth - 1) if listed else None
 
 
 def word_before(before: str) -> str:
@@ -57,8 +69,8 @@ def word_after(after: str) -> str:
 
 def noun_form(n: int, case: str, decimal: bool = False) -> Tuple[str, str]:
     """(case, 'sing'/'plur') of a noun counted by `n` in the number's `case`: 1 книга, 2 книги, 5 книг, двум книгам."""
-    if decimal:
-        return ("g", "sing") if case in "na" else (case, "plur")
+    if decimal:  # a fraction's noun is in the genitive singular whatever its case: до 1,5 килограмма
+        return "g", "sing"
     if n % 10 == 1 and n % 100 != 11:
         return case, "sing"
     if case in "na":
@@ -66,25 +78,45 @@ def noun_form(n: int, case: str, decimal: bool = False) -> Tuple[str, str]:
     return case, "plur"
 
 
-def counted(n: int, noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
+def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> Optional[Tuple[str, str]]:
     """(case, gender) of the number `n` before the word `noun` (after a preposition governing `cases`, if any),
-    or None where `noun` is no noun that agrees with it in any case allowed."""
-    parses = _parses(noun)
+    or None where `noun` is no noun that agrees with it in any case allowed. The gender is "anim" for a masculine
+    animate noun in the accusative singular (its number takes the genitive's form: одного кота)."""
+    parses = _parses(noun) if noun else ()
     nouns = [p for p in parses if p.tag.POS == "NOUN" and p.tag.case and "Abbr" not in p.tag and p.score >= 0.05]
     if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
         return None
     for case in cases or "nagdip":
-        want = noun_form(n, case)
+        want = noun_form(n, case, decimal)
         for p in nouns:
             if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:
+                if case == "a" and want[1] == "sing" and "anim" in p.tag and p.tag.gender == "masc":
+                    return "a", "anim"  # an animate accusative: "вижу 1 кота" одного кота
                 return case, _GENDER.get(p.tag.gender, "m")
-            if "Pltm" in p.tag and _LETTER.get(p.tag.case) == want[0]:  # сутки, ножницы
+            # сутки, ножницы: where the likeliest reading is one ("2 котов" is cats, not the shoes коты)
+            if "Pltm" in p.tag and p is nouns[0] and _LETTER.get(p.tag.case) == want[0]:
                 return case, "m"
     return None
 
 
 # Nouns a number ending in 1 names rather than counts ("в 21 веке" в двадцать первом веке, "1 этаж" первый этаж).
 ORDINAL_NOUNS = {"век", "этаж", "класс", "курс", "место", "квартал", "съезд", "созыв", "тур", "раунд", "номер"}
+
+
+def plural_case(noun: str) -> bool:
+    """Whether the likeliest reading of `noun` is a plural in the nominative or accusative ("классы", "тома")."""
+    parses = _parses(noun.lower()) if noun else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.number == "plur" \
+        and parses[0].tag.case in ("nomn", "accs")
+
+
+def named_plural(noun: str) -> Optional[str]:
+    """The case of `noun` where it is the plural of a noun a number names ("1–4 классы", "в 5-9 классах": the
+    numbers ordinals), else None."""
+    parses = _parses(noun) if noun else ()
+    found = next((p for p in parses if p.tag.POS == "NOUN" and p.tag.number == "plur" and p.normal_form in
+                  ORDINAL_NOUNS - {"век", "номер", "место"} and p.score >= 0.1), None)
+    return _LETTER.get(found.tag.case) if found else None
 
 
 _TIMES_OF_DAY = {"утро", "вечер", "день", "ночь", "полдень", "полночь"}
@@ -109,6 +141,12 @@ def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
                 and "Abbr" not in p.tag and p.score >= 0.05:
             return case, _GENDER.get(p.tag.gender, "m")
     return None
+
+
+def lemma(word: str) -> str:
+    """The dictionary form of `word`'s likeliest reading ('' for none)."""
+    parses = _parses(word.lower()) if word else ()
+    return parses[0].normal_form if parses else ""
 
 
 def is_adjective(word: str) -> bool:
@@ -161,6 +199,16 @@ def agreeing(phrase: str, n: int, case: str, decimal: bool = False) -> str:
     form_case, number = noun_form(n, case, decimal)
     few = not decimal and case in "na" and 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14
     return inflected(phrase, form_case, number, few)
+
+
+def noun_gender(word: str) -> Optional[str]:
+    """The gender of `word` where its likeliest reading is a noun in the genitive singular (what follows "полтора",
+    "2 с половиной": часа, минуты), else None."""
+    parses = _parses(word.lower()) if word else ()
+    if not parses or parses[0].tag.POS != "NOUN":
+        return None
+    found = next((p for p in parses if p.tag.POS == "NOUN" and p.tag.case == "gent" and p.tag.number == "sing"), None)
+    return _GENDER.get(found.tag.gender, "m") if found else None
 
 
 def gender(phrase: str) -> str:

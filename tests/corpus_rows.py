@@ -48,9 +48,10 @@ def held_out(written: str) -> bool:
 
 
 def key(text: str) -> str:
-    """The comparison key: casefolded, without spaces, hyphens or punctuation."""
-    return "".join(ch for ch in text.casefold() if not (ch.isspace() or ch in "-‐‑–—"
-                                                         or unicodedata.category(ch).startswith("P")))
+    """The comparison key: casefolded, without spaces, hyphens or punctuation, and Russian ё as е (most Russian
+    text writes ё as е; the word, and what is said, is the same)."""
+    return "".join(ch for ch in text.casefold().replace("ё", "е") if not (ch.isspace() or ch in "-‐‑–—"
+                                                                         or unicodedata.category(ch).startswith("P")))
 
 
 def _table(path: Path, header: list) -> list:

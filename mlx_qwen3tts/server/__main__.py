@@ -112,6 +112,21 @@ def model_id(path_or_repo: str) -> str:
 @click.option("--cors", multiple=True, help="Allow this browser origin (repeatable; '*' for any). Default: none.")
 @click.option("--max-input-chars", type=click.IntRange(1, 100_000), default=4096, show_default=True,
               help="Longest `input` text (also per WebSocket utterance).")
+@click.option("--ws-pause", type=click.FloatRange(0.05, 30), default=0.5, show_default=True,
+              envvar="MLX_QWEN3TTS_WS_PAUSE",
+              help="Seconds without new text after which what a WebSocket utterance holds is spoken, however short "
+                   "(env MLX_QWEN3TTS_WS_PAUSE).")
+@click.option("--ws-idle-timeout", type=click.FloatRange(0.1, 3600), default=30.0, show_default=True,
+              envvar="MLX_QWEN3TTS_WS_IDLE_TIMEOUT",
+              help="Seconds without a message after which an open WebSocket utterance ends as its end message would "
+                   "end it: its audio, then its done event (env MLX_QWEN3TTS_WS_IDLE_TIMEOUT).")
+@click.option("--ws-session-idle-timeout", type=click.FloatRange(0.1, 86400), default=300.0, show_default=True,
+              envvar="MLX_QWEN3TTS_WS_SESSION_IDLE_TIMEOUT",
+              help="Seconds without a message after which a WebSocket session with nothing open or left to speak "
+                   "is closed (env MLX_QWEN3TTS_WS_SESSION_IDLE_TIMEOUT).")
+@click.option("--ws-max-sessions", type=click.IntRange(1, 100_000), default=None, envvar="MLX_QWEN3TTS_WS_MAX_SESSIONS",
+              help="WebSocket sessions open at once; the next is refused with HTTP 503 (env "
+                   "MLX_QWEN3TTS_WS_MAX_SESSIONS). Default: --max-active + --max-queue, what the engine holds.")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), default=None, help="Compute dtype.")
 @click.option("--wyoming-port", type=click.IntRange(1, 65535), default=None,
               help="Also serve the Wyoming protocol (Home Assistant) on this TCP port. Default: off.")
@@ -170,13 +185,19 @@ class Http:
 
 @dataclass(frozen=True)
 class Capacity:
-    """How much the engine takes: requests at once, waiting, in one batch POST; prefill per step; text length."""
+    """How much the engine takes: requests at once, waiting, in one batch POST; prefill per step; text length;
+    and the WebSocket sessions: how many, and how long their text may pause before what is held is spoken, an
+    utterance ends, a session closes."""
 
     max_active: int
     max_queue: int
     max_batch: int
     prefill_budget: Optional[int]
     max_input_chars: int
+    ws_max_sessions: int = 40
+    ws_pause: float = 0.5
+    ws_idle: float = 30.0
+    ws_session_idle: float = 300.0
 
 
 @dataclass(frozen=True)
@@ -232,7 +253,9 @@ class Startup:
                               not p["wyoming_no_guard"])
         http = Http(not p["no_http"], p["host"], p["port"], p["api_key"], p["insecure"], p["cors"], p["allow_host"],
                     p["public_listings"], p["public_metrics"])
-        capacity = Capacity(p["max_active"], p["max_queue"], max_batch, p["prefill_budget"], p["max_input_chars"])
+        capacity = Capacity(p["max_active"], p["max_queue"], max_batch, p["prefill_budget"], p["max_input_chars"],
+                            p["ws_max_sessions"] or p["max_active"] + p["max_queue"], p["ws_pause"],
+                            p["ws_idle_timeout"], p["ws_session_idle_timeout"])
         return cls(p["model"], p["dtype"], p["voices_dir"], p["lexicon"], p["log_level"], http, capacity, wyoming,
                    p["aligner"], int(p["aligner_bits"]) if p["aligner_bits"] else None, p["asr"])
 
@@ -299,7 +322,9 @@ def _loaded(startup: Startup, respellings, server_class):
         from ..aligner import load as load_aligner
 
         aligner = load_aligner(startup.aligner, bits=startup.aligner_bits)
-    limits = Limits(max_input_chars=capacity.max_input_chars)
+    limits = Limits(max_input_chars=capacity.max_input_chars, max_ws_sessions=capacity.ws_max_sessions,
+                    ws_pause_seconds=capacity.ws_pause, ws_idle_seconds=capacity.ws_idle,
+                    ws_session_idle_seconds=capacity.ws_session_idle)
     engine = tts.engine(max_active=capacity.max_active, max_queue=capacity.max_queue,
                         prefill_budget=capacity.prefill_budget)
     engine.warm()  # every batch size compiled before the server listens (and /health answers)

@@ -67,6 +67,15 @@ class PieceTexts:
     def end(self):
         self._take(self._cutter.end())
 
+    def cut(self):
+        """The text so far ends a piece (the request that spoke it has ended); what follows starts the next."""
+        self.end()
+        self._cutter = PieceCutter(self._cutter.max_chars)
+        if self._pieces[-1].strip():
+            self._pieces.append("")
+        else:
+            self._pieces[-1] = ""
+
     def _take(self, parts):
         for part in parts:
             if part is CUT:

@@ -111,7 +111,7 @@ class Utterance:
         if self.handle is not None:
             self.handle.cancel()
 
-    async def texts(self):
+    async def each_part(self):
         """Each part's text as it is queued (request keywords: `deltas` or `text`), until the utterance ends."""
         while not self.cancelled:
             part = await self.parts.get()
@@ -229,7 +229,7 @@ class Session:
         handle (also `utt.handle`). A refused first part is raised (the utterance has said nothing); a later one
         is said as an error event, and the utterance ends with what it has said."""
         first = True
-        async for text in utt.texts():
+        async for text in utt.each_part():
             try:
                 utt.handle = submit(self.server, names, **text, **kwargs)
             except ApiError as e:
@@ -275,7 +275,7 @@ class Session:
         spoken after `ws_pause_seconds` without more; an open utterance ends `ws_idle_seconds` after the last
         message; a session with nothing open or to speak closes `ws_session_idle_seconds` after it."""
         now, limits = time.monotonic(), self.limits
-        if self.dialect.taking():
+        if self.dialect.taking() and limits.ws_pause_seconds < limits.ws_idle_seconds:
             return self.heard + limits.ws_pause_seconds - now, self._paused
         if self.dialect.open():
             return self.heard + limits.ws_idle_seconds - now, self._idle

@@ -18,6 +18,7 @@ ws_client = pytest.importorskip("websockets.sync.client")
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 from server_harness import shared_server, wait_until  # noqa: E402
+from test_server_sessions import connect, omni, ours  # noqa: E402
 
 TIMEOUT = 60
 AUDIO_WITHIN_S = 12  # first audio of a paused text, at most (0.5 s pause, the rest the tiny model on a loaded CPU)
@@ -37,24 +38,9 @@ def idle_server(tmp_path_factory):
                          "--ws-session-idle-timeout", str(IDLE_S))
 
 
-def connect(server):
-    return ws_client.connect(server.url.replace("http://", "ws://") + "/v1/audio/speech/stream",
-                             open_timeout=TIMEOUT, max_size=None)
-
-
 def recv(ws, timeout=TIMEOUT):
-    message = ws.recv(timeout=timeout)
-    return message if isinstance(message, bytes) else json.loads(message)
-
-
-def ours(ws, **session):
-    assert recv(ws)["type"] == "session.created"
-    ws.send(json.dumps({"type": "session.update", "session": session}))
-    assert recv(ws)["type"] == "session.updated"
-
-
-def omni(ws, **config):
-    ws.send(json.dumps({"type": "session.config", **config}))
+    """The next message within `timeout` seconds: binary audio as bytes, an event as a dict."""
+    return json.loads(message) if isinstance(message := ws.recv(timeout=timeout), str) else message
 
 
 def until(ws, kind, timeout=TIMEOUT, limit=4000):

@@ -89,6 +89,13 @@ def model_id(path_or_repo: str) -> str:
     return path_or_repo.rstrip("/").split("/")[-1] if os.path.isdir(path_or_repo) else path_or_repo
 
 
+def session_option(flag: str, kind, default, help: str):
+    """An option of the WebSocket sessions, also read from MLX_QWEN3TTS_ and its name (`--ws-pause`: MLX_QWEN3TTS_WS_PAUSE)."""
+    env = "MLX_QWEN3TTS_" + flag.lstrip("-").upper().replace("-", "_")
+    return click.option(flag, type=kind, default=default, show_default=default is not None, envvar=env,
+                        help=f"{help} (env {env}).")
+
+
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
@@ -112,21 +119,14 @@ def model_id(path_or_repo: str) -> str:
 @click.option("--cors", multiple=True, help="Allow this browser origin (repeatable; '*' for any). Default: none.")
 @click.option("--max-input-chars", type=click.IntRange(1, 100_000), default=4096, show_default=True,
               help="Longest `input` text (also per WebSocket utterance).")
-@click.option("--ws-pause", type=click.FloatRange(0.05, 30), default=0.5, show_default=True,
-              envvar="MLX_QWEN3TTS_WS_PAUSE",
-              help="Seconds without new text after which what a WebSocket utterance holds is spoken, however short "
-                   "(env MLX_QWEN3TTS_WS_PAUSE).")
-@click.option("--ws-idle-timeout", type=click.FloatRange(0.1, 3600), default=30.0, show_default=True,
-              envvar="MLX_QWEN3TTS_WS_IDLE_TIMEOUT",
-              help="Seconds without a message after which an open WebSocket utterance ends as its end message would "
-                   "end it: its audio, then its done event (env MLX_QWEN3TTS_WS_IDLE_TIMEOUT).")
-@click.option("--ws-session-idle-timeout", type=click.FloatRange(0.1, 86400), default=300.0, show_default=True,
-              envvar="MLX_QWEN3TTS_WS_SESSION_IDLE_TIMEOUT",
-              help="Seconds without a message after which a WebSocket session with nothing open or left to speak "
-                   "is closed (env MLX_QWEN3TTS_WS_SESSION_IDLE_TIMEOUT).")
-@click.option("--ws-max-sessions", type=click.IntRange(1, 100_000), default=None, envvar="MLX_QWEN3TTS_WS_MAX_SESSIONS",
-              help="WebSocket sessions open at once; the next is refused with HTTP 503 (env "
-                   "MLX_QWEN3TTS_WS_MAX_SESSIONS). Default: --max-active + --max-queue, what the engine holds.")
+@session_option("--ws-pause", click.FloatRange(0.05, 30), 0.5,
+                "Seconds without new text after which what a WebSocket utterance holds is spoken, however short")
+@session_option("--ws-idle-timeout", click.FloatRange(0.1, 3600), 30.0, "Seconds without a message after which an "
+                "open WebSocket utterance ends as its end message would end it: its audio, then its done event")
+@session_option("--ws-session-idle-timeout", click.FloatRange(0.1, 86400), 300.0, "Seconds without a message after "
+                "which a WebSocket session with nothing open or left to speak is closed")
+@session_option("--ws-max-sessions", click.IntRange(1, 100_000), None, "WebSocket sessions open at once; the next is "
+                "refused with HTTP 503. Default: --max-active + --max-queue, what the engine holds")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), default=None, help="Compute dtype.")
 @click.option("--wyoming-port", type=click.IntRange(1, 65535), default=None,
               help="Also serve the Wyoming protocol (Home Assistant) on this TCP port. Default: off.")
@@ -312,6 +312,7 @@ def _loaded(startup: Startup, respellings, server_class):
     import mlx.core as mx
 
     from .. import load
+    from ..tts import warm_up
     from .limits import Limits
     from .voice_store import VoiceStore, default_voices_dir
 
@@ -327,15 +328,13 @@ def _loaded(startup: Startup, respellings, server_class):
                     ws_session_idle_seconds=capacity.ws_session_idle)
     engine = tts.engine(max_active=capacity.max_active, max_queue=capacity.max_queue,
                         prefill_budget=capacity.prefill_budget)
-    engine.warm()  # every batch size compiled before the server listens (and /health answers)
-    from ..text.reading import warm as warm_reading
-
-    warm_reading()  # and the text readers loaded: the first request reads its text as fast as the next
     folder = Path(startup.voices_dir).expanduser() if startup.voices_dir else default_voices_dir()
     voices = VoiceStore(tts.facts, tts.tokenizer, folder, limits)
     server = server_class(tts, engine, model_id(startup.model), voices, limits, startup.http.api_key,
                           capacity.max_active, capacity.max_queue, capacity.max_batch, lexicon=respellings,
                           aligner=aligner)
+    # Before the server listens (and /health answers): on the thread that clones uploaded and ref_audio voices.
+    server.mlx_thread.submit(warm_up, tts, engine).result()
     return tts, engine, server
 
 

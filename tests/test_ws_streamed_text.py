@@ -18,7 +18,7 @@ ws_client = pytest.importorskip("websockets.sync.client")
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 from server_harness import shared_server, wait_until  # noqa: E402
-from test_server_sessions import connect, omni, ours  # noqa: E402
+from test_server_sessions import connect, omni, ours, recv, until  # noqa: E402
 
 TIMEOUT = 60
 AUDIO_WITHIN_S = 12  # first audio of a paused text, at most (0.5 s pause, the rest the tiny model on a loaded CPU)
@@ -36,21 +36,6 @@ def server(tmp_path_factory):
 def idle_server(tmp_path_factory):
     return shared_server("custom_voice-0b6", tmp_path_factory.getbasetemp(), "--ws-idle-timeout", str(IDLE_S),
                          "--ws-session-idle-timeout", str(IDLE_S))
-
-
-def recv(ws, timeout=TIMEOUT):
-    """The next message within `timeout` seconds: binary audio as bytes, an event as a dict."""
-    return json.loads(message) if isinstance(message := ws.recv(timeout=timeout), str) else message
-
-
-def until(ws, kind, timeout=TIMEOUT, limit=4000):
-    """The events up to and with the first of type `kind` (binary audio as bytes), each within `timeout`."""
-    events = []
-    for _ in range(limit):
-        events.append(recv(ws, timeout))
-        if isinstance(events[-1], dict) and events[-1]["type"] == kind:
-            return events
-    raise AssertionError(f"no {kind}")
 
 
 def pcm_of(events) -> bytes:

@@ -1,16 +1,16 @@
 """The first request after the warm-up against the ones after it: what is left to trace (and, on CUDA and
-Metal, to compile) after the warm-up (`tts.warm_up`, the server's and `TTS.warm`'s), on the branches Metal and CUDA take (forced on this CPU
-unless --cpu-paths).
+Metal, to compile) after the warm-up (`tts.warm_up`, the server's and `TTS.warm`'s), on the branches Metal
+and CUDA take (forced on this CPU unless --cpu-paths).
 
 Each of --processes fresh processes (alternating between the --tree's given, A B A B ...: each imports the
 package from its tree) loads the checkpoint (no traces cached), warms up as its front end does, then sends
 --requests requests one after the other, each run to its end and each with a prompt length no request
 before it had (a length met for the first time is what a server's first requests meet): the seconds from
-submit to its first audio. The front end: `engine` (the server's: `warm_up` with its engine, then `Engine.submit`)
-or `python` (`warm_up` on the calling thread, as `TTS.warm`, then `TTS.stream`). Per process, the first request's first audio
-over the median of the sixth to tenth; per tree, the median of those ratios over its processes (issue 59:
-within 1.05). The lengths go round a middle one (the first's), so the first and the later ones have prompts
-of about the same cost.
+submit to its first audio. The front end: `engine` (the server's: `warm_up` with its engine, then
+`Engine.submit`) or `python` (`warm_up` on the calling thread, as `TTS.warm`, then `TTS.stream`). Per
+process, the first request's first audio over the median of the sixth to tenth; per tree, the median of
+those ratios over its processes (issue 59: within 1.05). The lengths go round a middle one (the first's),
+so the first and the later ones have prompts of about the same cost.
 
     PYTHONPATH=$PWD python -m benchmarks.first_request --preset narrow
     PYTHONPATH=$PWD python -m benchmarks.first_request --preset narrow --tree /path/to/old --tree $PWD

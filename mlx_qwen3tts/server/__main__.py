@@ -90,7 +90,7 @@ def model_id(path_or_repo: str) -> str:
 
 
 def session_option(flag: str, kind, default, help: str):
-    """An option of the WebSocket sessions, also read from MLX_QWEN3TTS_ and its name (`--ws-pause`: MLX_QWEN3TTS_WS_PAUSE)."""
+    """An option of the WebSocket sessions, also read from the environment (`--ws-pause`: MLX_QWEN3TTS_WS_PAUSE)."""
     env = "MLX_QWEN3TTS_" + flag.lstrip("-").upper().replace("-", "_")
     return click.option(flag, type=kind, default=default, show_default=default is not None, envvar=env,
                         help=f"{help} (env {env}).")

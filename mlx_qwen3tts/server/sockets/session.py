@@ -123,7 +123,8 @@ class Utterance:
 class Dialect:
     """What a dialect adapter holds and gives the core; each dialect adds `names` (the request's fields in its
     words), `error_event(error, code)`, `handle(message)` (False: the client ended the session), `idle()`
-    (its utterance's messages stopped coming: it ends as the client's end would end it) and `speak(item)` (one queued item, as its events)."""
+    (its utterance's messages stopped coming: it ends as the client's end would end it) and `speak(item)` (one
+    queued item, as its events)."""
 
     def __init__(self, session):
         self.session, self.server = session, session.server

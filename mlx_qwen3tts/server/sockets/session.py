@@ -254,22 +254,28 @@ class Session:
     async def read(self, raw):
         """Client messages, `raw` the first (None: none read yet), until the dialect says the client has ended
         the session; meanwhile what no message came for is done (`waiting`)."""
-        while True:
-            if raw is not None:
-                self.heard = time.monotonic()
-                if not await self.guarded(self.message, raw):
-                    return
-            raw = None
-            seconds, expired = self.waiting()
-            try:
-                message = await asyncio.wait_for(self.ws.receive(), max(seconds, 0.0))
-            except asyncio.TimeoutError:
-                if expired is not None:
-                    await self.guarded(expired)
-                continue
-            if message["type"] == "websocket.disconnect":
-                raise WebSocketDisconnect(message.get("code", 1000))
-            raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+        receiving = None  # one receive at a time, never cancelled by a timer: no message is lost to it
+        try:
+            while True:
+                if raw is not None:
+                    self.heard = time.monotonic()
+                    if not await self.guarded(self.message, raw):
+                        return
+                raw = None
+                seconds, expired = self.waiting()
+                receiving = receiving or asyncio.ensure_future(self.ws.receive())
+                done, _ = await asyncio.wait({receiving}, timeout=max(seconds, 0.0))
+                if not done:
+                    if expired is not None:
+                        await self.guarded(expired)
+                    continue
+                message, receiving = receiving.result(), None
+                if message["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(message.get("code", 1000))
+                raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+        finally:
+            if receiving is not None:
+                receiving.cancel()
 
     def waiting(self) -> tuple:
         """(how long to wait for the next message, what to do if none comes: None for nothing): streamed text is

@@ -1,16 +1,16 @@
 """The first request after the warm-up against the ones after it: what is left to trace (and, on CUDA and
-Metal, to compile) after `Engine.warm` / `TTS.warm`, on the branches Metal and CUDA take (forced on this CPU
-unless --cpu-paths).
+Metal, to compile) after the warm-up (`tts.warm_up`, the server's and `TTS.warm`'s), on the branches Metal
+and CUDA take (forced on this CPU unless --cpu-paths).
 
 Each of --processes fresh processes (alternating between the --tree's given, A B A B ...: each imports the
 package from its tree) loads the checkpoint (no traces cached), warms up as its front end does, then sends
 --requests requests one after the other, each run to its end and each with a prompt length no request
 before it had (a length met for the first time is what a server's first requests meet): the seconds from
-submit to its first audio. The front end: `engine` (the server's: `Engine.warm`, then `Engine.submit`) or
-`python` (`TTS.warm` on the calling thread, then `TTS.stream`). Per process, the first request's first audio
-over the median of the sixth to tenth; per tree, the median of those ratios over its processes (issue 59:
-within 1.05). The lengths go round a middle one (the first's), so the first and the later ones have prompts
-of about the same cost.
+submit to its first audio. The front end: `engine` (the server's: `warm_up` with its engine, then
+`Engine.submit`) or `python` (`warm_up` on the calling thread, as `TTS.warm`, then `TTS.stream`). Per
+process, the first request's first audio over the median of the sixth to tenth; per tree, the median of
+those ratios over its processes (issue 59: within 1.05). The lengths go round a middle one (the first's),
+so the first and the later ones have prompts of about the same cost.
 
     PYTHONPATH=$PWD python -m benchmarks.first_request --preset narrow
     PYTHONPATH=$PWD python -m benchmarks.first_request --preset narrow --tree /path/to/old --tree $PWD
@@ -46,6 +46,15 @@ def one_process(args) -> dict:
 
     from benchmarks import checkpoints, report
 
+    try:
+        from mlx_qwen3tts.tts import warm_up
+    except ImportError:  # a --tree from before issue 65, which warmed up with these calls
+        def warm_up(tts, engine):
+            (engine or tts).warm()
+            if engine is not None:
+                from mlx_qwen3tts.text.reading import warm
+                warm()
+
     mlx_qwen3tts.backend.CPU_PATHS = args.cpu_paths
     folder = checkpoints.checkpoint(args.preset, "bf16", args.cache, log=lambda m: None)
     tts = mlx_qwen3tts.load(str(folder))
@@ -55,13 +64,7 @@ def one_process(args) -> dict:
     engine = tts.engine(max_active=args.max_active) if args.front == "engine" else None
     try:
         tic = time.perf_counter()
-        if engine is not None:  # as the server warms up: the engine's graphs, then the text readers
-            from mlx_qwen3tts.text.reading import warm as warm_reading
-
-            engine.warm()
-            warm_reading()
-        else:
-            tts.warm()
+        warm_up(tts, engine)  # as its front end warms up: the server's (the engine's thread) or TTS.warm's
         warm_s = time.perf_counter() - tic
         for i in range(args.requests):
             tic, first = time.perf_counter(), None

@@ -445,17 +445,10 @@ class TTS:
         return self.request_chunks(request, split, aligner, written)
 
     def warm(self, max_rows: int = 1):
-        """Trace, on this thread, every compiled graph a request run here meets (Metal, CUDA): the loop's frame
-        graphs for batches of up to `max_rows` rows (`generate_batch` of that many texts) and the codec's step
-        for every piece it is cut into, so that the first request costs what the next ones do. MLX keeps a
-        compiled function's traces per stream and each thread has its own: warm the thread that will speak
-        (an engine warms its own: `Engine.warm`). The text readers (normalization, language detection) are
-        loaded too. Returns self."""
-        from .text.reading import warm as warm_reading
-
-        self.loop.warm(max_rows)
-        self.codec.decoder.warm()
-        warm_reading()
+        """Trace, on this thread, every compiled graph a request run here meets (Metal, CUDA), and load the text
+        readers: `warm_up` without an engine (batches of up to `max_rows` rows: `generate_batch` of that many
+        texts). Returns self."""
+        warm_up(self, max_rows=max_rows)
         return self
 
     def engine(self, max_active: int = 8, max_queue: int = 32, prefill_budget: Optional[int] = None) -> Engine:
@@ -504,3 +497,20 @@ def load(path_or_repo: str, dtype: Optional[mx.Dtype] = None, asr=None) -> TTS:
     tts.asr = asr
     return tts
 
+
+def warm_up(tts: TTS, engine: Optional[Engine] = None, max_rows: int = 1):
+    """Make ready what a first request meets, so that it costs what the next ones do: the loop's compiled graphs
+    (the text projection's among them) and the codec's step for every piece a chunk is cut into, where requests
+    run (`engine`'s scheduler thread, for its batches; else this thread, for batches of up to `max_rows` rows);
+    a cloning model's speaker and codec encoders on this thread, where its clones are made; the text readers
+    and the language detector. MLX keeps a compiled function's traces per stream and each thread has its own: call
+    it on the thread that will clone (or, without an engine, speak). The one warm-up of every front end."""
+    from .text.reading import warm as warm_reading
+
+    if engine is not None:
+        engine.warm()
+    else:
+        tts.loop.warm(max_rows)
+        tts.codec.decoder.warm()
+    tts.voices.warm()
+    warm_reading()

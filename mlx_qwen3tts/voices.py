@@ -21,6 +21,7 @@ from typing import Optional, Sequence, Tuple
 import mlx.core as mx
 import numpy as np
 
+from .codec import SAMPLE_RATE
 from .errors import InputError
 from .model.config import VARIANT_NAMES, model_id, size_name
 from .model.speaker_encoder import extract_xvector
@@ -147,6 +148,14 @@ class VoiceMaker:
         self.speaker_encoder, self.codec, self.tokenizer = speaker_encoder, codec, tokenizer
         self.cache, self.presets, self.recognizer = cache or VoiceCache(), presets, recognizer
         self.transcripts = VoiceCache()
+
+    def warm(self):
+        """Run the speaker encoder and the codec encoder once (a cloning model's), on this thread, so that the
+        first clone made here traces none of their compiled activations (MLX keeps traces per thread's stream)."""
+        if self.speaker_encoder is None:
+            return
+        clip = np.zeros(SAMPLE_RATE // 5, np.float32)  # a fifth of a second: every layer runs, at the clone's dtypes
+        mx.eval(extract_xvector(self.speaker_encoder, clip), self.codec.encode(clip))
 
     @property
     def hears(self) -> bool:

@@ -36,8 +36,8 @@ def connect(server, **kw):
                              open_timeout=TIMEOUT, max_size=None, **kw)
 
 
-def recv(ws):
-    message = ws.recv(timeout=TIMEOUT)
+def recv(ws, timeout=TIMEOUT):
+    message = ws.recv(timeout=timeout)
     return message if isinstance(message, bytes) else json.loads(message)
 
 
@@ -51,11 +51,11 @@ def omni(ws, **config):
     ws.send(json.dumps({"type": "session.config", **config}))
 
 
-def until(ws, kind, limit=4000):
-    """The events up to and with the first of type `kind` (binary audio as bytes)."""
+def until(ws, kind, timeout=TIMEOUT, limit=4000):
+    """The events up to and with the first of type `kind` (binary audio as bytes), each within `timeout` s."""
     events = []
     for _ in range(limit):
-        events.append(recv(ws))
+        events.append(recv(ws, timeout))
         if isinstance(events[-1], dict) and events[-1]["type"] == kind:
             return events
     raise AssertionError(f"no {kind}")

@@ -155,6 +155,9 @@ class FailingDialect:
     def open(self):
         return False
 
+    def taking(self):
+        return False
+
     async def handle(self, message):
         if message["type"] == "boom":
             raise KeyError("a bug")

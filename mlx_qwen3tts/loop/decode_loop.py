@@ -111,6 +111,7 @@ class DecodeLoop:
         """Trace and run the compiled graphs for every batch size up to `max_rows` rows (powers of two),
         greedy and sampled: requests then find them compiled (a trace at the released shapes takes about
         two frame-times). Their shapes do not depend on the KV capacity."""
+        mx.eval(self.talker.text_embed([0]))  # the text projection's compiled activation, which every prompt meets
         size = 1
         while True:
             store = RowStore(self.talker, self.graphs.vocab)

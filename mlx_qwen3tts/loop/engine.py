@@ -45,6 +45,7 @@ import queue
 import threading
 import time
 import weakref
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Iterator, List, Optional
 
@@ -293,14 +294,11 @@ class Engine:
         voice = request.voice
         # Arrays made on this thread must be evaluated here: the scheduler thread cannot.
         mx.eval([a for a in (voice.xvector, voice.ref_codes) if a is not None])
-        with self._lock:
-            if self._closed:
-                raise EngineClosed("the engine is closed")
+        with self._handing():
             if not admitted and len(self._active) + len(self._queue) >= self.max_active + self.max_queue:
                 raise EngineFull(f"the engine is full ({self.max_active} active, {self.max_queue} queued); retry later")
             job = Job(request, self._wake)
             self._queue.append(job)
-        self._wake()
         return Handle(job)
 
     def warm(self):
@@ -310,11 +308,8 @@ class Engine:
         requests run as fast as the next (a server calls it before it says it is ready).
         Runs on the scheduler thread; blocks until done and raises what it raised."""
         done, errors = threading.Event(), []
-        with self._lock:
-            if self._closed:
-                raise EngineClosed("the engine is closed")
+        with self._handing():
             self._calls.append((self._warm, done, errors))
-        self._wake()
         while not done.wait(0.1):
             if not self._thread.is_alive():
                 raise EngineClosed("the engine was closed")
@@ -336,9 +331,7 @@ class Engine:
 
     def close(self):
         """Stop the scheduler; unfinished requests end with EngineClosed."""
-        with self._lock:
-            self._closed = True
-            self._lock.notify_all()
+        self._wake(close=True)
         if threading.current_thread() is not self._thread:
             self._thread.join()
         _open_engines.discard(self)
@@ -349,8 +342,20 @@ class Engine:
     def __exit__(self, *exc):
         self.close()
 
-    def _wake(self):
+    @contextmanager
+    def _handing(self):
+        """The lock, held while work is handed to the scheduler (EngineClosed once the engine is closed), which is
+        woken once it has been handed."""
         with self._lock:
+            if self._closed:
+                raise EngineClosed("the engine is closed")
+            yield
+        self._wake()
+
+    def _wake(self, close: bool = False):
+        """Wake the scheduler (`close`: to stop)."""
+        with self._lock:
+            self._closed = self._closed or close
             self._woken = True
             self._lock.notify_all()
 

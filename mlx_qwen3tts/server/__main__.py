@@ -89,6 +89,13 @@ def model_id(path_or_repo: str) -> str:
     return path_or_repo.rstrip("/").split("/")[-1] if os.path.isdir(path_or_repo) else path_or_repo
 
 
+def session_option(flag: str, kind, default, help: str):
+    """An option of the WebSocket sessions, also read from the environment (`--ws-pause`: MLX_QWEN3TTS_WS_PAUSE)."""
+    env = "MLX_QWEN3TTS_" + flag.lstrip("-").upper().replace("-", "_")
+    return click.option(flag, type=kind, default=default, show_default=default is not None, envvar=env,
+                        help=f"{help} (env {env}).")
+
+
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--model", default=DEFAULT_MODEL, show_default=True, help="Local folder or Hugging Face repo id.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
@@ -112,6 +119,14 @@ def model_id(path_or_repo: str) -> str:
 @click.option("--cors", multiple=True, help="Allow this browser origin (repeatable; '*' for any). Default: none.")
 @click.option("--max-input-chars", type=click.IntRange(1, 100_000), default=4096, show_default=True,
               help="Longest `input` text (also per WebSocket utterance).")
+@session_option("--ws-pause", click.FloatRange(0.05, 30), 0.5,
+                "Seconds without new text after which what a WebSocket utterance holds is spoken, however short")
+@session_option("--ws-idle-timeout", click.FloatRange(0.1, 3600), 30.0, "Seconds without a message after which an "
+                "open WebSocket utterance ends as its end message would end it: its audio, then its done event")
+@session_option("--ws-session-idle-timeout", click.FloatRange(0.1, 86400), 300.0, "Seconds without a message after "
+                "which a WebSocket session with nothing open or left to speak is closed")
+@session_option("--ws-max-sessions", click.IntRange(1, 100_000), None, "WebSocket sessions open at once; the next is "
+                "refused with HTTP 503. Default: --max-active + --max-queue, what the engine holds")
 @click.option("--dtype", type=click.Choice(["bfloat16", "float16", "float32"]), default=None, help="Compute dtype.")
 @click.option("--wyoming-port", type=click.IntRange(1, 65535), default=None,
               help="Also serve the Wyoming protocol (Home Assistant) on this TCP port. Default: off.")
@@ -173,13 +188,19 @@ class Http:
 
 @dataclass(frozen=True)
 class Capacity:
-    """How much the engine takes: requests at once, waiting, in one batch POST; prefill per step; text length."""
+    """How much the engine takes: requests at once, waiting, in one batch POST; prefill per step; text length;
+    and the WebSocket sessions: how many, and how long their text may pause before what is held is spoken, an
+    utterance ends, a session closes."""
 
     max_active: int
     max_queue: int
     max_batch: int
     prefill_budget: Optional[int]
     max_input_chars: int
+    ws_max_sessions: int = 40
+    ws_pause: float = 0.5
+    ws_idle: float = 30.0
+    ws_session_idle: float = 300.0
 
 
 @dataclass(frozen=True)
@@ -236,7 +257,9 @@ class Startup:
                               not p["wyoming_no_guard"], p["wyoming_normalize"])
         http = Http(not p["no_http"], p["host"], p["port"], p["api_key"], p["insecure"], p["cors"], p["allow_host"],
                     p["public_listings"], p["public_metrics"])
-        capacity = Capacity(p["max_active"], p["max_queue"], max_batch, p["prefill_budget"], p["max_input_chars"])
+        capacity = Capacity(p["max_active"], p["max_queue"], max_batch, p["prefill_budget"], p["max_input_chars"],
+                            p["ws_max_sessions"] or p["max_active"] + p["max_queue"], p["ws_pause"],
+                            p["ws_idle_timeout"], p["ws_session_idle_timeout"])
         return cls(p["model"], p["dtype"], p["voices_dir"], p["lexicon"], p["log_level"], http, capacity, wyoming,
                    p["aligner"], int(p["aligner_bits"]) if p["aligner_bits"] else None, p["asr"])
 
@@ -293,6 +316,7 @@ def _loaded(startup: Startup, respellings, server_class):
     import mlx.core as mx
 
     from .. import load
+    from ..tts import warm_up
     from .limits import Limits
     from .voice_store import VoiceStore, default_voices_dir
 
@@ -303,18 +327,18 @@ def _loaded(startup: Startup, respellings, server_class):
         from ..aligner import load as load_aligner
 
         aligner = load_aligner(startup.aligner, bits=startup.aligner_bits)
-    limits = Limits(max_input_chars=capacity.max_input_chars)
+    limits = Limits(max_input_chars=capacity.max_input_chars, max_ws_sessions=capacity.ws_max_sessions,
+                    ws_pause_seconds=capacity.ws_pause, ws_idle_seconds=capacity.ws_idle,
+                    ws_session_idle_seconds=capacity.ws_session_idle)
     engine = tts.engine(max_active=capacity.max_active, max_queue=capacity.max_queue,
                         prefill_budget=capacity.prefill_budget)
-    engine.warm()  # every batch size compiled before the server listens (and /health answers)
-    from ..text.reading import warm as warm_reading
-
-    warm_reading()  # and the text readers loaded: the first request reads its text as fast as the next
     folder = Path(startup.voices_dir).expanduser() if startup.voices_dir else default_voices_dir()
     voices = VoiceStore(tts.facts, tts.tokenizer, folder, limits)
     server = server_class(tts, engine, model_id(startup.model), voices, limits, startup.http.api_key,
                           capacity.max_active, capacity.max_queue, capacity.max_batch, lexicon=respellings,
                           aligner=aligner)
+    # Before the server listens (and /health answers): on the thread that clones uploaded and ref_audio voices.
+    server.mlx_thread.submit(warm_up, tts, engine).result()
     return tts, engine, server
 
 

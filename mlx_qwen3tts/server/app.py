@@ -59,6 +59,7 @@ class Server:
     lexicon: Optional[object] = None  # --lexicon: respellings applied to every whole text
     aligner: Optional[object] = None  # --aligner: word timestamps (mlx_qwen3tts.aligner.Aligner)
     metrics: Optional[Metrics] = None  # made for the engine when not given
+    ws_sessions: int = 0  # WebSocket sessions open now (at most `limits.max_ws_sessions`)
 
     def __post_init__(self):
         if self.metrics is None:

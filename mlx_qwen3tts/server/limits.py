@@ -16,7 +16,10 @@ class Limits:
     max_upload_seconds: float = 60.0
     # Every WebSocket message, held to it before it is parsed (a vLLM-Omni session.config may carry a clip).
     max_ws_message_bytes: int = 4 * 1024 * 1024
-    ws_idle_seconds: float = 30.0  # an open utterance ends after this long without text
+    ws_pause_seconds: float = 0.5  # text streamed in is spoken after this long without more (--ws-pause)
+    ws_idle_seconds: float = 30.0  # an open utterance ends after this long without a message (--ws-idle-timeout)
+    ws_session_idle_seconds: float = 300.0  # a session with nothing open or to speak closes after this long
+    max_ws_sessions: int = 40  # WebSocket sessions open at once; the next is refused (--ws-max-sessions)
     max_ws_queued: int = 16  # utterances waiting in one WebSocket session; the next is refused
     ws_send_seconds: float = 20.0  # a send the client does not read within this ends its session
     body_idle_seconds: float = 10.0  # a request body that sends nothing for this long is dropped (408)

@@ -65,6 +65,8 @@ class Metrics:
                                 registry=registry)
         self.open_sessions = Gauge(f"{PREFIX}_open_sessions", "WebSocket and Wyoming sessions open now",
                                    ["protocol"], registry=registry)
+        self.refused_sessions = Counter(f"{PREFIX}_refused_sessions", "WebSocket sessions refused at the handshake: "
+                                        "the server held its most (--ws-max-sessions)", ["protocol"], registry=registry)
         self.runaways = Counter(f"{PREFIX}_runaways", "Speech that ran away (the runaway guard fired), by rule: "
                                 "duration, silence, loop, or retried (it was spoken again)", ["rule"],
                                 registry=registry)
@@ -75,6 +77,7 @@ class Metrics:
         for protocol in ("websocket", "wyoming"):
             self.sessions.labels(protocol)
             self.open_sessions.labels(protocol)
+        self.refused_sessions.labels("websocket")
         for rule in RUNAWAY_RULES:
             self.runaways.labels(rule)
         registry.register(EngineCollector(engine))

@@ -6,9 +6,12 @@ Server -> client, per sentence (a piece of the text as our plan speaks it: sente
 characters): audio.start, its audio (one binary frame holding the sentence in its format; s16le PCM frames as
 they are made with stream_audio; JSON audio.chunk events with word_timestamps, the last carrying the words),
 audio.done; per utterance session.done; input.committed per commit; errors as {"type": "error", "message"},
-after which the session goes on. The adapter of this dialect over the session core (`session.py`). An utterance is one engine request (`engine_client.submit`), its text whole
-(spoken once input.done comes) or, with streaming_mode "token_level" / "sentence_commit", written into it as
-it comes, so audio starts before input.done.
+after which the session goes on. The adapter of this dialect over the session core (`session.py`). An
+utterance's text is spoken whole once input.done comes (streaming_mode "none"), or, with streaming_mode
+"token_level" / "sentence_commit", written into engine requests as it comes (committed), so audio starts before
+input.done: after the server's --ws-pause without more text, what was written is spoken however short, and the
+next text goes into the next request of the same utterance (its sentences go on counting). An empty input.text
+is ignored (no piece, no event).
 """
 
 import base64
@@ -18,9 +21,7 @@ import numpy as np
 import soundfile as sf
 
 from ...audio import formats as audio_formats
-from ...loop.text_track import TextFeed
 from ..audio_out import Usage, encoded_file
-from ..engine_client import submit
 from ..limits import ApiError
 from ..piece_timing import AUDIO, END, piece_audio, piece_words
 from .omni_config import OMNI_NAMES, omni_config
@@ -31,10 +32,20 @@ class OmniUtterance(Utterance):
     """The text of one utterance (up to input.done) and how it is spoken."""
 
     def __init__(self, index: int, config):
-        super().__init__(TextFeed() if config.mode != "none" else None)
+        super().__init__(streamed=config.mode != "none")
         self.index, self.config = index, config
-        self.pending = []
+        self.pending, self.pending_chars = [], 0  # text not yet written (streaming_mode none, commit)
         self.queued, self.commits = False, 0
+
+    def hold(self, text: str):
+        """Text kept until input.done (streaming_mode none) or input.commit."""
+        self.pending.append(text)
+        self.pending_chars += len(text)
+
+    def take(self) -> str:
+        """The text held, taken."""
+        text, self.pending, self.pending_chars = "".join(self.pending), [], 0
+        return text
 
 
 def sentence_file(samples: np.ndarray, sample_rate: int, fmt: str) -> bytes:
@@ -99,31 +110,31 @@ class Omni(Dialect):
 
     def text(self, text):
         checked_text(text, OMNI_NAMES, "input.text needs 'text' as a string")
+        if not text:  # an empty input.text is no piece and has no answer
+            return
         utt = self.utterance()
-        used = utt.chars() + sum(len(t) for t in utt.pending) + len(text)
+        used = utt.length + utt.pending_chars + len(text)
         limit = self.server.limits.max_input_chars
         if used > limit:
             raise ApiError(400, f"an utterance may hold at most {limit:,} characters; send input.done, then the rest",
                            param="text", code="too_long")
         if utt.config.mode == "token_level":
-            if text:
-                self.start(utt)
+            self.start(utt)
             utt.write(text)
         else:
-            utt.pending.append(text)
+            utt.hold(text)
 
     async def commit(self, commit_id, implicit: bool = False):
         utt = self.utterance()
         if utt.config.mode != "sentence_commit":
             raise ApiError(400, "input.commit is for streaming_mode 'sentence_commit'; this session's is "
                                 f"'{utt.config.mode}'", param="type")
-        text = "".join(utt.pending)
-        if not text.strip():
+        if not "".join(utt.pending).strip():
             if implicit:
                 return
             raise ApiError(400, "input.commit needs text: send input.text first", param="text")
         self.start(utt)
-        utt.pending.clear()
+        text = utt.take()
         utt.write(text)
         await self.session.send({"type": "input.committed", "commit_id": commit_id, "sentence_index": utt.commits,
                                  "chars_committed": len(text)})
@@ -134,8 +145,7 @@ class Omni(Dialect):
         if utt.config.mode == "sentence_commit":
             await self.commit(None, implicit=True)
         elif utt.config.mode == "none":
-            utt.write("".join(utt.pending))
-            utt.pending.clear()
+            utt.write(utt.take())
         try:
             if utt.queued or "".join(utt.written).strip():
                 self.start(utt)
@@ -166,9 +176,7 @@ class Omni(Dialect):
             raise unknown(kind, ("session.config", "input.text", "input.commit", "input.done", "session.close"))
         return True
 
-    async def idle(self, seconds: float):
-        await self.session.error(ApiError(400, f"no message for {seconds:g} s: the utterance was ended as "
-                                               "input.done ends it", code="idle_timeout"))
+    async def idle(self):
         await self.done()
 
     # -- audio -------------------------------------------------------------------------------
@@ -185,21 +193,17 @@ class Omni(Dialect):
     async def spoken(self, utt: OmniUtterance) -> int:
         """The utterance's audio sent sentence by sentence; how many sentences were begun."""
         config, sr = utt.config, self.server.tts.sample_rate
-        text = {"deltas": utt.feed} if utt.feed is not None else {"text": "".join(utt.written)}
-        try:
-            utt.handle = submit(self.server, OMNI_NAMES, **text, **config.kwargs)
-        except ApiError:
-            utt.cancel()
-            raise
         out = SentenceOut(self.session, utt, sr)
-        words = piece_words(self.server, config.kwargs.get("language"), config.speed, utt.texts, True) \
-            if config.word_timestamps else None
-        try:
-            async for kind, item in self.session.audio(utt, omni_audio(utt.handle, config, sr, Usage(), words)):
-                await (out.audio(item) if kind == AUDIO else out.end(item))
-        except Exception as e:  # noqa: BLE001  (said, its sentence ended as failed, and the session goes on)
-            await self.session.error(e)
-            await out.close(failed=True)
+        async for handle in self.session.requests(utt, OMNI_NAMES, **config.kwargs):
+            out.first = out.index + out.started  # utt.texts counts this part's sentences from 0
+            words = piece_words(self.server, config.kwargs.get("language"), config.speed, utt.texts, True) \
+                if config.word_timestamps else None
+            try:
+                async for kind, item in self.session.audio(utt, omni_audio(handle, config, sr, Usage(), words)):
+                    await (out.audio(item) if kind == AUDIO else out.end(item))
+            except Exception as e:  # noqa: BLE001  (said, its sentence ended as failed, and the session goes on)
+                await self.session.error(e)
+                await out.close(failed=True)
         return out.index + out.started
 
 
@@ -210,6 +214,7 @@ class SentenceOut:
         self.session, self.utt, self.sr = session, utt, sample_rate
         self.config = utt.config
         self.index, self.started, self.bytes, self.chunk_id = 0, False, 0, 0
+        self.first = 0  # the index of the first sentence of the part (engine request) now spoken
 
     def _ids(self) -> dict:
         return {"utterance_index": self.utt.index, "sentence_index": self.index}
@@ -220,7 +225,7 @@ class SentenceOut:
     async def _start(self):
         if not self.started:
             self.started, self.bytes, self.chunk_id = True, 0, 0
-            event = {"type": "audio.start", **self._ids(), "sentence_text": self.utt.texts[self.index],
+            event = {"type": "audio.start", **self._ids(), "sentence_text": self.utt.texts[self.index - self.first],
                      "format": self.config.fmt, "sample_rate": self.sr}
             if self.config.stream_audio:
                 event["channels"] = 1

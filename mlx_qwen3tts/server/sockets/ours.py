@@ -4,9 +4,11 @@ Client -> server: session.update, input_text.append, input_text.flush, input_tex
 Server -> client: session.created, session.updated, speech.audio.delta, speech.audio.done, error, and with
 `timestamps` speech.timestamps after each piece's audio (its words, from the server's aligner).
 The adapter of our dialect over the session core (`session.py`: the loops, the limits, the error path).
-Each utterance (text up to a flush or the end) is one streaming-text engine request fed by a
-TextFeed, so its audio starts after its first text token. Utterances are spoken one after the
-other; text for the next one is buffered meanwhile. Pieces are joined exactly as sent, so a
+Each utterance (text up to a flush or the end) is spoken as streaming-text engine requests fed by
+TextFeeds, so its audio starts after its first text token: one request, or, where the text paused for the
+server's --ws-pause, one per stretch between pauses (what came before a pause is spoken then, however
+short). An empty append is ignored (no piece, no event). Utterances are spoken one after the other; text
+for the next one is buffered meanwhile. Pieces are joined exactly as sent, so a
 character a client split between two appends (a JavaScript string sliced by index splits an emoji
 into its UTF-16 surrogates) is joined again: a high surrogate ending one append waits for the next.
 """
@@ -14,11 +16,10 @@ into its UTF-16 surrogates) is joined again: a high surrogate ending one append 
 import base64
 
 from ...request_fields import field_names
-from ...loop.text_track import TextFeed
 from .. import params as fields
 from ..audio_out import Usage, encoded_chunks
 from ..limits import ApiError
-from ..engine_client import build, runaway_notice, submit
+from ..engine_client import build, runaway_notice
 from ..piece_timing import check_timings, piece_words
 from .session import Dialect, Utterance, checked_text, unknown
 
@@ -34,7 +35,7 @@ class Spoken(Utterance):
     """An utterance and how its audio goes out (the session's settings when it began)."""
 
     def __init__(self, kwargs: dict, fmt: str, speed: float, binary: bool, timestamps: bool = False):
-        super().__init__(TextFeed())
+        super().__init__()
         self.kwargs, self.fmt, self.speed, self.binary, self.timestamps = kwargs, fmt, speed, binary, timestamps
         self.told = False  # a piece's runaway notice went out
 
@@ -88,8 +89,10 @@ class Ours(Dialect):
         if text and HIGH_SURROGATES[0] <= text[-1] <= HIGH_SURROGATES[1]:
             text, self.held = text[:-1], text[-1]
         checked_text(text, WS_NAMES, "input_text.append needs 'text' as a string")
+        if not text:  # an empty append is no piece and has no answer
+            return
         limit = self.server.limits.max_input_chars
-        used = self.current.chars() if self.current is not None else 0
+        used = self.current.length if self.current is not None else 0
         if used + len(text) > limit:
             if self.current is not None:
                 self.current.cancel()
@@ -139,12 +142,8 @@ class Ours(Dialect):
     async def _flushed(self):
         self.flush()
 
-    async def idle(self, seconds: float):
-        try:
-            self.flush()
-        finally:
-            await self.session.error(ApiError(400, f"no text for {seconds:g} s: the utterance was ended",
-                                              code="idle_timeout"))
+    async def idle(self):
+        self.flush()
 
     # -- audio -------------------------------------------------------------------------------
     async def speak(self, utt):
@@ -155,19 +154,16 @@ class Ours(Dialect):
             return
         if utt.cancelled:
             return
-        try:
-            utt.handle = submit(self.server, WS_NAMES, deltas=utt.feed, **utt.kwargs)
-        except ApiError:
-            utt.cancel()
-            raise
         usage = Usage()
-        try:
-            await self.audio(utt, usage)
-        except Exception as e:  # noqa: BLE001  (said, then its done event)
-            await self.session.error(e)
+        async for handle in self.session.requests(utt, WS_NAMES, **utt.kwargs):
+            try:
+                await self.audio(utt, usage)
+            except Exception as e:  # noqa: BLE001  (said, then its done event)
+                await self.session.error(e)
+            if runaway_notice(handle) and not utt.told:  # the runaway guard ended it (told of no piece yet)
+                await self.session.send({"type": "speech.runaway", "message": runaway_notice(handle)})
+            utt.told = False
         usage.text_tokens = len(self.server.tts.tokenizer.encode("".join(utt.written))) if utt.written else 0
-        if runaway_notice(utt.handle) and not utt.told:  # the runaway guard ended it (told of no piece yet)
-            await self.session.send({"type": "speech.runaway", "message": runaway_notice(utt.handle)})
         await self.session.send({"type": "speech.audio.done", "usage": usage.as_dict(sr),
                                  "cancelled": utt.cancelled})
 
@@ -176,7 +172,9 @@ class Ours(Dialect):
         timestamps, each piece's words after its audio (`speech.timestamps`, times in seconds of the utterance),
         aligned while the engine goes on."""
         sr = self.server.tts.sample_rate
-        words = piece_words(self.server, utt.kwargs.get("language"), utt.speed, utt.texts, True) if utt.timestamps else None
+        words = piece_words(self.server, utt.kwargs.get("language"), utt.speed, utt.texts, True) \
+            if utt.timestamps else None
+        before = usage.samples / sr  # the utterance's earlier parts' audio: its times go on from there
         chunks = encoded_chunks(utt.handle, utt.fmt, utt.speed, sr, usage, words, notices=True)
         async for item in self.session.audio(utt, chunks):
             if isinstance(item, bytes):
@@ -190,7 +188,7 @@ class Ours(Dialect):
                                                   code="timestamps_failed"))
             else:
                 await self.session.send({"type": "speech.timestamps", "timestamps": [
-                    {"word": w.text, "start_time": w.start, "end_time": w.end} for w in item.words]})
+                    {"word": w.text, "start_time": before + w.start, "end_time": before + w.end} for w in item.words]})
 
     async def delta(self, data: bytes, binary: bool):
         if binary:

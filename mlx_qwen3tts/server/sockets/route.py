@@ -4,11 +4,13 @@ is `session.config`, served by the one session core."""
 import asyncio
 import json
 
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..limits import ApiError
 from .omni import Omni
 from .ours import Ours
-from .session import Session, message_bytes
+from .session import Session, log, message_bytes
 
 KEY_PROTOCOL = "openai-insecure-api-key."
 FIRST_MESSAGE_S = 0.2  # how long a new session waits for its first message before it sends session.created
@@ -29,30 +31,59 @@ def omni_first(raw, limit: int) -> bool:
 async def speech_socket(ws: WebSocket):
     """Ours begins with `session.created`, which some of our clients wait for before they say anything: it
     goes out once a first message that is not session.config has come, or none within `FIRST_MESSAGE_S` (a
-    session.config coming later still selects vLLM-Omni's dialect, whose clients skip the event)."""
+    session.config coming later still selects vLLM-Omni's dialect, whose clients skip the event). A session past
+    the server's cap (`max_ws_sessions`) is refused at the handshake with a 503."""
     server = ws.app.state.server
+    limit = server.limits.max_ws_sessions
+    if server.ws_sessions >= limit:
+        await refuse(ws, server, limit)
+        return
     offered = [p for p in ws.scope.get("subprotocols", []) if p.startswith(KEY_PROTOCOL)]
     await ws.accept(subprotocol=offered[0] if offered else None)
     session = Session(server, ws)
     session.dialect = Ours(session)
+    server.ws_sessions += 1
     server.metrics.sessions.labels("websocket").inc()
     server.metrics.open_sessions.labels("websocket").inc()
     try:
-        try:  # vLLM-Omni's clients open with session.config at once; ours may wait for session.created
-            message = await asyncio.wait_for(ws.receive(), FIRST_MESSAGE_S)
-        except asyncio.TimeoutError:
-            message = None
-        limit = server.limits.max_ws_message_bytes
-        if message is None or not omni_first(message.get("text"), limit):
-            await session.send({"type": "session.created", "session": session.dialect.settings})
-        message = message or await ws.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        first = message.get("text") if message.get("text") is not None else message.get("bytes")
-        if omni_first(first, limit):
-            session.dialect = Omni(session)
-        await session.run(first)
+        await serve(session)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
+        server.ws_sessions -= 1
         server.metrics.open_sessions.labels("websocket").dec()
+
+
+async def serve(session: Session):
+    """The session in the dialect its first message selects (none within `ws_session_idle_seconds`: closed)."""
+    ws, limits = session.ws, session.limits
+    try:  # vLLM-Omni's clients open with session.config at once; ours may wait for session.created
+        message = await asyncio.wait_for(ws.receive(), FIRST_MESSAGE_S)
+    except asyncio.TimeoutError:
+        message = None
+    limit = limits.max_ws_message_bytes
+    if message is None or not omni_first(message.get("text"), limit):
+        await session.send({"type": "session.created", "session": session.dialect.settings})
+    if message is None:
+        try:
+            message = await asyncio.wait_for(ws.receive(), limits.ws_session_idle_seconds)
+        except asyncio.TimeoutError:
+            log.info("session %s: no message for %g s: closed", session.id, limits.ws_session_idle_seconds)
+            await session.close(1000, f"no message for {limits.ws_session_idle_seconds:g} s: the session was closed")
+            return
+    if message["type"] == "websocket.disconnect":
+        return
+    first = message.get("text") if message.get("text") is not None else message.get("bytes")
+    if omni_first(first, limit):
+        session.dialect = Omni(session)
+    await session.run(first)
+
+
+async def refuse(ws: WebSocket, server, limit: int):
+    """A session past the cap: HTTP 503 at the handshake (OpenAI's error body), counted and logged."""
+    server.metrics.refused_sessions.labels("websocket").inc()
+    log.warning("a WebSocket session was refused: %d are open, the most this server takes (--ws-max-sessions)",
+                limit)
+    error = ApiError(503, f"the server holds {limit} WebSocket sessions, its most (--ws-max-sessions); retry when "
+                          "one has ended", code="too_many_sessions", headers={"Retry-After": "1"})
+    await ws.send_denial_response(JSONResponse(error.body(), 503, headers=error.headers))

@@ -4,7 +4,10 @@ A dialect (`ours.Ours`, `omni.Omni`) is an adapter: it parses its messages onto 
 ends an open utterance when its text stops coming (`idle`), speaks a queued utterance as its events (`speak`)
 and writes an error in its shape (`error_event`). Everything else is here, once:
 - every message is held to one size limit before it is parsed, and parsed as a JSON object;
-- an utterance open for text ends after `ws_idle_seconds` without a message;
+- streamed text is spoken after `ws_pause_seconds` without more, however short it is (`Utterance`: the next text
+  is the next engine request of the same utterance); an utterance open for text ends after `ws_idle_seconds`
+  without a message, as the client's own end would end it (its audio, then its done event); a session with
+  nothing open or to speak closes after `ws_session_idle_seconds` without a message;
 - at most `max_ws_queued` utterances wait per session; past that one is refused with an error event;
 - a send the client does not read within `ws_send_seconds` ends the session with that reason; meanwhile the
   session's generation pauses (`audio_out.in_thread` holds a few items, the engine a few chunks per request);
@@ -15,6 +18,7 @@ and writes an error in its shape (`error_event`). Everything else is here, once:
 import asyncio
 import json
 import logging
+import time
 import uuid
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -22,9 +26,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...aligner.piece_words import PieceTexts
 from ...errors import InputError, Qwen3TTSError
 from ...loop.engine import EngineFull
+from ...loop.text_track import TextFeed
 from ...request import clean_text
+from ...text.reading import has_words
 from ..audio_out import in_thread
-from ..engine_client import engine_error
+from ..engine_client import engine_error, submit
 from ..limits import ApiError
 from ..params import socket_message
 
@@ -41,26 +47,71 @@ class Ended(Exception):
 
 
 class Utterance:
-    """Text written into one engine request (`feed`: a TextFeed while it is still being written, else None);
-    `texts`: its pieces as written (cut where the plan cuts), for the sentence and the words of each."""
+    """The text of one utterance and the engine requests that speak it, one after the other (`parts`).
 
-    def __init__(self, feed=None):
-        self.feed, self.written, self.handle, self.cancelled = feed, [], None, False
-        self.texts = PieceTexts()
+    Streamed text (`streamed`) goes into the open part's TextFeed as it comes, so its audio starts at once; a pause
+    in the text (`pause`) ends that part, so what it holds is spoken however short it is, and the next text starts
+    the next part. Text with no words yet (a space, a dot) waits for words to go with it: a part is never opened
+    for nothing to say. A whole utterance (not `streamed`) is one part, its text given at its end. Lengths are
+    running counts: a message costs the same however long the utterance has grown. Each part keeps its pieces as
+    written (`PieceTexts`, cut where the plan cuts them): `texts` is the submitted part's, for the sentence and the
+    words of each of its pieces."""
 
-    def chars(self) -> int:
-        return sum(len(t) for t in self.written)
+    def __init__(self, streamed: bool = True):
+        self.streamed, self.written, self.length = streamed, [], 0
+        self.feed, self.held, self.opened = None, "", 0  # the part taking text; wordless text for the next; parts
+        self.parts: asyncio.Queue = asyncio.Queue()  # each part's text ({"deltas": feed} or {"text": ...}); None ends
+        self.handle, self.cancelled, self.ended = None, False, False
+        self.texts, self._writing = PieceTexts(), None  # the submitted part's pieces as written; the open part's
 
     def write(self, text: str):
+        if not text:
+            return
         self.written.append(text)
-        self.texts.add(text)
-        if self.feed is not None and text:
-            self.feed.append(text)
+        self.length += len(text)
+        if not self.streamed:
+            return
+        if self.feed is None:
+            if not has_words(text):
+                self.held += text
+                return
+            text, self.held = self.held + text, ""
+            self._open(TextFeed())
+        self.feed.append(text)
+        self._writing.add(text)
+
+    def _open(self, feed: TextFeed):
+        self.feed, self.opened, self._writing = feed, self.opened + 1, PieceTexts()
+        self.parts.put_nowait(({"deltas": feed}, self._writing))
+
+    def taking(self) -> bool:
+        """Whether a part takes text now (a pause would speak it)."""
+        return self.feed is not None
+
+    def pause(self) -> bool:
+        """End the open part, its text spoken as it stands; whether there was one."""
+        if self.feed is None:
+            return False
+        self.feed.end()
+        self._writing.end()
+        self.feed = None
+        return True
 
     def end(self):
-        self.texts.end()
-        if self.feed is not None:
-            self.feed.end()
+        """No more text: the open part ends; wordless text alone is given to the request layer, which says why it is
+        not spoken (after words it is dropped: it says nothing)."""
+        if self.ended:
+            return
+        self.ended = True
+        if not self.streamed:
+            whole = "".join(self.written)
+            self.parts.put_nowait(({"text": whole}, PieceTexts(whole)))
+        elif not self.pause() and self.held and not self.opened:
+            self._open(TextFeed())
+            self.feed.append(self.held)
+            self._writing.add(self.held)
+            self.pause()
+        self.parts.put_nowait(None)
 
     def cancel(self):
         self.cancelled = True
@@ -68,11 +119,21 @@ class Utterance:
         if self.handle is not None:
             self.handle.cancel()
 
+    async def each_part(self):
+        """Each part as it is queued: (its text as request keywords, `deltas` or `text`; its PieceTexts), until the
+        utterance ends."""
+        while not self.cancelled:
+            part = await self.parts.get()
+            if part is None:
+                return
+            yield part
+
 
 class Dialect:
     """What a dialect adapter holds and gives the core; each dialect adds `names` (the request's fields in its
-    words), `error_event(error, code)`, `handle(message)` (False: the client ended the session), `idle(seconds)`
-    (its utterance's text stopped coming) and `speak(item)` (one queued item, as its events)."""
+    words), `error_event(error, code)`, `handle(message)` (False: the client ended the session), `idle()`
+    (its utterance's messages stopped coming: it ends as the client's end would end it) and `speak(item)` (one
+    queued item, as its events)."""
 
     def __init__(self, session):
         self.session, self.server = session, session.server
@@ -81,6 +142,14 @@ class Dialect:
     def open(self) -> bool:
         """Whether an utterance takes text (the idle timeout runs)."""
         return self.current is not None
+
+    def taking(self) -> bool:
+        """Whether a part of the open utterance takes streamed text (a pause speaks it)."""
+        return self.current is not None and self.current.taking()
+
+    def pause(self):
+        """No text came for the pause: what the open utterance holds is spoken (the utterance stays open)."""
+        self.current.pause()
 
 
 def unknown(kind, kinds: tuple) -> ApiError:
@@ -110,6 +179,7 @@ class Session:
         self.queue: asyncio.Queue = asyncio.Queue()  # utterances (or a dialect's markers) to speak in turn; None ends
         self.active = []  # utterances queued or being spoken, for cancel
         self.send_lock = asyncio.Lock()
+        self.heard = self.quiet = time.monotonic()  # the last message came; the last queued item was spoken
 
     # -- out ---------------------------------------------------------------------------------
     async def _sent(self, write):
@@ -164,6 +234,23 @@ class Session:
         for utt in self.active:
             utt.cancel()
 
+    async def requests(self, utt: Utterance, names: dict, **kwargs):
+        """Each part of `utt` submitted to the engine as it is queued (`kwargs`: the request's settings), its
+        handle (also `utt.handle`). A refused first part is raised (the utterance has said nothing); a later one
+        is said as an error event, and the utterance ends with what it has said."""
+        first = True
+        async for text, texts in utt.each_part():
+            try:
+                utt.handle, utt.texts = submit(self.server, names, **text, **kwargs), texts
+            except ApiError as e:
+                utt.cancel()
+                if first:
+                    raise
+                await self.error(e)
+                return
+            first = False
+            yield utt.handle
+
     async def audio(self, utt: Utterance, items):
         """The items of `items` (a blocking iterator over `utt.handle`), made on a worker thread, until the end or
         `utt` is cancelled."""
@@ -175,20 +262,53 @@ class Session:
     # -- loops -------------------------------------------------------------------------------
     async def read(self, raw):
         """Client messages, `raw` the first (None: none read yet), until the dialect says the client has ended
-        the session."""
-        idle = self.limits.ws_idle_seconds
-        while True:
-            if raw is not None and not await self.guarded(self.message, raw):
-                return
-            try:
-                message = await asyncio.wait_for(self.ws.receive(), idle if self.dialect.open() else None)
-            except asyncio.TimeoutError:
-                await self.guarded(self.dialect.idle, idle)
+        the session; meanwhile what no message came for is done (`waiting`)."""
+        receiving = None  # one receive at a time, never cancelled by a timer: no message is lost to it
+        try:
+            while True:
+                if raw is not None:
+                    self.heard = time.monotonic()
+                    if not await self.guarded(self.message, raw):
+                        return
                 raw = None
-                continue
-            if message["type"] == "websocket.disconnect":
-                raise WebSocketDisconnect(message.get("code", 1000))
-            raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+                seconds, expired = self.waiting()
+                receiving = receiving or asyncio.ensure_future(self.ws.receive())
+                done, _ = await asyncio.wait({receiving}, timeout=max(seconds, 0.0))
+                if not done:
+                    if expired is not None:
+                        await self.guarded(expired)
+                    continue
+                message, receiving = receiving.result(), None
+                if message["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(message.get("code", 1000))
+                raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+        finally:
+            if receiving is not None:
+                receiving.cancel()
+
+    def waiting(self) -> tuple:
+        """(how long to wait for the next message, what to do if none comes: None for nothing): streamed text is
+        spoken after `ws_pause_seconds` without more; an open utterance ends `ws_idle_seconds` after the last
+        message; a session with nothing open or to speak closes `ws_session_idle_seconds` after it."""
+        now, limits = time.monotonic(), self.limits
+        if self.dialect.taking() and limits.ws_pause_seconds < limits.ws_idle_seconds:
+            return self.heard + limits.ws_pause_seconds - now, self._paused
+        if self.dialect.open():
+            return self.heard + limits.ws_idle_seconds - now, self._idle
+        if self.active or not self.queue.empty():  # still speaking: the session is not idle
+            return limits.ws_session_idle_seconds, None
+        return max(self.heard, self.quiet) + limits.ws_session_idle_seconds - now, self._closed
+
+    async def _paused(self):
+        self.dialect.pause()
+
+    async def _idle(self):
+        log.info("session %s: no message for %g s: its utterance was ended", self.id, self.limits.ws_idle_seconds)
+        await self.dialect.idle()
+
+    async def _closed(self):
+        raise Ended(1000, f"no message for {self.limits.ws_session_idle_seconds:g} s and nothing to speak: the "
+                          "session was closed")
 
     async def message(self, raw) -> bool:
         size, limit = message_bytes(raw), self.limits.max_ws_message_bytes
@@ -208,6 +328,7 @@ class Session:
             finally:
                 if item in self.active:
                     self.active.remove(item)
+                self.quiet = time.monotonic()
 
     async def run(self, first):
         """Serve the session until the client ends it (its queued audio spoken first), goes away, or it must end."""

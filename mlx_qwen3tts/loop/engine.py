@@ -486,31 +486,35 @@ class Engine:
         with which their audio then comes (`carry`; Metal/CUDA, the device decoding beside that frame), or now."""
         if not jobs:
             return
-        try:
+
+        def started():
             decoding = start_chunks([job.chunks for job in jobs])
             carried = rows.carry(decoding.arrays) if carry else None
-            if carried is not None:
-                self._decoding = jobs, decoding, carried
-                return
-            chunks = decoding.take()
-        except Exception as exc:  # noqa: BLE001  (the shared codec step failed: those requests end with it)
-            for job in jobs:
-                self._end(job, rows, exc)
-            return
-        self._hand(jobs, chunks)
+            if carried is None:
+                return decoding.take()
+            self._decoding = jobs, decoding, carried
+            return None
+
+        self._hand_decoded(jobs, rows, started)
 
     def _taken(self, rows: Rows):
         """Hand out the chunks whose audio came with this step's frame read (`_emit`)."""
         if self._decoding is None:
             return
         (jobs, decoding, carried), self._decoding = self._decoding, None
+        self._hand_decoded(jobs, rows, lambda: decoding.take(carried.get()))
+
+    def _hand_decoded(self, jobs: List[Job], rows: Rows, decode):
+        """Hand `jobs` the chunks `decode()` gives (None: none yet); where the shared codec step fails, those requests
+        end with its error."""
         try:
-            chunks = decoding.take(carried.get())
+            chunks = decode()
         except Exception as exc:  # noqa: BLE001  (the shared codec step failed: those requests end with it)
             for job in jobs:
                 self._end(job, rows, exc)
             return
-        self._hand(jobs, chunks)
+        if chunks is not None:
+            self._hand(jobs, chunks)
 
     @staticmethod
     def _hand(jobs: List[Job], chunks: List[AudioChunk]):

@@ -103,6 +103,16 @@ def month_days(m) -> bool:
             or bool(_WEEKDAY_AFTER.match(after)))
 
 
+def month_days_said(m, date, through: str) -> str:
+    """A range of days at match `m` (`month_days`) as said: `date(month, day)` (the digits as written; month None
+    for the second day of the same month) of the first day, `through`, the second; the written text where no date
+    is meant."""
+    if not month_days(m):
+        return m.group(0)
+    g = m.groupdict()
+    return date(g["m"], g["d"]) + through + date(g["m2"], g["d2"])
+
+
 def kept_end(m) -> str:
     """A dotted date's last dot, kept where it also ends the text."""
     return "." if m.group("end") and m.end() == len(m.string) else ""

@@ -12,7 +12,7 @@ by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국�
 
 import re
 
-from .cjk import DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days, number, parse
+from .cjk import DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said, number, parse
 
 DIGITS = "영일이삼사오육칠팔구"
 SPELLING = Spelling(digits=DIGITS, small="십백천", myriads="만억조경", zero_inside=False,
@@ -109,11 +109,8 @@ def _dotted_date(m) -> str:
 
 def _month_days(m) -> str:
     """(4.2〜9): 사월 이일 부터 구일; a range of numbers where no date is meant (4.2〜9 사점이 부터 구)."""
-    if not month_days(m):
-        return m.group(0)
-    g = m.groupdict()
-    second = (month_name(int(g["m2"])) + " " if g["m2"] else "") + cardinal(g["d2"]) + "일"
-    return f"{month_name(int(g['m']))} {cardinal(g['d'])}일 부터 {second}"
+    return month_days_said(m, lambda month, day: (month_name(int(month)) + " " if month else "") + cardinal(day) + "일",
+                           " 부터 ")
 
 
 # Things counted in sheets (장): a number after one of them at the end of a line counts them (사진 2장).

@@ -16,7 +16,8 @@ choice is stated here and in docs/text_cjk.md:
 
 import re
 
-from .cjk import DATE_WORDS, DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days, number, parse
+from .cjk import (DATE_WORDS, DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said,
+                  number, parse)
 
 DIGITS = "零一二三四五六七八九"
 PHONE_DIGITS = "零幺二三四五六七八九"
@@ -117,11 +118,8 @@ def _short_date(m) -> str:
 
 def _month_days(m) -> str:
     """(4.2〜9): 四月二日到九日; a range of numbers where no date is meant (4.2〜9 四点二到九)."""
-    if not month_days(m):
-        return m.group(0)
-    g = m.groupdict()
-    second = (integer(int(g["m2"])) + "月" if g["m2"] else "") + integer(int(g["d2"])) + "日"
-    return f"{integer(int(g['m']))}月{integer(int(g['d']))}日到{second}"
+    return month_days_said(m, lambda month, day: (integer(int(month)) + "月" if month else "") + integer(int(day)) + "日",
+                           "到")
 
 
 def _time(m) -> str:

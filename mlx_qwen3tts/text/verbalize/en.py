@@ -53,7 +53,21 @@ class English(Spec):
              "mAh": ("milliamp hour", "milliamp hours"),
              "dB": ("decibel", "decibels"), "px": ("pixel", "pixels"), "pt": ("point", "points"),
              "ha": ("hectare", "hectares"), "t": ("ton", "tons"),
-             "kcal": ("kilocalorie", "kilocalories"), "kJ": ("kilojoule", "kilojoules")}
+             "kcal": ("kilocalorie", "kilocalories"), "kJ": ("kilojoule", "kilojoules"),
+             # Units written in lower case where the case tells nothing (NeMo's "850 mhz", "870 hp").
+             "km³": ("cubic kilometer", "cubic kilometers"), "cm³": ("cubic centimeter", "cubic centimeters"),
+             "dm³": ("cubic decimeter", "cubic decimeters"), "mm²": ("square millimeter", "square millimeters"),
+             "mhz": ("megahertz", "megahertz"), "khz": ("kilohertz", "kilohertz"), "ghz": ("gigahertz", "gigahertz"),
+             "mbps": ("megabit per second", "megabits per second"), "gb": ("gigabyte", "gigabytes"),
+             "mb": ("megabyte", "megabytes"), "kb": ("kilobyte", "kilobytes"), "tb": ("terabyte", "terabytes"),
+             "nm": ("nanometer", "nanometers"), "µm": ("micrometer", "micrometers"), "lm": ("lumen", "lumens"),
+             "hp": ("horsepower", "horsepower"), "mW": ("milliwatt", "milliwatts"), "mV": ("millivolt", "millivolts"),
+             "mv": ("millivolt", "millivolts"), "kV": ("kilovolt", "kilovolts"), "MW": ("megawatt", "megawatts"),
+             "kl": ("kiloliter", "kiloliters"), "dl": ("deciliter", "deciliters"), "cl": ("centiliter", "centiliters"),
+             "cc": ("c c", "c c"), "sq mi": ("square mile", "square miles"), "sq ft": ("square foot", "square feet"),
+             "sq km": ("square kilometer", "square kilometers"), "kgf": ("kilogram force", "kilograms force"),
+             "yd": ("yard", "yards"), "gal": ("gallon", "gallons"), "qt": ("quart", "quarts"), "pa": ("pascal",
+             "pascals"), "kPa": ("kilopascal", "kilopascals"), "hPa": ("hectopascal", "hectopascals")}
     range_word = "to"
     equals = "equals"
     ip_dot = "dot"
@@ -84,6 +98,39 @@ class English(Spec):
     _MONTH = (r"(?!may\b)(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
     _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
+
+    # A compound unit: "12kg/kg", "3 cc/s", "28 kgf/cm²" (kilograms force per square centimeter), "56.3 /km²".
+    _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
+            "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
+
+    def __init__(self):
+        super().__init__()
+        simple = [u for u in self.units if "/" not in u and " " not in u]
+        unit = "(?:" + "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)) + ")"
+        self._compound = re.compile(r"(?<![\w.,])(" + self.NUM + r")\s?(" + unit + r")?\s?/\s?(" + unit
+                                    + r")(?![\w/²³])")
+        self._per_period = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
+                                      + "|".join(self._per) + r")\b")
+        self._scaled = re.compile(r"(?<![\w.,])(" + self.NUM + r")\s(thousand|million|billion|trillion)\s(" + unit
+                                  + r")(?![\w/²³])")  # "100 million kg"
+
+    def per_unit(self, unit: str) -> str:
+        return self._per.get(unit) if unit in ("s", "h", "d") else self.units[unit][0]
+
+    def compound(self, m) -> str:
+        amount, first, second = m.groups()
+        per = f"per {self.per_unit(second)}"
+        if first is None:
+            return f"{self.number(amount)} {per}"
+        return f"{self.measure(amount, first)} {per}"
+
+    def read_measures(self, text):
+        text = self._scaled.sub(lambda m: f"{self.number(m.group(1))} {m.group(2)} {self.units[m.group(3)][1]}", text)
+        return super().read_measures(self._compound.sub(self.compound, text))
+
+    def read_money(self, text):
+        text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
+        return self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
 
     def cardinal(self, n: int, gender: str = "m") -> str:
         return self.n2w(n).replace(" and ", " ").replace(",", "")

@@ -24,6 +24,15 @@ CASES = [
     ("measure", "en", "They shipped 300 million kg of grain.", ["three hundred million kilograms"], ["kg"]),
     ("money", "en", "Parking is $90/wk downtown.", ["ninety dollars per week"], ["/"]),
     ("money", "en", "The room is £45/d in winter.", ["forty-five pounds per day"], ["/"]),
+    ("time", "en", "The train left at 4.45 p.m. sharp.", ["four forty-five PM"], ["point"]),
+    ("time", "en", "The shop opens 9am-6pm daily.", ["nine AM to six PM"], ["-"]),
+    ("range", "en", "Music of the 1950s-70s returned.", ["nineteen fifties to seventies"], ["-"]),
+    ("range", "en", "Each bag holds 3-4kg of rice.", ["three to four kilograms"], ["-"]),
+    ("decimal", "en", "The error fell to .04 last year.", ["point zero four"], [".0"]),
+    ("decimal", "en", "Cut it to .5 m lengths.", ["point five meters"], ["m "]),
+    ("fraction", "en", "Drill a 15/32 hole.", ["fifteen thirty-seconds"], ["/"]),
+    ("fraction", "en", "Add 1/3rd of the milk.", ["one third of the milk"], ["/", "R D"]),
+    ("date", "en", "She was born on 3 may 1990 in Leeds.", ["the third of May nineteen ninety"], []),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

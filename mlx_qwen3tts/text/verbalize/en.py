@@ -93,9 +93,15 @@ class English(Spec):
                "~": "about"}
     fractions = {(1, 2): "one half", (1, 4): "one quarter", (3, 4): "three quarters"}
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
-    _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
+    _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
+    _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
+    _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
+    # A fraction with its denominator's ordinal ending ("1/4th"), or a proper one up to hundredths ("31/32").
+    _ordinal_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+    _proper_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
+    _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
-    _MONTH = (r"(?!may\b)(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
+    _MONTH = (r"(?!may\b(?!,?\s\d{4}\b))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
     _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
@@ -113,6 +119,10 @@ class English(Spec):
                                       + "|".join(self._per) + r")\b")
         self._scaled = re.compile(r"(?<![\w.,])(" + self.NUM + r")\s(thousand|million|billion|trillion)\s(" + unit
                                   + r")(?![\w/²³])")  # "100 million kg"
+        self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
+        # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
+        self._unit_range = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[-–]\s?(?=(\d+(?:\.\d+)?)\s?(?:" + unit
+                                      + r")(?![\w/²³]))")
 
     def per_unit(self, unit: str) -> str:
         return self._per.get(unit) if unit in ("s", "h", "d") else self.units[unit][0]
@@ -125,8 +135,16 @@ class English(Spec):
         return f"{self.measure(amount, first)} {per}"
 
     def read_measures(self, text):
+        text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
+                                    text)  # ".2 m": "point two meters"
+        text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
         text = self._scaled.sub(lambda m: f"{self.number(m.group(1))} {m.group(2)} {self.units[m.group(3)][1]}", text)
         return super().read_measures(self._compound.sub(self.compound, text))
+
+    def read_ranges(self, text):
+        def said(m):
+            return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
+        return super().read_ranges(self._unit_range.sub(said, text))
 
     def read_money(self, text):
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
@@ -161,6 +179,13 @@ class English(Spec):
         name = "half" if denominator == 2 else self.ordinal(denominator)
         return f"{self.cardinal(numerator)} {name}{'s' if numerator > 1 else ''}"
 
+    def read_fractions(self, text):
+        def proper(m):
+            numerator, denominator = int(m.group(1)), int(m.group(2))
+            return self.fraction(numerator, denominator) if 0 < numerator < denominator else m.group(0)
+        text = self._ordinal_fraction.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))), text)
+        return super().read_fractions(self._proper_fraction.sub(proper, text))
+
     def roman(self, value, kind, word=""):
         if kind == "regnal":
             return "the " + self.ordinal(value)
@@ -172,6 +197,7 @@ class English(Spec):
         return super().mixed(whole, numerator, denominator)
 
     def read_dates(self, text):
+        text = self._decade_range.sub(lambda m: m.group(1) + " to ", text)  # "1960s-80s"
         return super().read_dates(self._decade.sub(self.decade, text))  # before "s" is read as seconds
 
     def decade(self, m):
@@ -185,7 +211,7 @@ class English(Spec):
             if minutes:
                 said += f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
             return f"{said} {m.group(3).upper()}M"
-        text = self._time_ampm.sub(ampm, text)
+        text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, text))
         return super().read_times(text)
 
     def read_written_dates(self, text):

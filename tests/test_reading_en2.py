@@ -32,6 +32,14 @@ CASES = [
     ("decimal", "en", "Cut it to .5 m lengths.", ["point five meters"], ["m "]),
     ("fraction", "en", "Drill a 15/32 hole.", ["fifteen thirty-seconds"], ["/"]),
     ("fraction", "en", "Add 1/3rd of the milk.", ["one third of the milk"], ["/", "R D"]),
+    ("measure", "en", "The pipe is 2 1/2 ft long.", ["two and a half feet"], ["/", "ft"]),
+    ("measure", "de", "Im Kreis leben 150 /km² im Schnitt.", ["hundertfünfzig pro Quadratkilometer"], ["km²"]),
+    ("measure", "de", "Das Gewicht liegt bei 20 kg/m³.", ["zwanzig Kilogramm pro Kubikmeter"], ["kg", "m³"]),
+    ("measure", "de", "Der Tank fasst 250 cm³ Öl.", ["zweihundertfünfzig Kubikzentimeter"], ["cm³"]),
+    ("measure", "de", "Es flossen 3 millionen l Wasser.", ["drei millionen Liter"], [" l "]),
+    ("measure", "de", "Ein Brett von 1 1/2 ft Länge.", ["eineinhalb Fuß"], ["/", "ft"]),
+    ("money", "de", "Das Porto kostet £3,01 extra.", ["drei Pfund ein Penny"], ["£"]),
+    ("money", "de", "Der Umsatz lag bei €4,5 millionen.", ["vier Komma fünf millionen Euro"], ["€"]),
     ("date", "en", "She was born on 3 may 1990 in Leeds.", ["the third of May nineteen ninety"], []),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

@@ -153,6 +153,8 @@ class Spec:
     sentence_starters = None  # where nouns are capitalized (German): the capitalized words an abbreviation's dot
     # ends a sentence before ("usw. Dann"); any other capital word goes on the sentence ("z. B. Äpfel")
     fractions: dict = {}  # (numerator, denominator) -> said; others: numerator and ordinal denominator
+    per_word = None  # "per", "pro": where set, compound units are read ("12 kg/cm²", "56 /km²": per a unit) and a
+    unit_scales = "(?!)"  # scale word between a number and its unit ("100 million kg") is kept, the unit read
 
     def __init__(self):
         self.abbreviations = {w: s for w, s in ABBREVIATIONS.get(self.code, {}).items()
@@ -193,6 +195,13 @@ class Spec:
         units = _alternation(self.units)
         self._unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + units + r")(?![\w/²³])")
         self._percent = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?%")
+        simple = "(?:" + _alternation([u for u in self.units if "/" not in u and " " not in u]) + ")"
+        self._compound = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + simple + r")?\s?/\s?(" + simple
+                                    + r")(?![\w/²³])")
+        self._scaled_unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s(" + self.unit_scales + r")\s(" + units
+                                       + r")(?![\w/²³])")
+        self._mixed_unit = re.compile(r"(?<![\w.,/])(" + sign + r"\d{1,3})\s(\d{1,2})/(\d{1,2})\s?(" + units
+                                      + r")(?![\w/²³])")  # "1 1/2 ft"
         self._local_phone = re.compile(r"(?<![\w.,-])(\d{2,3}\s)?(\d{3,5})-(\d{4})(?![\w-]|[.,]\d)")
         self._mixed = re.compile(r"(?<![\w.,/])(\d{1,3})\s(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
@@ -312,9 +321,13 @@ class Spec:
         if not cents:
             return sign + major
         minor = self.cardinal(cents, self.currency_gender(currency, minor=True))
-        if self.minor_said or not whole:
+        if self.minor_said or not whole or self.minor_named(cents):
             minor += " " + names[2 + self.plural_index(str(cents))]
         return sign + (minor if not whole else major + self.joiner + minor)
+
+    def minor_named(self, cents: int) -> bool:
+        """Whether the minor unit is named after a major one where the language leaves it out ("zwei Euro fünfzig")."""
+        return False
 
     def currency_gender(self, currency: str, minor: bool = False) -> str:
         return "m"  # the gender of a currency's noun, where a number agrees with it
@@ -480,10 +493,29 @@ class Spec:
         return self._local_phone.sub(local, text)
 
     def read_measures(self, text: str) -> str:
+        if self.units and self.per_word:
+            text = self._scaled_unit.sub(lambda m: f"{self.number(m.group(1))} {m.group(2)} "
+                                                   f"{self.units[m.group(3)][-1]}", text)
+            text = self._compound.sub(self.compound, text)
+            text = self._mixed_unit.sub(self.mixed_measure, text)
         if self.units:
             text = self._unit.sub(lambda m: self.measure(m.group(1), m.group(2)) if self.is_unit(m) else m.group(0),
                                   text)
         return text
+
+    def compound(self, m) -> str:
+        """A unit per another ("12kg/kg", "3 cc/s") or a number per a unit ("56.3 /km²")."""
+        amount, first, second = m.groups()
+        per = f"{self.per_word} {self.units[second][0]}"
+        return f"{self.measure(amount, first) if first else self.number(amount)} {per}"
+
+    def mixed_measure(self, m) -> str:
+        whole, numerator, denominator, unit = m.groups()
+        if not 0 < int(numerator) < int(denominator) <= 16:
+            return m.group(0)
+        sign = f"{self.minus} " if whole[0] in "-−" else ""
+        said = self.mixed(abs(int(whole)), int(numerator), int(denominator))
+        return f"{sign}{said} {self.units[unit][-1]}"
 
     def is_unit(self, m) -> bool:
         """Whether the unit of a measure's match (group 2, after the number) stands as one: a unit written like a

@@ -78,7 +78,10 @@ class German(Spec):
                   "RUB": ("Rubel", "Rubel", "Kopeke", "Kopeken"), "R$": ("Real", "Real", "Centavo", "Centavos")}
     scales = {"Mio.": ("Million", "Millionen"), "Millionen": ("Million", "Millionen"),
               "Mrd.": ("Milliarde", "Milliarden"),
-              "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend")}
+              "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend"),
+              "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden")}
+    per_word = "pro"
+    unit_scales = "(?i:tausend|millionen|million|milliarden|milliarde|mio\\.|mrd\\.)"
     units = {"km": ("Kilometer", "Kilometer"), "kg": ("Kilogramm", "Kilogramm"), "cm": ("Zentimeter", "Zentimeter"),
              "mm": ("Millimeter", "Millimeter"), "m": ("Meter", "Meter"), "g": ("Gramm", "Gramm"),
              "mg": ("Milligramm", "Milligramm"), "t": ("Tonne", "Tonnen"), "l": ("Liter", "Liter"),
@@ -97,11 +100,20 @@ class German(Spec):
              "GHz": ("Gigahertz", "Gigahertz"), "W": ("Watt", "Watt"), "kW": ("Kilowatt", "Kilowatt"),
              "kWh": ("Kilowattstunde", "Kilowattstunden"), "V": ("Volt", "Volt"), "A": ("Ampere", "Ampere"),
              "ha": ("Hektar", "Hektar"), "kcal": ("Kilokalorie", "Kilokalorien"),
-             "kJ": ("Kilojoule", "Kilojoule"), "PS": ("PS", "PS"), "Mbit/s": ("Megabit pro Sekunde", "Megabit pro Sekunde")}
+             "kJ": ("Kilojoule", "Kilojoule"), "PS": ("PS", "PS"), "Mbit/s": ("Megabit pro Sekunde", "Megabit pro Sekunde"),
+             "cm²": ("Quadratzentimeter", "Quadratzentimeter"), "mm²": ("Quadratmillimeter", "Quadratmillimeter"),
+             "cm³": ("Kubikzentimeter", "Kubikzentimeter"), "dm³": ("Kubikdezimeter", "Kubikdezimeter"),
+             "km³": ("Kubikkilometer", "Kubikkilometer"), "mV": ("Millivolt", "Millivolt"),
+             "mv": ("Millivolt", "Millivolt"), "kV": ("Kilovolt", "Kilovolt"), "mW": ("Milliwatt", "Milliwatt"),
+             "MW": ("Megawatt", "Megawatt"), "mA": ("Milliampere", "Milliampere"), "ft": ("Fuß", "Fuß"),
+             "mi": ("Meile", "Meilen"), "dl": ("Deziliter", "Deziliter"), "cl": ("Zentiliter", "Zentiliter"),
+             "nm": ("Nanometer", "Nanometer"), "µm": ("Mikrometer", "Mikrometer"), "hPa": ("Hektopascal",
+             "Hektopascal"), "bar": ("bar", "bar")}
     _GENDER = {"Tonne": "f", "Stunde": "f", "Minute": "f", "Sekunde": "f", "Millisekunde": "f",
                "Kilowattstunde": "f", "Kilogramm": "n", "Gramm": "n", "Milligramm": "n", "Grad Celsius": "n",
                "Grad": "n", "Kilokalorie": "f", "Kilojoule": "n", "Grad Fahrenheit": "n", "Byte": "n", "Watt": "n", "Volt": "n", "Hertz": "n",
-               "Terabyte": "n", "Gigabyte": "n", "Megabyte": "n", "Kilobyte": "n"}
+               "Terabyte": "n", "Gigabyte": "n", "Megabyte": "n", "Kilobyte": "n",
+               "Millivolt": "n", "Kilovolt": "n", "Milliwatt": "n", "Megawatt": "n", "Milliampere": "n", "Meile": "f"}
     percent = "Prozent"
     scale_nouns, scale_gender = ("Million", "Millionen", "Milliarde", "Milliarden", "Billion"), "f"
     range_word = "bis"
@@ -162,6 +174,9 @@ class German(Spec):
 
     def currency_gender(self, currency, minor=False):
         return "f" if minor and currency in ("₽", "RUB") else "m"
+
+    def minor_named(self, cents):
+        return cents == 1  # "zwei Pfund ein Penny": "ein" needs its noun
 
     def date(self, day, month, year):
         said = f"{self.ordinal(day, ending='r')} {self.months[month - 1]}"

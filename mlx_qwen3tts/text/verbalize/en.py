@@ -105,7 +105,7 @@ class English(Spec):
     _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
-    # A compound unit: "12kg/kg", "3 cc/s", "28 kgf/cm²" (kilograms force per square centimeter), "56.3 /km²".
+    per_word, unit_scales = "per", "thousand|million|billion|trillion"
     _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
             "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
 
@@ -113,33 +113,18 @@ class English(Spec):
         super().__init__()
         simple = [u for u in self.units if "/" not in u and " " not in u]
         unit = "(?:" + "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)) + ")"
-        self._compound = re.compile(r"(?<![\w.,])(" + self.NUM + r")\s?(" + unit + r")?\s?/\s?(" + unit
-                                    + r")(?![\w/²³])")
         self._per_period = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
                                       + "|".join(self._per) + r")\b")
-        self._scaled = re.compile(r"(?<![\w.,])(" + self.NUM + r")\s(thousand|million|billion|trillion)\s(" + unit
-                                  + r")(?![\w/²³])")  # "100 million kg"
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
         self._unit_range = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[-–]\s?(?=(\d+(?:\.\d+)?)\s?(?:" + unit
                                       + r")(?![\w/²³]))")
 
-    def per_unit(self, unit: str) -> str:
-        return self._per.get(unit) if unit in ("s", "h", "d") else self.units[unit][0]
-
-    def compound(self, m) -> str:
-        amount, first, second = m.groups()
-        per = f"per {self.per_unit(second)}"
-        if first is None:
-            return f"{self.number(amount)} {per}"
-        return f"{self.measure(amount, first)} {per}"
-
     def read_measures(self, text):
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
                                     text)  # ".2 m": "point two meters"
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
-        text = self._scaled.sub(lambda m: f"{self.number(m.group(1))} {m.group(2)} {self.units[m.group(3)][1]}", text)
-        return super().read_measures(self._compound.sub(self.compound, text))
+        return super().read_measures(text)
 
     def read_ranges(self, text):
         def said(m):

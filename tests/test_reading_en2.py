@@ -40,6 +40,8 @@ CASES = [
     ("measure", "de", "Ein Brett von 1 1/2 ft Länge.", ["eineinhalb Fuß"], ["/", "ft"]),
     ("money", "de", "Das Porto kostet £3,01 extra.", ["drei Pfund ein Penny"], ["£"]),
     ("money", "de", "Der Umsatz lag bei €4,5 millionen.", ["vier Komma fünf millionen Euro"], ["€"]),
+    ("fraction", "de", "Nur 1/25 der Fläche ist Wald.", ["ein Fünfundzwanzigstel der Fläche"], ["/"]),
+    ("fraction", "de", "Im Takt 5/2 spielen.", ["fünf Halbe"], ["/"]),
     ("date", "en", "She was born on 3 may 1990 in Leeds.", ["the third of May nineteen ninety"], []),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

@@ -153,6 +153,7 @@ class Spec:
     sentence_starters = None  # where nouns are capitalized (German): the capitalized words an abbreviation's dot
     # ends a sentence before ("usw. Dann"); any other capital word goes on the sentence ("z. B. Äpfel")
     fractions: dict = {}  # (numerator, denominator) -> said; others: numerator and ordinal denominator
+    proper_fractions_to = 16  # the largest denominator of a proper fraction read as one ("1/18": en, de 99)
     per_word = None  # "per", "pro": where set, compound units are read ("12 kg/cm²", "56 /km²": per a unit) and a
     unit_scales = "(?!)"  # scale word between a number and its unit ("100 million kg") is kept, the unit read
 
@@ -541,6 +542,8 @@ class Spec:
 
         def said(m):
             numerator, denominator = int(m.group(1)), int(m.group(2))
+            if numerator < denominator <= self.proper_fractions_to and numerator:
+                return self.fraction(numerator, denominator)  # "31/32", "1/18"
             if not 1 < denominator <= 16 or numerator >= denominator * 4:
                 return m.group(0)
             return self.fraction(numerator, denominator)

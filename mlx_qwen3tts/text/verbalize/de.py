@@ -80,7 +80,7 @@ class German(Spec):
               "Mrd.": ("Milliarde", "Milliarden"),
               "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend"),
               "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden")}
-    per_word = "pro"
+    per_word, proper_fractions_to = "pro", 99
     unit_scales = "(?i:tausend|millionen|million|milliarden|milliarde|mio\\.|mrd\\.)"
     units = {"km": ("Kilometer", "Kilometer"), "kg": ("Kilogramm", "Kilogramm"), "cm": ("Zentimeter", "Zentimeter"),
              "mm": ("Millimeter", "Millimeter"), "m": ("Meter", "Meter"), "g": ("Gramm", "Gramm"),
@@ -196,7 +196,8 @@ class German(Spec):
         if (numerator, denominator) in self.fractions:
             return self.fractions[(numerator, denominator)]
         base = self.n2w(denominator, "ordinal")[:-1]  # "dritte" -> "Drittel", "zwanzigste" -> "Zwanzigstel"
-        base = {"zweit": "halb", "dritt": "Drittel"}.get(base, base[:1].upper() + base[1:] + "el")
+        base = {"zweit": "halb" if numerator == 1 else "Halbe", "dritt": "Drittel"}.get(
+            base, base[:1].upper() + base[1:] + "el")  # "4/2": "vier Halbe"
         return f"{self.cardinal(numerator, 'n')} {base}"
 
     def roman(self, value, kind, word=""):

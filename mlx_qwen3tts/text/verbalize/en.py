@@ -96,15 +96,15 @@ class English(Spec):
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
-    # A fraction with its denominator's ordinal ending ("1/4th"), or a proper one up to hundredths ("31/32").
+    # A fraction with its denominator's ordinal ending ("1/4th").
     _ordinal_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?:st|nd|rd|th)\b", re.I)
-    _proper_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
     _MONTH = (r"(?!may\b(?!,?\s\d{4}\b))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
     _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
+    proper_fractions_to = 99
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
     _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
             "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
@@ -165,11 +165,8 @@ class English(Spec):
         return f"{self.cardinal(numerator)} {name}{'s' if numerator > 1 else ''}"
 
     def read_fractions(self, text):
-        def proper(m):
-            numerator, denominator = int(m.group(1)), int(m.group(2))
-            return self.fraction(numerator, denominator) if 0 < numerator < denominator else m.group(0)
         text = self._ordinal_fraction.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))), text)
-        return super().read_fractions(self._proper_fraction.sub(proper, text))
+        return super().read_fractions(text)
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":

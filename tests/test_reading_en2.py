@@ -42,6 +42,8 @@ CASES = [
     ("money", "de", "Der Umsatz lag bei €4,5 millionen.", ["vier Komma fünf millionen Euro"], ["€"]),
     ("fraction", "de", "Nur 1/25 der Fläche ist Wald.", ["ein Fünfundzwanzigstel der Fläche"], ["/"]),
     ("fraction", "de", "Im Takt 5/2 spielen.", ["fünf Halbe"], ["/"]),
+    ("electronic", "en", "Order at shop4you.com before noon.", ["shop four you dot com"], [".com"]),
+    ("electronic", "de", "Bestellen Sie bei teeladen.de noch heute.", ["teeladen Punkt de"], [".de"]),
     ("date", "en", "She was born on 3 may 1990 in Leeds.", ["the third of May nineteen ninety"], []),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

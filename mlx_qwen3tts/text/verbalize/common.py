@@ -47,6 +47,12 @@ def _bare(word: str) -> str:
     return word.strip("\"'“”„‘’«»‹›()[]{},.;:!?…")
 
 
+# A host name written without scheme: "nvidia.com", "kore.ai", "brettspielversand.de".
+_DOMAIN = re.compile(r"(?<![\w@./:-])(?:[A-Za-z0-9][\w-]*\.)+(?:com|net|org|edu|gov|io|ai|uk|de|at|ch|fr|es|eu|info"
+                     r"|biz|us|ca|au|jp|cn|ru|nl|app|dev|tv)(?![\w@/-]|\.\w)")
+_DIGIT_RUN = re.compile(r"\d+")
+
+
 def context(text: str, start: int, end: int, span: int = 3) -> Context:
     """The `Context` of text[start:end]: `span` words each side, within the sentence's reach (80 characters)."""
     return Context(tuple(text[max(0, start - 80):start].split()[-span:]), tuple(text[end:end + 80].split()[:span]),
@@ -153,6 +159,7 @@ class Spec:
     sentence_starters = None  # where nouns are capitalized (German): the capitalized words an abbreviation's dot
     # ends a sentence before ("usw. Dann"); any other capital word goes on the sentence ("z. B. Äpfel")
     fractions: dict = {}  # (numerator, denominator) -> said; others: numerator and ordinal denominator
+    address_dot = None  # where set, a bare domain ("nvidia.com", "test2.uk") is said with it: "nvidia dot com"
     proper_fractions_to = 16  # the largest denominator of a proper fraction read as one ("1/18": en, de 99)
     per_word = None  # "per", "pro": where set, compound units are read ("12 kg/cm²", "56 /km²": per a unit) and a
     unit_scales = "(?!)"  # scale word between a number and its unit ("100 million kg") is kept, the unit read
@@ -378,12 +385,23 @@ class Spec:
         if "~" in self.symbols:  # "~5 s": "about", before the number is read; "~/.config" is a path
             text = _TILDE.sub(self.symbols["~"] + " ", text)
         text = self.read_arithmetic(_VULGAR.sub(_vulgar, _FRACTION_SLASH.sub("/", text)))
-        for step in (self.read_abbreviations, self.read_scores, self.read_dates, self.read_telephones, self.read_ranges,
+        for step in (self.read_domains, self.read_abbreviations, self.read_scores, self.read_dates, self.read_telephones, self.read_ranges,
                      self.read_money, self.read_times, self.read_measures, self.read_percentages,
                      self.read_fractions, self.read_ordinals, self.read_romans, self.read_numbers,
                      self.read_symbols):
             text = step(text)
         return re.sub(r"[ \t]{2,}", " ", text)
+
+    def read_domains(self, text: str) -> str:
+        """A host name without scheme ending in a common top-level domain, its dots said and its digits one by one
+        (docs/text.md); a file name ("login.defs") keeps its dot."""
+        if not self.address_dot:
+            return text
+
+        def said(m):
+            parts = (_DIGIT_RUN.sub(lambda d: f" {self.digits(d.group(0))} ", p) for p in m.group(0).split("."))
+            return f" {self.address_dot} ".join(" ".join(p.replace("-", " ").split()) for p in parts)
+        return _DOMAIN.sub(said, text)
 
     def read_arithmetic(self, text: str) -> str:
         """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it."""

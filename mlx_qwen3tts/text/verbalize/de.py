@@ -80,6 +80,7 @@ class German(Spec):
               "Mrd.": ("Milliarde", "Milliarden"),
               "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend"),
               "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden")}
+    address_dot = "Punkt"
     per_word, proper_fractions_to = "pro", 99
     unit_scales = "(?i:tausend|millionen|million|milliarden|milliarde|mio\\.|mrd\\.)"
     units = {"km": ("Kilometer", "Kilometer"), "kg": ("Kilogramm", "Kilogramm"), "cm": ("Zentimeter", "Zentimeter"),

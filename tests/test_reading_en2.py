@@ -44,6 +44,11 @@ CASES = [
     ("fraction", "de", "Im Takt 5/2 spielen.", ["fünf Halbe"], ["/"]),
     ("electronic", "en", "Order at shop4you.com before noon.", ["shop four you dot com"], [".com"]),
     ("electronic", "de", "Bestellen Sie bei teeladen.de noch heute.", ["teeladen Punkt de"], [".de"]),
+    ("ordinal", "en", "The form says 5st by mistake.", ["five st"], ["fifth"]),
+    ("ordinal", "en", "Stream it in 1440p tonight.", ["fourteen forty p"], ["thousand"]),
+    ("date", "en", "Sales fell in 3Q21 again.", ["the third quarter of twenty-one"], ["Q"]),
+    ("abbreviation", "en", "we met mrs. jones there.", ["Missus jones"], ["mrs."]),
+    ("abbreviation", "en", "He lived at 221 Baker St. near the park.", ["Baker Street near"], ["Saint"]),
     ("date", "en", "She was born on 3 may 1990 in Leeds.", ["the third of May nineteen ninety"], []),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

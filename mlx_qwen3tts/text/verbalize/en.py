@@ -98,6 +98,12 @@ class English(Spec):
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
     # A fraction with its denominator's ordinal ending ("1/4th").
     _ordinal_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+    # "Mr." and "Mrs." are titles before any name, also written in lower case ("mr. dao").
+    _title = re.compile(r"(?<![\w.])([Mm]rs?)\.(?=\s\w)")
+    # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
+    _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
+    _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
+    _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
     _MONTH = (r"(?!may\b(?!,?\s\d{4}\b))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
@@ -131,6 +137,22 @@ class English(Spec):
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
         return super().read_ranges(self._unit_range.sub(said, text))
+
+    def read_abbreviations(self, text):
+        text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
+        text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
+                                                                  else ""), text)  # its dot may end the sentence
+        return super().read_abbreviations(text)
+
+    def read_ordinals(self, text):
+        def said(m):  # an ordinal ending must fit its number: "3th" is no ordinal
+            n = int(re.sub(r"\D", "", m.group(1)))
+            fits = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+            return self.ordinal(n) if m.group(2) == fits else f"{self.cardinal(n)} {m.group(2)}"
+        text = self._quarter.sub(lambda m: f"the {self.ordinal(int(m.group(1)))} quarter of "
+                                           f"{self.year(int(m.group(2)))}", text)
+        text = self._resolution.sub(lambda m: f"{self.year(int(m.group(1)))} {m.group(2)}", text)
+        return self.ordinal_pattern.sub(said, text)
 
     def read_money(self, text):
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"

@@ -49,6 +49,8 @@ CASES = [
     ("date", "en", "Sales fell in 3Q21 again.", ["the third quarter of twenty-one"], ["Q"]),
     ("abbreviation", "en", "we met mrs. jones there.", ["Missus jones"], ["mrs."]),
     ("abbreviation", "en", "He lived at 221 Baker St. near the park.", ["Baker Street near"], ["Saint"]),
+    ("time", "de", "Der Zug fährt um 1:20 Uhr ab.", ["um ein Uhr zwanzig"], ["eine Uhr"]),
+    ("abbreviation", "de", "Termin bei Dr. dao am Montag.", ["Doktor dao"], ["Dr."]),
     ("date", "en", "She was born on 3 may 1990 in Leeds.", ["the third of May nineteen ninety"], []),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

@@ -137,7 +137,8 @@ class German(Spec):
     number_abbreviations = {"Nr.": "Nummer", "S.": "Seite", "Abb.": "Abbildung", "Kap.": "Kapitel",
                             "Tab.": "Tabelle", "Bd.": "Band", "Abs.": "Absatz", "Art.": "Artikel", "Bsp.": "Beispiel",
                             "Tel.": "Telefon", "§": "Paragraf", "§§": "Paragrafen", "Jh.": "Jahrhundert"}
-    name_abbreviations = {"Hr.": "Herr", "Fr.": "Frau", "Dr.": "Doktor", "Prof.": "Professor", "St.": "Sankt"}
+    # "Dr." and "Prof." are titles before any word ("Dr. med.", "Dr. dao"): in the abbreviations table.
+    name_abbreviations = {"Hr.": "Herr", "Fr.": "Frau", "St.": "Sankt"}
     roman_before = ("Kapitel", "Teil", "Band", "Akt", "Buch", "Anhang", "Artikel", "Abschnitt", "Titel")
     roman_after = ("Jahrhundert", "Jahrhunderts", "Jahrtausend", "Weltkrieg", "Weltkriegs", "Jh.")
     symbols = {"±": "plus minus", "×": "mal", "→": "nach", "←": "von", "&": "und", "§": "Paragraf",
@@ -184,7 +185,7 @@ class German(Spec):
         return said + (f" {self.year(year)}" if year else "")
 
     def time(self, hours, minutes, seconds):
-        said = f"{self.cardinal(hours, 'f')} Uhr"
+        said = f"{'ein' if hours == 1 else self.cardinal(hours)} Uhr"  # "ein Uhr", not "eine" (a clock)
         if seconds is not None:
             return (said + f" {self.cardinal(minutes, 'f')} Minute{'' if minutes == 1 else 'n'}"
                     f" {self.cardinal(seconds, 'f')} Sekunde{'' if seconds == 1 else 'n'}")

@@ -159,6 +159,7 @@ class Spec:
     sentence_starters = None  # where nouns are capitalized (German): the capitalized words an abbreviation's dot
     # ends a sentence before ("usw. Dann"); any other capital word goes on the sentence ("z. B. Äpfel")
     fractions: dict = {}  # (numerator, denominator) -> said; others: numerator and ordinal denominator
+    percent_gender = None  # the gender a number takes before the word for percent, where it agrees (de "ein Prozent")
     address_dot = None  # where set, a bare domain ("nvidia.com", "test2.uk") is said with it: "nvidia dot com"
     proper_fractions_to = 16  # the largest denominator of a proper fraction read as one ("1/18": en, de 99)
     per_word = None  # "per", "pro": where set, compound units are read ("12 kg/cm²", "56 /km²": per a unit) and a
@@ -210,6 +211,7 @@ class Spec:
                                        + r")(?![\w/²³])")
         self._mixed_unit = re.compile(r"(?<![\w.,/])(" + sign + r"\d{1,3})\s(\d{1,2})/(\d{1,2})\s?(" + units
                                       + r")(?![\w/²³])")  # "1 1/2 ft"
+        self._fraction_unit = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + units + r")(?![\w/²³])")  # "1/2 l"
         self._local_phone = re.compile(r"(?<![\w.,-])(\d{2,3}\s)?(\d{3,5})-(\d{4})(?![\w-]|[.,]\d)")
         self._mixed = re.compile(r"(?<![\w.,/])(\d{1,3})\s(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
@@ -517,6 +519,8 @@ class Spec:
                                                    f"{self.units[m.group(3)][-1]}", text)
             text = self._compound.sub(self.compound, text)
             text = self._mixed_unit.sub(self.mixed_measure, text)
+            text = self._fraction_unit.sub(lambda m: self.fraction_measure(int(m.group(1)), int(m.group(2)), m.group(3))
+                                           if 0 < int(m.group(1)) < int(m.group(2)) <= 16 else m.group(0), text)
         if self.units:
             text = self._unit.sub(lambda m: self.measure(m.group(1), m.group(2)) if self.is_unit(m) else m.group(0),
                                   text)
@@ -536,6 +540,10 @@ class Spec:
         said = self.mixed(abs(int(whole)), int(numerator), int(denominator))
         return f"{sign}{said} {self.units[unit][-1]}"
 
+    def fraction_measure(self, numerator: int, denominator: int, unit: str) -> str:
+        """A fraction of a unit ("3/4 kg")."""
+        return f"{self.fraction(numerator, denominator)} {self.units[unit][0]}"
+
     def is_unit(self, m) -> bool:
         """Whether the unit of a measure's match (group 2, after the number) stands as one: a unit written like a
         word ("in") only before no word ("12 in."), or after another measure ("6 ft 2 in"): "1 in 10", "300 in
@@ -548,7 +556,7 @@ class Spec:
         return len(ctx.before) > 0 and _bare(ctx.before[-1]) in self.units and ctx.before[-1][-1:].isalnum()
 
     def read_percentages(self, text: str) -> str:
-        return self._percent.sub(lambda m: f"{self.number(m.group(1))} {self.percent}", text)
+        return self._percent.sub(lambda m: f"{self.number(m.group(1), self.percent_gender)} {self.percent}", text)
 
     def mixed(self, whole: int, numerator: int, denominator: int) -> str:
         """A whole number and a fraction ("1 1/2")."""

@@ -81,7 +81,10 @@ class German(Spec):
               "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend"),
               "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden")}
     address_dot = "Punkt"
-    per_word, proper_fractions_to = "pro", 99
+    per_word, proper_fractions_to, percent_gender = "pro", 99, "n"
+    # Capitalized nouns a roman numeral follows as a label, not as a ruler's number ("System V", "Teil II").
+    not_names = frozenset({"System", "Typ", "Type", "Version", "Modell", "Windows", "Klasse", "Stufe", "Phase", "Level",
+                           "Staffel", "Folge", "Gruppe", "Block", "Abschnitt", "Anlage"})
     unit_scales = "(?i:tausend|millionen|million|milliarden|milliarde|mio\\.|mrd\\.)"
     units = {"km": ("Kilometer", "Kilometer"), "kg": ("Kilogramm", "Kilogramm"), "cm": ("Zentimeter", "Zentimeter"),
              "mm": ("Millimeter", "Millimeter"), "m": ("Meter", "Meter"), "g": ("Gramm", "Gramm"),
@@ -109,7 +112,8 @@ class German(Spec):
              "MW": ("Megawatt", "Megawatt"), "mA": ("Milliampere", "Milliampere"), "ft": ("Fuß", "Fuß"),
              "mi": ("Meile", "Meilen"), "dl": ("Deziliter", "Deziliter"), "cl": ("Zentiliter", "Zentiliter"),
              "nm": ("Nanometer", "Nanometer"), "µm": ("Mikrometer", "Mikrometer"), "hPa": ("Hektopascal",
-             "Hektopascal"), "bar": ("bar", "bar")}
+             "Hektopascal"), "bar": ("bar", "bar"), "EL": ("Esslöffel", "Esslöffel"), "El": ("Esslöffel", "Esslöffel"),
+             "TL": ("Teelöffel", "Teelöffel"), "Tl": ("Teelöffel", "Teelöffel"), "Min": ("Minute", "Minuten")}
     _GENDER = {"Tonne": "f", "Stunde": "f", "Minute": "f", "Sekunde": "f", "Millisekunde": "f",
                "Kilowattstunde": "f", "Kilogramm": "n", "Gramm": "n", "Milligramm": "n", "Grad Celsius": "n",
                "Grad": "n", "Kilokalorie": "f", "Kilojoule": "n", "Grad Fahrenheit": "n", "Byte": "n", "Watt": "n", "Volt": "n", "Hertz": "n",
@@ -176,6 +180,12 @@ class German(Spec):
 
     def currency_gender(self, currency, minor=False):
         return "f" if minor and currency in ("₽", "RUB") else "m"
+
+    def fraction_measure(self, numerator, denominator, unit):
+        name = self.units[unit][0]  # "1/2 l": "ein halber Liter"
+        if (numerator, denominator) == (1, 2):
+            return {"f": "eine halbe", "n": "ein halbes"}.get(self.unit_gender(unit), "ein halber") + " " + name
+        return f"{self.fraction(numerator, denominator)} {name}"
 
     def minor_named(self, cents):
         return cents == 1  # "zwei Pfund ein Penny": "ein" needs its noun

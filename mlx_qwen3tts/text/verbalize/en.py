@@ -102,6 +102,7 @@ class English(Spec):
     _title = re.compile(r"(?<![\w.])([Mm]rs?)\.(?=\s\w)")
     # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
     _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
+    _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
@@ -122,6 +123,8 @@ class English(Spec):
         unit = "(?:" + "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)) + ")"
         self._per_period = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
                                       + "|".join(self._per) + r")\b")
+        # "30 miles/second": a unit written as a word per a time word.
+        self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year)\b")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
         self._unit_range = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[-–]\s?(?=(\d+(?:\.\d+)?)\s?(?:" + unit
@@ -131,7 +134,7 @@ class English(Spec):
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
                                     text)  # ".2 m": "point two meters"
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
-        return super().read_measures(text)
+        return self._word_per.sub(r"\1 per \2", super().read_measures(text))
 
     def read_ranges(self, text):
         def said(m):
@@ -139,6 +142,7 @@ class English(Spec):
         return super().read_ranges(self._unit_range.sub(said, text))
 
     def read_abbreviations(self, text):
+        text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence
@@ -153,6 +157,10 @@ class English(Spec):
                                            f"{self.year(int(m.group(2)))}", text)
         text = self._resolution.sub(lambda m: f"{self.year(int(m.group(1)))} {m.group(2)}", text)
         return self.ordinal_pattern.sub(said, text)
+
+    def fraction_measure(self, numerator, denominator, unit):
+        singular = self.units[unit][0]
+        return f"{self.fraction(numerator, denominator)} of {'an' if singular[0] in 'aeiou' else 'a'} {singular}"
 
     def read_money(self, text):
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"

@@ -59,6 +59,8 @@ CASES = [
     ("measure", "de", "Alles 5 Min kochen.", ["fünf Minuten kochen"], ["Min "]),
     ("percent", "de", "Nur 1% der Fläche ist bebaut.", ["ein Prozent der Fläche"], ["eins"]),
     ("roman", "de", "Das läuft unter System III noch.", ["System III"], ["Dritte"]),
+    ("symbol", "en", "Choose install/remove/purge first.", ["install slash remove slash purge"], ["/"]),
+    ("symbol", "en", "Bring a pen and/or a pencil.", ["pen and or a pencil"], ["/", "or or"]),
     ("date", "en", "She was born on 3 may 1990 in Leeds.", ["the third of May nineteen ninety"], []),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

@@ -102,6 +102,8 @@ class English(Spec):
     _title = re.compile(r"(?<![\w.])([Mm]rs?)\.(?=\s\w)")
     # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
     _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
+    # A slash between words is said ("TCP/IP", "upgrade/update"); "and/or" is "and or".
+    _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
@@ -161,6 +163,12 @@ class English(Spec):
     def fraction_measure(self, numerator, denominator, unit):
         singular = self.units[unit][0]
         return f"{self.fraction(numerator, denominator)} of {'an' if singular[0] in 'aeiou' else 'a'} {singular}"
+
+    def read_symbols(self, text):
+        def said(m):
+            words = re.split(r"\s?/\s?", m.group(0))
+            return "and or" if [w.lower() for w in words] == ["and", "or"] else " slash ".join(words)
+        return super().read_symbols(self._word_slash.sub(said, text))
 
     def read_money(self, text):
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"

@@ -219,6 +219,12 @@ class English(Spec):
 
     def read_dates(self, text):
         text = self._decade_range.sub(lambda m: m.group(1) + " to ", text)  # "1960s-80s"
+        def day_first(m):  # "15-01-2020" is written day first: read so, "the fifteenth of January twenty twenty"
+            day, month, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+            if not (12 < day <= 31 and 1 <= month <= 12):
+                return m.group(0)
+            return f"the {self.ordinal(day)} of {self.months[month - 1]} {self.year(year)}"
+        text = self._numeric_date.sub(day_first, text)
         return super().read_dates(self._decade.sub(self.decade, text))  # before "s" is read as seconds
 
     def decade(self, m):

@@ -62,6 +62,8 @@ CASES = [
     ("symbol", "en", "Choose install/remove/purge first.", ["install slash remove slash purge"], ["/"]),
     ("symbol", "en", "Bring a pen and/or a pencil.", ["pen and or a pencil"], ["/", "or or"]),
     ("date", "en", "The visa ends 23/04/2027 sharp.", ["the twenty-third of April twenty twenty-seven"], ["/"]),
+    ("date", "de", "Am 05.11. ist der Markt offen.", ["am fünften November ist der Markt"], ["Punkt"]),
+    ("date", "de", "Lies Seite 12.03 genau.", ["Seite zwölf Punkt null drei"], ["März"]),
     ("date", "en", "She was born on 3 may 1990 in Leeds.", ["the third of May nineteen ninety"], []),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

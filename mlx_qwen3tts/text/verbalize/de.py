@@ -162,6 +162,8 @@ class German(Spec):
         self._word_before = re.compile(r"(\S+)\s$")
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
+        # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
+        self._day_month = re.compile(r"(?<![\w.,:])(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:]|[.,]\d)(?:\.(?=\s+[a-zäöüß]))?")
         self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
 
     def cardinal(self, n, gender=None):
@@ -218,6 +220,13 @@ class German(Spec):
         if kind == "ordinal":
             return self.ordinal(value, ending="s")
         return self.cardinal(value)
+
+    def read_dates(self, text):
+        def day_month(m):  # after a label ("Seite 12.03") a section number
+            if context(m.string, m.start(), m.end()).word_before() in _LABELS | {"Abschnitt", "Kap.", "S."}:
+                return m.group(0)
+            return self.date(int(m.group(1)), int(m.group(2)), None)
+        return super().read_dates(self._day_month.sub(day_month, text))
 
     def read_times(self, text):
         text = self._time_uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),

@@ -64,6 +64,7 @@ CASES = [
     ("date", "en", "The visa ends 23/04/2027 sharp.", ["the twenty-third of April twenty twenty-seven"], ["/"]),
     ("date", "de", "Am 05.11. ist der Markt offen.", ["am fünften November ist der Markt"], ["Punkt"]),
     ("date", "de", "Lies Seite 12.03 genau.", ["Seite zwölf Punkt null drei"], ["März"]),
+    ("measure", "en", "The gauge read −1 1/2 ft at dawn.", ["minus one and a half feet"], ["/"]),
     ("date", "en", "She was born on 3 may 1990 in Leeds.", ["the third of May nineteen ninety"], []),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

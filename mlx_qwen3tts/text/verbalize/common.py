@@ -537,7 +537,7 @@ class Spec:
         if not 0 < int(numerator) < int(denominator) <= 16:
             return m.group(0)
         sign = f"{self.minus} " if whole[0] in "-−" else ""
-        said = self.mixed(abs(int(whole)), int(numerator), int(denominator))
+        said = self.mixed(int(whole.lstrip("-−+")), int(numerator), int(denominator))
         return f"{sign}{said} {self.units[unit][-1]}"
 
     def fraction_measure(self, numerator: int, denominator: int, unit: str) -> str:

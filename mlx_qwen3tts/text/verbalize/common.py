@@ -47,6 +47,12 @@ def _bare(word: str) -> str:
     return word.strip("\"'“”„‘’«»‹›()[]{},.;:!?…")
 
 
+# A host name written without scheme: "nvidia.com", "kore.ai", "brettspielversand.de".
+_DOMAIN = re.compile(r"(?<![\w@./:-])(?:[A-Za-z0-9][\w-]*\.)+(?:com|net|org|edu|gov|io|ai|uk|de|at|ch|fr|es|eu|info"
+                     r"|biz|us|ca|au|jp|cn|ru|nl|app|dev|tv)(?![\w@/-]|\.\w)")
+_DIGIT_RUN = re.compile(r"\d+")
+
+
 def context(text: str, start: int, end: int, span: int = 3) -> Context:
     """The `Context` of text[start:end]: `span` words each side, within the sentence's reach (80 characters)."""
     return Context(tuple(text[max(0, start - 80):start].split()[-span:]), tuple(text[end:end + 80].split()[:span]),
@@ -153,6 +159,11 @@ class Spec:
     sentence_starters = None  # where nouns are capitalized (German): the capitalized words an abbreviation's dot
     # ends a sentence before ("usw. Dann"); any other capital word goes on the sentence ("z. B. Äpfel")
     fractions: dict = {}  # (numerator, denominator) -> said; others: numerator and ordinal denominator
+    percent_gender = None  # the gender a number takes before the word for percent, where it agrees (de "ein Prozent")
+    address_dot = None  # where set, a bare domain ("nvidia.com", "test2.uk") is said with it: "nvidia dot com"
+    proper_fractions_to = 16  # the largest denominator of a proper fraction read as one ("1/18": en, de 99)
+    per_word = None  # "per", "pro": where set, compound units are read ("12 kg/cm²", "56 /km²": per a unit) and a
+    unit_scales = "(?!)"  # scale word between a number and its unit ("100 million kg") is kept, the unit read
 
     def __init__(self):
         self.abbreviations = {w: s for w, s in ABBREVIATIONS.get(self.code, {}).items()
@@ -193,6 +204,14 @@ class Spec:
         units = _alternation(self.units)
         self._unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + units + r")(?![\w/²³])")
         self._percent = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?%")
+        simple = "(?:" + _alternation([u for u in self.units if "/" not in u and " " not in u]) + ")"
+        self._compound = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + simple + r")?\s?/\s?(" + simple
+                                    + r")(?![\w/²³])")
+        self._scaled_unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s(" + self.unit_scales + r")\s(" + units
+                                       + r")(?![\w/²³])")
+        self._mixed_unit = re.compile(r"(?<![\w.,/])(" + sign + r"\d{1,3})\s(\d{1,2})/(\d{1,2})\s?(" + units
+                                      + r")(?![\w/²³])")  # "1 1/2 ft"
+        self._fraction_unit = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + units + r")(?![\w/²³])")  # "1/2 l"
         self._local_phone = re.compile(r"(?<![\w.,-])(\d{2,3}\s)?(\d{3,5})-(\d{4})(?![\w-]|[.,]\d)")
         self._mixed = re.compile(r"(?<![\w.,/])(\d{1,3})\s(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
@@ -312,9 +331,13 @@ class Spec:
         if not cents:
             return sign + major
         minor = self.cardinal(cents, self.currency_gender(currency, minor=True))
-        if self.minor_said or not whole:
+        if self.minor_said or not whole or self.minor_named(cents):
             minor += " " + names[2 + self.plural_index(str(cents))]
         return sign + (minor if not whole else major + self.joiner + minor)
+
+    def minor_named(self, cents: int) -> bool:
+        """Whether the minor unit is named after a major one where the language leaves it out ("zwei Euro fünfzig")."""
+        return False
 
     def currency_gender(self, currency: str, minor: bool = False) -> str:
         return "m"  # the gender of a currency's noun, where a number agrees with it
@@ -364,12 +387,23 @@ class Spec:
         if "~" in self.symbols:  # "~5 s": "about", before the number is read; "~/.config" is a path
             text = _TILDE.sub(self.symbols["~"] + " ", text)
         text = self.read_arithmetic(_VULGAR.sub(_vulgar, _FRACTION_SLASH.sub("/", text)))
-        for step in (self.read_abbreviations, self.read_scores, self.read_dates, self.read_telephones, self.read_ranges,
+        for step in (self.read_domains, self.read_abbreviations, self.read_scores, self.read_dates, self.read_telephones, self.read_ranges,
                      self.read_money, self.read_times, self.read_measures, self.read_percentages,
                      self.read_fractions, self.read_ordinals, self.read_romans, self.read_numbers,
                      self.read_symbols):
             text = step(text)
         return re.sub(r"[ \t]{2,}", " ", text)
+
+    def read_domains(self, text: str) -> str:
+        """A host name without scheme ending in a common top-level domain, its dots said and its digits one by one
+        (docs/text.md); a file name ("login.defs") keeps its dot."""
+        if not self.address_dot:
+            return text
+
+        def said(m):
+            parts = (_DIGIT_RUN.sub(lambda d: f" {self.digits(d.group(0))} ", p) for p in m.group(0).split("."))
+            return f" {self.address_dot} ".join(" ".join(p.replace("-", " ").split()) for p in parts)
+        return _DOMAIN.sub(said, text)
 
     def read_arithmetic(self, text: str) -> str:
         """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it."""
@@ -480,10 +514,35 @@ class Spec:
         return self._local_phone.sub(local, text)
 
     def read_measures(self, text: str) -> str:
+        if self.units and self.per_word:
+            text = self._scaled_unit.sub(lambda m: f"{self.number(m.group(1))} {m.group(2)} "
+                                                   f"{self.units[m.group(3)][-1]}", text)
+            text = self._compound.sub(self.compound, text)
+            text = self._mixed_unit.sub(self.mixed_measure, text)
+            text = self._fraction_unit.sub(lambda m: self.fraction_measure(int(m.group(1)), int(m.group(2)), m.group(3))
+                                           if 0 < int(m.group(1)) < int(m.group(2)) <= 16 else m.group(0), text)
         if self.units:
             text = self._unit.sub(lambda m: self.measure(m.group(1), m.group(2)) if self.is_unit(m) else m.group(0),
                                   text)
         return text
+
+    def compound(self, m) -> str:
+        """A unit per another ("12kg/kg", "3 cc/s") or a number per a unit ("56.3 /km²")."""
+        amount, first, second = m.groups()
+        per = f"{self.per_word} {self.units[second][0]}"
+        return f"{self.measure(amount, first) if first else self.number(amount)} {per}"
+
+    def mixed_measure(self, m) -> str:
+        whole, numerator, denominator, unit = m.groups()
+        if not 0 < int(numerator) < int(denominator) <= 16:
+            return m.group(0)
+        sign = f"{self.minus} " if whole[0] in "-−" else ""
+        said = self.mixed(int(whole.lstrip("-−+")), int(numerator), int(denominator))
+        return f"{sign}{said} {self.units[unit][-1]}"
+
+    def fraction_measure(self, numerator: int, denominator: int, unit: str) -> str:
+        """A fraction of a unit ("3/4 kg")."""
+        return f"{self.fraction(numerator, denominator)} {self.units[unit][0]}"
 
     def is_unit(self, m) -> bool:
         """Whether the unit of a measure's match (group 2, after the number) stands as one: a unit written like a
@@ -497,7 +556,7 @@ class Spec:
         return len(ctx.before) > 0 and _bare(ctx.before[-1]) in self.units and ctx.before[-1][-1:].isalnum()
 
     def read_percentages(self, text: str) -> str:
-        return self._percent.sub(lambda m: f"{self.number(m.group(1))} {self.percent}", text)
+        return self._percent.sub(lambda m: f"{self.number(m.group(1), self.percent_gender)} {self.percent}", text)
 
     def mixed(self, whole: int, numerator: int, denominator: int) -> str:
         """A whole number and a fraction ("1 1/2")."""
@@ -509,6 +568,8 @@ class Spec:
 
         def said(m):
             numerator, denominator = int(m.group(1)), int(m.group(2))
+            if numerator < denominator <= self.proper_fractions_to and numerator:
+                return self.fraction(numerator, denominator)  # "31/32", "1/18"
             if not 1 < denominator <= 16 or numerator >= denominator * 4:
                 return m.group(0)
             return self.fraction(numerator, denominator)

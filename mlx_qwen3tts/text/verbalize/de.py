@@ -78,7 +78,14 @@ class German(Spec):
                   "RUB": ("Rubel", "Rubel", "Kopeke", "Kopeken"), "R$": ("Real", "Real", "Centavo", "Centavos")}
     scales = {"Mio.": ("Million", "Millionen"), "Millionen": ("Million", "Millionen"),
               "Mrd.": ("Milliarde", "Milliarden"),
-              "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend")}
+              "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend"),
+              "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden")}
+    address_dot = "Punkt"
+    per_word, proper_fractions_to, percent_gender = "pro", 99, "n"
+    # Capitalized nouns a roman numeral follows as a label, not as a ruler's number ("System V", "Teil II").
+    not_names = frozenset({"System", "Typ", "Type", "Version", "Modell", "Windows", "Klasse", "Stufe", "Phase", "Level",
+                           "Staffel", "Folge", "Gruppe", "Block", "Abschnitt", "Anlage"})
+    unit_scales = "(?i:tausend|millionen|million|milliarden|milliarde|mio\\.|mrd\\.)"
     units = {"km": ("Kilometer", "Kilometer"), "kg": ("Kilogramm", "Kilogramm"), "cm": ("Zentimeter", "Zentimeter"),
              "mm": ("Millimeter", "Millimeter"), "m": ("Meter", "Meter"), "g": ("Gramm", "Gramm"),
              "mg": ("Milligramm", "Milligramm"), "t": ("Tonne", "Tonnen"), "l": ("Liter", "Liter"),
@@ -97,11 +104,21 @@ class German(Spec):
              "GHz": ("Gigahertz", "Gigahertz"), "W": ("Watt", "Watt"), "kW": ("Kilowatt", "Kilowatt"),
              "kWh": ("Kilowattstunde", "Kilowattstunden"), "V": ("Volt", "Volt"), "A": ("Ampere", "Ampere"),
              "ha": ("Hektar", "Hektar"), "kcal": ("Kilokalorie", "Kilokalorien"),
-             "kJ": ("Kilojoule", "Kilojoule"), "PS": ("PS", "PS"), "Mbit/s": ("Megabit pro Sekunde", "Megabit pro Sekunde")}
+             "kJ": ("Kilojoule", "Kilojoule"), "PS": ("PS", "PS"), "Mbit/s": ("Megabit pro Sekunde", "Megabit pro Sekunde"),
+             "cm²": ("Quadratzentimeter", "Quadratzentimeter"), "mm²": ("Quadratmillimeter", "Quadratmillimeter"),
+             "cm³": ("Kubikzentimeter", "Kubikzentimeter"), "dm³": ("Kubikdezimeter", "Kubikdezimeter"),
+             "km³": ("Kubikkilometer", "Kubikkilometer"), "mV": ("Millivolt", "Millivolt"),
+             "mv": ("Millivolt", "Millivolt"), "kV": ("Kilovolt", "Kilovolt"), "mW": ("Milliwatt", "Milliwatt"),
+             "MW": ("Megawatt", "Megawatt"), "mA": ("Milliampere", "Milliampere"), "ft": ("Fuß", "Fuß"),
+             "mi": ("Meile", "Meilen"), "dl": ("Deziliter", "Deziliter"), "cl": ("Zentiliter", "Zentiliter"),
+             "nm": ("Nanometer", "Nanometer"), "µm": ("Mikrometer", "Mikrometer"), "hPa": ("Hektopascal",
+             "Hektopascal"), "bar": ("bar", "bar"), "EL": ("Esslöffel", "Esslöffel"), "El": ("Esslöffel", "Esslöffel"),
+             "TL": ("Teelöffel", "Teelöffel"), "Tl": ("Teelöffel", "Teelöffel"), "Min": ("Minute", "Minuten")}
     _GENDER = {"Tonne": "f", "Stunde": "f", "Minute": "f", "Sekunde": "f", "Millisekunde": "f",
                "Kilowattstunde": "f", "Kilogramm": "n", "Gramm": "n", "Milligramm": "n", "Grad Celsius": "n",
                "Grad": "n", "Kilokalorie": "f", "Kilojoule": "n", "Grad Fahrenheit": "n", "Byte": "n", "Watt": "n", "Volt": "n", "Hertz": "n",
-               "Terabyte": "n", "Gigabyte": "n", "Megabyte": "n", "Kilobyte": "n"}
+               "Terabyte": "n", "Gigabyte": "n", "Megabyte": "n", "Kilobyte": "n",
+               "Millivolt": "n", "Kilovolt": "n", "Milliwatt": "n", "Megawatt": "n", "Milliampere": "n", "Meile": "f"}
     percent = "Prozent"
     scale_nouns, scale_gender = ("Million", "Millionen", "Milliarde", "Milliarden", "Billion"), "f"
     range_word = "bis"
@@ -124,7 +141,8 @@ class German(Spec):
     number_abbreviations = {"Nr.": "Nummer", "S.": "Seite", "Abb.": "Abbildung", "Kap.": "Kapitel",
                             "Tab.": "Tabelle", "Bd.": "Band", "Abs.": "Absatz", "Art.": "Artikel", "Bsp.": "Beispiel",
                             "Tel.": "Telefon", "§": "Paragraf", "§§": "Paragrafen", "Jh.": "Jahrhundert"}
-    name_abbreviations = {"Hr.": "Herr", "Fr.": "Frau", "Dr.": "Doktor", "Prof.": "Professor", "St.": "Sankt"}
+    # "Dr." and "Prof." are titles before any word ("Dr. med.", "Dr. dao"): in the abbreviations table.
+    name_abbreviations = {"Hr.": "Herr", "Fr.": "Frau", "St.": "Sankt"}
     roman_before = ("Kapitel", "Teil", "Band", "Akt", "Buch", "Anhang", "Artikel", "Abschnitt", "Titel")
     roman_after = ("Jahrhundert", "Jahrhunderts", "Jahrtausend", "Weltkrieg", "Weltkriegs", "Jh.")
     symbols = {"±": "plus minus", "×": "mal", "→": "nach", "←": "von", "&": "und", "§": "Paragraf",
@@ -144,6 +162,8 @@ class German(Spec):
         self._word_before = re.compile(r"(\S+)\s$")
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
+        # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
+        self._day_month = re.compile(r"(?<![\w.,:])(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:]|[.,]\d)(?:\.(?=\s+[a-zäöüß]))?")
         self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
 
     def cardinal(self, n, gender=None):
@@ -163,12 +183,21 @@ class German(Spec):
     def currency_gender(self, currency, minor=False):
         return "f" if minor and currency in ("₽", "RUB") else "m"
 
+    def fraction_measure(self, numerator, denominator, unit):
+        name = self.units[unit][0]  # "1/2 l": "ein halber Liter"
+        if (numerator, denominator) == (1, 2):
+            return {"f": "eine halbe", "n": "ein halbes"}.get(self.unit_gender(unit), "ein halber") + " " + name
+        return f"{self.fraction(numerator, denominator)} {name}"
+
+    def minor_named(self, cents):
+        return cents == 1  # "zwei Pfund ein Penny": "ein" needs its noun
+
     def date(self, day, month, year):
         said = f"{self.ordinal(day, ending='r')} {self.months[month - 1]}"
         return said + (f" {self.year(year)}" if year else "")
 
     def time(self, hours, minutes, seconds):
-        said = f"{self.cardinal(hours, 'f')} Uhr"
+        said = f"{'ein' if hours == 1 else self.cardinal(hours)} Uhr"  # "ein Uhr", not "eine" (a clock)
         if seconds is not None:
             return (said + f" {self.cardinal(minutes, 'f')} Minute{'' if minutes == 1 else 'n'}"
                     f" {self.cardinal(seconds, 'f')} Sekunde{'' if seconds == 1 else 'n'}")
@@ -181,7 +210,8 @@ class German(Spec):
         if (numerator, denominator) in self.fractions:
             return self.fractions[(numerator, denominator)]
         base = self.n2w(denominator, "ordinal")[:-1]  # "dritte" -> "Drittel", "zwanzigste" -> "Zwanzigstel"
-        base = {"zweit": "halb", "dritt": "Drittel"}.get(base, base[:1].upper() + base[1:] + "el")
+        base = {"zweit": "halb" if numerator == 1 else "Halbe", "dritt": "Drittel"}.get(
+            base, base[:1].upper() + base[1:] + "el")  # "4/2": "vier Halbe"
         return f"{self.cardinal(numerator, 'n')} {base}"
 
     def roman(self, value, kind, word=""):
@@ -190,6 +220,13 @@ class German(Spec):
         if kind == "ordinal":
             return self.ordinal(value, ending="s")
         return self.cardinal(value)
+
+    def read_dates(self, text):
+        def day_month(m):  # after a label ("Seite 12.03") a section number
+            if context(m.string, m.start(), m.end()).word_before() in _LABELS | {"Abschnitt", "Kap.", "S."}:
+                return m.group(0)
+            return self.date(int(m.group(1)), int(m.group(2)), None)
+        return super().read_dates(self._day_month.sub(day_month, text))
 
     def read_times(self, text):
         text = self._time_uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),

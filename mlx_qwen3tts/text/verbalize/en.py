@@ -53,7 +53,21 @@ class English(Spec):
              "mAh": ("milliamp hour", "milliamp hours"),
              "dB": ("decibel", "decibels"), "px": ("pixel", "pixels"), "pt": ("point", "points"),
              "ha": ("hectare", "hectares"), "t": ("ton", "tons"),
-             "kcal": ("kilocalorie", "kilocalories"), "kJ": ("kilojoule", "kilojoules")}
+             "kcal": ("kilocalorie", "kilocalories"), "kJ": ("kilojoule", "kilojoules"),
+             # Units written in lower case where the case tells nothing (NeMo's "850 mhz", "870 hp").
+             "km³": ("cubic kilometer", "cubic kilometers"), "cm³": ("cubic centimeter", "cubic centimeters"),
+             "dm³": ("cubic decimeter", "cubic decimeters"), "mm²": ("square millimeter", "square millimeters"),
+             "mhz": ("megahertz", "megahertz"), "khz": ("kilohertz", "kilohertz"), "ghz": ("gigahertz", "gigahertz"),
+             "mbps": ("megabit per second", "megabits per second"), "gb": ("gigabyte", "gigabytes"),
+             "mb": ("megabyte", "megabytes"), "kb": ("kilobyte", "kilobytes"), "tb": ("terabyte", "terabytes"),
+             "nm": ("nanometer", "nanometers"), "µm": ("micrometer", "micrometers"), "lm": ("lumen", "lumens"),
+             "hp": ("horsepower", "horsepower"), "mW": ("milliwatt", "milliwatts"), "mV": ("millivolt", "millivolts"),
+             "mv": ("millivolt", "millivolts"), "kV": ("kilovolt", "kilovolts"), "MW": ("megawatt", "megawatts"),
+             "kl": ("kiloliter", "kiloliters"), "dl": ("deciliter", "deciliters"), "cl": ("centiliter", "centiliters"),
+             "cc": ("c c", "c c"), "sq mi": ("square mile", "square miles"), "sq ft": ("square foot", "square feet"),
+             "sq km": ("square kilometer", "square kilometers"), "kgf": ("kilogram force", "kilograms force"),
+             "yd": ("yard", "yards"), "gal": ("gallon", "gallons"), "qt": ("quart", "quarts"), "pa": ("pascal",
+             "pascals"), "kPa": ("kilopascal", "kilopascals"), "hPa": ("hectopascal", "hectopascals")}
     range_word = "to"
     equals = "equals"
     ip_dot = "dot"
@@ -79,11 +93,86 @@ class English(Spec):
                "~": "about"}
     fractions = {(1, 2): "one half", (1, 4): "one quarter", (3, 4): "three quarters"}
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
-    _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?::([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
+    _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
+    _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
+    _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
+    # A fraction with its denominator's ordinal ending ("1/4th").
+    _ordinal_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+    # "Mr." and "Mrs." are titles before any name, also written in lower case ("mr. dao").
+    _title = re.compile(r"(?<![\w.])([Mm]rs?)\.(?=\s\w)")
+    # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
+    _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
+    # A slash between words is said ("TCP/IP", "upgrade/update"); "and/or" is "and or".
+    _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
+    _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
+    _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
+    _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
+    _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
-    _MONTH = (r"(?!may\b)(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
+    _MONTH = (r"(?!may\b(?!,?\s\d{4}\b))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
     _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
+
+    proper_fractions_to = 99
+    address_dot = "dot"
+    per_word, unit_scales = "per", "thousand|million|billion|trillion"
+    _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
+            "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
+
+    def __init__(self):
+        super().__init__()
+        simple = [u for u in self.units if "/" not in u and " " not in u]
+        unit = "(?:" + "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)) + ")"
+        self._per_period = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
+                                      + "|".join(self._per) + r")\b")
+        # "30 miles/second": a unit written as a word per a time word.
+        self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year)\b")
+        self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
+        # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
+        self._unit_range = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[-–]\s?(?=(\d+(?:\.\d+)?)\s?(?:" + unit
+                                      + r")(?![\w/²³]))")
+
+    def read_measures(self, text):
+        text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
+                                    text)  # ".2 m": "point two meters"
+        text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
+        return self._word_per.sub(r"\1 per \2", super().read_measures(text))
+
+    def read_ranges(self, text):
+        def said(m):
+            return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
+        return super().read_ranges(self._unit_range.sub(said, text))
+
+    def read_abbreviations(self, text):
+        text = self._number_sign.sub("number ", text)  # "#7": "number seven"
+        text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
+        text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
+                                                                  else ""), text)  # its dot may end the sentence
+        return super().read_abbreviations(text)
+
+    def read_ordinals(self, text):
+        def said(m):  # an ordinal ending must fit its number: "3th" is no ordinal
+            n = int(re.sub(r"\D", "", m.group(1)))
+            fits = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+            return self.ordinal(n) if m.group(2) == fits else f"{self.cardinal(n)} {m.group(2)}"
+        text = self._quarter.sub(lambda m: f"the {self.ordinal(int(m.group(1)))} quarter of "
+                                           f"{self.year(int(m.group(2)))}", text)
+        text = self._resolution.sub(lambda m: f"{self.year(int(m.group(1)))} {m.group(2)}", text)
+        return self.ordinal_pattern.sub(said, text)
+
+    def fraction_measure(self, numerator, denominator, unit):
+        singular = self.units[unit][0]
+        return f"{self.fraction(numerator, denominator)} of {'an' if singular[0] in 'aeiou' else 'a'} {singular}"
+
+    def read_symbols(self, text):
+        def said(m):
+            words = re.split(r"\s?/\s?", m.group(0))
+            return "and or" if [w.lower() for w in words] == ["and", "or"] else " slash ".join(words)
+        return super().read_symbols(self._word_slash.sub(said, text))
+
+    def read_money(self, text):
+        text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
+        return self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
 
     def cardinal(self, n: int, gender: str = "m") -> str:
         return self.n2w(n).replace(" and ", " ").replace(",", "")
@@ -114,6 +203,10 @@ class English(Spec):
         name = "half" if denominator == 2 else self.ordinal(denominator)
         return f"{self.cardinal(numerator)} {name}{'s' if numerator > 1 else ''}"
 
+    def read_fractions(self, text):
+        text = self._ordinal_fraction.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))), text)
+        return super().read_fractions(text)
+
     def roman(self, value, kind, word=""):
         if kind == "regnal":
             return "the " + self.ordinal(value)
@@ -125,6 +218,13 @@ class English(Spec):
         return super().mixed(whole, numerator, denominator)
 
     def read_dates(self, text):
+        text = self._decade_range.sub(lambda m: m.group(1) + " to ", text)  # "1960s-80s"
+        def day_first(m):  # "15-01-2020" is written day first: read so, "the fifteenth of January twenty twenty"
+            day, month, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+            if not (12 < day <= 31 and 1 <= month <= 12):
+                return m.group(0)
+            return f"the {self.ordinal(day)} of {self.months[month - 1]} {self.year(year)}"
+        text = self._numeric_date.sub(day_first, text)
         return super().read_dates(self._decade.sub(self.decade, text))  # before "s" is read as seconds
 
     def decade(self, m):
@@ -138,7 +238,7 @@ class English(Spec):
             if minutes:
                 said += f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
             return f"{said} {m.group(3).upper()}M"
-        text = self._time_ampm.sub(ampm, text)
+        text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, text))
         return super().read_times(text)
 
     def read_written_dates(self, text):

@@ -7,7 +7,8 @@ LoRA merged). tests/reference/record_finetune_export.py loaded those exports wit
 "alice" (fixtures/finetune/export.json), with the sha256 of each export (config.json and model.safetensors).
 Here the export is rebuilt the same way and must be the recorded one bit for bit (so the recorded codes are of
 these weights; bits of Linux's CPU backend, see tests/finetuned.py), and our greedy generation with it must give
-the codes qwen-tts gave: which are the trained utterance's.
+the codes qwen-tts gave: which are the trained utterance's. (Trained on one utterance, the model says it
+whatever the text or speaker row; that qwen-tts finds the trained vector under the new name is checked apart.)
 """
 
 import json
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 
 import finetuned
+from mlx_qwen3tts.finetune import dataset
 from fixture_checkpoints import FIXTURES
 
 RECORDED = json.loads((FIXTURES / "finetune" / "export.json").read_text(encoding="utf-8"))
@@ -35,3 +37,6 @@ def test_our_export_speaks_in_qwen_tts_as_in_ours(recipe, tmp_path):
                         max_tokens=30, decode=False).codes
     assert np.array(ours).tolist() == case["codes"]  # what qwen-tts generated with the same file
     assert case["codes"] == case["trained_codes"]  # and it is the trained utterance (qwen-tts learned it too)
+    trained = dataset.load(tmp_path / "one").items[0].speaker_vector  # float32; stored in the checkpoint's bf16
+    assert np.array_equal(np.array(mx.array(trained).astype(mx.bfloat16).astype(mx.float32)),
+                          np.array(case["speaker_vector"], np.float32))  # qwen-tts reads alice as the trained vector

@@ -3,7 +3,7 @@
 The checkpoints are tests/finetuned.py's (the base-0b6 fixture trained on one utterance and exported as speaker
 "alice", merged). qwen-tts loads each as a CustomVoice model with `Qwen3TTSModel.from_pretrained` and generates
 the utterance greedily (do_sample=False, subtalker_dosample=False) with the new speaker; the codes it gives, the
-utterance's own codes and the sha256 of the export's config.json and model.safetensors go to
+utterance's own codes, the speaker vector qwen-tts reads for "alice", and the sha256 of the export's config.json and model.safetensors go to
 tests/fixtures/finetune/export.json.
 From the repository root:
     PYTHONPATH=. .venv/bin/python tests/finetuned.py /tmp/finetuned       # our package builds the exports
@@ -29,10 +29,13 @@ RECIPES = ("full", "lora-merged")
 MAX_NEW_TOKENS = 30
 
 
-def spoken_codes(ckpt: Path, speaker: str, text: str, language: str) -> list:
-    """The codes qwen-tts generates greedily with `speaker` (captured from the model's generate)."""
+def spoken(ckpt: Path, speaker: str, text: str, language: str) -> tuple:
+    """(the codes qwen-tts generates greedily with `speaker`, captured from the model's generate; the speaker
+    vector it reads for that name: its `spk_id` row of the talker's codec embedding)."""
     tts = Qwen3TTSModel.from_pretrained(str(ckpt), device_map="cpu", dtype=torch.float32)
     assert tts.model.tts_model_type == "custom_voice" and speaker in tts.get_supported_speakers()
+    row = tts.model.config.talker_config.spk_id[speaker]
+    vector = tts.model.talker.get_input_embeddings().weight[row].detach().tolist()
     generate, captured = tts.model.generate, []
 
     def wrapped(**kwargs):
@@ -43,7 +46,7 @@ def spoken_codes(ckpt: Path, speaker: str, text: str, language: str) -> list:
     tts.model.generate = wrapped
     tts.generate_custom_voice(text, speaker=speaker, language=language, do_sample=False,
                               subtalker_dosample=False, max_new_tokens=MAX_NEW_TOKENS)
-    return captured[0].to(torch.int32).tolist()
+    return captured[0].to(torch.int32).tolist(), vector
 
 
 def record(folder: Path) -> dict:
@@ -52,12 +55,13 @@ def record(folder: Path) -> dict:
     speaker = next(iter(json.loads((ckpt / "config.json").read_text())["talker_config"]["spk_id"]))
     item = json.loads((data / "items.jsonl").read_text().splitlines()[0])
     trained = load_file(str(data / "codes.safetensors"))[item["id"]]
+    codes, vector = spoken(ckpt, speaker, item["text"], item["language"])
     digest = hashlib.sha256()
     for name in ("config.json", "model.safetensors"):  # as tests/finetuned.py's weights_sha256
         digest.update((ckpt / name).read_bytes())
     return {"sha256": digest.hexdigest(), "speaker": speaker,
             "text": item["text"], "language": item["language"], "trained_codes": trained.tolist(),
-            "codes": spoken_codes(ckpt, speaker, item["text"], item["language"])}
+            "codes": codes, "speaker_vector": vector}
 
 
 def main() -> None:

@@ -8,7 +8,8 @@ text projection, 28 layers, codec embedding and head) and the code predictor. Th
 codec are not in a training step: `prepare` computed their outputs once.
 
 Per method, bytes held through a step:
-- full fp32: weights 4, gradients 4, AdamW's two moments 8 (per trained parameter), activations in float32;
+- full fp32: weights 4, gradients 4, AdamW's two moments 8 (per trained parameter: all but the text embedding,
+  which training keeps frozen, as `mlx_qwen3tts.finetune.train.shape_for` leaves it), activations in float32;
 - full bf16: weights 2, gradients 2, moments 4 (MLX's AdamW keeps its state in the parameter's dtype);
 - lora: the base in bf16 (2 a parameter, no gradients); rank-`rank` adapters (A: in x r, B: r x out) on
   every attention and MLP projection of both transformers, trained in float32 (4 + 4 + 8 a parameter);
@@ -32,6 +33,7 @@ from benchmarks.checkpoints import model_config  # noqa: E402  (puts the package
 import mlx.nn as nn  # noqa: E402
 from mlx.utils import tree_flatten  # noqa: E402
 
+from mlx_qwen3tts.finetune.train import shape_for  # noqa: E402
 from mlx_qwen3tts.model.config import ModelConfig  # noqa: E402
 from mlx_qwen3tts.model.talker import Qwen3TTSModel  # noqa: E402
 
@@ -51,7 +53,9 @@ def counts(preset: str) -> dict:
     projections = [m.weight.shape for p, m in linears.items() if PROJECTION.search(p)]
     heads = sum(m.weight.size for p, m in linears.items() if "head" in p)
     params = dict(tree_flatten(model.parameters()))
+    shape_for(model, "full")  # what full fine-tuning trains
     return {"total": sum(v.size for v in params.values()),
+            "full": sum(v.size for _, v in tree_flatten(model.trainable_parameters())),
             "embeddings": sum(v.size for k, v in params.items() if "embedding" in k),
             "projections": sum(o * i for o, i in projections), "heads": heads, "projection_shapes": projections,
             "talker": config.talker_config, "predictor": config.talker_config.code_predictor_config}
@@ -79,11 +83,11 @@ def activation_bytes(c: dict, batch: int, seconds: float, text_tokens: int, dtyp
 
 def methods(c: dict, rank: int) -> dict:
     """Method -> (trained parameters, bytes of weights, gradients, optimizer state, activation dtype bytes)."""
-    n = c["total"]
+    n, f = c["total"], c["full"]
     lora = sum(rank * (i + o) for o, i in c["projection_shapes"])
     quantized = c["projections"] + c["heads"]
     qlora_base = quantized * 4.5 / 8 + (n - quantized) * 2
-    return {"full fp32": (n, 4 * n, 4 * n, 8 * n, 4), "full bf16": (n, 2 * n, 2 * n, 4 * n, 2),
+    return {"full fp32": (f, 4 * n, 4 * f, 8 * f, 4), "full bf16": (f, 2 * n, 2 * f, 4 * f, 2),
             "lora": (lora, 2 * n + 4 * lora, 4 * lora, 8 * lora, 2),
             "qlora": (lora, qlora_base + 4 * lora, 4 * lora, 8 * lora, 2)}
 

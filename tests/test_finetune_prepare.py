@@ -6,6 +6,7 @@ an interrupted run resumed without redoing what was done."""
 
 import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -307,7 +308,8 @@ def test_resampling_is_the_cloning_paths(tmp_path):
 
 def test_the_memory_table_in_the_docs_is_the_benchmarks_output():
     """docs/finetune.md's table is what `python -m benchmarks.finetune_memory` prints, and its arithmetic holds:
-    full fp32 keeps 16 bytes a parameter and the text embedding is 151,936 x 2048 in both sizes."""
+    full fp32 keeps 4 bytes a weight and 12 (gradient, two moments) a trained parameter, which are all but the
+    text embedding (151,936 x 2048 in both sizes), frozen as training leaves it."""
     from benchmarks import finetune_memory
 
     args = finetune_memory.argparse.Namespace(batch_size=4, seconds=10.0, text_tokens=30, rank=8)
@@ -317,7 +319,31 @@ def test_the_memory_table_in_the_docs_is_the_benchmarks_output():
     for preset in ("0.6B", "1.7B"):
         c = finetune_memory.counts(preset)
         n, w, g, o, _ = finetune_memory.methods(c, 8)["full fp32"]
-        assert w + g + o == 16 * n and c["embeddings"] > 151936 * 2048
+        assert w == 4 * c["total"] and g + o == 12 * n and n == c["total"] - 151936 * 2048
+
+
+def test_the_docs_batch_of_one_totals_are_the_benchmarks():
+    from benchmarks import finetune_memory
+
+    rows = finetune_memory.table(finetune_memory.argparse.Namespace(batch_size=1, seconds=10.0, text_tokens=30,
+                                                                    rank=8))
+    totals = [float(re.search(r"\| ([\d.]+) GB \| [^|]+ \|$", row).group(1)) for row in rows[2:]]
+    said = re.search(r"`--batch-size 1` the totals fall to ([\d., and]+) GB \(0\.6B\) and ([\d., and]+) GB \(1\.7B\)",
+                     " ".join((REPO / "docs" / "finetune.md").read_text(encoding="utf-8").split()))
+    numbers = [float(x) for x in re.findall(r"[\d.]+\d", said.group(1) + " " + said.group(2))]
+    assert numbers == totals
+
+
+def test_full_fine_tuning_trains_all_but_the_text_embedding(tmp_path):
+    """What the table counts as trained for full fine-tuning (`shape_for`): on the tiny base-0b6 as `load_base`
+    shapes it, every talker parameter but the text embedding."""
+    from mlx.utils import tree_flatten
+    from mlx_qwen3tts.finetune.train import load_base
+
+    talker = load_base(checkpoint_dir("base-0b6", tmp_path), "full").model.talker
+    trained = sum(v.size for _, v in tree_flatten(talker.trainable_parameters()))
+    total = sum(v.size for _, v in tree_flatten(talker.parameters()))
+    assert trained == total - talker.model.text_embedding.weight.size
 
 
 def test_a_dataset_is_written_all_at_once_and_never_over_a_folder_it_was_not_told_to_replace(tmp_path):

@@ -2,8 +2,9 @@
 
 The recorder collated two clips of different lengths with the official script's `TTSDataset.collate_fn` and
 scored them with qwen-tts's own modules under the corrected alignment (one shift for the talker, the previous
-position's hidden and head i on codebook i + 1 for the code predictor), then took one torch AdamW step. Here: our
-collate lays out the same ids, our loss and gradients equal theirs, and our AdamW step equals torch's.
+position's hidden and head i on codebook i + 1 for the code predictor), then took one torch AdamW step, on base-0b6
+and base-1b7 (whose code predictor reads the talker's hidden through `small_to_mtp_projection`; its gradient and
+step are recorded too). Here, for each: our collate lays out the same ids, our loss and gradients equal theirs, and our AdamW step equals torch's.
 """
 
 import json
@@ -24,15 +25,20 @@ training = sys.modules["mlx_qwen3tts.finetune.train"]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "finetune"
 
 
-@pytest.fixture(scope="module")
-def ref():
-    return dict(np.load(FIXTURES / "reference.npz")), json.loads((FIXTURES / "cases.json").read_text())
+CASES = json.loads((FIXTURES / "cases.json").read_text())
+
+
+@pytest.fixture(scope="module", params=CASES["checkpoints"])
+def ref(request):
+    """(recorded arrays, the recorded settings with `recorded` this checkpoint's names, the checkpoint's name)."""
+    name = request.param
+    return dict(np.load(FIXTURES / f"{name}.npz")), {**CASES, "recorded": CASES["recorded"][name]}, name
 
 
 @pytest.fixture(scope="module")
 def setup(ref, tmp_path_factory):
-    arrays, cases = ref
-    base = training.load_base(checkpoint_dir(cases["checkpoint"], Path(tmp_path_factory.getbasetemp())), "full")
+    arrays, cases, name = ref
+    base = training.load_base(checkpoint_dir(name, Path(tmp_path_factory.getbasetemp())), "full")
     items = [Item(id=str(i), text=text, language=cases["language"], codes=arrays[f"codes/{i}"],
                   speaker_vector=arrays["speakers"][i]) for i, text in enumerate(cases["texts"])]
     examples = [objective.example(item, base.tokenizer, base.config) for item in items]
@@ -41,7 +47,7 @@ def setup(ref, tmp_path_factory):
 
 
 def test_collated_ids_equal_the_official_collate(ref, setup):
-    arrays, _ = ref
+    arrays, _, _ = ref
     _, examples, batch = setup
     ids, codes = arrays["batch/input_ids"], arrays["batch/codec_ids"]
     text_mask, codec_mask = arrays["batch/text_embedding_mask"][..., 0], arrays["batch/codec_embedding_mask"][..., 0]
@@ -64,14 +70,14 @@ def test_collated_ids_equal_the_official_collate(ref, setup):
 
 
 def test_loss_equals_qwen_tts_modules_under_the_corrected_alignment(ref, setup):
-    arrays, cases = ref
+    arrays, cases, _ = ref
     base, _, batch = setup
     ours = [float(v) for v in objective.loss(base.model.talker, batch, cases["predictor_weight"])]
     assert np.abs(np.array(ours) - arrays["losses"]).max() <= 1e-4, (ours, arrays["losses"])
 
 
 def test_gradients_equal_torch(ref, setup):
-    arrays, cases = ref
+    arrays, cases, _ = ref
     base, _, batch = setup
     talker = base.model.talker
     grad = nn.value_and_grad(talker, lambda: objective.loss(talker, batch, cases["predictor_weight"]))()[1]
@@ -85,7 +91,7 @@ def test_gradients_equal_torch(ref, setup):
 def test_one_adamw_step_equals_torch(ref):
     """Given torch's gradients, our optimizer (as training makes it) updates every recorded weight as torch's
     AdamW did, to 1e-5."""
-    arrays, cases = ref
+    arrays, cases, _ = ref
     adam = cases["adamw"]
     names = cases["recorded"]
     params = {n.replace(".", "/"): mx.array(arrays[f"before/{n}"]) for n in names}
@@ -100,7 +106,7 @@ def test_one_adamw_step_equals_torch(ref):
                                        objective.Alignment(sub_label_shift=1)], ids=["double shift", "leaked hidden",
                                                                                      "shifted sub-labels"])
 def test_the_official_scripts_alignments_do_not_match(ref, setup, alignment):
-    arrays, cases = ref
+    arrays, cases, _ = ref
     base, examples, _ = setup
     batch = objective.collate(examples, base.config.talker_config.codec_eos_token_id, alignment)
     ours = np.array([float(v) for v in objective.loss(base.model.talker, batch, cases["predictor_weight"])])

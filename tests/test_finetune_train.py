@@ -19,24 +19,12 @@ from safetensors.numpy import load_file
 import mlx_qwen3tts
 from mlx_qwen3tts.finetune import dataset, export, objective, train
 from mlx_qwen3tts.finetune.train import Options, check_memory, load_base
-from mlx_qwen3tts.model.sampling_config import SamplingConfig
-from mlx_qwen3tts.request import Request
-from mlx_qwen3tts.voices import Voice
 from fixture_checkpoints import checkpoint_dir
+from finetuned import ONE, sampled_item
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIPS = [("Hello there, world.", "english", 10), ("A second clip, somewhat longer.", "english", 14),
          ("Third.", "auto", 6)]
-ONE = ("Say it once.", "english", 8)
-
-
-def sampled_item(tts, text, language, frames, seed) -> dataset.Item:
-    vector = np.random.default_rng(seed).standard_normal(tts.model.talker.codec_head.weight.shape[1])
-    vector = vector.astype(np.float32)
-    request = Request(text=text, deltas=None, voice=Voice(xvector=mx.array(vector)), language=language,
-                      text_mode="non-streaming", sampling=SamplingConfig(), seed=seed, max_frames=frames, guard=False)
-    codes = np.concatenate([f.codes for f in tts.loop.frames(request)])
-    return dataset.Item(id=f"clip{seed}", text=text, language=language, codes=codes, speaker_vector=vector)
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,8 @@ The official collate lives in the Qwen3-TTS repository (finetuning/dataset.py), 
 folder holding it (a checkout of github.com/QwenLM/Qwen3-TTS, finetuning/) as --official; it is imported as is.
 Run in the torch environment from the repository root:
     /work/venvs/ref/bin/python tests/reference/record_finetune.py --official QWEN3_TTS/finetuning
-Writes tests/fixtures/finetune/reference.npz and cases.json.
+Writes tests/fixtures/finetune/<checkpoint>.npz for base-0b6 and base-1b7 (whose code predictor reads the talker
+hidden through `small_to_mtp_projection`), and cases.json.
 
 Corrected alignment (issue 64; QwenLM/Qwen3-TTS #179, #371, PR #278): the talker loss is the official
 `talker(..., labels=codec_0_labels).loss` (HF's causal loss: logits at a position scored on the next label, once);
@@ -36,7 +37,7 @@ sys.path.insert(0, str(HERE.parent))
 from fixture_checkpoints import checkpoint_dir  # noqa: E402
 
 OUT = HERE.parent / "fixtures" / "finetune"
-CHECKPOINT = "base-0b6"
+CHECKPOINTS = ("base-0b6", "base-1b7")
 CLIPS = [{"text": "Hello there, world.", "frames": 7, "f0": 140.0},
          {"text": "Fine-tuning, a second clip.", "frames": 11, "f0": 210.0}]
 PREDICTOR_WEIGHT = 0.3
@@ -46,6 +47,9 @@ RECORDED = ("talker.model.layers.0.self_attn.q_proj.weight", "talker.model.layer
             "talker.codec_head.weight", "talker.model.codec_embedding.weight",
             "talker.text_projection.linear_fc2.bias", "talker.code_predictor.lm_head.3.weight",
             "talker.code_predictor.model.layers.0.self_attn.k_norm.weight")
+# the 1.7B's code predictor is narrower than its talker: the projection between them is recorded too
+PROJECTION = ("talker.code_predictor.small_to_mtp_projection.weight",
+              "talker.code_predictor.small_to_mtp_projection.bias")
 
 
 def reference_audio(path: Path, f0: float, seconds: float = 1.0, rate: int = 24000):
@@ -88,17 +92,9 @@ def losses(model, batch):
     return out.loss + PREDICTOR_WEIGHT * predictor, out.loss, predictor, speaker
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--official", type=Path, required=True, help="the folder of the official finetuning/dataset.py")
-    ap.add_argument("--out", type=Path, default=OUT)
-    args = ap.parse_args()
-    sys.path.insert(0, str(args.official))
-    from dataset import TTSDataset  # the official collate
-
-    torch.manual_seed(0)
-    tmp = Path(tempfile.mkdtemp())
-    folder = checkpoint_dir(CHECKPOINT, tmp)
+def record(name: str, TTSDataset, tmp: Path, out: Path) -> list:
+    """Record `name`'s batch, losses, gradients and AdamW step as out/<name>.npz; the recorded parameter names."""
+    folder = checkpoint_dir(name, tmp)
     tts = Qwen3TTSModel.from_pretrained(str(folder), device_map="cpu", dtype=torch.float32)
     config = AutoConfig.from_pretrained(str(folder))
     rng = np.random.default_rng(0)
@@ -113,29 +109,44 @@ def main():
     model.train()
     loss, talker_ce, predictor_ce, speaker = losses(model, batch)
     params = {f"talker.{k}": p for k, p in model.talker.named_parameters() if not k.startswith("model.text_embedding")}
+    recorded = RECORDED + tuple(k for k in PROJECTION if k in params)
     optimizer = torch.optim.AdamW(list(params.values()), lr=LR, weight_decay=WEIGHT_DECAY)
     optimizer.zero_grad()
     loss.backward()
-    grads = {k: params[k].grad.detach().clone() for k in RECORDED}
-    before = {k: params[k].detach().clone() for k in RECORDED}
+    grads = {k: params[k].grad.detach().clone() for k in recorded}
+    before = {k: params[k].detach().clone() for k in recorded}
     optimizer.step()
-    rows = {k: recorded_rows(grads[k]) for k in RECORDED}
-    record = {f"batch/{k}": v.numpy() for k, v in batch.items() if k != "ref_mels"}
-    record.update({f"rows/{k}": v for k, v in rows.items()})
-    record.update({f"codes/{i}": np.array(item["audio_codes"], np.int32) for i, item in enumerate(items)})
-    record["speakers"] = speaker.numpy().astype(np.float32)
-    record.update({f"grad/{k}": v.numpy()[rows[k]] for k, v in grads.items()})
-    record.update({f"before/{k}": v.numpy()[rows[k]] for k, v in before.items()})
-    record.update({f"after/{k}": params[k].detach().numpy()[rows[k]] for k in RECORDED})
-    record["losses"] = np.array([loss.item(), talker_ce.item(), predictor_ce.item()], np.float64)
+    rows = {k: recorded_rows(grads[k]) for k in recorded}
+    arrays = {f"batch/{k}": v.numpy() for k, v in batch.items() if k != "ref_mels"}
+    arrays.update({f"rows/{k}": v for k, v in rows.items()})
+    arrays.update({f"codes/{i}": np.array(item["audio_codes"], np.int32) for i, item in enumerate(items)})
+    arrays["speakers"] = speaker.numpy().astype(np.float32)
+    arrays.update({f"grad/{k}": v.numpy()[rows[k]] for k, v in grads.items()})
+    arrays.update({f"before/{k}": v.numpy()[rows[k]] for k, v in before.items()})
+    arrays.update({f"after/{k}": params[k].detach().numpy()[rows[k]] for k in recorded})
+    arrays["losses"] = np.array([loss.item(), talker_ce.item(), predictor_ce.item()], np.float64)
+    np.savez_compressed(out / f"{name}.npz", **arrays)
+    print(name, "losses", arrays["losses"])
+    return list(recorded)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--official", type=Path, required=True, help="the folder of the official finetuning/dataset.py")
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    sys.path.insert(0, str(args.official))
+    from dataset import TTSDataset  # the official collate
+
+    torch.manual_seed(0)
     args.out.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out / "reference.npz", **record)
-    cases = {"checkpoint": CHECKPOINT, "texts": [c["text"] for c in CLIPS], "language": "auto",
-             "predictor_weight": PREDICTOR_WEIGHT, "adamw": {"lr": LR, "weight_decay": WEIGHT_DECAY, "betas": [0.9, 0.999],
-                                                             "eps": 1e-8},
-             "recorded": list(RECORDED), "qwen_tts": "0.1.1", "torch": torch.__version__}
+    with tempfile.TemporaryDirectory() as tmp:
+        recorded = {name: record(name, TTSDataset, Path(tmp), args.out) for name in CHECKPOINTS}
+    cases = {"checkpoints": list(CHECKPOINTS), "texts": [c["text"] for c in CLIPS], "language": "auto",
+             "predictor_weight": PREDICTOR_WEIGHT,
+             "adamw": {"lr": LR, "weight_decay": WEIGHT_DECAY, "betas": [0.9, 0.999], "eps": 1e-8},
+             "recorded": recorded, "qwen_tts": "0.1.1", "torch": torch.__version__}
     (args.out / "cases.json").write_text(json.dumps(cases, indent=1))
-    print("losses", record["losses"])
 
 
 if __name__ == "__main__":

@@ -213,3 +213,44 @@ def test_a_failing_error_path_closes_the_session_with_a_reason(caplog):
         asyncio.run(asyncio.wait_for(session.run(None), 10))
     assert ws.closed[0] == 1011 and session.id in ws.closed[1]
     assert any(session.id in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+class SlowTextDialect(FailingDialect):
+    """Streamed text whose handling blocks the event loop (a busy machine); records each pause it is told of."""
+
+    def __init__(self, session):
+        super().__init__(session)
+        self.texts, self.pauses = [], []
+
+    def open(self):
+        return bool(self.texts)
+
+    def taking(self):
+        return bool(self.texts)
+
+    def pause(self):
+        self.pauses.append(len(self.texts))
+
+    async def handle(self, message):
+        if message["type"] == "text":
+            time.sleep(0.3)  # longer than the pause: the handling, not the client, took the time
+            self.texts.append(message["text"])
+        return message["type"] != "end"
+
+
+def test_a_message_sent_before_the_pause_ends_is_read_before_the_pause_fires():
+    """Text sent back to back is one stretch however long the server takes to handle each piece: the pause counts
+    from the end of a message's handling, and a message already on its way is read before a timer fires."""
+
+    class Socket(FakeSocket):
+        async def receive(self):
+            await asyncio.sleep(0.02)  # as a real socket's bytes, the next message comes some turns of the loop later
+            return await super().receive()
+
+    server = FakeServer()
+    server.limits = Limits(ws_pause_seconds=0.1)
+    ws = Socket([json.dumps({"type": "text", "text": w}) for w in ("Through ", "the ", "balancer.")]
+                + [json.dumps({"type": "end"})])
+    session = new_session(server, ws, SlowTextDialect)
+    asyncio.run(asyncio.wait_for(session.run(None), 10))
+    assert session.dialect.texts == ["Through ", "the ", "balancer."] and session.dialect.pauses == []

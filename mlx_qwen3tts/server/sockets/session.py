@@ -36,6 +36,7 @@ from ..params import socket_message
 
 log = logging.getLogger("mlx_qwen3tts.server")
 CLOSE_WAIT_S = 2.0  # a close frame to a client that reads nothing is not waited on for longer
+MESSAGE_IN_FLIGHT_SECONDS = 0.05  # the least a timer waits for a message: one sent before it fired is read first
 
 
 class Ended(Exception):
@@ -267,13 +268,15 @@ class Session:
         try:
             while True:
                 if raw is not None:
-                    self.heard = time.monotonic()
                     if not await self.guarded(self.message, raw):
                         return
+                    # Counted from the message's end: on a busy machine its handling is no pause of the client's.
+                    self.heard = time.monotonic()
                 raw = None
                 seconds, expired = self.waiting()
                 receiving = receiving or asyncio.ensure_future(self.ws.receive())
-                done, _ = await asyncio.wait({receiving}, timeout=max(seconds, 0.0))
+                # A message already on its way is read before any timer fires (a few turns of the loop carry it).
+                done, _ = await asyncio.wait({receiving}, timeout=max(seconds, MESSAGE_IN_FLIGHT_SECONDS))
                 if not done:
                     if expired is not None:
                         await self.guarded(expired)

@@ -4,8 +4,6 @@ and kept beside its audio in the work folder so a resumed run keeps them. Times 
 
 from dataclasses import dataclass
 
-from ..aligner.written import as_written
-
 
 @dataclass
 class WordTimer:
@@ -21,6 +19,8 @@ class WordTimer:
     def times(self, audio, rate: int, segment) -> list:
         """[[word, start_s, end_s], ...] of `segment.shown` (as written), its spoken form (`segment.text`) in `audio`
         (mono, at `rate`)."""
+        from ..aligner.written import as_written  # here: the aligner's package loads MLX (--help must not)
+
         if not audio.shape[0] or not any(ch.isalnum() for ch in segment.text):
             return []
         words = as_written(segment.shown, self.aligner.align(audio, rate, segment.text, self.language), self.language)

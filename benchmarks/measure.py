@@ -115,8 +115,9 @@ def component_pass(tts, text: str, frames: int) -> dict:
     state, moving = store.state, mx.ones((1,), dtype=mx.bool_)
     mx.eval(state)
     talker_times, cp_times = [], []
+    shape = store.row_shape
     for step in range(frames):
-        text_vector = mx.zeros((1, 1, store.hidden), store.dtype) if step == 0 else row.track(step - 1)
+        text_vector = mx.zeros((1, 1, shape.hidden), shape.dtype) if step == 0 else row.track(step - 1)
         tic = _now()
         logits, hidden, keys, values = graphs.forward(state, text_vector)
         mx.eval(logits, hidden, keys, values)

@@ -48,7 +48,7 @@ def frame_split(tts, sampled: bool, rows: int = 1) -> dict:
     store.make_room(1)
     sampling = tts.sampling if sampled else replace(tts.sampling, temperature=0.0, cp_temperature=0.0)
     settings = row_settings([sampling] * rows)
-    text, moving = mx.zeros((rows, 1, store.hidden), store.dtype), mx.ones((rows,), mx.bool_)
+    text, moving = mx.zeros((rows, 1, store.row_shape.hidden), store.row_shape.dtype), mx.ones((rows,), mx.bool_)
     mx.eval(store.state, settings, text, moving)
     mx.eval(graphs.step[sampled](store.state, settings, text, moving))  # traced: counts see the steady graph
     logits, hidden, keys, values = graphs.forward(store.state, text)

@@ -139,7 +139,7 @@ def test_frame_matmuls_on_the_metal_branches(load_tiny, gpu_paths):
         store = RowStore(talker, graphs.vocab)
         store.slots = [None]
         store.make_room(1)
-        text = mx.zeros((1, 1, store.hidden), store.dtype)
+        text = mx.zeros((1, 1, store.row_shape.hidden), store.row_shape.dtype)
         mx.eval(store.state, text)
         graph = kinds(*graphs.forward(store.state, text))
     assert graph["Matmul"] == 4 * len(talker.model.layers) + 1
@@ -169,7 +169,7 @@ def test_kv_capacity_growth_traces_nothing_new(load_tiny):
     store.make_room(1)
     mx.random.seed(5)
     state = store.state._replace(x=mx.random.normal(store.state.x.shape), lengths=mx.array([3], mx.int32))
-    text, moving = mx.zeros((1, 1, store.hidden), store.dtype), mx.ones((1,), mx.bool_)
+    text, moving = mx.zeros((1, 1, store.row_shape.hidden), store.row_shape.dtype), mx.ones((1,), mx.bool_)
     settings = store.settings()[0]
     codes, _ = graphs.step[False](state, settings, text, moving)
     mx.eval(codes)

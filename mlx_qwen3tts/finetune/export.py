@@ -36,7 +36,7 @@ def export(run, speaker, out, merge: bool = False) -> Path:
 
     run, out = Path(run), Path(out)
     if os.path.lexists(out):
-        raise InputError(f"{out} exists: export writes a new checkpoint folder; choose another name", field="out")
+        raise InputError(f"{out} exists: export writes a new checkpoint folder; choose another {{out}}", field="out")
     if not all((run / name).exists() for name in ("state.json", "weights.safetensors", "speakers.safetensors")):
         raise ValueError(f"{run} holds no trained run (no checkpoint yet): train into it first")
     settings = resume_options(run)

@@ -13,7 +13,7 @@ day or a year (06-15, 08/2015: a count is never written 08) or in a day-month-ye
 
 import pytest
 
-from test_reading_e2e import dry_run, folded
+from test_reading_ru_cjk import read_in_python, read_on_the_command_line
 
 # (language, written, words that must be said, words that must not) - what today's main says wrong in must_not
 CASES = [
@@ -40,22 +40,9 @@ CASES = [
 
 @pytest.mark.parametrize("language, written, must, must_not", CASES, ids=[c[1][:20] for c in CASES])
 def test_each_class_is_read_right_in_python(language, written, must, must_not):
-    from mlx_qwen3tts.text import spoken
-    from mlx_qwen3tts.text.normalize import normalize
-
-    for said in (spoken(written, language), normalize(written, language)):
-        assert all(folded(word) in folded(said) for word in must), said
-        assert not any(word in said for word in must_not), said
+    read_in_python(language, written, must, must_not)
 
 
 @pytest.mark.parametrize("language", sorted({c[0] for c in CASES}))
 def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
-    cases = [c for c in CASES if c[0] == language]
-    source = tmp_path / "cases.txt"  # one paragraph a case
-    source.write_text("\n\n".join(written for _, written, _, _ in cases) + "\n", encoding="utf-8")
-    rc, lines, err = dry_run("--text-file", source, "--language", language)
-    assert rc == 0, err
-    said = " ".join(lines)
-    for _, written, must, must_not in cases:
-        assert all(folded(word) in folded(said) for word in must), (written, said)
-        assert not any(word in said for word in must_not), (written, said)
+    read_on_the_command_line(tmp_path, [c for c in CASES if c[0] == language], language)

@@ -72,8 +72,8 @@ AUTO = [  # (written, must, must_not)
 ]
 
 
-@pytest.mark.parametrize("language, written, must, must_not", CASES, ids=[c[1][:30] for c in CASES])
-def test_each_class_is_read_right_in_python(language, written, must, must_not):
+def read_in_python(language, written, must, must_not):
+    """`spoken` and `normalize` both say every word of `must` and none of `must_not`."""
     from mlx_qwen3tts.text import spoken
     from mlx_qwen3tts.text.normalize import normalize
 
@@ -82,10 +82,10 @@ def test_each_class_is_read_right_in_python(language, written, must, must_not):
         assert not any(word in said for word in must_not), said
 
 
-@pytest.mark.parametrize("language", sorted({c[0] for c in CASES}))
-def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
-    cases = [c for c in CASES if c[0] == language]
-    source = tmp_path / "cases.txt"  # one paragraph a case
+def read_on_the_command_line(tmp_path, cases, language):
+    """`--dry-run` of `cases` (language, written, must, must_not), one paragraph a case, says each case's `must`
+    and none of its `must_not`."""
+    source = tmp_path / "cases.txt"
     source.write_text("\n\n".join(written for _, written, _, _ in cases) + "\n", encoding="utf-8")
     rc, lines, err = dry_run("--text-file", source, "--language", language)
     assert rc == 0, err
@@ -93,6 +93,16 @@ def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
     for _, written, must, must_not in cases:
         assert all(folded(word) in folded(said) for word in must), (written, said)
         assert not any(word in said for word in must_not), (written, said)
+
+
+@pytest.mark.parametrize("language, written, must, must_not", CASES, ids=[c[1][:30] for c in CASES])
+def test_each_class_is_read_right_in_python(language, written, must, must_not):
+    read_in_python(language, written, must, must_not)
+
+
+@pytest.mark.parametrize("language", sorted({c[0] for c in CASES}))
+def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
+    read_on_the_command_line(tmp_path, [c for c in CASES if c[0] == language], language)
 
 
 @pytest.mark.parametrize("written, must, must_not", AUTO, ids=[c[0][:24] for c in AUTO])

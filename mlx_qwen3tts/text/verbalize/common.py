@@ -398,8 +398,9 @@ class Spec:
         return electronic.read_hosts(self.code, text, self.digits, self.is_abbreviation)
 
     def is_abbreviation(self, written: str) -> bool:
-        return any(written in table or written.lower() in table for table in
-                   (self.abbreviations, self.number_abbreviations, self.name_abbreviations, ABBREVIATIONS.get(self.code, {})))
+        tables = (self.abbreviations, self.number_abbreviations, self.name_abbreviations,
+                  ABBREVIATIONS.get(self.code, {}))
+        return any(written in table or written.lower() in table for table in tables)
 
     def read_arithmetic(self, text: str) -> str:
         """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it."""

@@ -1,15 +1,17 @@
-"""Web and e-mail addresses, handles, host and file names as their languages' text-normalization standards say them
-(NeMo text processing's electronic grammars): a scheme spelled and its "://" said ("H T T P S colon slash slash"),
-"www" spelled, every symbol by its word in the language (data/electronic.tsv: ".", "/", "@", ":", "-", "_", "?",
-"=" ...), a run of digits one digit at a time, the names between as written. `read` finds the addresses written
-with a scheme, "www.", an "@" or a handle; `read_hosts` the bare host names ("nvidia.com/drivers"), which only a language's reader can tell from an abbreviation ("sig.ra", "dott.ssa")."""
+"""Web and e-mail addresses, handles and host names as their languages' text-normalization standards say them (NeMo
+text processing's electronic grammars): a scheme spelled and its "://" said ("H T T P S colon slash slash"), "www"
+spelled, every symbol by its word in the language (data/electronic.tsv: ".", "/", "@", ":", "-", "_", "?", "=" ...),
+a run of digits one digit at a time, the names between as written. `read` finds the addresses written with a
+scheme, "www.", an "@" or a handle; `read_hosts` the bare host names ("nvidia.com/drivers"), which only a language's
+reader can tell from an abbreviation ("sig.ra", "dott.ssa"); `read_cards` a card number after a cue."""
 
 import re
 from functools import lru_cache
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
-_CHARS = r"[^\s<>\"'()\[\]«»‹›„“”‘’「」『』（）]*[^\s<>\"'()\[\]«»‹›„“”‘’「」『』（）.,;:!?。、]"
+_NOT = r"\s<>\"'()\[\]«»‹›„“”‘’「」『』（）"  # what ends an address: a space, a bracket, a quote
+_CHARS = "[^" + _NOT + "]*[^" + _NOT + ".,;:!?。、]"
 _START = r"(?:(?:https?|ftp)://|file:///?|www\.)"
 _URL = re.compile(r"<(" + _START + _CHARS + r")>|(?<![\w@/])(" + _START + _CHARS + ")", re.I)
 _ADDRESS = r"[^\W_][\w.!#$%&'*+=?^`{|}~-]*@[\w-]+(?:\.[\w-]+)+(?:/(?:" + _CHARS + r")?)?"
@@ -68,7 +70,7 @@ def say(lang: str, written: str, digits) -> str:
 
 def read(lang: str, text: str, digits) -> str:
     """Web addresses (a scheme or "www."), e-mail addresses and handles in `text`, said."""
-    if "www" in text.lower() or "://" in text or ":///" in text:
+    if "www" in text.lower() or "://" in text:
         text = _URL.sub(lambda m: say(lang, m.group(1) or m.group(2), digits), text)
     if "@" in text:
         text = _EMAIL.sub(lambda m: say(lang, m.group(1) or m.group(2), digits), text)
@@ -100,7 +102,7 @@ def is_host(lang: str, name: str, last: str, path: str) -> bool:
     """Whether a word with dots is a host name: a path follows it ("comdailynews.ab/sm"), its last label is a known
     domain (data/domains.txt: "nvidia.com") or a file type the language reads ("ciao.html" in Italian), or two or
     three lower-case letters, no file type (data/file_types.txt), after a name of four characters or more with a
-    letter ("test.abc"; not "main.c", "notes.txt", "z.B", "1.de")."""
+    letter ("test.abc"; not "main.c", "notes.txt", "z.B", "2.ab")."""
     if path or last in _names("domains.txt") or last in words(lang):
         return True
     first = name.split(".")[0]
@@ -109,7 +111,7 @@ def is_host(lang: str, name: str, last: str, path: str) -> bool:
 
 
 def read_hosts(lang: str, text: str, digits, abbreviation) -> str:
-    """Bare host and file names in `text` (with their path), said; `abbreviation(word)` tells a word whose dot
+    """Bare host names in `text` (with their path), said; `abbreviation(word)` tells a word whose dot
     belongs to an abbreviation ("sig.ra", "dott.ssa"), never a host."""
     if "." not in text:
         return text

@@ -14,8 +14,9 @@ _NOT = r"\s<>\"'()\[\]«»‹›„“”‘’「」『』（）"  # what ends 
 _CHARS = "[^" + _NOT + "]*[^" + _NOT + ".,;:!?。、]"
 _START = r"(?:(?:https?|ftp)://|file:///?|www\.)"
 _URL = re.compile(r"<(" + _START + _CHARS + r")>|(?<![\w@/])(" + _START + _CHARS + ")", re.I)
-_ADDRESS = r"[^\W_][\w.!#$%&'*+=?^`{|}~-]*@[\w-]+(?:\.[\w-]+)+(?:/(?:" + _CHARS + r")?)?"
-_EMAIL = re.compile(r"<(?:mailto:)?(" + _ADDRESS + r")>|(?<![\w.+-])(?:mailto:)?(" + _ADDRESS + r")(?!\w)")
+_LOCAL = r"\w.!#$%&*+=?^{|}~-"  # the characters of an e-mail address' name ("a-1.b3_c&-d")
+_ADDRESS = r"[^\W_][" + _LOCAL + r"]*@[\w-]+(?:\.[\w-]+)+(?:/(?:" + _CHARS + r")?)?"
+_EMAIL = re.compile(r"<(?:mailto:)?(" + _ADDRESS + r")>|(?<![" + _LOCAL + r"])(?:mailto:)?(" + _ADDRESS + r")(?!\w)")
 _HANDLE = re.compile(r"(?<![\w@.])@[^\W\d_]\w*")  # "@jensen", "@wezyr1986"
 # A host or file name without scheme, and its path: its last label decides (`is_host`).
 _HOST = re.compile(r"(?<![\w@./:-])((?:[A-Za-z0-9][\w-]*\.)+([a-z]{2,}))(/(?:" + _CHARS + r")?)?(?![\w@/-]|\.\w)")

@@ -101,13 +101,13 @@ def read_cards(lang: str, text: str, digits) -> str:
 
 def is_host(lang: str, name: str, last: str, path: str) -> bool:
     """Whether a word with dots is a host name: a path follows it ("comdailynews.ab/sm"), its last label is a known
-    domain (data/domains.txt: "nvidia.com") or a file type the language reads ("ciao.html" in Italian), or two or
-    three lower-case letters, no file type (data/file_types.txt), after a name of four characters or more with a
+    domain (data/domains.tsv: "nvidia.com") or a file type the language reads ("ciao.html" in Italian), or two or
+    three lower-case letters, no file type (data/file_types.tsv), after a name of four characters or more with a
     letter ("test.abc"; not "main.c", "notes.txt", "z.B", "2.ab")."""
-    if path or last in _names("domains.txt") or last in words(lang):
+    if path or last in _names("domains.tsv") or last in words(lang):
         return True
     first = name.split(".")[0]
-    return (len(last) <= 3 and last not in _names("file_types.txt") and len(first) >= 4
+    return (len(last) <= 3 and last not in _names("file_types.tsv") and len(first) >= 4
             and any(ch.isalpha() for ch in first))
 
 

@@ -80,7 +80,6 @@ class German(Spec):
               "Mrd.": ("Milliarde", "Milliarden"),
               "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend"),
               "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden")}
-    address_dot = "Punkt"
     per_word, proper_fractions_to, percent_gender = "pro", 99, "n"
     # Capitalized nouns a roman numeral follows as a label, not as a ruler's number ("System V", "Teil II").
     not_names = frozenset({"System", "Typ", "Type", "Version", "Modell", "Windows", "Klasse", "Stufe", "Phase", "Level",

@@ -114,7 +114,6 @@ class English(Spec):
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
     proper_fractions_to = 99
-    address_dot = "dot"
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
     _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
             "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}

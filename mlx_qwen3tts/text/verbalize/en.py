@@ -67,11 +67,12 @@ class English(Spec):
              "cc": ("c c", "c c"), "sq mi": ("square mile", "square miles"), "sq ft": ("square foot", "square feet"),
              "sq km": ("square kilometer", "square kilometers"), "kgf": ("kilogram force", "kilograms force"),
              "yd": ("yard", "yards"), "gal": ("gallon", "gallons"), "qt": ("quart", "quarts"), "pa": ("pascal",
-             "pascals"), "kPa": ("kilopascal", "kilopascals"), "hPa": ("hectopascal", "hectopascals")}
+             "pascals"), "kPa": ("kilopascal", "kilopascals"), "hPa": ("hectopascal", "hectopascals"),
+             "v": ("volt", "volts")}
     range_word = "to"
     equals = "equals"
     ip_dot = "dot"
-    word_units = frozenset({"in"})
+    word_units = frozenset({"in", "v"})  # "5 v 3" is no volt
     score_word = "to"
     score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
                              "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",
@@ -114,6 +115,19 @@ class English(Spec):
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
     proper_fractions_to = 99
+    # Written like fractions, said as their numbers: "open 24/7", "a 50/50 chance".
+    numbers_with_slash = frozenset({"24/7", "9/11", "50/50", "20/20", "60/40", "70/30", "80/20", "90/10", "365/24/7"})
+    # A fraction as NeMo reads one: any whole numbers either side of the slash, a whole number before it ("2 142/1"),
+    # the denominator maybe with its ordinal ending ("1/4th").
+    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:st|nd|rd|th)?(?![\w/:]|[.,]\d)",
+                               re.I)
+    # "11/17/05": a month, day and two-digit year (day first where the first number cannot be a month).
+    _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})/(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
+    # Four digits whose hundreds digit is not zero, written without a separator: "twenty-one hundred".
+    _hundreds = re.compile(r"[1-9][1-9]\d\d")
+    # "1-800-555-0199", "1-800-GO-U-HAUL": a toll-free number, its "800" said "eight hundred".
+    _toll_free = re.compile(r"(?<![\w+-])(?:(1)[-.\s])?(800)[-.\s](\d{3}[-.\s]?\d{4}|[A-Z][A-Z\d-]{4,}[A-Z\d])"
+                            r"(?![\w-]|[.,]\d)")
     address_dot = "dot"
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
     _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
@@ -154,7 +168,11 @@ class English(Spec):
         def said(m):  # an ordinal ending must fit its number: "3th" is no ordinal
             n = int(re.sub(r"\D", "", m.group(1)))
             fits = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-            return self.ordinal(n) if m.group(2) == fits else f"{self.cardinal(n)} {m.group(2)}"
+            if m.group(2) != fits:
+                return f"{self.cardinal(n)} {m.group(2)}"
+            if self._hundreds.fullmatch(m.group(1)):  # "1121st": "eleven hundred twenty-first"
+                return f"{self.cardinal(n // 100)} hundred" + (f" {self.ordinal(n % 100)}" if n % 100 else "th")
+            return self.ordinal(n)
         text = self._quarter.sub(lambda m: f"the {self.ordinal(int(m.group(1)))} quarter of "
                                            f"{self.year(int(m.group(2)))}", text)
         text = self._resolution.sub(lambda m: f"{self.year(int(m.group(1)))} {m.group(2)}", text)
@@ -169,6 +187,36 @@ class English(Spec):
             words = re.split(r"\s?/\s?", m.group(0))
             return "and or" if [w.lower() for w in words] == ["and", "or"] else " slash ".join(words)
         return super().read_symbols(self._word_slash.sub(said, text))
+
+    def hundreds(self, n: int) -> str:
+        """1100 to 9999 in hundreds, as a number written in four digits is said: "twenty-one hundred eleven"."""
+        return f"{self.cardinal(n // 100)} hundred" + (f" {self.cardinal(n % 100)}" if n % 100 else "")
+
+    def say_number(self, m):
+        if not m.group(1) and self._hundreds.fullmatch(m.group(2)) and int(m.group(2)) >= 2100:
+            return self.hundreds(int(m.group(2)))  # "2100", "6600": a year's way of saying a bare number
+        return super().say_number(m)
+
+    def money(self, amount, currency, scale):
+        whole, _, cents = amount.partition(".")
+        if scale or not self._hundreds.fullmatch(whole) or len(cents) > 2:
+            return super().money(amount, currency, scale)
+        said = f"{self.hundreds(int(whole))} {self.currencies[currency][1]}"  # "$1500": "fifteen hundred dollars"
+        return said + (f" {super().money('0.' + cents, currency, None)}" if cents.strip("0") else "")
+
+    def dotted(self, m):
+        parts = m.group(1).split(".")
+        if len(parts) == 4 and all(len(p) <= 3 for p in parts):  # "987.987.0.40": four groups, said as an IP address
+            return f" {self.ip_dot} ".join(self.digits(p) for p in parts)
+        return super().dotted(m)
+
+    def read_telephones(self, text):
+        def toll_free(m):  # "1-800-FLOWERS": "one, eight hundred, F L O W E R S" as NeMo reads it
+            rest = m.group(3)
+            said = self.telephone(rest) if re.fullmatch(r"[\d\s.-]+", rest) else " ".join(
+                self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
+            return ("one, " if m.group(1) else "") + f"eight hundred, {said}"
+        return super().read_telephones(self._toll_free.sub(toll_free, text))
 
     def read_money(self, text):
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
@@ -198,14 +246,29 @@ class English(Spec):
         return f"{self.cardinal(hours)} {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
 
     def fraction(self, numerator, denominator):
+        """As NeMo says a fraction: "over one", halves and quarters, else the denominator's ordinal."""
         if (numerator, denominator) in self.fractions:
             return self.fractions[(numerator, denominator)]
-        name = "half" if denominator == 2 else self.ordinal(denominator)
-        return f"{self.cardinal(numerator)} {name}{'s' if numerator > 1 else ''}"
+        if denominator == 1:
+            return f"{self.cardinal(numerator)} over one"
+        name = {2: "half", 4: "quarter"}.get(denominator) or self.ordinal(denominator)
+        if numerator != 1:
+            name = "halves" if name == "half" else name + "s"
+        return f"{self.cardinal(numerator)} {name}"
 
     def read_fractions(self, text):
-        text = self._ordinal_fraction.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))), text)
-        return super().read_fractions(text)
+        def said(m):
+            whole, numerator, denominator = m.group(1), m.group(2), m.group(3)
+            if m.group(0).count("/") != 1 or "0" in (numerator[0], denominator[0]):
+                return m.group(0)  # "01/05", "3/0": no fraction
+            if 1000 <= int(denominator) <= 2099 and int(numerator) <= 12:
+                return m.group(0)  # "5/2021": a month and a year
+            if f"{numerator}/{denominator}" in self.numbers_with_slash:  # "24/7": "twenty-four seven"
+                return (f"{whole} " if whole else "") + f"{self.cardinal(int(numerator))} {self.cardinal(int(denominator))}"
+            if whole:
+                return self.mixed(int(whole), int(numerator), int(denominator))
+            return self.fraction(int(numerator), int(denominator))
+        return self._any_fraction.sub(said, text)
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":
@@ -219,6 +282,7 @@ class English(Spec):
 
     def read_dates(self, text):
         text = self._decade_range.sub(lambda m: m.group(1) + " to ", text)  # "1960s-80s"
+        text = self._short_date.sub(self.short_date, text)
         def day_first(m):  # "15-01-2020" is written day first: read so, "the fifteenth of January twenty twenty"
             day, month, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
             if not (12 < day <= 31 and 1 <= month <= 12):
@@ -226,6 +290,15 @@ class English(Spec):
             return f"the {self.ordinal(day)} of {self.months[month - 1]} {self.year(year)}"
         text = self._numeric_date.sub(day_first, text)
         return super().read_dates(self._decade.sub(self.decade, text))  # before "s" is read as seconds
+
+    def short_date(self, m):
+        """"11/17/05": "November seventeenth zero five" (month first, as NeMo reads it; day first where the first
+        number is past twelve)."""
+        a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
+        month, day = (a, b) if a <= 12 else (b, a)
+        if not (1 <= month <= 12 and 1 <= day <= 31):
+            return m.group(0)
+        return f"{self.date(day, month, None)} {self.digits(year) if year[0] == '0' else self.cardinal(int(year))}"
 
     def decade(self, m):
         said = self.year(int(m.group(1))) if len(m.group(1)) == 4 else self.cardinal(int(m.group(1)))

@@ -8,6 +8,18 @@ from .common import Spec
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 
+# The codes of the states of the United States (and of its capital district), said as the state's name after a
+# place ("Austin, TX"); "OK", "OR", "IN", "ME", "HI" are also words and are left as written.
+STATES = {"AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
+          "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia", "ID": "Idaho", "IL": "Illinois",
+          "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana", "MD": "Maryland",
+          "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri",
+          "MT": "Montana", "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey",
+          "NM": "New Mexico", "NY": "New York", "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio",
+          "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota",
+          "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
+          "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "DC": "D C"}
+
 
 class English(Spec):
     code = "en"
@@ -96,6 +108,7 @@ class English(Spec):
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
+    _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
     # A fraction with its denominator's ordinal ending ("1/4th").
     _ordinal_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?:st|nd|rd|th)\b", re.I)
@@ -126,8 +139,12 @@ class English(Spec):
     # Four digits whose hundreds digit is not zero, written without a separator: "twenty-one hundred".
     _hundreds = re.compile(r"[1-9][1-9]\d\d")
     # "1-800-555-0199", "1-800-GO-U-HAUL": a toll-free number, its "800" said "eight hundred".
-    _toll_free = re.compile(r"(?<![\w+-])(?:(1)[-.\s])?(800)[-.\s](\d{3}[-.\s]?\d{4}|[A-Z][A-Z\d-]{4,}[A-Z\d])"
-                            r"(?![\w-]|[.,]\d)")
+    _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(800\)\s?|800[-.\s])(\d{3}[-.\s]?\d{4}|[A-Z][A-Z\d-]{4,}"
+                            r"[A-Z\d])(?![\w-]|[.,]\d)")
+    # A telephone number's extension: up to four digits after it and a space, before no word ("123-123-5678 12").
+    _extension = re.compile(r"(?<![\w-])(\d{3}-\d{3}-\d{4})\s(\d{1,4})(?=\s*(?:$|[.,;)]))")
+    # A state's code after a place and a comma, and its ZIP code: "Austin, TX 78701" (NeMo reads the state so).
+    _state = re.compile(r"(?<=[a-z],\s)([A-Z]{2})(?:\s(\d{5})(?:-(\d{4}))?)?(?![\w'’-]|\.\w)")
     address_dot = "dot"
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
     _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
@@ -158,11 +175,18 @@ class English(Spec):
         return super().read_ranges(self._unit_range.sub(said, text))
 
     def read_abbreviations(self, text):
+        text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence
         return super().read_abbreviations(text)
+
+    def state(self, m):
+        place = m.string[:m.start()].split()[-1:]
+        if m.group(1) not in STATES or not place or not place[0][:1].isupper():
+            return m.group(0)
+        return " ".join([STATES[m.group(1)]] + [self.digits(z) for z in m.groups()[1:] if z])
 
     def read_ordinals(self, text):
         def said(m):  # an ordinal ending must fit its number: "3th" is no ordinal
@@ -215,8 +239,9 @@ class English(Spec):
             rest = m.group(3)
             said = self.telephone(rest) if re.fullmatch(r"[\d\s.-]+", rest) else " ".join(
                 self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
-            return ("one, " if m.group(1) else "") + f"eight hundred, {said}"
-        return super().read_telephones(self._toll_free.sub(toll_free, text))
+            country = {"1": "one, ", "+1": f"{self.plus} one, "}.get(m.group(1), "")
+            return f"{country}eight hundred, {said}"
+        return super().read_telephones(self._extension.sub(r"\1-\2", self._toll_free.sub(toll_free, text)))
 
     def read_money(self, text):
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
@@ -312,7 +337,7 @@ class English(Spec):
                 said += f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
             return f"{said} {m.group(3).upper()}M"
         text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, text))
-        return super().read_times(text)
+        return super().read_times(self._clock_range.sub(" to ", text))
 
     def read_written_dates(self, text):
         def month_first(m):

@@ -20,6 +20,25 @@ STATES = {"AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "C
           "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
           "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "DC": "D C"}
 
+_DOLLAR = ("dollar", "dollars", "cent", "cents")
+# More currencies, after NeMo text processing's currency table (en/data/money/currency_major.tsv, Apache License
+# 2.0), with their minor units.
+_HK, _NZ, _AU, _CA, _SG = ((f"{place} dollar", f"{place} dollars", "cent", "cents") for place in
+                           ("Hong Kong", "New Zealand", "Australian", "Canadian", "Singapore"))
+CURRENCIES = {"HK$": _HK, "NZ$": _NZ, "A$": _AU, "AU$": _AU, "C$": _CA, "S$": _SG,
+              "AUD": _AU, "CAD": _CA, "NZD": _NZ, "HKD": _HK, "SGD": _SG,
+              "INR": ("rupee", "rupees", "paisa", "paise"), "Rs.": ("rupee", "rupees", "paisa", "paise"),
+              "Rs": ("rupee", "rupees", "paisa", "paise"), "₨": ("rupee", "rupees", "paisa", "paise"),
+              "CNY": ("yuan", "yuan", "fen", "fen"), "KRW": ("won", "won", "jeon", "jeon"),
+              "BRL": ("real", "reais", "centavo", "centavos"), "฿": ("baht", "baht", "satang", "satang"),
+              "₪": ("shekel", "shekels", "agora", "agorot"), "₱": ("peso", "pesos", "centavo", "centavos"),
+              "₺": ("lira", "liras", "kurus", "kurus"), "₴": ("hryvnia", "hryvnias", "kopiyka", "kopiykas"),
+              "₦": ("naira", "naira", "kobo", "kobo"), "₫": ("dong", "dong", "xu", "xu"),
+              "₿": ("bitcoin", "bitcoins", "satoshi", "satoshis"), "SEK": ("krona", "kronor", "ore", "ore"),
+              "NOK": ("krone", "kroner", "ore", "ore"), "DKK": ("krone", "kroner", "ore", "ore"),
+              "CZK": ("koruna", "korunas", "haler", "halers"), "ZAR": ("rand", "rand", "cent", "cents"),
+              "MXN": ("peso", "pesos", "centavo", "centavos")}
+
 
 class English(Spec):
     code = "en"
@@ -34,7 +53,8 @@ class English(Spec):
                   "JPY": ("yen", "yen", "sen", "sen"), "CHF": ("franc", "francs", "centime", "centimes"),
                   "₽": ("ruble", "rubles", "kopeck", "kopecks"), "RUB": ("ruble", "rubles", "kopeck", "kopecks"),
                   "₩": ("won", "won", "jeon", "jeon"), "R$": ("real", "reais", "centavo", "centavos"),
-                  "₹": ("rupee", "rupees", "paisa", "paise"), "CA$": ("dollar", "dollars", "cent", "cents")}
+                  "₹": ("rupee", "rupees", "paisa", "paise"), "CA$": ("dollar", "dollars", "cent", "cents"),
+                  **CURRENCIES}
     scales = {"thousand": ("thousand", "thousand"), "million": ("million", "million"),
               "billion": ("billion", "billion"), "trillion": ("trillion", "trillion"), "m": ("million", "million"),
               "bn": ("billion", "billion"), "b": ("billion", "billion"), "k": ("thousand", "thousand"),
@@ -55,7 +75,8 @@ class English(Spec):
              "Mbit/s": ("megabit per second", "megabits per second"),
              "Mbps": ("megabit per second", "megabits per second"),
              "°C": ("degree Celsius", "degrees Celsius"), "°F": ("degree Fahrenheit", "degrees Fahrenheit"),
-             "°": ("degree", "degrees"), "km/h": ("kilometer per hour", "kilometers per hour"),
+             "°": ("degree", "degrees"), "º": ("degree", "degrees"), "ºC": ("degree Celsius", "degrees Celsius"),
+             "ºF": ("degree Fahrenheit", "degrees Fahrenheit"), "km/h": ("kilometer per hour", "kilometers per hour"),
              "mph": ("mile per hour", "miles per hour"), "m/s": ("meter per second", "meters per second"),
              "m²": ("square meter", "square meters"), "km²": ("square kilometer", "square kilometers"),
              "m³": ("cubic meter", "cubic meters"), "cm²": ("square centimeter", "square centimeters"),

@@ -39,6 +39,34 @@ CURRENCIES = {"HK$": _HK, "NZ$": _NZ, "A$": _AU, "AU$": _AU, "C$": _CA, "S$": _S
               "CZK": ("koruna", "korunas", "haler", "halers"), "ZAR": ("rand", "rand", "cent", "cents"),
               "MXN": ("peso", "pesos", "centavo", "centavos")}
 
+# More units, after NeMo text processing's unit table (en/data/measure/unit.tsv, Apache License 2.0) and the
+# cooking and time abbreviations people write; those that are also words ("bar", "mo", "d") are units only where
+# they stand as one (`word_units`).
+UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar"), "℃": ("degree Celsius",
+         "degrees Celsius"), "℉": ("degree Fahrenheit", "degrees Fahrenheit"), "ºc": ("degree Celsius",
+         "degrees Celsius"), "°c": ("degree Celsius", "degrees Celsius"), "°f": ("degree Fahrenheit",
+         "degrees Fahrenheit"), "cm2": ("square centimeter", "square centimeters"),
+         "cm3": ("cubic centimeter", "cubic centimeters"), "cwt": ("hundredweight", "hundredweight"),
+         "db": ("decibel", "decibels"), "dm3": ("cubic decimeter", "cubic decimeters"),
+         "dm": ("decimeter", "decimeters"), "GW": ("gigawatt", "gigawatts"), "gw": ("gigawatt", "gigawatts"),
+         "GWh": ("gigawatt hour", "gigawatt hours"), "gwh": ("gigawatt hour", "gigawatt hours"),
+         "kbps": ("kilobit per second", "kilobits per second"), "kgs": ("kilogram", "kilograms"),
+         "km2": ("square kilometer", "square kilometers"), "km3": ("cubic kilometer", "cubic kilometers"),
+         "kpa": ("kilopascal", "kilopascals"), "kwh": ("kilowatt hour", "kilowatt hours"),
+         "kw": ("kilowatt", "kilowatts"), "mi2": ("square mile", "square miles"), "mi²": ("square mile", "square miles"),
+         "cu mi": ("cubic mile", "cubic miles"), "mol": ("mole", "moles"), "MPa": ("megapascal", "megapascals"),
+         "mpa": ("megapascal", "megapascals"), "ng": ("nanogram", "nanograms"), "rpm": ("revolution per minute",
+         "revolutions per minute"), "Sv": ("sievert", "sieverts"), "TJ": ("terajoule", "terajoules"),
+         "μg": ("microgram", "micrograms"), "µg": ("microgram", "micrograms"), "μm": ("micrometer", "micrometers"),
+         "μs": ("microsecond", "microseconds"), "Ω": ("ohm", "ohms"), "kΩ": ("kilohm", "kilohms"),
+         "sq. ft.": ("square foot", "square feet"), "sq. mi.": ("square mile", "square miles"),
+         "secs": ("second", "seconds"), "mins": ("minute", "minutes"), "hr": ("hour", "hours"),
+         "hrs": ("hour", "hours"), "d": ("day", "days"), "wk": ("week", "weeks"), "wks": ("week", "weeks"),
+         "mo": ("month", "months"), "mos": ("month", "months"), "yr": ("year", "years"), "yrs": ("year", "years"),
+         "kph": ("kilometer per hour", "kilometers per hour"), "mpg": ("mile per gallon", "miles per gallon"),
+         "fps": ("frame per second", "frames per second"), "tbsp": ("tablespoon", "tablespoons"),
+         "Tbsp": ("tablespoon", "tablespoons"), "tsp": ("teaspoon", "teaspoons"), "cal": ("calorie", "calories")}
+
 
 class English(Spec):
     code = "en"
@@ -101,11 +129,11 @@ class English(Spec):
              "sq km": ("square kilometer", "square kilometers"), "kgf": ("kilogram force", "kilograms force"),
              "yd": ("yard", "yards"), "gal": ("gallon", "gallons"), "qt": ("quart", "quarts"), "pa": ("pascal",
              "pascals"), "kPa": ("kilopascal", "kilopascals"), "hPa": ("hectopascal", "hectopascals"),
-             "v": ("volt", "volts")}
+             "v": ("volt", "volts"), **UNITS}
     range_word = "to"
     equals = "equals"
     ip_dot = "dot"
-    word_units = frozenset({"in", "v"})  # "5 v 3" is no volt
+    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal"})  # "5 v 3" is no volt
     score_word = "to"
     score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
                              "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",
@@ -142,6 +170,7 @@ class English(Spec):
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
+    _feet_inches = re.compile(r"(?<![\w.'’])(\d{1,2})\s?['’′]\s?(\d{1,2}(?:\.\d)?)\s?(?:\"|”|″|'')(?!\w)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
     _MONTH = (r"(?!may\b(?!,?\s\d{4}\b))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
@@ -185,6 +214,8 @@ class English(Spec):
                                       + r")(?![\w/²³]))")
 
     def read_measures(self, text):
+        text = self._feet_inches.sub(lambda m: f"{self.measure(m.group(1), 'ft')} {self.measure(m.group(2), 'in')}",
+                                     text)  # "5'11\"": "five feet eleven inches"
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
                                     text)  # ".2 m": "point two meters"
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)

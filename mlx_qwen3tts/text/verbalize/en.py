@@ -145,7 +145,10 @@ class English(Spec):
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
                             "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "§": "section", "§§": "sections"}
-    name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor"}
+    name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
+                          "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
+                          "Capt.": "Captain", "Col.": "Colonel", "Gen.": "General", "Lt.": "Lieutenant",
+                          "Sgt.": "Sergeant", "Drs.": "Doctors", "Ft.": "Fort"}
     roman_before = ("Chapter", "chapter", "Part", "part", "Volume", "volume", "Book", "book", "Act", "act",
                     "Scene", "scene", "Section", "Appendix", "Article", "World War", "Phase", "Title")
     roman_after = ("century",)

@@ -172,6 +172,13 @@ class English(Spec):
     _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
+    _half = re.compile(r"(?<![\w.,])([12])H(\d{2}|\d{4})\b")  # "1H23": the first half of twenty-three
+    # A year and its era: "1200 BC", "123 A.D." ("one twenty-three"), "44 B.C.E.".
+    _era = re.compile(r"(?<![\w.,])(\d{1,4})\s?(A\.\s?D\.|B\.\s?C\.(?:\s?E\.)?|C\.\s?E\.|AD|BCE|BC|CE)(?!\w)")
+    # A decade written apart from its "s" ("the 1980 s"), as NeMo's date grammar takes it.
+    _spaced_decade = re.compile(r"(?<![\w.,'’])(1[89]\d0|20\d0) s\b(?!['’])")
+    # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
+    _dotted_iso = re.compile(r"(?<![\w./-])(\d{4})\.(\d\d)\.(\d\d)(?![\w.]|,\d)")
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
     _feet_inches = re.compile(r"(?<![\w.'’])(\d{1,2})\s?['’′]\s?(\d{1,2}(?:\.\d)?)\s?(?:\"|”|″|'')(?!\w)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
@@ -254,6 +261,8 @@ class English(Spec):
             return self.ordinal(n)
         text = self._quarter.sub(lambda m: f"the {self.ordinal(int(m.group(1)))} quarter of "
                                            f"{self.year(int(m.group(2)))}", text)
+        text = self._half.sub(lambda m: f"the {self.ordinal(int(m.group(1)))} half of {self.year(int(m.group(2)))}",
+                              text)
         text = self._resolution.sub(lambda m: f"{self.year(int(m.group(1)))} {m.group(2)}", text)
         return self.ordinal_pattern.sub(said, text)
 
@@ -369,7 +378,20 @@ class English(Spec):
                 return m.group(0)
             return f"the {self.ordinal(day)} of {self.months[month - 1]} {self.year(year)}"
         text = self._numeric_date.sub(day_first, text)
+        text = self._era.sub(self.era, self._spaced_decade.sub(lambda m: self.decade(m), text))
+        text = self._dotted_iso.sub(lambda m: self.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+                                    if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31 else m.group(0), text)
         return super().read_dates(self._decade.sub(self.decade, text))  # before "s" is read as seconds
+
+    def era(self, m):
+        """A year before its era: four digits as a year, three as a digit and two ("one twenty-three")."""
+        written, era = m.group(1), re.sub(r"[.\s]", "", m.group(2))
+        if len(written) == 4:
+            return f"{self.year(int(written))} {era}"
+        if len(written) == 3 and written[1:] != "00" and written[0] != "0":
+            rest = int(written[1:])
+            return f"{self.cardinal(int(written[0]))} {'oh ' if rest < 10 else ''}{self.cardinal(rest)} {era}"
+        return f"{self.cardinal(int(written))} {era}"
 
     def short_date(self, m):
         """"11/17/05": "November seventeenth zero five" (month first, as NeMo reads it; day first where the first

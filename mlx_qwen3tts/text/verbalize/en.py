@@ -74,8 +74,8 @@ class English(Spec):
     month_abbreviations = {"Jan.": 0, "Feb.": 1, "Mar.": 2, "Apr.": 3, "Jun.": 5, "Jul.": 6, "Aug.": 7,
                            "Sep.": 8, "Sept.": 8, "Oct.": 9, "Nov.": 10, "Dec.": 11}
     date_order = "mdy"
-    currencies = {"$": ("dollar", "dollars", "cent", "cents"), "US$": ("dollar", "dollars", "cent", "cents"),
-                  "USD": ("dollar", "dollars", "cent", "cents"), "€": ("euro", "euros", "cent", "cents"),
+    currencies = {"$": ("dollar", "dollars", "cent", "cents"), "US$": ("US dollar", "US dollars", "cent", "cents"),
+                  "USD": ("US dollar", "US dollars", "cent", "cents"), "€": ("euro", "euros", "cent", "cents"),
                   "EUR": ("euro", "euros", "cent", "cents"), "£": ("pound", "pounds", "penny", "pence"),
                   "GBP": ("pound", "pounds", "penny", "pence"), "¥": ("yen", "yen", "sen", "sen"),
                   "JPY": ("yen", "yen", "sen", "sen"), "CHF": ("franc", "francs", "centime", "centimes"),
@@ -172,6 +172,7 @@ class English(Spec):
     _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
+    _negative_price = re.compile(r"(?<![\w.,)-])[-−](?=[$€£¥₹₽₩]\d)")
     _half = re.compile(r"(?<![\w.,])([12])H(\d{2}|\d{4})\b")  # "1H23": the first half of twenty-three
     # A year and its era: "1200 BC", "123 A.D." ("one twenty-three"), "44 B.C.E.".
     _era = re.compile(r"(?<![\w.,])(\d{1,4})\s?(A\.\s?D\.|B\.\s?C\.(?:\s?E\.)?|C\.\s?E\.|AD|BCE|BC|CE)(?!\w)")
@@ -287,6 +288,9 @@ class English(Spec):
 
     def money(self, amount, currency, scale):
         whole, _, cents = amount.partition(".")
+        if len(cents) > 2 and cents.endswith("0"):  # "$12.0500", "$1.2320": a price's trailing zeros are not said
+            cents = cents.rstrip("0").ljust(2, "0")
+            amount = f"{whole}.{cents}"
         if scale or not self._hundreds.fullmatch(whole) or len(cents) > 2:
             return super().money(amount, currency, scale)
         said = f"{self.hundreds(int(whole))} {self.currencies[currency][1]}"  # "$1500": "fifteen hundred dollars"
@@ -308,6 +312,7 @@ class English(Spec):
         return super().read_telephones(self._extension.sub(r"\1-\2", self._toll_free.sub(toll_free, text)))
 
     def read_money(self, text):
+        text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
         return self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
 

@@ -20,6 +20,13 @@ STATES = {"AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "C
           "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
           "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "DC": "D C"}
 
+# Kinds of street, after NeMo text processing's address words (en/data/address/address_word.tsv, Apache License 2.0).
+ADDRESS_WORDS = {"st": "Street", "street": "Street", "expy": "Expressway", "fwy": "Freeway", "hwy": "Highway",
+                 "dr": "Drive", "rd": "Road", "road": "Road", "ct": "Court", "ave": "Avenue", "av": "Avenue",
+                 "cir": "Circle", "blvd": "Boulevard", "alley": "Alley", "way": "Way", "jct": "Junction",
+                 "ln": "Lane", "pkwy": "Parkway", "pl": "Place", "sq": "Square", "ter": "Terrace"}
+DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West"}
+
 _DOLLAR = ("dollar", "dollars", "cent", "cents")
 # More currencies, after NeMo text processing's currency table (en/data/money/currency_major.tsv, Apache License
 # 2.0), with their minor units.
@@ -168,6 +175,12 @@ class English(Spec):
     _title = re.compile(r"(?<![\w.])([Mm]rs?)\.(?=\s\w)")
     # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
     _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
+    # A street address, as NeMo's measure grammar reads one: a house number, maybe a direction, the street's name and
+    # its kind ("2788 San Tomas Expy", "12 N. Oak Ave."); the number is said in pairs ("twenty-seven eighty-eight").
+    _address = re.compile(r"(?<![\w.,/-])(\d{1,5})(\s[NSEW]\.?)?((?:\s[A-Z][\w'-]*){1,3})\s(" +
+                          "|".join(w[0].upper() + w[1:] for w in ADDRESS_WORDS) + "|" + "|".join(w for w in ADDRESS_WORDS
+                                                                                   if w != ADDRESS_WORDS[w].lower()) +
+                          r")\b(\.?)")
     # A slash between words is said ("TCP/IP", "upgrade/update"); "and/or" is "and or".
     _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
@@ -241,9 +254,27 @@ class English(Spec):
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
+        text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence
         return super().read_abbreviations(text)
+
+    def address(self, m):
+        number, direction, name, kind, dot = m.groups()
+        said = [self.house_number(number)]
+        if direction:
+            said.append(DIRECTIONS[direction.strip(" .")])
+        said += [name.strip(), ADDRESS_WORDS[kind.lower()]]
+        ends = dot and re.match(r"\s*(?:$|[A-Z])", m.string[m.end():])  # its dot may end the sentence
+        return " ".join(said) + ("." if ends else "")
+
+    def house_number(self, digits: str) -> str:
+        """A house number of three or four digits in two parts ("1428": "fourteen twenty-eight", "105": "one oh
+        five"); a round hundred, or a shorter or longer number, as a number."""
+        if len(digits) in (3, 4) and digits[0] != "0" and digits[-2:] != "00":
+            head, tail = int(digits[:-2]), int(digits[-2:])
+            return f"{self.cardinal(head)} {'oh ' if tail < 10 else ''}{self.cardinal(tail)}"
+        return self.cardinal(int(digits))
 
     def state(self, m):
         place = m.string[:m.start()].split()[-1:]

@@ -234,6 +234,9 @@ class English(Spec):
         self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year)\b")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
+        # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
+        self._by = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[xX×]\s?(?=\d+(?:\.\d+)?\s?(?:" + unit
+                              + r")(?![\w/²³]))")
         self._unit_range = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[-–]\s?(?=(\d+(?:\.\d+)?)\s?(?:" + unit
                                       + r")(?![\w/²³]))")
 
@@ -246,6 +249,8 @@ class English(Spec):
         return self._word_per.sub(r"\1 per \2", super().read_measures(text))
 
     def read_ranges(self, text):
+        text = self._by.sub(r"\1 by ", text)
+
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
         return super().read_ranges(self._unit_range.sub(said, text))

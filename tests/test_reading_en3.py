@@ -2,8 +2,8 @@
 our own), in Python (`text.spoken`, `normalize`) and through the command line's dry run (`mlx_qwen3tts.generate
 --dry-run`, the model path given does not exist, none is loaded): fractions of any whole numbers, four plain digits
 in hundreds, short numeric dates, toll-free numbers and extensions, four dotted groups, clock ranges, state codes,
-more currencies, "º" and a lone "v" as units. What is said is compared after casefolding and keeping letters and
-digits."""
+more currencies and units, "º" and a lone "v" as units, feet and inches, sizes, street addresses, a year's era,
+titles. What is said is compared after casefolding and keeping letters and digits."""
 
 import subprocess
 import sys
@@ -37,6 +37,21 @@ CASES = [
     ("money", "A coffee costs ₪14 there.", ["fourteen shekels there"], ["₪"]),
     ("measure", "Heat the oven to 200ºC first.", ["two hundred degrees Celsius first"], ["º"]),
     ("measure", "The old cell gives 3 v.", ["three volts"], [" v."]),
+    ("measure", "Let it rest 15 mins, then bake 2 hrs.", ["fifteen minutes then bake two hours"], ["mins", "hrs"]),
+    ("measure", "The flat has 850 sq. ft. of floor.", ["eight hundred fifty square feet of floor"], ["sq."]),
+    ("measure", "Stir in 2 tbsp of oil.", ["two tablespoons of oil"], ["tbsp"]),
+    ("measure", "The guard is 6'4\" tall.", ["six feet four inches tall"], ["'"]),
+    ("measure", "Cut a 4x8 ft sheet.", ["four by eight feet sheet"], ["x"]),
+    ("measure", "Mail it to 2788 San Tomas Expy today.", ["twenty-seven eighty-eight San Tomas Expressway"],
+     ["Expy"]),
+    ("date", "Rome was sacked in 410 A.D. by Alaric.", ["four ten AD by"], ["hundred"]),
+    ("date", "Sales rose in 1H24 again.", ["the first half of twenty-four"], ["H"]),
+    ("date", "Music of the 1970 s came back.", ["the nineteen seventies came"], ["seconds"]),
+    ("date", "The log starts 2019.03.14 at dawn.", ["March fourteenth twenty nineteen"], ["point"]),
+    ("money", "The fee is US$40 a month.", ["forty US dollars"], ["$"]),
+    ("money", "Gas was $3.4590 a gallon.", ["three point four five nine dollars"], ["zero"]),
+    ("money", "The account shows -$25 today.", ["minus twenty-five dollars"], ["-$"]),
+    ("abbreviation", "We met Capt. Hale at the dock.", ["Captain Hale"], ["Capt."]),
 ]
 IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 

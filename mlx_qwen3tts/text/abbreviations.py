@@ -20,7 +20,11 @@ ABBREVIATIONS = {
            "Inc.": "Incorporated", "Ltd.": "Limited", "dept.": "department", "Dept.": "Department",
            "est.": "estimated", "bldg.": "building", "Bldg.": "Building", "apt.": "apartment", "Apt.": "Apartment",
            "a.k.a.": "also known as", "w/o": "without", "c/o": "care of", "int'l": "international",
-           "Ave.": "Avenue", "Blvd.": "Boulevard", "Rd.": "Road", "Jr.": "Junior", "Sr.": "Senior"},
+           "Ave.": "Avenue", "Blvd.": "Boulevard", "Rd.": "Road", "Jr.": "Junior", "Sr.": "Senior",
+           # Units written with a dot, read after a number only (verbalize.en: in_context).
+           "sq. ft.": "square feet", "sq. mi.": "square miles", "oz.": "ounces", "lb.": "pounds", "lbs.": "pounds",
+           "ft.": "feet", "mi.": "miles", "yd.": "yards", "gal.": "gallons", "qt.": "quarts", "tsp.": "teaspoons",
+           "tbsp.": "tablespoons"},
     "de": {"z. B.": "zum Beispiel", "u. a.": "unter anderem", "bzw.": "beziehungsweise", "d. h.": "das heißt",
            "Nr.": "Nummer", "usw.": "und so weiter", "ca.": "circa", "S.": "Seite", "Abb.": "Abbildung",
            "vgl.": "vergleiche", "evtl.": "eventuell", "ggf.": "gegebenenfalls", "inkl.": "inklusive",

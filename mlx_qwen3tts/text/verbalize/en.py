@@ -67,6 +67,7 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "μg": ("microgram", "micrograms"), "µg": ("microgram", "micrograms"), "μm": ("micrometer", "micrometers"),
          "μs": ("microsecond", "microseconds"), "Ω": ("ohm", "ohms"), "kΩ": ("kilohm", "kilohms"),
          "sq. ft.": ("square foot", "square feet"), "sq. mi.": ("square mile", "square miles"),
+         "sq. ft": ("square foot", "square feet"), "sq. mi": ("square mile", "square miles"),
          "secs": ("second", "seconds"), "mins": ("minute", "minutes"), "hr": ("hour", "hours"),
          "hrs": ("hour", "hours"), "d": ("day", "days"), "wk": ("week", "weeks"), "wks": ("week", "weeks"),
          "mo": ("month", "months"), "mos": ("month", "months"), "yr": ("year", "years"), "yrs": ("year", "years"),
@@ -147,6 +148,7 @@ class English(Spec):
                              "victory", "lead", "led", "leads", "leading", "trailed", "trailing", "final", "halftime",
                              "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
+    in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.")
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
@@ -194,6 +196,7 @@ class English(Spec):
     # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
     _dotted_iso = re.compile(r"(?<![\w./-])(\d{4})\.(\d\d)\.(\d\d)(?![\w.]|,\d)")
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
+    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi))\.(?=\s+[a-z])")
     _feet_inches = re.compile(r"(?<![\w.'’])(\d{1,2})\s?['’′]\s?(\d{1,2}(?:\.\d)?)\s?(?:\"|”|″|'')(?!\w)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
@@ -241,6 +244,7 @@ class English(Spec):
                                       + r")(?![\w/²³]))")
 
     def read_measures(self, text):
+        text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
         text = self._feet_inches.sub(lambda m: f"{self.measure(m.group(1), 'ft')} {self.measure(m.group(2), 'in')}",
                                      text)  # "5'11\"": "five feet eleven inches"
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",

@@ -52,6 +52,8 @@ CASES = [
     ("money", "Gas was $3.4590 a gallon.", ["three point four five nine dollars"], ["zero"]),
     ("money", "The account shows -$25 today.", ["minus twenty-five dollars"], ["-$"]),
     ("abbreviation", "We met Capt. Hale at the dock.", ["Captain Hale"], ["Capt."]),
+    ("money", "A pencil is $.75 there.", ["seventy-five cents there"], ["point"]),
+    ("money", "Tickets run $30-45 a seat.", ["thirty to forty-five dollars a seat"], ["dollars to"]),
 ]
 IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 

@@ -229,6 +229,7 @@ class English(Spec):
 
     def __init__(self):
         super().__init__()
+        self.read_money_patterns()
         simple = [u for u in self.units if "/" not in u and " " not in u]
         unit = "(?:" + "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)) + ")"
         self._per_period = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
@@ -243,6 +244,15 @@ class English(Spec):
         self._unit_range = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[-–]\s?(?=(\d+(?:\.\d+)?)\s?(?:" + unit
                                       + r")(?![\w/²³]))")
 
+    def read_money_patterns(self):
+        """"$30-40", "$1-2 million": one currency for both ends ("thirty to forty dollars")."""
+        currency = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
+        scale = "|".join(re.escape(w) for w in sorted(self.scales, key=len, reverse=True))
+        self._price_span = re.compile(r"(?<![\w$])(" + currency + r")\s?(\d{1,3}(?:,\d{3})+|\d+)\s?[-–]\s?"
+                                      r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+                                      r"(?:\s?(" + scale + r")(?!\w))?(?![\w,]|\.\d)")
+        self._cents_only = re.compile(r"(?<![\w$])(" + currency + r")\.(\d{1,2})(?![\d.,])")
+
     def read_measures(self, text):
         text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
         text = self._feet_inches.sub(lambda m: f"{self.measure(m.group(1), 'ft')} {self.measure(m.group(2), 'in')}",
@@ -254,6 +264,8 @@ class English(Spec):
 
     def read_ranges(self, text):
         text = self._by.sub(r"\1 by ", text)
+        text = self._price_span.sub(lambda m: f"{self.number(m.group(2))} {self.range_word} "
+                                              f"{self.money(m.group(3), m.group(1), m.group(4))}", text)
 
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
@@ -353,6 +365,8 @@ class English(Spec):
 
     def read_money(self, text):
         text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
+        text = self._cents_only.sub(r"\g<1>0.\2", text)  # "$.50": "fifty cents"
+
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
         return self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
 

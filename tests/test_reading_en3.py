@@ -54,6 +54,9 @@ CASES = [
     ("abbreviation", "We met Capt. Hale at the dock.", ["Captain Hale"], ["Capt."]),
     ("money", "A pencil is $.75 there.", ["seventy-five cents there"], ["point"]),
     ("money", "Tickets run $30-45 a seat.", ["thirty to forty-five dollars a seat"], ["dollars to"]),
+    ("range", "The desk is open 2-4pm daily.", ["two to four PM daily"], ["-"]),
+    ("range", "Prices fell 10%-15% in May.", ["ten percent to fifteen percent in May"], ["minus"]),
+    ("range", "It takes 5+ years to learn.", ["five plus years"], ["+"]),
 ]
 IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 

@@ -169,6 +169,9 @@ class English(Spec):
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
+    _hour_range = re.compile(r"(?<![\w.,:-])(\d{1,2})\s?[-–]\s?(?=\d{1,2}(?:[:.][0-5]\d)?\s?[ap]\.?m\b)", re.I)  # "2-3pm"
+    _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
+    _at_least = re.compile(r"(?<=\d)\+(?=\s[a-z]|$)")  # "5+ years": "five plus years"
     _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
     # A fraction with its denominator's ordinal ending ("1/4th").
@@ -263,7 +266,7 @@ class English(Spec):
         return self._word_per.sub(r"\1 per \2", super().read_measures(text))
 
     def read_ranges(self, text):
-        text = self._by.sub(r"\1 by ", text)
+        text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))
         text = self._price_span.sub(lambda m: f"{self.number(m.group(2))} {self.range_word} "
                                               f"{self.money(m.group(3), m.group(1), m.group(4))}", text)
 
@@ -472,7 +475,7 @@ class English(Spec):
             if minutes:
                 said += f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
             return f"{said} {m.group(3).upper()}M"
-        text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, text))
+        text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, self._hour_range.sub(r"\1 to ", text)))
         return super().read_times(self._clock_range.sub(" to ", text))
 
     def read_written_dates(self, text):

@@ -304,6 +304,8 @@ class English(Spec):
         place = m.string[:m.start()].split()[-1:]
         if m.group(1) not in STATES or not place or not place[0][:1].isupper():
             return m.group(0)
+        if m.group(1) in ("MD", "PA") and not m.group(2):  # "Jane Doe, MD" is a doctor: a state only before a ZIP
+            return m.group(0)
         return " ".join([STATES[m.group(1)]] + [self.digits(z) for z in m.groups()[1:] if z])
 
     def read_ordinals(self, text):

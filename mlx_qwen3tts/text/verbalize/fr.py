@@ -116,6 +116,11 @@ class French(Romance):
     _pairs = re.compile(r"(?<![\w.,])0\d(?:[ .\u00a0]\d\d){4}(?![\w]|[.,]\d)")
     _hours = re.compile(r"(?<![\w.,:/])([01]?\d|2[0-3])\s?h\s?([0-5]\d)?(?![\w])")
 
+    def __init__(self):
+        super().__init__()
+        # lower-case words that may start a sentence before a date ("Le 17.06"): no name before a version
+        self.function_words = self.not_nouns | set(self.articles) | {"dès", "depuis", "avant", "après"}
+
     def feminine(self, said):
         return re.sub(r"\bun$", "une", said)
 
@@ -130,17 +135,56 @@ class French(Romance):
 
     # Titles said wherever they stand, not only before a name ("Mme", "Mᵐᵉˢ"); "c-à-d".
     _TITLES = {"Mme": "madame", "Mmes": "mesdames", "Mlle": "mademoiselle", "Mlles": "mesdemoiselles",
-               "c-à-d": "c'est-à-dire"}
-    _TITLE = re.compile(r"(?<![\w-])(Mmes|Mlles|Mme|Mlle|c-à-d)(?![\w-])")
+               "Dr": "docteur", "Drs": "docteurs", "Dre": "docteure", "Dres": "docteures", "c-à-d": "c'est-à-dire"}
+    _TITLE = re.compile(r"(?<![\w-])(Mmes|Mlles|Mme|Mlle|Dres|Drs|Dre|Dr|c-à-d)(?![\w-])")
+    # "le hon." "l'honorable", "le très hon." "le très honorable": the title of a minister or a judge.
+    _HONOURABLE = re.compile(r"\b(?:([Ll]e) )?hon\.")
+    # "%" standing alone, no number before it ("le symbole %"); "50 %" is the percent pass's.
+    _PERCENT_ALONE = re.compile(r"(?<!\S)%(?!\S)")
 
     def read_abbreviations(self, text):
+        text = self._HONOURABLE.sub(lambda m: "l'honorable" if m.group(1) else "honorable", text)
+        text = self._PERCENT_ALONE.sub(self.percent, text)
         return self._TITLE.sub(lambda m: self._TITLES[m.group(1)], super().read_abbreviations(text))
+
+    # A decimal's figures grouped by three with spaces after the comma ("3,141 592", "60,240 0"): one number.
+    _SPACED_FRACTION = re.compile(r"(?<=\d,\d{3})[ \u00a0\u202f](?=\d{1,3}(?![\d,]))")
+    # A decade written the English way ("les 80s") is said so, as French speakers borrow it: "les eighties".
+    _DECADE = re.compile(r"(?<![\w.,])([2-9])0s(?![\w'’])")
+    DECADES = {"2": "twenties", "3": "thirties", "4": "forties", "5": "fifties", "6": "sixties", "7": "seventies",
+               "8": "eighties", "9": "nineties"}
 
     def read(self, text):
         def lowered(m):
             plain = m.group(0).translate(self._SUPERSCRIPTS)
             return "n" + plain if plain[0] == "d" else plain  # "2ᵈ" as "2nd"
+        while self._SPACED_FRACTION.search(text):
+            text = self._SPACED_FRACTION.sub("", text)
+        text = self._DECADE.sub(lambda m: self.DECADES[m.group(1)], text)
         return super().read(self._RAISED.sub(lowered, text))
+
+    def fraction_part(self, digits):
+        """Four figures or more after the comma, read in pairs as French speakers do ("24,1313" "vingt-quatre
+        virgule treize treize", "2400" "vingt-quatre zéro zéro"); fewer, as one number ("0,181")."""
+        if len(digits) < 4 or digits[0] == "0":
+            return super().fraction_part(digits)
+        pairs = [digits[i:i + 2] for i in range(0, len(digits), 2)]
+        return " ".join(self.cardinal(int(p)) if p[0] != "0" else self.digits(p) for p in pairs)
+
+    # "17.06": a day and a month (two figures) with a dot; not a version after a name ("Ubuntu 18.04").
+    _DOTTED_DAY = re.compile(r"(?<![\w.,/-])(0?[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w.,/-]|\s?(?:%|°|€|\$|£))")
+    _NAME_BEFORE = re.compile(r"\b([A-Z][\w-]*|versions?|v)\s$")
+
+    def read_dates(self, text):
+        text = super().read_dates(text)
+
+        def said(m):
+            after = re.match(r"\s?([^\W\d_][\w/²³]*)", m.string[m.end():])
+            name = self._NAME_BEFORE.search(m.string[max(0, m.start() - 30):m.start()])
+            if after and after.group(1) in self.units or name and name.group(1).casefold() not in self.function_words:
+                return m.group(0)  # "1.05 kg": a decimal written the English way; "Ubuntu 18.04" a version
+            return self.date(int(m.group(1)), int(m.group(2)), None)
+        return self._DOTTED_DAY.sub(said, text)
 
     def regnal_number(self, value):
         return "premier" if value == 1 else self.cardinal(value)
@@ -150,10 +194,14 @@ class French(Romance):
         return said + (f" {self.year(year)}" if year else "")
 
     def time(self, hours, minutes, seconds):
+        """Half past an hour of the twelve-hour range is "et demie" ("11 h 30" "onze heures et demie"), of the
+        afternoon's hours "trente" ("14h30" "quatorze heures trente")."""
         said = f"{self.cardinal(hours, 'f')} heure{'s' if hours > 1 else ''}"
         if seconds is not None:
             return (said + f" {self.cardinal(minutes, 'f')} minute{'s' if minutes > 1 else ''}"
                     f" {self.cardinal(seconds, 'f')} seconde{'s' if seconds > 1 else ''}")
+        if minutes == 30 and 0 < hours <= 12:
+            return said + " et demie"
         return said + (f" {self.cardinal(minutes, 'f')}" if minutes else "")
 
     def read_telephones(self, text):
@@ -162,7 +210,13 @@ class French(Romance):
             for p in re.findall(r"\d\d", m.group(0))), text)
         return super().read_telephones(text)
 
+    # "0 h", "0 h 17": midnight, as it is said ("minuit dix-sept"); "00:00", "00h00", a clock's display, keep
+    # "zéro heure" (the form of timetables and decrees).
+    _MIDNIGHT = re.compile(r"(?<![\w.,:/])0\s?h(?:\s?([0-5]\d))?(?![\w])")
+
     def read_times(self, text):
+        text = self._MIDNIGHT.sub(lambda m: "minuit" + (f" {self.cardinal(int(m.group(1)))}" if m.group(1) else ""),
+                                  text)
         text = super().read_times(text)
         return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
 

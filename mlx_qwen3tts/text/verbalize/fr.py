@@ -31,7 +31,18 @@ class French(Romance):
                   "¥": ("yen", "yens", "sen", "sens"), "JPY": ("yen", "yens", "sen", "sens"),
                   "CHF": ("franc suisse", "francs suisses", "centime", "centimes"),
                   "₽": ("rouble", "roubles", "kopeck", "kopecks"), "R$": ("réal", "reais", "centavo", "centavos"),
-                  "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes")}
+                  "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes"),
+                  # the written forms of NeMo's French money grammar (data/money/currency_major.tsv, Apache 2.0)
+                  "$ US": ("dollar américain", "dollars américains", "cent", "cents"),
+                  "$ CA": ("dollar canadien", "dollars canadiens", "cent", "cents"),
+                  "$ AU": ("dollar australien", "dollars australiens", "cent", "cents"),
+                  "$ NZ": ("dollar néo-zélandais", "dollars néo-zélandais", "cent", "cents"),
+                  "$ HK": ("dollar de Hong Kong", "dollars de Hong Kong", "cent", "cents"),
+                  "₩": ("won", "wons", "chon", "chons"), "KRW": ("won", "wons", "chon", "chons"),
+                  "DA": ("dinar algérien", "dinars algériens", "centime", "centimes"),
+                  "DH": ("dirham marocain", "dirhams marocains", "centime", "centimes"),
+                  "CAD": ("dollar canadien", "dollars canadiens", "cent", "cents"),
+                  "CNY": ("yuan", "yuans", "fen", "fens")}
     feminine_currencies = ("£", "GBP")
     halves = ("demi", "demie")
     law_short_years = False

@@ -54,8 +54,8 @@ class Italian(Romance):
              "kB": ("kilobyte", "kilobyte"), "°C": ("grado Celsius", "gradi Celsius"),
              "°F": ("grado Fahrenheit", "gradi Fahrenheit"), "°": ("grado", "gradi"),
              "km/h": ("chilometro orario", "chilometri orari"),
-             "km/s": ("chilometro al secondo", "chilometri al secondo"),
-             "m/s": ("metro al secondo", "metri al secondo"), "m²": ("metro quadrato", "metri quadrati"),
+             "km/s": ("chilometro per secondo", "chilometri per secondo"),
+             "m/s": ("metro per secondo", "metri per secondo"), "m²": ("metro quadrato", "metri quadrati"),
              "km²": ("chilometro quadrato", "chilometri quadrati"), "m³": ("metro cubo", "metri cubi"),
              "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"),
              "W": ("watt", "watt"), "kW": ("chilowatt", "chilowatt"), "kWh": ("chilowattora", "chilowattora"),
@@ -64,8 +64,18 @@ class Italian(Romance):
              "µm": ("micrometro", "micrometri"), "gr": ("grammo", "grammi"), "gr.": ("grammo", "grammi"),
              "hg": ("etto", "etti"),
              "cl": ("centilitro", "centilitri"), "dl": ("decilitro", "decilitri"),
-             "kcal": ("chilocaloria", "chilocalorie")}
-    feminine_units = ("t", "h")
+             "kcal": ("chilocaloria", "chilocalorie"),
+             # more of NeMo's Italian units (data/measure/measurements.tsv, Apache 2.0)
+             "nm": ("nanometro", "nanometri"), "dm": ("decimetro", "decimetri"), "µg": ("microgrammo", "microgrammi"),
+             "μs": ("microsecondo", "microsecondi"), "µs": ("microsecondo", "microsecondi"),
+             "lb": ("libbra", "libbre"), "ft": ("piede", "piedi"), "K": ("kelvin", "kelvin"),
+             "m2": ("metro quadrato", "metri quadrati"), "km2": ("chilometro quadrato", "chilometri quadrati"),
+             "m3": ("metro cubo", "metri cubi"), "kHz": ("kilohertz", "kilohertz"), "mA": ("milliampere", "milliampere"),
+             "kV": ("kilovolt", "kilovolt"), "mV": ("millivolt", "millivolt"), "MW": ("megawatt", "megawatt"),
+             "GW": ("gigawatt", "gigawatt"), "TW": ("terawatt", "terawatt"), "Ω": ("ohm", "ohm"),
+             "dB": ("decibel", "decibel"), "kN": ("kilonewton", "kilonewton"), "bar": ("bar", "bar"),
+             "cal": ("caloria", "calorie")}
+    feminine_units = ("t", "h", "lb", "cal")
     percent = "per cento"
     scale_nouns = ("milione", "milioni", "miliardo", "miliardi")
     and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
@@ -173,6 +183,18 @@ class Italian(Romance):
     def date(self, day, month, year):
         said = f"{'primo' if day == 1 else self.cardinal(day)} {self.months[month - 1]}"
         return said + (f" {self.year(year)}" if year else "")
+
+    # A time standing alone, a sentence of its own (a label, a timetable's cell, an answer: "03:38"), is said
+    # with its minutes named, "tre e trentotto minuti"; in running text ("alle 14:30") the clock's words only.
+    _TIME_ALONE = re.compile(r"^(\s*)([01]?\d|2[0-3]):([0-5]\d)(?=\s*[.!?]?\s*$)")
+
+    def read_times(self, text):
+        def said(m):
+            hours, minutes = int(m.group(2)), int(m.group(3))
+            if minutes == 1:
+                return f"{m.group(1)}{self.time(hours, 0, None)} e un minuto"
+            return m.group(1) + self.time(hours, minutes, None) + (" minuti" if minutes else "")
+        return super().read_times(self._TIME_ALONE.sub(said, text))
 
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours)

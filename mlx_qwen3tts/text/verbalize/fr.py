@@ -204,14 +204,15 @@ class French(Romance):
         said = f"{'premier' if day == 1 else self.cardinal(day)} {self.months[month - 1]}"
         return said + (f" {self.year(year)}" if year else "")
 
-    def time(self, hours, minutes, seconds):
+    def time(self, hours, minutes, seconds, half=True):
         """Half past an hour of the twelve-hour range is "et demie" ("11 h 30" "onze heures et demie"), of the
-        afternoon's hours "trente" ("14h30" "quatorze heures trente")."""
+        afternoon's hours "trente" ("14h30" "quatorze heures trente"), and after a 24-hour time said on the twelve
+        hours of its "du soir" (`half` False: "18:30 du soir" "six heures trente du soir")."""
         said = f"{self.cardinal(hours, 'f')} heure{'s' if hours > 1 else ''}"
         if seconds is not None:
             return (said + f" {self.cardinal(minutes, 'f')} minute{'s' if minutes > 1 else ''}"
                     f" {self.cardinal(seconds, 'f')} seconde{'s' if seconds > 1 else ''}")
-        if minutes == 30 and 0 < hours <= 12:
+        if minutes == 30 and 0 < hours <= 12 and half:
             return said + " et demie"
         return said + (f" {self.cardinal(minutes, 'f')}" if minutes else "")
 
@@ -228,6 +229,8 @@ class French(Romance):
     def read_times(self, text):
         text = self._MIDNIGHT.sub(lambda m: "minuit" + (f" {self.cardinal(int(m.group(1)))}" if m.group(1) else ""),
                                   text)
+        text = self._afternoon.sub(lambda m: self.time(int(m.group(1)) - 12, int(m.group(2)),
+                                                       int(m.group(3)) if m.group(3) else None, half=False), text)
         text = super().read_times(text)
         return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
 

@@ -77,12 +77,16 @@ class French(Romance):
              "Kio": ("kibioctet", "kibioctets"), "Mio": ("mébioctet", "mébioctets"), "Gio": ("gibioctet", "gibioctets"),
              "Tio": ("tébioctet", "tébioctets"), "Kibit": ("kibibit", "kibibits"), "Mibit": ("mébibit", "mébibits"),
              "cL": ("centilitre", "centilitres"), "mL": ("millilitre", "millilitres"),
-             "kcal": ("kilocalorie", "kilocalories"),
+             "kcal": ("kilocalorie", "kilocalories"), "lb": ("livre", "livres"),
+             "cm²": ("centimètre carré", "centimètres carrés"), "mm²": ("millimètre carré", "millimètres carrés"),
+             "cm³": ("centimètre cube", "centimètres cubes"), "mm³": ("millimètre cube", "millimètres cubes"),
+             "dm³": ("décimètre cube", "décimètres cubes"), "km³": ("kilomètre cube", "kilomètres cubes"),
+             "m/h": ("mètre à l'heure", "mètres à l'heure"),
              **dict.fromkeys(("c. à soupe", "c. à s.", "càs", "cuil. à soupe", "c. s."),
                              ("cuillère à soupe", "cuillères à soupe")),
              **dict.fromkeys(("c. à café", "c. à c.", "càc", "cuil. à café", "c. c."),
                              ("cuillère à café", "cuillères à café"))}
-    feminine_units = ("t", "min", "s", "ms")
+    feminine_units = ("t", "min", "s", "ms", "lb")
     percent = "pour cent"
     scale_nouns = ("million", "millions", "milliard", "milliards")
     and_word, half, day_one = "et", "et demi", "premier"
@@ -131,6 +135,8 @@ class French(Romance):
         super().__init__()
         # lower-case words that may start a sentence before a date ("Le 17.06"): no name before a version
         self.function_words = self.not_nouns | set(self.articles) | {"dès", "depuis", "avant", "après"}
+        # "%C siècle" (a format's code, as date(1) documents it) is no roman numeral
+        self._roman_after = re.compile(r"(?<!%)" + self._roman_after.pattern)
 
     def feminine(self, said):
         return re.sub(r"\bun$", "une", said)
@@ -226,9 +232,12 @@ class French(Romance):
     # "zéro heure" (the form of timetables and decrees).
     _MIDNIGHT = re.compile(r"(?<![\w.,:/])0\s?h(?:\s?([0-5]\d))?(?![\w])")
 
+    def midnight(self, minutes):
+        """Midnight and its minutes; half past it "et demi" (minuit is masculine: "minuit et demi")."""
+        return "minuit" + (" et demi" if minutes == 30 else f" {self.cardinal(minutes)}" if minutes else "")
+
     def read_times(self, text):
-        text = self._MIDNIGHT.sub(lambda m: "minuit" + (f" {self.cardinal(int(m.group(1)))}" if m.group(1) else ""),
-                                  text)
+        text = self._MIDNIGHT.sub(lambda m: self.midnight(int(m.group(1) or 0)), text)
         text = self._afternoon.sub(lambda m: self.time(int(m.group(1)) - 12, int(m.group(2)),
                                                        int(m.group(3)) if m.group(3) else None, half=False), text)
         text = super().read_times(text)

@@ -117,6 +117,8 @@ class French(Romance):
     roman_before = ("chapitre", "Chapitre", "tome", "Tome", "partie", "Partie", "acte", "Acte", "livre", "Livre",
                     "article", "Article", "titre", "Titre", "annexe", "Annexe")
     roman_after = ("siècle", "siècles", "millénaire", "arrondissement")
+    # Capitalized words a roman numeral follows as a label, not as a ruler's number ("System V", "Type II").
+    not_names = frozenset({"System", "Système", "Windows", "Type", "Version", "Modèle", "Level", "Niveau"})
     symbols = {"±": "plus ou moins", "×": "fois", "→": "vers", "&": "et", "§": "paragraphe", "≈": "environ",
                "≤": "inférieur ou égal à", "≥": "supérieur ou égal à", "−": "moins", "°": "degrés", "½": "un demi",
                "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}

@@ -108,6 +108,9 @@ class Italian(Romance):
                     "Articolo", "titolo", "Titolo", "secolo", "Secolo")
     roman_after = ("secolo", "secoli")
     century_words = ("secolo",)
+    # Capitalized words a roman numeral follows as a label, not as a ruler's number ("System V", "Tipo II").
+    not_names = frozenset({"System", "Sistema", "Windows", "Tipo", "Type", "Versione", "Version", "Modello", "Level",
+                           "Livello"})
     symbols = {"±": "più o meno", "×": "per", "→": "a", "&": "e", "§": "paragrafo", "≈": "circa",
                "≤": "minore o uguale a", "≥": "maggiore o uguale a", "−": "meno", "°": "gradi", "½": "un mezzo",
                "¼": "un quarto", "¾": "tre quarti", "~": "circa", "‰": "per mille"}

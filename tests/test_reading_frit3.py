@@ -27,6 +27,7 @@ CASES = [
     ("time", "fr", "On se retrouve à 10 h 30 demain.", ["à dix heures et demie demain"], ["trente"]),
     ("money", "fr", "Le billet coûte 25 $ CA ici.", ["vingt-cinq dollars canadiens ici"], ["CA"]),
     ("money", "fr", "Il reste 40 DH dans la caisse.", ["quarante dirhams marocains dans"], ["DH"]),
+    ("money", "fr", "Le melon coûte 2€90 au marché.", ["deux euros quatre-vingt-dix au marché"], ["€"]),
     ("time", "fr", "Le train part à 0 h 30 pile.", ["à minuit et demi pile"], ["trente", "zéro"]),
     ("measure", "fr", "Le moteur fait 125 cm³ seulement.", ["cent vingt-cinq centimètres cubes"], ["cm³"]),
     ("roman", "fr", "Le code %C siècle reste tel quel.", ["C siècle reste"], ["centième"]),

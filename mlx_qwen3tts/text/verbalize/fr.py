@@ -224,6 +224,15 @@ class French(Romance):
             return said + " et demie"
         return said + (f" {self.cardinal(minutes, 'f')}" if minutes else "")
 
+    # A price with its currency's sign between the units and the cents, as French prices are often written
+    # ("3€50", "12 € 90"): "trois euros cinquante"; spaced, not where a word follows ("2 € 30 fois").
+    _SIGN_BETWEEN = re.compile(r"(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f.]\d{3})*)\s?(€|\$|£)(?:\s(?=\d{2}(?![\w]|[.,]\d|"
+                               r"\s+[^\W\d_])))?(\d{2})(?![\w]|[.,]\d)")
+
+    def read_money(self, text):
+        text = self._SIGN_BETWEEN.sub(lambda m: self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None), text)
+        return super().read_money(text)
+
     def read_telephones(self, text):
         text = self._pairs.sub(lambda m: ", ".join(
             (f"{self.cardinal(0)} {self.cardinal(int(p[1]))}" if p[0] == "0" else self.cardinal(int(p)))

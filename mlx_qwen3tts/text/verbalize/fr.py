@@ -152,6 +152,11 @@ class French(Romance):
             return ("seconde" if gender == "f" else "second") + plural
         return self.n2w(n, "ordinal") + plural
 
+    def n2w(self, value, to="cardinal", **extra):
+        said = super().n2w(value, to, **extra)
+        # num2words keeps the plural s of "quatre-vingts", "deux cents" before "-ième": "quatre-vingtième"
+        return re.sub(r"(vingt|cent)sième", r"\1ième", said) if to == "ordinal" else said
+
     # Titles said wherever they stand, not only before a name ("Mme", "Mᵐᵉˢ"); "c-à-d".
     _TITLES = {"Mme": "madame", "Mmes": "mesdames", "Mlle": "mademoiselle", "Mlles": "mesdemoiselles",
                "Dr": "docteur", "Drs": "docteurs", "Dre": "docteure", "Dres": "docteures", "c-à-d": "c'est-à-dire"}

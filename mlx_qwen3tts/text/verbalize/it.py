@@ -25,13 +25,18 @@ class Italian(Romance):
     currencies = {"€": ("euro", "euro", "centesimo", "centesimi"), "EUR": ("euro", "euro", "centesimo", "centesimi"),
                   "eur": ("euro", "euro", "centesimo", "centesimi"),
                   "$": ("dollaro", "dollari", "centesimo", "centesimi"),
-                  "USD": ("dollaro", "dollari", "centesimo", "centesimi"),
+                  # an ISO code names the country's dollar, as NeMo's Italian money data (Apache 2.0) says it
+                  "USD": ("dollaro statunitense", "dollari statunitensi", "centesimo", "centesimi"),
+                  "CAD": ("dollaro canadese", "dollari canadesi", "centesimo", "centesimi"),
+                  "HKD": ("dollaro di Hong Kong", "dollari di Hong Kong", "centesimo", "centesimi"),
+                  "₹": ("rupia", "rupie", "paisa", "paisa"), "INR": ("rupia", "rupie", "paisa", "paisa"),
+                  "Rs": ("rupia", "rupie", "paisa", "paisa"), "rs": ("rupia", "rupie", "paisa", "paisa"),
                   "£": ("sterlina", "sterline", "penny", "penny"),
                   "GBP": ("sterlina", "sterline", "penny", "penny"), "¥": ("yen", "yen", "sen", "sen"),
                   "JPY": ("yen", "yen", "sen", "sen"),
                   "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
                   "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
-    feminine_currencies = ("£", "GBP")
+    feminine_currencies = ("£", "GBP", "₹", "INR", "Rs", "rs")
     halves = ("mezzo", "mezza")
     law_words = ("legge", "leggi", "decreto", "d.lgs", "d.l", "dpr", "regolamento", "direttiva", "sentenza",
                  "circolare", "delibera")

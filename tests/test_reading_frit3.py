@@ -30,6 +30,8 @@ CASES = [
     ("money", "fr", "Le melon coûte 2€90 au marché.", ["deux euros quatre-vingt-dix au marché"], ["€"]),
     ("time", "fr", "Le train part à 0 h 30 pile.", ["à minuit et demi pile"], ["trente", "zéro"]),
     ("measure", "fr", "Le moteur fait 125 cm³ seulement.", ["cent vingt-cinq centimètres cubes"], ["cm³"]),
+    ("measure", "fr", "Le béton pèse 30 kg/m³ de plus.", ["trente kilogrammes par mètre cube"], ["kg"]),
+    ("measure", "fr", "La pression tombe à 990 hPa ce soir.", ["neuf cent quatre-vingt-dix hectopascals"], ["hPa"]),
     ("roman", "fr", "Le code %C siècle reste tel quel.", ["C siècle reste"], ["centième"]),
     ("roman", "fr", "Il tourne sous System V encore.", ["System V encore"], ["cinq"]),
     ("fraction", "fr", "Il en reste 3/200 au fond.", ["trois deux centièmes au fond"], ["centsièmes"]),

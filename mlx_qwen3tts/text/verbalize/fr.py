@@ -82,11 +82,22 @@ class French(Romance):
              "cm³": ("centimètre cube", "centimètres cubes"), "mm³": ("millimètre cube", "millimètres cubes"),
              "dm³": ("décimètre cube", "décimètres cubes"), "km³": ("kilomètre cube", "kilomètres cubes"),
              "m/h": ("mètre à l'heure", "mètres à l'heure"),
+             "dm": ("décimètre", "décimètres"), "dam": ("décamètre", "décamètres"), "hm": ("hectomètre", "hectomètres"),
+             "nm": ("nanomètre", "nanomètres"), "ft": ("pied", "pieds"), "yd": ("yard", "yards"),
+             "oz": ("once", "onces"), "gal": ("gallon", "gallons"),
+             "kbit": ("kilobit", "kilobits"), "Mbit": ("mégabit", "mégabits"), "Gbit": ("gigabit", "gigabits"),
+             "bar": ("bar", "bars"), "Pa": ("pascal", "pascals"), "hPa": ("hectopascal", "hectopascals"),
+             "kPa": ("kilopascal", "kilopascals"), "kJ": ("kilojoule", "kilojoules"), "cal": ("calorie", "calories"),
+             "µs": ("microseconde", "microsecondes"), "ns": ("nanoseconde", "nanosecondes"),
+             "mA": ("milliampère", "milliampères"), "Ω": ("ohm", "ohms"), "dB": ("décibel", "décibels"),
+             "mol": ("mole", "moles"), "ppm": ("partie par million", "parties par million"),
+             "MW": ("mégawatt", "mégawatts"), "GW": ("gigawatt", "gigawatts"), "mV": ("millivolt", "millivolts"),
+             "kV": ("kilovolt", "kilovolts"), "lm": ("lumen", "lumens"),
              **dict.fromkeys(("c. à soupe", "c. à s.", "càs", "cuil. à soupe", "c. s."),
                              ("cuillère à soupe", "cuillères à soupe")),
              **dict.fromkeys(("c. à café", "c. à c.", "càc", "cuil. à café", "c. c."),
                              ("cuillère à café", "cuillères à café"))}
-    feminine_units = ("t", "min", "s", "ms", "lb")
+    feminine_units = ("t", "min", "s", "ms", "lb", "oz", "cal", "µs", "ns", "mol", "ppm")
     percent = "pour cent"
     scale_nouns = ("million", "millions", "milliard", "milliards")
     and_word, half, day_one = "et", "et demi", "premier"
@@ -237,6 +248,11 @@ class French(Romance):
     def read_money(self, text):
         text = self._SIGN_BETWEEN.sub(lambda m: self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None), text)
         return super().read_money(text)
+
+    def read_measures(self, text):
+        # a unit per another ("30 kg/m³", "3 t/ha"): "trente kilogrammes par mètre cube"
+        text = self._compound.sub(lambda m: self.compound(m) if m.group(2) else m.group(0), text)
+        return super().read_measures(text)
 
     def read_telephones(self, text):
         text = self._pairs.sub(lambda m: ", ".join(

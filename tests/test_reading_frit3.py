@@ -29,6 +29,8 @@ CASES = [
     ("money", "fr", "Il reste 40 DH dans la caisse.", ["quarante dirhams marocains dans"], ["DH"]),
     ("money", "fr", "Le melon coûte 2€90 au marché.", ["deux euros quatre-vingt-dix au marché"], ["€"]),
     ("time", "fr", "Le train part à 0 h 30 pile.", ["à minuit et demi pile"], ["trente", "zéro"]),
+    ("time", "fr", "Ouverture à 9H15 chaque jour.", ["à neuf heures quinze chaque"], ["H"]),
+    ("time", "fr", "La navette passe à 0 h 01 déjà.", ["à minuit une déjà"], ["zéro", "minuit un "]),
     ("measure", "fr", "Le moteur fait 125 cm³ seulement.", ["cent vingt-cinq centimètres cubes"], ["cm³"]),
     ("measure", "fr", "Le béton pèse 30 kg/m³ de plus.", ["trente kilogrammes par mètre cube"], ["kg"]),
     ("measure", "fr", "La pression tombe à 990 hPa ce soir.", ["neuf cent quatre-vingt-dix hectopascals"], ["hPa"]),

@@ -263,12 +263,14 @@ class French(Romance):
     # "0 h", "0 h 17": midnight, as it is said ("minuit dix-sept"); "00:00", "00h00", a clock's display, keep
     # "zéro heure" (the form of timetables and decrees).
     _MIDNIGHT = re.compile(r"(?<![\w.,:/])0\s?h(?:\s?([0-5]\d))?(?![\w])")
+    _CAPITAL_H = re.compile(r"(?<![\w.,:/])([01]?\d|2[0-3])H([0-5]\d)(?![\w])")  # "9H30", as "9h30"
 
     def midnight(self, minutes):
         """Midnight and its minutes; half past it "et demi" (minuit is masculine: "minuit et demi")."""
-        return "minuit" + (" et demi" if minutes == 30 else f" {self.cardinal(minutes)}" if minutes else "")
+        return "minuit" + (" et demi" if minutes == 30 else f" {self.cardinal(minutes, 'f')}" if minutes else "")
 
     def read_times(self, text):
+        text = self._CAPITAL_H.sub(r"\1h\2", text)
         text = self._MIDNIGHT.sub(lambda m: self.midnight(int(m.group(1) or 0)), text)
         text = self._afternoon.sub(lambda m: self.time(int(m.group(1)) - 12, int(m.group(2)),
                                                        int(m.group(3)) if m.group(3) else None, half=False), text)

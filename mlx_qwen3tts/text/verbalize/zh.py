@@ -11,10 +11,15 @@ choice is stated here and in docs/text_cjk.md:
 - Telephone numbers digit by digit with 幺 for 1 (13501234567 幺三五零幺二三四五六七), as a mainland
   operator reads them; IP addresses and versions digit by digit with 一 (127.0.0.1 一二七点零点零点一).
 - Times 14:30 十四点三十分, 9:05 九点零五分, 11:00 十一点; a "time" past 24:59 is a score (78:96 七十八比九十六).
+- A game's score 比 (中国1-2 中国一比二, 以21:19获胜 以二十一比十九获胜): a pair of numbers written with -, :, / is a
+  score where a team's name stands right before it or a word of a game's result (比分, 战胜, 爆冷, 半场 ...) is in
+  its clause (data/zh_sports.tsv, as WeTextProcessing's sport rule reads a pair after a team), unless a measure
+  word, a unit or 月/日 follows (中国1-2月 is a range of months).
 - Money ¥ and ￥ 元, CNY and RMB 人民币, $ 美元; km 公里, kg 千克 (the SI name, as both test sets say).
 """
 
 import re
+from pathlib import Path
 
 from .cjk import (DATE_WORDS, DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said,
                   number, parse)
@@ -62,6 +67,35 @@ def cardinal(s: str, after: str = "") -> str:
     else:
         said = integer(whole, "" if frac else after)
     return said + ("点" + digits(frac, DIGITS) if frac else "")
+
+
+def _sports() -> tuple:
+    """(team names, words of a game's result) from data/zh_sports.tsv."""
+    kinds = {"team": [], "word": []}
+    for line in (Path(__file__).parent / "data" / "zh_sports.tsv").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            kind, word = line.split("\t")
+            kinds[kind].append(word)
+    return tuple(kinds["team"]), re.compile("|".join(sorted(kinds["word"], key=len, reverse=True)))
+
+
+TEAMS, RESULT_WORDS = _sports()
+_CLAUSE_END = re.compile(r"[。，,；;！!？?\n]")
+# what may not follow a score: a digit, a letter, a unit or measure word (1-2月, 3-5个, 5-8折, 1/4决赛)
+_NOT_AFTER_SCORE = re.compile(r"\s?(?:[\dA-Za-z%‰℃°.]|[" + COUNTERS + "年月日号时点分秒周轮级期届季代章节折成倍赛]|决赛)")
+
+
+def _score(m) -> str:
+    """A pair of numbers as a game's score (三比二) where a team or a result word says it is one (module
+    docstring); else the pair as written, for a later rule (a range, a fraction, a time)."""
+    start = m.string.rfind("\n", 0, m.start()) + 1
+    before = _CLAUSE_END.split(m.string[max(start, m.start() - 16):m.start()])[-1]
+    after = _CLAUSE_END.split(m.string[m.end():m.end() + 10])[0]
+    if _NOT_AFTER_SCORE.match(m.string, m.end()):
+        return m.group(0)
+    if not (before.rstrip().endswith(TEAMS) or RESULT_WORDS.search(before + " " + after)):
+        return m.group(0)
+    return integer(int(m.group(1))) + "比" + integer(int(m.group(3)))
 
 
 def _after(m) -> str:
@@ -183,6 +217,7 @@ def _era(m) -> str:
 
 
 read = Reader([
+    (r"(?<![\d./:-])(\d{1,3})\s?([-–—:/])\s?(\d{1,3})(?![\d./:-])", _score),  # 中国1-2, 以3:2获胜, 拉齐奥 2/2
     (DOTTED_DATE, _dotted_date),  # 2024.03.05.
     (r"(?<![\d./-])(\d{2})/(\d{1,2})/(\d{1,2})(?![\d./-])", _short_date),  # 日期是12/2/2
     (r"(?<![\d./-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?![\d./-])",

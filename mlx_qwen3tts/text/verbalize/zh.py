@@ -30,7 +30,8 @@ SPELLING = Spelling(digits=DIGITS, small="十百千", myriads="万亿兆京", ze
                     one_before=lambda i, before_myriad, inside: i > 0 or inside,
                     one_myriad=lambda i, inside: True)
 # Measure words after which 2 is 两 (两个, 两年后, 两点): a count, not a label (二月, 二号, 二楼).
-COUNTERS = "个位只条张本件次天种名家台辆双人岁倍块元毛角份杯瓶碗节层口头匹棵支把间周项场部篇首句段页斤吨米里"
+COUNTERS = ("个位只条张本件次天种名家台辆双人岁倍块元毛角份杯瓶碗节层口头匹棵支把间周项场部篇首句段页斤吨米里"
+            "册套艘架座栋幢所片粒颗根副盒包袋箱桶罐壶勺滴圈遍趟顿步排批群堆串束朵枝枚票户例轮集届晚夜秒克升亩封幅扇道季点")
 COUNTER_WORDS = ("小时", "分钟", "点钟", "公里", "千克", "公斤", "年后", "年前", "年内", "年多", "年来", "年间", "周年")
 CURRENCY = {"¥": "元", "￥": "元", "CNY": "人民币", "RMB": "人民币", "$": "美元", "US$": "美元", "USD": "美元",
             "€": "欧元", "EUR": "欧元", "£": "英镑", "GBP": "英镑", "₩": "韩元", "KRW": "韩元", "JPY": "日元",
@@ -45,6 +46,10 @@ UNITS = {"km": "公里", "m": "米", "cm": "厘米", "mm": "毫米", "μm": "微
          "cc": "毫升", "dL": "分升", "dl": "分升", "kL": "千升", "kl": "千升", "ha": "公顷"}
 UNIT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
+# words before a number said digit by digit: a code, an account, a room
+CODE_WORDS = "|".join(("验证码", "校验码", "密码", "编号", "邮编", "邮政编码", "工号", "学号", "卡号", "账号", "帐号",
+                       "订单号", "单号", "房间号", "房号", "门牌号", "航班号", "车次", "序列号", "批号", "货号", "型号"))
+_CODE_END = r"(?!\d|\.\d|,\d{3}(?!\d))"  # a code's end: no more digits, no decimal, no thousands after it
 SIGNS = {"±": "正负", "≥": "大于等于", ">=": "大于等于", "≤": "小于等于", "<=": "小于等于", "≠": "不等于", "×": "乘",
          "÷": "除以", "=": "等于", "+": "加", ">": "大于", "<": "小于"}
 
@@ -53,8 +58,9 @@ def integer(n: int, after: str = "") -> str:
     """A whole number, 两 where a speaker says it (see the module's docstring); never in an ordinal (after 第)."""
     if after == "第":
         return number(n, SPELLING)
-    if n == 2 and (after[:1] in COUNTERS or after.startswith(COUNTER_WORDS)) and after[:1]:
-        return "两"
+    if n == 2 and after[:1] and (after[:1] in COUNTERS + "百千万亿" or after.startswith(COUNTER_WORDS)
+                                 or after[:1] == "年" and not after.startswith("年级")):
+        return "两"  # 两个, 两万, 两年 (but 二年级, a grade)
     said = number(n, SPELLING)
     return "两" + said[1:] if said[:1] == "二" and said[1:2] in "百千万亿" and said[1:2] else said
 
@@ -201,7 +207,7 @@ def _phone(m) -> str:
 def _money(m) -> str:
     unit = CURRENCY[m.group(1)]
     sign = "负" if m.group(2) else ""
-    return sign + cardinal(m.group(3)) + (m.group(4) or "") + unit
+    return sign + cardinal(m.group(3), m.group(4) or "") + (m.group(4) or "") + unit
 
 
 def _year(m) -> str:
@@ -242,10 +248,16 @@ read = Reader([
     (r"()(?<![\d.-])(0\d{2,3}-\d{7,8})(?![\d.-])", _phone),
     (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
     (r"(给)(\d{3,})(?=打)", _phone),
+    # codes said digit by digit with 一: after a word naming one (验证码为208135, 房间号1103), a room (301室), and a
+    # flight's or train's number (CA1501, G1234次)
+    (r"((?:" + CODE_WORDS + r")(?:是|为|：|:)?\s?)(\d{3,})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
+    (r"(?<![\d.,])\d{3,4}(?=\s?(?:室|房间|号房))", lambda m: digits(m.group(0), DIGITS)),
+    (r"(?<![A-Za-z])([A-Z]{1,2})(\d{3,5})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
     # 1 + 16%, 1 x 2, 128 x 128: 加 and 乘 between numbers, before a percent takes its number (not 0x1F)
     (r"(?<=\d)\s?\+\s?(?=\d)", "加"),
     (r"(?<!\b0)(?<=\d)\s?[xX×]\s?(?=\d)", "乘"),
+    (r"(?<=\d[%‰])\s?[-–—~〜～至]\s?(?=[-−]?\d)", "到"),  # 10%-15%: 百分之十到百分之十五
     (r"(-|负)?(" + NUMBER + r")\s?([%‰])", _percent),
     (r"(-|负)?(?<![\d/.])(?:(\d+)又)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(km/h|" + UNIT + r")(?![A-Za-z²³/])", _measure),

@@ -32,7 +32,9 @@ SPELLING = Spelling(digits=DIGITS, small="十百千", myriads="万亿兆京", ze
 # Measure words after which 2 is 两 (两个, 两年后, 两点): a count, not a label (二月, 二号, 二楼).
 COUNTERS = ("个位只条张本件次天种名家台辆双人岁倍块元毛角份杯瓶碗节层口头匹棵支把间周项场部篇首句段页斤吨米里"
             "册套艘架座栋幢所片粒颗根副盒包袋箱桶罐壶勺滴圈遍趟顿步排批群堆串束朵枝枚票户例轮集届晚夜秒克升亩封幅扇道季点")
-COUNTER_WORDS = ("小时", "分钟", "点钟", "公里", "千克", "公斤", "年后", "年前", "年内", "年多", "年来", "年间", "周年")
+COUNTER_WORDS = ("小时", "分钟", "点钟", "公里", "千克", "公斤", "年后", "年前", "年内", "年多", "年来", "年间", "周年",
+                 "厘米", "毫米", "微米", "纳米", "千米", "毫升", "毫克", "平方", "立方", "英寸", "英尺", "英里", "公顷",
+                 "公分", "千瓦", "毫秒", "千赫", "兆赫")
 CURRENCY = {"¥": "元", "￥": "元", "CNY": "人民币", "RMB": "人民币", "$": "美元", "US$": "美元", "USD": "美元",
             "€": "欧元", "EUR": "欧元", "£": "英镑", "GBP": "英镑", "₩": "韩元", "KRW": "韩元", "JPY": "日元",
             "A$": "澳元", "AUD": "澳元", "HK$": "港元", "HKD": "港元", "C$": "加元", "CAD": "加元"}
@@ -194,7 +196,7 @@ def _measure(m) -> str:
     unit = m.group(3)
     if unit == "km/h":
         return "每小时" + sign + cardinal(m.group(2)) + "公里"
-    return sign + cardinal(m.group(2)) + UNITS[unit]
+    return sign + cardinal(m.group(2), UNITS[unit]) + UNITS[unit]
 
 
 def _phone(m) -> str:

@@ -12,7 +12,7 @@ by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국�
 
 import re
 
-from .cjk import DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said, number, parse
+from .cjk import DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said, number, parse
 
 DIGITS = "영일이삼사오육칠팔구"
 SPELLING = Spelling(digits=DIGITS, small="십백천", myriads="만억조경", zero_inside=False,
@@ -23,7 +23,10 @@ NATIVE_TENS = ("", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔
 MONTHS = {6: "유월", 10: "시월"}
 # Counter words after which a number up to 99 is native: 세개, 두명, 다섯살, 세번째 (but 삼개월: months are Sino).
 COUNTERS = ("번째", "개(?!월)", "명", "마리", "살", "권", "잔", "병", "장", "벌", "켤레", "송이", "그루", "가지", "군데",
-            "사람", "시간", "곳", "달", "척", "채", "통", "자리", "줄")
+            "사람", "시간", "곳", "달(?!러)", "척", "채", "통", "자리", "줄",
+            # in a recipe: 설탕 세 큰술, 물 두 컵, 마늘 한 줌
+            "큰술", "작은술", "숟가락", "스푼", "컵", "조각", "봉지", "방울", "줌", "꼬집", "그릇", "접시", "팩", "캔",
+            "끼", "바퀴", "마디", "걸음")
 CURRENCY = {"₩": "원", "KRW": "원", "krw": "원", "$": "달러", "US$": "달러", "USD": "달러", "HK$": "홍콩 달러",
             "€": "유로", "EUR": "유로", "¥": "엔", "JPY": "엔", "£": "파운드", "GBP": "파운드", "CNY": "위안",
             "CAD": "캐나다 달러", "NZD": "뉴질랜드 달러", "AUD": "호주 달러", "CHF": "스위스 프랑",
@@ -72,11 +75,15 @@ def _counted(m) -> str:
 _TIMES_AFTER = ("씩", "이나", "정도", "쯤", "이상", "이하", "더", "만에", "도", "째")
 
 
+# a predicate's ending: "3번 봤어요", "2번 읽고" count times; a noun after 번 ("4번 문제를") numbers it
+_PREDICATE = re.compile(r"\s[가-힣]*(?:다|요|죠|고|서|며|면|니다)(?![가-힣])")
+
+
 def _times(m) -> str:
     before = m.string[max(0, m.start() - 2):m.start()].rstrip()
     after = m.string[m.end():m.end() + 3].lstrip()
     n = int(m.group(1))
-    if 0 < n < 100 and (before.endswith("에") or after.startswith(_TIMES_AFTER)):
+    if 0 < n < 100 and (before.endswith("에") or after.startswith(_TIMES_AFTER) or _PREDICATE.match(m.string, m.end())):
         return native(n) + m.group(2)
     return cardinal(m.group(1)) + m.group(2)
 
@@ -194,6 +201,8 @@ def _measure(m) -> str:
 
 _read_numbers = Reader([
     (DOTTED_DATE, _dotted_date),  # 2024.03.05., 2024. 3. 5.
+    ("(?<=일)" + DOTTED_RANGE_END, lambda m: f" 부터 {month_name(int(m.group('m')))} {cardinal(m.group('d'))}일"
+     if 1 <= int(m.group("m")) <= 12 and 1 <= int(m.group("d")) <= 31 else m.group(0)),  # 2024.3.4.~3.15.
     (r"(?<![\d.])(?P<m>\d{1,2})\.(?P<d>\d{1,2})\.?(?=\s?[(（][월화수목금토일])",
      lambda m: f"{month_name(int(m.group('m')))} {cardinal(m.group('d'))}일" if 1 <= int(m.group("m")) <= 12
      and 1 <= int(m.group("d")) <= 31 else m.group(0)),  # 3.5(화): 삼월 오일 화요일
@@ -206,6 +215,7 @@ _read_numbers = Reader([
     (MONTH_DAYS, _month_days),
     (r"(?<![\d.-])(?:\+(\d{1,3})[\s-]?)?((?:\(\d{2,4}\)[\s-]?|\d{2,4}[-.])\d{3,4}[-.]\d{4})(?![\d.-])", _phone),
     (r"(?<![\d.-])()(\d{4}-\d{4}-\d{4}-\d{4})(?![\d.-])", _phone),  # a card number
+    (r"(?<![\d.-])()(1[5-8]\d\d-\d{4})(?![\d.-])", _phone),  # a nationwide number: 1588-1234 일오팔팔 일이삼사
     (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d.-])", _phone),  # 010 1234 5678
     # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),

@@ -21,7 +21,7 @@ choice is stated here and in docs/text_cjk.md:
 import re
 from pathlib import Path
 
-from .cjk import (DATE_WORDS, DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said,
+from .cjk import (DATE_WORDS, DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said,
                   number, parse)
 
 DIGITS = "零一二三四五六七八九"
@@ -227,6 +227,8 @@ def _era(m) -> str:
 read = Reader([
     (r"(?<![\d./:-])(\d{1,3})\s?([-–—:/])\s?(\d{1,3})(?![\d./:-])", _score),  # 中国1-2, 以3:2获胜, 拉齐奥 2/2
     (DOTTED_DATE, _dotted_date),  # 2024.03.05.
+    ("(?<=日)" + DOTTED_RANGE_END, lambda m: "到" + integer(int(m.group("m"))) + "月" + integer(int(m.group("d"))) + "日"
+     if 1 <= int(m.group("m")) <= 12 and 1 <= int(m.group("d")) <= 31 else m.group(0)),  # 2024.3.4-3.15
     (r"(?<![\d./-])(\d{2})/(\d{1,2})/(\d{1,2})(?![\d./-])", _short_date),  # 日期是12/2/2
     (r"(?<![\d./-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?![\d./-])",
      lambda m: _date_dmy(m, m.group(1), m.group(3), m.group(4))),  # 03/07/2025, 08-08-2008

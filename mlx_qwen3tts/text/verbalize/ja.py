@@ -106,8 +106,37 @@ def _measure(m) -> str:
     return sign + cardinal(m.group(2)) + UNITS[unit]
 
 
+# words of a game's result: a pair of numbers in their clause is its score (2-1で勝利 二対一で勝利)
+RESULT_WORDS = re.compile("勝利|勝ち|勝っ|勝つ|負け|負け|敗れ|敗戦|敗退|引き分け|下し|下す|破っ|破り|逆転|快勝|完勝|圧勝|"
+                          "辛勝|惜敗|大勝|大敗|スコア|得点|前半|後半|延長")
+_CLAUSE_END = re.compile(r"[。、，,；;！!？?\n]")
+_NOT_AFTER_SCORE = re.compile(r"\s?[\dA-Za-z%℃°.年月日時分秒回位人個点号番歳]")
+
+
+def _score(m) -> str:
+    """A pair of numbers (2-1, 3:2) as a game's score, 二対一, where a word of a game's result is in its clause;
+    else the pair as written, for a later rule (a range, a time)."""
+    before = _CLAUSE_END.split(m.string[max(0, m.start() - 16):m.start()])[-1]
+    after = _CLAUSE_END.split(m.string[m.end():m.end() + 10])[0]
+    if _NOT_AFTER_SCORE.match(m.string, m.end()) or not RESULT_WORDS.search(before + " " + after):
+        return m.group(0)
+    return cardinal(m.group(1)) + "対" + cardinal(m.group(2))
+
+
+def _month_day(m) -> str:
+    month, day = int(m.group(1)), int(m.group(2))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return m.group(0)
+    return cardinal(str(month)) + "月" + cardinal(str(day)) + "日"
+
+
 read = Reader([
     (r"(?<![\d.])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?![\d.])", _date),
+    (r"(?<![\d./:-])(\d{1,3})\s?[-–:]\s?(\d{1,3})(?![\d./:-])", _score),  # 2-1で勝利
+    (r"(?<![\d./])(\d{1,2})/(\d{1,2})(?=\s?[(（][" + WEEKDAY + "])", _month_day),  # 3/15(金) 三月十五日金曜日
+    # a postal code, digit by digit (〒100-0001 一〇〇の〇〇〇一)
+    (r"(?:〒\s?|(?<=郵便番号)(は|：|:)?\s?)(\d{3})-(\d{4})(?!\d)",
+     lambda m: (m.group(1) or "") + digits(m.group(2), DIGIT_STRING) + "の" + digits(m.group(3), DIGIT_STRING)),
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", _dotted),
     (r"(?<![\d.,/-])(?P<y>\d{4})/(?P<m>\d{1,2})(?P<d>)(?![\d.,/-])", _date),
     # weekdays in brackets after a date: (土) 土曜日, (火〜土) 火曜日から土曜日
@@ -123,6 +152,7 @@ read = Reader([
     (r"(?<![\d.-])(?:\+\d{1,3}[- ])?0\d{1,4}-\d{1,4}-\d{3,4}(?![\d.-])", _phone),
     (r"(?<![\d.-])(?:0120|0800)-\d{3}-\d{3}(?![\d.-])", _phone),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|億|兆)?", _money),
+    (r"(?<=\d)\s?[〜～~–-]\s?(?=-?\d+(?:\.\d+)?\s?%)", "から"),  # 10〜20%
     (r"(-)?(" + NUMBER + r")\s?%", lambda m: ("マイナス" if m.group(1) else "") + cardinal(m.group(2)) + "パーセント"),
     (r"(-|マイナス)?(?<![\d/.])(?:(\d+)(と|荷| ))?(√)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³/])", _measure),

@@ -88,6 +88,20 @@ def _times(m) -> str:
     return cardinal(m.group(1)) + m.group(2)
 
 
+# Things counted in 대 (차 두 대, 컴퓨터 세 대): a number after one of them counts it; else 대 is an age group
+# (20대 이십대) or a rank (세계 3대 박물관 삼대), Sino-Korean.
+MACHINES = ("차", "자동차", "버스", "트럭", "택시", "승용차", "오토바이", "자전거", "비행기", "헬리콥터", "기차", "배",
+            "컴퓨터", "노트북", "태블릿", "휴대폰", "스마트폰", "전화기", "카메라", "냉장고", "세탁기", "에어컨",
+            "텔레비전", "TV", "모니터", "프린터", "서버", "기계", "장비", "드론", "로봇", "피아노")
+
+
+def _machines(m) -> str:
+    before = m.string[max(0, m.start() - 8):m.start()].rstrip().split()
+    if before and before[-1].endswith(MACHINES) and 0 < int(m.group(1)) < 100:
+        return native(int(m.group(1))) + m.group(2)
+    return cardinal(m.group(1)) + m.group(2)
+
+
 def hour(h: int) -> str:
     return native(h) if 1 <= h <= 12 else cardinal(str(h))
 
@@ -239,6 +253,7 @@ _read_numbers = Reader([
     (r"(?<=제)(\d+)", lambda m: cardinal(m.group(1))),
     (r"(?<![\d.,])(\d{1,2})(\s?장)", _chapter),  # 1장 서론 (a chapter), 종이 1장 (a sheet)
     (r"(?<![\d.,])(\d{1,2})(\s?번)(?![째호지])", _times),  # 하루에 3번 세 번, 3번 출구 삼 번
+    (r"(?<![\d.,])(\d{1,2})(대)", _machines),  # 차 2대 두대, but 20대 남성 이십대, 세계 3대 박물관 삼대
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:[-~〜～]|부터)\s?\d{1,2}\s?(?:" + "|".join(COUNTERS) + "))",
      lambda m: native(int(m.group(1))) if int(m.group(1)) else m.group(1)),
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:" + "|".join(COUNTERS) + r"))(\s?(?:" + "|".join(COUNTERS) + "))",

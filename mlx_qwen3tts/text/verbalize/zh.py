@@ -31,7 +31,7 @@ SPELLING = Spelling(digits=DIGITS, small="十百千", myriads="万亿兆京", ze
                     one_myriad=lambda i, inside: True)
 # Measure words after which 2 is 两 (两个, 两年后, 两点): a count, not a label (二月, 二号, 二楼).
 COUNTERS = ("个位只条张本件次天种名家台辆双人岁倍块元毛角份杯瓶碗节层口头匹棵支把间周项场部篇首句段页斤吨米里"
-            "册套艘架座栋幢所片粒颗根副盒包袋箱桶罐壶勺滴圈遍趟顿步排批群堆串束朵枝枚票户例轮集届晚夜秒克升亩封幅扇道季点")
+            "册套艘架座栋幢所片粒颗根副盒包袋箱桶罐壶勺滴圈遍趟顿步排批群堆串束朵枝枚票户例轮集届晚夜秒克升亩封幅扇道季点行列")
 COUNTER_WORDS = ("小时", "分钟", "点钟", "公里", "千克", "公斤", "年后", "年前", "年内", "年多", "年来", "年间", "周年",
                  "厘米", "毫米", "微米", "纳米", "千米", "毫升", "毫克", "平方", "立方", "英寸", "英尺", "英里", "公顷",
                  "公分", "千瓦", "毫秒", "千赫", "兆赫")
@@ -50,7 +50,8 @@ UNIT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
 # words before a number said digit by digit: a code, an account, a room
 CODE_WORDS = "|".join(("验证码", "校验码", "密码", "编号", "邮编", "邮政编码", "工号", "学号", "卡号", "账号", "帐号",
-                       "订单号", "单号", "房间号", "房号", "门牌号", "航班号", "车次", "序列号", "批号", "货号", "型号"))
+                       "订单号", "单号", "房间号", "房号", "门牌号", "航班号", "车次", "序列号", "批号", "货号", "型号",
+                       "端口号", "端口"))
 _CODE_END = r"(?!\d|\.\d|,\d{3}(?!\d))"  # a code's end: no more digits, no decimal, no thousands after it
 SIGNS = {"±": "正负", "≥": "大于等于", ">=": "大于等于", "≤": "小于等于", "<=": "小于等于", "≠": "不等于", "×": "乘",
          "÷": "除以", "=": "等于", "+": "加", ">": "大于", "<": "小于"}
@@ -107,14 +108,15 @@ def _score(m) -> str:
 
 
 def _after(m) -> str:
-    return m.string[m.end():m.end() + 2]
+    """The two characters after a number, past a space (technical text writes "2 个", "等待 2 秒")."""
+    return m.string[m.end():m.end() + 3].lstrip(" ")[:2]
 
 
 def _number(m) -> str:
     s = m.group(0)
     if len(s) > 1 and s[0] == "0" and s[1] != ".":  # 007, 0755: a code, said digit by digit
         return digits(s, DIGITS)
-    if m.start() and m.string[m.start() - 1] == "第":  # an ordinal: 第二名, 第二百
+    if m.string[max(0, m.start() - 2):m.start()].rstrip(" ").endswith("第"):  # an ordinal: 第二名, 第 2 个
         return cardinal(s, "第")
     return cardinal(s, _after(m))
 
@@ -254,11 +256,12 @@ read = Reader([
     (r"(给)(\d{3,})(?=打)", _phone),
     # codes said digit by digit with 一: after a word naming one (验证码为208135, 房间号1103), a room (301室), and a
     # flight's or train's number (CA1501, G1234次)
-    (r"((?:" + CODE_WORDS + r")(?:是|为|：|:)?\s?)(\d{3,})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
+    (r"((?:" + CODE_WORDS + r")(?:默认|设为|设置为)?(?:是|为|：|:)?\s?)(\d{3,})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(?<![\d.,])\d{3,4}(?=\s?(?:室|房间|号房))", lambda m: digits(m.group(0), DIGITS)),
     (r"(?<![A-Za-z])([A-Z]{1,2})(\d{3,5})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
     # 1 + 16%, 1 x 2, 128 x 128: 加 and 乘 between numbers, before a percent takes its number (not 0x1F)
+    (r"(?<![\d.])(\d+)\s?\^\s?(\d+)(?![\d.])", lambda m: cardinal(m.group(1)) + "的" + cardinal(m.group(2)) + "次方"),
     (r"(?<=\d)\s?\+\s?(?=\d)", "加"),
     (r"(?<!\b0)(?<=\d)\s?[xX×]\s?(?=\d)", "乘"),
     (r"(?<=\d[%‰])\s?[-–—~〜～至]\s?(?=[-−]?\d)", "到"),  # 10%-15%: 百分之十到百分之十五

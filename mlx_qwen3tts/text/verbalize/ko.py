@@ -26,7 +26,10 @@ COUNTERS = ("번째", "개(?!월)", "명", "마리", "살", "권", "잔", "병",
             "사람", "시간", "곳", "달(?!러)", "척", "채", "통", "자리", "줄",
             # in a recipe: 설탕 세 큰술, 물 두 컵, 마늘 한 줌
             "큰술", "작은술", "숟가락", "스푼", "컵", "조각", "봉지", "방울", "줌", "꼬집", "그릇", "접시", "팩", "캔",
-            "끼", "바퀴", "마디", "걸음")
+            "끼", "바퀴", "마디", "걸음",
+            "배(?![율속수열])",  # multiples: 두 배, 열 배 (but 2배속, 배율)
+            # characters of a text: 여덟 자 이상, 스무 자까지 (but 3자 회담, 제3자: parties, Sino-Korean)
+            "자(?=\s?(?:이상|이하|이내|미만|까지|씩|를|로|[.,)]|$))")
 CURRENCY = {"₩": "원", "KRW": "원", "krw": "원", "$": "달러", "US$": "달러", "USD": "달러", "HK$": "홍콩 달러",
             "€": "유로", "EUR": "유로", "¥": "엔", "JPY": "엔", "£": "파운드", "GBP": "파운드", "CNY": "위안",
             "CAD": "캐나다 달러", "NZD": "뉴질랜드 달러", "AUD": "호주 달러", "CHF": "스위스 프랑",
@@ -72,6 +75,7 @@ def _counted(m) -> str:
 
 # 번 counts times (native: 하루에 세 번, 두 번씩) after a span "...에" or before a word of amount; else it
 # numbers a thing (Sino: 3번 출구, 2번 버스, 5번 선수).
+_TIMES_BEFORE = ("최대", "최소", "총", "모두", "매일", "매번", "하루", "몇")  # 최대 3번까지 세 번
 _TIMES_AFTER = ("씩", "이나", "정도", "쯤", "이상", "이하", "더", "만에", "도", "째")
 
 
@@ -83,7 +87,8 @@ def _times(m) -> str:
     before = m.string[max(0, m.start() - 2):m.start()].rstrip()
     after = m.string[m.end():m.end() + 3].lstrip()
     n = int(m.group(1))
-    if 0 < n < 100 and (before.endswith("에") or after.startswith(_TIMES_AFTER) or _PREDICATE.match(m.string, m.end())):
+    if 0 < n < 100 and (before.endswith("에") or after.startswith(_TIMES_AFTER) or _PREDICATE.match(m.string, m.end())
+                        or m.string[max(0, m.start() - 4):m.start()].rstrip().endswith(_TIMES_BEFORE)):
         return native(n) + m.group(2)
     return cardinal(m.group(1)) + m.group(2)
 
@@ -233,7 +238,7 @@ _read_numbers = Reader([
     (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d.-])", _phone),  # 010 1234 5678
     # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
-    (r"((?:자리|번호)\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
+    (r"((?:자리|번호)(?:는|은|가|이|:)?\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
     (r"(?<=\d)\s?[–—~〜～-]\s?(?=\d+(?:\.\d+)?\s?%)", "에서 "),  # 0–15%: 영에서 십오 퍼센트
     (r"(?<=[\d일월년시분초])\s?[〜～~]\s?(?=\d)", " 부터 "),
     (r"(?<=요일)\s?[〜～~]\s?", " 부터 "),  # 3.4(월)〜3.8(금)

@@ -12,7 +12,8 @@ by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국�
 
 import re
 
-from .cjk import DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said, number, parse
+from .cjk import (DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said,
+                  number, parse)
 
 DIGITS = "영일이삼사오육칠팔구"
 SPELLING = Spelling(digits=DIGITS, small="십백천", myriads="만억조경", zero_inside=False,

@@ -21,8 +21,8 @@ choice is stated here and in docs/text_cjk.md:
 import re
 from pathlib import Path
 
-from .cjk import (DATE_WORDS, DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said,
-                  number, parse)
+from .cjk import (DATE_WORDS, DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end,
+                  month_days_said, number, parse)
 
 DIGITS = "零一二三四五六七八九"
 PHONE_DIGITS = "零幺二三四五六七八九"
@@ -256,7 +256,8 @@ read = Reader([
     (r"(给)(\d{3,})(?=打)", _phone),
     # codes said digit by digit with 一: after a word naming one (验证码为208135, 房间号1103), a room (301室), and a
     # flight's or train's number (CA1501, G1234次)
-    (r"((?:" + CODE_WORDS + r")(?:默认|设为|设置为)?(?:是|为|：|:)?\s?)(\d{3,})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
+    (r"((?:" + CODE_WORDS + r")(?:默认|设为|设置为)?(?:是|为|：|:)?\s?)(\d{3,})" + _CODE_END,
+     lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(?<![\d.,])\d{3,4}(?=\s?(?:室|房间|号房))", lambda m: digits(m.group(0), DIGITS)),
     (r"(?<![A-Za-z])([A-Z]{1,2})(\d{3,5})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),

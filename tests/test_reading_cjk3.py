@@ -2,7 +2,7 @@
 notices): each class as a native reader would state it, seen in Python (`normalize`, `text.spoken`) and on the
 command line's dry run (`--dry-run`; no model is loaded).
 
-Classes: a game's score (zh 比, ja 対) where a team's name stands before a pair of numbers or a word of the game's
+Classes: a game's score (zh 比, ko 대, ja 対) where a team's name stands before a pair of numbers or a word of the game's
 result is in its clause, but a range where a measure word or 月 follows (中国1-2月); zh 两 before 万 written as a
 character, before more measure words and units written as words (两册, 两片, 两厘米) and for a span of years (两年);
 zh codes digit by digit (a room 302室, a code after 验证码, a train or flight number G1234次); a range of
@@ -33,6 +33,7 @@ CASES = [
     ("ko", "고객센터 1588-1234로 전화하세요.", ["일오팔팔 일이삼사"], ["천오백"]),
     ("ko", "주차장에 차 2대가 있고 20대 손님이 왔다.", ["두대가", "이십대"], ["이대가"]),
     ("ko", "신청 기간: 2024.3.4.~3.15.", ["삼월 사일 부터 삼월 십오일"], ["삼점일오"]),
+    ("ko", "한국은 일본을 2-1로 이겼고, 전반은 0-0으로 끝났다.", ["이 대 일로", "영 대 영으로"], ["이 부터", "영 부터"]),
     ("ja", "日本代表は2-1で勝利した。", ["二対一で勝利"], ["二から一"]),
     ("ja", "説明会は3/15(金)に開催します。", ["三月十五日金曜日"], ["十五分の三"]),
     ("ja", "郵便番号は100-0001、割引率は10〜20%です。", ["一〇〇の〇〇〇一", "十から二十パーセント"],

@@ -12,8 +12,8 @@ by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국�
 
 import re
 
-from .cjk import (DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said,
-                  number, parse)
+from .cjk import (DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end,
+                  month_days_said, number, parse)
 
 DIGITS = "영일이삼사오육칠팔구"
 SPELLING = Spelling(digits=DIGITS, small="십백천", myriads="만억조경", zero_inside=False,
@@ -219,8 +219,25 @@ def _measure(m) -> str:
     return f"{sign}{cardinal(m.group(2))} {unit_words(m.group(3))}"
 
 
+# words of a game's result: a pair of numbers in their sentence is its score (2-1로 승리 이 대 일로 승리)
+RESULT_WORDS = re.compile("승리|이겼|이기|졌다|졌습|패배|패했|무승부|비겼|비기|꺾|격파|역전|완승|완패|대승|대패|석패|"
+                          "신승|스코어|점수|전반|후반|연장")
+_SENTENCE_END = re.compile(r"[.!?\n]\s")
+
+
+def _score(m) -> str:
+    """A pair written with a hyphen as a game's score, where a word of a game's result is in its sentence; else the
+    pair as written, for a later rule (a range)."""
+    before = _SENTENCE_END.split(m.string[max(0, m.start() - 20):m.start()])[-1]
+    after = _SENTENCE_END.split(m.string[m.end():m.end() + 12])[0]
+    if re.match(r"\s?[\dA-Za-z%℃°.년월일시분초개명번층세살]", m.string[m.end():]) or not RESULT_WORDS.search(before + after):
+        return m.group(0)
+    return f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"
+
+
 _read_numbers = Reader([
     (DOTTED_DATE, _dotted_date),  # 2024.03.05., 2024. 3. 5.
+    (r"(?<![\d./:-])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\d./:-])", _score),  # 2-1로 승리
     ("(?<=일)" + DOTTED_RANGE_END, lambda m: f" 부터 {month_name(int(m.group('m')))} {cardinal(m.group('d'))}일"
      if 1 <= int(m.group("m")) <= 12 and 1 <= int(m.group("d")) <= 31 else m.group(0)),  # 2024.3.4.~3.15.
     (r"(?<![\d.])(?P<m>\d{1,2})\.(?P<d>\d{1,2})\.?(?=\s?[(（][월화수목금토일])",

@@ -2,14 +2,14 @@
 notices): each class as a native reader would state it, seen in Python (`normalize`, `text.spoken`) and on the
 command line's dry run (`--dry-run`; no model is loaded).
 
-Classes: a game's score (zh 比, ko 대, ja 対) where a team's name stands before a pair of numbers or a word of the game's
-result is in its clause, but a range where a measure word or 月 follows (中国1-2月); zh 两 before 万 written as a
-character, before more measure words and units written as words (两册, 两片, 两厘米) and for a span of years (两年);
-zh codes digit by digit (a room 302室, a code after 验证码, a train or flight number G1234次); a range of
-percentages (zh 到, ja から); the second day of a range of dotted dates (2024.3.4.~3.15.); Korean native numbers
-before recipe counters (큰술, 컵), before 대 after a vehicle, and before 번 followed by a predicate (3번 봤어요),
-Sino-Korean before 달러; a Korean nationwide telephone number (1588-1234); Japanese M/D before a weekday in
-brackets a date, and a postal code after 郵便番号 digit by digit."""
+Classes: a game's score (zh 比, ko 대, ja 対) where a team's name stands before a pair of numbers or a word of the
+game's result is in its clause, but a range where a measure word or 月 follows (中国1-2月); zh 两 before 万 written as a
+character, before more measure words and units written as words (两册, 两片, 两厘米) and for a span of years (两年); zh codes
+digit by digit (a room 302室, a code after 验证码, a train or flight number G1234次); a range of percentages and
+temperatures (zh 到, ja から); blood pressure (zh 120/80mmHg 一百二十比八十); the second day of a range of dotted dates
+(2024.3.4.~3.15.); Korean native numbers before recipe counters (큰술, 컵), before 대 after a vehicle, and before 번
+followed by a predicate (3번 봤어요), Sino-Korean before 달러; a Korean nationwide telephone number (1588-1234); Japanese
+M/D before a weekday in brackets a date, and a postal code after 郵便番号 digit by digit."""
 
 import pytest
 
@@ -25,7 +25,8 @@ CASES = [
     ("zh", "将牛肉切成2厘米见方的块，再加2kg土豆。", ["两厘米", "两千克"], ["二厘米", "二千克"]),
     ("zh", "请到302室找我，验证码为208135，乘坐G1234次列车。", ["三零二室", "二零八一三五", "G一二三四次"],
      ["三百零二", "二十万", "一千二百"]),
-    ("zh", "增长率在10%-15%之间。", ["百分之十到百分之十五"], ["负"]),
+    ("zh", "增长率在10%-15%之间，气温在-3℃~5℃之间。", ["百分之十到百分之十五", "负三摄氏度到五摄氏度"], ["负百分之十五", "~"]),
+    ("zh", "血压为120/80mmHg。", ["一百二十比八十毫米汞柱"], ["八十分之", "mmHg"]),
     ("zh", "报名时间：2024.3.4-3.15", ["二零二四年三月四日到三月十五日"], ["三点一五"]),
     ("ko", "설탕 3큰술과 물 2컵을 넣고, 환율은 1달러에 1,350원입니다.", ["세큰술", "두컵", "일달러"],
      ["삼큰술", "이컵", "한달러"]),

@@ -9,7 +9,8 @@ digit by digit (a room 302室, a code after 验证码, a train or flight number 
 temperatures (zh 到, ja から); blood pressure (zh 120/80mmHg 一百二十比八十); the second day of a range of dotted dates
 (2024.3.4.~3.15.); Korean native numbers before recipe counters (큰술, 컵), before 대 after a vehicle, and before 번
 followed by a predicate (3번 봤어요), Sino-Korean before 달러; a Korean nationwide telephone number (1588-1234); Japanese
-M/D before a weekday in brackets a date, and a postal code after 郵便番号 digit by digit."""
+M/D before a weekday in brackets a date, and a postal code or any number after 番号 digit by
+digit."""
 
 import pytest
 
@@ -37,6 +38,7 @@ CASES = [
     ("ko", "한국은 일본을 2-1로 이겼고, 전반은 0-0으로 끝났다.", ["이 대 일로", "영 대 영으로"], ["이 부터", "영 부터"]),
     ("ja", "日本代表は2-1で勝利した。", ["二対一で勝利"], ["二から一"]),
     ("ja", "説明会は3/15(金)に開催します。", ["三月十五日金曜日"], ["十五分の三"]),
+    ("ja", "ポート番号は8080、会員番号：123456です。", ["八〇八〇", "一二三四五六"], ["八千", "十二万"]),
     ("ja", "郵便番号は100-0001、割引率は10〜20%です。", ["一〇〇の〇〇〇一", "十から二十パーセント"],
      ["百から", "〜"]),
 ]

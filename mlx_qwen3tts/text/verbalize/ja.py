@@ -134,6 +134,8 @@ read = Reader([
     (r"(?<![\d.])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?![\d.])", _date),
     (r"(?<![\d./:-])(\d{1,3})\s?[-–:]\s?(\d{1,3})(?![\d./:-])", _score),  # 2-1で勝利
     (r"(?<![\d./])(\d{1,2})/(\d{1,2})(?=\s?[(（][" + WEEKDAY + "])", _month_day),  # 3/15(金) 三月十五日金曜日
+    # a number after 番号 (a port, a member's, a room's), digit by digit: ポート番号は8080 八〇八〇
+    (r"(?<=番号)(は|：|:)?\s?(\d{3,})(?![\d.,-])", lambda m: (m.group(1) or "") + digits(m.group(2), DIGIT_STRING)),
     # a postal code, digit by digit (郵便番号は100-0001 一〇〇の〇〇〇一)
     (r"(?<=郵便番号)(は|：|:)?\s?(\d{3})-(\d{4})(?!\d)",
      lambda m: (m.group(1) or "") + digits(m.group(2), DIGIT_STRING) + "の" + digits(m.group(3), DIGIT_STRING)),

@@ -4,13 +4,13 @@ command line's dry run (`--dry-run`; no model is loaded).
 
 Classes: a game's score (zh 比, ko 대, ja 対) where a team's name stands before a pair of numbers or a word of the
 game's result is in its clause, but a range where a measure word or 月 follows (中国1-2月); zh 两 before 万 written as a
-character, before more measure words and units written as words (两册, 两片, 两厘米) and for a span of years (两年); zh codes
-digit by digit (a room 302室, a code after 验证码, a train or flight number G1234次); a range of percentages and
-temperatures (zh 到, ja から); blood pressure (zh 120/80mmHg 一百二十比八十); the second day of a range of dotted dates
-(2024.3.4.~3.15.); Korean native numbers before recipe counters (큰술, 컵), before 대 after a vehicle, and before 번
-followed by a predicate (3번 봤어요), Sino-Korean before 달러; a Korean nationwide telephone number (1588-1234); Japanese
-M/D before a weekday in brackets a date, and a postal code or any number after 番号 digit by
-digit."""
+character, before more measure words and units written as words (两册, 两片, 两厘米) and for a span of years (两年), also
+past a space, but never in an ordinal or a list after 第 (第1、2项); zh codes digit by digit (a room 302室, a code after
+验证码, a train or flight number G1234次); a range of percentages and temperatures (zh 到, ja から); blood pressure (zh
+120/80mmHg 一百二十比八十); the second day of a range of dotted dates (2024.3.4.~3.15.); Korean native numbers before
+recipe counters (큰술, 컵), before 대 after a vehicle, and before 번 followed by a predicate (3번 봤어요), Sino-Korean before
+달러; a Korean nationwide telephone number (1588-1234); Japanese M/D before a weekday in brackets a date, and a postal
+code or any number after 番号 digit by digit."""
 
 import pytest
 
@@ -23,6 +23,8 @@ CASES = [
     ("zh", "中国1-2月出口增长3%，湖人 102:98 险胜。", ["一到二月", "一百零二比九十八"], ["一比二月", "九十八分"]),
     ("zh", "他花了2万元，买了2册书和2片药，保修期为2年。", ["两万元", "两册", "两片", "两年"],
      ["二万", "二册", "二片", "二年"]),
+    ("zh", "第1、2项规定的情形除外，第 2 个参数可选，等待 2 秒。", ["第一、二项", "第 二 个", "两 秒"],
+     ["两项", "二 秒"]),
     ("zh", "将牛肉切成2厘米见方的块，再加2kg土豆。", ["两厘米", "两千克"], ["二厘米", "二千克"]),
     ("zh", "请到302室找我，验证码为208135，乘坐G1234次列车。", ["三零二室", "二零八一三五", "G一二三四次"],
      ["三百零二", "二十万", "一千二百"]),

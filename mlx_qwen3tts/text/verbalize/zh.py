@@ -112,11 +112,15 @@ def _after(m) -> str:
     return m.string[m.end():m.end() + 3].lstrip(" ")[:2]
 
 
+# what stands before the number of an ordinal: 第, or 第 and a list or range of numbers (第1、2项, 第3至5条)
+_ORDINAL_BEFORE = re.compile(r"第 ?(?:(?:\d+|[零一二三四五六七八九十百]+) ?(?:[、和及或至到~-]) ?)*$")
+
+
 def _number(m) -> str:
     s = m.group(0)
     if len(s) > 1 and s[0] == "0" and s[1] != ".":  # 007, 0755: a code, said digit by digit
         return digits(s, DIGITS)
-    if m.string[max(0, m.start() - 2):m.start()].rstrip(" ").endswith("第"):  # an ordinal: 第二名, 第 2 个
+    if _ORDINAL_BEFORE.search(m.string, max(0, m.start() - 24), m.start()):  # 第二名, 第 2 个, 第1、2项 第一、二项
         return cardinal(s, "第")
     return cardinal(s, _after(m))
 

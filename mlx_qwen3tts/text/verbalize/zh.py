@@ -94,6 +94,17 @@ _CLAUSE_END = re.compile(r"[。，,；;！!？?\n]")
 _NOT_AFTER_SCORE = re.compile(r"\s?(?:[\dA-Za-z%‰℃°.]|[" + COUNTERS + "年月日号时点分秒周轮级期届季代章节折成倍赛]|决赛)")
 
 
+_AT_TIME = re.compile(r"(?:在|于|从|自|晚上|下午|上午|中午|凌晨|早上|今晚|明晚|时间)\s?$")
+_TIME_AFTER = re.compile(r"\s?(?:开始|开赛|开球|进行|举行|举办|之前|以前|之后|以后|前|后|左右|起)")
+
+
+def _clock(m, before: str) -> bool:
+    """Whether h:mm at `m` is a time of day: a time it can be, after 在/于/晚上 ... or before 开始/举行/前 ..."""
+    if not (len(m.group(3)) == 2 and int(m.group(1)) <= 24 and int(m.group(3)) <= 59):
+        return False
+    return bool(_AT_TIME.search(before) or _TIME_AFTER.match(m.string, m.end()))
+
+
 def _score(m) -> str:
     """A pair of numbers as a game's score (三比二) where a team or a result word says it is one (module
     docstring); else the pair as written, for a later rule (a range, a fraction, a time)."""
@@ -102,7 +113,10 @@ def _score(m) -> str:
     after = _CLAUSE_END.split(m.string[m.end():m.end() + 10])[0]
     if _NOT_AFTER_SCORE.match(m.string, m.end()):
         return m.group(0)
-    if not (before.rstrip().endswith(TEAMS) or RESULT_WORDS.search(before + " " + after)):
+    if m.group(2) == ":" and _clock(m, before) and not re.search("比分|比数", before + after):
+        return m.group(0)
+    # a slash is a score's only after a team (拉齐奥 2/2); with a result word it stays a fraction (获胜概率为1/3)
+    if not (before.rstrip().endswith(TEAMS) or m.group(2) != "/" and RESULT_WORDS.search(before + " " + after)):
         return m.group(0)
     return integer(int(m.group(1))) + "比" + integer(int(m.group(3)))
 

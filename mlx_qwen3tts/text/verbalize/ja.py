@@ -4,7 +4,8 @@ change itself: 3人 三人, 6本 六本), no spaces added.
 Readings follow NeMo's published Japanese test data: 千 alone but 一千 before 万 and 億 (1000 千, 12345000
 一千二百三十四万五千), 一万, years counted (2024年 二千二十四年), 14:30 十四時三十分, a range's 〜 から,
 (土) 土曜日. Decimals 3.5 三点五, 0.5 零点五; 10% 十パーセント; ¥1,000 千円; telephone numbers digit by digit,
-their groups joined by の (03-1234-5678 〇三の一二三四の五六七八), as they are said.
+their groups joined by の (03-1234-5678 〇三の一二三四の五六七八), as they are said, and a number after 番号.
+A pair written with - or : is a game's score (2-1で勝利 二対一で勝利) where a word of a game's result is in its clause.
 """
 
 import re

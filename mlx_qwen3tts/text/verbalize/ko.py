@@ -7,7 +7,9 @@ Sino-Korean numbers (일, 이, 삼) count money, dates, measures, minutes, years
 to 24 are Sino-Korean (14:05 십사시 오분, 0시 영시), as NeMo's published test data reads them.
 Decimals 점 (3.5 삼점오), percent 퍼센트, a negative number 마이너스, a fraction 1/2 이분의 일 (with the
 particle after it matched to its last syllable: 4/7이 칠분의 사가), a range's 〜 부터, telephone numbers digit
-by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국가번호 팔이).
+by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국가번호 팔이, 1588-1234 일오팔팔 일이삼사).
+A pair written with a hyphen is a game's score (2-1로 이겼다 이 대 일로) where a word of a game's result is in its
+sentence.
 """
 
 import re

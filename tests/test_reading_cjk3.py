@@ -9,8 +9,8 @@ past a space, but never in an ordinal or a list after 第 (第1、2项); zh code
 验证码, a train or flight number G1234次); a range of percentages and temperatures (zh 到, ja から); blood pressure (zh
 120/80mmHg 一百二十比八十); the second day of a range of dotted dates (2024.3.4.~3.15.); Korean native numbers before
 recipe counters (큰술, 컵), before 대 after a vehicle, and before 번 followed by a predicate (3번 봤어요), Sino-Korean before
-달러; a Korean nationwide telephone number (1588-1234); Japanese M/D before a weekday in brackets a date, and a postal
-code or any number after 番号 digit by digit."""
+달러; a Korean nationwide telephone number (1588-1234); binary units (MiB, KiB) in ko and ja; Japanese M/D before a
+weekday in brackets a date, and a postal code or any number after 番号 digit by digit."""
 
 import pytest
 
@@ -40,6 +40,8 @@ CASES = [
     ("ko", "주차장에 차 2대가 있고 20대 손님이 왔다.", ["두대가", "이십대"], ["이대가"]),
     ("ko", "신청 기간: 2024.3.4.~3.15.", ["삼월 사일 부터 삼월 십오일"], ["삼점일오"]),
     ("ko", "한국은 일본을 2-1로 이겼고, 전반은 0-0으로 끝났다.", ["이 대 일로", "영 대 영으로"], ["이 부터", "영 부터"]),
+    ("ko", "사전 크기는 64 MiB, 버퍼는 4 KiB입니다.", ["육십사 메비바이트", "사 키비바이트"], ["MiB", "KiB"]),
+    ("ja", "辞書サイズは64 MiBです。", ["六十四メビバイト"], ["MiB"]),
     ("ja", "日本代表は2-1で勝利した。", ["二対一で勝利"], ["二から一"]),
     ("ja", "説明会は3/15(金)に開催します。", ["三月十五日金曜日"], ["十五分の三"]),
     ("ja", "ポート番号は8080、会員番号：123456です。", ["八〇八〇", "一二三四五六"], ["八千", "十二万"]),

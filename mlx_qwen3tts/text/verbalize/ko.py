@@ -44,6 +44,7 @@ UNITS = {"km": "킬로미터", "m": "미터", "cm": "센티미터", "mm": "밀�
          "kHz": "킬로헤르츠", "MHz": "메가헤르츠", "GHz": "기가헤르츠", "N": "뉴턴", "rpm": "분당회전수", "℃": "도",
          "°C": "도", "°F": "화씨 도", "°": "도", "mAh": "밀리암페어시", "dB": "데시벨", "KB": "킬로바이트",
          "MB": "메가바이트", "GB": "기가바이트", "TB": "테라바이트",
+         "KiB": "키비바이트", "MiB": "메비바이트", "GiB": "기비바이트", "TiB": "테비바이트",
          # squared units (㏄ ㎗ ㎘ ㏊) as NFKC writes them
          "cc": "씨씨", "dL": "데시리터", "dl": "데시리터", "kL": "킬로리터", "kl": "킬로리터", "ha": "헥타르"}
 UNIT_WORD = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))

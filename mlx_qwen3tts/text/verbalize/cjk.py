@@ -83,6 +83,9 @@ def number(n: int, sp: Spelling) -> str:
 
 # 2024.03.05. and 2024. 3. 5. (Korean writes a dot after each part): a date, its last dot a part of it.
 DOTTED_DATE = r"(?<![\d.])(?P<y>\d{4})\.\s?(?P<m>\d{1,2})\.\s?(?P<d>\d{1,2})(?P<end>\.(?!\d))?(?!\d)"
+# "2024.3.4.~3.15.": the second day of a range of dates, once the first (a dotted date) is said, its word for a day
+# (日, 일) before the range's sign
+DOTTED_RANGE_END = r"\s?[〜～~–-]\s?(?P<m>\d{1,2})\.\s?(?P<d>\d{1,2})(?:\.(?!$))?(?!\d|\.\d)"
 # "(4.2〜9)", "4.2〜5.9": days of a month and a range of them, where a date is meant (`month_days`).
 MONTH_DAYS = (r"(?<![\d.])(?P<m>\d{1,2})\.(?P<d>\d{1,2})\.?\s?〜\s?(?:(?P<m2>\d{1,2})\.)?(?P<d2>\d{1,2})\.?"
               r"(?![\d.%])")

@@ -4,7 +4,8 @@ change itself: 3人 三人, 6本 六本), no spaces added.
 Readings follow NeMo's published Japanese test data: 千 alone but 一千 before 万 and 億 (1000 千, 12345000
 一千二百三十四万五千), 一万, years counted (2024年 二千二十四年), 14:30 十四時三十分, a range's 〜 から,
 (土) 土曜日. Decimals 3.5 三点五, 0.5 零点五; 10% 十パーセント; ¥1,000 千円; telephone numbers digit by digit,
-their groups joined by の (03-1234-5678 〇三の一二三四の五六七八), as they are said.
+their groups joined by の (03-1234-5678 〇三の一二三四の五六七八), as they are said, and a number after 番号.
+A pair written with - or : is a game's score (2-1で勝利 二対一で勝利) where a word of a game's result is in its clause.
 """
 
 import re
@@ -26,6 +27,7 @@ UNITS = {"km": "キロメートル", "m": "メートル", "cm": "センチメー
          "ms": "ミリ秒", "Hz": "ヘルツ", "kHz": "キロヘルツ", "MHz": "メガヘルツ", "GHz": "ギガヘルツ", "W": "ワット",
          "kW": "キロワット", "kWh": "キロワット時", "V": "ボルト", "mAh": "ミリアンペア時", "dB": "デシベル",
          "KB": "キロバイト", "MB": "メガバイト", "GB": "ギガバイト", "TB": "テラバイト",
+         "KiB": "キビバイト", "MiB": "メビバイト", "GiB": "ギビバイト", "TiB": "テビバイト",
          # squared units (㏄ ㎗ ㎘ ㏊) as NFKC writes them
          "cc": "シーシー", "dL": "デシリットル", "dl": "デシリットル", "kL": "キロリットル", "kl": "キロリットル", "ha": "ヘクタール"}
 UNIT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
@@ -106,8 +108,39 @@ def _measure(m) -> str:
     return sign + cardinal(m.group(2)) + UNITS[unit]
 
 
+# words of a game's result: a pair of numbers in their clause is its score (2-1で勝利 二対一で勝利)
+RESULT_WORDS = re.compile("勝利|勝ち|勝っ|勝つ|負け|負け|敗れ|敗戦|敗退|引き分け|下し|下す|破っ|破り|逆転|快勝|完勝|圧勝|"
+                          "辛勝|惜敗|大勝|大敗|スコア|得点|前半|後半|延長")
+_CLAUSE_END = re.compile(r"[。、，,；;！!？?\n]")
+_NOT_AFTER_SCORE = re.compile(r"\s?[\dA-Za-z%℃°.年月日時分秒回位人個点号番歳]")
+
+
+def _score(m) -> str:
+    """A pair of numbers (2-1, 3:2) as a game's score, 二対一, where a word of a game's result is in its clause;
+    else the pair as written, for a later rule (a range, a time)."""
+    before = _CLAUSE_END.split(m.string[max(0, m.start() - 16):m.start()])[-1]
+    after = _CLAUSE_END.split(m.string[m.end():m.end() + 10])[0]
+    if _NOT_AFTER_SCORE.match(m.string, m.end()) or not RESULT_WORDS.search(before + " " + after):
+        return m.group(0)
+    return cardinal(m.group(1)) + "対" + cardinal(m.group(2))
+
+
+def _month_day(m) -> str:
+    month, day = int(m.group(1)), int(m.group(2))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return m.group(0)
+    return cardinal(str(month)) + "月" + cardinal(str(day)) + "日"
+
+
 read = Reader([
     (r"(?<![\d.])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?![\d.])", _date),
+    (r"(?<![\d./:-])(\d{1,3})\s?[-–:]\s?(\d{1,3})(?![\d./:-])", _score),  # 2-1で勝利
+    (r"(?<![\d./])(\d{1,2})/(\d{1,2})(?=\s?[(（][" + WEEKDAY + "])", _month_day),  # 3/15(金) 三月十五日金曜日
+    # a number after 番号 (a port, a member's, a room's), digit by digit: ポート番号は8080 八〇八〇
+    (r"(?<=番号)(は|：|:)?\s?(\d{3,})(?![\d.,-])", lambda m: (m.group(1) or "") + digits(m.group(2), DIGIT_STRING)),
+    # a postal code, digit by digit (郵便番号は100-0001 一〇〇の〇〇〇一)
+    (r"(?<=郵便番号)(は|：|:)?\s?(\d{3})-(\d{4})(?!\d)",
+     lambda m: (m.group(1) or "") + digits(m.group(2), DIGIT_STRING) + "の" + digits(m.group(3), DIGIT_STRING)),
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", _dotted),
     (r"(?<![\d.,/-])(?P<y>\d{4})/(?P<m>\d{1,2})(?P<d>)(?![\d.,/-])", _date),
     # weekdays in brackets after a date: (土) 土曜日, (火〜土) 火曜日から土曜日
@@ -123,6 +156,7 @@ read = Reader([
     (r"(?<![\d.-])(?:\+\d{1,3}[- ])?0\d{1,4}-\d{1,4}-\d{3,4}(?![\d.-])", _phone),
     (r"(?<![\d.-])(?:0120|0800)-\d{3}-\d{3}(?![\d.-])", _phone),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|億|兆)?", _money),
+    (r"(?<=\d)\s?[〜～~–-]\s?(?=-?\d+(?:\.\d+)?\s?%)", "から"),  # 10〜20%
     (r"(-)?(" + NUMBER + r")\s?%", lambda m: ("マイナス" if m.group(1) else "") + cardinal(m.group(2)) + "パーセント"),
     (r"(-|マイナス)?(?<![\d/.])(?:(\d+)(と|荷| ))?(√)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³/])", _measure),

@@ -7,12 +7,15 @@ Sino-Korean numbers (일, 이, 삼) count money, dates, measures, minutes, years
 to 24 are Sino-Korean (14:05 십사시 오분, 0시 영시), as NeMo's published test data reads them.
 Decimals 점 (3.5 삼점오), percent 퍼센트, a negative number 마이너스, a fraction 1/2 이분의 일 (with the
 particle after it matched to its last syllable: 4/7이 칠분의 사가), a range's 〜 부터, telephone numbers digit
-by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국가번호 팔이).
+by digit in groups (010-1234-5678 영일영 일이삼사 오육칠팔, +82 국가번호 팔이, 1588-1234 일오팔팔 일이삼사).
+A pair written with a hyphen is a game's score (2-1로 이겼다 이 대 일로) where a word of a game's result is in its
+sentence.
 """
 
 import re
 
-from .cjk import DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said, number, parse
+from .cjk import (DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end,
+                  month_days_said, number, parse)
 
 DIGITS = "영일이삼사오육칠팔구"
 SPELLING = Spelling(digits=DIGITS, small="십백천", myriads="만억조경", zero_inside=False,
@@ -23,7 +26,13 @@ NATIVE_TENS = ("", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔
 MONTHS = {6: "유월", 10: "시월"}
 # Counter words after which a number up to 99 is native: 세개, 두명, 다섯살, 세번째 (but 삼개월: months are Sino).
 COUNTERS = ("번째", "개(?!월)", "명", "마리", "살", "권", "잔", "병", "장", "벌", "켤레", "송이", "그루", "가지", "군데",
-            "사람", "시간", "곳", "달", "척", "채", "통", "자리", "줄")
+            "사람", "시간", "곳", "달(?!러)", "척", "채", "통", "자리", "줄",
+            # in a recipe: 설탕 세 큰술, 물 두 컵, 마늘 한 줌
+            "큰술", "작은술", "숟가락", "스푼", "컵", "조각", "봉지", "방울", "줌", "꼬집", "그릇", "접시", "팩", "캔",
+            "끼", "바퀴", "마디", "걸음",
+            "배(?![율속수열])",  # multiples: 두 배, 열 배 (but 2배속, 배율)
+            # characters of a text: 여덟 자 이상, 스무 자까지 (but 3자 회담, 제3자: parties, Sino-Korean)
+            "자(?=\s?(?:이상|이하|이내|미만|까지|씩|를|로|[.,)]|$))")
 CURRENCY = {"₩": "원", "KRW": "원", "krw": "원", "$": "달러", "US$": "달러", "USD": "달러", "HK$": "홍콩 달러",
             "€": "유로", "EUR": "유로", "¥": "엔", "JPY": "엔", "£": "파운드", "GBP": "파운드", "CNY": "위안",
             "CAD": "캐나다 달러", "NZD": "뉴질랜드 달러", "AUD": "호주 달러", "CHF": "스위스 프랑",
@@ -35,6 +44,7 @@ UNITS = {"km": "킬로미터", "m": "미터", "cm": "센티미터", "mm": "밀�
          "kHz": "킬로헤르츠", "MHz": "메가헤르츠", "GHz": "기가헤르츠", "N": "뉴턴", "rpm": "분당회전수", "℃": "도",
          "°C": "도", "°F": "화씨 도", "°": "도", "mAh": "밀리암페어시", "dB": "데시벨", "KB": "킬로바이트",
          "MB": "메가바이트", "GB": "기가바이트", "TB": "테라바이트",
+         "KiB": "키비바이트", "MiB": "메비바이트", "GiB": "기비바이트", "TiB": "테비바이트",
          # squared units (㏄ ㎗ ㎘ ㏊) as NFKC writes them
          "cc": "씨씨", "dL": "데시리터", "dl": "데시리터", "kL": "킬로리터", "kl": "킬로리터", "ha": "헥타르"}
 UNIT_WORD = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
@@ -69,15 +79,35 @@ def _counted(m) -> str:
 
 # 번 counts times (native: 하루에 세 번, 두 번씩) after a span "...에" or before a word of amount; else it
 # numbers a thing (Sino: 3번 출구, 2번 버스, 5번 선수).
+_TIMES_BEFORE = ("최대", "최소", "총", "모두", "매일", "매번", "하루", "몇")  # 최대 3번까지 세 번
 _TIMES_AFTER = ("씩", "이나", "정도", "쯤", "이상", "이하", "더", "만에", "도", "째")
+
+
+# a predicate's ending: "3번 봤어요", "2번 읽고" count times; a noun after 번 ("4번 문제를") numbers it
+_PREDICATE = re.compile(r"\s[가-힣]*(?:다|요|죠|고|서|며|면|니다)(?![가-힣])")
 
 
 def _times(m) -> str:
     before = m.string[max(0, m.start() - 2):m.start()].rstrip()
     after = m.string[m.end():m.end() + 3].lstrip()
     n = int(m.group(1))
-    if 0 < n < 100 and (before.endswith("에") or after.startswith(_TIMES_AFTER)):
+    if 0 < n < 100 and (before.endswith("에") or after.startswith(_TIMES_AFTER) or _PREDICATE.match(m.string, m.end())
+                        or m.string[max(0, m.start() - 4):m.start()].rstrip().endswith(_TIMES_BEFORE)):
         return native(n) + m.group(2)
+    return cardinal(m.group(1)) + m.group(2)
+
+
+# Things counted in 대 (차 두 대, 컴퓨터 세 대): a number after one of them counts it; else 대 is an age group
+# (20대 이십대) or a rank (세계 3대 박물관 삼대), Sino-Korean.
+MACHINES = ("차", "자동차", "버스", "트럭", "택시", "승용차", "오토바이", "자전거", "비행기", "헬리콥터", "기차", "배",
+            "컴퓨터", "노트북", "태블릿", "휴대폰", "스마트폰", "전화기", "카메라", "냉장고", "세탁기", "에어컨",
+            "텔레비전", "TV", "모니터", "프린터", "서버", "기계", "장비", "드론", "로봇", "피아노")
+
+
+def _machines(m) -> str:
+    before = m.string[max(0, m.start() - 8):m.start()].rstrip().split()
+    if before and before[-1].endswith(MACHINES) and 0 < int(m.group(1)) < 100:
+        return native(int(m.group(1))) + m.group(2)
     return cardinal(m.group(1)) + m.group(2)
 
 
@@ -192,8 +222,27 @@ def _measure(m) -> str:
     return f"{sign}{cardinal(m.group(2))} {unit_words(m.group(3))}"
 
 
+# words of a game's result: a pair of numbers in their sentence is its score (2-1로 승리 이 대 일로 승리)
+RESULT_WORDS = re.compile("승리|이겼|이기|졌다|졌습|패배|패했|무승부|비겼|비기|꺾|격파|역전|완승|완패|대승|대패|석패|"
+                          "신승|스코어|점수|전반|후반|연장")
+_SENTENCE_END = re.compile(r"[.!?\n]\s")
+
+
+def _score(m) -> str:
+    """A pair written with a hyphen as a game's score, where a word of a game's result is in its sentence; else the
+    pair as written, for a later rule (a range)."""
+    before = _SENTENCE_END.split(m.string[max(0, m.start() - 20):m.start()])[-1]
+    after = _SENTENCE_END.split(m.string[m.end():m.end() + 12])[0]
+    if re.match(r"\s?[\dA-Za-z%℃°.년월일시분초개명번층세살]", m.string[m.end():]) or not RESULT_WORDS.search(before + after):
+        return m.group(0)
+    return f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"
+
+
 _read_numbers = Reader([
     (DOTTED_DATE, _dotted_date),  # 2024.03.05., 2024. 3. 5.
+    (r"(?<![\d./:-])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\d./:-])", _score),  # 2-1로 승리
+    ("(?<=일)" + DOTTED_RANGE_END, lambda m: f" 부터 {month_name(int(m.group('m')))} {cardinal(m.group('d'))}일"
+     if 1 <= int(m.group("m")) <= 12 and 1 <= int(m.group("d")) <= 31 else m.group(0)),  # 2024.3.4.~3.15.
     (r"(?<![\d.])(?P<m>\d{1,2})\.(?P<d>\d{1,2})\.?(?=\s?[(（][월화수목금토일])",
      lambda m: f"{month_name(int(m.group('m')))} {cardinal(m.group('d'))}일" if 1 <= int(m.group("m")) <= 12
      and 1 <= int(m.group("d")) <= 31 else m.group(0)),  # 3.5(화): 삼월 오일 화요일
@@ -206,10 +255,11 @@ _read_numbers = Reader([
     (MONTH_DAYS, _month_days),
     (r"(?<![\d.-])(?:\+(\d{1,3})[\s-]?)?((?:\(\d{2,4}\)[\s-]?|\d{2,4}[-.])\d{3,4}[-.]\d{4})(?![\d.-])", _phone),
     (r"(?<![\d.-])()(\d{4}-\d{4}-\d{4}-\d{4})(?![\d.-])", _phone),  # a card number
+    (r"(?<![\d.-])()(1[5-8]\d\d-\d{4})(?![\d.-])", _phone),  # a nationwide number: 1588-1234 일오팔팔 일이삼사
     (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d.-])", _phone),  # 010 1234 5678
     # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
-    (r"((?:자리|번호)\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
+    (r"((?:자리|번호)(?:는|은|가|이|:)?\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
     (r"(?<=\d)\s?[–—~〜～-]\s?(?=\d+(?:\.\d+)?\s?%)", "에서 "),  # 0–15%: 영에서 십오 퍼센트
     (r"(?<=[\d일월년시분초])\s?[〜～~]\s?(?=\d)", " 부터 "),
     (r"(?<=요일)\s?[〜～~]\s?", " 부터 "),  # 3.4(월)〜3.8(금)
@@ -229,6 +279,7 @@ _read_numbers = Reader([
     (r"(?<=제)(\d+)", lambda m: cardinal(m.group(1))),
     (r"(?<![\d.,])(\d{1,2})(\s?장)", _chapter),  # 1장 서론 (a chapter), 종이 1장 (a sheet)
     (r"(?<![\d.,])(\d{1,2})(\s?번)(?![째호지])", _times),  # 하루에 3번 세 번, 3번 출구 삼 번
+    (r"(?<![\d.,])(\d{1,2})(대)", _machines),  # 차 2대 두대, but 20대 남성 이십대, 세계 3대 박물관 삼대
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:[-~〜～]|부터)\s?\d{1,2}\s?(?:" + "|".join(COUNTERS) + "))",
      lambda m: native(int(m.group(1))) if int(m.group(1)) else m.group(1)),
     (r"(?<![\d.,])(\d{1,2})(?=\s?(?:" + "|".join(COUNTERS) + r"))(\s?(?:" + "|".join(COUNTERS) + "))",

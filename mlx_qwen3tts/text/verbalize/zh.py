@@ -11,13 +11,18 @@ choice is stated here and in docs/text_cjk.md:
 - Telephone numbers digit by digit with 幺 for 1 (13501234567 幺三五零幺二三四五六七), as a mainland
   operator reads them; IP addresses and versions digit by digit with 一 (127.0.0.1 一二七点零点零点一).
 - Times 14:30 十四点三十分, 9:05 九点零五分, 11:00 十一点; a "time" past 24:59 is a score (78:96 七十八比九十六).
+- A game's score 比 (中国1-2 中国一比二, 以21:19获胜 以二十一比十九获胜): a pair of numbers written with -, :, / is a
+  score where a team's name stands right before it or a word of a game's result (比分, 战胜, 爆冷, 半场 ...) is in
+  its clause (data/zh_sports.tsv, as WeTextProcessing's sport rule reads a pair after a team), unless a measure
+  word, a unit or 月/日 follows (中国1-2月 is a range of months).
 - Money ¥ and ￥ 元, CNY and RMB 人民币, $ 美元; km 公里, kg 千克 (the SI name, as both test sets say).
 """
 
 import re
+from pathlib import Path
 
-from .cjk import (DATE_WORDS, DOTTED_DATE, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end, month_days_said,
-                  number, parse)
+from .cjk import (DATE_WORDS, DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end,
+                  month_days_said, number, parse)
 
 DIGITS = "零一二三四五六七八九"
 PHONE_DIGITS = "零幺二三四五六七八九"
@@ -25,8 +30,11 @@ SPELLING = Spelling(digits=DIGITS, small="十百千", myriads="万亿兆京", ze
                     one_before=lambda i, before_myriad, inside: i > 0 or inside,
                     one_myriad=lambda i, inside: True)
 # Measure words after which 2 is 两 (两个, 两年后, 两点): a count, not a label (二月, 二号, 二楼).
-COUNTERS = "个位只条张本件次天种名家台辆双人岁倍块元毛角份杯瓶碗节层口头匹棵支把间周项场部篇首句段页斤吨米里"
-COUNTER_WORDS = ("小时", "分钟", "点钟", "公里", "千克", "公斤", "年后", "年前", "年内", "年多", "年来", "年间", "周年")
+COUNTERS = ("个位只条张本件次天种名家台辆双人岁倍块元毛角份杯瓶碗节层口头匹棵支把间周项场部篇首句段页斤吨米里"
+            "册套艘架座栋幢所片粒颗根副盒包袋箱桶罐壶勺滴圈遍趟顿步排批群堆串束朵枝枚票户例轮集届晚夜秒克升亩封幅扇道季点行列")
+COUNTER_WORDS = ("小时", "分钟", "点钟", "公里", "千克", "公斤", "年后", "年前", "年内", "年多", "年来", "年间", "周年",
+                 "厘米", "毫米", "微米", "纳米", "千米", "毫升", "毫克", "平方", "立方", "英寸", "英尺", "英里", "公顷",
+                 "公分", "千瓦", "毫秒", "千赫", "兆赫")
 CURRENCY = {"¥": "元", "￥": "元", "CNY": "人民币", "RMB": "人民币", "$": "美元", "US$": "美元", "USD": "美元",
             "€": "欧元", "EUR": "欧元", "£": "英镑", "GBP": "英镑", "₩": "韩元", "KRW": "韩元", "JPY": "日元",
             "A$": "澳元", "AUD": "澳元", "HK$": "港元", "HKD": "港元", "C$": "加元", "CAD": "加元"}
@@ -35,11 +43,16 @@ UNITS = {"km": "公里", "m": "米", "cm": "厘米", "mm": "毫米", "μm": "微
          "km²": "平方公里", "m²": "平方米", "cm²": "平方厘米", "m³": "立方米", "km2": "平方公里", "m2": "平方米",
          "m3": "立方米", "℃": "摄氏度", "°C": "摄氏度", "°F": "华氏度", "℉": "华氏度", "°": "度", "m/s": "米每秒",
          "ms": "毫秒", "s": "秒", "min": "分钟", "h": "小时", "Hz": "赫兹", "kHz": "千赫", "MHz": "兆赫", "GHz": "吉赫",
-         "W": "瓦", "kW": "千瓦", "kWh": "千瓦时", "V": "伏", "mAh": "毫安时", "mA": "毫安", "A": "安", "dB": "分贝",
+         "W": "瓦", "kW": "千瓦", "mmHg": "毫米汞柱", "kWh": "千瓦时", "V": "伏", "mAh": "毫安时", "mA": "毫安", "A": "安", "dB": "分贝",
          # squared units (㏄ ㎗ ㎘ ㏊) as NFKC writes them
          "cc": "毫升", "dL": "分升", "dl": "分升", "kL": "千升", "kl": "千升", "ha": "公顷"}
 UNIT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
+# words before a number said digit by digit: a code, an account, a room
+CODE_WORDS = "|".join(("验证码", "校验码", "密码", "编号", "邮编", "邮政编码", "工号", "学号", "卡号", "账号", "帐号",
+                       "订单号", "单号", "房间号", "房号", "门牌号", "航班号", "车次", "序列号", "批号", "货号", "型号",
+                       "端口号", "端口"))
+_CODE_END = r"(?!\d|\.\d|,\d{3}(?!\d))"  # a code's end: no more digits, no decimal, no thousands after it
 SIGNS = {"±": "正负", "≥": "大于等于", ">=": "大于等于", "≤": "小于等于", "<=": "小于等于", "≠": "不等于", "×": "乘",
          "÷": "除以", "=": "等于", "+": "加", ">": "大于", "<": "小于"}
 
@@ -48,8 +61,9 @@ def integer(n: int, after: str = "") -> str:
     """A whole number, 两 where a speaker says it (see the module's docstring); never in an ordinal (after 第)."""
     if after == "第":
         return number(n, SPELLING)
-    if n == 2 and (after[:1] in COUNTERS or after.startswith(COUNTER_WORDS)) and after[:1]:
-        return "两"
+    if n == 2 and after[:1] and (after[:1] in COUNTERS + "百千万亿" or after.startswith(COUNTER_WORDS)
+                                 or after[:1] == "年" and not after.startswith("年级")):
+        return "两"  # 两个, 两万, 两年 (but 二年级, a grade)
     said = number(n, SPELLING)
     return "两" + said[1:] if said[:1] == "二" and said[1:2] in "百千万亿" and said[1:2] else said
 
@@ -64,15 +78,63 @@ def cardinal(s: str, after: str = "") -> str:
     return said + ("点" + digits(frac, DIGITS) if frac else "")
 
 
+def _sports() -> tuple:
+    """(team names, words of a game's result) from data/zh_sports.tsv."""
+    kinds = {"team": [], "word": []}
+    for line in (Path(__file__).parent / "data" / "zh_sports.tsv").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            kind, word = line.split("\t")
+            kinds[kind].append(word)
+    return tuple(kinds["team"]), re.compile("|".join(sorted(kinds["word"], key=len, reverse=True)))
+
+
+TEAMS, RESULT_WORDS = _sports()
+_CLAUSE_END = re.compile(r"[。，,；;！!？?\n]")
+# what may not follow a score: a digit, a letter, a unit or measure word (1-2月, 3-5个, 5-8折, 1/4决赛)
+_NOT_AFTER_SCORE = re.compile(r"\s?(?:[\dA-Za-z%‰℃°.]|[" + COUNTERS + "年月日号时点分秒周轮级期届季代章节折成倍赛]|决赛)")
+
+
+_AT_TIME = re.compile(r"(?:在|于|从|自|晚上|下午|上午|中午|凌晨|早上|今晚|明晚|时间)\s?$")
+_TIME_AFTER = re.compile(r"\s?(?:开始|开赛|开球|进行|举行|举办|之前|以前|之后|以后|前|后|左右|起)")
+
+
+def _clock(m, before: str) -> bool:
+    """Whether h:mm at `m` is a time of day: a time it can be, after 在/于/晚上 ... or before 开始/举行/前 ..."""
+    if not (len(m.group(3)) == 2 and int(m.group(1)) <= 24 and int(m.group(3)) <= 59):
+        return False
+    return bool(_AT_TIME.search(before) or _TIME_AFTER.match(m.string, m.end()))
+
+
+def _score(m) -> str:
+    """A pair of numbers as a game's score (三比二) where a team or a result word says it is one (module
+    docstring); else the pair as written, for a later rule (a range, a fraction, a time)."""
+    start = m.string.rfind("\n", 0, m.start()) + 1
+    before = _CLAUSE_END.split(m.string[max(start, m.start() - 16):m.start()])[-1]
+    after = _CLAUSE_END.split(m.string[m.end():m.end() + 10])[0]
+    if _NOT_AFTER_SCORE.match(m.string, m.end()):
+        return m.group(0)
+    if m.group(2) == ":" and _clock(m, before) and not re.search("比分|比数", before + after):
+        return m.group(0)
+    # a slash is a score's only after a team (拉齐奥 2/2); with a result word it stays a fraction (获胜概率为1/3)
+    if not (before.rstrip().endswith(TEAMS) or m.group(2) != "/" and RESULT_WORDS.search(before + " " + after)):
+        return m.group(0)
+    return integer(int(m.group(1))) + "比" + integer(int(m.group(3)))
+
+
 def _after(m) -> str:
-    return m.string[m.end():m.end() + 2]
+    """The two characters after a number, past a space (technical text writes "2 个", "等待 2 秒")."""
+    return m.string[m.end():m.end() + 3].lstrip(" ")[:2]
+
+
+# what stands before the number of an ordinal: 第, or 第 and a list or range of numbers (第1、2项, 第3至5条)
+_ORDINAL_BEFORE = re.compile(r"第 ?(?:(?:\d+|[零一二三四五六七八九十百]+) ?(?:[、和及或至到~-]) ?)*$")
 
 
 def _number(m) -> str:
     s = m.group(0)
     if len(s) > 1 and s[0] == "0" and s[1] != ".":  # 007, 0755: a code, said digit by digit
         return digits(s, DIGITS)
-    if m.start() and m.string[m.start() - 1] == "第":  # an ordinal: 第二名, 第二百
+    if _ORDINAL_BEFORE.search(m.string, max(0, m.start() - 24), m.start()):  # 第二名, 第 2 个, 第1、2项 第一、二项
         return cardinal(s, "第")
     return cardinal(s, _after(m))
 
@@ -154,7 +216,7 @@ def _measure(m) -> str:
     unit = m.group(3)
     if unit == "km/h":
         return "每小时" + sign + cardinal(m.group(2)) + "公里"
-    return sign + cardinal(m.group(2)) + UNITS[unit]
+    return sign + cardinal(m.group(2), UNITS[unit]) + UNITS[unit]
 
 
 def _phone(m) -> str:
@@ -167,7 +229,7 @@ def _phone(m) -> str:
 def _money(m) -> str:
     unit = CURRENCY[m.group(1)]
     sign = "负" if m.group(2) else ""
-    return sign + cardinal(m.group(3)) + (m.group(4) or "") + unit
+    return sign + cardinal(m.group(3), m.group(4) or "") + (m.group(4) or "") + unit
 
 
 def _year(m) -> str:
@@ -183,7 +245,10 @@ def _era(m) -> str:
 
 
 read = Reader([
+    (r"(?<![\d./:-])(\d{1,3})\s?([-–—:/])\s?(\d{1,3})(?![\d./:-])", _score),  # 中国1-2, 以3:2获胜, 拉齐奥 2/2
     (DOTTED_DATE, _dotted_date),  # 2024.03.05.
+    ("(?<=日)" + DOTTED_RANGE_END, lambda m: "到" + integer(int(m.group("m"))) + "月" + integer(int(m.group("d"))) + "日"
+     if 1 <= int(m.group("m")) <= 12 and 1 <= int(m.group("d")) <= 31 else m.group(0)),  # 2024.3.4-3.15
     (r"(?<![\d./-])(\d{2})/(\d{1,2})/(\d{1,2})(?![\d./-])", _short_date),  # 日期是12/2/2
     (r"(?<![\d./-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?![\d./-])",
      lambda m: _date_dmy(m, m.group(1), m.group(3), m.group(4))),  # 03/07/2025, 08-08-2008
@@ -207,10 +272,21 @@ read = Reader([
     (r"()(?<![\d.-])(0\d{2,3}-\d{7,8})(?![\d.-])", _phone),
     (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
     (r"(给)(\d{3,})(?=打)", _phone),
+    # codes said digit by digit with 一: after a word naming one (验证码为208135, 房间号1103), a room (301室), and a
+    # flight's or train's number (CA1501, G1234次)
+    (r"((?:" + CODE_WORDS + r")(?:默认|设为|设置为)?(?:是|为|：|:)?\s?)(\d{3,})" + _CODE_END,
+     lambda m: m.group(1) + digits(m.group(2), DIGITS)),
+    (r"(?<![\d.,])\d{3,4}(?=\s?(?:室|房间|号房))", lambda m: digits(m.group(0), DIGITS)),
+    (r"(?<![A-Za-z])([A-Z]{1,2})(\d{3,5})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
     # 1 + 16%, 1 x 2, 128 x 128: 加 and 乘 between numbers, before a percent takes its number (not 0x1F)
+    (r"(?<![\d.])(\d+)\s?\^\s?(\d+)(?![\d.])", lambda m: cardinal(m.group(1)) + "的" + cardinal(m.group(2)) + "次方"),
     (r"(?<=\d)\s?\+\s?(?=\d)", "加"),
     (r"(?<!\b0)(?<=\d)\s?[xX×]\s?(?=\d)", "乘"),
+    (r"(?<=\d[%‰℃])\s?[-–—~〜～]\s?(?=[-−]?\d)", "到"),  # 10%-15% 百分之十到百分之十五, -3℃~5℃
+    # blood pressure, systolic over diastolic: 120/80mmHg 一百二十比八十毫米汞柱
+    (r"(?<![\d/.])(\d{2,3})/(\d{2,3})\s?mmHg", lambda m: integer(int(m.group(1))) + "比" + integer(int(m.group(2)))
+     + "毫米汞柱"),
     (r"(-|负)?(" + NUMBER + r")\s?([%‰])", _percent),
     (r"(-|负)?(?<![\d/.])(?:(\d+)又)?(\d+)\s?/\s?(\d+)(?![\d/.])", _fraction),
     (r"(-)?(" + NUMBER + r")\s?(km/h|" + UNIT + r")(?![A-Za-z²³/])", _measure),

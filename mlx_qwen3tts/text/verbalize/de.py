@@ -41,6 +41,15 @@ _FEMININE_ENDINGS = ("ung", "heit", "keit", "schaft", "ion", "tät", "ei", "ie",
 _NEUTER_ENDINGS = ("chen", "lein", "um", "ment", "tum")
 
 
+def _data(name: str) -> list:
+    """The rows of data/<name>.tsv, each a list of its columns (comments and the header left out)."""
+    rows = (Path(__file__).parent / "data" / f"{name}.tsv").read_text(encoding="utf-8").splitlines()
+    return [row.split("\t") for row in rows if row and not row.startswith(("#", "written\t"))]
+
+
+_UNITS = _data("de_units")  # written, singular, plural, gender
+
+
 @lru_cache(maxsize=1)
 def genders() -> dict:
     """Noun -> 'm', 'f' or 'n', of the German nouns most often counted."""
@@ -113,12 +122,14 @@ class German(Spec):
              "mi": ("Meile", "Meilen"), "dl": ("Deziliter", "Deziliter"), "cl": ("Zentiliter", "Zentiliter"),
              "nm": ("Nanometer", "Nanometer"), "µm": ("Mikrometer", "Mikrometer"), "hPa": ("Hektopascal",
              "Hektopascal"), "bar": ("bar", "bar"), "EL": ("Esslöffel", "Esslöffel"), "El": ("Esslöffel", "Esslöffel"),
-             "TL": ("Teelöffel", "Teelöffel"), "Tl": ("Teelöffel", "Teelöffel"), "Min": ("Minute", "Minuten")}
+             "TL": ("Teelöffel", "Teelöffel"), "Tl": ("Teelöffel", "Teelöffel"), "Min": ("Minute", "Minuten"),
+             **{written: (singular, plural) for written, singular, plural, _ in _UNITS}}
     _GENDER = {"Tonne": "f", "Stunde": "f", "Minute": "f", "Sekunde": "f", "Millisekunde": "f",
                "Kilowattstunde": "f", "Kilogramm": "n", "Gramm": "n", "Milligramm": "n", "Grad Celsius": "n",
                "Grad": "n", "Kilokalorie": "f", "Kilojoule": "n", "Grad Fahrenheit": "n", "Byte": "n", "Watt": "n", "Volt": "n", "Hertz": "n",
                "Terabyte": "n", "Gigabyte": "n", "Megabyte": "n", "Kilobyte": "n",
-               "Millivolt": "n", "Kilovolt": "n", "Milliwatt": "n", "Megawatt": "n", "Milliampere": "n", "Meile": "f"}
+               "Millivolt": "n", "Kilovolt": "n", "Milliwatt": "n", "Megawatt": "n", "Milliampere": "n", "Meile": "f",
+               **{singular: gender for _, singular, _, gender in _UNITS}}
     percent = "Prozent"
     scale_nouns, scale_gender = ("Million", "Millionen", "Milliarde", "Milliarden", "Billion"), "f"
     range_word = "bis"

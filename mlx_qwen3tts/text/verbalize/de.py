@@ -175,6 +175,9 @@ class German(Spec):
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
         # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
         self._day_month = re.compile(r"(?<![\w.,:])(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:]|[.,]\d)(?:\.(?=\s+[a-zäöüß]))?")
+        # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
+        self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
+                                      r"(?![\w-]|[.,]\d)")
         self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
 
     def cardinal(self, n, gender=None):
@@ -199,6 +202,36 @@ class German(Spec):
         if (numerator, denominator) == (1, 2):
             return {"f": "eine halbe", "n": "ein halbes"}.get(self.unit_gender(unit), "ein halber") + " " + name
         return f"{self.fraction(numerator, denominator)} {name}"
+
+    def read_telephones(self, text):
+        return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))
+
+    def telephone(self, written):
+        """Digit by digit, group by group; a country code of two digits said as a number, as German speakers
+        and NeMo's German grammar say it ("+49": "plus neunundvierzig")."""
+        said = super().telephone(written)
+        code = re.match(r"\+(\d\d)(?!\d)", written)
+        if code:
+            said = said.replace(f"{self.plus} {self.digits(code.group(1))}", f"{self.plus} {self.cardinal(int(code.group(1)))}", 1)
+        return said
+
+    def read_money(self, text):
+        """"12,50 €" as said every day ("zwölf Euro fünfzig"); a currency written before its amount, the way
+        NeMo's German grammar reads it, names the minor unit too ("€2,20": "zwei Euro zwanzig Cent")."""
+        text = self._money_range.sub(f" {self.range_word} ", text)
+        text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), named=True), text)
+        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2)), text)
+
+    def money(self, amount, currency, scale, named=False):
+        _, fraction = self.value(amount.lstrip("-−+"))
+        if not scale and len(fraction) > 2 and not fraction[2:].strip("0"):  # "$2,20000": twenty cents
+            amount, fraction = amount[:len(amount) - len(fraction) + 2], fraction[:2]
+        said = super().money(amount, currency, scale)
+        cents = int(fraction.ljust(2, "0")) if not scale and 0 < len(fraction) <= 2 else 0
+        names = self.currencies[currency]
+        if named and cents and not said.endswith((names[2], names[3])):
+            said += " " + names[2 if cents == 1 else 3]
+        return said
 
     def minor_named(self, cents):
         return cents == 1  # "zwei Pfund ein Penny": "ein" needs its noun

@@ -174,10 +174,15 @@ class German(Spec):
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
         # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
-        self._day_month = re.compile(r"(?<![\w.,:])(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:]|[.,]\d)(?:\.(?=\s+[a-zäöüß]))?")
+        self._day_month = re.compile(r"(?<![\w.,:])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d)(?:\.(?=\s+[a-zäöüß]))?")
+        # "2003-03": a year and its month (a range never writes its end with a leading zero).
+        self._year_month = re.compile(r"(?<![\w.,/-])(1\d{3}|20\d{2})-(0[1-9]|1[0-2])(?![\w-]|[.,]\d)")
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
         self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
                                       r"(?![\w-]|[.,]\d)")
+        self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
+        self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
+        self._negative_fraction = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,2}/\d{1,2}(?![\w/]|[.,]\d))")
         self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
 
     def cardinal(self, n, gender=None):
@@ -248,12 +253,16 @@ class German(Spec):
         return said + (f" {self.cardinal(minutes)}" if minutes else "")
 
     def mixed(self, whole, numerator, denominator):
-        return self.cardinal(whole, "n") + self.fraction(numerator, denominator).replace(" ", "").lower()
+        if (numerator, denominator) == (1, 2):  # "2 1/2": "zweieinhalb", one word
+            return self.cardinal(whole, "n") + "einhalb"
+        return f"{self.cardinal(whole, 'n')} {self.fraction(numerator, denominator)}"  # "23 4/6": "… vier Sechstel"
 
     def fraction(self, numerator, denominator):
         if (numerator, denominator) in self.fractions:
             return self.fractions[(numerator, denominator)]
         base = self.n2w(denominator, "ordinal")[:-1]  # "dritte" -> "Drittel", "zwanzigste" -> "Zwanzigstel"
+        if denominator in (100, 1000, 1000000):  # "einhundertste" -> "Hundertstel"
+            base = base.removeprefix("ein")
         base = {"zweit": "halb" if numerator == 1 else "Halbe", "dritt": "Drittel"}.get(
             base, base[:1].upper() + base[1:] + "el")  # "4/2": "vier Halbe"
         return f"{self.cardinal(numerator, 'n')} {base}"
@@ -267,9 +276,18 @@ class German(Spec):
 
     def read_dates(self, text):
         def day_month(m):  # after a label ("Seite 12.03") a section number
-            if context(m.string, m.start(), m.end()).word_before() in _LABELS | {"Abschnitt", "Kap.", "S."}:
+            ctx = context(m.string, m.start(), m.end())
+            before = ctx.word_before()
+            if before in _LABELS | {"Abschnitt", "Kap.", "S."}:
+                return m.group(0)
+            # "2.3" written short: a date alone or after a lower-case word or a preposition ("am 2.3"), not
+            # after a name ("Python 3.8") nor before a unit or "Uhr" ("1.5 kg", "8.05 Uhr")
+            if len(m.group(1)) + len(m.group(2)) < 4 and (
+                    before[:1].isupper() and before not in _EN or ctx.word_after() in self.units
+                    or ctx.word_after() in ("Uhr", "h", "Prozent", "%") or ctx.touching == "%"):
                 return m.group(0)
             return self.date(int(m.group(1)), int(m.group(2)), None)
+        text = self._year_month.sub(lambda m: f"{MONTHS[int(m.group(2)) - 1]} {self.year(int(m.group(1)))}", text)
         return super().read_dates(self._day_month.sub(day_month, text))
 
     def read_times(self, text):
@@ -279,6 +297,11 @@ class German(Spec):
         return self._uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
 
     def read_fractions(self, text):
+        text = self._hundredths.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))), text)
+        text = self._spaced_fraction.sub(lambda m: f"{m.group(1)}/{m.group(2)}" if int(m.group(1)) < int(m.group(2))
+                                         else m.group(0), text)  # "1 / 3"
+        text = self._negative_fraction.sub(f"{self.minus} ", text)  # "-1/3": "minus ein Drittel"
+
         def half(m):
             noun = m.group(1)
             return ("eine halbe " if noun.startswith(_FEMININE) else "ein halbes " if noun.startswith(_NEUTER)

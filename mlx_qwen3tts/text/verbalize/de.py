@@ -88,7 +88,10 @@ class German(Spec):
     scales = {"Mio.": ("Million", "Millionen"), "Millionen": ("Million", "Millionen"),
               "Mrd.": ("Milliarde", "Milliarden"),
               "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend"),
-              "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden")}
+              "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden"),
+              **{w: (singular, plural) for singular, plural in (("Million", "Millionen"), ("Milliarde", "Milliarden"),
+                                                                ("Billion", "Billionen"))
+                 for w in (singular, singular.lower(), plural.lower() if plural == "Billionen" else plural)}}
     address_dot = "Punkt"
     per_word, proper_fractions_to, percent_gender = "pro", 99, "n"
     # Capitalized nouns a roman numeral follows as a label, not as a ruler's number ("System V", "Teil II").
@@ -180,6 +183,7 @@ class German(Spec):
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
         self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
                                       r"(?![\w-]|[.,]\d)")
+        self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
         self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
         self._negative_fraction = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,2}/\d{1,2}(?![\w/]|[.,]\d))")
@@ -228,7 +232,12 @@ class German(Spec):
         return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2)), text)
 
     def money(self, amount, currency, scale, named=False):
-        _, fraction = self.value(amount.lstrip("-−+"))
+        whole, fraction = self.value(amount.lstrip("-−+"))
+        if scale:  # "€1 million": "eine million Euro"; a scale written as a word is said as written
+            one = whole == 1 and not fraction and amount[0].isdigit()
+            word = self.scales[scale][0] if one else scale if scale[-1].isalpha() else self.scales[scale][1]
+            return f"{'eine' if one else self.number(amount)} {word.lower() if scale.islower() else word} " \
+                   f"{self.currencies[currency][1]}"
         if not scale and len(fraction) > 2 and not fraction[2:].strip("0"):  # "$2,20000": twenty cents
             amount, fraction = amount[:len(amount) - len(fraction) + 2], fraction[:2]
         said = super().money(amount, currency, scale)
@@ -317,6 +326,8 @@ class German(Spec):
         return self._article_ordinal.sub(lambda m: f"{m.group(1)} {self.ordinal(int(m.group(2)))}", text)
 
     def read(self, text):
+        # "1,2,3": three numbers and more joined by commas are a list (one decimal comma at most in a number)
+        text = self._listed.sub(lambda m: ", ".join(self.cardinal(int(n)) for n in m.group(0).split(",")), text)
         return self.endings(super().read(text))
 
     def say_number(self, m):

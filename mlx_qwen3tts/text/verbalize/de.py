@@ -37,6 +37,16 @@ _ARTICLE = {"": {"m": "ein", "f": "eine", "n": "ein"}, "dat": {"m": "einem", "f"
 _LABELS = {"Nummer", "Seite", "Kapitel", "Platz", "Gleis", "Linie", "Teil", "Band", "Artikel", "Absatz", "Level",
            "Stufe", "Runde", "Folge", "Tor", "Version", "Paragraf", "Schritt", "Tabelle", "Abbildung", "Anhang",
            "Punkt", "Frage", "Aufgabe", "Typ", "Type", "Klasse", "Halle", "Raum", "Zimmer", "Haus", "Kanal", "Gruppe"}
+# Words after which a number from 1100 to 2099 is a year even before a noun ("seit 1990 Mitglied").
+_YEAR_BEFORE = {"jahr", "jahre", "jahres", "seit", "im", "ab", "bis", "anfang", "ende", "mitte", "frühjahr",
+                "sommer", "herbst", "winter", "von", "zwischen", "um"}
+# Words ending like an infinitive that are none (a clause ending in them has no infinitive there).
+_NOT_INFINITIVES = {"den", "einen", "zwischen", "oben", "unten", "neben", "eben", "gegen", "offen", "trocken", "ihnen",
+                    "wen", "denen", "seinen", "ihren", "meinen", "deinen", "unseren", "allen", "vielen", "beiden"}
+# Finite verbs an infinitive at a clause's end goes with ("1 Mann kann nicht alles wissen": its subject).
+_FINITE = set("kann muss muß soll will darf mag möchte wird ist war hat hatte wollte sollte konnte musste mußte "
+              "könnte müsste müßte würde wäre lässt läßt ließ braucht bleibt geht scheint pflegt weiß hilft sieht "
+              "hört".split())
 _FEMININE_ENDINGS = ("ung", "heit", "keit", "schaft", "ion", "tät", "ei", "ie", "ik", "ur", "enz", "anz", "e")
 _NEUTER_ENDINGS = ("chen", "lein", "um", "ment", "tum")
 
@@ -183,6 +193,7 @@ class German(Spec):
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
         self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
                                       r"(?![\w-]|[.,]\d)")
+        self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor|nachdem)\s")
         self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
         self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
@@ -333,15 +344,47 @@ class German(Spec):
     def say_number(self, m):
         """A lone "1" before a noun is its article, in the noun's gender and the case of the preposition before."""
         if m.group(1) or m.group(2) != "1":
+            if m.group(2).isdigit() and 1100 <= int(m.group(2)) <= 2099 and self._counts(m):
+                return self.cardinal(int(m.group(2)))  # "1500 Menschen": a count, not a year
             return super().say_number(m)
         ctx = context(m.string, m.start(), m.end())
         noun = ctx.word_after()
         if (not noun or not noun[0].isupper() or not noun.isalpha() or ctx.touching not in SPACES
                 or ctx.word_before() in _LABELS or noun in self.scale_nouns):
             return super().say_number(m)
+        return _ARTICLE[self._case(m, ctx, False)][gender(noun)]
+
+    def _case(self, m, ctx, measure=True):
+        """The case of what "1" counts: the one the preposition before asks for, for a measure (a recipe's
+        amount) the accusative of an order's object, else the nominative ('')."""
         before = ctx.word_before().lower()
         case = "dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE else ""
-        return _ARTICLE[case][gender(noun)]
+        if not case and measure and not ctx.before and self._instruction(m.string[m.end():m.end() + 160]):
+            case = "acc"  # "1 EL der Masse … reiben": the object of a recipe's infinitive
+        return case
+
+    def read_measures(self, text):
+        def one(m):  # "mit 1 kg": "mit einem Kilogramm"
+            if m.group(1) != "1" or not self.is_unit(m):
+                return m.group(0)
+            case = self._case(m, context(m.string, m.start(), m.end()))
+            return f"{_ARTICLE[case][self.unit_gender(m.group(2))]} {self.units[m.group(2)][0]}" if case else m.group(0)
+        return super().read_measures(self._unit.sub(one, text) if "1" in text else text)
+
+    def _instruction(self, rest):
+        """Whether the clause a sentence begins with ends in an infinitive, the way recipes and manuals give
+        orders ("1 EL der Masse zwischen den Händen reiben, damit …"): then what it counts is its object."""
+        clause = self._clause_end.split(rest, 1)[0].split()
+        return (len(clause) > 1 and clause[-1].islower() and clause[-1].endswith(("en", "ern", "eln"))
+                and clause[-1] not in _NOT_INFINITIVES and not _FINITE.intersection(clause))  # "1 Mann kann … sehen"
+
+    def _counts(self, m):
+        """Whether a number counts the noun after it ("1500 Menschen"), where a year stands before a verb, a
+        preposition or a month ("1990 gesiegt", "1492 nach Amerika")."""
+        ctx = context(m.string, m.start(), m.end())
+        noun = ctx.word_after()
+        return (ctx.touching in SPACES and noun[:1].isupper() and noun.isalpha() and noun not in self.sentence_starters
+                and noun.casefold() not in self._month_index and ctx.word_before().casefold() not in _YEAR_BEFORE)
 
     def endings(self, text):
         """An ordinal's case ending from the word before it: -en after 'am', 'dem'..., -e after 'der'...,

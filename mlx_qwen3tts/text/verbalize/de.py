@@ -31,6 +31,11 @@ _NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Pro
 _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum", "zur", "außer", "gegenüber", "binnen",
            "samt", "nebst", "entsprechend"}
 _ACCUSATIVE = {"für", "durch", "gegen", "ohne", "um", "pro", "je"}
+# Verbs whose object "1" counts, right after them ("es gibt 1 Grund": "einen Grund", "hat 1 Hund": "einen").
+_ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauche brauchen brauchte kauft kaufe kaufen "
+                        "kaufte nimm nehmen nimmt nahm bekommt bekomme bekommen bekam sucht suche suchen kostet kostete "
+                        "dauert dauerte wiegt wog kennt kenne kennen sieht sah sehe hatte bestellt bestellte "
+                        "erhält erhielt".split())
 _ARTICLE = {"": {"m": "ein", "f": "eine", "n": "ein"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
             "acc": {"m": "einen", "f": "eine", "n": "ein"}}
 # Words after which "1" names a thing ("Kapitel 1 Abschnitt 2", "Platz 1 Ergebnis"): said "eins".
@@ -194,6 +199,7 @@ class German(Spec):
         self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
                                       r"(?![\w-]|[.,]\d)")
         self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor|nachdem)\s")
+        self._dash_price = re.compile(r"(?<=\d),[-–]{1,2}(?=\s|$|[.;:!?)]|,\s)")
         self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
         self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
@@ -337,6 +343,7 @@ class German(Spec):
         return self._article_ordinal.sub(lambda m: f"{m.group(1)} {self.ordinal(int(m.group(2)))}", text)
 
     def read(self, text):
+        text = self._dash_price.sub("", text)  # "5,- €", "1,-": a whole amount
         # "1,2,3": three numbers and more joined by commas are a list (one decimal comma at most in a number)
         text = self._listed.sub(lambda m: ", ".join(self.cardinal(int(n)) for n in m.group(0).split(",")), text)
         return self.endings(super().read(text))
@@ -358,7 +365,7 @@ class German(Spec):
         """The case of what "1" counts: the one the preposition before asks for, for a measure (a recipe's
         amount) the accusative of an order's object, else the nominative ('')."""
         before = ctx.word_before().lower()
-        case = "dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE else ""
+        case = "dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE | _ACCUSATIVE_VERBS else ""
         if not case and measure and not ctx.before and self._instruction(m.string[m.end():m.end() + 160]):
             case = "acc"  # "1 EL der Masse … reiben": the object of a recipe's infinitive
         return case

@@ -34,10 +34,13 @@ def _first_parts(said_in_full: dict) -> str:
     or could still follow (the next characters are not all there yet)."""
     rules = set()
     for written in (a for table in said_in_full.values() for a in table if ". " in a):
-        head, _, rest = written.partition(". ")
-        # not (after the head and without the rest next): one lookahead, which the engine never backtracks into,
-        # where an alternation of the two per abbreviation backtracked through 2^n choices (a "3. Installation" hung)
-        rules.add(rf"(?!(?<=\b{re.escape(head)}\.)(?!\s+(?!{re.escape(rest)})\S{{{len(rest)}}}))")
+        parts = written.split(". ")
+        for i in range(1, len(parts)):  # every inner dot: "i." and "i. d." of "i. d. R."
+            head, rest = ". ".join(parts[:i]), ". ".join(parts[i:])
+            # not (after the head and without the rest next): one lookahead, which the engine never backtracks
+            # into, where an alternation of the two per abbreviation backtracked through 2^n choices (a "3.
+            # Installation" hung)
+            rules.add(rf"(?!(?<=\b{re.escape(head)}\.)(?!\s+(?!{re.escape(rest)})\S{{{len(rest)}}}))")
     return "".join(sorted(rules))
 
 

@@ -200,6 +200,7 @@ class German(Spec):
                                       r"(?![\w-]|[.,]\d)")
         self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor|nachdem)\s")
         self._dash_price = re.compile(r"(?<=\d),[-–]{1,2}(?=\s|$|[.;:!?)]|,\s)")
+        self._street = re.compile(r"\b([A-ZÄÖÜ][a-zäöüß-]{2,})str\.(?=\s|$|,)")
         self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
         self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
@@ -228,6 +229,11 @@ class German(Spec):
         if (numerator, denominator) == (1, 2):
             return {"f": "eine halbe", "n": "ein halbes"}.get(self.unit_gender(unit), "ein halber") + " " + name
         return f"{self.fraction(numerator, denominator)} {name}"
+
+    def read_abbreviations(self, text):
+        if "str." in text:  # "Hauptstr. 5": "Hauptstraße fünf"
+            text = self._street.sub(lambda m: m.group(1) + "straße", text)
+        return super().read_abbreviations(text)
 
     def read_telephones(self, text):
         return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))

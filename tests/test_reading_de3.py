@@ -8,7 +8,8 @@ numbers with an area code and its zero ("0711 4567-890") and a two-digit country
 plus neunundvierzig); abbreviations of running text from data/de_abbreviations.tsv ("Mr.", "zzgl.", "i. d. R.",
 "Anm.") and streets ("Hauptstr."); units of NeMo's German measurements table (data/de_units.tsv: "mAh", "db",
 "kw", "v"); "1" before a unit in the case its preposition or a recipe's order asks for ("mit 1 kg": mit einem
-Kilogramm, "1 EL Honig … rühren": einen Esslöffel) and after a verb with an accusative object ("es gibt 1 Grund");
+Kilogramm, "in 1 Woche": in einer Woche, "1 EL Honig … rühren": einen Esslöffel), after a verb with an accusative
+object ("es gibt 1 Grund") and in a list after one ("hat 3 Kinder und 1 Enkel");
 numbers joined by commas as a list ("1,2,3"); fractions with a sign, a spaced slash, hundredths and mixed numbers
 ("-1/3", "1 / 5", "3/100", "23 2/3"); a year and its month ("2003-05") and a short day and month ("am 3.4"); a
 number from 1100 to 2099 before a noun as a count ("1500 Besucher")."""
@@ -36,6 +37,8 @@ CASES = [
     ("de", "1 EL Honig unter den Teig rühren.", ["einen Esslöffel Honig"], ["ein Esslöffel"]),
     ("de", "Mit 1 kg Mehl beginnen und rühren.", ["mit einem Kilogramm Mehl"], ["ein Kilogramm"]),
     ("de", "Es gibt 1 Grund dafür.", ["es gibt einen Grund"], ["ein Grund"]),
+    ("de", "In 1 Woche ist es soweit.", ["in einer Woche ist"], ["eine Woche"]),
+    ("de", "Er hat 3 Kinder und 1 Enkel.", ["drei Kinder und einen Enkel"], ["ein Enkel"]),
     ("de", "Die Folge 1,2,3 ist einfach.", ["die Folge eins zwei drei ist"], ["eins Komma zwei"]),
     ("de", "Nur 3/100 der Proben und 1 / 5 der Gäste.", ["drei Hundertstel der Proben", "ein Fünftel der Gäste"],
      ["/"]),

@@ -29,7 +29,7 @@ _NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Pro
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
 # ending) and the case the preposition before asks for ("mit 1 Tasse": "mit einer Tasse", "für 1 Tag": "für einen").
 _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum", "zur", "außer", "gegenüber", "binnen",
-           "samt", "nebst", "entsprechend"}
+           "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter"}  # "in 1 Woche": in einer
 _ACCUSATIVE = {"für", "durch", "gegen", "ohne", "um", "pro", "je"}
 # Verbs whose object "1" counts, right after them ("es gibt 1 Grund": "einen Grund", "hat 1 Hund": "einen").
 _ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauche brauchen brauchte kauft kaufe kaufen "
@@ -371,6 +371,8 @@ class German(Spec):
         """The case of what "1" counts: the one the preposition before asks for, for a measure (a recipe's
         amount) the accusative of an order's object, else the nominative ('')."""
         before = ctx.word_before().lower()
+        if before in ("und", "oder", "sowie") or ctx.before and ctx.before[-1].endswith(","):
+            before = self._governor(m.string[max(0, m.start() - 120):m.start()])  # "hat 2 Augen, 1 Nase und 1 Mund"
         case = "dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE | _ACCUSATIVE_VERBS else ""
         if not case and measure and not ctx.before and self._instruction(m.string[m.end():m.end() + 160]):
             case = "acc"  # "1 EL der Masse … reiben": the object of a recipe's infinitive
@@ -383,6 +385,18 @@ class German(Spec):
             case = self._case(m, context(m.string, m.start(), m.end()))
             return f"{_ARTICLE[case][self.unit_gender(m.group(2))]} {self.units[m.group(2)][0]}" if case else m.group(0)
         return super().read_measures(self._unit.sub(one, text) if "1" in text else text)
+
+    @staticmethod
+    def _governor(before):
+        """In a list ("hat 2 Augen, 1 Nase und 1 Mund"), the preposition or verb the list's first member follows:
+        the nearest one before, within the sentence."""
+        seen_number = False  # a list of counted things: a number before ("2 Augen, 1 Nase"), not "einlegen und 1"
+        for word in reversed(re.split(r"[.!?;:]", before)[-1].split()[-12:]):
+            seen_number = seen_number or word[:1].isdigit()
+            word = word.strip(",()\"'„“").lower()
+            if word in _DATIVE or word in _ACCUSATIVE or word in _ACCUSATIVE_VERBS:
+                return word if seen_number else ""
+        return ""
 
     def _instruction(self, rest):
         """Whether the clause a sentence begins with ends in an infinitive, the way recipes and manuals give

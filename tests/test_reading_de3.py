@@ -3,7 +3,7 @@ grammars, where they read it so) states it, seen in Python (`normalize`, `text.s
 dry run (`--dry-run` prints each piece as it will be spoken; no model is loaded).
 
 Classes: money written currency-first names the minor unit ("€3,40": drei Euro vierzig Cent), cents written long
-("$5,50000"), a scale word after the amount ("€1 million": eine million Euro), a price written "7,- €"; telephone
+("$5,50000"), a scale word after the amount ("€1 million": eine million Euro), a price written "7,- €", currencies of NeMo's German table (data/de_currencies.tsv: "DM", "DKK"); telephone
 numbers with an area code and its zero ("0711 4567-890") and a two-digit country code said as a number ("+49":
 plus neunundvierzig); abbreviations of running text from data/de_abbreviations.tsv ("Mr.", "zzgl.", "i. d. R.",
 "Anm.") and streets ("Hauptstr."); units of NeMo's German measurements table (data/de_units.tsv: "mAh", "db",
@@ -24,6 +24,7 @@ CASES = [
     ("de", "Der Händler nahm $5,50000 dafür.", ["fünf Dollar fünfzig Cent dafür"], ["fünf Komma fünf"]),
     ("de", "Der Etat wuchs um €1 million im Jahr.", ["um eine million Euro im Jahr"], ["Euro million"]),
     ("de", "Das Buch kostet 7,- € im Laden.", ["sieben Euro im Laden"], [",-"]),
+    ("de", "Das kostete 5 DM und 1 DKK.", ["fünf D-Mark und eine dänische Krone"], ["DM", "DKK"]),
     ("de", "Rufen Sie 0711 4567-890 an.", ["null sieben eins eins vier fünf sechs sieben acht neun null"],
      ["viertausend"]),
     ("de", "Aus dem Ausland wählen Sie +49 89 1234567.", ["plus neunundvierzig acht neun eins zwei"], ["vier neun"]),

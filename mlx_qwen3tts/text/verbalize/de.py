@@ -63,6 +63,8 @@ def _data(name: str) -> list:
 
 
 _UNITS = _data("de_units")  # written, singular, plural, gender
+_CURRENCIES = _data("de_currencies")  # written, singular, plural, minor singular, minor plural, gender
+_FEMININE_CURRENCIES = {row[0] for row in _CURRENCIES if row[5] == "f"}
 
 
 @lru_cache(maxsize=1)
@@ -99,7 +101,8 @@ class German(Spec):
                   "GBP": ("Pfund", "Pfund", "Penny", "Pence"), "¥": ("Yen", "Yen", "Sen", "Sen"),
                   "JPY": ("Yen", "Yen", "Sen", "Sen"), "CHF": ("Franken", "Franken", "Rappen", "Rappen"),
                   "Fr.": ("Franken", "Franken", "Rappen", "Rappen"), "₽": ("Rubel", "Rubel", "Kopeke", "Kopeken"),
-                  "RUB": ("Rubel", "Rubel", "Kopeke", "Kopeken"), "R$": ("Real", "Real", "Centavo", "Centavos")}
+                  "RUB": ("Rubel", "Rubel", "Kopeke", "Kopeken"), "R$": ("Real", "Real", "Centavo", "Centavos"),
+                  **{row[0]: tuple(row[1:5]) for row in _CURRENCIES}}
     scales = {"Mio.": ("Million", "Millionen"), "Millionen": ("Million", "Millionen"),
               "Mrd.": ("Milliarde", "Milliarden"),
               "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend"),
@@ -222,7 +225,7 @@ class German(Spec):
         return self._GENDER.get(self.units[unit][0], "m")
 
     def currency_gender(self, currency, minor=False):
-        return "f" if minor and currency in ("₽", "RUB") else "m"
+        return "f" if (minor and currency in ("₽", "RUB")) or (not minor and currency in _FEMININE_CURRENCIES) else "m"
 
     def fraction_measure(self, numerator, denominator, unit):
         name = self.units[unit][0]  # "1/2 l": "ein halber Liter"

@@ -7,7 +7,7 @@ Classes: money written currency-first names the minor unit ("€3,40": drei Euro
 numbers with an area code and its zero ("0711 4567-890") and a two-digit country code said as a number ("+49":
 plus neunundvierzig); abbreviations of running text from data/de_abbreviations.tsv ("Mr.", "zzgl.", "i. d. R.",
 "Anm.") and streets ("Hauptstr."); units of NeMo's German measurements table (data/de_units.tsv: "mAh", "db",
-"kw", "v"); "1" before a unit in the case its preposition or a recipe's order asks for ("mit 1 kg": mit einem
+"kw", "v", "m/s²") and "x" between sizes and before a word said "mal" ("4 x 3 m", "2x täglich"); "1" before a unit in the case its preposition or a recipe's order asks for ("mit 1 kg": mit einem
 Kilogramm, "in 1 Woche": in einer Woche, "1 EL Honig … rühren": einen Esslöffel), after a verb with an accusative
 object ("es gibt 1 Grund") and in a list after one ("hat 3 Kinder und 1 Enkel");
 numbers joined by commas as a list ("1,2,3"); fractions with a sign, a spaced slash, hundredths and mixed numbers
@@ -35,6 +35,10 @@ CASES = [
     ("de", "Der Akku hat 5000 mAh und liefert 12 v Spannung.",
      ["fünftausend Milliamperestunden", "zwölf Volt Spannung"], ["mAh", " v "]),
     ("de", "Der Lüfter macht 40 db bei 3 kw Leistung.", ["vierzig Dezibel bei drei Kilowatt"], ["db", "kw"]),
+    ("de", "Ein Raum von 4 x 3 m und 20 cm x 30 cm.", ["vier mal drei Meter", "zwanzig Zentimeter mal dreißig"],
+     [" x "]),
+    ("de", "Die Tabletten 2x täglich nehmen.", ["zwei mal täglich"], ["2x", "zwei x"]),
+    ("de", "Die Kugel fällt mit 10 m/s² nach unten.", ["zehn Meter pro Quadratsekunde"], ["m/s²"]),
     ("de", "1 EL Honig unter den Teig rühren.", ["einen Esslöffel Honig"], ["ein Esslöffel"]),
     ("de", "Mit 1 kg Mehl beginnen und rühren.", ["mit einem Kilogramm Mehl"], ["ein Kilogramm"]),
     ("de", "Es gibt 1 Grund dafür.", ["es gibt einen Grund"], ["ein Grund"]),

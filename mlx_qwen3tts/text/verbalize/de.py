@@ -204,6 +204,8 @@ class German(Spec):
         self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor|nachdem)\s")
         self._dash_price = re.compile(r"(?<=\d),[-–]{1,2}(?=\s|$|[.;:!?)]|,\s)")
         self._street = re.compile(r"\b([A-ZÄÖÜ][a-zäöüß-]{2,})str\.(?=\s|$|,)")
+        self._times = re.compile(r"(?<![\w.,])(\d+(?:,\d+)?(?:\s?(?:km|dm|cm|mm|m))?)(?:\s[x×]\s|(?<=\d)[x×])(?=\d)")
+        self._times_word = re.compile(r"(?<![\w.,])(\d{1,3})[x×](?=\s+[a-zäöüß])")
         self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
         self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
@@ -353,6 +355,9 @@ class German(Spec):
 
     def read(self, text):
         text = self._dash_price.sub("", text)  # "5,- €", "1,-": a whole amount
+        if "x" in text or "×" in text:  # "3 x 4 m", "20 cm x 30 cm", "1x1": times, "mal"
+            text = self._times.sub(lambda m: m.group(0) if m.group(1) == "0" else f"{m.group(1)} mal ", text)
+            text = self._times_word.sub(r"\1 mal", text)  # "2x täglich": "zweimal täglich"
         # "1,2,3": three numbers and more joined by commas are a list (one decimal comma at most in a number)
         text = self._listed.sub(lambda m: ", ".join(self.cardinal(int(n)) for n in m.group(0).split(",")), text)
         return self.endings(super().read(text))

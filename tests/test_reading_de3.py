@@ -3,16 +3,17 @@ grammars, where they read it so) states it, seen in Python (`normalize`, `text.s
 dry run (`--dry-run` prints each piece as it will be spoken; no model is loaded).
 
 Classes: money written currency-first names the minor unit ("€3,40": drei Euro vierzig Cent), cents written long
-("$5,50000"), a scale word after the amount ("€1 million": eine million Euro), a price written "7,- €", currencies of NeMo's German table (data/de_currencies.tsv: "DM", "DKK"); telephone
-numbers with an area code and its zero ("0711 4567-890") and a two-digit country code said as a number ("+49":
-plus neunundvierzig); abbreviations of running text from data/de_abbreviations.tsv ("Mr.", "zzgl.", "i. d. R.",
-"Anm.") and streets ("Hauptstr."); units of NeMo's German measurements table (data/de_units.tsv: "mAh", "db",
-"kw", "v", "m/s²") and "x" between sizes and before a word said "mal" ("4 x 3 m", "2x täglich"); "1" before a unit in the case its preposition or a recipe's order asks for ("mit 1 kg": mit einem
-Kilogramm, "in 1 Woche": in einer Woche, "1 EL Honig … rühren": einen Esslöffel), after a verb with an accusative
-object ("es gibt 1 Grund") and in a list after one ("hat 3 Kinder und 1 Enkel");
-numbers joined by commas as a list ("1,2,3"); fractions with a sign, a spaced slash, hundredths and mixed numbers
-("-1/3", "1 / 5", "3/100", "23 2/3"); a year and its month ("2003-05") and a short day and month ("am 3.4"); a
-number from 1100 to 2099 before a noun as a count ("1500 Besucher")."""
+("$5,50000"), a scale word after the amount ("€1 million": eine million Euro), a price written "7,- €", currencies
+of NeMo's German table (data/de_currencies.tsv: "DM", "DKK"); telephone numbers with an area code and its zero
+("0711 4567-890") and a two-digit country code said as a number ("+49": plus neunundvierzig); abbreviations of
+running text from data/de_abbreviations.tsv ("Mr.", "zzgl.", "i. d. R.", "Anm.") and streets ("Hauptstr."); units of
+NeMo's German measurements table (data/de_units.tsv: "mAh", "db", "kw", "v", "m/s²") and "x" between sizes and
+before a word said "mal" ("4 x 3 m", "2x täglich"); "1" before a unit in the case its preposition or a recipe's
+order asks for ("mit 1 kg": mit einem Kilogramm, "in 1 Woche": in einer Woche, "1 EL Honig … rühren": einen
+Esslöffel), after a verb with an accusative object ("es gibt 1 Grund") and in a list after one ("hat 3 Kinder und 1
+Enkel"); numbers joined by commas as a list ("1,2,3"); fractions with a sign, a spaced slash, hundredths and mixed
+numbers ("-1/3", "1 / 5", "3/100", "23 2/3"); a year and its month ("2003-05") and a short day and month ("am 3.4");
+a number from 1100 to 2099 before a noun as a count ("1500 Besucher")."""
 
 import pytest
 

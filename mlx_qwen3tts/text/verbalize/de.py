@@ -32,8 +32,9 @@ _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum
            "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter"}  # "in 1 Woche": in einer
 _ACCUSATIVE = {"für", "durch", "gegen", "ohne", "um", "pro", "je"}
 # Verbs whose object "1" counts, right after them ("es gibt 1 Grund": "einen Grund", "hat 1 Hund": "einen").
-_ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauche brauchen brauchte kauft kaufe kaufen "
-                        "kaufte nimm nehmen nimmt nahm bekommt bekomme bekommen bekam sucht suche suchen kostet kostete "
+_ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauche brauchen brauchte kauft kaufe "
+                        "kaufen kaufte nimm nehmen nimmt nahm bekommt bekomme bekommen bekam sucht suche suchen kostet "
+                        "kostete "
                         "dauert dauerte wiegt wog kennt kenne kennen sieht sah sehe hatte bestellt bestellte "
                         "erhält erhielt".split())
 _ARTICLE = {"": {"m": "ein", "f": "eine", "n": "ein"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
@@ -50,8 +51,8 @@ _NOT_INFINITIVES = {"den", "einen", "zwischen", "oben", "unten", "neben", "eben"
                     "wen", "denen", "seinen", "ihren", "meinen", "deinen", "unseren", "allen", "vielen", "beiden"}
 # Finite verbs an infinitive at a clause's end goes with ("1 Mann kann nicht alles wissen": its subject).
 _FINITE = set("kann muss muß soll will darf mag möchte wird ist war hat hatte wollte sollte konnte musste mußte "
-              "könnte müsste müßte würde wäre lässt läßt ließ braucht bleibt geht scheint pflegt weiß hilft sieht "
-              "hört".split())
+              "könnte müsste müßte würde wäre lässt läßt ließ braucht bleibt geht scheint pflegt weiß hilft "
+              "sieht hört".split())
 _FEMININE_ENDINGS = ("ung", "heit", "keit", "schaft", "ion", "tät", "ei", "ie", "ik", "ur", "enz", "anz", "e")
 _NEUTER_ENDINGS = ("chen", "lein", "um", "ment", "tum")
 
@@ -195,13 +196,15 @@ class German(Spec):
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
         # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
-        self._day_month = re.compile(r"(?<![\w.,:])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d)(?:\.(?=\s+[a-zäöüß]))?")
+        self._day_month = re.compile(r"(?<![\w.,:])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d)"
+                                     r"(?:\.(?=\s+[a-zäöüß]))?")
         # "2003-03": a year and its month (a range never writes its end with a leading zero).
         self._year_month = re.compile(r"(?<![\w.,/-])(1\d{3}|20\d{2})-(0[1-9]|1[0-2])(?![\w-]|[.,]\d)")
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
         self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
                                       r"(?![\w-]|[.,]\d)")
-        self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor|nachdem)\s")
+        self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor"
+                                      r"|nachdem)\s")
         self._dash_price = re.compile(r"(?<=\d),[-–]{1,2}(?=\s|$|[.;:!?)]|,\s)")
         self._street = re.compile(r"\b([A-ZÄÖÜ][a-zäöüß-]{2,})str\.(?=\s|$|,)")
         self._times = re.compile(r"(?<![\w.,])(\d+(?:,\d+)?(?:\s?(?:km|dm|cm|mm|m))?)(?:\s[x×]\s|(?<=\d)[x×])(?=\d)")
@@ -227,7 +230,9 @@ class German(Spec):
         return self._GENDER.get(self.units[unit][0], "m")
 
     def currency_gender(self, currency, minor=False):
-        return "f" if (minor and currency in ("₽", "RUB")) or (not minor and currency in _FEMININE_CURRENCIES) else "m"
+        if minor:
+            return "f" if currency in ("₽", "RUB") else "m"
+        return "f" if currency in _FEMININE_CURRENCIES else "m"
 
     def fraction_measure(self, numerator, denominator, unit):
         name = self.units[unit][0]  # "1/2 l": "ein halber Liter"
@@ -249,7 +254,8 @@ class German(Spec):
         said = super().telephone(written)
         code = re.match(r"\+(\d\d)(?!\d)", written)
         if code:
-            said = said.replace(f"{self.plus} {self.digits(code.group(1))}", f"{self.plus} {self.cardinal(int(code.group(1)))}", 1)
+            said = said.replace(f"{self.plus} {self.digits(code.group(1))}",
+                                f"{self.plus} {self.cardinal(int(code.group(1)))}", 1)
         return said
 
     def read_money(self, text):

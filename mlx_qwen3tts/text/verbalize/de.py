@@ -36,7 +36,7 @@ _ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauc
                         "kaufen kaufte nimm nehmen nimmt nahm bekommt bekomme bekommen bekam sucht suche suchen kostet "
                         "kostete "
                         "dauert dauerte wiegt wog kennt kenne kennen sieht sah sehe hatte bestellt bestellte "
-                        "erhält erhielt".split())
+                        "erhält erhielt bleiben bleibt blieb bleibe warten wartet wartete".split())
 _ARTICLE = {"": {"m": "ein", "f": "eine", "n": "ein"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
             "acc": {"m": "einen", "f": "eine", "n": "ein"}}
 # Words after which "1" names a thing ("Kapitel 1 Abschnitt 2", "Platz 1 Ergebnis"): said "eins".

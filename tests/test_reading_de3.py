@@ -40,6 +40,7 @@ CASES = [
      [" x "]),
     ("de", "Die Tabletten 2x täglich nehmen.", ["zwei mal täglich"], ["2x", "zwei x"]),
     ("de", "Die Kugel fällt mit 10 m/s² nach unten.", ["zehn Meter pro Quadratsekunde"], ["m/s²"]),
+    ("de", "Das Schiff lädt 1 million kg Getreide.", ["eine million Kilogramm Getreide"], ["eins million"]),
     ("de", "1 EL Honig unter den Teig rühren.", ["einen Esslöffel Honig"], ["ein Esslöffel"]),
     ("de", "Mit 1 kg Mehl beginnen und rühren.", ["mit einem Kilogramm Mehl"], ["ein Kilogramm"]),
     ("de", "Es gibt 1 Grund dafür.", ["es gibt einen Grund"], ["ein Grund"]),

@@ -398,7 +398,19 @@ class German(Spec):
                 return m.group(0)
             case = self._case(m, context(m.string, m.start(), m.end()))
             return f"{_ARTICLE[case][self.unit_gender(m.group(2))]} {self.units[m.group(2)][0]}" if case else m.group(0)
-        return super().read_measures(self._unit.sub(one, text) if "1" in text else text)
+        if "1" in text:
+            text = self._unit.sub(one, self._scaled_unit.sub(self._one_scaled, text))
+        return super().read_measures(text)
+
+    def _one_scaled(self, m):
+        """"1 million kg": "eine million Kilogramm" (a scale noun is feminine), others left to `read_measures`."""
+        if m.group(1) != "1":
+            return m.group(0)
+        scale = m.group(2)
+        word = scale if scale[-1].isalpha() else self.scales.get(scale, (scale,))[0]
+        if word.lower().endswith(("ionen", "iarden")):
+            word = word[:-2] if word.lower().endswith("ionen") else word[:-1]  # "1 millionen": "eine million"
+        return f"{'ein' if word.lower() == 'tausend' else 'eine'} {word} {self.units[m.group(3)][-1]}"
 
     @staticmethod
     def _governor(before):

@@ -12,8 +12,9 @@ before a word said "mal" ("4 x 3 m", "2x täglich"); "1" before a unit in the ca
 order asks for ("mit 1 kg": mit einem Kilogramm, "in 1 Woche": in einer Woche, "1 EL Honig … rühren": einen
 Esslöffel), after a verb with an accusative object ("es gibt 1 Grund") and in a list after one ("hat 3 Kinder und 1
 Enkel"); numbers joined by commas as a list ("1,2,3"); fractions with a sign, a spaced slash, hundredths and mixed
-numbers ("-1/3", "1 / 5", "3/100", "23 2/3"); a year and its month ("2003-05") and a short day and month ("am 3.4");
-a number from 1100 to 2099 before a noun as a count ("1500 Besucher")."""
+numbers ("-1/3", "1 / 5", "3/100", "23 2/3"); a year and its month ("2003-05"), a short day and month ("am 3.4") and
+a number's dot before a small letter as an ordinal, its ending carried over "bis" and "und" ("vom 1. bis 3. Mai"); a
+number from 1100 to 2099 before a noun as a count ("1500 Besucher")."""
 
 import pytest
 
@@ -53,6 +54,8 @@ CASES = [
     ("de", "Die Karte zeigt 23 2/3 Meilen Weg.", ["dreiundzwanzig zwei Drittel"], ["dreiundzwanzigzwei"]),
     ("de", "Der Bericht vom 2003-05 liegt vor.", ["Mai zweitausenddrei liegt vor"], ["bis fünf"]),
     ("de", "Am 3.4 beginnt der Kurs.", ["am dritten April beginnt"], ["drei Punkt vier"]),
+    ("de", "Geöffnet vom 1. bis 3. Mai und am 1. und 2. Juni.", ["vom ersten bis dritten Mai",
+                                                              "am ersten und zweiten Juni"], ["eins.", "zweite Juni"]),
     ("de", "Es kamen 1500 Besucher zum Fest.", ["eintausendfünfhundert Besucher"], ["fünfzehnhundert"]),
 ]
 

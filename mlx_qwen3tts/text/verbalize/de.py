@@ -209,6 +209,7 @@ class German(Spec):
         self._street = re.compile(r"\b([A-ZÄÖÜ][a-zäöüß-]{2,})str\.(?=\s|$|,)")
         self._times = re.compile(r"(?<![\w.,])(\d+(?:,\d+)?(?:\s?(?:km|dm|cm|mm|m))?)(?:\s[x×]\s|(?<=\d)[x×])(?=\d)")
         self._times_word = re.compile(r"(?<![\w.,])(\d{1,3})[x×](?=\s+[a-zäöüß])")
+        self._dot_before_word = re.compile(r"(?<![\w.,])(\d{1,4})\.(?=[ \t]+[a-zäöüß])")
         self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
         self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
@@ -357,7 +358,14 @@ class German(Spec):
         text = self._date_ordinal.sub(lambda m: f"{self.ordinal(int(m.group(1)), ending='r')} "
                                                 f"{MONTHS[self.month_of(m.group(2)) - 1]}", text)
         text = super().read_ordinals(text)
-        return self._article_ordinal.sub(lambda m: f"{m.group(1)} {self.ordinal(int(m.group(2)))}", text)
+        text = self._article_ordinal.sub(lambda m: f"{m.group(1)} {self.ordinal(int(m.group(2)))}", text)
+        return self._dot_before_word.sub(self._ordinal_before_word, text)
+
+    def _ordinal_before_word(self, m):
+        """A number's dot before a small letter ends no German sentence: an ordinal ("vom 1. bis 3. Mai", "als
+        1. ins Ziel"); not after a label ("Seite 3. oben") nor heading a line ("1. zuerst")."""
+        before = context(m.string, m.start(), m.end()).word_before()
+        return m.group(0) if not before or before in _LABELS else self.ordinal(int(m.group(1)))
 
     def read(self, text):
         text = self._dash_price.sub("", text)  # "5,- €", "1,-": a whole amount
@@ -445,14 +453,19 @@ class German(Spec):
         if "\x01" not in text:
             return text
 
+        last = [-1, ""]  # where the ordinal before ended, and its ending
+
         def said(m):
             word, ending = m.groups()
             before = self._word_before.search(m.string, max(0, m.start() - 40), m.start())
             before = before.group(1) if before else ""
-            if before in _EN:
+            if before in ("und", "oder", "bis", "sowie") and m.start() - last[0] <= len(before) + 2:
+                ending = last[1]  # "am 1. und 2. Tag": "am ersten und zweiten Tag"
+            elif before in _EN:
                 ending = "n"
             elif before in _E or ending == "e":
                 ending = ""
+            last[:] = [m.end(), ending]
             return word + ending
         return self._ending.sub(said, text)
 

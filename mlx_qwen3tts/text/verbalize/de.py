@@ -22,6 +22,13 @@ _ORDINAL_NOUNS = ("Jahrhundert", "Jahrtausend", "Jahrestag", "Geburtstag", "Stoc
 _EN = {"am", "im", "vom", "zum", "beim", "dem", "den", "des", "zur", "einem", "eines", "seinem", "ihrem", "unserem",
        "seit", "ab", "bis", "diesem", "jedem", "Am", "Im", "Vom", "Zum", "Beim", "Seit", "Ab", "Bis", "Dem", "Des"}
 _E = {"der", "die", "das", "Der", "Die", "Das", "eine", "Eine"}
+# Possessives and "kein": bare ("mein 2. Versuch": zweiter, "sein 3. Buch": drittes) the ordinal takes the noun's
+# gender; with -e the ending -e, with -em, -en, -er, -es the ending -en.
+_EIN_WORDS = ("mein", "dein", "sein", "ihr", "unser", "euer", "kein", "ein")
+_EN |= {w + e for w in _EIN_WORDS for e in ("em", "en", "er", "es")}
+_EN |= {w[0].upper() + w[1:] for w in list(_EN)}
+_E |= {w + "e" for w in _EIN_WORDS} | {w.capitalize() + "e" for w in _EIN_WORDS}
+_BARE = set(_EIN_WORDS) | {w.capitalize() for w in _EIN_WORDS}
 _FEMININE = ("Stunde", "Minute", "Sekunde", "Tasse", "Seite", "Tonne", "Flasche", "Woche", "Dose", "Packung")
 _NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Prozent", "Dutzend")
 
@@ -190,7 +197,8 @@ class German(Spec):
         # "3. Oktober", "der 2. Weltkrieg", "am 3. Mai"; a number with a dot before a noun after an article.
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,4})(\.)(?=\s(?:" + months + "|" + nouns + r")\b)")
         self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s((?i:" + months + r"))(?!\w)")  # "24. juli" too
-        self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E)) + r")\s(\d{1,3})\.(?=\s[A-ZÄÖÜ])")
+        self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E | _BARE, key=len, reverse=True))
+                                           + r")\s(\d{1,3})\.(?=\s([A-ZÄÖÜ]\w*))")
         self._ending = re.compile(r"(\w+)\x01([rsne])")
         self._word_before = re.compile(r"(\S+)\s$")
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
@@ -210,6 +218,13 @@ class German(Spec):
         self._times = re.compile(r"(?<![\w.,])(\d+(?:,\d+)?(?:\s?(?:km|dm|cm|mm|m))?)(?:\s[x×]\s|(?<=\d)[x×])(?=\d)")
         self._times_word = re.compile(r"(?<![\w.,])(\d{1,3})[x×](?=\s+[a-zäöüß])")
         self._dot_before_word = re.compile(r"(?<![\w.,])(\d{1,4})\.(?=[ \t]+[a-zäöüß])")
+        self._ordinal_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(s?te)([nrsm]?)(?!\w)")  # "2te", "20sten"
+        self._er_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(er|ern|ers|erin|erinnen)(?!\w)")  # "20er", "90ern"
+        self._percent_suffix = re.compile(r"(?<![\w.,])(\d{1,3})\s?%(ig|ige[nrsm]?)(?!\w)")  # "100%ig"
+        self._hyphen_suffix = re.compile(r"(?<![\w.,-])(\d{1,3})-((?:mal|fach|fache[nrsm]?|jährige[nrsm]?|jährig"
+                                         r"|stündige[nrsm]?|stündig|tägige[nrsm]?|tägig|prozentige[nrsm]?|prozentig"
+                                         r"|seitige[nrsm]?|seitig|teilige[nrsm]?|teilig|stellige[nrsm]?|stellig)"
+                                         r")(?![\w-])")
         self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
         self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
@@ -358,8 +373,13 @@ class German(Spec):
         text = self._date_ordinal.sub(lambda m: f"{self.ordinal(int(m.group(1)), ending='r')} "
                                                 f"{MONTHS[self.month_of(m.group(2)) - 1]}", text)
         text = super().read_ordinals(text)
-        text = self._article_ordinal.sub(lambda m: f"{m.group(1)} {self.ordinal(int(m.group(2)))}", text)
+        text = self._article_ordinal.sub(self._after_article, text)
         return self._dot_before_word.sub(self._ordinal_before_word, text)
+
+    def _after_article(self, m):
+        """"der 2. Weltkrieg", "am 3. Tag"; after a bare possessive the noun's gender ("mein 2. Versuch")."""
+        ending = {"m": "r", "n": "s", "f": "e"}[gender(m.group(3))] if m.group(1) in _BARE else "e"
+        return f"{m.group(1)} {self.ordinal(int(m.group(2)), ending=ending)}"
 
     def _ordinal_before_word(self, m):
         """A number's dot before a small letter ends no German sentence: an ordinal ("vom 1. bis 3. Mai", "als
@@ -367,8 +387,17 @@ class German(Spec):
         before = context(m.string, m.start(), m.end()).word_before()
         return m.group(0) if not before or before in _LABELS else self.ordinal(int(m.group(1)))
 
+    def read_suffixed(self, text):
+        """Numbers a word ending is written onto: "2te" "zweite", "20er" "zwanziger", "90ern", "100%ig", "3-mal" "dreimal",
+        "12-jährige" "zwölfjährige" (one word said, where the parts apart would be read with a pause)."""
+        text = self._ordinal_suffix.sub(lambda m: self.n2w(int(m.group(1)), "ordinal") + m.group(3), text)
+        text = self._er_suffix.sub(lambda m: self.cardinal(int(m.group(1))) + m.group(2), text)
+        text = self._percent_suffix.sub(lambda m: self.cardinal(int(m.group(1))) + "prozent" + m.group(2), text)
+        return self._hyphen_suffix.sub(lambda m: ("ein" if m.group(1) == "1" else self.cardinal(int(m.group(1))))
+                                       + m.group(2), text)
+
     def read(self, text):
-        text = self._dash_price.sub("", text)  # "5,- €", "1,-": a whole amount
+        text = self.read_suffixed(self._dash_price.sub("", text))  # "5,- €", "1,-": a whole amount
         if "x" in text or "×" in text:  # "3 x 4 m", "20 cm x 30 cm", "1x1": times, "mal"
             text = self._times.sub(lambda m: m.group(0) if m.group(1) == "0" else f"{m.group(1)} mal ", text)
             text = self._times_word.sub(r"\1 mal", text)  # "2x täglich": "zweimal täglich"

@@ -57,6 +57,8 @@ CASES = [
     ("de", "Geöffnet vom 1. bis 3. Mai und am 1. und 2. Juni.", ["vom ersten bis dritten Mai",
                                                               "am ersten und zweiten Juni"], ["eins.", "zweite Juni"]),
     ("de", "Es kamen 1500 Besucher zum Fest.", ["eintausendfünfhundert Besucher"], ["fünfzehnhundert"]),
+    ("de", "Nur 1 von 5 Frauen und bei 1 von 3 Fällen.", ["nur eine von fünf Frauen", "bei einem von drei Fällen"],
+     ["eins von"]),
     ("de", "Das ist mein 2. Versuch und sein 3. Buch.", ["mein zweiter Versuch", "sein drittes Buch"], ["zwei."]),
     ("de", "In den 90ern lief ein 386er Rechner 3-mal täglich.",
      ["in den neunzigern", "dreihundertsechsundachtziger Rechner", "dreimal täglich"], ["neunzig ern", "achtzig er"]),

@@ -38,6 +38,9 @@ _NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Pro
 _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum", "zur", "außer", "gegenüber", "binnen",
            "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter"}  # "in 1 Woche": in einer
 _ACCUSATIVE = {"für", "durch", "gegen", "ohne", "um", "pro", "je"}
+# "1 von 10 Menschen": one of them, said as a pronoun in their gender and the case around it.
+_ONE_OF = {"": {"m": "einer", "f": "eine", "n": "eines"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
+           "acc": {"m": "einen", "f": "eine", "n": "eines"}}
 # Verbs whose object "1" counts, right after them ("es gibt 1 Grund": "einen Grund", "hat 1 Hund": "einen").
 _ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauche brauchen brauchte kauft kaufe "
                         "kaufen kaufte nimm nehmen nimmt nahm bekommt bekomme bekommen bekam sucht suche suchen kostet "
@@ -93,6 +96,17 @@ def gender(noun: str) -> str:
             return table[tail]
     lower = noun.lower()
     return "n" if lower.endswith(_NEUTER_ENDINGS) else "f" if lower.endswith(_FEMININE_ENDINGS) else "m"
+
+
+def singular(noun: str) -> str:
+    """A plural noun's singular where the table knows it ("Frauen": "Frau", "Fällen": "Fall", "Kindern": "Kind"),
+    else the noun."""
+    table = genders()
+    for form in (noun, noun.replace("ä", "a").replace("ö", "o").replace("ü", "u")):  # "Fällen": "Fall"
+        for cut in ("", "n", "en", "e", "er", "ern", "s"):
+            if form.endswith(cut) and form[:len(form) - len(cut)] in table:
+                return form[:len(form) - len(cut)]
+    return noun
 
 
 class German(Spec):
@@ -225,6 +239,7 @@ class German(Spec):
                                          r"|stündige[nrsm]?|stündig|tägige[nrsm]?|tägig|prozentige[nrsm]?|prozentig"
                                          r"|seitige[nrsm]?|seitig|teilige[nrsm]?|teilig|stellige[nrsm]?|stellig)"
                                          r")(?![\w-])")
+        self._one_of = re.compile(r"\s(?:von|aus)\s(?:den\s)?\d+\s([A-ZÄÖÜ][a-zäöüß]+)")
         self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
         self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
@@ -407,6 +422,11 @@ class German(Spec):
 
     def say_number(self, m):
         """A lone "1" before a noun is its article, in the noun's gender and the case of the preposition before."""
+        if not m.group(1) and m.group(2) == "1":
+            part = self._one_of.match(m.string, m.end())
+            if part:  # "1 von 10 Menschen": "einer von zehn Menschen", one of them in their gender
+                case = self._case(m, context(m.string, m.start(), m.end()), False)
+                return _ONE_OF[case][gender(singular(part.group(1)))]
         if m.group(1) or m.group(2) != "1":
             if m.group(2).isdigit() and 1100 <= int(m.group(2)) <= 2099 and self._counts(m):
                 return self.cardinal(int(m.group(2)))  # "1500 Menschen": a count, not a year

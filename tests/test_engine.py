@@ -615,3 +615,44 @@ def test_a_script_using_the_engine_exits_cleanly(tmp_path_factory, ending):
                             text=True, timeout=300, env=env)
     assert "terminate called" not in result.stderr
     assert (result.returncode, result.stdout) == (0, "done\n"), result.stderr[-2000:]
+
+
+def test_a_joiners_first_audio_waits_for_no_other_streams_codec_step(custom, monkeypatch):
+    """Each stream's codec step runs alone (seeds to the bit), so a step with several due chunks runs several
+    codec steps: the chunk of a row's first frame is decoded and handed out before those of rows already
+    speaking, which wait one codec step more (issue 65: a joiner's first audio behind three streams' steps)."""
+    from mlx_qwen3tts.codec.decoder import CodecDecoder
+    from mlx_qwen3tts.loop.engine import Engine
+
+    events = []  # ("step", decoder state) and ("hand", decoder state, chunk index), in order
+    step, hand = CodecDecoder.step, Engine._hand
+
+    def logged_step(self, codes, state):
+        events.append(("step", id(state)))
+        return step(self, codes, state)
+
+    def logged_hand(jobs, chunks):
+        events.extend(("hand", id(job.chunks.state), chunk.index) for job, chunk in zip(jobs, chunks))
+        hand(jobs, chunks)
+
+    monkeypatch.setattr(CodecDecoder, "step", logged_step)
+    monkeypatch.setattr(Engine, "_hand", staticmethod(logged_hand))
+    speak = dict(speaker="ryan", temperature=0, chunk_frames=1, normalize=False)
+    with custom.engine() as engine:
+        streams = [engine.submit(custom.request(text, max_tokens=40, **speak))
+                   for text in ("The first stream speaks.", "The second one as well.")]
+        started = [iter(h) for h in streams]
+        for it in started:
+            next(it)  # both speaking: each chunk is one frame, so every step decodes both
+        joiner = engine.submit(custom.request("A request that joins them.", max_tokens=4, **speak))
+        first = next(iter(joiner))
+        for handle in streams:
+            handle.cancel()
+        list(joiner)
+    assert first.index == 0
+    firsts = [(i, e[1]) for i, e in enumerate(events) if e[0] == "hand" and e[2] == 0]
+    assert len(firsts) == 3  # the two streams', then the joiner's
+    at, mine = firsts[2]
+    since = max(i for i, e in enumerate(events[:at]) if e[0] == "hand")
+    between = [e[1] for e in events[since + 1 : at] if e[0] == "step"]
+    assert between == [mine], f"{len(between) - 1} other codec steps ran before the joiner's first audio"

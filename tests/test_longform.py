@@ -444,9 +444,11 @@ def test_plain_text_asks_for_the_lexicon_and_normalization(ckpt, tmp_path, tts_t
      "Qwen three TTS one point two point three as M P three on x eighty-six sixty-four."),
     ("It ran 5km on the 3rd for $5.", "It ran five kilometers on the third for five dollars."),
     ("See <https://github.com/ml-explore/mlx-lm/blob/main/LORA.md>.",
-     "See github dot com slash ml explore slash mlx lm slash blob slash main slash LORA dot md."),
+     "See H T T P S colon slash slash github dot com slash ml dash explore slash mlx dash lm slash blob slash main "
+     "slash LORA dot md."),
     ("Go to https://www.example.com/a_b?x=1#top, then www.qwen.ai.",
-     "Go to example dot com slash a b, then qwen dot ai."),
+     "Go to H T T P S colon slash slash W W W dot example dot com slash a underscore b question mark x equal sign "
+     "one number sign top, then W W W dot qwen dot ai."),
     ("Write to <ann.lee@example.org> or mailto:bob@x.io!",
      "Write to ann dot lee at example dot org or bob at x dot io!"),
 ])
@@ -462,7 +464,8 @@ def test_technical_writing_in_german():
     from mlx_qwen3tts.longform import normalize_text
 
     assert normalize_text("Qwen2 in fp16 unter https://qwen.ai/de oder an a@b.de.", "german") == \
-        "Qwen zwei in F P sechzehn unter qwen Punkt ai Schrägstrich de oder an a at b Punkt de."
+        ("Qwen zwei in F P sechzehn unter H T T P S Doppelpunkt Slash Slash qwen Punkt ai Slash de oder an a at b "
+         "Punkt de.")
 
 
 def test_markdown_footnotes_and_alerts_are_not_read():

@@ -458,6 +458,10 @@ class Engine:
                 due.append(job)
         ended = [job for job in self._active if job.row is not None and job.row.done and not job.cancelled.is_set()]
         due += [job for job in ended if job not in due and job.chunks.end()]
+        first = [job for job in due if job.chunks.index == 0]
+        if first and len(first) < len(due):  # a first audio waits for no other stream's codec step
+            self._emit(first, rows, carry=False)
+            due = [job for job in due if job not in first]
         self._emit(due, rows, carry=not any(job in ended for job in due))
         for job in ended:
             self._end(job, rows, job.row.error)

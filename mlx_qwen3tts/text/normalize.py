@@ -6,11 +6,11 @@ them in another language or runs on), so what a listener hears is decided here.
 reader, `verbalize.<code>.read` (docs/text.md has the tables of what each reads how):
 - CJK squared units and dates are what they stand for ("10㎞" 10km, "30㎡" 30m², "㋃" 4月), then read.
 - Emoji and other pictographs are dropped.
-- A web address (http://, https:// or www.) is its host and path: the scheme, "www.", a query and a
-  fragment are left out, "." read "dot" and "/" "slash" in the language, "-" and "_" as spaces, its
-  digits one by one ("https://github.com/ml-explore/mlx" is "github dot com slash ml explore slash mlx").
-  An e-mail address is its name "at" its host. Angle brackets, guillemets or quotes around either stay
-  (only "<>" are dropped); a scheme alone ("«http://»") is spelled ("H T T P").
+- Web and e-mail addresses and handles are said as text-normalization standards say them (`verbalize.electronic`):
+  the scheme spelled, "www" spelled, every symbol by its word in the language and every digit one by one
+  ("https://github.com/ml-explore" is "H T T P S colon slash slash github dot com slash ml dash explore").
+  Angle brackets, guillemets or quotes around one stay (only "<>" are dropped); a scheme alone ("«http://»")
+  is spelled ("H T T P").
 - In an identifier an underscore between letters or digits is a pause ("max_tokens": "max tokens"), and a
   caret a power ("10^6": "ten to the power of six").
 The alphabetic languages' readers share `verbalize.common`, which also keeps technical writing as people
@@ -28,17 +28,12 @@ from functools import lru_cache, partial
 from num2words import num2words
 
 from .reading import reading_language
+from .verbalize import electronic
 
-_URL_CHARS = r"[^\s<>\"'()\[\]«»‹›„“”‘’「」『』（）]*[^\s<>\"'()\[\]«»‹›„“”‘’「」『』（）.,;:!?。、]"
-_URL = re.compile(r"<((?:https?://|www\.)" + _URL_CHARS + r")>"
-                  r"|(?<![\w@/])((?:https?://|www\.)" + _URL_CHARS + ")", re.I)
-_EMAIL = re.compile(r"<(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>"
-                    r"|(?<![\w.+-])(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)\b")
 _BARE_SCHEME = re.compile(r"(?<![\w/])(https?|ftp)://(?![\w.-])", re.I)  # "«http://»": a scheme alone
 _UNDERSCORE = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")  # snake_case: a pause between the words
 _POWER = re.compile(r"(?<![\w^])([A-Za-z]|\d+(?:\.\d+)?)\s?\^\s?(-?(?:\d+|[A-Za-z]))(?![\w^])")
 _EMOJI_SPACE = re.compile(r"[ \t]+(?=[.,!?;:](?![\w/~.])|$)")
-_DIGITS = re.compile(r"\d+")
 _PICTOGRAPHS = re.compile("[\u2300-\U0010ffff\ufe0f]")  # where emoji and pictographs are
 # CJK squared units, months, days and eras (㎞ ㎡ ㏄ ㎒, ㋃ 4月, ㏩ 10日, ㍻ 平成): what they stand for, as NFKC writes it
 _SQUARED = re.compile("[\u3300-\u33ff\u32c0-\u32cb\u32ff]")
@@ -47,12 +42,6 @@ _POWER_OF_UNIT = re.compile(r"(?<=[A-Za-zμ])([23])$")  # ㎡ is m2 in NFKC: m²
 # groups apart, so that no reader converts thousands of digits to one int (Python refuses past 4,300).
 _DIGIT_RUN = re.compile(r"[0-9\uff10-\uff19]{26,}")
 _GROUP_RUN = re.compile(r"[0-9\uff10-\uff19]{1,3}(?:[,.\s\uff0c][0-9\uff10-\uff19]{3}){9,}")
-# "dot", "slash" and "at" of web and e-mail addresses, per language (English for the rest).
-ADDRESS_WORDS = {"en": ("dot", "slash", "at"), "de": ("Punkt", "Schrägstrich", "at"),
-                 "fr": ("point", "slash", "arobase"), "es": ("punto", "barra", "arroba"),
-                 "it": ("punto", "slash", "chiocciola"), "pt": ("ponto", "barra", "arroba"),
-                 "ru": ("точка", "слэш", "собака"), "zh": ("点", "斜杠", "at"), "ja": ("ドット", "スラッシュ", "アット"),
-                 "ko": ("점", "슬래시", "골뱅이")}
 POWER = {"en": "{} to the power of {}", "de": "{} hoch {}", "fr": "{} puissance {}", "es": "{} elevado a {}",
          "it": "{} elevato alla {}", "pt": "{} elevado a {}", "ru": "{} в степени {}", "ja": "{}の{}乗",
          "ko": "{}의 {}제곱"}
@@ -71,32 +60,8 @@ def reader(code: str):
         return None
 
 
-def _digit_words(lang: str, match) -> str:
-    return " ".join(num2words(int(d), lang=lang) for d in match.group(0))
-
-
-def _address(lang: str, host_and_path: str) -> str:
-    """A web address or e-mail host as said: "." as "dot", "/" as "slash", "-" and "_" as spaces."""
-    dot, slash, _ = ADDRESS_WORDS.get(lang, ADDRESS_WORDS["en"])
-    parts = [p for p in host_and_path.split("/") if p]
-    said = [" ".join(f" {dot} ".join(w for w in p.split(".") if w).replace("-", " ").replace("_", " ").split())
-            for p in parts]
-    said = f" {slash} ".join(w for w in said if w)
-    if lang in ALPHABETIC:  # every digit said, so "007" keeps its zeros
-        said = _DIGITS.sub(lambda m: " " + _digit_words(lang, m) + " ", said)
-        said = " ".join(said.split())
-    return said
-
-
-def _url(lang: str, m) -> str:
-    url = m.group(1) or m.group(2)
-    url = re.sub(r"^(?:https?://)?(?:www\.)?", "", url, flags=re.I)
-    return _address(lang, re.split(r"[?#]", url)[0])
-
-
-def _email(lang: str, m) -> str:
-    name, _, host = (m.group(1) or m.group(2)).partition("@")
-    return f"{_address(lang, name)} {ADDRESS_WORDS.get(lang, ADDRESS_WORDS['en'])[2]} {_address(lang, host)}"
+def _digit_words(lang: str, digits: str) -> str:
+    return " ".join(num2words(int(d), lang=lang) for d in digits)
 
 
 def _pictograph(ch: str) -> bool:
@@ -119,8 +84,7 @@ def normalize(text: str, language: str = "auto") -> str:
     text = _DIGIT_RUN.sub(lambda m: f" {' '.join(m.group(0))} ", text)
     text = _GROUP_RUN.sub(lambda m: re.sub(r"[,.\s\uff0c]", " ", m.group(0)), text)
     lang = reading_language(language, text)
-    text = _URL.sub(partial(_url, lang), text)
-    text = _EMAIL.sub(partial(_email, lang), text)
+    text = electronic.read(lang, text, partial(_digit_words, lang) if lang in ALPHABETIC else str)
     text = _BARE_SCHEME.sub(lambda m: " ".join(m.group(1).upper()), text)
     text = _UNDERSCORE.sub(" ", text)
     read = reader(lang)

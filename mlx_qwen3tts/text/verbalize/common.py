@@ -16,6 +16,7 @@ from typing import NamedTuple, Optional
 from num2words import num2words
 
 from ..abbreviations import ABBREVIATIONS
+from . import electronic
 
 SPACES = " \u00a0\u202f\u2009"  # a space, no-break space, narrow no-break space, thin space
 DASHES = "\u2013\u2014-"  # en dash, em dash, hyphen-minus
@@ -47,10 +48,6 @@ def _bare(word: str) -> str:
     return word.strip("\"'“”„‘’«»‹›()[]{},.;:!?…")
 
 
-# A host name written without scheme: "nvidia.com", "kore.ai", "brettspielversand.de".
-_DOMAIN = re.compile(r"(?<![\w@./:-])(?:[A-Za-z0-9][\w-]*\.)+(?:com|net|org|edu|gov|io|ai|uk|de|at|ch|fr|es|eu|info"
-                     r"|biz|us|ca|au|jp|cn|ru|nl|app|dev|tv)(?![\w@/-]|\.\w)")
-_DIGIT_RUN = re.compile(r"\d+")
 
 
 def context(text: str, start: int, end: int, span: int = 3) -> Context:
@@ -160,7 +157,6 @@ class Spec:
     # ends a sentence before ("usw. Dann"); any other capital word goes on the sentence ("z. B. Äpfel")
     fractions: dict = {}  # (numerator, denominator) -> said; others: numerator and ordinal denominator
     percent_gender = None  # the gender a number takes before the word for percent, where it agrees (de "ein Prozent")
-    address_dot = None  # where set, a bare domain ("nvidia.com", "test2.uk") is said with it: "nvidia dot com"
     proper_fractions_to = 16  # the largest denominator of a proper fraction read as one ("1/18": en, de 99)
     per_word = None  # "per", "pro": where set, compound units are read ("12 kg/cm²", "56 /km²": per a unit) and a
     unit_scales = "(?!)"  # scale word between a number and its unit ("100 million kg") is kept, the unit read
@@ -395,15 +391,16 @@ class Spec:
         return re.sub(r"[ \t]{2,}", " ", text)
 
     def read_domains(self, text: str) -> str:
-        """A host name without scheme ending in a common top-level domain, its dots said and its digits one by one
-        (docs/text.md); a file name ("login.defs") keeps its dot."""
-        if not self.address_dot:
-            return text
+        """A host or file name without scheme ("nvidia.com/drivers", "intro.html"), said as an address
+        (`electronic`); a word whose dot is an abbreviation's ("sig.ra") or a file type not listed ("rustfmt.toml")
+        keeps its dot; and a payment card's number after a cue ("card ending in 8876"), digit by digit."""
+        text = electronic.read_cards(self.code, text, self.digits)
+        return electronic.read_hosts(self.code, text, self.digits, self.is_abbreviation)
 
-        def said(m):
-            parts = (_DIGIT_RUN.sub(lambda d: f" {self.digits(d.group(0))} ", p) for p in m.group(0).split("."))
-            return f" {self.address_dot} ".join(" ".join(p.replace("-", " ").split()) for p in parts)
-        return _DOMAIN.sub(said, text)
+    def is_abbreviation(self, written: str) -> bool:
+        tables = (self.abbreviations, self.number_abbreviations, self.name_abbreviations,
+                  ABBREVIATIONS.get(self.code, {}))
+        return any(written in table or written.lower() in table for table in tables)
 
     def read_arithmetic(self, text: str) -> str:
         """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it."""

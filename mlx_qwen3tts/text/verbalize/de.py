@@ -132,7 +132,6 @@ class German(Spec):
               **{w: (singular, plural) for singular, plural in (("Million", "Millionen"), ("Milliarde", "Milliarden"),
                                                                 ("Billion", "Billionen"))
                  for w in (singular, singular.lower(), plural.lower() if plural == "Billionen" else plural)}}
-    address_dot = "Punkt"
     per_word, proper_fractions_to, percent_gender = "pro", 99, "n"
     # Capitalized nouns a roman numeral follows as a label, not as a ruler's number ("System V", "Teil II").
     not_names = frozenset({"System", "Typ", "Type", "Version", "Modell", "Windows", "Klasse", "Stufe", "Phase", "Level",

@@ -8,6 +8,73 @@ from .common import Spec
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 
+# The codes of the states of the United States (and of its capital district), said as the state's name after a
+# place ("Austin, TX"); "OK", "OR", "IN", "ME", "HI" are also words and are left as written.
+STATES = {"AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
+          "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia", "ID": "Idaho", "IL": "Illinois",
+          "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana", "MD": "Maryland",
+          "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri",
+          "MT": "Montana", "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey",
+          "NM": "New Mexico", "NY": "New York", "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio",
+          "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota",
+          "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
+          "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "DC": "D C"}
+
+# Kinds of street, after NeMo text processing's address words (en/data/address/address_word.tsv, Apache License 2.0).
+ADDRESS_WORDS = {"st": "Street", "street": "Street", "expy": "Expressway", "fwy": "Freeway", "hwy": "Highway",
+                 "dr": "Drive", "rd": "Road", "road": "Road", "ct": "Court", "ave": "Avenue", "av": "Avenue",
+                 "cir": "Circle", "blvd": "Boulevard", "alley": "Alley", "way": "Way", "jct": "Junction",
+                 "ln": "Lane", "pkwy": "Parkway", "pl": "Place", "sq": "Square", "ter": "Terrace"}
+DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West"}
+
+_DOLLAR = ("dollar", "dollars", "cent", "cents")
+# More currencies, after NeMo text processing's currency table (en/data/money/currency_major.tsv, Apache License
+# 2.0), with their minor units.
+_HK, _NZ, _AU, _CA, _SG = ((f"{place} dollar", f"{place} dollars", "cent", "cents") for place in
+                           ("Hong Kong", "New Zealand", "Australian", "Canadian", "Singapore"))
+CURRENCIES = {"HK$": _HK, "NZ$": _NZ, "A$": _AU, "AU$": _AU, "C$": _CA, "S$": _SG,
+              "AUD": _AU, "CAD": _CA, "NZD": _NZ, "HKD": _HK, "SGD": _SG,
+              "INR": ("rupee", "rupees", "paisa", "paise"), "Rs.": ("rupee", "rupees", "paisa", "paise"),
+              "Rs": ("rupee", "rupees", "paisa", "paise"), "₨": ("rupee", "rupees", "paisa", "paise"),
+              "CNY": ("yuan", "yuan", "fen", "fen"), "KRW": ("won", "won", "jeon", "jeon"),
+              "BRL": ("real", "reais", "centavo", "centavos"), "฿": ("baht", "baht", "satang", "satang"),
+              "₪": ("shekel", "shekels", "agora", "agorot"), "₱": ("peso", "pesos", "centavo", "centavos"),
+              "₺": ("lira", "liras", "kurus", "kurus"), "₴": ("hryvnia", "hryvnias", "kopiyka", "kopiykas"),
+              "₦": ("naira", "naira", "kobo", "kobo"), "₫": ("dong", "dong", "xu", "xu"),
+              "₿": ("bitcoin", "bitcoins", "satoshi", "satoshis"), "SEK": ("krona", "kronor", "ore", "ore"),
+              "NOK": ("krone", "kroner", "ore", "ore"), "DKK": ("krone", "kroner", "ore", "ore"),
+              "CZK": ("koruna", "korunas", "haler", "halers"), "ZAR": ("rand", "rand", "cent", "cents"),
+              "MXN": ("peso", "pesos", "centavo", "centavos")}
+
+# More units, after NeMo text processing's unit table (en/data/measure/unit.tsv, Apache License 2.0) and the
+# cooking and time abbreviations people write; those that are also words ("bar", "mo", "d") are units only where
+# they stand as one (`word_units`).
+UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar"), "℃": ("degree Celsius",
+         "degrees Celsius"), "℉": ("degree Fahrenheit", "degrees Fahrenheit"), "ºc": ("degree Celsius",
+         "degrees Celsius"), "°c": ("degree Celsius", "degrees Celsius"), "°f": ("degree Fahrenheit",
+         "degrees Fahrenheit"), "cm2": ("square centimeter", "square centimeters"),
+         "cm3": ("cubic centimeter", "cubic centimeters"), "cwt": ("hundredweight", "hundredweight"),
+         "db": ("decibel", "decibels"), "dm3": ("cubic decimeter", "cubic decimeters"),
+         "dm": ("decimeter", "decimeters"), "GW": ("gigawatt", "gigawatts"), "gw": ("gigawatt", "gigawatts"),
+         "GWh": ("gigawatt hour", "gigawatt hours"), "gwh": ("gigawatt hour", "gigawatt hours"),
+         "kbps": ("kilobit per second", "kilobits per second"), "kgs": ("kilogram", "kilograms"),
+         "km2": ("square kilometer", "square kilometers"), "km3": ("cubic kilometer", "cubic kilometers"),
+         "kpa": ("kilopascal", "kilopascals"), "kwh": ("kilowatt hour", "kilowatt hours"),
+         "kw": ("kilowatt", "kilowatts"), "mi2": ("square mile", "square miles"), "mi²": ("square mile", "square miles"),
+         "cu mi": ("cubic mile", "cubic miles"), "mol": ("mole", "moles"), "MPa": ("megapascal", "megapascals"),
+         "mpa": ("megapascal", "megapascals"), "ng": ("nanogram", "nanograms"), "rpm": ("revolution per minute",
+         "revolutions per minute"), "Sv": ("sievert", "sieverts"), "TJ": ("terajoule", "terajoules"),
+         "μg": ("microgram", "micrograms"), "µg": ("microgram", "micrograms"), "μm": ("micrometer", "micrometers"),
+         "μs": ("microsecond", "microseconds"), "Ω": ("ohm", "ohms"), "kΩ": ("kilohm", "kilohms"),
+         "sq. ft.": ("square foot", "square feet"), "sq. mi.": ("square mile", "square miles"),
+         "sq. ft": ("square foot", "square feet"), "sq. mi": ("square mile", "square miles"),
+         "secs": ("second", "seconds"), "mins": ("minute", "minutes"), "hr": ("hour", "hours"),
+         "hrs": ("hour", "hours"), "d": ("day", "days"), "wk": ("week", "weeks"), "wks": ("week", "weeks"),
+         "mo": ("month", "months"), "mos": ("month", "months"), "yr": ("year", "years"), "yrs": ("year", "years"),
+         "kph": ("kilometer per hour", "kilometers per hour"), "mpg": ("mile per gallon", "miles per gallon"),
+         "fps": ("frame per second", "frames per second"), "tbsp": ("tablespoon", "tablespoons"),
+         "Tbsp": ("tablespoon", "tablespoons"), "tsp": ("teaspoon", "teaspoons"), "cal": ("calorie", "calories")}
+
 
 class English(Spec):
     code = "en"
@@ -15,14 +82,15 @@ class English(Spec):
     month_abbreviations = {"Jan.": 0, "Feb.": 1, "Mar.": 2, "Apr.": 3, "Jun.": 5, "Jul.": 6, "Aug.": 7,
                            "Sep.": 8, "Sept.": 8, "Oct.": 9, "Nov.": 10, "Dec.": 11}
     date_order = "mdy"
-    currencies = {"$": ("dollar", "dollars", "cent", "cents"), "US$": ("dollar", "dollars", "cent", "cents"),
-                  "USD": ("dollar", "dollars", "cent", "cents"), "€": ("euro", "euros", "cent", "cents"),
+    currencies = {"$": ("dollar", "dollars", "cent", "cents"), "US$": ("US dollar", "US dollars", "cent", "cents"),
+                  "USD": ("US dollar", "US dollars", "cent", "cents"), "€": ("euro", "euros", "cent", "cents"),
                   "EUR": ("euro", "euros", "cent", "cents"), "£": ("pound", "pounds", "penny", "pence"),
                   "GBP": ("pound", "pounds", "penny", "pence"), "¥": ("yen", "yen", "sen", "sen"),
                   "JPY": ("yen", "yen", "sen", "sen"), "CHF": ("franc", "francs", "centime", "centimes"),
                   "₽": ("ruble", "rubles", "kopeck", "kopecks"), "RUB": ("ruble", "rubles", "kopeck", "kopecks"),
                   "₩": ("won", "won", "jeon", "jeon"), "R$": ("real", "reais", "centavo", "centavos"),
-                  "₹": ("rupee", "rupees", "paisa", "paise"), "CA$": ("dollar", "dollars", "cent", "cents")}
+                  "₹": ("rupee", "rupees", "paisa", "paise"), "CA$": ("dollar", "dollars", "cent", "cents"),
+                  **CURRENCIES}
     scales = {"thousand": ("thousand", "thousand"), "million": ("million", "million"),
               "billion": ("billion", "billion"), "trillion": ("trillion", "trillion"), "m": ("million", "million"),
               "bn": ("billion", "billion"), "b": ("billion", "billion"), "k": ("thousand", "thousand"),
@@ -43,7 +111,8 @@ class English(Spec):
              "Mbit/s": ("megabit per second", "megabits per second"),
              "Mbps": ("megabit per second", "megabits per second"),
              "°C": ("degree Celsius", "degrees Celsius"), "°F": ("degree Fahrenheit", "degrees Fahrenheit"),
-             "°": ("degree", "degrees"), "km/h": ("kilometer per hour", "kilometers per hour"),
+             "°": ("degree", "degrees"), "º": ("degree", "degrees"), "ºC": ("degree Celsius", "degrees Celsius"),
+             "ºF": ("degree Fahrenheit", "degrees Fahrenheit"), "km/h": ("kilometer per hour", "kilometers per hour"),
              "mph": ("mile per hour", "miles per hour"), "m/s": ("meter per second", "meters per second"),
              "m²": ("square meter", "square meters"), "km²": ("square kilometer", "square kilometers"),
              "m³": ("cubic meter", "cubic meters"), "cm²": ("square centimeter", "square centimeters"),
@@ -67,23 +136,28 @@ class English(Spec):
              "cc": ("c c", "c c"), "sq mi": ("square mile", "square miles"), "sq ft": ("square foot", "square feet"),
              "sq km": ("square kilometer", "square kilometers"), "kgf": ("kilogram force", "kilograms force"),
              "yd": ("yard", "yards"), "gal": ("gallon", "gallons"), "qt": ("quart", "quarts"), "pa": ("pascal",
-             "pascals"), "kPa": ("kilopascal", "kilopascals"), "hPa": ("hectopascal", "hectopascals")}
+             "pascals"), "kPa": ("kilopascal", "kilopascals"), "hPa": ("hectopascal", "hectopascals"),
+             "v": ("volt", "volts"), **UNITS}
     range_word = "to"
     equals = "equals"
     ip_dot = "dot"
-    word_units = frozenset({"in"})
+    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal"})  # "5 v 3" is no volt
     score_word = "to"
     score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
                              "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",
                              "victory", "lead", "led", "leads", "leading", "trailed", "trailing", "final", "halftime",
                              "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
+    in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.")
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
                             "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "§": "section", "§§": "sections"}
-    name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor"}
+    name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
+                          "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
+                          "Capt.": "Captain", "Col.": "Colonel", "Gen.": "General", "Lt.": "Lieutenant",
+                          "Sgt.": "Sergeant", "Drs.": "Doctors", "Ft.": "Fort"}
     roman_before = ("Chapter", "chapter", "Part", "part", "Volume", "volume", "Book", "book", "Act", "act",
                     "Scene", "scene", "Section", "Appendix", "Article", "World War", "Phase", "Title")
     roman_after = ("century",)
@@ -95,6 +169,10 @@ class English(Spec):
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
+    _hour_range = re.compile(r"(?<![\w.,:-])(\d{1,2})\s?[-–]\s?(?=\d{1,2}(?:[:.][0-5]\d)?\s?[ap]\.?m\b)", re.I)  # "2-3pm"
+    _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
+    _at_least = re.compile(r"(?<=\d)\+(?=\s[a-z]|$)")  # "5+ years": "five plus years"
+    _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
     # A fraction with its denominator's ordinal ending ("1/4th").
     _ordinal_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?:st|nd|rd|th)\b", re.I)
@@ -102,11 +180,27 @@ class English(Spec):
     _title = re.compile(r"(?<![\w.])([Mm]rs?)\.(?=\s\w)")
     # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
     _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
+    # A street address, as NeMo's measure grammar reads one: a house number, maybe a direction, the street's name and
+    # its kind ("2788 San Tomas Expy", "12 N. Oak Ave."); the number is said in pairs ("twenty-seven eighty-eight").
+    _address = re.compile(r"(?<![\w.,/-])(\d{1,5})(\s[NSEW]\.?)?((?:\s[A-Z][\w'-]*){1,3})\s(" +
+                          "|".join(w[0].upper() + w[1:] for w in ADDRESS_WORDS) + "|" + "|".join(w for w in ADDRESS_WORDS
+                                                                                   if w != ADDRESS_WORDS[w].lower()) +
+                          r")\b(\.?)")
     # A slash between words is said ("TCP/IP", "upgrade/update"); "and/or" is "and or".
     _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
+    _negative_price = re.compile(r"(?<![\w.,)-])[-−](?=[$€£¥₹₽₩]\d)")
+    _half = re.compile(r"(?<![\w.,])([12])H(\d{2}|\d{4})\b")  # "1H23": the first half of twenty-three
+    # A year and its era: "1200 BC", "123 A.D." ("one twenty-three"), "44 B.C.E.".
+    _era = re.compile(r"(?<![\w.,])(\d{1,4})\s?(A\.\s?D\.|B\.\s?C\.(?:\s?E\.)?|C\.\s?E\.|AD|BCE|BC|CE)(?!\w)")
+    # A decade written apart from its "s" ("the 1980 s"), as NeMo's date grammar takes it.
+    _spaced_decade = re.compile(r"(?<![\w.,'’])(1[89]\d0|20\d0) s\b(?!['’])")
+    # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
+    _dotted_iso = re.compile(r"(?<![\w./-])(\d{4})\.(\d\d)\.(\d\d)(?![\w.]|,\d)")
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
+    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi))\.(?=\s+[a-z])")
+    _feet_inches = re.compile(r"(?<![\w.'’])(\d{1,2})\s?['’′]\s?(\d{1,2}(?:\.\d)?)\s?(?:\"|”|″|'')(?!\w)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
     _MONTH = (r"(?!may\b(?!,?\s\d{4}\b))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
@@ -114,13 +208,30 @@ class English(Spec):
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
     proper_fractions_to = 99
-    address_dot = "dot"
+    # Written like fractions, said as their numbers: "open 24/7", "a 50/50 chance".
+    numbers_with_slash = frozenset({"24/7", "9/11", "50/50", "20/20", "60/40", "70/30", "80/20", "90/10", "365/24/7"})
+    # A fraction as NeMo reads one: any whole numbers either side of the slash, a whole number before it ("2 142/1"),
+    # the denominator maybe with its ordinal ending ("1/4th").
+    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:st|nd|rd|th)?(?![\w/:]|[.,]\d)",
+                               re.I)
+    # "11/17/05": a month, day and two-digit year (day first where the first number cannot be a month).
+    _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})/(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
+    # Four digits whose hundreds digit is not zero, written without a separator: "twenty-one hundred".
+    _hundreds = re.compile(r"[1-9][1-9]\d\d")
+    # "1-800-555-0199", "1-800-GO-U-HAUL": a toll-free number, its "800" said "eight hundred".
+    _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(800\)\s?|800[-.\s])(\d{3}[-.\s]?\d{4}|[A-Z][A-Z\d-]{4,}"
+                            r"[A-Z\d])(?![\w-]|[.,]\d)")
+    # A telephone number's extension: up to four digits after it and a space, before no word ("123-123-5678 12").
+    _extension = re.compile(r"(?<![\w-])(\d{3}-\d{3}-\d{4})\s(\d{1,4})(?=\s*(?:$|[.,;)]))")
+    # A state's code after a place and a comma, and its ZIP code: "Austin, TX 78701" (NeMo reads the state so).
+    _state = re.compile(r"(?<=[a-z],\s)([A-Z]{2})(?:\s(\d{5})(?:-(\d{4}))?)?(?![\w'’-]|\.\w)")
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
     _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
             "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
 
     def __init__(self):
         super().__init__()
+        self.read_money_patterns()
         simple = [u for u in self.units if "/" not in u and " " not in u]
         unit = "(?:" + "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)) + ")"
         self._per_period = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
@@ -129,34 +240,86 @@ class English(Spec):
         self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year)\b")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
+        # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
+        self._by = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[xX×]\s?(?=\d+(?:\.\d+)?\s?(?:" + unit
+                              + r")(?![\w/²³]))")
         self._unit_range = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[-–]\s?(?=(\d+(?:\.\d+)?)\s?(?:" + unit
                                       + r")(?![\w/²³]))")
 
+    def read_money_patterns(self):
+        """"$30-40", "$1-2 million": one currency for both ends ("thirty to forty dollars")."""
+        currency = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
+        scale = "|".join(re.escape(w) for w in sorted(self.scales, key=len, reverse=True))
+        self._price_span = re.compile(r"(?<![\w$])(" + currency + r")\s?(\d{1,3}(?:,\d{3})+|\d+)\s?[-–]\s?"
+                                      r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+                                      r"(?:\s?(" + scale + r")(?!\w))?(?![\w,]|\.\d)")
+        self._cents_only = re.compile(r"(?<![\w$])(" + currency + r")\.(\d{1,2})(?![\d.,])")
+
     def read_measures(self, text):
+        text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
+        text = self._feet_inches.sub(lambda m: f"{self.measure(m.group(1), 'ft')} {self.measure(m.group(2), 'in')}",
+                                     text)  # "5'11\"": "five feet eleven inches"
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
                                     text)  # ".2 m": "point two meters"
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
         return self._word_per.sub(r"\1 per \2", super().read_measures(text))
 
     def read_ranges(self, text):
+        text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))
+        text = self._price_span.sub(lambda m: f"{self.number(m.group(2))} {self.range_word} "
+                                              f"{self.money(m.group(3), m.group(1), m.group(4))}", text)
+
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
         return super().read_ranges(self._unit_range.sub(said, text))
 
     def read_abbreviations(self, text):
+        text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
+        text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence
         return super().read_abbreviations(text)
+
+    def address(self, m):
+        number, direction, name, kind, dot = m.groups()
+        said = [self.house_number(number)]
+        if direction:
+            said.append(DIRECTIONS[direction.strip(" .")])
+        said += [name.strip(), ADDRESS_WORDS[kind.lower()]]
+        ends = dot and re.match(r"\s*(?:$|[A-Z])", m.string[m.end():])  # its dot may end the sentence
+        return " ".join(said) + ("." if ends else "")
+
+    def house_number(self, digits: str) -> str:
+        """A house number of three or four digits in two parts ("1428": "fourteen twenty-eight", "105": "one oh
+        five"); a round hundred, or a shorter or longer number, as a number."""
+        if len(digits) in (3, 4) and digits[0] != "0" and digits[-2:] != "00":
+            head, tail = int(digits[:-2]), int(digits[-2:])
+            return f"{self.cardinal(head)} {'oh ' if tail < 10 else ''}{self.cardinal(tail)}"
+        return self.cardinal(int(digits))
+
+    def state(self, m):
+        place = m.string[:m.start()].split()[-1:]
+        if m.group(1) not in STATES or not place or not place[0][:1].isupper():
+            return m.group(0)
+        if m.group(1) in ("MD", "PA") and not m.group(2):  # "Jane Doe, MD" is a doctor: a state only before a ZIP
+            return m.group(0)
+        return " ".join([STATES[m.group(1)]] + [self.digits(z) for z in m.groups()[1:] if z])
 
     def read_ordinals(self, text):
         def said(m):  # an ordinal ending must fit its number: "3th" is no ordinal
             n = int(re.sub(r"\D", "", m.group(1)))
             fits = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-            return self.ordinal(n) if m.group(2) == fits else f"{self.cardinal(n)} {m.group(2)}"
+            if m.group(2) != fits:
+                return f"{self.cardinal(n)} {m.group(2)}"
+            if self._hundreds.fullmatch(m.group(1)):  # "1121st": "eleven hundred twenty-first"
+                return f"{self.cardinal(n // 100)} hundred" + (f" {self.ordinal(n % 100)}" if n % 100 else "th")
+            return self.ordinal(n)
         text = self._quarter.sub(lambda m: f"the {self.ordinal(int(m.group(1)))} quarter of "
                                            f"{self.year(int(m.group(2)))}", text)
+        text = self._half.sub(lambda m: f"the {self.ordinal(int(m.group(1)))} half of {self.year(int(m.group(2)))}",
+                              text)
         text = self._resolution.sub(lambda m: f"{self.year(int(m.group(1)))} {m.group(2)}", text)
         return self.ordinal_pattern.sub(said, text)
 
@@ -170,7 +333,44 @@ class English(Spec):
             return "and or" if [w.lower() for w in words] == ["and", "or"] else " slash ".join(words)
         return super().read_symbols(self._word_slash.sub(said, text))
 
+    def hundreds(self, n: int) -> str:
+        """1100 to 9999 in hundreds, as a number written in four digits is said: "twenty-one hundred eleven"."""
+        return f"{self.cardinal(n // 100)} hundred" + (f" {self.cardinal(n % 100)}" if n % 100 else "")
+
+    def say_number(self, m):
+        if not m.group(1) and self._hundreds.fullmatch(m.group(2)) and int(m.group(2)) >= 2100:
+            return self.hundreds(int(m.group(2)))  # "2100", "6600": a year's way of saying a bare number
+        return super().say_number(m)
+
+    def money(self, amount, currency, scale):
+        whole, _, cents = amount.partition(".")
+        if len(cents) > 2 and cents.endswith("0"):  # "$12.0500", "$1.2320": a price's trailing zeros are not said
+            cents = cents.rstrip("0").ljust(2, "0")
+            amount = f"{whole}.{cents}"
+        if scale or not self._hundreds.fullmatch(whole) or len(cents) > 2:
+            return super().money(amount, currency, scale)
+        said = f"{self.hundreds(int(whole))} {self.currencies[currency][1]}"  # "$1500": "fifteen hundred dollars"
+        return said + (f" {super().money('0.' + cents, currency, None)}" if cents.strip("0") else "")
+
+    def dotted(self, m):
+        parts = m.group(1).split(".")
+        if len(parts) == 4 and all(len(p) <= 3 for p in parts):  # "987.987.0.40": four groups, said as an IP address
+            return f" {self.ip_dot} ".join(self.digits(p) for p in parts)
+        return super().dotted(m)
+
+    def read_telephones(self, text):
+        def toll_free(m):  # "1-800-FLOWERS": "one, eight hundred, F L O W E R S" as NeMo reads it
+            rest = m.group(3)
+            said = self.telephone(rest) if re.fullmatch(r"[\d\s.-]+", rest) else " ".join(
+                self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
+            country = {"1": "one, ", "+1": f"{self.plus} one, "}.get(m.group(1), "")
+            return f"{country}eight hundred, {said}"
+        return super().read_telephones(self._extension.sub(r"\1-\2", self._toll_free.sub(toll_free, text)))
+
     def read_money(self, text):
+        text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
+        text = self._cents_only.sub(r"\g<1>0.\2", text)  # "$.50": "fifty cents"
+
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
         return self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
 
@@ -198,14 +398,29 @@ class English(Spec):
         return f"{self.cardinal(hours)} {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
 
     def fraction(self, numerator, denominator):
+        """As NeMo says a fraction: "over one", halves and quarters, else the denominator's ordinal."""
         if (numerator, denominator) in self.fractions:
             return self.fractions[(numerator, denominator)]
-        name = "half" if denominator == 2 else self.ordinal(denominator)
-        return f"{self.cardinal(numerator)} {name}{'s' if numerator > 1 else ''}"
+        if denominator == 1:
+            return f"{self.cardinal(numerator)} over one"
+        name = {2: "half", 4: "quarter"}.get(denominator) or self.ordinal(denominator)
+        if numerator != 1:
+            name = "halves" if name == "half" else name + "s"
+        return f"{self.cardinal(numerator)} {name}"
 
     def read_fractions(self, text):
-        text = self._ordinal_fraction.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))), text)
-        return super().read_fractions(text)
+        def said(m):
+            whole, numerator, denominator = m.group(1), m.group(2), m.group(3)
+            if m.group(0).count("/") != 1 or "0" in (numerator[0], denominator[0]):
+                return m.group(0)  # "01/05", "3/0": no fraction
+            if 1000 <= int(denominator) <= 2099 and int(numerator) <= 12:
+                return m.group(0)  # "5/2021": a month and a year
+            if f"{numerator}/{denominator}" in self.numbers_with_slash:  # "24/7": "twenty-four seven"
+                return (f"{whole} " if whole else "") + f"{self.cardinal(int(numerator))} {self.cardinal(int(denominator))}"
+            if whole:
+                return self.mixed(int(whole), int(numerator), int(denominator))
+            return self.fraction(int(numerator), int(denominator))
+        return self._any_fraction.sub(said, text)
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":
@@ -219,13 +434,36 @@ class English(Spec):
 
     def read_dates(self, text):
         text = self._decade_range.sub(lambda m: m.group(1) + " to ", text)  # "1960s-80s"
+        text = self._short_date.sub(self.short_date, text)
         def day_first(m):  # "15-01-2020" is written day first: read so, "the fifteenth of January twenty twenty"
             day, month, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
             if not (12 < day <= 31 and 1 <= month <= 12):
                 return m.group(0)
             return f"the {self.ordinal(day)} of {self.months[month - 1]} {self.year(year)}"
         text = self._numeric_date.sub(day_first, text)
+        text = self._era.sub(self.era, self._spaced_decade.sub(lambda m: self.decade(m), text))
+        text = self._dotted_iso.sub(lambda m: self.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+                                    if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31 else m.group(0), text)
         return super().read_dates(self._decade.sub(self.decade, text))  # before "s" is read as seconds
+
+    def era(self, m):
+        """A year before its era: four digits as a year, three as a digit and two ("one twenty-three")."""
+        written, era = m.group(1), re.sub(r"[.\s]", "", m.group(2))
+        if len(written) == 4:
+            return f"{self.year(int(written))} {era}"
+        if len(written) == 3 and written[1:] != "00" and written[0] != "0":
+            rest = int(written[1:])
+            return f"{self.cardinal(int(written[0]))} {'oh ' if rest < 10 else ''}{self.cardinal(rest)} {era}"
+        return f"{self.cardinal(int(written))} {era}"
+
+    def short_date(self, m):
+        """"11/17/05": "November seventeenth zero five" (month first, as NeMo reads it; day first where the first
+        number is past twelve)."""
+        a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
+        month, day = (a, b) if a <= 12 else (b, a)
+        if not (1 <= month <= 12 and 1 <= day <= 31):
+            return m.group(0)
+        return f"{self.date(day, month, None)} {self.digits(year) if year[0] == '0' else self.cardinal(int(year))}"
 
     def decade(self, m):
         said = self.year(int(m.group(1))) if len(m.group(1)) == 4 else self.cardinal(int(m.group(1)))
@@ -238,8 +476,8 @@ class English(Spec):
             if minutes:
                 said += f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
             return f"{said} {m.group(3).upper()}M"
-        text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, text))
-        return super().read_times(text)
+        text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, self._hour_range.sub(r"\1 to ", text)))
+        return super().read_times(self._clock_range.sub(" to ", text))
 
     def read_written_dates(self, text):
         def month_first(m):

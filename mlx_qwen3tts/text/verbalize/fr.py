@@ -31,7 +31,18 @@ class French(Romance):
                   "¥": ("yen", "yens", "sen", "sens"), "JPY": ("yen", "yens", "sen", "sens"),
                   "CHF": ("franc suisse", "francs suisses", "centime", "centimes"),
                   "₽": ("rouble", "roubles", "kopeck", "kopecks"), "R$": ("réal", "reais", "centavo", "centavos"),
-                  "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes")}
+                  "euros": ("euro", "euros", "centime", "centimes"), "euro": ("euro", "euros", "centime", "centimes"),
+                  # the written forms of NeMo's French money grammar (data/money/currency_major.tsv, Apache 2.0)
+                  "$ US": ("dollar américain", "dollars américains", "cent", "cents"),
+                  "$ CA": ("dollar canadien", "dollars canadiens", "cent", "cents"),
+                  "$ AU": ("dollar australien", "dollars australiens", "cent", "cents"),
+                  "$ NZ": ("dollar néo-zélandais", "dollars néo-zélandais", "cent", "cents"),
+                  "$ HK": ("dollar de Hong Kong", "dollars de Hong Kong", "cent", "cents"),
+                  "₩": ("won", "wons", "chon", "chons"), "KRW": ("won", "wons", "chon", "chons"),
+                  "DA": ("dinar algérien", "dinars algériens", "centime", "centimes"),
+                  "DH": ("dirham marocain", "dirhams marocains", "centime", "centimes"),
+                  "CAD": ("dollar canadien", "dollars canadiens", "cent", "cents"),
+                  "CNY": ("yuan", "yuans", "fen", "fens")}
     feminine_currencies = ("£", "GBP")
     halves = ("demi", "demie")
     law_short_years = False
@@ -66,12 +77,27 @@ class French(Romance):
              "Kio": ("kibioctet", "kibioctets"), "Mio": ("mébioctet", "mébioctets"), "Gio": ("gibioctet", "gibioctets"),
              "Tio": ("tébioctet", "tébioctets"), "Kibit": ("kibibit", "kibibits"), "Mibit": ("mébibit", "mébibits"),
              "cL": ("centilitre", "centilitres"), "mL": ("millilitre", "millilitres"),
-             "kcal": ("kilocalorie", "kilocalories"),
+             "kcal": ("kilocalorie", "kilocalories"), "lb": ("livre", "livres"),
+             "cm²": ("centimètre carré", "centimètres carrés"), "mm²": ("millimètre carré", "millimètres carrés"),
+             "cm³": ("centimètre cube", "centimètres cubes"), "mm³": ("millimètre cube", "millimètres cubes"),
+             "dm³": ("décimètre cube", "décimètres cubes"), "km³": ("kilomètre cube", "kilomètres cubes"),
+             "m/h": ("mètre à l'heure", "mètres à l'heure"),
+             "dm": ("décimètre", "décimètres"), "dam": ("décamètre", "décamètres"), "hm": ("hectomètre", "hectomètres"),
+             "nm": ("nanomètre", "nanomètres"), "ft": ("pied", "pieds"), "yd": ("yard", "yards"),
+             "oz": ("once", "onces"), "gal": ("gallon", "gallons"),
+             "kbit": ("kilobit", "kilobits"), "Mbit": ("mégabit", "mégabits"), "Gbit": ("gigabit", "gigabits"),
+             "bar": ("bar", "bars"), "Pa": ("pascal", "pascals"), "hPa": ("hectopascal", "hectopascals"),
+             "kPa": ("kilopascal", "kilopascals"), "kJ": ("kilojoule", "kilojoules"), "cal": ("calorie", "calories"),
+             "µs": ("microseconde", "microsecondes"), "ns": ("nanoseconde", "nanosecondes"),
+             "mA": ("milliampère", "milliampères"), "Ω": ("ohm", "ohms"), "dB": ("décibel", "décibels"),
+             "mol": ("mole", "moles"), "ppm": ("partie par million", "parties par million"),
+             "MW": ("mégawatt", "mégawatts"), "GW": ("gigawatt", "gigawatts"), "mV": ("millivolt", "millivolts"),
+             "kV": ("kilovolt", "kilovolts"), "lm": ("lumen", "lumens"),
              **dict.fromkeys(("c. à soupe", "c. à s.", "càs", "cuil. à soupe", "c. s."),
                              ("cuillère à soupe", "cuillères à soupe")),
              **dict.fromkeys(("c. à café", "c. à c.", "càc", "cuil. à café", "c. c."),
                              ("cuillère à café", "cuillères à café"))}
-    feminine_units = ("t", "min", "s", "ms")
+    feminine_units = ("t", "min", "s", "ms", "lb", "oz", "cal", "µs", "ns", "mol", "ppm")
     percent = "pour cent"
     scale_nouns = ("million", "millions", "milliard", "milliards")
     and_word, half, day_one = "et", "et demi", "premier"
@@ -102,6 +128,8 @@ class French(Romance):
     roman_before = ("chapitre", "Chapitre", "tome", "Tome", "partie", "Partie", "acte", "Acte", "livre", "Livre",
                     "article", "Article", "titre", "Titre", "annexe", "Annexe")
     roman_after = ("siècle", "siècles", "millénaire", "arrondissement")
+    # Capitalized words a roman numeral follows as a label, not as a ruler's number ("System V", "Type II").
+    not_names = frozenset({"System", "Système", "Windows", "Type", "Version", "Modèle", "Level", "Niveau"})
     symbols = {"±": "plus ou moins", "×": "fois", "→": "vers", "&": "et", "§": "paragraphe", "≈": "environ",
                "≤": "inférieur ou égal à", "≥": "supérieur ou égal à", "−": "moins", "°": "degrés", "½": "un demi",
                "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}
@@ -116,6 +144,13 @@ class French(Romance):
     _pairs = re.compile(r"(?<![\w.,])0\d(?:[ .\u00a0]\d\d){4}(?![\w]|[.,]\d)")
     _hours = re.compile(r"(?<![\w.,:/])([01]?\d|2[0-3])\s?h\s?([0-5]\d)?(?![\w])")
 
+    def __init__(self):
+        super().__init__()
+        # lower-case words that may start a sentence before a date ("Le 17.06"): no name before a version
+        self.function_words = self.not_nouns | set(self.articles) | {"dès", "depuis", "avant", "après"}
+        # "%C siècle" (a format's code, as date(1) documents it) is no roman numeral
+        self._roman_after = re.compile(r"(?<!%)" + self._roman_after.pattern)
+
     def feminine(self, said):
         return re.sub(r"\bun$", "une", said)
 
@@ -128,19 +163,63 @@ class French(Romance):
             return ("seconde" if gender == "f" else "second") + plural
         return self.n2w(n, "ordinal") + plural
 
+    def n2w(self, value, to="cardinal", **extra):
+        said = super().n2w(value, to, **extra)
+        # num2words keeps the plural s of "quatre-vingts", "deux cents" before "-ième": "quatre-vingtième"
+        return re.sub(r"(vingt|cent)sième", r"\1ième", said) if to == "ordinal" else said
+
     # Titles said wherever they stand, not only before a name ("Mme", "Mᵐᵉˢ"); "c-à-d".
     _TITLES = {"Mme": "madame", "Mmes": "mesdames", "Mlle": "mademoiselle", "Mlles": "mesdemoiselles",
-               "c-à-d": "c'est-à-dire"}
-    _TITLE = re.compile(r"(?<![\w-])(Mmes|Mlles|Mme|Mlle|c-à-d)(?![\w-])")
+               "Dr": "docteur", "Drs": "docteurs", "Dre": "docteure", "Dres": "docteures", "c-à-d": "c'est-à-dire"}
+    _TITLE = re.compile(r"(?<![\w-])(Mmes|Mlles|Mme|Mlle|Dres|Drs|Dre|Dr|c-à-d)(?![\w-])")
+    # "le hon." "l'honorable", "le très hon." "le très honorable": the title of a minister or a judge.
+    _HONOURABLE = re.compile(r"\b(?:([Ll]e) )?hon\.")
+    # "%" standing alone, no number before it ("le symbole %"); "50 %" is the percent pass's.
+    _PERCENT_ALONE = re.compile(r"(?<!\S)%(?!\S)")
 
     def read_abbreviations(self, text):
+        text = self._HONOURABLE.sub(lambda m: "l'honorable" if m.group(1) else "honorable", text)
+        text = self._PERCENT_ALONE.sub(self.percent, text)
         return self._TITLE.sub(lambda m: self._TITLES[m.group(1)], super().read_abbreviations(text))
+
+    # A decimal's figures grouped by three with spaces after the comma ("3,141 592", "60,240 0"): one number.
+    _SPACED_FRACTION = re.compile(r"(?<=\d,\d{3})[ \u00a0\u202f](?=\d{1,3}(?![\d,]))")
+    # A decade written the English way ("les 80s") is said so, as French speakers borrow it: "les eighties".
+    _DECADE = re.compile(r"(?<![\w.,])([2-9])0s(?![\w'’])")
+    DECADES = {"2": "twenties", "3": "thirties", "4": "forties", "5": "fifties", "6": "sixties", "7": "seventies",
+               "8": "eighties", "9": "nineties"}
 
     def read(self, text):
         def lowered(m):
             plain = m.group(0).translate(self._SUPERSCRIPTS)
             return "n" + plain if plain[0] == "d" else plain  # "2ᵈ" as "2nd"
+        while self._SPACED_FRACTION.search(text):
+            text = self._SPACED_FRACTION.sub("", text)
+        text = self._DECADE.sub(lambda m: self.DECADES[m.group(1)], text)
         return super().read(self._RAISED.sub(lowered, text))
+
+    def fraction_part(self, digits):
+        """Four figures or more after the comma, read in pairs as French speakers do ("24,1313" "vingt-quatre
+        virgule treize treize", "2400" "vingt-quatre zéro zéro"); fewer, as one number ("0,181")."""
+        if len(digits) < 4 or digits[0] == "0":
+            return super().fraction_part(digits)
+        pairs = [digits[i:i + 2] for i in range(0, len(digits), 2)]
+        return " ".join(self.cardinal(int(p)) if p[0] != "0" else self.digits(p) for p in pairs)
+
+    # "17.06": a day and a month (two figures) with a dot; not a version after a name ("Ubuntu 18.04").
+    _DOTTED_DAY = re.compile(r"(?<![\w.,/-])(0?[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w.,/-]|\s?(?:%|°|€|\$|£))")
+    _NAME_BEFORE = re.compile(r"\b([A-Z][\w-]*|versions?|v)\s$")
+
+    def read_dates(self, text):
+        text = super().read_dates(text)
+
+        def said(m):
+            after = re.match(r"\s?([^\W\d_][\w/²³]*)", m.string[m.end():])
+            name = self._NAME_BEFORE.search(m.string[max(0, m.start() - 30):m.start()])
+            if after and after.group(1) in self.units or name and name.group(1).casefold() not in self.function_words:
+                return m.group(0)  # "1.05 kg": a decimal written the English way; "Ubuntu 18.04" a version
+            return self.date(int(m.group(1)), int(m.group(2)), None)
+        return self._DOTTED_DAY.sub(said, text)
 
     def regnal_number(self, value):
         return "premier" if value == 1 else self.cardinal(value)
@@ -149,12 +228,31 @@ class French(Romance):
         said = f"{'premier' if day == 1 else self.cardinal(day)} {self.months[month - 1]}"
         return said + (f" {self.year(year)}" if year else "")
 
-    def time(self, hours, minutes, seconds):
+    def time(self, hours, minutes, seconds, half=True):
+        """Half past an hour of the twelve-hour range is "et demie" ("11 h 30" "onze heures et demie"), of the
+        afternoon's hours "trente" ("14h30" "quatorze heures trente"), and after a 24-hour time said on the twelve
+        hours of its "du soir" (`half` False: "18:30 du soir" "six heures trente du soir")."""
         said = f"{self.cardinal(hours, 'f')} heure{'s' if hours > 1 else ''}"
         if seconds is not None:
             return (said + f" {self.cardinal(minutes, 'f')} minute{'s' if minutes > 1 else ''}"
                     f" {self.cardinal(seconds, 'f')} seconde{'s' if seconds > 1 else ''}")
+        if minutes == 30 and 0 < hours <= 12 and half:
+            return said + " et demie"
         return said + (f" {self.cardinal(minutes, 'f')}" if minutes else "")
+
+    # A price with its currency's sign between the units and the cents, as French prices are often written
+    # ("3€50", "12 € 90"): "trois euros cinquante"; spaced, not where a word follows ("2 € 30 fois").
+    _SIGN_BETWEEN = re.compile(r"(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f.]\d{3})*)\s?(€|\$|£)(?:\s(?=\d{2}(?![\w]|[.,]\d|"
+                               r"\s+[^\W\d_])))?(\d{2})(?![\w]|[.,]\d)")
+
+    def read_money(self, text):
+        text = self._SIGN_BETWEEN.sub(lambda m: self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None), text)
+        return super().read_money(text)
+
+    def read_measures(self, text):
+        # a unit per another ("30 kg/m³", "3 t/ha"): "trente kilogrammes par mètre cube"
+        text = self._compound.sub(lambda m: self.compound(m) if m.group(2) else m.group(0), text)
+        return super().read_measures(text)
 
     def read_telephones(self, text):
         text = self._pairs.sub(lambda m: ", ".join(
@@ -162,7 +260,20 @@ class French(Romance):
             for p in re.findall(r"\d\d", m.group(0))), text)
         return super().read_telephones(text)
 
+    # "0 h", "0 h 17": midnight, as it is said ("minuit dix-sept"); "00:00", "00h00", a clock's display, keep
+    # "zéro heure" (the form of timetables and decrees).
+    _MIDNIGHT = re.compile(r"(?<![\w.,:/])0\s?h(?:\s?([0-5]\d))?(?![\w])")
+    _CAPITAL_H = re.compile(r"(?<![\w.,:/])([01]?\d|2[0-3])H([0-5]\d)(?![\w])")  # "9H30", as "9h30"
+
+    def midnight(self, minutes):
+        """Midnight and its minutes; half past it "et demi" (minuit is masculine: "minuit et demi")."""
+        return "minuit" + (" et demi" if minutes == 30 else f" {self.cardinal(minutes, 'f')}" if minutes else "")
+
     def read_times(self, text):
+        text = self._CAPITAL_H.sub(r"\1h\2", text)
+        text = self._MIDNIGHT.sub(lambda m: self.midnight(int(m.group(1) or 0)), text)
+        text = self._afternoon.sub(lambda m: self.time(int(m.group(1)) - 12, int(m.group(2)),
+                                                       int(m.group(3)) if m.group(3) else None, half=False), text)
         text = super().read_times(text)
         return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
 

@@ -25,13 +25,18 @@ class Italian(Romance):
     currencies = {"€": ("euro", "euro", "centesimo", "centesimi"), "EUR": ("euro", "euro", "centesimo", "centesimi"),
                   "eur": ("euro", "euro", "centesimo", "centesimi"),
                   "$": ("dollaro", "dollari", "centesimo", "centesimi"),
-                  "USD": ("dollaro", "dollari", "centesimo", "centesimi"),
+                  # an ISO code names the country's dollar, as NeMo's Italian money data (Apache 2.0) says it
+                  "USD": ("dollaro statunitense", "dollari statunitensi", "centesimo", "centesimi"),
+                  "CAD": ("dollaro canadese", "dollari canadesi", "centesimo", "centesimi"),
+                  "HKD": ("dollaro di Hong Kong", "dollari di Hong Kong", "centesimo", "centesimi"),
+                  "₹": ("rupia", "rupie", "paisa", "paisa"), "INR": ("rupia", "rupie", "paisa", "paisa"),
+                  "Rs": ("rupia", "rupie", "paisa", "paisa"), "rs": ("rupia", "rupie", "paisa", "paisa"),
                   "£": ("sterlina", "sterline", "penny", "penny"),
                   "GBP": ("sterlina", "sterline", "penny", "penny"), "¥": ("yen", "yen", "sen", "sen"),
                   "JPY": ("yen", "yen", "sen", "sen"),
                   "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
                   "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
-    feminine_currencies = ("£", "GBP")
+    feminine_currencies = ("£", "GBP", "₹", "INR", "Rs", "rs")
     halves = ("mezzo", "mezza")
     law_words = ("legge", "leggi", "decreto", "d.lgs", "d.l", "dpr", "regolamento", "direttiva", "sentenza",
                  "circolare", "delibera")
@@ -54,8 +59,8 @@ class Italian(Romance):
              "kB": ("kilobyte", "kilobyte"), "°C": ("grado Celsius", "gradi Celsius"),
              "°F": ("grado Fahrenheit", "gradi Fahrenheit"), "°": ("grado", "gradi"),
              "km/h": ("chilometro orario", "chilometri orari"),
-             "km/s": ("chilometro al secondo", "chilometri al secondo"),
-             "m/s": ("metro al secondo", "metri al secondo"), "m²": ("metro quadrato", "metri quadrati"),
+             "km/s": ("chilometro per secondo", "chilometri per secondo"),
+             "m/s": ("metro per secondo", "metri per secondo"), "m²": ("metro quadrato", "metri quadrati"),
              "km²": ("chilometro quadrato", "chilometri quadrati"), "m³": ("metro cubo", "metri cubi"),
              "Hz": ("hertz", "hertz"), "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"),
              "W": ("watt", "watt"), "kW": ("chilowatt", "chilowatt"), "kWh": ("chilowattora", "chilowattora"),
@@ -64,8 +69,18 @@ class Italian(Romance):
              "µm": ("micrometro", "micrometri"), "gr": ("grammo", "grammi"), "gr.": ("grammo", "grammi"),
              "hg": ("etto", "etti"),
              "cl": ("centilitro", "centilitri"), "dl": ("decilitro", "decilitri"),
-             "kcal": ("chilocaloria", "chilocalorie")}
-    feminine_units = ("t", "h")
+             "kcal": ("chilocaloria", "chilocalorie"),
+             # more of NeMo's Italian units (data/measure/measurements.tsv, Apache 2.0)
+             "nm": ("nanometro", "nanometri"), "dm": ("decimetro", "decimetri"), "µg": ("microgrammo", "microgrammi"),
+             "μs": ("microsecondo", "microsecondi"), "µs": ("microsecondo", "microsecondi"),
+             "lb": ("libbra", "libbre"), "ft": ("piede", "piedi"), "K": ("kelvin", "kelvin"),
+             "m2": ("metro quadrato", "metri quadrati"), "km2": ("chilometro quadrato", "chilometri quadrati"),
+             "m3": ("metro cubo", "metri cubi"), "kHz": ("kilohertz", "kilohertz"), "mA": ("milliampere", "milliampere"),
+             "kV": ("kilovolt", "kilovolt"), "mV": ("millivolt", "millivolt"), "MW": ("megawatt", "megawatt"),
+             "GW": ("gigawatt", "gigawatt"), "TW": ("terawatt", "terawatt"), "Ω": ("ohm", "ohm"),
+             "dB": ("decibel", "decibel"), "kN": ("kilonewton", "kilonewton"), "bar": ("bar", "bar"),
+             "cal": ("caloria", "calorie")}
+    feminine_units = ("t", "h", "lb", "cal")
     percent = "per cento"
     scale_nouns = ("milione", "milioni", "miliardo", "miliardi")
     and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
@@ -98,6 +113,9 @@ class Italian(Romance):
                     "Articolo", "titolo", "Titolo", "secolo", "Secolo")
     roman_after = ("secolo", "secoli")
     century_words = ("secolo",)
+    # Capitalized words a roman numeral follows as a label, not as a ruler's number ("System V", "Tipo II").
+    not_names = frozenset({"System", "Sistema", "Windows", "Tipo", "Type", "Versione", "Version", "Modello", "Level",
+                           "Livello"})
     symbols = {"±": "più o meno", "×": "per", "→": "a", "&": "e", "§": "paragrafo", "≈": "circa",
                "≤": "minore o uguale a", "≥": "maggiore o uguale a", "−": "meno", "°": "gradi", "½": "un mezzo",
                "¼": "un quarto", "¾": "tre quarti", "~": "circa", "‰": "per mille"}
@@ -173,6 +191,18 @@ class Italian(Romance):
     def date(self, day, month, year):
         said = f"{'primo' if day == 1 else self.cardinal(day)} {self.months[month - 1]}"
         return said + (f" {self.year(year)}" if year else "")
+
+    # A time standing alone, a sentence of its own (a label, a timetable's cell, an answer: "03:38"), is said
+    # with its minutes named, "tre e trentotto minuti"; in running text ("alle 14:30") the clock's words only.
+    _TIME_ALONE = re.compile(r"^(\s*)([01]?\d|2[0-3]):([0-5]\d)(?=\s*[.!?]?\s*$)")
+
+    def read_times(self, text):
+        def said(m):
+            hours, minutes = int(m.group(2)), int(m.group(3))
+            if minutes == 1:
+                return f"{m.group(1)}{self.time(hours, 0, None)} e un minuto"
+            return m.group(1) + self.time(hours, minutes, None) + (" minuti" if minutes else "")
+        return super().read_times(self._TIME_ALONE.sub(said, text))
 
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours)

@@ -1,0 +1,79 @@
+"""Issue 63, French and Italian classes read as a native reader says them (sentences of our own), in Python
+(`text.spoken`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the model path given
+does not exist, none is loaded). What is said is compared after casefolding and keeping letters and digits."""
+
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from server_harness import env
+
+REPO = Path(__file__).resolve().parent.parent
+
+# (class, language, written, words that must be said in this order, written forms that must not be said)
+CASES = [
+    ("decimal", "fr", "La mesure donne 3,1416 exactement.", ["trois virgule quatorze seize exactement"], ["un quatre"]),
+    ("decimal", "fr", "Le taux vaut 2,718 2 en gros.", ["deux virgule soixante et onze quatre-vingt-deux en gros"],
+     ["sept cent"]),
+    ("date", "fr", "Rendez-vous le 21.09 devant la mairie.", ["le vingt et un septembre devant"], ["point"]),
+    ("date", "fr", "La mode des 70s revient.", ["des seventies revient"], ["secondes"]),
+    ("abbreviation", "fr", "Les Drs réunis ont voté.", ["les docteurs réunis"], ["Drs"]),
+    ("abbreviation", "fr", "Elle salue le très hon.", ["salue le très honorable"], ["hon."]),
+    ("symbol", "fr", "Le signe % se lit ainsi.", ["le signe pour cent se lit"], ["%"]),
+    ("time", "fr", "Le film commence à 0 h 45.", ["commence à minuit quarante-cinq"], ["zéro"]),
+    ("time", "fr", "On se retrouve à 10 h 30 demain.", ["à dix heures et demie demain"], ["trente"]),
+    ("money", "fr", "Le billet coûte 25 $ CA ici.", ["vingt-cinq dollars canadiens ici"], ["CA"]),
+    ("money", "fr", "Il reste 40 DH dans la caisse.", ["quarante dirhams marocains dans"], ["DH"]),
+    ("money", "fr", "Le melon coûte 2€90 au marché.", ["deux euros quatre-vingt-dix au marché"], ["€"]),
+    ("time", "fr", "Le train part à 0 h 30 pile.", ["à minuit et demi pile"], ["trente", "zéro"]),
+    ("time", "fr", "Ouverture à 9H15 chaque jour.", ["à neuf heures quinze chaque"], ["H"]),
+    ("time", "fr", "La navette passe à 0 h 01 déjà.", ["à minuit une déjà"], ["zéro", "minuit un "]),
+    ("measure", "fr", "Le moteur fait 125 cm³ seulement.", ["cent vingt-cinq centimètres cubes"], ["cm³"]),
+    ("measure", "fr", "Le béton pèse 30 kg/m³ de plus.", ["trente kilogrammes par mètre cube"], ["kg"]),
+    ("measure", "fr", "La pression tombe à 990 hPa ce soir.", ["neuf cent quatre-vingt-dix hectopascals"], ["hPa"]),
+    ("roman", "fr", "Le code %C siècle reste tel quel.", ["C siècle reste"], ["centième"]),
+    ("roman", "fr", "Il tourne sous System V encore.", ["System V encore"], ["cinq"]),
+    ("fraction", "fr", "Il en reste 3/200 au fond.", ["trois deux centièmes au fond"], ["centsièmes"]),
+    ("ordinal", "fr", "Pour le 80e anniversaire du club.", ["le quatre-vingtième anniversaire"], ["vingtsième"]),
+    ("time", "it", "08:20.", ["otto e venti minuti"], [":"]),
+    ("money", "it", "Il biglietto costa 40 cad in tutto.", ["quaranta dollari canadesi in tutto"], ["cad"]),
+    ("money", "it", "Pagò 3 rs al mercato.", ["tre rupie al mercato"], ["rs"]),
+    ("roman", "it", "Gira su System V ancora.", ["System V ancora"], ["quinto"]),
+    ("measure", "it", "La sonda viaggia a 11 km/s nello spazio.", ["undici chilometri per secondo"], ["km"]),
+    ("measure", "it", "Il pacco pesa 3 lb in tutto.", ["tre libbre in tutto"], ["lb"]),
+    ("measure", "it", "Il rumore arriva a 85 dB di notte.", ["ottantacinque decibel di notte"], ["dB"]),
+]
+IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
+
+
+def folded(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if unicodedata.category(ch)[0] in "LN")
+
+
+def _holds(said: str, must: list, must_not: list) -> bool:
+    return folded(" ".join(must)) in folded(said) and not any(word in said for word in must_not)
+
+
+@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
+def test_read_right_in_python(kind, language, written, must, must_not):
+    from mlx_qwen3tts.text import spoken
+
+    said = spoken(written, language)
+    assert _holds(said, must, must_not), said
+
+
+@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
+def test_read_right_on_the_command_line(tmp_path, language):
+    cases = [c for c in CASES if c[1] == language]
+    source = tmp_path / "cases.txt"  # one paragraph a case: a piece each
+    source.write_text("\n\n".join(c[2] for c in cases) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
+                           "--text-file", str(source), "--language", language], capture_output=True, text=True,
+                          env=env(), cwd=REPO, timeout=120)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == len(cases), (lines, done.stderr)
+    for said, (_, _, written, must, must_not) in zip(lines, cases):
+        assert _holds(said, must, must_not), (written, said)

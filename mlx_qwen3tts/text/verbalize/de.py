@@ -423,9 +423,10 @@ class German(Spec):
         """A lone "1" before a noun is its article, in the noun's gender and the case of the preposition before."""
         if not m.group(1) and m.group(2) == "1":
             part = self._one_of.match(m.string, m.end())
-            if part:  # "1 von 10 Menschen": "einer von zehn Menschen", one of them in their gender
-                case = self._case(m, context(m.string, m.start(), m.end()), False)
-                return _ONE_OF[case][gender(singular(part.group(1)))]
+            ctx = context(m.string, m.start(), m.end())
+            if part and ctx.word_before() not in _LABELS | {"Abschnitt"}:  # "Seite 1 von 10": a label's number
+                # "1 von 10 Menschen": "einer von zehn Menschen", one of them in their gender
+                return _ONE_OF[self._case(m, ctx, False)][gender(singular(part.group(1)))]
         if m.group(1) or m.group(2) != "1":
             if m.group(2).isdigit() and 1100 <= int(m.group(2)) <= 2099 and self._counts(m):
                 return self.cardinal(int(m.group(2)))  # "1500 Menschen": a count, not a year

@@ -68,13 +68,14 @@ ABBREVIATIONS = {
 }
 
 
-def _counted(code: str) -> dict:
+def _counted(code: str, table_name: str = "counted") -> dict:
     """A language's abbreviations said after a number (verbalize/data/<code>_counted.tsv: "ч. л.", "тыс."), as
-    written -> the phrase they stand for; their readers say them in agreement with the number."""
+    written -> the phrase they stand for; their readers say them in agreement with the number. With
+    `table_name` "abbreviations", the language's table of abbreviations of running text (de: "zzgl.", "Hbf.")."""
     from pathlib import Path
 
     table = {}
-    path = Path(__file__).parent / "verbalize" / "data" / f"{code}_counted.tsv"
+    path = Path(__file__).parent / "verbalize" / "data" / f"{code}_{table_name}.tsv"
     for line in path.read_text(encoding="utf-8").splitlines():
         if line and not line.startswith(("#", "written\t")):
             written, phrase = line.split("\t")[:2]
@@ -85,3 +86,4 @@ def _counted(code: str) -> dict:
 # Listed for the cutter too, which never ends a sentence at their dots ("1 ч. л. соли", "300 тыс. человек").
 ABBREVIATIONS["ru"].update({w: s for w, s in _counted("ru").items()
                             if w.endswith(".") and w not in ABBREVIATIONS["ru"]})
+ABBREVIATIONS["de"].update({w: s for w, s in _counted("de", "abbreviations").items() if w not in ABBREVIATIONS["de"]})

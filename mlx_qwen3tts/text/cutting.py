@@ -34,15 +34,25 @@ def _first_parts(said_in_full: dict) -> str:
     or could still follow (the next characters are not all there yet)."""
     rules = set()
     for written in (a for table in said_in_full.values() for a in table if ". " in a):
-        head, _, rest = written.partition(". ")
-        # not (after the head and without the rest next): one lookahead, which the engine never backtracks into,
-        # where an alternation of the two per abbreviation backtracked through 2^n choices (a "3. Installation" hung)
-        rules.add(rf"(?!(?<=\b{re.escape(head)}\.)(?!\s+(?!{re.escape(rest)})\S{{{len(rest)}}}))")
+        parts = written.split(". ")
+        for i in range(1, len(parts)):  # every inner dot: "i." and "i. d." of "i. d. R."
+            head, rest = ". ".join(parts[:i]), ". ".join(parts[i:])
+            # not (after the head and without the rest next): one lookahead, which the engine never backtracks
+            # into, where an alternation of the two per abbreviation backtracked through 2^n choices (a "3.
+            # Installation" hung)
+            rules.add(rf"(?!(?<=\b{re.escape(head)}\.)(?!\s+(?!{re.escape(rest)})\S{{{len(rest)}}}))")
     return "".join(sorted(rules))
 
 
 _CAPITAL = "A-ZÀ-ÖØ-ÞА-ЯЁ"
-_NOT_AN_END = "".join(rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS + ("etc", "usw")) + "".join(
+# A German article or possessive before a number's dot makes it an ordinal, whatever noun follows ("Der 2.
+# Weltkrieg", "mein 3. Versuch"): no end there.
+ARTICLES = tuple(w for a in ("der", "die", "das", "dem", "den", "des", "am", "im", "vom", "zum", "zur", "beim", "ins",
+                             "mein", "meine", "meinem", "meinen", "sein", "seine", "seinem", "seinen", "ihr", "ihre",
+                             "ihrem", "ihren", "unser", "unsere", "unserem", "ein", "eine", "einem", "einen")
+                 for w in (a, a.capitalize()))
+_NOT_AN_END = "".join(rf"(?<!\b{a} \d\.)(?<!\b{a} \d\d\.)(?<!\b{a} \d\d\d\.)" for a in ARTICLES) + "".join(
+    rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS + ("etc", "usw")) + "".join(
     rf"(?<!\b{re.escape(a)})" for a in _written(SAID_IN_FULL)) + (
     r"(?<!\b[A-Z]\.)(?<!\b[A-Za-z]\.[A-Za-z]\.)(?<!\.\.\.)(?<!…)(?<!\.\.\.[\])])(?<!…[\])])"
     r"(?<!\betc\.[)\]])(?<!\busw\.[)\]])") + _first_parts(SAID_IN_FULL) + (

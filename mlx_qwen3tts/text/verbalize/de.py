@@ -22,6 +22,13 @@ _ORDINAL_NOUNS = ("Jahrhundert", "Jahrtausend", "Jahrestag", "Geburtstag", "Stoc
 _EN = {"am", "im", "vom", "zum", "beim", "dem", "den", "des", "zur", "einem", "eines", "seinem", "ihrem", "unserem",
        "seit", "ab", "bis", "diesem", "jedem", "Am", "Im", "Vom", "Zum", "Beim", "Seit", "Ab", "Bis", "Dem", "Des"}
 _E = {"der", "die", "das", "Der", "Die", "Das", "eine", "Eine"}
+# Possessives and "kein": bare ("mein 2. Versuch": zweiter, "sein 3. Buch": drittes) the ordinal takes the noun's
+# gender; with -e the ending -e, with -em, -en, -er, -es the ending -en.
+_EIN_WORDS = ("mein", "dein", "sein", "ihr", "unser", "euer", "kein", "ein")
+_EN |= {w + e for w in _EIN_WORDS for e in ("em", "en", "er", "es")}
+_EN |= {w[0].upper() + w[1:] for w in list(_EN)}
+_E |= {w + "e" for w in _EIN_WORDS} | {w.capitalize() + "e" for w in _EIN_WORDS}
+_BARE = set(_EIN_WORDS) | {w.capitalize() for w in _EIN_WORDS}
 _FEMININE = ("Stunde", "Minute", "Sekunde", "Tasse", "Seite", "Tonne", "Flasche", "Woche", "Dose", "Packung")
 _NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Prozent", "Dutzend")
 
@@ -29,16 +36,46 @@ _NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Pro
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
 # ending) and the case the preposition before asks for ("mit 1 Tasse": "mit einer Tasse", "für 1 Tag": "für einen").
 _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum", "zur", "außer", "gegenüber", "binnen",
-           "samt", "nebst", "entsprechend"}
+           "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter"}  # "in 1 Woche": in einer
 _ACCUSATIVE = {"für", "durch", "gegen", "ohne", "um", "pro", "je"}
+# "1 von 10 Menschen": one of them, said as a pronoun in their gender and the case around it.
+_ONE_OF = {"": {"m": "einer", "f": "eine", "n": "eines"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
+           "acc": {"m": "einen", "f": "eine", "n": "eines"}}
+# Verbs whose object "1" counts, right after them ("es gibt 1 Grund": "einen Grund", "hat 1 Hund": "einen").
+_ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauche brauchen brauchte kauft kaufe "
+                        "kaufen kaufte nimm nehmen nimmt nahm bekommt bekomme bekommen bekam sucht suche suchen kostet "
+                        "kostete "
+                        "dauert dauerte wiegt wog kennt kenne kennen sieht sah sehe hatte bestellt bestellte "
+                        "erhält erhielt bleiben bleibt blieb bleibe warten wartet wartete".split())
 _ARTICLE = {"": {"m": "ein", "f": "eine", "n": "ein"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
             "acc": {"m": "einen", "f": "eine", "n": "ein"}}
 # Words after which "1" names a thing ("Kapitel 1 Abschnitt 2", "Platz 1 Ergebnis"): said "eins".
 _LABELS = {"Nummer", "Seite", "Kapitel", "Platz", "Gleis", "Linie", "Teil", "Band", "Artikel", "Absatz", "Level",
            "Stufe", "Runde", "Folge", "Tor", "Version", "Paragraf", "Schritt", "Tabelle", "Abbildung", "Anhang",
            "Punkt", "Frage", "Aufgabe", "Typ", "Type", "Klasse", "Halle", "Raum", "Zimmer", "Haus", "Kanal", "Gruppe"}
+# Words after which a number from 1100 to 2099 is a year even before a noun ("seit 1990 Mitglied").
+_YEAR_BEFORE = {"jahr", "jahre", "jahres", "seit", "im", "ab", "bis", "anfang", "ende", "mitte", "frühjahr",
+                "sommer", "herbst", "winter", "von", "zwischen", "um"}
+# Words ending like an infinitive that are none (a clause ending in them has no infinitive there).
+_NOT_INFINITIVES = {"den", "einen", "zwischen", "oben", "unten", "neben", "eben", "gegen", "offen", "trocken", "ihnen",
+                    "wen", "denen", "seinen", "ihren", "meinen", "deinen", "unseren", "allen", "vielen", "beiden"}
+# Finite verbs an infinitive at a clause's end goes with ("1 Mann kann nicht alles wissen": its subject).
+_FINITE = set("kann muss muß soll will darf mag möchte wird ist war hat hatte wollte sollte konnte musste mußte "
+              "könnte müsste müßte würde wäre lässt läßt ließ braucht bleibt geht scheint pflegt weiß hilft "
+              "sieht hört".split())
 _FEMININE_ENDINGS = ("ung", "heit", "keit", "schaft", "ion", "tät", "ei", "ie", "ik", "ur", "enz", "anz", "e")
 _NEUTER_ENDINGS = ("chen", "lein", "um", "ment", "tum")
+
+
+def _data(name: str) -> list:
+    """The rows of data/<name>.tsv, each a list of its columns (comments and the header left out)."""
+    rows = (Path(__file__).parent / "data" / f"{name}.tsv").read_text(encoding="utf-8").splitlines()
+    return [row.split("\t") for row in rows if row and not row.startswith(("#", "written\t"))]
+
+
+_UNITS = _data("de_units")  # written, singular, plural, gender
+_CURRENCIES = _data("de_currencies")  # written, singular, plural, minor singular, minor plural, gender
+_FEMININE_CURRENCIES = {row[0] for row in _CURRENCIES if row[5] == "f"}
 
 
 @lru_cache(maxsize=1)
@@ -61,6 +98,17 @@ def gender(noun: str) -> str:
     return "n" if lower.endswith(_NEUTER_ENDINGS) else "f" if lower.endswith(_FEMININE_ENDINGS) else "m"
 
 
+def singular(noun: str) -> str:
+    """A plural noun's singular where the table knows it ("Frauen": "Frau", "Fällen": "Fall", "Kindern": "Kind"),
+    else the noun."""
+    table = genders()
+    for form in (noun, noun.replace("ä", "a").replace("ö", "o").replace("ü", "u")):  # "Fällen": "Fall"
+        for cut in ("", "n", "en", "e", "er", "ern", "s"):
+            if form.endswith(cut) and form[:len(form) - len(cut)] in table:
+                return form[:len(form) - len(cut)]
+    return noun
+
+
 class German(Spec):
     code = "de"
     group, decimal, point, dot = ".", ",", "Komma", "Punkt"
@@ -75,11 +123,15 @@ class German(Spec):
                   "GBP": ("Pfund", "Pfund", "Penny", "Pence"), "¥": ("Yen", "Yen", "Sen", "Sen"),
                   "JPY": ("Yen", "Yen", "Sen", "Sen"), "CHF": ("Franken", "Franken", "Rappen", "Rappen"),
                   "Fr.": ("Franken", "Franken", "Rappen", "Rappen"), "₽": ("Rubel", "Rubel", "Kopeke", "Kopeken"),
-                  "RUB": ("Rubel", "Rubel", "Kopeke", "Kopeken"), "R$": ("Real", "Real", "Centavo", "Centavos")}
+                  "RUB": ("Rubel", "Rubel", "Kopeke", "Kopeken"), "R$": ("Real", "Real", "Centavo", "Centavos"),
+                  **{row[0]: tuple(row[1:5]) for row in _CURRENCIES}}
     scales = {"Mio.": ("Million", "Millionen"), "Millionen": ("Million", "Millionen"),
               "Mrd.": ("Milliarde", "Milliarden"),
               "Milliarden": ("Milliarde", "Milliarden"), "Tsd.": ("Tausend", "Tausend"),
-              "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden")}
+              "millionen": ("Million", "Millionen"), "milliarden": ("Milliarde", "Milliarden"),
+              **{w: (singular, plural) for singular, plural in (("Million", "Millionen"), ("Milliarde", "Milliarden"),
+                                                                ("Billion", "Billionen"))
+                 for w in (singular, singular.lower(), plural.lower() if plural == "Billionen" else plural)}}
     per_word, proper_fractions_to, percent_gender = "pro", 99, "n"
     # Capitalized nouns a roman numeral follows as a label, not as a ruler's number ("System V", "Teil II").
     not_names = frozenset({"System", "Typ", "Type", "Version", "Modell", "Windows", "Klasse", "Stufe", "Phase", "Level",
@@ -112,12 +164,14 @@ class German(Spec):
              "mi": ("Meile", "Meilen"), "dl": ("Deziliter", "Deziliter"), "cl": ("Zentiliter", "Zentiliter"),
              "nm": ("Nanometer", "Nanometer"), "µm": ("Mikrometer", "Mikrometer"), "hPa": ("Hektopascal",
              "Hektopascal"), "bar": ("bar", "bar"), "EL": ("Esslöffel", "Esslöffel"), "El": ("Esslöffel", "Esslöffel"),
-             "TL": ("Teelöffel", "Teelöffel"), "Tl": ("Teelöffel", "Teelöffel"), "Min": ("Minute", "Minuten")}
+             "TL": ("Teelöffel", "Teelöffel"), "Tl": ("Teelöffel", "Teelöffel"), "Min": ("Minute", "Minuten"),
+             **{written: (singular, plural) for written, singular, plural, _ in _UNITS}}
     _GENDER = {"Tonne": "f", "Stunde": "f", "Minute": "f", "Sekunde": "f", "Millisekunde": "f",
                "Kilowattstunde": "f", "Kilogramm": "n", "Gramm": "n", "Milligramm": "n", "Grad Celsius": "n",
                "Grad": "n", "Kilokalorie": "f", "Kilojoule": "n", "Grad Fahrenheit": "n", "Byte": "n", "Watt": "n", "Volt": "n", "Hertz": "n",
                "Terabyte": "n", "Gigabyte": "n", "Megabyte": "n", "Kilobyte": "n",
-               "Millivolt": "n", "Kilovolt": "n", "Milliwatt": "n", "Megawatt": "n", "Milliampere": "n", "Meile": "f"}
+               "Millivolt": "n", "Kilovolt": "n", "Milliwatt": "n", "Megawatt": "n", "Milliampere": "n", "Meile": "f",
+               **{singular: gender for _, singular, _, gender in _UNITS}}
     percent = "Prozent"
     scale_nouns, scale_gender = ("Million", "Millionen", "Milliarde", "Milliarden", "Billion"), "f"
     range_word = "bis"
@@ -156,13 +210,39 @@ class German(Spec):
         # "3. Oktober", "der 2. Weltkrieg", "am 3. Mai"; a number with a dot before a noun after an article.
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,4})(\.)(?=\s(?:" + months + "|" + nouns + r")\b)")
         self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s((?i:" + months + r"))(?!\w)")  # "24. juli" too
-        self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E)) + r")\s(\d{1,3})\.(?=\s[A-ZÄÖÜ])")
+        self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E | _BARE, key=len, reverse=True))
+                                           + r")\s(\d{1,3})\.(?=\s([A-ZÄÖÜ]\w*))")
         self._ending = re.compile(r"(\w+)\x01([rsne])")
         self._word_before = re.compile(r"(\S+)\s$")
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
         # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
-        self._day_month = re.compile(r"(?<![\w.,:])(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:]|[.,]\d)(?:\.(?=\s+[a-zäöüß]))?")
+        self._day_month = re.compile(r"(?<![\w.,:])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d)"
+                                     r"(?:\.(?=\s+[a-zäöüß]))?")
+        # "2003-03": a year and its month (a range never writes its end with a leading zero).
+        self._year_month = re.compile(r"(?<![\w.,/-])(1\d{3}|20\d{2})-(0[1-9]|1[0-2])(?![\w-]|[.,]\d)")
+        # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
+        self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
+                                      r"(?![\w-]|[.,]\d)")
+        self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor"
+                                      r"|nachdem)\s")
+        self._dash_price = re.compile(r"(?<=\d),[-–]{1,2}(?=\s|$|[.;:!?)]|,\s)")
+        self._street = re.compile(r"\b([A-ZÄÖÜ][a-zäöüß-]{2,})str\.(?=\s|$|,)")
+        self._times = re.compile(r"(?<![\w.,])(\d+(?:,\d+)?(?:\s?(?:km|dm|cm|mm|m))?)(?:\s[x×]\s|(?<=\d)[x×])(?=\d)")
+        self._times_word = re.compile(r"(?<![\w.,])(\d{1,3})[x×](?=\s+[a-zäöüß])")
+        self._dot_before_word = re.compile(r"(?<![\w.,])(\d{1,4})\.(?=[ \t]+[a-zäöüß])")
+        self._ordinal_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(s?te)([nrsm]?)(?!\w)")  # "2te", "20sten"
+        self._er_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(er|ern|ers|erin|erinnen)(?!\w)")  # "20er", "90ern"
+        self._percent_suffix = re.compile(r"(?<![\w.,])(\d{1,3})\s?%(ig|ige[nrsm]?)(?!\w)")  # "100%ig"
+        self._hyphen_suffix = re.compile(r"(?<![\w.,-])(\d{1,3})-((?:mal|fach|fache[nrsm]?|jährige[nrsm]?|jährig"
+                                         r"|stündige[nrsm]?|stündig|tägige[nrsm]?|tägig|prozentige[nrsm]?|prozentig"
+                                         r"|seitige[nrsm]?|seitig|teilige[nrsm]?|teilig|stellige[nrsm]?|stellig)"
+                                         r")(?![\w-])")
+        self._one_of = re.compile(r"\s(?:von|aus)\s(?:den\s)?\d+\s([A-ZÄÖÜ][a-zäöüß]+)")
+        self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
+        self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
+        self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
+        self._negative_fraction = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,2}/\d{1,2}(?![\w/]|[.,]\d))")
         self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
 
     def cardinal(self, n, gender=None):
@@ -180,13 +260,56 @@ class German(Spec):
         return self._GENDER.get(self.units[unit][0], "m")
 
     def currency_gender(self, currency, minor=False):
-        return "f" if minor and currency in ("₽", "RUB") else "m"
+        if minor:
+            return "f" if currency in ("₽", "RUB") else "m"
+        return "f" if currency in _FEMININE_CURRENCIES else "m"
 
     def fraction_measure(self, numerator, denominator, unit):
         name = self.units[unit][0]  # "1/2 l": "ein halber Liter"
         if (numerator, denominator) == (1, 2):
             return {"f": "eine halbe", "n": "ein halbes"}.get(self.unit_gender(unit), "ein halber") + " " + name
         return f"{self.fraction(numerator, denominator)} {name}"
+
+    def read_abbreviations(self, text):
+        if "str." in text:  # "Hauptstr. 5": "Hauptstraße fünf"
+            text = self._street.sub(lambda m: m.group(1) + "straße", text)
+        return super().read_abbreviations(text)
+
+    def read_telephones(self, text):
+        return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))
+
+    def telephone(self, written):
+        """Digit by digit, group by group; a country code of two digits said as a number, as German speakers
+        and NeMo's German grammar say it ("+49": "plus neunundvierzig")."""
+        said = super().telephone(written)
+        code = re.match(r"\+(\d\d)(?!\d)", written)
+        if code:
+            said = said.replace(f"{self.plus} {self.digits(code.group(1))}",
+                                f"{self.plus} {self.cardinal(int(code.group(1)))}", 1)
+        return said
+
+    def read_money(self, text):
+        """"12,50 €" as said every day ("zwölf Euro fünfzig"); a currency written before its amount, the way
+        NeMo's German grammar reads it, names the minor unit too ("€2,20": "zwei Euro zwanzig Cent")."""
+        text = self._money_range.sub(f" {self.range_word} ", text)
+        text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), named=True), text)
+        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2)), text)
+
+    def money(self, amount, currency, scale, named=False):
+        whole, fraction = self.value(amount.lstrip("-−+"))
+        if scale:  # "€1 million": "eine million Euro"; a scale written as a word is said as written
+            one = whole == 1 and not fraction and amount[0].isdigit()
+            word = self.scales[scale][0] if one else scale if scale[-1].isalpha() else self.scales[scale][1]
+            return f"{'eine' if one else self.number(amount)} {word.lower() if scale.islower() else word} " \
+                   f"{self.currencies[currency][1]}"
+        if not scale and len(fraction) > 2 and not fraction[2:].strip("0"):  # "$2,20000": twenty cents
+            amount, fraction = amount[:len(amount) - len(fraction) + 2], fraction[:2]
+        said = super().money(amount, currency, scale)
+        cents = int(fraction.ljust(2, "0")) if not scale and 0 < len(fraction) <= 2 else 0
+        names = self.currencies[currency]
+        if named and cents and not said.endswith((names[2], names[3])):
+            said += " " + names[2 if cents == 1 else 3]
+        return said
 
     def minor_named(self, cents):
         return cents == 1  # "zwei Pfund ein Penny": "ein" needs its noun
@@ -203,12 +326,16 @@ class German(Spec):
         return said + (f" {self.cardinal(minutes)}" if minutes else "")
 
     def mixed(self, whole, numerator, denominator):
-        return self.cardinal(whole, "n") + self.fraction(numerator, denominator).replace(" ", "").lower()
+        if (numerator, denominator) == (1, 2):  # "2 1/2": "zweieinhalb", one word
+            return self.cardinal(whole, "n") + "einhalb"
+        return f"{self.cardinal(whole, 'n')} {self.fraction(numerator, denominator)}"  # "23 4/6": "… vier Sechstel"
 
     def fraction(self, numerator, denominator):
         if (numerator, denominator) in self.fractions:
             return self.fractions[(numerator, denominator)]
         base = self.n2w(denominator, "ordinal")[:-1]  # "dritte" -> "Drittel", "zwanzigste" -> "Zwanzigstel"
+        if denominator in (100, 1000, 1000000):  # "einhundertste" -> "Hundertstel"
+            base = base.removeprefix("ein")
         base = {"zweit": "halb" if numerator == 1 else "Halbe", "dritt": "Drittel"}.get(
             base, base[:1].upper() + base[1:] + "el")  # "4/2": "vier Halbe"
         return f"{self.cardinal(numerator, 'n')} {base}"
@@ -222,9 +349,18 @@ class German(Spec):
 
     def read_dates(self, text):
         def day_month(m):  # after a label ("Seite 12.03") a section number
-            if context(m.string, m.start(), m.end()).word_before() in _LABELS | {"Abschnitt", "Kap.", "S."}:
+            ctx = context(m.string, m.start(), m.end())
+            before = ctx.word_before()
+            if before in _LABELS | {"Abschnitt", "Kap.", "S."}:
+                return m.group(0)
+            # "2.3" written short: a date alone or after a lower-case word or a preposition ("am 2.3"), not
+            # after a name ("Python 3.8") nor before a unit or "Uhr" ("1.5 kg", "8.05 Uhr")
+            if len(m.group(1)) + len(m.group(2)) < 4 and (
+                    before[:1].isupper() and before not in _EN or ctx.word_after() in self.units
+                    or ctx.word_after() in ("Uhr", "h", "Prozent", "%") or ctx.touching == "%"):
                 return m.group(0)
             return self.date(int(m.group(1)), int(m.group(2)), None)
+        text = self._year_month.sub(lambda m: f"{MONTHS[int(m.group(2)) - 1]} {self.year(int(m.group(1)))}", text)
         return super().read_dates(self._day_month.sub(day_month, text))
 
     def read_times(self, text):
@@ -234,6 +370,11 @@ class German(Spec):
         return self._uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
 
     def read_fractions(self, text):
+        text = self._hundredths.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))), text)
+        text = self._spaced_fraction.sub(lambda m: f"{m.group(1)}/{m.group(2)}" if int(m.group(1)) < int(m.group(2))
+                                         else m.group(0), text)  # "1 / 3"
+        text = self._negative_fraction.sub(f"{self.minus} ", text)  # "-1/3": "minus ein Drittel"
+
         def half(m):
             noun = m.group(1)
             return ("eine halbe " if noun.startswith(_FEMININE) else "ein halbes " if noun.startswith(_NEUTER)
@@ -246,23 +387,114 @@ class German(Spec):
         text = self._date_ordinal.sub(lambda m: f"{self.ordinal(int(m.group(1)), ending='r')} "
                                                 f"{MONTHS[self.month_of(m.group(2)) - 1]}", text)
         text = super().read_ordinals(text)
-        return self._article_ordinal.sub(lambda m: f"{m.group(1)} {self.ordinal(int(m.group(2)))}", text)
+        text = self._article_ordinal.sub(self._after_article, text)
+        return self._dot_before_word.sub(self._ordinal_before_word, text)
+
+    def _after_article(self, m):
+        """"der 2. Weltkrieg", "am 3. Tag"; after a bare possessive the noun's gender ("mein 2. Versuch")."""
+        ending = {"m": "r", "n": "s", "f": "e"}[gender(m.group(3))] if m.group(1) in _BARE else "e"
+        return f"{m.group(1)} {self.ordinal(int(m.group(2)), ending=ending)}"
+
+    def _ordinal_before_word(self, m):
+        """A number's dot before a small letter ends no German sentence: an ordinal ("vom 1. bis 3. Mai", "als
+        1. ins Ziel"); not after a label ("Seite 3. oben") nor heading a line ("1. zuerst")."""
+        before = context(m.string, m.start(), m.end()).word_before()
+        return m.group(0) if not before or before in _LABELS else self.ordinal(int(m.group(1)))
+
+    def read_suffixed(self, text):
+        """Numbers a word ending is written onto: "2te" "zweite", "20er" "zwanziger", "90ern", "100%ig", "3-mal" "dreimal",
+        "12-jährige" "zwölfjährige" (one word said, where the parts apart would be read with a pause)."""
+        text = self._ordinal_suffix.sub(lambda m: self.n2w(int(m.group(1)), "ordinal") + m.group(3), text)
+        text = self._er_suffix.sub(lambda m: self.cardinal(int(m.group(1))) + m.group(2), text)
+        text = self._percent_suffix.sub(lambda m: self.cardinal(int(m.group(1))) + "prozent" + m.group(2), text)
+        return self._hyphen_suffix.sub(lambda m: ("ein" if m.group(1) == "1" else self.cardinal(int(m.group(1))))
+                                       + m.group(2), text)
 
     def read(self, text):
+        text = self.read_suffixed(self._dash_price.sub("", text))  # "5,- €", "1,-": a whole amount
+        if "x" in text or "×" in text:  # "3 x 4 m", "20 cm x 30 cm", "1x1": times, "mal"
+            text = self._times.sub(lambda m: m.group(0) if m.group(1) == "0" else f"{m.group(1)} mal ", text)
+            text = self._times_word.sub(r"\1 mal", text)  # "2x täglich": "zweimal täglich"
+        # "1,2,3": three numbers and more joined by commas are a list (one decimal comma at most in a number)
+        text = self._listed.sub(lambda m: ", ".join(self.cardinal(int(n)) for n in m.group(0).split(",")), text)
         return self.endings(super().read(text))
 
     def say_number(self, m):
         """A lone "1" before a noun is its article, in the noun's gender and the case of the preposition before."""
+        if not m.group(1) and m.group(2) == "1":
+            part = self._one_of.match(m.string, m.end())
+            ctx = context(m.string, m.start(), m.end())
+            if part and ctx.word_before() not in _LABELS | {"Abschnitt"}:  # "Seite 1 von 10": a label's number
+                # "1 von 10 Menschen": "einer von zehn Menschen", one of them in their gender
+                return _ONE_OF[self._case(m, ctx, False)][gender(singular(part.group(1)))]
         if m.group(1) or m.group(2) != "1":
+            if m.group(2).isdigit() and 1100 <= int(m.group(2)) <= 2099 and self._counts(m):
+                return self.cardinal(int(m.group(2)))  # "1500 Menschen": a count, not a year
             return super().say_number(m)
         ctx = context(m.string, m.start(), m.end())
         noun = ctx.word_after()
         if (not noun or not noun[0].isupper() or not noun.isalpha() or ctx.touching not in SPACES
                 or ctx.word_before() in _LABELS or noun in self.scale_nouns):
             return super().say_number(m)
+        return _ARTICLE[self._case(m, ctx, False)][gender(noun)]
+
+    def _case(self, m, ctx, measure=True):
+        """The case of what "1" counts: the one the preposition before asks for, for a measure (a recipe's
+        amount) the accusative of an order's object, else the nominative ('')."""
         before = ctx.word_before().lower()
-        case = "dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE else ""
-        return _ARTICLE[case][gender(noun)]
+        if before in ("und", "oder", "sowie") or ctx.before and ctx.before[-1].endswith(","):
+            before = self._governor(m.string[max(0, m.start() - 120):m.start()])  # "hat 2 Augen, 1 Nase und 1 Mund"
+        case = "dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE | _ACCUSATIVE_VERBS else ""
+        if not case and measure and not ctx.before and self._instruction(m.string[m.end():m.end() + 160]):
+            case = "acc"  # "1 EL der Masse … reiben": the object of a recipe's infinitive
+        return case
+
+    def read_measures(self, text):
+        def one(m):  # "mit 1 kg": "mit einem Kilogramm"
+            if m.group(1) != "1" or not self.is_unit(m):
+                return m.group(0)
+            case = self._case(m, context(m.string, m.start(), m.end()))
+            return f"{_ARTICLE[case][self.unit_gender(m.group(2))]} {self.units[m.group(2)][0]}" if case else m.group(0)
+        if "1" in text:
+            text = self._unit.sub(one, self._scaled_unit.sub(self._one_scaled, text))
+        return super().read_measures(text)
+
+    def _one_scaled(self, m):
+        """"1 million kg": "eine million Kilogramm" (a scale noun is feminine), others left to `read_measures`."""
+        if m.group(1) != "1":
+            return m.group(0)
+        scale = m.group(2)
+        word = scale if scale[-1].isalpha() else self.scales.get(scale, (scale,))[0]
+        if word.lower().endswith(("ionen", "iarden")):
+            word = word[:-2] if word.lower().endswith("ionen") else word[:-1]  # "1 millionen": "eine million"
+        return f"{'ein' if word.lower() == 'tausend' else 'eine'} {word} {self.units[m.group(3)][-1]}"
+
+    @staticmethod
+    def _governor(before):
+        """In a list ("hat 2 Augen, 1 Nase und 1 Mund"), the preposition or verb the list's first member follows:
+        the nearest one before, within the sentence."""
+        seen_number = False  # a list of counted things: a number before ("2 Augen, 1 Nase"), not "einlegen und 1"
+        for word in reversed(re.split(r"[.!?;:]", before)[-1].split()[-12:]):
+            seen_number = seen_number or word[:1].isdigit()
+            word = word.strip(",()\"'„“").lower()
+            if word in _DATIVE or word in _ACCUSATIVE or word in _ACCUSATIVE_VERBS:
+                return word if seen_number else ""
+        return ""
+
+    def _instruction(self, rest):
+        """Whether the clause a sentence begins with ends in an infinitive, the way recipes and manuals give
+        orders ("1 EL der Masse zwischen den Händen reiben, damit …"): then what it counts is its object."""
+        clause = self._clause_end.split(rest, 1)[0].split()
+        return (len(clause) > 1 and clause[-1].islower() and clause[-1].endswith(("en", "ern", "eln"))
+                and clause[-1] not in _NOT_INFINITIVES and not _FINITE.intersection(clause))  # "1 Mann kann … sehen"
+
+    def _counts(self, m):
+        """Whether a number counts the noun after it ("1500 Menschen"), where a year stands before a verb, a
+        preposition or a month ("1990 gesiegt", "1492 nach Amerika")."""
+        ctx = context(m.string, m.start(), m.end())
+        noun = ctx.word_after()
+        return (ctx.touching in SPACES and noun[:1].isupper() and noun.isalpha() and noun not in self.sentence_starters
+                and noun.casefold() not in self._month_index and ctx.word_before().casefold() not in _YEAR_BEFORE)
 
     def endings(self, text):
         """An ordinal's case ending from the word before it: -en after 'am', 'dem'..., -e after 'der'...,
@@ -270,14 +502,19 @@ class German(Spec):
         if "\x01" not in text:
             return text
 
+        last = [-1, ""]  # where the ordinal before ended, and its ending
+
         def said(m):
             word, ending = m.groups()
             before = self._word_before.search(m.string, max(0, m.start() - 40), m.start())
             before = before.group(1) if before else ""
-            if before in _EN:
+            if before in ("und", "oder", "bis", "sowie") and m.start() - last[0] <= len(before) + 2:
+                ending = last[1]  # "am 1. und 2. Tag": "am ersten und zweiten Tag"
+            elif before in _EN:
                 ending = "n"
             elif before in _E or ending == "e":
                 ending = ""
+            last[:] = [m.end(), ending]
             return word + ending
         return self._ending.sub(said, text)
 

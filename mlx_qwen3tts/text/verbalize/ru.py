@@ -60,6 +60,9 @@ _LABELS = {"пункт", "статья", "глава", "страница", "то
            "часть", "подпункт", "абзац", "приложение"}
 # A range of times: "9:00–18:00" с девяти часов до восемнадцати часов.
 _TIME_RANGE = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
+# Ordinals joined to the one that shares their noun: "95-е и 98-е чудеса", "1-е, 2-е и 3-е места".
+_COORDINATED = re.compile(r"^(?:\s*(?:,|и|или|[–—-])\s*\d{1,6}-[а-яё]{1,3})+")
+_NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
 
@@ -97,6 +100,7 @@ class Russian(Spec):
              "см": ("сантиметр", "сантиметра", "сантиметров"), "мм": ("миллиметр", "миллиметра", "миллиметров"),
              "м": ("метр", "метра", "метров"), "г": ("грамм", "грамма", "граммов"), "т": ("тонна", "тонны", "тонн"),
              "л": ("литр", "литра", "литров"), "мл": ("миллилитр", "миллилитра", "миллилитров"),
+             "мг": ("миллиграмм", "миллиграмма", "миллиграммов"),
              "ч": ("час", "часа", "часов"), "мин": ("минута", "минуты", "минут"), "с": ("секунда", "секунды", "секунд"),
              "сек": ("секунда", "секунды", "секунд"), "мс": ("миллисекунда", "миллисекунды", "миллисекунд"),
              "ТБ": ("терабайт", "терабайта", "терабайт"), "ГБ": ("гигабайт", "гигабайта", "гигабайт"),
@@ -116,6 +120,9 @@ class Russian(Spec):
              "кВт": ("киловатт", "киловатта", "киловатт"), "В": ("вольт", "вольта", "вольт"),
              "га": ("гектар", "гектара", "гектаров")}
     _FEMININE = ("т", "мин", "с", "сек", "мс")
+    # The counting form after five and more, in the nominative and accusative, where usage prefers it to the
+    # genitive plural ("12 кг" двенадцать килограмм; "от 80 кг" от восьмидесяти килограммов).
+    counting = {"кг": "килограмм", "kg": "килограмм"}
     percent = ("процент", "процента", "процентов")
     # "1789 г." is a date's "года", "г. Москва" a city's; what a number counts ("3 шт.") agrees with it
     in_context = ("г.", "гг.", *_counted_table())
@@ -147,6 +154,9 @@ class Russian(Spec):
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
         self._fraction_counted = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
+        per = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if "/" not in u)
+        self._per_unit = re.compile(r"(?<![\w.,/])([-−+]?" + self.NUM + r")(\s?(?:" + per + r"))?/(" + per
+                                    + r")(?![\w/²³])")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
         self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + "|".join(MONTHS)
                                      + r")(?!\w)")
@@ -159,11 +169,23 @@ class Russian(Spec):
     def read_ordinals(self, text):
         def said(m):
             n, mark = int(m.group(1)), m.group(2)
-            plural = grammar.plural_case(grammar.word_after(m.string[m.end():]))
-            if mark in ("е", "ые") and plural:  # "5-е классы" пятые классы (a thing's accusative as its nominative)
+            noun = _NEXT_WORD.match(_COORDINATED.sub("", m.string[m.end():], count=1))
+            noun = noun.group(1) if noun and re.fullmatch(r"[А-Яа-яЁё]+", noun.group(1)) else ""
+            if mark in ("е", "ые") and self._plural_e(n, mark, noun):  # "5-е классы", "95-е и 98-е": пятые
                 return self.n2w(n, "ordinal", case="n", plural=True)
             return self.ordinal(n, mark=mark)
         return self.ordinal_pattern.sub(said, text)
+
+    @staticmethod
+    def _plural_e(n, mark, noun):
+        """Whether "N-е" is the plural (пятые): before a plural noun, or before none it agrees with ("в 90-е",
+        "1-е и 2-е"), where "-е" ends the plural as often as the neuter; not after 3 (третье: the plural is "3-и"),
+        nor before a month ("1-е мая") or a singular noun ("5-е издание")."""
+        if mark == "ые" or grammar.plural_case(noun):
+            return True
+        if n % 10 == 3 and n % 100 != 13 or noun.lower() in MONTHS:
+            return False
+        return not grammar.singular_noun(noun)
 
     def ordinal(self, n, gender="m", mark="", case="n"):
         if mark == "и" and n % 10 == 3 and n % 100 != 13:  # "3-и сутки": третьи (the cardinal's is "3-х")
@@ -328,7 +350,8 @@ class Russian(Spec):
         phrase, forms = self.counted[written]
         whole, fraction = self.value(amount.lstrip("-−+"))
         if forms and case in "na":
-            return forms[min(self.plural_index(amount), len(forms) - 1)]
+            index = self.plural_index(amount)
+            return self.counting.get(written, forms[2]) if index == 2 else forms[min(index, len(forms) - 1)]
         if forms and len(forms) == 3 and case == "g":  # the counting genitive as listed: до пяти килограммов
             return forms[1 if grammar.noun_form(whole, case, bool(fraction))[1] == "sing" else 2]
         return grammar.agreeing(phrase, whole, case, bool(fraction))
@@ -337,6 +360,7 @@ class Russian(Spec):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}", text)
         text = self._fraction_counted.sub(self.fraction_counted, text)
+        text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} {self.per(m.group(3))}", text)
 
         def said(m):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
@@ -359,6 +383,11 @@ class Russian(Spec):
                 said += "."
             return said
         return self._counted.sub(said, text)
+
+    def per(self, unit):
+        """"/кг" в килограмме, "/ч" в час: what a quantity is per (a time in the accusative, else the prepositional)."""
+        phrase = self.units[unit][0]
+        return "в " + grammar.inflected(phrase, "a" if unit in ("ч", "мин", "с", "сек", "мс") else "p", "sing")
 
     def scaled(self, written):
         """A unit or what a number counts after "тыс.", "млн": in the genitive plural (миллиона литров)."""

@@ -110,6 +110,12 @@ def plural_case(noun: str) -> bool:
         and parses[0].tag.case in ("nomn", "accs")
 
 
+def singular_noun(word: str) -> bool:
+    """Whether the likeliest reading of `word` is a singular noun ("издание", "место")."""
+    parses = _parses(word.lower()) if word else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.number == "sing"
+
+
 def named_plural(noun: str) -> Optional[str]:
     """The case of `noun` where it is the plural of a noun a number names ("1–4 классы", "в 5-9 классах": the
     numbers ordinals), else None."""

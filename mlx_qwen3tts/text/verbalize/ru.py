@@ -62,6 +62,9 @@ _LABELS = {"пункт", "статья", "глава", "страница", "то
 _TIME_RANGE = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
 # Ordinals joined to the one that shares their noun: "95-е и 98-е чудеса", "1-е, 2-е и 3-е места".
 _COORDINATED = re.compile(r"^(?:\s*(?:,|и|или|[–—-])\s*\d{1,6}-[а-яё]{1,3})+")
+# A price per a unit: "50 руб/кг", "100 рублей/кг" (the currency already said) пятьдесят рублей за килограмм.
+_PRICE = re.compile(r"\s?(?:руб\.?|р\.|коп\.?)")
+_PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?)(?![\w/])")
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
@@ -154,7 +157,8 @@ class Russian(Spec):
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
         self._fraction_counted = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
-        per = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if "/" not in u)
+        per = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
+                       if re.fullmatch(r"[^\W\d_]+[²³]?", u) and u not in self.scales)
         self._per_unit = re.compile(r"(?<![\w.,/])([-−+]?" + self.NUM + r")(\s?(?:" + per + r"))?/(" + per
                                     + r")(?![\w/²³])")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
@@ -360,7 +364,10 @@ class Russian(Spec):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}", text)
         text = self._fraction_counted.sub(self.fraction_counted, text)
-        text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} {self.per(m.group(3))}", text)
+        text = _PRICE_PER.sub(lambda m: f"{m.group(1)} {self.per(m.group(2), 'за ')}" if m.group(2) in self.counted
+                              else m.group(0), text)
+        text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
+                                  f"{self.per(m.group(3), 'за ' if _PRICE.fullmatch(m.group(2) or '') else 'в ')}", text)
 
         def said(m):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
@@ -384,10 +391,11 @@ class Russian(Spec):
             return said
         return self._counted.sub(said, text)
 
-    def per(self, unit):
-        """"/кг" в килограмме, "/ч" в час: what a quantity is per (a time in the accusative, else the prepositional)."""
-        phrase = self.units[unit][0]
-        return "в " + grammar.inflected(phrase, "a" if unit in ("ч", "мин", "с", "сек", "мс") else "p", "sing")
+    def per(self, unit, preposition="в "):
+        """"/кг" в килограмме, "/ч" в час, a price's "за килограмм": what a quantity is per (after "в" a time in the
+        accusative, else the prepositional; after "за" the accusative)."""
+        accusative = preposition == "за " or unit in ("ч", "мин", "с", "сек", "мс")
+        return preposition + grammar.inflected(self.counted[unit][0], "a" if accusative else "p", "sing")
 
     def scaled(self, written):
         """A unit or what a number counts after "тыс.", "млн": in the genitive plural (миллиона литров)."""

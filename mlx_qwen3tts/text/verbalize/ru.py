@@ -288,9 +288,16 @@ class Russian(Spec):
             numerator, denominator = int(m.group(1)), int(m.group(2))
             if not 1 < denominator <= 16 or numerator >= denominator * 4:
                 return m.group(0)
-            cases = grammar.preposition(m.string[:m.start()])
-            return self.fraction(numerator, denominator, cases[0] if cases else "n")
+            of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
+            return self.fraction(numerator, denominator, self.part_case(m.string[:m.start()], bool(of)))
         return self._fraction.sub(said, text)
+
+    @staticmethod
+    def part_case(before, of=True):
+        """The case of a fraction of something after `before` (`of`): its preposition's, the accusative as a verb's
+        object ("Добавьте 1/3 стакана" одну третью), else the nominative."""
+        cases = grammar.preposition(before)
+        return cases[0] if cases else "a" if of and grammar.object_of_verb(before) else "n"
 
     def mixed(self, whole, numerator, denominator):
         return f"{self.cardinal(whole, 'f')} {('целая', 'целых', 'целых')[self.plural_index(str(whole))]} " \
@@ -336,7 +343,8 @@ class Russian(Spec):
         whole, fraction = self.value(written)
         if written[0] == "0" and len(written) > 1 and written.isdigit():  # "Агент 007", "индекс 01067": every digit
             return (f"{self.minus if sign in '-−' else self.plus} " if sign else "") + self.digits(written)
-        if fraction and sign != "+" and (cases := grammar.preposition(m.string[:m.start()])):
+        if fraction and sign != "+" and (cases := grammar.preposition(m.string[:m.start()])
+                                          or ("a" if grammar.object_of_verb(m.string[:m.start()]) else None)):
             found = grammar.counted(whole, grammar.word_after(m.string[m.end():]), cases, decimal=True)
             said = self.decimal_number(whole, fraction, found[0] if found else cases[0])
             return f"{self.minus} {said}" if sign else said
@@ -411,8 +419,7 @@ class Russian(Spec):
         written = written if written in self.counted else self._counted_key(written)
         if not 1 < denominator <= 16 or numerator >= denominator or written == "с":
             return m.group(0)
-        cases = grammar.preposition(m.string[:m.start()])
-        said = f"{self.fraction(numerator, denominator, cases[0] if cases else 'n')} " \
+        said = f"{self.fraction(numerator, denominator, self.part_case(m.string[:m.start()]))} " \
                f"{grammar.inflected(self.counted[written][0], 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 

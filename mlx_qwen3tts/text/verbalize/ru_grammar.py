@@ -167,6 +167,17 @@ def is_verb(word: str) -> bool:
         and parses[0].normal_form not in _NOT_SAID
 
 
+def object_of_verb(before: str) -> bool:
+    """Whether a number after `before` is the object of the verb before it ("Съешь 1/2 яблока" одну вторую, "выпил
+    1,5 литра" одну целую пять десятых): a transitive verb, not one in the feminine or neuter past that the number
+    is the subject of ("прошла 1/3 жизни" одна третья)."""
+    word = word_before(before)
+    parses = _parses(word.lower()) if word else ()
+    if not parses or parses[0].tag.POS not in ("VERB", "INFN") or "tran" not in parses[0].tag:
+        return False
+    return not ("past" in parses[0].tag and parses[0].tag.gender in ("femn", "neut"))
+
+
 def is_preposition_use(word: str) -> bool:
     """Whether "с" before `word` is the preposition ("2 с половиной", "10 с лишним"), not seconds."""
     if not word or not word[0].islower():

@@ -64,7 +64,10 @@ _TIME_RANGE = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2})
 _COORDINATED = re.compile(r"^(?:\s*(?:,|и|или|[–—-])\s*\d{1,6}-[а-яё]{1,3})+")
 # A price per a unit: "50 руб/кг", "100 рублей/кг" (the currency already said) пятьдесят рублей за килограмм.
 _PRICE = re.compile(r"\s?(?:руб\.?|р\.|коп\.?)")
-_PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?)(?![\w/])")
+_PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?\.?)(?![\w/])")
+_DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
+_MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
+_TIME_UNITS = {"час", "минута", "секунда", "миллисекунда", "сутки", "день", "неделя", "месяц", "год"}  # в час, в месяц
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
@@ -152,7 +155,7 @@ class Russian(Spec):
         self.counted = {**{w: (forms[0], forms) for w, forms in self.units.items()}, **_counted_table()}
         words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
         self._counted = re.compile(r"(?<![\w.,])(?:(" + self.NUM + r")\s?[–—-]\s?)?([-−+]?" + self.NUM + r")\s?("
-                                   + words + r")(?![\w/²³])")
+                                   + words + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё]))?")
         units = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
@@ -247,11 +250,15 @@ class Russian(Spec):
         return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
                         for n, noun, gender in parts)
 
+    @staticmethod
+    def _time_case(m):
+        cases = grammar.preposition(m.string[:m.start()])
+        return cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
+
     def read_time(self, text):
         def said(m):
-            cases = grammar.preposition(m.string[:m.start()])
-            case = cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
-            return self.time(int(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None, case)
+            seconds = int(m.group(3)) if m.group(3) else None
+            return self.time(int(m.group(1)), int(m.group(2)), seconds, self._time_case(m))
         return self._time.sub(said, text)
 
     def fraction(self, numerator, denominator, case="n"):
@@ -372,10 +379,9 @@ class Russian(Spec):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}", text)
         text = self._fraction_counted.sub(self.fraction_counted, text)
-        text = _PRICE_PER.sub(lambda m: f"{m.group(1)} {self.per(m.group(2), 'за ')}" if m.group(2) in self.counted
-                              else m.group(0), text)
+        text = _PRICE_PER.sub(self.price_per, text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
-                                  f"{self.per(m.group(3), 'за ' if _PRICE.fullmatch(m.group(2) or '') else 'в ')}", text)
+                                  f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}", text)
 
         def said(m):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
@@ -396,14 +402,24 @@ class Russian(Spec):
             said = f"{number} {self.counted_phrase(amount, written, case)}"
             if written.endswith(".") and self._ends_sentence(after):
                 said += "."
-            return said
+            elif m.group(4) and written in ("г", "т"):  # "1 т. е.", "в 1812 г. он": the dot is no unit's
+                said += "."
+            return said  # "5 мин. спустя": a unit's dot before a lower-case word is its abbreviation's
         return self._counted.sub(said, text)
 
-    def per(self, unit, preposition="в "):
-        """"/кг" в килограмме, "/ч" в час, a price's "за килограмм": what a quantity is per (after "в" a time in the
-        accusative, else the prepositional; after "за" the accusative)."""
-        accusative = preposition == "за " or unit in ("ч", "мин", "с", "сек", "мс")
-        return preposition + grammar.inflected(self.counted[unit][0], "a" if accusative else "p", "sing")
+    def price_per(self, m):
+        """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""
+        unit = m.group(2) if m.group(2) in self.counted else m.group(2).rstrip(".")
+        if unit not in self.counted:
+            return m.group(0)
+        return f"{m.group(1)} {self.per(unit, price=True)}"
+
+    def per(self, unit, price=False):
+        """"/кг" в килограмме, "/ч" в час, a price's "за килограмм" (but "в месяц"): what a quantity is per."""
+        phrase = self.counted[unit][0]
+        if grammar.lemma(phrase) in _TIME_UNITS or price:
+            return ("в " if grammar.lemma(phrase) in _TIME_UNITS else "за ") + grammar.inflected(phrase, "a", "sing")
+        return "в " + grammar.inflected(phrase, "p", "sing")
 
     def scaled(self, written):
         """A unit or what a number counts after "тыс.", "млн": in the genitive plural (миллиона литров)."""
@@ -489,6 +505,7 @@ class Russian(Spec):
         def case(m):
             cases = grammar.preposition(m.string[:m.start()])
             return cases[0] if cases else "n"
+        text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None), text)
         text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
         return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)), text)
@@ -530,6 +547,7 @@ class Russian(Spec):
 
     def read_times(self, text):
         text = _DOTTED_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}", text)
+        text = _MIDNIGHT.sub(lambda m: self.time(24, 0, None, self._time_case(m)), text)
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
     def read_dates(self, text):

@@ -7,10 +7,11 @@ from decimal import Decimal
 from pathlib import Path
 
 from . import ru_grammar as grammar
-from .common import Spec, _alternation, _spaced
+from .common import Spec, _spaced, roman_value
 
 MONTHS = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября",
           "ноября", "декабря")  # a date's month is in the genitive
+_MONTHS_WRITTEN = "|".join(f"[{m[0].upper()}{m[0]}]{m[1:]}" for m in MONTHS)  # a holiday's capital: "8 Марта"
 # Case and gender of an ordinal from its written ending ("2-й", "3-я", "5-го").
 _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("n", "m"), "я": ("n", "f"), "ая": ("n", "f"),
             "е": ("n", "n"), "ое": ("n", "n"), "го": ("g", "m"), "ого": ("g", "m"), "му": ("d", "m"),
@@ -48,6 +49,8 @@ _WHOLE = {True: dict(zip("ngdaip", ("целая", "целой", "целой", "�
 # Two numbers in a ratio or a score: "в соотношении 11:1" одиннадцать к одному, "со счётом 2:1" два-один.
 _RATIO = re.compile(r"(?<![\w-])((?:[Сс]оотношени|[Пп]ропорци|[Оо]тношени)[а-яё]*|[Сс]ч[её]том|[Сс]ч[её]т)"
                     r"\s(\d{1,3}):(\d{1,3})(?![\d:])")
+# Two numbers joined by a colon, the second of one digit (a time has two): a score, "1:0 в пользу" один-ноль.
+_SCORE = re.compile(r"(?<![\w.,:/-])(\d{1,2}):(\d)(?![\w:]|[.,]\d)")
 # Two years and "гг." (годы): "в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах.
 _YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|гг(?!\w)|годах|годов|годы|годам|годами)")
 _YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
@@ -68,6 +71,10 @@ _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
 _MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
 _TIME_UNITS = {"час", "минута", "секунда", "миллисекунда", "сутки", "день", "неделя", "месяц", "год"}  # в час, в месяц
+_REGNAL = re.compile(r"\b([А-ЯЁ][а-яё]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?![\w'’-])")
+# An equation's signs between numbers: "2+2=4" два плюс два равно четырём, "2*3" два умножить на три.
+_EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
+_TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
@@ -150,7 +157,7 @@ class Russian(Spec):
         # its dot where it also ends the sentence.
         year_word = r"(?:\s?(?:года|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.)))?"
         self._written_date = re.compile(r"(?<![\w.,])((?:[Сс]|[Сс]о|[Дд]о|[Оо]т|[Пп]осле|[Оо]коло)\s)?(\d{1,2})\s("
-                                        + "|".join(MONTHS) + r")(?:\s(\d{4})" + year_word + ")?")
+                                        + _MONTHS_WRITTEN + r")(?:\s(\d{4})" + year_word + ")?")
         # A number (or a range of two) and what it counts: a unit or an abbreviation ("3 ч. л.", "2–3 шт.").
         self.counted = {**{w: (forms[0], forms) for w, forms in self.units.items()}, **_counted_table()}
         words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
@@ -165,7 +172,7 @@ class Russian(Spec):
         self._per_unit = re.compile(r"(?<![\w.,/])([-−+]?" + self.NUM + r")(\s?(?:" + per + r"))?/(" + per
                                     + r")(?![\w/²³])")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
-        self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + "|".join(MONTHS)
+        self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + _MONTHS_WRITTEN
                                      + r")(?!\w)")
 
     def cardinal(self, n, gender=None, case="n"):
@@ -309,6 +316,17 @@ class Russian(Spec):
     def mixed(self, whole, numerator, denominator):
         return f"{self.cardinal(whole, 'f')} {('целая', 'целых', 'целых')[self.plural_index(str(whole))]} " \
                f"{self.fraction(numerator, denominator)}"
+
+    def read_romans(self, text):
+        """A monarch's number after a name in another case than the nominative agrees with it ("при Петре I" при
+        Петре Первом, "эпоха Людовика XIV" Людовика Четырнадцатого); the rest as every language reads them."""
+        def regnal(m):
+            value, found = roman_value(m.group(2)), grammar.name_form(m.group(1))
+            if not value or not found or found[0] == "n":
+                return m.group(0)
+            case, gender = found
+            return f"{m.group(1)} {self.n2w(value, 'ordinal', case=case, gender=gender).capitalize()}"
+        return super().read_romans(_REGNAL.sub(regnal, text))
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":  # "Екатерина II": a queen's number is feminine
@@ -466,7 +484,9 @@ class Russian(Spec):
 
     def read(self, text):
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
+        text = _SCORE.sub(lambda m: f"{self.cardinal(int(m.group(1)))}-{self.cardinal(int(m.group(2)))}", text)
         text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
+        text = _TIMES.sub(" умножить на ", _EQUALS.sub(" равно ", text))
         text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))

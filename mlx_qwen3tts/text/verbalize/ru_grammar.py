@@ -167,6 +167,15 @@ def is_verb(word: str) -> bool:
         and parses[0].normal_form not in _NOT_SAID
 
 
+def name_form(word: str) -> Optional[Tuple[str, str]]:
+    """(case, gender) of `word` where its likeliest reading is a first name ("Петра": genitive, masculine), else
+    None."""
+    parses = _parses(word.lower()) if word else ()
+    if not parses or "Name" not in parses[0].tag or not parses[0].tag.case:
+        return None
+    return _LETTER.get(parses[0].tag.case, "n"), _GENDER.get(parses[0].tag.gender, "m")
+
+
 def object_of_verb(before: str) -> bool:
     """Whether a number after `before` is the object of the verb before it ("Съешь 1/2 яблока" одну вторую, "выпил
     1,5 литра" одну целую пять десятых): a transitive verb, not one in the feminine or neuter past that the number

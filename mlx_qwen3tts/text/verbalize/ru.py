@@ -345,6 +345,8 @@ class Russian(Spec):
         if grammar.lemma(grammar.word_before(text[:start])) in _LABELS:
             return None  # "пункт 3 статьи 15", "глава 2 книги": a label's number, said as it is
         cases = grammar.preposition(text[:start])
+        if not cases and grammar.object_of_verb(text[:start]):
+            cases = "angdip"  # a verb's object: "знаю 1000 способов" тысячу способов
         after = text[end:end + 60]
         named = not re.search(r"[A-Za-z]\s?$", text[max(0, start - 2):start])  # not "Win 98", "C-64"
         for i in range(3):
@@ -492,7 +494,7 @@ class Russian(Spec):
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
 
     def read_abbreviations(self, text):
-        text = re.sub(r"№(?=\d)", "№ ", text)  # "№7": номер семь
+        text = re.sub(r"(?:№|(?<![\w&])#)\s?(?=\d)", "№ ", text)  # "№7", "#7": номер семь
         # "на 3 см.": centimetres, not "смотри" (the counted pass reads it, its dot kept)
         text = re.sub(r"(?<=\d)(\s?)см\.", "\\1см\0.", text)
         text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать
@@ -622,16 +624,19 @@ class Russian(Spec):
     def read_ranges(self, text):
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
-            if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()):
-                return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit
+            if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \
+                    or re.match(r"0\d\d", m.group(1)) or re.match(r"0\d\d", m.group(2)):
+                return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit; "0001-0002" a code
             named = grammar.named_plural(grammar.word_after(m.string[m.end():]))
             if named:  # "1–4 классы" первые — четвёртые классы, "в 5-9 классах" в пятых — девятых классах
                 return " — ".join(self.n2w(n, "ordinal", case=named, plural=True) for n in (first[0], second[0]))
             found = self.agreement(second[0], m.string, m.start(), m.end())
-            if found and not found[2] and grammar.word_after(m.string[m.end():]):  # "2–3 дня": два-три дня
+            noun = grammar.word_after(m.string[m.end():])
+            if found and not found[2] and noun and noun.lower() not in grammar.PREPOSITIONS:  # "2–3 дня": два-три
                 case, gender, _ = found
                 return f"{self.cardinal(first[0], gender, case)}-{self.cardinal(second[0], gender, case)}"
-            return f"от {self.cardinal(first[0], case='g')} до {self.cardinal(second[0], case='g')}"
+            said = f"{self.cardinal(first[0], case='g')} до {self.cardinal(second[0], case='g')}"
+            return said if grammar.word_before(m.string[:m.start()]).lower() in ("с", "со", "от") else f"от {said}"
         return self._range.sub(said, text)
 
 

@@ -22,6 +22,16 @@ _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1
 _CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя")
 
 
+def _proper(numerator, denominator):
+    """Whether a fraction with a denominator over 16 reads as one: a proper fraction of one ("1/32 дюйма" одна
+    тридцать вторая) or of tens ("3/20", "1/1000 доля" одна тысячная); not "24/7", nor a house "2/17"."""
+    return 0 < numerator < denominator and (denominator % 10 == 0 or numerator == 1)
+
+
+# A fraction of a power of ten ("1/100 часть" одна сотая часть, "3/1000" три тысячных).
+_PER_POWER = re.compile(r"(?<![\w.,/])(\d{1,3})/(10{2,6})(?![\w/]|[.,]\d)")
+
+
 def _cardinal_case(n, mark):
     """The case a cardinal's written ending says, or None where the ending is an ordinal's ("5-х классах" пятых)."""
     if mark in ("ти", "и", "ух", "ёх") or mark == "х" and n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14 \
@@ -300,11 +310,11 @@ class Russian(Spec):
 
         def said(m):
             numerator, denominator = int(m.group(1)), int(m.group(2))
-            if not 1 < denominator <= 16 or numerator >= denominator * 4:
+            if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
             of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
             return self.fraction(numerator, denominator, self.part_case(m.string[:m.start()], bool(of)))
-        return self._fraction.sub(said, text)
+        return self._fraction.sub(said, _PER_POWER.sub(said, text))
 
     @staticmethod
     def part_case(before, of=True):
@@ -453,7 +463,8 @@ class Russian(Spec):
         numerator, denominator = int(m.group(1)), int(m.group(2))
         written = re.sub(r"\s", " ", m.group(3))
         written = written if written in self.counted else self._counted_key(written)
-        if not 1 < denominator <= 16 or numerator >= denominator or written == "с":
+        if not (1 < denominator <= 16 or _proper(numerator, denominator)) or numerator >= denominator \
+                or written == "с":
             return m.group(0)
         said = f"{self.fraction(numerator, denominator, self.part_case(m.string[:m.start()]))} " \
                f"{grammar.inflected(self.counted[written][0], 'g', 'sing')}"

@@ -85,6 +85,7 @@ _REGNAL = re.compile(r"\b([А-ЯЁ][а-яё]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?!
 # An equation's signs between numbers: "2+2=4" два плюс два равно четырём, "2*3" два умножить на три.
 _EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
 _TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
+_COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
@@ -186,8 +187,13 @@ class Russian(Spec):
                                      + r")(?!\w)")
 
     def cardinal(self, n, gender=None, case="n"):
+        if gender == "pltm" and case in "na":  # a noun with no singular: "1 сутки" одни, "3 суток" трое
+            if n in _COLLECTIVE:
+                return _COLLECTIVE[n]
+            said = self.cardinal(n, "m", case)
+            return said[:-len("один")] + "одни" if said.endswith("один") else said
         animate = gender == "anim"  # "вижу 21 студента": двадцать одного
-        said = self.n2w(n, gender="m" if animate else gender or "m", case=case, animate=animate)
+        said = self.n2w(n, gender="m" if animate or gender == "pltm" else gender or "m", case=case, animate=animate)
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def read_ordinals(self, text):

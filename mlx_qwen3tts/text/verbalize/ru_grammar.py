@@ -81,7 +81,8 @@ def noun_form(n: int, case: str, decimal: bool = False) -> Tuple[str, str]:
 def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> Optional[Tuple[str, str]]:
     """(case, gender) of the number `n` before the word `noun` (after a preposition governing `cases`, if any),
     or None where `noun` is no noun that agrees with it in any case allowed. The gender is "anim" for a masculine
-    animate noun in the accusative singular (its number takes the genitive's form: одного кота)."""
+    animate noun in the accusative singular (its number takes the genitive's form: одного кота), "pltm" for a noun
+    with no singular (сутки: одни сутки, двое суток)."""
     parses = _parses(noun) if noun else ()
     nouns = [p for p in parses if p.tag.POS == "NOUN" and p.tag.case and "Abbr" not in p.tag and p.score >= 0.05]
     if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
@@ -95,7 +96,7 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
                 return case, _GENDER.get(p.tag.gender, "m")
             # сутки, ножницы: where the likeliest reading is one ("2 котов" is cats, not the shoes коты)
             if "Pltm" in p.tag and p is nouns[0] and _LETTER.get(p.tag.case) == want[0]:
-                return case, "m"
+                return case, "pltm"  # counted by the collective: "2 суток" двое суток
     return None
 
 

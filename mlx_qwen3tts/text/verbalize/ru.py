@@ -7,10 +7,11 @@ from decimal import Decimal
 from pathlib import Path
 
 from . import ru_grammar as grammar
-from .common import Spec, _alternation, _spaced
+from .common import Spec, _spaced, roman_value
 
 MONTHS = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября",
           "ноября", "декабря")  # a date's month is in the genitive
+_MONTHS_WRITTEN = "|".join(f"[{m[0].upper()}{m[0]}]{m[1:]}" for m in MONTHS)  # a holiday's capital: "8 Марта"
 # Case and gender of an ordinal from its written ending ("2-й", "3-я", "5-го").
 _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("n", "m"), "я": ("n", "f"), "ая": ("n", "f"),
             "е": ("n", "n"), "ое": ("n", "n"), "го": ("g", "m"), "ого": ("g", "m"), "му": ("d", "m"),
@@ -19,6 +20,16 @@ _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("
 _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
 # A cardinal's case ending: "из 2-х блюд" из двух, "до 18-ти" до восемнадцати, "с 7-ми лет" с семи, "2-мя" двумя.
 _CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя")
+
+
+def _proper(numerator, denominator):
+    """Whether a fraction with a denominator over 16 reads as one: a proper fraction of one ("1/32 дюйма" одна
+    тридцать вторая) or of tens ("3/20", "1/1000 доля" одна тысячная); not "24/7", nor a house "2/17"."""
+    return 0 < numerator < denominator and (denominator % 10 == 0 or numerator == 1)
+
+
+# A fraction of a power of ten ("1/100 часть" одна сотая часть, "3/1000" три тысячных).
+_PER_POWER = re.compile(r"(?<![\w.,/])(\d{1,3})/(10{2,6})(?![\w/]|[.,]\d)")
 
 
 def _cardinal_case(n, mark):
@@ -48,6 +59,8 @@ _WHOLE = {True: dict(zip("ngdaip", ("целая", "целой", "целой", "�
 # Two numbers in a ratio or a score: "в соотношении 11:1" одиннадцать к одному, "со счётом 2:1" два-один.
 _RATIO = re.compile(r"(?<![\w-])((?:[Сс]оотношени|[Пп]ропорци|[Оо]тношени)[а-яё]*|[Сс]ч[её]том|[Сс]ч[её]т)"
                     r"\s(\d{1,3}):(\d{1,3})(?![\d:])")
+# Two numbers joined by a colon, the second of one digit (a time has two): a score, "1:0 в пользу" один-ноль.
+_SCORE = re.compile(r"(?<![\w.,:/-])(\d{1,2}):(\d)(?![\w:]|[.,]\d)")
 # Two years and "гг." (годы): "в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах.
 _YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|гг(?!\w)|годах|годов|годы|годам|годами)")
 _YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
@@ -60,6 +73,20 @@ _LABELS = {"пункт", "статья", "глава", "страница", "то
            "часть", "подпункт", "абзац", "приложение"}
 # A range of times: "9:00–18:00" с девяти часов до восемнадцати часов.
 _TIME_RANGE = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
+# Ordinals joined to the one that shares their noun: "95-е и 98-е чудеса", "1-е, 2-е и 3-е места".
+_COORDINATED = re.compile(r"^(?:\s*(?:,|и|или|[–—-])\s*\d{1,6}-[а-яё]{1,3})+")
+# A price per a unit: "50 руб/кг", "100 рублей/кг" (the currency already said) пятьдесят рублей за килограмм.
+_PRICE = re.compile(r"\s?(?:руб\.?|р\.|коп\.?)")
+_PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?\.?)(?![\w/])")
+_DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
+_MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
+_TIME_UNITS = {"час", "минута", "секунда", "миллисекунда", "сутки", "день", "неделя", "месяц", "год"}  # в час, в месяц
+_REGNAL = re.compile(r"\b([А-ЯЁ][а-яё]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?![\w'’-])")
+# An equation's signs between numbers: "2+2=4" два плюс два равно четырём, "2*3" два умножить на три.
+_EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
+_TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
+_COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
+_NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
 
@@ -97,6 +124,7 @@ class Russian(Spec):
              "см": ("сантиметр", "сантиметра", "сантиметров"), "мм": ("миллиметр", "миллиметра", "миллиметров"),
              "м": ("метр", "метра", "метров"), "г": ("грамм", "грамма", "граммов"), "т": ("тонна", "тонны", "тонн"),
              "л": ("литр", "литра", "литров"), "мл": ("миллилитр", "миллилитра", "миллилитров"),
+             "мг": ("миллиграмм", "миллиграмма", "миллиграммов"),
              "ч": ("час", "часа", "часов"), "мин": ("минута", "минуты", "минут"), "с": ("секунда", "секунды", "секунд"),
              "сек": ("секунда", "секунды", "секунд"), "мс": ("миллисекунда", "миллисекунды", "миллисекунд"),
              "ТБ": ("терабайт", "терабайта", "терабайт"), "ГБ": ("гигабайт", "гигабайта", "гигабайт"),
@@ -116,6 +144,9 @@ class Russian(Spec):
              "кВт": ("киловатт", "киловатта", "киловатт"), "В": ("вольт", "вольта", "вольт"),
              "га": ("гектар", "гектара", "гектаров")}
     _FEMININE = ("т", "мин", "с", "сек", "мс")
+    # The counting form after five and more, in the nominative and accusative, where usage prefers it to the
+    # genitive plural ("12 кг" двенадцать килограмм; "от 80 кг" от восьмидесяти килограммов).
+    counting = {"кг": "килограмм", "kg": "килограмм"}
     percent = ("процент", "процента", "процентов")
     # "1789 г." is a date's "года", "г. Москва" a city's; what a number counts ("3 шт.") agrees with it
     in_context = ("г.", "гг.", *_counted_table())
@@ -137,33 +168,54 @@ class Russian(Spec):
         # its dot where it also ends the sentence.
         year_word = r"(?:\s?(?:года|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.)))?"
         self._written_date = re.compile(r"(?<![\w.,])((?:[Сс]|[Сс]о|[Дд]о|[Оо]т|[Пп]осле|[Оо]коло)\s)?(\d{1,2})\s("
-                                        + "|".join(MONTHS) + r")(?:\s(\d{4})" + year_word + ")?")
+                                        + _MONTHS_WRITTEN + r")(?:\s(\d{4})" + year_word + ")?")
         # A number (or a range of two) and what it counts: a unit or an abbreviation ("3 ч. л.", "2–3 шт.").
         self.counted = {**{w: (forms[0], forms) for w, forms in self.units.items()}, **_counted_table()}
         words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
         self._counted = re.compile(r"(?<![\w.,])(?:(" + self.NUM + r")\s?[–—-]\s?)?([-−+]?" + self.NUM + r")\s?("
-                                   + words + r")(?![\w/²³])")
+                                   + words + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё]))?")
         units = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
         self._fraction_counted = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
+        per = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
+                       if re.fullmatch(r"[^\W\d_]+[²³]?", u) and u not in self.scales)
+        self._per_unit = re.compile(r"(?<![\w.,/])([-−+]?" + self.NUM + r")(\s?(?:" + per + r"))?/(" + per
+                                    + r")(?![\w/²³])")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
-        self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + "|".join(MONTHS)
+        self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + _MONTHS_WRITTEN
                                      + r")(?!\w)")
 
     def cardinal(self, n, gender=None, case="n"):
+        if gender == "pltm" and case in "na":  # a noun with no singular: "1 сутки" одни, "3 суток" трое
+            if n in _COLLECTIVE:
+                return _COLLECTIVE[n]
+            said = self.cardinal(n, "m", case)
+            return said[:-len("один")] + "одни" if said.endswith("один") else said
         animate = gender == "anim"  # "вижу 21 студента": двадцать одного
-        said = self.n2w(n, gender="m" if animate else gender or "m", case=case, animate=animate)
+        said = self.n2w(n, gender="m" if animate or gender == "pltm" else gender or "m", case=case, animate=animate)
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def read_ordinals(self, text):
         def said(m):
             n, mark = int(m.group(1)), m.group(2)
-            plural = grammar.plural_case(grammar.word_after(m.string[m.end():]))
-            if mark in ("е", "ые") and plural:  # "5-е классы" пятые классы (a thing's accusative as its nominative)
+            noun = _NEXT_WORD.match(_COORDINATED.sub("", m.string[m.end():], count=1))
+            noun = noun.group(1) if noun and re.fullmatch(r"[А-Яа-яЁё]+", noun.group(1)) else ""
+            if mark in ("е", "ые") and self._plural_e(n, mark, noun):  # "5-е классы", "95-е и 98-е": пятые
                 return self.n2w(n, "ordinal", case="n", plural=True)
             return self.ordinal(n, mark=mark)
         return self.ordinal_pattern.sub(said, text)
+
+    @staticmethod
+    def _plural_e(n, mark, noun):
+        """Whether "N-е" is the plural (пятые): before a plural noun, or before none it agrees with ("в 90-е",
+        "1-е и 2-е"), where "-е" ends the plural as often as the neuter; not after 3 (третье: the plural is "3-и"),
+        nor before a month ("1-е мая") or a singular noun ("5-е издание")."""
+        if mark == "ые" or grammar.plural_case(noun):
+            return True
+        if n % 10 == 3 and n % 100 != 13 or noun.lower() in MONTHS:
+            return False
+        return not grammar.singular_noun(noun)
 
     def ordinal(self, n, gender="m", mark="", case="n"):
         if mark == "и" and n % 10 == 3 and n % 100 != 13:  # "3-и сутки": третьи (the cardinal's is "3-х")
@@ -221,11 +273,15 @@ class Russian(Spec):
         return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
                         for n, noun, gender in parts)
 
+    @staticmethod
+    def _time_case(m):
+        cases = grammar.preposition(m.string[:m.start()])
+        return cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
+
     def read_time(self, text):
         def said(m):
-            cases = grammar.preposition(m.string[:m.start()])
-            case = cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
-            return self.time(int(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None, case)
+            seconds = int(m.group(3)) if m.group(3) else None
+            return self.time(int(m.group(1)), int(m.group(2)), seconds, self._time_case(m))
         return self._time.sub(said, text)
 
     def fraction(self, numerator, denominator, case="n"):
@@ -260,15 +316,33 @@ class Russian(Spec):
 
         def said(m):
             numerator, denominator = int(m.group(1)), int(m.group(2))
-            if not 1 < denominator <= 16 or numerator >= denominator * 4:
+            if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
-            cases = grammar.preposition(m.string[:m.start()])
-            return self.fraction(numerator, denominator, cases[0] if cases else "n")
-        return self._fraction.sub(said, text)
+            of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
+            return self.fraction(numerator, denominator, self.part_case(m.string[:m.start()], bool(of)))
+        return self._fraction.sub(said, _PER_POWER.sub(said, text))
+
+    @staticmethod
+    def part_case(before, of=True):
+        """The case of a fraction of something after `before` (`of`): its preposition's, the accusative as a verb's
+        object ("Добавьте 1/3 стакана" одну третью), else the nominative."""
+        cases = grammar.preposition(before)
+        return cases[0] if cases else "a" if of and grammar.object_of_verb(before) else "n"
 
     def mixed(self, whole, numerator, denominator):
         return f"{self.cardinal(whole, 'f')} {('целая', 'целых', 'целых')[self.plural_index(str(whole))]} " \
                f"{self.fraction(numerator, denominator)}"
+
+    def read_romans(self, text):
+        """A monarch's number after a name in another case than the nominative agrees with it ("при Петре I" при
+        Петре Первом, "эпоха Людовика XIV" Людовика Четырнадцатого); the rest as every language reads them."""
+        def regnal(m):
+            value, found = roman_value(m.group(2)), grammar.name_form(m.group(1))
+            if not value or not found or found[0] == "n":
+                return m.group(0)
+            case, gender = found
+            return f"{m.group(1)} {self.n2w(value, 'ordinal', case=case, gender=gender).capitalize()}"
+        return super().read_romans(_REGNAL.sub(regnal, text))
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":  # "Екатерина II": a queen's number is feminine
@@ -287,6 +361,8 @@ class Russian(Spec):
         if grammar.lemma(grammar.word_before(text[:start])) in _LABELS:
             return None  # "пункт 3 статьи 15", "глава 2 книги": a label's number, said as it is
         cases = grammar.preposition(text[:start])
+        if not cases and grammar.object_of_verb(text[:start]):
+            cases = "angdip"  # a verb's object: "знаю 1000 способов" тысячу способов
         after = text[end:end + 60]
         named = not re.search(r"[A-Za-z]\s?$", text[max(0, start - 2):start])  # not "Win 98", "C-64"
         for i in range(3):
@@ -310,7 +386,8 @@ class Russian(Spec):
         whole, fraction = self.value(written)
         if written[0] == "0" and len(written) > 1 and written.isdigit():  # "Агент 007", "индекс 01067": every digit
             return (f"{self.minus if sign in '-−' else self.plus} " if sign else "") + self.digits(written)
-        if fraction and sign != "+" and (cases := grammar.preposition(m.string[:m.start()])):
+        if fraction and sign != "+" and (cases := grammar.preposition(m.string[:m.start()])
+                                          or ("a" if grammar.object_of_verb(m.string[:m.start()]) else None)):
             found = grammar.counted(whole, grammar.word_after(m.string[m.end():]), cases, decimal=True)
             said = self.decimal_number(whole, fraction, found[0] if found else cases[0])
             return f"{self.minus} {said}" if sign else said
@@ -328,7 +405,8 @@ class Russian(Spec):
         phrase, forms = self.counted[written]
         whole, fraction = self.value(amount.lstrip("-−+"))
         if forms and case in "na":
-            return forms[min(self.plural_index(amount), len(forms) - 1)]
+            index = self.plural_index(amount)
+            return self.counting.get(written, forms[2]) if index == 2 else forms[min(index, len(forms) - 1)]
         if forms and len(forms) == 3 and case == "g":  # the counting genitive as listed: до пяти килограммов
             return forms[1 if grammar.noun_form(whole, case, bool(fraction))[1] == "sing" else 2]
         return grammar.agreeing(phrase, whole, case, bool(fraction))
@@ -337,6 +415,9 @@ class Russian(Spec):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}", text)
         text = self._fraction_counted.sub(self.fraction_counted, text)
+        text = _PRICE_PER.sub(self.price_per, text)
+        text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
+                                  f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}", text)
 
         def said(m):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
@@ -357,8 +438,24 @@ class Russian(Spec):
             said = f"{number} {self.counted_phrase(amount, written, case)}"
             if written.endswith(".") and self._ends_sentence(after):
                 said += "."
-            return said
+            elif m.group(4) and written in ("г", "т"):  # "1 т. е.", "в 1812 г. он": the dot is no unit's
+                said += "."
+            return said  # "5 мин. спустя": a unit's dot before a lower-case word is its abbreviation's
         return self._counted.sub(said, text)
+
+    def price_per(self, m):
+        """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""
+        unit = m.group(2) if m.group(2) in self.counted else m.group(2).rstrip(".")
+        if unit not in self.counted:
+            return m.group(0)
+        return f"{m.group(1)} {self.per(unit, price=True)}"
+
+    def per(self, unit, price=False):
+        """"/кг" в килограмме, "/ч" в час, a price's "за килограмм" (but "в месяц"): what a quantity is per."""
+        phrase = self.counted[unit][0]
+        if grammar.lemma(phrase) in _TIME_UNITS or price:
+            return ("в " if grammar.lemma(phrase) in _TIME_UNITS else "за ") + grammar.inflected(phrase, "a", "sing")
+        return "в " + grammar.inflected(phrase, "p", "sing")
 
     def scaled(self, written):
         """A unit or what a number counts after "тыс.", "млн": in the genitive plural (миллиона литров)."""
@@ -372,10 +469,10 @@ class Russian(Spec):
         numerator, denominator = int(m.group(1)), int(m.group(2))
         written = re.sub(r"\s", " ", m.group(3))
         written = written if written in self.counted else self._counted_key(written)
-        if not 1 < denominator <= 16 or numerator >= denominator or written == "с":
+        if not (1 < denominator <= 16 or _proper(numerator, denominator)) or numerator >= denominator \
+                or written == "с":
             return m.group(0)
-        cases = grammar.preposition(m.string[:m.start()])
-        said = f"{self.fraction(numerator, denominator, cases[0] if cases else 'n')} " \
+        said = f"{self.fraction(numerator, denominator, self.part_case(m.string[:m.start()]))} " \
                f"{grammar.inflected(self.counted[written][0], 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
@@ -406,13 +503,15 @@ class Russian(Spec):
 
     def read(self, text):
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
+        text = _SCORE.sub(lambda m: f"{self.cardinal(int(m.group(1)))}-{self.cardinal(int(m.group(2)))}", text)
         text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
+        text = _TIMES.sub(" умножить на ", _EQUALS.sub(" равно ", text))
         text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
 
     def read_abbreviations(self, text):
-        text = re.sub(r"№(?=\d)", "№ ", text)  # "№7": номер семь
+        text = re.sub(r"(?:№|(?<![\w&])#)\s?(?=\d)", "№ ", text)  # "№7", "#7": номер семь
         # "на 3 см.": centimetres, not "смотри" (the counted pass reads it, its dot kept)
         text = re.sub(r"(?<=\d)(\s?)см\.", "\\1см\0.", text)
         text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать
@@ -445,6 +544,7 @@ class Russian(Spec):
         def case(m):
             cases = grammar.preposition(m.string[:m.start()])
             return cases[0] if cases else "n"
+        text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None), text)
         text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
         return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)), text)
@@ -486,6 +586,7 @@ class Russian(Spec):
 
     def read_times(self, text):
         text = _DOTTED_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}", text)
+        text = _MIDNIGHT.sub(lambda m: self.time(24, 0, None, self._time_case(m)), text)
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
     def read_dates(self, text):
@@ -540,16 +641,19 @@ class Russian(Spec):
     def read_ranges(self, text):
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
-            if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()):
-                return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit
+            if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \
+                    or re.match(r"0\d\d", m.group(1)) or re.match(r"0\d\d", m.group(2)):
+                return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit; "0001-0002" a code
             named = grammar.named_plural(grammar.word_after(m.string[m.end():]))
             if named:  # "1–4 классы" первые — четвёртые классы, "в 5-9 классах" в пятых — девятых классах
                 return " — ".join(self.n2w(n, "ordinal", case=named, plural=True) for n in (first[0], second[0]))
             found = self.agreement(second[0], m.string, m.start(), m.end())
-            if found and not found[2] and grammar.word_after(m.string[m.end():]):  # "2–3 дня": два-три дня
+            noun = grammar.word_after(m.string[m.end():])
+            if found and not found[2] and noun and noun.lower() not in grammar.PREPOSITIONS:  # "2–3 дня": два-три
                 case, gender, _ = found
                 return f"{self.cardinal(first[0], gender, case)}-{self.cardinal(second[0], gender, case)}"
-            return f"от {self.cardinal(first[0], case='g')} до {self.cardinal(second[0], case='g')}"
+            said = f"{self.cardinal(first[0], case='g')} до {self.cardinal(second[0], case='g')}"
+            return said if grammar.word_before(m.string[:m.start()]).lower() in ("с", "со", "от") else f"от {said}"
         return self._range.sub(said, text)
 
 

@@ -81,7 +81,8 @@ def noun_form(n: int, case: str, decimal: bool = False) -> Tuple[str, str]:
 def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> Optional[Tuple[str, str]]:
     """(case, gender) of the number `n` before the word `noun` (after a preposition governing `cases`, if any),
     or None where `noun` is no noun that agrees with it in any case allowed. The gender is "anim" for a masculine
-    animate noun in the accusative singular (its number takes the genitive's form: одного кота)."""
+    animate noun in the accusative singular (its number takes the genitive's form: одного кота), "pltm" for a noun
+    with no singular (сутки: одни сутки, двое суток)."""
     parses = _parses(noun) if noun else ()
     nouns = [p for p in parses if p.tag.POS == "NOUN" and p.tag.case and "Abbr" not in p.tag and p.score >= 0.05]
     if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
@@ -95,7 +96,7 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
                 return case, _GENDER.get(p.tag.gender, "m")
             # сутки, ножницы: where the likeliest reading is one ("2 котов" is cats, not the shoes коты)
             if "Pltm" in p.tag and p is nouns[0] and _LETTER.get(p.tag.case) == want[0]:
-                return case, "m"
+                return case, "pltm"  # counted by the collective: "2 суток" двое суток
     return None
 
 
@@ -108,6 +109,12 @@ def plural_case(noun: str) -> bool:
     parses = _parses(noun.lower()) if noun else ()
     return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.number == "plur" \
         and parses[0].tag.case in ("nomn", "accs")
+
+
+def singular_noun(word: str) -> bool:
+    """Whether the likeliest reading of `word` is a singular noun ("издание", "место")."""
+    parses = _parses(word.lower()) if word else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.number == "sing"
 
 
 def named_plural(noun: str) -> Optional[str]:
@@ -159,6 +166,26 @@ def is_verb(word: str) -> bool:
     parses = _parses(word.lower()) if word else ()
     return bool(parses) and parses[0].tag.POS in ("VERB", "INFN", "PRTS", "GRND") \
         and parses[0].normal_form not in _NOT_SAID
+
+
+def name_form(word: str) -> Optional[Tuple[str, str]]:
+    """(case, gender) of `word` where its likeliest reading is a first name ("Петра": genitive, masculine), else
+    None."""
+    parses = _parses(word.lower()) if word else ()
+    if not parses or "Name" not in parses[0].tag or not parses[0].tag.case:
+        return None
+    return _LETTER.get(parses[0].tag.case, "n"), _GENDER.get(parses[0].tag.gender, "m")
+
+
+def object_of_verb(before: str) -> bool:
+    """Whether a number after `before` is the object of the verb before it ("Съешь 1/2 яблока" одну вторую, "выпил
+    1,5 литра" одну целую пять десятых): a transitive verb, not one in the feminine or neuter past that the number
+    is the subject of ("прошла 1/3 жизни" одна третья)."""
+    word = word_before(before)
+    parses = _parses(word.lower()) if word else ()
+    if not parses or parses[0].tag.POS not in ("VERB", "INFN") or "tran" not in parses[0].tag:
+        return False
+    return not ("past" in parses[0].tag and parses[0].tag.gender in ("femn", "neut"))
 
 
 def is_preposition_use(word: str) -> bool:

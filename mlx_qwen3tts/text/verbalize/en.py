@@ -172,6 +172,10 @@ class English(Spec):
     _hour_range = re.compile(r"(?<![\w.,:-])(\d{1,2})\s?[-–]\s?(?=\d{1,2}(?:[:.][0-5]\d)?\s?[ap]\.?m\b)", re.I)  # "2-3pm"
     _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
     _at_least = re.compile(r"(?<=\d)\+(?=\s[a-z]|$)")  # "5+ years": "five plus years"
+    # A multiplier span, as NeMo's range grammar reads one: "5x-7x" ("five to seven x"; a lone "4.4x", "2x8" keep
+    # their "x", as its deterministic grammar says them); "3*4": "three times four".
+    _times_span = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)[xX]\s?[-–]\s?(\d+(?:\.\d+)?)([xX])(?!\w)")
+    _star = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
     _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
     # A fraction with its denominator's ordinal ending ("1/4th").
@@ -266,12 +270,18 @@ class English(Spec):
 
     def read_ranges(self, text):
         text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))
+        text = self.read_multipliers(text)
         text = self._price_span.sub(lambda m: f"{self.number(m.group(2))} {self.range_word} "
                                               f"{self.money(m.group(3), m.group(1), m.group(4))}", text)
 
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
         return super().read_ranges(self._unit_range.sub(said, text))
+
+    def read_multipliers(self, text):
+        """"5x-7x": "five to seven x", "3*4": "three times four"."""
+        text = self._times_span.sub(rf"\1 {self.range_word} \2 \3", text)
+        return self._star.sub(" times ", text) if "*" in text else text
 
     def read_abbreviations(self, text):
         text = self._state.sub(self.state, text)

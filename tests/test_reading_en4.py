@@ -1,0 +1,49 @@
+"""Issue 63, English round two: classes read as NeMo's English range grammar reads them (sentences of our own), in
+Python (`text.spoken`, `normalize`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the
+model path given does not exist, none is loaded): a span of multipliers ("5x-7x") and a product ("3*4"). What is
+said is compared after casefolding and keeping letters and digits."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server_harness import env
+from test_reading_en2 import folded
+
+REPO = Path(__file__).resolve().parent.parent
+
+# (class, written, words that must be said in this order, written forms that must not be said)
+CASES = [
+    ("range", "The new lens gives 3x-5x zoom.", ["three to five x zoom"], ["-"]),
+    ("range", "Our pumps run 2X–4X faster now.", ["two to four x faster"], ["–"]),
+    ("range", "The grid holds 6*8 tiles.", ["six times eight tiles"], ["*"]),
+    ("range", "A crate of 12 * 20 cans came.", ["twelve times twenty cans"], ["*"]),
+]
+IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
+
+
+def _holds(said: str, must: list, must_not: list) -> bool:
+    return folded(" ".join(must)) in folded(said) and not any(word in said for word in must_not)
+
+
+@pytest.mark.parametrize("kind, written, must, must_not", CASES, ids=IDS)
+def test_read_right_in_python(kind, written, must, must_not):
+    from mlx_qwen3tts.text import spoken
+    from mlx_qwen3tts.text.normalize import normalize
+
+    for said in (spoken(written, "en"), normalize(written, "en")):
+        assert _holds(said, must, must_not), said
+
+
+def test_read_right_on_the_command_line(tmp_path):
+    source = tmp_path / "cases.txt"  # one paragraph a case: a piece each
+    source.write_text("\n\n".join(c[1] for c in CASES) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
+                           "--text-file", str(source), "--language", "en"], capture_output=True, text=True,
+                          env=env(), cwd=REPO, timeout=120)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == len(CASES), (lines, done.stderr)
+    for said, (_, written, must, must_not) in zip(lines, CASES):
+        assert _holds(said, must, must_not), (written, said)

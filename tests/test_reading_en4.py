@@ -1,7 +1,8 @@
 """Issue 63, English round two: classes read as NeMo's English range grammar reads them (sentences of our own), in
 Python (`text.spoken`, `normalize`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the
-model path given does not exist, none is loaded): a span of multipliers ("5x-7x") and a product ("3*4"). What is
-said is compared after casefolding and keeping letters and digits."""
+model path given does not exist, none is loaded): a span of multipliers ("5x-7x") and a product ("3*4"); a price
+in cents ("35¢") and per a unit ("$2.40/lb"); more units of NeMo's table; "a.k.a.", "e.g." before a capital, "Ph.D.",
+"ltd", "dept"; Greek letters by name. What is said is compared after casefolding and keeping letters and digits."""
 
 import subprocess
 import sys
@@ -20,6 +21,20 @@ CASES = [
     ("range", "Our pumps run 2X–4X faster now.", ["two to four x faster"], ["–"]),
     ("range", "The grid holds 6*8 tiles.", ["six times eight tiles"], ["*"]),
     ("range", "A crate of 12 * 20 cans came.", ["twelve times twenty cans"], ["*"]),
+    ("money", "Gum was 35¢ a pack then.", ["thirty-five cents a pack"], ["¢"]),
+    ("money", "Plums sell at $2.40/lb today.", ["two dollars forty cents per pound today"], ["/", "slash"]),
+    ("money", "Flour is €1.10/kg here.", ["one euro ten cents per kilogram here"], ["/", "slash"]),
+    ("measure", "The wheel turned 3 rad in all.", ["three radians in all"], [" rad "]),
+    ("measure", "The flash lasts 2 ds only.", ["two deciseconds only"], [" ds "]),
+    ("measure", "The lake holds 4 mi³ of water.", ["four cubic miles of water"], ["³"]),
+    ("abbreviation", "The singer, a.k.a. Prince, sang.", ["also known as Prince sang"], ["a.k.a.", "as. "]),
+    ("abbreviation", "Buy fruit, e.g. Apples or pears.", ["for example Apples"], ["e.g.", "example. "]),
+    ("abbreviation", "She holds a Ph.D. in math.", ["P H D in math"], ["Ph.D."]),
+    ("abbreviation", "He works for an ltd firm in the sales dept now.", ["limited firm in the sales department now"],
+     [" ltd ", "dept "]),
+    ("symbol", "The β strand binds the α-helix.", ["beta strand binds the alpha-helix"], ["β", "α"]),
+    ("symbol", "Here π is close to 3.14 and ΔT rose.", ["pi is close to three point one four and delta T"],
+     ["π", "Δ"]),
 ]
 IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 

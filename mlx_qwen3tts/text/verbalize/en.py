@@ -3,6 +3,7 @@
 
 import re
 
+from ..abbreviations import ABBREVIATIONS
 from .common import Spec
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -73,7 +74,16 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "mo": ("month", "months"), "mos": ("month", "months"), "yr": ("year", "years"), "yrs": ("year", "years"),
          "kph": ("kilometer per hour", "kilometers per hour"), "mpg": ("mile per gallon", "miles per gallon"),
          "fps": ("frame per second", "frames per second"), "tbsp": ("tablespoon", "tablespoons"),
-         "Tbsp": ("tablespoon", "tablespoons"), "tsp": ("teaspoon", "teaspoons"), "cal": ("calorie", "calories")}
+         "Tbsp": ("tablespoon", "tablespoons"), "tsp": ("teaspoon", "teaspoons"), "cal": ("calorie", "calories"),
+         "ds": ("decisecond", "deciseconds"), "rad": ("radian", "radians"), "mi3": ("cubic mile", "cubic miles"),
+         "mi³": ("cubic mile", "cubic miles")}
+
+
+# Greek letters by name (after NeMo text processing's English whitelist, en/data/whitelist/tts.tsv, Apache License
+# 2.0): "α-helix", "π is", "Δ of 3". Both cases, final sigma too.
+GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφχψω", ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu "
+                                               "xi omicron pi rho sigma sigma tau upsilon phi chi psi omega").split()))
+GREEK.update({letter.upper(): name for letter, name in GREEK.items() if letter != "ς"})
 
 
 class English(Spec):
@@ -175,6 +185,13 @@ class English(Spec):
     # A multiplier span, as NeMo's range grammar reads one: "5x-7x" ("five to seven x"; a lone "4.4x", "2x8" keep
     # their "x", as its deterministic grammar says them); "3*4": "three times four".
     _times_span = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)[xX]\s?[-–]\s?(\d+(?:\.\d+)?)([xX])(?!\w)")
+    # A Greek letter alone, read before the numbers ("π is 3.14"); one touching a letter or after a number ("ΔT",
+    # "2θ") after the units ("5 μm", "10 Ω", "kΩ"), with the symbols.
+    _greek_alone = re.compile(r"(?<![\w\u0370-\u03ff])(?<!\d\s)[" + "".join(GREEK) + r"](?![\w\u0370-\u03ff])")
+    _greek = re.compile(r"(?<![\u0370-\u03ff])[" + "".join(GREEK) + r"](?![\u0370-\u03ff])")
+    # Abbreviations whose dot never ends a sentence, also before a capital: "a.k.a. Bob", "e.g. Paris", "vs. Smith".
+    _runs_on = re.compile(r"(?<![\w.])(a\.k\.a\.|e\.g\.|i\.e\.|vs\.|cf\.)(?=\s+[A-Z])")
+    _cent_sign = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?¢")  # "25¢": "twenty-five cents"
     _star = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
     _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
@@ -240,6 +257,9 @@ class English(Spec):
         unit = "(?:" + "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)) + ")"
         self._per_period = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
                                       + "|".join(self._per) + r")\b")
+        # "$3.50/lb": a price per a unit ("three dollars fifty cents per pound").
+        self._per_unit = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
+                                    + unit + r")(?![\w/²³])")
         # "30 miles/second": a unit written as a word per a time word.
         self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year)\b")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
@@ -284,8 +304,11 @@ class English(Spec):
         return self._star.sub(" times ", text) if "*" in text else text
 
     def read_abbreviations(self, text):
+        """US states, "#7", titles, addresses; "a.k.a." and the like before a name; a Greek letter standing alone
+        (not inside a Greek word) by its name: "π" "pi"."""
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
+        text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
         text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
         text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
@@ -338,10 +361,18 @@ class English(Spec):
         return f"{self.fraction(numerator, denominator)} of {'an' if singular[0] in 'aeiou' else 'a'} {singular}"
 
     def read_symbols(self, text):
+        text = self._greek.sub(self.greek, text)
+
         def said(m):
             words = re.split(r"\s?/\s?", m.group(0))
             return "and or" if [w.lower() for w in words] == ["and", "or"] else " slash ".join(words)
         return super().read_symbols(self._word_slash.sub(said, text))
+
+    @staticmethod
+    def greek(m):
+        """A Greek letter's name, set apart from a letter or digit it touches ("ΔT": "delta T")."""
+        before, after = m.string[m.start() - 1:m.start()], m.string[m.end():m.end() + 1]
+        return (" " if before.isalnum() else "") + GREEK[m.group(0)] + (" " if after.isalnum() else "")
 
     def hundreds(self, n: int) -> str:
         """1100 to 9999 in hundreds, as a number written in four digits is said: "twenty-one hundred eleven"."""
@@ -380,9 +411,11 @@ class English(Spec):
     def read_money(self, text):
         text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
         text = self._cents_only.sub(r"\g<1>0.\2", text)  # "$.50": "fifty cents"
+        text = self._cent_sign.sub(lambda m: f"{m.group(1)} {'cent' if m.group(1) == '1' else 'cents'}", text)
 
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
-        return self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
+        text = self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
+        return self._per_unit.sub(lambda m: f"{m.group(1)} per {self.units[m.group(2)][0]}", text)
 
     def cardinal(self, n: int, gender: str = "m") -> str:
         return self.n2w(n).replace(" and ", " ").replace(",", "")

@@ -235,6 +235,9 @@ class English(Spec):
     # the denominator maybe with its ordinal ending ("1/4th").
     _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:st|nd|rd|th)?(?![\w/:]|[.,]\d)",
                                re.I)
+    # "2-1/2 inches": a whole and a proper fraction joined by a hyphen, as US measures write them.
+    _hyphen_mixed = re.compile(r"(?<![\w.,/:-])(\d{1,3})-([1-9]\d?)/([1-9]\d?)(?![\w/:-]|[.,]\d)")
+    _negative_fraction = re.compile(r"(?<![\w.,/:-])[-−](?=\d{1,5}/\d{1,5}(?![\w/:]|[.,]\d))")  # "-1/2"
     # "11/17/05": a month, day and two-digit year (day first where the first number cannot be a month).
     _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})/(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
     # Four digits whose hundreds digit is not zero, written without a separator: "twenty-one hundred".
@@ -463,6 +466,10 @@ class English(Spec):
             if whole:
                 return self.mixed(int(whole), int(numerator), int(denominator))
             return self.fraction(int(numerator), int(denominator))
+        def mixed(m):
+            whole, numerator, denominator = (int(g) for g in m.groups())
+            return self.mixed(whole, numerator, denominator) if numerator < denominator else m.group(0)
+        text = self._hyphen_mixed.sub(mixed, self._negative_fraction.sub(f"{self.minus} ", text))
         return self._any_fraction.sub(said, text)
 
     def roman(self, value, kind, word=""):

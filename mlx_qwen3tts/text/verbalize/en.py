@@ -226,6 +226,9 @@ class English(Spec):
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
     _MONTH = (r"(?!may\b(?!,?\s\d{4}\b))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
     _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
+    _short_month_year = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)(?=\s\d{4}\b)")  # "Sept 2019"
+    # A year and the next one's last two digits: "2020/21" ("twenty twenty to twenty-one"), a fiscal or school year.
+    _year_slash = re.compile(r"(?<![\w./-])((?:1[89]|20)\d\d)/(\d\d)(?![\w/]|[.,]\d)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
     proper_fractions_to = 99
@@ -538,9 +541,18 @@ class English(Spec):
             the = "" if re.search(r"\bthe\s$", m.string[max(0, m.start() - 4):m.start()], re.I) else "the "
             said = f"{the}{self.ordinal(int(m.group(1)))} of {self.months[self.month_of(m.group(2)) - 1]}"
             return said + (f" {self.year(int(m.group(3)))}" if m.group(3) else "")
+        text = self._short_month_year.sub(lambda m: self.months[self.month_of(m.group(1)) - 1], text)
+        text = self._year_slash.sub(self.year_span, text)
         text = self._written_date.sub(lambda m: month_first(m) if 1 <= int(m.group(2)) <= 31 else m.group(0), text)
         text = self._day_month.sub(lambda m: day_first(m) if 1 <= int(m.group(1)) <= 31 else m.group(0), text)
         return super().read_written_dates(text)
+
+    def year_span(self, m):
+        first, last = int(m.group(1)), int(m.group(2))
+        if (first + 1) % 100 != last:
+            return m.group(0)
+        second = self.cardinal(last) if last >= 10 else f"oh {self.cardinal(last)}" if last else self.year(first + 1)
+        return f"{self.year(first)} {self.range_word} {second}"
 
     def month_of(self, written):
         key = written.casefold().rstrip(".")

@@ -4,7 +4,7 @@
 import re
 
 from ..abbreviations import ABBREVIATIONS
-from .common import Spec
+from .common import Spec, roman_value
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -229,6 +229,8 @@ class English(Spec):
     _short_month_year = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)(?=\s\d{4}\b)")  # "Sept 2019"
     # A year and the next one's last two digits: "2020/21" ("twenty twenty to twenty-one"), a fiscal or school year.
     _year_slash = re.compile(r"(?<![\w./-])((?:1[89]|20)\d\d)/(\d\d)(?![\w/]|[.,]\d)")
+    # A regnal number before a possessive: "Elizabeth II's reign" ("Elizabeth the second's").
+    _regnal_possessive = re.compile(r"\b([A-Z][a-z]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?=['’]s\b)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
     proper_fractions_to = 99
@@ -474,6 +476,14 @@ class English(Spec):
             return self.mixed(whole, numerator, denominator) if numerator < denominator else m.group(0)
         text = self._hyphen_mixed.sub(mixed, self._negative_fraction.sub(f"{self.minus} ", text))
         return self._any_fraction.sub(said, text)
+
+    def read_romans(self, text):
+        def said(m):
+            value = roman_value(m.group(2))
+            if not value or m.group(2) == "I" or m.group(1) in self.not_names:
+                return m.group(0)
+            return f"{m.group(1)} {self.roman(value, 'regnal', m.group(1))}"
+        return super().read_romans(self._regnal_possessive.sub(said, text))
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":

@@ -238,10 +238,12 @@ class English(Spec):
     numbers_with_slash = frozenset({"24/7", "9/11", "50/50", "20/20", "60/40", "70/30", "80/20", "90/10", "365/24/7"})
     # A fraction as NeMo reads one: any whole numbers either side of the slash, a whole number before it ("2 142/1"),
     # the denominator maybe with its ordinal ending ("1/4th").
-    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:st|nd|rd|th)?(?![\w/:]|[.,]\d)",
+    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:(?:st|nd|rd|th)s?)?(?![\w/:]|[.,]\d)",
                                re.I)
     # "2-1/2 inches": a whole and a proper fraction joined by a hyphen, as US measures write them.
     _hyphen_mixed = re.compile(r"(?<![\w.,/:-])(\d{1,3})-([1-9]\d?)/([1-9]\d?)(?![\w/:-]|[.,]\d)")
+    # An inch mark after a fraction: '7/8"', '1-1/2"' ("seven eighths inch").
+    _fraction_inch = re.compile(r"(?<![\w.,/:\"“-])((?:\d{1,3}[\s-])?[1-9]\d?/[1-9]\d?)[\"″”](?!\w)")
     _negative_fraction = re.compile(r"(?<![\w.,/:-])[-−](?=\d{1,5}/\d{1,5}(?![\w/:]|[.,]\d))")  # "-1/2"
     # "11/17/05": a month, day and two-digit year (day first where the first number cannot be a month).
     _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})/(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
@@ -474,7 +476,8 @@ class English(Spec):
         def mixed(m):
             whole, numerator, denominator = (int(g) for g in m.groups())
             return self.mixed(whole, numerator, denominator) if numerator < denominator else m.group(0)
-        text = self._hyphen_mixed.sub(mixed, self._negative_fraction.sub(f"{self.minus} ", text))
+        text = self._fraction_inch.sub(r"\1 inch", self._negative_fraction.sub(f"{self.minus} ", text))
+        text = self._hyphen_mixed.sub(mixed, text)
         return self._any_fraction.sub(said, text)
 
     def read_romans(self, text):

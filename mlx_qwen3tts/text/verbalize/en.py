@@ -250,7 +250,9 @@ class English(Spec):
     # Four digits whose hundreds digit is not zero, written without a separator: "twenty-one hundred".
     _hundreds = re.compile(r"[1-9][1-9]\d\d")
     # "1-800-555-0199", "1-800-GO-U-HAUL": a toll-free number, its "800" said "eight hundred".
-    _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(800\)\s?|800[-.\s])(\d{3}[-.\s]?\d{4}|[A-Z][A-Z\d-]{4,}"
+    # A toll-free or a lettered ("vanity") number: "1-800-FLOWERS", "800-555-HELP", "1-888-GO-FEDEX" ("one, eight
+    # eight eight, GO FEDEX"), as NeMo's telephone grammar reads them (seven digits or letters after the area code).
+    _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(\d{3}\)\s?|\d{3}[-.\s])(\d{3}[-.\s]?\d{4}|[A-Z\d][A-Z\d-]{4,}"
                             r"[A-Z\d])(?![\w-]|[.,]\d)")
     # A telephone number's extension: up to four digits after it and a space, before no word ("123-123-5678 12").
     _extension = re.compile(r"(?<![\w-])(\d{3}-\d{3}-\d{4})\s(\d{1,4})(?=\s*(?:$|[.,;)]))")
@@ -411,11 +413,15 @@ class English(Spec):
 
     def read_telephones(self, text):
         def toll_free(m):  # "1-800-FLOWERS": "one, eight hundred, F L O W E R S" as NeMo reads it
-            rest = m.group(3)
+            rest, area = m.group(3), m.group(2).strip("() .-")
+            if area != "800" and (rest.isdigit() or not re.search(r"[A-Z]", rest)
+                                  or len(re.sub(r"[-.\s]", "", rest)) != 7
+                                  or not all(p.isdigit() or p.isalpha() for p in re.split(r"[-.\s]", rest))):
+                return m.group(0)  # a plain number is the general grammar's; a lettered one has seven places
             said = self.telephone(rest) if re.fullmatch(r"[\d\s.-]+", rest) else " ".join(
                 self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
             country = {"1": "one, ", "+1": f"{self.plus} one, "}.get(m.group(1), "")
-            return f"{country}eight hundred, {said}"
+            return f"{country}{'eight hundred' if area == '800' else self.digits(area)}, {said}"
         return super().read_telephones(self._extension.sub(r"\1-\2", self._toll_free.sub(toll_free, text)))
 
     def read_money(self, text):

@@ -1,8 +1,11 @@
 """Issue 63, English round two: classes read as NeMo's English range grammar reads them (sentences of our own), in
 Python (`text.spoken`, `normalize`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the
-model path given does not exist, none is loaded): a span of multipliers ("5x-7x") and a product ("3*4"); a price
-in cents ("35¢") and per a unit ("$2.40/lb"); more units of NeMo's table; "a.k.a.", "e.g." before a capital, "Ph.D.",
-"ltd", "dept"; Greek letters by name; a fraction after a hyphen ("1-3/4") or a minus ("-5/8"), with "ths" or an inch mark; a month's short form before a year ("Sept 2019"); a year and the next ("2023/24"); a regnal number before "'s"; a lettered telephone number of any area code ("1-877-GO-TAXIS"). What is said is compared after casefolding and keeping letters and digits."""
+model path given does not exist, none is loaded): a span of multipliers ("5x-7x") and a product ("3*4"); a price in
+cents ("35¢") and per a unit ("$2.40/lb"); more units of NeMo's table; "a.k.a.", "e.g." before a capital, "Ph.D.",
+"ltd", "dept", more titles ("Sen.", "Pvt.", "Dr" without its dot), "Ste."; Greek letters by name; a fraction after a
+hyphen ("1-3/4") or a minus ("-5/8"), with "ths" or an inch mark; a month's short form before a year ("Sept 2019");
+a year and the next ("2023/24"); a regnal number before "'s"; a lettered telephone number of any area code
+("1-877-GO-TAXIS"). What is said is compared after casefolding and keeping letters and digits."""
 
 import subprocess
 import sys
@@ -41,6 +44,8 @@ CASES = [
     ("telephone", "Dial 1-877-GO-TAXIS now.", ["one eight seven seven GO TAXIS now"], ["hundred"]),
     ("telephone", "Text 866-555-HELP for aid.", ["eight six six five five five HELP for aid"], ["hundred"]),
     ("roman", "It was Edward VII's yacht.", ["Edward the seventh's yacht"], ["VII"]),
+    ("abbreviation", "We heard Sen. Tillis and Pvt. Ortiz.", ["Senator Tillis and Private Ortiz"], ["Sen.", "Pvt."]),
+    ("abbreviation", "Ask Dr Okafor at Ste. 410.", ["Doctor Okafor at Suite four hundred ten"], ["Dr ", "Ste."]),
     ("symbol", "The β strand binds the α-helix.", ["beta strand binds the alpha-helix"], ["β", "α"]),
     ("symbol", "Here π is close to 3.14 and ΔT rose.", ["pi is close to three point one four and delta T"],
      ["π", "Δ"]),

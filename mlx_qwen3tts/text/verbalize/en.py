@@ -163,11 +163,17 @@ class English(Spec):
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
-                            "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "§": "section", "§§": "sections"}
+                            "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
+                            "§§": "sections"}
     name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
                           "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
                           "Capt.": "Captain", "Col.": "Colonel", "Gen.": "General", "Lt.": "Lieutenant",
-                          "Sgt.": "Sergeant", "Drs.": "Doctors", "Ft.": "Fort"}
+                          "Sgt.": "Sergeant", "Drs.": "Doctors", "Ft.": "Fort", "Sen.": "Senator",
+                          "Rep.": "Representative", "Pres.": "President", "Adm.": "Admiral", "Cmdr.": "Commander",
+                          "Pvt.": "Private", "Cpl.": "Corporal", "Fr.": "Father", "Messrs.": "Messieurs",
+                          "Supt.": "Superintendent",
+                          # Titles written without their dot, as British English writes them ("Dr Jones").
+                          "Mr": "Mister", "Mrs": "Missus", "Dr": "Doctor", "St": "Saint", "Prof": "Professor"}
     roman_before = ("Chapter", "chapter", "Part", "part", "Volume", "volume", "Book", "book", "Act", "act",
                     "Scene", "scene", "Section", "Appendix", "Article", "World War", "Phase", "Title")
     roman_after = ("century",)
@@ -238,8 +244,8 @@ class English(Spec):
     numbers_with_slash = frozenset({"24/7", "9/11", "50/50", "20/20", "60/40", "70/30", "80/20", "90/10", "365/24/7"})
     # A fraction as NeMo reads one: any whole numbers either side of the slash, a whole number before it ("2 142/1"),
     # the denominator maybe with its ordinal ending ("1/4th").
-    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:(?:st|nd|rd|th)s?)?(?![\w/:]|[.,]\d)",
-                               re.I)
+    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:(?:st|nd|rd|th)s?)?"
+                               r"(?![\w/:]|[.,]\d)", re.I)
     # "2-1/2 inches": a whole and a proper fraction joined by a hyphen, as US measures write them.
     _hyphen_mixed = re.compile(r"(?<![\w.,/:-])(\d{1,3})-([1-9]\d?)/([1-9]\d?)(?![\w/:-]|[.,]\d)")
     # An inch mark after a fraction: '7/8"', '1-1/2"' ("seven eighths inch").
@@ -252,8 +258,8 @@ class English(Spec):
     # "1-800-555-0199", "1-800-GO-U-HAUL": a toll-free number, its "800" said "eight hundred".
     # A toll-free or a lettered ("vanity") number: "1-800-FLOWERS", "800-555-HELP", "1-888-GO-FEDEX" ("one, eight
     # eight eight, GO FEDEX"), as NeMo's telephone grammar reads them (seven digits or letters after the area code).
-    _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(\d{3}\)\s?|\d{3}[-.\s])(\d{3}[-.\s]?\d{4}|[A-Z\d][A-Z\d-]{4,}"
-                            r"[A-Z\d])(?![\w-]|[.,]\d)")
+    _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(\d{3}\)\s?|\d{3}[-.\s])"
+                            r"(\d{3}[-.\s]?\d{4}|[A-Z\d][A-Z\d-]{4,}[A-Z\d])(?![\w-]|[.,]\d)")
     # A telephone number's extension: up to four digits after it and a space, before no word ("123-123-5678 12").
     _extension = re.compile(r"(?<![\w-])(\d{3}-\d{3}-\d{4})\s(\d{1,4})(?=\s*(?:$|[.,;)]))")
     # A state's code after a place and a comma, and its ZIP code: "Austin, TX 78701" (NeMo reads the state so).

@@ -19,7 +19,10 @@ ABBREVIATIONS = {
            "Drs.": "Doctors", "Esq.": "Esquire", "Ft.": "Fort", "Co.": "Company", "Corp.": "Corporation",
            "Inc.": "Incorporated", "Ltd.": "Limited", "dept.": "department", "Dept.": "Department",
            "est.": "estimated", "bldg.": "building", "Bldg.": "Building", "apt.": "apartment", "Apt.": "Apartment",
-           "a.k.a.": "also known as", "w/o": "without", "c/o": "care of", "int'l": "international",
+           "a.k.a.": "also known as", "Ph.D.": "P H D", "dept": "department", "ltd": "limited", "w/o": "without", "c/o": "care of", "int'l": "international",
+           "Sen.": "Senator", "Rep.": "Representative", "Pres.": "President", "Adm.": "Admiral",
+           "Cmdr.": "Commander", "Pvt.": "Private", "Cpl.": "Corporal", "Messrs.": "Messieurs",
+           "Supt.": "Superintendent", "Univ.": "University", "Bros.": "Brothers", "Ste.": "Suite",
            "Ave.": "Avenue", "Blvd.": "Boulevard", "Rd.": "Road", "Jr.": "Junior", "Sr.": "Senior",
            # Units written with a dot, read after a number only (verbalize.en: in_context).
            "sq. ft.": "square feet", "sq. mi.": "square miles", "oz.": "ounces", "lb.": "pounds", "lbs.": "pounds",

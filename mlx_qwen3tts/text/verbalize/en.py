@@ -3,7 +3,8 @@
 
 import re
 
-from .common import Spec
+from ..abbreviations import ABBREVIATIONS
+from .common import Spec, roman_value
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -73,7 +74,16 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "mo": ("month", "months"), "mos": ("month", "months"), "yr": ("year", "years"), "yrs": ("year", "years"),
          "kph": ("kilometer per hour", "kilometers per hour"), "mpg": ("mile per gallon", "miles per gallon"),
          "fps": ("frame per second", "frames per second"), "tbsp": ("tablespoon", "tablespoons"),
-         "Tbsp": ("tablespoon", "tablespoons"), "tsp": ("teaspoon", "teaspoons"), "cal": ("calorie", "calories")}
+         "Tbsp": ("tablespoon", "tablespoons"), "tsp": ("teaspoon", "teaspoons"), "cal": ("calorie", "calories"),
+         "ds": ("decisecond", "deciseconds"), "rad": ("radian", "radians"), "mi3": ("cubic mile", "cubic miles"),
+         "mi³": ("cubic mile", "cubic miles")}
+
+
+# Greek letters by name (after NeMo text processing's English whitelist, en/data/whitelist/tts.tsv, Apache License
+# 2.0): "α-helix", "π is", "Δ of 3". Both cases, final sigma too.
+GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφχψω", ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu "
+                                               "xi omicron pi rho sigma sigma tau upsilon phi chi psi omega").split()))
+GREEK.update({letter.upper(): name for letter, name in GREEK.items() if letter != "ς"})
 
 
 class English(Spec):
@@ -153,11 +163,17 @@ class English(Spec):
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
-                            "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "§": "section", "§§": "sections"}
+                            "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
+                            "§§": "sections"}
     name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
                           "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
                           "Capt.": "Captain", "Col.": "Colonel", "Gen.": "General", "Lt.": "Lieutenant",
-                          "Sgt.": "Sergeant", "Drs.": "Doctors", "Ft.": "Fort"}
+                          "Sgt.": "Sergeant", "Drs.": "Doctors", "Ft.": "Fort", "Sen.": "Senator",
+                          "Rep.": "Representative", "Pres.": "President", "Adm.": "Admiral", "Cmdr.": "Commander",
+                          "Pvt.": "Private", "Cpl.": "Corporal", "Fr.": "Father", "Messrs.": "Messieurs",
+                          "Supt.": "Superintendent",
+                          # Titles written without their dot, as British English writes them ("Dr Jones").
+                          "Mr": "Mister", "Mrs": "Missus", "Dr": "Doctor", "St": "Saint", "Prof": "Professor"}
     roman_before = ("Chapter", "chapter", "Part", "part", "Volume", "volume", "Book", "book", "Act", "act",
                     "Scene", "scene", "Section", "Appendix", "Article", "World War", "Phase", "Title")
     roman_after = ("century",)
@@ -172,6 +188,17 @@ class English(Spec):
     _hour_range = re.compile(r"(?<![\w.,:-])(\d{1,2})\s?[-–]\s?(?=\d{1,2}(?:[:.][0-5]\d)?\s?[ap]\.?m\b)", re.I)  # "2-3pm"
     _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
     _at_least = re.compile(r"(?<=\d)\+(?=\s[a-z]|$)")  # "5+ years": "five plus years"
+    # A multiplier span, as NeMo's range grammar reads one: "5x-7x" ("five to seven x"; a lone "4.4x", "2x8" keep
+    # their "x", as its deterministic grammar says them); "3*4": "three times four".
+    _times_span = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)[xX]\s?[-–]\s?(\d+(?:\.\d+)?)([xX])(?!\w)")
+    # A Greek letter alone, read before the numbers ("π is 3.14"); one touching a letter or after a number ("ΔT",
+    # "2θ") after the units ("5 μm", "10 Ω", "kΩ"), with the symbols.
+    _greek_alone = re.compile(r"(?<![\w\u0370-\u03ff])(?<!\d\s)[" + "".join(GREEK) + r"](?![\w\u0370-\u03ff])")
+    _greek = re.compile(r"(?<![\u0370-\u03ff])[" + "".join(GREEK) + r"](?![\u0370-\u03ff])")
+    # Abbreviations whose dot never ends a sentence, also before a capital: "a.k.a. Bob", "e.g. Paris", "vs. Smith".
+    _runs_on = re.compile(r"(?<![\w.])(a\.k\.a\.|e\.g\.|i\.e\.|vs\.|cf\.)(?=\s+[A-Z])")
+    _cent_sign = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?¢")  # "25¢": "twenty-five cents"
+    _star = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
     _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
     # A fraction with its denominator's ordinal ending ("1/4th").
@@ -205,6 +232,11 @@ class English(Spec):
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
     _MONTH = (r"(?!may\b(?!,?\s\d{4}\b))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
     _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
+    _short_month_year = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)(?=\s\d{4}\b)")  # "Sept 2019"
+    # A year and the next one's last two digits: "2020/21" ("twenty twenty to twenty-one"), a fiscal or school year.
+    _year_slash = re.compile(r"(?<![\w./-])((?:1[89]|20)\d\d)/(\d\d)(?![\w/]|[.,]\d)")
+    # A regnal number before a possessive: "Elizabeth II's reign" ("Elizabeth the second's").
+    _regnal_possessive = re.compile(r"\b([A-Z][a-z]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?=['’]s\b)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
     proper_fractions_to = 99
@@ -212,15 +244,22 @@ class English(Spec):
     numbers_with_slash = frozenset({"24/7", "9/11", "50/50", "20/20", "60/40", "70/30", "80/20", "90/10", "365/24/7"})
     # A fraction as NeMo reads one: any whole numbers either side of the slash, a whole number before it ("2 142/1"),
     # the denominator maybe with its ordinal ending ("1/4th").
-    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:st|nd|rd|th)?(?![\w/:]|[.,]\d)",
-                               re.I)
+    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:(?:st|nd|rd|th)s?)?"
+                               r"(?![\w/:]|[.,]\d)", re.I)
+    # "2-1/2 inches": a whole and a proper fraction joined by a hyphen, as US measures write them.
+    _hyphen_mixed = re.compile(r"(?<![\w.,/:-])(\d{1,3})-([1-9]\d?)/([1-9]\d?)(?![\w/:-]|[.,]\d)")
+    # An inch mark after a fraction: '7/8"', '1-1/2"' ("seven eighths inch").
+    _fraction_inch = re.compile(r"(?<![\w.,/:\"“-])((?:\d{1,3}[\s-])?[1-9]\d?/[1-9]\d?)[\"″”](?!\w)")
+    _negative_fraction = re.compile(r"(?<![\w.,/:-])[-−](?=\d{1,5}/\d{1,5}(?![\w/:]|[.,]\d))")  # "-1/2"
     # "11/17/05": a month, day and two-digit year (day first where the first number cannot be a month).
     _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})/(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
     # Four digits whose hundreds digit is not zero, written without a separator: "twenty-one hundred".
     _hundreds = re.compile(r"[1-9][1-9]\d\d")
     # "1-800-555-0199", "1-800-GO-U-HAUL": a toll-free number, its "800" said "eight hundred".
-    _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(800\)\s?|800[-.\s])(\d{3}[-.\s]?\d{4}|[A-Z][A-Z\d-]{4,}"
-                            r"[A-Z\d])(?![\w-]|[.,]\d)")
+    # A toll-free or a lettered ("vanity") number: "1-800-FLOWERS", "800-555-HELP", "1-888-GO-FEDEX" ("one, eight
+    # eight eight, GO FEDEX"), as NeMo's telephone grammar reads them (seven digits or letters after the area code).
+    _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(\d{3}\)\s?|\d{3}[-.\s])"
+                            r"(\d{3}[-.\s]?\d{4}|[A-Z\d][A-Z\d-]{4,}[A-Z\d])(?![\w-]|[.,]\d)")
     # A telephone number's extension: up to four digits after it and a space, before no word ("123-123-5678 12").
     _extension = re.compile(r"(?<![\w-])(\d{3}-\d{3}-\d{4})\s(\d{1,4})(?=\s*(?:$|[.,;)]))")
     # A state's code after a place and a comma, and its ZIP code: "Austin, TX 78701" (NeMo reads the state so).
@@ -236,6 +275,9 @@ class English(Spec):
         unit = "(?:" + "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)) + ")"
         self._per_period = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
                                       + "|".join(self._per) + r")\b")
+        # "$3.50/lb": a price per a unit ("three dollars fifty cents per pound").
+        self._per_unit = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
+                                    + unit + r")(?![\w/²³])")
         # "30 miles/second": a unit written as a word per a time word.
         self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year)\b")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
@@ -266,6 +308,7 @@ class English(Spec):
 
     def read_ranges(self, text):
         text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))
+        text = self.read_multipliers(text)
         text = self._price_span.sub(lambda m: f"{self.number(m.group(2))} {self.range_word} "
                                               f"{self.money(m.group(3), m.group(1), m.group(4))}", text)
 
@@ -273,9 +316,17 @@ class English(Spec):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
         return super().read_ranges(self._unit_range.sub(said, text))
 
+    def read_multipliers(self, text):
+        """"5x-7x": "five to seven x", "3*4": "three times four"."""
+        text = self._times_span.sub(rf"\1 {self.range_word} \2 \3", text)
+        return self._star.sub(" times ", text) if "*" in text else text
+
     def read_abbreviations(self, text):
+        """US states, "#7", titles, addresses; "a.k.a." and the like before a name; a Greek letter standing alone
+        (not inside a Greek word) by its name: "π" "pi"."""
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
+        text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
         text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
         text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
@@ -328,10 +379,18 @@ class English(Spec):
         return f"{self.fraction(numerator, denominator)} of {'an' if singular[0] in 'aeiou' else 'a'} {singular}"
 
     def read_symbols(self, text):
+        text = self._greek.sub(self.greek, text)
+
         def said(m):
             words = re.split(r"\s?/\s?", m.group(0))
             return "and or" if [w.lower() for w in words] == ["and", "or"] else " slash ".join(words)
         return super().read_symbols(self._word_slash.sub(said, text))
+
+    @staticmethod
+    def greek(m):
+        """A Greek letter's name, set apart from a letter or digit it touches ("ΔT": "delta T")."""
+        before, after = m.string[m.start() - 1:m.start()], m.string[m.end():m.end() + 1]
+        return (" " if before.isalnum() else "") + GREEK[m.group(0)] + (" " if after.isalnum() else "")
 
     def hundreds(self, n: int) -> str:
         """1100 to 9999 in hundreds, as a number written in four digits is said: "twenty-one hundred eleven"."""
@@ -360,19 +419,25 @@ class English(Spec):
 
     def read_telephones(self, text):
         def toll_free(m):  # "1-800-FLOWERS": "one, eight hundred, F L O W E R S" as NeMo reads it
-            rest = m.group(3)
+            rest, area = m.group(3), m.group(2).strip("() .-")
+            if area != "800" and (rest.isdigit() or not re.search(r"[A-Z]", rest)
+                                  or len(re.sub(r"[-.\s]", "", rest)) != 7
+                                  or not all(p.isdigit() or p.isalpha() for p in re.split(r"[-.\s]", rest))):
+                return m.group(0)  # a plain number is the general grammar's; a lettered one has seven places
             said = self.telephone(rest) if re.fullmatch(r"[\d\s.-]+", rest) else " ".join(
                 self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
             country = {"1": "one, ", "+1": f"{self.plus} one, "}.get(m.group(1), "")
-            return f"{country}eight hundred, {said}"
+            return f"{country}{'eight hundred' if area == '800' else self.digits(area)}, {said}"
         return super().read_telephones(self._extension.sub(r"\1-\2", self._toll_free.sub(toll_free, text)))
 
     def read_money(self, text):
         text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
         text = self._cents_only.sub(r"\g<1>0.\2", text)  # "$.50": "fifty cents"
+        text = self._cent_sign.sub(lambda m: f"{m.group(1)} {'cent' if m.group(1) == '1' else 'cents'}", text)
 
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
-        return self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
+        text = self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
+        return self._per_unit.sub(lambda m: f"{m.group(1)} per {self.units[m.group(2)][0]}", text)
 
     def cardinal(self, n: int, gender: str = "m") -> str:
         return self.n2w(n).replace(" and ", " ").replace(",", "")
@@ -420,7 +485,20 @@ class English(Spec):
             if whole:
                 return self.mixed(int(whole), int(numerator), int(denominator))
             return self.fraction(int(numerator), int(denominator))
+        def mixed(m):
+            whole, numerator, denominator = (int(g) for g in m.groups())
+            return self.mixed(whole, numerator, denominator) if numerator < denominator else m.group(0)
+        text = self._fraction_inch.sub(r"\1 inch", self._negative_fraction.sub(f"{self.minus} ", text))
+        text = self._hyphen_mixed.sub(mixed, text)
         return self._any_fraction.sub(said, text)
+
+    def read_romans(self, text):
+        def said(m):
+            value = roman_value(m.group(2))
+            if not value or m.group(2) == "I" or m.group(1) in self.not_names:
+                return m.group(0)
+            return f"{m.group(1)} {self.roman(value, 'regnal', m.group(1))}"
+        return super().read_romans(self._regnal_possessive.sub(said, text))
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":
@@ -488,9 +566,18 @@ class English(Spec):
             the = "" if re.search(r"\bthe\s$", m.string[max(0, m.start() - 4):m.start()], re.I) else "the "
             said = f"{the}{self.ordinal(int(m.group(1)))} of {self.months[self.month_of(m.group(2)) - 1]}"
             return said + (f" {self.year(int(m.group(3)))}" if m.group(3) else "")
+        text = self._short_month_year.sub(lambda m: self.months[self.month_of(m.group(1)) - 1], text)
+        text = self._year_slash.sub(self.year_span, text)
         text = self._written_date.sub(lambda m: month_first(m) if 1 <= int(m.group(2)) <= 31 else m.group(0), text)
         text = self._day_month.sub(lambda m: day_first(m) if 1 <= int(m.group(1)) <= 31 else m.group(0), text)
         return super().read_written_dates(text)
+
+    def year_span(self, m):
+        first, last = int(m.group(1)), int(m.group(2))
+        if (first + 1) % 100 != last:
+            return m.group(0)
+        second = self.cardinal(last) if last >= 10 else f"oh {self.cardinal(last)}" if last else self.year(first + 1)
+        return f"{self.year(first)} {self.range_word} {second}"
 
     def month_of(self, written):
         key = written.casefold().rstrip(".")

@@ -7,6 +7,7 @@ an interrupted run resumed without redoing what was done."""
 import importlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,7 @@ from mlx_qwen3tts.model.speaker_encoder import extract_xvector
 prep = importlib.import_module("mlx_qwen3tts.finetune.prepare")
 CHECKPOINT = "base-0b6"
 REPO = Path(__file__).resolve().parent.parent
+CLONE = REPO / "tests" / "fixtures" / "clone"
 
 
 def speech(seconds, rate=24000, f0=140.0, seed=0, pauses=(), level=0.3):
@@ -361,3 +363,26 @@ def test_a_dataset_is_written_all_at_once_and_never_over_a_folder_it_was_not_tol
     other = dataset.Item("b", "Again.", "auto", np.ones((2, 16), np.int32), np.zeros(4, np.float32))
     replaced = dataset.load(dataset.write(tmp_path / "new", [item, other], {}, replace=True))
     assert [i.id for i in replaced.items] == ["a", "b"] and replaced.items[1].codes.shape == (2, 16)
+
+
+def test_clips_that_are_no_speech_are_refused_and_real_speech_kept(tmp_path, base):
+    """A steady tone, mains hum, white noise and a beeping tone are refused as "not speech"; the recorded speech
+    of the cloning fixtures (16 and 44.1 kHz; the 24 kHz one is under a second) and the syllables of `speech`
+    are kept."""
+    data, rate = tmp_path / "data", 24000
+    data.mkdir()
+    t = np.arange(3 * rate) / rate
+    noise = np.random.default_rng(3).standard_normal(t.shape)
+    clips = {"tone": 0.3 * np.sin(2 * np.pi * 440 * t), "hum": 0.3 * np.sin(2 * np.pi * 50 * t),
+             "noise": 0.1 * noise, "beeps": 0.3 * np.sin(2 * np.pi * 880 * t) * (np.sin(2 * np.pi * 2 * t) > 0),
+             "syllables": speech(2.0, seed=21)}
+    for name, samples in clips.items():
+        sf.write(data / f"{name}.wav", samples.astype(np.float32), rate)
+    for name in ("ref_16k.wav", "ref_44k_stereo.flac"):
+        shutil.copy(CLONE / name, data / name)
+    for clip in data.iterdir():
+        clip.with_suffix(".txt").write_text("Some words said in the clip.")
+    summary = prep.prepare(data, str(base), tmp_path / "ds", progress=False)
+    kept = sorted(i.id for i in dataset.load(tmp_path / "ds").items)
+    assert kept == ["ref_16k", "ref_44k_stereo", "syllables"]
+    assert summary.refused == {"not speech": 4}

@@ -11,8 +11,9 @@ the speaker encoder's x-vector of its `ref_audio` (a folder's clip: the clip its
 The whole dataset is checked before any work (one line for the first problem: an empty folder, a file that
 is not audio, a JSONL line without `audio`, a transcript in another language than declared, a sample rate
 outside 8-192 kHz). Clips that cannot train well are then refused one by one, each with its reason, and
-counted: too short, too long, silent, clipped, transcript empty. Without a transcript the recognizer
-(`asr`) writes one, and a recording longer than `max_seconds` is first cut at its pauses (energy-based).
+counted: too short, too long, silent, clipped, not speech (a steady tone, hum or noise), transcript empty.
+Without a transcript the recognizer (`asr`) writes one, and a recording longer than `max_seconds` is first
+cut at its pauses (energy-based).
 
 Work is kept per recording in `OUT.partial/` so that a run stopped by Ctrl-C or a crash resumes where it
 stopped; the dataset is written into place at the end, all or nothing (`dataset.write`). An existing OUT
@@ -48,6 +49,7 @@ MIN_SECONDS, MAX_SECONDS = 1.0, 20.0
 SILENT_DBFS = -60.0  # a clip whose loudness (RMS) is below this holds no speech to learn from
 CLIP_LEVEL, CLIPPED_SHARE = 0.999, 0.001  # more than 0.1% of samples at full scale: the recording clipped
 PAUSE_SECONDS, PAUSE_DB = 0.25, 35.0  # a cut: this long this far below the recording's loud frames
+STEADY_DB, VOICED_R, VOICED_SHARE = 2.5, 0.5, 0.2  # `not_speech` (speech here: 4-6 dB and 65-92% voiced)
 EXAMPLE_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-Base"
 
 
@@ -317,7 +319,32 @@ def refusal(audio: np.ndarray, clipped: float, options: dict) -> Optional[str]:
         return f"silent: {_dbfs(audio):.0f} dBFS"
     if clipped > CLIPPED_SHARE:
         return f"clipped: {100 * clipped:.1f}% of samples at full scale"
+    return not_speech(audio)
+
+
+def not_speech(audio: np.ndarray) -> Optional[str]:
+    """Why a clip is clearly no speech (a steady tone, hum or noise), or None. Speech rises and falls syllable by
+    syllable and is voiced (periodic at a pitch) in much of it: over the clip's 30 ms frames within PAUSE_DB of its
+    loud ones, the loudness varies by at least STEADY_DB (standard deviation) and VOICED_SHARE of them are periodic
+    (normalized autocorrelation over VOICED_R at a lag of 70-400 Hz)."""
+    hop = int(0.03 * SAMPLE_RATE)
+    frames = audio[: audio.shape[0] // hop * hop].reshape(-1, hop).astype(np.float64)
+    energy = 10 * np.log10(np.mean(np.square(frames), axis=1) + 1e-12)
+    loud = np.flatnonzero(energy >= np.percentile(energy, 95) - PAUSE_DB)
+    if (spread := float(np.std(energy[loud]))) < STEADY_DB:
+        return f"not speech: its loudness is steady ({spread:.1f} dB of variation), as a tone's, hum's or noise's is"
+    voiced = float(np.mean([_periodicity(audio[i * hop : i * hop + 2 * hop]) > VOICED_R for i in loud]))
+    if voiced < VOICED_SHARE:
+        return f"not speech: {100 * voiced:.0f}% of it is voiced (pitched), as noise is"
     return None
+
+
+def _periodicity(window: np.ndarray) -> float:
+    """The highest normalized autocorrelation of `window` at a lag of a voice's pitch (70-400 Hz)."""
+    x = window.astype(np.float64) - np.mean(window)
+    ac = np.fft.irfft(np.abs(np.fft.rfft(x, 2 * x.shape[0])) ** 2)[: x.shape[0]]
+    lo, hi = SAMPLE_RATE // 400, min(SAMPLE_RATE // 70, x.shape[0] - 1)
+    return float(np.max(ac[lo:hi]) / ac[0]) if ac[0] > 0 and hi > lo else 0.0
 
 
 def _dbfs(audio: np.ndarray) -> float:

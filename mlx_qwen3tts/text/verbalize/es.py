@@ -5,7 +5,7 @@ import re
 import unicodedata
 
 from .common import roman_value
-from .romance import Romance
+from .romance import DATA, Romance
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
           "noviembre", "diciembre")
@@ -178,6 +178,30 @@ class Spanish(Romance):
             return f"{self.cardinal(int(whole), gender)} y {part} de {singular}"
         return super()._unit_fraction_said(whole, numerator, denominator, unit)
 
+    # "Da. Ana", "da. ana pérez": "doña" before a name (a capital after the capital, a small letter after the small
+    # one: "da." ending a sentence, the verb, is followed by a capital), never after a pronoun ("se lo da.").
+    _DONA = re.compile(r"\b(?:(D)a\.(?=\s[A-ZÁÉÍÓÚÑ])|(d)a\.(?=\s[a-záéíóúñ]))")
+    _PRONOUN = re.compile(r"\b(?:lo|la|los|las|le|les|me|te|se|nos|os|no|que)\s$", re.I)
+
+    def read_abbreviations(self, text):
+        def dona(m):
+            if self._PRONOUN.search(m.string, max(0, m.start() - 5), m.start()):
+                return m.group(0)
+            return (m.group(1) or m.group(2)) + "oña"
+        return super().read_abbreviations(self._DONA.sub(dona, text))
+
+    def telephone(self, written):
+        # A country code of two figures as a number ("+58" "más cincuenta y ocho"); a short group after the
+        # number's last four figures is its extension ("123-5678-12" "... cinco seis siete ocho, extensión uno dos").
+        said = super().telephone(written)
+        groups = re.findall(r"\+|\d+", written)
+        if groups[0] == "+" and len(groups[1]) == 2 and groups[1][0] != "0":
+            said = said.replace(f"{self.plus} {self.digits(groups[1])}", f"{self.plus} {self.cardinal(int(groups[1]))}", 1)
+        if len(groups) > 3 and len(groups[-1]) < 4 and len(groups[-2]) == 4:
+            head, _, tail = said.rpartition(", ")
+            said = f"{head}, extensión {tail}"
+        return said
+
     def read_telephones(self, text):
         return super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
 
@@ -257,6 +281,10 @@ class Spanish(Romance):
 
     def __init__(self):
         super().__init__()
+        rows = (line.split("\t") for line in (DATA / "es_abbreviations.tsv").read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#"))
+        self.abbreviations = {**self.abbreviations, **dict(rows)}
+        self._abbr = self._table_pattern(self.abbreviations, r"(?!\w)")
         day = r"(0?[1-9]|[12]\d|3[01])"
         # "5 febrero", "30 julio del 2020", "abril 30", "junio 11 2000": as "cinco de febrero" is said.
         self._day_month = re.compile(r"(?<![\w.,/])" + day + r"\s(?:de\s)?(" + self._month + r")(?!\w)"
@@ -291,37 +319,58 @@ class Spanish(Romance):
         return super().roman(value, kind, word)
 
     # A time on the twelve-hour clock: "2:30 p.m." "dos y media de la tarde", "12.15 p.m." "doce y cuarto del
-    # mediodía", "1.00 a.m." "una de la mañana" (a dot between hours and minutes is a time before a.m./p.m. or
-    # "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign ("gmt-3" "G M T menos tres").
-    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)[:.]([0-5]\d)\s?([ap])\.?\s?m(\.|\b)", re.I)
+    # mediodía", "1.00 a.m." "una de la mañana", "las 9 p.m." "las nueve de la noche" (a dot between hours and
+    # minutes is a time before a.m./p.m. or "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign
+    # ("gmt-3" "G M T menos tres").
+    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m(\.|\b)", re.I)
     _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\.([0-5]\d)(?:\s?h(?![\w.])|(?=\s(?:gmt|utc|est|pst|cet|cst|"
                         r"mst|edt|pdt|cest)\b))", re.I)
-    # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters.
+    # "14.05", "24:50": two figures of hours and two of minutes, a dot or a colon between, standing alone, are a
+    # time on the 24-hour clock (a decimal has a comma; "1.33" stays a number written the English way).
+    _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w.,:]|\.\d)|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
+    # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters; "02:15:10 h": the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)m(?:([0-5]\d)s)?(?!\w)")
-    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)\s?([-+−])(\d{1,2})(?::([0-5]\d))?(?![\w:])")
+    _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d):([0-5]\d)\s?h(?![\w.])")
+    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
+    # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
+    # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
+    _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:.,ºª°]|[.,]\d|\s?[ap]\.?\s?m\b)")
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?![\w:]|[.,]\d|\s?[ap]\.?\s?m\b)")
 
     def read_times(self, text):
+        text = self._TIME_TO.sub(self._time_to, text)
         text = self._CLOCK.sub(self._clock, text)
         text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
         text = self._HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
                                                  int(m.group(3)) if m.group(3) else None), text)
+        text = self._HMS_H.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), int(m.group(3))), text)
+        text = self._DAY_CLOCK.sub(lambda m: self.time(int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4)),
+                                                       None), text)
         text = self._ZONE.sub(self._zone, text)
+        text = self._ONE_OCLOCK.sub(lambda m: f"{m.group(1)} una", text)
         return super().read_times(text)
 
+    def _time_to(self, m):
+        hour = int(m.group(2)) % 12 + 1
+        left = {40: "veinte", 45: "cuarto", 50: "diez", 55: "cinco"}[int(m.group(3))]
+        article = ("L" if m.group(1)[0] == "L" else "l") + ("a" if hour == 1 else "as")
+        return f"{article} {self.cardinal(hour, 'f')} menos {left}"
+
     def _clock(self, m):
-        hours, minutes, period = int(m.group(1)), int(m.group(2)), m.group(3).casefold()
+        hours, minutes, period = int(m.group(1)), int(m.group(2) or 0), m.group(3).casefold()
         said = self.cardinal(hours, "f")
         if minutes:
             said += " y " + {15: "cuarto", 30: "media"}.get(minutes, self.cardinal(minutes))
         if period == "a":
-            said += " de la mañana"
+            said += " de la noche" if hours in (0, 12) else " de la mañana"
         else:
-            said += " del mediodía" if hours == 12 else " de la noche" if hours >= 9 else " de la tarde"
+            said += " del mediodía" if hours == 12 else " de la noche" if hours >= 7 else " de la tarde"
         return said + "." if m.group(4) == "." and self._ends_sentence(m.string[m.end():]) else said
 
     def _zone(self, m):
-        zone, sign, hours, minutes = m.groups()
-        said = f"{' '.join(zone.upper())} {self.plus if sign == '+' else self.minus} {self.cardinal(int(hours))}"
+        zone, sign, word, hours, minutes = m.groups()
+        sign = word or (self.plus if sign == "+" else self.minus)
+        said = f"{' '.join(zone.upper())} {sign} {self.cardinal(int(hours))}"
         return said + (f" {self.cardinal(int(minutes))}" if minutes else "")
 
     def time(self, hours, minutes, seconds):
@@ -329,6 +378,8 @@ class Spanish(Romance):
         seconds = seconds or None  # no seconds said where there are none: "12:00:00" "doce"
         if seconds is not None:
             return said + f" horas {self.cardinal(minutes)} minutos y {self.cardinal(seconds)} segundos"
+        if minutes in (15, 30) and 0 < hours <= 12:  # on the twelve-hour clock: "y cuarto", "y media"
+            return said + (" y cuarto" if minutes == 15 else " y media")
         return said + (f" y {self.cardinal(minutes)}" if minutes else "")
 
 

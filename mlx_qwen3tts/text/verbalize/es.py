@@ -30,8 +30,8 @@ class Spanish(Romance):
     currencies = {"€": ("euro", "euros", "céntimo", "céntimos"), "EUR": ("euro", "euros", "céntimo", "céntimos"),
                   "$": ("dólar", "dólares", "centavo", "centavos"), "USD": ("dólar", "dólares", "centavo", "centavos"),
                   "US$": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "penique", "peniques"),
-                  "GBP": ("libra", "libras", "penique", "peniques"), "¥": ("yen", "yenes", "sen", "sen"),
-                  "JPY": ("yen", "yenes", "sen", "sen"),
+                  "GBP": ("libra", "libras", "penique", "peniques"), "¥": ("yen", "yenes", "centavo", "centavos"),
+                  "JPY": ("yen", "yenes", "centavo", "centavos"),
                   "CHF": ("franco suizo", "francos suizos", "céntimo", "céntimos"),
                   "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),
                   "MXN": ("peso", "pesos", "centavo", "centavos")}
@@ -189,6 +189,14 @@ class Spanish(Romance):
                 return m.group(0)
             return (m.group(1) or m.group(2)) + "oña"
         return super().read_abbreviations(self._DONA.sub(dona, text))
+
+    def money(self, amount, currency, scale):
+        # "con" joins euros and their céntimos as Spain says it ("doce euros con cincuenta céntimos"); the
+        # Americas' currencies take "y" ("doce dólares y cinco centavos").
+        said = super().money(amount, currency, scale)
+        if self.currencies[currency][2] in ("céntimo", "penique"):
+            return said
+        return said.replace(self.joiner, " y ", 1)
 
     def telephone(self, written):
         # A country code of two figures as a number ("+58" "más cincuenta y ocho"); a short group after the

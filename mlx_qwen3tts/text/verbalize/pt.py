@@ -25,8 +25,8 @@ class Portuguese(Romance):
     currencies = {"R$": ("real", "reais", "centavo", "centavos"), "BRL": ("real", "reais", "centavo", "centavos"),
                   "€": ("euro", "euros", "centavo", "centavos"), "EUR": ("euro", "euros", "centavo", "centavos"),
                   "US$": ("dólar", "dólares", "centavo", "centavos"), "$": ("dólar", "dólares", "centavo", "centavos"),
-                  "USD": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "pêni", "pence"),
-                  "GBP": ("libra", "libras", "pêni", "pence"), "¥": ("iene", "ienes", "sen", "sen"),
+                  "USD": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra esterlina", "libras esterlinas", "pêni", "pence"),
+                  "GBP": ("libra esterlina", "libras esterlinas", "pêni", "pence"), "¥": ("iene", "ienes", "sen", "sen"),
                   "JPY": ("iene", "ienes", "sen", "sen"),
                   "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
                   "₽": ("rublo", "rublos", "copeque", "copeques")}

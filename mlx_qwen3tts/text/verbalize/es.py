@@ -5,7 +5,7 @@ import re
 import unicodedata
 
 from .common import roman_value
-from .romance import DATA, Romance
+from .romance import Romance
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
           "noviembre", "diciembre")
@@ -178,17 +178,29 @@ class Spanish(Romance):
             return f"{self.cardinal(int(whole), gender)} y {part} de {singular}"
         return super()._unit_fraction_said(whole, numerator, denominator, unit)
 
-    # "Da. Ana", "da. ana pérez": "doña" before a name (a capital after the capital, a small letter after the small
-    # one: "da." ending a sentence, the verb, is followed by a capital), never after a pronoun ("se lo da.").
-    _DONA = re.compile(r"\b(?:(D)a\.(?=\s[A-ZÁÉÍÓÚÑ])|(d)a\.(?=\s[a-záéíóúñ]))")
+    # "Da. Ana", "da. ana pérez", "da. Carmen": "doña" before a name, never after a pronoun ("se lo da."); a
+    # title before a name says no sentence's end ("la dra. Gómez" "la doctora Gómez").
+    _DONA = re.compile(r"\b([Dd])a\.(?=\s[^\W\d_])")
     _PRONOUN = re.compile(r"\b(?:lo|la|los|las|le|les|me|te|se|nos|os|no|que)\s$", re.I)
+    # titles and streets' words before the name they go with: no sentence ends at their dot ("Pza. Mayor")
+    _TITLES = {"dr": "doctor", "dra": "doctora", "sr": "señor", "sra": "señora", "srta": "señorita", "prof": "profesor",
+               "profa": "profesora", "dña": "doña", "av": "avenida", "avda": "avenida", "pza": "plaza", "plza": "plaza",
+               "ctra": "carretera", "carret": "carretera", "pje": "pasaje", "p.º": "paseo", "rbla": "rambla",
+               "blvd": "bulevar", "c.º": "camino"}
+    _TITLE = re.compile(r"(?<![\w.])(" + "|".join(re.escape(t) for t in sorted(_TITLES, key=len, reverse=True))
+                        + r")\.?(?<=\.|º)(?=\s(?![^\W\d_]\.)[^\W\d_])", re.I)
 
     def read_abbreviations(self, text):
         def dona(m):
             if self._PRONOUN.search(m.string, max(0, m.start() - 5), m.start()):
                 return m.group(0)
-            return (m.group(1) or m.group(2)) + "oña"
-        return super().read_abbreviations(self._DONA.sub(dona, text))
+            return m.group(1) + "oña"
+
+        def title(m):
+            said = self._TITLES[m.group(1).casefold()]
+            return said.capitalize() if m.group(1)[0].isupper() else said
+        text = self._TITLE.sub(title, self._DONA.sub(dona, text))
+        return super().read_abbreviations(text)
 
     def money(self, amount, currency, scale):
         # "con" joins euros and their céntimos as Spain says it ("doce euros con cincuenta céntimos"); the
@@ -289,10 +301,6 @@ class Spanish(Romance):
 
     def __init__(self):
         super().__init__()
-        rows = (line.split("\t") for line in (DATA / "es_abbreviations.tsv").read_text(encoding="utf-8").splitlines()
-                if line.strip() and not line.startswith("#"))
-        self.abbreviations = {**self.abbreviations, **dict(rows)}
-        self._abbr = self._table_pattern(self.abbreviations, r"(?!\w)")
         day = r"(0?[1-9]|[12]\d|3[01])"
         # "5 febrero", "30 julio del 2020", "abril 30", "junio 11 2000": as "cinco de febrero" is said.
         self._day_month = re.compile(r"(?<![\w.,/])" + day + r"\s(?:de\s)?(" + self._month + r")(?!\w)"
@@ -331,14 +339,14 @@ class Spanish(Romance):
     # minutes is a time before a.m./p.m. or "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign
     # ("gmt-3" "G M T menos tres").
     _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m(\.|\b)", re.I)
-    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\.([0-5]\d)(?:\s?h(?![\w.])|(?=\s(?:gmt|utc|est|pst|cet|cst|"
+    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)(?:\s?h(?![\w.])|(?=\s(?:gmt|utc|est|pst|cet|cst|"
                         r"mst|edt|pdt|cest)\b))", re.I)
     # "14.05", "24:50": two figures of hours and two of minutes, a dot or a colon between, standing alone, are a
     # time on the 24-hour clock (a decimal has a comma; "1.33" stays a number written the English way).
     _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w.,:]|\.\d)|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
     # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters; "02:15:10 h": the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)m(?:([0-5]\d)s)?(?!\w)")
-    _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d):([0-5]\d)\s?h(?![\w.])")
+    _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)\s?h(?![\w.])")
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
     # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
@@ -348,10 +356,10 @@ class Spanish(Romance):
     def read_times(self, text):
         text = self._TIME_TO.sub(self._time_to, text)
         text = self._CLOCK.sub(self._clock, text)
+        text = self._HMS_H.sub(lambda m: self.time(int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
         text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
         text = self._HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
                                                  int(m.group(3)) if m.group(3) else None), text)
-        text = self._HMS_H.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), int(m.group(3))), text)
         text = self._DAY_CLOCK.sub(lambda m: self.time(int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4)),
                                                        None), text)
         text = self._ZONE.sub(self._zone, text)
@@ -385,7 +393,10 @@ class Spanish(Romance):
         said = self.cardinal(hours, "f")
         seconds = seconds or None  # no seconds said where there are none: "12:00:00" "doce"
         if seconds is not None:
-            return said + f" horas {self.cardinal(minutes)} minutos y {self.cardinal(seconds)} segundos"
+            # "una hora un minuto y un segundo": each noun agrees with its number
+            parts = [f"{self.cardinal(n, 'm')} {noun}{'s' if n != 1 else ''}"
+                     for n, noun in ((minutes, "minuto"), (seconds, "segundo"))]
+            return said + f" hora{'s' if hours != 1 else ''} {parts[0]} y {parts[1]}"
         if minutes in (15, 30) and 0 < hours <= 12:  # on the twelve-hour clock: "y cuarto", "y media"
             return said + (" y cuarto" if minutes == 15 else " y media")
         return said + (f" y {self.cardinal(minutes)}" if minutes else "")

@@ -350,11 +350,16 @@ class Spanish(Romance):
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
     # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
-    _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:.,ºª°]|[.,]\d|\s?[ap]\.?\s?m\b)")
-    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?![\w:]|[.,]\d|\s?[ap]\.?\s?m\b)")
+    _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:.,ºª°]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+
+    # "2:30", "las 10:15" on a clock's face (hours to twelve, a colon): "dos y media", "las diez y cuarto".
+    _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9]):(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
 
     def read_times(self, text):
         text = self._TIME_TO.sub(self._time_to, text)
+        text = self._HALF_PAST.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} y "
+                                          f"{'cuarto' if m.group(2) == '15' else 'media'}", text)
         text = self._CLOCK.sub(self._clock, text)
         text = self._HMS_H.sub(lambda m: self.time(int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
         text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
@@ -397,8 +402,6 @@ class Spanish(Romance):
             parts = [f"{self.cardinal(n, 'm')} {noun}{'s' if n != 1 else ''}"
                      for n, noun in ((minutes, "minuto"), (seconds, "segundo"))]
             return said + f" hora{'s' if hours != 1 else ''} {parts[0]} y {parts[1]}"
-        if minutes in (15, 30) and 0 < hours <= 12:  # on the twelve-hour clock: "y cuarto", "y media"
-            return said + (" y cuarto" if minutes == 15 else " y media")
         return said + (f" y {self.cardinal(minutes)}" if minutes else "")
 
 

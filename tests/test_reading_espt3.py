@@ -7,7 +7,8 @@ hour alone before a.m./p.m. and the evening from seven ("las 9 p.m." "las nueve 
 and two of minutes after a dot are a time ("07.45"), hours, minutes and seconds agree ("una hora un minuto");
 street and title abbreviations (pza., ctra., avda., dra., EE.UU., c.º b.), no sentence's end before the name
 after them ("Pza. Mayor"); the Americas'
-currencies join their cents with "y", the guaraní is a currency; a telephone number's two-figure country code is a
+currencies join their cents with "y", the guaraní and the quetzal ("Q75", but "Q4" a quarter) are currencies, "mil"
+after an amount is its scale ("$100 mil" "cien mil dólares"); 28th is "vigesimoctavo", as 18th "decimoctavo"; a telephone number's two-figure country code is a
 number and a short group after its last four figures an extension. Portuguese: the pound is "libra esterlina"."""
 
 import subprocess
@@ -38,6 +39,9 @@ CASES = [
      ["en la Plaza Mayor junto al camino bajo del pueblo"], ["Pza", "c.º"]),
     ("money", "es", "El libro cuesta $12,05 en México.", ["doce dólares y cinco centavos en México"], ["con"]),
     ("money", "es", "Pagamos ₲ 5000 por el pasaje.", ["cinco mil guaraníes por el pasaje"], ["₲"]),
+    ("money", "es", "El anillo costó $100 mil en la subasta.", ["cien mil dólares en la subasta"], ["dólares mil"]),
+    ("money", "es", "En Guatemala la cena costó Q75 por persona.", ["setenta y cinco quetzales por persona"], ["Q"]),
+    ("ordinal", "es", "El equipo quedó en el 28º lugar.", ["vigesimoctavo lugar"], ["vigésimo octavo"]),
     ("telephone", "es", "Llame al +58 (212) 555-1234-12 hoy.", ["más cincuenta y ocho", "extensión uno dos hoy"],
      ["cinco ocho"]),
     ("money", "pt", "O ingresso custa £ 20 em Londres.", ["vinte libras esterlinas em Londres"], ["£"]),

@@ -49,7 +49,7 @@ class Spanish(Romance):
     currency_words.update(dict.fromkeys(("pta", "pts", "ptas"), currency_words["pesetas"]))
     scales = {"millones": ("millón", "millones"), "millón": ("millón", "millones"),
               "billones": ("billón", "billones"), "billón": ("billón", "billones"),
-              "mil millones": ("mil millones", "mil millones")}
+              "mil millones": ("mil millones", "mil millones"), "mil": ("mil", "mil")}
     units = {"km": ("kilómetro", "kilómetros"), "kg": ("kilogramo", "kilogramos"), "cm": ("centímetro", "centímetros"),
              "mm": ("milímetro", "milímetros"), "m": ("metro", "metros"), "g": ("gramo", "gramos"),
              "mg": ("miligramo", "miligramos"), "t": ("tonelada", "toneladas"), "l": ("litro", "litros"),
@@ -123,7 +123,8 @@ class Spanish(Romance):
 
     # num2words' ordinals as the RAE writes them: "decimotercero" (one word), "undécimo", "cuadragésimo".
     _ORDINAL_FIXES = ((re.compile(r"décimo ?primero"), "undécimo"), (re.compile(r"décimo ?segundo"), "duodécimo"),
-                      (re.compile(r"décimo ?octavo"), "decimoctavo"), (re.compile(r"décimo ?(?=[a-zé])"), "decimo"),
+                      (re.compile(r"décimo ?octavo"), "decimoctavo"),
+                      (re.compile(r"vigésimo ?octavo"), "vigesimoctavo"), (re.compile(r"décimo ?(?=[a-zé])"), "decimo"),
                       (re.compile("quadra"), "cuadra"), (re.compile("cuadrigent"), "cuadringent"),
                       (re.compile("septigent"), "septingent"), (re.compile("octigent"), "octingent"))
 
@@ -201,6 +202,12 @@ class Spanish(Romance):
             return said.capitalize() if m.group(1)[0].isupper() else said
         text = self._TITLE.sub(title, self._DONA.sub(dona, text))
         return super().read_abbreviations(text)
+
+    # "Q50", "q 12,50": quetzales; "Q1" to "Q4" alone are a year's quarters, no money.
+    _QUETZAL = re.compile(r"(?<![\w$])[Qq]\s?(?=\d)(?![1-4](?![\d.,]))")
+
+    def read_money(self, text):
+        return super().read_money(self._QUETZAL.sub("GTQ ", text))
 
     def money(self, amount, currency, scale):
         # "con" joins euros and their céntimos as Spain says it ("doce euros con cincuenta céntimos"); the

@@ -4,7 +4,7 @@ given does not exist, none is loaded). What is said is compared after casefoldin
 
 Spanish: a time after its article is the clock's ("a la 1" "a la una", "las 11:45" "las doce menos cuarto"), an
 hour alone before a.m./p.m. and the evening from seven ("las 9 p.m." "las nueve de la noche"), two figures of hours
-and two of minutes after a dot are a time ("07.45"), hours, minutes and seconds agree ("una hora un minuto");
+and two of minutes after a dot are a time ("07.45"), hours, minutes and seconds agree ("una hora un minuto"), a time zone after a time by its name ("cot");
 street and title abbreviations (pza., ctra., avda., dra., EE.UU., c.º b.), no sentence's end before the name
 after them ("Pza. Mayor"); the Americas'
 currencies join their cents with "y", the guaraní and the quetzal ("Q75", but "Q4" a quarter) are currencies, "mil"
@@ -31,6 +31,8 @@ CASES = [
     ("time", "es", "Hora de salida: 07.45 desde Sevilla.", ["siete y cuarenta y cinco desde"], ["punto"]),
     ("time", "es", "La etapa se cerró en 01:01:01 h exactas.", ["una hora un minuto y un segundo exactas"],
      ["una horas", " h "]),
+    ("time", "es", "La transmisión empieza a las 9:00 p.m. cot en todo el país.",
+     ["nueve de la noche hora estándar de Colombia en todo"], ["cot"]),
     ("abbreviation", "es", "Vivo en la pza. Mayor, junto a la ctra. de Burgos.",
      ["plaza Mayor junto a la carretera de Burgos"], ["pza", "ctra"]),
     ("abbreviation", "es", "Nos atendió la dra. Gómez, que estudió en EE.UU. y en la avda. de América.",

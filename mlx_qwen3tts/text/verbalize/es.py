@@ -5,7 +5,7 @@ import re
 import unicodedata
 
 from .common import roman_value
-from .romance import Romance
+from .romance import DATA, Romance
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
           "noviembre", "diciembre")
@@ -363,7 +363,15 @@ class Spanish(Romance):
     # "2:30", "las 10:15" on a clock's face (hours to twelve, a colon): "dos y media", "las diez y cuarto".
     _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9]):(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
 
+    # A time zone named after a time (data/es_time_zones.tsv): "5:02 p.m. cot" "... hora estándar de Colombia".
+    _ZONES = dict(line.split("\t") for line in (DATA / "es_time_zones.tsv").read_text(encoding="utf-8").splitlines()
+                  if line.strip() and not line.startswith("#"))
+    _NAMED_ZONE = re.compile(r"((?<![\w.,])\d{1,2}(?:(?:[:.][0-5]\d){1,2}(?:\s?h)?|\s?h|\s?[ap]\.?\s?m\.?)"
+                             r"(?:\s?[ap]\.?\s?m\.?)?\s)("
+                             + "|".join(sorted(_ZONES, key=len, reverse=True)) + r")(?!\w)", re.I)
+
     def read_times(self, text):
+        text = self._NAMED_ZONE.sub(lambda m: m.group(1) + self._ZONES[m.group(2).casefold()], text)
         text = self._TIME_TO.sub(self._time_to, text)
         text = self._HALF_PAST.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} y "
                                           f"{'cuarto' if m.group(2) == '15' else 'media'}", text)

@@ -360,8 +360,10 @@ class Spanish(Romance):
     _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:.,ºª°]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
     _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
 
-    # "2:30", "las 10:15" on a clock's face (hours to twelve, a colon): "dos y media", "las diez y cuarto".
-    _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9]):(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+    # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y
+    # cuarto".
+    _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9])(?:[.:](15|30)\s?h(?![\w.])"
+                            r"|:(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b))")
 
     # A time zone named after a time (data/es_time_zones.tsv): "5:02 p.m. cot" "... hora estándar de Colombia".
     _ZONES = dict(line.split("\t") for line in (DATA / "es_time_zones.tsv").read_text(encoding="utf-8").splitlines()
@@ -374,7 +376,7 @@ class Spanish(Romance):
         text = self._NAMED_ZONE.sub(lambda m: m.group(1) + self._ZONES[m.group(2).casefold()], text)
         text = self._TIME_TO.sub(self._time_to, text)
         text = self._HALF_PAST.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} y "
-                                          f"{'cuarto' if m.group(2) == '15' else 'media'}", text)
+                                          f"{'cuarto' if (m.group(2) or m.group(3)) == '15' else 'media'}", text)
         text = self._CLOCK.sub(self._clock, text)
         text = self._HMS_H.sub(lambda m: self.time(int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
         text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)

@@ -8,7 +8,8 @@ and two of minutes after a dot are a time ("07.45"), hours, minutes and seconds 
 street and title abbreviations (pza., ctra., avda., dra., EE.UU., c.º b.), no sentence's end before the name
 after them ("Pza. Mayor"); the Americas'
 currencies join their cents with "y", the guaraní and the quetzal ("Q75", but "Q4" a quarter) are currencies, "mil"
-after an amount is its scale ("$100 mil" "cien mil dólares"); 28th is "vigesimoctavo", as 18th "decimoctavo"; a telephone number's two-figure country code is a
+after an amount is its scale ("$100 mil" "cien mil dólares"); 28th is "vigesimoctavo", as 18th "decimoctavo"; a roman
+numeral after "año" is a year; a telephone number's two-figure country code is a
 number and a short group after its last four figures an extension. Portuguese: the pound is "libra esterlina"."""
 
 import subprocess
@@ -43,6 +44,8 @@ CASES = [
     ("money", "es", "Pagamos ₲ 5000 por el pasaje.", ["cinco mil guaraníes por el pasaje"], ["₲"]),
     ("money", "es", "El anillo costó $100 mil en la subasta.", ["cien mil dólares en la subasta"], ["dólares mil"]),
     ("money", "es", "En Guatemala la cena costó Q75 por persona.", ["setenta y cinco quetzales por persona"], ["Q"]),
+    ("date", "es", "La película se rodó en el año MCMXCIV en Madrid.", ["año mil novecientos noventa y cuatro en"],
+     ["MCMXCIV"]),
     ("ordinal", "es", "El equipo quedó en el 28º lugar.", ["vigesimoctavo lugar"], ["vigésimo octavo"]),
     ("telephone", "es", "Llame al +58 (212) 555-1234-12 hoy.", ["más cincuenta y ocho", "extensión uno dos hoy"],
      ["cinco ocho"]),

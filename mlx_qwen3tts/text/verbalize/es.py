@@ -108,7 +108,7 @@ class Spanish(Romance):
     name_abbreviations = {"Sr.": "señor", "Sra.": "señora", "Srta.": "señorita", "Dr.": "doctor", "Dra.": "doctora",
                           "D.": "don", "Dña.": "doña", "Sto.": "santo", "Sta.": "santa"}
     roman_before = ("capítulo", "Capítulo", "tomo", "Tomo", "parte", "Parte", "acto", "Acto", "libro", "Libro",
-                    "artículo", "Artículo", "título", "Título", "siglo", "Siglo", "siglos")
+                    "artículo", "Artículo", "título", "Título", "siglo", "Siglo", "siglos", "año", "Año")
     century_words = ()
     symbols = {"±": "más o menos", "×": "por", "→": "a", "&": "y", "§": "párrafo", "≈": "aproximadamente",
                "≤": "menor o igual que", "≥": "mayor o igual que", "−": "menos", "°": "grados", "½": "un medio",
@@ -156,6 +156,8 @@ class Spanish(Romance):
     _ROMAN_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]a|[Dd]el|[Aa]l)\s([IVX]{2,7})\s(?=([^\W\d_]+))")
 
     _LOWER_CENTURY = re.compile(r"\b([Ss]iglos?)\s([ivxl]{1,7})\b")
+    # "año mcmlxxxix" as "año MCMLXXXIX" is read: a year (four letters at least: "año mil" is a word).
+    _LOWER_YEAR = re.compile(r"\b([Aa]ño)\s([ivxlcdm]{4,12})\b")
 
     # Nine figures in three hyphenated threes are a Spanish telephone number ("912-345-678"), figure by figure.
     _NINE_FIGURES = re.compile(r"(?<![\w.,/-])\d{3}-\d{3}-\d{3}(?![\w/-]|[.,]\d)")
@@ -235,6 +237,7 @@ class Spanish(Romance):
     def read_romans(self, text):
         # "siglo xix" as "siglo XIX" is read.
         text = self._LOWER_CENTURY.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
+        text = self._LOWER_YEAR.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
 
         def said(m):
             value = roman_value(m.group(2))

@@ -10,7 +10,8 @@ after them ("Pza. Mayor"); the Americas'
 currencies join their cents with "y", the guaraní and the quetzal ("Q75", but "Q4" a quarter) are currencies, "mil"
 after an amount is its scale ("$100 mil" "cien mil dólares"); 28th is "vigesimoctavo", as 18th "decimoctavo"; a roman
 numeral after "año" is a year; a telephone number's two-figure country code is a
-number and a short group after its last four figures an extension. Portuguese: the pound is "libra esterlina"."""
+number and a short group after its last four figures an extension. Portuguese: a time written with a dot
+("14.30", "9.00 da manhã") or with its letters ("8h30min", "10:15h") is read as one; the pound is "libra esterlina"."""
 
 import subprocess
 import sys
@@ -49,6 +50,10 @@ CASES = [
     ("ordinal", "es", "El equipo quedó en el 28º lugar.", ["vigesimoctavo lugar"], ["vigésimo octavo"]),
     ("telephone", "es", "Llame al +58 (212) 555-1234-12 hoy.", ["más cincuenta y ocho", "extensión uno dos hoy"],
      ["cinco ocho"]),
+    ("time", "pt", "O trem parte às 14.30 de Lisboa e a loja abre às 9.00 da manhã.",
+     ["às catorze horas e trinta de Lisboa", "às nove horas da manhã"], ["ponto"]),
+    ("time", "pt", "A aula começa às 8h30min e a prova às 10:15h.", ["às oito horas e trinta e a prova às dez horas e quinze"],
+     ["min", " h "]),
     ("money", "pt", "O ingresso custa £ 20 em Londres.", ["vinte libras esterlinas em Londres"], ["£"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

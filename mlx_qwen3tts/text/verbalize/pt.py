@@ -156,9 +156,31 @@ class Portuguese(Romance):
     def read_measures(self, text):
         return super().read_measures(self._spoon.sub(r"\1 de \2", text))
 
+    # A time before the part of the day it falls in: said on the twelve-hour clock where the hour lies in that
+    # part ("16:00 da tarde" "quatro horas da tarde", "21h da noite"), as written where it does not ("23:18 da
+    # tarde"); a dot between hours and minutes as a colon ("9.00 da manhã").
+    _PERIODS = {"madrugada": range(0, 6), "manhã": range(6, 12), "tarde": range(12, 18), "noite": range(18, 24)}
+    _PERIOD_TIME = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])(?:[:.]([0-5]\d)(?:[:.]([0-5]\d))?|[hH]([0-5]\d)?)"
+                              r"(?=\s(?:da|de)\s(madrugada|manhã|tarde|noite)\b)")
+    # "14.30", "08.15.20": two figures of hours and two of minutes after a dot are a time ("1.33" stays a number);
+    # "14:30h", "8h30min": the letters after a time are no words.
+    _DOTTED = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?:\.([0-5]\d))?(?![\w.,:]|\.\d)")
+    _LETTERED = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])(?::([0-5]\d)h|[hH]([0-5]\d)min)(?!\w)")
+
     def read_times(self, text):
+        text = self._PERIOD_TIME.sub(self._period_time, text)
+        text = self._LETTERED.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or m.group(3)), None), text)
+        text = self._DOTTED.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
+                                                    int(m.group(3)) if m.group(3) else None), text)
         text = super().read_times(text)
         return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
+
+    def _period_time(self, m):
+        hours = int(m.group(1))
+        if hours in self._PERIODS[m.group(5)] and hours > 12:
+            hours -= 12
+        minutes = m.group(2) or m.group(4)
+        return self.time(hours, int(minutes or 0), int(m.group(3)) if m.group(3) else None)
 
 
 read = Portuguese().read

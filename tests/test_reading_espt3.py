@@ -8,7 +8,7 @@ and two of minutes after a dot are a time ("07.45"), hours, minutes and seconds 
 street and title abbreviations (pza., ctra., avda., dra., EE.UU., c.º b.), no sentence's end before the name
 after them ("Pza. Mayor"); the Americas'
 currencies join their cents with "y", the guaraní and the quetzal ("Q75", but "Q4" a quarter) are currencies, "mil"
-after an amount is its scale ("$100 mil" "cien mil dólares"); 28th is "vigesimoctavo", as 18th "decimoctavo"; a roman
+after an amount is its scale ("$100 mil" "cien mil dólares"), one of a scale is "un millón" ("$1 millón"); 28th is "vigesimoctavo", as 18th "decimoctavo"; a roman
 numeral after "año" is a year; a telephone number's two-figure country code is a
 number and a short group after its last four figures an extension. Portuguese: a time written with a dot
 ("14.30", "9.00 da manhã") or with its letters ("8h30min", "10:15h") is read as one; the pound is "libra esterlina"."""
@@ -44,6 +44,7 @@ CASES = [
     ("money", "es", "El libro cuesta $12,05 en México.", ["doce dólares y cinco centavos en México"], ["con"]),
     ("money", "es", "Pagamos ₲ 5000 por el pasaje.", ["cinco mil guaraníes por el pasaje"], ["₲"]),
     ("money", "es", "El anillo costó $100 mil en la subasta.", ["cien mil dólares en la subasta"], ["dólares mil"]),
+    ("money", "es", "La obra costó $1 millón al final.", ["un millón de dólares al final"], ["uno", "millones"]),
     ("money", "es", "En Guatemala la cena costó Q75 por persona.", ["setenta y cinco quetzales por persona"], ["Q"]),
     ("date", "es", "La película se rodó en el año MCMXCIV en Madrid.", ["año mil novecientos noventa y cuatro en"],
      ["MCMXCIV"]),

@@ -214,6 +214,10 @@ class Spanish(Romance):
     def money(self, amount, currency, scale):
         # "con" joins euros and their céntimos as Spain says it ("doce euros con cincuenta céntimos"); the
         # Americas' currencies take "y" ("doce dólares y cinco centavos").
+        if scale and amount == "1":  # "$1 millón" "un millón de dólares", "$1 mil millones" "mil millones de dólares"
+            single = self.scales[scale][0]
+            head = single if single.startswith("mil") and not single.startswith("mill") else f"un {single}"
+            return f"{head}{' ' if single == 'mil' else ' de '}{self.currencies[currency][1]}"
         said = super().money(amount, currency, scale)
         if self.currencies[currency][2] in ("céntimo", "penique"):
             return said

@@ -7,7 +7,8 @@ hour alone before a.m./p.m. and the evening from seven ("las 9 p.m." "las nueve 
 and two of minutes after a dot are a time ("07.45"), hours, minutes and seconds agree ("una hora un minuto"), a time zone after a time by its name ("cot");
 street and title abbreviations (pza., ctra., avda., dra., EE.UU., c.º b.), no sentence's end before the name
 after them ("Pza. Mayor"); the Americas'
-currencies join their cents with "y", the guaraní and the quetzal ("Q75", but "Q4" a quarter) are currencies, "mil"
+currencies join their cents with "y", US$ and USD are "dólares estadounidenses", GBP "libras
+esterlinas" (NeMo's Spanish tables), the guaraní and the quetzal ("Q75", but "Q4" a quarter) are currencies, "mil"
 after an amount is its scale ("$100 mil" "cien mil dólares"), one of a scale is "un millón" ("$1 millón"); 28th is "vigesimoctavo", as 18th "decimoctavo"; a roman
 numeral after "año" is a year; a telephone number's two-figure country code is a
 number and a short group after its last four figures an extension. Portuguese: a time written with a dot
@@ -44,6 +45,8 @@ CASES = [
     ("money", "es", "El libro cuesta $12,05 en México.", ["doce dólares y cinco centavos en México"], ["con"]),
     ("money", "es", "Pagamos ₲ 5000 por el pasaje.", ["cinco mil guaraníes por el pasaje"], ["₲"]),
     ("money", "es", "El anillo costó $100 mil en la subasta.", ["cien mil dólares en la subasta"], ["dólares mil"]),
+    ("money", "es", "El vuelo cuesta US$ 450 y el hotel GBP 90.",
+     ["cuatrocientos cincuenta dólares estadounidenses y el hotel noventa libras esterlinas"], ["US$", "GBP"]),
     ("money", "es", "La obra costó $1 millón al final.", ["un millón de dólares al final"], ["uno", "millones"]),
     ("money", "es", "En Guatemala la cena costó Q75 por persona.", ["setenta y cinco quetzales por persona"], ["Q"]),
     ("date", "es", "La película se rodó en el año MCMXCIV en Madrid.", ["año mil novecientos noventa y cuatro en"],

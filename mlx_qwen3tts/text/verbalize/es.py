@@ -28,9 +28,10 @@ class Spanish(Romance):
                            "sept.": 8, "oct.": 9, "nov.": 10, "dic.": 11}
     joiner = " con "
     currencies = {"€": ("euro", "euros", "céntimo", "céntimos"), "EUR": ("euro", "euros", "céntimo", "céntimos"),
-                  "$": ("dólar", "dólares", "centavo", "centavos"), "USD": ("dólar", "dólares", "centavo", "centavos"),
-                  "US$": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "penique", "peniques"),
-                  "GBP": ("libra", "libras", "penique", "peniques"), "¥": ("yen", "yenes", "centavo", "centavos"),
+                  "$": ("dólar", "dólares", "centavo", "centavos"), "USD": ("dólar estadounidense", "dólares estadounidenses", "centavo", "centavos"),
+                  "US$": ("dólar estadounidense", "dólares estadounidenses", "centavo", "centavos"),
+                  "£": ("libra", "libras", "penique", "peniques"),
+                  "GBP": ("libra esterlina", "libras esterlinas", "penique", "peniques"), "¥": ("yen", "yenes", "centavo", "centavos"),
                   "JPY": ("yen", "yenes", "centavo", "centavos"),
                   "CHF": ("franco suizo", "francos suizos", "céntimo", "céntimos"),
                   "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),

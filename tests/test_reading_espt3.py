@@ -12,7 +12,8 @@ esterlinas" (NeMo's Spanish tables), the guaraní and the quetzal ("Q75", but "Q
 after an amount is its scale ("$100 mil" "cien mil dólares"), one of a scale is "un millón" ("$1 millón"); 28th is "vigesimoctavo", as 18th "decimoctavo"; a roman
 numeral after "año" is a year; a telephone number's two-figure country code is a
 number and a short group after its last four figures an extension. Portuguese: a time written with a dot
-("14.30", "9.00 da manhã") or with its letters ("8h30min", "10:15h") is read as one; the pound is "libra esterlina"."""
+("14.30", "9.00 da manhã") or with its letters ("8h30min", "10:15h") is read as one; the pound is "libra esterlina"; the units of NeMo's
+Portuguese measure tables (rpm, dB, mA, cm³...), a compound unit agreeing with its first noun ("um quilowatt-hora")."""
 
 import subprocess
 import sys
@@ -58,6 +59,8 @@ CASES = [
      ["às catorze horas e trinta de Lisboa", "às nove horas da manhã"], ["ponto"]),
     ("time", "pt", "A aula começa às 8h30min e a prova às 10:15h.", ["às oito horas e trinta e a prova às dez horas e quinze"],
      ["min", " h "]),
+    ("measure", "pt", "O motor gira a 3000 rpm e gasta 1 kWh por dia.",
+     ["três mil rotações por minuto", "um quilowatt-hora por dia"], ["rpm", "uma quilowatt"]),
     ("money", "pt", "O ingresso custa £ 20 em Londres.", ["vinte libras esterlinas em Londres"], ["£"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]

@@ -65,7 +65,18 @@ class Portuguese(Romance):
              "c. de chá": ("colher de chá", "colheres de chá"), "c. de café": ("colher de café", "colheres de café"),
              "c. de sobremesa": ("colher de sobremesa", "colheres de sobremesa"),
              "kcal": ("quilocaloria", "quilocalorias"),
-             "dl": ("decilitro", "decilitros"), "cl": ("centilitro", "centilitros")}
+             "dl": ("decilitro", "decilitros"), "cl": ("centilitro", "centilitros"),
+             # as NeMo's Portuguese measure tables have them
+             "ns": ("nanossegundo", "nanossegundos"), "μs": ("microssegundo", "microssegundos"),
+             "µs": ("microssegundo", "microssegundos"), "μm": ("micrômetro", "micrômetros"),
+             "nm": ("nanômetro", "nanômetros"), "cm²": ("centímetro quadrado", "centímetros quadrados"),
+             "cm³": ("centímetro cúbico", "centímetros cúbicos"), "kgf": ("quilograma força", "quilogramas força"),
+             "kHz": ("quilohertz", "quilohertz"), "MW": ("megawatt", "megawatts"), "GW": ("gigawatt", "gigawatts"),
+             "Wh": ("watt hora", "watts hora"), "MWh": ("megawatt hora", "megawatts hora"),
+             "GWh": ("gigawatt hora", "gigawatts hora"), "kV": ("quilovolt", "quilovolts"),
+             "mV": ("milivolt", "milivolts"), "mA": ("miliampere", "miliamperes"),
+             "rpm": ("rotação por minuto", "rotações por minuto"), "dB": ("decibel", "decibéis"),
+             "cal": ("caloria", "calorias")}
     feminine_units = ("t", "h")
     percent = "por cento"
     scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")
@@ -108,6 +119,12 @@ class Portuguese(Romance):
     fractions = {(1, 2): "um meio", (1, 3): "um terço", (2, 3): "dois terços", (1, 4): "um quarto",
                  (3, 4): "três quartos"}
     _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])[hH]([0-5]\d)?(?![\w])")
+
+    def unit_gender(self, unit):
+        # a compound unit's gender is its first noun's: "um quilowatt-hora"
+        if unit in self.feminine_units:
+            return "f"
+        return self.noun_gender(re.split(r"[\s-]", self.units[unit][0])[0]) or "m"
 
     def feminine(self, said):
         head, tail = self.scale_tail(said, r"milh(?:ão|ões)|bilh(?:ão|ões)|trilh(?:ão|ões)")

@@ -75,7 +75,9 @@ class Spanish(Romance):
                              ("cucharadita", "cucharaditas")),
              "cc": ("centímetro cúbico", "centímetros cúbicos"), "dl": ("decilitro", "decilitros"),
              "cl": ("centilitro", "centilitros"), "kcal": ("kilocaloría", "kilocalorías"),
-             "ud.": ("unidad", "unidades"), "uds.": ("unidad", "unidades")}
+             "ud.": ("unidad", "unidades"), "uds.": ("unidad", "unidades"),
+             # as NeMo's Spanish measure tables have them
+             "gsm": ("gramo por metro cuadrado", "gramos por metro cuadrado"), "PB": ("petabyte", "petabytes")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",

@@ -413,7 +413,13 @@ class Spanish(Romance):
             said += " de la noche" if hours in (0, 12) else " de la mañana"
         else:
             said += " del mediodía" if hours == 12 else " de la noche" if hours >= 7 else " de la tarde"
-        return said + "." if m.group(4) == "." and self._ends_sentence(m.string[m.end():]) else said
+        rest = m.string[m.end():]
+        zone = re.match(r"\s*([A-Za-z]{2,5})\b", rest)  # "p.m. GMT": a time zone goes on the sentence
+        if zone and (zone.group(1).casefold() in self._ZONES or zone.group(1).casefold() in self._SPELT_ZONES):
+            return said
+        return said + "." if m.group(4) == "." and self._ends_sentence(rest) else said
+
+    _SPELT_ZONES = ("utc", "gmt", "cst", "cet", "pst", "est", "mdt", "mst", "pt", "et", "mt", "edt", "pdt", "cest")
 
     def _zone(self, m):
         zone, sign, word, hours, minutes = m.groups()

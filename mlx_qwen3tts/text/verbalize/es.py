@@ -28,10 +28,12 @@ class Spanish(Romance):
                            "sept.": 8, "oct.": 9, "nov.": 10, "dic.": 11}
     joiner = " con "
     currencies = {"€": ("euro", "euros", "céntimo", "céntimos"), "EUR": ("euro", "euros", "céntimo", "céntimos"),
-                  "$": ("dólar", "dólares", "centavo", "centavos"), "USD": ("dólar estadounidense", "dólares estadounidenses", "centavo", "centavos"),
+                  "$": ("dólar", "dólares", "centavo", "centavos"),
+                  "USD": ("dólar estadounidense", "dólares estadounidenses", "centavo", "centavos"),
                   "US$": ("dólar estadounidense", "dólares estadounidenses", "centavo", "centavos"),
                   "£": ("libra", "libras", "penique", "peniques"),
-                  "GBP": ("libra esterlina", "libras esterlinas", "penique", "peniques"), "¥": ("yen", "yenes", "centavo", "centavos"),
+                  "GBP": ("libra esterlina", "libras esterlinas", "penique", "peniques"),
+                  "¥": ("yen", "yenes", "centavo", "centavos"),
                   "JPY": ("yen", "yenes", "centavo", "centavos"),
                   "CHF": ("franco suizo", "francos suizos", "céntimo", "céntimos"),
                   "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),
@@ -232,7 +234,8 @@ class Spanish(Romance):
         said = super().telephone(written)
         groups = re.findall(r"\+|\d+", written)
         if groups[0] == "+" and len(groups[1]) == 2 and groups[1][0] != "0":
-            said = said.replace(f"{self.plus} {self.digits(groups[1])}", f"{self.plus} {self.cardinal(int(groups[1]))}", 1)
+            code = f"{self.plus} {self.cardinal(int(groups[1]))}"
+            said = said.replace(f"{self.plus} {self.digits(groups[1])}", code, 1)
         if len(groups) > 3 and len(groups[-1]) < 4 and len(groups[-2]) == 4:
             head, _, tail = said.rpartition(", ")
             said = f"{head}, extensión {tail}"
@@ -360,7 +363,8 @@ class Spanish(Romance):
                         r"mst|edt|pdt|cest)\b))", re.I)
     # "14.05", "24:50": two figures of hours and two of minutes, a dot or a colon between, standing alone, are a
     # time on the 24-hour clock (a decimal has a comma; "1.33" stays a number written the English way).
-    _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w.,:]|\.\d)|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
+    _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w.,:]|\.\d)"
+                            r"|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
     # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters; "02:15:10 h": the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)m(?:([0-5]\d)s)?(?!\w)")
     _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)\s?h(?![\w.])")

@@ -363,7 +363,7 @@ class Spanish(Romance):
                         r"mst|edt|pdt|cest)\b))", re.I)
     # "14.05", "24:50": two figures of hours and two of minutes, a dot or a colon between, standing alone, are a
     # time on the 24-hour clock (a decimal has a comma; "1.33" stays a number written the English way).
-    _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w.,:]|\.\d)"
+    _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w:]|[.,]\d)"
                             r"|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
     # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters; "02:15:10 h": the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)m(?:([0-5]\d)s)?(?!\w)")
@@ -371,7 +371,7 @@ class Spanish(Romance):
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
     # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
-    _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:.,ºª°]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+    _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
     _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
 
     # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y

@@ -181,7 +181,7 @@ class Portuguese(Romance):
                               r"(?=\s(?:da|de)\s(madrugada|manhã|tarde|noite)\b)")
     # "14.30", "08.15.20": two figures of hours and two of minutes after a dot are a time ("1.33" stays a number);
     # "14:30h", "8h30min": the letters after a time are no words.
-    _DOTTED = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?:\.([0-5]\d))?(?![\w.,:]|\.\d)")
+    _DOTTED = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?:\.([0-5]\d))?(?![\w:]|[.,]\d)")
     _LETTERED = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])(?::([0-5]\d)h|[hH]([0-5]\d)min)(?!\w)")
 
     def read_times(self, text):

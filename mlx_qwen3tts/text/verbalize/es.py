@@ -5,7 +5,7 @@ import re
 import unicodedata
 
 from .common import roman_value
-from .romance import Romance
+from .romance import DATA, Romance
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
           "noviembre", "diciembre")
@@ -28,10 +28,13 @@ class Spanish(Romance):
                            "sept.": 8, "oct.": 9, "nov.": 10, "dic.": 11}
     joiner = " con "
     currencies = {"€": ("euro", "euros", "céntimo", "céntimos"), "EUR": ("euro", "euros", "céntimo", "céntimos"),
-                  "$": ("dólar", "dólares", "centavo", "centavos"), "USD": ("dólar", "dólares", "centavo", "centavos"),
-                  "US$": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "penique", "peniques"),
-                  "GBP": ("libra", "libras", "penique", "peniques"), "¥": ("yen", "yenes", "sen", "sen"),
-                  "JPY": ("yen", "yenes", "sen", "sen"),
+                  "$": ("dólar", "dólares", "centavo", "centavos"),
+                  "USD": ("dólar estadounidense", "dólares estadounidenses", "centavo", "centavos"),
+                  "US$": ("dólar estadounidense", "dólares estadounidenses", "centavo", "centavos"),
+                  "£": ("libra", "libras", "penique", "peniques"),
+                  "GBP": ("libra esterlina", "libras esterlinas", "penique", "peniques"),
+                  "¥": ("yen", "yenes", "centavo", "centavos"),
+                  "JPY": ("yen", "yenes", "centavo", "centavos"),
                   "CHF": ("franco suizo", "francos suizos", "céntimo", "céntimos"),
                   "₽": ("rublo", "rublos", "kopek", "kopeks"), "R$": ("real", "reales", "centavo", "centavos"),
                   "MXN": ("peso", "pesos", "centavo", "centavos")}
@@ -49,7 +52,7 @@ class Spanish(Romance):
     currency_words.update(dict.fromkeys(("pta", "pts", "ptas"), currency_words["pesetas"]))
     scales = {"millones": ("millón", "millones"), "millón": ("millón", "millones"),
               "billones": ("billón", "billones"), "billón": ("billón", "billones"),
-              "mil millones": ("mil millones", "mil millones")}
+              "mil millones": ("mil millones", "mil millones"), "mil": ("mil", "mil")}
     units = {"km": ("kilómetro", "kilómetros"), "kg": ("kilogramo", "kilogramos"), "cm": ("centímetro", "centímetros"),
              "mm": ("milímetro", "milímetros"), "m": ("metro", "metros"), "g": ("gramo", "gramos"),
              "mg": ("miligramo", "miligramos"), "t": ("tonelada", "toneladas"), "l": ("litro", "litros"),
@@ -74,7 +77,9 @@ class Spanish(Romance):
                              ("cucharadita", "cucharaditas")),
              "cc": ("centímetro cúbico", "centímetros cúbicos"), "dl": ("decilitro", "decilitros"),
              "cl": ("centilitro", "centilitros"), "kcal": ("kilocaloría", "kilocalorías"),
-             "ud.": ("unidad", "unidades"), "uds.": ("unidad", "unidades")}
+             "ud.": ("unidad", "unidades"), "uds.": ("unidad", "unidades"),
+             # as NeMo's Spanish measure tables have them
+             "gsm": ("gramo por metro cuadrado", "gramos por metro cuadrado"), "PB": ("petabyte", "petabytes")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",
@@ -108,7 +113,7 @@ class Spanish(Romance):
     name_abbreviations = {"Sr.": "señor", "Sra.": "señora", "Srta.": "señorita", "Dr.": "doctor", "Dra.": "doctora",
                           "D.": "don", "Dña.": "doña", "Sto.": "santo", "Sta.": "santa"}
     roman_before = ("capítulo", "Capítulo", "tomo", "Tomo", "parte", "Parte", "acto", "Acto", "libro", "Libro",
-                    "artículo", "Artículo", "título", "Título", "siglo", "Siglo", "siglos")
+                    "artículo", "Artículo", "título", "Título", "siglo", "Siglo", "siglos", "año", "Año")
     century_words = ()
     symbols = {"±": "más o menos", "×": "por", "→": "a", "&": "y", "§": "párrafo", "≈": "aproximadamente",
                "≤": "menor o igual que", "≥": "mayor o igual que", "−": "menos", "°": "grados", "½": "un medio",
@@ -123,7 +128,8 @@ class Spanish(Romance):
 
     # num2words' ordinals as the RAE writes them: "decimotercero" (one word), "undécimo", "cuadragésimo".
     _ORDINAL_FIXES = ((re.compile(r"décimo ?primero"), "undécimo"), (re.compile(r"décimo ?segundo"), "duodécimo"),
-                      (re.compile(r"décimo ?octavo"), "decimoctavo"), (re.compile(r"décimo ?(?=[a-zé])"), "decimo"),
+                      (re.compile(r"décimo ?octavo"), "decimoctavo"),
+                      (re.compile(r"vigésimo ?octavo"), "vigesimoctavo"), (re.compile(r"décimo ?(?=[a-zé])"), "decimo"),
                       (re.compile("quadra"), "cuadra"), (re.compile("cuadrigent"), "cuadringent"),
                       (re.compile("septigent"), "septingent"), (re.compile("octigent"), "octingent"))
 
@@ -155,6 +161,8 @@ class Spanish(Romance):
     _ROMAN_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]a|[Dd]el|[Aa]l)\s([IVX]{2,7})\s(?=([^\W\d_]+))")
 
     _LOWER_CENTURY = re.compile(r"\b([Ss]iglos?)\s([ivxl]{1,7})\b")
+    # "año mcmlxxxix" as "año MCMLXXXIX" is read: a year (four letters at least: "año mil" is a word).
+    _LOWER_YEAR = re.compile(r"\b([Aa]ño)\s([ivxlcdm]{4,12})\b")
 
     # Nine figures in three hyphenated threes are a Spanish telephone number ("912-345-678"), figure by figure.
     _NINE_FIGURES = re.compile(r"(?<![\w.,/-])\d{3}-\d{3}-\d{3}(?![\w/-]|[.,]\d)")
@@ -178,12 +186,68 @@ class Spanish(Romance):
             return f"{self.cardinal(int(whole), gender)} y {part} de {singular}"
         return super()._unit_fraction_said(whole, numerator, denominator, unit)
 
+    # "Da. Ana", "da. ana pérez", "da. Carmen": "doña" before a name, never after a pronoun ("se lo da."); a
+    # title before a name says no sentence's end ("la dra. Gómez" "la doctora Gómez").
+    _DONA = re.compile(r"\b([Dd])a\.(?=\s[^\W\d_])")
+    _PRONOUN = re.compile(r"\b(?:lo|la|los|las|le|les|me|te|se|nos|os|no|que)\s$", re.I)
+    # titles and streets' words before the name they go with: no sentence ends at their dot ("Pza. Mayor")
+    _TITLES = {"dr": "doctor", "dra": "doctora", "sr": "señor", "sra": "señora", "srta": "señorita", "prof": "profesor",
+               "profa": "profesora", "dña": "doña", "av": "avenida", "avda": "avenida", "pza": "plaza", "plza": "plaza",
+               "ctra": "carretera", "carret": "carretera", "pje": "pasaje", "p.º": "paseo", "rbla": "rambla",
+               "blvd": "bulevar", "c.º": "camino"}
+    _TITLE = re.compile(r"(?<![\w.])(" + "|".join(re.escape(t) for t in sorted(_TITLES, key=len, reverse=True))
+                        + r")\.?(?<=\.|º)(?=\s(?![^\W\d_]\.)[^\W\d_])", re.I)
+
+    def read_abbreviations(self, text):
+        def dona(m):
+            if self._PRONOUN.search(m.string, max(0, m.start() - 5), m.start()):
+                return m.group(0)
+            return m.group(1) + "oña"
+
+        def title(m):
+            said = self._TITLES[m.group(1).casefold()]
+            return said.capitalize() if m.group(1)[0].isupper() else said
+        text = self._TITLE.sub(title, self._DONA.sub(dona, text))
+        return super().read_abbreviations(text)
+
+    # "Q50", "q 12,50": quetzales; "Q1" to "Q4" alone are a year's quarters, no money.
+    _QUETZAL = re.compile(r"(?<![\w$])[Qq]\s?(?=\d)(?![1-4](?![\d.,]))")
+
+    def read_money(self, text):
+        return super().read_money(self._QUETZAL.sub("GTQ ", text))
+
+    def money(self, amount, currency, scale):
+        # "con" joins euros and their céntimos as Spain says it ("doce euros con cincuenta céntimos"); the
+        # Americas' currencies take "y" ("doce dólares y cinco centavos").
+        if scale and amount == "1":  # "$1 millón" "un millón de dólares", "$1 mil millones" "mil millones de dólares"
+            single = self.scales[scale][0]
+            head = single if single.startswith("mil") and not single.startswith("mill") else f"un {single}"
+            return f"{head}{' ' if single == 'mil' else ' de '}{self.currencies[currency][1]}"
+        said = super().money(amount, currency, scale)
+        if self.currencies[currency][2] in ("céntimo", "penique"):
+            return said
+        return said.replace(self.joiner, " y ", 1)
+
+    def telephone(self, written):
+        # A country code of two figures as a number ("+58" "más cincuenta y ocho"); a short group after the
+        # number's last four figures is its extension ("123-5678-12" "... cinco seis siete ocho, extensión uno dos").
+        said = super().telephone(written)
+        groups = re.findall(r"\+|\d+", written)
+        if groups[0] == "+" and len(groups[1]) == 2 and groups[1][0] != "0":
+            code = f"{self.plus} {self.cardinal(int(groups[1]))}"
+            said = said.replace(f"{self.plus} {self.digits(groups[1])}", code, 1)
+        if len(groups) > 3 and len(groups[-1]) < 4 and len(groups[-2]) == 4:
+            head, _, tail = said.rpartition(", ")
+            said = f"{head}, extensión {tail}"
+        return said
+
     def read_telephones(self, text):
         return super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
 
     def read_romans(self, text):
         # "siglo xix" as "siglo XIX" is read.
         text = self._LOWER_CENTURY.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
+        text = self._LOWER_YEAR.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
 
         def said(m):
             value = roman_value(m.group(2))
@@ -291,44 +355,90 @@ class Spanish(Romance):
         return super().roman(value, kind, word)
 
     # A time on the twelve-hour clock: "2:30 p.m." "dos y media de la tarde", "12.15 p.m." "doce y cuarto del
-    # mediodía", "1.00 a.m." "una de la mañana" (a dot between hours and minutes is a time before a.m./p.m. or
-    # "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign ("gmt-3" "G M T menos tres").
-    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)[:.]([0-5]\d)\s?([ap])\.?\s?m(\.|\b)", re.I)
-    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\.([0-5]\d)(?:\s?h(?![\w.])|(?=\s(?:gmt|utc|est|pst|cet|cst|"
+    # mediodía", "1.00 a.m." "una de la mañana", "las 9 p.m." "las nueve de la noche" (a dot between hours and
+    # minutes is a time before a.m./p.m. or "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign
+    # ("gmt-3" "G M T menos tres").
+    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m(\.|\b)", re.I)
+    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)(?:\s?h(?![\w.])|(?=\s(?:gmt|utc|est|pst|cet|cst|"
                         r"mst|edt|pdt|cest)\b))", re.I)
-    # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters.
+    # "14.05", "24:50": two figures of hours and two of minutes, a dot or a colon between, standing alone, are a
+    # time on the 24-hour clock (a decimal has a comma; "1.33" stays a number written the English way).
+    _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w:]|[.,]\d)"
+                            r"|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
+    # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters; "02:15:10 h": the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)m(?:([0-5]\d)s)?(?!\w)")
-    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)\s?([-+−])(\d{1,2})(?::([0-5]\d))?(?![\w:])")
+    _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)\s?h(?![\w.])")
+    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
+    # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
+    # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
+    _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+
+    # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y
+    # cuarto".
+    _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9])(?:[.:](15|30)\s?h(?![\w.])"
+                            r"|:(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b))")
+
+    # A time zone named after a time (data/es_time_zones.tsv): "5:02 p.m. cot" "... hora estándar de Colombia".
+    _ZONES = dict(line.split("\t") for line in (DATA / "es_time_zones.tsv").read_text(encoding="utf-8").splitlines()
+                  if line.strip() and not line.startswith("#"))
+    _NAMED_ZONE = re.compile(r"((?<![\w.,])\d{1,2}(?:(?:[:.][0-5]\d){1,2}(?:\s?h)?|\s?h|\s?[ap]\.?\s?m\.?)"
+                             r"(?:\s?[ap]\.?\s?m\.?)?\s)("
+                             + "|".join(sorted(_ZONES, key=len, reverse=True)) + r")(?!\w)", re.I)
 
     def read_times(self, text):
+        text = self._NAMED_ZONE.sub(lambda m: m.group(1) + self._ZONES[m.group(2).casefold()], text)
+        text = self._TIME_TO.sub(self._time_to, text)
+        text = self._HALF_PAST.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} y "
+                                          f"{'cuarto' if (m.group(2) or m.group(3)) == '15' else 'media'}", text)
         text = self._CLOCK.sub(self._clock, text)
+        text = self._HMS_H.sub(lambda m: self.time(int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
         text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
         text = self._HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
                                                  int(m.group(3)) if m.group(3) else None), text)
+        text = self._DAY_CLOCK.sub(lambda m: self.time(int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4)),
+                                                       None), text)
         text = self._ZONE.sub(self._zone, text)
+        text = self._ONE_OCLOCK.sub(lambda m: f"{m.group(1)} una", text)
         return super().read_times(text)
 
+    def _time_to(self, m):
+        hour = int(m.group(2)) % 12 + 1
+        left = {40: "veinte", 45: "cuarto", 50: "diez", 55: "cinco"}[int(m.group(3))]
+        article = ("L" if m.group(1)[0] == "L" else "l") + ("a" if hour == 1 else "as")
+        return f"{article} {self.cardinal(hour, 'f')} menos {left}"
+
     def _clock(self, m):
-        hours, minutes, period = int(m.group(1)), int(m.group(2)), m.group(3).casefold()
+        hours, minutes, period = int(m.group(1)), int(m.group(2) or 0), m.group(3).casefold()
         said = self.cardinal(hours, "f")
         if minutes:
             said += " y " + {15: "cuarto", 30: "media"}.get(minutes, self.cardinal(minutes))
         if period == "a":
-            said += " de la mañana"
+            said += " de la noche" if hours in (0, 12) else " de la mañana"
         else:
-            said += " del mediodía" if hours == 12 else " de la noche" if hours >= 9 else " de la tarde"
-        return said + "." if m.group(4) == "." and self._ends_sentence(m.string[m.end():]) else said
+            said += " del mediodía" if hours == 12 else " de la noche" if hours >= 7 else " de la tarde"
+        rest = m.string[m.end():]
+        zone = re.match(r"\s*([A-Za-z]{2,5})\b", rest)  # "p.m. GMT": a time zone goes on the sentence
+        if zone and (zone.group(1).casefold() in self._ZONES or zone.group(1).casefold() in self._SPELT_ZONES):
+            return said
+        return said + "." if m.group(4) == "." and self._ends_sentence(rest) else said
+
+    _SPELT_ZONES = ("utc", "gmt", "cst", "cet", "pst", "est", "mdt", "mst", "pt", "et", "mt", "edt", "pdt", "cest")
 
     def _zone(self, m):
-        zone, sign, hours, minutes = m.groups()
-        said = f"{' '.join(zone.upper())} {self.plus if sign == '+' else self.minus} {self.cardinal(int(hours))}"
+        zone, sign, word, hours, minutes = m.groups()
+        sign = word or (self.plus if sign == "+" else self.minus)
+        said = f"{' '.join(zone.upper())} {sign} {self.cardinal(int(hours))}"
         return said + (f" {self.cardinal(int(minutes))}" if minutes else "")
 
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours, "f")
         seconds = seconds or None  # no seconds said where there are none: "12:00:00" "doce"
         if seconds is not None:
-            return said + f" horas {self.cardinal(minutes)} minutos y {self.cardinal(seconds)} segundos"
+            # "una hora un minuto y un segundo": each noun agrees with its number
+            parts = [f"{self.cardinal(n, 'm')} {noun}{'s' if n != 1 else ''}"
+                     for n, noun in ((minutes, "minuto"), (seconds, "segundo"))]
+            return said + f" hora{'s' if hours != 1 else ''} {parts[0]} y {parts[1]}"
         return said + (f" y {self.cardinal(minutes)}" if minutes else "")
 
 

@@ -25,8 +25,8 @@ class Portuguese(Romance):
     currencies = {"R$": ("real", "reais", "centavo", "centavos"), "BRL": ("real", "reais", "centavo", "centavos"),
                   "€": ("euro", "euros", "centavo", "centavos"), "EUR": ("euro", "euros", "centavo", "centavos"),
                   "US$": ("dólar", "dólares", "centavo", "centavos"), "$": ("dólar", "dólares", "centavo", "centavos"),
-                  "USD": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra", "libras", "pêni", "pence"),
-                  "GBP": ("libra", "libras", "pêni", "pence"), "¥": ("iene", "ienes", "sen", "sen"),
+                  "USD": ("dólar", "dólares", "centavo", "centavos"), "£": ("libra esterlina", "libras esterlinas", "pêni", "pence"),
+                  "GBP": ("libra esterlina", "libras esterlinas", "pêni", "pence"), "¥": ("iene", "ienes", "sen", "sen"),
                   "JPY": ("iene", "ienes", "sen", "sen"),
                   "CHF": ("franco suíço", "francos suíços", "centavo", "centavos"),
                   "₽": ("rublo", "rublos", "copeque", "copeques")}
@@ -65,7 +65,18 @@ class Portuguese(Romance):
              "c. de chá": ("colher de chá", "colheres de chá"), "c. de café": ("colher de café", "colheres de café"),
              "c. de sobremesa": ("colher de sobremesa", "colheres de sobremesa"),
              "kcal": ("quilocaloria", "quilocalorias"),
-             "dl": ("decilitro", "decilitros"), "cl": ("centilitro", "centilitros")}
+             "dl": ("decilitro", "decilitros"), "cl": ("centilitro", "centilitros"),
+             # as NeMo's Portuguese measure tables have them
+             "ns": ("nanossegundo", "nanossegundos"), "μs": ("microssegundo", "microssegundos"),
+             "µs": ("microssegundo", "microssegundos"), "μm": ("micrômetro", "micrômetros"),
+             "nm": ("nanômetro", "nanômetros"), "cm²": ("centímetro quadrado", "centímetros quadrados"),
+             "cm³": ("centímetro cúbico", "centímetros cúbicos"), "kgf": ("quilograma força", "quilogramas força"),
+             "kHz": ("quilohertz", "quilohertz"), "MW": ("megawatt", "megawatts"), "GW": ("gigawatt", "gigawatts"),
+             "Wh": ("watt hora", "watts hora"), "MWh": ("megawatt hora", "megawatts hora"),
+             "GWh": ("gigawatt hora", "gigawatts hora"), "kV": ("quilovolt", "quilovolts"),
+             "mV": ("milivolt", "milivolts"), "mA": ("miliampere", "miliamperes"),
+             "rpm": ("rotação por minuto", "rotações por minuto"), "dB": ("decibel", "decibéis"),
+             "cal": ("caloria", "calorias")}
     feminine_units = ("t", "h")
     percent = "por cento"
     scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")
@@ -108,6 +119,12 @@ class Portuguese(Romance):
     fractions = {(1, 2): "um meio", (1, 3): "um terço", (2, 3): "dois terços", (1, 4): "um quarto",
                  (3, 4): "três quartos"}
     _hours = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])[hH]([0-5]\d)?(?![\w])")
+
+    def unit_gender(self, unit):
+        # a compound unit's gender is its first noun's: "um quilowatt-hora"
+        if unit in self.feminine_units:
+            return "f"
+        return self.noun_gender(re.split(r"[\s-]", self.units[unit][0])[0]) or "m"
 
     def feminine(self, said):
         head, tail = self.scale_tail(said, r"milh(?:ão|ões)|bilh(?:ão|ões)|trilh(?:ão|ões)")
@@ -156,9 +173,31 @@ class Portuguese(Romance):
     def read_measures(self, text):
         return super().read_measures(self._spoon.sub(r"\1 de \2", text))
 
+    # A time before the part of the day it falls in: said on the twelve-hour clock where the hour lies in that
+    # part ("16:00 da tarde" "quatro horas da tarde", "21h da noite"), as written where it does not ("23:18 da
+    # tarde"); a dot between hours and minutes as a colon ("9.00 da manhã").
+    _PERIODS = {"madrugada": range(0, 6), "manhã": range(6, 12), "tarde": range(12, 18), "noite": range(18, 24)}
+    _PERIOD_TIME = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])(?:[:.]([0-5]\d)(?:[:.]([0-5]\d))?|[hH]([0-5]\d)?)"
+                              r"(?=\s(?:da|de)\s(madrugada|manhã|tarde|noite)\b)")
+    # "14.30", "08.15.20": two figures of hours and two of minutes after a dot are a time ("1.33" stays a number);
+    # "14:30h", "8h30min": the letters after a time are no words.
+    _DOTTED = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?:\.([0-5]\d))?(?![\w:]|[.,]\d)")
+    _LETTERED = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])(?::([0-5]\d)h|[hH]([0-5]\d)min)(?!\w)")
+
     def read_times(self, text):
+        text = self._PERIOD_TIME.sub(self._period_time, text)
+        text = self._LETTERED.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or m.group(3)), None), text)
+        text = self._DOTTED.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
+                                                    int(m.group(3)) if m.group(3) else None), text)
         text = super().read_times(text)
         return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
+
+    def _period_time(self, m):
+        hours = int(m.group(1))
+        if hours in self._PERIODS[m.group(5)] and hours > 12:
+            hours -= 12
+        minutes = m.group(2) or m.group(4)
+        return self.time(hours, int(minutes or 0), int(m.group(3)) if m.group(3) else None)
 
 
 read = Portuguese().read

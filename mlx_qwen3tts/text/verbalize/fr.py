@@ -42,7 +42,12 @@ class French(Romance):
                   "DA": ("dinar algérien", "dinars algériens", "centime", "centimes"),
                   "DH": ("dirham marocain", "dirhams marocains", "centime", "centimes"),
                   "CAD": ("dollar canadien", "dollars canadiens", "cent", "cents"),
-                  "CNY": ("yuan", "yuans", "fen", "fens")}
+                  "CNY": ("yuan", "yuans", "fen", "fens"),
+                  # the minor units written alone ("50 ¢", "25 cts") and the CFA franc of West and Central Africa
+                  "¢": ("cent", "cents", "cent", "cents"), "cts": ("centime", "centimes", "centime", "centimes"),
+                  "FCFA": ("franc CFA", "francs CFA", "centime", "centimes"),
+                  "XOF": ("franc CFA", "francs CFA", "centime", "centimes"),
+                  "XAF": ("franc CFA", "francs CFA", "centime", "centimes")}
     feminine_currencies = ("£", "GBP")
     halves = ("demi", "demie")
     law_short_years = False
@@ -244,6 +249,15 @@ class French(Romance):
     # ("3€50", "12 € 90"): "trois euros cinquante"; spaced, not where a word follows ("2 € 30 fois").
     _SIGN_BETWEEN = re.compile(r"(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f.]\d{3})*)\s?(€|\$|£)(?:\s(?=\d{2}(?![\w]|[.,]\d|"
                                r"\s+[^\W\d_])))?(\d{2})(?![\w]|[.,]\d)")
+
+    def money(self, amount, currency, scale):
+        """A scale's noun takes the plural s from two on, as every French noun: "1,5 M€" "un virgule cinq million
+        d'euros" (as "1,5 million d'euros" is written), "2,5 M€" "deux virgule cinq millions d'euros"."""
+        said = super().money(amount, currency, scale)
+        if scale and self.value(amount.lstrip("-−+"))[0] < 2:
+            singular, plural = self.scales[scale]
+            said = said.replace(f" {plural} ", f" {singular} ", 1)
+        return said
 
     def read_money(self, text):
         text = self._SIGN_BETWEEN.sub(lambda m: self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None), text)

@@ -1,0 +1,57 @@
+"""Issue 63, French round two: money read as a native reader says it (sentences of our own), in Python
+(`text.spoken`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the model path given
+does not exist, none is loaded). What is said is compared after casefolding and keeping letters and digits."""
+
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from server_harness import env
+
+REPO = Path(__file__).resolve().parent.parent
+
+# (class, language, written, words that must be said in this order, written forms that must not be said)
+CASES = [
+    ("money", "fr", "Le timbre coûte 75 ¢ au Canada.", ["soixante-quinze cents au Canada"], ["¢"]),
+    ("money", "fr", "Ajoutez 20 cts pour le sac.", ["vingt centimes pour le sac"], ["cts"]),
+    ("money", "fr", "Le repas coûte 2 500 FCFA à Dakar.", ["deux mille cinq cents francs CFA à Dakar"], ["FCFA"]),
+    ("money", "fr", "Le loyer atteint 60 000 XOF par an.", ["soixante mille francs CFA par an"], ["XOF"]),
+    ("money", "fr", "La subvention atteint 1,5 M€ cette année.", ["un virgule cinq million d'euros cette"],
+     ["millions"]),
+    ("money", "fr", "Le déficit frôle 1,2 Md€ selon la presse.", ["un virgule deux milliard d'euros selon"],
+     ["milliards"]),
+]
+IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
+
+
+def folded(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if unicodedata.category(ch)[0] in "LN")
+
+
+def _holds(said: str, must: list, must_not: list) -> bool:
+    return folded(" ".join(must)) in folded(said) and not any(word in said for word in must_not)
+
+
+@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
+def test_read_right_in_python(kind, language, written, must, must_not):
+    from mlx_qwen3tts.text import spoken
+
+    said = spoken(written, language)
+    assert _holds(said, must, must_not), said
+
+
+@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
+def test_read_right_on_the_command_line(tmp_path, language):
+    cases = [c for c in CASES if c[1] == language]
+    source = tmp_path / "cases.txt"  # one paragraph a case: a piece each
+    source.write_text("\n\n".join(c[2] for c in cases) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
+                           "--text-file", str(source), "--language", language], capture_output=True, text=True,
+                          env=env(), cwd=REPO, timeout=120)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == len(cases), (lines, done.stderr)
+    for said, (_, _, written, must, must_not) in zip(lines, cases):
+        assert _holds(said, must, must_not), (written, said)

@@ -1,4 +1,4 @@
-"""Issue 63, French round two: money read as a native reader says it (sentences of our own), in Python
+"""Issue 63, French round two: money and the number before a noun read as a native reader says it (sentences of our own), in Python
 (`text.spoken`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the model path given
 does not exist, none is loaded). What is said is compared after casefolding and keeping letters and digits."""
 
@@ -23,6 +23,12 @@ CASES = [
      ["millions"]),
     ("money", "fr", "Le déficit frôle 1,2 Md€ selon la presse.", ["un virgule deux milliard d'euros selon"],
      ["milliards"]),
+    ("cardinal", "fr", "Un billet de 1 € pour compter de 1 à 10.", ["un billet d'un euro pour compter de un à dix"],
+     ["de un euro"]),
+    ("cardinal", "fr", "Il ne reste que 1 place libre.", ["il ne reste qu'une place libre"], ["que une"]),
+    ("time", "fr", "Fermé de 1 h à 5 h du matin.", ["fermé d'une heure à cinq heures"], ["de une"]),
+    ("cardinal", "fr", "Le guide donne 1 étoile au bistrot.", ["le guide donne une étoile au"], ["un étoile"]),
+    ("cardinal", "fr", "Elle a eu 21 idées ce matin.", ["elle a eu vingt et une idées"], ["et un idées"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

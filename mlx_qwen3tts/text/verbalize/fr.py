@@ -194,6 +194,11 @@ class French(Romance):
     DECADES = {"2": "twenties", "3": "thirties", "4": "forties", "5": "fifties", "6": "sixties", "7": "seventies",
                "8": "eighties", "9": "nineties"}
 
+    # "de", "que" elide before "un"/"une" counting a noun ("de 1 €" "d'un euro", "que 1 personne" "qu'une personne",
+    # "de 1 h à 2 h" "d'une heure"); a number said as itself keeps them ("de 1 à 5" "de un à cinq", "de 1,5").
+    _ELIDED = re.compile(r"\b([Dd]e|[Qq]ue|[Jj]usque|[Ll]orsque|[Pp]uisque) 1(?=[ \u00a0](?!(?:à|a|et|ou|sur|sont)\b)"
+                         r"[^\W\d_]|[ \u00a0]?[€$£%°]|h\d|h\b)")
+
     def read(self, text):
         def lowered(m):
             plain = m.group(0).translate(self._SUPERSCRIPTS)
@@ -201,6 +206,7 @@ class French(Romance):
         while self._SPACED_FRACTION.search(text):
             text = self._SPACED_FRACTION.sub("", text)
         text = self._DECADE.sub(lambda m: self.DECADES[m.group(1)], text)
+        text = self._ELIDED.sub(lambda m: m.group(1)[:-1] + "'1", text)
         return super().read(self._RAISED.sub(lowered, text))
 
     def fraction_part(self, digits):

@@ -29,6 +29,8 @@ CASES = [
     ("time", "fr", "Fermé de 1 h à 5 h du matin.", ["fermé d'une heure à cinq heures"], ["de une"]),
     ("cardinal", "fr", "Le guide donne 1 étoile au bistrot.", ["le guide donne une étoile au"], ["un étoile"]),
     ("cardinal", "fr", "Elle a eu 21 idées ce matin.", ["elle a eu vingt et une idées"], ["et un idées"]),
+    ("cardinal", "fr", "Prendre 1 comprimé 1 fois par jour, soit 3 fois 7 en tout.",
+     ["prendre un comprimé une fois par jour soit trois fois sept en tout"], ["un fois"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -199,6 +199,10 @@ class French(Romance):
     _ELIDED = re.compile(r"\b([Dd]e|[Qq]ue|[Jj]usque|[Ll]orsque|[Pp]uisque) 1(?=[ \u00a0](?!(?:à|a|et|ou|sur|sont)\b)"
                          r"[^\W\d_]|[ \u00a0]?[€$£%°]|h\d|h\b)")
 
+    # "fois" counted is feminine ("1 fois par jour" "une fois", "21 fois" "vingt et une fois"); before a number it
+    # is the product's "times" ("3 fois 4"), no noun, as `not_nouns` holds it.
+    _TIMES_COUNTED = re.compile(r"(?<![\w.,])(?<!\d[ \u00a0])(\d{1,3}) fois(?![ \u00a0]*[\d(])")
+
     def read(self, text):
         def lowered(m):
             plain = m.group(0).translate(self._SUPERSCRIPTS)
@@ -207,6 +211,7 @@ class French(Romance):
             text = self._SPACED_FRACTION.sub("", text)
         text = self._DECADE.sub(lambda m: self.DECADES[m.group(1)], text)
         text = self._ELIDED.sub(lambda m: m.group(1)[:-1] + "'1", text)
+        text = self._TIMES_COUNTED.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} fois", text)
         return super().read(self._RAISED.sub(lowered, text))
 
     def fraction_part(self, digits):

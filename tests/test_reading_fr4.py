@@ -1,6 +1,6 @@
-"""Issue 63, French round two: money and the number before a noun read as a native reader says it (sentences of our own), in Python
-(`text.spoken`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the model path given
-does not exist, none is loaded). What is said is compared after casefolding and keeping letters and digits."""
+"""Issue 63, French round two: money and the number before a noun as a native reader says them (own sentences),
+in Python (`text.spoken`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the model path
+given does not exist, none is loaded). What is said is compared after casefolding and keeping letters and digits."""
 
 import subprocess
 import sys
@@ -23,6 +23,9 @@ CASES = [
      ["millions"]),
     ("money", "fr", "Le déficit frôle 1,2 Md€ selon la presse.", ["un virgule deux milliard d'euros selon"],
      ["milliards"]),
+    ("money", "fr", "Un budget de 50 k€ puis de 1,5 k€ par mois.",
+     ["un budget de cinquante mille euros puis de mille cinq cents euros par mois"], ["k€"]),
+    ("money", "fr", "La dette atteint 3 Mds€ cette année.", ["trois milliards d'euros cette"], ["Mds"]),
     ("cardinal", "fr", "Un billet de 1 € pour compter de 1 à 10.", ["un billet d'un euro pour compter de un à dix"],
      ["de un euro"]),
     ("cardinal", "fr", "Il ne reste que 1 place libre.", ["il ne reste qu'une place libre"], ["que une"]),

@@ -57,7 +57,7 @@ class French(Romance):
                       for w in names[:2]}
     scales = {"millions": ("million", "millions"), "million": ("million", "millions"),
               "milliards": ("milliard", "milliards"), "milliard": ("milliard", "milliards"),
-              "M": ("million", "millions"), "Md": ("milliard", "milliards")}
+              "M": ("million", "millions"), "Md": ("milliard", "milliards"), "Mds": ("milliard", "milliards")}
     units = {"km": ("kilomètre", "kilomètres"), "kg": ("kilogramme", "kilogrammes"),
              "cm": ("centimètre", "centimètres"),
              "mm": ("millimètre", "millimètres"), "m": ("mètre", "mètres"), "g": ("gramme", "grammes"),
@@ -196,8 +196,8 @@ class French(Romance):
 
     # "de", "que" elide before "un"/"une" counting a noun ("de 1 €" "d'un euro", "que 1 personne" "qu'une personne",
     # "de 1 h à 2 h" "d'une heure"); a number said as itself keeps them ("de 1 à 5" "de un à cinq", "de 1,5").
-    _ELIDED = re.compile(r"\b([Dd]e|[Qq]ue|[Jj]usque|[Ll]orsque|[Pp]uisque) 1(?=[ \u00a0](?!(?:à|a|et|ou|sur|sont)\b)"
-                         r"[^\W\d_]|[ \u00a0]?[€$£%°]|h\d|h\b)")
+    _ELIDED = re.compile(r"\b([Dd]e|[Qq]ue|[Jj]usque|[Ll]orsque|[Pp]uisque) 1(?=[ \u00a0]"
+                         r"(?!(?:à|a|et|ou|sur|sont)\b|k[€$£])[^\W\d_]|[ \u00a0]?[€$£%°]|h\d|h\b)")
 
     # "fois" counted is feminine ("1 fois par jour" "une fois", "21 fois" "vingt et une fois"); before a number it
     # is the product's "times" ("3 fois 4"), no noun, as `not_nouns` holds it.
@@ -270,7 +270,15 @@ class French(Romance):
             said = said.replace(f" {plural} ", f" {singular} ", 1)
         return said
 
+    # Thousands of a currency ("50 k€", "1,5 k€"), as business French writes them: "cinquante mille euros".
+    _KILO = re.compile(r"(?<![\w.,])(\d{1,3})(?:,(\d{1,3}))?[ \u00a0]?k(€|\$|£)(?![\w$])")
+
+    def kilo_amount(self, m):
+        thousands = int(m.group(1)) * 1000 + int((m.group(2) or "0").ljust(3, "0"))
+        return self.money(str(thousands), m.group(3), None)
+
     def read_money(self, text):
+        text = self._KILO.sub(self.kilo_amount, text)
         text = self._SIGN_BETWEEN.sub(lambda m: self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None), text)
         return super().read_money(text)
 

@@ -277,7 +277,13 @@ class French(Romance):
         thousands = int(m.group(1)) * 1000 + int((m.group(2) or "0").ljust(3, "0"))
         return self.money(str(thousands), m.group(3), None)
 
+    # A price per a period or a head ("15 €/mois", "30 $/personne"): "par mois"; a unit's ("€/kWh") is a measure's.
+    _PER_PERIOD = re.compile(r"(?<=[€$£])\s?/\s?(mois|an|ans|année|jour|semaine|nuit|nuitée|personne|pers\.?|"
+                             r"adulte|enfant|repas|séance|unité|pièce|tête|page)(?![\w])")
+
     def read_money(self, text):
+        text = self._PER_PERIOD.sub(lambda m: " par " + ("personne" if m.group(1).startswith("pers") and
+                                                          len(m.group(1)) < 6 else m.group(1)), text)
         text = self._KILO.sub(self.kilo_amount, text)
         text = self._SIGN_BETWEEN.sub(lambda m: self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None), text)
         return super().read_money(text)
@@ -302,7 +308,16 @@ class French(Romance):
         """Midnight and its minutes; half past it "et demi" (minuit is masculine: "minuit et demi")."""
         return "minuit" + (" et demi" if minutes == 30 else f" {self.cardinal(minutes, 'f')}" if minutes else "")
 
+    # A duration in hours and minutes ("1 h 30 min", "2h05min"): "une heure trente minutes", no clock's half past.
+    _DURATION = re.compile(r"(?<![\w.,:/])(\d{1,3})\s?h\s?([0-5]?\d)\s?min(?![\w])")
+
+    def duration(self, m):
+        hours, minutes = int(m.group(1)), int(m.group(2))
+        return (f"{self.cardinal(hours, 'f')} heure{'s' if hours > 1 else ''} "
+                f"{self.cardinal(minutes, 'f')} minute{'s' if minutes > 1 else ''}")
+
     def read_times(self, text):
+        text = self._DURATION.sub(self.duration, text)
         text = self._CAPITAL_H.sub(r"\1h\2", text)
         text = self._MIDNIGHT.sub(lambda m: self.midnight(int(m.group(1) or 0)), text)
         text = self._afternoon.sub(lambda m: self.time(int(m.group(1)) - 12, int(m.group(2)),

@@ -26,7 +26,7 @@ CASES = [
     ("money", "fr", "Un budget de 50 k€ puis de 1,5 k€ par mois.",
      ["un budget de cinquante mille euros puis de mille cinq cents euros par mois"], ["k€"]),
     ("money", "fr", "La dette atteint 3 Mds€ cette année.", ["trois milliards d'euros cette"], ["Mds"]),
-    ("money", "fr", "L'abonnement coûte 15 €/mois et 20 €/pers. le soir.",
+    ("money", "fr", "L'abonnement coûte 15 €/mois et 20 €/pers le soir.",
      ["coûte quinze euros par mois et vingt euros par personne le soir"], ["/"]),
     ("time", "fr", "Comptez 1 h 30 min de cuisson au four.", ["comptez une heure trente minutes de cuisson"],
      ["demie", "min "]),

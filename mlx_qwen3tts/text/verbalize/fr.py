@@ -182,7 +182,10 @@ class French(Romance):
     # "%" standing alone, no number before it ("le symbole %"); "50 %" is the percent pass's.
     _PERCENT_ALONE = re.compile(r"(?<!\S)%(?!\S)")
 
+    _SAINT = re.compile(r"\b(St|Ste)-(?=[A-ZÀ-ÖØ-Þ])")  # "St-Denis", "la Ste-Marie": Saint-, Sainte-
+
     def read_abbreviations(self, text):
+        text = self._SAINT.sub(lambda m: "Saint-" if m.group(1) == "St" else "Sainte-", text)
         text = self._HONOURABLE.sub(lambda m: "l'honorable" if m.group(1) else "honorable", text)
         text = self._PERCENT_ALONE.sub(self.percent, text)
         return self._TITLE.sub(lambda m: self._TITLES[m.group(1)], super().read_abbreviations(text))
@@ -203,6 +206,15 @@ class French(Romance):
     # is the product's "times" ("3 fois 4"), no noun, as `not_nouns` holds it.
     _TIMES_COUNTED = re.compile(r"(?<![\w.,])(?<!\d[ \u00a0])(\d{1,3}) fois(?![ \u00a0]*[\d(])")
 
+    # Opening hours: "9h-18h", "9-18h" from one hour to another ("neuf heures à dix-huit heures"); "24h/24",
+    # "7j/7" all the hours of the day, all its days ("vingt-quatre heures sur vingt-quatre", "sept jours sur sept").
+    _HOURS_RANGE = re.compile(r"(?<![\w.,:/])(\d{1,2}(?:\s?h(?:\s?[0-5]\d)?)?)\s?[-–]\s?(?=\d{1,2}\s?h(?![^\W\d]))")
+    _ROUND = re.compile(r"(?<![\w.,/])(24\s?h|7\s?j)\s?/\s?(24|7)(?![\w/])")
+
+    def round_period(self, m):
+        n, period = (24, "heures") if m.group(1).startswith("24") else (7, "jours")
+        return f"{self.cardinal(n)} {period} sur {self.cardinal(n)}" if int(m.group(2)) == n else m.group(0)
+
     def read(self, text):
         def lowered(m):
             plain = m.group(0).translate(self._SUPERSCRIPTS)
@@ -211,6 +223,8 @@ class French(Romance):
             text = self._SPACED_FRACTION.sub("", text)
         text = self._DECADE.sub(lambda m: self.DECADES[m.group(1)], text)
         text = self._ELIDED.sub(lambda m: m.group(1)[:-1] + "'1", text)
+        text = self._ROUND.sub(self.round_period, text)
+        text = self._HOURS_RANGE.sub(r"\1 à ", text)
         text = self._TIMES_COUNTED.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} fois", text)
         return super().read(self._RAISED.sub(lowered, text))
 

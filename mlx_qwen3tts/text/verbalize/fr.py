@@ -42,7 +42,12 @@ class French(Romance):
                   "DA": ("dinar algérien", "dinars algériens", "centime", "centimes"),
                   "DH": ("dirham marocain", "dirhams marocains", "centime", "centimes"),
                   "CAD": ("dollar canadien", "dollars canadiens", "cent", "cents"),
-                  "CNY": ("yuan", "yuans", "fen", "fens")}
+                  "CNY": ("yuan", "yuans", "fen", "fens"),
+                  # the minor units written alone ("50 ¢", "25 cts") and the CFA franc of West and Central Africa
+                  "¢": ("cent", "cents", "cent", "cents"), "cts": ("centime", "centimes", "centime", "centimes"),
+                  "FCFA": ("franc CFA", "francs CFA", "centime", "centimes"),
+                  "XOF": ("franc CFA", "francs CFA", "centime", "centimes"),
+                  "XAF": ("franc CFA", "francs CFA", "centime", "centimes")}
     feminine_currencies = ("£", "GBP")
     halves = ("demi", "demie")
     law_short_years = False
@@ -52,7 +57,7 @@ class French(Romance):
                       for w in names[:2]}
     scales = {"millions": ("million", "millions"), "million": ("million", "millions"),
               "milliards": ("milliard", "milliards"), "milliard": ("milliard", "milliards"),
-              "M": ("million", "millions"), "Md": ("milliard", "milliards")}
+              "M": ("million", "millions"), "Md": ("milliard", "milliards"), "Mds": ("milliard", "milliards")}
     units = {"km": ("kilomètre", "kilomètres"), "kg": ("kilogramme", "kilogrammes"),
              "cm": ("centimètre", "centimètres"),
              "mm": ("millimètre", "millimètres"), "m": ("mètre", "mètres"), "g": ("gramme", "grammes"),
@@ -177,7 +182,10 @@ class French(Romance):
     # "%" standing alone, no number before it ("le symbole %"); "50 %" is the percent pass's.
     _PERCENT_ALONE = re.compile(r"(?<!\S)%(?!\S)")
 
+    _SAINT = re.compile(r"\b(St|Ste)-(?=[A-ZÀ-ÖØ-Þ])")  # "St-Denis", "la Ste-Marie": Saint-, Sainte-
+
     def read_abbreviations(self, text):
+        text = self._SAINT.sub(lambda m: "Saint-" if m.group(1) == "St" else "Sainte-", text)
         text = self._HONOURABLE.sub(lambda m: "l'honorable" if m.group(1) else "honorable", text)
         text = self._PERCENT_ALONE.sub(self.percent, text)
         return self._TITLE.sub(lambda m: self._TITLES[m.group(1)], super().read_abbreviations(text))
@@ -189,6 +197,24 @@ class French(Romance):
     DECADES = {"2": "twenties", "3": "thirties", "4": "forties", "5": "fifties", "6": "sixties", "7": "seventies",
                "8": "eighties", "9": "nineties"}
 
+    # "de", "que" elide before "un"/"une" counting a noun ("de 1 €" "d'un euro", "que 1 personne" "qu'une personne",
+    # "de 1 h à 2 h" "d'une heure"); a number said as itself keeps them ("de 1 à 5" "de un à cinq", "de 1,5").
+    _ELIDED = re.compile(r"\b([Dd]e|[Qq]ue|[Jj]usque|[Ll]orsque|[Pp]uisque) 1(?=[ \u00a0]"
+                         r"(?!(?:à|a|et|ou|sur|sont)\b|k[€$£])[^\W\d_]|[ \u00a0]?[€$£%°]|h\d|h\b)")
+
+    # "fois" counted is feminine ("1 fois par jour" "une fois", "21 fois" "vingt et une fois"); before a number it
+    # is the product's "times" ("3 fois 4"), no noun, as `not_nouns` holds it.
+    _TIMES_COUNTED = re.compile(r"(?<![\w.,])(?<!\d[ \u00a0])(\d{1,3}) fois(?![ \u00a0]*[\d(])")
+
+    # Opening hours: "9h-18h", "9-18h" from one hour to another ("neuf heures à dix-huit heures"); "24h/24",
+    # "7j/7" all the hours of the day, all its days ("vingt-quatre heures sur vingt-quatre", "sept jours sur sept").
+    _HOURS_RANGE = re.compile(r"(?<![\w.,:/])(\d{1,2}(?:\s?h(?:\s?[0-5]\d)?)?)\s?[-–]\s?(?=\d{1,2}\s?h(?![^\W\d]))")
+    _ROUND = re.compile(r"(?<![\w.,/])(24\s?h|7\s?j)\s?/\s?(24|7)(?![\w/])")
+
+    def round_period(self, m):
+        n, period = (24, "heures") if m.group(1).startswith("24") else (7, "jours")
+        return f"{self.cardinal(n)} {period} sur {self.cardinal(n)}" if int(m.group(2)) == n else m.group(0)
+
     def read(self, text):
         def lowered(m):
             plain = m.group(0).translate(self._SUPERSCRIPTS)
@@ -196,6 +222,10 @@ class French(Romance):
         while self._SPACED_FRACTION.search(text):
             text = self._SPACED_FRACTION.sub("", text)
         text = self._DECADE.sub(lambda m: self.DECADES[m.group(1)], text)
+        text = self._ELIDED.sub(lambda m: m.group(1)[:-1] + "'1", text)
+        text = self._ROUND.sub(self.round_period, text)
+        text = self._HOURS_RANGE.sub(r"\1 à ", text)
+        text = self._TIMES_COUNTED.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} fois", text)
         return super().read(self._RAISED.sub(lowered, text))
 
     def fraction_part(self, digits):
@@ -245,7 +275,30 @@ class French(Romance):
     _SIGN_BETWEEN = re.compile(r"(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f.]\d{3})*)\s?(€|\$|£)(?:\s(?=\d{2}(?![\w]|[.,]\d|"
                                r"\s+[^\W\d_])))?(\d{2})(?![\w]|[.,]\d)")
 
+    def money(self, amount, currency, scale):
+        """A scale's noun takes the plural s from two on, as every French noun: "1,5 M€" "un virgule cinq million
+        d'euros" (as "1,5 million d'euros" is written), "2,5 M€" "deux virgule cinq millions d'euros"."""
+        said = super().money(amount, currency, scale)
+        if scale and self.value(amount.lstrip("-−+"))[0] < 2:
+            singular, plural = self.scales[scale]
+            said = said.replace(f" {plural} ", f" {singular} ", 1)
+        return said
+
+    # Thousands of a currency ("50 k€", "1,5 k€"), as business French writes them: "cinquante mille euros".
+    _KILO = re.compile(r"(?<![\w.,])(\d{1,3})(?:,(\d{1,3}))?[ \u00a0]?k(€|\$|£)(?![\w$])")
+
+    def kilo_amount(self, m):
+        thousands = int(m.group(1)) * 1000 + int((m.group(2) or "0").ljust(3, "0"))
+        return self.money(str(thousands), m.group(3), None)
+
+    # A price per a period or a head ("15 €/mois", "30 $/personne"): "par mois"; a unit's ("€/kWh") is a measure's.
+    _PER_PERIOD = re.compile(r"(?<=[€$£])\s?/\s?(mois|an|ans|année|jour|semaine|nuit|nuitée|personne|pers\.?|"
+                             r"adulte|enfant|repas|séance|unité|pièce|tête|page)(?![\w])")
+
     def read_money(self, text):
+        text = self._PER_PERIOD.sub(lambda m: " par " + ("personne" if m.group(1).startswith("pers") and
+                                                          len(m.group(1)) < 6 else m.group(1)), text)
+        text = self._KILO.sub(self.kilo_amount, text)
         text = self._SIGN_BETWEEN.sub(lambda m: self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None), text)
         return super().read_money(text)
 
@@ -269,7 +322,16 @@ class French(Romance):
         """Midnight and its minutes; half past it "et demi" (minuit is masculine: "minuit et demi")."""
         return "minuit" + (" et demi" if minutes == 30 else f" {self.cardinal(minutes, 'f')}" if minutes else "")
 
+    # A duration in hours and minutes ("1 h 30 min", "2h05min"): "une heure trente minutes", no clock's half past.
+    _DURATION = re.compile(r"(?<![\w.,:/])(\d{1,3})\s?h\s?([0-5]?\d)\s?min(?![\w])")
+
+    def duration(self, m):
+        hours, minutes = int(m.group(1)), int(m.group(2))
+        return (f"{self.cardinal(hours, 'f')} heure{'s' if hours > 1 else ''} "
+                f"{self.cardinal(minutes, 'f')} minute{'s' if minutes > 1 else ''}")
+
     def read_times(self, text):
+        text = self._DURATION.sub(self.duration, text)
         text = self._CAPITAL_H.sub(r"\1h\2", text)
         text = self._MIDNIGHT.sub(lambda m: self.midnight(int(m.group(1) or 0)), text)
         text = self._afternoon.sub(lambda m: self.time(int(m.group(1)) - 12, int(m.group(2)),

@@ -217,16 +217,13 @@ class Spanish(Romance):
         return super().read_money(self._QUETZAL.sub("GTQ ", text))
 
     def money(self, amount, currency, scale):
-        # "con" joins euros and their céntimos as Spain says it ("doce euros con cincuenta céntimos"); the
-        # Americas' currencies take "y" ("doce dólares y cinco centavos").
+        # "con" joins every currency and its cents, as Spain and the Americas both say it ("doce euros con
+        # cincuenta céntimos", "doce dólares con cinco centavos"): one style, where NeMo's files give three.
         if scale and amount == "1":  # "$1 millón" "un millón de dólares", "$1 mil millones" "mil millones de dólares"
             single = self.scales[scale][0]
             head = single if single.startswith("mil") and not single.startswith("mill") else f"un {single}"
             return f"{head}{' ' if single == 'mil' else ' de '}{self.currencies[currency][1]}"
-        said = super().money(amount, currency, scale)
-        if self.currencies[currency][2] in ("céntimo", "penique"):
-            return said
-        return said.replace(self.joiner, " y ", 1)
+        return super().money(amount, currency, scale)
 
     def telephone(self, written):
         # A country code of two figures as a number ("+58" "más cincuenta y ocho"); a short group after the

@@ -150,12 +150,13 @@ class Portuguese(Romance):
     _SCALE_POWER = {"mi": 2, "bi": 3, "tri": 4, "quatri": 5}
 
     def cardinal(self, n, gender=None):
-        # "e" after a scale word only before a last part below a hundred or of one figure ("um milhão e
-        # duzentos mil", "dois bilhões e um", but "um milhão dez mil cento e um"), as NeMo's data reads them.
+        # "e" after a scale word before a group below a hundred or of round hundreds, as Brazilian grammar
+        # joins the classes ("um milhão e quarenta e oito mil", "um bilhão e mil cento e um", "um milhão e
+        # duzentos mil", but "um milhão cento e dez mil").
         def joined(m):
             rest = n % 1000 ** self._SCALE_POWER[m.group(1)]
-            alone = rest < 100 or len(str(rest).strip("0").replace("0", "")) == 1
-            return f"{m.group(1)}{m.group(2)} {'e ' if alone else ''}"
+            group = rest // 1000 ** ((len(str(rest)) - 1) // 3)
+            return f"{m.group(1)}{m.group(2)} {'e ' if group < 100 or group % 100 == 0 else ''}"
         return self._SCALE_AND.sub(joined, super().cardinal(n, gender).replace(",", ""))
 
     def fraction(self, numerator, denominator):

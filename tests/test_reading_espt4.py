@@ -4,7 +4,8 @@ ways (sentences of our own), in Python (`text.spoken`) and through the command l
 after casefolding and keeping letters and digits.
 
 Spanish: every currency joins its cents with "con" ("doce dólares con cinco centavos", "cinco euros con cincuenta
-céntimos"). Portuguese: "e" joins the classes of a large number before a group below a hundred or of round hundreds,
+céntimos"); the hour's letters after a time are no word ("19:30 h." before a sentence's end, "20:00 hs", "06:45
+hrs"), "9h30" is a time. Portuguese: "e" joins the classes of a large number before a group below a hundred or of round hundreds,
 as Brazilian grammar does ("um milhão e dez mil", "dois bilhões e quarenta mil", "um bilhão e mil"), not before
 another ("um milhão cento e dez mil")."""
 
@@ -27,6 +28,11 @@ CASES = [
      ["ciento veinte pesos con cincuenta centavos", "dos euros"], ["y cincuenta", "€"]),
     ("money", "es", "El pasaje en Guatemala es de Q 3,75 por persona.",
      ["tres quetzales con setenta y cinco centavos por persona"], ["y setenta"]),
+    ("time", "es", "El museo abre a las 9h30, en verano cierra a las 20:00 hs y en invierno a las 19:30 h.",
+     ["a las nueve y treinta en verano cierra a las veinte y en invierno a las diecinueve y treinta"],
+     [" h.", " hs", "h30"]),
+    ("time", "es", "La salida es a las 06:45 hrs desde el puerto.", ["a las siete menos cuarto desde el puerto"],
+     ["hrs"]),
     ("cardinal", "pt", "O município tem 2.040.350 eleitores e a capital 1.001.200 moradores.",
      ["dois milhões e quarenta mil trezentos e cinquenta eleitores",
       "um milhão e mil e duzentos moradores"], ["milhões quarenta"]),

@@ -355,26 +355,29 @@ class Spanish(Romance):
     # mediodía", "1.00 a.m." "una de la mañana", "las 9 p.m." "las nueve de la noche" (a dot between hours and
     # minutes is a time before a.m./p.m. or "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign
     # ("gmt-3" "G M T menos tres").
+    # The hour's letter after a time is no word: "h", "hs", "hrs" ("14:30 h.", "20:00 hs", "18:30 hrs").
+    _H = r"\s?h(?:rs?|s)?(?!\w|\.\w)"
     _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m(\.|\b)", re.I)
-    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)(?:\s?h(?![\w.])|(?=\s(?:gmt|utc|est|pst|cet|cst|"
+    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)(?:" + _H + r"|(?=\s(?:gmt|utc|est|pst|cet|cst|"
                         r"mst|edt|pdt|cest)\b))", re.I)
     # "14.05", "24:50": two figures of hours and two of minutes, a dot or a colon between, standing alone, are a
     # time on the 24-hour clock (a decimal has a comma; "1.33" stays a number written the English way).
     _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w:]|[.,]\d)"
                             r"|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
-    # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters; "02:15:10 h": the "h" is no word.
-    _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)m(?:([0-5]\d)s)?(?!\w)")
-    _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)\s?h(?![\w.])")
+    # "12h02m00s" "doce y dos", "9h30" "nueve y treinta": hours, minutes and seconds by their letters; "02:15:10 h":
+    # the "h" is no word.
+    _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)(?:m(?:([0-5]\d)s)?)?(?!\w)")
+    _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)" + _H)
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
     # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
     _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
-    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?:" + _H + r")?(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
 
     # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y
     # cuarto".
-    _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9])(?:[.:](15|30)\s?h(?![\w.])"
-                            r"|:(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b))")
+    _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9])(?:[.:](15|30)" + _H
+                            + r"|:(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b))")
 
     # A time zone named after a time (data/es_time_zones.tsv): "5:02 p.m. cot" "... hora estándar de Colombia".
     _ZONES = dict(line.split("\t") for line in (DATA / "es_time_zones.tsv").read_text(encoding="utf-8").splitlines()

@@ -5,8 +5,9 @@ after casefolding and keeping letters and digits.
 
 Spanish: every currency joins its cents with "con" ("doce dólares con cinco centavos", "cinco euros con cincuenta
 céntimos"); the hour's letters after a time are no word ("19:30 h." before a sentence's end, "20:00 hs", "06:45
-hrs"), "9h30" is a time. Portuguese: "e" joins the classes of a large number before a group below a hundred or of round hundreds,
-as Brazilian grammar does ("um milhão e dez mil", "dois bilhões e quarenta mil", "um bilhão e mil"), not before
+hrs"), "9h30" is a time; a queen's number agrees with her name ("Isabel II" "Isabel segunda", in Portuguese too).
+Portuguese: "e" joins the classes of a large number before a group below a hundred or of round hundreds, as
+Brazilian grammar does ("um milhão e dez mil", "dois bilhões e quarenta mil", "um bilhão e mil"), not before
 another ("um milhão cento e dez mil")."""
 
 import subprocess
@@ -33,6 +34,10 @@ CASES = [
      [" h.", " hs", "h30"]),
     ("time", "es", "La salida es a las 06:45 hrs desde el puerto.", ["a las siete menos cuarto desde el puerto"],
      ["hrs"]),
+    ("roman", "es", "El retrato de Isabel II cuelga junto al de Felipe V y al de Cristina III.",
+     ["de Isabel segunda cuelga junto al de Felipe quinto y al de Cristina tercera"], ["II", "segundo"]),
+    ("roman", "pt", "A coroa de Isabel II e a espada de D. João VI estão no museu.",
+     ["de Isabel segunda e a espada de Dom João sexto"], ["II", "segundo"]),
     ("cardinal", "pt", "O município tem 2.040.350 eleitores e a capital 1.001.200 moradores.",
      ["dois milhões e quarenta mil trezentos e cinquenta eleitores",
       "um milhão e mil e duzentos moradores"], ["milhões quarenta"]),

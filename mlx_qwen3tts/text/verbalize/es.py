@@ -346,10 +346,20 @@ class Spanish(Romance):
         said = f"{'primero' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
         return said + (f" de {self.year(year)}" if year else "")
 
+    # A queen's number agrees with her name: "Isabel II" "Isabel segunda", "Juana I" "Juana primera".
+    feminine_names = frozenset({"isabel", "leonor", "beatriz", "inés", "carmen", "mercedes"})
+    masculine_names = frozenset({"garcía", "garcia"})
+
     def roman(self, value, kind, word=""):
         if word.startswith(("siglo", "Siglo")):
             return self.ordinal(value) if value <= 10 else self.cardinal(value)
+        if kind == "regnal" and value <= 10 and self.feminine_name(word):
+            return self.ordinal(value, "f")
         return super().roman(value, kind, word)
+
+    def feminine_name(self, name):
+        name = name.casefold()
+        return name in self.feminine_names or name.endswith("a") and name not in self.masculine_names
 
     # A time on the twelve-hour clock: "2:30 p.m." "dos y media de la tarde", "12.15 p.m." "doce y cuarto del
     # mediodía", "1.00 a.m." "una de la mañana", "las 9 p.m." "las nueve de la noche" (a dot between hours and
@@ -372,7 +382,8 @@ class Spanish(Romance):
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
     # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
     _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
-    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?:" + _H + r")?(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?:" + _H
+                          + r")?(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
 
     # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y
     # cuarto".

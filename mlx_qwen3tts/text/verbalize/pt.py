@@ -135,9 +135,14 @@ class Portuguese(Romance):
         said = f"{'primeiro' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
         return said + (f" de {self.year(year)}" if year else "")
 
+    # A queen's number agrees with her name: "Maria I" "Maria primeira", "Isabel II" "Isabel segunda".
+    feminine_names = frozenset({"isabel", "leonor", "beatriz", "inês"})
+
     def roman(self, value, kind, word=""):
         if word.startswith(("século", "Século")):
             return self.ordinal(value) if value <= 10 else self.cardinal(value)
+        if kind == "regnal" and value <= 10 and (word.casefold() in self.feminine_names or word.endswith("a")):
+            return self.ordinal(value, "f")
         return super().roman(value, kind, word)
 
     def time(self, hours, minutes, seconds):

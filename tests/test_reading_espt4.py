@@ -5,10 +5,11 @@ after casefolding and keeping letters and digits.
 
 Spanish: every currency joins its cents with "con" ("doce dólares con cinco centavos", "cinco euros con cincuenta
 céntimos"); the hour's letters after a time are no word ("19:30 h." before a sentence's end, "20:00 hs", "06:45
-hrs"), "9h30" is a time; a queen's number agrees with her name ("Isabel II" "Isabel segunda", in Portuguese too).
-Portuguese: "e" joins the classes of a large number before a group below a hundred or of round hundreds, as
-Brazilian grammar does ("um milhão e dez mil", "dois bilhões e quarenta mil", "um bilhão e mil"), not before
-another ("um milhão cento e dez mil")."""
+hrs"), "9h30" is a time; a queen's number agrees with her name ("Isabel II" "Isabel segunda", in Portuguese too);
+spaced groups no number is written in, or spaced threes after "llame", are a telephone number ("91 234 56 78").
+Portuguese: so are "(21) 3456 7890" and "11 98765 4321"; "e" joins the classes of a large number before a group
+below a hundred or of round hundreds, as Brazilian grammar does ("um milhão e dez mil", "dois bilhões e quarenta
+mil", "um bilhão e mil"), not before another ("um milhão cento e dez mil")."""
 
 import subprocess
 import sys
@@ -38,6 +39,12 @@ CASES = [
      ["de Isabel segunda cuelga junto al de Felipe quinto y al de Cristina tercera"], ["II", "segundo"]),
     ("roman", "pt", "A coroa de Isabel II e a espada de D. João VI estão no museu.",
      ["de Isabel segunda e a espada de Dom João sexto"], ["II", "segundo"]),
+    ("telephone", "es", "Para reservar llame al 912 345 678 o al 91 234 56 78 antes del viernes.",
+     ["al nueve uno dos tres cuatro cinco seis siete ocho o al nueve uno dos tres cuatro cinco seis siete ocho antes"],
+     ["millones", "noventa"]),
+    ("telephone", "pt", "Para agendar ligue para (21) 3456 7890 ou 11 98765 4321 até sexta.",
+     ["dois um três quatro cinco seis sete oito nove zero ou um um nove oito sete seis cinco quatro três dois um"],
+     ["mil", "vinte"]),
     ("cardinal", "pt", "O município tem 2.040.350 eleitores e a capital 1.001.200 moradores.",
      ["dois milhões e quarenta mil trezentos e cinquenta eleitores",
       "um milhão e mil e duzentos moradores"], ["milhões quarenta"]),

@@ -138,6 +138,15 @@ class Portuguese(Romance):
     # A queen's number agrees with her name: "Maria I" "Maria primeira", "Isabel II" "Isabel segunda".
     feminine_names = frozenset({"isabel", "leonor", "beatriz", "inês"})
 
+    # Spaced groups no number is written in are a telephone number ("11 98765 4321", "21 3456 7890"), and so are
+    # spaced threes after a word that names one ("Ligue para 912 345 678").
+    _SPACED_PHONE = re.compile(r"(?<![\w.,/-])\(?\d{2}\)?\s\d{4,5}\s\d{4}(?![\w/-]|[.,]\d)")
+    phone_words = frozenset({"telefone", "telefones", "tel", "fone", "celular", "fax", "whatsapp", "ligue", "ligar",
+                             "disque"})
+
+    def read_telephones(self, text):
+        return super().read_telephones(self._SPACED_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
+
     def roman(self, value, kind, word=""):
         if word.startswith(("século", "Século")):
             return self.ordinal(value) if value <= 10 else self.cardinal(value)

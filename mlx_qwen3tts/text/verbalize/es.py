@@ -168,7 +168,8 @@ class Spanish(Romance):
     # are the spaced groups no number is written in (Spain's "91 234 56 78", "612 34 56 78", the Americas' "212 555
     # 0199", Mexico's "55 1234 5678"), and spaced threes after a word that names a telephone ("Llame al 912 345 678").
     _NINE_FIGURES = re.compile(r"(?<![\w.,/-])(?:\d{3}-\d{3}-\d{3}|\d{2}\s\d{3}\s\d{2}\s\d{2}"
-                               r"|\d{3}\s\d{2}\s\d{2}\s\d{2}|\(?\d{3}\)?\s\d{3}\s\d{4}|\d{2}\s\d{4}\s\d{4})(?![\w/-]|[.,]\d)")
+                               r"|\d{3}\s\d{2}\s\d{2}\s\d{2}|\(?\d{3}\)?\s\d{3}\s\d{4}|\d{2}\s\d{4}\s\d{4})"
+                               r"(?![\w/-]|[.,]\d)")
     phone_words = frozenset({"teléfono", "teléfonos", "tel", "telf", "tfno", "tlf", "móvil", "celular", "fax",
                              "whatsapp", "llame", "llamar", "llama", "llámenos", "marque"})
 

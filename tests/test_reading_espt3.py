@@ -6,7 +6,7 @@ Spanish: a time after its article is the clock's ("a la 1" "a la una", "las 11:4
 alone before a.m./p.m. and the evening from seven ("las 9 p.m." "las nueve de la noche"), two figures of hours and
 two of minutes after a dot are a time ("07.45"), hours, minutes and seconds agree ("una hora un minuto"), a time
 zone after a time by its name ("cot"); street and title abbreviations (pza., ctra., avda., dra., EE.UU., c.º b.), no
-sentence's end before the name after them ("Pza. Mayor"); the Americas' currencies join their cents with "y", US$
+sentence's end before the name after them ("Pza. Mayor"); every currency joins its cents with "con" (issue 63's fourth round chose one style), US$
 and USD are "dólares estadounidenses", GBP "libras esterlinas" (NeMo's Spanish tables), the guaraní and the quetzal
 ("Q75", but "Q4" a quarter) are currencies, "mil" after an amount is its scale ("$100 mil" "cien mil dólares"), one
 of a scale is "un millón" ("$1 millón"); 28th is "vigesimoctavo", as 18th "decimoctavo"; a roman numeral after "año"
@@ -43,7 +43,7 @@ CASES = [
      ["la doctora Gómez", "en Estados Unidos y en la avenida de América"], ["dra.", "avda"]),
     ("abbreviation", "es", "Nos vemos en la Pza. Mayor, junto al c.º b. del pueblo.",
      ["en la Plaza Mayor junto al camino bajo del pueblo"], ["Pza", "c.º"]),
-    ("money", "es", "El libro cuesta $12,05 en México.", ["doce dólares y cinco centavos en México"], ["con"]),
+    ("money", "es", "El libro cuesta $12,05 en México.", ["doce dólares con cinco centavos en México"], ["$"]),
     ("money", "es", "Pagamos ₲ 5000 por el pasaje.", ["cinco mil guaraníes por el pasaje"], ["₲"]),
     ("money", "es", "El anillo costó $100 mil en la subasta.", ["cien mil dólares en la subasta"], ["dólares mil"]),
     ("money", "es", "El vuelo cuesta US$ 450 y el hotel GBP 90.",

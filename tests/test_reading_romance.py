@@ -99,7 +99,7 @@ CASES = [
     ("date", "es", "El concierto es el 5 febrero 2025 y el ensayo abril 30.",
      "El concierto es el cinco de febrero de dos mil veinticinco y el ensayo treinta de abril."),
     ("cardinal", "pt", "A cidade tem 1.010.101 habitantes e recebeu 1.200.000 visitantes.",
-     "A cidade tem um milhão dez mil cento e um habitantes e recebeu um milhão e duzentos mil visitantes."),
+     "A cidade tem um milhão e dez mil cento e um habitantes e recebeu um milhão e duzentos mil visitantes."),
     ("measure", "es", "El tren va a 245 mph entre 2 ciudades.",
      "El tren va a doscientas cuarenta y cinco millas por hora entre dos ciudades."),
     ("fraction", "fr", "Seul 1/20 des votants et 3/100 des inscrits.",

@@ -164,8 +164,14 @@ class Spanish(Romance):
     # "año mcmlxxxix" as "año MCMLXXXIX" is read: a year (four letters at least: "año mil" is a word).
     _LOWER_YEAR = re.compile(r"\b([Aa]ño)\s([ivxlcdm]{4,12})\b")
 
-    # Nine figures in three hyphenated threes are a Spanish telephone number ("912-345-678"), figure by figure.
-    _NINE_FIGURES = re.compile(r"(?<![\w.,/-])\d{3}-\d{3}-\d{3}(?![\w/-]|[.,]\d)")
+    # Nine figures in three hyphenated threes are a Spanish telephone number ("912-345-678"), figure by figure; so
+    # are the spaced groups no number is written in (Spain's "91 234 56 78", "612 34 56 78", the Americas' "212 555
+    # 0199", Mexico's "55 1234 5678"), and spaced threes after a word that names a telephone ("Llame al 912 345 678").
+    _NINE_FIGURES = re.compile(r"(?<![\w.,/-])(?:\d{3}-\d{3}-\d{3}|\d{2}\s\d{3}\s\d{2}\s\d{2}"
+                               r"|\d{3}\s\d{2}\s\d{2}\s\d{2}|\(?\d{3}\)?\s\d{3}\s\d{4}|\d{2}\s\d{4}\s\d{4})"
+                               r"(?![\w/-]|[.,]\d)")
+    phone_words = frozenset({"teléfono", "teléfonos", "tel", "telf", "tfno", "tlf", "móvil", "celular", "fax",
+                             "whatsapp", "llame", "llamar", "llama", "llámenos", "marque"})
 
     def _unit_fraction_said(self, whole, numerator, denominator, unit):
         # A unit per another takes the half or the part on its first noun: "1 1/2 mph" "una milla y media por
@@ -217,16 +223,13 @@ class Spanish(Romance):
         return super().read_money(self._QUETZAL.sub("GTQ ", text))
 
     def money(self, amount, currency, scale):
-        # "con" joins euros and their céntimos as Spain says it ("doce euros con cincuenta céntimos"); the
-        # Americas' currencies take "y" ("doce dólares y cinco centavos").
+        # "con" joins every currency and its cents, as Spain and the Americas both say it ("doce euros con
+        # cincuenta céntimos", "doce dólares con cinco centavos"): one style, where NeMo's files give three.
         if scale and amount == "1":  # "$1 millón" "un millón de dólares", "$1 mil millones" "mil millones de dólares"
             single = self.scales[scale][0]
             head = single if single.startswith("mil") and not single.startswith("mill") else f"un {single}"
             return f"{head}{' ' if single == 'mil' else ' de '}{self.currencies[currency][1]}"
-        said = super().money(amount, currency, scale)
-        if self.currencies[currency][2] in ("céntimo", "penique"):
-            return said
-        return said.replace(self.joiner, " y ", 1)
+        return super().money(amount, currency, scale)
 
     def telephone(self, written):
         # A country code of two figures as a number ("+58" "más cincuenta y ocho"); a short group after the
@@ -349,35 +352,49 @@ class Spanish(Romance):
         said = f"{'primero' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
         return said + (f" de {self.year(year)}" if year else "")
 
+    # A queen's number agrees with her name: "Isabel II" "Isabel segunda", "Juana I" "Juana primera".
+    feminine_names = frozenset({"isabel", "leonor", "beatriz", "inés", "carmen", "mercedes"})
+    masculine_names = frozenset({"garcía", "garcia"})
+
     def roman(self, value, kind, word=""):
         if word.startswith(("siglo", "Siglo")):
             return self.ordinal(value) if value <= 10 else self.cardinal(value)
+        if kind == "regnal" and value <= 10 and self.feminine_name(word):
+            return self.ordinal(value, "f")
         return super().roman(value, kind, word)
+
+    def feminine_name(self, name):
+        name = name.casefold()
+        return name in self.feminine_names or name.endswith("a") and name not in self.masculine_names
 
     # A time on the twelve-hour clock: "2:30 p.m." "dos y media de la tarde", "12.15 p.m." "doce y cuarto del
     # mediodía", "1.00 a.m." "una de la mañana", "las 9 p.m." "las nueve de la noche" (a dot between hours and
     # minutes is a time before a.m./p.m. or "h": "1.05 h" "una y cinco"); a time zone's offset keeps its sign
     # ("gmt-3" "G M T menos tres").
+    # The hour's letter after a time is no word: "h", "hs", "hrs" ("14:30 h.", "20:00 hs", "18:30 hrs").
+    _H = r"\s?h(?:rs?|s)?(?!\w|\.\w)"
     _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m(\.|\b)", re.I)
-    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)(?:\s?h(?![\w.])|(?=\s(?:gmt|utc|est|pst|cet|cst|"
+    _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)(?:" + _H + r"|(?=\s(?:gmt|utc|est|pst|cet|cst|"
                         r"mst|edt|pdt|cest)\b))", re.I)
     # "14.05", "24:50": two figures of hours and two of minutes, a dot or a colon between, standing alone, are a
     # time on the 24-hour clock (a decimal has a comma; "1.33" stays a number written the English way).
     _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w:]|[.,]\d)"
                             r"|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
-    # "12h02m00s" "doce y dos": hours, minutes and seconds by their letters; "02:15:10 h": the "h" is no word.
-    _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)m(?:([0-5]\d)s)?(?!\w)")
-    _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)\s?h(?![\w.])")
+    # "12h02m00s" "doce y dos", "9h30" "nueve y treinta": hours, minutes and seconds by their letters; "02:15:10 h":
+    # the "h" is no word.
+    _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)(?:m(?:([0-5]\d)s)?)?(?!\w)")
+    _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)" + _H)
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
     # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
     _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
-    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?:" + _H
+                          + r")?(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
 
     # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y
     # cuarto".
-    _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9])(?:[.:](15|30)\s?h(?![\w.])"
-                            r"|:(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b))")
+    _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9])(?:[.:](15|30)" + _H
+                            + r"|:(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b))")
 
     # A time zone named after a time (data/es_time_zones.tsv): "5:02 p.m. cot" "... hora estándar de Colombia".
     _ZONES = dict(line.split("\t") for line in (DATA / "es_time_zones.tsv").read_text(encoding="utf-8").splitlines()

@@ -135,9 +135,23 @@ class Portuguese(Romance):
         said = f"{'primeiro' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
         return said + (f" de {self.year(year)}" if year else "")
 
+    # A queen's number agrees with her name: "Maria I" "Maria primeira", "Isabel II" "Isabel segunda".
+    feminine_names = frozenset({"isabel", "leonor", "beatriz", "inês"})
+
+    # Spaced groups no number is written in are a telephone number ("11 98765 4321", "21 3456 7890"), and so are
+    # spaced threes after a word that names one ("Ligue para 912 345 678").
+    _SPACED_PHONE = re.compile(r"(?<![\w.,/-])\(?\d{2}\)?\s\d{4,5}\s\d{4}(?![\w/-]|[.,]\d)")
+    phone_words = frozenset({"telefone", "telefones", "tel", "fone", "celular", "fax", "whatsapp", "ligue", "ligar",
+                             "disque"})
+
+    def read_telephones(self, text):
+        return super().read_telephones(self._SPACED_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
+
     def roman(self, value, kind, word=""):
         if word.startswith(("século", "Século")):
             return self.ordinal(value) if value <= 10 else self.cardinal(value)
+        if kind == "regnal" and value <= 10 and (word.casefold() in self.feminine_names or word.endswith("a")):
+            return self.ordinal(value, "f")
         return super().roman(value, kind, word)
 
     def time(self, hours, minutes, seconds):
@@ -150,12 +164,13 @@ class Portuguese(Romance):
     _SCALE_POWER = {"mi": 2, "bi": 3, "tri": 4, "quatri": 5}
 
     def cardinal(self, n, gender=None):
-        # "e" after a scale word only before a last part below a hundred or of one figure ("um milhão e
-        # duzentos mil", "dois bilhões e um", but "um milhão dez mil cento e um"), as NeMo's data reads them.
+        # "e" after a scale word before a group below a hundred or of round hundreds, as Brazilian grammar
+        # joins the classes ("um milhão e quarenta e oito mil", "um bilhão e mil cento e um", "um milhão e
+        # duzentos mil", but "um milhão cento e dez mil").
         def joined(m):
             rest = n % 1000 ** self._SCALE_POWER[m.group(1)]
-            alone = rest < 100 or len(str(rest).strip("0").replace("0", "")) == 1
-            return f"{m.group(1)}{m.group(2)} {'e ' if alone else ''}"
+            group = rest // 1000 ** ((len(str(rest)) - 1) // 3)
+            return f"{m.group(1)}{m.group(2)} {'e ' if group < 100 or group % 100 == 0 else ''}"
         return self._SCALE_AND.sub(joined, super().cardinal(n, gender).replace(",", ""))
 
     def fraction(self, numerator, denominator):

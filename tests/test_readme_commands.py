@@ -3,7 +3,7 @@ and their relative links lead somewhere.
 
 Commands: each page's ```sh blocks run in order (continuation lines joined, `&&` chains split) from the
 repository's root (a fresh scratch copy of it, so that what they write stays there) holding the recording
-`me.wav` (a sine) that the pages assume, with the hub ids
+`me.wav` (a recording of speech, the cloning fixture's) that the pages assume, with the hub ids
 they name served from a local hub cache holding the tiny checkpoints of the same variants
 (HF_HUB_OFFLINE=1). What needs the network, a server, a sound device, the reference implementation's
 environment or a benchmark run is skipped by program (SKIP says why for each), and the test fails
@@ -21,7 +21,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 import soundfile as sf
 
@@ -140,8 +139,7 @@ def scratch_folder(tmp_path: Path) -> Path:
             shutil.copytree(REPO / name, work / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy(REPO / name, work / name)
-    t = np.arange(3 * 24000) / 24000
-    sf.write(work / "me.wav", (0.3 * np.sin(2 * np.pi * 180 * t)).astype(np.float32), 24000)  # the pages' me.wav
+    shutil.copy(REPO / "tests" / "fixtures" / "clone" / "ref_16k.wav", work / "me.wav")  # the pages' me.wav: speech
     return work
 
 

@@ -140,6 +140,7 @@ def load_base(path, method: str, dtype: str = "float32", rank: int = 8, scale: f
     weights_dtype = mx.bfloat16 if dtype == "bfloat16" else mx.float32
     model = layouts.load_model(folder, config, weights_dtype, prefix="talker.", fuse=False)
     shape_for(model, method, rank, scale)
+    mx.eval(model.parameters())  # now: QLoRA's float32 originals are freed before the first step, not in it
     return Base(model, config, TextTokenizer.from_folder(folder), folder)
 
 

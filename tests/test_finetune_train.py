@@ -19,6 +19,7 @@ from safetensors.numpy import load_file
 import mlx_qwen3tts
 from mlx_qwen3tts.finetune import dataset, export, objective, train
 from mlx_qwen3tts.finetune.train import Options, check_memory, load_base
+train_module = sys.modules["mlx_qwen3tts.finetune.train"]  # the module (the package's `train` is the function)
 from fixture_checkpoints import checkpoint_dir
 from finetuned import ONE, sampled_item
 
@@ -162,6 +163,39 @@ def test_it_learns_one_utterance(base, one, tmp_path, method, merge):
                  "--temperature", "0", "--codes-output", codes, module="mlx_qwen3tts.cli.generate")
     assert spoken.returncode == 0, spoken.stderr
     assert np.array_equal(np.load(codes), item.codes)
+
+
+def test_qlora_on_the_cpu_computes_dense_with_the_quantized_layers_gradients(base, clips):
+    """On the CPU, where MLX's quantized matmul is a plain loop (a QLoRA step on the 0.6B shapes did not end in
+    5 minutes), QLoRA's 4-bit layers multiply by their weight dequantized: the loss and every LoRA gradient equal
+    those of the same layers as `nn.QuantizedLinear` (MLX's quantized matmul), to float32 rounding."""
+    import mlx.nn as nn
+    from mlx.utils import tree_unflatten
+
+    b = load_base(base, "qlora")
+    talker = b.model.talker
+    examples = [objective.example(item, b.tokenizer, b.config) for item in dataset.load(clips).items]
+    batch = objective.collate(examples, b.config.talker_config.codec_eos_token_id)
+    layers = [(path, m) for path, m in talker.named_modules() if isinstance(m, nn.QuantizedLinear)]
+    assert layers and all(type(m) is train_module.DequantizedLinear for _, m in layers)
+
+    def loss_and_grads():
+        return nn.value_and_grad(talker, lambda: objective.loss(talker, batch)[0])()
+
+    dense_loss, dense_grads = loss_and_grads()
+    quantized = []
+    for path, m in layers:
+        layer = nn.QuantizedLinear(m.weight.shape[1] * 32 // m.bits, m.weight.shape[0], "bias" in m, m.group_size,
+                                   m.bits)
+        layer.update(m.parameters())
+        quantized.append((path, layer))
+    talker.update_modules(tree_unflatten(quantized))
+    loss, grads = loss_and_grads()
+    assert abs(dense_loss.item() - loss.item()) <= 1e-5 * abs(loss.item())
+    flat, dense_flat = dict(tree_flatten(grads)), dict(tree_flatten(dense_grads))
+    assert flat.keys() == dense_flat.keys() and all("lora_" in k for k in flat)
+    for k, g in flat.items():
+        assert mx.allclose(dense_flat[k], g, rtol=1e-4, atol=1e-6).item(), k
 
 
 def test_custom_voice_checkpoint_keeping_the_speaker_encoder_loads(base, tmp_path):

@@ -5,16 +5,9 @@ in hundreds, short numeric dates, toll-free numbers and extensions, four dotted 
 more currencies and units, "º" and a lone "v" as units, feet and inches, sizes, street addresses, a year's era,
 titles. What is said is compared after casefolding and keeping letters and digits."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from server_harness import env
-from test_reading_en2 import folded
-
-REPO = Path(__file__).resolve().parent.parent
+from reading_cases import said_together, read_each_on_the_command_line, read_in_python
 
 # (class, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -61,26 +54,10 @@ CASES = [
 IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 
 
-def _holds(said: str, must: list, must_not: list) -> bool:
-    return folded(" ".join(must)) in folded(said) and not any(word in said for word in must_not)
-
-
 @pytest.mark.parametrize("kind, written, must, must_not", CASES, ids=IDS)
 def test_read_right_in_python(kind, written, must, must_not):
-    from mlx_qwen3tts.text import spoken
-    from mlx_qwen3tts.text.normalize import normalize
-
-    for said in (spoken(written, "en"), normalize(written, "en")):
-        assert _holds(said, must, must_not), said
+    read_in_python("en", written, must, must_not, said_together)
 
 
 def test_read_right_on_the_command_line(tmp_path):
-    source = tmp_path / "cases.txt"  # one paragraph a case: a piece each
-    source.write_text("\n\n".join(c[1] for c in CASES) + "\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
-                           "--text-file", str(source), "--language", "en"], capture_output=True, text=True,
-                          env=env(), cwd=REPO, timeout=120)
-    lines = done.stdout.splitlines()
-    assert done.returncode == 0 and len(lines) == len(CASES), (lines, done.stderr)
-    for said, (_, written, must, must_not) in zip(lines, CASES):
-        assert _holds(said, must, must_not), (written, said)
+    read_each_on_the_command_line(tmp_path, "en", [c[1:] for c in CASES], said_together)

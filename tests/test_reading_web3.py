@@ -3,16 +3,9 @@ bare host names and card numbers read as each language's text-normalization stan
 says them, in Python (`text.spoken`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the
 model path given does not exist, none is loaded); a file name or an abbreviation with a dot stays what it is."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from server_harness import env
-from test_reading_en2 import _holds
-
-REPO = Path(__file__).resolve().parent.parent
+from reading_cases import said_together, read_each_on_the_command_line, read_in_python
 
 # (language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -52,21 +45,9 @@ IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 
 @pytest.mark.parametrize("language, written, must, must_not", CASES, ids=IDS)
 def test_addresses_read_right_in_python(language, written, must, must_not):
-    from mlx_qwen3tts.text import spoken
-
-    said = spoken(written, language)
-    assert _holds(said, must, must_not), said
+    read_in_python(language, written, must, must_not, said_together)
 
 
 @pytest.mark.parametrize("language", sorted({c[0] for c in CASES}))
 def test_addresses_read_right_on_the_command_line(tmp_path, language):
-    cases = [c for c in CASES if c[0] == language]
-    source = tmp_path / "cases.txt"  # one paragraph a case: a piece each
-    source.write_text("\n\n".join(c[1] for c in cases) + "\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
-                           "--text-file", str(source), "--language", language], capture_output=True, text=True,
-                          env=env(), cwd=REPO, timeout=120)
-    lines = done.stdout.splitlines()
-    assert done.returncode == 0 and len(lines) == len(cases), (lines, done.stderr)
-    for said, (_, written, must, must_not) in zip(lines, cases):
-        assert _holds(said, must, must_not), (written, said)
+    read_each_on_the_command_line(tmp_path, language, [c[1:] for c in CASES if c[0] == language], said_together)

@@ -1,0 +1,53 @@
+"""The checks the issue-63 class tests share (tests/test_reading_*.py): sentences of our own read through Python
+(`text.spoken` and `text.normalize.normalize`) and through the command line's dry run (`mlx_qwen3tts.generate
+--dry-run`, the model path given does not exist, none is loaded), one paragraph a case, one line said a case.
+What is said is compared after casefolding and keeping letters and digits."""
+
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+from server_harness import env
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def folded(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if unicodedata.category(ch)[0] in "LN")
+
+
+def said_together(said: str, must: list, must_not: list) -> bool:
+    """The words of `must` said as one run; none of `must_not` left in what is said."""
+    return folded(" ".join(must)) in folded(said) and not any(word in said for word in must_not)
+
+
+def said_in_order(said: str, must: list, must_not: list) -> bool:
+    """Each of `must` said, in this order; none of `must_not` left in what is said."""
+    at = 0
+    for words in must:
+        at = folded(said).find(folded(words), at)
+        if at < 0:
+            return False
+    return not any(word in said for word in must_not)
+
+
+def read_in_python(language: str, written: str, must: list, must_not: list, holds=said_together):
+    from mlx_qwen3tts.text import spoken
+    from mlx_qwen3tts.text.normalize import normalize
+
+    for said in (spoken(written, language), normalize(written, language)):
+        assert holds(said, must, must_not), said
+
+
+def read_each_on_the_command_line(tmp_path: Path, language: str, cases: list, holds=said_together):
+    """`cases`: (written, must, must_not) of one language, each said on its own line by the dry run."""
+    source = tmp_path / "cases.txt"  # one paragraph a case: a piece each
+    source.write_text("\n\n".join(written for written, _, _ in cases) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
+                           "--text-file", str(source), "--language", language], capture_output=True, text=True,
+                          env=env(), cwd=REPO, timeout=120)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == len(cases), (lines, done.stderr)
+    for said, (written, must, must_not) in zip(lines, cases):
+        assert holds(said, must, must_not), (written, said)

@@ -37,6 +37,7 @@ from ..params import socket_message
 log = logging.getLogger("mlx_qwen3tts.server")
 CLOSE_WAIT_S = 2.0  # a close frame to a client that reads nothing is not waited on for longer
 MESSAGE_IN_FLIGHT_SECONDS = 0.05  # the least a timer waits for a message: one sent before it fired is read first
+WAIT_SLICE_SECONDS, STALL_SECONDS = 0.1, 0.1  # a timer's wait goes in slices; one this late was a stall of ours
 
 
 class Ended(Exception):
@@ -276,9 +277,15 @@ class Session:
                 seconds, expired = self.waiting()
                 receiving = receiving or asyncio.ensure_future(self.ws.receive())
                 # A message already on its way is read before any timer fires (a few turns of the loop carry it).
-                done, _ = await asyncio.wait({receiving}, timeout=max(seconds, MESSAGE_IN_FLIGHT_SECONDS))
+                # The wait goes in short slices: where one ends late, this process was held up (a busy machine) and
+                # that time is not the client's silence; the timers start again from the message before.
+                wait = min(max(seconds, MESSAGE_IN_FLIGHT_SECONDS), WAIT_SLICE_SECONDS)
+                began = time.monotonic()
+                done, _ = await asyncio.wait({receiving}, timeout=wait)
                 if not done:
-                    if expired is not None:
+                    if (late := time.monotonic() - began - wait) > STALL_SECONDS:
+                        self.heard += late
+                    elif wait >= seconds and expired is not None:
                         await self.guarded(expired)
                     continue
                 message, receiving = receiving.result(), None

@@ -278,7 +278,7 @@ class Session:
                 receiving = receiving or asyncio.ensure_future(self.ws.receive())
                 # A message already on its way is read before any timer fires (a few turns of the loop carry it).
                 # The wait goes in short slices: where one ends late, this process was held up (a busy machine) and
-                # that time is not the client's silence; the timers start again from the message before.
+                # that time is not the client's silence: the timers are moved on by it.
                 wait = min(max(seconds, MESSAGE_IN_FLIGHT_SECONDS), WAIT_SLICE_SECONDS)
                 began = time.monotonic()
                 done, _ = await asyncio.wait({receiving}, timeout=wait)

@@ -240,10 +240,17 @@ class German(Spec):
                                          r")(?![\w-])")
         self._one_of = re.compile(r"\s(?:von|aus)\s(?:den\s)?\d+\s([A-ZÄÖÜ][a-zäöüß]+)")
         self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
-        self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/(100|1000)(?![\w/]|[.,]\d)")  # "3/100", "1/1000"
+        # a share of a round hundred or more, as NeMo's German fractions read every denominator ("3/100", "1/250",
+        # "1/1000000"): "drei Hundertstel", "ein Zweihundertfünfzigstel", "ein Millionstel"
+        self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/([1-9]\d?0{1,5})(?![\w/]|[.,]\d)")
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
         self._negative_fraction = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,2}/\d{1,2}(?![\w/]|[.,]\d))")
         self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
+
+    def n2w(self, value, to="cardinal", **extra):
+        """num2words says a thousands group ending in one with its "s" ("101000" "einhunderteinstausend"); before
+        "tausend" the one is "ein", as in "einundzwanzigtausend": "einhunderteintausend"."""
+        return super().n2w(value, to, **extra).replace("einstausend", "eintausend")
 
     def cardinal(self, n, gender=None):
         if n == 1 and gender:
@@ -370,7 +377,8 @@ class German(Spec):
         return self._uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
 
     def read_fractions(self, text):
-        text = self._hundredths.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))), text)
+        text = self._hundredths.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))) if 0 < int(m.group(1))
+                                    < int(m.group(2)) and int(m.group(2)) >= 100 else m.group(0), text)
         text = self._spaced_fraction.sub(lambda m: f"{m.group(1)}/{m.group(2)}" if int(m.group(1)) < int(m.group(2))
                                          else m.group(0), text)  # "1 / 3"
         text = self._negative_fraction.sub(f"{self.minus} ", text)  # "-1/3": "minus ein Drittel"

@@ -258,16 +258,21 @@ class French(Romance):
         said = f"{'premier' if day == 1 else self.cardinal(day)} {self.months[month - 1]}"
         return said + (f" {self.year(year)}" if year else "")
 
-    def time(self, hours, minutes, seconds, half=True):
+    def time(self, hours, minutes, seconds, half=True, quarters=False):
         """Half past an hour of the twelve-hour range is "et demie" ("11 h 30" "onze heures et demie"), of the
         afternoon's hours "trente" ("14h30" "quatorze heures trente"), and after a 24-hour time said on the twelve
-        hours of its "du soir" (`half` False: "18:30 du soir" "six heures trente du soir")."""
+        hours of its "du soir" (`half` False: "18:30 du soir" "six heures trente du soir"). Written spaced with "h"
+        as typeset French and NeMo's French time grammar write it (`quarters`), a quarter past an hour of that range
+        is "et quart" and a quarter to one "moins le quart" ("9 h 15" "neuf heures et quart", "10 h 45" "onze heures
+        moins le quart"); a clock's "9:15" and "9h15" keep their minutes ("neuf heures quinze")."""
         said = f"{self.cardinal(hours, 'f')} heure{'s' if hours > 1 else ''}"
         if seconds is not None:
             return (said + f" {self.cardinal(minutes, 'f')} minute{'s' if minutes > 1 else ''}"
                     f" {self.cardinal(seconds, 'f')} seconde{'s' if seconds > 1 else ''}")
-        if minutes == 30 and 0 < hours <= 12 and half:
-            return said + " et demie"
+        if 0 < hours <= 12 and half and (minutes == 30 or minutes == 15 and quarters):
+            return said + (" et demie" if minutes == 30 else " et quart")
+        if minutes == 45 and 0 < hours < 12 and quarters:  # "10 h 45": "onze heures moins le quart"
+            return ("midi" if hours == 11 else self.time(hours + 1, 0, None)) + " moins le quart"
         return said + (f" {self.cardinal(minutes, 'f')}" if minutes else "")
 
     # A price with its currency's sign between the units and the cents, as French prices are often written
@@ -337,7 +342,8 @@ class French(Romance):
         text = self._afternoon.sub(lambda m: self.time(int(m.group(1)) - 12, int(m.group(2)),
                                                        int(m.group(3)) if m.group(3) else None, half=False), text)
         text = super().read_times(text)
-        return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
+        return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None,
+                                                   quarters=" h " in m.group(0)), text)
 
     def plural_of(self, word):
         return word + "s"

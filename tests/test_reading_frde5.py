@@ -1,0 +1,40 @@
+"""Issue 63, French, German and Italian round five: classes read as NeMo's grammars of the language list their
+forms, on sentences of our own, in Python (`text.spoken`, `text.normalize.normalize`) and through the command
+line's dry run (`mlx_qwen3tts.generate --dry-run`, no model loaded).
+
+French times written "9 h 15" (spaced, as typeset French and NeMo's French time grammar write them) in the
+twelve-hour range say a quarter past as "et quart" and a quarter to the next hour as "moins le quart" (NeMo:
+"douze heures et quart", "quatre heures moins le quart"), as they already said half past as "et demie"; a clock's
+"9:15" keeps its minutes. German thousands ending in one say
+"ein" before "tausend" ("101000": einhunderteintausend, not num2words' "einhunderteinstausend"), and a share of a
+round hundred or more is a fraction as NeMo's German fraction grammar reads any denominator ("1/250": ein
+Zweihundertfünfzigstel)."""
+
+import pytest
+
+from reading_cases import read_each_on_the_command_line, read_in_python, said_in_order
+
+# (class, language, written, what must be said in this order, written forms that must not be said)
+CASES = [
+    ("time", "fr", "Le train part à 9 h 15 et arrive à 10 h 45, l'horloge affiche 9:15.",
+     ["part à neuf heures et quart", "arrive à onze heures moins le quart", "affiche neuf heures quinze"],
+     ["quarante"]),
+    ("time", "fr", "Le bus passe à 11 h 45 et le dernier à 12 h 15.",
+     ["passe à midi moins le quart", "le dernier à douze heures et quart"], ["quinze", "quarante"]),
+    ("cardinal", "de", "Die Stadt hat 101000 Einwohner und 201000 Gäste.",
+     ["einhunderteintausend Einwohner", "zweihunderteintausend Gäste"], ["einstausend"]),
+    ("fraction", "de", "Nur 1/250 der Fläche und 3/500 des Budgets, 1/1000000 der Masse.",
+     ["ein Zweihundertfünfzigstel der Fläche", "drei Fünfhundertstel des Budgets", "ein Millionstel der Masse"],
+     ["/"]),
+]
+IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
+
+
+@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
+def test_read_right_in_python(kind, language, written, must, must_not):
+    read_in_python(language, written, must, must_not, said_in_order)
+
+
+@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
+def test_read_right_on_the_command_line(tmp_path, language):
+    read_each_on_the_command_line(tmp_path, language, [c[2:] for c in CASES if c[1] == language], said_in_order)

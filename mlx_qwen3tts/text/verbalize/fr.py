@@ -280,6 +280,21 @@ class French(Romance):
     _SIGN_BETWEEN = re.compile(r"(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f.]\d{3})*)\s?(€|\$|£)(?:\s(?=\d{2}(?![\w]|[.,]\d|"
                                r"\s+[^\W\d_])))?(\d{2})(?![\w]|[.,]\d)")
 
+    # The same with the currency's name ("2 euros 50 le kilo", "3 dollars 20"): "deux euros cinquante"; not before
+    # "fois" or a unit, which the number after counts ("2 euros 30 fois", "5 euros 50 kg").
+    _WORD_BETWEEN = re.compile(r"(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f.]\d{3})*) (euros?|dollars?|francs?) (\d{2})"
+                               r"(?![\w]|[.,]\d)")
+
+    def word_between(self, m):
+        after = re.match(r"[ \u00a0]?([^\W\d_][\w/²³]*)", m.string[m.end():])
+        if after and (after.group(1) == "fois" or after.group(1) in self.units):
+            return m.group(0)
+        return self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None)
+
+    # A price written with the English decimal point before its sign ("12.50 $", "9.5 €"): one or two figures after
+    # the dot are cents (a thousands group has three), said as "12,50 $" is.
+    _DOTTED_PRICE = re.compile(r"(?<![\w.,])(\d+)\.(\d{1,2})[ \u00a0]?(€|\$|£)(?![\w$])")
+
     def money(self, amount, currency, scale):
         """A scale's noun takes the plural s from two on, as every French noun: "1,5 M€" "un virgule cinq million
         d'euros" (as "1,5 million d'euros" is written), "2,5 M€" "deux virgule cinq millions d'euros"."""
@@ -305,6 +320,8 @@ class French(Romance):
                                                           len(m.group(1)) < 6 else m.group(1)), text)
         text = self._KILO.sub(self.kilo_amount, text)
         text = self._SIGN_BETWEEN.sub(lambda m: self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None), text)
+        text = self._WORD_BETWEEN.sub(self.word_between, text)
+        text = self._DOTTED_PRICE.sub(lambda m: self.money(f"{m.group(1)},{m.group(2)}", m.group(3), None), text)
         return super().read_money(text)
 
     def read_measures(self, text):
@@ -344,6 +361,11 @@ class French(Romance):
         text = super().read_times(text)
         return self._hours.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None,
                                                    quarters=" h " in m.group(0)), text)
+
+    def plural_index(self, written):
+        """Zero counts in the singular in French, as one does: "0 €" "zéro euro", "0 point" "zéro point"."""
+        whole, fraction = self.value(written.lstrip("-−+"))
+        return 0 if whole <= 1 and not fraction else 1
 
     def plural_of(self, word):
         return word + "s"

@@ -36,7 +36,7 @@ class Italian(Romance):
                   "JPY": ("yen", "yen", "sen", "sen"),
                   "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
                   "₽": ("rublo", "rubli", "copeco", "copechi"), "R$": ("real", "reais", "centavo", "centavos")}
-    feminine_currencies = ("£", "GBP", "₹", "INR", "Rs", "rs")
+    feminine_currencies = ("£", "GBP", "₹", "INR", "Rs", "rs", "₧", "₨", "₴", "₺")
     halves = ("mezzo", "mezza")
     law_words = ("legge", "leggi", "decreto", "d.lgs", "d.l", "dpr", "regolamento", "direttiva", "sentenza",
                  "circolare", "delibera")

@@ -11,7 +11,9 @@ currency's name ("2 euros 50": deux euros cinquante) and a price with the Englis
 (data/it_currencies.tsv: "250 ₺": duecentocinquanta lire turche). German thousands ending in one say
 "ein" before "tausend" ("101000": einhunderteintausend, not num2words' "einhunderteinstausend"), and a share of a
 round hundred or more is a fraction as NeMo's German fraction grammar reads any denominator ("1/250": ein
-Zweihundertfünfzigstel)."""
+Zweihundertfünfzigstel); a telephone number after a two-digit country code written without "+" (or "0"),
+its number joined by a hyphen, as NeMo's German telephone grammar takes it ("49 4567-1234": neunundvierzig, vier
+fünf sechs sieben, eins zwei drei vier)."""
 
 import pytest
 
@@ -32,6 +34,9 @@ CASES = [
      ["costa duecentocinquanta lire turche", "il biglietto una grivnia ucraina",
       "la mancia tre nuovi sicli israeliani"],
      ["₺", "₴", "₪"]),
+    ("telephone", "de", "Sie erreichen uns unter 49 4567-1234 oder 0 7654-3210.",
+     ["unter neunundvierzig vier fünf sechs sieben eins zwei drei vier", "oder null sieben sechs fünf vier drei"],
+     ["tausend", "hundert"]),
     ("cardinal", "de", "Die Stadt hat 101000 Einwohner und 201000 Gäste.",
      ["einhunderteintausend Einwohner", "zweihunderteintausend Gäste"], ["einstausend"]),
     ("fraction", "de", "Nur 1/250 der Fläche und 3/500 des Budgets, 1/1000000 der Masse.",

@@ -224,6 +224,10 @@ class German(Spec):
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
         self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
                                       r"(?![\w-]|[.,]\d)")
+        # "49 1234-1233": a two-digit country code (or "0") without its "+", then a number of seven digits or more
+        # joined by a hyphen, as NeMo's German telephone grammar takes it (the code said as a number); no range
+        # ("12 1990-1995").
+        self._coded_phone = re.compile(r"(?<![\w.,/+-])(\d{2}|0) (\d{3,5})-(\d{3,5})(?![\w-]|[.,]\d)")
         self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor"
                                       r"|nachdem)\s")
         self._dash_price = re.compile(r"(?<=\d),[-–]{1,2}(?=\s|$|[.;:!?)]|,\s)")
@@ -283,7 +287,14 @@ class German(Spec):
         return super().read_abbreviations(text)
 
     def read_telephones(self, text):
+        text = self._coded_phone.sub(self._coded, text)
         return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))
+
+    def _coded(self, m):
+        code, first, second = m.groups()
+        if len(first + second) < 7 or first[0] != "0" and (int(first) < int(second) or first.endswith("00")):
+            return m.group(0)  # a number before a range ("12 1990-1995", "20 500-1000")
+        return f"{self.cardinal(int(code))}, {self.telephone(first + '-' + second)}"
 
     def telephone(self, written):
         """Digit by digit, group by group; a country code of two digits said as a number, as German speakers

@@ -7,7 +7,8 @@ twelve-hour range say a quarter past as "et quart" and a quarter to the next hou
 "douze heures et quart", "quatre heures moins le quart"), as they already said half past as "et demie"; a clock's
 "9:15" keeps its minutes. French money: zero takes the singular ("0 €": zéro euro), the cents after the
 currency's name ("2 euros 50": deux euros cinquante) and a price with the English decimal point before its sign
-("12.50 $": douze dollars cinquante). Italian money names every sign of NeMo's Italian currency table
+("12.50 $": douze dollars cinquante), a sign after a scale's "de" its name ("3,5 millions de €": trois
+virgule cinq millions d'euros). Italian money names every sign of NeMo's Italian currency table
 (data/it_currencies.tsv: "250 ₺": duecentocinquanta lire turche). German thousands ending in one say
 "ein" before "tausend" ("101000": einhunderteintausend, not num2words' "einhunderteinstausend"), and a share of a
 round hundred or more is a fraction as NeMo's German fraction grammar reads any denominator ("1/250": ein
@@ -30,6 +31,8 @@ CASES = [
      ["affiche zéro euro et", "coûte deux euros cinquante le kilo"], ["euros et", "deux cinquante"]),
     ("money", "fr", "Le ticket vaut 12.50 $ et le pain 1.5 € ce matin.",
      ["vaut douze dollars cinquante et le pain un euro cinquante ce matin"], ["point", "$", "€"]),
+    ("money", "fr", "Un budget de 3,5 millions de € et de 2 milliards de $ cette année.",
+     ["trois virgule cinq millions d'euros et de deux milliards de dollars cette"], ["€", "$"]),
     ("money", "it", "Il tappeto costa 250 ₺ e il biglietto 1 ₴, la mancia 3 ₪.",
      ["costa duecentocinquanta lire turche", "il biglietto una grivnia ucraina",
       "la mancia tre nuovi sicli israeliani"],

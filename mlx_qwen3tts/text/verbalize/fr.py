@@ -295,6 +295,9 @@ class French(Romance):
     # the dot are cents (a thousands group has three), said as "12,50 $" is.
     _DOTTED_PRICE = re.compile(r"(?<![\w.,])(\d+)\.(\d{1,2})[ \u00a0]?(€|\$|£)(?![\w$])")
 
+    # A currency's sign after a scale's noun and "de" ("3,5 millions de €"): its name, elided ("millions d'euros").
+    _SCALE_OF_SIGN = re.compile(r"\b(millions?|milliards?|billions?) de (€|\$|£)(?![\w$])")
+
     def money(self, amount, currency, scale):
         """A scale's noun takes the plural s from two on, as every French noun: "1,5 M€" "un virgule cinq million
         d'euros" (as "1,5 million d'euros" is written), "2,5 M€" "deux virgule cinq millions d'euros"."""
@@ -319,6 +322,7 @@ class French(Romance):
         text = self._PER_PERIOD.sub(lambda m: " par " + ("personne" if m.group(1).startswith("pers") and
                                                           len(m.group(1)) < 6 else m.group(1)), text)
         text = self._KILO.sub(self.kilo_amount, text)
+        text = self._SCALE_OF_SIGN.sub(lambda m: f"{m.group(1)} {self.of(self.currencies[m.group(2)][1])}", text)
         text = self._SIGN_BETWEEN.sub(lambda m: self.money(f"{m.group(1)},{m.group(3)}", m.group(2), None), text)
         text = self._WORD_BETWEEN.sub(self.word_between, text)
         text = self._DOTTED_PRICE.sub(lambda m: self.money(f"{m.group(1)},{m.group(2)}", m.group(3), None), text)

@@ -429,7 +429,8 @@ def timed_words(source: Source, audio: np.ndarray, enc: Encoders) -> tuple:
         heard = enc.asr.transcribe(audio[start:end], SAMPLE_RATE, _asr_language(source))
         if not any(ch.isalnum() for ch in heard.text):
             continue
-        said = getattr(heard, "language", "") if source.language == "auto" and "," not in said else source.language
+        found = getattr(heard, "language", "") or ""  # one language detected: the aligner splits its words so
+        said = found if source.language == "auto" and "," not in found else source.language
         timed = enc.aligner.align(audio[start:end], SAMPLE_RATE, heard.text, said or "auto")
         texts.append(heard.text.strip())
         words += [Word(w.text, w.start + start / SAMPLE_RATE, w.end + start / SAMPLE_RATE) for w in timed]

@@ -566,8 +566,9 @@ def prepare(data, model, out, asr=None, language: Optional[str] = None, aligner=
     for ref in dict.fromkeys(s.ref_audio for s in sources if s.ref_audio):
         enc.vector(ref, None)  # an unusable reference refused now, before anything is written
     plan = {"made_by": MADE_BY, "data": str(Path(data).resolve()), "model": str(model), "language": language,
-            "asr": _named(asr),
-            "aligner": _named(aligner), "min_seconds": options["min_seconds"], "max_seconds": options["max_seconds"]}
+            "asr": _named(asr), "min_seconds": options["min_seconds"], "max_seconds": options["max_seconds"]}
+    if aligner is not None:  # a run without one resumes a partial folder made before there was this option
+        plan["aligner"] = _named(aligner)
     work = work_folder(out, plan)
     summary, items = run(sources, enc, work, options)
     if not items:

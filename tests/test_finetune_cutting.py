@@ -203,8 +203,9 @@ def test_a_recording_heard_by_the_recognizer_is_cut_at_its_words(tmp_path, base,
     sf.write(data / "talk.wav", speech(30.0, seed=11), RATE)
     samples = sf.read(data / "talk.wav", dtype="float32")[0]
     heard = recognizer.transcribe(samples, RATE).text
-    summary = prep.prepare(data, str(base), tmp_path / "ds", asr=recognizer, aligner=varied_aligner(root, samples, heard),
-                           max_seconds=20.0, progress=False)
+    timer = varied_aligner(root, samples, heard)
+    summary = prep.prepare(data, str(base), tmp_path / "ds", asr=recognizer, aligner=timer, max_seconds=20.0,
+                           progress=False)
     assert summary.cut == {prep.WORDS: 1} and summary.refused == {}
     items = dataset.load(tmp_path / "ds").items
     assert [i.id for i in items] == [f"talk#{k:03d}" for k in range(1, len(items) + 1)] and len(items) >= 2

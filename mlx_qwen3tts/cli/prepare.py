@@ -8,8 +8,8 @@ import sys
 from ..errors import Qwen3TTSError
 
 PROG = "python -m mlx_qwen3tts.finetune prepare"
-FLAGS = {"data": "DATA", "model": "--model", "out": "--out", "asr": "--asr", "aligner": "--aligner", "language": "--language",
-         "min_seconds": "--min-seconds", "max_seconds": "--max-seconds"}
+FLAGS = {"data": "DATA", "model": "--model", "out": "--out", "asr": "--asr", "aligner": "--aligner",
+         "language": "--language", "min_seconds": "--min-seconds", "max_seconds": "--max-seconds"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,7 +32,8 @@ def parser() -> argparse.ArgumentParser:
                                      "over --max-seconds at sentence ends and pauses between words, transcribed or not")
     p.add_argument("--language", help="the language of every clip that does not declare its own (default: auto)")
     p.add_argument("--min-seconds", type=float, default=MIN_SECONDS, help="refuse shorter clips")
-    p.add_argument("--max-seconds", type=float, default=MAX_SECONDS, help="refuse (or, with --asr or --aligner, cut) longer ones")
+    p.add_argument("--max-seconds", type=float, default=MAX_SECONDS,
+                   help="refuse (or, with --asr or --aligner, cut) longer ones")
     return p
 
 

@@ -259,3 +259,19 @@ def test_an_aligner_that_is_not_one_is_one_line_and_nothing_written(tmp_path, ba
     assert run.returncode == 2 and run.stdout == ""
     assert len(run.stderr.strip().splitlines()) == 1 and "Qwen3-ForcedAligner" in run.stderr, run.stderr
     assert not out.exists() and not out.with_name(out.name + prep.PARTIAL).exists()
+
+
+def test_a_transcribed_recording_the_aligner_cannot_cut_is_refused_and_nothing_is_written(tmp_path, base, root):
+    from mlx_qwen3tts import aligner
+
+    data = tmp_path / "data"
+    data.mkdir()
+    sf.write(data / "book.wav", speech(26.0, seed=4), RATE)
+    (data / "book.txt").write_text("First sentence here. Second one there. Third one.", encoding="utf-8")
+    out, shown = tmp_path / "ds", io.StringIO()
+    with pytest.raises(prep.DatasetError, match="too long: 1"):
+        prep.prepare(data, str(base), out, aligner=aligner.load(str(aligner_dir(root))), max_seconds=10.0,
+                     progress=shown)
+    assert "book (" in shown.getvalue() and "not cut (the aligner could not: its word times leave no cut" in \
+        shown.getvalue()
+    assert not out.exists() and not out.with_name(out.name + prep.PARTIAL).exists()

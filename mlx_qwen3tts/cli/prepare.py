@@ -8,8 +8,8 @@ import sys
 from ..errors import Qwen3TTSError
 
 PROG = "python -m mlx_qwen3tts.finetune prepare"
-FLAGS = {"data": "DATA", "model": "--model", "out": "--out", "asr": "--asr", "language": "--language",
-         "min_seconds": "--min-seconds", "max_seconds": "--max-seconds"}
+FLAGS = {"data": "DATA", "model": "--model", "out": "--out", "asr": "--asr", "aligner": "--aligner",
+         "language": "--language", "min_seconds": "--min-seconds", "max_seconds": "--max-seconds"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -26,10 +26,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--model", required=True, help=f"the Base checkpoint whose encoders to use (e.g. {EXAMPLE_MODEL})")
     p.add_argument("--out", required=True, help="the dataset folder to write (an unfinished one is resumed)")
     p.add_argument("--asr", help="a Qwen3-ASR model (e.g. Qwen/Qwen3-ASR-0.6B) to transcribe recordings without "
-                                 "a transcript; long ones are cut at their pauses first")
+                                 "a transcript; long ones are cut first (at their words with --aligner, else at "
+                                 "their pauses)")
+    p.add_argument("--aligner", help="a Qwen3-ForcedAligner (e.g. Qwen/Qwen3-ForcedAligner-0.6B) to cut recordings "
+                                     "over --max-seconds at sentence ends and pauses between words, transcribed or not")
     p.add_argument("--language", help="the language of every clip that does not declare its own (default: auto)")
     p.add_argument("--min-seconds", type=float, default=MIN_SECONDS, help="refuse shorter clips")
-    p.add_argument("--max-seconds", type=float, default=MAX_SECONDS, help="refuse (or, with --asr, cut) longer ones")
+    p.add_argument("--max-seconds", type=float, default=MAX_SECONDS,
+                   help="refuse (or, with --asr or --aligner, cut) longer ones")
     return p
 
 
@@ -42,7 +46,7 @@ def main(argv=None) -> int:
         args = parser().parse_args(argv)
         if not 0 < args.min_seconds < args.max_seconds:
             raise Qwen3TTSError("--min-seconds must be above 0 and below --max-seconds")
-        summary = prepare(args.data, args.model, args.out, asr=args.asr, language=args.language,
+        summary = prepare(args.data, args.model, args.out, asr=args.asr, language=args.language, aligner=args.aligner,
                           min_seconds=args.min_seconds, max_seconds=args.max_seconds)
     except Qwen3TTSError as e:
         print(f"error: {e.worded(FLAGS)}", file=sys.stderr)

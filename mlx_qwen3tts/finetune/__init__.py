@@ -8,9 +8,9 @@ from .export import export
 from .train import train
 
 
-def prepare(data, model, out, asr=None, language=None, **options):
+def prepare(data, model, out, asr=None, language=None, aligner=None, **options):
     """A folder of recordings or an official JSONL -> the dataset folder `out` (finetune/prepare.py, loaded
-    on first use: it brings the codec encoder and the recognizer)."""
+    on first use: it brings the codec encoder, the recognizer and the aligner)."""
     try:
         module = importlib.import_module(f"{__name__}.prepare")
     except ModuleNotFoundError as e:
@@ -18,7 +18,7 @@ def prepare(data, model, out, asr=None, language=None, **options):
             raise
         raise ValueError("this installation has no `prepare` step (mlx_qwen3tts/finetune/prepare.py)") from None
     globals()["prepare"] = _prepare  # loading the submodule bound this package's name `prepare` to it
-    return module.prepare(data, model, out, asr=asr, language=language, **options)
+    return module.prepare(data, model, out, asr=asr, language=language, aligner=aligner, **options)
 
 
 _prepare = prepare

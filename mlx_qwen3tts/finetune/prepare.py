@@ -12,8 +12,11 @@ The whole dataset is checked before any work (one line for the first problem: an
 is not audio, a JSONL line without `audio`, a transcript in another language than declared, a sample rate
 outside 8-192 kHz). Clips that cannot train well are then refused one by one, each with its reason, and
 counted: too short, too long, silent, clipped, not speech (a steady tone, hum or noise), transcript empty.
-Without a transcript the recognizer (`asr`) writes one, and a recording longer than `max_seconds` is first
-cut at its pauses (energy-based).
+Without a transcript the recognizer (`asr`) writes one. A recording longer than `max_seconds` is cut into
+utterances at its words where an aligner is given: its transcript (given, or heard in windows both models take)
+timed by the aligner, cut at sentence ends, else at the longest gaps between words (`cutting`). Without an
+aligner, or where it fails, one without a transcript is cut at its pauses (energy-based), one with a transcript
+refused as too long; the summary counts each way.
 
 Work is kept per recording in `OUT.partial/` so that a run stopped by Ctrl-C or a crash resumes where it
 stopped; the dataset is written into place at the end, all or nothing (`dataset.write`). An existing OUT
@@ -39,7 +42,7 @@ from ..audio.reference import (FORMATS, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE, Refere
                                read_audio, resample_to_24k)
 from ..errors import InputError
 from ..languages import LANGUAGE_CODES, language_key
-from . import dataset
+from . import cutting, dataset
 
 MADE_BY = "mlx_qwen3tts.finetune.prepare"
 PARTIAL = ".partial"
@@ -51,6 +54,7 @@ CLIP_LEVEL, CLIPPED_SHARE = 0.999, 0.001  # more than 0.1% of samples at full sc
 PAUSE_SECONDS, PAUSE_DB = 0.25, 35.0  # a cut: this long this far below the recording's loud frames
 STEADY_DB, VOICED_R, VOICED_SHARE = 2.5, 0.5, 0.2  # `not_speech` (speech here: 4-6 dB and 65-92% voiced)
 EXAMPLE_MODEL = "Qwen/Qwen3-TTS-12Hz-0.6B-Base"
+WORDS, NOT_CUT = "at its words", "not cut"  # how a long recording was cut (`cut`), counted in the summary
 
 
 class DatasetError(InputError):
@@ -81,6 +85,7 @@ class Summary:
     refused: dict = field(default_factory=dict)  # reason -> clips
     languages: dict = field(default_factory=dict)  # language -> {"clips", "seconds"}
     speakers: dict = field(default_factory=dict)  # speaker -> clips
+    cut: dict = field(default_factory=dict)  # how long recordings were cut (`cut`) -> recordings
 
     @property
     def hours(self) -> float:
@@ -91,8 +96,9 @@ class Summary:
         why = ", ".join(f"{reason}: {n}" for reason, n in sorted(self.refused.items()))
         head = (f"{self.kept} clips kept ({self.hours:.3f} h) from {self.recordings} recordings, {refused} refused"
                 + (f" ({why})" if why else ""))
+        cut = [f"  long recordings cut {how}: {n}" for how, n in sorted(self.cut.items())]
         return [head] + [f"  {name}: {v['clips']} clips, {v['seconds'] / 3600:.3f} h"
-                         for name, v in sorted(self.languages.items())]
+                         for name, v in sorted(self.languages.items())] + cut
 
 
 # --- DATA -> sources, checked before any work ---------------------------------------------------------------
@@ -278,6 +284,7 @@ class Encoders:
     codec: object
     speaker: object
     asr: object = None
+    aligner: object = None  # times a long recording's words to cut it there (`cut`)
     refs: dict = field(default_factory=dict)  # ref_audio path -> its x-vector
 
     def vector(self, ref: Optional[Path], audio: np.ndarray) -> np.ndarray:
@@ -313,8 +320,8 @@ def refusal(audio: np.ndarray, clipped: float, options: dict) -> Optional[str]:
     if seconds < options["min_seconds"]:
         return f"too short: {seconds:.2f} s, at least {options['min_seconds']:g} s"
     if seconds > options["max_seconds"]:
-        return (f"too long: {seconds:.1f} s, at most {options['max_seconds']:g} s (cut it, or leave out its "
-                "transcript and give a recognizer to cut it at its pauses)")
+        return (f"too long: {seconds:.1f} s, at most {options['max_seconds']:g} s (cut it, or give an aligner to "
+                "cut it at its words)")
     if _dbfs(audio) < SILENT_DBFS:
         return f"silent: {_dbfs(audio):.0f} dBFS"
     if clipped > CLIPPED_SHARE:
@@ -378,21 +385,75 @@ def utterances(audio: np.ndarray, max_seconds: float) -> list:
     return spans + [(start, audio.shape[0])]
 
 
+def cut(source: Source, audio: np.ndarray, enc: Encoders, options: dict) -> tuple:
+    """([(start, end, text or None: to transcribe)], how) of one recording: whole where it is short; a long one
+    cut at its words (`at_words`) where an aligner times them, else (no aligner, or it failed: `how` says why)
+    at its pauses when it has no transcript, or left whole (and refused as too long) when it has one."""
+    whole = [(0, audio.shape[0], source.text)]
+    if audio.shape[0] <= options["max_seconds"] * SAMPLE_RATE or (source.text is not None and enc.aligner is None):
+        return whole, None
+    why = "no aligner"
+    if enc.aligner is not None:
+        try:
+            return at_words(source, audio, enc, options), WORDS
+        except (InputError, cutting.Unplaced) as e:
+            why = f"the aligner could not: {e}"
+    if source.text is not None:
+        return whole, f"{NOT_CUT} ({why})"
+    return [(a, b, None) for a, b in utterances(audio, options["max_seconds"])], f"at pauses ({why})"
+
+
+def at_words(source: Source, audio: np.ndarray, enc: Encoders, options: dict) -> list:
+    """[(start, end, text)] samples of a long recording cut at its words (`cutting`): its transcript, given or
+    heard, timed by the aligner."""
+    text, words = timed_words(source, audio, enc)
+    found = cutting.pieces(text, words, audio.shape[0] / SAMPLE_RATE, options["max_seconds"], options["min_seconds"])
+    return [(_sample(a, audio), _sample(b, audio), said) for a, b, said in found]
+
+
+def _sample(seconds: float, audio: np.ndarray) -> int:
+    return min(max(int(round(seconds * SAMPLE_RATE)), 0), audio.shape[0])
+
+
+def timed_words(source: Source, audio: np.ndarray, enc: Encoders) -> tuple:
+    """(transcript, aligner words in seconds of the recording): the given transcript aligned at once, or the
+    recording heard and aligned in windows both models take, cut at pauses (the windows' texts joined by a
+    space; a window heard as nothing has no words)."""
+    from ..aligner import MAX_SECONDS as ALIGNER_SECONDS, Word
+
+    if source.text is not None:
+        return source.text, enc.aligner.align(audio, SAMPLE_RATE, source.text, source.language)
+    longest = min(ALIGNER_SECONDS, getattr(enc.asr, "chunk_seconds", ALIGNER_SECONDS))
+    texts, words = [], []
+    for start, end in utterances(audio, longest):
+        heard = enc.asr.transcribe(audio[start:end], SAMPLE_RATE, _asr_language(source))
+        if not any(ch.isalnum() for ch in heard.text):
+            continue
+        found = getattr(heard, "language", "") or ""  # one language detected: the aligner splits its words so
+        said = found if source.language == "auto" and "," not in found else source.language
+        timed = enc.aligner.align(audio[start:end], SAMPLE_RATE, heard.text, said or "auto")
+        texts.append(heard.text.strip())
+        words += [Word(w.text, w.start + start / SAMPLE_RATE, w.end + start / SAMPLE_RATE) for w in timed]
+    return " ".join(texts), words
+
+
+def _asr_language(source: Source) -> Optional[str]:
+    return None if source.language == "auto" else source.language
+
+
 def prepare_one(source: Source, enc: Encoders, options: dict) -> tuple:
-    """One recording -> ({"pieces": [...], "refused": [...]}, arrays): its clips (cut when long and without a
-    transcript), each kept with its codes and speaker vector or refused with its reason."""
+    """One recording -> ({"pieces": [...], "refused": [...], "cut": how or None}, arrays): its clips (a long one
+    cut, `cut`), each kept with its codes and speaker vector or refused with its reason."""
     audio, clipped = load_clip(source.audio)
-    cut = source.text is None and audio.shape[0] > options["max_seconds"] * SAMPLE_RATE
-    spans = utterances(audio, options["max_seconds"]) if cut else [(0, audio.shape[0])]
-    done, arrays = {"pieces": [], "refused": []}, {}
-    for k, (start, end) in enumerate(spans):
-        piece_id = f"{source.id}#{k + 1:03d}" if cut else source.id
+    spans, how = cut(source, audio, enc, options)
+    done, arrays = {"pieces": [], "refused": [], "cut": how}, {}
+    for k, (start, end, text) in enumerate(spans):
+        piece_id = f"{source.id}#{k + 1:03d}" if how and not how.startswith(NOT_CUT) else source.id
         piece = audio[start:end]
         seconds = piece.shape[0] / SAMPLE_RATE
         why = refusal(piece, clipped, options)
-        text = source.text
         if why is None and text is None:
-            text = enc.asr.transcribe(piece, SAMPLE_RATE, None if source.language == "auto" else source.language).text
+            text = enc.asr.transcribe(piece, SAMPLE_RATE, _asr_language(source)).text
         if why is None and not (text or "").strip():
             why = "transcript empty"
         if why is not None:
@@ -407,9 +468,10 @@ def prepare_one(source: Source, enc: Encoders, options: dict) -> tuple:
 
 # --- the whole run -------------------------------------------------------------------------------------------
 
-def load_encoders(model, asr=None) -> Encoders:
+def load_encoders(model, asr=None, aligner=None) -> Encoders:
     """The codec encoder and speaker encoder of a Base checkpoint (folder or hub id); `asr` a Qwen3-ASR folder or
-    hub id, or an object with `transcribe(audio, sample_rate, language)`."""
+    hub id, or an object with `transcribe(audio, sample_rate, language)`; `aligner` a Qwen3-ForcedAligner folder
+    or hub id, or an `aligner.Aligner`."""
     from ..codec.speech_tokenizer import load_codec
     from ..model import checkpoint
     from ..model.layouts import SPEAKER_PREFIX, is_mlx_layout
@@ -434,7 +496,11 @@ def load_encoders(model, asr=None) -> Encoders:
         from .. import asr as asr_module
 
         asr = asr_module.load(str(asr))
-    return Encoders(codec, speaker, asr)
+    if isinstance(aligner, (str, os.PathLike)):
+        from .. import aligner as aligner_module
+
+        aligner = aligner_module.load(str(aligner))
+    return Encoders(codec, speaker, asr, aligner)
 
 
 class PrepareStatus:
@@ -472,6 +538,8 @@ def _count(summary: Summary, done: dict) -> None:
     for r in done["refused"]:
         reason = r["reason"].split(":")[0]
         summary.refused[reason] = summary.refused.get(reason, 0) + 1
+    if done.get("cut"):
+        summary.cut[done["cut"]] = summary.cut.get(done["cut"], 0) + 1
 
 
 def _items(done: dict, arrays: dict) -> list:
@@ -480,10 +548,12 @@ def _items(done: dict, arrays: dict) -> list:
             for p in done["pieces"]]
 
 
-def prepare(data, model, out, asr=None, language: Optional[str] = None, **options) -> Summary:
+def prepare(data, model, out, asr=None, language: Optional[str] = None, aligner=None, **options) -> Summary:
     """Prepare the recordings DATA names (a folder or an official JSONL) as the dataset folder `out` for the Base
     checkpoint `model` (its codec and speaker encoders); `asr` transcribes recordings without a transcript;
-    `language` is declared for all that do not declare their own. Options: min_seconds, max_seconds, progress
+    `language` is declared for all that do not declare their own; `aligner` (a Qwen3-ForcedAligner) cuts long
+    recordings at their words, given or heard (without it, only those without a transcript are cut, at their
+    pauses). Options: min_seconds, max_seconds, progress
     (a stream for the progress line; False for none). Resumes an unfinished run into the same `out`. Returns the
     `Summary`; raises DatasetError (one line) for bad input, before anything is written."""
     options = {"min_seconds": MIN_SECONDS, "max_seconds": MAX_SECONDS, "progress": None, **options}
@@ -492,12 +562,13 @@ def prepare(data, model, out, asr=None, language: Optional[str] = None, **option
     out = Path(out)
     if out.exists() and not _made_here(out / "dataset.json"):  # a complete one of ours is replaced, all at once
         raise DatasetError(f"{out} exists and is not a dataset prepare made; choose another {{out}}", others=("out",))
-    enc = load_encoders(model, asr if any(s.text is None for s in sources) else None)
+    enc = load_encoders(model, asr if any(s.text is None for s in sources) else None, aligner)
     for ref in dict.fromkeys(s.ref_audio for s in sources if s.ref_audio):
         enc.vector(ref, None)  # an unusable reference refused now, before anything is written
     plan = {"made_by": MADE_BY, "data": str(Path(data).resolve()), "model": str(model), "language": language,
-            "asr": None if asr is None else str(asr) if isinstance(asr, (str, os.PathLike)) else type(asr).__name__,
-            "min_seconds": options["min_seconds"], "max_seconds": options["max_seconds"]}
+            "asr": _named(asr), "min_seconds": options["min_seconds"], "max_seconds": options["max_seconds"]}
+    if aligner is not None:  # a run without one resumes a partial folder made before there was this option
+        plan["aligner"] = _named(aligner)
     work = work_folder(out, plan)
     summary, items = run(sources, enc, work, options)
     if not items:
@@ -510,6 +581,10 @@ def prepare(data, model, out, asr=None, language: Optional[str] = None, **option
     return summary
 
 
+def _named(model) -> Optional[str]:
+    return None if model is None else str(model) if isinstance(model, (str, os.PathLike)) else type(model).__name__
+
+
 def run(sources: list, enc: Encoders, work: Path, options: dict) -> tuple:
     """(Summary, dataset items) of every recording: each prepared and kept in `work`, or taken from it where an
     earlier run did it."""
@@ -520,6 +595,8 @@ def run(sources: list, enc: Encoders, work: Path, options: dict) -> tuple:
         if found is None:
             found = prepare_one(source, enc, options)
             save_done(work, source, *found)
+            if progress and found[0]["cut"] and found[0]["cut"] != WORDS:
+                progress.note(f"{source.id} ({source.audio}): long, {found[0]['cut']}")
             for r in found[0]["refused"] if progress else ():
                 progress.note(f"refused {r['id']} ({r['source']}): {r['reason']}")
         else:

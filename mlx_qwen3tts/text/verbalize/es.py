@@ -380,21 +380,30 @@ class Spanish(Romance):
     # time on the 24-hour clock (a decimal has a comma; "1.33" stays a number written the English way).
     _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w:]|[.,]\d)"
                             r"|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
+    # An hour on the hour with a dot, "7.00" "siete" (a decimal is not written so), where no currency or unit goes
+    # with it ("$7.00", "7.00 €", "1.00 kg" are amounts).
+    _ON_THE_HOUR = re.compile(r"(?<![\w:.,+\-−$€£¥])(?<!versión\s)([1-9])\.00(?![\w:]|[.,]\d|\s?[^\w\s.,;:!?)])"
+                              r"(?=\s?([^\W\d_][\w./²³]*)?)")
     # "12h02m00s" "doce y dos", "9h30" "nueve y treinta": hours, minutes and seconds by their letters; "02:15:10 h":
     # the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)(?:m(?:([0-5]\d)s)?)?(?!\w)")
     _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)" + _H)
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
-    # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
+    # less the minutes left where they are twenty-five, twenty, a quarter, ten or five (as the time is said aloud,
+    # and as NeMo's Spanish ITN reads "las tres menos veinticinco" "las 2:35"), on either clock ("las 14:45" "las
+    # quince menos cuarto") and before the part of the day ("las 6:45 p.m." "las siete menos cuarto de la tarde").
     _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
-    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?:" + _H
-                          + r")?(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s([01]?\d|2[0-3])[:.](35|40|45|50|55)(?:" + _H
+                          + r"|\s[Hh]oras\b)?(?:\s?([aApP])\.?\s?[mM](\.|\b))?(?![\w:]|[.,]\d)")
 
     # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y
     # cuarto".
     _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9])(?:[.:](15|30)" + _H
                             + r"|:(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b))")
+
+    # after its article a dot parts hours and minutes too: "las 7.30" "las siete y media"
+    _ARTICLE_HALF_PAST = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9])\.(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
 
     # A time zone named after a time (data/es_time_zones.tsv): "5:02 p.m. cot" "... hora estándar de Colombia".
     _ZONES = dict(line.split("\t") for line in (DATA / "es_time_zones.tsv").read_text(encoding="utf-8").splitlines()
@@ -406,6 +415,8 @@ class Spanish(Romance):
     def read_times(self, text):
         text = self._NAMED_ZONE.sub(lambda m: m.group(1) + self._ZONES[m.group(2).casefold()], text)
         text = self._TIME_TO.sub(self._time_to, text)
+        text = self._ARTICLE_HALF_PAST.sub(lambda m: f"{m.group(1)} {self.cardinal(int(m.group(2)), 'f')} y "
+                                                  f"{'cuarto' if m.group(3) == '15' else 'media'}", text)
         text = self._HALF_PAST.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} y "
                                           f"{'cuarto' if (m.group(2) or m.group(3)) == '15' else 'media'}", text)
         text = self._CLOCK.sub(self._clock, text)
@@ -415,25 +426,41 @@ class Spanish(Romance):
                                                  int(m.group(3)) if m.group(3) else None), text)
         text = self._DAY_CLOCK.sub(lambda m: self.time(int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4)),
                                                        None), text)
+        text = self._ON_THE_HOUR.sub(self._on_the_hour, text)
         text = self._ZONE.sub(self._zone, text)
         text = self._ONE_OCLOCK.sub(lambda m: f"{m.group(1)} una", text)
         return super().read_times(text)
 
+    def _on_the_hour(self, m):
+        for word in {m.group(2) or "", (m.group(2) or "").rstrip(".")}:
+            if word in self.units or word.casefold() in self.currency_words or word.upper() in self.currencies:
+                return m.group(0)
+        return self.cardinal(int(m.group(1)), "f")
+
     def _time_to(self, m):
-        hour = int(m.group(2)) % 12 + 1
-        left = {40: "veinte", 45: "cuarto", 50: "diez", 55: "cinco"}[int(m.group(3))]
+        written, period = int(m.group(2)), m.group(4)
+        hour = written % 12 + 1 if written <= 12 else written + 1
+        left = {35: "veinticinco", 40: "veinte", 45: "cuarto", 50: "diez", 55: "cinco"}[int(m.group(3))]
         article = ("L" if m.group(1)[0] == "L" else "l") + ("a" if hour == 1 else "as")
-        return f"{article} {self.cardinal(hour, 'f')} menos {left}"
+        said = f"{article} {self.cardinal(hour, 'f')} menos {left}"
+        if not period:
+            return said
+        # the part of the day of the hour written, but "12:45 p.m." is "la una menos cuarto de la tarde"
+        said += " " + self._day_part(hour if written == 12 else written, period.casefold())
+        return said + "." if m.group(5) == "." and self._ends_sentence(m.string[m.end():]) else said
+
+    @staticmethod
+    def _day_part(hours, period):
+        if period == "a":
+            return "de la noche" if hours in (0, 12) else "de la mañana"
+        return "del mediodía" if hours == 12 else "de la noche" if hours >= 7 else "de la tarde"
 
     def _clock(self, m):
         hours, minutes, period = int(m.group(1)), int(m.group(2) or 0), m.group(3).casefold()
         said = self.cardinal(hours, "f")
         if minutes:
             said += " y " + {15: "cuarto", 30: "media"}.get(minutes, self.cardinal(minutes))
-        if period == "a":
-            said += " de la noche" if hours in (0, 12) else " de la mañana"
-        else:
-            said += " del mediodía" if hours == 12 else " de la noche" if hours >= 7 else " de la tarde"
+        said += " " + self._day_part(hours, period)
         rest = m.string[m.end():]
         zone = re.match(r"\s*([A-Za-z]{2,5})\b", rest)  # "p.m. GMT": a time zone goes on the sentence
         if zone and (zone.group(1).casefold() in self._ZONES or zone.group(1).casefold() in self._SPELT_ZONES):

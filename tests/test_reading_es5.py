@@ -1,0 +1,40 @@
+"""Issue 63, Spanish and Portuguese, fifth round: forms of a class as NeMo's Spanish grammar classifies them and as
+the visible rows of that class read them (sentences of our own), in Python (`text.spoken`) and through the command
+line's dry run (`mlx_qwen3tts.generate --dry-run`, the model path given does not exist, none is loaded). What is
+said is compared after casefolding and keeping letters and digits.
+
+Spanish time: after its article a time twenty-five, twenty, a quarter, ten or five minutes before the hour is the
+next hour "menos" the minutes left, on either clock and before the part of the day ("las 2:35" "las tres menos
+veinticinco", "las 14:45" "las quince menos cuarto", "las 12:45 p.m." "la una menos cuarto de la tarde"), as
+NeMo's ITN reads them; a dot parts hours and minutes after an article as a colon does ("las 7.30" "las siete y
+media"); an hour on the hour with a dot is a time ("7.00" "siete"), unless a currency or a unit goes with it."""
+
+import pytest
+
+from reading_cases import said_in_order, read_each_on_the_command_line, read_in_python
+
+# (class, language, written, words that must be said in this order, written forms that must not be said)
+CASES = [
+    ("time", "es", "El tren sale a las 2:35 y llega a las 14:45 a Sevilla.",
+     ["a las tres menos veinticinco y llega a las quince menos cuarto a Sevilla"], ["treinta y cinco", "cuarenta"]),
+    ("time", "es", "La misa empieza a las 12:45 p.m. y termina a las 6:50 p.m. en punto.",
+     ["a la una menos cuarto de la tarde y termina a las siete menos diez de la tarde en punto"],
+     ["doce", "cincuenta", "p.m"]),
+    ("time", "es", "Quedamos a las 23:55 horas en la plaza.", ["a las veinticuatro menos cinco en la plaza"],
+     ["cincuenta y cinco", "horas"]),
+    ("time", "es", "Desayunamos a las 7.30 y salimos a las 8.45 hacia el puerto.",
+     ["a las siete y media y salimos a las nueve menos cuarto hacia el puerto"], ["punto", "coma", "treinta"]),
+    ("time", "es", "La tienda abre de 9.00 a 14.00, la bolsa vale 1.00 euros y el saco pesa 2.00 kg.",
+     ["de nueve a catorce", "uno punto cero cero euros", "dos punto cero cero kilogramos"], ["una euros", "dos kg"]),
+]
+IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
+
+
+@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
+def test_read_right_in_python(kind, language, written, must, must_not):
+    read_in_python(language, written, must, must_not, said_in_order)
+
+
+@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
+def test_read_right_on_the_command_line(tmp_path, language):
+    read_each_on_the_command_line(tmp_path, language, [c[2:] for c in CASES if c[1] == language], said_in_order)

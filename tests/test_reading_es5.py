@@ -7,7 +7,10 @@ Spanish time: after its article a time twenty-five, twenty, a quarter, ten or fi
 next hour "menos" the minutes left, on either clock and before the part of the day ("las 2:35" "las tres menos
 veinticinco", "las 14:45" "las quince menos cuarto", "las 12:45 p.m." "la una menos cuarto de la tarde"), as
 NeMo's ITN reads them; a dot parts hours and minutes after an article as a colon does ("las 7.30" "las siete y
-media"); an hour on the hour with a dot is a time ("7.00" "siete"), unless a currency or a unit goes with it."""
+media"); an hour on the hour with a dot is a time ("7.00" "siete"), unless a currency or a unit goes with it.
+Spanish telephone: a number spelt with a word on a free line's code is its code's figures, "ochocientos" or
+"novecientos", the figures after one by one, then the word ("1-800-555-flores" "uno ochocientos cinco cinco cinco
+flores"); "ext" after a number is "extensión" and its figures one by one."""
 
 import pytest
 
@@ -26,6 +29,10 @@ CASES = [
      ["a las siete y media y salimos a las nueve menos cuarto hacia el puerto"], ["punto", "coma", "treinta"]),
     ("time", "es", "La tienda abre de 9.00 a 14.00, la bolsa vale 1.00 euros y el saco pesa 2.00 kg.",
      ["de nueve a catorce", "uno punto cero cero euros", "dos punto cero cero kilogramos"], ["una euros", "dos kg"]),
+    ("telephone", "es", "Pida su ramo al 1-800-555-flores o al 0-900-pizza antes de las ocho.",
+     ["al uno ochocientos cinco cinco cinco flores o al cero novecientos pizza antes"], ["mil", "ochocientas"]),
+    ("telephone", "es", "La oficina atiende en el 123-456-7890 ext 25 de lunes a viernes.",
+     ["siete ocho nueve cero extensión dos cinco de lunes"], ["veinticinco"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -244,8 +244,25 @@ class Spanish(Romance):
             said = f"{head}, extensión {tail}"
         return said
 
+    # A number spelt with a word, on a free line's code ("0-800-hermano", "1-800-555-flores"): the code's figures
+    # one by one, "ochocientos" or "novecientos", the figures after one by one, then the word, as NeMo's Spanish
+    # telephone grammar reads them.
+    _VANITY = re.compile(r"(?<![\w.,+-])(\+?\d{1,3}-)?([89])00-((?:\d{1,4}-)*)([^\W\d_]{2,})(?![\w-])")
+    # "ext." after a telephone number: "extensión" and its figures one by one (NeMo's "extensión uno dos").
+    _EXTENSION = re.compile(r"\b((?:cero|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve),?\s)(?:ext\.?|[Ee]xtensión)"
+                            r"\s?(\d{1,4})(?![\w.,]\d|\w)")
+
+    def _vanity(self, m):
+        code, middle = (m.group(1) or "").rstrip("-"), m.group(3).replace("-", "")
+        said = [f"{self.plus} {self.digits(code[1:])}" if code.startswith("+") else self.digits(code) if code else "",
+                "ochocientos" if m.group(2) == "8" else "novecientos", self.digits(middle) if middle else "",
+                m.group(4)]
+        return " ".join(part for part in said if part)
+
     def read_telephones(self, text):
-        return super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
+        text = self._VANITY.sub(self._vanity, text)
+        text = super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
+        return self._EXTENSION.sub(lambda m: f"{m.group(1)}extensión {self.digits(m.group(2))}", text)
 
     def read_romans(self, text):
         # "siglo xix" as "siglo XIX" is read.

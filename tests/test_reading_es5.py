@@ -10,7 +10,10 @@ NeMo's ITN reads them; a dot parts hours and minutes after an article as a colon
 media"); an hour on the hour with a dot is a time ("7.00" "siete"), unless a currency or a unit goes with it.
 Spanish telephone: a number spelt with a word on a free line's code is its code's figures, "ochocientos" or
 "novecientos", the figures after one by one, then the word ("1-800-555-flores" "uno ochocientos cinco cinco cinco
-flores"); "ext" after a number is "extensión" and its figures one by one."""
+flores"); "ext" after a number is "extensión" and its figures one by one.
+Portuguese date, as NeMo's Portuguese date grammar reads it: a month before a day past the twelfth ("03/15/2024"
+"quinze de março de dois mil e vinte e quatro"), a year first with dots ("2024.03.15"), the first of a month
+written with a capital ("1 de Janeiro" "primeiro de janeiro")."""
 
 import pytest
 
@@ -33,6 +36,12 @@ CASES = [
      ["al uno ochocientos cinco cinco cinco flores o al cero novecientos pizza antes"], ["mil", "ochocientas"]),
     ("telephone", "es", "La oficina atiende en el 123-456-7890 ext 25 de lunes a viernes.",
      ["siete ocho nueve cero extensión dos cinco de lunes"], ["veinticinco"]),
+    ("date", "pt", "O voo de 03/15/2024 foi remarcado para 2024.04.02 pela companhia.",
+     ["o voo de quinze de março de dois mil e vinte e quatro foi remarcado para dois de abril de dois mil e vinte e "
+      "quatro pela"], ["três quinze", "ponto"]),
+    ("date", "pt", "A escola abriu a 1 de Outubro de 1910 e fechou em 12/31/1999.",
+     ["a primeiro de outubro de mil novecentos e dez e fechou em trinta e um de dezembro de mil novecentos e noventa "
+      "e nove"], ["um de outubro", "doze"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

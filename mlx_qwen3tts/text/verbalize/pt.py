@@ -131,6 +131,19 @@ class Portuguese(Romance):
         tail = re.sub(r"\bdois\b", "duas", re.sub(r"\bum\b", "uma", tail))
         return head + re.sub(r"entos\b", "entas", tail)
 
+    # Dates NeMo's Portuguese date grammar reads that the shared passes leave: a month before a day past the twelfth
+    # ("03/15/2024" "quinze de março de ..."), a year first with dots ("2024.03.15"), and the first of a month
+    # written with a capital ("1 de Janeiro de 2000" "primeiro de janeiro de ...").
+    _MONTH_FIRST = re.compile(r"(?<![\w.,/-])(0?[1-9]|1[0-2])([./-])(1[3-9]|2\d|3[01])\2(\d{4})(?![\w/]|[.,]\d)")
+    _DOTTED_ISO = re.compile(r"(?<![\w.,/-])(?<!versão\s)(\d{4})\.(0?[1-9]|1[0-2])\.(0?[1-9]|[12]\d|3[01])(?![\w/]|[.,]\d)")
+    _FIRST_CAPITAL = re.compile(r"(?<![\w.,])0?1(?:º|°|\.º)?(?=\s(?:de\s)?(?:"
+                                + "|".join(m.capitalize() for m in MONTHS) + r")\b)")
+
+    def read_dates(self, text):
+        text = self._MONTH_FIRST.sub(lambda m: self.date(int(m.group(3)), int(m.group(1)), int(m.group(4))), text)
+        text = self._DOTTED_ISO.sub(lambda m: self.date(int(m.group(3)), int(m.group(2)), int(m.group(1))), text)
+        return super().read_dates(self._FIRST_CAPITAL.sub("primeiro", text))
+
     def date(self, day, month, year):
         said = f"{'primeiro' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
         return said + (f" de {self.year(year)}" if year else "")

@@ -13,7 +13,8 @@ Spanish telephone: a number spelt with a word on a free line's code is its code'
 flores"); "ext" after a number is "extensión" and its figures one by one.
 Portuguese date, as NeMo's Portuguese date grammar reads it: a month before a day past the twelfth ("03/15/2024"
 "quinze de março de dois mil e vinte e quatro"), a year first with dots ("2024.03.15"), the first of a month
-written with a capital ("1 de Janeiro" "primeiro de janeiro")."""
+written with a capital ("1 de Janeiro" "primeiro de janeiro"). Portuguese telephone: a dot between the groups
+as a hyphen ("(11) 99999.8888"), "ramal" and its figures one by one."""
 
 import pytest
 
@@ -42,6 +43,9 @@ CASES = [
     ("date", "pt", "A escola abriu a 1 de Outubro de 1910 e fechou em 12/31/1999.",
      ["a primeiro de outubro de mil novecentos e dez e fechou em trinta e um de dezembro de mil novecentos e noventa "
       "e nove"], ["um de outubro", "doze"]),
+    ("telephone", "pt", "Fale com a recepção pelo (21) 98765.4321 ramal 204 durante a semana.",
+     ["dois um nove oito sete seis cinco quatro três dois um ramal dois zero quatro durante"],
+     ["mil", "duzentos"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

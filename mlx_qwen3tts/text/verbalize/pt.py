@@ -157,8 +157,18 @@ class Portuguese(Romance):
     phone_words = frozenset({"telefone", "telefones", "tel", "fone", "celular", "fax", "whatsapp", "ligue", "ligar",
                              "disque"})
 
+    # As NeMo's Portuguese telephone grammar reads them: a dot between the groups as a hyphen ("3333.4444", "(11)
+    # 99999.8888"; no number is written so), and an extension after a number, "ramal" or "ext." "extensão", figure
+    # by figure ("ramal um dois três").
+    _DOTTED_PHONE = re.compile(r"(?<![\w.,/-])(?:\(\d{2}\)\s?|\d{2}\s)?\d{3,5}\.\d{4}(?![\w/-]|[.,]\d)")
+    _EXTENSION = re.compile(r"\b((?:zero|um|dois|três|quatro|cinco|seis|sete|oito|nove),?\s)(ramal|ext\.|extensão)"
+                            r"\s?(\d{1,4})(?![\w.,]\d|\w)")
+
     def read_telephones(self, text):
-        return super().read_telephones(self._SPACED_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
+        text = self._DOTTED_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
+        text = super().read_telephones(self._SPACED_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
+        return self._EXTENSION.sub(lambda m: f"{m.group(1)}{'ramal' if m.group(2) == 'ramal' else 'extensão'} "
+                                             f"{self.digits(m.group(3))}", text)
 
     def roman(self, value, kind, word=""):
         if word.startswith(("século", "Século")):

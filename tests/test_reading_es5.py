@@ -11,7 +11,7 @@ media"); an hour on the hour with a dot is a time ("7.00" "siete"), unless a cur
 Spanish telephone: a number spelt with a word on a free line's code is its code's figures, "ochocientos" or
 "novecientos", the figures after one by one, then the word ("1-800-555-flores" "uno ochocientos cinco cinco cinco
 flores"); "ext" after a number is "extensión" and its figures one by one.
-Spanish money: the currencies of NeMo's Spanish table that ours lacked ("S/." "soles", "gyd" "dólares guyaneses",
+Spanish money: the currencies of NeMo's Spanish table that ours lacked ("s/" "soles", "gyd" "dólares guyaneses",
 "us $"), a balboa is masculine ("un balboa").
 Portuguese date, as NeMo's Portuguese date grammar reads it: a month before a day past the twelfth ("03/15/2024"
 "quinze de março de dois mil e vinte e quatro"), a year first with dots ("2024.03.15"), the first of a month
@@ -48,7 +48,7 @@ CASES = [
     ("telephone", "pt", "Fale com a recepção pelo (21) 98765.4321 ramal 204 durante a semana.",
      ["dois um nove oito sete seis cinco quatro três dois um ramal dois zero quatro durante"],
      ["mil", "duzentos"]),
-    ("money", "es", "En Lima pagué S/. 20,50, en Georgetown 5 gyd y en Panamá 1 pab por el café.",
+    ("money", "es", "En Lima pagué s/ 20,50, en Georgetown 5 gyd y en Panamá 1 pab por el café.",
      ["veinte soles con cincuenta céntimos en Georgetown cinco dólares guyaneses y en Panamá un balboa por el café"],
      ["gyd", "una balboa", "coma"]),
 ]

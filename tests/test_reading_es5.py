@@ -13,6 +13,8 @@ Spanish telephone: a number spelt with a word on a free line's code is its code'
 flores"); "ext" after a number is "extensión" and its figures one by one.
 Spanish money: the currencies of NeMo's Spanish table that ours lacked ("s/" "soles", "gyd" "dólares guyaneses",
 "us $"), a balboa is masculine ("un balboa").
+Spanish roman numerals: a number in small letters after a king's, queen's or pope's name ("carlos iii" "carlos
+tercero", "maría vii" "maría séptima"), but "vi" (a verb); a numeral alone as the whole text is an ordinal.
 Portuguese date, as NeMo's Portuguese date grammar reads it: a month before a day past the twelfth ("03/15/2024"
 "quinze de março de dois mil e vinte e quatro"), a year first with dots ("2024.03.15"), the first of a month
 written with a capital ("1 de Janeiro" "primeiro de janeiro"). Portuguese telephone: a dot between the groups
@@ -51,6 +53,9 @@ CASES = [
     ("money", "es", "En Lima pagué s/ 20,50, en Georgetown 5 gyd y en Panamá 1 pab por el café.",
      ["veinte soles con cincuenta céntimos en Georgetown cinco dólares guyaneses y en Panamá un balboa por el café"],
      ["gyd", "una balboa", "coma"]),
+    ("roman", "es", "el retrato de carlos iii y el de maría vii están en la sala y juan vi el cuadro.",
+     ["de carlos tercero y el de maría séptima están en la sala y juan vi el cuadro"], ["iii", "vii", "sexto"]),
+    ("roman", "es", "XIV", ["decimocuarto"], ["XIV"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -264,10 +264,23 @@ class Spanish(Romance):
         text = super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
         return self._EXTENSION.sub(lambda m: f"{m.group(1)}extensión {self.digits(m.group(2))}", text)
 
+    # A king's, queen's or pope's number in small letters after the name (data/es_regnal_names.tsv): "maría vii"
+    # "maría séptima", as NeMo's Spanish grammar reads any roman numeral but "vi" (a verb); a numeral standing
+    # alone as the whole text is a heading's ordinal ("V" "quinto").
+    _REGNAL_NAMES = [line for line in (DATA / "es_regnal_names.tsv").read_text(encoding="utf-8").splitlines()
+                     if line.strip() and not line.startswith("#")]
+    _LOWER_REGNAL = re.compile(r"\b(" + "|".join(sorted(_REGNAL_NAMES, key=len, reverse=True)) + r")\s"
+                               r"(?!vi\b)([ivx]{2,6})\b", re.I)
+    _ROMAN_ALONE = re.compile(r"\s*([IVX]{1,6})\s*")
+
     def read_romans(self, text):
+        alone = self._ROMAN_ALONE.fullmatch(text)
+        if alone and roman_value(alone.group(1)):
+            return self.ordinal(roman_value(alone.group(1)))
         # "siglo xix" as "siglo XIX" is read.
         text = self._LOWER_CENTURY.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
         text = self._LOWER_YEAR.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
+        text = self._LOWER_REGNAL.sub(self._lower_regnal, text)
 
         def said(m):
             value = roman_value(m.group(2))
@@ -278,6 +291,10 @@ class Spanish(Romance):
                 gender = "short"
             return f"{m.group(1)} {self.ordinal(value, gender)} "
         return super().read_romans(self._ROMAN_AFTER_ARTICLE.sub(said, text))
+
+    def _lower_regnal(self, m):
+        value = roman_value(m.group(2).upper()) if m.group(2).islower() else None
+        return f"{m.group(1)} {self.roman(value, 'regnal', m.group(1))}" if value else m.group(0)
 
     # A weekday abbreviated before a date ("vier. 10 de mayo" "viernes diez de mayo"); a year before or after
     # Christ ("10.000 a. C." "diez mil antes de Cristo").

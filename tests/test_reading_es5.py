@@ -15,6 +15,8 @@ Spanish money: the currencies of NeMo's Spanish table that ours lacked ("s/" "so
 "us $"), a balboa is masculine ("un balboa").
 Spanish roman numerals: a number in small letters after a king's, queen's or pope's name ("carlos iii" "carlos
 tercero", "maría vii" "maría séptima"), but "vi" (a verb); a numeral alone as the whole text is an ordinal.
+Spanish date: the first of a month written with a capital ("1 de Enero" "primero de enero"); a decade with an "s"
+after its article ("los 90s" "los noventa", no seconds).
 Portuguese date, as NeMo's Portuguese date grammar reads it: a month before a day past the twelfth ("03/15/2024"
 "quinze de março de dois mil e vinte e quatro"), a year first with dots ("2024.03.15"), the first of a month
 written with a capital ("1 de Janeiro" "primeiro de janeiro"). Portuguese telephone: a dot between the groups
@@ -56,6 +58,9 @@ CASES = [
     ("roman", "es", "el retrato de carlos iii y el de maría vii están en la sala y juan vi el cuadro.",
      ["de carlos tercero y el de maría séptima están en la sala y juan vi el cuadro"], ["iii", "vii", "sexto"]),
     ("roman", "es", "XIV", ["decimocuarto"], ["XIV"]),
+    ("date", "es", "El 1 de Enero de 1990 empezó la década y los 90s trajeron la música de los 80's.",
+     ["el primero de enero de mil novecientos noventa", "y los noventa trajeron la música de los ochenta"],
+     ["uno de enero", "segundos"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -367,7 +367,16 @@ class Spanish(Romance):
         self._month_day = re.compile(r"(?<![\w.])(" + self._month + r")(?<=\w|\.)\s" + day + r"(?![\w:/]|[.,]\d)"
                                      r"(?:,?\s(\d{4})(?![\w]|[.,]\d))?")
 
+    # The first of a month written with a capital ("1 de Enero de 2000" "primero de enero ..."); a decade with an
+    # "s" after its article ("los 90s" "los noventa": no seconds).
+    _FIRST_CAPITAL = re.compile(r"(?<![\w.,])0?1(?:º|°|\.º)?(?=\s(?:de\s)?(?:"
+                                + "|".join(m.capitalize() for m in MONTHS) + r")\b)")
+    _DECADE_S = re.compile(r"\b([Ll]os|[Aa]ños)\s([1-9]0)['’]?s\b")
+
     def read_written_dates(self, text):
+        text = self._FIRST_CAPITAL.sub("primero", text)
+        text = self._DECADE_S.sub(lambda m: f"{m.group(1)} {self.cardinal(int(m.group(2)))}", text)
+
         def weekday(m):
             said = self._WEEKDAYS[m.group(1).casefold()]
             return (said.capitalize() if m.group(1)[0].isupper() else said) + " "

@@ -12,7 +12,7 @@ Spanish telephone: a number spelt with a word on a free line's code is its code'
 "novecientos", the figures after one by one, then the word ("1-800-555-flores" "uno ochocientos cinco cinco cinco
 flores"); "ext" after a number is "extensión" and its figures one by one.
 Spanish money: the currencies of NeMo's Spanish table that ours lacked ("s/" "soles", "gyd" "dólares guyaneses",
-"us $"), a balboa is masculine ("un balboa").
+"us $"), a balboa is masculine ("un balboa"); "¢" is "centavos".
 Spanish roman numerals: a number in small letters after a king's, queen's or pope's name ("carlos iii" "carlos
 tercero", "maría vii" "maría séptima"), but "vi" (a verb); a numeral alone as the whole text is an ordinal.
 Spanish date: the first of a month written with a capital ("1 de Enero" "primero de enero"); a decade with an "s"
@@ -52,9 +52,9 @@ CASES = [
     ("telephone", "pt", "Fale com a recepção pelo (21) 98765.4321 ramal 204 durante a semana.",
      ["dois um nove oito sete seis cinco quatro três dois um ramal dois zero quatro durante"],
      ["mil", "duzentos"]),
-    ("money", "es", "En Lima pagué s/ 20,50, en Georgetown 5 gyd y en Panamá 1 pab por el café.",
-     ["veinte soles con cincuenta céntimos en Georgetown cinco dólares guyaneses y en Panamá un balboa por el café"],
-     ["gyd", "una balboa", "coma"]),
+    ("money", "es", "En Lima pagué s/ 20,50, en Georgetown 5 gyd y en Panamá 1 pab por el café de 99¢.",
+     ["veinte soles con cincuenta céntimos en Georgetown cinco dólares guyaneses y en Panamá un balboa por el café "
+      "de noventa y nueve centavos"], ["gyd", "una balboa", "coma", "¢"]),
     ("roman", "es", "el retrato de carlos iii y el de maría vii están en la sala y juan vi el cuadro.",
      ["de carlos tercero y el de maría séptima están en la sala y juan vi el cuadro"], ["iii", "vii", "sexto"]),
     ("roman", "es", "XIV", ["decimocuarto"], ["XIV"]),

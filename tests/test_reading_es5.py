@@ -17,6 +17,8 @@ Spanish roman numerals: a number in small letters after a king's, queen's or pop
 tercero", "maría vii" "maría séptima"), but "vi" (a verb); a numeral alone as the whole text is an ordinal.
 Spanish date: the first of a month written with a capital ("1 de Enero" "primero de enero"); a decade with an "s"
 after its article ("los 90s" "los noventa", no seconds).
+Spanish measure, as NeMo's Spanish measure grammar reads it: a unit after a large quantity takes "de" ("2
+millones kg" "dos millones de kilogramos"), a unit per another ("1 kg/m²" "un kilogramo por metro cuadrado").
 Portuguese date, as NeMo's Portuguese date grammar reads it: a month before a day past the twelfth ("03/15/2024"
 "quinze de março de dois mil e vinte e quatro"), a year first with dots ("2024.03.15"), the first of a month
 written with a capital ("1 de Janeiro" "primeiro de janeiro"). Portuguese telephone: a dot between the groups
@@ -61,6 +63,9 @@ CASES = [
     ("date", "es", "El 1 de Enero de 1990 empezó la década y los 90s trajeron la música de los 80's.",
      ["el primero de enero de mil novecientos noventa", "y los noventa trajeron la música de los ochenta"],
      ["uno de enero", "segundos"]),
+    ("measure", "es", "La cosecha fue de 2 millones kg y el abono de 1 kg/m² en cada parcela.",
+     ["de dos millones de kilogramos y el abono de un kilogramo por metro cuadrado en cada parcela"],
+     ["kg", "uno kg"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -231,6 +231,13 @@ class Spanish(Romance):
             return f"{head}{' ' if single == 'mil' else ' de '}{self.currencies[currency][1]}"
         return super().money(amount, currency, scale)
 
+    def read_measures(self, text):
+        text = self._scaled_units.sub(lambda m: f"{self.number(m.group(1), 'm')} {m.group(2)} de "
+                                                f"{self.units[m.group(3)][-1]}", text)
+        text = self._unit_per_unit.sub(lambda m: f"{self.measure(m.group(1), m.group(2))} {self.per_word} "
+                                                 f"{self.units[m.group(3)][0]}", text)
+        return super().read_measures(text)
+
     def telephone(self, written):
         # A country code of two figures as a number ("+58" "más cincuenta y ocho"); a short group after the
         # number's last four figures is its extension ("123-5678-12" "... cinco seis siete ocho, extensión uno dos").
@@ -358,6 +365,13 @@ class Spanish(Romance):
 
     def __init__(self):
         super().__init__()
+        # As NeMo's Spanish measure grammar reads them: a unit after a large quantity takes "de" ("1 millón g" "un
+        # millón de gramos"), a unit per another ("1 kg/m²" "un kilogramo por metro cuadrado").
+        units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
+        self._scaled_units = re.compile(r"(?<![\w.,])(-?" + self.NUM + r")\s(mil millones|mill[oó]n(?:es)?|"
+                                        r"bill[oó]n(?:es)?)\s(" + units + r")(?![\w/²³'’])")
+        self._unit_per_unit = re.compile(r"(?<![\w.,])(-?" + self.NUM + r")\s?(" + units + r")/(" + units
+                                         + r")(?![\w/²³'’])")
         day = r"(0?[1-9]|[12]\d|3[01])"
         # "5 febrero", "30 julio del 2020", "abril 30", "junio 11 2000": as "cinco de febrero" is said.
         self._day_month = re.compile(r"(?<![\w.,/])" + day + r"\s(?:de\s)?(" + self._month + r")(?!\w)"

@@ -430,7 +430,7 @@ class Spanish(Romance):
     # ("gmt-3" "G M T menos tres").
     # The hour's letter after a time is no word: "h", "hs", "hrs" ("14:30 h.", "20:00 hs", "18:30 hrs").
     _H = r"\s?h(?:rs?|s)?(?!\w|\.\w)"
-    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m(\.|\b)", re.I)
+    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d)(?:[:.]00)?)?\s?([ap])\.?\s?m(\.|\b)", re.I)
     _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)(?:" + _H + r"|(?=\s(?:gmt|utc|est|pst|cet|cst|"
                         r"mst|edt|pdt|cest)\b))", re.I)
     # "14.05", "24:50": two figures of hours and two of minutes, a dot or a colon between, standing alone, are a

@@ -8,7 +8,8 @@ next hour "menos" the minutes left, on either clock and before the part of the d
 veinticinco", "las 14:45" "las quince menos cuarto", "las 12:45 p.m." "la una menos cuarto de la tarde"), as
 NeMo's ITN reads them; a dot parts hours and minutes after an article as a colon does ("las 7.30" "las siete y
 media"); an hour on the hour with a dot is a time ("7.00" "siete"), unless a currency or a unit goes with it; no
-seconds are said where there are none before a.m./p.m. ("3:02:00 p.m." "tres y dos de la tarde").
+seconds are said where there are none before a.m./p.m. ("3:02:00 p.m." "tres y dos de la tarde"); "y" joins the
+seconds of hours, minutes and seconds each with its letter ("2 h 30 min 15 s").
 Spanish telephone: a number spelt with a word on a free line's code is its code's figures, "ochocientos" or
 "novecientos", the figures after one by one, then the word ("1-800-555-flores" "uno ochocientos cinco cinco cinco
 flores"); "ext" after a number is "extensión" and its figures one by one.
@@ -69,6 +70,8 @@ CASES = [
      ["kg", "uno kg"]),
     ("time", "es", "La alarma sonó a las 3:02:00 p.m. en la estación.",
      ["a las tres y dos de la tarde en la estación"], ["p.m", "cero"]),
+    ("time", "es", "El récord quedó en 2 h 30 min 15 s tras la última vuelta.",
+     ["en dos horas treinta minutos y quince segundos tras"], ["min", " h "]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -469,7 +469,12 @@ class Spanish(Romance):
                              r"(?:\s?[ap]\.?\s?m\.?)?\s)("
                              + "|".join(sorted(_ZONES, key=len, reverse=True)) + r")(?!\w)", re.I)
 
+    # Hours, minutes and seconds each with its letter, spaced: "2 h 30 min 15 s" "dos horas treinta minutos y quince
+    # segundos" (NeMo's Spanish time grammar), "y" before the last.
+    _SPACED_HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\s?h\s([0-5]?\d)\s?min\s([0-5]?\d)\s?s(?![\w/])")
+
     def read_times(self, text):
+        text = self._SPACED_HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), int(m.group(3))), text)
         text = self._NAMED_ZONE.sub(lambda m: m.group(1) + self._ZONES[m.group(2).casefold()], text)
         text = self._TIME_TO.sub(self._time_to, text)
         text = self._ARTICLE_HALF_PAST.sub(lambda m: f"{m.group(1)} {self.cardinal(int(m.group(2)), 'f')} y "

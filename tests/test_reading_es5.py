@@ -71,7 +71,7 @@ CASES = [
     ("time", "es", "La alarma sonó a las 3:02:00 p.m. en la estación.",
      ["a las tres y dos de la tarde en la estación"], ["p.m", "cero"]),
     ("time", "es", "El récord quedó en 2 h 30 min 15 s tras la última vuelta.",
-     ["en dos horas treinta minutos y quince segundos tras"], ["min", " h "]),
+     ["en dos horas treinta minutos y quince segundos tras"], ["30 min", "15 s"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -17,6 +17,8 @@ Spanish money: the currencies of NeMo's Spanish table that ours lacked ("s/" "so
 "us $"), a balboa is masculine ("un balboa"); "¢" is "centavos".
 Spanish roman numerals: a number in small letters after a king's, queen's or pope's name ("carlos iii" "carlos
 tercero", "maría vii" "maría séptima"), but "vi" (a verb); a numeral alone as the whole text is an ordinal.
+Spanish ordinal: NeMo's suffixes "ero", "era", "o", "a" ("el 1ero de mayo" "el primero de mayo", "la 2a edición"
+"la segunda edición").
 Spanish date: the first of a month written with a capital ("1 de Enero" "primero de enero"); a decade with an "s"
 after its article ("los 90s" "los noventa", no seconds).
 Spanish measure, as NeMo's Spanish measure grammar reads it: a unit after a large quantity takes "de" ("2
@@ -72,6 +74,9 @@ CASES = [
      ["a las tres y dos de la tarde en la estación"], ["p.m", "cero"]),
     ("time", "es", "El récord quedó en 2 h 30 min 15 s tras la última vuelta.",
      ["en dos horas treinta minutos y quince segundos tras"], ["30 min", "15 s"]),
+    ("ordinal", "es", "La 2a edición salió el 1ero de mayo y la 1era reimpresión en el 3o trimestre.",
+     ["la segunda edición salió el primero de mayo y la primera reimpresión en el tercer trimestre"],
+     ["dos a", "uno ero", "uno era"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

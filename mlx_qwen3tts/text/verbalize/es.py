@@ -97,7 +97,9 @@ class Spanish(Romance):
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
                      ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m",
                      **{m + "o": "m" for m in ("r", "d", "t", "m", "v", "n")},
-                     **{m + "a": "f" for m in ("r", "d", "t", "m", "v", "n")}}
+                     **{m + "a": "f" for m in ("r", "d", "t", "m", "v", "n")},
+                     # NeMo's Spanish ordinal suffixes: "1ero" "primero", "1era" "primera", "1o", "2a"
+                     "ero": "m", "era": "f", "o": "m", "a": "f"}
     gender_endings = (("ción", "f"), ("ciones", "f"), ("sión", "f"), ("siones", "f"), ("dad", "f"), ("dades", "f"),
                       ("tad", "f"), ("tades", "f"), ("tud", "f"), ("tudes", "f"), ("umbre", "f"), ("umbres", "f"),
                       ("ista", None), ("istas", None), ("a", "f"), ("as", "f"), ("o", "m"), ("os", "m"), ("or", "m"),

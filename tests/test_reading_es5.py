@@ -20,7 +20,8 @@ tercero", "maría vii" "maría séptima"), but "vi" (a verb); a numeral alone as
 Spanish ordinal: NeMo's suffixes "ero", "era", "o", "a" ("el 1ero de mayo" "el primero de mayo", "la 2a edición"
 "la segunda edición").
 Spanish date: the first of a month written with a capital ("1 de Enero" "primero de enero"); a decade with an "s"
-after its article ("los 90s" "los noventa", no seconds).
+after its article ("los 90s" "los noventa", no seconds); a day and a month written with a leading zero are a
+date, no fraction ("05/03" "cinco de marzo"; in Portuguese too).
 Spanish measure, as NeMo's Spanish measure grammar reads it: a unit after a large quantity takes "de" ("2
 millones kg" "dos millones de kilogramos"), a unit per another ("1 kg/m²" "un kilogramo por metro cuadrado").
 Portuguese date, as NeMo's Portuguese date grammar reads it: a month before a day past the twelfth ("03/15/2024"
@@ -77,6 +78,10 @@ CASES = [
     ("ordinal", "es", "La 2a edición salió el 1ero de mayo y la 1era reimpresión en el 3o trimestre.",
      ["la segunda edición salió el primero de mayo y la primera reimpresión en el tercer trimestre"],
      ["dos a", "uno ero", "uno era"]),
+    ("date", "es", "La entrega del 05/03 se movió al 01/04 por la lluvia.",
+     ["la entrega del cinco de marzo se movió al primero de abril por la lluvia"], ["tercios", "cuartos"]),
+    ("date", "pt", "A entrega de 05/03 passou para 01/04 por causa da chuva.",
+     ["a entrega de cinco de março passou para primeiro de abril por causa"], ["terços", "quartos"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -9,7 +9,8 @@ veinticinco", "las 14:45" "las quince menos cuarto", "las 12:45 p.m." "la una me
 NeMo's ITN reads them; a dot parts hours and minutes after an article as a colon does ("las 7.30" "las siete y
 media"); an hour on the hour with a dot is a time ("7.00" "siete"), unless a currency or a unit goes with it; no
 seconds are said where there are none before a.m./p.m. ("3:02:00 p.m." "tres y dos de la tarde"); "y" joins the
-seconds of hours, minutes and seconds each with its letter ("2 h 30 min 15 s").
+seconds of hours, minutes and seconds each with its letter ("2 h 30 min 15 s"); a time zone's offset says no zero
+minutes ("utc+01:00" "U T C más uno").
 Spanish telephone: a number spelt with a word on a free line's code is its code's figures, "ochocientos" or
 "novecientos", the figures after one by one, then the word ("1-800-555-flores" "uno ochocientos cinco cinco cinco
 flores"); "ext" after a number is "extensión" and its figures one by one.
@@ -82,6 +83,8 @@ CASES = [
      ["la entrega del cinco de marzo se movió al primero de abril por la lluvia"], ["tercios", "cuartos"]),
     ("date", "pt", "A entrega de 05/03 passou para 01/04 por causa da chuva.",
      ["a entrega de cinco de março passou para primeiro de abril por causa"], ["terços", "quartos"]),
+    ("time", "es", "La llamada es a las 3:00 utc+01:00 desde Madrid.",
+     ["a las tres U T C más uno desde Madrid"], ["cero", "01"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -546,7 +546,7 @@ class Spanish(Romance):
         zone, sign, word, hours, minutes = m.groups()
         sign = word or (self.plus if sign == "+" else self.minus)
         said = f"{' '.join(zone.upper())} {sign} {self.cardinal(int(hours))}"
-        return said + (f" {self.cardinal(int(minutes))}" if minutes else "")
+        return said + (f" {self.cardinal(int(minutes))}" if minutes and int(minutes) else "")
 
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours, "f")

@@ -15,7 +15,9 @@ Spanish telephone: a number spelt with a word on a free line's code is its code'
 "novecientos", the figures after one by one, then the word ("1-800-555-flores" "uno ochocientos cinco cinco cinco
 flores"); "ext" after a number is "extensión" and its figures one by one.
 Spanish money: the currencies of NeMo's Spanish table that ours lacked ("s/" "soles", "gyd" "dólares guyaneses",
-"us $"), a balboa is masculine ("un balboa"); "¢" is "centavos".
+"us $"), a balboa is masculine ("un balboa"); "¢" is "centavos"; cents after a dot, the English way, are cents
+("$0.50" "cincuenta centavos"). Spanish decimal: a decimal written the English way is said with "punto", a whole
+of zero too ("0.5" "cero punto cinco", as "1.33" "uno punto treinta y tres").
 Spanish roman numerals: a number in small letters after a king's, queen's or pope's name ("carlos iii" "carlos
 tercero", "maría vii" "maría séptima"), but "vi" (a verb); a numeral alone as the whole text is an ordinal.
 Spanish ordinal: NeMo's suffixes "ero", "era", "o", "a" ("el 1ero de mayo" "el primero de mayo", "la 2a edición"
@@ -85,6 +87,11 @@ CASES = [
      ["a entrega de cinco de março passou para primeiro de abril por causa"], ["terços", "quartos"]),
     ("time", "es", "La llamada es a las 3:00 utc+01:00 desde Madrid.",
      ["a las tres U T C más uno desde Madrid"], ["cero", "01"]),
+    ("money", "es", "El chicle cuesta $0.50 y el refresco $1.25 en la tienda.",
+     ["cuesta cincuenta centavos y el refresco un dólar con veinticinco centavos en la tienda"],
+     ["cero dólares", "dólar.", "$"]),
+    ("decimal", "es", "El índice subió de 0.5 a 2.5 puntos en un año.",
+     ["de cero punto cinco a dos punto cinco puntos"], ["coma"]),
 ]
 IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 

@@ -221,7 +221,12 @@ class Spanish(Romance):
     # "Q50", "q 12,50": quetzales; "Q1" to "Q4" alone are a year's quarters, no money.
     _QUETZAL = re.compile(r"(?<![\w$])[Qq]\s?(?=\d)(?![1-4](?![\d.,]))")
 
+    # Cents after a dot, the English way, before a currency's sign: "$0.50" as "$0,50" (a dot before two figures
+    # parts no thousands).
+    _DOTTED_CENTS = re.compile(r"(?<![\w$])(US\$|\$|€|£)\s?(\d{1,3})\.(\d{2})(?![\w.,]?\d|\w|\s(?:mil|mill|bill))")
+
     def read_money(self, text):
+        text = self._DOTTED_CENTS.sub(r"\1\2,\3", text)
         return super().read_money(self._QUETZAL.sub("GTQ ", text))
 
     def money(self, amount, currency, scale):
@@ -232,6 +237,14 @@ class Spanish(Romance):
             head = single if single.startswith("mil") and not single.startswith("mill") else f"un {single}"
             return f"{head}{' ' if single == 'mil' else ' de '}{self.currencies[currency][1]}"
         return super().money(amount, currency, scale)
+
+    def dotted(self, m):
+        # A decimal written the English way is said with "punto" as "1.33" "uno punto treinta y tres" is, a
+        # whole of zero too ("0.5" "cero punto cinco").
+        parts = m.group(1).split(".")
+        if len(parts) == 2 and parts[0] == "0":
+            return f"{self.cardinal(0)} {self.dot} {self.fraction_part(parts[1])}"
+        return super().dotted(m)
 
     def read_measures(self, text):
         text = self._scaled_units.sub(lambda m: f"{self.number(m.group(1), 'm')} {m.group(2)} de "

@@ -135,7 +135,8 @@ class Portuguese(Romance):
     # ("03/15/2024" "quinze de março de ..."), a year first with dots ("2024.03.15"), and the first of a month
     # written with a capital ("1 de Janeiro de 2000" "primeiro de janeiro de ...").
     _MONTH_FIRST = re.compile(r"(?<![\w.,/-])(0?[1-9]|1[0-2])([./-])(1[3-9]|2\d|3[01])\2(\d{4})(?![\w/]|[.,]\d)")
-    _DOTTED_ISO = re.compile(r"(?<![\w.,/-])(?<!versão\s)(\d{4})\.(0?[1-9]|1[0-2])\.(0?[1-9]|[12]\d|3[01])(?![\w/]|[.,]\d)")
+    _DOTTED_ISO = re.compile(r"(?<![\w.,/-])(?<!versão\s)(\d{4})\.(0?[1-9]|1[0-2])\.(0?[1-9]|[12]\d|3[01])"
+                             r"(?![\w/]|[.,]\d)")
     _FIRST_CAPITAL = re.compile(r"(?<![\w.,])0?1(?:º|°|\.º)?(?=\s(?:de\s)?(?:"
                                 + "|".join(m.capitalize() for m in MONTHS) + r")\b)")
 

@@ -97,7 +97,9 @@ class Spanish(Romance):
     ordinal_marks = {"º": "m", "ª": "f", ".º": "m", ".ª": "f", "°": "m", ".°": "m", ".er": "short", "er": "short",
                      ".ᵉʳ": "short", "ᵉʳ": "short", ".ᵃ": "f", ".ᵒ": "m",
                      **{m + "o": "m" for m in ("r", "d", "t", "m", "v", "n")},
-                     **{m + "a": "f" for m in ("r", "d", "t", "m", "v", "n")}}
+                     **{m + "a": "f" for m in ("r", "d", "t", "m", "v", "n")},
+                     # NeMo's Spanish ordinal suffixes: "1ero" "primero", "1era" "primera", "1o", "2a"
+                     "ero": "m", "era": "f", "o": "m", "a": "f"}
     gender_endings = (("ción", "f"), ("ciones", "f"), ("sión", "f"), ("siones", "f"), ("dad", "f"), ("dades", "f"),
                       ("tad", "f"), ("tades", "f"), ("tud", "f"), ("tudes", "f"), ("umbre", "f"), ("umbres", "f"),
                       ("ista", None), ("istas", None), ("a", "f"), ("as", "f"), ("o", "m"), ("os", "m"), ("or", "m"),
@@ -219,7 +221,12 @@ class Spanish(Romance):
     # "Q50", "q 12,50": quetzales; "Q1" to "Q4" alone are a year's quarters, no money.
     _QUETZAL = re.compile(r"(?<![\w$])[Qq]\s?(?=\d)(?![1-4](?![\d.,]))")
 
+    # Cents after a dot, the English way, before a currency's sign: "$0.50" as "$0,50" (a dot before two figures
+    # parts no thousands).
+    _DOTTED_CENTS = re.compile(r"(?<![\w$])(US\$|\$|€|£)\s?(\d{1,3})\.(\d{2})(?![\w.,]?\d|\w|\s(?:mil|mill|bill))")
+
     def read_money(self, text):
+        text = self._DOTTED_CENTS.sub(r"\1\2,\3", text)
         return super().read_money(self._QUETZAL.sub("GTQ ", text))
 
     def money(self, amount, currency, scale):
@@ -230,6 +237,21 @@ class Spanish(Romance):
             head = single if single.startswith("mil") and not single.startswith("mill") else f"un {single}"
             return f"{head}{' ' if single == 'mil' else ' de '}{self.currencies[currency][1]}"
         return super().money(amount, currency, scale)
+
+    def dotted(self, m):
+        # A decimal written the English way is said with "punto" as "1.33" "uno punto treinta y tres" is, a
+        # whole of zero too ("0.5" "cero punto cinco").
+        parts = m.group(1).split(".")
+        if len(parts) == 2 and parts[0] == "0":
+            return f"{self.cardinal(0)} {self.dot} {self.fraction_part(parts[1])}"
+        return super().dotted(m)
+
+    def read_measures(self, text):
+        text = self._scaled_units.sub(lambda m: f"{self.number(m.group(1), 'm')} {m.group(2)} de "
+                                                f"{self.units[m.group(3)][-1]}", text)
+        text = self._unit_per_unit.sub(lambda m: f"{self.measure(m.group(1), m.group(2))} {self.per_word} "
+                                                 f"{self.units[m.group(3)][0]}", text)
+        return super().read_measures(text)
 
     def telephone(self, written):
         # A country code of two figures as a number ("+58" "más cincuenta y ocho"); a short group after the
@@ -244,13 +266,43 @@ class Spanish(Romance):
             said = f"{head}, extensión {tail}"
         return said
 
+    # A number spelt with a word, on a free line's code ("0-800-hermano", "1-800-555-flores"): the code's figures
+    # one by one, "ochocientos" or "novecientos", the figures after one by one, then the word, as NeMo's Spanish
+    # telephone grammar reads them.
+    _VANITY = re.compile(r"(?<![\w.,+-])(\+?\d{1,3}-)?([89])00-((?:\d{1,4}-)*)([^\W\d_]{2,})(?![\w-])")
+    # "ext." after a telephone number: "extensión" and its figures one by one (NeMo's "extensión uno dos").
+    _EXTENSION = re.compile(r"\b((?:cero|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve),?\s)(?:ext\.?|[Ee]xtensión)"
+                            r"\s?(\d{1,4})(?![\w.,]\d|\w)")
+
+    def _vanity(self, m):
+        code, middle = (m.group(1) or "").rstrip("-"), m.group(3).replace("-", "")
+        said = [f"{self.plus} {self.digits(code[1:])}" if code.startswith("+") else self.digits(code) if code else "",
+                "ochocientos" if m.group(2) == "8" else "novecientos", self.digits(middle) if middle else "",
+                m.group(4)]
+        return " ".join(part for part in said if part)
+
     def read_telephones(self, text):
-        return super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
+        text = self._VANITY.sub(self._vanity, text)
+        text = super().read_telephones(self._NINE_FIGURES.sub(lambda m: self.telephone(m.group(0)), text))
+        return self._EXTENSION.sub(lambda m: f"{m.group(1)}extensión {self.digits(m.group(2))}", text)
+
+    # A king's, queen's or pope's number in small letters after the name (data/es_regnal_names.tsv): "maría vii"
+    # "maría séptima", as NeMo's Spanish grammar reads any roman numeral but "vi" (a verb); a numeral standing
+    # alone as the whole text is a heading's ordinal ("V" "quinto").
+    _REGNAL_NAMES = [line for line in (DATA / "es_regnal_names.tsv").read_text(encoding="utf-8").splitlines()
+                     if line.strip() and not line.startswith("#")]
+    _LOWER_REGNAL = re.compile(r"\b(" + "|".join(sorted(_REGNAL_NAMES, key=len, reverse=True)) + r")\s"
+                               r"(?!vi\b)([ivx]{2,6})\b", re.I)
+    _ROMAN_ALONE = re.compile(r"\s*([IVX]{1,6})\s*")
 
     def read_romans(self, text):
+        alone = self._ROMAN_ALONE.fullmatch(text)
+        if alone and roman_value(alone.group(1)):
+            return self.ordinal(roman_value(alone.group(1)))
         # "siglo xix" as "siglo XIX" is read.
         text = self._LOWER_CENTURY.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
         text = self._LOWER_YEAR.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
+        text = self._LOWER_REGNAL.sub(self._lower_regnal, text)
 
         def said(m):
             value = roman_value(m.group(2))
@@ -261,6 +313,10 @@ class Spanish(Romance):
                 gender = "short"
             return f"{m.group(1)} {self.ordinal(value, gender)} "
         return super().read_romans(self._ROMAN_AFTER_ARTICLE.sub(said, text))
+
+    def _lower_regnal(self, m):
+        value = roman_value(m.group(2).upper()) if m.group(2).islower() else None
+        return f"{m.group(1)} {self.roman(value, 'regnal', m.group(1))}" if value else m.group(0)
 
     # A weekday abbreviated before a date ("vier. 10 de mayo" "viernes diez de mayo"); a year before or after
     # Christ ("10.000 a. C." "diez mil antes de Cristo").
@@ -324,6 +380,13 @@ class Spanish(Romance):
 
     def __init__(self):
         super().__init__()
+        # As NeMo's Spanish measure grammar reads them: a unit after a large quantity takes "de" ("1 millón g" "un
+        # millón de gramos"), a unit per another ("1 kg/m²" "un kilogramo por metro cuadrado").
+        units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
+        self._scaled_units = re.compile(r"(?<![\w.,])(-?" + self.NUM + r")\s(mil millones|mill[oó]n(?:es)?|"
+                                        r"bill[oó]n(?:es)?)\s(" + units + r")(?![\w/²³'’])")
+        self._unit_per_unit = re.compile(r"(?<![\w.,])(-?" + self.NUM + r")\s?(" + units + r")/(" + units
+                                         + r")(?![\w/²³'’])")
         day = r"(0?[1-9]|[12]\d|3[01])"
         # "5 febrero", "30 julio del 2020", "abril 30", "junio 11 2000": as "cinco de febrero" is said.
         self._day_month = re.compile(r"(?<![\w.,/])" + day + r"\s(?:de\s)?(" + self._month + r")(?!\w)"
@@ -333,7 +396,25 @@ class Spanish(Romance):
         self._month_day = re.compile(r"(?<![\w.])(" + self._month + r")(?<=\w|\.)\s" + day + r"(?![\w:/]|[.,]\d)"
                                      r"(?:,?\s(\d{4})(?![\w]|[.,]\d))?")
 
+    # The first of a month written with a capital ("1 de Enero de 2000" "primero de enero ..."); a decade with an
+    # "s" after its article ("los 90s" "los noventa": no seconds).
+    _FIRST_CAPITAL = re.compile(r"(?<![\w.,])0?1(?:º|°|\.º)?(?=\s(?:de\s)?(?:"
+                                + "|".join(m.capitalize() for m in MONTHS) + r")\b)")
+    _DECADE_S = re.compile(r"\b([Ll]os|[Aa]ños)\s([1-9]0)['’]?s\b")
+
+    # A day and a month, no year, one written with a leading zero ("01/12", "05/03"): a date, no fraction is
+    # written so.
+    _PADDED_DAY_MONTH = re.compile(r"(?<![\w.,/-])(0[1-9]|[12]\d|3[01])/(0[1-9]|1[0-2])(?![\w/-]|[.,]\d)")
+
+    def read_dates(self, text):
+        text = self._PADDED_DAY_MONTH.sub(lambda m: self.date(int(m.group(1)), int(m.group(2)), None)
+                                          if "0" in (m.group(1)[0], m.group(2)[0]) else m.group(0), text)
+        return super().read_dates(text)
+
     def read_written_dates(self, text):
+        text = self._FIRST_CAPITAL.sub("primero", text)
+        text = self._DECADE_S.sub(lambda m: f"{m.group(1)} {self.cardinal(int(m.group(2)))}", text)
+
         def weekday(m):
             said = self._WEEKDAYS[m.group(1).casefold()]
             return (said.capitalize() if m.group(1)[0].isupper() else said) + " "
@@ -373,28 +454,37 @@ class Spanish(Romance):
     # ("gmt-3" "G M T menos tres").
     # The hour's letter after a time is no word: "h", "hs", "hrs" ("14:30 h.", "20:00 hs", "18:30 hrs").
     _H = r"\s?h(?:rs?|s)?(?!\w|\.\w)"
-    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m(\.|\b)", re.I)
+    _CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d)(?:[:.]00)?)?\s?([ap])\.?\s?m(\.|\b)", re.I)
     _HOURS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)(?:" + _H + r"|(?=\s(?:gmt|utc|est|pst|cet|cst|"
                         r"mst|edt|pdt|cest)\b))", re.I)
     # "14.05", "24:50": two figures of hours and two of minutes, a dot or a colon between, standing alone, are a
     # time on the 24-hour clock (a decimal has a comma; "1.33" stays a number written the English way).
     _DAY_CLOCK = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?![\w:]|[.,]\d)"
                             r"|(?<![\w:.,])(24):([0-5]\d)(?![\w:]|[.,]\d)")
+    # An hour on the hour with a dot, "7.00" "siete" (a decimal is not written so), where no currency or unit goes
+    # with it ("$7.00", "7.00 €", "1.00 kg" are amounts).
+    _ON_THE_HOUR = re.compile(r"(?<![\w:.,+\-−$€£¥])(?<!versión\s)([1-9])\.00(?![\w:]|[.,]\d|\s?[^\w\s.,;:!?)])"
+                              r"(?=\s?([^\W\d_][\w./²³]*)?)")
     # "12h02m00s" "doce y dos", "9h30" "nueve y treinta": hours, minutes and seconds by their letters; "02:15:10 h":
     # the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)(?:m(?:([0-5]\d)s)?)?(?!\w)")
     _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)" + _H)
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
-    # less the minutes left where they are twenty, a quarter, ten or five (as the time is said aloud).
+    # less the minutes left where they are twenty-five, twenty, a quarter, ten or five (as the time is said aloud,
+    # and as NeMo's Spanish ITN reads "las tres menos veinticinco" "las 2:35"), on either clock ("las 14:45" "las
+    # quince menos cuarto") and before the part of the day ("las 6:45 p.m." "las siete menos cuarto de la tarde").
     _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
-    _TIME_TO = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9]):(40|45|50|55)(?:" + _H
-                          + r")?(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s([01]?\d|2[0-3])[:.](35|40|45|50|55)(?:" + _H
+                          + r"|\s[Hh]oras\b)?(?:\s?([aApP])\.?\s?[mM](\.|\b))?(?![\w:]|[.,]\d)")
 
     # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y
     # cuarto".
     _HALF_PAST = re.compile(r"(?<![\w:.,+\-−])(1[0-2]|0?[1-9])(?:[.:](15|30)" + _H
                             + r"|:(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b))")
+
+    # after its article a dot parts hours and minutes too: "las 7.30" "las siete y media"
+    _ARTICLE_HALF_PAST = re.compile(r"\b([Ll]as?)\s(1[0-2]|0?[1-9])\.(15|30)(?![\w:]|[.,]\d|\s?[aApP]\.?\s?[mM]\b)")
 
     # A time zone named after a time (data/es_time_zones.tsv): "5:02 p.m. cot" "... hora estándar de Colombia".
     _ZONES = dict(line.split("\t") for line in (DATA / "es_time_zones.tsv").read_text(encoding="utf-8").splitlines()
@@ -403,9 +493,16 @@ class Spanish(Romance):
                              r"(?:\s?[ap]\.?\s?m\.?)?\s)("
                              + "|".join(sorted(_ZONES, key=len, reverse=True)) + r")(?!\w)", re.I)
 
+    # Hours, minutes and seconds each with its letter, spaced: "2 h 30 min 15 s" "dos horas treinta minutos y quince
+    # segundos" (NeMo's Spanish time grammar), "y" before the last.
+    _SPACED_HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\s?h\s([0-5]?\d)\s?min\s([0-5]?\d)\s?s(?![\w/])")
+
     def read_times(self, text):
+        text = self._SPACED_HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), int(m.group(3))), text)
         text = self._NAMED_ZONE.sub(lambda m: m.group(1) + self._ZONES[m.group(2).casefold()], text)
         text = self._TIME_TO.sub(self._time_to, text)
+        text = self._ARTICLE_HALF_PAST.sub(lambda m: f"{m.group(1)} {self.cardinal(int(m.group(2)), 'f')} y "
+                                                  f"{'cuarto' if m.group(3) == '15' else 'media'}", text)
         text = self._HALF_PAST.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} y "
                                           f"{'cuarto' if (m.group(2) or m.group(3)) == '15' else 'media'}", text)
         text = self._CLOCK.sub(self._clock, text)
@@ -415,25 +512,41 @@ class Spanish(Romance):
                                                  int(m.group(3)) if m.group(3) else None), text)
         text = self._DAY_CLOCK.sub(lambda m: self.time(int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4)),
                                                        None), text)
+        text = self._ON_THE_HOUR.sub(self._on_the_hour, text)
         text = self._ZONE.sub(self._zone, text)
         text = self._ONE_OCLOCK.sub(lambda m: f"{m.group(1)} una", text)
         return super().read_times(text)
 
+    def _on_the_hour(self, m):
+        for word in {m.group(2) or "", (m.group(2) or "").rstrip(".")}:
+            if word in self.units or word.casefold() in self.currency_words or word.upper() in self.currencies:
+                return m.group(0)
+        return self.cardinal(int(m.group(1)), "f")
+
     def _time_to(self, m):
-        hour = int(m.group(2)) % 12 + 1
-        left = {40: "veinte", 45: "cuarto", 50: "diez", 55: "cinco"}[int(m.group(3))]
+        written, period = int(m.group(2)), m.group(4)
+        hour = written % 12 + 1 if written <= 12 else written + 1
+        left = {35: "veinticinco", 40: "veinte", 45: "cuarto", 50: "diez", 55: "cinco"}[int(m.group(3))]
         article = ("L" if m.group(1)[0] == "L" else "l") + ("a" if hour == 1 else "as")
-        return f"{article} {self.cardinal(hour, 'f')} menos {left}"
+        said = f"{article} {self.cardinal(hour, 'f')} menos {left}"
+        if not period:
+            return said
+        # the part of the day of the hour written, but "12:45 p.m." is "la una menos cuarto de la tarde"
+        said += " " + self._day_part(hour if written == 12 else written, period.casefold())
+        return said + "." if m.group(5) == "." and self._ends_sentence(m.string[m.end():]) else said
+
+    @staticmethod
+    def _day_part(hours, period):
+        if period == "a":
+            return "de la noche" if hours in (0, 12) else "de la mañana"
+        return "del mediodía" if hours == 12 else "de la noche" if hours >= 7 else "de la tarde"
 
     def _clock(self, m):
         hours, minutes, period = int(m.group(1)), int(m.group(2) or 0), m.group(3).casefold()
         said = self.cardinal(hours, "f")
         if minutes:
             said += " y " + {15: "cuarto", 30: "media"}.get(minutes, self.cardinal(minutes))
-        if period == "a":
-            said += " de la noche" if hours in (0, 12) else " de la mañana"
-        else:
-            said += " del mediodía" if hours == 12 else " de la noche" if hours >= 7 else " de la tarde"
+        said += " " + self._day_part(hours, period)
         rest = m.string[m.end():]
         zone = re.match(r"\s*([A-Za-z]{2,5})\b", rest)  # "p.m. GMT": a time zone goes on the sentence
         if zone and (zone.group(1).casefold() in self._ZONES or zone.group(1).casefold() in self._SPELT_ZONES):
@@ -446,7 +559,7 @@ class Spanish(Romance):
         zone, sign, word, hours, minutes = m.groups()
         sign = word or (self.plus if sign == "+" else self.minus)
         said = f"{' '.join(zone.upper())} {sign} {self.cardinal(int(hours))}"
-        return said + (f" {self.cardinal(int(minutes))}" if minutes else "")
+        return said + (f" {self.cardinal(int(minutes))}" if minutes and int(minutes) else "")
 
     def time(self, hours, minutes, seconds):
         said = self.cardinal(hours, "f")

@@ -131,6 +131,26 @@ class Portuguese(Romance):
         tail = re.sub(r"\bdois\b", "duas", re.sub(r"\bum\b", "uma", tail))
         return head + re.sub(r"entos\b", "entas", tail)
 
+    # Dates NeMo's Portuguese date grammar reads that the shared passes leave: a month before a day past the twelfth
+    # ("03/15/2024" "quinze de março de ..."), a year first with dots ("2024.03.15"), and the first of a month
+    # written with a capital ("1 de Janeiro de 2000" "primeiro de janeiro de ...").
+    _MONTH_FIRST = re.compile(r"(?<![\w.,/-])(0?[1-9]|1[0-2])([./-])(1[3-9]|2\d|3[01])\2(\d{4})(?![\w/]|[.,]\d)")
+    _DOTTED_ISO = re.compile(r"(?<![\w.,/-])(?<!versão\s)(\d{4})\.(0?[1-9]|1[0-2])\.(0?[1-9]|[12]\d|3[01])"
+                             r"(?![\w/]|[.,]\d)")
+    _FIRST_CAPITAL = re.compile(r"(?<![\w.,])0?1(?:º|°|\.º)?(?=\s(?:de\s)?(?:"
+                                + "|".join(m.capitalize() for m in MONTHS) + r")\b)")
+
+    # A day and a month, no year, one written with a leading zero ("01/12", "05/03"): a date, no fraction is
+    # written so.
+    _PADDED_DAY_MONTH = re.compile(r"(?<![\w.,/-])(0[1-9]|[12]\d|3[01])/(0[1-9]|1[0-2])(?![\w/-]|[.,]\d)")
+
+    def read_dates(self, text):
+        text = self._PADDED_DAY_MONTH.sub(lambda m: self.date(int(m.group(1)), int(m.group(2)), None)
+                                          if "0" in (m.group(1)[0], m.group(2)[0]) else m.group(0), text)
+        text = self._MONTH_FIRST.sub(lambda m: self.date(int(m.group(3)), int(m.group(1)), int(m.group(4))), text)
+        text = self._DOTTED_ISO.sub(lambda m: self.date(int(m.group(3)), int(m.group(2)), int(m.group(1))), text)
+        return super().read_dates(self._FIRST_CAPITAL.sub("primeiro", text))
+
     def date(self, day, month, year):
         said = f"{'primeiro' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
         return said + (f" de {self.year(year)}" if year else "")
@@ -144,8 +164,18 @@ class Portuguese(Romance):
     phone_words = frozenset({"telefone", "telefones", "tel", "fone", "celular", "fax", "whatsapp", "ligue", "ligar",
                              "disque"})
 
+    # As NeMo's Portuguese telephone grammar reads them: a dot between the groups as a hyphen ("3333.4444", "(11)
+    # 99999.8888"; no number is written so), and an extension after a number, "ramal" or "ext." "extensão", figure
+    # by figure ("ramal um dois três").
+    _DOTTED_PHONE = re.compile(r"(?<![\w.,/-])(?:\(\d{2}\)\s?|\d{2}\s)?\d{3,5}\.\d{4}(?![\w/-]|[.,]\d)")
+    _EXTENSION = re.compile(r"\b((?:zero|um|dois|três|quatro|cinco|seis|sete|oito|nove),?\s)(ramal|ext\.|extensão)"
+                            r"\s?(\d{1,4})(?![\w.,]\d|\w)")
+
     def read_telephones(self, text):
-        return super().read_telephones(self._SPACED_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
+        text = self._DOTTED_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
+        text = super().read_telephones(self._SPACED_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
+        return self._EXTENSION.sub(lambda m: f"{m.group(1)}{'ramal' if m.group(2) == 'ramal' else 'extensão'} "
+                                             f"{self.digits(m.group(3))}", text)
 
     def roman(self, value, kind, word=""):
         if word.startswith(("século", "Século")):

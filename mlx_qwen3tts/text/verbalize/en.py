@@ -76,7 +76,39 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "fps": ("frame per second", "frames per second"), "tbsp": ("tablespoon", "tablespoons"),
          "Tbsp": ("tablespoon", "tablespoons"), "tsp": ("teaspoon", "teaspoons"), "cal": ("calorie", "calories"),
          "ds": ("decisecond", "deciseconds"), "rad": ("radian", "radians"), "mi3": ("cubic mile", "cubic miles"),
-         "mi³": ("cubic mile", "cubic miles")}
+         "mi³": ("cubic mile", "cubic miles"),
+         # More of NeMo's inverse normalization units (en/data/measurements.tsv, Apache License 2.0): electric,
+         # data rates in bits and bytes, and a few of physics; "da", "au", "cd", "kt" also words (`word_units`).
+         "Wh": ("watt hour", "watt hours"), "gWh": ("gigawatt hour", "gigawatt hours"), "gW": ("gigawatt",
+         "gigawatts"), "tW": ("terawatt", "terawatts"), "TW": ("terawatt", "terawatts"),
+         "mA": ("milliampere", "milliamperes"), "µA": ("microampere", "microamperes"),
+         "μA": ("microampere", "microamperes"), "dA": ("deciampere", "deciamperes"), "kv": ("kilovolt", "kilovolts"),
+         "ev": ("electron volt", "electron volts"), "eV": ("electron volt", "electron volts"),
+         "keV": ("kiloelectron volt", "kiloelectron volts"), "MeV": ("megaelectron volt", "megaelectron volts"),
+         "kn": ("kilonewton", "kilonewtons"), "kN": ("kilonewton", "kilonewtons"),
+         "atm": ("atmosphere", "atmospheres"), "gpa": ("gigapascal", "gigapascals"),
+         "GPa": ("gigapascal", "gigapascals"), "hl": ("hectoliter", "hectoliters"), "gl": ("gigaliter", "gigaliters"),
+         "tl": ("teraliter", "teraliters"), "tj": ("terajoule", "terajoules"),
+         "da": ("dalton", "daltons"), "kDa": ("kilodalton", "kilodaltons"), "au": ("astronomical unit",
+         "astronomical units"), "bq": ("becquerel", "becquerels"), "Bq": ("becquerel", "becquerels"),
+         "cd": ("candela", "candelas"), "gy": ("gray", "grays"), "Gy": ("gray", "grays"), "sv": ("sievert",
+         "sieverts"), "kt": ("knot", "knots"),
+         "Kb": ("kilobit", "kilobits"), "Mb": ("megabit", "megabits"), "Gb": ("gigabit", "gigabits"),
+         "Tb": ("terabit", "terabits"), "Pb": ("petabit", "petabits"), "PB": ("petabyte", "petabytes"),
+         "bps": ("bit per second", "bits per second"), "Kbps": ("kilobit per second", "kilobits per second"),
+         "Gbps": ("gigabit per second", "gigabits per second"), "Tbps": ("terabit per second", "terabits per second"),
+         "Pbps": ("petabit per second", "petabits per second"),
+         "KBps": ("kilobyte per second", "kilobytes per second"), "kB/s": ("kilobyte per second",
+         "kilobytes per second"), "MBps": ("megabyte per second", "megabytes per second"),
+         "MB/s": ("megabyte per second", "megabytes per second"), "GBps": ("gigabyte per second",
+         "gigabytes per second"), "GB/s": ("gigabyte per second", "gigabytes per second"),
+         "TBps": ("terabyte per second", "terabytes per second"), "PBps": ("petabyte per second",
+         "petabytes per second"), "mcg": ("microgram", "micrograms"), "µl": ("microliter", "microliters"),
+         "μl": ("microliter", "microliters"), "µL": ("microliter", "microliters"), "μL": ("microliter", "microliters"),
+         "ft²": ("square foot", "square feet"), "ft2": ("square foot", "square feet"),
+         "ft³": ("cubic foot", "cubic feet"), "in²": ("square inch", "square inches"),
+         "mm³": ("cubic millimeter", "cubic millimeters"), "m/s²": ("meter per second squared",
+         "meters per second squared"), "kms": ("kilometer", "kilometers")}
 
 
 # Greek letters by name (after NeMo text processing's English whitelist, en/data/whitelist/tts.tsv, Apache License
@@ -151,7 +183,7 @@ class English(Spec):
     range_word = "to"
     equals = "equals"
     ip_dot = "dot"
-    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal"})  # "5 v 3" is no volt
+    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal", "da", "au", "cd", "kt"})  # "5 v 3" is no volt
     score_word = "to"
     score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
                              "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",

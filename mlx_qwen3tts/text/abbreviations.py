@@ -20,7 +20,12 @@ ABBREVIATIONS = {
            "Inc.": "Incorporated", "Ltd.": "Limited", "dept.": "department", "Dept.": "Department",
            "est.": "estimated", "bldg.": "building", "Bldg.": "Building", "apt.": "apartment", "Apt.": "Apartment",
            "a.k.a.": "also known as", "Ph.D.": "P H D", "dept": "department", "ltd": "limited", "w/o": "without",
-           "c/o": "care of", "int'l": "international",
+           "c/o": "care of", "int'l": "international", "e. g.": "for example", "i. e.": "that is",
+           "vol": "volume", "a/c number": "account number",
+           # Technical names said otherwise than spelled, after NeMo's inverse normalization whitelist
+           # (en/data/whitelist.tsv, Apache License 2.0).
+           "C++": "C plus plus", "C#": "C sharp", "F#": "F sharp", "IEEE": "I triple E", "AAA": "triple A",
+           "I/O": "I O", "TCP/IP": "T C P I P", "A/C": "A C",
            "Sen.": "Senator", "Rep.": "Representative", "Pres.": "President", "Adm.": "Admiral",
            "Cmdr.": "Commander", "Pvt.": "Private", "Cpl.": "Corporal", "Messrs.": "Messieurs",
            "Supt.": "Superintendent", "Univ.": "University", "Bros.": "Brothers", "Ste.": "Suite",

@@ -236,7 +236,11 @@ class English(Spec):
     # A fraction with its denominator's ordinal ending ("1/4th").
     _ordinal_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?:st|nd|rd|th)\b", re.I)
     # "Mr." and "Mrs." are titles before any name, also written in lower case ("mr. dao").
-    _title = re.compile(r"(?<![\w.])([Mm]rs?)\.(?=\s\w)")
+    # So are "dr.", "prof." and the like, and "st." (Saint) where no capitalized word (a street's name) comes before
+    # it: NeMo's inverse normalization whitelist reads "dr. dao", "st. louis" so.
+    _title = re.compile(r"(?<![\w.])([Mm]rs?|dr|drs|prof|st|capt|rev|sgt)\.(?=\s\w)")
+    _lower_titles = {"dr": "doctor", "drs": "doctors", "prof": "professor", "st": "saint", "capt": "captain",
+                     "rev": "reverend", "sgt": "sergeant"}
     # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
     _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
     # A street address, as NeMo's measure grammar reads one: a house number, maybe a direction, the street's name and
@@ -293,7 +297,18 @@ class English(Spec):
     _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(\d{3}\)\s?|\d{3}[-.\s])"
                             r"(\d{3}[-.\s]?\d{4}|[A-Z\d][A-Z\d-]{4,}[A-Z\d])(?![\w-]|[.,]\d)")
     # A telephone number's extension: up to four digits after it and a space, before no word ("123-123-5678 12").
-    _extension = re.compile(r"(?<![\w-])(\d{3}-\d{3}-\d{4})\s(\d{1,4})(?=\s*(?:$|[.,;)]))")
+    _extension = re.compile(r"(?<![\w-])(\d{3}([-.])\d{3}\2\d{4})\s(\d{1,4})(?=\s*(?:$|[.,;)]))")
+    # A country code written without its plus before a number of three, three and four digits ("91 123-123-5678":
+    # "nine one, one two three, ..."), and a number of an area code and seven digits ("123-1234567").
+    _bare_country = re.compile(r"(?<![\w.,+-])(\d{1,3})\s(?=\d{3}-\d{3}-\d{4}(?![\w-]|[.,]\d))")
+    _seven_digits = re.compile(r"(?<![\w.,+-])(\d{3})-(\d{7})(?![\w-]|[.,]\d)")
+    # A payment card's number without a cue, as NeMo's telephone grammar reads one: four groups of four digits, or
+    # four, six and four or five (American Express), digit by digit ("4111 1111 1111 1111").
+    _card_number = re.compile(r"(?<![\w.,-])([1-9]\d{3})([ -])(\d{4}\2\d{4}\2\d{4}|\d{6}\2\d{4,5})(?![\w-]|[.,]\d)")
+    # A telephone number's extension written with its word: "555-0123 ext. 42", "x204" ("extension four two").
+    _extension_word = re.compile(r"(?<=\d{3}[-.\s]\d{4})(?:,?\s?)(?:ext\.?|x|extension)\s?(\d{1,5})\b", re.I)
+    _serial_digits = re.compile(r"(?<![\d.])\d{3,}(?![\d.])")
+    _year_like = re.compile(r"(?:19|20)\d\d")
     # A state's code after a place and a comma, and its ZIP code: "Austin, TX 78701" (NeMo reads the state so).
     _state = re.compile(r"(?<=[a-z],\s)([A-Z]{2})(?:\s(\d{5})(?:-(\d{4}))?)?(?![\w'’-]|\.\w)")
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
@@ -359,11 +374,20 @@ class English(Spec):
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
-        text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
+        text = self._title.sub(self.title, text)
         text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence
         return super().read_abbreviations(text)
+
+    def title(self, m):
+        written = m.group(1)
+        if written.lower() in ("mr", "mrs"):
+            return "Mister" if written.lower() == "mr" else "Missus"
+        before = m.string[:m.start()].split()[-1:]
+        if written == "st" and before and (before[0][:1].isupper() or before[0][:1].isdigit()):
+            return m.group(0)  # "Elm st. and": a street
+        return self._lower_titles[written]
 
     def address(self, m):
         number, direction, name, kind, dot = m.groups()
@@ -443,6 +467,14 @@ class English(Spec):
         said = f"{self.hundreds(int(whole))} {self.currencies[currency][1]}"  # "$1500": "fifteen hundred dollars"
         return said + (f" {super().money('0.' + cents, currency, None)}" if cents.strip("0") else "")
 
+    def tech(self, m):
+        """A serial or model code of letters and digits: a run of three digits or more said digit by digit
+        ("abc123": "abc one two three", as NeMo's serial grammar reads one), but a round hundred ("A100", "GH200")
+        or a year ("FY2024") as a number; one or two digits as a number ("x86")."""
+        said = super().tech(m)
+        return self._serial_digits.sub(lambda d: d.group(0) if d.group(0).endswith("00") or self._year_like.fullmatch(
+            d.group(0)) else " ".join(d.group(0)), said)
+
     def dotted(self, m):
         parts = m.group(1).split(".")
         if len(parts) == 4 and all(len(p) <= 3 for p in parts):  # "987.987.0.40": four groups, said as an IP address
@@ -460,7 +492,19 @@ class English(Spec):
                 self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
             country = {"1": "one, ", "+1": f"{self.plus} one, "}.get(m.group(1), "")
             return f"{country}{'eight hundred' if area == '800' else self.digits(area)}, {said}"
-        return super().read_telephones(self._extension.sub(r"\1-\2", self._toll_free.sub(toll_free, text)))
+        text = self._card_number.sub(self.card_number, text)
+        text = self._extension_word.sub(lambda m: f" extension {self.digits(m.group(1))}", text)
+        text = self._bare_country.sub(lambda m: f"{self.digits(m.group(1))}, ", text)
+        text = self._seven_digits.sub(lambda m: m.group(0) if m.group(0).endswith("00") or m.group(1).endswith("00")
+                                      else f"{self.digits(m.group(1))}, {self.digits(m.group(2))}", text)
+        text = self._extension.sub(lambda m: f"{m.group(1).replace('.', '-')}-{m.group(3)}", text)
+        return super().read_telephones(self._toll_free.sub(toll_free, text))
+
+    def card_number(self, m):
+        groups = m.group(0).split(m.group(2))
+        if all(1000 <= int(g) <= 2099 for g in groups):
+            return m.group(0)  # "1990 2000 2010 2020": years, not a card
+        return ", ".join(self.digits(g) for g in groups)
 
     def read_money(self, text):
         text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"

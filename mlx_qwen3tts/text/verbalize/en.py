@@ -217,7 +217,16 @@ class English(Spec):
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
-    _hour_range = re.compile(r"(?<![\w.,:-])(\d{1,2})\s?[-–]\s?(?=\d{1,2}(?:[:.][0-5]\d)?\s?[ap]\.?m\b)", re.I)  # "2-3pm"
+    # "2-3pm", "7:30-8 pm": the first hour takes the second's AM or PM
+    _hour_range = re.compile(r"(?<![\w.,:-])(\d{1,2}(?::[0-5]\d)?)\s?[-–]\s?(?=\d{1,2}(?:[:.][0-5]\d)?\s?[ap]\.?m\b)",
+                             re.I)
+    # An hour to a time ("8-10:30": "eight to ten thirty"), and a year to a decade ("1880-1890s").
+    _hour_to_clock = re.compile(r"(?<![\w.,:/-])([01]?\d|2[0-4])\s?[-–]\s?(?=(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:]))")
+    _year_to_decade = re.compile(r"(?<![\w.,:/-])(1[5-9]\d\d|20\d\d)\s?[-–]\s?(?=(?:1[5-9]|20)\d0s\b)")
+    # A year and the last two digits of one in its next decade: "1999-00", "2000-05" ("two thousand to oh five").
+    _year_oh = re.compile(r"(?<![\w.,:/-])((?:1[5-9]|20)\d\d)\s?[-–]\s?(0\d)(?![\w-]|[.,]\d)")
+    # A range with its unit after both numbers ("10 km-20 km") or a scale after both prices ("$10k-$20k").
+    _scaled_price_range = re.compile(r"(?<=\d[kKmMbB])\s?[-–]\s?(?=[$€£¥₹]\d)")
     _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
     _at_least = re.compile(r"(?<=\d)\+(?=\s[a-z]|$)")  # "5+ years": "five plus years"
     # A multiplier span, as NeMo's range grammar reads one: "5x-7x" ("five to seven x"; a lone "4.4x", "2x8" keep
@@ -332,6 +341,8 @@ class English(Spec):
         # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
         self._by = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[xX×]\s?(?=\d+(?:\.\d+)?\s?(?:" + unit
                               + r")(?![\w/²³]))")
+        self._unit_both = re.compile(r"(?<![\w.,:/-])((\d+(?:\.\d+)?)\s?(" + unit + r"))\s?[-–]\s?(?=(\d+(?:\.\d+)?)"
+                                     r"\s?\3(?![\w/²³]))")
         self._unit_range = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[-–]\s?(?=(\d+(?:\.\d+)?)\s?(?:" + unit
                                       + r")(?![\w/²³]))")
 
@@ -361,7 +372,17 @@ class English(Spec):
 
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
+        text = self._scaled_price_range.sub(f" {self.range_word} ", self._year_oh.sub(self.year_oh, text))
+        text = self._unit_both.sub(lambda m: f"{m.group(1)} {self.range_word} " if float(m.group(2)) < float(
+            m.group(4)) else m.group(0), text)
         return super().read_ranges(self._unit_range.sub(said, text))
+
+    def year_oh(self, m):
+        first, last = int(m.group(1)), int(m.group(2))
+        if last <= first % 100 and not (last == 0 and first % 100 == 99 or first % 100 == 0):
+            return m.group(0)  # "2015-05" is no span of years
+        second = self.year(first // 100 * 100 + 100) if last == 0 else f"oh {self.cardinal(last)}"
+        return f"{self.year(first)} {self.range_word} {second}"
 
     def read_multipliers(self, text):
         """"5x-7x": "five to seven x", "3*4": "three times four"."""
@@ -588,6 +609,7 @@ class English(Spec):
 
     def read_dates(self, text):
         text = self._decade_range.sub(lambda m: m.group(1) + " to ", text)  # "1960s-80s"
+        text = self._year_to_decade.sub(lambda m: m.group(1) + " to ", self._hour_to_clock.sub(r"\1 to ", text))
         text = self._short_date.sub(self.short_date, text)
         def day_first(m):  # "15-01-2020" is written day first: read so, "the fifteenth of January twenty twenty"
             day, month, year = int(m.group(1)), int(m.group(3)), int(m.group(4))

@@ -231,7 +231,7 @@ class English(Spec):
     _at_least = re.compile(r"(?<=\d)\+(?=\s[a-z]|$)")  # "5+ years": "five plus years"
     # A multiplier span, as NeMo's range grammar reads one: "5x-7x" ("five to seven x"; a lone "4.4x", "2x8" keep
     # their "x", as its deterministic grammar says them); "3*4": "three times four".
-    _times_span = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)[xX]\s?[-–]\s?(\d+(?:\.\d+)?)([xX])(?!\w)")
+    _times_span = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)[xX]?\s?[-–]\s?(\d+(?:\.\d+)?)([xX])(?!\w)")
     # A Greek letter alone, read before the numbers ("π is 3.14"); one touching a letter or after a number ("ΔT",
     # "2θ") after the units ("5 μm", "10 Ω", "kΩ"), with the symbols.
     _greek_alone = re.compile(r"(?<![\w\u0370-\u03ff])(?<!\d\s)[" + "".join(GREEK) + r"](?![\w\u0370-\u03ff])")
@@ -291,6 +291,7 @@ class English(Spec):
     # the denominator maybe with its ordinal ending ("1/4th").
     _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:(?:st|nd|rd|th)s?)?"
                                r"(?![\w/:]|[.,]\d)", re.I)
+    _spaced_slash = re.compile(r"(?<!/\s)(?<![\w.,/:-])(\d{1,5}) / (\d{1,5})(?![\w/:]|[.,]\d|\s/)")
     # "2-1/2 inches": a whole and a proper fraction joined by a hyphen, as US measures write them.
     _hyphen_mixed = re.compile(r"(?<![\w.,/:-])(\d{1,3})-([1-9]\d?)/([1-9]\d?)(?![\w/:-]|[.,]\d)")
     # An inch mark after a fraction: '7/8"', '1-1/2"' ("seven eighths inch").
@@ -575,7 +576,7 @@ class English(Spec):
             whole, numerator, denominator = m.group(1), m.group(2), m.group(3)
             if m.group(0).count("/") != 1 or "0" in (numerator[0], denominator[0]):
                 return m.group(0)  # "01/05", "3/0": no fraction
-            if 1000 <= int(denominator) <= 2099 and int(numerator) <= 12:
+            if 1500 <= int(denominator) <= 2099 and int(numerator) <= 12:
                 return m.group(0)  # "5/2021": a month and a year
             if f"{numerator}/{denominator}" in self.numbers_with_slash:  # "24/7": "twenty-four seven"
                 return (f"{whole} " if whole else "") + f"{self.cardinal(int(numerator))} {self.cardinal(int(denominator))}"
@@ -585,6 +586,7 @@ class English(Spec):
         def mixed(m):
             whole, numerator, denominator = (int(g) for g in m.groups())
             return self.mixed(whole, numerator, denominator) if numerator < denominator else m.group(0)
+        text = self._spaced_slash.sub(r"\1/\2", text)  # "1 / 3", as NeMo's fraction grammar takes it
         text = self._fraction_inch.sub(r"\1 inch", self._negative_fraction.sub(f"{self.minus} ", text))
         text = self._hyphen_mixed.sub(mixed, text)
         return self._any_fraction.sub(said, text)

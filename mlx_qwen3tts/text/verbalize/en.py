@@ -312,6 +312,13 @@ class English(Spec):
     # "nine one, one two three, ..."), and a number of an area code and seven digits ("123-1234567").
     _bare_country = re.compile(r"(?<![\w.,+-])(\d{1,3})\s(?=\d{3}-\d{3}-\d{4}(?![\w-]|[.,]\d))")
     _seven_digits = re.compile(r"(?<![\w.,+-])(\d{3})-(\d{7})(?![\w-]|[.,]\d)")
+    # Thousands apart by plain spaces where a group begins with a zero ("1 000 000", "3 050"): one number, since no
+    # number is written with a leading zero after another (a plain space elsewhere groups nothing: "3 100-page").
+    _spaced_thousands = re.compile(r"(?<![\w.,])(?<!\d\s)[1-9]\d{0,2}(?:\s\d{3})+(?![\w]|[.,]\d|\s\d)")
+    # A telephone number in groups apart by spaces: three, three and four digits ("415 555 0123"), or a trunk zero
+    # first ("020 7946 0958").
+    _spaced_phone = re.compile(r"(?<![\w.,+-])(?<!\d\s)(?:[2-9]\d{2}\s\d{3}\s\d{4}|0\d{2,4}\s\d{3,4}\s\d{3,4})"
+                               r"(?![\w]|[.,]\d|\s\d)")
     # A payment card's number without a cue, as NeMo's telephone grammar reads one: four groups of four digits, or
     # four, six and four or five (American Express), digit by digit ("4111 1111 1111 1111").
     _card_number = re.compile(r"(?<![\w.,-])([1-9]\d{3})([ -])(\d{4}\2\d{4}\2\d{4}|\d{6}\2\d{4,5})(?![\w-]|[.,]\d)")
@@ -514,7 +521,10 @@ class English(Spec):
                 self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
             country = {"1": "one, ", "+1": f"{self.plus} one, "}.get(m.group(1), "")
             return f"{country}{'eight hundred' if area == '800' else self.digits(area)}, {said}"
+        text = self._spaced_thousands.sub(lambda m: re.sub(r"\s", "", m.group(0)) if re.search(r"\s0", m.group(0))
+                                          else m.group(0), text)
         text = self._card_number.sub(self.card_number, text)
+        text = self._spaced_phone.sub(lambda m: self.telephone(m.group(0)), text)
         text = self._extension_word.sub(lambda m: f" extension {self.digits(m.group(1))}", text)
         text = self._bare_country.sub(lambda m: f"{self.digits(m.group(1))}, ", text)
         text = self._seven_digits.sub(lambda m: m.group(0) if m.group(0).endswith("00") or m.group(1).endswith("00")

@@ -33,7 +33,10 @@ ABBREVIATIONS = {
            # Units written with a dot, read after a number only (verbalize.en: in_context).
            "sq. ft.": "square feet", "sq. mi.": "square miles", "oz.": "ounces", "lb.": "pounds", "lbs.": "pounds",
            "ft.": "feet", "mi.": "miles", "yd.": "yards", "gal.": "gallons", "qt.": "quarts", "tsp.": "teaspoons",
-           "tbsp.": "tablespoons"},
+           "tbsp.": "tablespoons",
+           # Read in context only (verbalize.en): titles in small letters before a word, an extension after a
+           # telephone number.
+           "dr.": "doctor", "st.": "saint", "prof.": "professor", "ext.": "extension"},
     "de": {"z. B.": "zum Beispiel", "u. a.": "unter anderem", "bzw.": "beziehungsweise", "d. h.": "das heißt",
            "Nr.": "Nummer", "usw.": "und so weiter", "ca.": "circa", "S.": "Seite", "Abb.": "Abbildung",
            "vgl.": "vergleiche", "evtl.": "eventuell", "ggf.": "gegebenenfalls", "inkl.": "inklusive",

@@ -183,14 +183,15 @@ class English(Spec):
     range_word = "to"
     equals = "equals"
     ip_dot = "dot"
-    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal", "da", "au", "cd", "kt"})  # "5 v 3" is no volt
+    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal", "da", "au", "cd"})  # "5 v 3" is no volt
     score_word = "to"
     score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
                              "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",
                              "victory", "lead", "led", "leads", "leading", "trailed", "trailing", "final", "halftime",
                              "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
-    in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.")
+    in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.", "dr.", "st.",
+                  "prof.", "ext.")
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
@@ -416,7 +417,9 @@ class English(Spec):
         before = m.string[:m.start()].split()[-1:]
         if written == "st" and before and (before[0][:1].isupper() or before[0][:1].isdigit()):
             return m.group(0)  # "Elm st. and": a street
-        return self._lower_titles[written]
+        noun = before and before[0].lower() in ("the", "a", "my", "your", "his", "her", "our", "their", "this")
+        ends = noun and m.string[m.end() + 1:m.end() + 2].isupper()  # "I saw the dr. Then": a noun ends a sentence
+        return self._lower_titles[written] + ("." if ends else "")
 
     def address(self, m):
         number, direction, name, kind, dot = m.groups()

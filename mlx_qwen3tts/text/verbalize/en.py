@@ -196,7 +196,7 @@ class English(Spec):
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
-                            "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
+                            "vol.": "volume", "vol": "volume", "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
                             "§§": "sections"}
     name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
                           "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
@@ -208,7 +208,14 @@ class English(Spec):
                           # Titles written without their dot, as British English writes them ("Dr Jones").
                           "Mr": "Mister", "Mrs": "Missus", "Dr": "Doctor", "St": "Saint", "Prof": "Professor"}
     roman_before = ("Chapter", "chapter", "Part", "part", "Volume", "volume", "Book", "book", "Act", "act",
-                    "Scene", "scene", "Section", "Appendix", "Article", "World War", "Phase", "Title")
+                    "Scene", "scene", "Section", "Appendix", "Article", "World War", "Phase", "Title",
+                    # A numbered kind, not a name: a cardinal ("Type II", "Episode IV"), as NeMo's roman grammar
+                    # reads a numeral after a key word (a regnal ordinal only after a name).
+                    "Vol.", "vol.", "Episode", "episode", "Type", "type", "Class", "class", "Grade", "grade",
+                    "Level", "level", "Stage", "stage", "Mark", "Model", "Series", "Round", "Tier", "Category",
+                    "Division", "Apollo", "Gemini", "Super Bowl", "Star Wars", "Final Fantasy", "Windows", "Psalm",
+                    "Canto", "Plate", "Table", "Figure", "Annex", "Schedule", "Amendment", "Rule", "Exhibit",
+                    "Track", "Lesson", "Unit", "Step", "Form", "Division", "Corps", "Army", "Olympiad")
     roman_after = ("century",)
     symbols = {"±": "plus or minus", "×": "times", "→": "to", "←": "from", "&": "and", "§": "section",
                "≈": "approximately", "≤": "less than or equal to", "≥": "greater than or equal to", "−": "minus",
@@ -281,6 +288,7 @@ class English(Spec):
     _short_month_year = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)(?=\s\d{4}\b)")  # "Sept 2019"
     # A year and the next one's last two digits: "2020/21" ("twenty twenty to twenty-one"), a fiscal or school year.
     _year_slash = re.compile(r"(?<![\w./-])((?:1[89]|20)\d\d)/(\d\d)(?![\w/]|[.,]\d)")
+    _volume_roman = re.compile(r"\b([Vv])ol\.\s(?=[IVXLC]+\b)")
     # A regnal number before a possessive: "Elizabeth II's reign" ("Elizabeth the second's").
     _regnal_possessive = re.compile(r"\b([A-Z][a-z]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?=['’]s\b)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
@@ -610,6 +618,7 @@ class English(Spec):
             if not value or m.group(2) == "I" or m.group(1) in self.not_names:
                 return m.group(0)
             return f"{m.group(1)} {self.roman(value, 'regnal', m.group(1))}"
+        text = self._volume_roman.sub(lambda m: "Volume " if m.group(1) == "V" else "volume ", text)  # "Vol. II"
         return super().read_romans(self._regnal_possessive.sub(said, text))
 
     def roman(self, value, kind, word=""):

@@ -94,7 +94,8 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "cd": ("candela", "candelas"), "gy": ("gray", "grays"), "Gy": ("gray", "grays"), "sv": ("sievert",
          "sieverts"), "kt": ("knot", "knots"),
          "Kb": ("kilobit", "kilobits"), "Mb": ("megabit", "megabits"), "Gb": ("gigabit", "gigabits"),
-         "Tb": ("terabit", "terabits"), "Pb": ("petabit", "petabits"), "PB": ("petabyte", "petabytes"),
+         "Tb": ("terabit", "terabits"), "Pb": ("petabit", "petabits"), "pb": ("petabit", "petabits"),
+         "MA": ("megaampere", "megaamperes"), "PB": ("petabyte", "petabytes"),
          "bps": ("bit per second", "bits per second"), "Kbps": ("kilobit per second", "kilobits per second"),
          "Gbps": ("gigabit per second", "gigabits per second"), "Tbps": ("terabit per second", "terabits per second"),
          "Pbps": ("petabit per second", "petabits per second"),
@@ -183,7 +184,7 @@ class English(Spec):
     range_word = "to"
     equals = "equals"
     ip_dot = "dot"
-    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal", "da", "au", "cd"})  # "5 v 3" is no volt
+    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal", "da", "au", "cd", "MA"})  # "5 v 3" is no volt
     score_word = "to"
     score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
                              "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",

@@ -6,7 +6,7 @@ a country code without plus, an area code and seven digits, a number in spaced g
 run; titles in small letters ("dr.", "st."), "e. g." with a space, "vol", technical names ("C++", "IEEE", "I/O");
 a roman numeral after a numbered kind ("Type II", "Episode IV", "vol. III"); a span of hours to a time with AM or PM, of a year to the next century or "oh five", of a year to a decade, to a
 multiple ("2-3x"), with the unit or scale after both ends; a fraction with a spaced slash, thousandths; thousands
-grouped by spaces. What is said is compared after casefolding and keeping letters and digits."""
+grouped by spaces; a price per a noun or a unit of two words ("$90/night", "$4/sq ft"). What is said is compared after casefolding and keeping letters and digits."""
 
 import pytest
 
@@ -49,6 +49,8 @@ CASES = [
     ("fraction", "Only 2 / 7 of them came.", ["two sevenths of them"], ["/", "slash"]),
     ("fraction", "A 1/1000 chance.", ["one one thousandth chance"], ["/", "slash"]),
     ("cardinal", "It cost 2 500 000 in all.", ["two million five hundred thousand in all"], ["zero zero"]),
+    ("money", "The inn asks $90/night in June.", ["ninety dollars per night in June"], ["/", "slash"]),
+    ("money", "Tiles cost $4/sq ft now.", ["four dollars per square foot now"], ["/", "sq ft"]),
     ("roman", "He has Type II diabetes.", ["Type two diabetes"], ["II", "second"]),
     ("roman", "We watched Episode IV again.", ["Episode four again"], ["IV", "fourth"]),
     ("roman", "Read vol. III of the set.", ["volume three of the set"], ["III", "vol."]),

@@ -21,7 +21,7 @@ ABBREVIATIONS = {
            "est.": "estimated", "bldg.": "building", "Bldg.": "Building", "apt.": "apartment", "Apt.": "Apartment",
            "a.k.a.": "also known as", "Ph.D.": "P H D", "dept": "department", "ltd": "limited", "w/o": "without",
            "c/o": "care of", "int'l": "international", "e. g.": "for example", "i. e.": "that is",
-           "a/c number": "account number",
+           "a/c number": "account number", "vol": "volume", "vol.": "volume", "SPDR": "spider",
            # Technical names said otherwise than spelled, after NeMo's inverse normalization whitelist
            # (en/data/whitelist.tsv, Apache License 2.0).
            "C++": "C plus plus", "C#": "C sharp", "F#": "F sharp", "IEEE": "I triple E", "AAA": "triple A",

@@ -197,7 +197,7 @@ class English(Spec):
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
-                            "vol.": "volume", "vol": "volume", "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
+                            "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
                             "§§": "sections"}
     name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
                           "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
@@ -412,6 +412,7 @@ class English(Spec):
     def read_abbreviations(self, text):
         """US states, "#7", titles, addresses; "a.k.a." and the like before a name; a Greek letter standing alone
         (not inside a Greek word) by its name: "π" "pi"."""
+        text = self._volume_roman.sub(lambda m: "Volume " if m.group(1) == "V" else "volume ", text)  # "Vol. II"
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
@@ -622,7 +623,6 @@ class English(Spec):
             if not value or m.group(2) == "I" or m.group(1) in self.not_names:
                 return m.group(0)
             return f"{m.group(1)} {self.roman(value, 'regnal', m.group(1))}"
-        text = self._volume_roman.sub(lambda m: "Volume " if m.group(1) == "V" else "volume ", text)  # "Vol. II"
         return super().read_romans(self._regnal_possessive.sub(said, text))
 
     def roman(self, value, kind, word=""):

@@ -1,12 +1,14 @@
 """Issue 63, English round three: classes read as NeMo's English grammars read them (sentences of our own), in
 Python (`text.spoken`, `normalize`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the
 model path given does not exist, none is loaded): units of NeMo's inverse normalization table (watt hours,
-milliamperes, data rates, atmospheres, knots, micrograms); a card number without a cue, an extension with its word,
-a country code without plus, an area code and seven digits, a number in spaced groups, a serial code's long digit
-run; titles in small letters ("dr.", "st."), "e. g." with a space, "vol", technical names ("C++", "IEEE", "I/O");
-a roman numeral after a numbered kind ("Type II", "Episode IV", "vol. III"); a span of hours to a time with AM or PM, of a year to the next century or "oh five", of a year to a decade, to a
-multiple ("2-3x"), with the unit or scale after both ends; a fraction with a spaced slash, thousandths; thousands
-grouped by spaces; a price per a noun or a unit of two words ("$90/night", "$4/sq ft"). What is said is compared after casefolding and keeping letters and digits."""
+milliamperes, data rates, atmospheres, knots, micrograms), a unit word per a time ("beats/min"), an address with a
+numbered street; a card number without a cue, an extension with its word, a country code without plus, an area code
+and seven digits, a number in spaced groups, a serial code's long digit run; titles in small letters ("dr.", "st."),
+"e. g." with a space, "vol", technical names ("C++", "IEEE", "I/O"); a roman numeral after a numbered kind ("Type
+II", "Episode IV", "vol. III"); a span of hours to a time with AM or PM, of a year to the next century or "oh five",
+of a year to a decade, to a multiple ("2-3x"), with the unit or scale after both ends; a fraction with a spaced
+slash, thousandths; thousands grouped by spaces; a price per a noun or a unit of two words ("$90/night", "$4/sq
+ft"). What is said is compared after casefolding and keeping letters and digits."""
 
 import pytest
 
@@ -40,7 +42,8 @@ CASES = [
     ("abbreviation", "Check the I/O port.", ["I O port"], ["/", "slash"]),
     ("range", "The clinic is open 8:30-11 am only.", ["eight thirty to eleven AM only"], ["-", "thirty-eleven"]),
     ("range", "The gap from 9-10:45 is free.", ["nine to ten forty-five is free"], ["9-"]),
-    ("range", "It ran in 1999-00 and 2003-04.", ["nineteen ninety-nine to two thousand", "two thousand three to oh four"],
+    ("range", "It ran in 1999-00 and 2003-04.",
+     ["nineteen ninety-nine to two thousand", "two thousand three to oh four"],
      ["1999", "-0", "to zero", "to four"]),
     ("range", "The style of 1890-1910s faded.", ["eighteen ninety to nineteen tens faded"], ["-"]),
     ("range", "The new zoom is 2-3x better.", ["two to three x better"], ["-"]),
@@ -51,6 +54,8 @@ CASES = [
     ("cardinal", "It cost 2 500 000 in all.", ["two million five hundred thousand in all"], ["zero zero"]),
     ("money", "The inn asks $90/night in June.", ["ninety dollars per night in June"], ["/", "slash"]),
     ("money", "Tiles cost $4/sq ft now.", ["four dollars per square foot now"], ["/", "sq ft"]),
+    ("measure", "Her heart beat 60 beats/min at rest.", ["sixty beats per minute at rest"], ["/", "min "]),
+    ("measure", "Meet me at 7 W 34th St. at noon.", ["seven West thirty-fourth Street at noon"], ["watts", " St."]),
     ("roman", "He has Type II diabetes.", ["Type two diabetes"], ["II", "second"]),
     ("roman", "We watched Episode IV again.", ["Episode four again"], ["IV", "fourth"]),
     ("roman", "Read vol. III of the set.", ["volume three of the set"], ["III", "vol."]),

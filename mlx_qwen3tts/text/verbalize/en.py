@@ -191,8 +191,8 @@ class English(Spec):
                              "victory", "lead", "led", "leads", "leading", "trailed", "trailing", "final", "halftime",
                              "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
-    in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.", "dr.", "st.",
-                  "prof.", "ext.")
+    in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.",
+                  "dr.", "st.", "prof.", "ext.")
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
@@ -263,7 +263,8 @@ class English(Spec):
     _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
     # A street address, as NeMo's measure grammar reads one: a house number, maybe a direction, the street's name and
     # its kind ("2788 San Tomas Expy", "12 N. Oak Ave."); the number is said in pairs ("twenty-seven eighty-eight").
-    _address = re.compile(r"(?<![\w.,/-])(\d{1,5})(\s[NSEW]\.?)?((?:\s[A-Z][\w'-]*){1,3})\s(" +
+    _address = re.compile(r"(?<![\w.,/-])(\d{1,5})(\s[NSEW]\.?)?((?:\s(?:[A-Z][\w'-]*|\d{1,3}(?:st|nd|rd|th)))"
+                          r"{1,3})\s(" +
                           "|".join(w[0].upper() + w[1:] for w in ADDRESS_WORDS) + "|" + "|".join(w for w in ADDRESS_WORDS
                                                                                    if w != ADDRESS_WORDS[w].lower()) +
                           r")\b(\.?)")
@@ -339,8 +340,8 @@ class English(Spec):
     # A state's code after a place and a comma, and its ZIP code: "Austin, TX 78701" (NeMo reads the state so).
     _state = re.compile(r"(?<=[a-z],\s)([A-Z]{2})(?:\s(\d{5})(?:-(\d{4}))?)?(?![\w'’-]|\.\w)")
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
-    _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
-            "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
+    _per = {"s": "second", "sec": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year",
+            "wk": "week", "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
 
     def __init__(self):
         super().__init__()
@@ -355,7 +356,8 @@ class English(Spec):
         self._per_unit = re.compile(money_word + "(?:" + spaced + ")|" + unit + r")(?![\w/²³])")
         self._per_noun = re.compile(money_word + r"[a-z]{2,}[a-rt-z])\b(?!/)")  # "$100/night": per night
         # "30 miles/second": a unit written as a word per a time word.
-        self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year)\b")
+        self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year|sec|min|hr|h|s|d|wk|"
+                                    r"mo|yr)\b")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
         # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
@@ -382,7 +384,8 @@ class English(Spec):
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
                                     text)  # ".2 m": "point two meters"
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
-        return self._word_per.sub(r"\1 per \2", super().read_measures(text))
+        return self._word_per.sub(lambda m: f"{m.group(1)} per {self._per.get(m.group(2), m.group(2))}",
+                                  super().read_measures(text))
 
     def read_ranges(self, text):
         text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))

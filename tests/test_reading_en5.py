@@ -56,6 +56,8 @@ CASES = [
     ("money", "Tiles cost $4/sq ft now.", ["four dollars per square foot now"], ["/", "sq ft"]),
     ("measure", "Her heart beat 60 beats/min at rest.", ["sixty beats per minute at rest"], ["/", "min "]),
     ("measure", "Meet me at 7 W 34th St. at noon.", ["seven West thirty-fourth Street at noon"], ["watts", " St."]),
+    ("date", "the fair opened may 5, 2019 and closed may 9th.", ["May fifth twenty nineteen", "May ninth"],
+     ["five twenty", "nine th"]),
     ("roman", "He has Type II diabetes.", ["Type two diabetes"], ["II", "second"]),
     ("roman", "We watched Episode IV again.", ["Episode four again"], ["IV", "fourth"]),
     ("roman", "Read vol. III of the set.", ["volume three of the set"], ["III", "vol."]),

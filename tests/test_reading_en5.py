@@ -5,10 +5,11 @@ milliamperes, data rates, atmospheres, knots, micrograms), a unit word per a tim
 numbered street; a card number without a cue, an extension with its word, a country code without plus, an area code
 and seven digits, a number in spaced groups, a serial code's long digit run; titles in small letters ("dr.", "st."),
 "e. g." with a space, "vol", technical names ("C++", "IEEE", "I/O"); a roman numeral after a numbered kind ("Type
-II", "Episode IV", "vol. III"); a span of hours to a time with AM or PM, of a year to the next century or "oh five",
-of a year to a decade, to a multiple ("2-3x"), with the unit or scale after both ends; a fraction with a spaced
-slash, thousandths; thousands grouped by spaces; a price per a noun or a unit of two words ("$90/night", "$4/sq
-ft"). What is said is compared after casefolding and keeping letters and digits."""
+II", "Episode IV", "vol. III"); a clock time's minutes under ten after "o" ("ten o five", as NeMo's time grammars
+say them both ways); "may" in small letters before a day and a year; a span of hours to a time with AM or PM, of a
+year to the next century or "oh five", of a year to a decade, to a multiple ("2-3x"), with the unit or scale after
+both ends; a fraction with a spaced slash, thousandths; thousands grouped by spaces; a price per a noun or a unit of
+two words ("$90/night", "$4/sq ft"). What is said is compared after casefolding and keeping letters and digits."""
 
 import pytest
 
@@ -58,6 +59,8 @@ CASES = [
     ("measure", "Meet me at 7 W 34th St. at noon.", ["seven West thirty-fourth Street at noon"], ["watts", " St."]),
     ("date", "the fair opened may 5, 2019 and closed may 9th.", ["May fifth twenty nineteen", "May ninth"],
      ["five twenty", "nine th"]),
+    ("time", "The bus leaves at 10:05 tonight and 7:08 pm.", ["ten o five tonight", "seven o eight PM"],
+     ["oh five", "oh eight"]),
     ("roman", "He has Type II diabetes.", ["Type two diabetes"], ["II", "second"]),
     ("roman", "We watched Episode IV again.", ["Episode four again"], ["IV", "fourth"]),
     ("roman", "Read vol. III of the set.", ["volume three of the set"], ["III", "vol."]),

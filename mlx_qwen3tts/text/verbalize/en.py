@@ -587,7 +587,7 @@ class English(Spec):
         if seconds is not None:  # "1:01:01": a duration, each unit named
             return (f"{self.cardinal(hours)} hour{'s' * (hours != 1)} {self.cardinal(minutes)} "
                     f"minute{'s' * (minutes != 1)} and {self.cardinal(seconds)} second{'s' * (seconds != 1)}")
-        return f"{self.cardinal(hours)} {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
+        return f"{self.cardinal(hours)} {'o ' if minutes < 10 else ''}{self.cardinal(minutes)}"
 
     def fraction(self, numerator, denominator):
         """As NeMo says a fraction: "over one", halves and quarters, else the denominator's ordinal."""
@@ -681,7 +681,7 @@ class English(Spec):
             hours, minutes = int(m.group(1)), int(m.group(2) or 0)
             said = self.cardinal(hours)
             if minutes:
-                said += f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
+                said += f" {'o ' if minutes < 10 else ''}{self.cardinal(minutes)}"
             return f"{said} {m.group(3).upper()}M"
         text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, self._hour_range.sub(r"\1 to ", text)))
         return super().read_times(self._clock_range.sub(" to ", text))

@@ -552,8 +552,8 @@ class English(Spec):
 
     def card_number(self, m):
         groups = m.group(0).split(m.group(2))
-        if all(1000 <= int(g) <= 2099 for g in groups):
-            return m.group(0)  # "1990 2000 2010 2020": years, not a card
+        if all(1000 <= int(g) <= 2099 for g in groups) or all(g.endswith("00") for g in groups):
+            return m.group(0)  # "1990 2000 2010 2020", "1000 2000 3000 4000": years or a list, not a card
         return ", ".join(self.digits(g) for g in groups)
 
     def read_money(self, text):

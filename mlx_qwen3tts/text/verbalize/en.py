@@ -257,6 +257,7 @@ class English(Spec):
     # So are "dr.", "prof." and the like, and "st." (Saint) where no capitalized word (a street's name) comes before
     # it: NeMo's inverse normalization whitelist reads "dr. dao", "st. louis" so.
     _title = re.compile(r"(?<![\w.])([Mm]rs?|dr|drs|prof|st|capt|rev|sgt)\.(?=\s\w)")
+    _not_after_saint = frozenset({"and", "or", "in", "at", "on", "near", "by", "is", "was", "to", "from", "with"})
     _lower_titles = {"dr": "doctor", "drs": "doctors", "prof": "professor", "st": "saint", "capt": "captain",
                      "rev": "reverend", "sgt": "sergeant"}
     # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
@@ -430,8 +431,10 @@ class English(Spec):
         if written.lower() in ("mr", "mrs"):
             return "Mister" if written.lower() == "mr" else "Missus"
         before = m.string[:m.start()].split()[-1:]
-        if written == "st" and before and (before[0][:1].isupper() or before[0][:1].isdigit()):
-            return m.group(0)  # "Elm st. and": a street
+        after = m.string[m.end():].split()[:1]
+        if written == "st" and (before and (before[0][:1].isupper() or before[0][:1].isdigit())
+                                or after and after[0] in self._not_after_saint):
+            return m.group(0)  # "Elm st. and", "main st. in town": a street
         noun = before and before[0].lower() in ("the", "a", "my", "your", "his", "her", "our", "their", "this")
         ends = noun and m.string[m.end() + 1:m.end() + 2].isupper()  # "I saw the dr. Then": a noun ends a sentence
         return self._lower_titles[written] + ("." if ends else "")

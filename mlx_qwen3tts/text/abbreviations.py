@@ -20,7 +20,12 @@ ABBREVIATIONS = {
            "Inc.": "Incorporated", "Ltd.": "Limited", "dept.": "department", "Dept.": "Department",
            "est.": "estimated", "bldg.": "building", "Bldg.": "Building", "apt.": "apartment", "Apt.": "Apartment",
            "a.k.a.": "also known as", "Ph.D.": "P H D", "dept": "department", "ltd": "limited", "w/o": "without",
-           "c/o": "care of", "int'l": "international",
+           "c/o": "care of", "int'l": "international", "e. g.": "for example", "i. e.": "that is",
+           "a/c number": "account number", "vol": "volume", "vol.": "volume", "SPDR": "spider",
+           # Technical names said otherwise than spelled, after NeMo's inverse normalization whitelist
+           # (en/data/whitelist.tsv, Apache License 2.0).
+           "C++": "C plus plus", "C#": "C sharp", "F#": "F sharp", "IEEE": "I triple E", "AAA": "triple A",
+           "I/O": "I O", "TCP/IP": "T C P I P", "A/C": "A C",
            "Sen.": "Senator", "Rep.": "Representative", "Pres.": "President", "Adm.": "Admiral",
            "Cmdr.": "Commander", "Pvt.": "Private", "Cpl.": "Corporal", "Messrs.": "Messieurs",
            "Supt.": "Superintendent", "Univ.": "University", "Bros.": "Brothers", "Ste.": "Suite",
@@ -28,7 +33,10 @@ ABBREVIATIONS = {
            # Units written with a dot, read after a number only (verbalize.en: in_context).
            "sq. ft.": "square feet", "sq. mi.": "square miles", "oz.": "ounces", "lb.": "pounds", "lbs.": "pounds",
            "ft.": "feet", "mi.": "miles", "yd.": "yards", "gal.": "gallons", "qt.": "quarts", "tsp.": "teaspoons",
-           "tbsp.": "tablespoons"},
+           "tbsp.": "tablespoons",
+           # Read in context only (verbalize.en): titles in small letters before a word, an extension after a
+           # telephone number.
+           "dr.": "doctor", "st.": "saint", "prof.": "professor", "ext.": "extension"},
     "de": {"z. B.": "zum Beispiel", "u. a.": "unter anderem", "bzw.": "beziehungsweise", "d. h.": "das heißt",
            "Nr.": "Nummer", "usw.": "und so weiter", "ca.": "circa", "S.": "Seite", "Abb.": "Abbildung",
            "vgl.": "vergleiche", "evtl.": "eventuell", "ggf.": "gegebenenfalls", "inkl.": "inklusive",

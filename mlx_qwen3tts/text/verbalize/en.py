@@ -76,7 +76,40 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "fps": ("frame per second", "frames per second"), "tbsp": ("tablespoon", "tablespoons"),
          "Tbsp": ("tablespoon", "tablespoons"), "tsp": ("teaspoon", "teaspoons"), "cal": ("calorie", "calories"),
          "ds": ("decisecond", "deciseconds"), "rad": ("radian", "radians"), "mi3": ("cubic mile", "cubic miles"),
-         "mi³": ("cubic mile", "cubic miles")}
+         "mi³": ("cubic mile", "cubic miles"),
+         # More of NeMo's inverse normalization units (en/data/measurements.tsv, Apache License 2.0): electric,
+         # data rates in bits and bytes, and a few of physics; "da", "au", "cd", "kt" also words (`word_units`).
+         "Wh": ("watt hour", "watt hours"), "gWh": ("gigawatt hour", "gigawatt hours"), "gW": ("gigawatt",
+         "gigawatts"), "tW": ("terawatt", "terawatts"), "TW": ("terawatt", "terawatts"),
+         "mA": ("milliampere", "milliamperes"), "µA": ("microampere", "microamperes"),
+         "μA": ("microampere", "microamperes"), "dA": ("deciampere", "deciamperes"), "kv": ("kilovolt", "kilovolts"),
+         "ev": ("electron volt", "electron volts"), "eV": ("electron volt", "electron volts"),
+         "keV": ("kiloelectron volt", "kiloelectron volts"), "MeV": ("megaelectron volt", "megaelectron volts"),
+         "kn": ("kilonewton", "kilonewtons"), "kN": ("kilonewton", "kilonewtons"),
+         "atm": ("atmosphere", "atmospheres"), "gpa": ("gigapascal", "gigapascals"),
+         "GPa": ("gigapascal", "gigapascals"), "hl": ("hectoliter", "hectoliters"), "gl": ("gigaliter", "gigaliters"),
+         "tl": ("teraliter", "teraliters"), "tj": ("terajoule", "terajoules"),
+         "da": ("dalton", "daltons"), "kDa": ("kilodalton", "kilodaltons"), "au": ("astronomical unit",
+         "astronomical units"), "bq": ("becquerel", "becquerels"), "Bq": ("becquerel", "becquerels"),
+         "cd": ("candela", "candelas"), "gy": ("gray", "grays"), "Gy": ("gray", "grays"), "sv": ("sievert",
+         "sieverts"), "kt": ("knot", "knots"),
+         "Kb": ("kilobit", "kilobits"), "Mb": ("megabit", "megabits"), "Gb": ("gigabit", "gigabits"),
+         "Tb": ("terabit", "terabits"), "Pb": ("petabit", "petabits"), "pb": ("petabit", "petabits"),
+         "MA": ("megaampere", "megaamperes"), "PB": ("petabyte", "petabytes"),
+         "bps": ("bit per second", "bits per second"), "Kbps": ("kilobit per second", "kilobits per second"),
+         "Gbps": ("gigabit per second", "gigabits per second"), "Tbps": ("terabit per second", "terabits per second"),
+         "Pbps": ("petabit per second", "petabits per second"),
+         "KBps": ("kilobyte per second", "kilobytes per second"), "kB/s": ("kilobyte per second",
+         "kilobytes per second"), "MBps": ("megabyte per second", "megabytes per second"),
+         "MB/s": ("megabyte per second", "megabytes per second"), "GBps": ("gigabyte per second",
+         "gigabytes per second"), "GB/s": ("gigabyte per second", "gigabytes per second"),
+         "TBps": ("terabyte per second", "terabytes per second"), "PBps": ("petabyte per second",
+         "petabytes per second"), "mcg": ("microgram", "micrograms"), "µl": ("microliter", "microliters"),
+         "μl": ("microliter", "microliters"), "µL": ("microliter", "microliters"), "μL": ("microliter", "microliters"),
+         "ft²": ("square foot", "square feet"), "ft2": ("square foot", "square feet"),
+         "ft³": ("cubic foot", "cubic feet"), "in²": ("square inch", "square inches"),
+         "mm³": ("cubic millimeter", "cubic millimeters"), "m/s²": ("meter per second squared",
+         "meters per second squared"), "kms": ("kilometer", "kilometers")}
 
 
 # Greek letters by name (after NeMo text processing's English whitelist, en/data/whitelist/tts.tsv, Apache License
@@ -151,19 +184,20 @@ class English(Spec):
     range_word = "to"
     equals = "equals"
     ip_dot = "dot"
-    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal"})  # "5 v 3" is no volt
+    word_units = frozenset({"in", "v", "bar", "mo", "d", "cal", "da", "au", "cd", "MA"})  # "5 v 3" is no volt
     score_word = "to"
     score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
                              "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",
                              "victory", "lead", "led", "leads", "leading", "trailed", "trailing", "final", "halftime",
                              "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
-    in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.")
+    in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.",
+                  "dr.", "st.", "prof.", "ext.")
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
-                            "vol.": "volume", "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
+                            "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
                             "§§": "sections"}
     name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
                           "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
@@ -175,7 +209,14 @@ class English(Spec):
                           # Titles written without their dot, as British English writes them ("Dr Jones").
                           "Mr": "Mister", "Mrs": "Missus", "Dr": "Doctor", "St": "Saint", "Prof": "Professor"}
     roman_before = ("Chapter", "chapter", "Part", "part", "Volume", "volume", "Book", "book", "Act", "act",
-                    "Scene", "scene", "Section", "Appendix", "Article", "World War", "Phase", "Title")
+                    "Scene", "scene", "Section", "Appendix", "Article", "World War", "Phase", "Title",
+                    # A numbered kind, not a name: a cardinal ("Type II", "Episode IV"), as NeMo's roman grammar
+                    # reads a numeral after a key word (a regnal ordinal only after a name).
+                    "Vol.", "vol.", "Episode", "episode", "Type", "type", "Class", "class", "Grade", "grade",
+                    "Level", "level", "Stage", "stage", "Mark", "Model", "Series", "Round", "Tier", "Category",
+                    "Division", "Apollo", "Gemini", "Super Bowl", "Star Wars", "Final Fantasy", "Windows", "Psalm",
+                    "Canto", "Plate", "Table", "Figure", "Annex", "Schedule", "Amendment", "Rule", "Exhibit",
+                    "Track", "Lesson", "Unit", "Step", "Form", "Division", "Corps", "Army", "Olympiad")
     roman_after = ("century",)
     symbols = {"±": "plus or minus", "×": "times", "→": "to", "←": "from", "&": "and", "§": "section",
                "≈": "approximately", "≤": "less than or equal to", "≥": "greater than or equal to", "−": "minus",
@@ -185,12 +226,21 @@ class English(Spec):
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
-    _hour_range = re.compile(r"(?<![\w.,:-])(\d{1,2})\s?[-–]\s?(?=\d{1,2}(?:[:.][0-5]\d)?\s?[ap]\.?m\b)", re.I)  # "2-3pm"
+    # "2-3pm", "7:30-8 pm": the first hour takes the second's AM or PM
+    _hour_range = re.compile(r"(?<![\w.,:-])(\d{1,2}(?::[0-5]\d)?)\s?[-–]\s?(?=\d{1,2}(?:[:.][0-5]\d)?\s?[ap]\.?m\b)",
+                             re.I)
+    # An hour to a time ("8-10:30": "eight to ten thirty"), and a year to a decade ("1880-1890s").
+    _hour_to_clock = re.compile(r"(?<![\w.,:/-])([01]?\d|2[0-4])\s?[-–]\s?(?=(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:]))")
+    _year_to_decade = re.compile(r"(?<![\w.,:/-])(1[5-9]\d\d|20\d\d)\s?[-–]\s?(?=(?:1[5-9]|20)\d0s\b)")
+    # A year and the last two digits of one in its next decade: "1999-00", "2000-05" ("two thousand to oh five").
+    _year_oh = re.compile(r"(?<![\w.,:/-])((?:1[5-9]|20)\d\d)\s?[-–]\s?(0\d)(?![\w-]|[.,]\d)")
+    # A range with its unit after both numbers ("10 km-20 km") or a scale after both prices ("$10k-$20k").
+    _scaled_price_range = re.compile(r"(?<=\d[kKmMbB])\s?[-–]\s?(?=[$€£¥₹]\d)")
     _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
     _at_least = re.compile(r"(?<=\d)\+(?=\s[a-z]|$)")  # "5+ years": "five plus years"
     # A multiplier span, as NeMo's range grammar reads one: "5x-7x" ("five to seven x"; a lone "4.4x", "2x8" keep
     # their "x", as its deterministic grammar says them); "3*4": "three times four".
-    _times_span = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)[xX]\s?[-–]\s?(\d+(?:\.\d+)?)([xX])(?!\w)")
+    _times_span = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)[xX]?\s?[-–]\s?(\d+(?:\.\d+)?)([xX])(?!\w)")
     # A Greek letter alone, read before the numbers ("π is 3.14"); one touching a letter or after a number ("ΔT",
     # "2θ") after the units ("5 μm", "10 Ω", "kΩ"), with the symbols.
     _greek_alone = re.compile(r"(?<![\w\u0370-\u03ff])(?<!\d\s)[" + "".join(GREEK) + r"](?![\w\u0370-\u03ff])")
@@ -204,12 +254,18 @@ class English(Spec):
     # A fraction with its denominator's ordinal ending ("1/4th").
     _ordinal_fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?:st|nd|rd|th)\b", re.I)
     # "Mr." and "Mrs." are titles before any name, also written in lower case ("mr. dao").
-    _title = re.compile(r"(?<![\w.])([Mm]rs?)\.(?=\s\w)")
+    # So are "dr.", "prof." and the like, and "st." (Saint) where no capitalized word (a street's name) comes before
+    # it: NeMo's inverse normalization whitelist reads "dr. dao", "st. louis" so.
+    _title = re.compile(r"(?<![\w.])([Mm]rs?|dr|drs|prof|st|capt|rev|sgt)\.(?=\s\w)")
+    _not_after_saint = frozenset({"and", "or", "in", "at", "on", "near", "by", "is", "was", "to", "from", "with"})
+    _lower_titles = {"dr": "doctor", "drs": "doctors", "prof": "professor", "st": "saint", "capt": "captain",
+                     "rev": "reverend", "sgt": "sergeant"}
     # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
     _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
     # A street address, as NeMo's measure grammar reads one: a house number, maybe a direction, the street's name and
     # its kind ("2788 San Tomas Expy", "12 N. Oak Ave."); the number is said in pairs ("twenty-seven eighty-eight").
-    _address = re.compile(r"(?<![\w.,/-])(\d{1,5})(\s[NSEW]\.?)?((?:\s[A-Z][\w'-]*){1,3})\s(" +
+    _address = re.compile(r"(?<![\w.,/-])(\d{1,5})(\s[NSEW]\.?)?((?:\s(?:[A-Z][\w'-]*|\d{1,3}(?:st|nd|rd|th)))"
+                          r"{1,3})\s(" +
                           "|".join(w[0].upper() + w[1:] for w in ADDRESS_WORDS) + "|" + "|".join(w for w in ADDRESS_WORDS
                                                                                    if w != ADDRESS_WORDS[w].lower()) +
                           r")\b(\.?)")
@@ -230,11 +286,12 @@ class English(Spec):
     _feet_inches = re.compile(r"(?<![\w.'’])(\d{1,2})\s?['’′]\s?(\d{1,2}(?:\.\d)?)\s?(?:\"|”|″|'')(?!\w)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
-    _MONTH = (r"(?!may\b(?!,?\s\d{4}\b))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
+    _MONTH = (r"(?!may\b(?!,?\s\d{4}\b)(?!\s\d{1,2}(?:st|nd|rd|th\b|,?\s\d{4}\b)))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
     _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
     _short_month_year = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)(?=\s\d{4}\b)")  # "Sept 2019"
     # A year and the next one's last two digits: "2020/21" ("twenty twenty to twenty-one"), a fiscal or school year.
     _year_slash = re.compile(r"(?<![\w./-])((?:1[89]|20)\d\d)/(\d\d)(?![\w/]|[.,]\d)")
+    _volume_roman = re.compile(r"\b([Vv])ol\.\s(?=[IVXLC]+\b)")
     # A regnal number before a possessive: "Elizabeth II's reign" ("Elizabeth the second's").
     _regnal_possessive = re.compile(r"\b([A-Z][a-z]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?=['’]s\b)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
@@ -246,6 +303,7 @@ class English(Spec):
     # the denominator maybe with its ordinal ending ("1/4th").
     _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:(?:st|nd|rd|th)s?)?"
                                r"(?![\w/:]|[.,]\d)", re.I)
+    _spaced_slash = re.compile(r"(?<!/\s)(?<![\w.,/:-])(\d{1,5}) / (\d{1,5})(?![\w/:]|[.,]\d|\s/)")
     # "2-1/2 inches": a whole and a proper fraction joined by a hyphen, as US measures write them.
     _hyphen_mixed = re.compile(r"(?<![\w.,/:-])(\d{1,3})-([1-9]\d?)/([1-9]\d?)(?![\w/:-]|[.,]\d)")
     # An inch mark after a fraction: '7/8"', '1-1/2"' ("seven eighths inch").
@@ -261,12 +319,30 @@ class English(Spec):
     _toll_free = re.compile(r"(?<![\w+-])(?:(\+?1)[-.\s])?(\(\d{3}\)\s?|\d{3}[-.\s])"
                             r"(\d{3}[-.\s]?\d{4}|[A-Z\d][A-Z\d-]{4,}[A-Z\d])(?![\w-]|[.,]\d)")
     # A telephone number's extension: up to four digits after it and a space, before no word ("123-123-5678 12").
-    _extension = re.compile(r"(?<![\w-])(\d{3}-\d{3}-\d{4})\s(\d{1,4})(?=\s*(?:$|[.,;)]))")
+    _extension = re.compile(r"(?<![\w-])(\d{3}([-.])\d{3}\2\d{4})\s(\d{1,4})(?=\s*(?:$|[.,;)]))")
+    # A country code written without its plus before a number of three, three and four digits ("91 123-123-5678":
+    # "nine one, one two three, ..."), and a number of an area code and seven digits ("123-1234567").
+    _bare_country = re.compile(r"(?<![\w.,+-])(\d{1,3})\s(?=\d{3}-\d{3}-\d{4}(?![\w-]|[.,]\d))")
+    _seven_digits = re.compile(r"(?<![\w.,+-])(\d{3})-(\d{7})(?![\w-]|[.,]\d)")
+    # Thousands apart by plain spaces where a group begins with a zero ("1 000 000", "3 050"): one number, since no
+    # number is written with a leading zero after another (a plain space elsewhere groups nothing: "3 100-page").
+    _spaced_thousands = re.compile(r"(?<![\w.,])(?<!\d\s)[1-9]\d{0,2}(?:\s\d{3})+(?![\w]|[.,]\d|\s\d)")
+    # A telephone number in groups apart by spaces: three, three and four digits ("415 555 0123"), or a trunk zero
+    # first ("020 7946 0958").
+    _spaced_phone = re.compile(r"(?<![\w.,+-])(?<!\d\s)(?:[2-9]\d{2}\s\d{3}\s\d{4}|0\d{2,4}\s\d{3,4}\s\d{3,4})"
+                               r"(?![\w]|[.,]\d|\s\d)")
+    # A payment card's number without a cue, as NeMo's telephone grammar reads one: four groups of four digits, or
+    # four, six and four or five (American Express), digit by digit ("4111 1111 1111 1111").
+    _card_number = re.compile(r"(?<![\w.,-])([1-9]\d{3})([ -])(\d{4}\2\d{4}\2\d{4}|\d{6}\2\d{4,5})(?![\w-]|[.,]\d)")
+    # A telephone number's extension written with its word: "555-0123 ext. 42", "x204" ("extension four two").
+    _extension_word = re.compile(r"(?<=\d{3}[-.\s]\d{4})(?:,?\s?)(?:ext\.?|x|extension)\s?(\d{1,5})\b", re.I)
+    _serial_digits = re.compile(r"(?<![\d.])\d{3,}(?![\d.])")
+    _year_like = re.compile(r"(?:19|20)\d\d")
     # A state's code after a place and a comma, and its ZIP code: "Austin, TX 78701" (NeMo reads the state so).
     _state = re.compile(r"(?<=[a-z],\s)([A-Z]{2})(?:\s(\d{5})(?:-(\d{4}))?)?(?![\w'’-]|\.\w)")
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
-    _per = {"s": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year", "wk": "week",
-            "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
+    _per = {"s": "second", "sec": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year",
+            "wk": "week", "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
 
     def __init__(self):
         super().__init__()
@@ -276,15 +352,20 @@ class English(Spec):
         self._per_period = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
                                       + "|".join(self._per) + r")\b")
         # "$3.50/lb": a price per a unit ("three dollars fifty cents per pound").
-        self._per_unit = re.compile(r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
-                                    + unit + r")(?![\w/²³])")
+        money_word = r"\b(dollars?|cents?|pounds?|pence|penny|euros?|yen|rupees?|francs?)\s?/\s?("
+        spaced = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if " " in u)
+        self._per_unit = re.compile(money_word + "(?:" + spaced + ")|" + unit + r")(?![\w/²³])")
+        self._per_noun = re.compile(money_word + r"[a-z]{2,}[a-rt-z])\b(?!/)")  # "$100/night": per night
         # "30 miles/second": a unit written as a word per a time word.
-        self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year)\b")
+        self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year|sec|min|hr|h|s|d|wk|"
+                                    r"mo|yr)\b")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
         # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
         self._by = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[xX×]\s?(?=\d+(?:\.\d+)?\s?(?:" + unit
                               + r")(?![\w/²³]))")
+        self._unit_both = re.compile(r"(?<![\w.,:/-])((\d+(?:\.\d+)?)\s?(" + unit + r"))\s?[-–]\s?(?=(\d+(?:\.\d+)?)"
+                                     r"\s?\3(?![\w/²³]))")
         self._unit_range = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)\s?[-–]\s?(?=(\d+(?:\.\d+)?)\s?(?:" + unit
                                       + r")(?![\w/²³]))")
 
@@ -304,7 +385,8 @@ class English(Spec):
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
                                     text)  # ".2 m": "point two meters"
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
-        return self._word_per.sub(r"\1 per \2", super().read_measures(text))
+        return self._word_per.sub(lambda m: f"{m.group(1)} per {self._per.get(m.group(2), m.group(2))}",
+                                  super().read_measures(text))
 
     def read_ranges(self, text):
         text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))
@@ -314,7 +396,17 @@ class English(Spec):
 
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
+        text = self._scaled_price_range.sub(f" {self.range_word} ", self._year_oh.sub(self.year_oh, text))
+        text = self._unit_both.sub(lambda m: f"{m.group(1)} {self.range_word} " if float(m.group(2)) < float(
+            m.group(4)) else m.group(0), text)
         return super().read_ranges(self._unit_range.sub(said, text))
+
+    def year_oh(self, m):
+        first, last = int(m.group(1)), int(m.group(2))
+        if last <= first % 100 and not (last == 0 and first % 100 == 99 or first % 100 == 0):
+            return m.group(0)  # "2015-05" is no span of years
+        second = self.year(first // 100 * 100 + 100) if last == 0 else f"oh {self.cardinal(last)}"
+        return f"{self.year(first)} {self.range_word} {second}"
 
     def read_multipliers(self, text):
         """"5x-7x": "five to seven x", "3*4": "three times four"."""
@@ -324,14 +416,28 @@ class English(Spec):
     def read_abbreviations(self, text):
         """US states, "#7", titles, addresses; "a.k.a." and the like before a name; a Greek letter standing alone
         (not inside a Greek word) by its name: "π" "pi"."""
+        text = self._volume_roman.sub(lambda m: "Volume " if m.group(1) == "V" else "volume ", text)  # "Vol. II"
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
-        text = self._title.sub(lambda m: "Mister" if m.group(1).lower() == "mr" else "Missus", text)
+        text = self._title.sub(self.title, text)
         text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence
         return super().read_abbreviations(text)
+
+    def title(self, m):
+        written = m.group(1)
+        if written.lower() in ("mr", "mrs"):
+            return "Mister" if written.lower() == "mr" else "Missus"
+        before = m.string[:m.start()].split()[-1:]
+        after = m.string[m.end():].split()[:1]
+        if written == "st" and (before and (before[0][:1].isupper() or before[0][:1].isdigit())
+                                or after and after[0] in self._not_after_saint):
+            return m.group(0)  # "Elm st. and", "main st. in town": a street
+        noun = before and before[0].lower() in ("the", "a", "my", "your", "his", "her", "our", "their", "this")
+        ends = noun and m.string[m.end() + 1:m.end() + 2].isupper()  # "I saw the dr. Then": a noun ends a sentence
+        return self._lower_titles[written] + ("." if ends else "")
 
     def address(self, m):
         number, direction, name, kind, dot = m.groups()
@@ -411,6 +517,14 @@ class English(Spec):
         said = f"{self.hundreds(int(whole))} {self.currencies[currency][1]}"  # "$1500": "fifteen hundred dollars"
         return said + (f" {super().money('0.' + cents, currency, None)}" if cents.strip("0") else "")
 
+    def tech(self, m):
+        """A serial or model code of letters and digits: a run of three digits or more said digit by digit
+        ("abc123": "abc one two three", as NeMo's serial grammar reads one), but a round hundred ("A100", "GH200")
+        or a year ("FY2024") as a number; one or two digits as a number ("x86")."""
+        said = super().tech(m)
+        return self._serial_digits.sub(lambda d: d.group(0) if d.group(0).endswith("00") or self._year_like.fullmatch(
+            d.group(0)) else " ".join(d.group(0)), said)
+
     def dotted(self, m):
         parts = m.group(1).split(".")
         if len(parts) == 4 and all(len(p) <= 3 for p in parts):  # "987.987.0.40": four groups, said as an IP address
@@ -428,7 +542,22 @@ class English(Spec):
                 self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
             country = {"1": "one, ", "+1": f"{self.plus} one, "}.get(m.group(1), "")
             return f"{country}{'eight hundred' if area == '800' else self.digits(area)}, {said}"
-        return super().read_telephones(self._extension.sub(r"\1-\2", self._toll_free.sub(toll_free, text)))
+        text = self._spaced_thousands.sub(lambda m: re.sub(r"\s", "", m.group(0)) if re.search(r"\s0", m.group(0))
+                                          else m.group(0), text)
+        text = self._card_number.sub(self.card_number, text)
+        text = self._spaced_phone.sub(lambda m: self.telephone(m.group(0)), text)
+        text = self._extension_word.sub(lambda m: f" extension {self.digits(m.group(1))}", text)
+        text = self._bare_country.sub(lambda m: f"{self.digits(m.group(1))}, ", text)
+        text = self._seven_digits.sub(lambda m: m.group(0) if m.group(0).endswith("00") or m.group(1).endswith("00")
+                                      else f"{self.digits(m.group(1))}, {self.digits(m.group(2))}", text)
+        text = self._extension.sub(lambda m: f"{m.group(1).replace('.', '-')}-{m.group(3)}", text)
+        return super().read_telephones(self._toll_free.sub(toll_free, text))
+
+    def card_number(self, m):
+        groups = m.group(0).split(m.group(2))
+        if all(1000 <= int(g) <= 2099 for g in groups) or all(g.endswith("00") for g in groups):
+            return m.group(0)  # "1990 2000 2010 2020", "1000 2000 3000 4000": years or a list, not a card
+        return ", ".join(self.digits(g) for g in groups)
 
     def read_money(self, text):
         text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
@@ -437,7 +566,8 @@ class English(Spec):
 
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
         text = self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
-        return self._per_unit.sub(lambda m: f"{m.group(1)} per {self.units[m.group(2)][0]}", text)
+        text = self._per_unit.sub(lambda m: f"{m.group(1)} per {self.units[m.group(2)][0]}", text)
+        return self._per_noun.sub(r"\1 per \2", text)
 
     def cardinal(self, n: int, gender: str = "m") -> str:
         return self.n2w(n).replace(" and ", " ").replace(",", "")
@@ -460,7 +590,7 @@ class English(Spec):
         if seconds is not None:  # "1:01:01": a duration, each unit named
             return (f"{self.cardinal(hours)} hour{'s' * (hours != 1)} {self.cardinal(minutes)} "
                     f"minute{'s' * (minutes != 1)} and {self.cardinal(seconds)} second{'s' * (seconds != 1)}")
-        return f"{self.cardinal(hours)} {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
+        return f"{self.cardinal(hours)} {'o ' if minutes < 10 else ''}{self.cardinal(minutes)}"
 
     def fraction(self, numerator, denominator):
         """As NeMo says a fraction: "over one", halves and quarters, else the denominator's ordinal."""
@@ -478,7 +608,7 @@ class English(Spec):
             whole, numerator, denominator = m.group(1), m.group(2), m.group(3)
             if m.group(0).count("/") != 1 or "0" in (numerator[0], denominator[0]):
                 return m.group(0)  # "01/05", "3/0": no fraction
-            if 1000 <= int(denominator) <= 2099 and int(numerator) <= 12:
+            if 1500 <= int(denominator) <= 2099 and int(numerator) <= 12:
                 return m.group(0)  # "5/2021": a month and a year
             if f"{numerator}/{denominator}" in self.numbers_with_slash:  # "24/7": "twenty-four seven"
                 return (f"{whole} " if whole else "") + f"{self.cardinal(int(numerator))} {self.cardinal(int(denominator))}"
@@ -488,6 +618,7 @@ class English(Spec):
         def mixed(m):
             whole, numerator, denominator = (int(g) for g in m.groups())
             return self.mixed(whole, numerator, denominator) if numerator < denominator else m.group(0)
+        text = self._spaced_slash.sub(r"\1/\2", text)  # "1 / 3", as NeMo's fraction grammar takes it
         text = self._fraction_inch.sub(r"\1 inch", self._negative_fraction.sub(f"{self.minus} ", text))
         text = self._hyphen_mixed.sub(mixed, text)
         return self._any_fraction.sub(said, text)
@@ -512,6 +643,7 @@ class English(Spec):
 
     def read_dates(self, text):
         text = self._decade_range.sub(lambda m: m.group(1) + " to ", text)  # "1960s-80s"
+        text = self._year_to_decade.sub(lambda m: m.group(1) + " to ", self._hour_to_clock.sub(r"\1 to ", text))
         text = self._short_date.sub(self.short_date, text)
         def day_first(m):  # "15-01-2020" is written day first: read so, "the fifteenth of January twenty twenty"
             day, month, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
@@ -552,7 +684,7 @@ class English(Spec):
             hours, minutes = int(m.group(1)), int(m.group(2) or 0)
             said = self.cardinal(hours)
             if minutes:
-                said += f" {'oh ' if minutes < 10 else ''}{self.cardinal(minutes)}"
+                said += f" {'o ' if minutes < 10 else ''}{self.cardinal(minutes)}"
             return f"{said} {m.group(3).upper()}M"
         text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, self._hour_range.sub(r"\1 to ", text)))
         return super().read_times(self._clock_range.sub(" to ", text))

@@ -275,3 +275,15 @@ def test_ctrl_c_saves_and_the_same_command_resumes(base, clips, tmp_path):
     assert done.returncode == 0, done.stderr
     steps = [json.loads(line)["step"] for line in (run / "log.jsonl").read_text().splitlines()]
     assert steps == list(range(1, 41))
+
+
+@pytest.mark.parametrize("bits, group_size", [(2, 32), (4, 64), (4, 128), (8, 64), (3, 64), (6, 64)])
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_the_cpu_dequantize_gives_mx_dequantizes_numbers(bits, group_size, dtype):
+    """The CPU path's unpacking (`_unpacked`, plain elementwise ops) is `mx.dequantize` to the bit, for every
+    width (3 and 6 go to `mx.dequantize` itself) and both scale types."""
+    w = mx.random.normal((96, 256), key=mx.random.key(bits * group_size)).astype(getattr(mx, dtype))
+    q, scales, biases = mx.quantize(w, group_size, bits)
+    expected = mx.dequantize(q, scales, biases, group_size, bits)
+    found = train_module._unpacked(q, scales, biases, group_size, bits)
+    assert found.dtype == expected.dtype and mx.array_equal(found, expected).item()

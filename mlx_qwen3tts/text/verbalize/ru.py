@@ -203,6 +203,12 @@ class Russian(Spec):
             noun = noun.group(1) if noun and re.fullmatch(r"[А-Яа-яЁё]+", noun.group(1)) else ""
             if mark in ("е", "ые") and self._plural_e(n, mark, noun):  # "5-е классы", "95-е и 98-е": пятые
                 return self.n2w(n, "ordinal", case="n", plural=True)
+            found = grammar.ordinal_ending_form(mark, noun)
+            cases = grammar.preposition(m.string[:m.start()]) if mark in ("й", "ой") and not found else None
+            if cases and "n" not in cases and "a" not in cases:  # "с 1-й по 5-ю страницу": с первой
+                found = cases[0], "f"
+            if found:  # "на 5-й минуте" пятой, "перед 3-м уроком" третьим
+                return self.n2w(n, "ordinal", case=found[0], gender=found[1], animate=False)
             return self.ordinal(n, mark=mark)
         return self.ordinal_pattern.sub(said, text)
 
@@ -276,7 +282,9 @@ class Russian(Spec):
     @staticmethod
     def _time_case(m):
         cases = grammar.preposition(m.string[:m.start()])
-        return cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
+        # "в 8:21" в восемь часов двадцать одну минуту: the accusative after в, на, за, через (said as the
+        # nominative but for one minute); "до 9:30" до девяти часов тридцати минут
+        return cases[0] if cases and cases[0] in "gdia" else "n"
 
     def read_time(self, text):
         def said(m):
@@ -535,10 +543,14 @@ class Russian(Spec):
     def money(self, amount, currency, scale, case="n"):
         """`amount` of `currency`, in the case of the preposition before it ("до 500 ₽" до пятисот рублей)."""
         whole, fraction = self.value(amount.lstrip("-−+"))
-        if case == "n" or scale or fraction or amount[0] in "-−+":
+        if case == "n" or scale or fraction and len(fraction) != 2 or amount[0] in "-−+":
             return self._money(amount, currency, scale)
-        name = self.currencies[currency][0]
-        return f"{self.cardinal(whole, grammar.gender(name), case)} {grammar.agreeing(name, whole, case)}"
+        names = self.currencies[currency]
+        said = [(whole, names[0], self.currency_gender(currency))] if whole or not int(fraction or 0) else []
+        if int(fraction or 0):  # "до 99,90 ₽" до девяноста девяти рублей девяноста копеек
+            said.append((int(fraction), names[3], self.currency_gender(currency, True)))
+        return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(name, n, case)}"
+                        for n, name, gender in said)
 
     def read_money(self, text):
         def case(m):

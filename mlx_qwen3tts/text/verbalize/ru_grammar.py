@@ -22,6 +22,8 @@ _CASES = {"n": "nomn", "g": "gent", "d": "datv", "a": "accs", "i": "ablt", "p": 
 _LETTER = {v: k for k, v in _CASES.items()}
 _LETTER.update({"gen2": "g", "acc2": "a", "loc2": "p", "voct": "n"})
 _GENDER = {"masc": "m", "femn": "f", "neut": "n"}
+# Loanwords the dictionary files as neuter that the norm (and every speaker) makes masculine: "21 евро" двадцать один
+_MASCULINE = {"евро", "песо"}
 _NOT_SAID = {"быть"}  # a copula before a date leaves it in the nominative ("Это было девятое мая")
 _WORD_BEFORE = re.compile(r"([А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)?)[\s\u00a0]+$")
 _WORD_AFTER = re.compile(r"[\s\u00a0]+([А-Яа-яЁё]+)")
@@ -93,7 +95,7 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
             if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:
                 if case == "a" and want[1] == "sing" and "anim" in p.tag and p.tag.gender == "masc":
                     return "a", "anim"  # an animate accusative: "вижу 1 кота" одного кота
-                return case, _GENDER.get(p.tag.gender, "m")
+                return case, "m" if p.normal_form in _MASCULINE else _GENDER.get(p.tag.gender, "m")
             # сутки, ножницы: where the likeliest reading is one ("2 котов" is cats, not the shoes коты)
             if "Pltm" in p.tag and p is nouns[0] and _LETTER.get(p.tag.case) == want[0]:
                 return case, "pltm"  # counted by the collective: "2 суток" двое суток
@@ -147,6 +149,29 @@ def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
         if p.tag.POS == "NOUN" and p.tag.number == "sing" and case and (not cases or case in cases) \
                 and "Abbr" not in p.tag and p.score >= 0.05:
             return case, _GENDER.get(p.tag.gender, "m")
+    return None
+
+
+def ordinal_ending_form(mark: str, noun: str) -> Optional[Tuple[str, str]]:
+    """(case, gender) of an ordinal whose written ending says two things, taken from the noun after it: "-й" is a
+    masculine nominative or a feminine oblique case ("5-й класс" пятый, "на 5-й минуте" пятой), "-м" a
+    prepositional or an instrumental ("на 3-м уроке" третьем, "перед 3-м уроком" третьим, "к 5-м классам" пятым).
+    None where the noun does not decide (the ending's first reading stands)."""
+    parses = [p for p in _parses(noun.lower()) if p.tag.POS == "NOUN" and p.tag.case and p.score >= 0.05] \
+        if noun else []
+    if not parses:
+        return None
+    if mark in ("й", "ой"):
+        if any(p.tag.case == "nomn" and p.tag.gender == "masc" for p in parses):
+            return None
+        oblique = {"gent", "datv", "ablt", "loct", "gen2", "loc2"}
+        feminine = next((p for p in parses if p.tag.gender == "femn" and p.tag.number == "sing"
+                         and p.tag.case in oblique), None)
+        return (_LETTER[feminine.tag.case], "f") if feminine else None
+    if mark == "м" and not any(p.tag.case in ("loct", "loc2") for p in parses):
+        if any(p.tag.case == "ablt" and p.tag.number == "sing" or p.tag.case == "datv" and p.tag.number == "plur"
+               for p in parses):
+            return "i", "m"  # the masculine instrumental singular and the dative plural are one form: пятым
     return None
 
 
@@ -243,5 +268,5 @@ def gender(phrase: str) -> str:
     for word in phrase.split():
         for p in _parses(word):
             if p.tag.POS == "NOUN" and p.normal_form == word.lower():
-                return _GENDER.get(p.tag.gender, "m")
+                return "m" if p.normal_form in _MASCULINE else _GENDER.get(p.tag.gender, "m")
     return "m"

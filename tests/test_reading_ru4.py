@@ -1,0 +1,37 @@
+"""Issue 63, Russian, fourth round: classes read wrong before, on sentences of our own, in Python (`text.spoken`,
+`normalize`) and through the command line's dry run (`--dry-run`: no model is loaded).
+
+Classes: a time after в, на, за in the accusative ("в 8:21" в восемь часов двадцать одну минуту); a price with
+kopecks or cents in the case of its preposition ("до 99,90 ₽" до девяноста девяти рублей девяноста копеек); "евро"
+masculine ("21 евро" двадцать один евро); an ordinal whose ending says two things agreeing with its noun or its
+preposition ("на 5-й минуте" пятой, "с 1-й по 5-ю" с первой, "перед 3-м уроком" третьим)."""
+
+import pytest
+
+from reading_cases import read_each_on_the_command_line, read_in_python, said_in_order
+
+# (class, written, words said in this order, words that must not be left) - what main said wrong is in must_not
+CASES = [
+    ("time", "Сбор группы в 8:21 у входа в парк.", ["в восемь часов двадцать одну минуту у входа"],
+     ["одна минута"]),
+    ("time", "Рейс перенесли на 23:41, посадка за 0:31 до вылета.",
+     ["на двадцать три часа сорок одну минуту"], ["одна минута"]),
+    ("money", "Литр молока подешевел до 89,90 ₽.", ["до восьмидесяти девяти рублей девяноста копеек"],
+     ["до восемьдесят девять рублей"]),
+    ("money", "Он отдал 21 евро за обед, а за такси 31 евро.", ["отдал двадцать один евро", "тридцать один евро"],
+     ["одно евро"]),
+    ("money", "Сбор начался с 2,50 $ на человека.", ["с двух долларов пятидесяти центов"],
+     ["с два доллара"]),
+    ("ordinal", "Гол забили на 9-й минуте второго тайма.", ["на девятой минуте"], ["девятый"]),
+    ("ordinal", "Читайте с 1-й по 4-ю главу.", ["с первой по четвёртую главу"], ["с первый"]),
+    ("ordinal", "Контрольная перед 6-м уроком.", ["перед шестым уроком"], ["шестом"]),
+]
+
+
+@pytest.mark.parametrize("cls, written, must, must_not", CASES, ids=[f"{c[0]}:{c[1][:30]}" for c in CASES])
+def test_each_class_is_read_right_in_python(cls, written, must, must_not):
+    read_in_python("ru", written, must, must_not, said_in_order)
+
+
+def test_each_class_is_read_right_on_the_command_line(tmp_path):
+    read_each_on_the_command_line(tmp_path, "ru", [case[1:] for case in CASES], said_in_order)

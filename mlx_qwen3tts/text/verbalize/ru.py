@@ -49,6 +49,8 @@ _DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<!
                         r"(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:/]|[.,]\d|\s?(?:утра|вечера|ч\b))")
 # A Cyrillic word and a number written together ("тест2", "Вариант3"): the word, then the number.
 _GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
+# A number and a Cyrillic word written together the other way ("1тест", "5этаж"): the number, then the word.
+_GLUED_BEFORE = re.compile(r"(?<![\w.,-])(\d{1,6})([А-Яа-яЁё]{3,})(?![\w-])")
 # A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
 _COMPOUND = re.compile(r"(?<![\w.,-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
 _PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
@@ -515,8 +517,18 @@ class Russian(Spec):
         text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
         text = _TIMES.sub(" умножить на ", _EQUALS.sub(" равно ", text))
         text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
+        text = _GLUED_BEFORE.sub(self.unglued, text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
+
+    def unglued(self, m):
+        """"1тест" один тест, "3комнатная" трёхкомнатная (as "3-комнатная"); not a unit or a currency written close
+        ("5мин", "10руб"), nor an ordinal's or a cardinal's ending without its hyphen ("5ого", "2мя")."""
+        word = m.group(2)
+        if word in _ENDINGS or word in _CARDINAL_ENDINGS or any(
+                word == w.rstrip(".") for w in (*self.counted, *self.currencies) if w[:1].isalpha()):
+            return m.group(0)
+        return self.combining(int(m.group(1))) + word if grammar.is_adjective(word) else f"{m.group(1)} {word}"
 
     def read_abbreviations(self, text):
         text = re.sub(r"(?:№|(?<![\w&])#)\s?(?=\d)", "№ ", text)  # "№7", "#7": номер семь

@@ -69,7 +69,13 @@ _YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы",
 _YEARS_CASE = {word: case for case, word in _YEARS.items() if case != "a"}
 # A time written with a dot after a preposition of time: "в 6.30 утра" в шесть часов тридцать минут утра.
 _DOTTED_TIME = re.compile(r"(?<![\w-])((?:[Вв]|[Сс]|[Дд]о|[Кк]|[Пп]осле|[Оо]коло)\s)([01]?\d|2[0-3])\.([0-5]\d)"
-                          r"(?![\d.,]|\s?(?:раз|%|процент))")
+                          r"(?!\d|[.,]\d|\s?(?:раз|%|процент))")
+# A range of times written with dots: "13.00–14.00" с тринадцати часов до четырнадцати часов, where a minute is a
+# timetable's (00, 15, 30, 45): "12.05–18.05" stays a date's, "1.10-2.20" two numbers.
+_DOTTED_RANGE = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\.([0-5]\d)(\s?[–—-]\s?)([01]?\d|2[0-4])\.([0-5]\d)"
+                           r"(?!\d|[.,]\d)")
+# Two numbers of one noun a number names: "с 1 по 5 класс" с первого по пятый класс, "со 2 по 4 этаж".
+_FROM_TO = re.compile(r"(?<![\w-])([Сс]о?\s)(\d{1,3})(\s(?:по|до)\s)(\d{1,3})(?=[\s\u00a0]+[а-яё]+)")
 # Nouns a number after them labels (said in the nominative whatever follows).
 _LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
            "часть", "подпункт", "абзац", "приложение"}
@@ -610,6 +616,8 @@ class Russian(Spec):
 
     def read_times(self, text):
         text = _DOTTED_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}", text)
+        text = _DOTTED_RANGE.sub(lambda m: f"{m.group(1)}:{m.group(2)}{m.group(3)}{m.group(4)}:{m.group(5)}"
+                                 if {m.group(2), m.group(5)} & {"00", "15", "30", "45"} else m.group(0), text)
         text = _MIDNIGHT.sub(lambda m: self.time(24, 0, None, self._time_case(m)), text)
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
@@ -662,7 +670,20 @@ class Russian(Spec):
         text = self._written_date.sub(written, text)
         return self._year.sub(year, text)
 
+    def from_to_named(self, m):
+        """"с 1 по 5 класс": the first number an ordinal like the second, in the genitive of "с"."""
+        noun = grammar.word_after(m.string[m.end():])
+        to = "a" if m.group(3).strip() == "по" else "g"
+        found = grammar.ordinal_use(noun, to) if int(m.group(4)) > 1 and not grammar.counted(
+            int(m.group(4)), noun, to) else None
+        if not found:
+            return m.group(0)
+        case, gender = found
+        return f"{m.group(1)}{self.ordinal(int(m.group(2)), gender, case='g')}{m.group(3)}" \
+               f"{self.ordinal(int(m.group(4)), gender, case=case)}"
+
     def read_ranges(self, text):
+        text = _FROM_TO.sub(self.from_to_named, text)
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \

@@ -7,7 +7,10 @@ masculine ("21 евро" двадцать один евро); an ordinal whose e
 preposition ("на 5-й минуте" пятой, "с 1-й по 5-ю" с первой, "перед 3-м уроком" третьим); a number written
 close before a word ("1тест" один тест, "3комнатная" трёхкомнатная); a time with a dot at a sentence's end ("в 6.45."),
 a timetable's range with dots ("13.00–14.00"); "больше", "меньше" governing the genitive ("больше 300 ₽" трёхсот);
-the first of two numbers of a noun a number names ("с 7 по 11 класс" с седьмого по одиннадцатый класс)."""
+the first of two numbers of a noun a number names ("с 7 по 11 класс" с седьмого по одиннадцатый класс); a currency's
+abbreviation ending the sentence keeps its dot ("1 250 руб. Спасибо"); no zero seconds ("1:42:00"); a quantity after
+"в" that says where in the prepositional ("в 200 мл воды" в двухстах миллилитрах, "в 15 км от"), after a size in the
+accusative ("расстояние в 300 км"); a signed quantity in its preposition's case ("до +35 °C" до плюс тридцати пяти)."""
 
 import pytest
 
@@ -34,6 +37,12 @@ CASES = [
     ("money", "Это стоит больше 300 ₽, но меньше 5 €.", ["больше трёхсот рублей", "меньше пяти евро"],
      ["больше триста"]),
     ("ordinal", "Олимпиада для учеников с 7 по 11 класс.", ["с седьмого по одиннадцатый класс"], ["с семи"]),
+    ("time", "Рекорд трассы 1:42:00, прошлый был 1:45:30.", ["один час сорок две минуты прошлый",
+     "один час сорок пять минут тридцать секунд"], ["ноль секунд"]),
+    ("measure", "Растворите соль в 200 мл воды: посёлок в 15 км от города.",
+     ["в двухстах миллилитрах воды", "в пятнадцати километрах от города"], ["в двести", "в пятнадцать"]),
+    ("measure", "Расстояние в 300 км, а днём до +35 °C.", ["расстояние в триста километров",
+     "до плюс тридцати пяти градусов"], ["плюс тридцать пять"]),
     ("cardinal", "Сдаётся 2комнатная квартира, к ней 1гараж.", ["двухкомнатная квартира", "один гараж"],
      ["2", "1"]),
 ]
@@ -46,3 +55,10 @@ def test_each_class_is_read_right_in_python(cls, written, must, must_not):
 
 def test_each_class_is_read_right_on_the_command_line(tmp_path):
     read_each_on_the_command_line(tmp_path, "ru", [case[1:] for case in CASES], said_in_order)
+
+
+def test_a_currency_abbreviation_ending_a_sentence_keeps_its_dot():
+    from mlx_qwen3tts.text.normalize import normalize
+
+    said = normalize("Итого к оплате 1 250 руб. Спасибо за покупку! Сдача 3 руб.", "ru")
+    assert "рублей. Спасибо" in said and said.endswith("рубля."), said

@@ -76,6 +76,10 @@ _DOTTED_RANGE = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\.([0-5]\d)(\s?[–—-
                            r"(?!\d|[.,]\d)")
 # Two numbers of one noun a number names: "с 1 по 5 класс" с первого по пятый класс, "со 2 по 4 этаж".
 _FROM_TO = re.compile(r"(?<![\w-])([Сс]о?\s)(\d{1,3})(\s(?:по|до)\s)(\d{1,3})(?=[\s\u00a0]+[а-яё]+)")
+# Nouns of a size that "в" and a quantity in the accusative follow ("расстояние в 300 км", "весом в 2 кг").
+_SIZES = {"расстояние", "высота", "глубина", "длина", "ширина", "толщина", "вес", "масса", "объём", "объем",
+          "мощность", "площадь", "размер", "рост", "диаметр", "радиус", "емкость", "ёмкость", "стоимость", "цена",
+          "сумма", "дистанция", "отрезок", "путь", "перепад", "слой"}
 # Nouns a number after them labels (said in the nominative whatever follows).
 _LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
            "часть", "подпункт", "абзац", "приложение"}
@@ -282,6 +286,7 @@ class Russian(Spec):
 
     def time(self, hours, minutes, seconds, case="n"):
         """13:05 тринадцать часов пять минут; in the case of a preposition: "с 6:00" с шести часов."""
+        seconds = seconds or None  # "1:30:00" один час тридцать минут
         parts = [(hours, "час", "m")] + ([(minutes, "минута", "f")] if minutes or seconds is not None else []) + \
             ([(seconds, "секунда", "f")] if seconds is not None else [])
         return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
@@ -444,11 +449,13 @@ class Russian(Spec):
             if written == "с" and (re.match(r"\s+\d", after) or grammar.is_preposition_use(grammar.word_after(after))):
                 return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
             cases = grammar.preposition(m.string[:m.start()])
-            case = cases[0] if cases else "n"
+            case = "p" if cases == "ap" and self._located(m) else cases[0] if cases else "n"
             gender = self._counted_gender(written)
             whole, fraction = self.value(amount.lstrip("-−+"))
-            number = self.number(amount, gender) if case == "n" or amount[0] in "-−+" else \
+            number = self.number(amount, gender) if case == "n" else \
                 self.decimal_number(whole, fraction, case) if fraction else self.cardinal(whole, gender, case)
+            if case != "n" and amount[0] in "-−+":  # "до +35 °C" до плюс тридцати пяти градусов
+                number = f"{self.plus if amount[0] == '+' else self.minus} {number}"
             if first:  # "2–3 ст. л.": две-три столовые ложки
                 number = f"{self.cardinal(self.value(first)[0], gender, case)}-{number}"
             said = f"{number} {self.counted_phrase(amount, written, case)}"
@@ -458,6 +465,16 @@ class Russian(Spec):
                 said += "."
             return said  # "5 мин. спустя": a unit's dot before a lower-case word is its abbreviation's
         return self._counted.sub(said, text)
+
+    @staticmethod
+    def _located(m):
+        """Whether "в" before a quantity says where, in the prepositional ("в 5 км от города" в пяти километрах,
+        "в 50 мл воды" в пятидесяти миллилитрах): "от" or a noun in the genitive follows, and no noun of size
+        stands before ("расстояние в 300 км", "весом в 2 кг": the accusative)."""
+        if grammar.lemma(grammar.word_before(m.string[:m.start()].rstrip()[:-1])) in _SIZES:
+            return False
+        after = grammar.word_after(m.string[m.end():])
+        return after == "от" or grammar.genitive_noun(after)
 
     def price_per(self, m):
         """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""
@@ -575,9 +592,13 @@ class Russian(Spec):
             cases = grammar.preposition(m.string[:m.start()])
             return cases[0] if cases else "n"
         text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
-        text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None), text)
+        def stop(m):  # "Сумма 5 руб.": the abbreviation's dot also ends the sentence
+            return "." if m.group(0).endswith(".") and self._ends_sentence(m.string[m.end():]) else ""
+        text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None) + stop(m),
+                                 text)
         text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
-        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)), text)
+        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)) + stop(m),
+                                     text)
 
     def date_case(self, text, start, end):
         """The case of a date's day at text[start:end]: the one its preposition governs ("с 4 по 11 марта"); the

@@ -253,6 +253,12 @@ def agreeing(phrase: str, n: int, case: str, decimal: bool = False) -> str:
     return inflected(phrase, form_case, number, few)
 
 
+def genitive_noun(word: str) -> bool:
+    """Whether the likeliest reading of `word` is a noun in the genitive ("воды", "продукта")."""
+    parses = _parses(word.lower()) if word else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.case in ("gent", "gen2")
+
+
 def noun_gender(word: str) -> Optional[str]:
     """The gender of `word` where its likeliest reading is a noun in the genitive singular (what follows "полтора",
     "2 с половиной": часа, минуты), else None."""

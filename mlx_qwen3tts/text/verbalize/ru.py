@@ -79,7 +79,8 @@ _FROM_TO = re.compile(r"(?<![\w-])([Сс]о?\s)(\d{1,3})(\s(?:по|до)\s)(\d{1
 # Nouns of a size that "в" and a quantity in the accusative follow ("расстояние в 300 км", "весом в 2 кг").
 _SIZES = {"расстояние", "высота", "глубина", "длина", "ширина", "толщина", "вес", "масса", "объём", "объем",
           "мощность", "площадь", "размер", "рост", "диаметр", "радиус", "емкость", "ёмкость", "стоимость", "цена",
-          "сумма", "дистанция", "отрезок", "путь", "перепад", "слой"}
+          "сумма", "дистанция", "отрезок", "путь", "перепад", "слой", "упаковка", "пачка", "бутылка", "банка",
+          "пакет", "мешок", "флакон", "канистра", "бочка", "коробка", "тюбик", "порция", "кусок", "бак"}
 # Nouns a number after them labels (said in the nominative whatever follows).
 _LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
            "часть", "подпункт", "абзац", "приложение"}
@@ -469,12 +470,13 @@ class Russian(Spec):
     @staticmethod
     def _located(m):
         """Whether "в" before a quantity says where, in the prepositional ("в 5 км от города" в пяти километрах,
-        "в 50 мл воды" в пятидесяти миллилитрах): "от" or a noun in the genitive follows, and no noun of size
-        stands before ("расстояние в 300 км", "весом в 2 кг": the accusative)."""
+        "в 50 мл воды" в пятидесяти миллилитрах): "от" or a noun in the genitive follows (not a time of day: "в 2 ч
+        дня"), and no noun of size or container stands before ("расстояние в 300 км", "пачка в 500 г": the
+        accusative)."""
         if grammar.lemma(grammar.word_before(m.string[:m.start()].rstrip()[:-1])) in _SIZES:
             return False
         after = grammar.word_after(m.string[m.end():])
-        return after == "от" or grammar.genitive_noun(after)
+        return after == "от" or grammar.genitive_noun(after) and not grammar.time_of_day(after)  # "в 2 ч дня"
 
     def price_per(self, m):
         """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""

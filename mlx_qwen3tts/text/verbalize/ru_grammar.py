@@ -259,6 +259,11 @@ def genitive_noun(word: str) -> bool:
     return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.case in ("gent", "gen2")
 
 
+def time_of_day(word: str) -> bool:
+    """Whether `word` is a time of day ("утра", "дня", "вечера", "ночи")."""
+    return lemma(word) in _TIMES_OF_DAY
+
+
 def noun_gender(word: str) -> Optional[str]:
     """The gender of `word` where its likeliest reading is a noun in the genitive singular (what follows "полтора",
     "2 с половиной": часа, минуты), else None."""

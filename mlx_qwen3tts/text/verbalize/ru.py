@@ -16,7 +16,10 @@ _MONTHS_WRITTEN = "|".join(f"[{m[0].upper()}{m[0]}]{m[1:]}" for m in MONTHS)  # 
 _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("n", "m"), "я": ("n", "f"), "ая": ("n", "f"),
             "е": ("n", "n"), "ое": ("n", "n"), "го": ("g", "m"), "ого": ("g", "m"), "му": ("d", "m"),
             "ому": ("d", "m"), "м": ("p", "m"), "ом": ("p", "m"), "ю": ("a", "f"), "ую": ("a", "f"), "х": ("p", "m"),
-            "ых": ("p", "m"), "ми": ("i", "m"), "ые": ("n", "m")}
+            "ых": ("p", "m"), "ми": ("i", "m"), "ые": ("n", "m"), "ья": ("n", "f"), "ье": ("n", "n"), "ью": ("a", "f"),
+            "ей": ("g", "f"), "ьей": ("g", "f"), "его": ("g", "m"), "ьего": ("g", "m"), "ему": ("d", "m"),
+            "ьему": ("d", "m"), "ем": ("p", "m"), "ьем": ("p", "m"), "им": ("i", "m"), "ьим": ("i", "m"),
+            "ым": ("i", "m")}
 _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
 # A cardinal's case ending: "из 2-х блюд" из двух, "до 18-ти" до восемнадцати, "с 7-ми лет" с семи, "2-мя" двумя.
 _CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя")
@@ -70,6 +73,12 @@ _YEARS_CASE = {word: case for case, word in _YEARS.items() if case != "a"}
 # A time written with a dot after a preposition of time: "в 6.30 утра" в шесть часов тридцать минут утра.
 _DOTTED_TIME = re.compile(r"(?<![\w-])((?:[Вв]|[Сс]|[Дд]о|[Кк]|[Пп]осле|[Оо]коло)\s)([01]?\d|2[0-3])\.([0-5]\d)"
                           r"(?!\d|[.,]\d|\s?(?:раз|%|процент))")
+# A time written with a hyphen: "9-00" (a range never ends at 00), "в 10-30" where nothing a range counts follows
+# ("в 5-10 раз", "в 10-15 км" stay ranges).
+_HYPHEN_TIME = re.compile(r"(?<![\w.,:-])(?:([01]?\d|2[0-3])-(00)|(?<=[Вв] |[Кк] )([01]?\d|2[0-3])-([0-5]\d)"
+                          r"(?=\s*(?:$|[.,;!?)]|(?:утра|дня|вечера|ночи|по|до|и)\b)))(?![\w-]|[.,]\d)")
+# A time's "ч." after its minutes ("в 10.00 ч.", "в 18:30 ч"): the hours said already.
+_HOURS_MARK = re.compile(r"(?<=\d:\d\d)\s?ч(\.?)(?!\w)")
 # A range of times written with dots: "13.00–14.00" с тринадцати часов до четырнадцати часов, where a minute is a
 # timetable's (00, 15, 30, 45): "12.05–18.05" stays a date's, "1.10-2.20" two numbers.
 _DOTTED_RANGE = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\.([0-5]\d)(\s?[–—-]\s?)([01]?\d|2[0-4])\.([0-5]\d)"
@@ -473,8 +482,9 @@ class Russian(Spec):
         "в 50 мл воды" в пятидесяти миллилитрах): "от" or a noun in the genitive follows (not a time of day: "в 2 ч
         дня"), and no noun of size or container stands before ("расстояние в 300 км", "пачка в 500 г": the
         accusative)."""
-        if grammar.lemma(grammar.word_before(m.string[:m.start()].rstrip()[:-1])) in _SIZES:
-            return False
+        if grammar.lemma(grammar.word_before(m.string[:m.start()].rstrip()[:-1])) in _SIZES \
+                or m.group(3).rstrip(".") in Russian.scales or m.group(3).startswith("шт"):
+            return False  # "обошлось в 1 млн рублей", "в 5 шт." count, they do not place
         after = grammar.word_after(m.string[m.end():])
         return after == "от" or grammar.genitive_noun(after) and not grammar.time_of_day(after)  # "в 2 ч дня"
 
@@ -537,6 +547,7 @@ class Russian(Spec):
         return f"{m.group(1)} {self.cardinal(first)} к {self.cardinal(second, case='d')}"
 
     def read(self, text):
+        text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
         text = _SCORE.sub(lambda m: f"{self.cardinal(int(m.group(1)))}-{self.cardinal(int(m.group(2)))}", text)
         text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
@@ -641,6 +652,7 @@ class Russian(Spec):
         text = _DOTTED_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}", text)
         text = _DOTTED_RANGE.sub(lambda m: f"{m.group(1)}:{m.group(2)}{m.group(3)}{m.group(4)}:{m.group(5)}"
                                  if {m.group(2), m.group(5)} & {"00", "15", "30", "45"} else m.group(0), text)
+        text = _HOURS_MARK.sub(lambda m: "." if m.group(1) and self._ends_sentence(m.string[m.end():]) else "", text)
         text = _MIDNIGHT.sub(lambda m: self.time(24, 0, None, self._time_case(m)), text)
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 

@@ -350,7 +350,14 @@ class Russian(Spec):
             if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
             of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
-            return self.fraction(numerator, denominator, self.part_case(m.string[:m.start()], bool(of)))
+            case = self.part_case(m.string[:m.start()], bool(of))
+            if case == "a" and grammar.word_before(m.string[:m.start()]).lower() in ("в", "во") \
+                    and grammar.genitive_noun(of) and grammar.lemma(of) != "раз" \
+                    and not grammar.is_verb(grammar.word_before(m.string[:m.start()].rstrip()[:-1])):
+                # "в 3/4 случаев" в трёх четвёртых случаев, "соперники в 1/4 финала" в одной четвёртой; after a
+                # verb "в" is as often a direction ("вышла в 1/4 финала" в одну четвёртую)
+                case = "p"
+            return self.fraction(numerator, denominator, case)
         return self._fraction.sub(said, _PER_POWER.sub(said, text))
 
     @staticmethod

@@ -112,6 +112,18 @@ _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 
 
+def _distributive(cases, amount, value):
+    """The case of an amount after a preposition governing `cases`: the first, but after "по" (dative or
+    accusative) the dative where the amount ends in one ("по 1 кг" по одному килограмму, "по 21 руб." по двадцать
+    одному рублю; "по 2 кг" по два килограмма)."""
+    if not cases:
+        return "n"
+    whole, fraction = value(amount.lstrip("-−+"))
+    if cases == "ad" and not fraction and whole % 10 == 1 and whole % 100 != 11:
+        return "d"
+    return cases[0]
+
+
 def _counted_table():
     """written -> (phrase, forms after 1, 2 and 5 or None), from data/ru_counted.tsv."""
     table = {}
@@ -442,7 +454,7 @@ class Russian(Spec):
         """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
         phrase, forms = self.counted[written]
         whole, fraction = self.value(amount.lstrip("-−+"))
-        if forms and case in "na":
+        if forms and case in "na" and not (case == "a" and self.plural_index(amount) == 0):  # через 1 мин: минуту
             index = self.plural_index(amount)
             return self.counting.get(written, forms[2]) if index == 2 else forms[min(index, len(forms) - 1)]
         if forms and len(forms) == 3 and case == "g":  # the counting genitive as listed: до пяти килограммов
@@ -466,7 +478,7 @@ class Russian(Spec):
             if written == "с" and (re.match(r"\s+\d", after) or grammar.is_preposition_use(grammar.word_after(after))):
                 return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
             cases = grammar.preposition(m.string[:m.start()])
-            case = "p" if cases == "ap" and self._located(m) else cases[0] if cases else "n"
+            case = "p" if cases == "ap" and self._located(m) else _distributive(cases, amount, self.value)
             gender = self._counted_gender(written)
             whole, fraction = self.value(amount.lstrip("-−+"))
             number = self.number(amount, gender) if case == "n" else \
@@ -598,9 +610,14 @@ class Russian(Spec):
     def money(self, amount, currency, scale, case="n"):
         """`amount` of `currency`, in the case of the preposition before it ("до 500 ₽" до пятисот рублей)."""
         whole, fraction = self.value(amount.lstrip("-−+"))
+        names = self.currencies[currency]
+        if scale and case != "n" and amount[0] not in "-−+":  # "около 1,5 тыс. руб." около одной целой пяти
+            word = self.scales[scale][0]                      # десятых тысячи рублей
+            number = self.decimal_number(whole, fraction, case) if fraction else \
+                self.cardinal(whole, grammar.gender(word), case)
+            return f"{number} {grammar.agreeing(word, whole, case, bool(fraction))} {names[2]}"
         if case == "n" or scale or fraction and len(fraction) != 2 or amount[0] in "-−+":
             return self._money(amount, currency, scale)
-        names = self.currencies[currency]
         said = [(whole, names[0], self.currency_gender(currency))] if whole or not int(fraction or 0) else []
         if int(fraction or 0):  # "до 99,90 ₽" до девяноста девяти рублей девяноста копеек
             said.append((int(fraction), names[3], self.currency_gender(currency, True)))
@@ -609,8 +626,8 @@ class Russian(Spec):
 
     def read_money(self, text):
         def case(m):
-            cases = grammar.preposition(m.string[:m.start()])
-            return cases[0] if cases else "n"
+            amount = m.group(2) if m.re is self._money_before else m.group(1)
+            return _distributive(grammar.preposition(m.string[:m.start()]), amount, self.value)
         text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
         def stop(m):  # "Сумма 5 руб.": the abbreviation's dot also ends the sentence
             return "." if m.group(0).endswith(".") and self._ends_sentence(m.string[m.end():]) else ""

@@ -479,6 +479,8 @@ class Russian(Spec):
                 return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
             cases = grammar.preposition(m.string[:m.start()])
             case = "p" if cases == "ap" and self._located(m) else _distributive(cases, amount, self.value)
+            if case == "n" and grammar.object_of_verb(m.string[:m.start()]):
+                case = "a"  # "Добавьте 1 ч. л. сахара" одну чайную ложку
             gender = self._counted_gender(written)
             whole, fraction = self.value(amount.lstrip("-−+"))
             number = self.number(amount, gender) if case == "n" else \

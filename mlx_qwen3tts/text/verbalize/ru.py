@@ -69,6 +69,8 @@ _SCORE = re.compile(r"(?<![\w.,:/-])(\d{1,2}):(\d)(?![\w:]|[.,]\d)")
 # Two years and "гг." (годы): "в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах.
 _YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|гг(?!\w)|годах|годов|годы|годам|годами)")
 _YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
+_YEAR_ABBREVIATED = {"в": ("p", "году"), "во": ("p", "году"), "к": ("d", "году"), "ко": ("d", "году"),
+                     "на": ("a", "год"), "за": ("a", "год"), "через": ("a", "год"), "по": ("a", "год")}
 _YEARS_CASE = {word: case for case, word in _YEARS.items() if case != "a"}
 # A time written with a dot after a preposition of time: "в 6.30 утра" в шесть часов тридцать минут утра.
 _DOTTED_TIME = re.compile(r"(?<![\w-])((?:[Вв]|[Сс]|[Дд]о|[Кк]|[Пп]осле|[Оо]коло)\s)([01]?\d|2[0-3])\.([0-5]\d)"
@@ -84,7 +86,7 @@ _HOURS_MARK = re.compile(r"(?<=\d:\d\d)\s?ч(\.?)(?!\w)")
 _DOTTED_RANGE = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\.([0-5]\d)(\s?[–—-]\s?)([01]?\d|2[0-4])\.([0-5]\d)"
                            r"(?!\d|[.,]\d)")
 # Two numbers of one noun a number names: "с 1 по 5 класс" с первого по пятый класс, "со 2 по 4 этаж".
-_FROM_TO = re.compile(r"(?<![\w-])([Сс]о?\s)(\d{1,3})(\s(?:по|до)\s)(\d{1,3})(?=[\s\u00a0]+[а-яё]+)")
+_FROM_TO = re.compile(r"(?<![\w-])([Сс]о?\s)(\d{1,4})(\s(?:по|до)\s)(\d{1,4})(?=[\s\u00a0]+[а-яё]+)")
 # Nouns of a size that "в" and a quantity in the accusative follow ("расстояние в 300 км", "весом в 2 кг").
 _SIZES = {"расстояние", "высота", "глубина", "длина", "ширина", "толщина", "вес", "масса", "объём", "объем",
           "мощность", "площадь", "размер", "рост", "диаметр", "радиус", "емкость", "ёмкость", "стоимость", "цена",
@@ -94,7 +96,7 @@ _SIZES = {"расстояние", "высота", "глубина", "длина"
 _LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
            "часть", "подпункт", "абзац", "приложение"}
 # A range of times: "9:00–18:00" с девяти часов до восемнадцати часов.
-_TIME_RANGE = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
+_TIME_RANGE = re.compile(r"(?<![\w.,:])(?:(?<![\w-])([Вв])\s)?(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
 # Ordinals joined to the one that shares their noun: "95-е и 98-е чудеса", "1-е, 2-е и 3-е места".
 _COORDINATED = re.compile(r"^(?:\s*(?:,|и|или|[–—-])\s*\d{1,6}-[а-яё]{1,3})+")
 # A price per a unit: "50 руб/кг", "100 рублей/кг" (the currency already said) пятьдесят рублей за килограмм.
@@ -241,6 +243,9 @@ class Russian(Spec):
             cases = grammar.preposition(m.string[:m.start()]) if mark in ("й", "ой") and not found else None
             if cases and "n" not in cases and "a" not in cases:  # "с 1-й по 5-ю страницу": с первой
                 found = cases[0], "f"
+            if mark == "м" and not found and not grammar.is_noun(noun) \
+                    and grammar.is_verb(grammar.word_before(m.string[:m.start()])):
+                found = "i", "m"  # "стал 1-м" первым: a predicate after a verb, no noun
             if found:  # "на 5-й минуте" пятой, "перед 3-м уроком" третьим
                 return self.n2w(n, "ordinal", case=found[0], gender=found[1], animate=False)
             return self.ordinal(n, mark=mark)
@@ -667,11 +672,13 @@ class Russian(Spec):
         return f"{said} {_YEARS[case]}"
 
     def time_range(self, m):
-        h1, m1, h2, m2 = map(int, m.groups())
+        h1, m1, h2, m2 = map(int, m.groups()[1:])
         if not (h1 < 24 and h2 < 25 and m1 < 60 and m2 < 60):
             return m.group(0)
         before = grammar.word_before(m.string[:m.start()]).lower()
         said = f"{self.time(h1, m1, None, 'g')} до {self.time(h2, m2, None, 'g')}"
+        if m.group(1):  # "перерыв в 12:00–13:00": с двенадцати часов до тринадцати часов
+            return f"{'С' if m.group(1) == 'В' else 'с'} {said}"
         return said if before in ("с", "со", "от") else f"с {said}"
 
     def read_times(self, text):
@@ -683,7 +690,7 @@ class Russian(Spec):
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
     def read_dates(self, text):
-        text = _YEAR_RANGE.sub(self.year_range, text)
+        text = _FROM_TO.sub(self.from_to_named, _YEAR_RANGE.sub(self.year_range, text))  # before "2015 год" is read
 
         def said(m, day, month, year):
             if not (1 <= month <= 12 and 1 <= day <= 31):
@@ -723,8 +730,10 @@ class Russian(Spec):
         def year(m):
             case = {"году": "p", "года": "g", "г.": "g", "г": "g", "год": "n"}[m.group(2)]
             word = {"году": "году", "года": "года", "г.": "года", "г": "года", "год": "год"}[m.group(2)]
-            if m.group(2).startswith("г") and len(m.group(2)) <= 2 and re.search(r"\b[Вв]\s$", m.string[:m.start()]):
-                case, word = "p", "году"  # "в 1812 г.": "в ... году"
+            if m.group(2).startswith("г") and len(m.group(2)) <= 2:
+                # "в 1812 г." в ... году, "к 2025 г." к ... году, "на 2025 г." на ... год; else "года"
+                before = grammar.word_before(m.string[:m.start()]).lower()
+                case, word = _YEAR_ABBREVIATED.get(before, (case, word))
             if word == "году" and (grammar.preposition(m.string[:m.start()]) or "") == "d":
                 case = "d"  # "к 2030 году": к две тысячи тридцатому году
             return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
@@ -744,7 +753,6 @@ class Russian(Spec):
                f"{self.ordinal(int(m.group(4)), gender, case=case)}"
 
     def read_ranges(self, text):
-        text = _FROM_TO.sub(self.from_to_named, text)
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \

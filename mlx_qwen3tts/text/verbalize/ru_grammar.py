@@ -181,6 +181,11 @@ def lemma(word: str) -> str:
     return parses[0].normal_form if parses else ""
 
 
+def is_noun(word: str) -> bool:
+    parses = _parses(word.lower()) if word else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN"
+
+
 def is_adjective(word: str) -> bool:
     parses = _parses(word.lower())
     return bool(parses) and parses[0].tag.POS in ("ADJF", "PRTF", "NUMR")

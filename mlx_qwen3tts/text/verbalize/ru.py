@@ -472,7 +472,8 @@ class Russian(Spec):
         text = self._fraction_counted.sub(self.fraction_counted, text)
         text = _PRICE_PER.sub(self.price_per, text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
-                                  f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}", text)
+                                  f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}"
+                                  f"{self._stop(m)}", text)
 
         def said(m):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
@@ -519,7 +520,11 @@ class Russian(Spec):
         unit = m.group(2) if m.group(2) in self.counted else m.group(2).rstrip(".")
         if unit not in self.counted:
             return m.group(0)
-        return f"{m.group(1)} {self.per(unit, price=True)}"
+        return f"{m.group(1)} {self.per(unit, price=True)}{self._stop(m)}"
+
+    def _stop(self, m):
+        """"." where an abbreviation's dot at the end of `m` also ends the sentence ("Сумма 5 руб.", "… руб./мес.")."""
+        return "." if m.group(0).endswith(".") and self._ends_sentence(m.string[m.end():]) else ""
 
     def per(self, unit, price=False):
         """"/кг" в килограмме, "/ч" в час, a price's "за килограмм" (but "в месяц"): what a quantity is per."""
@@ -634,10 +639,11 @@ class Russian(Spec):
     def read_money(self, text):
         def case(m):
             amount = m.group(2) if m.re is self._money_before else m.group(1)
-            return _distributive(grammar.preposition(m.string[:m.start()]), amount, self.value)
+            before = m.string[:m.start()]
+            cases = grammar.preposition(before) or ("a" if grammar.object_of_verb(before) else None)
+            return _distributive(cases, amount, self.value)  # "потерял 1 000 $" тысячу долларов
         text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
-        def stop(m):  # "Сумма 5 руб.": the abbreviation's dot also ends the sentence
-            return "." if m.group(0).endswith(".") and self._ends_sentence(m.string[m.end():]) else ""
+        stop = self._stop
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None) + stop(m),
                                  text)
         text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)

@@ -207,6 +207,9 @@ def name_form(word: str) -> Optional[Tuple[str, str]]:
     return _LETTER.get(parses[0].tag.case, "n"), _GENDER.get(parses[0].tag.gender, "m")
 
 
+_PRICED = {"стоить"}  # an intransitive verb whose price is in the accusative
+
+
 def object_of_verb(before: str, depth: int = 3) -> bool:
     """Whether a number after `before` is the object of the verb before it ("Съешь 1/2 яблока" одну вторую, "выпил
     1,5 литра" одну целую пять десятых), or before the first of a list it ends ("Возьмите 2 яйца, 1 стакан муки и 1/2
@@ -214,6 +217,8 @@ def object_of_verb(before: str, depth: int = 3) -> bool:
     subject of ("прошла 1/3 жизни" одна третья)."""
     word = word_before(before)
     parses = _parses(word.lower()) if word else ()
+    if parses and parses[0].normal_form in _PRICED:
+        return True  # "стоит 1 000 ₽" тысячу рублей, "книга стоила 1 000 ₽" тысячу
     if not parses or parses[0].tag.POS not in ("VERB", "INFN") or "tran" not in parses[0].tag:
         listed = _LISTED.search(before[-80:]) if depth else None
         return bool(listed) and object_of_verb(before[:len(before) - len(listed.group(0))], depth - 1)

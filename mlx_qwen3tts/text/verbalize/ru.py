@@ -92,6 +92,8 @@ _SIZES = {"расстояние", "высота", "глубина", "длина"
           "мощность", "площадь", "размер", "рост", "диаметр", "радиус", "емкость", "ёмкость", "стоимость", "цена",
           "сумма", "дистанция", "отрезок", "путь", "перепад", "слой", "упаковка", "пачка", "бутылка", "банка",
           "пакет", "мешок", "флакон", "канистра", "бочка", "коробка", "тюбик", "порция", "кусок", "бак"}
+# Numbers joined by "и", "или", commas before one noun: "между 2 и 3 этажом", "на 2 и 3 этажах", "в 5, 6 и 7 классе".
+_JOINED = re.compile(r"(?<![\w.,-])(\d{1,4}(?:\s?,\s?\d{1,4})*)(\s(?:и|или)\s)(\d{1,4})(?=[\s\u00a0]+[а-яё]+)")
 # Nouns a number after them labels (said in the nominative whatever follows).
 _LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
            "часть", "подпункт", "абзац", "приложение"}
@@ -758,7 +760,22 @@ class Russian(Spec):
         return f"{m.group(1)}{self.ordinal(int(m.group(2)), gender, case='g')}{m.group(3)}" \
                f"{self.ordinal(int(m.group(4)), gender, case=case)}"
 
+    def joined_named(self, m):
+        """Numbers joined before a noun a number names, each an ordinal in its case: "между 2 и 3 этажом" между
+        вторым и третьим этажом, "на 2 и 3 этажах" на втором и третьем этажах (the noun's plural for all)."""
+        noun = grammar.word_after(m.string[m.end():])
+        numbers = [int(n) for n in re.findall(r"\d+", m.group(1))] + [int(m.group(3))]
+        case = grammar.named_plural(noun)
+        found = (case, grammar.gender(grammar.lemma(noun))) if case else None
+        if not found and numbers[-1] > 1 and not grammar.counted(numbers[-1], noun, None):
+            found = grammar.ordinal_use(noun, grammar.preposition(m.string[:m.start()]))
+        if not found:
+            return m.group(0)
+        said = [self.ordinal(n, found[1], case=found[0]) for n in numbers]
+        return ", ".join(said[:-1]) + m.group(2) + said[-1]
+
     def read_ranges(self, text):
+        text = _JOINED.sub(self.joined_named, text)
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \

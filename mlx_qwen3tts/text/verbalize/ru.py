@@ -16,7 +16,10 @@ _MONTHS_WRITTEN = "|".join(f"[{m[0].upper()}{m[0]}]{m[1:]}" for m in MONTHS)  # 
 _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("n", "m"), "я": ("n", "f"), "ая": ("n", "f"),
             "е": ("n", "n"), "ое": ("n", "n"), "го": ("g", "m"), "ого": ("g", "m"), "му": ("d", "m"),
             "ому": ("d", "m"), "м": ("p", "m"), "ом": ("p", "m"), "ю": ("a", "f"), "ую": ("a", "f"), "х": ("p", "m"),
-            "ых": ("p", "m"), "ми": ("i", "m"), "ые": ("n", "m")}
+            "ых": ("p", "m"), "ми": ("i", "m"), "ые": ("n", "m"), "ья": ("n", "f"), "ье": ("n", "n"), "ью": ("a", "f"),
+            "ей": ("g", "f"), "ьей": ("g", "f"), "его": ("g", "m"), "ьего": ("g", "m"), "ему": ("d", "m"),
+            "ьему": ("d", "m"), "ем": ("p", "m"), "ьем": ("p", "m"), "им": ("i", "m"), "ьим": ("i", "m"),
+            "ым": ("i", "m")}
 _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
 # A cardinal's case ending: "из 2-х блюд" из двух, "до 18-ти" до восемнадцати, "с 7-ми лет" с семи, "2-мя" двумя.
 _CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя")
@@ -49,6 +52,8 @@ _DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<!
                         r"(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:/]|[.,]\d|\s?(?:утра|вечера|ч\b))")
 # A Cyrillic word and a number written together ("тест2", "Вариант3"): the word, then the number.
 _GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
+# A number and a Cyrillic word written together the other way ("1тест", "5этаж"): the number, then the word.
+_GLUED_BEFORE = re.compile(r"(?<![\w.,-])(\d{1,6})([А-Яа-яЁё]{3,})(?![\w-])")
 # A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
 _COMPOUND = re.compile(r"(?<![\w.,-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
 _PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
@@ -64,15 +69,36 @@ _SCORE = re.compile(r"(?<![\w.,:/-])(\d{1,2}):(\d)(?![\w:]|[.,]\d)")
 # Two years and "гг." (годы): "в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах.
 _YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|гг(?!\w)|годах|годов|годы|годам|годами)")
 _YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
+_YEAR_ABBREVIATED = {"в": ("p", "году"), "во": ("p", "году"), "к": ("d", "году"), "ко": ("d", "году"),
+                     "на": ("a", "год"), "за": ("a", "год"), "через": ("a", "год"), "по": ("a", "год")}
 _YEARS_CASE = {word: case for case, word in _YEARS.items() if case != "a"}
 # A time written with a dot after a preposition of time: "в 6.30 утра" в шесть часов тридцать минут утра.
 _DOTTED_TIME = re.compile(r"(?<![\w-])((?:[Вв]|[Сс]|[Дд]о|[Кк]|[Пп]осле|[Оо]коло)\s)([01]?\d|2[0-3])\.([0-5]\d)"
-                          r"(?![\d.,]|\s?(?:раз|%|процент))")
+                          r"(?!\d|[.,]\d|\s?(?:раз|%|процент))")
+# A time written with a hyphen: "9-00" (a range never ends at 00), "в 10-30" where nothing a range counts follows
+# ("в 5-10 раз", "в 10-15 км" stay ranges).
+_HYPHEN_TIME = re.compile(r"(?<![\w.,:-])(?:([01]?\d|2[0-3])-(00)|(?<=[Вв] |[Кк] )([01]?\d|2[0-3])-([0-5]\d)"
+                          r"(?=\s*(?:$|[.,;!?)]|(?:утра|дня|вечера|ночи|по|до|и)\b)))(?![\w-]|[.,]\d)")
+# A time's "ч." after its minutes ("в 10.00 ч.", "в 18:30 ч"): the hours said already.
+_HOURS_MARK = re.compile(r"(?<=\d:\d\d)\s?ч(\.?)(?!\w)")
+# A range of times written with dots: "13.00–14.00" с тринадцати часов до четырнадцати часов, where a minute is a
+# timetable's (00, 15, 30, 45): "12.05–18.05" stays a date's, "1.10-2.20" two numbers.
+_DOTTED_RANGE = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\.([0-5]\d)(\s?[–—-]\s?)([01]?\d|2[0-4])\.([0-5]\d)"
+                           r"(?!\d|[.,]\d)")
+# Two numbers of one noun a number names: "с 1 по 5 класс" с первого по пятый класс, "со 2 по 4 этаж".
+_FROM_TO = re.compile(r"(?<![\w-])([Сс]о?\s)(\d{1,4})(\s(?:по|до)\s)(\d{1,4})(?=[\s\u00a0]+[а-яё]+)")
+# Nouns of a size that "в" and a quantity in the accusative follow ("расстояние в 300 км", "весом в 2 кг").
+_SIZES = {"расстояние", "высота", "глубина", "длина", "ширина", "толщина", "вес", "масса", "объём", "объем",
+          "мощность", "площадь", "размер", "рост", "диаметр", "радиус", "емкость", "ёмкость", "стоимость", "цена",
+          "сумма", "дистанция", "отрезок", "путь", "перепад", "слой", "упаковка", "пачка", "бутылка", "банка",
+          "пакет", "мешок", "флакон", "канистра", "бочка", "коробка", "тюбик", "порция", "кусок", "бак"}
+# Numbers joined by "и", "или", commas before one noun: "между 2 и 3 этажом", "на 2 и 3 этажах", "в 5, 6 и 7 классе".
+_JOINED = re.compile(r"(?<![\w.,-])(\d{1,4}(?:\s?,\s?\d{1,4})*)(\s(?:и|или)\s)(\d{1,4})(?=[\s\u00a0]+[а-яё]+)")
 # Nouns a number after them labels (said in the nominative whatever follows).
 _LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
            "часть", "подпункт", "абзац", "приложение"}
 # A range of times: "9:00–18:00" с девяти часов до восемнадцати часов.
-_TIME_RANGE = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
+_TIME_RANGE = re.compile(r"(?<![\w.,:])(?:(?<![\w-])([Вв])\s)?(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
 # Ordinals joined to the one that shares their noun: "95-е и 98-е чудеса", "1-е, 2-е и 3-е места".
 _COORDINATED = re.compile(r"^(?:\s*(?:,|и|или|[–—-])\s*\d{1,6}-[а-яё]{1,3})+")
 # A price per a unit: "50 руб/кг", "100 рублей/кг" (the currency already said) пятьдесят рублей за килограмм.
@@ -88,6 +114,18 @@ _TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
 _COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
+
+
+def _distributive(cases, amount, value):
+    """The case of an amount after a preposition governing `cases`: the first, but after "по" (dative or
+    accusative) the dative where the amount ends in one ("по 1 кг" по одному килограмму, "по 21 руб." по двадцать
+    одному рублю; "по 2 кг" по два килограмма)."""
+    if not cases:
+        return "n"
+    whole, fraction = value(amount.lstrip("-−+"))
+    if cases == "ad" and not fraction and whole % 10 == 1 and whole % 100 != 11:
+        return "d"
+    return cases[0]
 
 
 def _counted_table():
@@ -203,6 +241,15 @@ class Russian(Spec):
             noun = noun.group(1) if noun and re.fullmatch(r"[А-Яа-яЁё]+", noun.group(1)) else ""
             if mark in ("е", "ые") and self._plural_e(n, mark, noun):  # "5-е классы", "95-е и 98-е": пятые
                 return self.n2w(n, "ordinal", case="n", plural=True)
+            found = grammar.ordinal_ending_form(mark, noun)
+            cases = grammar.preposition(m.string[:m.start()]) if mark in ("й", "ой") and not found else None
+            if cases and "n" not in cases and "a" not in cases:  # "с 1-й по 5-ю страницу": с первой
+                found = cases[0], "f"
+            if mark == "м" and not found and not grammar.is_noun(noun) \
+                    and grammar.is_verb(grammar.word_before(m.string[:m.start()])):
+                found = "i", "m"  # "стал 1-м" первым: a predicate after a verb, no noun
+            if found:  # "на 5-й минуте" пятой, "перед 3-м уроком" третьим
+                return self.n2w(n, "ordinal", case=found[0], gender=found[1], animate=False)
             return self.ordinal(n, mark=mark)
         return self.ordinal_pattern.sub(said, text)
 
@@ -268,6 +315,7 @@ class Russian(Spec):
 
     def time(self, hours, minutes, seconds, case="n"):
         """13:05 тринадцать часов пять минут; in the case of a preposition: "с 6:00" с шести часов."""
+        seconds = seconds or None  # "1:30:00" один час тридцать минут
         parts = [(hours, "час", "m")] + ([(minutes, "минута", "f")] if minutes or seconds is not None else []) + \
             ([(seconds, "секунда", "f")] if seconds is not None else [])
         return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
@@ -276,7 +324,9 @@ class Russian(Spec):
     @staticmethod
     def _time_case(m):
         cases = grammar.preposition(m.string[:m.start()])
-        return cases[0] if cases and cases[0] in "gdi" else "n"  # "в 9:30": в девять часов тридцать минут
+        # "в 8:21" в восемь часов двадцать одну минуту: the accusative after в, на, за, через (said as the
+        # nominative but for one minute); "до 9:30" до девяти часов тридцати минут
+        return cases[0] if cases and cases[0] in "gdia" else "n"
 
     def read_time(self, text):
         def said(m):
@@ -319,7 +369,14 @@ class Russian(Spec):
             if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
             of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
-            return self.fraction(numerator, denominator, self.part_case(m.string[:m.start()], bool(of)))
+            case = self.part_case(m.string[:m.start()], bool(of))
+            if case == "a" and grammar.word_before(m.string[:m.start()]).lower() in ("в", "во") \
+                    and grammar.genitive_noun(of) and grammar.lemma(of) != "раз" \
+                    and not grammar.is_verb(grammar.word_before(m.string[:m.start()].rstrip()[:-1])):
+                # "в 3/4 случаев" в трёх четвёртых случаев, "соперники в 1/4 финала" в одной четвёртой; after a
+                # verb "в" is as often a direction ("вышла в 1/4 финала" в одну четвёртую)
+                case = "p"
+            return self.fraction(numerator, denominator, case)
         return self._fraction.sub(said, _PER_POWER.sub(said, text))
 
     @staticmethod
@@ -404,7 +461,7 @@ class Russian(Spec):
         """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
         phrase, forms = self.counted[written]
         whole, fraction = self.value(amount.lstrip("-−+"))
-        if forms and case in "na":
+        if forms and case in "na" and not (case == "a" and self.plural_index(amount) == 0):  # через 1 мин: минуту
             index = self.plural_index(amount)
             return self.counting.get(written, forms[2]) if index == 2 else forms[min(index, len(forms) - 1)]
         if forms and len(forms) == 3 and case == "g":  # the counting genitive as listed: до пяти килограммов
@@ -417,7 +474,8 @@ class Russian(Spec):
         text = self._fraction_counted.sub(self.fraction_counted, text)
         text = _PRICE_PER.sub(self.price_per, text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
-                                  f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}", text)
+                                  f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}"
+                                  f"{self._stop(m)}", text)
 
         def said(m):
             first, amount, written = m.group(1), m.group(2), re.sub(r"\s", " ", m.group(3))
@@ -428,11 +486,15 @@ class Russian(Spec):
             if written == "с" and (re.match(r"\s+\d", after) or grammar.is_preposition_use(grammar.word_after(after))):
                 return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
             cases = grammar.preposition(m.string[:m.start()])
-            case = cases[0] if cases else "n"
+            case = "p" if cases == "ap" and self._located(m) else _distributive(cases, amount, self.value)
+            if case == "n" and grammar.object_of_verb(m.string[:m.start()]):
+                case = "a"  # "Добавьте 1 ч. л. сахара" одну чайную ложку
             gender = self._counted_gender(written)
             whole, fraction = self.value(amount.lstrip("-−+"))
-            number = self.number(amount, gender) if case == "n" or amount[0] in "-−+" else \
+            number = self.number(amount, gender) if case == "n" else \
                 self.decimal_number(whole, fraction, case) if fraction else self.cardinal(whole, gender, case)
+            if case != "n" and amount[0] in "-−+":  # "до +35 °C" до плюс тридцати пяти градусов
+                number = f"{self.plus if amount[0] == '+' else self.minus} {number}"
             if first:  # "2–3 ст. л.": две-три столовые ложки
                 number = f"{self.cardinal(self.value(first)[0], gender, case)}-{number}"
             said = f"{number} {self.counted_phrase(amount, written, case)}"
@@ -443,12 +505,28 @@ class Russian(Spec):
             return said  # "5 мин. спустя": a unit's dot before a lower-case word is its abbreviation's
         return self._counted.sub(said, text)
 
+    @staticmethod
+    def _located(m):
+        """Whether "в" before a quantity says where, in the prepositional ("в 5 км от города" в пяти километрах,
+        "в 50 мл воды" в пятидесяти миллилитрах): "от" or a noun in the genitive follows (not a time of day: "в 2 ч
+        дня"), and no noun of size or container stands before ("расстояние в 300 км", "пачка в 500 г": the
+        accusative)."""
+        if grammar.lemma(grammar.word_before(m.string[:m.start()].rstrip()[:-1])) in _SIZES \
+                or m.group(3).rstrip(".") in Russian.scales or m.group(3).startswith("шт"):
+            return False  # "обошлось в 1 млн рублей", "в 5 шт." count, they do not place
+        after = grammar.word_after(m.string[m.end():])
+        return after == "от" or grammar.genitive_noun(after) and not grammar.time_of_day(after)  # "в 2 ч дня"
+
     def price_per(self, m):
         """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""
         unit = m.group(2) if m.group(2) in self.counted else m.group(2).rstrip(".")
         if unit not in self.counted:
             return m.group(0)
-        return f"{m.group(1)} {self.per(unit, price=True)}"
+        return f"{m.group(1)} {self.per(unit, price=True)}{self._stop(m)}"
+
+    def _stop(self, m):
+        """"." where an abbreviation's dot at the end of `m` also ends the sentence ("Сумма 5 руб.", "… руб./мес.")."""
+        return "." if m.group(0).endswith(".") and self._ends_sentence(m.string[m.end():]) else ""
 
     def per(self, unit, price=False):
         """"/кг" в килограмме, "/ч" в час, a price's "за килограмм" (but "в месяц"): what a quantity is per."""
@@ -502,13 +580,24 @@ class Russian(Spec):
         return f"{m.group(1)} {self.cardinal(first)} к {self.cardinal(second, case='d')}"
 
     def read(self, text):
+        text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
         text = _SCORE.sub(lambda m: f"{self.cardinal(int(m.group(1)))}-{self.cardinal(int(m.group(2)))}", text)
         text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
         text = _TIMES.sub(" умножить на ", _EQUALS.sub(" равно ", text))
         text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
+        text = _GLUED_BEFORE.sub(self.unglued, text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
+
+    def unglued(self, m):
+        """"1тест" один тест, "3комнатная" трёхкомнатная (as "3-комнатная"); not a unit or a currency written close
+        ("5мин", "10руб"), nor an ordinal's or a cardinal's ending without its hyphen ("5ого", "2мя")."""
+        word = m.group(2)
+        if word in _ENDINGS or word in _CARDINAL_ENDINGS or any(
+                word == w.rstrip(".") for w in (*self.counted, *self.currencies) if w[:1].isalpha()):
+            return m.group(0)
+        return self.combining(int(m.group(1))) + word if grammar.is_adjective(word) else f"{m.group(1)} {word}"
 
     def read_abbreviations(self, text):
         text = re.sub(r"(?:№|(?<![\w&])#)\s?(?=\d)", "№ ", text)  # "№7", "#7": номер семь
@@ -535,19 +624,33 @@ class Russian(Spec):
     def money(self, amount, currency, scale, case="n"):
         """`amount` of `currency`, in the case of the preposition before it ("до 500 ₽" до пятисот рублей)."""
         whole, fraction = self.value(amount.lstrip("-−+"))
-        if case == "n" or scale or fraction or amount[0] in "-−+":
+        names = self.currencies[currency]
+        if scale and case != "n" and amount[0] not in "-−+":  # "около 1,5 тыс. руб." около одной целой пяти
+            word = self.scales[scale][0]                      # десятых тысячи рублей
+            number = self.decimal_number(whole, fraction, case) if fraction else \
+                self.cardinal(whole, grammar.gender(word), case)
+            return f"{number} {grammar.agreeing(word, whole, case, bool(fraction))} {names[2]}"
+        if case == "n" or scale or fraction and len(fraction) != 2 or amount[0] in "-−+":
             return self._money(amount, currency, scale)
-        name = self.currencies[currency][0]
-        return f"{self.cardinal(whole, grammar.gender(name), case)} {grammar.agreeing(name, whole, case)}"
+        said = [(whole, names[0], self.currency_gender(currency))] if whole or not int(fraction or 0) else []
+        if int(fraction or 0):  # "до 99,90 ₽" до девяноста девяти рублей девяноста копеек
+            said.append((int(fraction), names[3], self.currency_gender(currency, True)))
+        return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(name, n, case)}"
+                        for n, name, gender in said)
 
     def read_money(self, text):
         def case(m):
-            cases = grammar.preposition(m.string[:m.start()])
-            return cases[0] if cases else "n"
+            amount = m.group(2) if m.re is self._money_before else m.group(1)
+            before = m.string[:m.start()]
+            cases = grammar.preposition(before) or ("a" if grammar.object_of_verb(before) else None)
+            return _distributive(cases, amount, self.value)  # "потерял 1 000 $" тысячу долларов
         text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
-        text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None), text)
+        stop = self._stop
+        text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None) + stop(m),
+                                 text)
         text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
-        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)), text)
+        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)) + stop(m),
+                                     text)
 
     def date_case(self, text, start, end):
         """The case of a date's day at text[start:end]: the one its preposition governs ("с 4 по 11 марта"); the
@@ -577,20 +680,25 @@ class Russian(Spec):
         return f"{said} {_YEARS[case]}"
 
     def time_range(self, m):
-        h1, m1, h2, m2 = map(int, m.groups())
+        h1, m1, h2, m2 = map(int, m.groups()[1:])
         if not (h1 < 24 and h2 < 25 and m1 < 60 and m2 < 60):
             return m.group(0)
         before = grammar.word_before(m.string[:m.start()]).lower()
         said = f"{self.time(h1, m1, None, 'g')} до {self.time(h2, m2, None, 'g')}"
+        if m.group(1):  # "перерыв в 12:00–13:00": с двенадцати часов до тринадцати часов
+            return f"{'С' if m.group(1) == 'В' else 'с'} {said}"
         return said if before in ("с", "со", "от") else f"с {said}"
 
     def read_times(self, text):
         text = _DOTTED_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}", text)
+        text = _DOTTED_RANGE.sub(lambda m: f"{m.group(1)}:{m.group(2)}{m.group(3)}{m.group(4)}:{m.group(5)}"
+                                 if {m.group(2), m.group(5)} & {"00", "15", "30", "45"} else m.group(0), text)
+        text = _HOURS_MARK.sub(lambda m: "." if m.group(1) and self._ends_sentence(m.string[m.end():]) else "", text)
         text = _MIDNIGHT.sub(lambda m: self.time(24, 0, None, self._time_case(m)), text)
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
     def read_dates(self, text):
-        text = _YEAR_RANGE.sub(self.year_range, text)
+        text = _FROM_TO.sub(self.from_to_named, _YEAR_RANGE.sub(self.year_range, text))  # before "2015 год" is read
 
         def said(m, day, month, year):
             if not (1 <= month <= 12 and 1 <= day <= 31):
@@ -630,15 +738,44 @@ class Russian(Spec):
         def year(m):
             case = {"году": "p", "года": "g", "г.": "g", "г": "g", "год": "n"}[m.group(2)]
             word = {"году": "году", "года": "года", "г.": "года", "г": "года", "год": "год"}[m.group(2)]
-            if m.group(2).startswith("г") and len(m.group(2)) <= 2 and re.search(r"\b[Вв]\s$", m.string[:m.start()]):
-                case, word = "p", "году"  # "в 1812 г.": "в ... году"
+            if m.group(2).startswith("г") and len(m.group(2)) <= 2:
+                # "в 1812 г." в ... году, "к 2025 г." к ... году, "на 2025 г." на ... год; else "года"
+                before = grammar.word_before(m.string[:m.start()]).lower()
+                case, word = _YEAR_ABBREVIATED.get(before, (case, word))
             if word == "году" and (grammar.preposition(m.string[:m.start()]) or "") == "d":
                 case = "d"  # "к 2030 году": к две тысячи тридцатому году
             return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
         text = self._written_date.sub(written, text)
         return self._year.sub(year, text)
 
+    def from_to_named(self, m):
+        """"с 1 по 5 класс": the first number an ordinal like the second, in the genitive of "с"."""
+        noun = grammar.word_after(m.string[m.end():])
+        to = "a" if m.group(3).strip() == "по" else "g"
+        found = grammar.ordinal_use(noun, to) if int(m.group(4)) > 1 and not grammar.counted(
+            int(m.group(4)), noun, to) else None
+        if not found:
+            return m.group(0)
+        case, gender = found
+        return f"{m.group(1)}{self.ordinal(int(m.group(2)), gender, case='g')}{m.group(3)}" \
+               f"{self.ordinal(int(m.group(4)), gender, case=case)}"
+
+    def joined_named(self, m):
+        """Numbers joined before a noun a number names, each an ordinal in its case: "между 2 и 3 этажом" между
+        вторым и третьим этажом, "на 2 и 3 этажах" на втором и третьем этажах (the noun's plural for all)."""
+        noun = grammar.word_after(m.string[m.end():])
+        numbers = [int(n) for n in re.findall(r"\d+", m.group(1))] + [int(m.group(3))]
+        case = grammar.named_plural(noun)
+        found = (case, grammar.gender(grammar.lemma(noun))) if case else None
+        if not found and numbers[-1] > 1 and not grammar.counted(numbers[-1], noun, None):
+            found = grammar.ordinal_use(noun, grammar.preposition(m.string[:m.start()]))
+        if not found:
+            return m.group(0)
+        said = [self.ordinal(n, found[1], case=found[0]) for n in numbers]
+        return ", ".join(said[:-1]) + m.group(2) + said[-1]
+
     def read_ranges(self, text):
+        text = _JOINED.sub(self.joined_named, text)
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \

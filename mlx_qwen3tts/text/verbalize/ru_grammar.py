@@ -16,12 +16,14 @@ PREPOSITIONS = {
     "менее": "g", "порядка": "g", "вокруг": "g", "против": "g", "вместо": "g", "из-за": "g", "накануне": "g",
     "за": "ai", "под": "ai", "над": "i", "перед": "i", "между": "i", "через": "a", "про": "a", "сквозь": "a",
     "включая": "a", "равно": "d", "согласно": "d", "благодаря": "d", "навстречу": "d", "равен": "d", "равна": "d",
-    "равны": "d", "течение": "g", "районе": "g", "пределах": "g", "размере": "g",
+    "равны": "d", "больше": "g", "меньше": "g", "течение": "g", "районе": "g", "пределах": "g", "размере": "g",
 }
 _CASES = {"n": "nomn", "g": "gent", "d": "datv", "a": "accs", "i": "ablt", "p": "loct"}
 _LETTER = {v: k for k, v in _CASES.items()}
 _LETTER.update({"gen2": "g", "acc2": "a", "loc2": "p", "voct": "n"})
 _GENDER = {"masc": "m", "femn": "f", "neut": "n"}
+# Loanwords the dictionary files as neuter that the norm (and every speaker) makes masculine: "21 евро" двадцать один
+_MASCULINE = {"евро", "песо"}
 _NOT_SAID = {"быть"}  # a copula before a date leaves it in the nominative ("Это было девятое мая")
 _WORD_BEFORE = re.compile(r"([А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)?)[\s\u00a0]+$")
 _WORD_AFTER = re.compile(r"[\s\u00a0]+([А-Яа-яЁё]+)")
@@ -93,7 +95,7 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
             if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:
                 if case == "a" and want[1] == "sing" and "anim" in p.tag and p.tag.gender == "masc":
                     return "a", "anim"  # an animate accusative: "вижу 1 кота" одного кота
-                return case, _GENDER.get(p.tag.gender, "m")
+                return case, "m" if p.normal_form in _MASCULINE else _GENDER.get(p.tag.gender, "m")
             # сутки, ножницы: where the likeliest reading is one ("2 котов" is cats, not the shoes коты)
             if "Pltm" in p.tag and p is nouns[0] and _LETTER.get(p.tag.case) == want[0]:
                 return case, "pltm"  # counted by the collective: "2 суток" двое суток
@@ -140,8 +142,9 @@ def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
     """(case, gender) of a number read as an ordinal before a singular noun it cannot count ("в 5 классе" в пятом
     классе, "с 3 пути" с третьего пути, "на 2 этаже" на втором этаже), or None."""
     parses = _parses(noun)
-    if not parses or parses[0].tag.POS != "NOUN" or not noun[0].islower() or parses[0].normal_form in _TIMES_OF_DAY:
-        return None  # a capital starts a name or a heading; "до 5 утра" counts hours
+    if not parses or parses[0].tag.POS != "NOUN" or not noun[0].islower() \
+            or parses[0].normal_form in _TIMES_OF_DAY and parses[0].tag.case == "gent":
+        return None  # a capital starts a name or a heading; "до 5 утра" counts hours ("на 7 день" names a day)
     for p in parses:
         case = _LETTER.get(p.tag.case)
         if p.tag.POS == "NOUN" and p.tag.number == "sing" and case and (not cases or case in cases) \
@@ -150,10 +153,38 @@ def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
     return None
 
 
+def ordinal_ending_form(mark: str, noun: str) -> Optional[Tuple[str, str]]:
+    """(case, gender) of an ordinal whose written ending says two things, taken from the noun after it: "-й" is a
+    masculine nominative or a feminine oblique case ("5-й класс" пятый, "на 5-й минуте" пятой), "-м" a
+    prepositional or an instrumental ("на 3-м уроке" третьем, "перед 3-м уроком" третьим, "к 5-м классам" пятым).
+    None where the noun does not decide (the ending's first reading stands)."""
+    parses = [p for p in _parses(noun.lower()) if p.tag.POS == "NOUN" and p.tag.case and p.score >= 0.05] \
+        if noun else []
+    if not parses:
+        return None
+    if mark in ("й", "ой"):
+        if any(p.tag.case == "nomn" and p.tag.gender == "masc" for p in parses):
+            return None
+        oblique = {"gent", "datv", "ablt", "loct", "gen2", "loc2"}
+        feminine = next((p for p in parses if p.tag.gender == "femn" and p.tag.number == "sing"
+                         and p.tag.case in oblique), None)
+        return (_LETTER[feminine.tag.case], "f") if feminine else None
+    if mark == "м" and not any(p.tag.case in ("loct", "loc2") for p in parses):
+        if any(p.tag.case == "ablt" and p.tag.number == "sing" or p.tag.case == "datv" and p.tag.number == "plur"
+               for p in parses):
+            return "i", "m"  # the masculine instrumental singular and the dative plural are one form: пятым
+    return None
+
+
 def lemma(word: str) -> str:
     """The dictionary form of `word`'s likeliest reading ('' for none)."""
     parses = _parses(word.lower()) if word else ()
     return parses[0].normal_form if parses else ""
+
+
+def is_noun(word: str) -> bool:
+    parses = _parses(word.lower()) if word else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN"
 
 
 def is_adjective(word: str) -> bool:
@@ -177,14 +208,21 @@ def name_form(word: str) -> Optional[Tuple[str, str]]:
     return _LETTER.get(parses[0].tag.case, "n"), _GENDER.get(parses[0].tag.gender, "m")
 
 
-def object_of_verb(before: str) -> bool:
+_PRICED = {"стоить"}  # an intransitive verb whose price is in the accusative
+
+
+def object_of_verb(before: str, depth: int = 3) -> bool:
     """Whether a number after `before` is the object of the verb before it ("Съешь 1/2 яблока" одну вторую, "выпил
-    1,5 литра" одну целую пять десятых): a transitive verb, not one in the feminine or neuter past that the number
-    is the subject of ("прошла 1/3 жизни" одна третья)."""
+    1,5 литра" одну целую пять десятых), or before the first of a list it ends ("Возьмите 2 яйца, 1 стакан муки и 1/2
+    ч. л. соды": одну вторую): a transitive verb, not one in the feminine or neuter past that the number is the
+    subject of ("прошла 1/3 жизни" одна третья)."""
     word = word_before(before)
     parses = _parses(word.lower()) if word else ()
+    if parses and parses[0].normal_form in _PRICED:
+        return True  # "стоит 1 000 ₽" тысячу рублей, "книга стоила 1 000 ₽" тысячу
     if not parses or parses[0].tag.POS not in ("VERB", "INFN") or "tran" not in parses[0].tag:
-        return False
+        listed = _LISTED.search(before[-80:]) if depth else None
+        return bool(listed) and object_of_verb(before[:len(before) - len(listed.group(0))], depth - 1)
     return not ("past" in parses[0].tag and parses[0].tag.gender in ("femn", "neut"))
 
 
@@ -228,6 +266,17 @@ def agreeing(phrase: str, n: int, case: str, decimal: bool = False) -> str:
     return inflected(phrase, form_case, number, few)
 
 
+def genitive_noun(word: str) -> bool:
+    """Whether the likeliest reading of `word` is a noun in the genitive ("воды", "продукта")."""
+    parses = _parses(word.lower()) if word else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.case in ("gent", "gen2")
+
+
+def time_of_day(word: str) -> bool:
+    """Whether `word` is a time of day ("утра", "дня", "вечера", "ночи")."""
+    return lemma(word) in _TIMES_OF_DAY
+
+
 def noun_gender(word: str) -> Optional[str]:
     """The gender of `word` where its likeliest reading is a noun in the genitive singular (what follows "полтора",
     "2 с половиной": часа, минуты), else None."""
@@ -243,5 +292,5 @@ def gender(phrase: str) -> str:
     for word in phrase.split():
         for p in _parses(word):
             if p.tag.POS == "NOUN" and p.normal_form == word.lower():
-                return _GENDER.get(p.tag.gender, "m")
+                return "m" if p.normal_form in _MASCULINE else _GENDER.get(p.tag.gender, "m")
     return "m"

@@ -305,7 +305,8 @@ LABEL_WORDS = {"com": "컴", "net": "넷", "app": "앱"}
 # the last label of a host or file name read so without "@" or "www." before it (nvidia.co.kr, 사진.jpg)
 _ENDINGS = ("com|net|org|kr|jp|cn|de|fr|it|uk|us|io|app|jpg|jpeg|png|gif|pdf|txt|docx?|xlsx?|pptx?|hwp|zip|mp3|mp4|"
             "wav|csv|html?|exe")
-_FILE_OR_HOST = re.compile(r"(?<=\w)\.((?:[A-Za-z]{2,4}\.)*(?i:" + _ENDINGS + r"))(?![\w.])")
+# and the path after a host, each "/" 슬래시 and each dot in it 닷 (nvidia.com/drivers/index.html)
+_FILE_OR_HOST = re.compile(r"(?<=\w)\.((?:[A-Za-z]{2,4}\.)*(?i:" + _ENDINGS + r"))((?:/[\w.-]*[\w-])+/?|/)?(?![\w.])")
 _LABEL_AFTER_DOT = re.compile(r"(?<=닷 )([A-Za-z]{2,4})(?![\w])")
 
 
@@ -314,8 +315,13 @@ def label(word: str) -> str:
     return LABEL_WORDS.get(low) or "".join(LETTERS[c] for c in low)
 
 
+def _file_or_host(m) -> str:
+    path = (m.group(2) or "").replace("/", " 슬래시 ").replace(".", " 닷 ")
+    return "".join(" 닷 " + p for p in m.group(1).split(".")) + path
+
+
 def read(text: str) -> str:
     if "." in text or "닷 " in text:
-        text = _FILE_OR_HOST.sub(lambda m: "".join(" 닷 " + p for p in m.group(1).split(".")), text)
+        text = _FILE_OR_HOST.sub(_file_or_host, text)
         text = _LABEL_AFTER_DOT.sub(lambda m: label(m.group(1)), text)
     return _read_numbers(text)

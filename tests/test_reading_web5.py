@@ -1,5 +1,5 @@
 """Issue 63, the electronic class and the sentence cutter (sentences of our own): handles with a dot or a hyphen in
-their name, hashtags, and a Korean host's path read whole, in Python (`text.spoken`, `text.normalize.normalize`) and
+their name, hashtags, a Korean host's path and card number after a cue read whole, in Python (`text.spoken`, `text.normalize.normalize`) and
 through the command line's dry run; a short word with its dot before a digit or a word in small letters ("ext. 12",
 "S/. 25", "pers. comm.", "incl. tax") never ends a sentence, in Python (`text.cutting`) and in the dry run's pieces."""
 
@@ -32,6 +32,8 @@ CASES = [
     ("ko", "사진은 #여름휴가 태그로 올려 주세요.", ["해시태그 여름휴가 태그로"], ["#"]),
     ("ko", "자세한 내용은 example.co.kr/help/faq 에서 보세요.",
      ["example 닷 씨오 닷 케이알 슬래시 help 슬래시 faq 에서"], ["/"]),
+    ("ko", "신용카드 1234567890123456 으로 결제했어요.", ["신용카드 일이삼사 오육칠팔 구영일이 삼사오육 으로"], ["조", "억"]),
+    ("ko", "카드번호 4321 8765 2109 6543 를 확인하세요.", ["카드번호 사삼이일 팔칠육오 이일영구 육오사삼 를"], ["천"]),
 ]
 IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 

@@ -14,6 +14,7 @@ sentence.
 
 import re
 
+from . import electronic
 from .cjk import (DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end,
                   month_days_said, number, parse)
 
@@ -320,7 +321,14 @@ def _file_or_host(m) -> str:
     return "".join(" 닷 " + p for p in m.group(1).split(".")) + path
 
 
+def _card_digits(number: str) -> str:
+    """A card number's digits one by one, four to a group (신용카드 1234567890123456: 일이삼사 오육칠팔 ...)."""
+    return " ".join(digits(number[i:i + 4], DIGITS) for i in range(0, len(number), 4))
+
+
 def read(text: str) -> str:
+    if "카드" in text:  # a card number after a cue (data/card_cues.tsv: 카드번호, 신용카드 ...)
+        text = electronic.read_cards("ko", text, _card_digits)
     if "." in text or "닷 " in text:
         text = _FILE_OR_HOST.sub(_file_or_host, text)
         text = _LABEL_AFTER_DOT.sub(lambda m: label(m.group(1)), text)

@@ -17,8 +17,9 @@ _URL = re.compile(r"<(" + _START + _CHARS + r")>|(?<![\w@/])(" + _START + _CHARS
 _LOCAL = r"\w.!#$%&*+=?^{|}~-"  # the characters of an e-mail address' name ("a-1.b3_c&-d")
 _ADDRESS = r"[^\W_][" + _LOCAL + r"]*@[\w-]+(?:\.[\w-]+)+(?:/(?:" + _CHARS + r")?)?"
 _EMAIL = re.compile(r"<(?:mailto:)?(" + _ADDRESS + r")>|(?<![" + _LOCAL + r"])(?:mailto:)?(" + _ADDRESS + r")(?!\w)")
-# "@jensen", "@wezyr1986", and a name with a dot or hyphen inside it ("@anna.bianchi", "@mario-rossi")
-_HANDLE = re.compile(r"(?<![\w@.])@[^\W\d_]\w*(?:[.-]\w+)*")
+# "@jensen", "@wezyr1986", "@2pac", a name with a dot or hyphen inside it ("@anna.bianchi", "@mario-rossi"); a letter
+# in its first part (not "@3", "@10:00")
+_HANDLE = re.compile(r"(?<![\w@.])@(?=\w*[^\W\d_])\w+(?:[.-]\w+)*")
 # A hashtag: "#" before a name that starts with a letter ("#estate2024"; not "#1", "C#", "page#top", "&#39;").
 _HASHTAG = re.compile(r"(?<![\w#&/])#([^\W\d_]\w*)")
 # A host or file name without scheme, and its path: its last label decides (`is_host`).

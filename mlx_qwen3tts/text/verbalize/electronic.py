@@ -17,7 +17,11 @@ _URL = re.compile(r"<(" + _START + _CHARS + r")>|(?<![\w@/])(" + _START + _CHARS
 _LOCAL = r"\w.!#$%&*+=?^{|}~-"  # the characters of an e-mail address' name ("a-1.b3_c&-d")
 _ADDRESS = r"[^\W_][" + _LOCAL + r"]*@[\w-]+(?:\.[\w-]+)+(?:/(?:" + _CHARS + r")?)?"
 _EMAIL = re.compile(r"<(?:mailto:)?(" + _ADDRESS + r")>|(?<![" + _LOCAL + r"])(?:mailto:)?(" + _ADDRESS + r")(?!\w)")
-_HANDLE = re.compile(r"(?<![\w@.])@[^\W\d_]\w*")  # "@jensen", "@wezyr1986"
+# "@jensen", "@wezyr1986", "@2pac", a name with a dot or hyphen inside it ("@anna.bianchi", "@mario-rossi"); a letter
+# in its first part (not "@3", "@10:00")
+_HANDLE = re.compile(r"(?<![\w@.])@(?=\w*[^\W\d_])\w+(?:[.-]\w+)*")
+# A hashtag: "#" before a name that starts with a letter ("#estate2024"; not "#1", "C#", "page#top", "&#39;").
+_HASHTAG = re.compile(r"(?<![\w#&/])#([^\W\d_]\w*)")
 # A host or file name without scheme, and its path: its last label decides (`is_host`).
 _HOST = re.compile(r"(?<![\w@./:-])((?:[A-Za-z0-9][\w-]*\.)+([a-z]{2,}))(/(?:" + _CHARS + r")?)?(?![\w@/-]|\.\w)")
 _SCHEME = re.compile(r"(https?|ftp|file)(:/*)", re.I)
@@ -70,12 +74,14 @@ def say(lang: str, written: str, digits) -> str:
 
 
 def read(lang: str, text: str, digits) -> str:
-    """Web addresses (a scheme or "www."), e-mail addresses and handles in `text`, said."""
+    """Web addresses (a scheme or "www."), e-mail addresses, handles and hashtags in `text`, said."""
     if "www" in text.lower() or "://" in text:
         text = _URL.sub(lambda m: say(lang, m.group(1) or m.group(2), digits), text)
     if "@" in text:
         text = _EMAIL.sub(lambda m: say(lang, m.group(1) or m.group(2), digits), text)
         text = _HANDLE.sub(lambda m: say(lang, m.group(0), digits), text)
+    if "#" in text:
+        text = _HASHTAG.sub(lambda m: words(lang)["(hashtag)"] + " " + say(lang, m.group(1), digits), text)
     return text
 
 

@@ -14,6 +14,7 @@ sentence.
 
 import re
 
+from . import electronic
 from .cjk import (DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end,
                   month_days_said, number, parse)
 
@@ -305,7 +306,8 @@ LABEL_WORDS = {"com": "컴", "net": "넷", "app": "앱"}
 # the last label of a host or file name read so without "@" or "www." before it (nvidia.co.kr, 사진.jpg)
 _ENDINGS = ("com|net|org|kr|jp|cn|de|fr|it|uk|us|io|app|jpg|jpeg|png|gif|pdf|txt|docx?|xlsx?|pptx?|hwp|zip|mp3|mp4|"
             "wav|csv|html?|exe")
-_FILE_OR_HOST = re.compile(r"(?<=\w)\.((?:[A-Za-z]{2,4}\.)*(?i:" + _ENDINGS + r"))(?![\w.])")
+# and the path after a host, each "/" 슬래시 and each dot in it 닷 (nvidia.com/drivers/index.html)
+_FILE_OR_HOST = re.compile(r"(?<=\w)\.((?:[A-Za-z]{2,4}\.)*(?i:" + _ENDINGS + r"))((?:/[\w.-]*[\w-])+/?|/)?(?![\w.])")
 _LABEL_AFTER_DOT = re.compile(r"(?<=닷 )([A-Za-z]{2,4})(?![\w])")
 
 
@@ -314,8 +316,20 @@ def label(word: str) -> str:
     return LABEL_WORDS.get(low) or "".join(LETTERS[c] for c in low)
 
 
+def _file_or_host(m) -> str:
+    path = (m.group(2) or "").replace("/", " 슬래시 ").replace(".", " 닷 ")
+    return "".join(" 닷 " + p for p in m.group(1).split(".")) + path
+
+
+def _card_digits(number: str) -> str:
+    """A card number's digits one by one, four to a group (신용카드 1234567890123456: 일이삼사 오육칠팔 ...)."""
+    return " ".join(digits(number[i:i + 4], DIGITS) for i in range(0, len(number), 4))
+
+
 def read(text: str) -> str:
+    if "카드" in text:  # a card number after a cue (data/card_cues.tsv: 카드번호, 신용카드 ...)
+        text = electronic.read_cards("ko", text, _card_digits)
     if "." in text or "닷 " in text:
-        text = _FILE_OR_HOST.sub(lambda m: "".join(" 닷 " + p for p in m.group(1).split(".")), text)
+        text = _FILE_OR_HOST.sub(_file_or_host, text)
         text = _LABEL_AFTER_DOT.sub(lambda m: label(m.group(1)), text)
     return _read_numbers(text)

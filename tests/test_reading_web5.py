@@ -1,0 +1,92 @@
+"""Issue 63, the electronic class and the sentence cutter (sentences of our own): handles with a dot or a hyphen in
+their name, hashtags, a Korean host's path and card number after a cue read whole, in Python (`text.spoken`, `text.normalize.normalize`) and
+through the command line's dry run; a short word with its dot before a digit or a word in small letters ("ext. 12",
+"S/. 25", "pers. comm.", "incl. tax") never ends a sentence, in Python (`text.cutting`) and in the dry run's pieces."""
+
+import subprocess
+import sys
+
+import pytest
+
+from reading_cases import REPO, read_each_on_the_command_line, read_in_python, said_together
+from server_harness import env
+
+# (language, written, words that must be said in this order, written forms that must not be said)
+CASES = [
+    ("it", "Scrivete a @mario-rossi o a @anna.bianchi per avere i biglietti.",
+     ["chiocciola mario trattino rossi o a chiocciola anna punto bianchi per"], ["@", "-rossi", ".bianchi"]),
+    ("es", "Sigue a @ana.garcia y a @luis-perez en las redes.",
+     ["arroba ana punto garcia y a arroba luis guión perez en"], ["@", ".garcia"]),
+    ("pt", "Siga @joao-silva e @maria.souza no Instagram.",
+     ["arroba joao traço silva e arroba maria ponto souza no"], ["@", "-silva"]),
+    ("de", "Folgen Sie @max.muster und @erika-beispiel für Neuigkeiten.",
+     ["at max Punkt muster und at erika Bindestrich beispiel für"], ["@", ".muster"]),
+    ("en", "Tag @jane.doe and @bob-smith in the post.", ["at jane dot doe and at bob dash smith in"], ["@"]),
+    ("it", "Ascoltate @2pac_fan stasera.", ["chiocciola due pac trattino basso fan stasera"], ["@"]),
+    ("it", "La rotta è https://api.esempio.it/v1/{id} qui.",
+     ["slash v uno slash apri graffa id chiudi graffa qui"], ["{", "}"]),
+    ("pt", "A rota é https://api.exemplo.com.br/v1/{id} aqui.",
+     ["barra v um barra chave esquerda id chave direita aqui"], ["{", "}"]),
+    ("it", "Usate #estate2024 nei vostri post.", ["hashtag estate due zero due quattro nei"], ["#"]),
+    ("es", "Publica con #Verano2024 tus fotos.", ["hashtag verano dos cero dos cuatro tus"], ["#"]),
+    ("pt", "Use #cafe_da_manha nas fotos.", ["hashtag cafe underscore da underscore manha nas"], ["#"]),
+    ("de", "Teilt eure Bilder mit #Sommerfest.", ["mit Hashtag Sommerfest"], ["#"]),
+    ("fr", "Partagez vos photos avec #vacances.", ["avec hashtag vacances"], ["#"]),
+    ("en", "Post it with #TBT today, not as item #1.", ["with hashtag TBT today"], ["#TBT"]),
+    ("ru", "Ставьте тег #отпуск под фото.", ["тег хэштег отпуск под"], ["#"]),
+    ("ko", "사진은 #여름휴가 태그로 올려 주세요.", ["해시태그 여름휴가 태그로"], ["#"]),
+    ("ko", "자세한 내용은 example.co.kr/help/faq 에서 보세요.",
+     ["example 닷 씨오 닷 케이알 슬래시 help 슬래시 faq 에서"], ["/"]),
+    ("ko", "신용카드 1234567890123456 으로 결제했어요.", ["신용카드 일이삼사 오육칠팔 구영일이 삼사오육 으로"], ["조", "억"]),
+    ("ko", "카드번호 4321 8765 2109 6543 를 확인하세요.", ["카드번호 사삼이일 팔칠육오 이일영구 육오사삼 를"], ["천"]),
+]
+IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
+
+
+@pytest.mark.parametrize("language, written, must, must_not", CASES, ids=IDS)
+def test_addresses_read_right_in_python(language, written, must, must_not):
+    read_in_python(language, written, must, must_not, said_together)
+
+
+@pytest.mark.parametrize("language", sorted({c[0] for c in CASES}))
+def test_addresses_read_right_on_the_command_line(tmp_path, language):
+    read_each_on_the_command_line(tmp_path, language, [c[1:] for c in CASES if c[0] == language], said_together)
+
+
+# (text, its sentences): an abbreviation before a digit or a word in small letters goes on; a real end still ends
+CUTS = [
+    ("Llame al 915 555 123 ext. 12 por la tarde. Gracias.",
+     ["Llame al 915 555 123 ext. 12 por la tarde.", "Gracias."]),
+    ("El menú cuesta S/. 25 con bebida. Abrimos a las ocho.",
+     ["El menú cuesta S/. 25 con bebida.", "Abrimos a las ocho."]),
+    ("It was a pers. comm. from the lab. Then we wrote.",
+     ["It was a pers. comm. from the lab.", "Then we wrote."]),
+    ("It costs five pounds incl. tax and delivery. We ship daily.",
+     ["It costs five pounds incl. tax and delivery.", "We ship daily."]),
+    ("Wir wohnen im Hotel, Zi. 12 im ersten Stock. Bis bald.",
+     ["Wir wohnen im Hotel, Zi. 12 im ersten Stock.", "Bis bald."]),
+]
+
+
+@pytest.mark.parametrize("text, expected", CUTS, ids=[c[0][:24] for c in CUTS])
+def test_a_short_word_before_a_digit_or_small_letters_goes_on(text, expected):
+    from mlx_qwen3tts.text.cutting import sentences, split_sentences
+
+    assert sentences(text) == expected
+    assert split_sentences(text, max_chars=len(expected[0]) + 1) == expected
+
+
+def test_the_dry_run_never_cuts_a_long_text_after_an_abbreviation_before_a_number(tmp_path):
+    """A long text is spoken in pieces cut at sentence ends: "ext." before its number is none."""
+    filler = ("La oficina de atención al cliente abre de lunes a viernes por la mañana y por la tarde, salvo los "
+              "festivos nacionales y los días de inventario que se anuncian con antelación en el tablón de la "
+              "entrada principal del edificio. ")
+    text = filler + "Para reclamos llame a la central ext. 12 por la tarde, cuando hay menos espera en la línea."
+    source = tmp_path / "long.txt"
+    source.write_text(text + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
+                           "--text-file", str(source), "--language", "es"], capture_output=True, text=True,
+                          env=env(), cwd=REPO, timeout=120)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == 2, (lines, done.stderr)
+    assert lines[1].startswith("Para reclamos") and "ext. doce por la tarde" in lines[1], lines

@@ -59,7 +59,7 @@ CASES = [
     ("time", "fr", "Le bar ouvre à 18:30 du soir.", "Le bar ouvre à six heures trente du soir."),
     # A time before a zone, zero seconds unsaid, hours and minutes by their letters.
     ("time", "es", "La señal se emite a las 9.30 EST, a las 12:00:00 GMT y a las 10h15m.",
-     "La señal se emite a las nueve y treinta EST, a las doce GMT y a las diez y quince."),
+     "La señal se emite a las nueve y media EST, a las doce GMT y a las diez y quince."),
     # Nine figures in three hyphenated threes are a telephone number, said figure by figure.
     ("telephone", "es", "Pida cita en el 912-345-678.",
      "Pida cita en el nueve uno dos tres cuatro cinco seis siete ocho."),
@@ -84,7 +84,7 @@ CASES = [
     ("time", "es", "El tren sale a las 7:30 a.m. y vuelve a las 6:15 p.m. cada día.",
      "El tren sale a las siete y media de la mañana y vuelve a las seis y cuarto de la tarde cada día."),
     ("time", "es", "La reunión es a las 12.00 p.m. y la cena a las 10:45 PM.",
-     "La reunión es a las doce del mediodía y la cena a las diez y cuarenta y cinco de la noche."),
+     "La reunión es a las doce del mediodía y la cena a las once menos cuarto de la noche."),
     ("time", "es", "El vuelo dura 2.40 h y aterriza a las 20:00 GMT-3.",
      "El vuelo dura dos y cuarenta y aterriza a las veinte G M T menos tres."),
     # A part of a round thousand or million is one word; past that, "sobre"; a whole number before it joins with

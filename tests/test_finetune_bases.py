@@ -4,9 +4,10 @@ CustomVoice-1.7B and VoiceDesign-1.7B, `export --speaker narrator`, then `mlx_qw
 
 The export is a CustomVoice checkpoint whose new row holds the dataset's mean speaker vector; a CustomVoice base
 keeps its presets (the new speaker at a free row); a VoiceDesign base's export is read by qwen-tts 0.1.1's
-`Qwen3TTSModel.from_pretrained` as a CustomVoice model with the same speaker vector (live, where the reference venv
-is here: MLX_QWEN3TTS_ORACLE_PYTHON, default /work/oracle-venv/bin/python). A dataset of another size's encoder is
-refused before training, in one line."""
+`Qwen3TTSModel.from_pretrained` as a CustomVoice model with the same speaker vector, and its greedy generation with
+the new speaker gives our codes (tests/reference/record_finetune_export.py's `spoken`; live, where the reference venv
+is here: MLX_QWEN3TTS_ORACLE_PYTHON, default /work/oracle-venv/bin/python; CI has none). A dataset of the other
+size's encoder is refused before training, in one line."""
 
 import json
 import os
@@ -18,7 +19,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-import mlx_qwen3tts  # noqa: F401  (before mlx)
+import mlx_qwen3tts  # before mlx
 import mlx.core as mx
 from fixture_checkpoints import checkpoint_dir
 from safetensors.numpy import load_file
@@ -118,17 +119,17 @@ def test_a_base_dataset_fine_tunes_custom_voice_and_voice_design(root, prepared,
         tts.generate("Hi.", speaker=sorted(presets)[0], temperature=0, max_tokens=3, decode=False)
 
 
-QWEN_TTS_READS = """
+QWEN_TTS_SPEAKS = """
 import json, sys
 sys.path.insert(0, "tests/reference")
-import _torchaudio_stub
-import torch
+import record_finetune_export as record
 from qwen_tts import Qwen3TTSModel
-tts = Qwen3TTSModel.from_pretrained(sys.argv[1], device_map="cpu", dtype=torch.float32)
-row = tts.model.config.talker_config.spk_id["narrator"]
+tts = Qwen3TTSModel.from_pretrained(sys.argv[1], device_map="cpu", dtype=record.torch.float32)
+codes, vector = record.spoken(sys.argv[1], "narrator", sys.argv[2], "english")
 print(json.dumps({"type": tts.model.tts_model_type, "speakers": sorted(tts.get_supported_speakers()),
-                  "vector": tts.model.talker.get_input_embeddings().weight[row].detach().tolist()}))
+                  "codes": codes, "vector": vector}))
 """
+TEXT = "Read by my own voice."
 
 
 @pytest.mark.skipif(not Path(ORACLE).exists(), reason=f"no reference venv at {ORACLE} (qwen-tts 0.1.1 and torch)")
@@ -136,14 +137,18 @@ print(json.dumps({"type": tts.model.tts_model_type, "speakers": sorted(tts.get_s
 def test_qwen_tts_reads_a_voice_design_export_as_custom_voice(root, prepared, tmp_path, method):
     base = checkpoint_dir("voice_design-1b7", root)
     ckpt = train_and_export(base, prepared["1b7"], tmp_path, method)
-    done = subprocess.run([ORACLE, "-c", QWEN_TTS_READS, str(ckpt)], capture_output=True, text=True, timeout=600,
-                          cwd=ROOT)
+    done = subprocess.run([ORACLE, "-c", QWEN_TTS_SPEAKS, str(ckpt), TEXT], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     read = json.loads(done.stdout.strip().splitlines()[-1])
     assert read["type"] == "custom_voice" and read["speakers"] == ["narrator"]
     mean = load_file(str(prepared["1b7"] / "speakers.safetensors"))["mean/speaker"]
     stored = np.array(mx.array(mean).astype(mx.load(str(ckpt / "model.safetensors"))[TABLE].dtype).astype(mx.float32))
     assert np.array_equal(np.array(read["vector"], np.float32), stored)
+    frames = len(read["codes"])  # qwen-tts stopped at its max_new_tokens (it keeps one frame fewer), or at EOS
+    ours = mlx_qwen3tts.load(str(ckpt), dtype=mx.float32).generate(
+        TEXT, speaker="narrator", language="english", temperature=0.0, max_tokens=frames, decode=False)
+    assert frames >= 8 and np.array(ours.codes).tolist() == read["codes"]  # qwen-tts speaks it as we do, greedy
 
 
 @pytest.mark.parametrize("variant", ["custom_voice-1b7", "voice_design-1b7", "custom_voice-0b6"])

@@ -100,6 +100,7 @@ def train(model, data, out, **options) -> Path:
     settings = _settings(model, data, opts)
     resumed = _resumable(out, settings)
     data = datasets.load(data)
+    check_speaker_size(data, model)
     mx.random.seed(opts.seed)  # LoRA's initial matrices are drawn
     base = load_base(model, opts.method, opts.dtype, opts.lora_rank, opts.lora_scale)
     examples = [objective.example(item, base.tokenizer, base.config) for item in data.items]
@@ -116,6 +117,19 @@ def train(model, data, out, **options) -> Path:
             shutil.rmtree(out, ignore_errors=True)
         raise
     return out
+
+
+def check_speaker_size(data: datasets.Dataset, model):
+    """InputError (one line) when the dataset's speaker vectors are not as wide as `model`'s talker: a dataset is
+    made by a Base model's speaker encoder and trains the models of that size only."""
+    from ..model import checkpoint
+
+    config = checkpoint.load_config(checkpoint.resolve(str(model)))
+    width, made = data.items[0].speaker_vector.shape[0], data.meta.get("model") or "its Base model"
+    if width != config.talker_config.hidden_size:
+        raise InputError(f"{{data}} holds speaker vectors of {width} values (made with {made}) and {model} "
+                         f"({config.tts_model_size}) takes {config.talker_config.hidden_size}: prepare the dataset "
+                         "with the Base model of this size", field="data")
 
 
 @dataclass

@@ -156,8 +156,11 @@ class Italian(Romance):
         if not following or not re.match(r"[aeiouàèéìòù]", following.group(1), re.I) \
                 or following.group(1).casefold() in self.not_nouns:
             return said  # "una a Roma": a preposition is no noun to elide before
-        # "un'ora", "sessant'anni", "vent'ore": elided before the noun, joined to it below
-        if said.endswith("una") or self._TENS.search(said) and re.match(r"\s+(?:anni|ore)\b", m.string[m.end():]):
+        # "un'ora", "sessant'anni", "vent'ore": elided before the noun, joined to it below; the other tens keep
+        # their vowel before "ore" ("quaranta ore settimanali", "cinquanta ore di seguito")
+        noun = re.match(r"\s+(anni|ore)\b", m.string[m.end():])
+        if said.endswith("una") or noun and self._TENS.search(said) and (noun.group(1) == "anni"
+                                                                            or said.endswith("venti")):
             return said[:-1] + "'\u2060"
         return said
 

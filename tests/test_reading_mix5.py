@@ -1,0 +1,37 @@
+"""Issue 63 for Portuguese and Italian, fifth round, on sentences of our own: each class as a native reader says
+it, seen in Python (`normalize`, `text.spoken`) and on the command line's dry run (`--dry-run`; no model is loaded).
+
+Classes: Portuguese ordinals - a list's items numbered with a mark and a dash or a bracket ("duas regras: 1° - ...")
+are ordinals, never degrees, agreeing with the noun counted before them; a degree sign typed for the mark before a
+noun is an ordinal agreeing with that noun ("na 5° posição" "na quinta posição"), an angle before "de" ("30° de
+inclinação"); the plural marks "ºs" and "ªs" ("os 2ºs colocados" "os segundos colocados"). Italian elision: the tens
+elide before "anni" ("trent'anni") and "venti" before "ore" ("vent'ore"), the other tens keep their vowel before
+"ore" ("quaranta ore a settimana")."""
+
+import pytest
+
+from reading_cases import read_in_python, said_in_order
+from test_reading_ru_cjk import read_on_the_command_line
+
+# (language, written, words that must be said, words that must not) - what today's main says wrong in must_not
+CASES = [
+    ("pt", "O manual dá três regras simples: 1° - Leia tudo, 2° - Guarde a nota fiscal.",
+     ["regras simples primeira", "leia tudo segunda"], ["um grau", "dois graus"]),
+    ("pt", "Ela terminou na 5° posição, e o irmão cursa a 3° série.", ["quinta posição", "terceira série"],
+     ["cinco graus", "três graus", "quinto", "terceiro"]),
+    ("pt", "A rampa tem 12° de inclinação.", ["doze graus de inclinação"], ["décimo"]),
+    ("pt", "Os 2ºs colocados ganham medalhas e as 1ªs páginas trazem o índice.",
+     ["os segundos colocados", "as primeiras páginas"], ["ºs", "ªs", "segundo colocados"]),
+    ("it", "A 30 anni lavorava già 20 ore al giorno, 40 ore a settimana, a volte 60 ore.",
+     ["trent'anni", "vent'ore", "quaranta ore a settimana", "sessanta ore"], ["quarant'", "sessant'", "trenta anni"]),
+]
+
+
+@pytest.mark.parametrize("language, written, must, must_not", CASES, ids=[c[1][:20] for c in CASES])
+def test_each_class_is_read_right_in_python(language, written, must, must_not):
+    read_in_python(language, written, must, must_not, said_in_order)
+
+
+@pytest.mark.parametrize("language", sorted({c[0] for c in CASES}))
+def test_each_class_is_read_right_on_the_command_line(tmp_path, language):
+    read_on_the_command_line(tmp_path, [c for c in CASES if c[0] == language], language)

@@ -1,7 +1,8 @@
 """Issue 63 for Portuguese and Italian, fifth round, on sentences of our own: each class as a native reader says
 it, seen in Python (`normalize`, `text.spoken`) and on the command line's dry run (`--dry-run`; no model is loaded).
 
-Classes: Portuguese ordinals - a list's items numbered with a mark and a dash or a bracket ("duas regras: 1° - ...")
+Classes: Korean native numbers before more counters of things (쌍, 포기, 상자, 자루, 곡: 장갑 네 쌍, 배추 두 포기);
+Chinese 两 before the verbal measure 回, the discount 折 and 星期 (两回, 打两折, 两星期); Portuguese ordinals - a list's items numbered with a mark and a dash or a bracket ("duas regras: 1° - ...")
 are ordinals, never degrees, agreeing with the noun counted before them; a degree sign typed for the mark before a
 noun is an ordinal agreeing with that noun ("na 5° posição" "na quinta posição"), an angle before "de" ("30° de
 inclinação"); the plural marks "ºs" and "ªs" ("os 2ºs colocados" "os segundos colocados"). Italian elision: the tens
@@ -22,6 +23,10 @@ CASES = [
     ("pt", "A rampa tem 12° de inclinação.", ["doze graus de inclinação"], ["décimo"]),
     ("pt", "Os 2ºs colocados ganham medalhas e as 1ªs páginas trazem o índice.",
      ["os segundos colocados", "as primeiras páginas"], ["ºs", "ªs", "segundo colocados"]),
+    ("ko", "시장에서 장갑 4쌍과 배추 2포기, 사과 3상자를 샀다.", ["장갑 네쌍과 배추 두포기", "사과 세상자를"],
+     ["사쌍", "이포기", "삼상자"]),
+    ("ko", "연필 2자루를 들고 노래 3곡을 불렀다.", ["연필 두자루를", "노래 세곡을"], ["이자루", "삼곡"]),
+    ("zh", "他敲了2回门，商品打2折，他休息了2星期。", ["敲了两回门", "打两折", "休息了两星期"], ["二回", "二折", "二星期"]),
     ("it", "A 30 anni lavorava già 20 ore al giorno, 40 ore a settimana, a volte 60 ore.",
      ["trent'anni", "vent'ore", "quaranta ore a settimana", "sessanta ore"], ["quarant'", "sessant'", "trenta anni"]),
 ]

@@ -7,7 +7,9 @@ are ordinals, never degrees, agreeing with the noun counted before them; a degre
 noun is an ordinal agreeing with that noun ("na 5° posição" "na quinta posição"), an angle before "de" ("30° de
 inclinação"); the plural marks "ºs" and "ªs" ("os 2ºs colocados" "os segundos colocados"). Italian elision: the tens
 elide before "anni" ("trent'anni") and "venti" before "ore" ("vent'ore"), the other tens keep their vowel before
-"ore" ("quaranta ore a settimana")."""
+"ore" ("quaranta ore a settimana"). Ranges in pt and it: the first number agrees with the noun after the second
+("2-3 colheres" "duas a três colheres", "1-2 uova" "una a due uova"), and a currency's sign before a range of
+amounts is said after both ("R$ 10,50-15,00" "... a quinze reais")."""
 
 import pytest
 
@@ -27,6 +29,10 @@ CASES = [
      ["사쌍", "이포기", "삼상자"]),
     ("ko", "연필 2자루를 들고 노래 3곡을 불렀다.", ["연필 두자루를", "노래 세곡을"], ["이자루", "삼곡"]),
     ("zh", "他敲了2回门，商品打2折，他休息了2星期。", ["敲了两回门", "打两折", "休息了两星期"], ["二回", "二折", "二星期"]),
+    ("pt", "Misture 2-3 colheres de açúcar; o pote custa R$ 10,50-15,00.",
+     ["duas a três colheres", "dez reais e cinquenta centavos a quinze reais"], ["dois a", "vírgula zero zero"]),
+    ("it", "Servono 1-2 uova; il prezzo va da € 2,50-3,00.",
+     ["una a due uova", "due euro e cinquanta centesimi a tre euro"], ["uno a", "virgola zero zero"]),
     ("it", "A 30 anni lavorava già 20 ore al giorno, 40 ore a settimana, a volte 60 ore.",
      ["trent'anni", "vent'ore", "quaranta ore a settimana", "sessanta ore"], ["quarant'", "sessant'", "trenta anni"]),
 ]

@@ -176,8 +176,22 @@ class Italian(Romance):
         said = super().read(text).replace("\u2060 ", "").replace("\u2060", "")
         return self._ELIDED.sub(lambda m: {"I": "L", "i": "l"}.get(m.group(1), m.group(1) + "ll") + "'", said)
 
+    # A currency's sign before a range of amounts belongs to both ("R$ 10,50-15,00", "€ 10-15"): said after each.
+    def read_ranges(self, text):
+        signs = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
+        text = re.sub(r"(?<![\w$])(" + signs + r")\s?(" + self.NUM + r")\s?[–-]\s?(?=\d)", r"\1\2-\1", text)
+        return super().read_ranges(text)
+
+    # A range's first number agrees with the noun after its second ("1-2 uova" "una a due uova").
+    def _range_gender(self, text, start, end):
+        rest = re.match(r"[ \u00a0]+" + self.range_word + r"[ \u00a0]+" + self.NUM + r"[ \u00a0]+([^\W\d_]+)"
+                        r"(?![\w'’-])", text[end:end + 60])
+        if rest and self.noun_gender(rest.group(1)):
+            return self.noun_gender(rest.group(1))
+        return None
+
     def counted_gender(self, text, start, end):
-        gender = super().counted_gender(text, start, end)
+        gender = self._range_gender(text, start, end) or super().counted_gender(text, start, end)
         if gender == "m" and re.match(r"\s+(?:s[^aeiouàèéìòù\W]|z|gn|ps|x|y)", text[end:end + 4], re.I):
             return None  # "uno studente", "uno zaino"
         return gender

@@ -245,6 +245,20 @@ class Portuguese(Romance):
         said = self.ordinal(int(m.group(1)), "f" if m.group(2) == "ª" else "m")
         return re.sub(r"([oa])\b", r"\1s", said)
 
+    # A currency's sign before a range of amounts belongs to both ("R$ 10,50-15,00", "€ 10-15"): said after each.
+    def read_ranges(self, text):
+        signs = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
+        text = re.sub(r"(?<![\w$])(" + signs + r")\s?(" + self.NUM + r")\s?[–-]\s?(?=\d)", r"\1\2-\1", text)
+        return super().read_ranges(text)
+
+    # A range's first number agrees with the noun after its second ("2-3 colheres" "duas a três colheres").
+    def counted_gender(self, text, start, end):
+        rest = re.match(r"[ \u00a0]+" + self.range_word + r"[ \u00a0]+" + self.NUM + r"[ \u00a0]+([^\W\d_]+)"
+                        r"(?![\w'’-])", text[end:end + 60])
+        if rest and self.noun_gender(rest.group(1)):
+            return self.noun_gender(rest.group(1))
+        return super().counted_gender(text, start, end)
+
     def read_measures(self, text):
         text = self._ENUMERATOR.sub(self._item, text)
         text = self._PLURAL_MARK.sub(self._plural_ordinal, text)

@@ -9,7 +9,8 @@ inclinação"); the plural marks "ºs" and "ªs" ("os 2ºs colocados" "os segund
 elide before "anni" ("trent'anni") and "venti" before "ore" ("vent'ore"), the other tens keep their vowel before
 "ore" ("quaranta ore a settimana"). Ranges in pt and it: the first number agrees with the noun after the second
 ("2-3 colheres" "duas a três colheres", "1-2 uova" "una a due uova"), and a currency's sign before a range of
-amounts is said after both ("R$ 10,50-15,00" "... a quinze reais")."""
+amounts is said after both ("R$ 10,50-15,00" "... a quinze reais"); a range of two clock times written with a dot
+("8.30-12.30") is said as two times."""
 
 import pytest
 
@@ -33,6 +34,8 @@ CASES = [
      ["duas a três colheres", "dez reais e cinquenta centavos a quinze reais"], ["dois a", "vírgula zero zero"]),
     ("it", "Servono 1-2 uova; il prezzo va da € 2,50-3,00.",
      ["una a due uova", "due euro e cinquanta centesimi a tre euro"], ["uno a", "virgola zero zero"]),
+    ("pt", "A loja abre no horário 8.30-12.30.", ["oito horas e trinta a doze horas e trinta"], ["ponto"]),
+    ("it", "Lo sportello è aperto con orario 8.30-12.30.", ["otto e trenta a dodici e trenta"], ["punto"]),
     ("it", "A 30 anni lavorava già 20 ore al giorno, 40 ore a settimana, a volte 60 ore.",
      ["trent'anni", "vent'ore", "quaranta ore a settimana", "sessanta ore"], ["quarant'", "sessant'", "trenta anni"]),
 ]

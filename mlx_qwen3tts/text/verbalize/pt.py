@@ -245,8 +245,19 @@ class Portuguese(Romance):
         said = self.ordinal(int(m.group(1)), "f" if m.group(2) == "ª" else "m")
         return re.sub(r"([oa])\b", r"\1s", said)
 
+    # A range of two clock times, written with a colon or a dot ("8.30-12.30", "9:00 – 13:00"): both times.
+    _TIME_RANGE = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)[ \u00a0]?[-–][ \u00a0]?([01]?\d|2[0-3])[.:]"
+                             r"([0-5]\d)(?![\w:]|[.,]\d)")
+
+    def _time_range(self, m):
+        if re.search(r"\b(?:vers\w*|v)\.?\s*$", m.string[max(0, m.start() - 12):m.start()], re.I):
+            return m.group(0)  # "versão 1.10-2.20": versions, no times
+        first, second = (self.time(int(m.group(i)), int(m.group(i + 1)), None) for i in (1, 3))
+        return f"{first} {self.range_word} {second}"
+
     # A currency's sign before a range of amounts belongs to both ("R$ 10,50-15,00", "€ 10-15"): said after each.
     def read_ranges(self, text):
+        text = self._TIME_RANGE.sub(self._time_range, text)
         signs = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
         text = re.sub(r"(?<![\w$])(" + signs + r")\s?(" + self.NUM + r")\s?[–-]\s?(?=\d)", r"\1\2-\1", text)
         return super().read_ranges(text)

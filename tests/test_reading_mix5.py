@@ -2,7 +2,8 @@
 it, seen in Python (`normalize`, `text.spoken`) and on the command line's dry run (`--dry-run`; no model is loaded).
 
 Classes: Korean native numbers before more counters of things (쌍, 포기, 상자, 자루, 곡: 장갑 네 쌍, 배추 두 포기);
-Chinese 两 before the verbal measure 回, the discount 折 and 星期 (两回, 打两折, 两星期); Portuguese ordinals - a list's items numbered with a mark and a dash or a bracket ("duas regras: 1° - ...")
+Chinese 两 before the verbal measure 回, the discount 折 and 星期 (两回, 打两折, 两星期), an hour with am or pm and
+no minutes (2pm 下午两点); Portuguese ordinals - a list's items numbered with a mark and a dash or a bracket ("duas regras: 1° - ...")
 are ordinals, never degrees, agreeing with the noun counted before them; a degree sign typed for the mark before a
 noun is an ordinal agreeing with that noun ("na 5° posição" "na quinta posição"), an angle before "de" ("30° de
 inclinação"); the plural marks "ºs" and "ªs" ("os 2ºs colocados" "os segundos colocados"). Italian elision: the tens
@@ -36,6 +37,7 @@ CASES = [
      ["una a due uova", "due euro e cinquanta centesimi a tre euro"], ["uno a", "virgola zero zero"]),
     ("pt", "A loja abre no horário 8.30-12.30.", ["oito horas e trinta a doze horas e trinta"], ["ponto"]),
     ("it", "Lo sportello è aperto con orario 8.30-12.30.", ["otto e trenta a dodici e trenta"], ["punto"]),
+    ("zh", "会议定于2pm开始，10 AM前请到场。", ["定于下午两点开始", "上午十点前"], ["pm", "AM"]),
     ("it", "A 30 anni lavorava già 20 ore al giorno, 40 ore a settimana, a volte 60 ore.",
      ["trent'anni", "vent'ore", "quaranta ore a settimana", "sessanta ore"], ["quarant'", "sessant'", "trenta anni"]),
 ]

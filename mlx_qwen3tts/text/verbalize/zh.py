@@ -200,6 +200,12 @@ def _time(m) -> str:
     return said
 
 
+def _hour_half(m) -> str:
+    """An hour with am or pm and no minutes (3pm, 10 AM): 下午三点, 上午十点."""
+    h = int(m.group(1))
+    return ("上午" if m.group(2)[0] in "aA" else "下午") + ("两" if h == 2 else integer(h)) + "点"
+
+
 def _percent(m) -> str:
     sign = "负" if m.group(1) else ""
     return sign + ("千分之" if m.group(3) == "‰" else "百分之") + cardinal(m.group(2))
@@ -266,6 +272,7 @@ read = Reader([
     (r"(?<![\d.,/-])(?P<y>\d{4})(?:(?P<s>[-/])(?P<m>\d{1,2})|\.(?P<m2>\d\d)(?![万亿]))(?P<d>)(?![\d.,/-])", _date),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", "到"),  # 10:00-22:00
     (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])(?:\s?(am|pm|a\.m\.|p\.m\.|AM|PM)(?![A-Za-z]))?", _time),
+    (r"(?<![\d:.])(1[0-2]|0?[1-9])\s?(am|pm|a\.m\.|p\.m\.|AM|PM)(?![A-Za-z])", _hour_half),  # 3pm 下午三点
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: integer(int(m.group(1))) + "比" + integer(int(m.group(2)))),
     # telephone numbers: a mobile number, a number with an area code, or digits a telephone word announces
     (r"()(?<![\d.])((?:\+86 )?1[3-9]\d{9})(?![\d.])", _phone),

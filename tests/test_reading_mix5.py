@@ -11,7 +11,8 @@ elide before "anni" ("trent'anni") and "venti" before "ore" ("vent'ore"), the ot
 "ore" ("quaranta ore a settimana"). Ranges in pt and it: the first number agrees with the noun after the second
 ("2-3 colheres" "duas a três colheres", "1-2 uova" "una a due uova"), and a currency's sign before a range of
 amounts is said after both ("R$ 10,50-15,00" "... a quinze reais"); a range of two clock times written with a dot
-("8.30-12.30") is said as two times."""
+("8.30-12.30") is said as two times; Italian "primo" for the first of a month that opens a range of days ("dal 1
+al 5 marzo" "dal primo al cinque marzo")."""
 
 import pytest
 
@@ -38,6 +39,8 @@ CASES = [
     ("pt", "A loja abre no horário 8.30-12.30.", ["oito horas e trinta a doze horas e trinta"], ["ponto"]),
     ("it", "Lo sportello è aperto con orario 8.30-12.30.", ["otto e trenta a dodici e trenta"], ["punto"]),
     ("zh", "会议定于2pm开始，10 AM前请到场。", ["定于下午两点开始", "上午十点前"], ["pm", "AM"]),
+    ("it", "La fiera si tiene dal 1 al 5 marzo, il convegno dal 1 all'8 giugno.",
+     ["dal primo al cinque marzo", "dal primo all'otto giugno"], ["dal uno"]),
     ("it", "A 30 anni lavorava già 20 ore al giorno, 40 ore a settimana, a volte 60 ore.",
      ["trent'anni", "vent'ore", "quaranta ore a settimana", "sessanta ore"], ["quarant'", "sessant'", "trenta anni"]),
 ]

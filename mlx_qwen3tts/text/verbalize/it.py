@@ -171,7 +171,13 @@ class Italian(Romance):
     # A caret typed for the raised ordinal mark: "il 1^ maggio" "il primo maggio", "la 3^ classe" "la terza classe".
     _CARET = re.compile(r"(?<![\w.,^])(\d{1,4})\^(?=[ \u00a0]+([^\W\d_]+))")
 
+    # The first of a month opening a range of days is "primo" too: "dal 1 al 5 marzo" "dal primo al cinque marzo".
+    _FIRST_OF_RANGE = re.compile(r"(?<![\w.,'’])0?1(?:[ \u00a0]?([-–])[ \u00a0]?|(?=[ \u00a0](?:al|all['’])))"
+                                 r"(?=[ \u00a0]?(?:al[ \u00a0]|all['’])?\d{1,2}[ \u00a0]+(?:" + "|".join(MONTHS) + r")\b)",
+                                 re.I)
+
     def read(self, text):
+        text = self._FIRST_OF_RANGE.sub(lambda m: f"primo {self.range_word} " if m.group(1) else "primo", text)
         text = self._CARET.sub(lambda m: m.group(1) + ("ª" if self.noun_gender(m.group(2)) == "f" else "°"), text)
         said = super().read(text).replace("\u2060 ", "").replace("\u2060", "")
         return self._ELIDED.sub(lambda m: {"I": "L", "i": "l"}.get(m.group(1), m.group(1) + "ll") + "'", said)

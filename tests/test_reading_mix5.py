@@ -1,7 +1,8 @@
 """Issue 63 for Portuguese and Italian, fifth round, on sentences of our own: each class as a native reader says
 it, seen in Python (`normalize`, `text.spoken`) and on the command line's dry run (`--dry-run`; no model is loaded).
 
-Classes: Korean native numbers before more counters of things (쌍, 포기, 상자, 자루, 곡: 장갑 네 쌍, 배추 두 포기);
+Classes: Korean native numbers before more counters of things (쌍, 포기, 상자, 자루, 곡: 장갑 네 쌍, 배추 두 포기),
+Sino-Korean before 개국 and 개년 (삼개국), a company's legal form in brackets ((주)한화 주식회사 한화);
 Chinese 两 before the verbal measure 回, the discount 折 and 星期 (两回, 打两折, 两星期), an hour with am or pm and
 no minutes (2pm 下午两点); Portuguese ordinals - a list's items numbered with a mark and a dash or a bracket ("duas regras: 1° - ...")
 are ordinals, never degrees, agreeing with the noun counted before them; a degree sign typed for the mark before a
@@ -31,6 +32,8 @@ CASES = [
     ("ko", "시장에서 장갑 4쌍과 배추 2포기, 사과 3상자를 샀다.", ["장갑 네쌍과 배추 두포기", "사과 세상자를"],
      ["사쌍", "이포기", "삼상자"]),
     ("ko", "연필 2자루를 들고 노래 3곡을 불렀다.", ["연필 두자루를", "노래 세곡을"], ["이자루", "삼곡"]),
+    ("ko", "(주)한화와 현대(주)가 3개국 3개년 계획에 참여했다.",
+     ["주식회사 한화와 현대 주식회사가 삼개국 삼개년"], ["(주)", "세개국", "세개년"]),
     ("zh", "他敲了2回门，商品打2折，他休息了2星期。", ["敲了两回门", "打两折", "休息了两星期"], ["二回", "二折", "二星期"]),
     ("pt", "Misture 2-3 colheres de açúcar; o pote custa R$ 10,50-15,00.",
      ["duas a três colheres", "dez reais e cinquenta centavos a quinze reais"], ["dois a", "vírgula zero zero"]),

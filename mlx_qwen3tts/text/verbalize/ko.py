@@ -24,8 +24,9 @@ SPELLING = Spelling(digits=DIGITS, small="십백천", myriads="만억조경", ze
 NATIVE_ONES = ("", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉")
 NATIVE_TENS = ("", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔", "여든", "아흔")
 MONTHS = {6: "유월", 10: "시월"}
-# Counter words after which a number up to 99 is native: 세개, 두명, 다섯살, 세번째 (but 삼개월: months are Sino).
-COUNTERS = ("번째", "개(?!월)", "명", "마리", "살", "권", "잔", "병", "장", "벌", "켤레", "송이", "그루", "가지", "군데",
+# Counter words after which a number up to 99 is native: 세개, 두명, 다섯살, 세번째 (but 삼개월, 삼개국, 삼개년: months,
+# countries and years are Sino).
+COUNTERS = ("번째", "개(?![월국년])", "명", "마리", "살", "권", "잔", "병", "장", "벌", "켤레", "송이", "그루", "가지", "군데",
             "사람", "시간", "곳", "달(?!러)", "척", "채", "통", "자리", "줄",
             # in a recipe: 설탕 세 큰술, 물 두 컵, 마늘 한 줌
             "큰술", "작은술", "숟가락", "스푼", "컵", "조각", "봉지", "방울", "줌", "꼬집", "그릇", "접시", "팩", "캔",
@@ -317,7 +318,21 @@ def label(word: str) -> str:
     return LABEL_WORDS.get(low) or "".join(LETTERS[c] for c in low)
 
 
+# A company's legal form written in brackets, joined to its name: ㈜삼성, (주)한화, 삼성(주) 주식회사; (유) 유한회사,
+# (사) 사단법인, (재) 재단법인. "(주)" standing apart is a note, left as it is.
+COMPANY_FORMS = {"주": "주식회사", "유": "유한회사", "사": "사단법인", "재": "재단법인"}
+_COMPANY = re.compile(r"㈜|(?<=[가-힣A-Za-z])\((주|유|사|재)\)|\((주|유|사|재)\)(?=[가-힣A-Za-z])")
+
+
+def _company(m) -> str:
+    form = COMPANY_FORMS[m.group(1) or m.group(2) or "주"]
+    after_name = m.start() > 0 and m.string[m.start() - 1].isalnum()
+    return f" {form}" if after_name else f"{form} "  # 현대 주식회사가, 주식회사 한화
+
+
 def read(text: str) -> str:
+    if "㈜" in text or "(" in text:
+        text = _COMPANY.sub(_company, text)
     if "." in text or "닷 " in text:
         text = _FILE_OR_HOST.sub(lambda m: "".join(" 닷 " + p for p in m.group(1).split(".")), text)
         text = _LABEL_AFTER_DOT.sub(lambda m: label(m.group(1)), text)

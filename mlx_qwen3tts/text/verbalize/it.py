@@ -156,8 +156,11 @@ class Italian(Romance):
         if not following or not re.match(r"[aeiouàèéìòù]", following.group(1), re.I) \
                 or following.group(1).casefold() in self.not_nouns:
             return said  # "una a Roma": a preposition is no noun to elide before
-        # "un'ora", "sessant'anni", "vent'ore": elided before the noun, joined to it below
-        if said.endswith("una") or self._TENS.search(said) and re.match(r"\s+(?:anni|ore)\b", m.string[m.end():]):
+        # "un'ora", "sessant'anni", "vent'ore": elided before the noun, joined to it below; the other tens keep
+        # their vowel before "ore" ("quaranta ore settimanali", "cinquanta ore di seguito")
+        noun = re.match(r"\s+(anni|ore)\b", m.string[m.end():])
+        if said.endswith("una") or noun and self._TENS.search(said) and (noun.group(1) == "anni"
+                                                                            or said.endswith("venti")):
             return said[:-1] + "'\u2060"
         return said
 
@@ -168,13 +171,44 @@ class Italian(Romance):
     # A caret typed for the raised ordinal mark: "il 1^ maggio" "il primo maggio", "la 3^ classe" "la terza classe".
     _CARET = re.compile(r"(?<![\w.,^])(\d{1,4})\^(?=[ \u00a0]+([^\W\d_]+))")
 
+    # The first of a month opening a range of days is "primo" too: "dal 1 al 5 marzo" "dal primo al cinque marzo".
+    _FIRST_OF_RANGE = re.compile(r"(?<![\w.,'’])0?1(?:[ \u00a0]?([-–])[ \u00a0]?|(?=[ \u00a0](?:al|all['’])))"
+                                 r"(?=[ \u00a0]?(?:al[ \u00a0]|all['’])?\d{1,2}[ \u00a0]+(?:" + "|".join(MONTHS) + r")\b)",
+                                 re.I)
+
     def read(self, text):
+        text = self._FIRST_OF_RANGE.sub(lambda m: f"primo {self.range_word} " if m.group(1) else "primo", text)
         text = self._CARET.sub(lambda m: m.group(1) + ("ª" if self.noun_gender(m.group(2)) == "f" else "°"), text)
         said = super().read(text).replace("\u2060 ", "").replace("\u2060", "")
         return self._ELIDED.sub(lambda m: {"I": "L", "i": "l"}.get(m.group(1), m.group(1) + "ll") + "'", said)
 
+    # A range of two clock times, written with a colon or a dot ("8.30-12.30", "9:00 – 13:00"): both times.
+    _TIME_RANGE = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)[ \u00a0]?[-–][ \u00a0]?([01]?\d|2[0-3])[.:]"
+                             r"([0-5]\d)(?![\w:]|[.,]\d)")
+
+    def _time_range(self, m):
+        if re.search(r"\b(?:vers\w*|v)\.?\s*$", m.string[max(0, m.start() - 12):m.start()], re.I):
+            return m.group(0)  # "versão 1.10-2.20": versions, no times
+        first, second = (self.time(int(m.group(i)), int(m.group(i + 1)), None) for i in (1, 3))
+        return f"{first} {self.range_word} {second}"
+
+    # A currency's sign before a range of amounts belongs to both ("R$ 10,50-15,00", "€ 10-15"): said after each.
+    def read_ranges(self, text):
+        text = self._TIME_RANGE.sub(self._time_range, text)
+        signs = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
+        text = re.sub(r"(?<![\w$])(" + signs + r")\s?(" + self.NUM + r")\s?[–-]\s?(?=\d)", r"\1\2-\1", text)
+        return super().read_ranges(text)
+
+    # A range's first number agrees with the noun after its second ("1-2 uova" "una a due uova").
+    def _range_gender(self, text, start, end):
+        rest = re.match(r"[ \u00a0]+" + self.range_word + r"[ \u00a0]+" + self.NUM + r"[ \u00a0]+([^\W\d_]+)"
+                        r"(?![\w'’-])", text[end:end + 60])
+        if rest and self.noun_gender(rest.group(1)):
+            return self.noun_gender(rest.group(1))
+        return None
+
     def counted_gender(self, text, start, end):
-        gender = super().counted_gender(text, start, end)
+        gender = self._range_gender(text, start, end) or super().counted_gender(text, start, end)
         if gender == "m" and re.match(r"\s+(?:s[^aeiouàèéìòù\W]|z|gn|ps|x|y)", text[end:end + 4], re.I):
             return None  # "uno studente", "uno zaino"
         return gender

@@ -25,12 +25,16 @@ SPELLING = Spelling(digits=DIGITS, small="십백천", myriads="만억조경", ze
 NATIVE_ONES = ("", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉")
 NATIVE_TENS = ("", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔", "여든", "아흔")
 MONTHS = {6: "유월", 10: "시월"}
-# Counter words after which a number up to 99 is native: 세개, 두명, 다섯살, 세번째 (but 삼개월: months are Sino).
-COUNTERS = ("번째", "개(?!월)", "명", "마리", "살", "권", "잔", "병", "장", "벌", "켤레", "송이", "그루", "가지", "군데",
+# Counter words after which a number up to 99 is native: 세개, 두명, 다섯살, 세번째 (but 삼개월, 삼개국, 삼개년: months,
+# countries and years are Sino).
+COUNTERS = ("번째", "개(?![월국년])", "명", "마리", "살", "권", "잔", "병", "장", "벌", "켤레", "송이", "그루", "가지", "군데",
             "사람", "시간", "곳", "달(?!러)", "척", "채", "통", "자리", "줄",
             # in a recipe: 설탕 세 큰술, 물 두 컵, 마늘 한 줌
             "큰술", "작은술", "숟가락", "스푼", "컵", "조각", "봉지", "방울", "줌", "꼬집", "그릇", "접시", "팩", "캔",
             "끼", "바퀴", "마디", "걸음",
+            # bunches, boxes and pieces: 배추 두 포기, 장갑 세 쌍, 사과 한 상자, 연필 두 자루, 노래 세 곡
+            "쌍", "포기", "상자", "다발", "묶음", "개비", "덩어리", "덩이", "가닥", "움큼", "모금", "자루", "짝",
+            "곡(?![물선식])",
             "배(?![율속수열])",  # multiples: 두 배, 열 배 (but 2배속, 배율)
             # characters of a text: 여덟 자 이상, 스무 자까지 (but 3자 회담, 제3자: parties, Sino-Korean)
             r"자(?=\s?(?:이상|이하|이내|미만|까지|씩|를|로|[.,)]|$))")
@@ -326,7 +330,21 @@ def _card_digits(number: str) -> str:
     return " ".join(digits(number[i:i + 4], DIGITS) for i in range(0, len(number), 4))
 
 
+# A company's legal form written in brackets, joined to its name: ㈜삼성, (주)한화, 삼성(주) 주식회사; (유) 유한회사,
+# (사) 사단법인, (재) 재단법인. "(주)" standing apart is a note, left as it is.
+COMPANY_FORMS = {"주": "주식회사", "유": "유한회사", "사": "사단법인", "재": "재단법인"}
+_COMPANY = re.compile(r"㈜|(?<=[가-힣A-Za-z])\((주|유|사|재)\)|\((주|유|사|재)\)(?=[가-힣A-Za-z])")
+
+
+def _company(m) -> str:
+    form = COMPANY_FORMS[m.group(1) or m.group(2) or "주"]
+    after_name = m.start() > 0 and m.string[m.start() - 1].isalnum()
+    return f" {form}" if after_name else f"{form} "  # 현대 주식회사가, 주식회사 한화
+
+
 def read(text: str) -> str:
+    if "㈜" in text or "(" in text:
+        text = _COMPANY.sub(_company, text)
     if "카드" in text:  # a card number after a cue (data/card_cues.tsv: 카드번호, 신용카드 ...)
         text = electronic.read_cards("ko", text, _card_digits)
     if "." in text or "닷 " in text:

@@ -86,7 +86,7 @@ class Portuguese(Romance):
     articles = ("o", "os", "as", "do", "dos", "das", "no", "nos", "nas", "ao", "aos", "um", "uma", "seu", "sua",
                 "este", "esta", "esse", "essa")
     degrees_after = ("a", "até", "entre")
-    degrees_before = ("por", "durante", "até", "para", "com", "mais", "menos", "aproximadamente")
+    degrees_before = ("por", "durante", "até", "para", "com", "mais", "menos", "aproximadamente", "de")
     degree_words = ("temperatura", "máxima", "mínima", "forno", "graus", "calor", "frio")
     time_words = ("às", "das", "até as", "as")
     degrees_joins = ("e", "ou", "a", "em")
@@ -215,7 +215,65 @@ class Portuguese(Romance):
     _spoon = re.compile(r"(?<![\w.])(colher(?:es)?|xícaras?|xícs?\.|colh\.|c\.)\s?\((sopa|chá|café|sobremesa)\)",
                         re.I)
 
+    # A list's item numbered with a mark and a dash or a bracket, at the list's start or after an item ("duas
+    # regras: 1° - Nunca ...; 2° - ..."): an ordinal, never degrees, agreeing with the noun counted before it
+    # ("primeira", "segunda"; "primeiro" where none is).
+    _ENUMERATOR = re.compile(r"(?:^|(?<=[:;,.!?\n]))[ \u00a0]*(\d{1,2})\.?[º°]"
+                             r"(?=[ \u00a0]?[-–—)][ \u00a0])")
+    _LISTED = re.compile(r"(?:\d|\b(?:duas|dois|três|quatro|cinco|seis|sete|oito|nove|dez|algumas|alguns|as|os))"
+                         r"[ \u00a0]+([^\W\d_]+)", re.I)
+
+    def _item(self, m):
+        head = re.split(r"[.!?]\s", m.string[max(0, m.start() - 100):m.start()])[-1]
+        genders = [self.noun_gender(noun) for noun in self._LISTED.findall(head)]
+        gender = next((g for g in reversed(genders) if g), "m")
+        return m.string[m.start():m.start(1)] + self.ordinal(int(m.group(1)), gender)
+
+    # A degree sign typed for the ordinal's mark before a noun the genders table holds is an ordinal agreeing with
+    # it ("a 3° série" "a terceira série", "na 5° posição" "na quinta posição"); "30° de inclinação" is an angle.
+    _SIGN_BEFORE_NOUN = re.compile(r"(?<![\w.,])(\d{1,3})\.?°(?=[ \u00a0]+([^\W\d_]+)(?![\w'’-]))")
+    # "os 2ºs colocados" "os segundos colocados", "as 1ªs páginas" "as primeiras páginas": a plural mark.
+    _PLURAL_MARK = re.compile(r"(?<![\w.,])(\d{1,3})\.?([ºª°])s(?!\w)")
+
+    def _before_noun(self, m):
+        noun = m.group(2)
+        if (noun.casefold() in (*self.degrees_before, *self.months, *self._degree) or self.singular(noun) is None):
+            return m.group(0)
+        return self.ordinal(int(m.group(1)), self.noun_gender(noun) or "m")
+
+    def _plural_ordinal(self, m):
+        said = self.ordinal(int(m.group(1)), "f" if m.group(2) == "ª" else "m")
+        return re.sub(r"([oa])\b", r"\1s", said)
+
+    # A range of two clock times, written with a colon or a dot ("8.30-12.30", "9:00 – 13:00"): both times.
+    _TIME_RANGE = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)[ \u00a0]?[-–][ \u00a0]?([01]?\d|2[0-3])[.:]"
+                             r"([0-5]\d)(?![\w:]|[.,]\d)")
+
+    def _time_range(self, m):
+        if re.search(r"\b(?:vers\w*|v)\.?\s*$", m.string[max(0, m.start() - 12):m.start()], re.I):
+            return m.group(0)  # "versão 1.10-2.20": versions, no times
+        first, second = (self.time(int(m.group(i)), int(m.group(i + 1)), None) for i in (1, 3))
+        return f"{first} {self.range_word} {second}"
+
+    # A currency's sign before a range of amounts belongs to both ("R$ 10,50-15,00", "€ 10-15"): said after each.
+    def read_ranges(self, text):
+        text = self._TIME_RANGE.sub(self._time_range, text)
+        signs = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
+        text = re.sub(r"(?<![\w$])(" + signs + r")\s?(" + self.NUM + r")\s?[–-]\s?(?=\d)", r"\1\2-\1", text)
+        return super().read_ranges(text)
+
+    # A range's first number agrees with the noun after its second ("2-3 colheres" "duas a três colheres").
+    def counted_gender(self, text, start, end):
+        rest = re.match(r"[ \u00a0]+" + self.range_word + r"[ \u00a0]+" + self.NUM + r"[ \u00a0]+([^\W\d_]+)"
+                        r"(?![\w'’-])", text[end:end + 60])
+        if rest and self.noun_gender(rest.group(1)):
+            return self.noun_gender(rest.group(1))
+        return super().counted_gender(text, start, end)
+
     def read_measures(self, text):
+        text = self._ENUMERATOR.sub(self._item, text)
+        text = self._PLURAL_MARK.sub(self._plural_ordinal, text)
+        text = self._SIGN_BEFORE_NOUN.sub(self._before_noun, text)
         return super().read_measures(self._spoon.sub(r"\1 de \2", text))
 
     # A time before the part of the day it falls in: said on the twelve-hour clock where the hour lies in that

@@ -31,8 +31,8 @@ SPELLING = Spelling(digits=DIGITS, small="十百千", myriads="万亿兆京", ze
                     one_myriad=lambda i, inside: True)
 # Measure words after which 2 is 两 (两个, 两年后, 两点): a count, not a label (二月, 二号, 二楼).
 COUNTERS = ("个位只条张本件次天种名家台辆双人岁倍块元毛角份杯瓶碗节层口头匹棵支把间周项场部篇首句段页斤吨米里"
-            "册套艘架座栋幢所片粒颗根副盒包袋箱桶罐壶勺滴圈遍趟顿步排批群堆串束朵枝枚票户例轮集届晚夜秒克升亩封幅扇道季点行列")
-COUNTER_WORDS = ("小时", "分钟", "点钟", "公里", "千克", "公斤", "年后", "年前", "年内", "年多", "年来", "年间", "周年",
+            "册套艘架座栋幢所片粒颗根副盒包袋箱桶罐壶勺滴圈遍趟顿步排批群堆串束朵枝枚票户例轮集届晚夜秒克升亩封幅扇道季点行列回折")
+COUNTER_WORDS = ("小时", "分钟", "点钟", "星期", "礼拜", "公里", "千克", "公斤", "年后", "年前", "年内", "年多", "年来", "年间", "周年",
                  "厘米", "毫米", "微米", "纳米", "千米", "毫升", "毫克", "平方", "立方", "英寸", "英尺", "英里", "公顷",
                  "公分", "千瓦", "毫秒", "千赫", "兆赫")
 CURRENCY = {"¥": "元", "￥": "元", "CNY": "人民币", "RMB": "人民币", "$": "美元", "US$": "美元", "USD": "美元",
@@ -200,6 +200,12 @@ def _time(m) -> str:
     return said
 
 
+def _hour_half(m) -> str:
+    """An hour with am or pm and no minutes (3pm, 10 AM): 下午三点, 上午十点."""
+    h = int(m.group(1))
+    return ("上午" if m.group(2)[0] in "aA" else "下午") + ("两" if h == 2 else integer(h)) + "点"
+
+
 def _percent(m) -> str:
     sign = "负" if m.group(1) else ""
     return sign + ("千分之" if m.group(3) == "‰" else "百分之") + cardinal(m.group(2))
@@ -266,6 +272,7 @@ read = Reader([
     (r"(?<![\d.,/-])(?P<y>\d{4})(?:(?P<s>[-/])(?P<m>\d{1,2})|\.(?P<m2>\d\d)(?![万亿]))(?P<d>)(?![\d.,/-])", _date),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", "到"),  # 10:00-22:00
     (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])(?:\s?(am|pm|a\.m\.|p\.m\.|AM|PM)(?![A-Za-z]))?", _time),
+    (r"(?<![\d:.])(1[0-2]|0?[1-9])\s?(am|pm|a\.m\.|p\.m\.|AM|PM)(?![A-Za-z])", _hour_half),  # 3pm 下午三点
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: integer(int(m.group(1))) + "比" + integer(int(m.group(2)))),
     # telephone numbers: a mobile number, a number with an area code, or digits a telephone word announces
     (r"()(?<![\d.])((?:\+86 )?1[3-9]\d{9})(?![\d.])", _phone),

@@ -35,8 +35,9 @@ _UNDERSCORE = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")  # snake_case: a pause betw
 _POWER = re.compile(r"(?<![\w^])([A-Za-z]|\d+(?:\.\d+)?)\s?\^\s?(-?(?:\d+|[A-Za-z]))(?![\w^])")
 _EMOJI_SPACE = re.compile(r"[ \t]+(?=[.,!?;:](?![\w/~.])|$)")
 _PICTOGRAPHS = re.compile("[\u2300-\U0010ffff\ufe0f]")  # where emoji and pictographs are
-# CJK squared units, months, days and eras (㎞ ㎡ ㏄ ㎒, ㋃ 4月, ㏩ 10日, ㍻ 平成): what they stand for, as NFKC writes it
-_SQUARED = re.compile("[\u3300-\u33ff\u32c0-\u32cb\u32ff]")
+# CJK squared units, months, days and eras (㎞ ㎡ ㏄ ㎒, ㋃ 4月, ㏩ 10日, ㍻ 平成) and parenthesized Hangul (㈜ (주)):
+# what they stand for, as NFKC writes it
+_SQUARED = re.compile("[\u3300-\u33ff\u32c0-\u32cb\u32ff\u3200-\u321e]")
 _POWER_OF_UNIT = re.compile(r"(?<=[A-Za-zμ])([23])$")  # ㎡ is m2 in NFKC: m²
 # More digits in a row, or more groups of thousands, than any number has (a hash, a pathological line): its digits or
 # groups apart, so that no reader converts thousands of digits to one int (Python refuses past 4,300).

@@ -45,17 +45,13 @@ def _first_parts(said_in_full: dict) -> str:
 
 
 _CAPITAL = "A-ZÀ-ÖØ-ÞА-ЯЁ"
-# A short word with its dot ("ext.", "pers.", "S/.", "Bros.") is an abbreviation where a digit or a word in small
-# letters follows it ("ext. 12", "S/. 25", "pers. comm.", "Bros. and"): a sentence starts with neither, so no end.
-_SHORT_WORD = "|".join(rf"(?<=(?<![\w/.])[^\W\d_][\w/]{{{n}}}\.)" for n in range(4))
-_GOES_ON = rf"(?!(?:{_SHORT_WORD})(?=\s+[\da-zß-öø-ÿа-яё]))"
 # A German article or possessive before a number's dot makes it an ordinal, whatever noun follows ("Der 2.
 # Weltkrieg", "mein 3. Versuch"): no end there.
 ARTICLES = tuple(w for a in ("der", "die", "das", "dem", "den", "des", "am", "im", "vom", "zum", "zur", "beim", "ins",
                              "mein", "meine", "meinem", "meinen", "sein", "seine", "seinem", "seinen", "ihr", "ihre",
                              "ihrem", "ihren", "unser", "unsere", "unserem", "ein", "eine", "einem", "einen")
                  for w in (a, a.capitalize()))
-_NOT_AN_END = _GOES_ON + "".join(rf"(?<!\b{a} \d\.)(?<!\b{a} \d\d\.)(?<!\b{a} \d\d\d\.)" for a in ARTICLES) + "".join(
+_NOT_AN_END = "".join(rf"(?<!\b{a} \d\.)(?<!\b{a} \d\d\.)(?<!\b{a} \d\d\d\.)" for a in ARTICLES) + "".join(
     rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS + ("etc", "usw")) + "".join(
     rf"(?<!\b{re.escape(a)})" for a in _written(SAID_IN_FULL)) + (
     r"(?<!\b[A-Z]\.)(?<!\b[A-Za-z]\.[A-Za-z]\.)(?<!\.\.\.)(?<!…)(?<!\.\.\.[\])])(?<!…[\])])"

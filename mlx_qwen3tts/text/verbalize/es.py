@@ -402,13 +402,8 @@ class Spanish(Romance):
                                 + "|".join(m.capitalize() for m in MONTHS) + r")\b)")
     _DECADE_S = re.compile(r"\b([Ll]os|[Aa]ños)\s([1-9]0)['’]?s\b")
 
-    # A day and a month, no year, one written with a leading zero ("01/12", "05/03"): a date, no fraction is
-    # written so.
-    _PADDED_DAY_MONTH = re.compile(r"(?<![\w.,/-])(0[1-9]|[12]\d|3[01])/(0[1-9]|1[0-2])(?![\w/-]|[.,]\d)")
-
     def read_dates(self, text):
-        text = self._PADDED_DAY_MONTH.sub(lambda m: self.date(int(m.group(1)), int(m.group(2)), None)
-                                          if "0" in (m.group(1)[0], m.group(2)[0]) else m.group(0), text)
+        text = self.read_padded_day_month(text)
         return super().read_dates(text)
 
     def read_written_dates(self, text):

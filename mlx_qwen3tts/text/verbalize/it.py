@@ -3,7 +3,7 @@
 
 import re
 
-from .romance import Romance
+from .romance import Romance, SaidRanges
 
 MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
           "novembre", "dicembre")
@@ -15,7 +15,7 @@ ADVERBS = ("ancora sempre fuori contro ogni tutta tutte molta molte poca poche a
            "rappresenta equivale segna mostra resta manca passa era sta")
 
 
-class Italian(Romance):
+class Italian(SaidRanges, Romance):
     code = "it"
     point, dot = "virgola", "punto"
     fraction_digits = "number"
@@ -182,33 +182,8 @@ class Italian(Romance):
         said = super().read(text).replace("\u2060 ", "").replace("\u2060", "")
         return self._ELIDED.sub(lambda m: {"I": "L", "i": "l"}.get(m.group(1), m.group(1) + "ll") + "'", said)
 
-    # A range of two clock times, written with a colon or a dot ("8.30-12.30", "9:00 – 13:00"): both times.
-    _TIME_RANGE = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)[ \u00a0]?[-–][ \u00a0]?([01]?\d|2[0-3])[.:]"
-                             r"([0-5]\d)(?![\w:]|[.,]\d)")
-
-    def _time_range(self, m):
-        if re.search(r"\b(?:vers\w*|v)\.?\s*$", m.string[max(0, m.start() - 12):m.start()], re.I):
-            return m.group(0)  # "versão 1.10-2.20": versions, no times
-        first, second = (self.time(int(m.group(i)), int(m.group(i + 1)), None) for i in (1, 3))
-        return f"{first} {self.range_word} {second}"
-
-    # A currency's sign before a range of amounts belongs to both ("R$ 10,50-15,00", "€ 10-15"): said after each.
-    def read_ranges(self, text):
-        text = self._TIME_RANGE.sub(self._time_range, text)
-        signs = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
-        text = re.sub(r"(?<![\w$])(" + signs + r")\s?(" + self.NUM + r")\s?[–-]\s?(?=\d)", r"\1\2-\1", text)
-        return super().read_ranges(text)
-
-    # A range's first number agrees with the noun after its second ("1-2 uova" "una a due uova").
-    def _range_gender(self, text, start, end):
-        rest = re.match(r"[ \u00a0]+" + self.range_word + r"[ \u00a0]+" + self.NUM + r"[ \u00a0]+([^\W\d_]+)"
-                        r"(?![\w'’-])", text[end:end + 60])
-        if rest and self.noun_gender(rest.group(1)):
-            return self.noun_gender(rest.group(1))
-        return None
-
     def counted_gender(self, text, start, end):
-        gender = self._range_gender(text, start, end) or super().counted_gender(text, start, end)
+        gender = super().counted_gender(text, start, end)
         if gender == "m" and re.match(r"\s+(?:s[^aeiouàèéìòù\W]|z|gn|ps|x|y)", text[end:end + 4], re.I):
             return None  # "uno studente", "uno zaino"
         return gender

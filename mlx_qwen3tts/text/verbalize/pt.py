@@ -3,7 +3,7 @@
 
 import re
 
-from .romance import Romance
+from .romance import Romance, SaidRanges
 
 MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro")
@@ -15,7 +15,7 @@ ADVERBS = ("ainda agora nunca sempre fora contra cada toda todas muita muitas po
            "nenhuma nenhum alguma algum cuja cujo indica significa representa equivale mostra fica era está")
 
 
-class Portuguese(Romance):
+class Portuguese(SaidRanges, Romance):
     code = "pt"
     point, dot = "vírgula", "ponto"
     fraction_digits = "digits"
@@ -140,13 +140,8 @@ class Portuguese(Romance):
     _FIRST_CAPITAL = re.compile(r"(?<![\w.,])0?1(?:º|°|\.º)?(?=\s(?:de\s)?(?:"
                                 + "|".join(m.capitalize() for m in MONTHS) + r")\b)")
 
-    # A day and a month, no year, one written with a leading zero ("01/12", "05/03"): a date, no fraction is
-    # written so.
-    _PADDED_DAY_MONTH = re.compile(r"(?<![\w.,/-])(0[1-9]|[12]\d|3[01])/(0[1-9]|1[0-2])(?![\w/-]|[.,]\d)")
-
     def read_dates(self, text):
-        text = self._PADDED_DAY_MONTH.sub(lambda m: self.date(int(m.group(1)), int(m.group(2)), None)
-                                          if "0" in (m.group(1)[0], m.group(2)[0]) else m.group(0), text)
+        text = self.read_padded_day_month(text)
         text = self._MONTH_FIRST.sub(lambda m: self.date(int(m.group(3)), int(m.group(1)), int(m.group(4))), text)
         text = self._DOTTED_ISO.sub(lambda m: self.date(int(m.group(3)), int(m.group(2)), int(m.group(1))), text)
         return super().read_dates(self._FIRST_CAPITAL.sub("primeiro", text))
@@ -244,31 +239,6 @@ class Portuguese(Romance):
     def _plural_ordinal(self, m):
         said = self.ordinal(int(m.group(1)), "f" if m.group(2) == "ª" else "m")
         return re.sub(r"([oa])\b", r"\1s", said)
-
-    # A range of two clock times, written with a colon or a dot ("8.30-12.30", "9:00 – 13:00"): both times.
-    _TIME_RANGE = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[.:]([0-5]\d)[ \u00a0]?[-–][ \u00a0]?([01]?\d|2[0-3])[.:]"
-                             r"([0-5]\d)(?![\w:]|[.,]\d)")
-
-    def _time_range(self, m):
-        if re.search(r"\b(?:vers\w*|v)\.?\s*$", m.string[max(0, m.start() - 12):m.start()], re.I):
-            return m.group(0)  # "versão 1.10-2.20": versions, no times
-        first, second = (self.time(int(m.group(i)), int(m.group(i + 1)), None) for i in (1, 3))
-        return f"{first} {self.range_word} {second}"
-
-    # A currency's sign before a range of amounts belongs to both ("R$ 10,50-15,00", "€ 10-15"): said after each.
-    def read_ranges(self, text):
-        text = self._TIME_RANGE.sub(self._time_range, text)
-        signs = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
-        text = re.sub(r"(?<![\w$])(" + signs + r")\s?(" + self.NUM + r")\s?[–-]\s?(?=\d)", r"\1\2-\1", text)
-        return super().read_ranges(text)
-
-    # A range's first number agrees with the noun after its second ("2-3 colheres" "duas a três colheres").
-    def counted_gender(self, text, start, end):
-        rest = re.match(r"[ \u00a0]+" + self.range_word + r"[ \u00a0]+" + self.NUM + r"[ \u00a0]+([^\W\d_]+)"
-                        r"(?![\w'’-])", text[end:end + 60])
-        if rest and self.noun_gender(rest.group(1)):
-            return self.noun_gender(rest.group(1))
-        return super().counted_gender(text, start, end)
 
     def read_measures(self, text):
         text = self._ENUMERATOR.sub(self._item, text)

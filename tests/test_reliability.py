@@ -422,15 +422,21 @@ def test_reader_going_away_ends_quietly(models, tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=lambda s: s.name)
 def test_signal_leaves_nothing(models, tmp_path, sig):
+    """The text comes from stdin, kept open, so the command cannot end on its own before the signal reaches it
+    (with --text, CI once saw exit 0 and nothing on stderr: the command had ended first)."""
     (tmp_path / "x.wav").write_bytes(b"the user's old file")
-    proc = process(["--model", models["cv"], "--text", "Hello there, a longer text to speak.", "--stream",
-                    "--output", tmp_path / "x.wav", "--max-tokens", "3000", "--temperature", "0", "--quiet"],
-                   cwd=tmp_path)
+    proc = process(["--model", models["cv"], "--text-stream", "--stream", "--output", tmp_path / "x.wav",
+                    "--max-tokens", "3000", "--temperature", "0", "--quiet"], cwd=tmp_path, stdin=subprocess.PIPE)
+    proc.stdin.write(b"Hello there, a longer text to speak. ")
+    proc.stdin.flush()
     deadline = time.monotonic() + 120
     while not any(n.startswith(".x.wav.") for n in os.listdir(tmp_path)) and time.monotonic() < deadline:
+        assert proc.poll() is None, proc.stderr.read()
         time.sleep(0.05)
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=60)
+    proc.wait(timeout=60)
+    err = proc.stderr.read()
+    proc.stdin.close()
     assert proc.returncode == 128 + sig, err
     assert b"Traceback" not in err and err.decode().strip().splitlines() == [f"interrupted ({sig.name})"]
     assert os.listdir(tmp_path) == ["x.wav"] and (tmp_path / "x.wav").read_bytes() == b"the user's old file"

@@ -462,7 +462,7 @@ class Spanish(Romance):
                               r"(?=\s?([^\W\d_][\w./²³]*)?)")
     # "12h02m00s" "doce y dos", "9h30" "nueve y treinta": hours, minutes and seconds by their letters; "02:15:10 h":
     # the "h" is no word.
-    _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)(?:m(?:([0-5]\d)s)?)?(?!\w)")
+    _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)(?:m(?:in)?(?:([0-5]\d)s(?:eg)?)?)?(?!\w)")
     _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)" + _H)
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
@@ -472,6 +472,10 @@ class Spanish(Romance):
     _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
     _TIME_TO = re.compile(r"\b([Ll]as?)\s([01]?\d|2[0-3])[:.](35|40|45|50|55)(?:" + _H
                           + r"|\s[Hh]oras\b)?(?:\s?([aApP])\.?\s?[mM](\.|\b))?(?![\w:]|[.,]\d)")
+
+    # After its article an hour of the 24-hour clock keeps a quarter and a half as numbers ("a las 14:30" "a las
+    # catorce y treinta"), as the 24-hour clock is read aloud (the RAE keeps "y cuarto", "y media" to the twelve).
+    _ARTICLE_DAY_CLOCK = re.compile(r"\b([Ll]as)\s(00?|1[3-9]|2[0-4])[:.](15|30)(?:" + _H + r")?(?![\w:]|[.,]\d)")
 
     # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y
     # cuarto".
@@ -496,6 +500,8 @@ class Spanish(Romance):
         text = self._SPACED_HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), int(m.group(3))), text)
         text = self._NAMED_ZONE.sub(lambda m: m.group(1) + self._ZONES[m.group(2).casefold()], text)
         text = self._TIME_TO.sub(self._time_to, text)
+        text = self._ARTICLE_DAY_CLOCK.sub(lambda m: f"{m.group(1)} {self.cardinal(int(m.group(2)), 'f')} y "
+                                                  f"{self.cardinal(int(m.group(3)))}", text)
         text = self._ARTICLE_HALF_PAST.sub(lambda m: f"{m.group(1)} {self.cardinal(int(m.group(2)), 'f')} y "
                                                   f"{'cuarto' if m.group(3) == '15' else 'media'}", text)
         text = self._HALF_PAST.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} y "
@@ -504,7 +510,7 @@ class Spanish(Romance):
         text = self._HMS_H.sub(lambda m: self.time(int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
         text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
         text = self._HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
-                                                 int(m.group(3)) if m.group(3) else None), text)
+                                                 int(m.group(3)) if m.group(3) else None, quarters=False), text)
         text = self._DAY_CLOCK.sub(lambda m: self.time(int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4)),
                                                        None), text)
         text = self._ON_THE_HOUR.sub(self._on_the_hour, text)
@@ -556,7 +562,7 @@ class Spanish(Romance):
         said = f"{' '.join(zone.upper())} {sign} {self.cardinal(int(hours))}"
         return said + (f" {self.cardinal(int(minutes))}" if minutes and int(minutes) else "")
 
-    def time(self, hours, minutes, seconds):
+    def time(self, hours, minutes, seconds, quarters=True):
         said = self.cardinal(hours, "f")
         seconds = seconds or None  # no seconds said where there are none: "12:00:00" "doce"
         if seconds is not None:
@@ -564,7 +570,13 @@ class Spanish(Romance):
             parts = [f"{self.cardinal(n, 'm')} {noun}{'s' if n != 1 else ''}"
                      for n, noun in ((minutes, "minuto"), (seconds, "segundo"))]
             return said + f" hora{'s' if hours != 1 else ''} {parts[0]} y {parts[1]}"
-        return said + (f" y {self.cardinal(minutes)}" if minutes else "")
+        if not minutes:
+            return said
+        # A clock's quarter and half are "cuarto" and "media" on either clock, as NeMo's Spanish TN grammar reads
+        # them ("14:30" "catorce y media", "02:15:00" "dos y cuarto", "01.30 est" "una y media e s t"); hours and
+        # minutes by their letters are numbers ("10h15m" "diez y quince").
+        half = {15: "cuarto", 30: "media"}.get(minutes) if quarters else None
+        return f"{said} y {half or self.cardinal(minutes)}"
 
 
 read = Spanish().read

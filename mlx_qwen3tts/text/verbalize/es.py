@@ -222,11 +222,15 @@ class Spanish(Romance):
     _QUETZAL = re.compile(r"(?<![\w$])[Qq]\s?(?=\d)(?![1-4](?![\d.,]))")
 
     # Cents after a dot, the English way, before a currency's sign: "$0.50" as "$0,50" (a dot before two figures
-    # parts no thousands).
-    _DOTTED_CENTS = re.compile(r"(?<![\w$])(US\$|\$|€|£)\s?(\d{1,3})\.(\d{2})(?![\w.,]?\d|\w|\s(?:mil|mill|bill))")
+    # parts no thousands; "$1.5" too).
+    _DOTTED_CENTS = re.compile(r"(?<![\w$])(US\$|\$|€|£)\s?(\d{1,3})\.(\d{1,2})(?![\w.,]?\d|\w|\s(?:mil|mill|bill))")
+    # A currency's sign after a scale word and "de" is its name: "3,5 millones de €" "... millones de euros".
+    _SCALE_OF_SIGN = re.compile(r"\b((?:mil\s)?(?:mill[oó]n|millones|millardos?|bill[oó]n|billones)\sde\s)(US\$|\$|€|£|¥)"
+                                r"(?![\w$])")
 
     def read_money(self, text):
         text = self._DOTTED_CENTS.sub(r"\1\2,\3", text)
+        text = self._SCALE_OF_SIGN.sub(lambda m: m.group(1) + self.currencies[m.group(2)][1], text)
         return super().read_money(self._QUETZAL.sub("GTQ ", text))
 
     def money(self, amount, currency, scale):
@@ -237,6 +241,15 @@ class Spanish(Romance):
             head = single if single.startswith("mil") and not single.startswith("mill") else f"un {single}"
             return f"{head}{' ' if single == 'mil' else ' de '}{self.currencies[currency][1]}"
         return super().money(amount, currency, scale)
+
+    # A decimal without its whole, as NeMo's Spanish ITN writes one: ",26" "coma veintiséis", ".22" "punto veintidós".
+    _BARE_DECIMAL = re.compile(r"(?<![\w.,;:])([-−]?)([,.])(\d{1,12})(?![\w.,]?\d|\w)")
+
+    def read_numbers(self, text):
+        text = self._BARE_DECIMAL.sub(lambda m: f"{self.minus + ' ' if m.group(1) else ''}"
+                                                f"{self.point if m.group(2) == ',' else self.dot} "
+                                                f"{self.fraction_part(m.group(3))}", text)
+        return super().read_numbers(text)
 
     def dotted(self, m):
         # A decimal written the English way is said with "punto" as "1.33" "uno punto treinta y tres" is, a

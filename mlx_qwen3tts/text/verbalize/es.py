@@ -79,7 +79,8 @@ class Spanish(Romance):
              "cl": ("centilitro", "centilitros"), "kcal": ("kilocaloría", "kilocalorías"),
              "ud.": ("unidad", "unidades"), "uds.": ("unidad", "unidades"),
              # as NeMo's Spanish measure tables have them
-             "gsm": ("gramo por metro cuadrado", "gramos por metro cuadrado"), "PB": ("petabyte", "petabytes")}
+             "gsm": ("gramo por metro cuadrado", "gramos por metro cuadrado"), "PB": ("petabyte", "petabytes"),
+             "psi": ("p s i", "p s i")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",
@@ -124,7 +125,7 @@ class Spanish(Romance):
                 "día": "por día"}
     day_parts = ("de la tarde", "de la noche")
     round_the_clock = "las veinticuatro horas, los siete días de la semana"
-    times_word, equals_word = "por", "igual a"
+    times_word, equals_word = "por", "es igual a"
     fractions = {(1, 2): "un medio", (1, 3): "un tercio", (2, 3): "dos tercios", (1, 4): "un cuarto",
                  (3, 4): "tres cuartos"}
 
@@ -205,6 +206,15 @@ class Spanish(Romance):
                "blvd": "bulevar", "c.º": "camino"}
     _TITLE = re.compile(r"(?<![\w.])(" + "|".join(re.escape(t) for t in sorted(_TITLES, key=len, reverse=True))
                         + r")\.?(?<=\.|º)(?=\s(?![^\W\d_]\.)[^\W\d_])", re.I)
+
+    # In an equation "-" is "menos", "/" and "÷" are "entre" and "=" is "es igual a", as NeMo's Spanish measure grammar
+    # reads "6 / 2 = 3" "seis entre dos es igual a tres".
+    _DIVIDED = re.compile(r"(?<=\d)[ \u00a0]?÷[ \u00a0]?(?=[-−]?\d)")
+    _EQUATION_OPERATOR = re.compile(r"(?<=\d)[ \u00a0]?([-/])[ \u00a0]?(?=\d+(?:[.,]\d+)?[ \u00a0]?=[ \u00a0]?[-−]?\d)")
+
+    def read(self, text):
+        text = self._EQUATION_OPERATOR.sub(lambda m: f" {self.minus if m.group(1) == '-' else 'entre'} ", text)
+        return super().read(self._DIVIDED.sub(" entre ", text))
 
     def read_abbreviations(self, text):
         def dona(m):

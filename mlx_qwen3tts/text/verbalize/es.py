@@ -213,6 +213,8 @@ class Spanish(Romance):
     _EQUATION_OPERATOR = re.compile(r"(?<=\d)[ \u00a0]?([-/])[ \u00a0]?(?=\d+(?:[.,]\d+)?[ \u00a0]?=[ \u00a0]?[-−]?\d)")
 
     def read(self, text):
+        # a zone's offset in hours and minutes before "+" is read and its minutes are taken for a time ("utc+5:30")
+        text = self._ZONE.sub(lambda m: self._zone(m) if m.group(5) else m.group(0), text)
         text = self._EQUATION_OPERATOR.sub(lambda m: f" {self.minus if m.group(1) == '-' else 'entre'} ", text)
         return super().read(self._DIVIDED.sub(" entre ", text))
 
@@ -487,7 +489,7 @@ class Spanish(Romance):
     # the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)(?:m(?:in)?(?:([0-5]\d)s(?:eg)?)?)?(?!\w)")
     _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)" + _H)
-    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
+    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])\s?|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
     # less the minutes left where they are twenty-five, twenty, a quarter, ten or five (as the time is said aloud,
     # and as NeMo's Spanish ITN reads "las tres menos veinticinco" "las 2:35"), on either clock ("las 14:45" "las

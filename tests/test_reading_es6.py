@@ -1,0 +1,60 @@
+"""Issue 63, Spanish, sixth round: time, decimal, money and measure read as NeMo's Spanish TN grammar classifies and
+says them (sentences of our own), in Python (`text.spoken`) and through the command line's dry run
+(`mlx_qwen3tts.generate --dry-run`, the model path given does not exist, none is loaded). What is said is compared
+after casefolding and keeping letters and digits.
+
+Time: a quarter and a half past are "cuarto" and "media" in every form of a clock time, on either clock ("14:30"
+"catorce y media", "16.15 h", "07:15:00", "9.30 est"); after its article a 24-hour time keeps them numbers ("a las
+14:30" "a las catorce y treinta", the project's own row), and hours and minutes by their letters are numbers
+("8h45min" "ocho y cuarenta y cinco"); a zone's offset in hours and minutes is the offset ("utc+5:30" "U T C más
+cinco treinta", "gmt - 3").
+Decimal: a decimal without its whole, as NeMo's ITN writes one (",25" "coma veinticinco", ".22" "punto veintidós").
+Money: "$1.5" is a dollar and fifty cents; a sign after a scale word and "de" is the currency's name ("3,5
+millones de €"); NeMo's names of "inr" ("rupias indias"), "cny" ("yuanes chinos"), "ptas" before an amount, "MX$".
+Measure: an equation as NeMo's measure grammar reads it ("6 / 2 = 3" "seis entre dos es igual a tres", "5 - 2 = 3"
+"cinco menos dos ...", "÷" "entre"); "psi" a unit ("un p s i")."""
+
+import pytest
+
+from reading_cases import read_each_on_the_command_line, read_in_python, said_in_order
+
+# (class, language, written, words that must be said in this order, written forms that must not be said)
+CASES = [
+    ("time", "es", "Horario de verano: salida 14:30, llegada 16.15 h.",
+     ["salida catorce y media llegada dieciséis y cuarto"], ["treinta", "quince", " h."]),
+    ("time", "es", "La alarma suena a las 07:15:00 cada mañana.", ["a las siete y cuarto cada mañana"],
+     ["quince", "cero"]),
+    ("time", "es", "Emisión en directo: 9.30 est, repetición 11.15 pst.",
+     ["nueve y media", "est", "once y cuarto", "pst"], ["treinta", "quince", "coma"]),
+    ("time", "es", "Tren de Sevilla (14:30): sale a las 14:30 en punto.",
+     ["Sevilla catorce y media sale a las catorce y treinta en punto"], ["14"]),
+    ("time", "es", "El autobús sale a las 8h45min del andén central.",
+     ["a las ocho y cuarenta y cinco del andén"], ["h ", "min"]),
+    ("time", "es", "La reunión es a las 8:00 utc+5:30 y termina a las 20:00 gmt - 3.",
+     ["a las ocho U T C más cinco treinta y termina a las veinte G M T menos tres"], ["y media", "-"]),
+    ("decimal", "es", "El margen bajó a ,25 puntos y el calibre .22 sigue en venta.",
+     ["bajó a coma veinticinco puntos y el calibre punto veintidós sigue"], [",2", ".2"]),
+    ("money", "es", "Pagó $1.5 por el café y 3,5 millones de € por la casa.",
+     ["pagó un dólar con cincuenta centavos por el café y tres coma cinco millones de euros por la casa"],
+     ["$", "€", "dólar."]),
+    ("money", "es", "Cuesta 500 inr en Delhi, 20 cny en Pekín y costaba ptas 2,50 antes del euro.",
+     ["quinientas rupias indias en Delhi", "veinte yuanes chinos en Pekín",
+      "costaba dos pesetas con cincuenta céntimos antes"], ["inr", "cny", "ptas"]),
+    ("money", "es", "El menú vale MX$ 200 en Monterrey.", ["vale doscientos pesos mexicanos en Monterrey"],
+     ["MX$"]),
+    ("measure", "es", "En clase vimos que 6 / 2 = 3, que 5 - 2 = 3 y que 12 ÷ 4 da 3.",
+     ["seis entre dos es igual a tres que cinco menos dos es igual a tres y que doce entre cuatro da tres"],
+     ["/", "÷", "="]),
+    ("measure", "es", "El neumático trasero lleva 1 psi de más.", ["lleva un p s i de más"], ["uno"]),
+]
+IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
+
+
+@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
+def test_read_right_in_python(kind, language, written, must, must_not):
+    read_in_python(language, written, must, must_not, said_in_order)
+
+
+@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
+def test_read_right_on_the_command_line(tmp_path, language):
+    read_each_on_the_command_line(tmp_path, language, [c[2:] for c in CASES if c[1] == language], said_in_order)

@@ -10,7 +10,8 @@ Time: a quarter and a half past are "cuarto" and "media" in every form of a cloc
 cinco treinta", "gmt - 3").
 Decimal: a decimal without its whole, as NeMo's ITN writes one (",25" "coma veinticinco", ".22" "punto veintidós").
 Money: "$1.5" is a dollar and fifty cents; a sign after a scale word and "de" is the currency's name ("3,5
-millones de €"); NeMo's names of "inr" ("rupias indias"), "cny" ("yuanes chinos"), "ptas" before an amount, "MX$".
+millones de €"); NeMo's names of "inr" ("rupias indias"), "cny" ("yuanes chinos"), "ptas" before an amount, "MX$";
+"q" in small letters before any amount is the quetzal ("q1" "un quetzal"; "Q1" to "Q4" stay a year's quarters).
 Measure: an equation as NeMo's measure grammar reads it ("6 / 2 = 3" "seis entre dos es igual a tres", "5 - 2 = 3"
 "cinco menos dos ...", "÷" "entre"); "psi" a unit ("un p s i")."""
 
@@ -42,6 +43,8 @@ CASES = [
       "costaba dos pesetas con cincuenta céntimos antes"], ["inr", "cny", "ptas"]),
     ("money", "es", "El menú vale MX$ 200 en Monterrey.", ["vale doscientos pesos mexicanos en Monterrey"],
      ["MX$"]),
+    ("money", "es", "El chicle cuesta q1 y el café q3 en Antigua, y el Q4 fue bueno.",
+     ["cuesta un quetzal y el café tres quetzales en Antigua", "el Q cuatro fue"], ["q1", "q3"]),
     ("measure", "es", "En clase vimos que 6 / 2 = 3, que 5 - 2 = 3 y que 12 ÷ 4 da 3.",
      ["seis entre dos es igual a tres que cinco menos dos es igual a tres y que doce entre cuatro da tres"],
      ["/", "÷", "="]),

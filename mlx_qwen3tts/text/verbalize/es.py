@@ -230,8 +230,9 @@ class Spanish(Romance):
         text = self._TITLE.sub(title, self._DONA.sub(dona, text))
         return super().read_abbreviations(text)
 
-    # "Q50", "q 12,50": quetzales; "Q1" to "Q4" alone are a year's quarters, no money.
-    _QUETZAL = re.compile(r"(?<![\w$])[Qq]\s?(?=\d)(?![1-4](?![\d.,]))")
+    # "Q50", "q 12,50", "q1": quetzales (NeMo writes the sign in small letters); "Q1" to "Q4" alone are a year's
+    # quarters, no money.
+    _QUETZAL = re.compile(r"(?<![\w$])(?:q|Q(?![1-4](?![\d.,])))\s?(?=\d)")
 
     # Cents after a dot, the English way, before a currency's sign: "$0.50" as "$0,50" (a dot before two figures
     # parts no thousands; "$1.5" too).

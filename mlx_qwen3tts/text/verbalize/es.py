@@ -499,6 +499,11 @@ class Spanish(Romance):
     _TIME_TO = re.compile(r"\b([Ll]as?)\s([01]?\d|2[0-3])[:.](35|40|45|50|55)(?:" + _H
                           + r"|\s[Hh]oras\b)?(?:\s?([aApP])\.?\s?[mM](\.|\b))?(?![\w:]|[.,]\d)")
 
+    # Two clock times joined by a dash, "a", "y" or "hasta" are a span of two times ("14:30-16:30" "catorce y media a
+    # dieciséis y media", "de 9.15 a 13.30"): a colon in one of them, the hour's letter or an hour past twelve.
+    _TIME_SPAN = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([.:])([0-5]\d)([ \u00a0]?[-–][ \u00a0]?|\s(?:a|y|hasta)\s)"
+                            r"([01]?\d|2[0-3])([.:])([0-5]\d)(" + _H + r")?(?![\w:]|[.,]\d)")
+
     # After its article an hour of the 24-hour clock keeps a quarter and a half as numbers ("a las 14:30" "a las
     # catorce y treinta"), as the 24-hour clock is read aloud (the RAE keeps "y cuarto", "y media" to the twelve).
     _ARTICLE_DAY_CLOCK = re.compile(r"\b([Ll]as)\s(00?|1[3-9]|2[0-4])[:.](15|30)(?:" + _H + r")?(?![\w:]|[.,]\d)")
@@ -524,6 +529,7 @@ class Spanish(Romance):
 
     def read_times(self, text):
         text = self._SPACED_HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), int(m.group(3))), text)
+        text = self._TIME_SPAN.sub(self._time_span, text)
         text = self._NAMED_ZONE.sub(lambda m: m.group(1) + self._ZONES[m.group(2).casefold()], text)
         text = self._TIME_TO.sub(self._time_to, text)
         text = self._ARTICLE_DAY_CLOCK.sub(lambda m: f"{m.group(1)} {self.cardinal(int(m.group(2)), 'f')} y "
@@ -543,6 +549,13 @@ class Spanish(Romance):
         text = self._ZONE.sub(self._zone, text)
         text = self._ONE_OCLOCK.sub(lambda m: f"{m.group(1)} una", text)
         return super().read_times(text)
+
+    def _time_span(self, m):
+        if ":" not in (m.group(2), m.group(6)) and not m.group(8) and not 13 <= int(m.group(5)) <= 23:
+            return m.group(0)  # "de 1.15 a 2.30": amounts as well as times
+        joint = m.group(4).strip()
+        first, second = (self.time(int(m.group(i)), int(m.group(i + 2)), None) for i in (1, 5))
+        return f"{first} {joint if joint.isalpha() else self.range_word} {second}"
 
     def _on_the_hour(self, m):
         for word in {m.group(2) or "", (m.group(2) or "").rstrip(".")}:

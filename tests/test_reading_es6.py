@@ -8,7 +8,7 @@ Time: a quarter and a half past are "cuarto" and "media" in every form of a cloc
 14:30" "a las catorce y treinta", the project's own row), and hours and minutes by their letters are numbers
 ("8h45min" "ocho y cuarenta y cinco"); two clock times joined by a dash, "a", "y" or "hasta" are a span of two
 times where a colon, the hour's letter or an hour past twelve says they are times ("9:30-14:15", "de 16.15 a
-20.30 h"); a zone's offset in hours and minutes is the offset ("utc+5:30" "U T C más
+20.30 h"); noon as the RAE writes it after the article ("a las 12 m." "a las doce del mediodía"); a zone's offset in hours and minutes is the offset ("utc+5:30" "U T C más
 cinco treinta", "gmt - 3").
 Decimal: a decimal without its whole, as NeMo's ITN writes one (",25" "coma veinticinco", ".22" "punto veintidós").
 Money: "$1.5" is a dollar and fifty cents; a sign after a scale word and "de" is the currency's name ("3,5
@@ -38,6 +38,7 @@ CASES = [
     ("time", "es", "La biblioteca abre 9:30-14:15 y de 16.15 a 20.30 h los sábados.",
      ["abre nueve y media a catorce y cuarto y de dieciséis y cuarto a veinte y media los sábados"],
      ["-", "punto", " h "]),
+    ("time", "es", "Nos vemos en la plaza a las 12 m.", ["en la plaza a las doce del mediodía"], ["metros"]),
     ("decimal", "es", "El margen bajó a ,25 puntos y el calibre .22 sigue en venta.",
      ["bajó a coma veinticinco puntos y el calibre punto veintidós sigue"], [",2", ".2"]),
     ("money", "es", "Pagó $1.5 por el café y 3,5 millones de € por la casa.",

@@ -504,6 +504,10 @@ class Spanish(Romance):
     _TIME_SPAN = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([.:])([0-5]\d)([ \u00a0]?[-–][ \u00a0]?|\s(?:a|y|hasta)\s)"
                             r"([01]?\d|2[0-3])([.:])([0-5]\d)(" + _H + r")?(?![\w:]|[.,]\d)")
 
+    # Noon as the RAE writes it, "m." after twelve (from the Latin "meridies"): "a las 12 m." "a las doce del mediodía",
+    # no metres.
+    _NOON = re.compile(r"\b([Ll]as)\s12(?:[:.]00)?\s?m\.(?!\w)")
+
     # After its article an hour of the 24-hour clock keeps a quarter and a half as numbers ("a las 14:30" "a las
     # catorce y treinta"), as the 24-hour clock is read aloud (the RAE keeps "y cuarto", "y media" to the twelve).
     _ARTICLE_DAY_CLOCK = re.compile(r"\b([Ll]as)\s(00?|1[3-9]|2[0-4])[:.](15|30)(?:" + _H + r")?(?![\w:]|[.,]\d)")
@@ -530,6 +534,8 @@ class Spanish(Romance):
     def read_times(self, text):
         text = self._SPACED_HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), int(m.group(3))), text)
         text = self._TIME_SPAN.sub(self._time_span, text)
+        text = self._NOON.sub(lambda m: f"{m.group(1)} doce del mediodía"
+                                        + ("." if self._ends_sentence(m.string[m.end():]) else ""), text)
         text = self._NAMED_ZONE.sub(lambda m: m.group(1) + self._ZONES[m.group(2).casefold()], text)
         text = self._TIME_TO.sub(self._time_to, text)
         text = self._ARTICLE_DAY_CLOCK.sub(lambda m: f"{m.group(1)} {self.cardinal(int(m.group(2)), 'f')} y "

@@ -508,8 +508,8 @@ class Spanish(Romance):
     # no metres.
     _NOON = re.compile(r"\b([Ll]as)\s12(?:[:.]00)?\s?m\.(?!\w)")
 
-    # After its article an hour of the 24-hour clock keeps a quarter and a half as numbers ("a las 14:30" "a las
-    # catorce y treinta"), as the 24-hour clock is read aloud (the RAE keeps "y cuarto", "y media" to the twelve).
+    # After its article an hour of the 24-hour clock keeps a quarter and a half past as numbers ("a las 14:30" "a las
+    # catorce y treinta", the corpus' own reading; the RAE keeps "y cuarto" and "y media" to the twelve-hour clock).
     _ARTICLE_DAY_CLOCK = re.compile(r"\b([Ll]as)\s(00?|1[3-9]|2[0-4])[:.](15|30)(?:" + _H + r")?(?![\w:]|[.,]\d)")
 
     # "2:30", "las 10:15", "2.30 h" on a clock's face (hours to twelve, a colon or an "h"): "dos y media", "las diez y

@@ -31,6 +31,8 @@ _E |= {w + "e" for w in _EIN_WORDS} | {w.capitalize() + "e" for w in _EIN_WORDS}
 _BARE = set(_EIN_WORDS) | {w.capitalize() for w in _EIN_WORDS}
 _FEMININE = ("Stunde", "Minute", "Sekunde", "Tasse", "Seite", "Tonne", "Flasche", "Woche", "Dose", "Packung")
 _NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Prozent", "Dutzend")
+WEEKDAYS = {"Mo": "Montag", "Di": "Dienstag", "Mi": "Mittwoch", "Do": "Donnerstag", "Fr": "Freitag", "Sa": "Samstag",
+            "So": "Sonntag"}
 
 
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
@@ -222,8 +224,11 @@ class German(Spec):
         # "2003-03": a year and its month (a range never writes its end with a leading zero).
         self._year_month = re.compile(r"(?<![\w.,/-])(1\d{3}|20\d{2})-(0[1-9]|1[0-2])(?![\w-]|[.,]\d)")
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
-        self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
-                                      r"(?![\w-]|[.,]\d)")
+        # "0221 / 12 34 56": the slash set apart, the number in pairs.
+        self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5})\d+"
+                                      r"(?:[ -]\d+){0,3}(?![\w-]|[.,]\d)")
+        # "+4930123456": a number with its country code, written without a space: digit by digit.
+        self._plus_digits = re.compile(r"(?<![\w+])\+\d{8,15}(?![\w]|[.,]\d)")
         # "49 1234-1233": a two-digit country code (or "0") without its "+", then a number of seven digits or more
         # joined by a hyphen, as NeMo's German telephone grammar takes it (the code said as a number); no range
         # ("12 1990-1995").
@@ -236,6 +241,10 @@ class German(Spec):
         self._times_word = re.compile(r"(?<![\w.,])(\d{1,3})[x×](?=\s+[a-zäöüß])")
         self._dot_before_word = re.compile(r"(?<![\w.,])(\d{1,4})\.(?=[ \t]+[a-zäöüß])")
         self._ordinal_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(s?te)([nrsm]?)(?!\w)")  # "2te", "20sten"
+        self._century = re.compile(r"(?<=\d\.)\s(?:Jh|Jhd|Jhdt)\.")
+        # Days written short, from one to another ("Mo.–Fr.", "Mo-Sa"): opening hours, "Montag bis Freitag".
+        days = "|".join(WEEKDAYS)
+        self._weekdays = re.compile(r"(?<![\w.])(" + days + r")\.?\s?[-–]\s?(" + days + r")(?:\.|(?![\w.]))")
         self._er_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(er|ern|ers|erin|erinnen)(?!\w)")  # "20er", "90ern"
         self._percent_suffix = re.compile(r"(?<![\w.,])(\d{1,3})\s?%(ig|ige[nrsm]?)(?!\w)")  # "100%ig"
         self._hyphen_suffix = re.compile(r"(?<![\w.,-])(\d{1,3})-((?:mal|fach|fache[nrsm]?|jährige[nrsm]?|jährig"
@@ -284,10 +293,16 @@ class German(Spec):
     def read_abbreviations(self, text):
         if "str." in text:  # "Hauptstr. 5": "Hauptstraße fünf"
             text = self._street.sub(lambda m: m.group(1) + "straße", text)
+        text = re.sub(r"(?<![\w.])(Tel|Fax)\.:", lambda m: {"Tel": "Telefon", "Fax": "Fax"}[m.group(1)] + ":",
+                      text)  # "Tel.: 0221 …", before a number's cue of its own
+        # "im 19. Jh.": the century after its ordinal (its dot ends the sentence where nothing follows)
+        text = self._century.sub(lambda m: " Jahrhundert" + ("." if self._ends_sentence(text[m.end():]) else ""),
+                                 text)
         return super().read_abbreviations(text)
 
     def read_telephones(self, text):
         text = self._coded_phone.sub(self._coded, text)
+        text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)
         return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))
 
     def _coded(self, m):
@@ -424,12 +439,17 @@ class German(Spec):
         """Numbers a word ending is written onto: "2te" "zweite", "20er" "zwanziger", "90ern", "100%ig", "3-mal" "dreimal",
         "12-jährige" "zwölfjährige" (one word said, where the parts apart would be read with a pause)."""
         text = self._ordinal_suffix.sub(lambda m: self.n2w(int(m.group(1)), "ordinal") + m.group(3), text)
-        text = self._er_suffix.sub(lambda m: self.cardinal(int(m.group(1))) + m.group(2), text)
+        text = self._er_suffix.sub(lambda m: self._decade_word(int(m.group(1))) + m.group(2), text)
         text = self._percent_suffix.sub(lambda m: self.cardinal(int(m.group(1))) + "prozent" + m.group(2), text)
         return self._hyphen_suffix.sub(lambda m: ("ein" if m.group(1) == "1" else self.cardinal(int(m.group(1))))
                                        + m.group(2), text)
 
+    def _decade_word(self, n):
+        """The number of "20er", "1920er": a decade of years said as its year ("neunzehnhundertzwanziger")."""
+        return self.year(n) if 1100 <= n <= 1999 and n % 10 == 0 else self.cardinal(n)
+
     def read(self, text):
+        text = self._weekdays.sub(lambda m: f"{WEEKDAYS[m.group(1)]} {self.range_word} {WEEKDAYS[m.group(2)]}", text)
         text = self.read_suffixed(self._dash_price.sub("", text))  # "5,- €", "1,-": a whole amount
         if "x" in text or "×" in text:  # "3 x 4 m", "20 cm x 30 cm", "1x1": times, "mal"
             text = self._times.sub(lambda m: m.group(0) if m.group(1) == "0" else f"{m.group(1)} mal ", text)

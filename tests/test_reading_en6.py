@@ -23,6 +23,7 @@ CASES = [
     ("money", "en", "The bank lent €40 mln to the port.", ["forty million euros"], ["mln"]),
     ("money", "en", "Bolts cost $2/ea at the store.", ["two dollars each"], ["/", "slash"]),
     ("money", "en", "Storage is $3/cu ft per month.", ["three dollars per cubic foot"], ["/", "slash"]),
+    ("money", "en", "Tiles run $4/sq foot installed.", ["four dollars per square foot"], ["/", "slash"]),
     ("range", "en", "The price is ~$15 today.", ["about fifteen dollars"], ["~"]),
     ("range", "en", "The deal is worth $2.5-3 billion.", ["two point five to three billion dollars"], ["cents"]),
     ("range", "en", "Fashion of the 1970s-1985 came back.", ["nineteen seventies to nineteen eighty-five"], []),

@@ -26,6 +26,8 @@ ADDRESS_WORDS = {"st": "Street", "street": "Street", "expy": "Expressway", "fwy"
                  "dr": "Drive", "rd": "Road", "road": "Road", "ct": "Court", "ave": "Avenue", "av": "Avenue",
                  "cir": "Circle", "blvd": "Boulevard", "alley": "Alley", "way": "Way", "jct": "Junction",
                  "ln": "Lane", "pkwy": "Parkway", "pl": "Place", "sq": "Square", "ter": "Terrace"}
+PER_WRITTEN = {"sq meter": "square meter", "sq foot": "square foot", "cu foot": "cubic foot", "cu meter": "cubic meter",
+               "class": "class", "'": "foot", '"': "inch"}
 DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West"}
 
 _DOLLAR = ("dollar", "dollars", "cent", "cents")
@@ -384,6 +386,8 @@ class English(Spec):
         spaced = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if " " in u)
         self._per_unit = re.compile(money_word + "(?:" + spaced + ")|" + unit + r")(?![\w/²³])")
         self._per_noun = re.compile(money_word + r"[a-z]{2,}[a-rt-z])\b(?!/)")  # "$100/night": per night
+        # NeMo's per units written apart or as a mark ("$9/sq foot", "$4/'"), and "class" (a noun in "s").
+        self._per_written = re.compile(money_word + r"sq meter|sq foot|cu foot|cu meter|class|'|\")(?!\w)")
         # "30 miles/second": a unit written as a word per a time word.
         self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year|sec|min|hr|h|s|d|wk|"
                                     r"mo|yr)\b")
@@ -606,6 +610,7 @@ class English(Spec):
         text = self._per_period.sub(lambda m: f"{m.group(1)} " + ("each" if m.group(2) == "ea" else
                                                                  f"per {self._per[m.group(2)]}"), text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)} per {self.units[m.group(2)][0]}", text)
+        text = self._per_written.sub(lambda m: f"{m.group(1)} per {PER_WRITTEN[m.group(2)]}", text)
         return self._per_noun.sub(r"\1 per \2", text)
 
     def cardinal(self, n: int, gender: str = "m") -> str:

@@ -241,6 +241,11 @@ class German(Spec):
         self._times_word = re.compile(r"(?<![\w.,])(\d{1,3})[x×](?=\s+[a-zäöüß])")
         self._dot_before_word = re.compile(r"(?<![\w.,])(\d{1,4})\.(?=[ \t]+[a-zäöüß])")
         self._ordinal_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(s?te)([nrsm]?)(?!\w)")  # "2te", "20sten"
+        words = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if c.istitle())
+        self._major_minor = re.compile(r"(?<![\w.,])(\d{1,3}(?:\.\d{3})*)\s(" + words + r")\s(\d{1,2})(?![\w%]|[.,]\d|\s(?!Cent\b)[A-ZÄÖÜ])")
+        # "1-2 Tage", "1 oder 2 EL" (the second number maybe said already): a count of a noun, not of hours
+        self._one_to = re.compile(r"\s(?:bis|oder)\s(?:\d+|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf"
+                                  r"|[a-zäöü]+(?:zig|zehn|ßig)|[a-zäöü]*(?:hundert|tausend)[a-zäöü]*)\s+(?!Uhr\b)[A-ZÄÖÜ]")
         self._century = re.compile(r"(?<=\d\.)\s(?:Jh|Jhd|Jhdt)\.")
         # Days written short, from one to another ("Mo.–Fr.", "Mo-Sa"): opening hours, "Montag bis Freitag".
         days = "|".join(WEEKDAYS)
@@ -325,7 +330,11 @@ class German(Spec):
         """"12,50 €" as said every day ("zwölf Euro fünfzig"); a currency written before its amount, the way
         NeMo's German grammar reads it, names the minor unit too ("€2,20": "zwei Euro zwanzig Cent")."""
         text = self._money_range.sub(f" {self.range_word} ", text)
-        text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), named=True), text)
+        # "2 Euro 50": the cents after the currency's word, as said ("zwei Euro fünfzig"), not "Euro 50" read apart
+        text = self._major_minor.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(3)):02d}", m.group(2), None),
+                                     text)
+        text = self._money_before.sub(lambda m: m.group(0) if m.group(1).isalpha() and re.search(
+            r"\d\s$", m.string[:m.start()]) else self.money(m.group(2), m.group(1), m.group(3), named=True), text)
         return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2)), text)
 
     def money(self, amount, currency, scale, named=False):
@@ -466,6 +475,9 @@ class German(Spec):
             if part and ctx.word_before() not in _LABELS | {"Abschnitt"}:  # "Seite 1 von 10": a label's number
                 # "1 von 10 Menschen": "einer von zehn Menschen", one of them in their gender
                 return _ONE_OF[self._case(m, ctx, False)][gender(singular(part.group(1)))]
+        if not m.group(1) and m.group(2) == "1" and self._one_to.match(m.string, m.end()):
+            if context(m.string, m.start(), m.end()).word_before() not in _LABELS:
+                return "ein"  # "1-2 Tage", "1 oder 2 EL": "ein bis zwei Tage", the first number uninflected
         if m.group(1) or m.group(2) != "1":
             if m.group(2).isdigit() and 1100 <= int(m.group(2)) <= 2099 and self._counts(m):
                 return self.cardinal(int(m.group(2)))  # "1500 Menschen": a count, not a year

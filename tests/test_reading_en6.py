@@ -37,6 +37,7 @@ CASES = [
      ["billion"]),
     ("fraction", "en", "The tower is 1250 1/2 feet tall.", ["one thousand two hundred fifty and a half feet"], ["/"]),
     ("fraction", "en", "The level fell to -2 3/4 inches.", ["minus two and three quarters inches"], ["/"]),
+    ("date", "en", "The chapel was built c. 1450 by monks.", ["built circa fourteen fifty by"], ["c."]),
     ("roman", "en", "The Vostok I capsule landed.", ["Vostok one capsule"], [" I "]),
     ("date", "de", "Geöffnet Mo.–Fr. von 9 bis 18 Uhr.", ["Montag bis Freitag von neun bis achtzehn Uhr"],
      ["Franken", "Mo."]),

@@ -298,6 +298,7 @@ class English(Spec):
                           r")\b(\.?)")
     # A slash between words is said ("TCP/IP", "upgrade/update"); "and/or" is "and or".
     _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
+    _circa = re.compile(r"(?<![\w.])ca?\.\s?(?=\d{3,4}(?:s|\s?(?:BC|AD|BCE|CE|B\.C\.|A\.D\.))?(?![\w.,]\w))")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
     _negative_price = re.compile(r"(?<![\w.,)-])[-−](?=[$€£¥₹₽₩]\d)")
@@ -459,6 +460,7 @@ class English(Spec):
         text = self._volume_roman.sub(lambda m: "Volume " if m.group(1) == "V" else "volume ", text)  # "Vol. II"
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
+        text = self._circa.sub("circa ", text)  # "born c. 1450"
         text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
         text = self._title.sub(self.title, text)
         text = self._address.sub(self.address, text)

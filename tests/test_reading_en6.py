@@ -33,6 +33,8 @@ CASES = [
      ["one eight six six"]),
     ("telephone", "en", "Reach me at 123 456 7890 tonight.", ["one two three four five six seven eight nine zero"],
      ["hundred"]),
+    ("telephone", "en", "Call 415 555 0123 ext. 204 today.", ["zero one two three extension two zero four"],
+     ["ext."]),
     ("telephone", "en", "Dial +442079460958 from abroad.", ["plus four four two zero seven nine four six"],
      ["billion"]),
     ("fraction", "en", "The tower is 1250 1/2 feet tall.", ["one thousand two hundred fifty and a half feet"], ["/"]),

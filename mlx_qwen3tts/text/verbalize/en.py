@@ -589,8 +589,8 @@ class English(Spec):
                                           else m.group(0), text)
         text = self._card_number.sub(self.card_number, text)
         text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)  # "+442079460958"
-        text = self._spaced_phone.sub(lambda m: self.telephone(m.group(0)), text)
         text = self._extension_word.sub(lambda m: f" extension {self.digits(m.group(1))}", text)
+        text = self._spaced_phone.sub(lambda m: self.telephone(m.group(0)), text)
         text = self._bare_country.sub(lambda m: f"{self.digits(m.group(1))}, ", text)
         text = self._seven_digits.sub(lambda m: m.group(0) if m.group(0).endswith("00") or m.group(1).endswith("00")
                                       else f"{self.digits(m.group(1))}, {self.digits(m.group(2))}", text)

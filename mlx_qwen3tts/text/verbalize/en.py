@@ -322,7 +322,14 @@ class English(Spec):
     _volume_roman = re.compile(r"\b([Vv])ol\.\s(?=[IVXLC]+\b)")
     # A regnal number before a possessive: "Elizabeth II's reign" ("Elizabeth the second's").
     _regnal_possessive = re.compile(r"\b([A-Z][a-z]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?=['’]s\b)")
-    _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
+    _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s(?:of\s)?|-(?=\w+-\d{4}))(" + _MONTH +
+                            r")(?:(?:,?\s|-)(\d{4}))?\b")  # "12 Aug 1890", "12-Aug-1890"
+    # Spans of days in one month: "May 1-3", "1–3 May 2020", "12th-15th June", "from 1 to 3 March", "between 5 and
+    # 10 June" ("the first to the third of May"); the month's name said once, as it is written.
+    _month_span = re.compile(r"\b(" + _MONTH + r")\s(\d{1,2})(?:st|nd|rd|th)?\s?[-–]\s?(\d{1,2})(?:st|nd|rd|th)?"
+                             r"(?:,?\s(\d{4}))?\b(?![.,:]\d)")
+    _day_span = re.compile(r"(?<![\w.,:/-])(\d{1,2})(?:st|nd|rd|th)?(\s?[-–]\s?|\sto\s|\sand\s)(\d{1,2})"
+                           r"(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
     proper_fractions_to = 99
     # Written like fractions, said as their numbers: "open 24/7", "a 50/50 chance".
@@ -753,10 +760,31 @@ class English(Spec):
             said = f"{the}{self.ordinal(int(m.group(1)))} of {self.months[self.month_of(m.group(2)) - 1]}"
             return said + (f" {self.year(int(m.group(3)))}" if m.group(3) else "")
         text = self._short_month_year.sub(lambda m: self.months[self.month_of(m.group(1)) - 1], text)
+        text = self._month_span.sub(self.month_span, text)
+        text = self._day_span.sub(self.day_span, text)
         text = self._year_slash.sub(self.year_span, text)
         text = self._written_date.sub(lambda m: month_first(m) if 1 <= int(m.group(2)) <= 31 else m.group(0), text)
         text = self._day_month.sub(lambda m: day_first(m) if 1 <= int(m.group(1)) <= 31 else m.group(0), text)
         return super().read_written_dates(text)
+
+    def month_span(self, m):
+        """"May 1-3": "May first to third"."""
+        first, last = int(m.group(2)), int(m.group(3))
+        if not 1 <= first < last <= 31:
+            return m.group(0)
+        said = f"{self.months[self.month_of(m.group(1)) - 1]} {self.ordinal(first)} {self.range_word} {self.ordinal(last)}"
+        return said + (f" {self.year(int(m.group(4)))}" if m.group(4) else "")
+
+    def day_span(self, m):
+        """"1–3 May": "the first to the third of May"; "between 5 and 10 June": "the fifth and the tenth of June"."""
+        first, last = int(m.group(1)), int(m.group(3))
+        if not 1 <= first < last <= 31:
+            return m.group(0)
+        word = "and" if m.group(2).strip() == "and" else self.range_word
+        the = "" if re.search(r"\bthe\s$", m.string[max(0, m.start() - 4):m.start()], re.I) else "the "
+        said = (f"{the}{self.ordinal(first)} {word} the {self.ordinal(last)} of "
+                f"{self.months[self.month_of(m.group(4)) - 1]}")
+        return said + (f" {self.year(int(m.group(5)))}" if m.group(5) else "")
 
     def year_span(self, m):
         first, last = int(m.group(1)), int(m.group(2))

@@ -4,7 +4,7 @@
 import re
 
 from ..abbreviations import ABBREVIATIONS
-from .common import Spec, roman_value
+from .common import Spec, context, roman_value
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -298,6 +298,17 @@ class English(Spec):
                           r")\b(\.?)")
     # A slash between words is said ("TCP/IP", "upgrade/update"); "and/or" is "and or".
     _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
+    _duration = re.compile(r"(?<![\w.,])(\d{1,3})\s?h\s?([0-5]?\d)\s?m(?:in)?(?:\s?([0-5]?\d)\s?s)?\b")
+    _minutes_seconds = re.compile(r"(?<![\w.,])(\d{1,3})\s?m(?:in)?\s?([0-5]?\d)\s?s\b")  # "2m 30s"
+    # A version after its word or its software's name ("Version 3.11", "Python 3.10"): each part a number.
+    _version = re.compile(r"\b(?:[Vv]ersion|[Rr]elease|[Vv]er\.|Python|Ubuntu|iOS|Android|macOS|Node\.js|Java|Perl|PHP|"
+                          r"Ruby|Kotlin|Swift|Firefox|Chrome|Debian|Fedora|Rust|Django|Rails)\s(\d+)\.(\d+)\b"
+                          r"(?![.,]\d)")
+    # A score of three digits after a word that tells a match ("The Lakers won 102-99").
+    _long_score = re.compile(r"(?<![\w.,:/-])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\w:/%]|[.,:-]\d)")
+    # Numbers called by their digits: emergency and service lines ("call 911", "dial 999").
+    _service_line = re.compile(r"\b((?:[Cc]all|[Dd]ial|[Pp]hon|[Rr]ing|[Tt]ext)(?:e|s|es|ed|ing)?\s)(911|999|112|000|111|"
+                               r"988|311|411|211|511|811)\b(?![.,]\d)")
     _circa = re.compile(r"(?<![\w.])ca?\.\s?(?=\d{3,4}(?:s|\s?(?:BC|AD|BCE|CE|B\.C\.|A\.D\.))?(?![\w.,]\w))")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
@@ -421,6 +432,7 @@ class English(Spec):
 
     def read_measures(self, text):
         text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
+
         text = self._feet_inches.sub(lambda m: f"{self.measure(m.group(1), 'ft')} {self.measure(m.group(2), 'in')}",
                                      text)  # "5'11\"": "five feet eleven inches"
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
@@ -428,6 +440,20 @@ class English(Spec):
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
         return self._word_per.sub(lambda m: f"{m.group(1)} per {self._per.get(m.group(2), m.group(2))}",
                                   super().read_measures(text))
+
+    def read_scores(self, text):
+        def said(m):
+            first, second = int(m.group(1)), int(m.group(2))
+            ctx = context(m.string, m.start(), m.end())
+            if first <= second or not any(w.strip(".,;:").casefold() in self.score_words for w in ctx.before):
+                return m.group(0)
+            return f"{self.cardinal(first)} {self.score_word} {self.cardinal(second)}"
+        return self._long_score.sub(said, super().read_scores(text))
+
+    def duration(self, m):
+        """"3h 15m", "1h30m20s": hours, minutes and seconds (an "m" after hours is minutes, not meters)."""
+        said = [self.measure(m.group(1), "h"), self.measure(m.group(2), "min")]
+        return " ".join(said + ([self.measure(m.group(3), "s")] if m.group(3) else []))
 
     def read_ranges(self, text):
         text = self._tilde_price.sub(self.symbols["~"] + " ", text)
@@ -468,6 +494,9 @@ class English(Spec):
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._circa.sub("circa ", text)  # "born c. 1450"
+        text = self._version.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + f"{self.cardinal(int(m.group(1)))} "
+                                 f"{self.dot} {self.cardinal(int(m.group(2)))}", text)
+        text = self._service_line.sub(lambda m: m.group(1) + self.digits(m.group(2)), text)
         text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
         text = self._title.sub(self.title, text)
         text = self._address.sub(self.address, text)
@@ -695,6 +724,10 @@ class English(Spec):
         return super().mixed(whole, numerator, denominator)
 
     def read_dates(self, text):
+        # Durations first, so that "30s" in "2m 30s" is seconds, not a decade
+        text = self._duration.sub(self.duration, text)
+        text = self._minutes_seconds.sub(lambda m: f"{self.measure(m.group(1), 'min')} {self.measure(m.group(2), 's')}",
+                                         text)
         text = self._decade_range.sub(lambda m: m.group(1) + " to ", text)  # "1960s-80s"
         text = self._decade_to_year.sub(lambda m: m.group(1) + " to ", text)
         text = self._short_years.sub(lambda m: f"{self.short_year(m.group(1))} {self.range_word} "

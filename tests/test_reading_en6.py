@@ -55,6 +55,8 @@ CASES = [
     ("date", "de", "Die Mode der 1960er kehrt zurück.", ["neunzehnhundertsechziger"], ["tausend"]),
     ("date", "de", "Das Schloss stammt aus dem 16. Jh. und steht leer.", ["sechzehnten Jahrhundert und"], ["Jh."]),
     ("money", "de", "Der Kaffee kostet 2 Euro 50 im Laden.", ["zwei Euro fünfzig im Laden"], ["fünfzig Euro"]),
+    ("money", "de", "Das Abo kostet 4,99 €/Monat ab sofort.", ["vier Euro neunundneunzig pro Monat"], ["/"]),
+    ("money", "de", "Die Miete beträgt 12 €/m² kalt.", ["zwölf Euro pro Quadratmeter kalt"], ["/", "m²"]),
     ("range", "de", "Die Lieferung dauert 1-2 Tage.", ["ein bis zwei Tage"], ["eins"]),
     ("range", "de", "Dazu 1–2 EL Honig geben.", ["ein bis zwei Esslöffel Honig"], ["eins"]),
     ("telephone", "de", "Rufen Sie 0221 / 12 34 56 an.", ["null zwei zwei eins eins zwei drei vier fünf sechs"],

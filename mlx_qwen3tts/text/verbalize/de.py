@@ -246,6 +246,11 @@ class German(Spec):
         # "1-2 Tage", "1 oder 2 EL" (the second number maybe said already): a count of a noun, not of hours
         self._one_to = re.compile(r"\s(?:bis|oder)\s(?:\d+|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf"
                                   r"|[a-zäöü]+(?:zig|zehn|ßig)|[a-zäöü]*(?:hundert|tausend)[a-zäöü]*)\s+(?!Uhr\b)[A-ZÄÖÜ]")
+        self._unit_dot_end = re.compile(r"(?<=\d)\s?(?:" + "|".join(re.escape(u) for u in self.units if u.endswith("."))
+                                        + r")(?=\s*$|\s+(?:" + "|".join(self.sentence_starters) + r")\b)")
+        money = "|".join(re.escape(c) for c in ("€", "$", "£", "Euro", "EUR", "CHF", "Dollar"))
+        per = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if "/" not in u)
+        self._price_per = re.compile(r"(?<=\d)(\s?(?:" + money + r"))\s?/\s?(" + per + r"|[A-ZÄÖÜ][a-zäöüß]+)(?![\w/²³])")
         self._century = re.compile(r"(?<=\d\.)\s(?:Jh|Jhd|Jhdt)\.")
         # Days written short, from one to another ("Mo.–Fr.", "Mo-Sa"): opening hours, "Montag bis Freitag".
         days = "|".join(WEEKDAYS)
@@ -330,6 +335,10 @@ class German(Spec):
         """"12,50 €" as said every day ("zwölf Euro fünfzig"); a currency written before its amount, the way
         NeMo's German grammar reads it, names the minor unit too ("€2,20": "zwei Euro zwanzig Cent")."""
         text = self._money_range.sub(f" {self.range_word} ", text)
+        # A price per a unit or a noun ("4,99 €/Monat", "12 €/m²"): "pro"
+        text = self._price_per.sub(lambda m: f"{m.group(1)} {self.per_word} "
+                                             f"{self.units[m.group(2)][0] if m.group(2) in self.units else m.group(2)}",
+                                   text)
         # "2 Euro 50": the cents after the currency's word, as said ("zwei Euro fünfzig"), not "Euro 50" read apart
         text = self._major_minor.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(3)):02d}", m.group(2), None),
                                      text)
@@ -508,6 +517,8 @@ class German(Spec):
             return f"{_ARTICLE[case][self.unit_gender(m.group(2))]} {self.units[m.group(2)][0]}" if case else m.group(0)
         if "1" in text:
             text = self._unit.sub(one, self._scaled_unit.sub(self._one_scaled, text))
+        # A unit's dot that also ends the text ("ca. 25 Min.", "hält 10 Std."): the sentence's end is kept
+        text = self._unit_dot_end.sub(r"\g<0>.", text)
         return super().read_measures(text)
 
     def _one_scaled(self, m):

@@ -209,6 +209,8 @@ class English(Spec):
     score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
                              "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",
                              "victory", "lead", "led", "leads", "leading", "trailed", "trailing", "final", "halftime",
+                             # a vote's count ("passed 52-48", "a 7-2 ruling" keeps its hyphen)
+                             "passed", "vote", "voted", "votes", "approved", "rejected", "margin",
                              "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
     in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.",
@@ -499,6 +501,8 @@ class English(Spec):
         text = self._service_line.sub(lambda m: m.group(1) + self.digits(m.group(2)), text)
         text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
         text = self._title.sub(self.title, text)
+        # "No. 10 Downing Street": the number's word before the address takes the number
+        text = self._num_abbr.sub(lambda m: self.number_abbreviations.get(m.group(1), m.group(0)), text)
         text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence

@@ -251,6 +251,13 @@ class German(Spec):
         money = "|".join(re.escape(c) for c in ("€", "$", "£", "Euro", "EUR", "CHF", "Dollar"))
         per = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if "/" not in u)
         self._price_per = re.compile(r"(?<=\d)(\s?(?:" + money + r"))\s?/\s?(" + per + r"|[A-ZÄÖÜ][a-zäöüß]+)(?![\w/²³])")
+        # "1.–3. März": a span of days, its dash "bis" ("vom ersten bis dritten März")
+        self._day_span = re.compile(r"(?<![\w.,])(\d{1,2}\.)\s?[-–]\s?(?=\d{1,2}\.\s(?:" + "|".join(MONTHS) + r"))")
+        self._clock_span = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "8:30–12:00 Uhr"
+        # "Abs. 1 S. 2": a law's sentence ("Satz"), not a page
+        self._law_sentence = re.compile(r"(Abs\.\s?\d+[a-z]?\s)S\.(?=\s?\d)")
+        # A day written short before its hours ("Fr 8–12 Uhr", "Sa. 10:00 Uhr")
+        self._weekday_hours = re.compile(r"(?<![\w.])(" + "|".join(WEEKDAYS) + r")\.?(?=\s\d{1,2}(?:[:.]\d\d)?\s?(?:[-–]|Uhr\b))")
         self._century = re.compile(r"(?<=\d\.)\s(?:Jh|Jhd|Jhdt)\.")
         # Days written short, from one to another ("Mo.–Fr.", "Mo-Sa"): opening hours, "Montag bis Freitag".
         days = "|".join(WEEKDAYS)
@@ -468,6 +475,12 @@ class German(Spec):
 
     def read(self, text):
         text = self._weekdays.sub(lambda m: f"{WEEKDAYS[m.group(1)]} {self.range_word} {WEEKDAYS[m.group(2)]}", text)
+        text = self._weekday_hours.sub(lambda m: WEEKDAYS[m.group(1)], text)
+        text = self._day_span.sub(rf"\1 {self.range_word} ", text)
+        text = self._clock_span.sub(f" {self.range_word} ", text)
+        text = self._law_sentence.sub(r"\1Satz", text)
+        text = re.sub(r"(?<=\d)\s(n\.\s?V|i\.\s?E)\.(\s*$)?", lambda m: (" nach Verlängerung" if m.group(1)[0] == "n"
+                      else " im Elfmeterschießen") + ("." if m.group(2) is not None else ""), text)  # "3:2 n. V."
         text = self.read_suffixed(self._dash_price.sub("", text))  # "5,- €", "1,-": a whole amount
         if "x" in text or "×" in text:  # "3 x 4 m", "20 cm x 30 cm", "1x1": times, "mal"
             text = self._times.sub(lambda m: m.group(0) if m.group(1) == "0" else f"{m.group(1)} mal ", text)

@@ -242,22 +242,28 @@ class German(Spec):
         self._dot_before_word = re.compile(r"(?<![\w.,])(\d{1,4})\.(?=[ \t]+[a-zäöüß])")
         self._ordinal_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(s?te)([nrsm]?)(?!\w)")  # "2te", "20sten"
         words = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if c.istitle())
-        self._major_minor = re.compile(r"(?<![\w.,])(\d{1,3}(?:\.\d{3})*)\s(" + words + r")\s(\d{1,2})(?![\w%]|[.,]\d|\s(?!Cent\b)[A-ZÄÖÜ])")
+        self._major_minor = re.compile(r"(?<![\w.,])(\d{1,3}(?:\.\d{3})*)\s(" + words + r")\s(\d{1,2})"
+                                       r"(?![\w%]|[.,]\d|\s(?!Cent\b)[A-ZÄÖÜ])")
         # "1-2 Tage", "1 oder 2 EL" (the second number maybe said already): a count of a noun, not of hours
         self._one_to = re.compile(r"\s(?:bis|oder)\s(?:\d+|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf"
-                                  r"|[a-zäöü]+(?:zig|zehn|ßig)|[a-zäöü]*(?:hundert|tausend)[a-zäöü]*)\s+(?!Uhr\b)[A-ZÄÖÜ]")
+                                  r"|[a-zäöü]+(?:zig|zehn|ßig)|[a-zäöü]*(?:hundert|tausend)[a-zäöü]*)"
+                                  r"\s+(?!Uhr\b)[A-ZÄÖÜ]")
         self._unit_dot_end = re.compile(r"(?<=\d)\s?(?:" + "|".join(re.escape(u) for u in self.units if u.endswith("."))
                                         + r")(?=\s*$|\s+(?:" + "|".join(self.sentence_starters) + r")\b)")
         money = "|".join(re.escape(c) for c in ("€", "$", "£", "Euro", "EUR", "CHF", "Dollar"))
         per = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if "/" not in u)
-        self._price_per = re.compile(r"(?<=\d)(\s?(?:" + money + r"))\s?/\s?(" + per + r"|[A-ZÄÖÜ][a-zäöüß]+)(?![\w/²³])")
+        self._price_per = re.compile(r"(?<=\d)(\s?(?:" + money + r"))\s?/\s?(" + per
+                                     + r"|[A-ZÄÖÜ][a-zäöüß]+)(?![\w/²³])")
         # "1.–3. März": a span of days, its dash "bis" ("vom ersten bis dritten März")
         self._day_span = re.compile(r"(?<![\w.,])(\d{1,2}\.)\s?[-–]\s?(?=\d{1,2}\.\s(?:" + "|".join(MONTHS) + r"))")
         self._clock_span = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "8:30–12:00 Uhr"
         # "Abs. 1 S. 2": a law's sentence ("Satz"), not a page
         self._law_sentence = re.compile(r"(Abs\.\s?\d+[a-z]?\s)S\.(?=\s?\d)")
         # A day written short before its hours ("Fr 8–12 Uhr", "Sa. 10:00 Uhr")
-        self._weekday_hours = re.compile(r"(?<![\w.])(" + "|".join(WEEKDAYS) + r")\.?(?=\s\d{1,2}(?:[:.]\d\d)?\s?(?:[-–]|Uhr\b))")
+        self._weekday_hours = re.compile(r"(?<![\w.])(" + "|".join(WEEKDAYS)
+                                         + r")\.?(?=\s\d{1,2}(?:[:.]\d\d)?\s?(?:[-–]|Uhr\b))")
+        self._phone_label = re.compile(r"(?<![\w.])(Tel|Fax)\.:")
+        self._extra_time = re.compile(r"(?<=\d)\s(n\.\s?V|i\.\s?E)\.(\s*$)?")
         self._century = re.compile(r"(?<=\d\.)\s(?:Jh|Jhd|Jhdt)\.")
         # Days written short, from one to another ("Mo.–Fr.", "Mo-Sa"): opening hours, "Montag bis Freitag".
         days = "|".join(WEEKDAYS)
@@ -310,8 +316,8 @@ class German(Spec):
     def read_abbreviations(self, text):
         if "str." in text:  # "Hauptstr. 5": "Hauptstraße fünf"
             text = self._street.sub(lambda m: m.group(1) + "straße", text)
-        text = re.sub(r"(?<![\w.])(Tel|Fax)\.:", lambda m: {"Tel": "Telefon", "Fax": "Fax"}[m.group(1)] + ":",
-                      text)  # "Tel.: 0221 …", before a number's cue of its own
+        text = self._phone_label.sub(lambda m: {"Tel": "Telefon", "Fax": "Fax"}[m.group(1)] + ":",
+                                     text)  # "Tel.: 0221 …", before a number's cue of its own
         # "im 19. Jh.": the century after its ordinal (its dot ends the sentence where nothing follows)
         text = self._century.sub(lambda m: " Jahrhundert" + ("." if self._ends_sentence(text[m.end():]) else ""),
                                  text)
@@ -479,8 +485,9 @@ class German(Spec):
         text = self._day_span.sub(rf"\1 {self.range_word} ", text)
         text = self._clock_span.sub(f" {self.range_word} ", text)
         text = self._law_sentence.sub(r"\1Satz", text)
-        text = re.sub(r"(?<=\d)\s(n\.\s?V|i\.\s?E)\.(\s*$)?", lambda m: (" nach Verlängerung" if m.group(1)[0] == "n"
-                      else " im Elfmeterschießen") + ("." if m.group(2) is not None else ""), text)  # "3:2 n. V."
+        text = self._extra_time.sub(lambda m: (" nach Verlängerung" if m.group(1)[0] == "n"
+                                               else " im Elfmeterschießen") + ("." if m.group(2) is not None else ""),
+                                    text)  # "3:2 n. V."
         text = self.read_suffixed(self._dash_price.sub("", text))  # "5,- €", "1,-": a whole amount
         if "x" in text or "×" in text:  # "3 x 4 m", "20 cm x 30 cm", "1x1": times, "mal"
             text = self._times.sub(lambda m: m.group(0) if m.group(1) == "0" else f"{m.group(1)} mal ", text)

@@ -309,7 +309,8 @@ class English(Spec):
     # A score of three digits after a word that tells a match ("The Lakers won 102-99").
     _long_score = re.compile(r"(?<![\w.,:/-])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\w:/%]|[.,:-]\d)")
     # Numbers called by their digits: emergency and service lines ("call 911", "dial 999").
-    _service_line = re.compile(r"\b((?:[Cc]all|[Dd]ial|[Pp]hon|[Rr]ing|[Tt]ext)(?:e|s|es|ed|ing)?\s)(911|999|112|000|111|"
+    _service_line = re.compile(r"\b((?:[Cc]all|[Dd]ial|[Pp]hon|[Rr]ing|[Tt]ext)(?:e|s|es|ed|ing)?\s)"
+                               r"(911|999|112|000|111|"
                                r"988|311|411|211|511|811)\b(?![.,]\d)")
     _circa = re.compile(r"(?<![\w.])ca?\.\s?(?=\d{3,4}(?:s|\s?(?:BC|AD|BCE|CE|B\.C\.|A\.D\.))?(?![\w.,]\w))")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
@@ -349,7 +350,8 @@ class English(Spec):
     numbers_with_slash = frozenset({"24/7", "9/11", "50/50", "20/20", "60/40", "70/30", "80/20", "90/10", "365/24/7"})
     # A fraction as NeMo reads one: any whole numbers either side of the slash, a whole number before it ("2 142/1"),
     # the denominator maybe with its ordinal ending ("1/4th").
-    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3}(?:,\d{3})+|\d{1,6})\s)?(\d{1,5})/(\d{1,5})(?:(?:st|nd|rd|th)s?)?"
+    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3}(?:,\d{3})+|\d{1,6})\s)?(\d{1,5})/(\d{1,5})"
+                               r"(?:(?:st|nd|rd|th)s?)?"
                                r"(?![\w/:]|[.,]\d)", re.I)
     _spaced_slash = re.compile(r"(?<!/\s)(?<![\w.,/:-])(\d{1,5}) / (\d{1,5})(?![\w/:]|[.,]\d|\s/)")
     # "2-1/2 inches": a whole and a proper fraction joined by a hyphen, as US measures write them.
@@ -809,7 +811,8 @@ class English(Spec):
         first, last = int(m.group(2)), int(m.group(3))
         if not 1 <= first < last <= 31:
             return m.group(0)
-        said = f"{self.months[self.month_of(m.group(1)) - 1]} {self.ordinal(first)} {self.range_word} {self.ordinal(last)}"
+        month = self.months[self.month_of(m.group(1)) - 1]
+        said = f"{month} {self.ordinal(first)} {self.range_word} {self.ordinal(last)}"
         return said + (f" {self.year(int(m.group(4)))}" if m.group(4) else "")
 
     def day_span(self, m):

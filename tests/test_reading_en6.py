@@ -48,6 +48,7 @@ CASES = [
     ("measure", "en", "The clip runs 2m 30s in all.", ["two minutes thirty seconds in all"], ["thirties"]),
     ("decimal", "en", "Install Python 3.11 before you start.", ["Python three point eleven"], ["one one"]),
     ("score", "en", "The Lakers won 102-99 last night.", ["won one hundred two to ninety-nine"], ["two-ninety"]),
+    ("abbreviation", "en", "It is Lakers vs Celtics tonight.", ["Lakers versus Celtics"], [" vs "]),
     ("score", "en", "The bill passed 52-48 in the Senate.", ["passed fifty-two to forty-eight"], ["two-forty"]),
     ("abbreviation", "en", "He lives at No. 5 Elm St. now.", ["number five Elm Street"], ["No."]),
     ("telephone", "en", "In an emergency call 911 at once.", ["call nine one one at once"], ["hundred"]),

@@ -312,6 +312,7 @@ class English(Spec):
     _service_line = re.compile(r"\b((?:[Cc]all|[Dd]ial|[Pp]hon|[Rr]ing|[Tt]ext)(?:e|s|es|ed|ing)?\s)"
                                r"(911|999|112|000|111|"
                                r"988|311|411|211|511|811)\b(?![.,]\d)")
+    _versus = re.compile(r"(?<=\w\s)(?<!\bthe\s)(?<!\b[Aa]\s)vs(?=\s\w)")  # not "the vs code"
     _circa = re.compile(r"(?<![\w.])ca?\.\s?(?=\d{3,4}(?:s|\s?(?:BC|AD|BCE|CE|B\.C\.|A\.D\.))?(?![\w.,]\w))")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
@@ -498,6 +499,7 @@ class English(Spec):
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._circa.sub("circa ", text)  # "born c. 1450"
+        text = self._versus.sub("versus", text)  # "Lakers vs Celtics", as NeMo's whitelist has "vs" too
         text = self._version.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + f"{self.cardinal(int(m.group(1)))} "
                                  f"{self.dot} {self.cardinal(int(m.group(2)))}", text)
         text = self._service_line.sub(lambda m: m.group(1) + self.digits(m.group(2)), text)

@@ -302,10 +302,6 @@ class English(Spec):
     _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
     _duration = re.compile(r"(?<![\w.,])(\d{1,3})\s?h\s?([0-5]?\d)\s?m(?:in)?(?:\s?([0-5]?\d)\s?s)?\b")
     _minutes_seconds = re.compile(r"(?<![\w.,])(\d{1,3})\s?m(?:in)?\s?([0-5]?\d)\s?s\b")  # "2m 30s"
-    # A version after its word or its software's name ("Version 3.11", "Python 3.10"): each part a number.
-    _version = re.compile(r"\b(?:[Vv]ersion|[Rr]elease|[Vv]er\.|Python|Ubuntu|iOS|Android|macOS|Node\.js|Java|Perl|PHP|"
-                          r"Ruby|Kotlin|Swift|Firefox|Chrome|Debian|Fedora|Rust|Django|Rails)\s(\d+)\.(\d+)\b"
-                          r"(?![.,]\d)")
     # A score of three digits after a word that tells a match ("The Lakers won 102-99").
     _long_score = re.compile(r"(?<![\w.,:/-])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\w:/%]|[.,:-]\d)")
     # Numbers called by their digits: emergency and service lines ("call 911", "dial 999").
@@ -500,8 +496,6 @@ class English(Spec):
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._circa.sub("circa ", text)  # "born c. 1450"
         text = self._versus.sub("versus", text)  # "Lakers vs Celtics", as NeMo's whitelist has "vs" too
-        text = self._version.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + f"{self.cardinal(int(m.group(1)))} "
-                                 f"{self.dot} {self.cardinal(int(m.group(2)))}", text)
         text = self._service_line.sub(lambda m: m.group(1) + self.digits(m.group(2)), text)
         text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
         text = self._title.sub(self.title, text)

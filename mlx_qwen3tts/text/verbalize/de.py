@@ -31,6 +31,8 @@ _E |= {w + "e" for w in _EIN_WORDS} | {w.capitalize() + "e" for w in _EIN_WORDS}
 _BARE = set(_EIN_WORDS) | {w.capitalize() for w in _EIN_WORDS}
 _FEMININE = ("Stunde", "Minute", "Sekunde", "Tasse", "Seite", "Tonne", "Flasche", "Woche", "Dose", "Packung")
 _NEUTER = ("Jahr", "Kilo", "Kilogramm", "Pfund", "Glas", "Stück", "Gramm", "Prozent", "Dutzend")
+WEEKDAYS = {"Mo": "Montag", "Di": "Dienstag", "Mi": "Mittwoch", "Do": "Donnerstag", "Fr": "Freitag", "Sa": "Samstag",
+            "So": "Sonntag"}
 
 
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
@@ -222,8 +224,11 @@ class German(Spec):
         # "2003-03": a year and its month (a range never writes its end with a leading zero).
         self._year_month = re.compile(r"(?<![\w.,/-])(1\d{3}|20\d{2})-(0[1-9]|1[0-2])(?![\w-]|[.,]\d)")
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
-        self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:[ /]|\s?-\s?)(?=(?:\d[ -]?){5})\d+(?:[ -]\d+)?"
-                                      r"(?![\w-]|[.,]\d)")
+        # "0221 / 12 34 56": the slash set apart, the number in pairs.
+        self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5})\d+"
+                                      r"(?:[ -]\d+){0,3}(?![\w-]|[.,]\d)")
+        # "+4930123456": a number with its country code, written without a space: digit by digit.
+        self._plus_digits = re.compile(r"(?<![\w+])\+\d{8,15}(?![\w]|[.,]\d)")
         # "49 1234-1233": a two-digit country code (or "0") without its "+", then a number of seven digits or more
         # joined by a hyphen, as NeMo's German telephone grammar takes it (the code said as a number); no range
         # ("12 1990-1995").
@@ -236,6 +241,33 @@ class German(Spec):
         self._times_word = re.compile(r"(?<![\w.,])(\d{1,3})[x×](?=\s+[a-zäöüß])")
         self._dot_before_word = re.compile(r"(?<![\w.,])(\d{1,4})\.(?=[ \t]+[a-zäöüß])")
         self._ordinal_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(s?te)([nrsm]?)(?!\w)")  # "2te", "20sten"
+        words = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if c.istitle())
+        self._major_minor = re.compile(r"(?<![\w.,])(\d{1,3}(?:\.\d{3})*)\s(" + words + r")\s(\d{1,2})"
+                                       r"(?![\w%]|[.,]\d|\s(?!Cent\b)[A-ZÄÖÜ])")
+        # "1-2 Tage", "1 oder 2 EL" (the second number maybe said already): a count of a noun, not of hours
+        self._one_to = re.compile(r"\s(?:bis|oder)\s(?:\d+|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf"
+                                  r"|[a-zäöü]+(?:zig|zehn|ßig)|[a-zäöü]*(?:hundert|tausend)[a-zäöü]*)"
+                                  r"\s+(?!Uhr\b)[A-ZÄÖÜ]")
+        self._unit_dot_end = re.compile(r"(?<=\d)\s?(?:" + "|".join(re.escape(u) for u in self.units if u.endswith("."))
+                                        + r")(?=\s*$|\s+(?:" + "|".join(self.sentence_starters) + r")\b)")
+        money = "|".join(re.escape(c) for c in ("€", "$", "£", "Euro", "EUR", "CHF", "Dollar"))
+        per = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if "/" not in u)
+        self._price_per = re.compile(r"(?<=\d)(\s?(?:" + money + r"))\s?/\s?(" + per
+                                     + r"|[A-ZÄÖÜ][a-zäöüß]+)(?![\w/²³])")
+        # "1.–3. März": a span of days, its dash "bis" ("vom ersten bis dritten März")
+        self._day_span = re.compile(r"(?<![\w.,])(\d{1,2}\.)\s?[-–]\s?(?=\d{1,2}\.\s(?:" + "|".join(MONTHS) + r"))")
+        self._clock_span = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "8:30–12:00 Uhr"
+        # "Abs. 1 S. 2": a law's sentence ("Satz"), not a page
+        self._law_sentence = re.compile(r"(Abs\.\s?\d+[a-z]?\s)S\.(?=\s?\d)")
+        # A day written short before its hours ("Fr 8–12 Uhr", "Sa. 10:00 Uhr")
+        self._weekday_hours = re.compile(r"(?<![\w.])(" + "|".join(WEEKDAYS)
+                                         + r")\.?(?=\s\d{1,2}(?:[:.]\d\d)?\s?(?:[-–]|Uhr\b))")
+        self._phone_label = re.compile(r"(?<![\w.])(Tel|Fax)\.:")
+        self._extra_time = re.compile(r"(?<=\d)\s(n\.\s?V|i\.\s?E)\.(\s*$)?")
+        self._century = re.compile(r"(?<=\d\.)\s(?:Jh|Jhd|Jhdt)\.")
+        # Days written short, from one to another ("Mo.–Fr.", "Mo-Sa"): opening hours, "Montag bis Freitag".
+        days = "|".join(WEEKDAYS)
+        self._weekdays = re.compile(r"(?<![\w.])(" + days + r")\.?\s?[-–]\s?(" + days + r")(?:\.|(?![\w.]))")
         self._er_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(er|ern|ers|erin|erinnen)(?!\w)")  # "20er", "90ern"
         self._percent_suffix = re.compile(r"(?<![\w.,])(\d{1,3})\s?%(ig|ige[nrsm]?)(?!\w)")  # "100%ig"
         self._hyphen_suffix = re.compile(r"(?<![\w.,-])(\d{1,3})-((?:mal|fach|fache[nrsm]?|jährige[nrsm]?|jährig"
@@ -284,10 +316,16 @@ class German(Spec):
     def read_abbreviations(self, text):
         if "str." in text:  # "Hauptstr. 5": "Hauptstraße fünf"
             text = self._street.sub(lambda m: m.group(1) + "straße", text)
+        text = self._phone_label.sub(lambda m: {"Tel": "Telefon", "Fax": "Fax"}[m.group(1)] + ":",
+                                     text)  # "Tel.: 0221 …", before a number's cue of its own
+        # "im 19. Jh.": the century after its ordinal (its dot ends the sentence where nothing follows)
+        text = self._century.sub(lambda m: " Jahrhundert" + ("." if self._ends_sentence(text[m.end():]) else ""),
+                                 text)
         return super().read_abbreviations(text)
 
     def read_telephones(self, text):
         text = self._coded_phone.sub(self._coded, text)
+        text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)
         return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))
 
     def _coded(self, m):
@@ -310,7 +348,15 @@ class German(Spec):
         """"12,50 €" as said every day ("zwölf Euro fünfzig"); a currency written before its amount, the way
         NeMo's German grammar reads it, names the minor unit too ("€2,20": "zwei Euro zwanzig Cent")."""
         text = self._money_range.sub(f" {self.range_word} ", text)
-        text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), named=True), text)
+        # A price per a unit or a noun ("4,99 €/Monat", "12 €/m²"): "pro"
+        text = self._price_per.sub(lambda m: f"{m.group(1)} {self.per_word} "
+                                             f"{self.units[m.group(2)][0] if m.group(2) in self.units else m.group(2)}",
+                                   text)
+        # "2 Euro 50": the cents after the currency's word, as said ("zwei Euro fünfzig"), not "Euro 50" read apart
+        text = self._major_minor.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(3)):02d}", m.group(2), None),
+                                     text)
+        text = self._money_before.sub(lambda m: m.group(0) if m.group(1).isalpha() and re.search(
+            r"\d\s$", m.string[:m.start()]) else self.money(m.group(2), m.group(1), m.group(3), named=True), text)
         return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2)), text)
 
     def money(self, amount, currency, scale, named=False):
@@ -424,12 +470,24 @@ class German(Spec):
         """Numbers a word ending is written onto: "2te" "zweite", "20er" "zwanziger", "90ern", "100%ig", "3-mal" "dreimal",
         "12-jährige" "zwölfjährige" (one word said, where the parts apart would be read with a pause)."""
         text = self._ordinal_suffix.sub(lambda m: self.n2w(int(m.group(1)), "ordinal") + m.group(3), text)
-        text = self._er_suffix.sub(lambda m: self.cardinal(int(m.group(1))) + m.group(2), text)
+        text = self._er_suffix.sub(lambda m: self._decade_word(int(m.group(1))) + m.group(2), text)
         text = self._percent_suffix.sub(lambda m: self.cardinal(int(m.group(1))) + "prozent" + m.group(2), text)
         return self._hyphen_suffix.sub(lambda m: ("ein" if m.group(1) == "1" else self.cardinal(int(m.group(1))))
                                        + m.group(2), text)
 
+    def _decade_word(self, n):
+        """The number of "20er", "1920er": a decade of years said as its year ("neunzehnhundertzwanziger")."""
+        return self.year(n) if 1100 <= n <= 1999 and n % 10 == 0 else self.cardinal(n)
+
     def read(self, text):
+        text = self._weekdays.sub(lambda m: f"{WEEKDAYS[m.group(1)]} {self.range_word} {WEEKDAYS[m.group(2)]}", text)
+        text = self._weekday_hours.sub(lambda m: WEEKDAYS[m.group(1)], text)
+        text = self._day_span.sub(rf"\1 {self.range_word} ", text)
+        text = self._clock_span.sub(f" {self.range_word} ", text)
+        text = self._law_sentence.sub(r"\1Satz", text)
+        text = self._extra_time.sub(lambda m: (" nach Verlängerung" if m.group(1)[0] == "n"
+                                               else " im Elfmeterschießen") + ("." if m.group(2) is not None else ""),
+                                    text)  # "3:2 n. V."
         text = self.read_suffixed(self._dash_price.sub("", text))  # "5,- €", "1,-": a whole amount
         if "x" in text or "×" in text:  # "3 x 4 m", "20 cm x 30 cm", "1x1": times, "mal"
             text = self._times.sub(lambda m: m.group(0) if m.group(1) == "0" else f"{m.group(1)} mal ", text)
@@ -446,6 +504,9 @@ class German(Spec):
             if part and ctx.word_before() not in _LABELS | {"Abschnitt"}:  # "Seite 1 von 10": a label's number
                 # "1 von 10 Menschen": "einer von zehn Menschen", one of them in their gender
                 return _ONE_OF[self._case(m, ctx, False)][gender(singular(part.group(1)))]
+        if not m.group(1) and m.group(2) == "1" and self._one_to.match(m.string, m.end()):
+            if context(m.string, m.start(), m.end()).word_before() not in _LABELS:
+                return "ein"  # "1-2 Tage", "1 oder 2 EL": "ein bis zwei Tage", the first number uninflected
         if m.group(1) or m.group(2) != "1":
             if m.group(2).isdigit() and 1100 <= int(m.group(2)) <= 2099 and self._counts(m):
                 return self.cardinal(int(m.group(2)))  # "1500 Menschen": a count, not a year
@@ -476,6 +537,8 @@ class German(Spec):
             return f"{_ARTICLE[case][self.unit_gender(m.group(2))]} {self.units[m.group(2)][0]}" if case else m.group(0)
         if "1" in text:
             text = self._unit.sub(one, self._scaled_unit.sub(self._one_scaled, text))
+        # A unit's dot that also ends the text ("ca. 25 Min.", "hält 10 Std."): the sentence's end is kept
+        text = self._unit_dot_end.sub(r"\g<0>.", text)
         return super().read_measures(text)
 
     def _one_scaled(self, m):

@@ -4,7 +4,7 @@
 import re
 
 from ..abbreviations import ABBREVIATIONS
-from .common import Spec, roman_value
+from .common import Spec, context, roman_value
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -26,6 +26,8 @@ ADDRESS_WORDS = {"st": "Street", "street": "Street", "expy": "Expressway", "fwy"
                  "dr": "Drive", "rd": "Road", "road": "Road", "ct": "Court", "ave": "Avenue", "av": "Avenue",
                  "cir": "Circle", "blvd": "Boulevard", "alley": "Alley", "way": "Way", "jct": "Junction",
                  "ln": "Lane", "pkwy": "Parkway", "pl": "Place", "sq": "Square", "ter": "Terrace"}
+PER_WRITTEN = {"sq meter": "square meter", "sq foot": "square foot", "cu foot": "cubic foot", "cu meter": "cubic meter",
+               "class": "class", "'": "foot", '"': "inch"}
 DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West"}
 
 _DOLLAR = ("dollar", "dollars", "cent", "cents")
@@ -33,6 +35,7 @@ _DOLLAR = ("dollar", "dollars", "cent", "cents")
 # 2.0), with their minor units.
 _HK, _NZ, _AU, _CA, _SG = ((f"{place} dollar", f"{place} dollars", "cent", "cents") for place in
                            ("Hong Kong", "New Zealand", "Australian", "Canadian", "Singapore"))
+_DIRHAM = ("dirham", "dirhams", "fils", "fils")
 CURRENCIES = {"HK$": _HK, "NZ$": _NZ, "A$": _AU, "AU$": _AU, "C$": _CA, "S$": _SG,
               "AUD": _AU, "CAD": _CA, "NZD": _NZ, "HKD": _HK, "SGD": _SG,
               "INR": ("rupee", "rupees", "paisa", "paise"), "Rs.": ("rupee", "rupees", "paisa", "paise"),
@@ -45,7 +48,17 @@ CURRENCIES = {"HK$": _HK, "NZ$": _NZ, "A$": _AU, "AU$": _AU, "C$": _CA, "S$": _S
               "₿": ("bitcoin", "bitcoins", "satoshi", "satoshis"), "SEK": ("krona", "kronor", "ore", "ore"),
               "NOK": ("krone", "kroner", "ore", "ore"), "DKK": ("krone", "kroner", "ore", "ore"),
               "CZK": ("koruna", "korunas", "haler", "halers"), "ZAR": ("rand", "rand", "cent", "cents"),
-              "MXN": ("peso", "pesos", "centavo", "centavos")}
+              "MXN": ("peso", "pesos", "centavo", "centavos"),
+              # The rest of NeMo's major currencies (en/data/money/currency_major.tsv), with their minor units.
+              "₡": ("colon", "colones", "centimo", "centimos"), "₭": ("kip", "kip", "att", "att"),
+              "₮": ("tugrik", "tugriks", "mongo", "mongo"), "₲": ("guarani", "guaranis", "centimo", "centimos"),
+              "₵": ("cedi", "cedis", "pesewa", "pesewas"), "₸": ("tenge", "tenge", "tiyn", "tiyn"),
+              "₼": ("manat", "manats", "qapik", "qapiks"), "₾": ("lari", "lari", "tetri", "tetri"),
+              "﷼": ("rial", "rials", "dinar", "dinars"), "DH": _DIRHAM, "Dh": _DIRHAM, "Dhs.": _DIRHAM,
+              "Dhs": _DIRHAM, "AED": _DIRHAM, "PKR": ("Pakistani rupee", "Pakistani rupees", "paisa", "paise"),
+              "NPR": ("Nepalese rupee", "Nepalese rupees", "paisa", "paise"),
+              "SAR": ("Saudi riyal", "Saudi riyals", "halala", "halalas"),
+              "TZS": ("Tanzanian shilling", "Tanzanian shillings", "cent", "cents")}
 
 # More units, after NeMo text processing's unit table (en/data/measure/unit.tsv, Apache License 2.0) and the
 # cooking and time abbreviations people write; those that are also words ("bar", "mo", "d") are units only where
@@ -138,7 +151,12 @@ class English(Spec):
               "billion": ("billion", "billion"), "trillion": ("trillion", "trillion"), "m": ("million", "million"),
               "bn": ("billion", "billion"), "b": ("billion", "billion"), "k": ("thousand", "thousand"),
               "B": ("billion", "billion"), "M": ("million", "million"), "K": ("thousand", "thousand"),
-              "tn": ("trillion", "trillion")}
+              "tn": ("trillion", "trillion"),
+              # A scale written capitalized or as NeMo's quantity abbreviations have it ("$2 Million", "€3 mln").
+              **{w: (said, said) for said in ("thousand", "million", "billion", "trillion") for w in
+                 (said.capitalize(), said.upper())},
+              "mln": ("million", "million"), "MLN": ("million", "million"), "BN": ("billion", "billion"),
+              "Bn": ("billion", "billion"), "bln": ("billion", "billion")}
     units = {"km": ("kilometer", "kilometers"), "kg": ("kilogram", "kilograms"), "cm": ("centimeter", "centimeters"),
              "mm": ("millimeter", "millimeters"), "m": ("meter", "meters"), "g": ("gram", "grams"),
              "mg": ("milligram", "milligrams"), "mi": ("mile", "miles"), "lb": ("pound", "pounds"),
@@ -177,7 +195,9 @@ class English(Spec):
              "mv": ("millivolt", "millivolts"), "kV": ("kilovolt", "kilovolts"), "MW": ("megawatt", "megawatts"),
              "kl": ("kiloliter", "kiloliters"), "dl": ("deciliter", "deciliters"), "cl": ("centiliter", "centiliters"),
              "cc": ("c c", "c c"), "sq mi": ("square mile", "square miles"), "sq ft": ("square foot", "square feet"),
-             "sq km": ("square kilometer", "square kilometers"), "kgf": ("kilogram force", "kilograms force"),
+             "sq km": ("square kilometer", "square kilometers"),
+             "sq m": ("square meter", "square meters"), "cu m": ("cubic meter", "cubic meters"),
+             "cu ft": ("cubic foot", "cubic feet"), "kgf": ("kilogram force", "kilograms force"),
              "yd": ("yard", "yards"), "gal": ("gallon", "gallons"), "qt": ("quart", "quarts"), "pa": ("pascal",
              "pascals"), "kPa": ("kilopascal", "kilopascals"), "hPa": ("hectopascal", "hectopascals"),
              "v": ("volt", "volts"), **UNITS}
@@ -189,6 +209,8 @@ class English(Spec):
     score_words = frozenset({"won", "win", "wins", "winning", "beat", "beats", "beating", "lost", "lose", "loses",
                              "losing", "defeated", "defeat", "drew", "draw", "tied", "score", "scored", "scores",
                              "victory", "lead", "led", "leads", "leading", "trailed", "trailing", "final", "halftime",
+                             # a vote's count ("passed 52-48", "a 7-2 ruling" keeps its hyphen)
+                             "passed", "vote", "voted", "votes", "approved", "rejected", "margin",
                              "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
     in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.",
@@ -216,7 +238,10 @@ class English(Spec):
                     "Level", "level", "Stage", "stage", "Mark", "Model", "Series", "Round", "Tier", "Category",
                     "Division", "Apollo", "Gemini", "Super Bowl", "Star Wars", "Final Fantasy", "Windows", "Psalm",
                     "Canto", "Plate", "Table", "Figure", "Annex", "Schedule", "Amendment", "Rule", "Exhibit",
-                    "Track", "Lesson", "Unit", "Step", "Form", "Division", "Corps", "Army", "Olympiad")
+                    "Track", "Lesson", "Unit", "Step", "Form", "Division", "Corps", "Army", "Olympiad",
+                    # Spacecraft and rockets of a numbered series ("Mariner I", "Saturn V"): "Mariner one".
+                    "Mariner", "Pioneer", "Surveyor", "Vostok", "Voskhod", "Sputnik", "Venera", "Soyuz", "Saturn",
+                    "Vanguard")
     roman_after = ("century",)
     symbols = {"±": "plus or minus", "×": "times", "→": "to", "←": "from", "&": "and", "§": "section",
                "≈": "approximately", "≤": "less than or equal to", "≥": "greater than or equal to", "−": "minus",
@@ -231,7 +256,11 @@ class English(Spec):
                              re.I)
     # An hour to a time ("8-10:30": "eight to ten thirty"), and a year to a decade ("1880-1890s").
     _hour_to_clock = re.compile(r"(?<![\w.,:/-])([01]?\d|2[0-4])\s?[-–]\s?(?=(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:]))")
-    _year_to_decade = re.compile(r"(?<![\w.,:/-])(1[5-9]\d\d|20\d\d)\s?[-–]\s?(?=(?:1[5-9]|20)\d0s\b)")
+    _year_to_decade = re.compile(r"(?<![\w.,:/-])(1[5-9]\d\d|20\d\d)\s?[-–]\s?(?=(?:1[5-9]|20)?\d0s\b)")
+    # A decade to a year ("1990s-2005"), and two years written short ("'90-'95": "ninety to ninety-five"), as NeMo's
+    # range grammar reads a span of years.
+    _decade_to_year = re.compile(r"(?<![\w.,'’])((?:1[5-9]|20)\d0s)\s?[-–]\s?(?=(?:1[5-9]|20)\d\d\b(?![.,]\d))")
+    _short_years = re.compile(r"(?<![\w'’])['’](\d\d)\s?[-–]\s?['’](\d\d)(?![\w'’])")
     # A year and the last two digits of one in its next decade: "1999-00", "2000-05" ("two thousand to oh five").
     _year_oh = re.compile(r"(?<![\w.,:/-])((?:1[5-9]|20)\d\d)\s?[-–]\s?(0\d)(?![\w-]|[.,]\d)")
     # A range with its unit after both numbers ("10 km-20 km") or a scale after both prices ("$10k-$20k").
@@ -271,6 +300,16 @@ class English(Spec):
                           r")\b(\.?)")
     # A slash between words is said ("TCP/IP", "upgrade/update"); "and/or" is "and or".
     _word_slash = re.compile(r"(?<![\w/.:])[A-Za-z]{2,}(?:\s?/\s?[A-Za-z]{2,})+(?![\w/]|\.\w)")
+    _duration = re.compile(r"(?<![\w.,])(\d{1,3})\s?h\s?([0-5]?\d)\s?m(?:in)?(?:\s?([0-5]?\d)\s?s)?\b")
+    _minutes_seconds = re.compile(r"(?<![\w.,])(\d{1,3})\s?m(?:in)?\s?([0-5]?\d)\s?s\b")  # "2m 30s"
+    # A score of three digits after a word that tells a match ("The Lakers won 102-99").
+    _long_score = re.compile(r"(?<![\w.,:/-])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\w:/%]|[.,:-]\d)")
+    # Numbers called by their digits: emergency and service lines ("call 911", "dial 999").
+    _service_line = re.compile(r"\b((?:[Cc]all|[Dd]ial|[Pp]hon|[Rr]ing|[Tt]ext)(?:e|s|es|ed|ing)?\s)"
+                               r"(911|999|112|000|111|"
+                               r"988|311|411|211|511|811)\b(?![.,]\d)")
+    _versus = re.compile(r"(?<=\w\s)(?<!\bthe\s)(?<!\b[Aa]\s)vs(?=\s\w)")  # not "the vs code"
+    _circa = re.compile(r"(?<![\w.])ca?\.\s?(?=\d{3,4}(?:s|\s?(?:BC|AD|BCE|CE|B\.C\.|A\.D\.))?(?![\w.,]\w))")
     _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
     _negative_price = re.compile(r"(?<![\w.,)-])[-−](?=[$€£¥₹₽₩]\d)")
@@ -294,21 +333,29 @@ class English(Spec):
     _volume_roman = re.compile(r"\b([Vv])ol\.\s(?=[IVXLC]+\b)")
     # A regnal number before a possessive: "Elizabeth II's reign" ("Elizabeth the second's").
     _regnal_possessive = re.compile(r"\b([A-Z][a-z]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?=['’]s\b)")
-    _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
+    _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s(?:of\s)?|-(?=\w+-\d{4}))(" + _MONTH +
+                            r")(?:(?:,?\s|-)(\d{4}))?\b")  # "12 Aug 1890", "12-Aug-1890"
+    # Spans of days in one month: "May 1-3", "1–3 May 2020", "12th-15th June", "from 1 to 3 March", "between 5 and
+    # 10 June" ("the first to the third of May"); the month's name said once, as it is written.
+    _month_span = re.compile(r"\b(" + _MONTH + r")\s(\d{1,2})(?:st|nd|rd|th)?\s?[-–]\s?(\d{1,2})(?:st|nd|rd|th)?"
+                             r"(?:,?\s(\d{4}))?\b(?![.,:]\d)")
+    _day_span = re.compile(r"(?<![\w.,:/-])(\d{1,2})(?:st|nd|rd|th)?(\s?[-–]\s?|\sto\s|\sand\s)(\d{1,2})"
+                           r"(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH + r")(?:,?\s(\d{4}))?\b")
 
     proper_fractions_to = 99
     # Written like fractions, said as their numbers: "open 24/7", "a 50/50 chance".
     numbers_with_slash = frozenset({"24/7", "9/11", "50/50", "20/20", "60/40", "70/30", "80/20", "90/10", "365/24/7"})
     # A fraction as NeMo reads one: any whole numbers either side of the slash, a whole number before it ("2 142/1"),
     # the denominator maybe with its ordinal ending ("1/4th").
-    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3})\s)?(\d{1,5})/(\d{1,5})(?:(?:st|nd|rd|th)s?)?"
+    _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3}(?:,\d{3})+|\d{1,6})\s)?(\d{1,5})/(\d{1,5})"
+                               r"(?:(?:st|nd|rd|th)s?)?"
                                r"(?![\w/:]|[.,]\d)", re.I)
     _spaced_slash = re.compile(r"(?<!/\s)(?<![\w.,/:-])(\d{1,5}) / (\d{1,5})(?![\w/:]|[.,]\d|\s/)")
     # "2-1/2 inches": a whole and a proper fraction joined by a hyphen, as US measures write them.
     _hyphen_mixed = re.compile(r"(?<![\w.,/:-])(\d{1,3})-([1-9]\d?)/([1-9]\d?)(?![\w/:-]|[.,]\d)")
     # An inch mark after a fraction: '7/8"', '1-1/2"' ("seven eighths inch").
     _fraction_inch = re.compile(r"(?<![\w.,/:\"“-])((?:\d{1,3}[\s-])?[1-9]\d?/[1-9]\d?)[\"″”](?!\w)")
-    _negative_fraction = re.compile(r"(?<![\w.,/:-])[-−](?=\d{1,5}/\d{1,5}(?![\w/:]|[.,]\d))")  # "-1/2"
+    _negative_fraction = re.compile(r"(?<![\w.,/:-])[-−](?=(?:\d{1,6}\s)?\d{1,5}/\d{1,5}(?![\w/:]|[.,]\d))")  # "-1/2"
     # "11/17/05": a month, day and two-digit year (day first where the first number cannot be a month).
     _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})/(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
     # Four digits whose hundreds digit is not zero, written without a separator: "twenty-one hundred".
@@ -329,20 +376,23 @@ class English(Spec):
     _spaced_thousands = re.compile(r"(?<![\w.,])(?<!\d\s)[1-9]\d{0,2}(?:\s\d{3})+(?![\w]|[.,]\d|\s\d)")
     # A telephone number in groups apart by spaces: three, three and four digits ("415 555 0123"), or a trunk zero
     # first ("020 7946 0958").
-    _spaced_phone = re.compile(r"(?<![\w.,+-])(?<!\d\s)(?:[2-9]\d{2}\s\d{3}\s\d{4}|0\d{2,4}\s\d{3,4}\s\d{3,4})"
+    _spaced_phone = re.compile(r"(?<![\w.,+-])(?<!\d\s)(?:\d{3}\s\d{3}\s\d{4}|0\d{2,4}\s\d{3,4}\s\d{3,4})"
                                r"(?![\w]|[.,]\d|\s\d)")
     # A payment card's number without a cue, as NeMo's telephone grammar reads one: four groups of four digits, or
     # four, six and four or five (American Express), digit by digit ("4111 1111 1111 1111").
     _card_number = re.compile(r"(?<![\w.,-])([1-9]\d{3})([ -])(\d{4}\2\d{4}\2\d{4}|\d{6}\2\d{4,5})(?![\w-]|[.,]\d)")
     # A telephone number's extension written with its word: "555-0123 ext. 42", "x204" ("extension four two").
     _extension_word = re.compile(r"(?<=\d{3}[-.\s]\d{4})(?:,?\s?)(?:ext\.?|x|extension)\s?(\d{1,5})\b", re.I)
+    _plus_digits = re.compile(r"(?<![\w+])\+\d{8,15}(?![\w]|[.,]\d)")  # a number with its country code, unspaced
     _serial_digits = re.compile(r"(?<![\d.])\d{3,}(?![\d.])")
     _year_like = re.compile(r"(?:19|20)\d\d")
     # A state's code after a place and a comma, and its ZIP code: "Austin, TX 78701" (NeMo reads the state so).
     _state = re.compile(r"(?<=[a-z],\s)([A-Z]{2})(?:\s(\d{5})(?:-(\d{4}))?)?(?![\w'’-]|\.\w)")
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
     _per = {"s": "second", "sec": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year",
-            "wk": "week", "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour"}
+            "wk": "week", "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour",
+            # NeMo's per units of a price (en/data/money/per_unit.tsv): "$5/ea" is "five dollars each"
+            "ea": "each", "pg": "page", "svc": "service", "usr": "user", "wd": "word"}
 
     def __init__(self):
         super().__init__()
@@ -356,6 +406,8 @@ class English(Spec):
         spaced = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True) if " " in u)
         self._per_unit = re.compile(money_word + "(?:" + spaced + ")|" + unit + r")(?![\w/²³])")
         self._per_noun = re.compile(money_word + r"[a-z]{2,}[a-rt-z])\b(?!/)")  # "$100/night": per night
+        # NeMo's per units written apart or as a mark ("$9/sq foot", "$4/'"), and "class" (a noun in "s").
+        self._per_written = re.compile(money_word + r"sq meter|sq foot|cu foot|cu meter|class|'|\")(?!\w)")
         # "30 miles/second": a unit written as a word per a time word.
         self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year|sec|min|hr|h|s|d|wk|"
                                     r"mo|yr)\b")
@@ -373,13 +425,15 @@ class English(Spec):
         """"$30-40", "$1-2 million": one currency for both ends ("thirty to forty dollars")."""
         currency = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if not c.isalpha())
         scale = "|".join(re.escape(w) for w in sorted(self.scales, key=len, reverse=True))
-        self._price_span = re.compile(r"(?<![\w$])(" + currency + r")\s?(\d{1,3}(?:,\d{3})+|\d+)\s?[-–]\s?"
+        self._price_span = re.compile(r"(?<![\w$])(" + currency + r")\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?[-–]\s?"
                                       r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
                                       r"(?:\s?(" + scale + r")(?!\w))?(?![\w,]|\.\d)")
         self._cents_only = re.compile(r"(?<![\w$])(" + currency + r")\.(\d{1,2})(?![\d.,])")
+        self._tilde_price = re.compile(r"(?<![\w~])~\s?(?=(?:" + currency + r")\s?\d)")  # "~$5": approximately
 
     def read_measures(self, text):
         text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
+
         text = self._feet_inches.sub(lambda m: f"{self.measure(m.group(1), 'ft')} {self.measure(m.group(2), 'in')}",
                                      text)  # "5'11\"": "five feet eleven inches"
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
@@ -388,11 +442,25 @@ class English(Spec):
         return self._word_per.sub(lambda m: f"{m.group(1)} per {self._per.get(m.group(2), m.group(2))}",
                                   super().read_measures(text))
 
+    def read_scores(self, text):
+        def said(m):
+            first, second = int(m.group(1)), int(m.group(2))
+            ctx = context(m.string, m.start(), m.end())
+            if first <= second or not any(w.strip(".,;:").casefold() in self.score_words for w in ctx.before):
+                return m.group(0)
+            return f"{self.cardinal(first)} {self.score_word} {self.cardinal(second)}"
+        return self._long_score.sub(said, super().read_scores(text))
+
+    def duration(self, m):
+        """"3h 15m", "1h30m20s": hours, minutes and seconds (an "m" after hours is minutes, not meters)."""
+        said = [self.measure(m.group(1), "h"), self.measure(m.group(2), "min")]
+        return " ".join(said + ([self.measure(m.group(3), "s")] if m.group(3) else []))
+
     def read_ranges(self, text):
+        text = self._tilde_price.sub(self.symbols["~"] + " ", text)
         text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))
         text = self.read_multipliers(text)
-        text = self._price_span.sub(lambda m: f"{self.number(m.group(2))} {self.range_word} "
-                                              f"{self.money(m.group(3), m.group(1), m.group(4))}", text)
+        text = self._price_span.sub(self.price_span, text)
 
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
@@ -400,6 +468,13 @@ class English(Spec):
         text = self._unit_both.sub(lambda m: f"{m.group(1)} {self.range_word} " if float(m.group(2)) < float(
             m.group(4)) else m.group(0), text)
         return super().read_ranges(self._unit_range.sub(said, text))
+
+    def price_span(self, m):
+        """"$30-40", "$1.5-2 million": one currency for both ends; a first price with cents ("$5.50-6") is no
+        span of one scale and is left to the money pass."""
+        if "." in m.group(2) and not m.group(4):
+            return m.group(0)
+        return f"{self.number(m.group(2))} {self.range_word} {self.money(m.group(3), m.group(1), m.group(4))}"
 
     def year_oh(self, m):
         first, last = int(m.group(1)), int(m.group(2))
@@ -419,8 +494,13 @@ class English(Spec):
         text = self._volume_roman.sub(lambda m: "Volume " if m.group(1) == "V" else "volume ", text)  # "Vol. II"
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
+        text = self._circa.sub("circa ", text)  # "born c. 1450"
+        text = self._versus.sub("versus", text)  # "Lakers vs Celtics", as NeMo's whitelist has "vs" too
+        text = self._service_line.sub(lambda m: m.group(1) + self.digits(m.group(2)), text)
         text = self._runs_on.sub(lambda m: ABBREVIATIONS["en"][m.group(1)], self._greek_alone.sub(self.greek, text))
         text = self._title.sub(self.title, text)
+        # "No. 10 Downing Street": the number's word before the address takes the number
+        text = self._num_abbr.sub(lambda m: self.number_abbreviations.get(m.group(1), m.group(0)), text)
         text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence
@@ -534,7 +614,8 @@ class English(Spec):
     def read_telephones(self, text):
         def toll_free(m):  # "1-800-FLOWERS": "one, eight hundred, F L O W E R S" as NeMo reads it
             rest, area = m.group(3), m.group(2).strip("() .-")
-            if area != "800" and (rest.isdigit() or not re.search(r"[A-Z]", rest)
+            plain = bool(re.fullmatch(r"\d{3}[-.\s]?\d{4}", rest))
+            if area != "800" and not (m.group(1) and plain) and (rest.isdigit() or not re.search(r"[A-Z]", rest)
                                   or len(re.sub(r"[-.\s]", "", rest)) != 7
                                   or not all(p.isdigit() or p.isalpha() for p in re.split(r"[-.\s]", rest))):
                 return m.group(0)  # a plain number is the general grammar's; a lettered one has seven places
@@ -545,8 +626,9 @@ class English(Spec):
         text = self._spaced_thousands.sub(lambda m: re.sub(r"\s", "", m.group(0)) if re.search(r"\s0", m.group(0))
                                           else m.group(0), text)
         text = self._card_number.sub(self.card_number, text)
-        text = self._spaced_phone.sub(lambda m: self.telephone(m.group(0)), text)
+        text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)  # "+442079460958"
         text = self._extension_word.sub(lambda m: f" extension {self.digits(m.group(1))}", text)
+        text = self._spaced_phone.sub(lambda m: self.telephone(m.group(0)), text)
         text = self._bare_country.sub(lambda m: f"{self.digits(m.group(1))}, ", text)
         text = self._seven_digits.sub(lambda m: m.group(0) if m.group(0).endswith("00") or m.group(1).endswith("00")
                                       else f"{self.digits(m.group(1))}, {self.digits(m.group(2))}", text)
@@ -565,8 +647,10 @@ class English(Spec):
         text = self._cent_sign.sub(lambda m: f"{m.group(1)} {'cent' if m.group(1) == '1' else 'cents'}", text)
 
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
-        text = self._per_period.sub(lambda m: f"{m.group(1)} per {self._per[m.group(2)]}", text)
+        text = self._per_period.sub(lambda m: f"{m.group(1)} " + ("each" if m.group(2) == "ea" else
+                                                                 f"per {self._per[m.group(2)]}"), text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)} per {self.units[m.group(2)][0]}", text)
+        text = self._per_written.sub(lambda m: f"{m.group(1)} per {PER_WRITTEN[m.group(2)]}", text)
         return self._per_noun.sub(r"\1 per \2", text)
 
     def cardinal(self, n: int, gender: str = "m") -> str:
@@ -612,9 +696,9 @@ class English(Spec):
                 return m.group(0)  # "5/2021": a month and a year
             if f"{numerator}/{denominator}" in self.numbers_with_slash:  # "24/7": "twenty-four seven"
                 return (f"{whole} " if whole else "") + f"{self.cardinal(int(numerator))} {self.cardinal(int(denominator))}"
-            if whole:
-                return self.mixed(int(whole), int(numerator), int(denominator))
-            return self.fraction(int(numerator), int(denominator))
+            if whole and not self._year_like.fullmatch(whole):  # "In 1999 1/3 left": a year, then a fraction
+                return self.mixed(int(whole.replace(",", "")), int(numerator), int(denominator))
+            return (f"{whole} " if whole else "") + self.fraction(int(numerator), int(denominator))
         def mixed(m):
             whole, numerator, denominator = (int(g) for g in m.groups())
             return self.mixed(whole, numerator, denominator) if numerator < denominator else m.group(0)
@@ -642,7 +726,14 @@ class English(Spec):
         return super().mixed(whole, numerator, denominator)
 
     def read_dates(self, text):
+        # Durations first, so that "30s" in "2m 30s" is seconds, not a decade
+        text = self._duration.sub(self.duration, text)
+        text = self._minutes_seconds.sub(lambda m: f"{self.measure(m.group(1), 'min')} {self.measure(m.group(2), 's')}",
+                                         text)
         text = self._decade_range.sub(lambda m: m.group(1) + " to ", text)  # "1960s-80s"
+        text = self._decade_to_year.sub(lambda m: m.group(1) + " to ", text)
+        text = self._short_years.sub(lambda m: f"{self.short_year(m.group(1))} {self.range_word} "
+                                               f"{self.short_year(m.group(2))}", text)
         text = self._year_to_decade.sub(lambda m: m.group(1) + " to ", self._hour_to_clock.sub(r"\1 to ", text))
         text = self._short_date.sub(self.short_date, text)
         def day_first(m):  # "15-01-2020" is written day first: read so, "the fifteenth of January twenty twenty"
@@ -655,6 +746,11 @@ class English(Spec):
         text = self._dotted_iso.sub(lambda m: self.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
                                     if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31 else m.group(0), text)
         return super().read_dates(self._decade.sub(self.decade, text))  # before "s" is read as seconds
+
+    def short_year(self, digits: str) -> str:
+        """A year written in its last two digits ("'95", "'02"): "ninety-five", "oh two"."""
+        n = int(digits)
+        return self.cardinal(n) if n >= 10 else f"oh {self.cardinal(n)}"
 
     def era(self, m):
         """A year before its era: four digits as a year, three as a digit and two ("one twenty-three")."""
@@ -699,10 +795,32 @@ class English(Spec):
             said = f"{the}{self.ordinal(int(m.group(1)))} of {self.months[self.month_of(m.group(2)) - 1]}"
             return said + (f" {self.year(int(m.group(3)))}" if m.group(3) else "")
         text = self._short_month_year.sub(lambda m: self.months[self.month_of(m.group(1)) - 1], text)
+        text = self._month_span.sub(self.month_span, text)
+        text = self._day_span.sub(self.day_span, text)
         text = self._year_slash.sub(self.year_span, text)
         text = self._written_date.sub(lambda m: month_first(m) if 1 <= int(m.group(2)) <= 31 else m.group(0), text)
         text = self._day_month.sub(lambda m: day_first(m) if 1 <= int(m.group(1)) <= 31 else m.group(0), text)
         return super().read_written_dates(text)
+
+    def month_span(self, m):
+        """"May 1-3": "May first to third"."""
+        first, last = int(m.group(2)), int(m.group(3))
+        if not 1 <= first < last <= 31:
+            return m.group(0)
+        month = self.months[self.month_of(m.group(1)) - 1]
+        said = f"{month} {self.ordinal(first)} {self.range_word} {self.ordinal(last)}"
+        return said + (f" {self.year(int(m.group(4)))}" if m.group(4) else "")
+
+    def day_span(self, m):
+        """"1–3 May": "the first to the third of May"; "between 5 and 10 June": "the fifth and the tenth of June"."""
+        first, last = int(m.group(1)), int(m.group(3))
+        if not 1 <= first < last <= 31:
+            return m.group(0)
+        word = "and" if m.group(2).strip() == "and" else self.range_word
+        the = "" if re.search(r"\bthe\s$", m.string[max(0, m.start() - 4):m.start()], re.I) else "the "
+        said = (f"{the}{self.ordinal(first)} {word} the {self.ordinal(last)} of "
+                f"{self.months[self.month_of(m.group(4)) - 1]}")
+        return said + (f" {self.year(int(m.group(5)))}" if m.group(5) else "")
 
     def year_span(self, m):
         first, last = int(m.group(1)), int(m.group(2))

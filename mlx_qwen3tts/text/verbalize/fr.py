@@ -190,8 +190,21 @@ class French(Romance):
         text = self._PERCENT_ALONE.sub(self.percent, text)
         return self._TITLE.sub(lambda m: self._TITLES[m.group(1)], super().read_abbreviations(text))
 
-    # A decimal's figures grouped by three with spaces after the comma ("3,141 592", "60,240 0"): one number.
+    # A decimal's figures grouped by three with spaces after the comma ("3,141 592", "60,240 0"): one number. Its
+    # figures after the comma are said one by one, as a long decimal typeset so is read (NeMo's French decimal
+    # grammar writes "moins soixante virgule deux quatre zéro zéro" so); before a unit or a currency they are joined
+    # and read as any decimal is.
     _SPACED_FRACTION = re.compile(r"(?<=\d,\d{3})[ \u00a0\u202f](?=\d{1,3}(?![\d,]))")
+    _SPACED_DECIMAL = re.compile(r"(?:(?<![\w.,])([-−+]))?(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f]\d{3})*),"
+                                 r"(\d{3}(?:[ \u00a0\u202f]\d{3})*[ \u00a0\u202f]\d{1,3})(?![\d,])")
+
+    def spaced_decimal(self, m):
+        after = re.match(r"[ \u00a0]?([^\W\d_][\w/²³]*|[€$£%°])", m.string[m.end():])
+        if after and (after.group(1) in self.units or after.group(1) in self.currencies
+                      or after.group(1) in self.scales or after.group(1) in "%°"):
+            return m.group(0)
+        sign = {"+": self.plus + " ", None: ""}.get(m.group(1), self.minus + " ")
+        return f"{sign}{self.cardinal(self.value(m.group(2))[0])} {self.point} {self.digits(m.group(3))}"
     # A decade written the English way ("les 80s") is said so, as French speakers borrow it: "les eighties".
     _DECADE = re.compile(r"(?<![\w.,])([2-9])0s(?![\w'’])")
     DECADES = {"2": "twenties", "3": "thirties", "4": "forties", "5": "fifties", "6": "sixties", "7": "seventies",
@@ -219,6 +232,7 @@ class French(Romance):
         def lowered(m):
             plain = m.group(0).translate(self._SUPERSCRIPTS)
             return "n" + plain if plain[0] == "d" else plain  # "2ᵈ" as "2nd"
+        text = self._SPACED_DECIMAL.sub(self.spaced_decimal, text)
         while self._SPACED_FRACTION.search(text):
             text = self._SPACED_FRACTION.sub("", text)
         text = self._DECADE.sub(lambda m: self.DECADES[m.group(1)], text)

@@ -176,6 +176,13 @@ class Italian(SaidRanges, Romance):
                                  r"(?=[ \u00a0]?(?:al[ \u00a0]|all['’])?\d{1,2}[ \u00a0]+(?:" + "|".join(MONTHS) + r")\b)",
                                  re.I)
 
+    # A currency's sign after a scale's noun and "di" ("3 miliardi di $"): its name ("tre miliardi di dollari").
+    _SCALE_OF_SIGN = re.compile(r"\b(milion[ei]|miliard[oi]) di (€|\$|£|¥)(?![\w$])")
+
+    def read_money(self, text):
+        text = self._SCALE_OF_SIGN.sub(lambda m: f"{m.group(1)} di {self.currencies[m.group(2)][1]}", text)
+        return super().read_money(text)
+
     def read(self, text):
         text = self._FIRST_OF_RANGE.sub(lambda m: f"primo {self.range_word} " if m.group(1) else "primo", text)
         text = self._CARET.sub(lambda m: m.group(1) + ("ª" if self.noun_gender(m.group(2)) == "f" else "°"), text)

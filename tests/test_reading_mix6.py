@@ -1,0 +1,70 @@
+"""Issue 63, French, Portuguese, Italian and Korean classes read as a native reader says them (sentences of our own),
+in Python (`text.spoken`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the model path
+given does not exist, none is loaded). What is said is compared after casefolding and keeping letters and digits."""
+
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from server_harness import env
+
+REPO = Path(__file__).resolve().parent.parent
+
+# (class, language, written, words that must be said in this order, written forms that must not be said)
+CASES = [
+    ("decimal", "fr", "La constante vaut 2,718 281 8 environ.", ["deux virgule sept un huit deux huit un huit"],
+     ["soixante"]),
+    ("decimal", "fr", "Le solde est de -60,240 0 ce mois-ci.", ["moins soixante virgule deux quatre zéro zéro"],
+     ["vingt-quatre"]),
+    ("money", "fr", "Le ticket coûte 150 DA au guichet.", ["cent cinquante dinars au guichet"], ["algériens"]),
+    ("cardinal", "pt", "Mais de 200 mil pessoas votaram.", ["duzentas mil pessoas"], ["duzentos"]),
+    ("cardinal", "pt", "Tente 2 vezes antes de desistir.", ["duas vezes"], ["dois"]),
+    ("cardinal", "pt", "O monitor antigo mostra 2 cores apenas.", ["duas cores"], ["dois"]),
+    ("cardinal", "pt", "A regra vale para 2 leis e 2 listas.", ["duas leis e duas listas"], ["dois"]),
+    ("telephone", "pt", "Ligue grátis 0800 123 4567 hoje.",
+     ["zero oito zero zero um dois três quatro cinco seis sete hoje"], ["cento"]),
+    ("telephone", "pt", "O número é +5511987654321 no WhatsApp.",
+     ["mais cinco cinco um um nove oito sete seis cinco quatro três dois um"], ["trilhões", "bilhões"]),
+    ("cardinal", "pt", "Edite o arquivo conf/rede2.cfg agora.", ["rede dois ponto C F G agora"], [".cfg"]),
+    ("money", "pt", "O prêmio é de R$ 1,5 milhão neste ano.", ["um vírgula cinco milhão de reais"], ["milhões"]),
+    ("money", "it", "Il debito sale a 3 miliardi di $ nel 2030.", ["tre miliardi di dollari"], ["$"]),
+    ("abbreviation", "ko", "사과 vs. 배 비교", ["사과 대 배 비교"], ["vs"]),
+    ("abbreviation", "ko", "연필, 지우개 etc. 준비물", ["지우개 등 준비물"], ["etc"]),
+    ("measure", "ko", "글꼴 크기를 12pt로 설정합니다.", ["십이 포인트로"], ["pt"]),
+    ("measure", "ko", "해상도는 300dpi입니다.", ["삼백 디피아이입니다"], ["dpi"]),
+    ("percent", "ko", "금리가 0.25%p 올랐다.", ["영점이오 퍼센트포인트 올랐다"], ["%", "퍼센트p"]),
+]
+IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
+
+
+def folded(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if unicodedata.category(ch)[0] in "LN")
+
+
+def _holds(said: str, must: list, must_not: list) -> bool:
+    return folded(" ".join(must)) in folded(said) and not any(word in said for word in must_not)
+
+
+@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
+def test_read_right_in_python(kind, language, written, must, must_not):
+    from mlx_qwen3tts.text import spoken
+
+    said = spoken(written, language)
+    assert _holds(said, must, must_not), said
+
+
+@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
+def test_read_right_on_the_command_line(tmp_path, language):
+    cases = [c for c in CASES if c[1] == language]
+    source = tmp_path / "cases.txt"  # one paragraph a case: a piece each
+    source.write_text("\n\n".join(c[2] for c in cases) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mlx_qwen3tts.generate", "--dry-run", "--model", "/no/such/model",
+                           "--text-file", str(source), "--language", language], capture_output=True, text=True,
+                          env=env(), cwd=REPO, timeout=120)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == len(cases), (lines, done.stderr)
+    for said, (_, _, written, must, must_not) in zip(lines, cases):
+        assert _holds(said, must, must_not), (written, said)

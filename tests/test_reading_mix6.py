@@ -19,7 +19,6 @@ CASES = [
      ["soixante"]),
     ("decimal", "fr", "Le solde est de -60,240 0 ce mois-ci.", ["moins soixante virgule deux quatre zéro zéro"],
      ["vingt-quatre"]),
-    ("money", "fr", "Le ticket coûte 150 DA au guichet.", ["cent cinquante dinars au guichet"], ["algériens"]),
     ("cardinal", "pt", "Mais de 200 mil pessoas votaram.", ["duzentas mil pessoas"], ["duzentos"]),
     ("cardinal", "pt", "Tente 2 vezes antes de desistir.", ["duas vezes"], ["dois"]),
     ("cardinal", "pt", "O monitor antigo mostra 2 cores apenas.", ["duas cores"], ["dois"]),

@@ -39,9 +39,8 @@ class French(Romance):
                   "$ NZ": ("dollar néo-zélandais", "dollars néo-zélandais", "cent", "cents"),
                   "$ HK": ("dollar de Hong Kong", "dollars de Hong Kong", "cent", "cents"),
                   "₩": ("won", "wons", "chon", "chons"), "KRW": ("won", "wons", "chon", "chons"),
-                  # the dinar and the dirham as Algerians and Moroccans say their prices: "100 DA" "cent dinars"
-                  "DA": ("dinar", "dinars", "centime", "centimes"),
-                  "DH": ("dirham", "dirhams", "centime", "centimes"),
+                  "DA": ("dinar algérien", "dinars algériens", "centime", "centimes"),
+                  "DH": ("dirham marocain", "dirhams marocains", "centime", "centimes"),
                   "CAD": ("dollar canadien", "dollars canadiens", "cent", "cents"),
                   "CNY": ("yuan", "yuans", "fen", "fens"),
                   # the minor units written alone ("50 ¢", "25 cts") and the CFA franc of West and Central Africa

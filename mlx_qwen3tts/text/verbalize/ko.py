@@ -58,7 +58,8 @@ UNITS = {"km": "킬로미터", "m": "미터", "cm": "센티미터", "mm": "밀�
          "Kbps": "킬로비피에스", "Mbps": "메가비피에스", "Gbps": "기가비피에스", "PB": "페타바이트",
          "kcal": "킬로칼로리", "cal": "칼로리", "µm": "마이크로미터", "μm": "마이크로미터", "ppm": "피피엠",
          "MW": "메가와트", "GW": "기가와트", "mA": "밀리암페어", "inch": "인치", "ft": "피트", "lb": "파운드",
-         "oz": "온스", "fps": "프레임"}
+         "oz": "온스", "fps": "프레임", "bit": "비트", "bits": "비트", "kB": "킬로바이트", "kb": "킬로비트",
+         "Kb": "킬로비트", "Mb": "메가비트", "Gb": "기가비트", "sec": "초", "hr": "시간", "hrs": "시간"}
 UNIT_WORD = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 UNIT = "(?:" + UNIT_WORD + ")(?:/(?:" + UNIT_WORD + "))?"  # km/h: 킬로미터 퍼 시간
 CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
@@ -287,6 +288,11 @@ _read_numbers = Reader([
      lambda m: {"-": "마이너스 ", "+": "플러스 ", None: ""}[m.group(1)] + cardinal(m.group(2)) + " 퍼센트"),
     (r"(-|마이너스)?(?<![\d/.])(?:(\d+)(과|와))?(√)?(\d+)\s?/\s?(√)?(\d+)(?![\d/.])"
      r"(?:(" + UNIT + r")(?![A-Za-z])|" + PARTICLE[:-1] + ")?", _fraction),
+    # 10 cm x 5 cm, 2 x 3: a product, as "×" is
+    (r"(?<![A-Za-z\d.,])(" + NUMBER + r"\s?(?:" + UNIT + r")?)\s[xX]\s(?=\d)", lambda m: m.group(1) + " 곱하기 "),
+    # pieces as a shop writes them: 사과 2 ea 사과 두 개, 10pcs 열 개
+    (r"(?<![\d.,])(\d+)\s?(?:ea|EA|pcs|PCS)(?![A-Za-z])",
+     lambda m: (native(int(m.group(1))) if 0 < int(m.group(1)) < 100 else cardinal(m.group(1))) + " 개"),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
     (r"(?<=\d)\s?[–—-]\s?(?=\d)", " 부터 "),
     # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시

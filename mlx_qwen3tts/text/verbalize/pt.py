@@ -179,7 +179,16 @@ class Portuguese(SaidRanges, Romance):
         return said + (f" de {self.year(year)}" if year else "")
 
     # A queen's number agrees with her name: "Maria I" "Maria primeira", "Isabel II" "Isabel segunda".
-    feminine_names = frozenset({"isabel", "leonor", "beatriz", "inês"})
+    feminine_names = frozenset({"isabel", "leonor", "beatriz", "inês", "elizabeth", "elisabete"})
+
+    # "I" after a name is a ruler's first where a title stands before the name ("D. Pedro I" "Dom Pedro primeiro",
+    # "o papa João Paulo I", "rainha Maria I"); elsewhere it may be the English pronoun, left as written.
+    _FIRST_RULER = re.compile(r"\b((?:Dom|D\.|[Rr]ei|[Rr]ainha|[Pp]apa|[Ii]mperador|[Ii]mperatriz|[Pp]r[íi]ncipe|"
+                              r"[Pp]rincesa|[Cc]zar|[Dd]uque|[Dd]uquesa)\s(?:[A-ZÀ-Ö][a-zà-ÿ]+\s){1,2})I(?![\w'’-])")
+
+    def read_romans(self, text):
+        text = self._FIRST_RULER.sub(lambda m: m.group(1) + self.roman(1, "regnal", m.group(1).split()[-1]), text)
+        return super().read_romans(text)
 
     # Spaced groups no number is written in are a telephone number ("11 98765 4321", "21 3456 7890"), and so are
     # spaced threes after a word that names one ("Ligue para 912 345 678").
@@ -292,7 +301,20 @@ class Portuguese(SaidRanges, Romance):
         said = self.ordinal(int(m.group(1)), "f" if m.group(2) == "ª" else "m")
         return re.sub(r"([oa])\b", r"\1s", said)
 
+    # "x" between two numbers: a game's score in a sentence about one ("venceu por 2x1" "dois a um"), else the sides
+    # of a thing, a screen's resolution ("2x3 m" "dois por três metros", "1920x1080").
+    _BY = re.compile(r"(?<![\w.,])(\d{1,4}(?:,\d+)?)[ \u00a0]?[xX×][ \u00a0]?(\d{1,4}(?:,\d+)?)(?![\w.,]\d|\w)")
+    score_words = frozenset({"placar", "venceu", "vence", "vencer", "vitória", "derrota", "perdeu", "ganhou",
+                             "empate", "empatou", "jogo", "partida", "gols", "goleada", "bateu", "final", "resultado"})
+
+    def _by(self, m):
+        head = re.split(r"[.!?]\s", m.string[max(0, m.start() - 80):m.start()])[-1]
+        tail = re.split(r"[.!?]", m.string[m.end():m.end() + 40])[0]
+        score = any(w.casefold() in self.score_words for w in re.findall(r"[^\W\d_]+", head + " " + tail))
+        return f"{m.group(1)} {'a' if score else 'por'} {m.group(2)}"
+
     def read_measures(self, text):
+        text = self._BY.sub(self._by, text)
         text = self._ENUMERATOR.sub(self._item, text)
         text = self._PLURAL_MARK.sub(self._plural_ordinal, text)
         text = self._SIGN_BEFORE_NOUN.sub(self._before_noun, text)

@@ -347,10 +347,22 @@ class French(Romance):
         text = self._compound.sub(lambda m: self.compound(m) if m.group(2) else m.group(0), text)
         return super().read_measures(text)
 
+    # A French number in the international form ("+33 1 23 45 67 89", "+33 (0)6 12 34 56 78", "+33612345678"): the
+    # country's code and the first figure as numbers, then the pairs, as the national form is said ("plus
+    # trente-trois, un, vingt-trois, ...").
+    _INTERNATIONAL = re.compile(r"(?<![\w+])\+(33|262|590|594|596|687|689)[ \u00a0.]?(?:\(0\)[ \u00a0]?)?([1-9])"
+                                r"((?:[ .\u00a0]?\d\d){4})(?![\w]|[.,]\d)")
+
+    def pair(self, p):
+        return f"{self.cardinal(0)} {self.cardinal(int(p[1]))}" if p[0] == "0" else self.cardinal(int(p))
+
+    def international(self, m):
+        said = [f"{self.plus} {self.cardinal(int(m.group(1)))}", self.cardinal(int(m.group(2)))]
+        return ", ".join(said + [self.pair(p) for p in re.findall(r"\d\d", m.group(3))])
+
     def read_telephones(self, text):
-        text = self._pairs.sub(lambda m: ", ".join(
-            (f"{self.cardinal(0)} {self.cardinal(int(p[1]))}" if p[0] == "0" else self.cardinal(int(p)))
-            for p in re.findall(r"\d\d", m.group(0))), text)
+        text = self._INTERNATIONAL.sub(self.international, text)
+        text = self._pairs.sub(lambda m: ", ".join(self.pair(p) for p in re.findall(r"\d\d", m.group(0))), text)
         return super().read_telephones(text)
 
     # "0 h", "0 h 17": midnight, as it is said ("minuit dix-sept"); "00:00", "00h00", a clock's display, keep

@@ -370,7 +370,14 @@ _ABBREVIATION = re.compile(r"(?<![\w.])(" + "|".join(re.escape(a) for a in sorte
                            + r")(?=\s|$|[,;:)\]가-힣])")
 
 
+# A paper size before a word of paper said as Koreans say it, in English (A4 용지 에이포 용지, B5 크기 비파이브 크기);
+# a spreadsheet's cell (A1 셀) keeps its Sino-Korean number.
+ENGLISH_DIGITS = ("제로", "원", "투", "쓰리", "포", "파이브", "식스", "세븐", "에이트", "나인", "텐")
+_PAPER = re.compile(r"(?<![A-Za-z\d])([AB])(10|\d)(?=\s?(?:용지|종이|사이즈|크기|규격|판형|지\b))")
+
+
 def read(text: str) -> str:
+    text = _PAPER.sub(lambda m: LETTERS[m.group(1).lower()] + ENGLISH_DIGITS[int(m.group(2))], text)
     if "." in text:
         text = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], text)
     if "㈜" in text or "(" in text:

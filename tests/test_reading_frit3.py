@@ -9,8 +9,8 @@ from reading_cases import said_together, read_each_on_the_command_line, read_in_
 # (class, language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
     ("decimal", "fr", "La mesure donne 3,1416 exactement.", ["trois virgule quatorze seize exactement"], ["un quatre"]),
-    ("decimal", "fr", "Le taux vaut 2,718 2 en gros.", ["deux virgule soixante et onze quatre-vingt-deux en gros"],
-     ["sept cent"]),
+    # figures grouped by three after the comma: one by one, as NeMo's French decimal file reads "-60,240 0"
+    ("decimal", "fr", "Le taux vaut 2,718 2 en gros.", ["deux virgule sept un huit deux en gros"], ["sept cent"]),
     ("date", "fr", "Rendez-vous le 21.09 devant la mairie.", ["le vingt et un septembre devant"], ["point"]),
     ("date", "fr", "La mode des 70s revient.", ["des seventies revient"], ["secondes"]),
     ("abbreviation", "fr", "Les Drs réunis ont voté.", ["les docteurs réunis"], ["Drs"]),

@@ -190,8 +190,21 @@ class French(Romance):
         text = self._PERCENT_ALONE.sub(self.percent, text)
         return self._TITLE.sub(lambda m: self._TITLES[m.group(1)], super().read_abbreviations(text))
 
-    # A decimal's figures grouped by three with spaces after the comma ("3,141 592", "60,240 0"): one number.
+    # A decimal's figures grouped by three with spaces after the comma ("3,141 592", "60,240 0"): one number. Its
+    # figures after the comma are said one by one, as a long decimal typeset so is read (NeMo's French decimal
+    # grammar writes "moins soixante virgule deux quatre zéro zéro" so); before a unit or a currency they are joined
+    # and read as any decimal is.
     _SPACED_FRACTION = re.compile(r"(?<=\d,\d{3})[ \u00a0\u202f](?=\d{1,3}(?![\d,]))")
+    _SPACED_DECIMAL = re.compile(r"(?:(?<![\w.,])([-−+]))?(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f]\d{3})*),"
+                                 r"(\d{3}(?:[ \u00a0\u202f]\d{3})*[ \u00a0\u202f]\d{1,3})(?![\d,])")
+
+    def spaced_decimal(self, m):
+        after = re.match(r"[ \u00a0]?([^\W\d_][\w/²³]*|[€$£%°])", m.string[m.end():])
+        if after and (after.group(1) in self.units or after.group(1) in self.currencies
+                      or after.group(1) in self.scales or after.group(1) in "%°"):
+            return m.group(0)
+        sign = {"+": self.plus + " ", None: ""}.get(m.group(1), self.minus + " ")
+        return f"{sign}{self.cardinal(self.value(m.group(2))[0])} {self.point} {self.digits(m.group(3))}"
     # A decade written the English way ("les 80s") is said so, as French speakers borrow it: "les eighties".
     _DECADE = re.compile(r"(?<![\w.,])([2-9])0s(?![\w'’])")
     DECADES = {"2": "twenties", "3": "thirties", "4": "forties", "5": "fifties", "6": "sixties", "7": "seventies",
@@ -219,6 +232,7 @@ class French(Romance):
         def lowered(m):
             plain = m.group(0).translate(self._SUPERSCRIPTS)
             return "n" + plain if plain[0] == "d" else plain  # "2ᵈ" as "2nd"
+        text = self._SPACED_DECIMAL.sub(self.spaced_decimal, text)
         while self._SPACED_FRACTION.search(text):
             text = self._SPACED_FRACTION.sub("", text)
         text = self._DECADE.sub(lambda m: self.DECADES[m.group(1)], text)
@@ -333,10 +347,22 @@ class French(Romance):
         text = self._compound.sub(lambda m: self.compound(m) if m.group(2) else m.group(0), text)
         return super().read_measures(text)
 
+    # A French number in the international form ("+33 1 23 45 67 89", "+33 (0)6 12 34 56 78", "+33612345678"): the
+    # country's code and the first figure as numbers, then the pairs, as the national form is said ("plus
+    # trente-trois, un, vingt-trois, ...").
+    _INTERNATIONAL = re.compile(r"(?<![\w+])\+(33|262|590|594|596|687|689)[ \u00a0.]?(?:\(0\)[ \u00a0]?)?([1-9])"
+                                r"((?:[ .\u00a0]?\d\d){4})(?![\w]|[.,]\d)")
+
+    def pair(self, p):
+        return f"{self.cardinal(0)} {self.cardinal(int(p[1]))}" if p[0] == "0" else self.cardinal(int(p))
+
+    def international(self, m):
+        said = [f"{self.plus} {self.cardinal(int(m.group(1)))}", self.cardinal(int(m.group(2)))]
+        return ", ".join(said + [self.pair(p) for p in re.findall(r"\d\d", m.group(3))])
+
     def read_telephones(self, text):
-        text = self._pairs.sub(lambda m: ", ".join(
-            (f"{self.cardinal(0)} {self.cardinal(int(p[1]))}" if p[0] == "0" else self.cardinal(int(p)))
-            for p in re.findall(r"\d\d", m.group(0))), text)
+        text = self._INTERNATIONAL.sub(self.international, text)
+        text = self._pairs.sub(lambda m: ", ".join(self.pair(p) for p in re.findall(r"\d\d", m.group(0))), text)
         return super().read_telephones(text)
 
     # "0 h", "0 h 17": midnight, as it is said ("minuit dix-sept"); "00:00", "00h00", a clock's display, keep

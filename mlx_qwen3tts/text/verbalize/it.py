@@ -176,6 +176,26 @@ class Italian(SaidRanges, Romance):
                                  r"(?=[ \u00a0]?(?:al[ \u00a0]|all['’])?\d{1,2}[ \u00a0]+(?:" + "|".join(MONTHS) + r")\b)",
                                  re.I)
 
+    # An Italian number in spaced groups: a landline's begins with its area's 0 ("06 1234 5678", "02 123 4567"), a
+    # mobile's with 3 ("333 123 4567"); no number is written so: figure by figure in its groups.
+    _SPACED_PHONE = re.compile(r"(?<![\w.,+])(?:0\d{1,3}[ \u00a0]\d{3,4}[ \u00a0]?\d{3,4}|3\d\d[ \u00a0]\d{3}[ \u00a0]\d{3,4})"
+                               r"(?![\w]|[.,]\d)")
+
+    def spaced_phone(self, m):
+        if re.search(r"\+\d{1,3}[ \u00a0]$", m.string[max(0, m.start() - 5):m.start()]):
+            return m.group(0)  # "+39 06 1234 5678": the country's code before it, read whole by the shared pass
+        return self.telephone(m.group(0))
+
+    def read_telephones(self, text):
+        return super().read_telephones(self._SPACED_PHONE.sub(self.spaced_phone, text))
+
+    # A currency's sign after a scale's noun and "di" ("3 miliardi di $"): its name ("tre miliardi di dollari").
+    _SCALE_OF_SIGN = re.compile(r"\b(milion[ei]|miliard[oi]) di (€|\$|£|¥)(?![\w$])")
+
+    def read_money(self, text):
+        text = self._SCALE_OF_SIGN.sub(lambda m: f"{m.group(1)} di {self.currencies[m.group(2)][1]}", text)
+        return super().read_money(text)
+
     def read(self, text):
         text = self._FIRST_OF_RANGE.sub(lambda m: f"primo {self.range_word} " if m.group(1) else "primo", text)
         text = self._CARET.sub(lambda m: m.group(1) + ("ª" if self.noun_gender(m.group(2)) == "f" else "°"), text)

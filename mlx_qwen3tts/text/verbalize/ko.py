@@ -13,6 +13,7 @@ sentence.
 """
 
 import re
+from pathlib import Path
 
 from . import electronic
 from .cjk import (DOTTED_DATE, DOTTED_RANGE_END, MONTH_DAYS, NUMBER, Reader, Spelling, digits, kept_end,
@@ -51,7 +52,14 @@ UNITS = {"km": "킬로미터", "m": "미터", "cm": "센티미터", "mm": "밀�
          "MB": "메가바이트", "GB": "기가바이트", "TB": "테라바이트",
          "KiB": "키비바이트", "MiB": "메비바이트", "GiB": "기비바이트", "TiB": "테비바이트",
          # squared units (㏄ ㎗ ㎘ ㏊) as NFKC writes them
-         "cc": "씨씨", "dL": "데시리터", "dl": "데시리터", "kL": "킬로리터", "kl": "킬로리터", "ha": "헥타르"}
+         "cc": "씨씨", "dL": "데시리터", "dl": "데시리터", "kL": "킬로리터", "kl": "킬로리터", "ha": "헥타르",
+         # type, screens and networks (12pt 십이 포인트, 300dpi 삼백 디피아이, 100Mbps 백 메가비피에스)
+         "pt": "포인트", "px": "픽셀", "dpi": "디피아이", "ppi": "피피아이", "bps": "비피에스", "kbps": "킬로비피에스",
+         "Kbps": "킬로비피에스", "Mbps": "메가비피에스", "Gbps": "기가비피에스", "PB": "페타바이트",
+         "kcal": "킬로칼로리", "cal": "칼로리", "µm": "마이크로미터", "μm": "마이크로미터", "ppm": "피피엠",
+         "MW": "메가와트", "GW": "기가와트", "mA": "밀리암페어", "inch": "인치", "ft": "피트", "lb": "파운드",
+         "oz": "온스", "fps": "프레임", "bit": "비트", "bits": "비트", "kB": "킬로바이트", "kb": "킬로비트",
+         "Kb": "킬로비트", "Mb": "메가비트", "Gb": "기가비트", "sec": "초", "hr": "시간", "hrs": "시간"}
 UNIT_WORD = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 UNIT = "(?:" + UNIT_WORD + ")(?:/(?:" + UNIT_WORD + "))?"  # km/h: 킬로미터 퍼 시간
 CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
@@ -274,10 +282,17 @@ _read_numbers = Reader([
     (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])", _time),
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"),  # 3:2
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
+    (r"((?<![\w.])[-+])?(" + NUMBER + r")\s?%p(?![A-Za-z])",  # 3%p: percentage points, 삼 퍼센트포인트
+     lambda m: {"-": "마이너스 ", "+": "플러스 ", None: ""}[m.group(1)] + cardinal(m.group(2)) + " 퍼센트포인트"),
     (r"((?<![\w.])[-+])?(" + NUMBER + r")\s?%",
      lambda m: {"-": "마이너스 ", "+": "플러스 ", None: ""}[m.group(1)] + cardinal(m.group(2)) + " 퍼센트"),
     (r"(-|마이너스)?(?<![\d/.])(?:(\d+)(과|와))?(√)?(\d+)\s?/\s?(√)?(\d+)(?![\d/.])"
      r"(?:(" + UNIT + r")(?![A-Za-z])|" + PARTICLE[:-1] + ")?", _fraction),
+    # 10 cm x 5 cm, 2 x 3: a product, as "×" is
+    (r"(?<![A-Za-z\d.,])(" + NUMBER + r"\s?(?:" + UNIT + r")?)\s[xX]\s(?=\d)", lambda m: m.group(1) + " 곱하기 "),
+    # pieces as a shop writes them: 사과 2 ea 사과 두 개, 10pcs 열 개
+    (r"(?<![\d.,])(\d+)\s?(?:ea|EA|pcs|PCS)(?![A-Za-z])",
+     lambda m: (native(int(m.group(1))) if 0 < int(m.group(1)) < 100 else cardinal(m.group(1))) + " 개"),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
     (r"(?<=\d)\s?[–—-]\s?(?=\d)", " 부터 "),
     # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시
@@ -342,7 +357,29 @@ def _company(m) -> str:
     return f" {form}" if after_name else f"{form} "  # 현대 주식회사가, 주식회사 한화
 
 
+def _abbreviations() -> dict:
+    path = Path(__file__).parent / "data" / "ko_abbreviations.tsv"
+    rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line[:1] != "#")
+    return dict(rows)
+
+
+# Latin abbreviations in Korean text (data/ko_abbreviations.tsv): 사과 vs. 배 사과 대 배, 연필 etc. 연필 등,
+# Dr. Lee 닥터 Lee, No. 5 넘버 오; never inside a word or an address (Dr.Web, e.g.com).
+ABBREVIATIONS = _abbreviations()
+_ABBREVIATION = re.compile(r"(?<![\w.])(" + "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
+                           + r")(?=\s|$|[,;:)\]가-힣])")
+
+
+# A paper size before a word of paper said as Koreans say it, in English (A4 용지 에이포 용지, B5 크기 비파이브 크기);
+# a spreadsheet's cell (A1 셀) keeps its Sino-Korean number.
+ENGLISH_DIGITS = ("제로", "원", "투", "쓰리", "포", "파이브", "식스", "세븐", "에이트", "나인", "텐")
+_PAPER = re.compile(r"(?<![A-Za-z\d])([AB])(10|\d)(?=\s?(?:용지|종이|사이즈|크기|규격|판형|지\b))")
+
+
 def read(text: str) -> str:
+    text = _PAPER.sub(lambda m: LETTERS[m.group(1).lower()] + ENGLISH_DIGITS[int(m.group(2))], text)
+    if "." in text:
+        text = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], text)
     if "㈜" in text or "(" in text:
         text = _COMPANY.sub(_company, text)
     if "카드" in text:  # a card number after a cue (data/card_cues.tsv: 카드번호, 신용카드 ...)

@@ -3,7 +3,10 @@
 
 import re
 
+from .common import tech
 from .romance import Romance, SaidRanges
+
+_WHOLE = re.compile(r".+")
 
 MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro")
@@ -126,6 +129,31 @@ class Portuguese(SaidRanges, Romance):
             return "f"
         return self.noun_gender(re.split(r"[\s-]", self.units[unit][0])[0]) or "m"
 
+    # "2 mil pessoas" "duas mil pessoas", "200 mil vagas" "duzentas mil vagas": a number before "mil" agrees with
+    # the noun the thousands count ("mil" has no gender of its own).
+    _THOUSANDS_OF = re.compile(r"[ \u00a0]+mil[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
+
+    # "vezes" counted is feminine ("2 vezes por dia" "duas vezes"); before a number it is the product's "times"
+    # ("3 vezes 4"), no noun, as `not_nouns` holds it.
+    _TIMES_COUNTED = re.compile(r"[ \u00a0]+vez(?:es)?(?![\w'’-])(?![ \u00a0]*[\d(])")
+
+    def counted_gender(self, text, start, end):
+        if self._TIMES_COUNTED.match(text, end):
+            return "f"
+        thousands = self._THOUSANDS_OF.match(text, end)
+        if thousands and self.noun_gender(thousands.group(1)):
+            return self.noun_gender(thousands.group(1))
+        return super().counted_gender(text, start, end)
+
+    def money(self, amount, currency, scale):
+        """A scale's noun stays singular below two, as Brazilian writing has it: "R$ 1,5 milhão" "um vírgula cinco
+        milhão de reais" ("1,5 milhão de pessoas")."""
+        said = super().money(amount, currency, scale)
+        if scale and self.scales[scale][0] != self.scales[scale][1] and self.value(amount.lstrip("-−+"))[0] < 2:
+            singular, plural = self.scales[scale]
+            said = said.replace(f" {plural} ", f" {singular} ", 1)
+        return said
+
     def feminine(self, said):
         head, tail = self.scale_tail(said, r"milh(?:ão|ões)|bilh(?:ão|ões)|trilh(?:ão|ões)")
         tail = re.sub(r"\bdois\b", "duas", re.sub(r"\bum\b", "uma", tail))
@@ -151,7 +179,16 @@ class Portuguese(SaidRanges, Romance):
         return said + (f" de {self.year(year)}" if year else "")
 
     # A queen's number agrees with her name: "Maria I" "Maria primeira", "Isabel II" "Isabel segunda".
-    feminine_names = frozenset({"isabel", "leonor", "beatriz", "inês"})
+    feminine_names = frozenset({"isabel", "leonor", "beatriz", "inês", "elizabeth", "elisabete"})
+
+    # "I" after a name is a ruler's first where a title stands before the name ("D. Pedro I" "Dom Pedro primeiro",
+    # "o papa João Paulo I", "rainha Maria I"); elsewhere it may be the English pronoun, left as written.
+    _FIRST_RULER = re.compile(r"\b((?:Dom|D\.|[Rr]ei|[Rr]ainha|[Pp]apa|[Ii]mperador|[Ii]mperatriz|[Pp]r[íi]ncipe|"
+                              r"[Pp]rincesa|[Cc]zar|[Dd]uque|[Dd]uquesa)\s(?:[A-ZÀ-Ö][a-zà-ÿ]+\s){1,2})I(?![\w'’-])")
+
+    def read_romans(self, text):
+        text = self._FIRST_RULER.sub(lambda m: m.group(1) + self.roman(1, "regnal", m.group(1).split()[-1]), text)
+        return super().read_romans(text)
 
     # Spaced groups no number is written in are a telephone number ("11 98765 4321", "21 3456 7890"), and so are
     # spaced threes after a word that names one ("Ligue para 912 345 678").
@@ -166,11 +203,35 @@ class Portuguese(SaidRanges, Romance):
     _EXTENSION = re.compile(r"\b((?:zero|um|dois|três|quatro|cinco|seis|sete|oito|nove),?\s)(ramal|ext\.|extensão)"
                             r"\s?(\d{1,4})(?![\w.,]\d|\w)")
 
+    # A toll-free or shared-cost number ("0800 123 4567", "0300-789-1234", "4004-0001" is the shared kind's short
+    # form), and a number in the international form without spaces ("+5511987654321"): figure by figure, in the
+    # groups a Brazilian number has (country, area, number) where it is one.
+    _TOLL_FREE = re.compile(r"(?<![\w.,/-])0[3589]00[ \u00a0-]?\d{3}[ \u00a0-]?\d{4}(?![\w/-]|[.,]\d)")
+    _INTERNATIONAL = re.compile(r"(?<![\w+])\+(\d{10,13})(?![\w]|[.,]\d)")
+
+    def international(self, m):
+        number = m.group(1)
+        if number.startswith("55") and len(number) in (12, 13):
+            number = f"{number[:2]} {number[2:4]} {number[4:-4]} {number[-4:]}"
+        return self.telephone("+" + number)
+
     def read_telephones(self, text):
+        text = self._TOLL_FREE.sub(lambda m: self.telephone(m.group(0)), text)
+        text = self._INTERNATIONAL.sub(self.international, text)
         text = self._DOTTED_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
         text = super().read_telephones(self._SPACED_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
         return self._EXTENSION.sub(lambda m: f"{m.group(1)}{'ramal' if m.group(2) == 'ramal' else 'extensão'} "
                                              f"{self.digits(m.group(3))}", text)
+
+    # A file's name of letters and digits keeps the dot before its type ("TZDIR/iso3166.tab" "iso três mil cento e
+    # sessenta e seis ponto tab", "dir/file1.txt"), said as the domains pass says a file's dot.
+    _FILE_TYPE = re.compile(r"(.*[A-Za-z].*)\.([A-Za-z]{1,4})$")
+
+    def tech(self, m):
+        file = self._FILE_TYPE.match(m.group(0))
+        if not file:
+            return super().tech(m)
+        return f"{tech(_WHOLE.match(file.group(1)))} {self.dot} {tech(_WHOLE.match(file.group(2)))}"
 
     def roman(self, value, kind, word=""):
         if word.startswith(("século", "Século")):
@@ -240,7 +301,20 @@ class Portuguese(SaidRanges, Romance):
         said = self.ordinal(int(m.group(1)), "f" if m.group(2) == "ª" else "m")
         return re.sub(r"([oa])\b", r"\1s", said)
 
+    # "x" between two numbers: a game's score in a sentence about one ("venceu por 2x1" "dois a um"), else the sides
+    # of a thing, a screen's resolution ("2x3 m" "dois por três metros", "1920x1080").
+    _BY = re.compile(r"(?<![\w.,])(\d{1,4}(?:,\d+)?)[ \u00a0]?[xX×][ \u00a0]?(\d{1,4}(?:,\d+)?)(?![\w.,]\d|\w)")
+    score_words = frozenset({"placar", "venceu", "vence", "vencer", "vitória", "derrota", "perdeu", "ganhou",
+                             "empate", "empatou", "jogo", "partida", "gols", "goleada", "bateu", "final", "resultado"})
+
+    def _by(self, m):
+        head = re.split(r"[.!?]\s", m.string[max(0, m.start() - 80):m.start()])[-1]
+        tail = re.split(r"[.!?]", m.string[m.end():m.end() + 40])[0]
+        score = any(w.casefold() in self.score_words for w in re.findall(r"[^\W\d_]+", head + " " + tail))
+        return f"{m.group(1)} {'a' if score else 'por'} {m.group(2)}"
+
     def read_measures(self, text):
+        text = self._BY.sub(self._by, text)
         text = self._ENUMERATOR.sub(self._item, text)
         text = self._PLURAL_MARK.sub(self._plural_ordinal, text)
         text = self._SIGN_BEFORE_NOUN.sub(self._before_noun, text)

@@ -114,6 +114,30 @@ _TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
 _COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
+# Nouns of measure: time, containers, units written out, times and scales. A half, a third, a quarter of one is said
+# with its own word ("1/2 стакана" половина стакана, "3/4 часа" три четверти часа), and a number and a half before
+# one with "с половиной" ("в 2,5 раза" в два с половиной раза, "1,5 часа" полтора часа).
+_MEASURE_NOUNS = {"секунда", "минута", "час", "сутки", "день", "неделя", "месяц", "год", "век", "столетие",
+                  "стакан", "чашка", "кружка", "ложка", "ложечка", "банка", "бутылка", "пачка", "ведро", "упаковка",
+                  "литр", "килограмм", "грамм", "тонна", "метр", "километр", "сантиметр", "раз", "тысяча", "миллион",
+                  "миллиард", "оборот", "круг", "порция", "кило", "дюйм", "фут", "миля"}
+_PARTS = {2: "половина", 3: "треть", 4: "четверть"}
+# A fraction with a denominator of up to four digits ("1/125 секунды" одна сто двадцать пятая секунды).
+_FRACTION = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{1,4})(?![\w/]|[.,]\d)")
+# Two numbers with a slash that are no fraction: "50/50", "120/80" пятьдесят на пятьдесят, сто двадцать на восемьдесят;
+# after an address's word "дом 12/3" двенадцать дробь три.
+_SLASHED = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{1,3})(?![\w/]|[.,]\d)")
+_ADDRESS = {"дом", "д", "корпус", "корп", "строение", "квартира", "кв", "владение", "вл", "участок", "офис"}
+# A scale or a ratio whose second number has three digits or more ("1:100", "1:50 000"): no time.
+_WIDE_RATIO = re.compile(r"(?<![\w.,:])(\d{1,3}):(\d{1,3}(?:[ \u00a0]\d{3})+|\d{3,})(?![\d:]|[.,]\d)")
+# A code of numbers and single letters joined by hyphens ("2-б-34", "2-b-3"): said sign by sign.
+_CODE = re.compile(r"(?<![\w.,/-])\d+(?:-[^\W\d_]-\d+)+(?![\w-]|[.,]\d)")
+# A Russian telephone number: an area code after an optional 8, 7 or +7 ("8 (812) 987-65-43", "8 800 555-35-35",
+# "(495) 123-45-67"), the last seven digits in groups of 3-2-2; a city's seven digits alone ("123-45-67"); the eleven
+# digits in spaced groups 1-3-3-2-2 ("8 800 555 35 35").
+_RU_PHONE = re.compile(r"(?<![\w+.,/-])(?:(?:(?:\+7|[78])[\s\u00a0-]?)?(?:\(\d{3,5}\)[\s\u00a0-]?|\d{3}[\s\u00a0-])"
+                       r"\d{2,3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}"
+                       r"|[78][\s\u00a0]\d{3}[\s\u00a0]\d{3}[\s\u00a0]\d{2}[\s\u00a0]\d{2})(?![\w-]|[.,]\d)")
 
 
 def _distributive(cases, amount, value):
@@ -126,6 +150,15 @@ def _distributive(cases, amount, value):
     if cases == "ad" and not fraction and whole % 10 == 1 and whole % 100 != 11:
         return "d"
     return cases[0]
+
+
+def _letter_names():
+    """Latin letter -> its Russian name, from data/ru_letters.tsv."""
+    lines = (Path(__file__).parent / "data" / "ru_letters.tsv").read_text(encoding="utf-8").splitlines()
+    return dict(line.split("\t") for line in lines if line and not line.startswith(("#", "written\t")))
+
+
+_LETTERS = _letter_names()
 
 
 def _counted_table():
@@ -151,6 +184,7 @@ class Russian(Spec):
                   "$": ("доллар", "доллара", "долларов", "цент", "цента", "центов"),
                   "USD": ("доллар", "доллара", "долларов", "цент", "цента", "центов"),
                   "долл.": ("доллар", "доллара", "долларов", "цент", "цента", "центов"),
+                  "долл. США": ("доллар США", "доллара США", "долларов США", "цент", "цента", "центов"),
                   "€": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "EUR": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "£": ("фунт", "фунта", "фунтов", "пенни", "пенни", "пенни"),
@@ -187,9 +221,10 @@ class Russian(Spec):
     counting = {"кг": "килограмм", "kg": "килограмм"}
     percent = ("процент", "процента", "процентов")
     # "1789 г." is a date's "года", "г. Москва" a city's; what a number counts ("3 шт.") agrees with it
-    in_context = ("г.", "гг.", *_counted_table())
+    in_context = ("г.", "гг.", "долл.", *_counted_table())  # "долл.": a currency, said with its amount
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
-                            "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья"}
+                            "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья", "д.": "дом",
+                            "кв.": "квартира", "корп.": "корпус"}
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
     roman_after = ("век", "века", "веке", "веков", "веку", "съезд", "съезда")
     symbols = {"±": "плюс-минус", "×": "умножить на", "→": "в", "&": "и", "§": "параграф", "≈": "примерно",
@@ -345,6 +380,8 @@ class Russian(Spec):
         if not 0 < numerator < denominator <= 16:
             return m.group(0)
         gender = grammar.noun_gender(grammar.word_after(m.string[m.end():]))
+        if (numerator, denominator) == (1, 4) and gender and whole:  # "3 1/4 дюйма" три с четвертью дюйма
+            return f"{self.cardinal(whole, gender)} с четвертью"
         if (numerator, denominator) != (1, 2) or not gender:
             return self.mixed(whole, numerator, denominator)
         if whole == 1:
@@ -366,6 +403,8 @@ class Russian(Spec):
 
         def said(m):
             numerator, denominator = int(m.group(1)), int(m.group(2))
+            if self._address(m.string[:m.start()]) and m.re is _FRACTION:
+                return self.slashed(m)
             if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
             of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
@@ -376,8 +415,30 @@ class Russian(Spec):
                 # "в 3/4 случаев" в трёх четвёртых случаев, "соперники в 1/4 финала" в одной четвёртой; after a
                 # verb "в" is as often a direction ("вышла в 1/4 финала" в одну четвёртую)
                 case = "p"
+            if denominator in _PARTS and numerator < denominator and grammar.lemma(of) in _MEASURE_NOUNS \
+                    and grammar.noun_gender(of):
+                return self.part_of_measure(numerator, denominator, case)
             return self.fraction(numerator, denominator, case)
-        return self._fraction.sub(said, _PER_POWER.sub(said, text))
+        return _SLASHED.sub(self.slashed, _FRACTION.sub(said, _PER_POWER.sub(said, text)))
+
+    @staticmethod
+    def _address(before):
+        return grammar.word_before(before.rstrip(" .\u00a0") + " ").lower() in _ADDRESS or \
+            grammar.lemma(grammar.word_before(before)) in _ADDRESS
+
+    def slashed(self, m):
+        """Two numbers a slash joins that are no fraction: "на" between them ("50/50", "120/80"), "дробь" in an
+        address ("дом 12/3")."""
+        word = "дробь" if self._address(m.string[:m.start()]) else "на"
+        return f"{self.cardinal(int(m.group(1)))} {word} {self.cardinal(int(m.group(2)))}"
+
+    def part_of_measure(self, numerator, denominator, case):
+        """"1/2 стакана" половина стакана, "3/4 часа" три четверти часа, "2/3 срока" две трети: a part of a measure by
+        its own word, in `case`."""
+        part = _PARTS[denominator]
+        if numerator == 1:
+            return grammar.inflected(part, case, "sing")
+        return f"{self.cardinal(numerator, 'f', case)} {grammar.agreeing(part, numerator, case)}"
 
     @staticmethod
     def part_case(before, of=True):
@@ -443,6 +504,8 @@ class Russian(Spec):
         whole, fraction = self.value(written)
         if written[0] == "0" and len(written) > 1 and written.isdigit():  # "Агент 007", "индекс 01067": every digit
             return (f"{self.minus if sign in '-−' else self.plus} " if sign else "") + self.digits(written)
+        if fraction == "5" and not sign and (half := self.and_a_half(whole, m)):
+            return half
         if fraction and sign != "+" and (cases := grammar.preposition(m.string[:m.start()])
                                           or ("a" if grammar.object_of_verb(m.string[:m.start()]) else None)):
             found = grammar.counted(whole, grammar.word_after(m.string[m.end():]), cases, decimal=True)
@@ -456,6 +519,22 @@ class Russian(Spec):
         case, gender, ordinal = found
         said = self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
         return f"{self.minus} {said}" if sign else said  # "до -15 градусов": до минус пятнадцати градусов
+
+    def and_a_half(self, whole, m):
+        """"1,5 часа" полтора часа, "в 2,5 раза" в два с половиной раза: a number and a half before a noun of measure
+        in the nominative or the accusative; None elsewhere (a whole ending in one, another case, another noun)."""
+        noun = grammar.word_after(m.string[m.end():])
+        gender = grammar.noun_gender(noun) if grammar.lemma(noun) in _MEASURE_NOUNS else None
+        if not gender or whole == 0 or whole % 10 == 1 and whole != 1:
+            return None
+        before = m.string[:m.start()]
+        cases = grammar.preposition(before)
+        found = grammar.counted(whole, noun, cases, decimal=True) if cases else None
+        if (found[0] if found else cases[0] if cases else "n") not in "na":
+            return None
+        if whole == 1:
+            return "полторы" if gender == "f" else "полтора"
+        return f"{self.cardinal(whole, gender)} с половиной"
 
     def counted_phrase(self, amount, written, case):
         """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
@@ -550,8 +629,10 @@ class Russian(Spec):
         if not (1 < denominator <= 16 or _proper(numerator, denominator)) or numerator >= denominator \
                 or written == "с":
             return m.group(0)
-        said = f"{self.fraction(numerator, denominator, self.part_case(m.string[:m.start()]))} " \
-               f"{grammar.inflected(self.counted[written][0], 'g', 'sing')}"
+        phrase, case = self.counted[written][0], self.part_case(m.string[:m.start()])
+        measured = denominator in _PARTS and any(grammar.lemma(w) in _MEASURE_NOUNS for w in phrase.split())
+        part = self.part_of_measure if measured else self.fraction
+        said = f"{part(numerator, denominator, case)} {grammar.inflected(phrase, 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
     def _counted_key(self, written):
@@ -582,13 +663,22 @@ class Russian(Spec):
     def read(self, text):
         text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
+        text = _WIDE_RATIO.sub(lambda m: f"{self.cardinal(int(m.group(1)))} к "
+                               f"{self.cardinal(int(re.sub(r'[ ]', '', m.group(2).replace(chr(160), ''))), case='d')}",
+                               text)
         text = _SCORE.sub(lambda m: f"{self.cardinal(int(m.group(1)))}-{self.cardinal(int(m.group(2)))}", text)
         text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
         text = _TIMES.sub(" умножить на ", _EQUALS.sub(" равно ", text))
+        text = _CODE.sub(self.code_said, text)
         text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
         text = _GLUED_BEFORE.sub(self.unglued, text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
+
+    def code_said(self, m):
+        """"2-b-34" два би три четыре: a code's digits one by one, a Latin letter by its Russian name."""
+        return " ".join(self.digits(piece) if piece.isdigit() else _LETTERS.get(piece.lower(), piece)
+                        for piece in m.group(0).split("-"))
 
     def unglued(self, m):
         """"1тест" один тест, "3комнатная" трёхкомнатная (as "3-комнатная"); not a unit or a currency written close
@@ -598,6 +688,27 @@ class Russian(Spec):
                 word == w.rstrip(".") for w in (*self.counted, *self.currencies) if w[:1].isalpha()):
             return m.group(0)
         return self.combining(int(m.group(1))) + word if grammar.is_adjective(word) else f"{m.group(1)} {word}"
+
+    def read_telephones(self, text):
+        return super().read_telephones(_RU_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
+
+    def telephone(self, written):
+        """A telephone number group by group, each said as a number, as Russians say them: "+7 (495) 123-45-67"
+        плюс семь, четыреста девяносто пять, сто двадцать три, сорок пять, шестьдесят семь."""
+        said = [self.phone_group(g) for g in re.findall(r"\d+", written)]
+        if written.lstrip().startswith("+"):
+            said[0] = f"{self.plus} {said[0]}"
+        return ", ".join(said)
+
+    def phone_group(self, digits):
+        """One group of a telephone number: its leading zeros said ("05" ноль пять, "00" ноль ноль), up to three digits
+        as a number, four as two pairs ("1234" двенадцать тридцать четыре), a longer run digit by digit."""
+        if len(digits) > 4:
+            return self.digits(digits)
+        if len(digits) == 4:
+            return f"{self.phone_group(digits[:2])} {self.phone_group(digits[2:])}"
+        zeros = len(digits) - len(digits.lstrip("0")) if digits.strip("0") else len(digits)
+        return " ".join(["ноль"] * zeros + ([self.cardinal(int(digits))] if digits.strip("0") else []))
 
     def read_abbreviations(self, text):
         text = re.sub(r"(?:№|(?<![\w&])#)\s?(?=\d)", "№ ", text)  # "№7", "#7": номер семь

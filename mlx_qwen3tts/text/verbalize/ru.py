@@ -111,6 +111,10 @@ _REGNAL = re.compile(r"\b([А-ЯЁ][а-яё]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?!
 # An equation's signs between numbers: "2+2=4" два плюс два равно четырём, "2*3" два умножить на три.
 _EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
 _TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
+# Two sizes with a letter x between them ("1920x1080", "3х4 м"): "на"; a number and a plus after it, an age's or a
+# least ("18+", "50+"): "плюс".
+_BY = re.compile(r"(?<![\w.,])(\d{1,5})\s?[xхXХ]\s?(\d{1,5})(?![\w.,]\d|[\w])")
+_AND_OVER = re.compile(r"(?<![\w.,])(\d{1,4})\+(?![\w+]|\s?\d)")
 _COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
@@ -138,6 +142,13 @@ _CODE = re.compile(r"(?<![\w.,/-])\d+(?:-[^\W\d_]-\d+)+(?![\w-]|[.,]\d)")
 _RU_PHONE = re.compile(r"(?<![\w+.,/-])(?:(?:(?:\+7|[78])[\s\u00a0-]?)?(?:\(\d{3,5}\)[\s\u00a0-]?|\d{3}[\s\u00a0-])"
                        r"\d{2,3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}"
                        r"|[78][\s\u00a0]\d{3}[\s\u00a0]\d{3}[\s\u00a0]\d{2}[\s\u00a0]\d{2})(?![\w-]|[.,]\d)")
+
+# The same written with other groups ("8-800-2000-122", "+7 9161234567", "8 495 1234567"): eleven digits after 8 or
+# +7, an area code of three digits first.
+_RU_PHONE_GROUPS = re.compile(r"(?<![\w+.,/-])(?:\+7|8)[\s\u00a0-]?(?:\(\d{3,5}\)[\s\u00a0-]?\d{1,7}|\d{3}(?:\d{7})?)"
+                              r"(?:[\s\u00a0-]\d{1,7}){0,4}(?![\w-]|[.,]\d)")
+# A hexadecimal number ("0x80070005"): "ноль икс", then each sign.
+_HEX = re.compile(r"(?<![\w.])0[xX]([0-9A-Fa-f]+)(?!\w|\.\w)")
 
 
 def _distributive(cases, amount, value):
@@ -224,7 +235,10 @@ class Russian(Spec):
     in_context = ("г.", "гг.", "долл.", *_counted_table())  # "долл.": a currency, said with its amount
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
                             "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья", "д.": "дом",
-                            "кв.": "квартира", "корп.": "корпус"}
+                            "кв.": "квартира", "корп.": "корпус", "тел.": "телефон", "доб.": "добавочный"}
+    # at a sentence's head, capitalized: "Стр. 5" Страница пять, "Тел. 8 800 …" Телефон
+    number_abbreviations.update({w[0].upper() + w[1:]: said.capitalize() for w, said in number_abbreviations.items()
+                                 if w[0].islower()})
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
     roman_after = ("век", "века", "веке", "веков", "веку", "съезд", "съезда")
     symbols = {"±": "плюс-минус", "×": "умножить на", "→": "в", "&": "и", "§": "параграф", "≈": "примерно",
@@ -669,11 +683,21 @@ class Russian(Spec):
         text = _SCORE.sub(lambda m: f"{self.cardinal(int(m.group(1)))}-{self.cardinal(int(m.group(2)))}", text)
         text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
         text = _TIMES.sub(" умножить на ", _EQUALS.sub(" равно ", text))
+        text = _AND_OVER.sub(lambda m: f"{m.group(1)} {self.plus}", _BY.sub(self.by, text))
         text = _CODE.sub(self.code_said, text)
+        text = _HEX.sub(lambda m: "ноль икс " + " ".join(self.digits(c) if c.isdigit() else _LETTERS[c.lower()]
+                                                         for c in m.group(1)), text)
         text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
         text = _GLUED_BEFORE.sub(self.unglued, text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
         return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
+
+    def by(self, m):
+        """"1920x1080" тысяча девятьсот двадцать на тысячу восемьдесят; "3х4 м": "на" between, the unit's pass reads
+        the numbers (три на четыре метра)."""
+        if self._counted_after.match(m.string, m.end()):
+            return f"{m.group(1)} на {m.group(2)}"
+        return f"{self.cardinal(int(m.group(1)))} на {self.cardinal(int(m.group(2)), case='a')}"
 
     def code_said(self, m):
         """"2-b-34" два би три четыре: a code's digits one by one, a Latin letter by its Russian name."""
@@ -690,7 +714,10 @@ class Russian(Spec):
         return self.combining(int(m.group(1))) + word if grammar.is_adjective(word) else f"{m.group(1)} {word}"
 
     def read_telephones(self, text):
-        return super().read_telephones(_RU_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
+        text = _RU_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
+        text = _RU_PHONE_GROUPS.sub(lambda m: self.telephone(m.group(0)) if len(re.sub(r"\D", "", m.group(0))) == 11
+                                    else m.group(0), text)
+        return super().read_telephones(text)
 
     def telephone(self, written):
         """A telephone number group by group, each said as a number, as Russians say them: "+7 (495) 123-45-67"
@@ -702,9 +729,15 @@ class Russian(Spec):
 
     def phone_group(self, digits):
         """One group of a telephone number: its leading zeros said ("05" ноль пять, "00" ноль ноль), up to three digits
-        as a number, four as two pairs ("1234" двенадцать тридцать четыре), a longer run digit by digit."""
+        as a number, four as two pairs ("1234" двенадцать тридцать четыре), ten or seven as 3-3-2-2 or 3-2-2 (a
+        Russian number written together: "9161234567"), another run digit by digit."""
+        if len(digits) in (7, 10):
+            cuts = (0, 3, 6, 8, 10) if len(digits) == 10 else (0, 3, 5, 7)
+            return ", ".join(self.phone_group(digits[a:b]) for a, b in zip(cuts, cuts[1:]))
         if len(digits) > 4:
             return self.digits(digits)
+        if len(digits) == 4 and digits.endswith("00") and digits[0] != "0":
+            return self.cardinal(int(digits))  # "2000" две тысячи
         if len(digits) == 4:
             return f"{self.phone_group(digits[:2])} {self.phone_group(digits[2:])}"
         zeros = len(digits) - len(digits.lstrip("0")) if digits.strip("0") else len(digits)
@@ -726,7 +759,10 @@ class Russian(Spec):
             return m.group(0)
         case = {"ap": "p", "ad": "d", "gi": "g", "ai": "a"}.get(cases, cases[0])
         word = self.number_abbreviations[self._counted_key_in(m.group(1), self.number_abbreviations)]
-        return grammar.inflected(word, case, "sing") if word[0].islower() else m.group(0)
+        if not word[0].isalpha():
+            return m.group(0)
+        said = grammar.inflected(word.lower(), case, "sing")
+        return said.capitalize() if word[0].isupper() else said
 
     @staticmethod
     def _counted_key_in(written, table):

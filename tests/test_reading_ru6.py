@@ -10,9 +10,11 @@ numbers a slash joins that are no fraction ("50/50" пятьдесят на пя
 ("1:50 000" один к пятидесяти тысячам). Decimal: a number and a half before a measure ("в 2,5 раза" в два с
 половиной раза, "1,5 часа" полтора часа). Cardinal: a code of numbers and single letters ("4-b-17" четыре би один
 семь), a hexadecimal number ("0x8007" ноль икс восемь ноль ноль семь), "22 студента" двадцать два (a compound number
-ending in 2-4 keeps its nominative in the animate accusative), "18+" восемнадцать плюс, "1920x1080" на. Measure:
-"кВ", "дБ", "Тбайт", "кбит/с". Money: "долл. США" доллары США, with no stop inside. Abbreviations before a number:
-"тел." телефон, "доб." добавочный, "д." дом, "кв." квартира, capitalized at a sentence's head ("Тел.", "Стр.")."""
+ending in 2-4 keeps its nominative in the animate accusative), "18+" восемнадцать плюс, "1920x1080" на, "в 9 из 10
+случаев" в девяти. Date: a version after a Latin name is no date ("Ubuntu 24.04"), a date after a noun in the genitive
+("встреча 15.03" пятнадцатого). Measure: "кВ", "дБ", "Тбайт", "кбит/с". Money: "долл. США" доллары США, with no stop
+inside. Abbreviations before a number: "тел." телефон, "доб." добавочный, "д." дом, "кв." квартира, capitalized at a
+sentence's head ("Тел.", "Стр.")."""
 
 import pytest
 
@@ -55,6 +57,9 @@ CASES = [
     ("measure", "Линия на 10 кВ, шум 80 дБ, диск на 3 Тбайт, канал 64 кбит/с.",
      ["десять киловольт", "восемьдесят децибел", "три терабайта", "шестьдесят четыре килобита в секунду"],
      ["кВ", "дБ", "Тбайт", "кбит"]),
+    ("cardinal", "Лекарство помогает в 9 из 10 случаев.", ["в девяти из десяти случаев"], ["в девять"]),
+    ("date", "Обновите систему до Ubuntu 24.04, встреча 15.03 в офисе.",
+     ["Ubuntu двадцать четыре точка ноль четыре", "встреча пятнадцатого марта в офисе"], ["апреля", "пятнадцатое"]),
 ]
 
 

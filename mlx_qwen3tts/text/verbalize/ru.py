@@ -47,8 +47,8 @@ _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
 _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
 # A day and a month without a year, the month with its zero ("15.03", "01.12" is no decimal, Russian writes a comma);
-# not after a preposition of time, where "в 10.05" is a time.
-_DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )"
+# not after a preposition of time, where "в 10.05" is a time, nor after a Latin name, where "Ubuntu 22.04" is a version.
+_DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )(?<![A-Za-z] )"
                         r"(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:/]|[.,]\d|\s?(?:утра|вечера|ч\b))")
 # A Cyrillic word and a number written together ("тест2", "Вариант3"): the word, then the number.
 _GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
@@ -117,6 +117,7 @@ _BY = re.compile(r"(?<![\w.,])(\d{1,5})\s?[xхXХ]\s?(\d{1,5})(?![\w.,]\d|[\w])"
 _AND_OVER = re.compile(r"(?<![\w.,])(\d{1,4})\+(?![\w+]|\s?\d)")
 _COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
+_WEEKDAYS = {"понедельник", "вторник", "среда", "четверг", "пятница", "суббота", "воскресенье"}  # "пятница, 13 мая"
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
 # Nouns of measure: time, containers, units written out, times and scales. A half, a third, a quarter of one is said
 # with its own word ("1/2 стакана" половина стакана, "3/4 часа" три четверти часа), and a number and a half before
@@ -511,6 +512,8 @@ class Russian(Spec):
             after = after[after.index(word) + len(word):]
         if cases == "ap" and 1000 <= n <= 2100 and named:  # "в 1968 (году)": в тысяча девятьсот шестьдесят восьмом
             return "p", "m", True
+        if cases == "ap" and re.match(r"[\s\u00a0]+из[\s\u00a0]+\d", text[end:]):  # "в 3 из 4 случаев" в трёх из
+            return "p", "m", False
         return (cases[0], "m", False) if cases else None
 
     def say_number(self, m):
@@ -801,13 +804,16 @@ class Russian(Spec):
 
     def date_case(self, text, start, end):
         """The case of a date's day at text[start:end]: the one its preposition governs ("с 4 по 11 марта"); the
-        genitive after a verb ("родился 9 мая") or at the head of a sentence that goes on ("9 мая в Москве
-        прошёл парад"); else the nominative ("Сегодня 9 мая", "Дата: 9 мая", "Это было девятое мая")."""
+        genitive after a verb ("родился 9 мая"), a noun ("выборы 8 сентября", not a weekday's) or at the head of a
+        sentence that goes on ("9 мая в Москве прошёл парад"); else the nominative ("Сегодня 9 мая", "Дата: 9 мая",
+        "Это было девятое мая")."""
         before = grammar.word_before(text[:start])
         if before.lower() in _DATE_CASES:
             return _DATE_CASES[before.lower()]
         if before and grammar.is_verb(before):
             return "g"
+        if before and grammar.is_noun(before) and grammar.lemma(before) not in _WEEKDAYS:
+            return "g"  # a noun's date: "Встреча 15.03 в офисе" встреча пятнадцатого марта
         head = text[:start].rstrip()
         if not head or head[-1] in ".!?\n":
             rest = text[end:].lstrip()

@@ -55,7 +55,8 @@ _GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
 # A number and a Cyrillic word written together the other way ("1тест", "5этаж"): the number, then the word.
 _GLUED_BEFORE = re.compile(r"(?<![\w.,-])(\d{1,6})([А-Яа-яЁё]{3,})(?![\w-])")
 # A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
-_COMPOUND = re.compile(r"(?<![\w.,-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
+_COMPOUND = re.compile(r"(?<![\w.,/-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
+_HALF_COMPOUND = re.compile(r"(?<![\w.,/-])1/2-([а-яё]{3,})(?![\w-])")  # "1/2-дюймовая" полудюймовая
 _PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
 _COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто"}
 # "целая" after a number, in each case: after one (одну целую), after more (двух целых, двум целым)
@@ -127,6 +128,7 @@ _MEASURE_NOUNS = {"секунда", "минута", "час", "сутки", "д�
                   "литр", "килограмм", "грамм", "тонна", "метр", "километр", "сантиметр", "раз", "тысяча", "миллион",
                   "миллиард", "оборот", "круг", "порция", "кило", "дюйм", "фут", "миля"}
 _PARTS = {2: "половина", 3: "треть", 4: "четверть"}
+_STAGES = {"финал"}  # "1/2 финала", "1/8 финала": a tournament's stage is named by the fraction ("одна восьмая финала")
 # A fraction with a denominator of up to four digits ("1/125 секунды" одна сто двадцать пятая секунды).
 _FRACTION = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{1,4})(?![\w/]|[.,]\d)")
 # Two numbers with a slash that are no fraction: "50/50", "120/80" пятьдесят на пятьдесят, сто двадцать на восемьдесят;
@@ -430,9 +432,9 @@ class Russian(Spec):
                 # "в 3/4 случаев" в трёх четвёртых случаев, "соперники в 1/4 финала" в одной четвёртой; after a
                 # verb "в" is as often a direction ("вышла в 1/4 финала" в одну четвёртую)
                 case = "p"
-            if denominator in _PARTS and numerator < denominator and grammar.lemma(of) in _MEASURE_NOUNS \
-                    and grammar.noun_gender(of):
-                return self.part_of_measure(numerator, denominator, case)
+            if denominator in _PARTS and numerator < denominator and grammar.noun_gender(of) and (
+                    grammar.lemma(of) in _MEASURE_NOUNS or denominator == 2 and grammar.lemma(of) not in _STAGES):
+                return self.part_of_measure(numerator, denominator, case)  # a half of anything: "1/2 яблока" половину
             return self.fraction(numerator, denominator, case)
         return _SLASHED.sub(self.slashed, _FRACTION.sub(said, _PER_POWER.sub(said, text)))
 
@@ -679,6 +681,8 @@ class Russian(Spec):
 
     def read(self, text):
         text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
+        text = _HALF_COMPOUND.sub(lambda m: "полу" + m.group(1) if grammar.is_adjective(m.group(1)) else m.group(0),
+                                  text)
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
         text = _WIDE_RATIO.sub(lambda m: f"{self.cardinal(int(m.group(1)))} к "
                                f"{self.cardinal(int(re.sub(r'[ ]', '', m.group(2).replace(chr(160), ''))), case='d')}",

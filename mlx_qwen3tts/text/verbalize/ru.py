@@ -17,7 +17,7 @@ _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("
             "е": ("n", "n"), "ое": ("n", "n"), "го": ("g", "m"), "ого": ("g", "m"), "му": ("d", "m"),
             "ому": ("d", "m"), "м": ("p", "m"), "ом": ("p", "m"), "ю": ("a", "f"), "ую": ("a", "f"), "х": ("p", "m"),
             "ых": ("p", "m"), "ми": ("i", "m"), "ые": ("n", "m"), "ья": ("n", "f"), "ье": ("n", "n"), "ью": ("a", "f"),
-            "ей": ("g", "f"), "ьей": ("g", "f"), "его": ("g", "m"), "ьего": ("g", "m"), "ему": ("d", "m"),
+            "ьи": ("n", "m"), "ей": ("g", "f"), "ьей": ("g", "f"), "его": ("g", "m"), "ьего": ("g", "m"), "ему": ("d", "m"),
             "ьему": ("d", "m"), "ем": ("p", "m"), "ьем": ("p", "m"), "им": ("i", "m"), "ьим": ("i", "m"),
             "ым": ("i", "m")}
 _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
@@ -56,9 +56,11 @@ _GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
 _GLUED_BEFORE = re.compile(r"(?<![\w.,-])(\d{1,6})([А-Яа-яЁё]{3,})(?![\w-])")
 # A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
 _COMPOUND = re.compile(r"(?<![\w.,/-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
+# A number joined to a noun of years ("100-летие" столетие, "50-летия" пятидесятилетия).
+_ANNIVERSARY = re.compile(r"(?<![\w.,/-])(\d{1,4})-(лети[еяюи]|летием)(?![\w-])")
 _HALF_COMPOUND = re.compile(r"(?<![\w.,/-])1/2-([а-яё]{3,})(?![\w-])")  # "1/2-дюймовая" полудюймовая
 _PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
-_COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто"}
+_COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто", "тысячи": "тысяче"}
 # "целая" after a number, in each case: after one (одну целую), after more (двух целых, двум целым)
 _WHOLE = {True: dict(zip("ngdaip", ("целая", "целой", "целой", "целую", "целой", "целой"))),
           False: dict(zip("ngdaip", ("целых", "целых", "целым", "целых", "целыми", "целых")))}
@@ -317,8 +319,12 @@ class Russian(Spec):
         return not grammar.singular_noun(noun)
 
     def ordinal(self, n, gender="m", mark="", case="n"):
-        if mark == "и" and n % 10 == 3 and n % 100 != 13:  # "3-и сутки": третьи (the cardinal's is "3-х")
+        if mark in ("и", "ьи") and n % 10 == 3 and n % 100 != 13:  # "3-и сутки": третьи (the cardinal's is "3-х")
             return self.n2w(n, "ordinal", case="n", plural=True)
+        if mark == "ью" and not (n % 10 == 3 and n % 100 != 13):  # "8-ью" восемью; "3-ью" третью
+            return self.cardinal(n, case="i")
+        if mark == "ой" and not self.n2w(n, "ordinal").endswith("ой"):  # "5-ой" пятой; "2-ой", "6-ой" второй, шестой
+            return self.n2w(n, "ordinal", case="g", gender="f")
         if _cardinal_case(n, mark):  # "2-х" двух, "18-ти" восемнадцати
             return self.cardinal(n, case=_cardinal_case(n, mark))
         if mark in _PLURAL and (n % 10 == 0 and n >= 20 or mark in ("х", "ых")):  # "1960-х", "5-х классах"
@@ -683,6 +689,7 @@ class Russian(Spec):
         text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
         text = _HALF_COMPOUND.sub(lambda m: "полу" + m.group(1) if grammar.is_adjective(m.group(1)) else m.group(0),
                                   text)
+        text = _ANNIVERSARY.sub(lambda m: self.combining(int(m.group(1))) + m.group(2), text)
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
         text = _WIDE_RATIO.sub(lambda m: f"{self.cardinal(int(m.group(1)))} к "
                                f"{self.cardinal(int(re.sub(r'[ ]', '', m.group(2).replace(chr(160), ''))), case='d')}",

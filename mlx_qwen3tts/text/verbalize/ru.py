@@ -207,7 +207,7 @@ class Russian(Spec):
                   "¥": ("иена", "иены", "иен", "сен", "сены", "сен")}
     scales = {"тыс.": ("тысяча", "тысячи", "тысяч"), "тыс": ("тысяча", "тысячи", "тысяч"),
               "млн": ("миллион", "миллиона", "миллионов"),
-              "млрд": ("миллиард", "миллиарда", "миллиардов")}
+              "млрд": ("миллиард", "миллиарда", "миллиардов"), "трлн": ("триллион", "триллиона", "триллионов")}
     units = {"км": ("километр", "километра", "километров"), "кг": ("килограмм", "килограмма", "килограммов"),
              "см": ("сантиметр", "сантиметра", "сантиметров"), "мм": ("миллиметр", "миллиметра", "миллиметров"),
              "м": ("метр", "метра", "метров"), "г": ("грамм", "грамма", "граммов"), "т": ("тонна", "тонны", "тонн"),
@@ -619,7 +619,8 @@ class Russian(Spec):
                 or m.group(3).rstrip(".") in Russian.scales or m.group(3).startswith("шт"):
             return False  # "обошлось в 1 млн рублей", "в 5 шт." count, they do not place
         after = grammar.word_after(m.string[m.end():])
-        return after == "от" or grammar.genitive_noun(after) and not grammar.time_of_day(after)  # "в 2 ч дня"
+        return after == "от" or len(after) > 1 and grammar.genitive_noun(after) \
+            and not grammar.time_of_day(after)  # "в 2 ч дня"
 
     def price_per(self, m):
         """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""
@@ -791,6 +792,9 @@ class Russian(Spec):
             number = self.decimal_number(whole, fraction, case) if fraction else \
                 self.cardinal(whole, grammar.gender(word), case)
             return f"{number} {grammar.agreeing(word, whole, case, bool(fraction))} {names[2]}"
+        if fraction and len(fraction) != 2 and case != "n" and amount[0] not in "-−+":
+            # "до 92,5 руб." до девяноста двух целых пяти десятых рубля
+            return f"{self.decimal_number(whole, fraction, case)} {names[1]}"
         if case == "n" or scale or fraction and len(fraction) != 2 or amount[0] in "-−+":
             return self._money(amount, currency, scale)
         said = [(whole, names[0], self.currency_gender(currency))] if whole or not int(fraction or 0) else []

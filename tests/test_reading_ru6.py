@@ -16,9 +16,12 @@ ending in 2-4 keeps its nominative in the animate accusative), "18+" восем�
 ("встреча 15.03" пятнадцатого). Ordinal: "-ой" after a number whose ordinal ends otherwise is feminine ("5-ой"
 пятой), "-ью" after one that is no three the cardinal's instrumental ("8-ью" восемью), "3-ьи" третьи, "100-летие"
 столетие, "1000-тонный" тысячетонный. Measure: "кВ", "дБ", "Тбайт", "кбит/с". Money: "долл. США" доллары США, with
-no stop inside; a decimal amount in its preposition's case ("до 92,5 руб."), "трлн руб.". Percent: a quantity after
-"на" stays in the accusative before a one-letter abbreviation ("на 3,6% г/г"). Abbreviations before a number: "тел."
-телефон, "доб." добавочный, "д." дом, "кв." квартира, capitalized at a sentence's head ("Тел.", "Стр.")."""
+no stop inside; a decimal amount in its preposition's case ("до 92,5 руб."), "трлн руб.". Range: a decimal first
+number said ("1,5–2 часа" полтора-два часа, "0,5-1 кг" ноль целых пять десятых — один). Abbreviation: "ч." before a
+number and after none a law's part ("ч. 2 ст. 15" часть два), an hour's dot before minutes dropped ("2 ч. 15 мин.");
+"со ста" (со before ст-). Percent: a quantity after "на" stays in the accusative before a one-letter abbreviation ("на
+3,6% г/г"). Abbreviations before a number: "тел." телефон, "доб." добавочный, "д." дом, "кв." квартира, capitalized
+at a sentence's head ("Тел.", "Стр.")."""
 
 import pytest
 
@@ -71,6 +74,10 @@ CASES = [
      ["до девяноста двух целых пяти десятых рубля", "до семидесяти трёх целых пяти десятых доллара",
       "сорок одна целая пять десятых триллиона рублей"], ["до девяносто", "до семьдесят", "руб."]),
     ("percent", "ВВП вырос на 3,6% г/г.", ["вырос на три целых шесть десятых процента"], ["трёх"]),
+    ("range", "Варить 1,5–2 часа, прибавка 0,5-1 кг, взбить с 100 г сахара.",
+     ["варить полтора-два часа", "ноль целых пять десятых-один килограмм", "со ста граммов"], ["одна целая", "с ста"]),
+    ("abbreviation", "Согласно ч. 2 ст. 15 закона, время в пути 2 ч. 15 мин.",
+     ["согласно части два статьи пятнадцать", "два часа пятнадцать минут"], ["ч.", "часа."]),
     ("cardinal", "Лекарство помогает в 9 из 10 случаев.", ["в девяти из десяти случаев"], ["в девять"]),
     ("date", "Обновите систему до Ubuntu 24.04, встреча 15.03 в офисе.",
      ["Ubuntu двадцать четыре точка ноль четыре", "встреча пятнадцатого марта в офисе"], ["апреля", "пятнадцатое"]),

@@ -45,7 +45,7 @@ def _cardinal_case(n, mark):
 _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "g", "около": "g", "из": "g", "для": "g",
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
-_PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
+_PREPOSITION_VOWEL = re.compile(r"(?<![\w-])(?:([ВвКкСс]) (?=втор)|([Сс]) (?=ст[аоу]\b|ст[аоу] ))")
 # A day and a month without a year, the month with its zero ("15.03", "01.12" is no decimal, Russian writes a comma);
 # not after a preposition of time, where "в 10.05" is a time, nor after a Latin name, where "Ubuntu 22.04" is a version.
 _DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )(?<![A-Za-z] )"
@@ -82,6 +82,8 @@ _DOTTED_TIME = re.compile(r"(?<![\w-])((?:[Вв]|[Сс]|[Дд]о|[Кк]|[Пп]о
 # ("в 5-10 раз", "в 10-15 км" stay ranges).
 _HYPHEN_TIME = re.compile(r"(?<![\w.,:-])(?:([01]?\d|2[0-3])-(00)|(?<=[Вв] |[Кк] )([01]?\d|2[0-3])-([0-5]\d)"
                           r"(?=\s*(?:$|[.,;!?)]|(?:утра|дня|вечера|ночи|по|до|и)\b)))(?![\w-]|[.,]\d)")
+# "ч." before a number and after none: a law's part ("ч. 2 ст. 15"), not hours ("2 ч. 15 мин.").
+_PART = re.compile(r"(?<![\w.])(?<!\d )(?<!\d)([Чч])\.(?=\s?\d)")
 # A time's "ч." after its minutes ("в 10.00 ч.", "в 18:30 ч"): the hours said already.
 _HOURS_MARK = re.compile(r"(?<=\d:\d\d)\s?ч(\.?)(?!\w)")
 # A range of times written with dots: "13.00–14.00" с тринадцати часов до четырнадцати часов, where a minute is a
@@ -237,7 +239,8 @@ class Russian(Spec):
     counting = {"кг": "килограмм", "kg": "килограмм"}
     percent = ("процент", "процента", "процентов")
     # "1789 г." is a date's "года", "г. Москва" a city's; what a number counts ("3 шт.") agrees with it
-    in_context = ("г.", "гг.", "долл.", *_counted_table())  # "долл.": a currency, said with its amount
+    # "долл.": a currency, said with its amount; "ч.": hours after a number, a law's part before one
+    in_context = ("г.", "гг.", "долл.", "ч.", *_counted_table())
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
                             "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья", "д.": "дом",
                             "кв.": "квартира", "корп.": "корпус", "тел.": "телефон", "доб.": "добавочный"}
@@ -265,7 +268,7 @@ class Russian(Spec):
         self.counted = {**{w: (forms[0], forms) for w, forms in self.units.items()}, **_counted_table()}
         words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
         self._counted = re.compile(r"(?<![\w.,])(?:(" + self.NUM + r")\s?[–—-]\s?)?([-−+]?" + self.NUM + r")\s?("
-                                   + words + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё]))?")
+                                   + words + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё\d]))?")
         units = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
@@ -545,6 +548,24 @@ class Russian(Spec):
         said = self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
         return f"{self.minus} {said}" if sign else said  # "до -15 градусов": до минус пятнадцати градусов
 
+    def range_start(self, first, written, case):
+        """The first number of a range of what `written` counts, in `case`, its decimal said ("0,5–1 кг" ноль целых
+        пять десятых — один; "1,5–2 кг" полтора-два, a half of a measure as in `and_a_half`)."""
+        whole, fraction = self.value(first)
+        gender = self._counted_gender(written)
+        measured = any(grammar.lemma(w) in _MEASURE_NOUNS for w in self.counted[written][0].split())
+        if fraction == "5" and measured and case in "na" and whole and not (whole % 10 == 1 and whole != 1):
+            return self.half(whole, gender)
+        if fraction:
+            return self.number(first, gender) if case == "n" else self.decimal_number(whole, fraction, case)
+        return self.cardinal(whole, gender, case)
+
+    def half(self, whole, gender):
+        """A number and a half: полтора, полторы, два с половиной."""
+        if whole == 1:
+            return "полторы" if gender == "f" else "полтора"
+        return f"{self.cardinal(whole, gender)} с половиной"
+
     def and_a_half(self, whole, m):
         """"1,5 часа" полтора часа, "в 2,5 раза" в два с половиной раза: a number and a half before a noun of measure
         in the nominative or the accusative; None elsewhere (a whole ending in one, another case, another noun)."""
@@ -557,9 +578,7 @@ class Russian(Spec):
         found = grammar.counted(whole, noun, cases, decimal=True) if cases else None
         if (found[0] if found else cases[0] if cases else "n") not in "na":
             return None
-        if whole == 1:
-            return "полторы" if gender == "f" else "полтора"
-        return f"{self.cardinal(whole, gender)} с половиной"
+        return self.half(whole, gender)
 
     def counted_phrase(self, amount, written, case):
         """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
@@ -599,8 +618,8 @@ class Russian(Spec):
                 self.decimal_number(whole, fraction, case) if fraction else self.cardinal(whole, gender, case)
             if case != "n" and amount[0] in "-−+":  # "до +35 °C" до плюс тридцати пяти градусов
                 number = f"{self.plus if amount[0] == '+' else self.minus} {number}"
-            if first:  # "2–3 ст. л.": две-три столовые ложки
-                number = f"{self.cardinal(self.value(first)[0], gender, case)}-{number}"
+            if first:  # "2–3 ст. л.": две-три столовые ложки, "1,5–2 кг" полтора-два килограмма
+                number = f"{self.range_start(first, written, case)}-{number}"
             said = f"{number} {self.counted_phrase(amount, written, case)}"
             if written.endswith(".") and self._ends_sentence(after):
                 said += "."
@@ -705,7 +724,7 @@ class Russian(Spec):
         text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
         text = _GLUED_BEFORE.sub(self.unglued, text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
-        return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
+        return _PREPOSITION_VOWEL.sub(lambda m: (m.group(1) or m.group(2)) + "о ", super().read(text))
 
     def by(self, m):
         """"1920x1080" тысяча девятьсот двадцать на тысячу восемьдесят; "3х4 м": "на" between, the unit's pass reads
@@ -763,8 +782,17 @@ class Russian(Spec):
         # "на 3 см.": centimetres, not "смотри" (the counted pass reads it, its dot kept)
         text = re.sub(r"(?<=\d)(\s?)см\.", "\\1см\0.", text)
         text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать
+        text = _PART.sub(self.part_of_law, text)
         text = self._num_abbr.sub(self.label_in_case, text)
         return super().read_abbreviations(text).replace("см\0.", "см.")
+
+    def part_of_law(self, m):
+        """"ч. 2 ст. 15" часть два статьи пятнадцать, "согласно ч. 2" согласно части два: "ч." before a number that
+        follows no number (after one it is hours: "2 ч. 15 мин.")."""
+        cases = grammar.preposition(m.string[:m.start()])
+        case = {"ap": "p", "ad": "d", "gi": "g", "ai": "a"}.get(cases, cases[0]) if cases else "n"
+        said = grammar.inflected("часть", case, "sing")
+        return said.capitalize() if m.group(1) == "Ч" else said
 
     def label_in_case(self, m):
         """"в п. 3" в пункте три, "по ст. 7" по статье семь, "на стр. 5" на странице пять: a label before its number in
@@ -946,6 +974,10 @@ class Russian(Spec):
         text = _JOINED.sub(self.joined_named, text)
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
+            if first[1] == "5" and not second[1] and first[0] < second[0] \
+                    and (half := self.and_a_half(first[0], m)):  # "1,5–2 часа" полтора-два часа
+                found = grammar.counted(second[0], grammar.word_after(m.string[m.end():]), None)
+                return f"{half}-{self.cardinal(second[0], found[1] if found else 'm')}"
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \
                     or re.match(r"0\d\d", m.group(1)) or re.match(r"0\d\d", m.group(2)):
                 return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit; "0001-0002" a code

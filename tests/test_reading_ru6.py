@@ -16,7 +16,9 @@ ending in 2-4 keeps its nominative in the animate accusative), "18+" восем�
 ("встреча 15.03" пятнадцатого). Ordinal: "-ой" after a number whose ordinal ends otherwise is feminine ("5-ой"
 пятой), "-ью" after one that is no three the cardinal's instrumental ("8-ью" восемью), "3-ьи" третьи, "100-летие"
 столетие, "1000-тонный" тысячетонный. Measure: "кВ", "дБ", "Тбайт", "кбит/с". Money: "долл. США" доллары США, with
-no stop inside; a decimal amount in its preposition's case ("до 92,5 руб."), "трлн руб.". Range: a decimal first
+no stop inside; a decimal amount in its preposition's case ("до 92,5 руб."), "трлн руб.". Roman: centuries before
+"в.", "вв.", "век" in any case, one or two ("в XIX–XX вв." в девятнадцатом — двадцатом веках, "XX и XXI веков"), a
+numeral before a noun it names ("во II половине" во второй). Range: a decimal first
 number said ("1,5–2 часа" полтора-два часа, "0,5-1 кг" ноль целых пять десятых — один). Abbreviation: "ч." before a
 number and after none a law's part ("ч. 2 ст. 15" часть два), an hour's dot before minutes dropped ("2 ч. 15 мин.");
 "со ста" (со before ст-). Percent: a quantity after "на" stays in the accusative before a one-letter abbreviation ("на
@@ -78,6 +80,12 @@ CASES = [
      ["варить полтора-два часа", "ноль целых пять десятых-один килограмм", "со ста граммов"], ["одна целая", "с ста"]),
     ("abbreviation", "Согласно ч. 2 ст. 15 закона, время в пути 2 ч. 15 мин.",
      ["согласно части два статьи пятнадцать", "два часа пятнадцать минут"], ["ч.", "часа."]),
+    ("roman", "В XIX–XX вв. город рос, искусство XIX в. изучают, а во II половине XX века всё изменилось.",
+     ["в девятнадцатом — двадцатом веках", "искусство девятнадцатого века", "во второй половине двадцатого века"],
+     ["вв.", "II"]),
+    ("roman", "На рубеже XX и XXI веков, в I квартале, XV–XVII века.",
+     ["на рубеже двадцатого и двадцать первого веков", "в первом квартале", "пятнадцатый — семнадцатый века"],
+     ["XX", "XV", " I "]),
     ("cardinal", "Лекарство помогает в 9 из 10 случаев.", ["в девяти из десяти случаев"], ["в девять"]),
     ("date", "Обновите систему до Ubuntu 24.04, встреча 15.03 в офисе.",
      ["Ubuntu двадцать четыре точка ноль четыре", "встреча пятнадцатого марта в офисе"], ["апреля", "пятнадцатое"]),

@@ -112,6 +112,16 @@ _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
 _MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
 _TIME_UNITS = {"час", "минута", "секунда", "миллисекунда", "сутки", "день", "неделя", "месяц", "год"}  # в час, в месяц
+_ROMAN = r"(?=[XVI])X{0,3}(?:IX|IV|V?I{0,3})"
+# A century or two in roman numerals before "в.", "вв." or "век" in any case ("в XIX в.", "XIX–XX вв.", "XX и XXI
+# веков").
+_CENTURY = re.compile(r"(?<![\w-])(" + _ROMAN + r")(?:(\s?[–—-]\s?|\s(?:и|или)\s)(" + _ROMAN + r"))?\s"
+                      r"(вв?\.|век[а-я]{0,3})(?![\w-])")
+_CENTURY_CASES = {"век": "n", "века": "g", "веку": "d", "веком": "i", "веке": "p", "веков": "g", "векам": "d",
+                  "веками": "i", "веках": "p"}
+# A roman numeral before a noun it names ("во II половине", "I квартал", "III степени").
+_ROMAN_NAMED = re.compile(r"(?<![\w-])(" + _ROMAN + r")\s(половин|квартал|полугоди|тысячелети|степен|категори|разряд|"
+                          r"этап|созыв|съезд|групп)([а-я]{0,4})(?![\w-])")
 _REGNAL = re.compile(r"\b([А-ЯЁ][а-яё]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?![\w'’-])")
 # An equation's signs between numbers: "2+2=4" два плюс два равно четырём, "2*3" два умножить на три.
 _EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
@@ -239,8 +249,9 @@ class Russian(Spec):
     counting = {"кг": "килограмм", "kg": "килограмм"}
     percent = ("процент", "процента", "процентов")
     # "1789 г." is a date's "года", "г. Москва" a city's; what a number counts ("3 шт.") agrees with it
-    # "долл.": a currency, said with its amount; "ч.": hours after a number, a law's part before one
-    in_context = ("г.", "гг.", "долл.", "ч.", *_counted_table())
+    # "долл.": a currency, said with its amount; "ч.": hours after a number, a law's part before one; "в.", "вв.": a
+    # century's after its roman numeral
+    in_context = ("г.", "гг.", "долл.", "ч.", "в.", "вв.", *_counted_table())
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
                             "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья", "д.": "дом",
                             "кв.": "квартира", "корп.": "корпус", "тел.": "телефон", "доб.": "добавочный"}
@@ -486,7 +497,38 @@ class Russian(Spec):
                 return m.group(0)
             case, gender = found
             return f"{m.group(1)} {self.n2w(value, 'ordinal', case=case, gender=gender).capitalize()}"
-        return super().read_romans(_REGNAL.sub(regnal, text))
+        text = _ROMAN_NAMED.sub(self.roman_named, _CENTURY.sub(self.century, _REGNAL.sub(regnal, text)))
+        return super().read_romans(text)
+
+    def century(self, m):
+        """"в XIX в." в девятнадцатом веке, "XIX–XX вв." девятнадцатый — двадцатый века, "XX и XXI веков" двадцатого и
+        двадцать первого веков: ordinals in the case of the word written after them, of "в."/"вв." the case of their
+        preposition (в: the prepositional), after a noun the genitive ("искусство XIX в.")."""
+        first, second, word = roman_value(m.group(1)), m.group(3) and roman_value(m.group(3)), m.group(4)
+        if not first or m.group(3) and not second:
+            return m.group(0)
+        case = _CENTURY_CASES.get(word)
+        if second and word == "века" and not grammar.preposition(m.string[:m.start()]):
+            case = "n"  # "XIX–XX века" девятнадцатый — двадцатый века: the plural
+        if case is None:
+            before = m.string[:m.start()]
+            cases = grammar.preposition(before)
+            case = ("p" if cases == "ap" else cases[0]) if cases else \
+                "g" if grammar.is_noun(grammar.word_before(before)) else "n"
+            word = grammar.inflected("век", case, "plur" if word == "вв." or second else "sing") + self._stop(m)
+        said = self.ordinal(first, case=case)
+        if second:
+            join = " — " if m.group(2).strip() in "–—-" else m.group(2)
+            said += join + self.ordinal(second, case=case)
+        return f"{said} {word}"
+
+    def roman_named(self, m):
+        """"во II половине" во второй половине, "I квартал" первый квартал: an ordinal agreeing with its noun."""
+        found = grammar.counted(1, m.group(2) + m.group(3), None)
+        value = roman_value(m.group(1))
+        if not found or not value:
+            return m.group(0)
+        return f"{self.n2w(value, 'ordinal', case=found[0], gender=found[1], animate=False)} {m.group(2)}{m.group(3)}"
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":  # "Екатерина II": a queen's number is feminine

@@ -13,7 +13,8 @@ numbers a slash joins that are no fraction ("50/50" пятьдесят на пя
 семь), a hexadecimal number ("0x8007" ноль икс восемь ноль ноль семь), "22 студента" двадцать два (a compound number
 ending in 2-4 keeps its nominative in the animate accusative), "18+" восемнадцать плюс, "1920x1080" на, "в 9 из 10
 случаев" в девяти. Date: a version after a Latin name is no date ("Ubuntu 24.04"), a date after a noun in the genitive
-("встреча 15.03" пятнадцатого). Ordinal: "-ой" after a number whose ordinal ends otherwise is feminine ("5-ой"
+("встреча 15.03" пятнадцатого), "с 1941 по 1945 г." с тысяча девятьсот сорок первого, "1990-х гг." девяностых
+годов. Ordinal: "-ой" after a number whose ordinal ends otherwise is feminine ("5-ой"
 пятой), "-ью" after one that is no three the cardinal's instrumental ("8-ью" восемью), "3-ьи" третьи, "100-летие"
 столетие, "1000-тонный" тысячетонный. Measure: "кВ", "дБ", "Тбайт", "кбит/с". Money: "долл. США" доллары США, with
 no stop inside; a decimal amount in its preposition's case ("до 92,5 руб."), "трлн руб.". Roman: centuries before
@@ -86,6 +87,9 @@ CASES = [
     ("roman", "На рубеже XX и XXI веков, в I квартале, XV–XVII века.",
      ["на рубеже двадцатого и двадцать первого веков", "в первом квартале", "пятнадцатый — семнадцатый века"],
      ["XX", "XV", " I "]),
+    ("date", "Война шла с 1941 по 1945 г., а в конце 1990-х гг. всё изменилось.",
+     ["с тысяча девятьсот сорок первого по тысяча девятьсот сорок пятый год", "девяностых годов"],
+     ["тысячи девятисот", "гг."]),
     ("cardinal", "Лекарство помогает в 9 из 10 случаев.", ["в девяти из десяти случаев"], ["в девять"]),
     ("date", "Обновите систему до Ubuntu 24.04, встреча 15.03 в офисе.",
      ["Ubuntu двадцать четыре точка ноль четыре", "встреча пятнадцатого марта в офисе"], ["апреля", "пятнадцатое"]),

@@ -91,6 +91,7 @@ _HOURS_MARK = re.compile(r"(?<=\d:\d\d)\s?ч(\.?)(?!\w)")
 _DOTTED_RANGE = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\.([0-5]\d)(\s?[–—-]\s?)([01]?\d|2[0-4])\.([0-5]\d)"
                            r"(?!\d|[.,]\d)")
 # Two numbers of one noun a number names: "с 1 по 5 класс" с первого по пятый класс, "со 2 по 4 этаж".
+_DECADE_YEARS = re.compile(r"(?<![\w.,-])(\d{2,4}-(х|е))\s?гг\.")
 _FROM_TO = re.compile(r"(?<![\w-])([Сс]о?\s)(\d{1,4})(\s(?:по|до)\s)(\d{1,4})(?=[\s\u00a0]+[а-яё]+)")
 # Nouns of a size that "в" and a quantity in the accusative follow ("расстояние в 300 км", "весом в 2 кг").
 _SIZES = {"расстояние", "высота", "глубина", "длина", "ширина", "толщина", "вес", "масса", "объём", "объем",
@@ -303,6 +304,10 @@ class Russian(Spec):
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def read_ordinals(self, text):
+        # "1990-х гг." девяностых годов, "80-е гг." восьмидесятые годы: the years' word for the plural ordinal to agree
+        text = _DECADE_YEARS.sub(lambda m: f"{m.group(1)} {'годов' if m.group(2) == 'х' else 'годы'}{self._stop(m)}",
+                                 text)
+
         def said(m):
             n, mark = int(m.group(1)), m.group(2)
             noun = _NEXT_WORD.match(_COORDINATED.sub("", m.string[m.end():], count=1))
@@ -987,8 +992,11 @@ class Russian(Spec):
         return self._year.sub(year, text)
 
     def from_to_named(self, m):
-        """"с 1 по 5 класс": the first number an ordinal like the second, in the genitive of "с"."""
+        """"с 1 по 5 класс": the first number an ordinal like the second, in the genitive of "с"; "с 1941 по 1945 г.":
+        the first year, the second read with its "г." (по ... год)."""
         noun = grammar.word_after(m.string[m.end():])
+        if noun == "г" and len(m.group(2)) == 4:
+            return f"{m.group(1)}{self.ordinal(int(m.group(2)), 'm', case='g')}{m.group(3)}{m.group(4)}"
         to = "a" if m.group(3).strip() == "по" else "g"
         found = grammar.ordinal_use(noun, to) if int(m.group(4)) > 1 and not grammar.counted(
             int(m.group(4)), noun, to) else None

@@ -5,26 +5,25 @@ Telephone: a number said group by group, each group a number, as Russians say th
 четыреста девяносто пять, сто двадцать три, сорок пять, шестьдесят семь), a leading zero said ("05" ноль пять), the
 formats "8 800 555-35-35", "8 (812) …", a city's "234-56-78". Fraction: a half, a third, a quarter of a measure by its
 own word, a half of anything by "половина" ("1/2 стакана" половину стакана, "1/2 яблока" половину, "1/2-дюймовая"
-полудюймовая, "¾ чашки" три четверти чашки, "3/4 часа" три четверти часа, "1/4 ч. л."
-четверть чайной ложки), "2 1/4 дюйма" два с четвертью дюйма, a denominator of three digits ("1/125 секунды"), two
-numbers a slash joins that are no fraction ("50/50" пятьдесят на пятьдесят, "дом 7/2" дом семь дробь два), a scale
-("1:50 000" один к пятидесяти тысячам). Decimal: a number and a half before a measure ("в 2,5 раза" в два с
-половиной раза, "1,5 часа" полтора часа). Cardinal: a code of numbers and single letters ("4-b-17" четыре би один
-семь), a hexadecimal number ("0x8007" ноль икс восемь ноль ноль семь), "22 студента" двадцать два (a compound number
-ending in 2-4 keeps its nominative in the animate accusative), "18+" восемнадцать плюс, "1920x1080" на, "в 9 из 10
-случаев" в девяти. Date: a version after a Latin name is no date ("Ubuntu 24.04"), a date after a noun in the genitive
-("встреча 15.03" пятнадцатого), "с 1941 по 1945 г." с тысяча девятьсот сорок первого, "1990-х гг." девяностых
-годов. Ordinal: "-ой" after a number whose ordinal ends otherwise is feminine ("5-ой"
-пятой), "-ью" after one that is no three the cardinal's instrumental ("8-ью" восемью), "3-ьи" третьи, "100-летие"
-столетие, "1000-тонный" тысячетонный. Measure: "кВ", "дБ", "Тбайт", "кбит/с". Money: "долл. США" доллары США, with
-no stop inside; a decimal amount in its preposition's case ("до 92,5 руб."), "трлн руб.". Roman: centuries before
-"в.", "вв.", "век" in any case, one or two ("в XIX–XX вв." в девятнадцатом — двадцатом веках, "XX и XXI веков"), a
-numeral before a noun it names ("во II половине" во второй). Range: a decimal first
-number said ("1,5–2 часа" полтора-два часа, "0,5-1 кг" ноль целых пять десятых — один). Abbreviation: "ч." before a
-number and after none a law's part ("ч. 2 ст. 15" часть два), an hour's dot before minutes dropped ("2 ч. 15 мин.");
-"со ста" (со before ст-). Percent: a quantity after "на" stays in the accusative before a one-letter abbreviation ("на
-3,6% г/г"). Abbreviations before a number: "тел." телефон, "доб." добавочный, "д." дом, "кв." квартира, capitalized
-at a sentence's head ("Тел.", "Стр.")."""
+полудюймовая, "¾ чашки" три четверти чашки, "3/4 часа" три четверти часа, "1/4 ч. л." четверть чайной ложки), "2 1/4
+дюйма" два с четвертью дюйма, a denominator of three digits ("1/125 секунды"), two numbers a slash joins that are no
+fraction ("50/50" пятьдесят на пятьдесят, "дом 7/2" дом семь дробь два), a scale ("1:50 000" один к пятидесяти тысячам).
+Decimal: a number and a half before a measure ("в 2,5 раза" в два с половиной раза, "1,5 часа" полтора часа). Cardinal:
+a code of numbers and single letters ("4-b-17" четыре би один семь), a hexadecimal number ("0x8007" ноль икс восемь ноль
+ноль семь), "22 студента" двадцать два (a compound number ending in 2-4 keeps its nominative in the animate accusative),
+"18+" восемнадцать плюс, "1920x1080" на, "в 9 из 10 случаев" в девяти, "у него 3 детей" трое детей (the collective where
+nothing governs the number). Date: a version after a Latin name is no date ("Ubuntu 24.04"), a date after a noun in the
+genitive ("встреча 15.03" пятнадцатого), "с 1941 по 1945 г." с тысяча девятьсот сорок первого, "1990-х гг." девяностых
+годов. Ordinal: "-ой" after a number whose ordinal ends otherwise is feminine ("5-ой" пятой), "-ью" after one that is no
+three the cardinal's instrumental ("8-ью" восемью), "3-ьи" третьи, "100-летие" столетие, "1000-тонный" тысячетонный.
+Measure: "кВ", "дБ", "Тбайт", "кбит/с". Money: "долл. США" доллары США, with no stop inside; a decimal amount in its
+preposition's case ("до 92,5 руб."), "трлн руб.". Roman: centuries before "в.", "вв.", "век" in any case, one or two ("в
+XIX–XX вв." в девятнадцатом — двадцатом веках, "XX и XXI веков"), a numeral before a noun it names ("во II половине" во
+второй). Range: a decimal first number said ("1,5–2 часа" полтора-два часа, "0,5-1 кг" ноль целых пять десятых — один).
+Abbreviation: "ч." before a number and after none a law's part ("ч. 2 ст. 15" часть два), an hour's dot before minutes
+dropped ("2 ч. 15 мин."); "со ста" (со before ст-). Percent: a quantity after "на" stays in the accusative before a
+one-letter abbreviation ("на 3,6% г/г"). Abbreviations before a number: "тел." телефон, "доб." добавочный, "д." дом,
+"кв." квартира, capitalized at a sentence's head ("Тел.", "Стр.")."""
 
 import pytest
 
@@ -90,6 +89,8 @@ CASES = [
     ("date", "Война шла с 1941 по 1945 г., а в конце 1990-х гг. всё изменилось.",
      ["с тысяча девятьсот сорок первого по тысяча девятьсот сорок пятый год", "девяностых годов"],
      ["тысячи девятисот", "гг."]),
+    ("cardinal", "У него 3 детей, в семье брата 4 детей, а у соседей нет 2 детей.",
+     ["у него трое детей", "брата четверо детей", "нет двух детей"], ["трёх", "четырёх"]),
     ("cardinal", "Лекарство помогает в 9 из 10 случаев.", ["в девяти из десяти случаев"], ["в девять"]),
     ("date", "Обновите систему до Ubuntu 24.04, встреча 15.03 в офисе.",
      ["Ubuntu двадцать четыре точка ноль четыре", "встреча пятнадцатого марта в офисе"], ["апреля", "пятнадцатое"]),

@@ -592,8 +592,18 @@ class Russian(Spec):
         if found is None:
             return super().say_number(m)
         case, gender, ordinal = found
+        if case == "g" and whole in _COLLECTIVE and self._children(m):  # "У него 3 детей" трое детей
+            return _COLLECTIVE[whole]
         said = self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
         return f"{self.minus} {said}" if sign else said  # "до -15 градусов": до минус пятнадцати градусов
+
+    @staticmethod
+    def _children(m):
+        """Whether "детей" follows a number nothing before governs (no preposition, verb or "нет"): its collective."""
+        before = m.string[:m.start()]
+        return grammar.word_after(m.string[m.end():]).lower() == "детей" and not grammar.preposition(before) \
+            and not grammar.is_verb(grammar.word_before(before)) \
+            and grammar.word_before(before).lower() not in ("нет", "нету")
 
     def range_start(self, first, written, case):
         """The first number of a range of what `written` counts, in `case`, its decimal said ("0,5–1 кг" ноль целых

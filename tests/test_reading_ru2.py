@@ -3,8 +3,8 @@
 
 Classes: the case of a preposition carried over a list ("из 3% соли и 5% сахара") and over the adjectives between it
 and the number ("от последних 40 страниц"); a number joined to an adjective said as one word ("32-битный"
-тридцатидвухбитный); a decimal and a fraction in the case of their preposition ("в 1,5 раза" в одну целую пять десятых
-раза, "около 1/3" около одной третьей), a fraction of what it counts ("3/4 ч. л." три четвёртых чайной ложки), a half
+тридцатидвухбитный); a decimal and a fraction in the case of their preposition ("в 1,5 раза" в полтора
+раза, "около 1/3" около одной третьей), a fraction of what it counts ("3/4 ч. л." три четверти чайной ложки), a half
 of a noun counted ("1 1/2 часа" полтора часа); a unit after "млн", "тыс" in the genitive plural; "°F" Fahrenheit; a
 ratio ("в соотношении 3:1" три к одному) and a score ("со счётом 2:1" два-один); the animate accusative ("видели 2
 котов" двух котов, "1 барана" одного барана); a range of years with "гг." (в ... годах), a range of times (с ... до
@@ -27,7 +27,7 @@ CASES = [
     ("Он отказался от последних 40 страниц рукописи.", ["от последних сорока страниц"], ["сорок страниц"]),
     ("Старые 32-битные программы и 8-битный звук.", ["тридцатидвухбитные", "восьмибитный"], ["два-битные", "восемь-"]),
     # a decimal in the case of its preposition, its noun in the genitive singular
-    ("Доход вырос в 1,5 раза, а вес упал до 2,5 кг.", ["в одну целую пять десятых раза",
+    ("Доход вырос в 1,5 раза, а вес упал до 2,5 кг.", ["в полтора раза",
      "до двух целых пяти десятых килограмма"], ["в одна целая", "до две целых", "килограммов"]),
     # a unit or currency after a scale word, in the genitive plural; degrees Fahrenheit
     ("Завод выпустил 1,2 млн л сока на 4 тыс руб. при 70 °F.", ["миллиона литров", "четыре тысячи рублей",
@@ -40,7 +40,7 @@ CASES = [
      "двадцать одного работника"], ["два котов", "один барана"]),
     # a fraction in a preposition's case, a fraction of what it counts, a half of a noun counted
     ("Добавьте 3/4 ч. л. соли, около 1/3 стакана воды и варите 1 1/2 часа или 2 1/2 минуты.",
-     ["три четвёртых чайной ложки соли", "около одной третьей стакана", "полтора часа", "две с половиной минуты"],
+     ["три четверти чайной ложки соли", "около трети стакана", "полтора часа", "две с половиной минуты"],
      ["три/четыре", "около одна", "целая одна вторая"]),
     # a range of years with "гг.", a range of times, copies counted, a score at a sentence's head
     ("В 2015–2016 гг. библиотека работала 10:00–19:00 и выдала 4 тыс. экз. Счёт 2:0.",

@@ -17,9 +17,9 @@ _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("
             "е": ("n", "n"), "ое": ("n", "n"), "го": ("g", "m"), "ого": ("g", "m"), "му": ("d", "m"),
             "ому": ("d", "m"), "м": ("p", "m"), "ом": ("p", "m"), "ю": ("a", "f"), "ую": ("a", "f"), "х": ("p", "m"),
             "ых": ("p", "m"), "ми": ("i", "m"), "ые": ("n", "m"), "ья": ("n", "f"), "ье": ("n", "n"), "ью": ("a", "f"),
-            "ей": ("g", "f"), "ьей": ("g", "f"), "его": ("g", "m"), "ьего": ("g", "m"), "ему": ("d", "m"),
-            "ьему": ("d", "m"), "ем": ("p", "m"), "ьем": ("p", "m"), "им": ("i", "m"), "ьим": ("i", "m"),
-            "ым": ("i", "m")}
+            "ьи": ("n", "m"), "ей": ("g", "f"), "ьей": ("g", "f"), "его": ("g", "m"), "ьего": ("g", "m"),
+            "ему": ("d", "m"), "ьему": ("d", "m"), "ем": ("p", "m"), "ьем": ("p", "m"), "им": ("i", "m"),
+            "ьим": ("i", "m"), "ым": ("i", "m")}
 _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
 # A cardinal's case ending: "из 2-х блюд" из двух, "до 18-ти" до восемнадцати, "с 7-ми лет" с семи, "2-мя" двумя.
 _CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя")
@@ -45,19 +45,22 @@ def _cardinal_case(n, mark):
 _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "g", "около": "g", "из": "g", "для": "g",
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
-_PREPOSITION_VOWEL = re.compile(r"(?<![\w-])([ВвКкСс]) (?=втор)")
+_PREPOSITION_VOWEL = re.compile(r"(?<![\w-])(?:([ВвКкСс]) (?=втор)|([Сс]) (?=ст[аоу]\b|ст[аоу] ))")
 # A day and a month without a year, the month with its zero ("15.03", "01.12" is no decimal, Russian writes a comma);
-# not after a preposition of time, where "в 10.05" is a time.
-_DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )"
+# not after a preposition of time, where "в 10.05" is a time, nor after a Latin name, where "Ubuntu 22.04" is a version.
+_DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )(?<![A-Za-z] )"
                         r"(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])(?![\w:/]|[.,]\d|\s?(?:утра|вечера|ч\b))")
 # A Cyrillic word and a number written together ("тест2", "Вариант3"): the word, then the number.
 _GLUED = re.compile(r"(?<![\w-])([А-Яа-яЁё]{2,})(\d{1,6})(?!\w|[.,]\d)")
 # A number and a Cyrillic word written together the other way ("1тест", "5этаж"): the number, then the word.
 _GLUED_BEFORE = re.compile(r"(?<![\w.,-])(\d{1,6})([А-Яа-яЁё]{3,})(?![\w-])")
 # A number joined to an adjective ("64-битных", "1-байтный", "5-этажный"): the number's combining form, one word.
-_COMPOUND = re.compile(r"(?<![\w.,-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
+_COMPOUND = re.compile(r"(?<![\w.,/-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
+# A number joined to a noun of years ("100-летие" столетие, "50-летия" пятидесятилетия).
+_ANNIVERSARY = re.compile(r"(?<![\w.,/-])(\d{1,4})-(лети[еяюи]|летием)(?![\w-])")
+_HALF_COMPOUND = re.compile(r"(?<![\w.,/-])1/2-([а-яё]{3,})(?![\w-])")  # "1/2-дюймовая" полудюймовая
 _PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
-_COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто"}
+_COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто", "тысячи": "тысяче"}
 # "целая" after a number, in each case: after one (одну целую), after more (двух целых, двум целым)
 _WHOLE = {True: dict(zip("ngdaip", ("целая", "целой", "целой", "целую", "целой", "целой"))),
           False: dict(zip("ngdaip", ("целых", "целых", "целым", "целых", "целыми", "целых")))}
@@ -79,6 +82,8 @@ _DOTTED_TIME = re.compile(r"(?<![\w-])((?:[Вв]|[Сс]|[Дд]о|[Кк]|[Пп]о
 # ("в 5-10 раз", "в 10-15 км" stay ranges).
 _HYPHEN_TIME = re.compile(r"(?<![\w.,:-])(?:([01]?\d|2[0-3])-(00)|(?<=[Вв] |[Кк] )([01]?\d|2[0-3])-([0-5]\d)"
                           r"(?=\s*(?:$|[.,;!?)]|(?:утра|дня|вечера|ночи|по|до|и)\b)))(?![\w-]|[.,]\d)")
+# "ч." before a number and after none: a law's part ("ч. 2 ст. 15"), not hours ("2 ч. 15 мин.").
+_PART = re.compile(r"(?<![\w.])(?<!\d )(?<!\d)([Чч])\.(?=\s?\d)")
 # A time's "ч." after its minutes ("в 10.00 ч.", "в 18:30 ч"): the hours said already.
 _HOURS_MARK = re.compile(r"(?<=\d:\d\d)\s?ч(\.?)(?!\w)")
 # A range of times written with dots: "13.00–14.00" с тринадцати часов до четырнадцати часов, where a minute is a
@@ -86,6 +91,7 @@ _HOURS_MARK = re.compile(r"(?<=\d:\d\d)\s?ч(\.?)(?!\w)")
 _DOTTED_RANGE = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\.([0-5]\d)(\s?[–—-]\s?)([01]?\d|2[0-4])\.([0-5]\d)"
                            r"(?!\d|[.,]\d)")
 # Two numbers of one noun a number names: "с 1 по 5 класс" с первого по пятый класс, "со 2 по 4 этаж".
+_DECADE_YEARS = re.compile(r"(?<![\w.,-])(\d{2,4}-(х|е))\s?гг\.")
 _FROM_TO = re.compile(r"(?<![\w-])([Сс]о?\s)(\d{1,4})(\s(?:по|до)\s)(\d{1,4})(?=[\s\u00a0]+[а-яё]+)")
 # Nouns of a size that "в" and a quantity in the accusative follow ("расстояние в 300 км", "весом в 2 кг").
 _SIZES = {"расстояние", "высота", "глубина", "длина", "ширина", "толщина", "вес", "масса", "объём", "объем",
@@ -107,13 +113,60 @@ _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
 _MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
 _TIME_UNITS = {"час", "минута", "секунда", "миллисекунда", "сутки", "день", "неделя", "месяц", "год"}  # в час, в месяц
+_ROMAN = r"(?=[XVI])X{0,3}(?:IX|IV|V?I{0,3})"
+# A century or two in roman numerals before "в.", "вв." or "век" in any case ("в XIX в.", "XIX–XX вв.", "XX и XXI
+# веков").
+_CENTURY = re.compile(r"(?<![\w-])(" + _ROMAN + r")(?:(\s?[–—-]\s?|\s(?:и|или)\s)(" + _ROMAN + r"))?\s"
+                      r"(вв?\.|век[а-я]{0,3})(?![\w-])")
+_CENTURY_CASES = {"век": "n", "века": "g", "веку": "d", "веком": "i", "веке": "p", "веков": "g", "векам": "d",
+                  "веками": "i", "веках": "p"}
+# A roman numeral before a noun it names ("во II половине", "I квартал", "III степени").
+_ROMAN_NAMED = re.compile(r"(?<![\w-])(" + _ROMAN + r")\s(половин|квартал|полугоди|тысячелети|степен|категори|разряд|"
+                          r"этап|созыв|съезд|групп)([а-я]{0,4})(?![\w-])")
 _REGNAL = re.compile(r"\b([А-ЯЁ][а-яё]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?![\w'’-])")
 # An equation's signs between numbers: "2+2=4" два плюс два равно четырём, "2*3" два умножить на три.
 _EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
 _TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
+# Two sizes with a letter x between them ("1920x1080", "3х4 м"): "на"; a number and a plus after it, an age's or a
+# least ("18+", "50+"): "плюс".
+_BY = re.compile(r"(?<![\w.,])(\d{1,5})\s?[xхXХ]\s?(\d{1,5})(?![\w.,]\d|[\w])")
+_AND_OVER = re.compile(r"(?<![\w.,])(\d{1,4})\+(?![\w+]|\s?\d)")
 _COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
+_WEEKDAYS = {"понедельник", "вторник", "среда", "четверг", "пятница", "суббота", "воскресенье"}  # "пятница, 13 мая"
 _DAY_JOIN = r"(?:\s?[–—-]\s?|\s(?:по|до|и|или)\s|,\s)"  # between two days of one month
+# Nouns of measure: time, containers, units written out, times and scales. A half, a third, a quarter of one is said
+# with its own word ("1/2 стакана" половина стакана, "3/4 часа" три четверти часа), and a number and a half before
+# one with "с половиной" ("в 2,5 раза" в два с половиной раза, "1,5 часа" полтора часа).
+_MEASURE_NOUNS = {"секунда", "минута", "час", "сутки", "день", "неделя", "месяц", "год", "век", "столетие",
+                  "стакан", "чашка", "кружка", "ложка", "ложечка", "банка", "бутылка", "пачка", "ведро", "упаковка",
+                  "литр", "килограмм", "грамм", "тонна", "метр", "километр", "сантиметр", "раз", "тысяча", "миллион",
+                  "миллиард", "оборот", "круг", "порция", "кило", "дюйм", "фут", "миля"}
+_PARTS = {2: "половина", 3: "треть", 4: "четверть"}
+_STAGES = {"финал"}  # "1/2 финала", "1/8 финала": a tournament's stage is named by the fraction ("одна восьмая финала")
+# A fraction with a denominator of up to four digits ("1/125 секунды" одна сто двадцать пятая секунды).
+_FRACTION = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{1,4})(?![\w/]|[.,]\d)")
+# Two numbers with a slash that are no fraction: "50/50", "120/80" пятьдесят на пятьдесят, сто двадцать на восемьдесят;
+# after an address's word "дом 12/3" двенадцать дробь три.
+_SLASHED = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{1,3})(?![\w/]|[.,]\d)")
+_ADDRESS = {"дом", "д", "корпус", "корп", "строение", "квартира", "кв", "владение", "вл", "участок", "офис"}
+# A scale or a ratio whose second number has three digits or more ("1:100", "1:50 000"): no time.
+_WIDE_RATIO = re.compile(r"(?<![\w.,:])(\d{1,3}):(\d{1,3}(?:[ \u00a0]\d{3})+|\d{3,})(?![\d:]|[.,]\d)")
+# A code of numbers and single letters joined by hyphens ("2-б-34", "2-b-3"): said sign by sign.
+_CODE = re.compile(r"(?<![\w.,/-])\d+(?:-[^\W\d_]-\d+)+(?![\w-]|[.,]\d)")
+# A Russian telephone number: an area code after an optional 8, 7 or +7 ("8 (812) 987-65-43", "8 800 555-35-35",
+# "(495) 123-45-67"), the last seven digits in groups of 3-2-2; a city's seven digits alone ("123-45-67"); the eleven
+# digits in spaced groups 1-3-3-2-2 ("8 800 555 35 35").
+_RU_PHONE = re.compile(r"(?<![\w+.,/-])(?:(?:(?:\+7|[78])[\s\u00a0-]?)?(?:\(\d{3,5}\)[\s\u00a0-]?|\d{3}[\s\u00a0-])"
+                       r"\d{2,3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}"
+                       r"|[78][\s\u00a0]\d{3}[\s\u00a0]\d{3}[\s\u00a0]\d{2}[\s\u00a0]\d{2})(?![\w-]|[.,]\d)")
+
+# The same written with other groups ("8-800-2000-122", "+7 9161234567", "8 495 1234567"): eleven digits after 8 or
+# +7, an area code of three digits first.
+_RU_PHONE_GROUPS = re.compile(r"(?<![\w+.,/-])(?:\+7|8)[\s\u00a0-]?(?:\(\d{3,5}\)[\s\u00a0-]?\d{1,7}|\d{3}(?:\d{7})?)"
+                              r"(?:[\s\u00a0-]\d{1,7}){0,4}(?![\w-]|[.,]\d)")
+# A hexadecimal number ("0x80070005"): "ноль икс", then each sign.
+_HEX = re.compile(r"(?<![\w.])0[xX]([0-9A-Fa-f]+)(?!\w|\.\w)")
 
 
 def _distributive(cases, amount, value):
@@ -126,6 +179,15 @@ def _distributive(cases, amount, value):
     if cases == "ad" and not fraction and whole % 10 == 1 and whole % 100 != 11:
         return "d"
     return cases[0]
+
+
+def _letter_names():
+    """Latin letter -> its Russian name, from data/ru_letters.tsv."""
+    lines = (Path(__file__).parent / "data" / "ru_letters.tsv").read_text(encoding="utf-8").splitlines()
+    return dict(line.split("\t") for line in lines if line and not line.startswith(("#", "written\t")))
+
+
+_LETTERS = _letter_names()
 
 
 def _counted_table():
@@ -151,13 +213,14 @@ class Russian(Spec):
                   "$": ("доллар", "доллара", "долларов", "цент", "цента", "центов"),
                   "USD": ("доллар", "доллара", "долларов", "цент", "цента", "центов"),
                   "долл.": ("доллар", "доллара", "долларов", "цент", "цента", "центов"),
+                  "долл. США": ("доллар США", "доллара США", "долларов США", "цент", "цента", "центов"),
                   "€": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "EUR": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "£": ("фунт", "фунта", "фунтов", "пенни", "пенни", "пенни"),
                   "¥": ("иена", "иены", "иен", "сен", "сены", "сен")}
     scales = {"тыс.": ("тысяча", "тысячи", "тысяч"), "тыс": ("тысяча", "тысячи", "тысяч"),
               "млн": ("миллион", "миллиона", "миллионов"),
-              "млрд": ("миллиард", "миллиарда", "миллиардов")}
+              "млрд": ("миллиард", "миллиарда", "миллиардов"), "трлн": ("триллион", "триллиона", "триллионов")}
     units = {"км": ("километр", "километра", "километров"), "кг": ("килограмм", "килограмма", "килограммов"),
              "см": ("сантиметр", "сантиметра", "сантиметров"), "мм": ("миллиметр", "миллиметра", "миллиметров"),
              "м": ("метр", "метра", "метров"), "г": ("грамм", "грамма", "граммов"), "т": ("тонна", "тонны", "тонн"),
@@ -187,9 +250,15 @@ class Russian(Spec):
     counting = {"кг": "килограмм", "kg": "килограмм"}
     percent = ("процент", "процента", "процентов")
     # "1789 г." is a date's "года", "г. Москва" a city's; what a number counts ("3 шт.") agrees with it
-    in_context = ("г.", "гг.", *_counted_table())
+    # "долл.": a currency, said with its amount; "ч.": hours after a number, a law's part before one; "в.", "вв.": a
+    # century's after its roman numeral
+    in_context = ("г.", "гг.", "долл.", "ч.", "в.", "вв.", *_counted_table())
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
-                            "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья"}
+                            "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья", "д.": "дом",
+                            "кв.": "квартира", "корп.": "корпус", "тел.": "телефон", "доб.": "добавочный"}
+    # at a sentence's head, capitalized: "Стр. 5" Страница пять, "Тел. 8 800 …" Телефон
+    number_abbreviations.update({w[0].upper() + w[1:]: said.capitalize() for w, said in number_abbreviations.items()
+                                 if w[0].islower()})
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
     roman_after = ("век", "века", "веке", "веков", "веку", "съезд", "съезда")
     symbols = {"±": "плюс-минус", "×": "умножить на", "→": "в", "&": "и", "§": "параграф", "≈": "примерно",
@@ -211,7 +280,7 @@ class Russian(Spec):
         self.counted = {**{w: (forms[0], forms) for w, forms in self.units.items()}, **_counted_table()}
         words = "|".join(_spaced(w) for w in sorted(self.counted, key=len, reverse=True))
         self._counted = re.compile(r"(?<![\w.,])(?:(" + self.NUM + r")\s?[–—-]\s?)?([-−+]?" + self.NUM + r")\s?("
-                                   + words + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё]))?")
+                                   + words + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё\d]))?")
         units = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
@@ -235,6 +304,10 @@ class Russian(Spec):
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def read_ordinals(self, text):
+        # "1990-х гг." девяностых годов, "80-е гг." восьмидесятые годы: the years' word for the plural ordinal to agree
+        text = _DECADE_YEARS.sub(lambda m: f"{m.group(1)} {'годов' if m.group(2) == 'х' else 'годы'}{self._stop(m)}",
+                                 text)
+
         def said(m):
             n, mark = int(m.group(1)), m.group(2)
             noun = _NEXT_WORD.match(_COORDINATED.sub("", m.string[m.end():], count=1))
@@ -265,8 +338,12 @@ class Russian(Spec):
         return not grammar.singular_noun(noun)
 
     def ordinal(self, n, gender="m", mark="", case="n"):
-        if mark == "и" and n % 10 == 3 and n % 100 != 13:  # "3-и сутки": третьи (the cardinal's is "3-х")
+        if mark in ("и", "ьи") and n % 10 == 3 and n % 100 != 13:  # "3-и сутки": третьи (the cardinal's is "3-х")
             return self.n2w(n, "ordinal", case="n", plural=True)
+        if mark == "ью" and not (n % 10 == 3 and n % 100 != 13):  # "8-ью" восемью; "3-ью" третью
+            return self.cardinal(n, case="i")
+        if mark == "ой" and not self.n2w(n, "ordinal").endswith("ой"):  # "5-ой" пятой; "2-ой", "6-ой" второй, шестой
+            return self.n2w(n, "ordinal", case="g", gender="f")
         if _cardinal_case(n, mark):  # "2-х" двух, "18-ти" восемнадцати
             return self.cardinal(n, case=_cardinal_case(n, mark))
         if mark in _PLURAL and (n % 10 == 0 and n >= 20 or mark in ("х", "ых")):  # "1960-х", "5-х классах"
@@ -345,6 +422,8 @@ class Russian(Spec):
         if not 0 < numerator < denominator <= 16:
             return m.group(0)
         gender = grammar.noun_gender(grammar.word_after(m.string[m.end():]))
+        if (numerator, denominator) == (1, 4) and gender and whole:  # "3 1/4 дюйма" три с четвертью дюйма
+            return f"{self.cardinal(whole, gender)} с четвертью"
         if (numerator, denominator) != (1, 2) or not gender:
             return self.mixed(whole, numerator, denominator)
         if whole == 1:
@@ -366,6 +445,8 @@ class Russian(Spec):
 
         def said(m):
             numerator, denominator = int(m.group(1)), int(m.group(2))
+            if self._address(m.string[:m.start()]) and m.re is _FRACTION:
+                return self.slashed(m)
             if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
             of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
@@ -376,8 +457,30 @@ class Russian(Spec):
                 # "в 3/4 случаев" в трёх четвёртых случаев, "соперники в 1/4 финала" в одной четвёртой; after a
                 # verb "в" is as often a direction ("вышла в 1/4 финала" в одну четвёртую)
                 case = "p"
+            if denominator in _PARTS and numerator < denominator and grammar.noun_gender(of) and (
+                    grammar.lemma(of) in _MEASURE_NOUNS or denominator == 2 and grammar.lemma(of) not in _STAGES):
+                return self.part_of_measure(numerator, denominator, case)  # a half of anything: "1/2 яблока" половину
             return self.fraction(numerator, denominator, case)
-        return self._fraction.sub(said, _PER_POWER.sub(said, text))
+        return _SLASHED.sub(self.slashed, _FRACTION.sub(said, _PER_POWER.sub(said, text)))
+
+    @staticmethod
+    def _address(before):
+        return grammar.word_before(before.rstrip(" .\u00a0") + " ").lower() in _ADDRESS or \
+            grammar.lemma(grammar.word_before(before)) in _ADDRESS
+
+    def slashed(self, m):
+        """Two numbers a slash joins that are no fraction: "на" between them ("50/50", "120/80"), "дробь" in an
+        address ("дом 12/3")."""
+        word = "дробь" if self._address(m.string[:m.start()]) else "на"
+        return f"{self.cardinal(int(m.group(1)))} {word} {self.cardinal(int(m.group(2)))}"
+
+    def part_of_measure(self, numerator, denominator, case):
+        """"1/2 стакана" половина стакана, "3/4 часа" три четверти часа, "2/3 срока" две трети: a part of a measure by
+        its own word, in `case`."""
+        part = _PARTS[denominator]
+        if numerator == 1:
+            return grammar.inflected(part, case, "sing")
+        return f"{self.cardinal(numerator, 'f', case)} {grammar.agreeing(part, numerator, case)}"
 
     @staticmethod
     def part_case(before, of=True):
@@ -399,7 +502,38 @@ class Russian(Spec):
                 return m.group(0)
             case, gender = found
             return f"{m.group(1)} {self.n2w(value, 'ordinal', case=case, gender=gender).capitalize()}"
-        return super().read_romans(_REGNAL.sub(regnal, text))
+        text = _ROMAN_NAMED.sub(self.roman_named, _CENTURY.sub(self.century, _REGNAL.sub(regnal, text)))
+        return super().read_romans(text)
+
+    def century(self, m):
+        """"в XIX в." в девятнадцатом веке, "XIX–XX вв." девятнадцатый — двадцатый века, "XX и XXI веков" двадцатого и
+        двадцать первого веков: ordinals in the case of the word written after them, of "в."/"вв." the case of their
+        preposition (в: the prepositional), after a noun the genitive ("искусство XIX в.")."""
+        first, second, word = roman_value(m.group(1)), m.group(3) and roman_value(m.group(3)), m.group(4)
+        if not first or m.group(3) and not second:
+            return m.group(0)
+        case = _CENTURY_CASES.get(word)
+        if second and word == "века" and not grammar.preposition(m.string[:m.start()]):
+            case = "n"  # "XIX–XX века" девятнадцатый — двадцатый века: the plural
+        if case is None:
+            before = m.string[:m.start()]
+            cases = grammar.preposition(before)
+            case = ("p" if cases == "ap" else cases[0]) if cases else \
+                "g" if grammar.is_noun(grammar.word_before(before)) else "n"
+            word = grammar.inflected("век", case, "plur" if word == "вв." or second else "sing") + self._stop(m)
+        said = self.ordinal(first, case=case)
+        if second:
+            join = " — " if m.group(2).strip() in "–—-" else m.group(2)
+            said += join + self.ordinal(second, case=case)
+        return f"{said} {word}"
+
+    def roman_named(self, m):
+        """"во II половине" во второй половине, "I квартал" первый квартал: an ordinal agreeing with its noun."""
+        found = grammar.counted(1, m.group(2) + m.group(3), None)
+        value = roman_value(m.group(1))
+        if not found or not value:
+            return m.group(0)
+        return f"{self.n2w(value, 'ordinal', case=found[0], gender=found[1], animate=False)} {m.group(2)}{m.group(3)}"
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":  # "Екатерина II": a queen's number is feminine
@@ -436,6 +570,8 @@ class Russian(Spec):
             after = after[after.index(word) + len(word):]
         if cases == "ap" and 1000 <= n <= 2100 and named:  # "в 1968 (году)": в тысяча девятьсот шестьдесят восьмом
             return "p", "m", True
+        if cases == "ap" and re.match(r"[\s\u00a0]+из[\s\u00a0]+\d", text[end:]):  # "в 3 из 4 случаев" в трёх из
+            return "p", "m", False
         return (cases[0], "m", False) if cases else None
 
     def say_number(self, m):
@@ -443,6 +579,8 @@ class Russian(Spec):
         whole, fraction = self.value(written)
         if written[0] == "0" and len(written) > 1 and written.isdigit():  # "Агент 007", "индекс 01067": every digit
             return (f"{self.minus if sign in '-−' else self.plus} " if sign else "") + self.digits(written)
+        if fraction == "5" and not sign and (half := self.and_a_half(whole, m)):
+            return half
         if fraction and sign != "+" and (cases := grammar.preposition(m.string[:m.start()])
                                           or ("a" if grammar.object_of_verb(m.string[:m.start()]) else None)):
             found = grammar.counted(whole, grammar.word_after(m.string[m.end():]), cases, decimal=True)
@@ -454,8 +592,50 @@ class Russian(Spec):
         if found is None:
             return super().say_number(m)
         case, gender, ordinal = found
+        if case == "g" and whole in _COLLECTIVE and self._children(m):  # "У него 3 детей" трое детей
+            return _COLLECTIVE[whole]
         said = self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
         return f"{self.minus} {said}" if sign else said  # "до -15 градусов": до минус пятнадцати градусов
+
+    @staticmethod
+    def _children(m):
+        """Whether "детей" follows a number nothing before governs (no preposition, verb or "нет"): its collective."""
+        before = m.string[:m.start()]
+        return grammar.word_after(m.string[m.end():]).lower() == "детей" and not grammar.preposition(before) \
+            and not grammar.is_verb(grammar.word_before(before)) \
+            and grammar.word_before(before).lower() not in ("нет", "нету")
+
+    def range_start(self, first, written, case):
+        """The first number of a range of what `written` counts, in `case`, its decimal said ("0,5–1 кг" ноль целых
+        пять десятых — один; "1,5–2 кг" полтора-два, a half of a measure as in `and_a_half`)."""
+        whole, fraction = self.value(first)
+        gender = self._counted_gender(written)
+        measured = any(grammar.lemma(w) in _MEASURE_NOUNS for w in self.counted[written][0].split())
+        if fraction == "5" and measured and case in "na" and whole and not (whole % 10 == 1 and whole != 1):
+            return self.half(whole, gender)
+        if fraction:
+            return self.number(first, gender) if case == "n" else self.decimal_number(whole, fraction, case)
+        return self.cardinal(whole, gender, case)
+
+    def half(self, whole, gender):
+        """A number and a half: полтора, полторы, два с половиной."""
+        if whole == 1:
+            return "полторы" if gender == "f" else "полтора"
+        return f"{self.cardinal(whole, gender)} с половиной"
+
+    def and_a_half(self, whole, m):
+        """"1,5 часа" полтора часа, "в 2,5 раза" в два с половиной раза: a number and a half before a noun of measure
+        in the nominative or the accusative; None elsewhere (a whole ending in one, another case, another noun)."""
+        noun = grammar.word_after(m.string[m.end():])
+        gender = grammar.noun_gender(noun) if grammar.lemma(noun) in _MEASURE_NOUNS else None
+        if not gender or whole == 0 or whole % 10 == 1 and whole != 1:
+            return None
+        before = m.string[:m.start()]
+        cases = grammar.preposition(before)
+        found = grammar.counted(whole, noun, cases, decimal=True) if cases else None
+        if (found[0] if found else cases[0] if cases else "n") not in "na":
+            return None
+        return self.half(whole, gender)
 
     def counted_phrase(self, amount, written, case):
         """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
@@ -495,8 +675,8 @@ class Russian(Spec):
                 self.decimal_number(whole, fraction, case) if fraction else self.cardinal(whole, gender, case)
             if case != "n" and amount[0] in "-−+":  # "до +35 °C" до плюс тридцати пяти градусов
                 number = f"{self.plus if amount[0] == '+' else self.minus} {number}"
-            if first:  # "2–3 ст. л.": две-три столовые ложки
-                number = f"{self.cardinal(self.value(first)[0], gender, case)}-{number}"
+            if first:  # "2–3 ст. л.": две-три столовые ложки, "1,5–2 кг" полтора-два килограмма
+                number = f"{self.range_start(first, written, case)}-{number}"
             said = f"{number} {self.counted_phrase(amount, written, case)}"
             if written.endswith(".") and self._ends_sentence(after):
                 said += "."
@@ -515,7 +695,8 @@ class Russian(Spec):
                 or m.group(3).rstrip(".") in Russian.scales or m.group(3).startswith("шт"):
             return False  # "обошлось в 1 млн рублей", "в 5 шт." count, they do not place
         after = grammar.word_after(m.string[m.end():])
-        return after == "от" or grammar.genitive_noun(after) and not grammar.time_of_day(after)  # "в 2 ч дня"
+        return after == "от" or len(after) > 1 and grammar.genitive_noun(after) \
+            and not grammar.time_of_day(after)  # "в 2 ч дня"
 
     def price_per(self, m):
         """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""
@@ -550,8 +731,10 @@ class Russian(Spec):
         if not (1 < denominator <= 16 or _proper(numerator, denominator)) or numerator >= denominator \
                 or written == "с":
             return m.group(0)
-        said = f"{self.fraction(numerator, denominator, self.part_case(m.string[:m.start()]))} " \
-               f"{grammar.inflected(self.counted[written][0], 'g', 'sing')}"
+        phrase, case = self.counted[written][0], self.part_case(m.string[:m.start()])
+        measured = denominator in _PARTS and any(grammar.lemma(w) in _MEASURE_NOUNS for w in phrase.split())
+        part = self.part_of_measure if measured else self.fraction
+        said = f"{part(numerator, denominator, case)} {grammar.inflected(phrase, 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
     def _counted_key(self, written):
@@ -581,14 +764,36 @@ class Russian(Spec):
 
     def read(self, text):
         text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
+        text = _HALF_COMPOUND.sub(lambda m: "полу" + m.group(1) if grammar.is_adjective(m.group(1)) else m.group(0),
+                                  text)
+        text = _ANNIVERSARY.sub(lambda m: self.combining(int(m.group(1))) + m.group(2), text)
         text = _RATIO.sub(self.ratio, _COMPOUND.sub(self.compound, text))
+        text = _WIDE_RATIO.sub(lambda m: f"{self.cardinal(int(m.group(1)))} к "
+                               f"{self.cardinal(int(re.sub(r'[ ]', '', m.group(2).replace(chr(160), ''))), case='d')}",
+                               text)
         text = _SCORE.sub(lambda m: f"{self.cardinal(int(m.group(1)))}-{self.cardinal(int(m.group(2)))}", text)
         text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
         text = _TIMES.sub(" умножить на ", _EQUALS.sub(" равно ", text))
+        text = _AND_OVER.sub(lambda m: f"{m.group(1)} {self.plus}", _BY.sub(self.by, text))
+        text = _CODE.sub(self.code_said, text)
+        text = _HEX.sub(lambda m: "ноль икс " + " ".join(self.digits(c) if c.isdigit() else _LETTERS[c.lower()]
+                                                         for c in m.group(1)), text)
         text = _GLUED.sub(lambda m: m.group(0) if m.group(1) in self.counted else f"{m.group(1)} {m.group(2)}", text)
         text = _GLUED_BEFORE.sub(self.unglued, text)
         # "с 2-го пути", "в 2-м", "к 2-му": со второго, во втором, ко второму (the preposition's vowel before "вт")
-        return _PREPOSITION_VOWEL.sub(lambda m: m.group(1) + "о ", super().read(text))
+        return _PREPOSITION_VOWEL.sub(lambda m: (m.group(1) or m.group(2)) + "о ", super().read(text))
+
+    def by(self, m):
+        """"1920x1080" тысяча девятьсот двадцать на тысячу восемьдесят; "3х4 м": "на" between, the unit's pass reads
+        the numbers (три на четыре метра)."""
+        if self._counted_after.match(m.string, m.end()):
+            return f"{m.group(1)} на {m.group(2)}"
+        return f"{self.cardinal(int(m.group(1)))} на {self.cardinal(int(m.group(2)), case='a')}"
+
+    def code_said(self, m):
+        """"2-b-34" два би три четыре: a code's digits one by one, a Latin letter by its Russian name."""
+        return " ".join(self.digits(piece) if piece.isdigit() else _LETTERS.get(piece.lower(), piece)
+                        for piece in m.group(0).split("-"))
 
     def unglued(self, m):
         """"1тест" один тест, "3комнатная" трёхкомнатная (as "3-комнатная"); not a unit or a currency written close
@@ -599,13 +804,52 @@ class Russian(Spec):
             return m.group(0)
         return self.combining(int(m.group(1))) + word if grammar.is_adjective(word) else f"{m.group(1)} {word}"
 
+    def read_telephones(self, text):
+        text = _RU_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
+        text = _RU_PHONE_GROUPS.sub(lambda m: self.telephone(m.group(0)) if len(re.sub(r"\D", "", m.group(0))) == 11
+                                    else m.group(0), text)
+        return super().read_telephones(text)
+
+    def telephone(self, written):
+        """A telephone number group by group, each said as a number, as Russians say them: "+7 (495) 123-45-67"
+        плюс семь, четыреста девяносто пять, сто двадцать три, сорок пять, шестьдесят семь."""
+        said = [self.phone_group(g) for g in re.findall(r"\d+", written)]
+        if written.lstrip().startswith("+"):
+            said[0] = f"{self.plus} {said[0]}"
+        return ", ".join(said)
+
+    def phone_group(self, digits):
+        """One group of a telephone number: its leading zeros said ("05" ноль пять, "00" ноль ноль), up to three digits
+        as a number, four as two pairs ("1234" двенадцать тридцать четыре), ten or seven as 3-3-2-2 or 3-2-2 (a
+        Russian number written together: "9161234567"), another run digit by digit."""
+        if len(digits) in (7, 10):
+            cuts = (0, 3, 6, 8, 10) if len(digits) == 10 else (0, 3, 5, 7)
+            return ", ".join(self.phone_group(digits[a:b]) for a, b in zip(cuts, cuts[1:]))
+        if len(digits) > 4:
+            return self.digits(digits)
+        if len(digits) == 4 and digits.endswith("00") and digits[0] != "0":
+            return self.cardinal(int(digits))  # "2000" две тысячи
+        if len(digits) == 4:
+            return f"{self.phone_group(digits[:2])} {self.phone_group(digits[2:])}"
+        zeros = len(digits) - len(digits.lstrip("0")) if digits.strip("0") else len(digits)
+        return " ".join(["ноль"] * zeros + ([self.cardinal(int(digits))] if digits.strip("0") else []))
+
     def read_abbreviations(self, text):
         text = re.sub(r"(?:№|(?<![\w&])#)\s?(?=\d)", "№ ", text)  # "№7", "#7": номер семь
         # "на 3 см.": centimetres, not "смотри" (the counted pass reads it, its dot kept)
         text = re.sub(r"(?<=\d)(\s?)см\.", "\\1см\0.", text)
         text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать
+        text = _PART.sub(self.part_of_law, text)
         text = self._num_abbr.sub(self.label_in_case, text)
         return super().read_abbreviations(text).replace("см\0.", "см.")
+
+    def part_of_law(self, m):
+        """"ч. 2 ст. 15" часть два статьи пятнадцать, "согласно ч. 2" согласно части два: "ч." before a number that
+        follows no number (after one it is hours: "2 ч. 15 мин.")."""
+        cases = grammar.preposition(m.string[:m.start()])
+        case = {"ap": "p", "ad": "d", "gi": "g", "ai": "a"}.get(cases, cases[0]) if cases else "n"
+        said = grammar.inflected("часть", case, "sing")
+        return said.capitalize() if m.group(1) == "Ч" else said
 
     def label_in_case(self, m):
         """"в п. 3" в пункте три, "по ст. 7" по статье семь, "на стр. 5" на странице пять: a label before its number in
@@ -615,7 +859,10 @@ class Russian(Spec):
             return m.group(0)
         case = {"ap": "p", "ad": "d", "gi": "g", "ai": "a"}.get(cases, cases[0])
         word = self.number_abbreviations[self._counted_key_in(m.group(1), self.number_abbreviations)]
-        return grammar.inflected(word, case, "sing") if word[0].islower() else m.group(0)
+        if not word[0].isalpha():
+            return m.group(0)
+        said = grammar.inflected(word.lower(), case, "sing")
+        return said.capitalize() if word[0].isupper() else said
 
     @staticmethod
     def _counted_key_in(written, table):
@@ -630,6 +877,9 @@ class Russian(Spec):
             number = self.decimal_number(whole, fraction, case) if fraction else \
                 self.cardinal(whole, grammar.gender(word), case)
             return f"{number} {grammar.agreeing(word, whole, case, bool(fraction))} {names[2]}"
+        if fraction and len(fraction) != 2 and case != "n" and amount[0] not in "-−+":
+            # "до 92,5 руб." до девяноста двух целых пяти десятых рубля
+            return f"{self.decimal_number(whole, fraction, case)} {names[1]}"
         if case == "n" or scale or fraction and len(fraction) != 2 or amount[0] in "-−+":
             return self._money(amount, currency, scale)
         said = [(whole, names[0], self.currency_gender(currency))] if whole or not int(fraction or 0) else []
@@ -654,13 +904,16 @@ class Russian(Spec):
 
     def date_case(self, text, start, end):
         """The case of a date's day at text[start:end]: the one its preposition governs ("с 4 по 11 марта"); the
-        genitive after a verb ("родился 9 мая") or at the head of a sentence that goes on ("9 мая в Москве
-        прошёл парад"); else the nominative ("Сегодня 9 мая", "Дата: 9 мая", "Это было девятое мая")."""
+        genitive after a verb ("родился 9 мая"), a noun ("выборы 8 сентября", not a weekday's) or at the head of a
+        sentence that goes on ("9 мая в Москве прошёл парад"); else the nominative ("Сегодня 9 мая", "Дата: 9 мая",
+        "Это было девятое мая")."""
         before = grammar.word_before(text[:start])
         if before.lower() in _DATE_CASES:
             return _DATE_CASES[before.lower()]
         if before and grammar.is_verb(before):
             return "g"
+        if before and grammar.is_noun(before) and grammar.lemma(before) not in _WEEKDAYS:
+            return "g"  # a noun's date: "Встреча 15.03 в офисе" встреча пятнадцатого марта
         head = text[:start].rstrip()
         if not head or head[-1] in ".!?\n":
             rest = text[end:].lstrip()
@@ -749,8 +1002,11 @@ class Russian(Spec):
         return self._year.sub(year, text)
 
     def from_to_named(self, m):
-        """"с 1 по 5 класс": the first number an ordinal like the second, in the genitive of "с"."""
+        """"с 1 по 5 класс": the first number an ordinal like the second, in the genitive of "с"; "с 1941 по 1945 г.":
+        the first year, the second read with its "г." (по ... год)."""
         noun = grammar.word_after(m.string[m.end():])
+        if noun == "г" and len(m.group(2)) == 4:
+            return f"{m.group(1)}{self.ordinal(int(m.group(2)), 'm', case='g')}{m.group(3)}{m.group(4)}"
         to = "a" if m.group(3).strip() == "по" else "g"
         found = grammar.ordinal_use(noun, to) if int(m.group(4)) > 1 and not grammar.counted(
             int(m.group(4)), noun, to) else None
@@ -778,6 +1034,10 @@ class Russian(Spec):
         text = _JOINED.sub(self.joined_named, text)
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
+            if first[1] == "5" and not second[1] and first[0] < second[0] \
+                    and (half := self.and_a_half(first[0], m)):  # "1,5–2 часа" полтора-два часа
+                found = grammar.counted(second[0], grammar.word_after(m.string[m.end():]), None)
+                return f"{half}-{self.cardinal(second[0], found[1] if found else 'm')}"
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \
                     or re.match(r"0\d\d", m.group(1)) or re.match(r"0\d\d", m.group(2)):
                 return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit; "0001-0002" a code

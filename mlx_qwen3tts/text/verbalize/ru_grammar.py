@@ -42,8 +42,8 @@ def _parses(word: str):
 
 
 # A number that follows another in a list ("из 90% воды и 10% косметики", "2 часов, 43 минут и 9 секунд"): the
-# number before it, what it counts (a word or two) and the "и", "или" or comma between.
-_LISTED = re.compile(r"[-−]?\d[\d.,]*\s?%?(?:[\s\u00a0]+[А-Яа-яЁё.]+){0,2}(?:,|[\s\u00a0]+(?:и|или))[\s\u00a0]+$")
+# number before it, what it counts (up to three words: "1/2 ч. л. соли") and the "и", "или" or comma between.
+_LISTED = re.compile(r"[-−]?\d[\d.,/]*\s?%?(?:[\s\u00a0]+[А-Яа-яЁё.]+){0,3}(?:,|[\s\u00a0]+(?:и|или))[\s\u00a0]+$")
 
 
 def preposition(before: str, depth: int = 3) -> Optional[str]:
@@ -93,8 +93,11 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
         want = noun_form(n, case, decimal)
         for p in nouns:
             if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:
-                if case == "a" and want[1] == "sing" and "anim" in p.tag and p.tag.gender == "masc":
-                    return "a", "anim"  # an animate accusative: "вижу 1 кота" одного кота
+                if case == "a" and want[1] == "sing" and "anim" in p.tag and p.tag.gender == "masc" \
+                        and n % 10 == 1 and n % 100 != 11:
+                    # an animate accusative: "вижу 1 кота" одного кота; not after 22 ("видел 22 студента" двадцать
+                    # два: a compound number ending in 2-4 keeps its nominative)
+                    return "a", "anim"
                 return case, "m" if p.normal_form in _MASCULINE else _GENDER.get(p.tag.gender, "m")
             # сутки, ножницы: where the likeliest reading is one ("2 котов" is cats, not the shoes коты)
             if "Pltm" in p.tag and p is nouns[0] and _LETTER.get(p.tag.case) == want[0]:

@@ -21,7 +21,6 @@ import mlx_qwen3tts  # noqa: F401  (first: it loads OpenBLAS before mlx.core on 
 import mlx.core as mx  # noqa: E402
 import mlx.nn as nn  # noqa: E402
 
-from mlx_qwen3tts.model import transformer  # noqa: E402
 from mlx_qwen3tts.model.code_predictor import CodePredictorModel  # noqa: E402
 from mlx_qwen3tts.model.config import ModelConfig  # noqa: E402
 

@@ -30,16 +30,16 @@ from mlx_qwen3tts.text.normalize import normalize
 
 TARGET, CLASS_TARGET, MAX_DISPUTED = 0.95, 0.85, 0.10
 
-# Floors (fraction right, all rows): measured on main when the issue-63 fixes were merged (2026-12-07, round three). A ratchet the
+# Floors (fraction right, all rows): measured on main when the issue-63 fixes were merged (2026-12-07, round four). A ratchet the
 # lead raises at merge (`python -m benchmarks.text --floors` prints these tables from today's code); TARGET and
 # CLASS_TARGET are the issue's goals.
 FLOORS = {  # language: (upstream corpus, real-sentence corpus)
     "de": (0.97, 0.99),
-    "en": (0.95, 0.97),
-    "es": (0.94, 1.00),
+    "en": (0.95, 0.98),
+    "es": (0.95, 1.00),
     "fr": (0.96, 1.00),
     "it": (0.96, 0.99),
-    "pt": (0.96, 0.97),
+    "pt": (0.96, 0.98),
     "ru": (0.89, 0.97),
     "zh": (0.99, 0.98),
     "ja": (1.00, 1.00),
@@ -48,20 +48,20 @@ FLOORS = {  # language: (upstream corpus, real-sentence corpus)
 CLASS_FLOORS = {
     ("upstream", "de"): {"abbreviation": 1.00, "cardinal": 0.96, "date": 1.00, "decimal": 0.95, "electronic": 1.00, "fraction": 0.94, "measure": 0.96, "money": 0.98, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "roman": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 0.80, "time": 0.96},
     ("upstream", "en"): {"abbreviation": 0.90, "cardinal": 0.96, "date": 0.96, "decimal": 0.98, "electronic": 0.95, "fraction": 0.88, "measure": 0.97, "money": 0.93, "ordinal": 1.00, "percent": 1.00, "range": 0.81, "roman": 0.85, "sentence": 1.00, "symbol": 1.00, "telephone": 0.84, "time": 0.98},
-    ("upstream", "es"): {"abbreviation": 1.00, "cardinal": 0.99, "date": 0.96, "decimal": 0.87, "electronic": 1.00, "fraction": 0.97, "measure": 0.92, "money": 0.91, "ordinal": 0.99, "percent": 1.00, "roman": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 0.93, "time": 0.80},
-    ("upstream", "fr"): {"abbreviation": 1.00, "cardinal": 0.96, "date": 0.95, "decimal": 0.91, "electronic": 1.00, "fraction": 1.00, "measure": 0.94, "money": 0.84, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "roman": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 0.95},
+    ("upstream", "es"): {"abbreviation": 1.00, "cardinal": 0.99, "date": 0.96, "decimal": 0.87, "electronic": 1.00, "fraction": 0.97, "measure": 0.96, "money": 0.91, "ordinal": 0.99, "percent": 1.00, "roman": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 0.93, "time": 0.83},
+    ("upstream", "fr"): {"abbreviation": 1.00, "cardinal": 0.96, "date": 0.95, "decimal": 1.00, "electronic": 1.00, "fraction": 1.00, "measure": 0.94, "money": 0.84, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "roman": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 0.95},
     ("upstream", "it"): {"abbreviation": 1.00, "cardinal": 0.96, "date": 1.00, "decimal": 1.00, "electronic": 0.87, "fraction": 1.00, "measure": 0.95, "money": 0.88, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "roman": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 0.92},
     ("upstream", "pt"): {"abbreviation": 1.00, "cardinal": 0.96, "date": 0.93, "decimal": 0.95, "electronic": 1.00, "fraction": 0.95, "measure": 0.94, "money": 0.98, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "roman": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 0.88, "time": 1.00},
-    ("upstream", "ru"): {"abbreviation": 1.00, "cardinal": 0.95, "date": 1.00, "decimal": 0.95, "electronic": 1.00, "fraction": 1.00, "measure": 0.86, "money": 0.81, "ordinal": 0.85, "percent": 1.00, "range": 1.00, "roman": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 0.58},
+    ("upstream", "ru"): {"abbreviation": 1.00, "cardinal": 0.98, "date": 1.00, "decimal": 0.95, "electronic": 1.00, "fraction": 1.00, "measure": 0.86, "money": 0.81, "ordinal": 0.85, "percent": 1.00, "range": 1.00, "roman": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 0.58},
     ("upstream", "zh"): {"abbreviation": 1.00, "cardinal": 0.99, "date": 0.94, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "score": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 1.00},
     ("upstream", "ja"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 1.00},
     ("upstream", "ko"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "electronic": 0.94, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 1.00},
     ("sentences", "de"): {"abbreviation": 1.00, "cardinal": 0.96, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},
-    ("sentences", "en"): {"cardinal": 1.00, "date": 0.88, "decimal": 1.00, "measure": 0.97, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},
+    ("sentences", "en"): {"cardinal": 1.00, "date": 0.94, "decimal": 1.00, "measure": 0.97, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},
     ("sentences", "es"): {"abbreviation": 1.00, "cardinal": 1.00, "date": 1.00, "decimal": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00},
     ("sentences", "fr"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "measure": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "sentence": 1.00, "symbol": 1.00, "time": 1.00},
     ("sentences", "it"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 0.83, "time": 1.00},
-    ("sentences", "pt"): {"cardinal": 0.94, "date": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00},
+    ("sentences", "pt"): {"cardinal": 0.96, "date": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00},
     ("sentences", "ru"): {"abbreviation": 1.00, "cardinal": 0.98, "date": 1.00, "decimal": 1.00, "fraction": 0.50, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "score": 1.00, "sentence": 1.00, "telephone": 0.75},
     ("sentences", "zh"): {"cardinal": 0.96, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "symbol": 1.00, "time": 0.80},
     ("sentences", "ja"): {"cardinal": 1.00, "fraction": 1.00, "measure": 1.00, "ordinal": 1.00},

@@ -8,6 +8,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import pytest
+
 from server_harness import env
 
 REPO = Path(__file__).resolve().parent.parent
@@ -51,3 +53,21 @@ def read_each_on_the_command_line(tmp_path: Path, language: str, cases: list, ho
     assert done.returncode == 0 and len(lines) == len(cases), (lines, done.stderr)
     for said, (written, must, must_not) in zip(lines, cases):
         assert holds(said, must, must_not), (written, said)
+
+
+def class_tests(cases: list, holds=said_together, language: str = None):
+    """The two tests a tests/test_reading_*.py file makes of its cases: each case read in Python, and each
+    language's cases through the dry run. A case is (kind, language, written, must, must_not), or
+    (language, written, must, must_not); with `language` given, (kind, written, must, must_not).
+    Use: `test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order)`."""
+    rows = [(language, *case[1:]) for case in cases] if language else [tuple(case[-4:]) for case in cases]
+
+    @pytest.mark.parametrize("language, written, must, must_not", rows, ids=[f"{c[0]}:{c[-3][:30]}" for c in cases])
+    def test_read_right_in_python(language, written, must, must_not):
+        read_in_python(language, written, must, must_not, holds)
+
+    @pytest.mark.parametrize("language", sorted({row[0] for row in rows}))
+    def test_read_right_on_the_command_line(tmp_path, language):
+        read_each_on_the_command_line(tmp_path, language, [row[1:] for row in rows if row[0] == language], holds)
+
+    return test_read_right_in_python, test_read_right_on_the_command_line

@@ -5,9 +5,7 @@ in hundreds, short numeric dates, toll-free numbers and extensions, four dotted 
 more currencies and units, "º" and a lone "v" as units, feet and inches, sizes, street addresses, a year's era,
 titles. What is said is compared after casefolding and keeping letters and digits."""
 
-import pytest
-
-from reading_cases import said_together, read_each_on_the_command_line, read_in_python
+from reading_cases import class_tests, said_together
 
 # (class, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -51,13 +49,6 @@ CASES = [
     ("range", "Prices fell 10%-15% in May.", ["ten percent to fifteen percent in May"], ["minus"]),
     ("range", "It takes 5+ years to learn.", ["five plus years"], ["+"]),
 ]
-IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("kind, written, must, must_not", CASES, ids=IDS)
-def test_read_right_in_python(kind, written, must, must_not):
-    read_in_python("en", written, must, must_not, said_together)
-
-
-def test_read_right_on_the_command_line(tmp_path):
-    read_each_on_the_command_line(tmp_path, "en", [c[1:] for c in CASES], said_together)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_together, language="en")

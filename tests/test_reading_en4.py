@@ -7,9 +7,7 @@ hyphen ("1-3/4") or a minus ("-5/8"), with "ths" or an inch mark; a month's shor
 a year and the next ("2023/24"); a regnal number before "'s"; a lettered telephone number of any area code
 ("1-877-GO-TAXIS"). What is said is compared after casefolding and keeping letters and digits."""
 
-import pytest
-
-from reading_cases import said_together, read_each_on_the_command_line, read_in_python
+from reading_cases import class_tests, said_together
 
 # (class, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -43,13 +41,6 @@ CASES = [
     ("symbol", "Here π is close to 3.14 and ΔT rose.", ["pi is close to three point one four and delta T"],
      ["π", "Δ"]),
 ]
-IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("kind, written, must, must_not", CASES, ids=IDS)
-def test_read_right_in_python(kind, written, must, must_not):
-    read_in_python("en", written, must, must_not, said_together)
-
-
-def test_read_right_on_the_command_line(tmp_path):
-    read_each_on_the_command_line(tmp_path, "en", [c[1:] for c in CASES], said_together)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_together, language="en")

@@ -11,9 +11,7 @@ year to the next century or "oh five", of a year to a decade, to a multiple ("2-
 both ends; a fraction with a spaced slash, thousandths; thousands grouped by spaces; a price per a noun or a unit of
 two words ("$90/night", "$4/sq ft"). What is said is compared after casefolding and keeping letters and digits."""
 
-import pytest
-
-from reading_cases import read_each_on_the_command_line, read_in_python, said_in_order
+from reading_cases import class_tests, said_in_order
 
 # (class, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -65,13 +63,6 @@ CASES = [
     ("roman", "We watched Episode IV again.", ["Episode four again"], ["IV", "fourth"]),
     ("roman", "Read vol. III of the set.", ["volume three of the set"], ["III", "vol."]),
 ]
-IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("kind, written, must, must_not", CASES, ids=IDS)
-def test_read_right_in_python(kind, written, must, must_not):
-    read_in_python("en", written, must, must_not, said_in_order)
-
-
-def test_read_right_on_the_command_line(tmp_path):
-    read_each_on_the_command_line(tmp_path, "en", [c[1:] for c in CASES], said_in_order)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order, language="en")

@@ -32,9 +32,7 @@ Portuguese date, as NeMo's Portuguese date grammar reads it: a month before a da
 written with a capital ("1 de Janeiro" "primeiro de janeiro"). Portuguese telephone: a dot between the groups
 as a hyphen ("(11) 99999.8888"), "ramal" and its figures one by one."""
 
-import pytest
-
-from reading_cases import said_in_order, read_each_on_the_command_line, read_in_python
+from reading_cases import class_tests, said_in_order
 
 # (class, language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -93,14 +91,6 @@ CASES = [
     ("decimal", "es", "El índice subió de 0.5 a 2.5 puntos en un año.",
      ["de cero punto cinco a dos punto cinco puntos"], ["coma"]),
 ]
-IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
-def test_read_right_in_python(kind, language, written, must, must_not):
-    read_in_python(language, written, must, must_not, said_in_order)
-
-
-@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
-def test_read_right_on_the_command_line(tmp_path, language):
-    read_each_on_the_command_line(tmp_path, language, [c[2:] for c in CASES if c[1] == language], said_in_order)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order)

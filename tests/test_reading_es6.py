@@ -17,9 +17,7 @@ millones de €"); NeMo's names of "inr" ("rupias indias"), "cny" ("yuanes chino
 Measure: an equation as NeMo's measure grammar reads it ("6 / 2 = 3" "seis entre dos es igual a tres", "5 - 2 = 3"
 "cinco menos dos ...", "÷" "entre"); "psi" a unit ("un p s i")."""
 
-import pytest
-
-from reading_cases import read_each_on_the_command_line, read_in_python, said_in_order
+from reading_cases import class_tests, said_in_order
 
 # (class, language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -56,14 +54,6 @@ CASES = [
      ["/", "÷", "="]),
     ("measure", "es", "El neumático trasero lleva 1 psi de más.", ["lleva un p s i de más"], ["uno"]),
 ]
-IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
-def test_read_right_in_python(kind, language, written, must, must_not):
-    read_in_python(language, written, must, must_not, said_in_order)
-
-
-@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
-def test_read_right_on_the_command_line(tmp_path, language):
-    read_each_on_the_command_line(tmp_path, language, [c[2:] for c in CASES if c[1] == language], said_in_order)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order)

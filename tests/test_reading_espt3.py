@@ -15,9 +15,7 @@ extension. Portuguese: a time written with a dot ("14.30", "9.00 da manhã") or 
 "10:15h") is read as one; the pound is "libra esterlina"; the units of NeMo's Portuguese measure tables (rpm, dB,
 mA, cm³...), a compound unit agreeing with its first noun ("um quilowatt-hora")."""
 
-import pytest
-
-from reading_cases import said_in_order, read_each_on_the_command_line, read_in_python
+from reading_cases import class_tests, said_in_order
 
 # (class, language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -56,14 +54,6 @@ CASES = [
      ["três mil rotações por minuto", "um quilowatt-hora por dia"], ["rpm", "uma quilowatt"]),
     ("money", "pt", "O ingresso custa £ 20 em Londres.", ["vinte libras esterlinas em Londres"], ["£"]),
 ]
-IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
-def test_read_right_in_python(kind, language, written, must, must_not):
-    read_in_python(language, written, must, must_not, said_in_order)
-
-
-@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
-def test_read_right_on_the_command_line(tmp_path, language):
-    read_each_on_the_command_line(tmp_path, language, [c[2:] for c in CASES if c[1] == language], said_in_order)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order)

@@ -11,9 +11,7 @@ Portuguese: so are "(21) 3456 7890" and "11 98765 4321"; "e" joins the classes o
 below a hundred or of round hundreds, as Brazilian grammar does ("um milhão e dez mil", "dois bilhões e quarenta
 mil", "um bilhão e mil"), not before another ("um milhão cento e dez mil")."""
 
-import pytest
-
-from reading_cases import said_in_order, read_each_on_the_command_line, read_in_python
+from reading_cases import class_tests, said_in_order
 
 # (class, language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -45,14 +43,6 @@ CASES = [
      ["um milhão e quarenta e oito mil quinhentos e setenta e seis bytes", "um milhão cento e dez mil moradores"],
      ["milhão e cento"]),
 ]
-IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
-def test_read_right_in_python(kind, language, written, must, must_not):
-    read_in_python(language, written, must, must_not, said_in_order)
-
-
-@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
-def test_read_right_on_the_command_line(tmp_path, language):
-    read_each_on_the_command_line(tmp_path, language, [c[2:] for c in CASES if c[1] == language], said_in_order)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order)

@@ -16,9 +16,7 @@ Zweihundertfünfzigstel); a telephone number after a two-digit country code writ
 its number joined by a hyphen, as NeMo's German telephone grammar takes it ("49 4567-1234": neunundvierzig, vier
 fünf sechs sieben, eins zwei drei vier)."""
 
-import pytest
-
-from reading_cases import read_each_on_the_command_line, read_in_python, said_in_order
+from reading_cases import class_tests, said_in_order
 
 # (class, language, written, what must be said in this order, written forms that must not be said)
 CASES = [
@@ -46,14 +44,6 @@ CASES = [
      ["ein Zweihundertfünfzigstel der Fläche", "drei Fünfhundertstel des Budgets", "ein Millionstel der Masse"],
      ["/"]),
 ]
-IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
-def test_read_right_in_python(kind, language, written, must, must_not):
-    read_in_python(language, written, must, must_not, said_in_order)
-
-
-@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
-def test_read_right_on_the_command_line(tmp_path, language):
-    read_each_on_the_command_line(tmp_path, language, [c[2:] for c in CASES if c[1] == language], said_in_order)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order)

@@ -2,9 +2,7 @@
 (`text.spoken`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the model path given
 does not exist, none is loaded). What is said is compared after casefolding and keeping letters and digits."""
 
-import pytest
-
-from reading_cases import said_together, read_each_on_the_command_line, read_in_python
+from reading_cases import class_tests, said_together
 
 # (class, language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -39,14 +37,6 @@ CASES = [
     ("measure", "it", "Il pacco pesa 3 lb in tutto.", ["tre libbre in tutto"], ["lb"]),
     ("measure", "it", "Il rumore arriva a 85 dB di notte.", ["ottantacinque decibel di notte"], ["dB"]),
 ]
-IDS = [f"{c[0]}:{c[2][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("kind, language, written, must, must_not", CASES, ids=IDS)
-def test_read_right_in_python(kind, language, written, must, must_not):
-    read_in_python(language, written, must, must_not, said_together)
-
-
-@pytest.mark.parametrize("language", sorted({c[1] for c in CASES}))
-def test_read_right_on_the_command_line(tmp_path, language):
-    read_each_on_the_command_line(tmp_path, language, [c[2:] for c in CASES if c[1] == language], said_together)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_together)

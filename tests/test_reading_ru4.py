@@ -18,9 +18,7 @@ ending that says two things agreeing with its noun, preposition or verb ("на 5
 седьмой; "до 6 вечера" counts). Fraction: of something after "в" in the prepositional ("в 1/4 финала" в одной
 четвёртой). Cardinal: a number written close before a word ("1гараж" один гараж, "2комнатная" двухкомнатная)."""
 
-import pytest
-
-from reading_cases import read_each_on_the_command_line, read_in_python, said_in_order
+from reading_cases import class_tests, said_in_order
 
 # (class, written, words said in this order, words that must not be left) - what main said wrong is in must_not
 CASES = [
@@ -82,13 +80,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("cls, written, must, must_not", CASES, ids=[f"{c[0]}:{c[1][:30]}" for c in CASES])
-def test_each_class_is_read_right_in_python(cls, written, must, must_not):
-    read_in_python("ru", written, must, must_not, said_in_order)
-
-
-def test_each_class_is_read_right_on_the_command_line(tmp_path):
-    read_each_on_the_command_line(tmp_path, "ru", [case[1:] for case in CASES], said_in_order)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order, language="ru")
 
 
 def test_a_currency_abbreviation_ending_a_sentence_keeps_its_dot():

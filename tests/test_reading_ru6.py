@@ -25,9 +25,7 @@ dropped ("2 ч. 15 мин."); "со ста" (со before ст-). Percent: a quan
 one-letter abbreviation ("на 3,6% г/г"). Abbreviations before a number: "тел." телефон, "доб." добавочный, "д." дом,
 "кв." квартира, capitalized at a sentence's head ("Тел.", "Стр.")."""
 
-import pytest
-
-from reading_cases import read_each_on_the_command_line, read_in_python, said_in_order
+from reading_cases import class_tests, said_in_order
 
 # (class, written, words said in this order, words that must not be left) - what main said wrong is in must_not
 CASES = [
@@ -97,10 +95,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("cls, written, must, must_not", CASES, ids=[f"{c[0]}:{c[1][:30]}" for c in CASES])
-def test_each_class_is_read_right_in_python(cls, written, must, must_not):
-    read_in_python("ru", written, must, must_not, said_in_order)
-
-
-def test_each_class_is_read_right_on_the_command_line(tmp_path):
-    read_each_on_the_command_line(tmp_path, "ru", [case[1:] for case in CASES], said_in_order)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order, language="ru")

@@ -3,9 +3,7 @@ bare host names and card numbers read as each language's text-normalization stan
 says them, in Python (`text.spoken`) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the
 model path given does not exist, none is loaded); a file name or an abbreviation with a dot stays what it is."""
 
-import pytest
-
-from reading_cases import said_together, read_each_on_the_command_line, read_in_python
+from reading_cases import class_tests, said_together
 
 # (language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -40,14 +38,6 @@ CASES = [
     ("zh", "请关注 @tech_news 获取更新。", ["at tech news 获取更新"], ["@"]),
     ("ja", "詳細は @sakura_shop をフォローしてください。", ["アット sakura shop を"], ["@"]),
 ]
-IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("language, written, must, must_not", CASES, ids=IDS)
-def test_addresses_read_right_in_python(language, written, must, must_not):
-    read_in_python(language, written, must, must_not, said_together)
-
-
-@pytest.mark.parametrize("language", sorted({c[0] for c in CASES}))
-def test_addresses_read_right_on_the_command_line(tmp_path, language):
-    read_each_on_the_command_line(tmp_path, language, [c[1:] for c in CASES if c[0] == language], said_together)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_together)

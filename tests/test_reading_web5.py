@@ -2,9 +2,7 @@
 Korean host's path and card number after a cue read whole, in Python (`text.spoken`, `text.normalize.normalize`)
 and through the command line's dry run."""
 
-import pytest
-
-from reading_cases import read_each_on_the_command_line, read_in_python, said_together
+from reading_cases import class_tests, said_together
 
 # (language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -35,14 +33,6 @@ CASES = [
     ("ko", "신용카드 1234567890123456 으로 결제했어요.", ["신용카드 일이삼사 오육칠팔 구영일이 삼사오육 으로"], ["조", "억"]),
     ("ko", "카드번호 4321 8765 2109 6543 를 확인하세요.", ["카드번호 사삼이일 팔칠육오 이일영구 육오사삼 를"], ["천"]),
 ]
-IDS = [f"{c[0]}:{c[1][:30]}" for c in CASES]
 
 
-@pytest.mark.parametrize("language, written, must, must_not", CASES, ids=IDS)
-def test_addresses_read_right_in_python(language, written, must, must_not):
-    read_in_python(language, written, must, must_not, said_together)
-
-
-@pytest.mark.parametrize("language", sorted({c[0] for c in CASES}))
-def test_addresses_read_right_on_the_command_line(tmp_path, language):
-    read_each_on_the_command_line(tmp_path, language, [c[1:] for c in CASES if c[0] == language], said_together)
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_together)

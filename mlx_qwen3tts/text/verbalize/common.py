@@ -77,10 +77,10 @@ _PLUS = re.compile(r"(?<=\d)\s?\+\s?(?=\d)")  # "2+3": a sum, not a sign
 _DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
 
 
-def tech(m) -> str:
+def tech(word: str) -> str:
     """A word of letters and digits, its parts apart; a lower-case run without a vowel spelled."""
     said = []
-    for part in _TECH_PART.findall(m.group(0)):  # "_", "-" and "." between letters: a pause
+    for part in _TECH_PART.findall(word):  # "_", "-" and "." between letters: a pause
         if part.islower() and len(part) > 1 and not set(part) & set("aeiouy"):
             part = " ".join(part.upper())
         said.append(part)
@@ -630,7 +630,7 @@ class Spec:
     def tech(self, m) -> str:
         if self.ordinal_pattern is not None and self.ordinal_pattern.fullmatch(m.group(0)):
             return m.group(0)
-        return tech(m)
+        return tech(m.group(0))
 
     def dotted(self, m) -> str:
         """A number with dots: a decimal or thousands where the language writes them so, else a version,

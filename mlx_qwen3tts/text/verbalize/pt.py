@@ -6,8 +6,6 @@ import re
 from .common import tech
 from .romance import Romance, SaidRanges
 
-_WHOLE = re.compile(r".+")
-
 MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro")
 
@@ -231,7 +229,7 @@ class Portuguese(SaidRanges, Romance):
         file = self._FILE_TYPE.match(m.group(0))
         if not file:
             return super().tech(m)
-        return f"{tech(_WHOLE.match(file.group(1)))} {self.dot} {tech(_WHOLE.match(file.group(2)))}"
+        return f"{tech(file.group(1))} {self.dot} {tech(file.group(2))}"
 
     def roman(self, value, kind, word=""):
         if word.startswith(("século", "Século")):

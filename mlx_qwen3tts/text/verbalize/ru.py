@@ -169,6 +169,17 @@ _RU_PHONE_GROUPS = re.compile(r"(?<![\w+.,/-])(?:\+7|8)[\s\u00a0-]?(?:\(\d{3,5}\
 _HEX = re.compile(r"(?<![\w.])0[xX]([0-9A-Fa-f]+)(?!\w|\.\w)")
 
 
+def _label_case(cases):
+    """The case a label before its number takes after a preposition of `cases` ("в п. 3" в пункте, "по ст. 7" по
+    статье, "согласно ч. 2" согласно части); None without a preposition."""
+    return {"ap": "p", "ad": "d", "gi": "g", "ai": "a"}.get(cases, cases[0]) if cases else None
+
+
+def _measure(phrase):
+    """Whether a counted phrase ("чайная ложка", "килограмм") names a measure: one of `_MEASURE_NOUNS`."""
+    return any(grammar.lemma(w) in _MEASURE_NOUNS for w in phrase.split())
+
+
 def _distributive(cases, amount, value):
     """The case of an amount after a preposition governing `cases`: the first, but after "по" (dative or
     accusative) the dative where the amount ends in one ("по 1 кг" по одному килограмму, "по 21 руб." по двадцать
@@ -610,8 +621,7 @@ class Russian(Spec):
         пять десятых — один; "1,5–2 кг" полтора-два, a half of a measure as in `and_a_half`)."""
         whole, fraction = self.value(first)
         gender = self._counted_gender(written)
-        measured = any(grammar.lemma(w) in _MEASURE_NOUNS for w in self.counted[written][0].split())
-        if fraction == "5" and measured and case in "na" and whole and not (whole % 10 == 1 and whole != 1):
+        if fraction == "5" and _measure(self.counted[written][0]) and case in "na" and whole and not (whole % 10 == 1 and whole != 1):
             return self.half(whole, gender)
         if fraction:
             return self.number(first, gender) if case == "n" else self.decimal_number(whole, fraction, case)
@@ -732,8 +742,7 @@ class Russian(Spec):
                 or written == "с":
             return m.group(0)
         phrase, case = self.counted[written][0], self.part_case(m.string[:m.start()])
-        measured = denominator in _PARTS and any(grammar.lemma(w) in _MEASURE_NOUNS for w in phrase.split())
-        part = self.part_of_measure if measured else self.fraction
+        part = self.part_of_measure if denominator in _PARTS and _measure(phrase) else self.fraction
         said = f"{part(numerator, denominator, case)} {grammar.inflected(phrase, 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
@@ -846,18 +855,16 @@ class Russian(Spec):
     def part_of_law(self, m):
         """"ч. 2 ст. 15" часть два статьи пятнадцать, "согласно ч. 2" согласно части два: "ч." before a number that
         follows no number (after one it is hours: "2 ч. 15 мин.")."""
-        cases = grammar.preposition(m.string[:m.start()])
-        case = {"ap": "p", "ad": "d", "gi": "g", "ai": "a"}.get(cases, cases[0]) if cases else "n"
+        case = _label_case(grammar.preposition(m.string[:m.start()])) or "n"
         said = grammar.inflected("часть", case, "sing")
         return said.capitalize() if m.group(1) == "Ч" else said
 
     def label_in_case(self, m):
         """"в п. 3" в пункте три, "по ст. 7" по статье семь, "на стр. 5" на странице пять: a label before its number in
         the case of its preposition (в, на: the prepositional; по: the dative)."""
-        cases = grammar.preposition(m.string[:m.start()])
-        if not cases:
+        case = _label_case(grammar.preposition(m.string[:m.start()]))
+        if not case:
             return m.group(0)
-        case = {"ap": "p", "ad": "d", "gi": "g", "ai": "a"}.get(cases, cases[0])
         word = self.number_abbreviations[self._counted_key_in(m.group(1), self.number_abbreviations)]
         if not word[0].isalpha():
             return m.group(0)

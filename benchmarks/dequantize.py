@@ -1,5 +1,6 @@
 """The CPU path's dequantize for QLoRA (finetune/train.py `_unpacked`) against `mx.dequantize`, on the 0.6B
-talker's weight shapes: the two alternate round by round and the medians are compared.
+talker's weight shapes: the sides alternate round by round and the medians are compared. `_unpacked` runs
+eagerly and compiled (as in the training step, whose gradient function is compiled).
 
     PYTHONPATH=$PWD python -m benchmarks.dequantize --rounds 7
 """
@@ -34,17 +35,19 @@ def main(argv=None):
     mx.eval(weights)
     sides = {"mx.dequantize": lambda w, s, b: mx.dequantize(w, s, b, g, bits),
              "_unpacked": lambda w, s, b: _unpacked(w, s, b, g, bits)}
+    sides["_unpacked compiled"] = mx.compile(sides["_unpacked"])
     for w, s, b in weights:
-        assert mx.array_equal(sides["mx.dequantize"](w, s, b), sides["_unpacked"](w, s, b)).item()
+        for name in sides:
+            assert mx.array_equal(sides["mx.dequantize"](w, s, b), sides[name](w, s, b)).item()
     times = {name: [] for name in sides}
     for r in range(args.rounds):
-        for name in (list(sides) if r % 2 == 0 else list(sides)[::-1]):
+        for name in (list(sides) if r % 2 == 0 else list(sides)[::-1]):  # alternate the order
             times[name].append(timed(sides[name], weights))
     base = statistics.median(times["mx.dequantize"])
     print(f"{sum(a * c for a, c in SHAPES) / 1e6:.1f} M weights a layer, {bits}-bit, group {g}, "
           f"{args.rounds} rounds, {mx.default_device()}")
     for name, ts in times.items():
-        print(f"{name:14} median {statistics.median(ts) * 1e3:7.1f} ms  ({statistics.median(ts) / base:.2f}x)")
+        print(f"{name:19} median {statistics.median(ts) * 1e3:7.1f} ms  ({statistics.median(ts) / base:.2f}x)")
 
 
 if __name__ == "__main__":

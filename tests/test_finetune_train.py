@@ -277,6 +277,44 @@ def test_ctrl_c_saves_and_the_same_command_resumes(base, clips, tmp_path):
     assert steps == list(range(1, 41))
 
 
+def test_full_fine_tuning_gives_each_weight_gradient_in_the_weights_layout(base, clips):
+    """Full fine-tuning's linear layers (`RowGradientLinear`) give every weight gradient row-major, as the weight
+    is stored (MLX's own gradient of x @ W.T is a column-major view, which the fused AdamW update reads across
+    rows), with the loss and gradients of plain `nn.Linear` layers to float32 rounding."""
+    import mlx.nn as nn
+    from mlx.utils import tree_unflatten
+
+    b = load_base(base, "full")
+    talker = b.model.talker
+    examples = [objective.example(item, b.tokenizer, b.config) for item in dataset.load(clips).items]
+    batch = objective.collate(examples, b.config.talker_config.codec_eos_token_id)
+    layers = [(path, m) for path, m in talker.named_modules() if isinstance(m, nn.Linear)]
+    assert layers and all(type(m) is train_module.RowGradientLinear for _, m in layers)
+
+    def loss_and_grads():
+        loss, grads = nn.value_and_grad(talker, lambda: objective.loss(talker, batch)[0])()
+        mx.eval(loss, grads)
+        return loss, dict(tree_flatten(grads))
+
+    loss, grads = loss_and_grads()
+    plain = []
+    for path, m in layers:
+        layer = nn.Linear(m.weight.shape[1], m.weight.shape[0], "bias" in m)
+        layer.update(m.parameters())
+        plain.append((path, layer))
+    talker.update_modules(tree_unflatten(plain))
+    plain_loss, plain_grads = loss_and_grads()
+    assert abs(plain_loss.item() - loss.item()) <= 1e-6 * abs(loss.item())
+    assert grads.keys() == plain_grads.keys()
+    for path, _ in layers:
+        g, expected = grads[f"{path}.weight"], plain_grads[f"{path}.weight"]
+        assert np.array(g, copy=False).flags.c_contiguous, path
+        assert not np.array(expected, copy=False).flags.c_contiguous, path  # what the layer is there for
+        assert mx.allclose(g, expected, rtol=1e-5, atol=1e-7).item(), path
+    for k in grads.keys() - {f"{path}.weight" for path, _ in layers}:
+        assert mx.allclose(grads[k], plain_grads[k], rtol=1e-5, atol=1e-7).item(), k
+
+
 @pytest.mark.parametrize("bits, group_size", [(2, 32), (4, 64), (4, 128), (8, 64), (3, 64), (6, 64)])
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
 def test_the_cpu_dequantize_gives_mx_dequantizes_numbers(bits, group_size, dtype):

@@ -165,12 +165,55 @@ def shape_for(model, method: str, rank: int = 8, scale: float = 20.0):
     if method == "full":
         talker.unfreeze()
         talker.model.text_embedding.freeze()
+        row_major_gradients(talker)
         return
     if method == "qlora" and not model.config.quantization:
         nn.quantize(talker, 64, 4, class_predicate=_quantizable)
     if cpu_paths():
         dequantize_for_cpu(talker)
     add_lora_layers(talker, {"rank": rank, "scale": scale, "dropout": 0.0, "keys": list(LORA_KEYS)})
+
+
+class RowGradientLinear(nn.Linear):
+    """A linear layer whose weight gradient comes out in the weight's own row-major layout. MLX's gradient of
+    x @ W.T is the transpose of x.T @ dy, a column-major view: the fused AdamW update then reads every gradient
+    across its rows and cannot reuse their buffers (on the CPU, 0.75 s against 0.5 s an update of 126 M
+    parameters: `python -m benchmarks.adamw_layout`, docs/benchmarks.md). Same forward, same numbers."""
+
+    @classmethod
+    def of(cls, layer: nn.Linear) -> "RowGradientLinear":
+        out_dims, in_dims = layer.weight.shape
+        new = cls(in_dims, out_dims, "bias" in layer)
+        new.update(layer.parameters())
+        return new
+
+    def __call__(self, x):
+        x = _row_gradient_matmul(x, self["weight"])
+        return x + self["bias"] if "bias" in self else x
+
+
+@mx.custom_function
+def _row_gradient_matmul(x, w):
+    return x @ w.T
+
+
+@_row_gradient_matmul.vjp
+def _row_gradient_matmul_vjp(primals, cotangent, _):
+    x, w = primals
+    flat = cotangent.reshape(-1, cotangent.shape[-1])
+    return cotangent @ w, flat.T @ x.reshape(-1, x.shape[-1])
+
+
+def row_major_gradients(model: nn.Module):
+    """Each plain linear layer of `model` made a `RowGradientLinear` (same parameters, same trainability)."""
+    _swap_layers(model, lambda m: type(m) is nn.Linear, RowGradientLinear.of)
+
+
+def _swap_layers(model: nn.Module, wanted, make):
+    """Each module m of `model` with `wanted(m)` replaced by `make(m)`."""
+    swapped = [(path, make(m)) for path, m in model.named_modules() if wanted(m)]
+    if swapped:
+        model.update_modules(tree_unflatten(swapped), strict=False)
 
 
 class DequantizedLinear(nn.QuantizedLinear):
@@ -212,20 +255,22 @@ def _dequantized_matmul(group_size: int, bits: int):
 
 def _unpacked(w, scales, biases, group_size: int, bits: int):
     """`mx.dequantize` of an affine-quantized W as plain elementwise ops: the same numbers in less time on the CPU
-    (`python -m benchmarks.dequantize`, docs/benchmarks.md); widths that do not divide 32 go to `mx.dequantize`."""
+    (`python -m benchmarks.dequantize`, docs/benchmarks.md); widths that do not divide 32 go to `mx.dequantize`.
+    The words are viewed a group at a time, so that the unpacking and the scaling are one broadcast expression
+    (one fused pass when compiled, as in the training step) and the result is a free reshape of it."""
     if 32 % bits:
         return mx.dequantize(w, scales, biases, group_size, bits)
+    per_word = 32 // bits
     shifts = mx.arange(0, 32, bits, dtype=mx.uint32)
-    q = ((w[..., None] >> shifts) & ((1 << bits) - 1)).reshape(w.shape[0], -1, group_size).astype(scales.dtype)
-    return (q * scales[..., None] + biases[..., None]).reshape(w.shape[0], -1)
+    words = w.reshape(w.shape[0], -1, group_size // per_word)  # (rows, groups, words a group)
+    q = ((words[..., None] >> shifts) & ((1 << bits) - 1)).astype(scales.dtype)
+    return (q * scales[..., None, None] + biases[..., None, None]).reshape(w.shape[0], -1)
 
 
 def dequantize_for_cpu(model: nn.Module):
     """Each affine-quantized linear layer of `model` made a `DequantizedLinear` (same parameters)."""
-    swapped = [(path, DequantizedLinear.of(m)) for path, m in model.named_modules()
-               if type(m) is nn.QuantizedLinear and m.mode == "affine" and "biases" in m]
-    if swapped:
-        model.update_modules(tree_unflatten(swapped), strict=False)
+    _swap_layers(model, lambda m: type(m) is nn.QuantizedLinear and m.mode == "affine" and "biases" in m,
+                 DequantizedLinear.of)
 
 
 def _quantizable(path: str, module) -> bool:

@@ -121,7 +121,9 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "μl": ("microliter", "microliters"), "µL": ("microliter", "microliters"), "μL": ("microliter", "microliters"),
          "ft²": ("square foot", "square feet"), "ft2": ("square foot", "square feet"),
          "ft³": ("cubic foot", "cubic feet"), "in²": ("square inch", "square inches"),
-         "mm³": ("cubic millimeter", "cubic millimeters"), "m/s²": ("meter per second squared",
+         "mm³": ("cubic millimeter", "cubic millimeters"), "dL": ("deciliter", "deciliters"),
+         "cL": ("centiliter", "centiliters"), "mmol": ("millimole", "millimoles"), "µmol": ("micromole", "micromoles"),
+         "μmol": ("micromole", "micromoles"), "nmol": ("nanomole", "nanomoles"), "m/s²": ("meter per second squared",
          "meters per second squared"), "kms": ("kilometer", "kilometers")}
 
 
@@ -220,6 +222,9 @@ class English(Spec):
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
                             "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
+                            # The same written in lower case before a number ("see ch. 4", "fig. 2", "eq. 3").
+                            "ch.": "chapter", "fig.": "figure", "figs.": "figures", "eq.": "equation",
+                            "sec.": "section", "vol.": "volume", "art.": "article", "para.": "paragraph",
                             "§§": "sections"}
     name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
                           "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
@@ -291,6 +296,8 @@ class English(Spec):
                      "rev": "reverend", "sgt": "sergeant"}
     # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
     _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
+    # "Main St. in town", "on Elm St., then": a street after its name where no name follows (a saint's does).
+    _named_street = re.compile(r"(?<=[a-z]\s)((?:[A-Z][a-z]+\s){1,3})St\.(?=\s+[a-z]|\s*[,;:)])")
     # A street address, as NeMo's measure grammar reads one: a house number, maybe a direction, the street's name and
     # its kind ("2788 San Tomas Expy", "12 N. Oak Ave."); the number is said in pairs ("twenty-seven eighty-eight").
     _address = re.compile(r"(?<![\w.,/-])(\d{1,5})(\s[NSEW]\.?)?((?:\s(?:[A-Z][\w'-]*|\d{1,3}(?:st|nd|rd|th)))"
@@ -321,7 +328,16 @@ class English(Spec):
     # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
     _dotted_iso = re.compile(r"(?<![\w./-])(\d{4})\.(\d\d)\.(\d\d)(?![\w.]|,\d)")
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
-    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi))\.(?=\s+[a-z])")
+    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?))\.(?=\s+[a-z\d])")
+    # "3 in. of rain", "4 in. tall": inches where a word follows the dot ("in" alone before a word is the preposition).
+    _inch_dot = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s?in\.(?=\s+[a-z])")
+    # A size written with the inch or foot mark after a number ("a 27\" monitor", "2\" of rain"): a straight
+    # double quote only where no quotation is open before it; a foot or inch prime always.
+    _inch_mark = re.compile(r"(?<![\w.,'’\"])(\d+(?:\.\d+)?)(\"|″|′)(?![\w\"'’])")
+    # A measure that qualifies a noun, written with a hyphen: "a 5-lb bag" ("a five pound bag", one unit).
+    _adjective_before = frozenset({"a", "an", "the", "this", "that", "each", "every", "one", "his", "her", "my",
+                                   "our", "your", "their", "its"})
+    _degrees_letter = re.compile(r"\b(degrees?)\s([CF])\b(?!\.\w|['’])")
     _feet_inches = re.compile(r"(?<![\w.'’])(\d{1,2})\s?['’′]\s?(\d{1,2}(?:\.\d)?)\s?(?:\"|”|″|'')(?!\w)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
@@ -411,6 +427,9 @@ class English(Spec):
         # "30 miles/second": a unit written as a word per a time word.
         self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year|sec|min|hr|h|s|d|wk|"
                                     r"mo|yr)\b")
+        hyphen_units = "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)
+                                if u == "in" or u not in self.word_units and u.lower() not in ("v", "d"))
+        self._hyphen_unit = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?)-(" + hyphen_units + r")\.?(?=\s+[a-z])")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
         # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
@@ -433,6 +452,11 @@ class English(Spec):
 
     def read_measures(self, text):
         text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
+        text = self._inch_dot.sub(lambda m: self.measure(m.group(1), "in"), text)
+        text = self._hyphen_unit.sub(self.hyphen_unit, text)
+        text = self._inch_mark.sub(self.inch_mark, text)
+        text = self._degrees_letter.sub(lambda m: f"{m.group(1)} {'Celsius' if m.group(2) == 'C' else 'Fahrenheit'}",
+                                        text)  # "180 degrees C"
 
         text = self._feet_inches.sub(lambda m: f"{self.measure(m.group(1), 'ft')} {self.measure(m.group(2), 'in')}",
                                      text)  # "5'11\"": "five feet eleven inches"
@@ -441,6 +465,22 @@ class English(Spec):
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
         return self._word_per.sub(lambda m: f"{m.group(1)} per {self._per.get(m.group(2), m.group(2))}",
                                   super().read_measures(text))
+
+    def hyphen_unit(self, m):
+        """"a 5-lb bag": the measure qualifies the noun, its unit said once ("five pound")."""
+        return f"{self.number(m.group(1))} {self.units[m.group(2)][0]}"
+
+    def inch_mark(self, m):
+        """"13.3\"", "6′": inches or feet; "a 27\" monitor" qualifies its noun ("twenty-seven inch")."""
+        if m.group(2) == '"' and m.string.count('"', 0, m.start()) % 2:
+            return m.group(0)  # the closing quote of a quotation
+        unit = "ft" if m.group(2) == "′" else "in"
+        before = m.string[:m.start()].split()[-1:]
+        after = re.match(r"\s+([a-z]+)", m.string[m.end():])
+        if before and before[0].lower() in self._adjective_before and after and after.group(1) not in (
+                "of", "in", "and", "or", "to", "by", "x", "tall", "wide", "long", "high", "deep", "thick", "across"):
+            return f"{self.number(m.group(1))} {self.units[unit][0]}"
+        return self.measure(m.group(1), unit)
 
     def read_scores(self, text):
         def said(m):
@@ -504,6 +544,7 @@ class English(Spec):
         text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence
+        text = self._named_street.sub(r"\1Street", text)
         return super().read_abbreviations(text)
 
     def title(self, m):

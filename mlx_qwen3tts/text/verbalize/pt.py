@@ -141,6 +141,14 @@ class Portuguese(SaidRanges, Romance):
         thousands = self._THOUSANDS_OF.match(text, end)
         if thousands and self.noun_gender(thousands.group(1)):
             return self.noun_gender(thousands.group(1))
+        following = self._NEXT_WORD.match(text, end)
+        if (following and text[start:end].lstrip("0") != "1" and not following.group(1).casefold().endswith("s")
+                and following.group(1).casefold() not in self.not_nouns):
+            return None  # more than one counts a plural: "a década de 1980 havia" counts no "havia"
+        rest = re.match(r"[ \u00a0]+" + self.range_word + r"[ \u00a0]+" + self.NUM + r"[ \u00a0]+([^\W\d_]+)"
+                        r"(?![\w'’-])", text[end:end + 60])
+        if rest and not rest.groups()[-1].casefold().endswith("s"):
+            return None  # "de 1980 a 1990 havia": the range counts no "havia"
         return super().counted_gender(text, start, end)
 
     def money(self, amount, currency, scale):

@@ -241,14 +241,22 @@ class Portuguese(SaidRanges, Romance):
 
     # Spaced groups no number is written in are a telephone number ("11 98765 4321", "21 3456 7890"), and so are
     # spaced threes after a word that names one ("Ligue para 912 345 678").
-    _SPACED_PHONE = re.compile(r"(?<![\w.,/-])\(?\d{2}\)?\s\d{4,5}\s\d{4}(?![\w/-]|[.,]\d)")
+    # A country's code may come first ("+55 (11) 3333.4444"), and a mobile's leading 9 may stand apart ("(11) 9
+    # 9999-8888").
+    _SPACED_PHONE = re.compile(r"(?<![\w.,/+-])(?:\+\d{1,3}[\s-])?\(?\d{2}\)?\s(?:9\s\d{4}[\s-]|\d{4,5}\s)\d{4}"
+                               r"(?![\w/-]|[.,]\d)")
     phone_words = frozenset({"telefone", "telefones", "tel", "fone", "celular", "fax", "whatsapp", "ligue", "ligar",
                              "disque"})
 
     # As NeMo's Portuguese telephone grammar reads them: a dot between the groups as a hyphen ("3333.4444", "(11)
     # 99999.8888"; no number is written so), and an extension after a number, "ramal" or "ext." "extensão", figure
     # by figure ("ramal um dois três").
-    _DOTTED_PHONE = re.compile(r"(?<![\w.,/-])(?:\(\d{2}\)\s?|\d{2}\s)?\d{3,5}\.\d{4}(?![\w/-]|[.,]\d)")
+    _DOTTED_PHONE = re.compile(r"(?<![\w.,/+-])(?:\+\d{1,3}[\s-])?(?:\(\d{2}\)\s?|\d{2}\s)?\d{3,5}\.\d{4}"
+                               r"(?![\w/-]|[.,]\d)")
+    # A number of ten or eleven figures written together after a word that names a telephone ("ligue 11987654321"):
+    # its area code and its two groups, figure by figure.
+    _WORD_PHONE = re.compile(r"\b((?i:telefone|tel\.?|fone|celular|whatsapp|ligue|ligar|disque)(?::|\s(?:para|no))?\s)"
+                             r"(\d{10,11})(?![\w]|[.,]\d)")
     _EXTENSION = re.compile(r"\b((?:zero|um|dois|três|quatro|cinco|seis|sete|oito|nove),?\s)(ramal|ext\.|extensão)"
                             r"\s?(\d{1,4})(?![\w.,]\d|\w)")
 
@@ -268,6 +276,8 @@ class Portuguese(SaidRanges, Romance):
         text = self._TOLL_FREE.sub(lambda m: self.telephone(m.group(0)), text)
         text = self._INTERNATIONAL.sub(self.international, text)
         text = self._DOTTED_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
+        text = self._WORD_PHONE.sub(lambda m: m.group(1) + self.telephone(
+            f"{m.group(2)[:2]} {m.group(2)[2:-4]} {m.group(2)[-4:]}"), text)
         text = super().read_telephones(self._SPACED_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
         return self._EXTENSION.sub(lambda m: f"{m.group(1)}{'ramal' if m.group(2) == 'ramal' else 'extensão'} "
                                              f"{self.digits(m.group(3))}", text)

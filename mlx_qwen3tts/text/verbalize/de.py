@@ -225,8 +225,14 @@ class German(Spec):
         self._year_month = re.compile(r"(?<![\w.,/-])(1\d{3}|20\d{2})-(0[1-9]|1[0-2])(?![\w-]|[.,]\d)")
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
         # "0221 / 12 34 56": the slash set apart, the number in pairs.
-        self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5})\d+"
-                                      r"(?:[ -]\d+){0,3}(?![\w-]|[.,]\d)")
+        # The code may be written apart from its zero ("0 30 / 12 34 56"), a firm's short number end in its
+        # extension ("06221 54-0", "06221 / 54 - 0").
+        self._area_phone = re.compile(r"(?<![\w.,/+-])0 ?\d{2,5}(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5}|\d+\s?-\s?\d)\d+"
+                                      r"(?:(?:[ -]| - )\d+){0,3}(?![\w-]|[.,]\d)")
+        # The emergency and service numbers, called by their figures ("Notruf 112", "die 110 wählen").
+        self._service_line = re.compile(r"\b((?:Notruf(?:nummer)?|Polizei|Feuerwehr|Rettungsdienst):?\s)"
+                                        r"(110|112|115|116117|116116|19222)\b(?![.,]\d)"
+                                        r"|\b(110|112|115|116117|116116)(?=\s(?:an\b|wählen|anrufen|rufen))")
         # "+4930123456": a number with its country code, written without a space: digit by digit.
         self._plus_digits = re.compile(r"(?<![\w+])\+\d{8,15}(?![\w]|[.,]\d)")
         # "49 1234-1233": a two-digit country code (or "0") without its "+", then a number of seven digits or more
@@ -324,12 +330,15 @@ class German(Spec):
         return super().read_abbreviations(text)
 
     def read_telephones(self, text):
+        text = self._service_line.sub(lambda m: (m.group(1) or "") + self.digits(m.group(2) or m.group(3)), text)
         text = self._coded_phone.sub(self._coded, text)
         text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)
         return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))
 
     def _coded(self, m):
         code, first, second = m.groups()
+        if re.search(r"\+\d{1,3}\s$", m.string[:m.start()]):
+            return m.group(0)  # "+49 30 1234-567": the area code after the country's, said with the number
         if len(first + second) < 7 or first[0] != "0" and (int(first) < int(second) or first.endswith("00")):
             return m.group(0)  # a number before a range ("12 1990-1995", "20 500-1000")
         return f"{self.cardinal(int(code))}, {self.telephone(first + '-' + second)}"

@@ -333,7 +333,7 @@ class English(Spec):
     _inch_dot = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s?in\.(?=\s+[a-z])")
     # A size written with the inch or foot mark after a number ("a 27\" monitor", "2\" of rain"): a straight
     # double quote only where no quotation is open before it; a foot or inch prime always.
-    _inch_mark = re.compile(r"(?<![\w.,'’\"])(\d+(?:\.\d+)?)(\"|″|′)(?![\w\"'’])")
+    _inch_mark = re.compile(r"(?<![\w.,/'’\"])(\d+(?:\.\d+)?)(\"|″|′)(?![\w\"'’])")
     # A measure that qualifies a noun, written with a hyphen: "a 5-lb bag" ("a five pound bag", one unit).
     _adjective_before = frozenset({"a", "an", "the", "this", "that", "each", "every", "one", "his", "her", "my",
                                    "our", "your", "their", "its"})
@@ -472,7 +472,7 @@ class English(Spec):
 
     def inch_mark(self, m):
         """"13.3\"", "6′": inches or feet; "a 27\" monitor" qualifies its noun ("twenty-seven inch")."""
-        if m.group(2) == '"' and m.string.count('"', 0, m.start()) % 2:
+        if m.group(2) == '"' and len(re.findall(r'(?<!\d)"', m.string[:m.start()])) % 2:
             return m.group(0)  # the closing quote of a quotation
         unit = "ft" if m.group(2) == "′" else "in"
         before = m.string[:m.start()].split()[-1:]
@@ -626,7 +626,26 @@ class English(Spec):
     def say_number(self, m):
         if not m.group(1) and self._hundreds.fullmatch(m.group(2)) and int(m.group(2)) >= 2100:
             return self.hundreds(int(m.group(2)))  # "2100", "6600": a year's way of saying a bare number
+        if not m.group(1) and re.fullmatch(r"10[1-9]\d", m.group(2)) and self.early_year(m):
+            return self.year(int(m.group(2)))  # "in 1066": "ten sixty-six"
         return super().say_number(m)
+
+    # A year of the eleventh century is said as one after a word that tells a time ("in 1066", "by 1099", "A.D.
+    # 1066") where no noun it counts follows ("in 1050 cases" counts): later years are said so everywhere.
+    _year_cues = frozenset({"in", "by", "since", "until", "till", "before", "after", "around", "year", "circa",
+                            "ad", "a.d.", "from", "of"})
+    _after_year = frozenset({"the", "a", "an", "he", "she", "it", "they", "we", "i", "his", "her", "their", "its",
+                             "and", "or", "but", "when", "while", "as", "to", "until", "ad", "bc", "ce", "bce"})
+
+    def early_year(self, m):
+        ctx = context(m.string, m.start(), m.end())
+        cue = ctx.before[-1].casefold() if ctx.before else ""
+        if cue not in self._year_cues:
+            return False
+        after = re.match(r"\s*(\S*)", m.string[m.end():]).group(1)
+        word = after.rstrip(".,;:!?)").casefold()
+        return (cue == "year" or not after[:1].isalpha() or after[:1].isupper() or word in self._after_year
+                or word.endswith("ed"))  # "of 1066 changed": a verb, no noun counted
 
     def money(self, amount, currency, scale):
         whole, _, cents = amount.partition(".")

@@ -38,11 +38,19 @@ WEEKDAYS = {"Mo": "Montag", "Di": "Dienstag", "Mi": "Mittwoch", "Do": "Donnersta
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
 # ending) and the case the preposition before asks for ("mit 1 Tasse": "mit einer Tasse", "für 1 Tag": "für einen").
 _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum", "zur", "außer", "gegenüber", "binnen",
-           "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter"}  # "in 1 Woche": in einer
+           "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter", "ab"}  # "in 1 Woche": in einer
+# "innerhalb 1 Woche": "innerhalb einer Woche", "während 1 Jahres": "eines".
+_GENITIVE = {"innerhalb", "außerhalb", "während", "wegen", "trotz", "statt", "anstatt", "aufgrund", "infolge",
+             "oberhalb", "unterhalb", "jenseits", "diesseits", "mithilfe", "anhand", "zwecks"}
+# Words between a verb or preposition and the "1" it governs ("es gibt nur 1 Gewinner", "gab ihr 1 Kuss"): passed.
+_BETWEEN = {"nur", "noch", "genau", "etwa", "ungefähr", "rund", "ca.", "circa", "mindestens", "höchstens", "knapp",
+            "fast", "insgesamt", "lediglich", "bloß", "immerhin", "sogar", "auch", "schon", "bereits", "maximal",
+            "minimal", "mir", "dir", "ihm", "ihr", "uns", "euch", "ihnen", "sich", "jetzt", "heute", "morgen",
+            "gestern", "wieder", "mal", "dann", "nun", "es"}
 _ACCUSATIVE = {"für", "durch", "gegen", "ohne", "um", "pro", "je"}
 # "1 von 10 Menschen": one of them, said as a pronoun in their gender and the case around it.
 _ONE_OF = {"": {"m": "einer", "f": "eine", "n": "eines"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
-           "acc": {"m": "einen", "f": "eine", "n": "eines"}}
+           "acc": {"m": "einen", "f": "eine", "n": "eines"}, "gen": {"m": "eines", "f": "einer", "n": "eines"}}
 # Verbs whose object "1" counts, right after them ("es gibt 1 Grund": "einen Grund", "hat 1 Hund": "einen").
 _ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauche brauchen brauchte kauft kaufe "
                         "kaufen kaufte nimm nehmen nimmt nahm bekommt bekomme bekommen bekam sucht suche suchen kostet "
@@ -50,7 +58,7 @@ _ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauc
                         "dauert dauerte wiegt wog kennt kenne kennen sieht sah sehe hatte bestellt bestellte "
                         "erhält erhielt bleiben bleibt blieb bleibe warten wartet wartete".split())
 _ARTICLE = {"": {"m": "ein", "f": "eine", "n": "ein"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
-            "acc": {"m": "einen", "f": "eine", "n": "ein"}}
+            "acc": {"m": "einen", "f": "eine", "n": "ein"}, "gen": {"m": "eines", "f": "einer", "n": "eines"}}
 # Words after which "1" names a thing ("Kapitel 1 Abschnitt 2", "Platz 1 Ergebnis"): said "eins".
 _LABELS = {"Nummer", "Seite", "Kapitel", "Platz", "Gleis", "Linie", "Teil", "Band", "Artikel", "Absatz", "Level",
            "Stufe", "Runde", "Folge", "Tor", "Version", "Paragraf", "Schritt", "Tabelle", "Abbildung", "Anhang",
@@ -533,7 +541,13 @@ class German(Spec):
         before = ctx.word_before().lower()
         if before in ("und", "oder", "sowie") or ctx.before and ctx.before[-1].endswith(","):
             before = self._governor(m.string[max(0, m.start() - 120):m.start()])  # "hat 2 Augen, 1 Nase und 1 Mund"
-        case = "dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE | _ACCUSATIVE_VERBS else ""
+        elif before in _BETWEEN:  # "es gibt nur 1 Gewinner": the verb before the adverb
+            words = [w.lower() for w in ctx.before]
+            while words and words[-1] in _BETWEEN:
+                words.pop()
+            before = words[-1] if words else ""
+        case = ("dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE | _ACCUSATIVE_VERBS
+                else "gen" if before in _GENITIVE else "")
         if not case and measure and not ctx.before and self._instruction(m.string[m.end():m.end() + 160]):
             case = "acc"  # "1 EL der Masse … reiben": the object of a recipe's infinitive
         return case
@@ -543,7 +557,10 @@ class German(Spec):
             if m.group(1) != "1" or not self.is_unit(m):
                 return m.group(0)
             case = self._case(m, context(m.string, m.start(), m.end()))
-            return f"{_ARTICLE[case][self.unit_gender(m.group(2))]} {self.units[m.group(2)][0]}" if case else m.group(0)
+            gender, word = self.unit_gender(m.group(2)), self.units[m.group(2)][0]
+            if case == "gen" and gender != "f" and not word.endswith(("s", "ß", "z", "x")):
+                word += "s"  # "innerhalb 1 km": "innerhalb eines Kilometers"
+            return f"{_ARTICLE[case][gender]} {word}" if case else m.group(0)
         if "1" in text:
             text = self._unit.sub(one, self._scaled_unit.sub(self._one_scaled, text))
         # A unit's dot that also ends the text ("ca. 25 Min.", "hält 10 Std."): the sentence's end is kept

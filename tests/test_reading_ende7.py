@@ -19,6 +19,9 @@ CASES = [
     ("measure", "en", "Set the oven to 180 degrees C and wait.", ["degrees Celsius and wait"], [" C "]),
     ("measure", "en", "Fasting glucose stayed under 100 mg/dL all year.", ["milligrams per deciliter"], ["/"]),
     ("measure", "en", "Her glucose was 5.5 mmol/L at noon.", ["five point five millimoles per liter"], ["/"]),
+    ("measure", "en", "The old truck did 55 m.p.h. on the highway.", ["fifty-five miles per hour on the"],
+     ["meters", "m.p.h."]),
+    ("measure", "en", "The boat's engine has 300 h.p. now.", ["three hundred horsepower now"], ["hours", "h.p."]),
     ("abbreviation", "en", "He lives on Main St. in the old town.", ["Main Street in the old town"], ["St."]),
     ("abbreviation", "en", "The proof is in ch. 4 of the book.", ["chapter four"], ["ch."]),
     ("telephone", "de", "Tel. 0 30 / 12 34 56", ["null drei null eins zwei drei vier fünf sechs"],
@@ -52,6 +55,7 @@ CASES = [
 # Abbreviations whose dot the sentence cutter (mlx_qwen3tts/text/cutting.py) still takes for a sentence's end
 # before a small letter or a number ("min. then", "eq. 3", "mar. de"): read whole in Python, where no cut is made.
 UNCUT = [
+    ("measure", "en", "The tank holds 500 cu. ft. in all.", ["five hundred cubic feet in all"], ["cu."]),
     ("measure", "en", "Wait 10 min. then stir the sauce.", ["ten minutes then stir"], ["min.", "minutes."]),
     ("measure", "en", "She is 5 ft. 4 in. tall.", ["five feet four inches tall"], ["in.", "feet.", "inches."]),
     ("abbreviation", "en", "See fig. 2 and eq. 3 below.", ["figure two and equation three"], ["fig.", "eq."]),

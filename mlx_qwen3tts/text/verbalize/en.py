@@ -122,6 +122,9 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "ft²": ("square foot", "square feet"), "ft2": ("square foot", "square feet"),
          "ft³": ("cubic foot", "cubic feet"), "in²": ("square inch", "square inches"),
          "mm³": ("cubic millimeter", "cubic millimeters"), "dL": ("deciliter", "deciliters"),
+         "m.p.h.": ("mile per hour", "miles per hour"), "h.p.": ("horsepower", "horsepower"),
+         "yds": ("yard", "yards"), "cu. ft.": ("cubic foot", "cubic feet"), "cu. in.": ("cubic inch", "cubic inches"),
+         "sq. in.": ("square inch", "square inches"), "sq. yd.": ("square yard", "square yards"),
          "cL": ("centiliter", "centiliters"), "mmol": ("millimole", "millimoles"), "µmol": ("micromole", "micromoles"),
          "μmol": ("micromole", "micromoles"), "nmol": ("nanomole", "nanomoles"), "m/s²": ("meter per second squared",
          "meters per second squared"), "kms": ("kilometer", "kilometers")}
@@ -328,7 +331,7 @@ class English(Spec):
     # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
     _dotted_iso = re.compile(r"(?<![\w./-])(\d{4})\.(\d\d)\.(\d\d)(?![\w.]|,\d)")
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
-    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?))\.(?=\s+[a-z\d])")
+    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds))\.(?=\s+[a-z\d])")
     # "3 in. of rain", "4 in. tall": inches where a word follows the dot ("in" alone before a word is the preposition).
     _inch_dot = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s?in\.(?=\s+[a-z])")
     # A size written with the inch or foot mark after a number ("a 27\" monitor", "2\" of rain"): a straight

@@ -788,7 +788,32 @@ class English(Spec):
             return f"{self.cardinal(whole)} and a half"
         return super().mixed(whole, numerator, denominator)
 
+    # A weekday's abbreviation before a date or in a span of days ("Fri., Dec. 25", "Mon-Fri", "Sun. and Mon."): the
+    # day's name; alone it may be a word ("Sun", "Sat") and is left.
+    WEEKDAYS = {"Mon": "Monday", "Tue": "Tuesday", "Tues": "Tuesday", "Wed": "Wednesday", "Thu": "Thursday",
+                "Thur": "Thursday", "Thurs": "Thursday", "Fri": "Friday", "Sat": "Saturday", "Sun": "Sunday"}
+    _WD = r"(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
+    _weekday_span = re.compile(r"\b" + _WD + r"\.?\s?([-–]|\s(?:through|thru|to|and|or|&)\s)\s?" + _WD +
+                               r"(\.?)(?![\w-])")
+    _weekday_date = re.compile(r"\b" + _WD + r"\.?(?=,?\s(?:\d|(?:" + "|".join(MONTHS) +
+                               r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b))")
+    # A month and a day without a year after a word that tells a date ("dated 2/14", "due 3/15", "on 7/4"), as
+    # the United States write them; "on 1/2 of the land" is a fraction.
+    _cued_month_day = re.compile(r"\b((?:[Dd]ated|[Dd]ue|[Ee]ffective|[Ss]ince|[Uu]ntil|[Tt]ill|[Tt]hrough|[Tt]hru|[Oo]n|"
+                                 r"[Bb]efore|[Aa]fter|[Ee]xpires|[Ee]xpired|[Ee]xpiring|[Ss]tarting|[Ee]nding)\s)"
+                                 r"(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\w/]|[.,]\d|\s+of\b)")
+
+    def weekday_span(self, m):
+        joint = m.group(2).strip()
+        joint = self.range_word if joint in "-–" else joint
+        end = "." if m.group(4) and re.match(r"\s*(?:$|[A-Z])", m.string[m.end():]) else ""
+        return f"{self.WEEKDAYS[m.group(1)]} {joint} {self.WEEKDAYS[m.group(3)]}{end}"
+
     def read_dates(self, text):
+        text = self._weekday_span.sub(self.weekday_span, text)
+        text = self._weekday_date.sub(lambda m: self.WEEKDAYS[m.group(1)], text)
+        text = self._cued_month_day.sub(lambda m: m.group(1) + self.date(int(m.group(3)), int(m.group(2)), None),
+                                        text)
         # Durations first, so that "30s" in "2m 30s" is seconds, not a decade
         text = self._duration.sub(self.duration, text)
         text = self._minutes_seconds.sub(lambda m: f"{self.measure(m.group(1), 'min')} {self.measure(m.group(2), 's')}",

@@ -50,6 +50,7 @@ CASES = [
     ("date", "pt", "A fatura de 03/2024 está paga.", ["março de dois mil e vinte e quatro"], ["/"]),
     ("date", "pt", "Ele nasceu em 5 mar 2024 em Lisboa.", ["cinco de março de dois mil e vinte e quatro"],
      [" mar "]),
+    ("date", "pt", "O tratado foi assinado em 5 março 2024 em Brasília.", ["cinco de março de dois mil"], ["março dois"]),
     ("date", "pt", "No dia 5/3 haverá feira.", ["dia cinco de março"], ["terço"]),
     ("date", "pt", "A festa será em 2º de maio.", ["em dois de maio"], ["graus"]),
     ("cardinal", "pt", "Na década de 1980 havia crise.", ["de mil novecentos e oitenta havia"], ["novecentas"]),

@@ -185,6 +185,8 @@ class Portuguese(SaidRanges, Romance):
     _SLASH_MONTH_YEAR = re.compile(r"(?<![\w.,/-])(0[1-9]|1[0-2]|" + _MONTH_WORD + r"\.?)/(1[5-9]\d\d|2[01]\d\d)(?![\w/]|[.,]\d)")
     _ABBR_DATE = re.compile(r"(?<![\w.,/-])(\d{1,2})(?:\s(?:de\s)?|-)(" + "|".join(_ABBR) + r")(?i:(\.)?)"
                             r"(?:(?:\s(?:de\s)?|-)(\d{4}))?(?![\w-]|[.,]\d)", re.I)
+    # A day, a month's name and a year without "de" ("5 março 2024", "5-março-2024"): the "de" said.
+    _BARE_DATE = re.compile(r"(?<![\w.,/-])(\d{1,2})[\s-](" + "|".join(MONTHS) + r")[\s-](\d{4})(?![\w/-]|[.,]\d)", re.I)
     _MONTH_ABBR_YEAR = re.compile(r"(?<![\w.,/-])(" + "|".join(_ABBR) + r")\.?\s(?:de\s)?(\d{4})(?![\w/]|[.,]\d)", re.I)
     _DAY_SLASH_MONTH = re.compile(r"\b((?i:dias?|(?:seg|ter|qua|qui|sex|sáb|dom)\.|feira|sábado|domingo),?\s)"
                                   r"(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
@@ -210,6 +212,9 @@ class Portuguese(SaidRanges, Romance):
             return m.group(1) + self.date(day, month, None) if 1 <= day <= 31 and 1 <= month <= 12 else m.group(0)
         text = self._SHORT_YEAR.sub(short_year, text)
         text = self._SLASH_MONTH_YEAR.sub(lambda m: f"{self.months[self.month_number(m.group(1)) - 1] if not m.group(1).isdigit() else self.months[int(m.group(1)) - 1]} de {self.year(int(m.group(2)))}", text)
+        text = self._BARE_DATE.sub(lambda m: self.date(int(m.group(1)), self.month_number(m.group(2)),
+                                                       int(m.group(3))) if 1 <= int(m.group(1)) <= 31 else m.group(0),
+                                   text)
         text = self._ABBR_DATE.sub(abbreviated, text)
         text = self._MONTH_ABBR_YEAR.sub(lambda m: f"{self.months[self.month_number(m.group(1)) - 1]} de "
                                                    f"{self.year(int(m.group(2)))}", text)

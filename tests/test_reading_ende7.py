@@ -29,6 +29,7 @@ CASES = [
     ("date", "en", "The tax bill is due 3/15 this year.", ["due March fifteenth this year"], ["fifteenths"]),
     ("date", "en", "On 7/4 we watch the fireworks.", ["On July fourth we watch"], ["quarters"]),
     ("date", "en", "In 1066 the Normans took England.", ["In ten sixty-six the Normans"], ["thousand"]),
+    ("date", "en", "In the year 2525, if man is still alive.", ["the year twenty-five twenty-five"], ["hundred"]),
     ("abbreviation", "en", "He lives on Main St. in the old town.", ["Main Street in the old town"], ["St."]),
     ("abbreviation", "en", "The proof is in ch. 4 of the book.", ["chapter four"], ["ch."]),
     ("telephone", "de", "Tel. 0 30 / 12 34 56", ["null drei null eins zwei drei vier fünf sechs"],

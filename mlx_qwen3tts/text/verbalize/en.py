@@ -627,6 +627,9 @@ class English(Spec):
         return f"{self.cardinal(n // 100)} hundred" + (f" {self.cardinal(n % 100)}" if n % 100 else "")
 
     def say_number(self, m):
+        if not m.group(1) and re.fullmatch(r"[1-9]\d{3}", m.group(2)) and int(m.group(2)) >= 2100 and re.search(
+                r"\b[Yy]ear\s$", m.string[max(0, m.start() - 6):m.start()]):
+            return self.year(int(m.group(2)))  # "in the year 2525": "twenty-five twenty-five"
         if not m.group(1) and self._hundreds.fullmatch(m.group(2)) and int(m.group(2)) >= 2100:
             return self.hundreds(int(m.group(2)))  # "2100", "6600": a year's way of saying a bare number
         if not m.group(1) and re.fullmatch(r"10[1-9]\d", m.group(2)) and self.early_year(m):

@@ -57,6 +57,11 @@ _ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauc
                         "kostete "
                         "dauert dauerte wiegt wog kennt kenne kennen sieht sah sehe hatte bestellt bestellte "
                         "erhält erhielt bleiben bleibt blieb bleibe warten wartet wartete".split())
+# "1/2 Liter": a half in each gender and case ("ein halber Liter", "mit einer halben Tasse", "nimm einen halben").
+_HALF = {"": {"m": "ein halber", "f": "eine halbe", "n": "ein halbes"},
+         "acc": {"m": "einen halben", "f": "eine halbe", "n": "ein halbes"},
+         "dat": {"m": "einem halben", "f": "einer halben", "n": "einem halben"},
+         "gen": {"m": "eines halben", "f": "einer halben", "n": "eines halben"}}
 _ARTICLE = {"": {"m": "ein", "f": "eine", "n": "ein"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
             "acc": {"m": "einen", "f": "eine", "n": "ein"}, "gen": {"m": "eines", "f": "einer", "n": "eines"}}
 # Words after which "1" names a thing ("Kapitel 1 Abschnitt 2", "Platz 1 Ergebnis"): said "eins".
@@ -226,6 +231,13 @@ class German(Spec):
         self._word_before = re.compile(r"(\S+)\s$")
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
+        units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
+        self._half_unit = re.compile(r"(?<![\w.,/])(?<!\d\s)(?<!\d-)1/2\s?(" + units + r")(?![\w/²³])")
+        # "1,80 m": a length in meters and centimeters, said so ("ein Meter achtzig"), as a height is.
+        self._meters_centimeters = re.compile(r"(?<![\w.,])(\d{1,2}),(\d\d)\s?m(?![\w²³/.,]|\.\w)")
+        # "2 x täglich": so many times ("zweimal täglich").
+        self._times_a = re.compile(r"(?<![\w.,])(\d{1,2})\s?[x×]\s(?=(?:täglich|wöchentlich|monatlich|jährlich|pro|am|im|"
+                                   r"in der|die Woche|im Monat|hintereinander)\b)")
         # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
         self._day_month = re.compile(r"(?<![\w.,:])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d)"
                                      r"(?:\.(?=\s+[a-zäöüß]))?")
@@ -459,8 +471,8 @@ class German(Spec):
 
         def half(m):
             noun = m.group(1)
-            return ("eine halbe " if noun.startswith(_FEMININE) else "ein halbes " if noun.startswith(_NEUTER)
-                    else "ein halber ")
+            known = "f" if noun.startswith(_FEMININE) else "n" if noun.startswith(_NEUTER) else None
+            return self.half_article(m, known or gender(noun)) + " "  # "1/2 Zitrone": "eine halbe Zitrone"
         text = self._mixed.sub(lambda m: self.mixed(*map(int, m.groups())) if 0 < int(m.group(2)) < int(m.group(3))
                                <= 16 else m.group(0), text)
         return super().read_fractions(self._half.sub(half, text))
@@ -552,7 +564,18 @@ class German(Spec):
             case = "acc"  # "1 EL der Masse … reiben": the object of a recipe's infinitive
         return case
 
+    def half_article(self, m, gender):
+        """"ein halber", "einen halben", "einer halben": a half's article and adjective in the case around it."""
+        case = self._case(m, context(m.string, m.start(), m.end()))
+        return _HALF[case][gender]
+
     def read_measures(self, text):
+        text = self._half_unit.sub(lambda m: f"{self.half_article(m, self.unit_gender(m.group(1)))} "
+                                             f"{self.units[m.group(1)][0]}", text)  # "nimm 1/2 l": "einen halben Liter"
+        text = self._meters_centimeters.sub(lambda m: f"{'ein' if m.group(1) == '1' else self.cardinal(int(m.group(1)))}"
+                                                      f" Meter {self.cardinal(int(m.group(2)))}", text)
+        text = self._times_a.sub(lambda m: self.cardinal(int(m.group(1))) + "mal ", text)
+
         def one(m):  # "mit 1 kg": "mit einem Kilogramm"
             if m.group(1) != "1" or not self.is_unit(m):
                 return m.group(0)

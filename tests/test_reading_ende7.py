@@ -60,6 +60,7 @@ CASES = [
     ("date", "pt", "A festa será em 2º de maio.", ["em dois de maio"], ["graus"]),
     ("cardinal", "pt", "Na década de 1980 havia crise.", ["de mil novecentos e oitenta havia"], ["novecentas"]),
     ("cardinal", "pt", "De 1980 a 1990 havia crise.", ["de mil novecentos e oitenta a mil"], ["novecentas"]),
+    ("cardinal", "pt", "Sobraram 2 das 10 maçãs na cesta.", ["duas das dez maçãs"], ["dois das"]),
     ("telephone", "pt", "Ligue +55 (11) 3333.4444 hoje.", ["mais cinco cinco um um três três"], ["cinquenta"]),
     ("telephone", "pt", "Ligue 11999998888 agora.", ["um um nove nove nove nove nove oito"], ["bilhões"]),
     ("telephone", "pt", "Ligue 11 9 9999-8888 agora.", ["um um nove nove nove nove nove oito"], ["onze"]),

@@ -142,6 +142,8 @@ class Portuguese(SaidRanges, Romance):
         if thousands and self.noun_gender(thousands.group(1)):
             return self.noun_gender(thousands.group(1))
         following = self._NEXT_WORD.match(text, end)
+        if following and following.group(1).casefold() in ("das", "dos"):
+            return "f" if following.group(1).casefold() == "das" else "m"  # "2 das 10 maçãs": "duas das"
         if (following and text[start:end].lstrip("0") != "1" and not following.group(1).casefold().endswith("s")
                 and following.group(1).casefold() not in self.not_nouns):
             return None  # more than one counts a plural: "a década de 1980 havia" counts no "havia"

@@ -178,50 +178,57 @@ class Portuguese(SaidRanges, Romance):
 
     # More written dates, as a Brazilian or Portuguese reader says them: a year of two digits ("05/03/24" "cinco de
     # março de vinte e quatro"; with dots or hyphens only where day and month take two digits, so that a version
-    # "1.2.10" stays one), a month and a year ("03/2024", "março/2024", "mar/2024"; "1/1000" is a fraction), a month's abbreviation with a
-    # year or its dot ("5 mar 2024", "5-mar-2024", "5 de mar. de 2024"), a day and a month after "dia" or a weekday
-    # ("no dia 5/3", "seg., 5/3"; elsewhere "1/3" is a fraction), and a day written as an ordinal ("2º de maio").
+    # "1.2.10" stays one), a month and a year ("03/2024", "março/2024", "mar/2024"; "1/1000" is a fraction), a
+    # day, a month's name and a year without "de" ("5 março 2024"), a month's abbreviation with a year or its dot
+    # ("5 mar 2024", "5-mar-2024", "5 de mar. de 2024"), a day and a month after "dia" or a weekday ("no dia 5/3",
+    # "seg., 5/3"; elsewhere "1/3" is a fraction), and a day written as an ordinal ("2º de maio").
     _ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
     _SHORT_YEAR = re.compile(r"(?<![\w.,/-])(?:(\d{1,2})/(\d{1,2})/|(\d\d)([.-])(\d\d)\4)(\d\d)(?![\w/]|[.,]\d)")
     _MONTH_WORD = r"(?i:" + "|".join(MONTHS) + "|" + "|".join(_ABBR) + r")"
-    _SLASH_MONTH_YEAR = re.compile(r"(?<![\w.,/-])(0[1-9]|1[0-2]|" + _MONTH_WORD + r"\.?)/(1[5-9]\d\d|2[01]\d\d)(?![\w/]|[.,]\d)")
+    _SLASH_MONTH_YEAR = re.compile(r"(?<![\w.,/-])(0[1-9]|1[0-2]|" + _MONTH_WORD + r"\.?)/(1[5-9]\d\d|2[01]\d\d)"
+                                   r"(?![\w/]|[.,]\d)")
+    _BARE_DATE = re.compile(r"(?<![\w.,/-])(\d{1,2})[\s-](" + "|".join(MONTHS) + r")[\s-](\d{4})(?![\w/-]|[.,]\d)",
+                            re.I)
     _ABBR_DATE = re.compile(r"(?<![\w.,/-])(\d{1,2})(?:\s(?:de\s)?|-)(" + "|".join(_ABBR) + r")(?i:(\.)?)"
                             r"(?:(?:\s(?:de\s)?|-)(\d{4}))?(?![\w-]|[.,]\d)", re.I)
-    # A day, a month's name and a year without "de" ("5 março 2024", "5-março-2024"): the "de" said.
-    _BARE_DATE = re.compile(r"(?<![\w.,/-])(\d{1,2})[\s-](" + "|".join(MONTHS) + r")[\s-](\d{4})(?![\w/-]|[.,]\d)", re.I)
-    _MONTH_ABBR_YEAR = re.compile(r"(?<![\w.,/-])(" + "|".join(_ABBR) + r")\.?\s(?:de\s)?(\d{4})(?![\w/]|[.,]\d)", re.I)
+    _MONTH_ABBR_YEAR = re.compile(r"(?<![\w.,/-])(" + "|".join(_ABBR) + r")\.?\s(?:de\s)?(\d{4})(?![\w/]|[.,]\d)",
+                                  re.I)
     _DAY_SLASH_MONTH = re.compile(r"\b((?i:dias?|(?:seg|ter|qua|qui|sex|sáb|dom)\.|feira|sábado|domingo),?\s)"
                                   r"(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
     _ORDINAL_DAY = re.compile(r"(?<![\w.,])(\d{1,2})(?:º|°|\.º)(?=\s(?:de\s)?(?i:" + "|".join(MONTHS) + r")\b)")
 
     def month_number(self, written):
         written = written.casefold().rstrip(".")
-        return (MONTHS.index(written) if written in MONTHS else self._ABBR.index(written[:3])) + 1
+        return int(written) if written.isdigit() else (
+            MONTHS.index(written) if written in MONTHS else self._ABBR.index(written[:3])) + 1
+
+    def checked_date(self, day, month, year):
+        """The date said, or None where no day or month is one."""
+        return self.date(int(day), month, year) if 1 <= int(day) <= 31 and 1 <= month <= 12 else None
+
+    def short_year(self, m):
+        day, month = m.group(1, 2) if m.group(1) else m.group(3, 5)
+        year = int(m.group(6)) or 2000  # "1/1/00": "de dois mil"
+        return self.checked_date(day, int(month), year) or m.group(0)
+
+    def abbreviated(self, m):
+        if not m.group(3) and not m.group(4):
+            return m.group(0)  # "5 mar" may be the sea
+        year = int(m.group(4)) if m.group(4) else None
+        return self.checked_date(m.group(1), self.month_number(m.group(2)), year) or m.group(0)
 
     def read_more_dates(self, text):
-        def short_year(m):
-            day, month = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(3)), int(m.group(5)))
-            return self.date(day, month, int(m.group(6))) if 1 <= day <= 31 and 1 <= month <= 12 else m.group(0)
-
-        def abbreviated(m):
-            if not m.group(3) and not m.group(4):
-                return m.group(0)  # "5 mar" may be the sea
-            said = self.date(int(m.group(1)), self.month_number(m.group(2)), int(m.group(4)) if m.group(4) else None)
-            return said if 1 <= int(m.group(1)) <= 31 else m.group(0)
-
-        def day_month(m):
-            day, month = int(m.group(2)), int(m.group(3))
-            return m.group(1) + self.date(day, month, None) if 1 <= day <= 31 and 1 <= month <= 12 else m.group(0)
-        text = self._SHORT_YEAR.sub(short_year, text)
-        text = self._SLASH_MONTH_YEAR.sub(lambda m: f"{self.months[self.month_number(m.group(1)) - 1] if not m.group(1).isdigit() else self.months[int(m.group(1)) - 1]} de {self.year(int(m.group(2)))}", text)
-        text = self._BARE_DATE.sub(lambda m: self.date(int(m.group(1)), self.month_number(m.group(2)),
-                                                       int(m.group(3))) if 1 <= int(m.group(1)) <= 31 else m.group(0),
-                                   text)
-        text = self._ABBR_DATE.sub(abbreviated, text)
+        text = self._SHORT_YEAR.sub(self.short_year, text)
+        text = self._SLASH_MONTH_YEAR.sub(lambda m: f"{self.months[self.month_number(m.group(1)) - 1]} de "
+                                                    f"{self.year(int(m.group(2)))}", text)
+        text = self._BARE_DATE.sub(lambda m: self.checked_date(m.group(1), self.month_number(m.group(2)),
+                                                               int(m.group(3))) or m.group(0), text)
+        text = self._ABBR_DATE.sub(self.abbreviated, text)
         text = self._MONTH_ABBR_YEAR.sub(lambda m: f"{self.months[self.month_number(m.group(1)) - 1]} de "
                                                    f"{self.year(int(m.group(2)))}", text)
-        text = self._DAY_SLASH_MONTH.sub(day_month, text)
-        return self._ORDINAL_DAY.sub(lambda m: "primeiro" if m.group(1) in ("1", "01") else self.cardinal(int(m.group(1))),
+        text = self._DAY_SLASH_MONTH.sub(lambda m: m.group(1) + (self.checked_date(m.group(2), int(m.group(3)), None)
+                                                                 or m.group(2) + "/" + m.group(3)), text)
+        return self._ORDINAL_DAY.sub(lambda m: "primeiro" if int(m.group(1)) == 1 else self.cardinal(int(m.group(1))),
                                      text)
 
     def read_dates(self, text):

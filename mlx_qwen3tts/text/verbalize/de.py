@@ -38,7 +38,8 @@ WEEKDAYS = {"Mo": "Montag", "Di": "Dienstag", "Mi": "Mittwoch", "Do": "Donnersta
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
 # ending) and the case the preposition before asks for ("mit 1 Tasse": "mit einer Tasse", "für 1 Tag": "für einen").
 _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum", "zur", "außer", "gegenüber", "binnen",
-           "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter", "ab"}  # "in 1 Woche": in einer
+           "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter",
+           "ab"}  # "in 1 Woche": in einer
 # "innerhalb 1 Woche": "innerhalb einer Woche", "während 1 Jahres": "eines".
 _GENITIVE = {"innerhalb", "außerhalb", "während", "wegen", "trotz", "statt", "anstatt", "aufgrund", "infolge",
              "oberhalb", "unterhalb", "jenseits", "diesseits", "mithilfe", "anhand", "zwecks"}
@@ -236,8 +237,8 @@ class German(Spec):
         # "1,80 m": a length in meters and centimeters, said so ("ein Meter achtzig"), as a height is.
         self._meters_centimeters = re.compile(r"(?<![\w.,])(\d{1,2}),(\d\d)\s?m(?![\w²³/.,]|\.\w)")
         # "2 x täglich": so many times ("zweimal täglich").
-        self._times_a = re.compile(r"(?<![\w.,])(\d{1,2})\s?[x×]\s(?=(?:täglich|wöchentlich|monatlich|jährlich|pro|am|im|"
-                                   r"in der|die Woche|im Monat|hintereinander)\b)")
+        self._times_a = re.compile(r"(?<![\w.,])(\d{1,2})\s?[x×]\s(?=(?:täglich|wöchentlich|monatlich|jährlich|pro|"
+                                   r"am|im|in der|die Woche|im Monat|hintereinander)\b)")
         # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
         self._day_month = re.compile(r"(?<![\w.,:])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d)"
                                      r"(?:\.(?=\s+[a-zäöüß]))?")

@@ -331,7 +331,8 @@ class English(Spec):
     # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
     _dotted_iso = re.compile(r"(?<![\w./-])(\d{4})\.(\d\d)\.(\d\d)(?![\w.]|,\d)")
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
-    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds))\.(?=\s+[a-z\d])")
+    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds))"
+                           r"\.(?=\s+[a-z\d])")
     # "3 in. of rain", "4 in. tall": inches where a word follows the dot ("in" alone before a word is the preposition).
     _inch_dot = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s?in\.(?=\s+[a-z])")
     # A size written with the inch or foot mark after a number ("a 27\" monitor", "2\" of rain"): a straight
@@ -802,8 +803,8 @@ class English(Spec):
                                r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b))")
     # A month and a day without a year after a word that tells a date ("dated 2/14", "due 3/15", "on 7/4"), as
     # the United States write them; "on 1/2 of the land" is a fraction.
-    _cued_month_day = re.compile(r"\b((?:[Dd]ated|[Dd]ue|[Ee]ffective|[Ss]ince|[Uu]ntil|[Tt]ill|[Tt]hrough|[Tt]hru|[Oo]n|"
-                                 r"[Bb]efore|[Aa]fter|[Ee]xpires|[Ee]xpired|[Ee]xpiring|[Ss]tarting|[Ee]nding)\s)"
+    _cued_month_day = re.compile(r"\b((?:[Dd]ated|[Dd]ue|[Ee]ffective|[Ss]ince|[Uu]ntil|[Tt]ill|[Tt]hrough|[Tt]hru|"
+                                 r"[Oo]n|[Bb]efore|[Aa]fter|[Ee]xpires|[Ee]xpired|[Ee]xpiring|[Ss]tarting|[Ee]nding)\s)"
                                  r"(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\w/]|[.,]\d|\s+of\b)")
 
     def weekday_span(self, m):

@@ -43,7 +43,7 @@ from mlx_qwen3tts.text.normalize import normalize
     ("german", "Stand 2021-04-09.", "Stand neunter April zweitausendeinundzwanzig."),
     ("german", "Ab 3.8.2026 neu.", "Ab dritten August zweitausendsechsundzwanzig neu."),
     ("french", "Le 3.8.2026.", "Le trois août deux mille vingt-six."),
-    ("german", "Nimm 1/2 Liter.", "Nimm ein halber Liter."),
+    ("german", "Nimm 1/2 Liter.", "Nimm einen halben Liter."),  # the object of "nimm": accusative
     ("french", "Voir n° 12.", "Voir numéro douze."),
     ("german", "Siehe grep(1).", "Siehe grep."),
     ("english", "Mail x100@a0.io now.", "Mail x one zero zero at a zero dot io now."),

@@ -38,19 +38,33 @@ WEEKDAYS = {"Mo": "Montag", "Di": "Dienstag", "Mi": "Mittwoch", "Do": "Donnersta
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
 # ending) and the case the preposition before asks for ("mit 1 Tasse": "mit einer Tasse", "für 1 Tag": "für einen").
 _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum", "zur", "außer", "gegenüber", "binnen",
-           "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter"}  # "in 1 Woche": in einer
+           "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter",
+           "ab"}  # "in 1 Woche": in einer
+# "innerhalb 1 Woche": "innerhalb einer Woche", "während 1 Jahres": "eines".
+_GENITIVE = {"innerhalb", "außerhalb", "während", "wegen", "trotz", "statt", "anstatt", "aufgrund", "infolge",
+             "oberhalb", "unterhalb", "jenseits", "diesseits", "mithilfe", "anhand", "zwecks"}
+# Words between a verb or preposition and the "1" it governs ("es gibt nur 1 Gewinner", "gab ihr 1 Kuss"): passed.
+_BETWEEN = {"nur", "noch", "genau", "etwa", "ungefähr", "rund", "ca.", "circa", "mindestens", "höchstens", "knapp",
+            "fast", "insgesamt", "lediglich", "bloß", "immerhin", "sogar", "auch", "schon", "bereits", "maximal",
+            "minimal", "mir", "dir", "ihm", "ihr", "uns", "euch", "ihnen", "sich", "jetzt", "heute", "morgen",
+            "gestern", "wieder", "mal", "dann", "nun", "es"}
 _ACCUSATIVE = {"für", "durch", "gegen", "ohne", "um", "pro", "je"}
 # "1 von 10 Menschen": one of them, said as a pronoun in their gender and the case around it.
 _ONE_OF = {"": {"m": "einer", "f": "eine", "n": "eines"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
-           "acc": {"m": "einen", "f": "eine", "n": "eines"}}
+           "acc": {"m": "einen", "f": "eine", "n": "eines"}, "gen": {"m": "eines", "f": "einer", "n": "eines"}}
 # Verbs whose object "1" counts, right after them ("es gibt 1 Grund": "einen Grund", "hat 1 Hund": "einen").
 _ACCUSATIVE_VERBS = set("gibt gab hat habe hast haben hatte hatten braucht brauche brauchen brauchte kauft kaufe "
                         "kaufen kaufte nimm nehmen nimmt nahm bekommt bekomme bekommen bekam sucht suche suchen kostet "
                         "kostete "
                         "dauert dauerte wiegt wog kennt kenne kennen sieht sah sehe hatte bestellt bestellte "
                         "erhält erhielt bleiben bleibt blieb bleibe warten wartet wartete".split())
+# "1/2 Liter": a half in each gender and case ("ein halber Liter", "mit einer halben Tasse", "nimm einen halben").
+_HALF = {"": {"m": "ein halber", "f": "eine halbe", "n": "ein halbes"},
+         "acc": {"m": "einen halben", "f": "eine halbe", "n": "ein halbes"},
+         "dat": {"m": "einem halben", "f": "einer halben", "n": "einem halben"},
+         "gen": {"m": "eines halben", "f": "einer halben", "n": "eines halben"}}
 _ARTICLE = {"": {"m": "ein", "f": "eine", "n": "ein"}, "dat": {"m": "einem", "f": "einer", "n": "einem"},
-            "acc": {"m": "einen", "f": "eine", "n": "ein"}}
+            "acc": {"m": "einen", "f": "eine", "n": "ein"}, "gen": {"m": "eines", "f": "einer", "n": "eines"}}
 # Words after which "1" names a thing ("Kapitel 1 Abschnitt 2", "Platz 1 Ergebnis"): said "eins".
 _LABELS = {"Nummer", "Seite", "Kapitel", "Platz", "Gleis", "Linie", "Teil", "Band", "Artikel", "Absatz", "Level",
            "Stufe", "Runde", "Folge", "Tor", "Version", "Paragraf", "Schritt", "Tabelle", "Abbildung", "Anhang",
@@ -218,6 +232,13 @@ class German(Spec):
         self._word_before = re.compile(r"(\S+)\s$")
         self._uhr = re.compile(r"(?<![\w.,:])(\d{1,2})(?:[.:]([0-5]\d))?\s(Uhr)\b")
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
+        units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
+        self._half_unit = re.compile(r"(?<![\w.,/])(?<!\d\s)(?<!\d-)1/2\s?(" + units + r")(?![\w/²³])")
+        # "1,80 m": a length in meters and centimeters, said so ("ein Meter achtzig"), as a height is.
+        self._meters_centimeters = re.compile(r"(?<![\w.,])(\d{1,2}),(\d\d)\s?m(?![\w²³/.,]|\.\w)")
+        # "2 x täglich": so many times ("zweimal täglich").
+        self._times_a = re.compile(r"(?<![\w.,])(\d{1,2})\s?[x×]\s(?=(?:täglich|wöchentlich|monatlich|jährlich|pro|"
+                                   r"am|im|in der|die Woche|im Monat|hintereinander)\b)")
         # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
         self._day_month = re.compile(r"(?<![\w.,:])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d)"
                                      r"(?:\.(?=\s+[a-zäöüß]))?")
@@ -225,8 +246,14 @@ class German(Spec):
         self._year_month = re.compile(r"(?<![\w.,/-])(1\d{3}|20\d{2})-(0[1-9]|1[0-2])(?![\w-]|[.,]\d)")
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
         # "0221 / 12 34 56": the slash set apart, the number in pairs.
-        self._area_phone = re.compile(r"(?<![\w.,/+-])0\d{2,5}(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5})\d+"
-                                      r"(?:[ -]\d+){0,3}(?![\w-]|[.,]\d)")
+        # The code may be written apart from its zero ("0 30 / 12 34 56"), a firm's short number end in its
+        # extension ("06221 54-0", "06221 / 54 - 0").
+        self._area_phone = re.compile(r"(?<![\w.,/+-])0 ?\d{2,5}(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5}|\d+\s?-\s?\d)\d+"
+                                      r"(?:(?:[ -]| - )\d+){0,3}(?![\w-]|[.,]\d)")
+        # The emergency and service numbers, called by their figures ("Notruf 112", "die 110 wählen").
+        self._service_line = re.compile(r"\b((?:Notruf(?:nummer)?|Polizei|Feuerwehr|Rettungsdienst):?\s)"
+                                        r"(110|112|115|116117|116116|19222)\b(?![.,]\d)"
+                                        r"|\b(110|112|115|116117|116116)(?=\s(?:an\b|wählen|anrufen|rufen))")
         # "+4930123456": a number with its country code, written without a space: digit by digit.
         self._plus_digits = re.compile(r"(?<![\w+])\+\d{8,15}(?![\w]|[.,]\d)")
         # "49 1234-1233": a two-digit country code (or "0") without its "+", then a number of seven digits or more
@@ -324,12 +351,15 @@ class German(Spec):
         return super().read_abbreviations(text)
 
     def read_telephones(self, text):
+        text = self._service_line.sub(lambda m: (m.group(1) or "") + self.digits(m.group(2) or m.group(3)), text)
         text = self._coded_phone.sub(self._coded, text)
         text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)
         return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))
 
     def _coded(self, m):
         code, first, second = m.groups()
+        if re.search(r"\+\d{1,3}\s$", m.string[:m.start()]):
+            return m.group(0)  # "+49 30 1234-567": the area code after the country's, said with the number
         if len(first + second) < 7 or first[0] != "0" and (int(first) < int(second) or first.endswith("00")):
             return m.group(0)  # a number before a range ("12 1990-1995", "20 500-1000")
         return f"{self.cardinal(int(code))}, {self.telephone(first + '-' + second)}"
@@ -442,8 +472,8 @@ class German(Spec):
 
         def half(m):
             noun = m.group(1)
-            return ("eine halbe " if noun.startswith(_FEMININE) else "ein halbes " if noun.startswith(_NEUTER)
-                    else "ein halber ")
+            known = "f" if noun.startswith(_FEMININE) else "n" if noun.startswith(_NEUTER) else None
+            return self.half_article(m, known or gender(noun)) + " "  # "1/2 Zitrone": "eine halbe Zitrone"
         text = self._mixed.sub(lambda m: self.mixed(*map(int, m.groups())) if 0 < int(m.group(2)) < int(m.group(3))
                                <= 16 else m.group(0), text)
         return super().read_fractions(self._half.sub(half, text))
@@ -524,17 +554,37 @@ class German(Spec):
         before = ctx.word_before().lower()
         if before in ("und", "oder", "sowie") or ctx.before and ctx.before[-1].endswith(","):
             before = self._governor(m.string[max(0, m.start() - 120):m.start()])  # "hat 2 Augen, 1 Nase und 1 Mund"
-        case = "dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE | _ACCUSATIVE_VERBS else ""
+        elif before in _BETWEEN:  # "es gibt nur 1 Gewinner": the verb before the adverb
+            words = [w.lower() for w in ctx.before]
+            while words and words[-1] in _BETWEEN:
+                words.pop()
+            before = words[-1] if words else ""
+        case = ("dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE | _ACCUSATIVE_VERBS
+                else "gen" if before in _GENITIVE else "")
         if not case and measure and not ctx.before and self._instruction(m.string[m.end():m.end() + 160]):
             case = "acc"  # "1 EL der Masse … reiben": the object of a recipe's infinitive
         return case
 
+    def half_article(self, m, gender):
+        """"ein halber", "einen halben", "einer halben": a half's article and adjective in the case around it."""
+        case = self._case(m, context(m.string, m.start(), m.end()))
+        return _HALF[case][gender]
+
     def read_measures(self, text):
+        text = self._half_unit.sub(lambda m: f"{self.half_article(m, self.unit_gender(m.group(1)))} "
+                                             f"{self.units[m.group(1)][0]}", text)  # "nimm 1/2 l": "einen halben Liter"
+        text = self._meters_centimeters.sub(lambda m: f"{'ein' if m.group(1) == '1' else self.cardinal(int(m.group(1)))}"
+                                                      f" Meter {self.cardinal(int(m.group(2)))}", text)
+        text = self._times_a.sub(lambda m: self.cardinal(int(m.group(1))) + "mal ", text)
+
         def one(m):  # "mit 1 kg": "mit einem Kilogramm"
             if m.group(1) != "1" or not self.is_unit(m):
                 return m.group(0)
             case = self._case(m, context(m.string, m.start(), m.end()))
-            return f"{_ARTICLE[case][self.unit_gender(m.group(2))]} {self.units[m.group(2)][0]}" if case else m.group(0)
+            gender, word = self.unit_gender(m.group(2)), self.units[m.group(2)][0]
+            if case == "gen" and gender != "f" and not word.endswith(("s", "ß", "z", "x")):
+                word += "s"  # "innerhalb 1 km": "innerhalb eines Kilometers"
+            return f"{_ARTICLE[case][gender]} {word}" if case else m.group(0)
         if "1" in text:
             text = self._unit.sub(one, self._scaled_unit.sub(self._one_scaled, text))
         # A unit's dot that also ends the text ("ca. 25 Min.", "hält 10 Std."): the sentence's end is kept

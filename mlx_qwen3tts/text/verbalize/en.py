@@ -121,7 +121,12 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "μl": ("microliter", "microliters"), "µL": ("microliter", "microliters"), "μL": ("microliter", "microliters"),
          "ft²": ("square foot", "square feet"), "ft2": ("square foot", "square feet"),
          "ft³": ("cubic foot", "cubic feet"), "in²": ("square inch", "square inches"),
-         "mm³": ("cubic millimeter", "cubic millimeters"), "m/s²": ("meter per second squared",
+         "mm³": ("cubic millimeter", "cubic millimeters"), "dL": ("deciliter", "deciliters"),
+         "m.p.h.": ("mile per hour", "miles per hour"), "h.p.": ("horsepower", "horsepower"),
+         "yds": ("yard", "yards"), "cu. ft.": ("cubic foot", "cubic feet"), "cu. in.": ("cubic inch", "cubic inches"),
+         "sq. in.": ("square inch", "square inches"), "sq. yd.": ("square yard", "square yards"),
+         "cL": ("centiliter", "centiliters"), "mmol": ("millimole", "millimoles"), "µmol": ("micromole", "micromoles"),
+         "μmol": ("micromole", "micromoles"), "nmol": ("nanomole", "nanomoles"), "m/s²": ("meter per second squared",
          "meters per second squared"), "kms": ("kilometer", "kilometers")}
 
 
@@ -220,6 +225,9 @@ class English(Spec):
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
                             "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
+                            # The same written in lower case before a number ("see ch. 4", "fig. 2", "eq. 3").
+                            "ch.": "chapter", "fig.": "figure", "figs.": "figures", "eq.": "equation",
+                            "sec.": "section", "vol.": "volume", "art.": "article", "para.": "paragraph",
                             "§§": "sections"}
     name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
                           "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
@@ -291,6 +299,8 @@ class English(Spec):
                      "rev": "reverend", "sgt": "sergeant"}
     # "1428 Elm St.": a street after a house number and a name (elsewhere "St. Louis" stays Saint).
     _street = re.compile(r"(?<=\d\s)((?:[A-Z][a-z]+\s){1,3})St\.")
+    # "Main St. in town", "on Elm St., then": a street after its name where no name follows (a saint's does).
+    _named_street = re.compile(r"(?<=[a-z]\s)((?:[A-Z][a-z]+\s){1,3})St\.(?=\s+[a-z]|\s*[,;:)])")
     # A street address, as NeMo's measure grammar reads one: a house number, maybe a direction, the street's name and
     # its kind ("2788 San Tomas Expy", "12 N. Oak Ave."); the number is said in pairs ("twenty-seven eighty-eight").
     _address = re.compile(r"(?<![\w.,/-])(\d{1,5})(\s[NSEW]\.?)?((?:\s(?:[A-Z][\w'-]*|\d{1,3}(?:st|nd|rd|th)))"
@@ -321,7 +331,17 @@ class English(Spec):
     # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
     _dotted_iso = re.compile(r"(?<![\w./-])(\d{4})\.(\d\d)\.(\d\d)(?![\w.]|,\d)")
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
-    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi))\.(?=\s+[a-z])")
+    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds))"
+                           r"\.(?=\s+[a-z\d])")
+    # "3 in. of rain", "4 in. tall": inches where a word follows the dot ("in" alone before a word is the preposition).
+    _inch_dot = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s?in\.(?=\s+[a-z])")
+    # A size written with the inch or foot mark after a number ("a 27\" monitor", "2\" of rain"): a straight
+    # double quote only where no quotation is open before it; a foot or inch prime always.
+    _inch_mark = re.compile(r"(?<![\w.,/'’\"])(\d+(?:\.\d+)?)(\"|″|′)(?![\w\"'’])")
+    # A measure that qualifies a noun, written with a hyphen: "a 5-lb bag" ("a five pound bag", one unit).
+    _adjective_before = frozenset({"a", "an", "the", "this", "that", "each", "every", "one", "his", "her", "my",
+                                   "our", "your", "their", "its"})
+    _degrees_letter = re.compile(r"\b(degrees?)\s([CF])\b(?!\.\w|['’])")
     _feet_inches = re.compile(r"(?<![\w.'’])(\d{1,2})\s?['’′]\s?(\d{1,2}(?:\.\d)?)\s?(?:\"|”|″|'')(?!\w)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
@@ -411,6 +431,9 @@ class English(Spec):
         # "30 miles/second": a unit written as a word per a time word.
         self._word_per = re.compile(r"\b([a-z]{3,}s)\s?/\s?(second|minute|hour|day|week|month|year|sec|min|hr|h|s|d|wk|"
                                     r"mo|yr)\b")
+        hyphen_units = "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)
+                                if u == "in" or u not in self.word_units and u.lower() not in ("v", "d"))
+        self._hyphen_unit = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?)-(" + hyphen_units + r")\.?(?=\s+[a-z])")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
         # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
@@ -433,6 +456,11 @@ class English(Spec):
 
     def read_measures(self, text):
         text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
+        text = self._inch_dot.sub(lambda m: self.measure(m.group(1), "in"), text)
+        text = self._hyphen_unit.sub(self.hyphen_unit, text)
+        text = self._inch_mark.sub(self.inch_mark, text)
+        text = self._degrees_letter.sub(lambda m: f"{m.group(1)} {'Celsius' if m.group(2) == 'C' else 'Fahrenheit'}",
+                                        text)  # "180 degrees C"
 
         text = self._feet_inches.sub(lambda m: f"{self.measure(m.group(1), 'ft')} {self.measure(m.group(2), 'in')}",
                                      text)  # "5'11\"": "five feet eleven inches"
@@ -441,6 +469,22 @@ class English(Spec):
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
         return self._word_per.sub(lambda m: f"{m.group(1)} per {self._per.get(m.group(2), m.group(2))}",
                                   super().read_measures(text))
+
+    def hyphen_unit(self, m):
+        """"a 5-lb bag": the measure qualifies the noun, its unit said once ("five pound")."""
+        return f"{self.number(m.group(1))} {self.units[m.group(2)][0]}"
+
+    def inch_mark(self, m):
+        """"13.3\"", "6′": inches or feet; "a 27\" monitor" qualifies its noun ("twenty-seven inch")."""
+        if m.group(2) == '"' and len(re.findall(r'(?<!\d)"', m.string[:m.start()])) % 2:
+            return m.group(0)  # the closing quote of a quotation
+        unit = "ft" if m.group(2) == "′" else "in"
+        before = m.string[:m.start()].split()[-1:]
+        after = re.match(r"\s+([a-z]+)", m.string[m.end():])
+        if before and before[0].lower() in self._adjective_before and after and after.group(1) not in (
+                "of", "in", "and", "or", "to", "by", "x", "tall", "wide", "long", "high", "deep", "thick", "across"):
+            return f"{self.number(m.group(1))} {self.units[unit][0]}"
+        return self.measure(m.group(1), unit)
 
     def read_scores(self, text):
         def said(m):
@@ -504,6 +548,7 @@ class English(Spec):
         text = self._address.sub(self.address, text)
         text = self._street.sub(lambda m: m.group(1) + "Street" + ("." if re.match(r"\s*(?:$|[A-Z])", text[m.end():])
                                                                   else ""), text)  # its dot may end the sentence
+        text = self._named_street.sub(r"\1Street", text)
         return super().read_abbreviations(text)
 
     def title(self, m):
@@ -583,9 +628,31 @@ class English(Spec):
         return f"{self.cardinal(n // 100)} hundred" + (f" {self.cardinal(n % 100)}" if n % 100 else "")
 
     def say_number(self, m):
+        if not m.group(1) and re.fullmatch(r"[1-9]\d{3}", m.group(2)) and int(m.group(2)) >= 2100 and re.search(
+                r"\b[Yy]ear\s$", m.string[max(0, m.start() - 6):m.start()]):
+            return self.year(int(m.group(2)))  # "in the year 2525": "twenty-five twenty-five"
         if not m.group(1) and self._hundreds.fullmatch(m.group(2)) and int(m.group(2)) >= 2100:
             return self.hundreds(int(m.group(2)))  # "2100", "6600": a year's way of saying a bare number
+        if not m.group(1) and re.fullmatch(r"10[1-9]\d", m.group(2)) and self.early_year(m):
+            return self.year(int(m.group(2)))  # "in 1066": "ten sixty-six"
         return super().say_number(m)
+
+    # A year of the eleventh century is said as one after a word that tells a time ("in 1066", "by 1099", "A.D.
+    # 1066") where no noun it counts follows ("in 1050 cases" counts): later years are said so everywhere.
+    _year_cues = frozenset({"in", "by", "since", "until", "till", "before", "after", "around", "year", "circa",
+                            "ad", "a.d.", "from", "of"})
+    _after_year = frozenset({"the", "a", "an", "he", "she", "it", "they", "we", "i", "his", "her", "their", "its",
+                             "and", "or", "but", "when", "while", "as", "to", "until", "ad", "bc", "ce", "bce"})
+
+    def early_year(self, m):
+        ctx = context(m.string, m.start(), m.end())
+        cue = ctx.before[-1].casefold() if ctx.before else ""
+        if cue not in self._year_cues:
+            return False
+        after = re.match(r"\s*(\S*)", m.string[m.end():]).group(1)
+        word = after.rstrip(".,;:!?)").casefold()
+        return (cue == "year" or not after[:1].isalpha() or after[:1].isupper() or word in self._after_year
+                or word.endswith("ed"))  # "of 1066 changed": a verb, no noun counted
 
     def money(self, amount, currency, scale):
         whole, _, cents = amount.partition(".")
@@ -725,7 +792,32 @@ class English(Spec):
             return f"{self.cardinal(whole)} and a half"
         return super().mixed(whole, numerator, denominator)
 
+    # A weekday's abbreviation before a date or in a span of days ("Fri., Dec. 25", "Mon-Fri", "Sun. and Mon."): the
+    # day's name; alone it may be a word ("Sun", "Sat") and is left.
+    WEEKDAYS = {"Mon": "Monday", "Tue": "Tuesday", "Tues": "Tuesday", "Wed": "Wednesday", "Thu": "Thursday",
+                "Thur": "Thursday", "Thurs": "Thursday", "Fri": "Friday", "Sat": "Saturday", "Sun": "Sunday"}
+    _WD = r"(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
+    _weekday_span = re.compile(r"\b" + _WD + r"\.?\s?([-–]|\s(?:through|thru|to|and|or|&)\s)\s?" + _WD +
+                               r"(\.?)(?![\w-])")
+    _weekday_date = re.compile(r"\b" + _WD + r"\.?(?=,?\s(?:\d|(?:" + "|".join(MONTHS) +
+                               r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b))")
+    # A month and a day without a year after a word that tells a date ("dated 2/14", "due 3/15", "on 7/4"), as
+    # the United States write them; "on 1/2 of the land" is a fraction.
+    _cued_month_day = re.compile(r"\b((?:[Dd]ated|[Dd]ue|[Ee]ffective|[Ss]ince|[Uu]ntil|[Tt]ill|[Tt]hrough|[Tt]hru|"
+                                 r"[Oo]n|[Bb]efore|[Aa]fter|[Ee]xpires|[Ee]xpired|[Ee]xpiring|[Ss]tarting|[Ee]nding)\s)"
+                                 r"(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\w/]|[.,]\d|\s+of\b)")
+
+    def weekday_span(self, m):
+        joint = m.group(2).strip()
+        joint = self.range_word if joint in "-–" else joint
+        end = "." if m.group(4) and re.match(r"\s*(?:$|[A-Z])", m.string[m.end():]) else ""
+        return f"{self.WEEKDAYS[m.group(1)]} {joint} {self.WEEKDAYS[m.group(3)]}{end}"
+
     def read_dates(self, text):
+        text = self._weekday_span.sub(self.weekday_span, text)
+        text = self._weekday_date.sub(lambda m: self.WEEKDAYS[m.group(1)], text)
+        text = self._cued_month_day.sub(lambda m: m.group(1) + self.date(int(m.group(3)), int(m.group(2)), None),
+                                        text)
         # Durations first, so that "30s" in "2m 30s" is seconds, not a decade
         text = self._duration.sub(self.duration, text)
         text = self._minutes_seconds.sub(lambda m: f"{self.measure(m.group(1), 'min')} {self.measure(m.group(2), 's')}",

@@ -141,6 +141,16 @@ class Portuguese(SaidRanges, Romance):
         thousands = self._THOUSANDS_OF.match(text, end)
         if thousands and self.noun_gender(thousands.group(1)):
             return self.noun_gender(thousands.group(1))
+        following = self._NEXT_WORD.match(text, end)
+        if following and following.group(1).casefold() in ("das", "dos"):
+            return "f" if following.group(1).casefold() == "das" else "m"  # "2 das 10 maçãs": "duas das"
+        if (following and text[start:end].lstrip("0") != "1" and not following.group(1).casefold().endswith("s")
+                and following.group(1).casefold() not in self.not_nouns):
+            return None  # more than one counts a plural: "a década de 1980 havia" counts no "havia"
+        rest = re.match(r"[ \u00a0]+" + self.range_word + r"[ \u00a0]+" + self.NUM + r"[ \u00a0]+([^\W\d_]+)"
+                        r"(?![\w'’-])", text[end:end + 60])
+        if rest and not rest.groups()[-1].casefold().endswith("s"):
+            return None  # "de 1980 a 1990 havia": the range counts no "havia"
         return super().counted_gender(text, start, end)
 
     def money(self, amount, currency, scale):
@@ -166,15 +176,70 @@ class Portuguese(SaidRanges, Romance):
     _FIRST_CAPITAL = re.compile(r"(?<![\w.,])0?1(?:º|°|\.º)?(?=\s(?:de\s)?(?:"
                                 + "|".join(m.capitalize() for m in MONTHS) + r")\b)")
 
+    # More written dates, as a Brazilian or Portuguese reader says them: a year of two digits ("05/03/24" "cinco de
+    # março de vinte e quatro"; with dots or hyphens only where day and month take two digits, so that a version
+    # "1.2.10" stays one), a month and a year ("03/2024", "março/2024", "mar/2024"; "1/1000" is a fraction), a
+    # day, a month's name and a year without "de" ("5 março 2024"), a month's abbreviation with a year or its dot
+    # ("5 mar 2024", "5-mar-2024", "5 de mar. de 2024"), a day and a month after "dia" or a weekday ("no dia 5/3",
+    # "seg., 5/3"; elsewhere "1/3" is a fraction), and a day written as an ordinal ("2º de maio").
+    _ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
+    _SHORT_YEAR = re.compile(r"(?<![\w.,/-])(?:(\d{1,2})/(\d{1,2})/|(\d\d)([.-])(\d\d)\4)(\d\d)(?![\w/]|[.,]\d)")
+    _MONTH_WORD = r"(?i:" + "|".join(MONTHS) + "|" + "|".join(_ABBR) + r")"
+    _SLASH_MONTH_YEAR = re.compile(r"(?<![\w.,/-])(0[1-9]|1[0-2]|" + _MONTH_WORD + r"\.?)/(1[5-9]\d\d|2[01]\d\d)"
+                                   r"(?![\w/]|[.,]\d)")
+    _BARE_DATE = re.compile(r"(?<![\w.,/-])(\d{1,2})[\s-](" + "|".join(MONTHS) + r")[\s-](\d{4})(?![\w/-]|[.,]\d)",
+                            re.I)
+    _ABBR_DATE = re.compile(r"(?<![\w.,/-])(\d{1,2})(?:\s(?:de\s)?|-)(" + "|".join(_ABBR) + r")(?i:(\.)?)"
+                            r"(?:(?:\s(?:de\s)?|-)(\d{4}))?(?![\w-]|[.,]\d)", re.I)
+    _MONTH_ABBR_YEAR = re.compile(r"(?<![\w.,/-])(" + "|".join(_ABBR) + r")\.?\s(?:de\s)?(\d{4})(?![\w/]|[.,]\d)",
+                                  re.I)
+    _DAY_SLASH_MONTH = re.compile(r"\b((?i:dias?|(?:seg|ter|qua|qui|sex|sáb|dom)\.|feira|sábado|domingo),?\s)"
+                                  r"(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
+    _ORDINAL_DAY = re.compile(r"(?<![\w.,])(\d{1,2})(?:º|°|\.º)(?=\s(?:de\s)?(?i:" + "|".join(MONTHS) + r")\b)")
+
+    def month_number(self, written):
+        written = written.casefold().rstrip(".")
+        return int(written) if written.isdigit() else (
+            MONTHS.index(written) if written in MONTHS else self._ABBR.index(written[:3])) + 1
+
+    def checked_date(self, day, month, year):
+        """The date said, or None where no day or month is one."""
+        return self.date(int(day), month, year) if 1 <= int(day) <= 31 and 1 <= month <= 12 else None
+
+    def short_year(self, m):
+        day, month = m.group(1, 2) if m.group(1) else m.group(3, 5)
+        year = int(m.group(6)) or 2000  # "1/1/00": "de dois mil"
+        return self.checked_date(day, int(month), year) or m.group(0)
+
+    def abbreviated(self, m):
+        if not m.group(3) and not m.group(4):
+            return m.group(0)  # "5 mar" may be the sea
+        year = int(m.group(4)) if m.group(4) else None
+        return self.checked_date(m.group(1), self.month_number(m.group(2)), year) or m.group(0)
+
+    def read_more_dates(self, text):
+        text = self._SHORT_YEAR.sub(self.short_year, text)
+        text = self._SLASH_MONTH_YEAR.sub(lambda m: f"{self.months[self.month_number(m.group(1)) - 1]} de "
+                                                    f"{self.year(int(m.group(2)))}", text)
+        text = self._BARE_DATE.sub(lambda m: self.checked_date(m.group(1), self.month_number(m.group(2)),
+                                                               int(m.group(3))) or m.group(0), text)
+        text = self._ABBR_DATE.sub(self.abbreviated, text)
+        text = self._MONTH_ABBR_YEAR.sub(lambda m: f"{self.months[self.month_number(m.group(1)) - 1]} de "
+                                                   f"{self.year(int(m.group(2)))}", text)
+        text = self._DAY_SLASH_MONTH.sub(lambda m: m.group(1) + (self.checked_date(m.group(2), int(m.group(3)), None)
+                                                                 or m.group(2) + "/" + m.group(3)), text)
+        return self._ORDINAL_DAY.sub(lambda m: "primeiro" if int(m.group(1)) == 1 else self.cardinal(int(m.group(1))),
+                                     text)
+
     def read_dates(self, text):
-        text = self.read_padded_day_month(text)
+        text = self.read_more_dates(self.read_padded_day_month(text))
         text = self._MONTH_FIRST.sub(lambda m: self.date(int(m.group(3)), int(m.group(1)), int(m.group(4))), text)
         text = self._DOTTED_ISO.sub(lambda m: self.date(int(m.group(3)), int(m.group(2)), int(m.group(1))), text)
         return super().read_dates(self._FIRST_CAPITAL.sub("primeiro", text))
 
     def date(self, day, month, year):
         said = f"{'primeiro' if day == 1 else self.cardinal(day)} de {self.months[month - 1]}"
-        return said + (f" de {self.year(year)}" if year else "")
+        return said + (f" de {self.year(year)}" if year is not None else "")
 
     # A queen's number agrees with her name: "Maria I" "Maria primeira", "Isabel II" "Isabel segunda".
     feminine_names = frozenset({"isabel", "leonor", "beatriz", "inês", "elizabeth", "elisabete"})
@@ -190,14 +255,22 @@ class Portuguese(SaidRanges, Romance):
 
     # Spaced groups no number is written in are a telephone number ("11 98765 4321", "21 3456 7890"), and so are
     # spaced threes after a word that names one ("Ligue para 912 345 678").
-    _SPACED_PHONE = re.compile(r"(?<![\w.,/-])\(?\d{2}\)?\s\d{4,5}\s\d{4}(?![\w/-]|[.,]\d)")
+    # A country's code may come first ("+55 (11) 3333.4444"), and a mobile's leading 9 may stand apart ("(11) 9
+    # 9999-8888").
+    _SPACED_PHONE = re.compile(r"(?<![\w.,/+-])(?:\+\d{1,3}[\s-])?\(?\d{2}\)?\s(?:9\s\d{4}[\s-]|\d{4,5}\s)\d{4}"
+                               r"(?![\w/-]|[.,]\d)")
     phone_words = frozenset({"telefone", "telefones", "tel", "fone", "celular", "fax", "whatsapp", "ligue", "ligar",
                              "disque"})
 
     # As NeMo's Portuguese telephone grammar reads them: a dot between the groups as a hyphen ("3333.4444", "(11)
     # 99999.8888"; no number is written so), and an extension after a number, "ramal" or "ext." "extensão", figure
     # by figure ("ramal um dois três").
-    _DOTTED_PHONE = re.compile(r"(?<![\w.,/-])(?:\(\d{2}\)\s?|\d{2}\s)?\d{3,5}\.\d{4}(?![\w/-]|[.,]\d)")
+    _DOTTED_PHONE = re.compile(r"(?<![\w.,/+-])(?:\+\d{1,3}[\s-])?(?:\(\d{2}\)\s?|\d{2}\s)?\d{3,5}\.\d{4}"
+                               r"(?![\w/-]|[.,]\d)")
+    # A number of ten or eleven figures written together after a word that names a telephone ("ligue 11987654321"):
+    # its area code and its two groups, figure by figure.
+    _WORD_PHONE = re.compile(r"\b((?i:telefone|tel\.?|fone|celular|whatsapp|ligue|ligar|disque)(?::|\s(?:para|no))?\s)"
+                             r"(\d{10,11})(?![\w]|[.,]\d)")
     _EXTENSION = re.compile(r"\b((?:zero|um|dois|três|quatro|cinco|seis|sete|oito|nove),?\s)(ramal|ext\.|extensão)"
                             r"\s?(\d{1,4})(?![\w.,]\d|\w)")
 
@@ -217,6 +290,8 @@ class Portuguese(SaidRanges, Romance):
         text = self._TOLL_FREE.sub(lambda m: self.telephone(m.group(0)), text)
         text = self._INTERNATIONAL.sub(self.international, text)
         text = self._DOTTED_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
+        text = self._WORD_PHONE.sub(lambda m: m.group(1) + self.telephone(
+            f"{m.group(2)[:2]} {m.group(2)[2:-4]} {m.group(2)[-4:]}"), text)
         text = super().read_telephones(self._SPACED_PHONE.sub(lambda m: self.telephone(m.group(0)), text))
         return self._EXTENSION.sub(lambda m: f"{m.group(1)}{'ramal' if m.group(2) == 'ramal' else 'extensão'} "
                                              f"{self.digits(m.group(3))}", text)

@@ -1,19 +1,26 @@
 """Full fine-tuning's update (clipping + AdamW, compiled as `Trainer._update_fn` compiles it) over gradients in
 the weights' row-major layout (what `RowGradientLinear` gives) against column-major ones (MLX's own gradient of
-x @ W.T: the transpose of x.T @ dy), on --layers weights of the 0.6B talker's MLP shape (3072 x 1024). The two
-layouts alternate round by round; the medians of the steps after the first are compared.
+x @ W.T: the transpose of x.T @ dy), each with MLX's default buffer cache and with the cache training keeps
+(`buffers_kept`), on --layers weights of the 0.6B talker's MLP shape (3072 x 1024). The four sides alternate
+round by round (in rotated order); the medians of the updates after each round's first are compared.
 
-    PYTHONPATH=$PWD python -m benchmarks.adamw_layout --layers 40 --rounds 5
+    PYTHONPATH=$PWD python -m benchmarks.adamw_layout --layers 20 --rounds 8
 """
 
 import argparse
 import functools
+import contextlib
 import statistics
+import sys
 import time
 
 import mlx_qwen3tts  # noqa: F401  (first: it loads OpenBLAS before mlx.core is: mlx_qwen3tts/backend.py)
 import mlx.core as mx  # noqa: E402
 import mlx.optimizers as optim  # noqa: E402
+
+from mlx_qwen3tts.finetune import train  # noqa: E402  (the package's `train` is the function)
+
+training = sys.modules["mlx_qwen3tts.finetune.train"]
 
 SHAPE = (3072, 1024)
 
@@ -49,15 +56,19 @@ def main(argv=None):
     grads = {"row-major": {k: mx.random.normal(SHAPE) * 1e-3 for k in weights},
              "column-major": {k: mx.random.normal(SHAPE[::-1]).T * 1e-3 for k in weights}}
     mx.eval(weights, grads)
-    times = {name: [] for name in grads}
+    caches = {"MLX's cache": contextlib.nullcontext, "buffers kept": training.buffers_kept}
+    sides = [(layout, cache) for layout in grads for cache in caches]
+    times = {side: [] for side in sides}
     for r in range(args.rounds):
-        for name in (list(grads) if r % 2 == 0 else list(grads)[::-1]):
-            times[name] += updates(weights, grads[name], args.steps)[1:]
+        for layout, cache in sides[r % len(sides):] + sides[:r % len(sides)]:
+            with caches[cache]():
+                times[layout, cache] += updates(weights, grads[layout], args.steps)[1:]
     params = args.layers * SHAPE[0] * SHAPE[1] / 1e6
-    base = statistics.median(times["column-major"])
+    base = statistics.median(times["column-major", "MLX's cache"])
     print(f"{params:.0f} M parameters, {args.rounds} rounds x {args.steps - 1} updates, {mx.default_device()}")
-    for name, ts in times.items():
-        print(f"{name:13} median {statistics.median(ts):6.3f} s  ({statistics.median(ts) / base:.2f}x)")
+    for (layout, cache), ts in times.items():
+        name = f"{layout}, {cache}"
+        print(f"{name:27} median {statistics.median(ts):6.3f} s  ({statistics.median(ts) / base:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def step_times(folder: Path, method: str, args) -> dict:
     opts = training.Options(method=method, batch_size=args.batch_size, steps=args.warmup + args.rounds, lr=1e-5,
                             progress=False)
     plan = training.Plan.of(len(examples), opts)
-    with tempfile.TemporaryDirectory() as out:
+    with tempfile.TemporaryDirectory() as out, training.buffers_kept():  # as `train` runs its trainer
         trainer = training.Trainer(base, (examples, []), plan, opts, Path(out), {})
         times = []
         mx.reset_peak_memory()

@@ -48,9 +48,10 @@ def test_the_comparison_with_the_official_step_on_the_tiny_shapes(tmp_path, caps
 def test_the_update_and_dequantize_benchmarks_time_every_side(capsys):
     from benchmarks import adamw_layout, dequantize
 
-    adamw_layout.main(["--layers", "2", "--rounds", "2", "--steps", "2"])
+    adamw_layout.main(["--layers", "2", "--rounds", "4", "--steps", "2"])
     dequantize.main(["--rounds", "2"])
     lines = capsys.readouterr().out.splitlines()
-    for side in ("row-major", "column-major", "mx.dequantize", "_unpacked", "_unpacked compiled"):
+    sides = [f"{layout}, {cache}" for layout in ("row-major", "column-major") for cache in ("MLX's cache", "buffers kept")]
+    for side in sides + ["mx.dequantize", "_unpacked", "_unpacked compiled"]:
         timed = [line for line in lines if line.split(" median")[0].strip() == side]
         assert len(timed) == 1 and float(timed[0].split("median")[1].split()[0]) > 0, side

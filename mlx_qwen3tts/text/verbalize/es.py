@@ -241,10 +241,22 @@ class Spanish(Romance):
     _SCALE_OF_SIGN = re.compile(r"\b((?:mil\s)?(?:mill[oó]n|millones|millardos?|bill[oó]n|billones)\sde\s)(US\$|\$|€|£|¥)"
                                 r"(?![\w$])")
 
+    # "$" before an amount its currency's name follows is only that currency's sign: "$ 3.000 pesos" "tres mil pesos",
+    # "$20 dólares" "veinte dólares".
+    _SIGN_AND_NAME = re.compile(r"(?<![\w$])\$\s?(?=\d[\d.,\s]*?\s(?:" + "|".join(sorted(currency_words, key=len,
+                                                                                         reverse=True)) + r")\b)")
+    # A price per thing after a slash: "12 €/persona" "doce euros por persona", "80 $/noche".
+    _PRICE_PER = re.compile(r"\b((?:" + "|".join(sorted({n for names in currency_words.values() for n in names[:2]},
+                                                          key=len, reverse=True)) + r"))/([^\W\d_]{2,})(?![\w/])")
+
     def read_money(self, text):
-        text = self._DOTTED_CENTS.sub(r"\1\2,\3", text)
+        text = self._DOTTED_CENTS.sub(r"\1\2,\3", self._SIGN_AND_NAME.sub("", text))
         text = self._SCALE_OF_SIGN.sub(lambda m: m.group(1) + self.currencies[m.group(2)][1], text)
-        return super().read_money(self._QUETZAL.sub("GTQ ", text))
+        text = super().read_money(self._QUETZAL.sub("GTQ ", text))
+        return self._PRICE_PER.sub(lambda m: f"{m.group(1)} {self.per_word} {self._per_thing(m.group(2))}", text)
+
+    def _per_thing(self, word):
+        return self.units[word][0] if word in self.units else word
 
     def money(self, amount, currency, scale):
         # "con" joins every currency and its cents, as Spain and the Americas both say it ("doce euros con

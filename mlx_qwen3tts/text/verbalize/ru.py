@@ -281,6 +281,8 @@ class Russian(Spec):
         endings = "|".join(sorted({*_ENDINGS, *_CARDINAL_ENDINGS}, key=len, reverse=True))
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
+        # a label before a colon and its number is still read: "Тел.: 8 800 …" Телефон: восемь, восемьсот
+        self._num_abbr = self._table_pattern(self.number_abbreviations, r"(?=:?\s?[\d+(])")
         self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
         # "с 1 января 1970 года": after a preposition that governs it, the day in the genitive; "г." keeps
         # its dot where it also ends the sentence.
@@ -660,7 +662,7 @@ class Russian(Spec):
 
     def read_measures(self, text):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
-        text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}", text)
+        text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}{self._stop(m)}", text)
         text = self._fraction_counted.sub(self.fraction_counted, text)
         text = _PRICE_PER.sub(self.price_per, text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "

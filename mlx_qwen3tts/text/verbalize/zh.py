@@ -303,6 +303,8 @@ read = Reader([
     (r"(?<=[A-Z])2(?=[A-Z])", " to "),  # B2B, O2O
     (r"(公元前|公元|纪元|西元)?(?<!\d)(\d+) ?年(?=(\d{1,2}月))?", _year),  # "于 1993 年": spaced as in mixed text
     (r"(?<!\d)(\d0)(?=后)", lambda m: digits(m.group(1), DIGITS)),  # 90后: a generation
+    # minutes and seconds of a clock keep their zero, as 9:05 九点零五分 does: 3点05分 三点零五分, 15时05分
+    (r"(?<=\d[点时分])0([1-9])(?=[分秒])", lambda m: "零" + integer(int(m.group(1)))),
     (r"(?<![\d.])0(\d)(?=[月日号时点分秒])", lambda m: integer(int(m.group(1)))),  # 08月 八月
     (r"(?<=[\d年月日号点分秒])\s?(?:[" + "~〜～–—" + r"]|-(?=\s?\d))\s?(?=\d)", "到"),  # 3-5, 3~5, 15日-20日: a range
     (r"\s?(±|≥|>=|≤|<=|≠|×|÷)\s?", lambda m: SIGNS[m.group(1)]),

@@ -211,6 +211,9 @@ def name_form(word: str) -> Optional[Tuple[str, str]]:
     return _LETTER.get(parses[0].tag.case, "n"), _GENDER.get(parses[0].tag.gender, "m")
 
 
+# Particles that limit an amount and stand between a verb and its object ("съел всего 2 яблока", "выпил ещё 1/2
+# стакана")
+_LIMITING = {"лишь", "только", "всего", "ещё", "еще", "уже", "почти", "примерно", "приблизительно", "ровно"}
 _PRICED = {"стоить"}  # an intransitive verb whose price is in the accusative
 
 
@@ -220,13 +223,26 @@ def object_of_verb(before: str, depth: int = 3) -> bool:
     ч. л. соды": одну вторую): a transitive verb, not one in the feminine or neuter past that the number is the
     subject of ("прошла 1/3 жизни" одна третья)."""
     word = word_before(before)
+    if word.lower() in _LIMITING and depth:  # "используем лишь 1/10 мозга" одну десятую: the verb before the particle
+        return object_of_verb(before[:before.rstrip().rfind(word)], depth - 1)
     parses = _parses(word.lower()) if word else ()
     if parses and parses[0].normal_form in _PRICED:
         return True  # "стоит 1 000 ₽" тысячу рублей, "книга стоила 1 000 ₽" тысячу
     if not parses or parses[0].tag.POS not in ("VERB", "INFN") or "tran" not in parses[0].tag:
         listed = _LISTED.search(before[-80:]) if depth else None
         return bool(listed) and object_of_verb(before[:len(before) - len(listed.group(0))], depth - 1)
-    return not ("past" in parses[0].tag and parses[0].tag.gender in ("femn", "neut"))
+    if "past" in parses[0].tag and parses[0].tag.gender in ("femn", "neut"):
+        # the subject named before the verb leaves the number its object ("Она съела 1/4 торта" одну четвёртую)
+        return _subject(before[:before.rstrip().rfind(word)], parses[0].tag.gender)
+    return True
+
+
+def _subject(before: str, gender: str) -> bool:
+    """Whether the word before a verb is a noun or pronoun in the nominative of `gender` (its subject)."""
+    word = word_before(before)
+    parses = _parses(word.lower()) if word else ()
+    return bool(parses) and parses[0].tag.POS in ("NOUN", "NPRO") and parses[0].tag.case == "nomn" \
+        and parses[0].tag.number == "sing" and parses[0].tag.gender == gender
 
 
 def is_preposition_use(word: str) -> bool:

@@ -212,7 +212,19 @@ class Spanish(Romance):
     _DIVIDED = re.compile(r"(?<=\d)[ \u00a0]?÷[ \u00a0]?(?=[-−]?\d)")
     _EQUATION_OPERATOR = re.compile(r"(?<=\d)[ \u00a0]?([-/])[ \u00a0]?(?=\d+(?:[.,]\d+)?[ \u00a0]?=[ \u00a0]?[-−]?\d)")
 
+    # A number grouped the way Mexico and the United States write it: commas between thousands where there are two
+    # groups or more, or a dot's decimals after one ("12,345,678", "1,234.56"), or one group after a dollar's sign
+    # ("$2,000" dos mil dólares); rewritten the way the rest of the reader takes it ("12.345.678", "1.234,56").
+    _COMMA_GROUPED = re.compile(r"(?<![\w.,])((?:US)?\$\s?)?(\d{1,3}(?:,\d{3})+)(\.\d{1,2})?(?![\w,]|\.\d)")
+
+    def _comma_grouped(self, m):
+        sign, whole, cents = m.group(1) or "", m.group(2), m.group(3) or ""
+        if whole.count(",") < 2 and not cents and not sign:
+            return m.group(0)  # "1,250": a decimal, the comma Spain writes
+        return sign + whole.replace(",", ".") + cents.replace(".", ",")
+
     def read(self, text):
+        text = self._COMMA_GROUPED.sub(self._comma_grouped, text)
         # a zone's offset in hours and minutes before "+" is read and its minutes are taken for a time ("utc+5:30")
         text = self._ZONE.sub(lambda m: self._zone(m) if m.group(5) else m.group(0), text)
         text = self._EQUATION_OPERATOR.sub(lambda m: f" {self.minus if m.group(1) == '-' else 'entre'} ", text)

@@ -1,0 +1,50 @@
+"""Issue 63 for Russian, Spanish and Chinese, seventh round: classes read wrong before, on sentences of our own (man
+pages, jokes, recipes, prices, timetables), in Python (`text.spoken`, `normalize`) and through the command line's dry
+run (`--dry-run`: no model is loaded).
+
+Russian. Fraction and money: a number after a particle that limits it ("лишь", "только", "всего", "уже", "почти") is
+still the object of the verb before ("используем лишь 1/10 мозга" одну десятую), and so after a feminine or neuter
+past verb whose subject stands before it ("Она съела 1/4 торта" одну четвёртую, "Компания потратила €1,2 млн" одну
+целую две десятых; "Прошла 1/3 жизни" keeps одна третья, the number its subject). Abbreviation: a label before a colon
+and its number ("Тел.: 8-800-…" Телефон:, "по тел.: …" по телефону:); the sentence's stop kept after "тыс. шт.",
+"тыс. экз.". Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
+mil pesos); a price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); numbers grouped by
+commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Chinese. Time: a
+clock's minutes and seconds keep their written zero (3点05分 三点零五分, 15时05分 十五时零五分)."""
+
+from reading_cases import class_tests, said_in_order
+
+# (class, language, written, words said in this order, words that must not be left) - what main said is in must_not
+CASES = [
+    ("fraction", "ru", "Мы используем лишь 1/10 мозга, а он выпил всего 1/2 стакана.",
+     ["используем лишь одну десятую мозга", "выпил всего половину стакана"], ["одна десятая"]),
+    ("fraction", "ru", "Она съела только 1/4 торта, но прошла 1/3 жизни.",
+     ["съела только одну четвёртую торта", "прошла одна третья жизни"], ["одна четвёртая"]),
+    ("money", "ru", "Компания потратила €1,2 млн на рекламу.",
+     ["потратила одну целую две десятых миллиона евро на рекламу"], ["одна целая"]),
+    ("abbreviation", "ru", "Тел.: 8-800-555-00-11, справки по тел.: 234-56-78.",
+     ["Телефон: восемь, восемьсот", "по телефону: двести тридцать четыре"], ["Тел.", "тел."]),
+    ("money", "es", "Pagué $ 3.000 pesos y otros $20 dólares.", ["pagué tres mil pesos", "otros veinte dólares"],
+     ["dólares pesos"]),
+    ("money", "es", "Una entrada de 12 €/persona, el alquiler de 900 euros/mes y el aceite a 4,50 €/kg.",
+     ["doce euros por persona", "novecientos euros por mes", "cincuenta céntimos por kilogramo"], ["/"]),
+    ("cardinal", "es", "La ciudad tiene 12,345,678 habitantes y vendió 2,500,000 copias.",
+     ["doce millones trescientos cuarenta y cinco mil seiscientos setenta y ocho habitantes",
+      "dos millones quinientas mil copias"], ["coma", ","]),
+    ("money", "es", "Cuesta $2,000 y el otro US$1,500.50.",
+     ["cuesta dos mil dólares", "mil quinientos dólares estadounidenses con cincuenta centavos"], ["coma"]),
+    ("time", "zh", "他3点05分离开，列车于15时05分开出，5分07秒后到站。",
+     ["三点零五分离开", "十五时零五分开出", "五分零七秒"], ["三点五分", "时五分"]),
+]
+
+
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order)
+
+
+def test_the_stop_after_a_thousand_of_a_count_ends_the_sentence():
+    """"тыс. шт." at a paragraph's end: the abbreviation's dot is also the sentence's (main dropped it)."""
+    from mlx_qwen3tts.text.normalize import normalize
+
+    for written, said in (("Тираж 5 тыс. экз.", "Тираж пять тысяч экземпляров."),
+                          ("Заказали 10 тыс. шт.", "Заказали десять тысяч штук.")):
+        assert normalize(written, "ru") == said

@@ -7,7 +7,9 @@ still the object of the verb before ("используем лишь 1/10 моз�
 past verb whose subject stands before it ("Она съела 1/4 торта" одну четвёртую, "Компания потратила €1,2 млн" одну
 целую две десятых; "Прошла 1/3 жизни" keeps одна третья, the number its subject). Abbreviation: a label before a colon
 and its number ("Тел.: 8-800-…" Телефон:, "по тел.: …" по телефону:); the sentence's stop kept after "тыс. шт.",
-"тыс. экз.". Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
+"тыс. экз.". Ordinal: "N-ми" where the cardinal's genitive ends otherwise is the ordinal's instrumental plural
+("между 5-ми классами" пятыми), or the cardinal's genitive loosely written after a preposition that governs it ("с
+5-ми лет" с пяти). Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
 mil pesos); a price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); numbers grouped by
 commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Chinese. Time: a
 clock's minutes and seconds keep their written zero (3点05分 三点零五分, 15时05分 十五时零五分)."""
@@ -24,6 +26,8 @@ CASES = [
      ["потратила одну целую две десятых миллиона евро на рекламу"], ["одна целая"]),
     ("abbreviation", "ru", "Тел.: 8-800-555-00-11, справки по тел.: 234-56-78.",
      ["Телефон: восемь, восемьсот", "по телефону: двести тридцать четыре"], ["Тел.", "тел."]),
+    ("ordinal", "ru", "Дети с 5-ми лет играют с 9-ти до 10-ми, а между 5-ми классами прошёл турнир.",
+     ["дети с пяти лет", "до десяти", "между пятыми классами"], ["пятым ", "десятым"]),
     ("money", "es", "Pagué $ 3.000 pesos y otros $20 dólares.", ["pagué tres mil pesos", "otros veinte dólares"],
      ["dólares pesos"]),
     ("money", "es", "Una entrada de 12 €/persona, el alquiler de 900 euros/mes y el aceite a 4,50 €/kg.",

@@ -327,6 +327,8 @@ class Russian(Spec):
             noun = noun.group(1) if noun and re.fullmatch(r"[А-Яа-яЁё]+", noun.group(1)) else ""
             if mark in ("е", "ые") and self._plural_e(n, mark, noun):  # "5-е классы", "95-е и 98-е": пятые
                 return self.n2w(n, "ordinal", case="n", plural=True)
+            if mark == "ми" and not _cardinal_case(n, mark):  # "5-ми": пятыми, or пяти after "до", "с", "из"
+                return self._mi(n, m.string[:m.start()], noun)
             found = grammar.ordinal_ending_form(mark, noun)
             cases = grammar.preposition(m.string[:m.start()]) if mark in ("й", "ой") and not found else None
             if cases and "n" not in cases and "a" not in cases:  # "с 1-й по 5-ю страницу": с первой
@@ -338,6 +340,15 @@ class Russian(Spec):
                 return self.n2w(n, "ordinal", case=found[0], gender=found[1], animate=False)
             return self.ordinal(n, mark=mark)
         return self.ordinal_pattern.sub(said, text)
+
+    def _mi(self, n, before, noun):
+        """"N-ми" where the cardinal's genitive does not end so (пяти, девяти): the ordinal's instrumental plural the
+        ending spells ("5-ми классами" пятыми), but the cardinal's genitive, as it is loosely written, after a
+        preposition that governs it and before no noun in the instrumental plural ("с 5-ми лет" с пяти)."""
+        cases = grammar.preposition(before)
+        if cases and cases[0] == "g" and not grammar.plural_instrumental(noun):
+            return self.cardinal(n, case="g")
+        return self.n2w(n, "ordinal", case="i", plural=True)
 
     @staticmethod
     def _plural_e(n, mark, noun):

@@ -116,6 +116,12 @@ def plural_case(noun: str) -> bool:
         and parses[0].tag.case in ("nomn", "accs")
 
 
+def plural_instrumental(noun: str) -> bool:
+    """Whether `noun` can be a plural in the instrumental ("классами", "друзьями")."""
+    return any(p.tag.POS == "NOUN" and p.tag.number == "plur" and p.tag.case == "ablt"
+               for p in (_parses(noun.lower()) if noun else ()))
+
+
 def singular_noun(word: str) -> bool:
     """Whether the likeliest reading of `word` is a singular noun ("издание", "место")."""
     parses = _parses(word.lower()) if word else ()

@@ -12,7 +12,8 @@ and its number ("Тел.: 8-800-…" Телефон:, "по тел.: …" по �
 5-ми лет" с пяти). Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
 mil pesos); a price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); numbers grouped by
 commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Chinese. Time: a
-clock's minutes and seconds keep their written zero (3点05分 三点零五分, 15时05分 十五时零五分)."""
+clock's minutes and seconds keep their written zero (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is noon (12:30 PM
+中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -37,6 +38,8 @@ CASES = [
       "dos millones quinientas mil copias"], ["coma", ","]),
     ("money", "es", "Cuesta $2,000 y el otro US$1,500.50.",
      ["cuesta dos mil dólares", "mil quinientos dólares estadounidenses con cincuenta centavos"], ["coma"]),
+    ("time", "zh", "午休从 12:30 PM 开始，系统在 12:00 AM 重启，会议在 12pm 开始，3pm 结束。",
+     ["中午十二点三十分开始", "凌晨十二点", "中午十二点开始", "下午三点结束"], ["下午十二点", "上午十二点"]),
     ("time", "zh", "他3点05分离开，列车于15时05分开出，5分07秒后到站。",
      ["三点零五分离开", "十五时零五分开出", "五分零七秒"], ["三点五分", "时五分"]),
 ]

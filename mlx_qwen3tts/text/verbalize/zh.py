@@ -195,15 +195,20 @@ def _time(m) -> str:
         said += ("零" if 0 < mi < 10 else "") + integer(mi) + "分"
     if sec:
         said += integer(int(sec)) + "秒"
-    if half:
-        said = ("上午" if half[0] == "a" else "下午") + said
-    return said
+    return _part_of_day(half, h) + said if half else said
+
+
+def _part_of_day(half: str, hour: int) -> str:
+    """上午 or 下午 for am or pm; twelve is noon (12:30 PM 中午十二点三十分) or midnight (12:00 AM 凌晨十二点)."""
+    if hour == 12:
+        return "凌晨" if half[0] in "aA" else "中午"
+    return "上午" if half[0] in "aA" else "下午"
 
 
 def _hour_half(m) -> str:
     """An hour with am or pm and no minutes (3pm, 10 AM): 下午三点, 上午十点."""
     h = int(m.group(1))
-    return ("上午" if m.group(2)[0] in "aA" else "下午") + ("两" if h == 2 else integer(h)) + "点"
+    return _part_of_day(m.group(2), h) + ("两" if h == 2 else integer(h)) + "点"
 
 
 def _percent(m) -> str:

@@ -367,7 +367,7 @@ def _abbreviations() -> dict:
 # Dr. Lee 닥터 Lee, No. 5 넘버 오; never inside a word or an address (Dr.Web, e.g.com).
 ABBREVIATIONS = _abbreviations()
 _ABBREVIATION = re.compile(r"(?<![\w.])(" + "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
-                           + r")(?=\s|$|[,;:)\]가-힣])")
+                           + r")(?=\s|$|[,;:)\]가-힣])" + PARTICLE)
 
 
 # A paper size before a word of paper said as Koreans say it, in English (A4 용지 에이포 용지, B5 크기 비파이브 크기);
@@ -379,7 +379,9 @@ _PAPER = re.compile(r"(?<![A-Za-z\d])([AB])(10|\d)(?=\s?(?:용지|종이|사이�
 def read(text: str) -> str:
     text = _PAPER.sub(lambda m: LETTERS[m.group(1).lower()] + ENGLISH_DIGITS[int(m.group(2))], text)
     if "." in text:
-        text = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], text)
+        # its particle matched to the word said (etc.를 등을)
+        text = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)] + particle(ABBREVIATIONS[m.group(1)],
+                                                                               m.group(2) or ""), text)
     if "㈜" in text or "(" in text:
         text = _COMPANY.sub(_company, text)
     if "카드" in text:  # a card number after a cue (data/card_cues.tsv: 카드번호, 신용카드 ...)

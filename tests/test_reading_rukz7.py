@@ -14,7 +14,7 @@ mil pesos); a price per thing after a slash ("12 €/persona" por persona, "900 
 commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Chinese. Time: a
 clock's minutes and seconds keep their written zero (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is noon (12:30 PM
 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午. Korean. Abbreviation: a
-label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Ver. 2.0 버전 이점영), and the particle
+label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Vol. 3 볼륨 삼, Ver. 2.0 버전 이점영), and the particle
 after an abbreviation matched to the word said (etc.를 등을)."""
 
 from reading_cases import class_tests, said_in_order
@@ -40,8 +40,9 @@ CASES = [
       "dos millones quinientas mil copias"], ["coma", ","]),
     ("money", "es", "Cuesta $2,000 y el otro US$1,500.50.",
      ["cuesta dos mil dólares", "mil quinientos dólares estadounidenses con cincuenta centavos"], ["coma"]),
-    ("abbreviation", "ko", "사과, 배, 포도 etc.를 샀다. 자세한 내용은 p. 25와 Fig. 3을 보세요. Ver. 2.0에서 추가되었습니다.",
-     ["포도 등을 샀다", "페이지 이십오와", "그림 삼을", "버전 이점영에서"], ["등를", "p.", "Fig.", "Ver."]),
+    ("abbreviation", "ko", "사과, 배, 포도 etc.를 샀다.", ["포도 등을 샀다"], ["등를"]),
+    ("abbreviation", "ko", "자세한 내용은 p. 25와 Fig. 3을 보세요.", ["페이지 이십오와", "그림 삼을"], ["p.", "Fig."]),
+    ("abbreviation", "ko", "이 곡은 Vol. 3 앨범에 실렸습니다.", ["볼륨 삼 앨범"], ["Vol."]),
     ("time", "zh", "午休从 12:30 PM 开始，系统在 12:00 AM 重启，会议在 12pm 开始，3pm 结束。",
      ["中午十二点三十分开始", "凌晨十二点", "中午十二点开始", "下午三点结束"], ["下午十二点", "上午十二点"]),
     ("time", "zh", "他3点05分离开，列车于15时05分开出，5分07秒后到站。",

@@ -9,9 +9,11 @@ past verb whose subject stands before it ("Она съела 1/4 торта" о�
 and its number ("Тел.: 8-800-…" Телефон:, "по тел.: …" по телефону:); the sentence's stop kept after "тыс. шт.",
 "тыс. экз.". Ordinal: "N-ми" where the cardinal's genitive ends otherwise is the ordinal's instrumental plural
 ("между 5-ми классами" пятыми), or the cardinal's genitive loosely written after a preposition that governs it ("с
-5-ми лет" с пяти). Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
+5-ми лет" с пяти). Measure and money: the second part of a compound quantity in the case of the first ("к 7 ч 30
+мин" к семи часам тридцати минутам, "около 2 кг 300 г" около двух килограммов трёхсот граммов, "до 10 руб. 50 коп." до
+десяти рублей пятидесяти копеек). Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
 mil pesos); a price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); numbers grouped by
-commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Chinese. Time: a
+commas the Mexican and US way; the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by their Spanish names ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Chinese. Time: a
 clock's minutes and seconds keep their written zero (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is noon (12:30 PM
 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午. Korean. Abbreviation: a
 label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Vol. 3 볼륨 삼, Ver. 2.0 버전 이점영), and the particle
@@ -31,6 +33,12 @@ CASES = [
      ["Телефон: восемь, восемьсот", "по телефону: двести тридцать четыре"], ["Тел.", "тел."]),
     ("ordinal", "ru", "Дети с 5-ми лет играют с 9-ти до 10-ми, а между 5-ми классами прошёл турнир.",
      ["дети с пяти лет", "до десяти", "между пятыми классами"], ["пятым ", "десятым"]),
+    ("measure", "ru", "Приходите к 7 ч 30 мин, варите около 2 кг 300 г мяса в течение 2 ч 10 мин.",
+     ["к семи часам тридцати минутам", "около двух килограммов трёхсот граммов", "двух часов десяти минут"],
+     ["тридцать минут", "триста граммов", "десять минут"]),
+    ("money", "ru", "Цена упала до 10 руб 50 коп за штуку.", ["до десяти рублей пятидесяти копеек за штуку"],
+     ["десять рублей"]),
+    ("money", "es", "El billete cuesta 21 ₺ y la cena 50 ₹.", ["veintiuna liras turcas", "cincuenta rupias"], ["₺", "₹"]),
     ("money", "es", "Pagué $ 3.000 pesos y otros $20 dólares.", ["pagué tres mil pesos", "otros veinte dólares"],
      ["dólares pesos"]),
     ("money", "es", "Una entrada de 12 €/persona, el alquiler de 900 euros/mes y el aceite a 4,50 €/kg.",
@@ -60,3 +68,12 @@ def test_the_stop_after_a_thousand_of_a_count_ends_the_sentence():
     for written, said in (("Тираж 5 тыс. экз.", "Тираж пять тысяч экземпляров."),
                           ("Заказали 10 тыс. шт.", "Заказали десять тысяч штук.")):
         assert normalize(written, "ru") == said
+
+
+def test_rubles_and_kopecks_take_the_case_of_their_preposition():
+    """"до 10 руб. 50 коп.": both in the genitive (main said до десять рублей пятьдесят копеек). In Python only: the
+    dry run cuts the sentence after "руб." (text/cutting.py)."""
+    from mlx_qwen3tts.text.normalize import normalize
+
+    said = normalize("Цена упала до 10 руб. 50 коп. за штуку.", "ru")
+    assert "до десяти рублей пятидесяти копеек за штуку" in said, said

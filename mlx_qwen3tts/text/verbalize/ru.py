@@ -302,6 +302,7 @@ class Russian(Spec):
                        if re.fullmatch(r"[^\W\d_]+[²³]?", u) and u not in self.scales)
         self._per_unit = re.compile(r"(?<![\w.,/])([-−+]?" + self.NUM + r")(\s?(?:" + per + r"))?/(" + per
                                     + r")(?![\w/²³])")
+        self._counted_before = re.compile(r"(?<![\w.,])" + self.NUM + r"\s?(?:" + words + r")\.?[\s\u00a0]+$")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
         self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + _MONTHS_WRITTEN
                                      + r")(?!\w)")
@@ -688,9 +689,10 @@ class Russian(Spec):
                 return m.group(0)  # "п. 3 ст. 15": an article of a law, said by the abbreviations before its number
             if written == "с" and (re.match(r"\s+\d", after) or grammar.is_preposition_use(grammar.word_after(after))):
                 return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
-            cases = grammar.preposition(m.string[:m.start()])
+            before = self._compound_head(m.string[:m.start()])
+            cases = grammar.preposition(before)
             case = "p" if cases == "ap" and self._located(m) else _distributive(cases, amount, self.value)
-            if case == "n" and grammar.object_of_verb(m.string[:m.start()]):
+            if case == "n" and grammar.object_of_verb(before):
                 case = "a"  # "Добавьте 1 ч. л. сахара" одну чайную ложку
             gender = self._counted_gender(written)
             whole, fraction = self.value(amount.lstrip("-−+"))
@@ -707,6 +709,12 @@ class Russian(Spec):
                 said += "."
             return said  # "5 мин. спустя": a unit's dot before a lower-case word is its abbreviation's
         return self._counted.sub(said, text)
+
+    def _compound_head(self, before):
+        """`before` less a quantity the number's own one goes on ("к 7 ч 30 мин" к семи часам тридцати минутам, "около
+        2 кг 300 г" около двух килограммов трёхсот граммов): the second part takes the case of the first."""
+        head = self._counted_before.search(before[-40:])
+        return before[:len(before) - len(head.group(0))] if head and not grammar.preposition(before) else before
 
     @staticmethod
     def _located(m):
@@ -916,8 +924,8 @@ class Russian(Spec):
             return _distributive(cases, amount, self.value)  # "потерял 1 000 $" тысячу долларов
         text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
         stop = self._stop
-        text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None) + stop(m),
-                                 text)
+        text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None, case(m))
+                                 + stop(m), text)
         text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
         return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)) + stop(m),
                                      text)

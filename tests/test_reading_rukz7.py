@@ -17,7 +17,8 @@ commas the Mexican and US way; the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by thei
 clock's minutes and seconds keep their written zero (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is noon (12:30 PM
 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午. Korean. Abbreviation: a
 label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Vol. 3 볼륨 삼, Ver. 2.0 버전 이점영), and the particle
-after an abbreviation matched to the word said (etc.를 등을)."""
+after an abbreviation matched to the word said (etc.를 등을); inches written "in." (1 in.로 일 인치로); a hyphen
+inside a name a Latin letter begins is no range (x86-64: no 부터)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -51,6 +52,8 @@ CASES = [
     ("abbreviation", "ko", "사과, 배, 포도 etc.를 샀다.", ["포도 등을 샀다"], ["등를"]),
     ("abbreviation", "ko", "자세한 내용은 p. 25와 Fig. 3을 보세요.", ["페이지 이십오와", "그림 삼을"], ["p.", "Fig."]),
     ("abbreviation", "ko", "이 곡은 Vol. 3 앨범에 실렸습니다.", ["볼륨 삼 앨범"], ["Vol."]),
+    ("measure", "ko", "여백을 1 in.로 지정하고 x86-64 아키텍처에서 실행합니다.", ["여백을 일 인치로", "x팔십육", "육십사 아키텍처"],
+     ["in.", "부터"]),
     ("time", "zh", "午休从 12:30 PM 开始，系统在 12:00 AM 重启，会议在 12pm 开始，3pm 结束。",
      ["中午十二点三十分开始", "凌晨十二点", "中午十二点开始", "下午三点结束"], ["下午十二点", "上午十二点"]),
     ("time", "zh", "他3点05分离开，列车于15时05分开出，5分07秒后到站。",

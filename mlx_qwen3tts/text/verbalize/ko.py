@@ -293,8 +293,11 @@ _read_numbers = Reader([
     # pieces as a shop writes them: 사과 2 ea 사과 두 개, 10pcs 열 개
     (r"(?<![\d.,])(\d+)\s?(?:ea|EA|pcs|PCS)(?![A-Za-z])",
      lambda m: (native(int(m.group(1))) if 0 < int(m.group(1)) < 100 else cardinal(m.group(1))) + " 개"),
+    # inches as written after a number, "in." (1 in.로 일 인치로); its dot kept where no particle follows
+    (r"(?<=\d)(\s?)in\.(?=([가-힣])?)", lambda m: m.group(1) + ("inch" if m.group(2) else "inch.")),
     (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
-    (r"(?<=\d)\s?[–—-]\s?(?=\d)", " 부터 "),
+    # a range, but not inside a name a Latin letter begins (x86-64, i386-2)
+    (r"(?<=\d)(?<![A-Za-z]\d)(?<![A-Za-z]\d\d)(?<![A-Za-z]\d{3})\s?[–—-]\s?(?=\d)", " 부터 "),
     # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시
     (r"(?<=제)(\d+)", lambda m: cardinal(m.group(1))),
     (r"(?<![\d.,])(\d{1,2})(\s?장)", _chapter),  # 1장 서론 (a chapter), 종이 1장 (a sheet)

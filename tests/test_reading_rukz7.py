@@ -11,7 +11,9 @@ and its number ("Тел.: 8-800-…" Телефон:, "по тел.: …" по �
 ("между 5-ми классами" пятыми), or the cardinal's genitive loosely written after a preposition that governs it ("с
 5-ми лет" с пяти). Measure and money: the second part of a compound quantity in the case of the first ("к 7 ч 30
 мин" к семи часам тридцати минутам, "около 2 кг 300 г" около двух килограммов трёхсот граммов, "до 10 руб. 50 коп." до
-десяти рублей пятидесяти копеек). Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
+десяти рублей пятидесяти копеек). Cardinal: "-ка" a cardinal's genitive ("после 40-ка" после сорока); the
+genitive's ending written before an adjective joined to a number is no second one ("5-тиэтажный" пятиэтажный,
+"2-хкомнатная" двухкомнатная); one and a half of anything counted is полтора ("1,5 землекопа"). Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
 mil pesos); a price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); numbers grouped by
 commas the Mexican and US way; the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by their Spanish names ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Chinese. Time: a
 clock's minutes and seconds keep their written zero (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is noon (12:30 PM
@@ -40,6 +42,9 @@ CASES = [
     ("money", "ru", "Цена упала до 10 руб 50 коп за штуку.", ["до десяти рублей пятидесяти копеек за штуку"],
      ["десять рублей"]),
     ("money", "es", "El billete cuesta 21 ₺ y la cena 50 ₹.", ["veintiuna liras turcas", "cincuenta rupias"], ["₺", "₹"]),
+    ("cardinal", "ru", "После 40-ка жизнь только начинается: 5-тиэтажный дом, 2-хкомнатная квартира и 1,5 землекопа.",
+     ["после сорока жизнь", "пятиэтажный дом", "двухкомнатная квартира", "полтора землекопа"],
+     ["-ка", "пятити", "двухх", "целая"]),
     ("money", "es", "Pagué $ 3.000 pesos y otros $20 dólares.", ["pagué tres mil pesos", "otros veinte dólares"],
      ["dólares pesos"]),
     ("money", "es", "Una entrada de 12 €/persona, el alquiler de 900 euros/mes y el aceite a 4,50 €/kg.",

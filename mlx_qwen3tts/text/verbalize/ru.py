@@ -22,7 +22,7 @@ _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("
             "ьим": ("i", "m"), "ым": ("i", "m")}
 _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
 # A cardinal's case ending: "из 2-х блюд" из двух, "до 18-ти" до восемнадцати, "с 7-ми лет" с семи, "2-мя" двумя.
-_CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя")
+_CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя", "ка")  # "после 40-ка" после сорока
 
 
 def _proper(numerator, denominator):
@@ -37,7 +37,7 @@ _PER_POWER = re.compile(r"(?<![\w.,/])(\d{1,3})/(10{2,6})(?![\w/]|[.,]\d)")
 
 def _cardinal_case(n, mark):
     """The case a cardinal's written ending says, or None where the ending is an ordinal's ("5-х классах" пятых)."""
-    if mark in ("ти", "и", "ух", "ёх") or mark == "х" and n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14 \
+    if mark in ("ти", "и", "ух", "ёх", "ка") or mark == "х" and n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14 \
             or mark == "ми" and n % 10 in (7, 8):
         return "g"
     return "i" if mark == "мя" else None
@@ -651,7 +651,8 @@ class Russian(Spec):
         """"1,5 часа" полтора часа, "в 2,5 раза" в два с половиной раза: a number and a half before a noun of measure
         in the nominative or the accusative; None elsewhere (a whole ending in one, another case, another noun)."""
         noun = grammar.word_after(m.string[m.end():])
-        gender = grammar.noun_gender(noun) if grammar.lemma(noun) in _MEASURE_NOUNS else None
+        # one and a half of anything counted is полтора ("1,5 землекопа", "1,5 процента"); more, of a measure only
+        gender = grammar.noun_gender(noun) if whole == 1 or grammar.lemma(noun) in _MEASURE_NOUNS else None
         if not gender or whole == 0 or whole % 10 == 1 and whole != 1:
             return None
         before = m.string[:m.start()]
@@ -782,9 +783,14 @@ class Russian(Spec):
     def compound(self, m):
         """"64-битных" шестидесятичетырёхбитных: the number in the genitive (one, a hundred and ninety as in
         "однобайтный", "стограммовый", "девяностоградусный"), joined to the adjective."""
-        if not grammar.is_adjective(m.group(2)):
+        said, word = self.combining(int(m.group(1))), m.group(2)
+        # the genitive's ending written before the adjective is no second one ("5-тиэтажный" пятиэтажный,
+        # "2-хкомнатная" двухкомнатная)
+        ending = next((e for e in ("ти", "ми", "ух", "ёх", "х") if word.startswith(e) and said.endswith(e)
+                       and grammar.is_adjective(word[len(e):])), "")
+        if not ending and not grammar.is_adjective(word):
             return m.group(0)
-        return self.combining(int(m.group(1))) + m.group(2)
+        return said + word[len(ending):]
 
     def ratio(self, m):
         first, second = int(m.group(2)), int(m.group(3))

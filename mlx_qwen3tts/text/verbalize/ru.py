@@ -58,6 +58,14 @@ _GLUED_BEFORE = re.compile(r"(?<![\w.,-])(\d{1,6})([А-Яа-яЁё]{3,})(?![\w-]
 _COMPOUND = re.compile(r"(?<![\w.,/-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
 # A number joined to a noun of years ("100-летие" столетие, "50-летия" пятидесятилетия).
 _ANNIVERSARY = re.compile(r"(?<![\w.,/-])(\d{1,4})-(лети[еяюи]|летием)(?![\w-])")
+# A number and a letter written after it: a house, a route, a school class ("12Б", "7А", "5А класс").
+_LETTERED = re.compile(r"(?<![\w.,/-])(\d{1,4})([А-ЯЁа-яё])(?![\w-]|[.,]\d)")
+# What a number and its letter name: a house, a building, a route, a room (said before it, or its abbreviation).
+_LETTER_LABELS = {"дом", "корпус", "строение", "литера", "маршрут", "автобус", "трамвай", "троллейбус", "кабинет",
+                  "квартира", "аудитория", "помещение", "офис", "сектор", "ряд", "блок", "подъезд", "участок",
+                  "палата", "павильон", "секция", "вариант", "группа", "выход", "терминал", "платформа", "школа",
+                  "номер"}
+_LETTER_LABEL = re.compile(r"(?<![\w.])(?:д|корп|стр|лит|кв|каб|ауд|пом|уч|№)\.?\s?$", re.I)
 _HALF_COMPOUND = re.compile(r"(?<![\w.,/-])1/2-([а-яё]{3,})(?![\w-])")  # "1/2-дюймовая" полудюймовая
 _PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
 _COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто", "тысячи": "тысяче"}
@@ -780,6 +788,21 @@ class Russian(Spec):
         """A number as the first part of a compound word: пяти-, одно-, сто-, девяносто-, шестидесятичетырёх-."""
         return "".join(_COMBINING.get(w, w) for w in self.cardinal(n, case="g").split())
 
+    def lettered(self, m):
+        """"дом 12Б" двенадцать Б, "маршрут 7А" семь А, "в 5А классе" в пятом А классе: a number and the letter
+        written after it, where the letter is no unit ("3В" is three volts, "5г" five grams) unless a label names
+        what the number is ("корпус 3В", "д. 12а")."""
+        n, letter = int(m.group(1)), m.group(2)
+        noun = grammar.word_after(m.string[m.end():])
+        if grammar.lemma(noun) == "класс" and (found := grammar.ordinal_use(noun, None)):
+            return f"{self.n2w(n, 'ordinal', case=found[0], gender=found[1], animate=False)} {letter}"
+        before = m.string[max(0, m.start() - 24):m.start()]
+        labelled = _LETTER_LABEL.search(before) or grammar.lemma(grammar.word_before(before)) in _LETTER_LABELS
+        if (letter.islower() or letter in self.counted) and not labelled:
+            return m.group(0)
+        written = m.group(1)
+        return f"{self.digits(written) if written[0] == '0' and len(written) > 1 else self.cardinal(n)} {letter}"
+
     def compound(self, m):
         """"64-битных" шестидесятичетырёхбитных: the number in the genitive (one, a hundred and ninety as in
         "однобайтный", "стограммовый", "девяностоградусный"), joined to the adjective."""
@@ -877,7 +900,8 @@ class Russian(Spec):
         text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать
         text = _PART.sub(self.part_of_law, text)
         text = self._num_abbr.sub(self.label_in_case, text)
-        return super().read_abbreviations(text).replace("см\0.", "см.")
+        text = super().read_abbreviations(text).replace("см\0.", "см.")
+        return _LETTERED.sub(self.lettered, text)  # after "д.", "№" are said: "д. 12а" дом двенадцать а
 
     def part_of_law(self, m):
         """"ч. 2 ст. 15" часть два статьи пятнадцать, "согласно ч. 2" согласно части два: "ч." before a number that

@@ -15,7 +15,8 @@ and its number ("Тел.: 8-800-…" Телефон:, "по тел.: …" по �
 genitive's ending written before an adjective joined to a number is no second one ("5-тиэтажный" пятиэтажный,
 "2-хкомнатная" двухкомнатная); one and a half of anything counted is полтора ("1,5 землекопа"); a number and the letter written after it (a
 house, a route, a school class: "12Б" двенадцать Б, "в 5Б классе" в пятом Б классе), where the letter is no unit or a
-label names the number ("корпус 3В", "д. 7б"; "12В" alone is volts). Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
+label names the number ("корпус 3В", "д. 7б"; "12В" alone is volts). Time: a time after "и", "или" or a comma in a list takes the case of
+the first ("между 14:00 и 15:00" между четырнадцатью часами и пятнадцатью часами). Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres
 mil pesos); a price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); numbers grouped by
 commas the Mexican and US way; the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by their Spanish names ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Chinese. Time: a
 clock's minutes and seconds keep their written zero (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is noon (12:30 PM
@@ -51,6 +52,9 @@ CASES = [
      ["маршрут семь А идёт", "к дому двенадцать Б", "корпус три В", "в пятом Б классе"], ["7А", "12Б", "вольт", "5Б"]),
     ("cardinal", "ru", "Адрес: д. 7б, кв. 5, а лампа на 12В.", ["дом семь б", "квартира пять", "двенадцать вольт"],
      ["7б"]),
+    ("time", "ru", "Звоните между 14:00 и 15:00 или около 10:00 или 11:00.",
+     ["между четырнадцатью часами и пятнадцатью часами", "около десяти часов или одиннадцати часов"],
+     ["и пятнадцать часов", "или одиннадцать"]),
     ("money", "es", "Pagué $ 3.000 pesos y otros $20 dólares.", ["pagué tres mil pesos", "otros veinte dólares"],
      ["dólares pesos"]),
     ("money", "es", "Una entrada de 12 €/persona, el alquiler de 900 euros/mes y el aceite a 4,50 €/kg.",

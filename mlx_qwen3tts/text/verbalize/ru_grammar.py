@@ -43,7 +43,7 @@ def _parses(word: str):
 
 # A number that follows another in a list ("из 90% воды и 10% косметики", "2 часов, 43 минут и 9 секунд"): the
 # number before it, what it counts (up to three words: "1/2 ч. л. соли") and the "и", "или" or comma between.
-_LISTED = re.compile(r"[-−]?\d[\d.,/]*\s?%?(?:[\s\u00a0]+[А-Яа-яЁё.]+){0,3}(?:,|[\s\u00a0]+(?:и|или))[\s\u00a0]+$")
+_LISTED = re.compile(r"[-−]?\d[\d.,/:]*\s?%?(?:[\s\u00a0]+[А-Яа-яЁё.]+){0,3}(?:,|[\s\u00a0]+(?:и|или))[\s\u00a0]+$")
 
 
 def preposition(before: str, depth: int = 3) -> Optional[str]:

@@ -223,8 +223,18 @@ class Spanish(Romance):
             return m.group(0)  # "1,250": a decimal, the comma Spain writes
         return sign + whole.replace(",", ".") + cents.replace(".", ",")
 
+    # A half after a counted noun and "y": "1 hora y 1/2" una hora y media, "2 kg y 1/2" dos kilogramos y medio.
+    # With no noun, a number and a half: "1 y 1/2" uno y medio.
+    _AND_A_HALF = re.compile(r"(?<=\d)((?:\s?[^\W\d_]+\.?)?\s+y\s+)1/2(?![\w/]|[.,]\d)")
+
+    def _and_a_half(self, m):
+        noun = m.group(1).split()[0].rstrip(".") if m.group(1).split()[0] != "y" else ""
+        gender = (self.unit_gender(noun) if noun in self.units else self.noun_gender(noun)) if noun else "m"
+        return m.group(1) + self.halves[gender == "f"] if gender else m.group(0)
+
     def read(self, text):
         text = self._COMMA_GROUPED.sub(self._comma_grouped, text)
+        text = self._AND_A_HALF.sub(self._and_a_half, text)
         # a zone's offset in hours and minutes before "+" is read and its minutes are taken for a time ("utc+5:30")
         text = self._ZONE.sub(lambda m: self._zone(m) if m.group(5) else m.group(0), text)
         text = self._EQUATION_OPERATOR.sub(lambda m: f" {self.minus if m.group(1) == '-' else 'entre'} ", text)

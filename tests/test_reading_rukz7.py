@@ -15,7 +15,9 @@ Ordinal: "N-ми" where the cardinal's genitive ends otherwise is the ordinal's 
 before an adjective joined to a number is not said twice ("5-тиэтажный" пятиэтажный, "2-хкомнатная" двухкомнатная);
 one and a half of anything counted is полтора ("1,5 землекопа"); a number and the letter written after it (a house, a
 route, a school class: "12Б" двенадцать Б, "в 5Б классе" в пятом Б классе), where the letter is no unit or a label
-names the number ("корпус 3В", "д. 7б"; "12В" alone is volts). Time: a time after "и", "или" or a comma in a list
+names the number ("корпус 3В", "д. 7б"; "12В" alone is volts). A number after a verb that governs a case takes it ("достигла 2,3 млрд руб." двух целых трёх десятых миллиарда);
+what a price is per after "за" in the accusative ("150 руб. за кг" за килограмм, "за шт." за штуку). Time: a time
+after "и", "или" or a comma in a list
 takes the case of the first ("между 14:00 и 15:00" между четырнадцатью часами и пятнадцатью часами).
 
 Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres mil pesos); a
@@ -61,6 +63,9 @@ CASES = [
     ("time", "ru", "Звоните между 14:00 и 15:00 или около 10:00 или 11:00.",
      ["между четырнадцатью часами и пятнадцатью часами", "около десяти часов или одиннадцати часов"],
      ["и пятнадцать часов", "или одиннадцать"]),
+    ("money", "ru", "Выручка достигла 2,3 млрд рублей, а помидоры продают по 150 рублей за кг и 5 рублей за шт.",
+     ["достигла двух целых трёх десятых миллиарда рублей", "за килограмм", "пять рублей за штуку"],
+     ["достигла две", "за кг", "за шт"]),
     ("money", "es", "Pagué $ 3.000 pesos y otros $20 dólares.", ["pagué tres mil pesos", "otros veinte dólares"],
      ["dólares pesos"]),
     ("money", "es", "Una entrada de 12 €/persona, el alquiler de 900 euros/mes y el aceite a 4,50 €/kg.",

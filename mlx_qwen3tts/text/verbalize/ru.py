@@ -117,6 +117,8 @@ _TIME_RANGE = re.compile(r"(?<![\w.,:])(?:(?<![\w-])([Вв])\s)?(\d{1,2}):(\d{2}
 _COORDINATED = re.compile(r"^(?:\s*(?:,|и|или|[–—-])\s*\d{1,6}-[а-яё]{1,3})+")
 # A price per a unit: "50 руб/кг", "100 рублей/кг" (the currency already said) пятьдесят рублей за килограмм.
 _PRICE = re.compile(r"\s?(?:руб\.?|р\.|коп\.?)")
+# A price per unit in words: "500 рублей за кг" за килограмм, "5 руб. за мин." за минуту, "по 100 руб. за шт."
+_PER_WORD_UNIT = re.compile(r"(?<![\w.])([Зз]а)[\s\u00a0](кг|л|мл|м|км|шт|мин|сек|ч|уп|пач|экз|ед)(\.?)(?![\w/²³])")
 _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?\.?)(?![\w/])")
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
 _MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
@@ -686,6 +688,7 @@ class Russian(Spec):
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}{self._stop(m)}", text)
         text = self._fraction_counted.sub(self.fraction_counted, text)
         text = _PRICE_PER.sub(self.price_per, text)
+        text = _PER_WORD_UNIT.sub(self.price_per_word, text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
                                   f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}"
                                   f"{self._stop(m)}", text)
@@ -755,6 +758,15 @@ class Russian(Spec):
         if grammar.lemma(phrase) in _TIME_UNITS or price:
             return ("в " if grammar.lemma(phrase) in _TIME_UNITS else "за ") + grammar.inflected(phrase, "a", "sing")
         return "в " + grammar.inflected(phrase, "p", "sing")
+
+    def price_per_word(self, m):
+        """"за кг" за килограмм, "за шт." за штуку: what a price is per, in the accusative; the dot kept where it
+        also ends the sentence."""
+        unit = m.group(2) + m.group(3) if m.group(2) + m.group(3) in self.counted else m.group(2)
+        if unit not in self.counted:
+            return m.group(0)
+        said = f"{m.group(1)} {grammar.inflected(self.counted[unit][0], 'a', 'sing')}"
+        return said + ("." if m.group(3) and self._ends_sentence(m.string[m.end():]) else "")
 
     def scaled(self, written):
         """A unit or what a number counts after "тыс.", "млн": in the genitive plural (миллиона литров)."""

@@ -41,6 +41,11 @@ def _parses(word: str):
     return tuple(morph().parse(word))
 
 
+# Verbs whose object is in a case of its own: "достигла 5 тысяч" пяти тысяч, "равняется 10" десяти.
+_GOVERNING = {"достичь": "g", "достигнуть": "g", "достигать": "g", "лишиться": "g", "лишаться": "g",
+              "равняться": "d"}
+
+
 # A number that follows another in a list ("из 90% воды и 10% косметики", "2 часов, 43 минут и 9 секунд"): the
 # number before it, what it counts (up to three words: "1/2 ч. л. соли") and the "и", "или" or comma between.
 _LISTED = re.compile(r"[-−]?\d[\d.,/:]*\s?%?(?:[\s\u00a0]+[А-Яа-яЁё.]+){0,3}(?:,|[\s\u00a0]+(?:и|или))[\s\u00a0]+$")
@@ -53,6 +58,8 @@ def preposition(before: str, depth: int = 3) -> Optional[str]:
     m = _WORD_BEFORE.search(before[-24:])
     if m and m.group(1).lower() in PREPOSITIONS:
         return PREPOSITIONS[m.group(1).lower()]
+    if m and m.group(1)[0].islower() and lemma(m.group(1)) in _GOVERNING:  # "достигла 2,3 млрд" двух целых трёх
+        return _GOVERNING[lemma(m.group(1))]
     if m and m.group(1)[0].islower() and is_adjective(m.group(1)) and depth:
         return preposition(before[:len(before) - len(m.group(0))] + " ", 0)
     listed = _LISTED.search(before[-80:]) if depth else None

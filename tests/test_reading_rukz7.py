@@ -5,7 +5,8 @@ command line's dry run (`--dry-run`: no model is loaded).
 Russian. Fraction and money: a number after a particle that limits it ("лишь", "только", "всего", "уже", "почти") is
 still the object of the verb before ("используем лишь 1/10 мозга" одну десятую), and so after a feminine or neuter
 past verb whose subject stands before it ("Она съела 1/4 торта" одну четвёртую, "Компания потратила €1,2 млн" одну
-целую две десятых; "прошла 1/3 жизни" keeps одна третья, the number its subject). Abbreviation: a label before a colon
+целую две десятых; "прошла 1/3 жизни" keeps одна третья, the number its subject); after "с" a fraction of something is in the
+instrumental ("с 1/2 стакана воды" с половиной стакана) unless "до" or "по" makes it a range's start. Abbreviation: a label before a colon
 and its number ("Тел.: 8-800-…" Телефон:, "по тел.: …" по телефону:); the sentence's stop kept after "тыс. шт.".
 Ordinal: "N-ми" where the cardinal's genitive ends otherwise is the ordinal's instrumental plural ("между 5-ми
 классами" пятыми), the cardinal's genitive, as loosely written, after a preposition that governs it ("с 5-ми лет" с
@@ -43,6 +44,9 @@ CASES = [
      ["съела только одну четвёртую торта", "прошла одна третья жизни"], ["одна четвёртая"]),
     ("money", "ru", "Компания потратила €1,2 млн на рекламу.",
      ["потратила одну целую две десятых миллиона евро на рекламу"], ["одна целая"]),
+    ("fraction", "ru", "Смешайте муку с 1/2 стакана воды, взбейте яйца с 1/4 ч. л. соли, а ягод берите с 1/2 до 3/4 стакана.",
+     ["с половиной стакана воды", "с четвертью чайной ложки соли", "с одной второй до трёх четвертей стакана"],
+     ["с половины", "с четверти"]),
     ("abbreviation", "ru", "Тел.: 8-800-555-00-11, справки по тел.: 234-56-78.",
      ["Телефон: восемь, восемьсот", "по телефону: двести тридцать четыре"], ["Тел.", "тел."]),
     ("ordinal", "ru", "Дети с 5-ми лет играют с 9-ти до 10-ми, а между 5-ми классами прошёл турнир.",

@@ -485,7 +485,7 @@ class Russian(Spec):
             if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
             of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
-            case = self.part_case(m.string[:m.start()], bool(of))
+            case = self.part_case(m.string[:m.start()], bool(of), m.string[m.end():])
             if case == "a" and grammar.word_before(m.string[:m.start()]).lower() in ("в", "во") \
                     and grammar.genitive_noun(of) and grammar.lemma(of) != "раз" \
                     and not grammar.is_verb(grammar.word_before(m.string[:m.start()].rstrip()[:-1])):
@@ -518,10 +518,13 @@ class Russian(Spec):
         return f"{self.cardinal(numerator, 'f', case)} {grammar.agreeing(part, numerator, case)}"
 
     @staticmethod
-    def part_case(before, of=True):
+    def part_case(before, of=True, after=""):
         """The case of a fraction of something after `before` (`of`): its preposition's, the accusative as a verb's
-        object ("Добавьте 1/3 стакана" одну третью), else the nominative."""
+        object ("Добавьте 1/3 стакана" одну третью), else the nominative; after "с" the instrumental where no "до" or
+        "по" makes it a range's start ("с 1/2 стакана воды" с половиной стакана; "с 1/2 до 3/4" с одной второй)."""
         cases = grammar.preposition(before)
+        if cases == "gi" and of and not re.match(r"[^,;!?]{0,25}?[\s\u00a0](?:до|по)[\s\u00a0]", after):
+            return "i"
         return cases[0] if cases else "a" if of and grammar.object_of_verb(before) else "n"
 
     def mixed(self, whole, numerator, denominator):
@@ -783,7 +786,7 @@ class Russian(Spec):
         if not (1 < denominator <= 16 or _proper(numerator, denominator)) or numerator >= denominator \
                 or written == "с":
             return m.group(0)
-        phrase, case = self.counted[written][0], self.part_case(m.string[:m.start()])
+        phrase, case = self.counted[written][0], self.part_case(m.string[:m.start()], True, m.string[m.end():])
         part = self.part_of_measure if denominator in _PARTS and _measure(phrase) else self.fraction
         said = f"{part(numerator, denominator, case)} {grammar.inflected(phrase, 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")

@@ -23,7 +23,9 @@ takes the case of the first ("между 14:00 и 15:00" между четырн
 
 Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres mil pesos); a
 price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by
-their Spanish names. Cardinal: numbers grouped by commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos
+their Spanish names; cents by their abbreviation ("99 cts; cents by their abbreviation ("99 cts." céntimos, "30 ctvs." centavos), millions by "M" before a sign ("3,5 M€"
+millones de euros), cents after a dot before a currency's name ("3.50 dólares")." céntimos, "30 ctvs." centavos), millions by "M" before a
+sign ("3,5 M€" millones de euros), cents after a dot before a currency's name ("3.50 dólares"). Cardinal: numbers grouped by commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos
 mil dólares, "US$1,500.50"). Fraction: a half after a counted noun and "y" agrees with it ("1 hora y 1/2" una hora y
 media, "2 kg y 1/2" dos kilogramos y medio).
 
@@ -74,6 +76,9 @@ CASES = [
      ["dólares pesos"]),
     ("money", "es", "Una entrada de 12 €/persona, el alquiler de 900 euros/mes y el aceite a 4,50 €/kg.",
      ["doce euros por persona", "novecientos euros por mes", "cincuenta céntimos por kilogramo"], ["/"]),
+    ("money", "es", "El chicle cuesta 99 cts., la empresa ganó 3,5 M€ y él gastó 3.50 dólares.",
+     ["noventa y nueve céntimos", "tres coma cinco millones de euros", "tres dólares con cincuenta centavos"],
+     ["cts", "M€", "punto"]),
     ("cardinal", "es", "La ciudad tiene 12,345,678 habitantes y vendió 2,500,000 copias.",
      ["doce millones trescientos cuarenta y cinco mil seiscientos setenta y ocho habitantes",
       "dos millones quinientas mil copias"], ["coma", ","]),

@@ -271,7 +271,23 @@ class Spanish(Romance):
     _PRICE_PER = re.compile(r"\b((?:" + "|".join(sorted({n for names in currency_words.values() for n in names[:2]},
                                                           key=len, reverse=True)) + r"))/([^\W\d_]{2,})(?![\w/])")
 
+    # Cents after a dot before a currency's name, the English way: "3.50 dólares" as "3,50 dólares".
+    _DOTTED_CENTS_NAMED = re.compile(r"(?<![\w.,])(\d{1,3})\.(\d{2})(?=\s(?:" + "|".join(
+        sorted(currency_words, key=len, reverse=True)) + r")\b)")
+    # Cents by their abbreviation after a number: "99 cts." noventa y nueve céntimos, "50 ctvs." centavos; millions of
+    # a currency by "M" before its sign: "3,5 M€" tres coma cinco millones de euros.
+    _CENTS = re.compile(r"(?<=\d)(\s?)(cts|cént|cent|ctvs|ctv)(\.?)(?=\s|$|[,;:)])")
+    _MILLIONS_OF = re.compile(r"(?<=\d)\s?M(€|\$)(?!\w)")
+
+    def _cents(self, m):
+        word = "centavo" if m.group(2).startswith("ctv") else "céntimo"
+        word += "" if re.search(r"(?<![\d.,])1$", m.string[:m.start()]) else "s"
+        ends = m.group(3) and self._ends_sentence(m.string[m.end():])
+        return f"{m.group(1) or ' '}{word}{'.' if ends else ''}"
+
     def read_money(self, text):
+        text = self._MILLIONS_OF.sub(r" millones de \1", self._CENTS.sub(self._cents, text))
+        text = self._DOTTED_CENTS_NAMED.sub(r"\1,\2", text)
         text = self._DOTTED_CENTS.sub(r"\1\2,\3", self._SIGN_AND_NAME.sub("", text))
         text = self._SCALE_OF_SIGN.sub(lambda m: m.group(1) + self.currencies[m.group(2)][1], text)
         text = super().read_money(self._QUETZAL.sub("GTQ ", text))

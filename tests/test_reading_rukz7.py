@@ -3,38 +3,37 @@
 command line's dry run (`--dry-run`: no model is loaded).
 
 Russian. Fraction and money: a number after a particle that limits it ("лишь", "только", "всего", "уже", "почти") is
-still the object of the verb before ("используем лишь 1/10 мозга" одну десятую), and so after a feminine or neuter
-past verb whose subject stands before it ("Она съела 1/4 торта" одну четвёртую, "Компания потратила €1,2 млн" одну
-целую две десятых; "прошла 1/3 жизни" keeps одна третья, the number its subject); after "с" a fraction of something is in the
-instrumental ("с 1/2 стакана воды" с половиной стакана) unless "до" or "по" makes it a range's start. Abbreviation: a label before a colon
-and its number ("Тел.: 8-800-…" Телефон:, "по тел.: …" по телефону:); the sentence's stop kept after "тыс. шт.".
-Ordinal: "N-ми" where the cardinal's genitive ends otherwise is the ordinal's instrumental plural ("между 5-ми
-классами" пятыми), the cardinal's genitive, as loosely written, after a preposition that governs it ("с 5-ми лет" с
-пяти). Measure and money: the second part of a compound quantity in the case of the first ("к 7 ч 30 мин" к семи часам
-тридцати минутам, "около 2 кг 300 г" около двух килограммов трёхсот граммов, "до 10 руб. 50 коп." до десяти рублей
-пятидесяти копеек). Cardinal: "-ка" a cardinal's genitive ("после 40-ка" после сорока); the genitive's ending written
-before an adjective joined to a number is not said twice ("5-тиэтажный" пятиэтажный, "2-хкомнатная" двухкомнатная);
-one and a half of anything counted is полтора ("1,5 землекопа"); a number and the letter written after it (a house, a
-route, a school class: "12Б" двенадцать Б, "в 5Б классе" в пятом Б классе), where the letter is no unit or a label
-names the number ("корпус 3В", "д. 7б"; "12В" alone is volts). A number after a verb that governs a case takes it ("достигла 2,3 млрд руб." двух целых трёх десятых миллиарда);
-what a price is per after "за" in the accusative ("150 руб. за кг" за килограмм, "за шт." за штуку). Time: a time
-after "и", "или" or a comma in a list
-takes the case of the first ("между 14:00 и 15:00" между четырнадцатью часами и пятнадцатью часами).
+still the object of the verb before ("используем лишь 1/10 мозга" одну десятую), and so after a feminine or neuter past
+verb whose subject stands before it ("Она съела 1/4 торта" одну четвёртую, "Компания потратила €1,2 млн" одну целую две
+десятых; "прошла 1/3 жизни" keeps одна третья, the number its subject); after "с" a fraction of something is in the
+instrumental ("с 1/2 стакана воды" с половиной стакана) unless "до" or "по" makes it a range's start; a number after a
+verb that governs a case takes it ("достигла 2,3 млрд" двух целых трёх десятых); what a price is per after "за" in the
+accusative ("за кг" за килограмм, "за шт." за штуку). Abbreviation: a label before a colon and its number ("Тел.:
+8-800-…" Телефон:, "по тел.: …" по телефону:); the sentence's stop kept after "тыс. шт.". Ordinal: "N-ми" where the
+cardinal's genitive ends otherwise is the ordinal's instrumental plural ("между 5-ми классами" пятыми), the cardinal's
+genitive, as loosely written, after a preposition that governs it ("с 5-ми лет" с пяти). Measure and money: the second
+part of a compound quantity in the case of the first ("к 7 ч 30 мин" к семи часам тридцати минутам, "около 2 кг 300 г"
+около двух килограммов трёхсот граммов, "до 10 руб. 50 коп." до десяти рублей пятидесяти копеек). Cardinal: "-ка" a
+cardinal's genitive ("после 40-ка" после сорока); the genitive's ending written before an adjective joined to a number
+is not said twice ("5-тиэтажный" пятиэтажный, "2-хкомнатная" двухкомнатная); one and a half of anything counted is
+полтора ("1,5 землекопа"); a number and the letter written after it (a house, a route, a school class: "12Б" двенадцать
+Б, "в 5Б классе" в пятом Б классе), where the letter is no unit or a label names the number ("корпус 3В", "д. 7б"; "12В"
+alone is volts). Time: a time after "и", "или" or a comma in a list takes the case of the first ("между 14:00 и 15:00"
+между четырнадцатью часами и пятнадцатью часами).
 
 Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres mil pesos); a
-price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by
-their Spanish names; cents by their abbreviation ("99 cts; cents by their abbreviation ("99 cts." céntimos, "30 ctvs." centavos), millions by "M" before a sign ("3,5 M€"
-millones de euros), cents after a dot before a currency's name ("3.50 dólares")." céntimos, "30 ctvs." centavos), millions by "M" before a
-sign ("3,5 M€" millones de euros), cents after a dot before a currency's name ("3.50 dólares"). Cardinal: numbers grouped by commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos
-mil dólares, "US$1,500.50"). Fraction: a half after a counted noun and "y" agrees with it ("1 hora y 1/2" una hora y
-media, "2 kg y 1/2" dos kilogramos y medio).
+price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by their
+Spanish names; cents by their abbreviation ("99 cts." céntimos, "30 ctvs." centavos); millions by "M" before a sign
+("3,5 M€" millones de euros); cents after a dot before a currency's name ("3.50 dólares"). Cardinal: numbers grouped by
+commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Fraction: a half after
+a counted noun and "y" agrees with it ("1 hora y 1/2" una hora y media, "2 kg y 1/2" dos kilogramos y medio).
 
-Chinese. Time: a clock's minutes and seconds written with a zero keep it (3点05分 三点零五分, 15时05分 十五时零五分);
-twelve with PM is noon (12:30 PM 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午.
+Chinese. Time: a clock's minutes and seconds written with a zero keep it (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is
+noon (12:30 PM 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午.
 
-Korean. Abbreviation: a label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Vol. 3 볼륨 삼,
-Ver. 2.0 버전 이점영), the particle after an abbreviation matched to the word said (etc.를 등을). Measure: inches
-written "in." (1 in.로 일 인치로); a hyphen inside a name a Latin letter begins is no range (x86-64: no 부터)."""
+Korean. Abbreviation: a label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Vol. 3 볼륨 삼, Ver. 2.0 버전
+이점영), the particle after an abbreviation matched to the word said (etc.를 등을). Measure: inches written "in." (1 in.로 일
+인치로); a hyphen inside a name a Latin letter begins is no range (x86-64: no 부터)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -46,7 +45,8 @@ CASES = [
      ["съела только одну четвёртую торта", "прошла одна третья жизни"], ["одна четвёртая"]),
     ("money", "ru", "Компания потратила €1,2 млн на рекламу.",
      ["потратила одну целую две десятых миллиона евро на рекламу"], ["одна целая"]),
-    ("fraction", "ru", "Смешайте муку с 1/2 стакана воды, взбейте яйца с 1/4 ч. л. соли, а ягод берите с 1/2 до 3/4 стакана.",
+    ("fraction", "ru",
+     "Смешайте муку с 1/2 стакана воды, взбейте яйца с 1/4 ч. л. соли, а ягод берите с 1/2 до 3/4 стакана.",
      ["с половиной стакана воды", "с четвертью чайной ложки соли", "с одной второй до трёх четвертей стакана"],
      ["с половины", "с четверти"]),
     ("abbreviation", "ru", "Тел.: 8-800-555-00-11, справки по тел.: 234-56-78.",
@@ -58,7 +58,8 @@ CASES = [
      ["тридцать минут", "триста граммов", "десять минут"]),
     ("money", "ru", "Цена упала до 10 руб 50 коп за штуку.", ["до десяти рублей пятидесяти копеек за штуку"],
      ["десять рублей"]),
-    ("money", "es", "El billete cuesta 21 ₺ y la cena 50 ₹.", ["veintiuna liras turcas", "cincuenta rupias"], ["₺", "₹"]),
+    ("money", "es", "El billete cuesta 21 ₺ y la cena 50 ₹.", ["veintiuna liras turcas", "cincuenta rupias"],
+     ["₺", "₹"]),
     ("cardinal", "ru", "После 40-ка жизнь только начинается: 5-тиэтажный дом, 2-хкомнатная квартира и 1,5 землекопа.",
      ["после сорока жизнь", "пятиэтажный дом", "двухкомнатная квартира", "полтора землекопа"],
      ["-ка", "пятити", "двухх", "целая"]),

@@ -33,7 +33,9 @@ noon (12:30 PM 中午十二点三十分), with AM midnight (12:00 AM 凌晨十�
 
 Korean. Abbreviation: a label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Vol. 3 볼륨 삼, Ver. 2.0 버전
 이점영), the particle after an abbreviation matched to the word said (etc.를 등을). Measure: inches written "in." (1 in.로 일
-인치로); a hyphen inside a name a Latin letter begins is no range (x86-64: no 부터)."""
+인치로); a hyphen inside a name a Latin letter begins is no range (x86-64: no 부터). Time: AM or PM after
+a time is 오전 or 오후 before it (9:00 AM 오전 아홉시), and a time's particle agrees with its last syllable (12:00:00을
+열두시를)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -92,6 +94,8 @@ CASES = [
      ["in.", "부터"]),
     ("fraction", "es", "Se cocina durante 1 hora y 1/2 con 2 tazas y 1/2 de caldo y 2 kg y 1/2 de patatas.",
      ["una hora y media", "dos tazas y media de caldo", "dos kilogramos y medio de patatas"], ["un medio"]),
+    ("time", "ko", "회의는 9:00 AM에 시작하고 수식은 12:00:00을 반환합니다.", ["오전 아홉시에 시작", "열두시를 반환"],
+     ["AM", "열두시을"]),
     ("time", "zh", "午休从 12:30 PM 开始，系统在 12:00 AM 重启，会议在 12pm 开始，3pm 结束。",
      ["中午十二点三十分开始", "凌晨十二点", "中午十二点开始", "下午三点结束"], ["下午十二点", "上午十二点"]),
     ("time", "zh", "他3点05分离开，列车于15时05分开出，5分07秒后到站。",

@@ -185,11 +185,17 @@ def month_name(month: int) -> str:
 
 
 def _time(m) -> str:
+    """14:30 십사시 삼십분; with AM or PM after it, 오전 or 오후 before (9:00 AM 오전 아홉시); its particle matched to the
+    last syllable said (12:00:00을 열두시를)."""
     h, mi, sec = int(m.group(1)), int(m.group(2)), m.group(3)
     if h > 24 or mi > 59 or (sec and int(sec) > 59):
-        return " 대 ".join(cardinal(str(int(g))) for g in m.groups() if g)
+        said = " 대 ".join(cardinal(str(int(g))) for g in m.groups()[:3] if g)
+        return said + (" " + m.group(4) if m.group(4) else "") + particle(said, m.group(5) or "")
     said = hour(h) + "시" + (f" {cardinal(str(mi))}분" if mi else "")
-    return said + (f" {cardinal(str(int(sec)))}초" if sec and int(sec) else "")
+    said += f" {cardinal(str(int(sec)))}초" if sec and int(sec) else ""
+    if m.group(4):
+        said = ("오전 " if m.group(4)[0] in "aA" else "오후 ") + said
+    return said + particle(said, m.group(5) or "")
 
 
 def _phone(m) -> str:
@@ -279,7 +285,7 @@ _read_numbers = Reader([
     # 15일-20일; but "다시 -5%": a hyphen with a space before and none after is a minus sign
     (r"(?<=[일월년시분초])(?:\s?[–—]\s?|-\s?|\s-\s)(?=\d)", " 부터 "),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
-    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])", _time),
+    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])(?:\s?([AaPp]\.?[Mm]\.?)(?![A-Za-z]))?" + PARTICLE, _time),
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"),  # 3:2
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
     (r"((?<![\w.])[-+])?(" + NUMBER + r")\s?%p(?![A-Za-z])",  # 3%p: percentage points, 삼 퍼센트포인트

@@ -35,7 +35,7 @@ Korean. Abbreviation: a label before a number by its Korean word (p. 25 페이�
 이점영), the particle after an abbreviation matched to the word said (etc.를 등을). Measure: inches written "in." (1 in.로 일
 인치로); a hyphen inside a name a Latin letter begins is no range (x86-64: no 부터). Time: AM or PM after
 a time is 오전 or 오후 before it (9:00 AM 오전 아홉시), and a time's particle agrees with its last syllable (12:00:00을
-열두시를)."""
+열두시를), a measure's with its unit's word (10 cm을 십 센티미터를)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -94,6 +94,7 @@ CASES = [
      ["in.", "부터"]),
     ("fraction", "es", "Se cocina durante 1 hora y 1/2 con 2 tazas y 1/2 de caldo y 2 kg y 1/2 de patatas.",
      ["una hora y media", "dos tazas y media de caldo", "dos kilogramos y medio de patatas"], ["un medio"]),
+    ("measure", "ko", "너비에 10 cm을 입력하고 3 L은 버립니다.", ["십 센티미터를 입력", "삼 리터는 버립니다"], ["센티미터을", "리터은"]),
     ("time", "ko", "회의는 9:00 AM에 시작하고 수식은 12:00:00을 반환합니다.", ["오전 아홉시에 시작", "열두시를 반환"],
      ["AM", "열두시을"]),
     ("time", "zh", "午休从 12:30 PM 开始，系统在 12:00 AM 重启，会议在 12pm 开始，3pm 结束。",

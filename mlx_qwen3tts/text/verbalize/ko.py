@@ -237,8 +237,10 @@ def particle(said: str, p: str) -> str:
 
 
 def _measure(m) -> str:
+    """10 cm 십 센티미터; a particle after it matched to the unit's word (10 cm을 십 센티미터를: 씨엠을 as letters)."""
     sign = "마이너스 " if m.group(1) else ""
-    return f"{sign}{cardinal(m.group(2))} {unit_words(m.group(3))}"
+    said = f"{sign}{cardinal(m.group(2))} {unit_words(m.group(3))}"
+    return said + particle(said, m.group(4) or "")
 
 
 # words of a game's result: a pair of numbers in their sentence is its score (2-1로 승리 이 대 일로 승리)
@@ -301,7 +303,7 @@ _read_numbers = Reader([
      lambda m: (native(int(m.group(1))) if 0 < int(m.group(1)) < 100 else cardinal(m.group(1))) + " 개"),
     # inches as written after a number, "in." (1 in.로 일 인치로); its dot kept where no particle follows
     (r"(?<=\d)(\s?)in\.(?=([가-힣])?)", lambda m: m.group(1) + ("inch" if m.group(2) else "inch.")),
-    (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
+    (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])" + PARTICLE, _measure),
     # a range, but not inside a name a Latin letter begins (x86-64, i386-2)
     (r"(?<=\d)(?<![A-Za-z]\d)(?<![A-Za-z]\d\d)(?<![A-Za-z]\d{3})\s?[–—-]\s?(?=\d)", " 부터 "),
     # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시

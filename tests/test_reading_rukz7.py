@@ -13,13 +13,14 @@ accusative ("за кг" за килограмм, "за шт." за штуку). 
 cardinal's genitive ends otherwise is the ordinal's instrumental plural ("между 5-ми классами" пятыми), the cardinal's
 genitive, as loosely written, after a preposition that governs it ("с 5-ми лет" с пяти). Measure and money: the second
 part of a compound quantity in the case of the first ("к 7 ч 30 мин" к семи часам тридцати минутам, "около 2 кг 300 г"
-около двух килограммов трёхсот граммов, "до 10 руб. 50 коп." до десяти рублей пятидесяти копеек). Cardinal: "-ка" a
-cardinal's genitive ("после 40-ка" после сорока); the genitive's ending written before an adjective joined to a number
-is not said twice ("5-тиэтажный" пятиэтажный, "2-хкомнатная" двухкомнатная); one and a half of anything counted is
-полтора ("1,5 землекопа"); a number and the letter written after it (a house, a route, a school class: "12Б" двенадцать
-Б, "в 5Б классе" в пятом Б классе), where the letter is no unit or a label names the number ("корпус 3В", "д. 7б"; "12В"
-alone is volts). Time: a time after "и", "или" or a comma in a list takes the case of the first ("между 14:00 и 15:00"
-между четырнадцатью часами и пятнадцатью часами).
+около двух килограммов трёхсот граммов, "до 10 руб. 50 коп." до десяти рублей пятидесяти копеек); metres per second
+squared ("9,8 м/с²" метра в секунду в квадрате). Cardinal: "-ка" a cardinal's genitive ("после 40-ка" после сорока); the
+genitive's ending written before an adjective joined to a number is not said twice ("5-тиэтажный" пятиэтажный,
+"2-хкомнатная" двухкомнатная); one and a half of anything counted is полтора ("1,5 землекопа"); a number and the letter
+written after it (a house, a route, a school class: "12Б" двенадцать Б, "в 5Б классе" в пятом Б классе), where the
+letter is no unit or a label names the number ("корпус 3В", "д. 7б"; "12В" alone is volts). Time: a time after "и",
+"или" or a comma in a list takes the case of the first ("между 14:00 и 15:00" между четырнадцатью часами и пятнадцатью
+часами).
 
 Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres mil pesos); a
 price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by their
@@ -33,9 +34,9 @@ noon (12:30 PM 中午十二点三十分), with AM midnight (12:00 AM 凌晨十�
 
 Korean. Abbreviation: a label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Vol. 3 볼륨 삼, Ver. 2.0 버전
 이점영), the particle after an abbreviation matched to the word said (etc.를 등을). Measure: inches written "in." (1 in.로 일
-인치로); a hyphen inside a name a Latin letter begins is no range (x86-64: no 부터). Time: AM or PM after
-a time is 오전 or 오후 before it (9:00 AM 오전 아홉시), and a time's particle agrees with its last syllable (12:00:00을
-열두시를), a measure's with its unit's word (10 cm을 십 센티미터를)."""
+인치로); a hyphen inside a name a Latin letter begins is no range (x86-64: no 부터). Time: AM or PM after a time is 오전 or 오후
+before it (9:00 AM 오전 아홉시), and a time's particle agrees with its last syllable (12:00:00을 열두시를), a measure's with its
+unit's word (10 cm을 십 센티미터를)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -58,6 +59,8 @@ CASES = [
     ("measure", "ru", "Приходите к 7 ч 30 мин, варите около 2 кг 300 г мяса в течение 2 ч 10 мин.",
      ["к семи часам тридцати минутам", "около двух килограммов трёхсот граммов", "двух часов десяти минут"],
      ["тридцать минут", "триста граммов", "десять минут"]),
+    ("measure", "ru", "Ускорение свободного падения — 9,8 м/с², а лифт разгоняется до 2 м/с².",
+     ["девять целых восемь десятых метра в секунду в квадрате", "до двух метров в секунду в квадрате"], ["м/с²"]),
     ("money", "ru", "Цена упала до 10 руб 50 коп за штуку.", ["до десяти рублей пятидесяти копеек за штуку"],
      ["десять рублей"]),
     ("money", "es", "El billete cuesta 21 ₺ y la cena 50 ₹.", ["veintiuna liras turcas", "cincuenta rupias"],

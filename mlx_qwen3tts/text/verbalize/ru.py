@@ -249,6 +249,7 @@ class Russian(Spec):
              "мг": ("миллиграмм", "миллиграмма", "миллиграммов"),
              "ч": ("час", "часа", "часов"), "мин": ("минута", "минуты", "минут"), "с": ("секунда", "секунды", "секунд"),
              "сек": ("секунда", "секунды", "секунд"), "мс": ("миллисекунда", "миллисекунды", "миллисекунд"),
+             "с²": ("секунда в квадрате", "секунды в квадрате", "секунд в квадрате"),
              "ТБ": ("терабайт", "терабайта", "терабайт"), "ГБ": ("гигабайт", "гигабайта", "гигабайт"),
              "МБ": ("мегабайт", "мегабайта", "мегабайт"), "КБ": ("килобайт", "килобайта", "килобайт"),
              "Гб": ("гигабайт", "гигабайта", "гигабайт"), "Мб": ("мегабайт", "мегабайта", "мегабайт"),
@@ -265,7 +266,7 @@ class Russian(Spec):
              "ГГц": ("гигагерц", "гигагерца", "гигагерц"), "Вт": ("ватт", "ватта", "ватт"),
              "кВт": ("киловатт", "киловатта", "киловатт"), "В": ("вольт", "вольта", "вольт"),
              "га": ("гектар", "гектара", "гектаров")}
-    _FEMININE = ("т", "мин", "с", "сек", "мс")
+    _FEMININE = ("т", "мин", "с", "сек", "мс", "с²")
     # The counting form after five and more, in the nominative and accusative, where usage prefers it to the
     # genitive plural ("12 кг" двенадцать килограмм; "от 80 кг" от восьмидесяти килограммов).
     counting = {"кг": "килограмм", "kg": "килограмм"}
@@ -758,8 +759,9 @@ class Russian(Spec):
     def per(self, unit, price=False):
         """"/кг" в килограмме, "/ч" в час, a price's "за килограмм" (but "в месяц"): what a quantity is per."""
         phrase = self.counted[unit][0]
-        if grammar.lemma(phrase) in _TIME_UNITS or price:
-            return ("в " if grammar.lemma(phrase) in _TIME_UNITS else "за ") + grammar.inflected(phrase, "a", "sing")
+        timed = grammar.lemma(phrase.split()[0]) in _TIME_UNITS  # "/с²" в секунду в квадрате
+        if timed or price:
+            return ("в " if timed else "за ") + grammar.inflected(phrase, "a", "sing")
         return "в " + grammar.inflected(phrase, "p", "sing")
 
     def price_per_word(self, m):

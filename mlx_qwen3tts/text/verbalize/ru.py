@@ -749,7 +749,11 @@ class Russian(Spec):
         """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""
         unit = m.group(2) if m.group(2) in self.counted else m.group(2).rstrip(".")
         if unit not in self.counted:
-            return m.group(0)
+            # a noun written out ("рублей/час" в час, "евро/ночь" за ночь): per it, in the accusative
+            lemma = grammar.lemma(unit) if grammar.is_noun(unit) else ""
+            if not lemma or unit.endswith("."):
+                return m.group(0)
+            return f"{m.group(1)} {'в' if lemma in _TIME_UNITS else 'за'} {grammar.inflected(lemma, 'a', 'sing')}"
         return f"{m.group(1)} {self.per(unit, price=True)}{self._stop(m)}"
 
     def _stop(self, m):
@@ -970,6 +974,7 @@ class Russian(Spec):
             cases = grammar.preposition(before) or ("a" if grammar.object_of_verb(before) else None)
             return _distributive(cases, amount, self.value)  # "потерял 1 000 $" тысячу долларов
         text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
+        text = re.sub(r"(?<=\d)(\s?)(?:р\.|руб)(?=/[^\W\d_])", r"\1руб.", text)  # "500 р./мес.", "500 руб/час"
         stop = self._stop
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None, case(m))
                                  + stop(m), text)

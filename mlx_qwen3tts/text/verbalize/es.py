@@ -271,9 +271,9 @@ class Spanish(Romance):
     _PRICE_PER = re.compile(r"\b((?:" + "|".join(sorted({n for names in currency_words.values() for n in names[:2]},
                                                           key=len, reverse=True)) + r"))/([^\W\d_]{2,})(?![\w/])")
 
-    # Cents after a dot before a currency's name, the English way: "3.50 dólares" as "3,50 dólares".
-    _DOTTED_CENTS_NAMED = re.compile(r"(?<![\w.,])(\d{1,3})\.(\d{2})(?=\s(?:" + "|".join(
-        sorted(currency_words, key=len, reverse=True)) + r")\b)")
+    # Cents after a dot before the name of a currency of the Americas, where the dot is the decimal point: "3.50
+    # dólares" as "3,50 dólares" (a euro amount so written is said as written: "1.00 euros" uno punto cero cero).
+    _DOTTED_CENTS_NAMED = re.compile(r"(?<![\w.,])(\d{1,3})\.(\d{2})(?=\s(?:dólar|dólares|peso|pesos)\b)")
     # Cents by their abbreviation after a number: "99 cts." noventa y nueve céntimos, "50 ctvs." centavos; millions of
     # a currency by "M" before its sign: "3,5 M€" tres coma cinco millones de euros.
     _CENTS = re.compile(r"(?<=\d)(\s?)(cts|cént|cent|ctvs|ctv)(\.?)(?=\s|$|[,;:)])")

@@ -103,6 +103,7 @@ CASES = [
     ("measure", "ko", "너비에 10 cm을 입력하고 3 L은 버립니다.", ["십 센티미터를 입력", "삼 리터는 버립니다"], ["센티미터을", "리터은"]),
     ("time", "ko", "회의는 9:00 AM에 시작하고 수식은 12:00:00을 반환합니다.", ["오전 아홉시에 시작", "열두시를 반환"],
      ["AM", "열두시을"]),
+    ("time", "ko", "회의는 3 pm이고 p.m. 5시에 끝납니다.", ["회의는 오후 세시이고", "오후 다섯시에 끝납니다"], ["pm", "p.m."]),
     ("time", "zh", "午休从 12:30 PM 开始，系统在 12:00 AM 重启，会议在 12pm 开始，3pm 结束。",
      ["中午十二点三十分开始", "凌晨十二点", "中午十二点开始", "下午三点结束"], ["下午十二点", "上午十二点"]),
     ("time", "zh", "他3点05分离开，列车于15时05分开出，5分07秒后到站。",
@@ -129,3 +130,12 @@ def test_rubles_and_kopecks_take_the_case_of_their_preposition():
 
     said = normalize("Цена упала до 10 руб. 50 коп. за штуку.", "ru")
     assert "до десяти рублей пятидесяти копеек за штуку" in said, said
+
+
+def test_korean_limits_before_a_number_are_said():
+    """"max. 10개" 최대 열개, "min. 5개" 최소 다섯개, "ca. 1900년경" 약 (main left them). In Python only: the dry run
+    cuts a sentence after "max." (text/cutting.py)."""
+    from mlx_qwen3tts.text.normalize import normalize
+
+    said = normalize("개수는 max. 10개, min. 5개, 연도는 ca. 1900년경입니다.", "ko")
+    assert "최대 열개" in said and "최소 다섯개" in said and "약 천구백년경" in said, said

@@ -198,6 +198,11 @@ def _time(m) -> str:
     return said + particle(said, m.group(5) or "")
 
 
+def _hour_day_part(m) -> str:
+    said = ("오전 " if m.group(2) in "aA" else "오후 ") + hour(int(m.group(1))) + "시"
+    return said + particle(said, m.group(3) or "")
+
+
 def _phone(m) -> str:
     country, body = m.group(1), m.group(2)
     groups = [g for g in re.split(r"[-.\s()]+", body) if g]
@@ -288,6 +293,10 @@ _read_numbers = Reader([
     (r"(?<=[일월년시분초])(?:\s?[–—]\s?|-\s?|\s-\s)(?=\d)", " 부터 "),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
     (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])(?:\s?([AaPp]\.?[Mm]\.?)(?![A-Za-z]))?" + PARTICLE, _time),
+    # an hour with a.m. or p.m. after it (9 a.m. 오전 아홉시), and a.m. or p.m. before an hour (p.m. 3시 오후 세시);
+    # 오전 or 오후 written beside it is not said twice
+    (r"(?:(?:오전|오후)\s?)?(?<![\d.,:])(1[0-2]|0?[1-9])\s?([AaPp])\.?\s?[Mm]\.?(?![A-Za-z])" + PARTICLE, _hour_day_part),
+    (r"(?:(?<=\s)|^)([AaPp])\.?\s?[Mm]\.?\s?(?=(?:1[0-2]|0?[1-9])\s?시)", lambda m: "오전 " if m.group(1) in "aA" else "오후 "),
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"),  # 3:2
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
     (r"((?<![\w.])[-+])?(" + NUMBER + r")\s?%p(?![A-Za-z])",  # 3%p: percentage points, 삼 퍼센트포인트

@@ -139,3 +139,4 @@ def test_korean_limits_before_a_number_are_said():
 
     said = normalize("개수는 max. 10개, min. 5개, 연도는 ca. 1900년경입니다.", "ko")
     assert "최대 열개" in said and "최소 다섯개" in said and "약 천구백년경" in said, said
+    assert "오 분" in normalize("5 min. 동안 기다립니다.", "ko")  # after a number "min." stays minutes

@@ -377,6 +377,13 @@ def _company(m) -> str:
     return f" {form}" if after_name else f"{form} "  # 현대 주식회사가, 주식회사 한화
 
 
+def _abbreviation(m) -> str:
+    if m.group(1).rstrip(".") in UNITS and re.search(r"\d\s?$", m.string[:m.start()]):
+        return m.group(0)
+    said = ABBREVIATIONS[m.group(1)]
+    return said + particle(said, m.group(2) or "")
+
+
 def _abbreviations() -> dict:
     path = Path(__file__).parent / "data" / "ko_abbreviations.tsv"
     rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line[:1] != "#")
@@ -399,9 +406,8 @@ _PAPER = re.compile(r"(?<![A-Za-z\d])([AB])(10|\d)(?=\s?(?:용지|종이|사이�
 def read(text: str) -> str:
     text = _PAPER.sub(lambda m: LETTERS[m.group(1).lower()] + ENGLISH_DIGITS[int(m.group(2))], text)
     if "." in text:
-        # its particle matched to the word said (etc.를 등을)
-        text = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)] + particle(ABBREVIATIONS[m.group(1)],
-                                                                               m.group(2) or ""), text)
+        # its particle matched to the word said (etc.를 등을); a unit's letters after a number stay a unit (5 min. 오 분)
+        text = _ABBREVIATION.sub(_abbreviation, text)
     if "㈜" in text or "(" in text:
         text = _COMPANY.sub(_company, text)
     if "카드" in text:  # a card number after a cue (data/card_cues.tsv: 카드번호, 신용카드 ...)

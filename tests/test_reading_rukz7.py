@@ -27,7 +27,8 @@ price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por
 Spanish names; cents by their abbreviation ("99 cts." céntimos, "30 ctvs." centavos); millions by "M" before a sign
 ("3,5 M€" millones de euros); cents after a dot before a currency's name ("3.50 dólares"). Cardinal: numbers grouped by
 commas the Mexican and US way ("12,345,678 habitantes", "$2,000" dos mil dólares, "US$1,500.50"). Fraction: a half after
-a counted noun and "y" agrees with it ("1 hora y 1/2" una hora y media, "2 kg y 1/2" dos kilogramos y medio).
+a counted noun and "y" agrees with it ("1 hora y 1/2" una hora y media, "2 kg y 1/2" dos kilogramos y medio). Time: one
+o'clock is "la una" whatever article was written ("a las 1:00" a la una).
 
 Chinese. Time: a clock's minutes and seconds written with a zero keep it (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is
 noon (12:30 PM 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午.
@@ -104,6 +105,8 @@ CASES = [
     ("time", "ko", "회의는 9:00 AM에 시작하고 수식은 12:00:00을 반환합니다.", ["오전 아홉시에 시작", "열두시를 반환"],
      ["AM", "열두시을"]),
     ("time", "ko", "회의는 3 pm이고 p.m. 5시에 끝납니다.", ["회의는 오후 세시이고", "오후 다섯시에 끝납니다"], ["pm", "p.m."]),
+    ("time", "es", "A las 1:00 comenzó la tormenta y duró desde las 1 hasta las 3.",
+     ["a la una comenzó", "desde la una hasta las tres"], ["las una", "las uno"]),
     ("time", "zh", "午休从 12:30 PM 开始，系统在 12:00 AM 重启，会议在 12pm 开始，3pm 结束。",
      ["中午十二点三十分开始", "凌晨十二点", "中午十二点开始", "下午三点结束"], ["下午十二点", "上午十二点"]),
     ("time", "zh", "他3点05分离开，列车于15时05分开出，5分07秒后到站。",

@@ -581,7 +581,11 @@ class Spanish(Romance):
     # segundos" (NeMo's Spanish time grammar), "y" before the last.
     _SPACED_HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\s?h\s([0-5]?\d)\s?min\s([0-5]?\d)\s?s(?![\w/])")
 
+    # "las 1:30", "las 1": one o'clock is "la una", whatever article was written ("a las 1:00" a la una).
+    _LAS_ONE = re.compile(r"\b([Ll])as(\s0?1)(?=(?:[:.][0-5]\d)?(?:\s?h)?(?![\w:]|[.,]\d))")
+
     def read_times(self, text):
+        text = self._LAS_ONE.sub(r"\1a\2", text)
         text = self._SPACED_HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), int(m.group(3))), text)
         text = self._TIME_SPAN.sub(self._time_span, text)
         text = self._NOON.sub(lambda m: f"{m.group(1)} doce del mediodía"

@@ -31,7 +31,8 @@ a counted noun and "y" agrees with it ("1 hora y 1/2" una hora y media, "2 kg y 
 o'clock is "la una" whatever article was written ("a las 1:00" a la una).
 
 Chinese. Time: a clock's minutes and seconds written with a zero keep it (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is
-noon (12:30 PM 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午.
+noon (12:30 PM 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午. Telephone: a mobile number grouped 3-4-4 by
+spaces or hyphens, digit by digit (+86 138 1234 5678 加八六幺三八幺二三四五六七八).
 
 Korean. Abbreviation: a label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Vol. 3 볼륨 삼, Ver. 2.0 버전
 이점영), the particle after an abbreviation matched to the word said (etc.를 등을). Measure: inches written "in." (1 in.로 일
@@ -107,6 +108,8 @@ CASES = [
     ("time", "ko", "회의는 3 pm이고 p.m. 5시에 끝납니다.", ["회의는 오후 세시이고", "오후 다섯시에 끝납니다"], ["pm", "p.m."]),
     ("time", "es", "A las 1:00 comenzó la tormenta y duró desde las 1 hasta las 3.",
      ["a la una comenzó", "desde la una hasta las tres"], ["las una", "las uno"]),
+    ("telephone", "zh", "请拨打+86 138 1234 5678或138-1234-5678。", ["加八六幺三八幺二三四五六七八", "或幺三八幺二三四五六七八"],
+     ["一百三十八", "一千二百三十四"]),
     ("time", "zh", "午休从 12:30 PM 开始，系统在 12:00 AM 重启，会议在 12pm 开始，3pm 结束。",
      ["中午十二点三十分开始", "凌晨十二点", "中午十二点开始", "下午三点结束"], ["下午十二点", "上午十二点"]),
     ("time", "zh", "他3点05分离开，列车于15时05分开出，5分07秒后到站。",

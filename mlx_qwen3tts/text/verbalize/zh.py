@@ -234,7 +234,7 @@ def _phone(m) -> str:
     lead, num = m.group(1) or "", m.group(2)
     plus = "加" + digits(num[1:num.index(" ")] if " " in num else "", PHONE_DIGITS) if num.startswith("+") else ""
     body = num.split(" ", 1)[1] if plus else num
-    return lead + plus + digits(body, PHONE_DIGITS)
+    return lead + plus + "".join(digits(group, PHONE_DIGITS) for group in re.split(r"[ -]", body))
 
 
 def _money(m) -> str:
@@ -281,6 +281,8 @@ read = Reader([
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: integer(int(m.group(1))) + "比" + integer(int(m.group(2)))),
     # telephone numbers: a mobile number, a number with an area code, or digits a telephone word announces
     (r"()(?<![\d.])((?:\+86 )?1[3-9]\d{9})(?![\d.])", _phone),
+    # a mobile number grouped 3-4-4 by spaces or hyphens (+86 138 1234 5678, 138-1234-5678)
+    (r"()(?<![\d.])((?:\+86 ?)?1[3-9]\d(?:[ -]\d{4}){2})(?![\d.])", _phone),
     (r"()(?<![\d.-])(0\d{2,3}-\d{7,8})(?![\d.-])", _phone),
     (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
     (r"(给)(\d{3,})(?=打)", _phone),

@@ -279,10 +279,12 @@ _read_numbers = Reader([
      lambda m: f" {m.group(1)}요일부터{m.group(2)}요일"),
     (r"(?<=[일\d])\s?[(（]([" + WEEKDAY + r"])(?:요일)?[)）]", lambda m: f" {m.group(1)}요일"),
     (MONTH_DAYS, _month_days),
-    (r"(?<![\d.-])(?:\+(\d{1,3})[\s-]?)?((?:\(\d{2,4}\)[\s-]?|\d{2,4}[-.])\d{3,4}[-.]\d{4})(?![\d.-])", _phone),
-    (r"(?<![\d.-])()(\d{4}-\d{4}-\d{4}-\d{4})(?![\d.-])", _phone),  # a card number
-    (r"(?<![\d.-])()(1[5-8]\d\d-\d{4})(?![\d.-])", _phone),  # a nationwide number: 1588-1234 일오팔팔 일이삼사
-    (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d.-])", _phone),  # 010 1234 5678
+    # (a sentence's stop may follow a number: "02-123-4567.")
+    (r"(?<![\d.-])(?:\+(\d{1,3})[\s-]?)?((?:\(\d{2,4}\)[\s-]?|\d{2,4}[-.])\d{3,4}[-.]\d{4})(?![\d-]|\.\d)", _phone),
+    (r"(?<![\d.-])()(\d{4}-\d{4}-\d{4}-\d{4})(?![\d-]|\.\d)", _phone),  # a card number
+    (r"(?<![\d.-])()(1[5-8]\d\d-\d{4})(?![\d-]|\.\d)", _phone),  # a nationwide number: 1588-1234 일오팔팔 일이삼사
+    (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d-]|\.\d)", _phone),  # 010 1234 5678
+    (r"(?<![\d.-])\+(\d{1,3})[\s-](\d{1,2}[\s-]\d{3,4}[\s-]\d{4})(?![\d-]|\.\d)", _phone),  # +82 10 1234 5678
     # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
     (r"((?:자리|번호)(?:는|은|가|이|:)?\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456

@@ -8,19 +8,19 @@ verb whose subject stands before it ("Она съела 1/4 торта" одну
 десятых; "прошла 1/3 жизни" keeps одна третья, the number its subject); after "с" a fraction of something is in the
 instrumental ("с 1/2 стакана воды" с половиной стакана) unless "до" or "по" makes it a range's start; a number after a
 verb that governs a case takes it ("достигла 2,3 млрд" двух целых трёх десятых); what a price is per after "за" in the
-accusative ("за кг" за килограмм, "за шт." за штуку). Abbreviation: a label before a colon and its number ("Тел.:
-8-800-…" Телефон:, "по тел.: …" по телефону:); the sentence's stop kept after "тыс. шт.". Ordinal: "N-ми" where the
-cardinal's genitive ends otherwise is the ordinal's instrumental plural ("между 5-ми классами" пятыми), the cardinal's
-genitive, as loosely written, after a preposition that governs it ("с 5-ми лет" с пяти). Measure and money: the second
-part of a compound quantity in the case of the first ("к 7 ч 30 мин" к семи часам тридцати минутам, "около 2 кг 300 г"
-около двух килограммов трёхсот граммов, "до 10 руб. 50 коп." до десяти рублей пятидесяти копеек); metres per second
-squared ("9,8 м/с²" метра в секунду в квадрате). Cardinal: "-ка" a cardinal's genitive ("после 40-ка" после сорока); the
-genitive's ending written before an adjective joined to a number is not said twice ("5-тиэтажный" пятиэтажный,
-"2-хкомнатная" двухкомнатная); one and a half of anything counted is полтора ("1,5 землекопа"); a number and the letter
-written after it (a house, a route, a school class: "12Б" двенадцать Б, "в 5Б классе" в пятом Б классе), where the
-letter is no unit or a label names the number ("корпус 3В", "д. 7б"; "12В" alone is volts). Time: a time after "и",
-"или" or a comma in a list takes the case of the first ("между 14:00 и 15:00" между четырнадцатью часами и пятнадцатью
-часами).
+accusative ("за кг" за килограмм, "за шт." за штуку). Abbreviation: "тел" without its dot and "моб." before a number
+("тел: 8-912-…" телефон:, "моб.:" мобильный:); a label before a colon and its number ("Тел.: 8-800-…" Телефон:, "по
+тел.: …" по телефону:); the sentence's stop kept after "тыс. шт.". Ordinal: "N-ми" where the cardinal's genitive ends
+otherwise is the ordinal's instrumental plural ("между 5-ми классами" пятыми), the cardinal's genitive, as loosely
+written, after a preposition that governs it ("с 5-ми лет" с пяти). Measure and money: the second part of a compound
+quantity in the case of the first ("к 7 ч 30 мин" к семи часам тридцати минутам, "около 2 кг 300 г" около двух
+килограммов трёхсот граммов, "до 10 руб. 50 коп." до десяти рублей пятидесяти копеек); metres per second squared ("9,8
+м/с²" метра в секунду в квадрате). Cardinal: "-ка" a cardinal's genitive ("после 40-ка" после сорока); the genitive's
+ending written before an adjective joined to a number is not said twice ("5-тиэтажный" пятиэтажный, "2-хкомнатная"
+двухкомнатная); one and a half of anything counted is полтора ("1,5 землекопа"); a number and the letter written after
+it (a house, a route, a school class: "12Б" двенадцать Б, "в 5Б классе" в пятом Б классе), where the letter is no unit
+or a label names the number ("корпус 3В", "д. 7б"; "12В" alone is volts). Time: a time after "и", "или" or a comma in a
+list takes the case of the first ("между 14:00 и 15:00" между четырнадцатью часами и пятнадцатью часами).
 
 Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres mil pesos); a
 price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by their
@@ -54,6 +54,8 @@ CASES = [
      "Смешайте муку с 1/2 стакана воды, взбейте яйца с 1/4 ч. л. соли, а ягод берите с 1/2 до 3/4 стакана.",
      ["с половиной стакана воды", "с четвертью чайной ложки соли", "с одной второй до трёх четвертей стакана"],
      ["с половины", "с четверти"]),
+    ("abbreviation", "ru", "Мой тел: 8-912-345-67-89, моб.: +7 916 123-45-67.",
+     ["мой телефон: восемь, девятьсот двенадцать", "мобильный: плюс семь"], ["тел:", "моб."]),
     ("abbreviation", "ru", "Тел.: 8-800-555-00-11, справки по тел.: 234-56-78.",
      ["Телефон: восемь, восемьсот", "по телефону: двести тридцать четыре"], ["Тел.", "тел."]),
     ("ordinal", "ru", "Дети с 5-ми лет играют с 9-ти до 10-ми, а между 5-ми классами прошёл турнир.",

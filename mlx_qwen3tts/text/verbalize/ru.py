@@ -804,7 +804,8 @@ class Russian(Spec):
     def _counted_gender(self, written):
         if written in self.units:
             return self.unit_gender(written)
-        return grammar.gender(self.counted[written][0])
+        phrase = self.counted[written][0]
+        return "pltm" if grammar.plurale_tantum(phrase) else grammar.gender(phrase)  # "1 сут." одни сутки
 
     def combining(self, n):
         """A number as the first part of a compound word: пяти-, одно-, сто-, девяносто-, шестидесятичетырёх-."""

@@ -123,6 +123,12 @@ def plural_case(noun: str) -> bool:
         and parses[0].tag.case in ("nomn", "accs")
 
 
+def plurale_tantum(noun: str) -> bool:
+    """Whether `noun` has no singular ("сутки", "ножницы"): counted by the collective ("двое суток")."""
+    parses = _parses(noun.lower()) if noun else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN" and "Pltm" in parses[0].tag
+
+
 def plural_instrumental(noun: str) -> bool:
     """Whether `noun` can be a plural in the instrumental ("классами", "друзьями")."""
     return any(p.tag.POS == "NOUN" and p.tag.number == "plur" and p.tag.case == "ablt"

@@ -15,13 +15,14 @@ otherwise is the ordinal's instrumental plural ("между 5-ми класса�
 written, after a preposition that governs it ("с 5-ми лет" с пяти). Measure and money: the second part of a compound
 quantity in the case of the first ("к 7 ч 30 мин" к семи часам тридцати минутам, "около 2 кг 300 г" около двух
 килограммов трёхсот граммов, "до 10 руб. 50 коп." до десяти рублей пятидесяти копеек); metres per second squared ("9,8
-м/с²" метра в секунду в квадрате); "сут." by the collective ("3 сут." трое суток, "1 сут." одни сутки), "дн." days.
-Cardinal: "-ка" a cardinal's genitive ("после 40-ка" после сорока); the genitive's ending written before an adjective
-joined to a number is not said twice ("5-тиэтажный" пятиэтажный, "2-хкомнатная" двухкомнатная); one and a half of
-anything counted is полтора ("1,5 землекопа"); a number and the letter written after it (a house, a route, a school
-class: "12Б" двенадцать Б, "в 5Б классе" в пятом Б классе), where the letter is no unit or a label names the number
-("корпус 3В", "д. 7б"; "12В" alone is volts). Time: a time after "и", "или" or a comma in a list takes the case of the
-first ("между 14:00 и 15:00" между четырнадцатью часами и пятнадцатью часами).
+м/с²" метра в секунду в квадрате); "сут." by the collective ("3 сут." трое суток, "1 сут." одни сутки), "дн." days;
+degrees Celsius with a space before the scale or the ordinal sign for the degree ("180° С", "100 ºC"). Cardinal: "-ка" a
+cardinal's genitive ("после 40-ка" после сорока); the genitive's ending written before an adjective joined to a number
+is not said twice ("5-тиэтажный" пятиэтажный, "2-хкомнатная" двухкомнатная); one and a half of anything counted is
+полтора ("1,5 землекопа"); a number and the letter written after it (a house, a route, a school class: "12Б" двенадцать
+Б, "в 5Б классе" в пятом Б классе), where the letter is no unit or a label names the number ("корпус 3В", "д. 7б"; "12В"
+alone is volts). Time: a time after "и", "или" or a comma in a list takes the case of the first ("между 14:00 и 15:00"
+между четырнадцатью часами и пятнадцатью часами).
 
 Spanish. Money: "$" before an amount its currency's name follows is only its sign ("$ 3.000 pesos" tres mil pesos); a
 price per thing after a slash ("12 €/persona" por persona, "900 euros/mes" por mes); the signs ₹ ₺ ₴ ₱ ₪ ₫ ฿ ₦ by their
@@ -71,6 +72,8 @@ CASES = [
      ["/", "руб/", "р./"]),
     ("measure", "ru", "Срок хранения 3 сут., выдержка 1 сут., а отпуск 7 дн.",
      ["срок хранения трое суток", "выдержка одни сутки", "отпуск семь дней"], ["сут.", "дн.", "три сутки"]),
+    ("measure", "ru", "Выпекать при 180° С, а воду довести до 100 ºC.",
+     ["при ста восьмидесяти градусах Цельсия", "до ста градусов Цельсия"], ["° С", "ºC"]),
     ("money", "ru", "Цена упала до 10 руб 50 коп за штуку.", ["до десяти рублей пятидесяти копеек за штуку"],
      ["десять рублей"]),
     ("money", "es", "El billete cuesta 21 ₺ y la cena 50 ₹.", ["veintiuna liras turcas", "cincuenta rupias"],

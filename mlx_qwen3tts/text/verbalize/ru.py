@@ -846,6 +846,8 @@ class Russian(Spec):
 
     def read(self, text):
         text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
+        # "100 ºC" (the ordinal sign for a degree), "180° С" (a space before the scale): one unit, "°C"
+        text = re.sub(r"(?<=\d)(\s?)[°º]\s?(?=[CСF](?!\w))", "\\1°", text)
         text = _HALF_COMPOUND.sub(lambda m: "полу" + m.group(1) if grammar.is_adjective(m.group(1)) else m.group(0),
                                   text)
         text = _ANNIVERSARY.sub(lambda m: self.combining(int(m.group(1))) + m.group(2), text)

@@ -33,14 +33,15 @@ a counted noun and "y" agrees with it ("1 hora y 1/2" una hora y media, "2 kg y 
 o'clock is "la una" whatever article was written ("a las 1:00" a la una).
 
 Chinese. Time: a clock's minutes and seconds written with a zero keep it (3点05分 三点零五分, 15时05分 十五时零五分); twelve with PM is
-noon (12:30 PM 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午. Telephone: a mobile number grouped 3-4-4 by
-spaces or hyphens, digit by digit (+86 138 1234 5678 加八六幺三八幺二三四五六七八).
+noon (12:30 PM 中午十二点三十分), with AM midnight (12:00 AM 凌晨十二点), not 下午/上午. Measure: degrees with a space before the scale
+or the ordinal sign for the degree (180° C 一百八十摄氏度, 25 ºC). Telephone: a mobile number grouped 3-4-4 by spaces or
+hyphens, digit by digit (+86 138 1234 5678 加八六幺三八幺二三四五六七八).
 
 Korean. Abbreviation: a label before a number by its Korean word (p. 25 페이지 이십오, Fig. 3 그림 삼, Vol. 3 볼륨 삼, Ver. 2.0 버전
 이점영), the particle after an abbreviation matched to the word said (etc.를 등을). Measure: inches written "in." (1 in.로 일
-인치로); a hyphen inside a name a Latin letter begins is no range (x86-64: no 부터). Time: AM or PM after a time is 오전 or 오후
-before it (9:00 AM 오전 아홉시), and a time's particle agrees with its last syllable (12:00:00을 열두시를), a measure's with its
-unit's word (10 cm을 십 센티미터를)."""
+인치로); a hyphen inside a name a Latin letter begins is no range (x86-64: no 부터); degrees with a space before the scale or
+the ordinal sign for the degree (200 ºC로 이백 도로). Time: AM or PM after a time is 오전 or 오후 before it (9:00 AM 오전 아홉시), and
+a time's particle agrees with its last syllable (12:00:00을 열두시를), a measure's with its unit's word (10 cm을 십 센티미터를)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -121,6 +122,8 @@ CASES = [
     ("telephone", "ko", "서울 사무소는 02-123-4567, 고객센터는 1588-1234.", ["영이 일이삼 사오육칠", "일오팔팔 일이삼사"],
      ["부터", "천오백"]),
     ("telephone", "ko", "+82 10 1234 5678로 연락하세요.", ["국가번호 팔이 일영 일이삼사 오육칠팔로"], ["천이백"]),
+    ("measure", "ko", "오븐을 200 ºC로 예열하고 180° C에서 굽습니다.", ["이백 도로 예열", "백팔십 도에서"], ["ºC", " C에서"]),
+    ("measure", "zh", "烤箱预热至180° C，水温为25 ºC。", ["一百八十摄氏度", "二十五摄氏度"], ["度 C", "ºC"]),
     ("time", "zh", "午休从 12:30 PM 开始，系统在 12:00 AM 重启，会议在 12pm 开始，3pm 结束。",
      ["中午十二点三十分开始", "凌晨十二点", "中午十二点开始", "下午三点结束"], ["下午十二点", "上午十二点"]),
     ("time", "zh", "他3点05分离开，列车于15时05分开出，5分07秒后到站。",

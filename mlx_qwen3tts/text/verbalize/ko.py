@@ -406,6 +406,8 @@ _PAPER = re.compile(r"(?<![A-Za-z\d])([AB])(10|\d)(?=\s?(?:용지|종이|사이�
 
 
 def read(text: str) -> str:
+    # "180° C", "200 ºC" (a space before the scale, the ordinal sign for the degree): one unit, °C
+    text = re.sub(r"(?<=\d)(\s?)[°º]\s?(?=[CF](?![A-Za-z]))", lambda m: m.group(1) + "°", text)
     text = _PAPER.sub(lambda m: LETTERS[m.group(1).lower()] + ENGLISH_DIGITS[int(m.group(2))], text)
     if "." in text:
         # its particle matched to the word said (etc.를 등을); a unit's letters after a number stay a unit (5 min. 오 분)

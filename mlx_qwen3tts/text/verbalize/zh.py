@@ -256,6 +256,8 @@ def _era(m) -> str:
 
 
 read = Reader([
+    # "180° C", "25 ºC" (a space before the scale, the ordinal sign for the degree): one unit, °C
+    (r"(?<=\d)(\s?)[°º]\s?(?=[CF](?![A-Za-z]))", lambda m: m.group(1) + "°"),
     (r"(?<![\d./:-])(\d{1,3})\s?([-–—:/])\s?(\d{1,3})(?![\d./:-])", _score),  # 中国1-2, 以3:2获胜, 拉齐奥 2/2
     (DOTTED_DATE, _dotted_date),  # 2024.03.05.
     ("(?<=日)" + DOTTED_RANGE_END, lambda m: "到" + integer(int(m.group("m"))) + "月" + integer(int(m.group("d"))) + "日"

@@ -212,7 +212,29 @@ class Spanish(Romance):
     _DIVIDED = re.compile(r"(?<=\d)[ \u00a0]?÷[ \u00a0]?(?=[-−]?\d)")
     _EQUATION_OPERATOR = re.compile(r"(?<=\d)[ \u00a0]?([-/])[ \u00a0]?(?=\d+(?:[.,]\d+)?[ \u00a0]?=[ \u00a0]?[-−]?\d)")
 
+    # A number grouped the way Mexico and the United States write it: commas between thousands where there are two
+    # groups or more, or a dot's decimals after one ("12,345,678", "1,234.56"), or one group after a dollar's sign
+    # ("$2,000" dos mil dólares); rewritten the way the rest of the reader takes it ("12.345.678", "1.234,56").
+    _COMMA_GROUPED = re.compile(r"(?<![\w.,])((?:US)?\$\s?)?(\d{1,3}(?:,\d{3})+)(\.\d{1,2})?(?![\w,]|\.\d)")
+
+    def _comma_grouped(self, m):
+        sign, whole, cents = m.group(1) or "", m.group(2), m.group(3) or ""
+        if whole.count(",") < 2 and not cents and not sign:
+            return m.group(0)  # "1,250": a decimal, the comma Spain writes
+        return sign + whole.replace(",", ".") + cents.replace(".", ",")
+
+    # A half after a counted noun and "y": "1 hora y 1/2" una hora y media, "2 kg y 1/2" dos kilogramos y medio.
+    # With no noun, a number and a half: "1 y 1/2" uno y medio.
+    _AND_A_HALF = re.compile(r"(?<=\d)((?:\s?[^\W\d_]+\.?)?\s+y\s+)1/2(?![\w/]|[.,]\d)")
+
+    def _and_a_half(self, m):
+        noun = m.group(1).split()[0].rstrip(".") if m.group(1).split()[0] != "y" else ""
+        gender = (self.unit_gender(noun) if noun in self.units else self.noun_gender(noun)) if noun else "m"
+        return m.group(1) + self.halves[gender == "f"] if gender else m.group(0)
+
     def read(self, text):
+        text = self._COMMA_GROUPED.sub(self._comma_grouped, text)
+        text = self._AND_A_HALF.sub(self._and_a_half, text)
         # a zone's offset in hours and minutes before "+" is read and its minutes are taken for a time ("utc+5:30")
         text = self._ZONE.sub(lambda m: self._zone(m) if m.group(5) else m.group(0), text)
         text = self._EQUATION_OPERATOR.sub(lambda m: f" {self.minus if m.group(1) == '-' else 'entre'} ", text)
@@ -241,10 +263,38 @@ class Spanish(Romance):
     _SCALE_OF_SIGN = re.compile(r"\b((?:mil\s)?(?:mill[oó]n|millones|millardos?|bill[oó]n|billones)\sde\s)(US\$|\$|€|£|¥)"
                                 r"(?![\w$])")
 
+    # "$" before an amount its currency's name follows is only that currency's sign: "$ 3.000 pesos" "tres mil pesos",
+    # "$20 dólares" "veinte dólares".
+    _SIGN_AND_NAME = re.compile(r"(?<![\w$])\$\s?(?=\d[\d.,\s]*?\s(?:" + "|".join(sorted(currency_words, key=len,
+                                                                                         reverse=True)) + r")\b)")
+    # A price per thing after a slash: "12 €/persona" "doce euros por persona", "80 $/noche".
+    _PRICE_PER = re.compile(r"\b((?:" + "|".join(sorted({n for names in currency_words.values() for n in names[:2]},
+                                                          key=len, reverse=True)) + r"))/([^\W\d_]{2,})(?![\w/])")
+
+    # Cents after a dot before the name of a currency of the Americas, where the dot is the decimal point: "3.50
+    # dólares" as "3,50 dólares" (a euro amount so written is said as written: "1.00 euros" uno punto cero cero).
+    _DOTTED_CENTS_NAMED = re.compile(r"(?<![\w.,])(\d{1,3})\.(\d{2})(?=\s(?:dólar|dólares|peso|pesos)\b)")
+    # Cents by their abbreviation after a number: "99 cts." noventa y nueve céntimos, "50 ctvs." centavos; millions of
+    # a currency by "M" before its sign: "3,5 M€" tres coma cinco millones de euros.
+    _CENTS = re.compile(r"(?<=\d)(\s?)(cts|cént|cent|ctvs|ctv)(\.?)(?=\s|$|[,;:)])")
+    _MILLIONS_OF = re.compile(r"(?<=\d)\s?M(€|\$)(?!\w)")
+
+    def _cents(self, m):
+        word = "centavo" if m.group(2).startswith("ctv") else "céntimo"
+        word += "" if re.search(r"(?<![\d.,])1$", m.string[:m.start()]) else "s"
+        ends = m.group(3) and self._ends_sentence(m.string[m.end():])
+        return f"{m.group(1) or ' '}{word}{'.' if ends else ''}"
+
     def read_money(self, text):
-        text = self._DOTTED_CENTS.sub(r"\1\2,\3", text)
+        text = self._MILLIONS_OF.sub(r" millones de \1", self._CENTS.sub(self._cents, text))
+        text = self._DOTTED_CENTS_NAMED.sub(r"\1,\2", text)
+        text = self._DOTTED_CENTS.sub(r"\1\2,\3", self._SIGN_AND_NAME.sub("", text))
         text = self._SCALE_OF_SIGN.sub(lambda m: m.group(1) + self.currencies[m.group(2)][1], text)
-        return super().read_money(self._QUETZAL.sub("GTQ ", text))
+        text = super().read_money(self._QUETZAL.sub("GTQ ", text))
+        return self._PRICE_PER.sub(lambda m: f"{m.group(1)} {self.per_word} {self._per_thing(m.group(2))}", text)
+
+    def _per_thing(self, word):
+        return self.units[word][0] if word in self.units else word
 
     def money(self, amount, currency, scale):
         # "con" joins every currency and its cents, as Spain and the Americas both say it ("doce euros con
@@ -531,7 +581,11 @@ class Spanish(Romance):
     # segundos" (NeMo's Spanish time grammar), "y" before the last.
     _SPACED_HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])\s?h\s([0-5]?\d)\s?min\s([0-5]?\d)\s?s(?![\w/])")
 
+    # "las 1:30", "las 1": one o'clock is "la una", whatever article was written ("a las 1:00" a la una).
+    _LAS_ONE = re.compile(r"\b([Ll])as(\s0?1)(?=(?:[:.][0-5]\d)?(?:\s?h)?(?![\w:]|[.,]\d))")
+
     def read_times(self, text):
+        text = self._LAS_ONE.sub(r"\1a\2", text)
         text = self._SPACED_HMS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), int(m.group(3))), text)
         text = self._TIME_SPAN.sub(self._time_span, text)
         text = self._NOON.sub(lambda m: f"{m.group(1)} doce del mediodía"

@@ -185,11 +185,22 @@ def month_name(month: int) -> str:
 
 
 def _time(m) -> str:
+    """14:30 십사시 삼십분; with AM or PM after it, 오전 or 오후 before (9:00 AM 오전 아홉시); its particle matched to the
+    last syllable said (12:00:00을 열두시를)."""
     h, mi, sec = int(m.group(1)), int(m.group(2)), m.group(3)
     if h > 24 or mi > 59 or (sec and int(sec) > 59):
-        return " 대 ".join(cardinal(str(int(g))) for g in m.groups() if g)
+        said = " 대 ".join(cardinal(str(int(g))) for g in m.groups()[:3] if g)
+        return said + (" " + m.group(4) if m.group(4) else "") + particle(said, m.group(5) or "")
     said = hour(h) + "시" + (f" {cardinal(str(mi))}분" if mi else "")
-    return said + (f" {cardinal(str(int(sec)))}초" if sec and int(sec) else "")
+    said += f" {cardinal(str(int(sec)))}초" if sec and int(sec) else ""
+    if m.group(4):
+        said = ("오전 " if m.group(4)[0] in "aA" else "오후 ") + said
+    return said + particle(said, m.group(5) or "")
+
+
+def _hour_day_part(m) -> str:
+    said = ("오전 " if m.group(2) in "aA" else "오후 ") + hour(int(m.group(1))) + "시"
+    return said + particle(said, m.group(3) or "")
 
 
 def _phone(m) -> str:
@@ -231,8 +242,10 @@ def particle(said: str, p: str) -> str:
 
 
 def _measure(m) -> str:
+    """10 cm 십 센티미터; a particle after it matched to the unit's word (10 cm을 십 센티미터를: 씨엠을 as letters)."""
     sign = "마이너스 " if m.group(1) else ""
-    return f"{sign}{cardinal(m.group(2))} {unit_words(m.group(3))}"
+    said = f"{sign}{cardinal(m.group(2))} {unit_words(m.group(3))}"
+    return said + particle(said, m.group(4) or "")
 
 
 # words of a game's result: a pair of numbers in their sentence is its score (2-1로 승리 이 대 일로 승리)
@@ -266,10 +279,12 @@ _read_numbers = Reader([
      lambda m: f" {m.group(1)}요일부터{m.group(2)}요일"),
     (r"(?<=[일\d])\s?[(（]([" + WEEKDAY + r"])(?:요일)?[)）]", lambda m: f" {m.group(1)}요일"),
     (MONTH_DAYS, _month_days),
-    (r"(?<![\d.-])(?:\+(\d{1,3})[\s-]?)?((?:\(\d{2,4}\)[\s-]?|\d{2,4}[-.])\d{3,4}[-.]\d{4})(?![\d.-])", _phone),
-    (r"(?<![\d.-])()(\d{4}-\d{4}-\d{4}-\d{4})(?![\d.-])", _phone),  # a card number
-    (r"(?<![\d.-])()(1[5-8]\d\d-\d{4})(?![\d.-])", _phone),  # a nationwide number: 1588-1234 일오팔팔 일이삼사
-    (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d.-])", _phone),  # 010 1234 5678
+    # (a sentence's stop may follow a number: "02-123-4567.")
+    (r"(?<![\d.-])(?:\+(\d{1,3})[\s-]?)?((?:\(\d{2,4}\)[\s-]?|\d{2,4}[-.])\d{3,4}[-.]\d{4})(?![\d-]|\.\d)", _phone),
+    (r"(?<![\d.-])()(\d{4}-\d{4}-\d{4}-\d{4})(?![\d-]|\.\d)", _phone),  # a card number
+    (r"(?<![\d.-])()(1[5-8]\d\d-\d{4})(?![\d-]|\.\d)", _phone),  # a nationwide number: 1588-1234 일오팔팔 일이삼사
+    (r"(?<![\d.-])()(0\d{1,2} \d{3,4} \d{4})(?![\d-]|\.\d)", _phone),  # 010 1234 5678
+    (r"(?<![\d.-])\+(\d{1,3})[\s-](\d{1,2}[\s-]\d{3,4}[\s-]\d{4})(?![\d-]|\.\d)", _phone),  # +82 10 1234 5678
     # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
     (r"((?:자리|번호)(?:는|은|가|이|:)?\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
@@ -279,7 +294,11 @@ _read_numbers = Reader([
     # 15일-20일; but "다시 -5%": a hyphen with a space before and none after is a minus sign
     (r"(?<=[일월년시분초])(?:\s?[–—]\s?|-\s?|\s-\s)(?=\d)", " 부터 "),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
-    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])", _time),
+    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])(?:\s?([AaPp]\.?[Mm]\.?)(?![A-Za-z]))?" + PARTICLE, _time),
+    # an hour with a.m. or p.m. after it (9 a.m. 오전 아홉시), and a.m. or p.m. before an hour (p.m. 3시 오후 세시);
+    # 오전 or 오후 written beside it is not said twice
+    (r"(?:(?:오전|오후)\s?)?(?<![\d.,:])(1[0-2]|0?[1-9])\s?([AaPp])\.?\s?[Mm]\.?(?![A-Za-z])" + PARTICLE, _hour_day_part),
+    (r"(?:(?<=\s)|^)([AaPp])\.?\s?[Mm]\.?\s?(?=(?:1[0-2]|0?[1-9])\s?시)", lambda m: "오전 " if m.group(1) in "aA" else "오후 "),
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"),  # 3:2
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
     (r"((?<![\w.])[-+])?(" + NUMBER + r")\s?%p(?![A-Za-z])",  # 3%p: percentage points, 삼 퍼센트포인트
@@ -293,8 +312,11 @@ _read_numbers = Reader([
     # pieces as a shop writes them: 사과 2 ea 사과 두 개, 10pcs 열 개
     (r"(?<![\d.,])(\d+)\s?(?:ea|EA|pcs|PCS)(?![A-Za-z])",
      lambda m: (native(int(m.group(1))) if 0 < int(m.group(1)) < 100 else cardinal(m.group(1))) + " 개"),
-    (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])", _measure),
-    (r"(?<=\d)\s?[–—-]\s?(?=\d)", " 부터 "),
+    # inches as written after a number, "in." (1 in.로 일 인치로); its dot kept where no particle follows
+    (r"(?<=\d)(\s?)in\.(?=([가-힣])?)", lambda m: m.group(1) + ("inch" if m.group(2) else "inch.")),
+    (r"(-)?(" + NUMBER + r")\s?(" + UNIT + r")(?![A-Za-z²³])" + PARTICLE, _measure),
+    # a range, but not inside a name a Latin letter begins (x86-64, i386-2)
+    (r"(?<=\d)(?<![A-Za-z]\d)(?<![A-Za-z]\d\d)(?<![A-Za-z]\d{3})\s?[–—-]\s?(?=\d)", " 부터 "),
     # words spoken with a number: 제3장 제삼장, 3개 세개, 10~20명 열 부터 스무명, 6월 유월, 3시 세시
     (r"(?<=제)(\d+)", lambda m: cardinal(m.group(1))),
     (r"(?<![\d.,])(\d{1,2})(\s?장)", _chapter),  # 1장 서론 (a chapter), 종이 1장 (a sheet)
@@ -357,6 +379,13 @@ def _company(m) -> str:
     return f" {form}" if after_name else f"{form} "  # 현대 주식회사가, 주식회사 한화
 
 
+def _abbreviation(m) -> str:
+    if m.group(1).rstrip(".") in UNITS and re.search(r"\d\s?$", m.string[:m.start()]):
+        return m.group(0)
+    said = ABBREVIATIONS[m.group(1)]
+    return said + particle(said, m.group(2) or "")
+
+
 def _abbreviations() -> dict:
     path = Path(__file__).parent / "data" / "ko_abbreviations.tsv"
     rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line[:1] != "#")
@@ -367,7 +396,7 @@ def _abbreviations() -> dict:
 # Dr. Lee 닥터 Lee, No. 5 넘버 오; never inside a word or an address (Dr.Web, e.g.com).
 ABBREVIATIONS = _abbreviations()
 _ABBREVIATION = re.compile(r"(?<![\w.])(" + "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
-                           + r")(?=\s|$|[,;:)\]가-힣])")
+                           + r")(?=\s|$|[,;:)\]가-힣])" + PARTICLE)
 
 
 # A paper size before a word of paper said as Koreans say it, in English (A4 용지 에이포 용지, B5 크기 비파이브 크기);
@@ -377,9 +406,12 @@ _PAPER = re.compile(r"(?<![A-Za-z\d])([AB])(10|\d)(?=\s?(?:용지|종이|사이�
 
 
 def read(text: str) -> str:
+    # "180° C", "200 ºC" (a space before the scale, the ordinal sign for the degree): one unit, °C
+    text = re.sub(r"(?<=\d)(\s?)[°º]\s?(?=[CF](?![A-Za-z]))", lambda m: m.group(1) + "°", text)
     text = _PAPER.sub(lambda m: LETTERS[m.group(1).lower()] + ENGLISH_DIGITS[int(m.group(2))], text)
     if "." in text:
-        text = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1)], text)
+        # its particle matched to the word said (etc.를 등을); a unit's letters after a number stay a unit (5 min. 오 분)
+        text = _ABBREVIATION.sub(_abbreviation, text)
     if "㈜" in text or "(" in text:
         text = _COMPANY.sub(_company, text)
     if "카드" in text:  # a card number after a cue (data/card_cues.tsv: 카드번호, 신용카드 ...)

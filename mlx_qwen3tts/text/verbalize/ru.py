@@ -22,7 +22,7 @@ _ENDINGS = {"й": ("n", "m"), "ый": ("n", "m"), "ий": ("n", "m"), "ой": ("
             "ьим": ("i", "m"), "ым": ("i", "m")}
 _PLURAL = {"е": "n", "ые": "n", "х": "g", "ых": "g"}  # after a decade: "1950-е", "1960-х"
 # A cardinal's case ending: "из 2-х блюд" из двух, "до 18-ти" до восемнадцати, "с 7-ми лет" с семи, "2-мя" двумя.
-_CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя")
+_CARDINAL_ENDINGS = ("х", "ух", "ёх", "ти", "и", "ми", "мя", "ка")  # "после 40-ка" после сорока
 
 
 def _proper(numerator, denominator):
@@ -37,7 +37,7 @@ _PER_POWER = re.compile(r"(?<![\w.,/])(\d{1,3})/(10{2,6})(?![\w/]|[.,]\d)")
 
 def _cardinal_case(n, mark):
     """The case a cardinal's written ending says, or None where the ending is an ordinal's ("5-х классах" пятых)."""
-    if mark in ("ти", "и", "ух", "ёх") or mark == "х" and n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14 \
+    if mark in ("ти", "и", "ух", "ёх", "ка") or mark == "х" and n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14 \
             or mark == "ми" and n % 10 in (7, 8):
         return "g"
     return "i" if mark == "мя" else None
@@ -58,6 +58,14 @@ _GLUED_BEFORE = re.compile(r"(?<![\w.,-])(\d{1,6})([А-Яа-яЁё]{3,})(?![\w-]
 _COMPOUND = re.compile(r"(?<![\w.,/-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
 # A number joined to a noun of years ("100-летие" столетие, "50-летия" пятидесятилетия).
 _ANNIVERSARY = re.compile(r"(?<![\w.,/-])(\d{1,4})-(лети[еяюи]|летием)(?![\w-])")
+# A number and a letter written after it: a house, a route, a school class ("12Б", "7А", "5А класс").
+_LETTERED = re.compile(r"(?<![\w.,/-])(\d{1,4})([А-ЯЁа-яё])(?![\w-]|[.,]\d)")
+# What a number and its letter name: a house, a building, a route, a room (said before it, or its abbreviation).
+_LETTER_LABELS = {"дом", "корпус", "строение", "литера", "маршрут", "автобус", "трамвай", "троллейбус", "кабинет",
+                  "квартира", "аудитория", "помещение", "офис", "сектор", "ряд", "блок", "подъезд", "участок",
+                  "палата", "павильон", "секция", "вариант", "группа", "выход", "терминал", "платформа", "школа",
+                  "номер"}
+_LETTER_LABEL = re.compile(r"(?<![\w.])(?:д|корп|стр|лит|кв|каб|ауд|пом|уч|№)\.?\s?$", re.I)
 _HALF_COMPOUND = re.compile(r"(?<![\w.,/-])1/2-([а-яё]{3,})(?![\w-])")  # "1/2-дюймовая" полудюймовая
 _PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
 _COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто", "тысячи": "тысяче"}
@@ -109,6 +117,8 @@ _TIME_RANGE = re.compile(r"(?<![\w.,:])(?:(?<![\w-])([Вв])\s)?(\d{1,2}):(\d{2}
 _COORDINATED = re.compile(r"^(?:\s*(?:,|и|или|[–—-])\s*\d{1,6}-[а-яё]{1,3})+")
 # A price per a unit: "50 руб/кг", "100 рублей/кг" (the currency already said) пятьдесят рублей за килограмм.
 _PRICE = re.compile(r"\s?(?:руб\.?|р\.|коп\.?)")
+# A price per unit in words: "500 рублей за кг" за килограмм, "5 руб. за мин." за минуту, "по 100 руб. за шт."
+_PER_WORD_UNIT = re.compile(r"(?<![\w.])([Зз]а)[\s\u00a0](кг|л|мл|м|км|шт|мин|сек|ч|уп|пач|экз|ед)(\.?)(?![\w/²³])")
 _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?\.?)(?![\w/])")
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
 _MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
@@ -239,6 +249,7 @@ class Russian(Spec):
              "мг": ("миллиграмм", "миллиграмма", "миллиграммов"),
              "ч": ("час", "часа", "часов"), "мин": ("минута", "минуты", "минут"), "с": ("секунда", "секунды", "секунд"),
              "сек": ("секунда", "секунды", "секунд"), "мс": ("миллисекунда", "миллисекунды", "миллисекунд"),
+             "с²": ("секунда в квадрате", "секунды в квадрате", "секунд в квадрате"),
              "ТБ": ("терабайт", "терабайта", "терабайт"), "ГБ": ("гигабайт", "гигабайта", "гигабайт"),
              "МБ": ("мегабайт", "мегабайта", "мегабайт"), "КБ": ("килобайт", "килобайта", "килобайт"),
              "Гб": ("гигабайт", "гигабайта", "гигабайт"), "Мб": ("мегабайт", "мегабайта", "мегабайт"),
@@ -255,7 +266,7 @@ class Russian(Spec):
              "ГГц": ("гигагерц", "гигагерца", "гигагерц"), "Вт": ("ватт", "ватта", "ватт"),
              "кВт": ("киловатт", "киловатта", "киловатт"), "В": ("вольт", "вольта", "вольт"),
              "га": ("гектар", "гектара", "гектаров")}
-    _FEMININE = ("т", "мин", "с", "сек", "мс")
+    _FEMININE = ("т", "мин", "с", "сек", "мс", "с²")
     # The counting form after five and more, in the nominative and accusative, where usage prefers it to the
     # genitive plural ("12 кг" двенадцать килограмм; "от 80 кг" от восьмидесяти килограммов).
     counting = {"кг": "килограмм", "kg": "килограмм"}
@@ -266,7 +277,8 @@ class Russian(Spec):
     in_context = ("г.", "гг.", "долл.", "ч.", "в.", "вв.", *_counted_table())
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
                             "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья", "д.": "дом",
-                            "кв.": "квартира", "корп.": "корпус", "тел.": "телефон", "доб.": "добавочный"}
+                            "кв.": "квартира", "корп.": "корпус", "тел.": "телефон", "доб.": "добавочный",
+                            "тел": "телефон", "моб.": "мобильный"}
     # at a sentence's head, capitalized: "Стр. 5" Страница пять, "Тел. 8 800 …" Телефон
     number_abbreviations.update({w[0].upper() + w[1:]: said.capitalize() for w, said in number_abbreviations.items()
                                  if w[0].islower()})
@@ -281,6 +293,8 @@ class Russian(Spec):
         endings = "|".join(sorted({*_ENDINGS, *_CARDINAL_ENDINGS}, key=len, reverse=True))
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
+        # a label before a colon and its number is still read: "Тел.: 8 800 …" Телефон: восемь, восемьсот
+        self._num_abbr = self._table_pattern(self.number_abbreviations, r"(?=:?\s?[\d+(])")
         self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
         # "с 1 января 1970 года": after a preposition that governs it, the day in the genitive; "г." keeps
         # its dot where it also ends the sentence.
@@ -300,6 +314,7 @@ class Russian(Spec):
                        if re.fullmatch(r"[^\W\d_]+[²³]?", u) and u not in self.scales)
         self._per_unit = re.compile(r"(?<![\w.,/])([-−+]?" + self.NUM + r")(\s?(?:" + per + r"))?/(" + per
                                     + r")(?![\w/²³])")
+        self._counted_before = re.compile(r"(?<![\w.,])" + self.NUM + r"\s?(?:" + words + r")\.?[\s\u00a0]+$")
         self._counted_after = re.compile(r"\s?(?:" + words + r")(?![\w/²³])")
         self._day_range = re.compile(r"(?<![\w.,])(\d{1,2})(" + _DAY_JOIN + r")(\d{1,2})\s(" + _MONTHS_WRITTEN
                                      + r")(?!\w)")
@@ -325,6 +340,8 @@ class Russian(Spec):
             noun = noun.group(1) if noun and re.fullmatch(r"[А-Яа-яЁё]+", noun.group(1)) else ""
             if mark in ("е", "ые") and self._plural_e(n, mark, noun):  # "5-е классы", "95-е и 98-е": пятые
                 return self.n2w(n, "ordinal", case="n", plural=True)
+            if mark == "ми" and not _cardinal_case(n, mark):  # "5-ми": пятыми, or пяти after "до", "с", "из"
+                return self._mi(n, m.string[:m.start()], noun)
             found = grammar.ordinal_ending_form(mark, noun)
             cases = grammar.preposition(m.string[:m.start()]) if mark in ("й", "ой") and not found else None
             if cases and "n" not in cases and "a" not in cases:  # "с 1-й по 5-ю страницу": с первой
@@ -336,6 +353,15 @@ class Russian(Spec):
                 return self.n2w(n, "ordinal", case=found[0], gender=found[1], animate=False)
             return self.ordinal(n, mark=mark)
         return self.ordinal_pattern.sub(said, text)
+
+    def _mi(self, n, before, noun):
+        """"N-ми" where the cardinal's genitive does not end so (пяти, девяти): the ordinal's instrumental plural the
+        ending spells ("5-ми классами" пятыми), but the cardinal's genitive, as it is loosely written, after a
+        preposition that governs it and before no noun in the instrumental plural ("с 5-ми лет" с пяти)."""
+        cases = grammar.preposition(before)
+        if cases and cases[0] == "g" and not grammar.plural_instrumental(noun):
+            return self.cardinal(n, case="g")
+        return self.n2w(n, "ordinal", case="i", plural=True)
 
     @staticmethod
     def _plural_e(n, mark, noun):
@@ -461,7 +487,7 @@ class Russian(Spec):
             if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
             of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
-            case = self.part_case(m.string[:m.start()], bool(of))
+            case = self.part_case(m.string[:m.start()], bool(of), m.string[m.end():])
             if case == "a" and grammar.word_before(m.string[:m.start()]).lower() in ("в", "во") \
                     and grammar.genitive_noun(of) and grammar.lemma(of) != "раз" \
                     and not grammar.is_verb(grammar.word_before(m.string[:m.start()].rstrip()[:-1])):
@@ -494,10 +520,13 @@ class Russian(Spec):
         return f"{self.cardinal(numerator, 'f', case)} {grammar.agreeing(part, numerator, case)}"
 
     @staticmethod
-    def part_case(before, of=True):
+    def part_case(before, of=True, after=""):
         """The case of a fraction of something after `before` (`of`): its preposition's, the accusative as a verb's
-        object ("Добавьте 1/3 стакана" одну третью), else the nominative."""
+        object ("Добавьте 1/3 стакана" одну третью), else the nominative; after "с" the instrumental where no "до" or
+        "по" makes it a range's start ("с 1/2 стакана воды" с половиной стакана; "с 1/2 до 3/4" с одной второй)."""
         cases = grammar.preposition(before)
+        if cases == "gi" and of and not re.match(r"[^,;!?]{0,25}?[\s\u00a0](?:до|по)[\s\u00a0]", after):
+            return "i"
         return cases[0] if cases else "a" if of and grammar.object_of_verb(before) else "n"
 
     def mixed(self, whole, numerator, denominator):
@@ -637,7 +666,8 @@ class Russian(Spec):
         """"1,5 часа" полтора часа, "в 2,5 раза" в два с половиной раза: a number and a half before a noun of measure
         in the nominative or the accusative; None elsewhere (a whole ending in one, another case, another noun)."""
         noun = grammar.word_after(m.string[m.end():])
-        gender = grammar.noun_gender(noun) if grammar.lemma(noun) in _MEASURE_NOUNS else None
+        # one and a half of anything counted is полтора ("1,5 землекопа", "1,5 процента"); more, of a measure only
+        gender = grammar.noun_gender(noun) if whole == 1 or grammar.lemma(noun) in _MEASURE_NOUNS else None
         if not gender or whole == 0 or whole % 10 == 1 and whole != 1:
             return None
         before = m.string[:m.start()]
@@ -660,9 +690,10 @@ class Russian(Spec):
 
     def read_measures(self, text):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
-        text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}", text)
+        text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}{self._stop(m)}", text)
         text = self._fraction_counted.sub(self.fraction_counted, text)
         text = _PRICE_PER.sub(self.price_per, text)
+        text = _PER_WORD_UNIT.sub(self.price_per_word, text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
                                   f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}"
                                   f"{self._stop(m)}", text)
@@ -675,9 +706,10 @@ class Russian(Spec):
                 return m.group(0)  # "п. 3 ст. 15": an article of a law, said by the abbreviations before its number
             if written == "с" and (re.match(r"\s+\d", after) or grammar.is_preposition_use(grammar.word_after(after))):
                 return m.group(0)  # "2 с половиной", "10 с лишним", "№ 7 с 3 пути": the preposition, not seconds
-            cases = grammar.preposition(m.string[:m.start()])
+            before = self._compound_head(m.string[:m.start()])
+            cases = grammar.preposition(before)
             case = "p" if cases == "ap" and self._located(m) else _distributive(cases, amount, self.value)
-            if case == "n" and grammar.object_of_verb(m.string[:m.start()]):
+            if case == "n" and grammar.object_of_verb(before):
                 case = "a"  # "Добавьте 1 ч. л. сахара" одну чайную ложку
             gender = self._counted_gender(written)
             whole, fraction = self.value(amount.lstrip("-−+"))
@@ -694,6 +726,12 @@ class Russian(Spec):
                 said += "."
             return said  # "5 мин. спустя": a unit's dot before a lower-case word is its abbreviation's
         return self._counted.sub(said, text)
+
+    def _compound_head(self, before):
+        """`before` less a quantity the number's own one goes on ("к 7 ч 30 мин" к семи часам тридцати минутам, "около
+        2 кг 300 г" около двух килограммов трёхсот граммов): the second part takes the case of the first."""
+        head = self._counted_before.search(before[-40:])
+        return before[:len(before) - len(head.group(0))] if head and not grammar.preposition(before) else before
 
     @staticmethod
     def _located(m):
@@ -712,7 +750,11 @@ class Russian(Spec):
         """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""
         unit = m.group(2) if m.group(2) in self.counted else m.group(2).rstrip(".")
         if unit not in self.counted:
-            return m.group(0)
+            # a noun written out ("рублей/час" в час, "евро/ночь" за ночь): per it, in the accusative
+            lemma = grammar.lemma(unit) if grammar.is_noun(unit) else ""
+            if not lemma or unit.endswith("."):
+                return m.group(0)
+            return f"{m.group(1)} {'в' if lemma in _TIME_UNITS else 'за'} {grammar.inflected(lemma, 'a', 'sing')}"
         return f"{m.group(1)} {self.per(unit, price=True)}{self._stop(m)}"
 
     def _stop(self, m):
@@ -722,9 +764,19 @@ class Russian(Spec):
     def per(self, unit, price=False):
         """"/кг" в килограмме, "/ч" в час, a price's "за килограмм" (but "в месяц"): what a quantity is per."""
         phrase = self.counted[unit][0]
-        if grammar.lemma(phrase) in _TIME_UNITS or price:
-            return ("в " if grammar.lemma(phrase) in _TIME_UNITS else "за ") + grammar.inflected(phrase, "a", "sing")
+        timed = grammar.lemma(phrase.split()[0]) in _TIME_UNITS  # "/с²" в секунду в квадрате
+        if timed or price:
+            return ("в " if timed else "за ") + grammar.inflected(phrase, "a", "sing")
         return "в " + grammar.inflected(phrase, "p", "sing")
+
+    def price_per_word(self, m):
+        """"за кг" за килограмм, "за шт." за штуку: what a price is per, in the accusative; the dot kept where it
+        also ends the sentence."""
+        unit = m.group(2) + m.group(3) if m.group(2) + m.group(3) in self.counted else m.group(2)
+        if unit not in self.counted:
+            return m.group(0)
+        said = f"{m.group(1)} {grammar.inflected(self.counted[unit][0], 'a', 'sing')}"
+        return said + ("." if m.group(3) and self._ends_sentence(m.string[m.end():]) else "")
 
     def scaled(self, written):
         """A unit or what a number counts after "тыс.", "млн": in the genitive plural (миллиона литров)."""
@@ -741,7 +793,7 @@ class Russian(Spec):
         if not (1 < denominator <= 16 or _proper(numerator, denominator)) or numerator >= denominator \
                 or written == "с":
             return m.group(0)
-        phrase, case = self.counted[written][0], self.part_case(m.string[:m.start()])
+        phrase, case = self.counted[written][0], self.part_case(m.string[:m.start()], True, m.string[m.end():])
         part = self.part_of_measure if denominator in _PARTS and _measure(phrase) else self.fraction
         said = f"{part(numerator, denominator, case)} {grammar.inflected(phrase, 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
@@ -752,18 +804,39 @@ class Russian(Spec):
     def _counted_gender(self, written):
         if written in self.units:
             return self.unit_gender(written)
-        return grammar.gender(self.counted[written][0])
+        phrase = self.counted[written][0]
+        return "pltm" if grammar.plurale_tantum(phrase) else grammar.gender(phrase)  # "1 сут." одни сутки
 
     def combining(self, n):
         """A number as the first part of a compound word: пяти-, одно-, сто-, девяносто-, шестидесятичетырёх-."""
         return "".join(_COMBINING.get(w, w) for w in self.cardinal(n, case="g").split())
 
+    def lettered(self, m):
+        """"дом 12Б" двенадцать Б, "маршрут 7А" семь А, "в 5А классе" в пятом А классе: a number and the letter
+        written after it, where the letter is no unit ("3В" is three volts, "5г" five grams) unless a label names
+        what the number is ("корпус 3В", "д. 12а")."""
+        n, letter = int(m.group(1)), m.group(2)
+        noun = grammar.word_after(m.string[m.end():])
+        if grammar.lemma(noun) == "класс" and (found := grammar.ordinal_use(noun, None)):
+            return f"{self.n2w(n, 'ordinal', case=found[0], gender=found[1], animate=False)} {letter}"
+        before = m.string[max(0, m.start() - 24):m.start()]
+        labelled = _LETTER_LABEL.search(before) or grammar.lemma(grammar.word_before(before)) in _LETTER_LABELS
+        if (letter.islower() or letter in self.counted) and not labelled:
+            return m.group(0)
+        written = m.group(1)
+        return f"{self.digits(written) if written[0] == '0' and len(written) > 1 else self.cardinal(n)} {letter}"
+
     def compound(self, m):
         """"64-битных" шестидесятичетырёхбитных: the number in the genitive (one, a hundred and ninety as in
         "однобайтный", "стограммовый", "девяностоградусный"), joined to the adjective."""
-        if not grammar.is_adjective(m.group(2)):
+        said, word = self.combining(int(m.group(1))), m.group(2)
+        # the genitive's ending written before the adjective is no second one ("5-тиэтажный" пятиэтажный,
+        # "2-хкомнатная" двухкомнатная)
+        ending = next((e for e in ("ти", "ми", "ух", "ёх", "х") if word.startswith(e) and said.endswith(e)
+                       and grammar.is_adjective(word[len(e):])), "")
+        if not ending and not grammar.is_adjective(word):
             return m.group(0)
-        return self.combining(int(m.group(1))) + m.group(2)
+        return said + word[len(ending):]
 
     def ratio(self, m):
         first, second = int(m.group(2)), int(m.group(3))
@@ -773,6 +846,8 @@ class Russian(Spec):
 
     def read(self, text):
         text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
+        # "100 ºC" (the ordinal sign for a degree), "180° С" (a space before the scale): one unit, "°C"
+        text = re.sub(r"(?<=\d)(\s?)[°º]\s?(?=[CСF](?!\w))", "\\1°", text)
         text = _HALF_COMPOUND.sub(lambda m: "полу" + m.group(1) if grammar.is_adjective(m.group(1)) else m.group(0),
                                   text)
         text = _ANNIVERSARY.sub(lambda m: self.combining(int(m.group(1))) + m.group(2), text)
@@ -850,7 +925,8 @@ class Russian(Spec):
         text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать
         text = _PART.sub(self.part_of_law, text)
         text = self._num_abbr.sub(self.label_in_case, text)
-        return super().read_abbreviations(text).replace("см\0.", "см.")
+        text = super().read_abbreviations(text).replace("см\0.", "см.")
+        return _LETTERED.sub(self.lettered, text)  # after "д.", "№" are said: "д. 12а" дом двенадцать а
 
     def part_of_law(self, m):
         """"ч. 2 ст. 15" часть два статьи пятнадцать, "согласно ч. 2" согласно части два: "ч." before a number that
@@ -902,9 +978,10 @@ class Russian(Spec):
             cases = grammar.preposition(before) or ("a" if grammar.object_of_verb(before) else None)
             return _distributive(cases, amount, self.value)  # "потерял 1 000 $" тысячу долларов
         text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
+        text = re.sub(r"(?<=\d)(\s?)(?:р\.|руб)(?=/[^\W\d_])", r"\1руб.", text)  # "500 р./мес.", "500 руб/час"
         stop = self._stop
-        text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None) + stop(m),
-                                 text)
+        text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None, case(m))
+                                 + stop(m), text)
         text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
         return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)) + stop(m),
                                      text)

@@ -41,9 +41,14 @@ def _parses(word: str):
     return tuple(morph().parse(word))
 
 
+# Verbs whose object is in a case of its own: "достигла 5 тысяч" пяти тысяч, "равняется 10" десяти.
+_GOVERNING = {"достичь": "g", "достигнуть": "g", "достигать": "g", "лишиться": "g", "лишаться": "g",
+              "равняться": "d"}
+
+
 # A number that follows another in a list ("из 90% воды и 10% косметики", "2 часов, 43 минут и 9 секунд"): the
 # number before it, what it counts (up to three words: "1/2 ч. л. соли") and the "и", "или" or comma between.
-_LISTED = re.compile(r"[-−]?\d[\d.,/]*\s?%?(?:[\s\u00a0]+[А-Яа-яЁё.]+){0,3}(?:,|[\s\u00a0]+(?:и|или))[\s\u00a0]+$")
+_LISTED = re.compile(r"[-−]?\d[\d.,/:]*\s?%?(?:[\s\u00a0]+[А-Яа-яЁё.]+){0,3}(?:,|[\s\u00a0]+(?:и|или))[\s\u00a0]+$")
 
 
 def preposition(before: str, depth: int = 3) -> Optional[str]:
@@ -53,6 +58,8 @@ def preposition(before: str, depth: int = 3) -> Optional[str]:
     m = _WORD_BEFORE.search(before[-24:])
     if m and m.group(1).lower() in PREPOSITIONS:
         return PREPOSITIONS[m.group(1).lower()]
+    if m and m.group(1)[0].islower() and lemma(m.group(1)) in _GOVERNING:  # "достигла 2,3 млрд" двух целых трёх
+        return _GOVERNING[lemma(m.group(1))]
     if m and m.group(1)[0].islower() and is_adjective(m.group(1)) and depth:
         return preposition(before[:len(before) - len(m.group(0))] + " ", 0)
     listed = _LISTED.search(before[-80:]) if depth else None
@@ -114,6 +121,18 @@ def plural_case(noun: str) -> bool:
     parses = _parses(noun.lower()) if noun else ()
     return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.number == "plur" \
         and parses[0].tag.case in ("nomn", "accs")
+
+
+def plurale_tantum(noun: str) -> bool:
+    """Whether `noun` has no singular ("сутки", "ножницы"): counted by the collective ("двое суток")."""
+    parses = _parses(noun.lower()) if noun else ()
+    return bool(parses) and parses[0].tag.POS == "NOUN" and "Pltm" in parses[0].tag
+
+
+def plural_instrumental(noun: str) -> bool:
+    """Whether `noun` can be a plural in the instrumental ("классами", "друзьями")."""
+    return any(p.tag.POS == "NOUN" and p.tag.number == "plur" and p.tag.case == "ablt"
+               for p in (_parses(noun.lower()) if noun else ()))
 
 
 def singular_noun(word: str) -> bool:
@@ -211,6 +230,9 @@ def name_form(word: str) -> Optional[Tuple[str, str]]:
     return _LETTER.get(parses[0].tag.case, "n"), _GENDER.get(parses[0].tag.gender, "m")
 
 
+# Particles that limit an amount and stand between a verb and its object ("съел всего 2 яблока", "выпил ещё 1/2
+# стакана")
+_LIMITING = {"лишь", "только", "всего", "ещё", "еще", "уже", "почти", "примерно", "приблизительно", "ровно"}
 _PRICED = {"стоить"}  # an intransitive verb whose price is in the accusative
 
 
@@ -220,13 +242,26 @@ def object_of_verb(before: str, depth: int = 3) -> bool:
     ч. л. соды": одну вторую): a transitive verb, not one in the feminine or neuter past that the number is the
     subject of ("прошла 1/3 жизни" одна третья)."""
     word = word_before(before)
+    if word.lower() in _LIMITING and depth:  # "используем лишь 1/10 мозга" одну десятую: the verb before the particle
+        return object_of_verb(before[:before.rstrip().rfind(word)], depth - 1)
     parses = _parses(word.lower()) if word else ()
     if parses and parses[0].normal_form in _PRICED:
         return True  # "стоит 1 000 ₽" тысячу рублей, "книга стоила 1 000 ₽" тысячу
     if not parses or parses[0].tag.POS not in ("VERB", "INFN") or "tran" not in parses[0].tag:
         listed = _LISTED.search(before[-80:]) if depth else None
         return bool(listed) and object_of_verb(before[:len(before) - len(listed.group(0))], depth - 1)
-    return not ("past" in parses[0].tag and parses[0].tag.gender in ("femn", "neut"))
+    if "past" in parses[0].tag and parses[0].tag.gender in ("femn", "neut"):
+        # the subject named before the verb leaves the number its object ("Она съела 1/4 торта" одну четвёртую)
+        return _subject(before[:before.rstrip().rfind(word)], parses[0].tag.gender)
+    return True
+
+
+def _subject(before: str, gender: str) -> bool:
+    """Whether the word before a verb is a noun or pronoun in the nominative of `gender` (its subject)."""
+    word = word_before(before)
+    parses = _parses(word.lower()) if word else ()
+    return bool(parses) and parses[0].tag.POS in ("NOUN", "NPRO") and parses[0].tag.case == "nomn" \
+        and parses[0].tag.number == "sing" and parses[0].tag.gender == gender
 
 
 def is_preposition_use(word: str) -> bool:

@@ -195,15 +195,20 @@ def _time(m) -> str:
         said += ("零" if 0 < mi < 10 else "") + integer(mi) + "分"
     if sec:
         said += integer(int(sec)) + "秒"
-    if half:
-        said = ("上午" if half[0] == "a" else "下午") + said
-    return said
+    return _part_of_day(half, h) + said if half else said
+
+
+def _part_of_day(half: str, hour: int) -> str:
+    """上午 or 下午 for am or pm; twelve is noon (12:30 PM 中午十二点三十分) or midnight (12:00 AM 凌晨十二点)."""
+    if hour == 12:
+        return "凌晨" if half[0] in "aA" else "中午"
+    return "上午" if half[0] in "aA" else "下午"
 
 
 def _hour_half(m) -> str:
     """An hour with am or pm and no minutes (3pm, 10 AM): 下午三点, 上午十点."""
     h = int(m.group(1))
-    return ("上午" if m.group(2)[0] in "aA" else "下午") + ("两" if h == 2 else integer(h)) + "点"
+    return _part_of_day(m.group(2), h) + ("两" if h == 2 else integer(h)) + "点"
 
 
 def _percent(m) -> str:
@@ -229,7 +234,7 @@ def _phone(m) -> str:
     lead, num = m.group(1) or "", m.group(2)
     plus = "加" + digits(num[1:num.index(" ")] if " " in num else "", PHONE_DIGITS) if num.startswith("+") else ""
     body = num.split(" ", 1)[1] if plus else num
-    return lead + plus + digits(body, PHONE_DIGITS)
+    return lead + plus + "".join(digits(group, PHONE_DIGITS) for group in re.split(r"[ -]", body))
 
 
 def _money(m) -> str:
@@ -251,6 +256,8 @@ def _era(m) -> str:
 
 
 read = Reader([
+    # "180° C", "25 ºC" (a space before the scale, the ordinal sign for the degree): one unit, °C
+    (r"(?<=\d)(\s?)[°º]\s?(?=[CF](?![A-Za-z]))", lambda m: m.group(1) + "°"),
     (r"(?<![\d./:-])(\d{1,3})\s?([-–—:/])\s?(\d{1,3})(?![\d./:-])", _score),  # 中国1-2, 以3:2获胜, 拉齐奥 2/2
     (DOTTED_DATE, _dotted_date),  # 2024.03.05.
     ("(?<=日)" + DOTTED_RANGE_END, lambda m: "到" + integer(int(m.group("m"))) + "月" + integer(int(m.group("d"))) + "日"
@@ -276,6 +283,8 @@ read = Reader([
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: integer(int(m.group(1))) + "比" + integer(int(m.group(2)))),
     # telephone numbers: a mobile number, a number with an area code, or digits a telephone word announces
     (r"()(?<![\d.])((?:\+86 )?1[3-9]\d{9})(?![\d.])", _phone),
+    # a mobile number grouped 3-4-4 by spaces or hyphens (+86 138 1234 5678, 138-1234-5678)
+    (r"()(?<![\d.])((?:\+86 ?)?1[3-9]\d(?:[ -]\d{4}){2})(?![\d.])", _phone),
     (r"()(?<![\d.-])(0\d{2,3}-\d{7,8})(?![\d.-])", _phone),
     (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
     (r"(给)(\d{3,})(?=打)", _phone),
@@ -303,6 +312,8 @@ read = Reader([
     (r"(?<=[A-Z])2(?=[A-Z])", " to "),  # B2B, O2O
     (r"(公元前|公元|纪元|西元)?(?<!\d)(\d+) ?年(?=(\d{1,2}月))?", _year),  # "于 1993 年": spaced as in mixed text
     (r"(?<!\d)(\d0)(?=后)", lambda m: digits(m.group(1), DIGITS)),  # 90后: a generation
+    # minutes and seconds of a clock keep their zero, as 9:05 九点零五分 does: 3点05分 三点零五分, 15时05分
+    (r"(?<=\d[点时分])0([1-9])(?=[分秒])", lambda m: "零" + integer(int(m.group(1)))),
     (r"(?<![\d.])0(\d)(?=[月日号时点分秒])", lambda m: integer(int(m.group(1)))),  # 08月 八月
     (r"(?<=[\d年月日号点分秒])\s?(?:[" + "~〜～–—" + r"]|-(?=\s?\d))\s?(?=\d)", "到"),  # 3-5, 3~5, 15日-20日: a range
     (r"\s?(±|≥|>=|≤|<=|≠|×|÷)\s?", lambda m: SIGNS[m.group(1)]),

@@ -64,11 +64,7 @@ CASES = [
     ("telephone", "pt", "Ligue +55 (11) 3333.4444 hoje.", ["mais cinco cinco um um três três"], ["cinquenta"]),
     ("telephone", "pt", "Ligue 11999998888 agora.", ["um um nove nove nove nove nove oito"], ["bilhões"]),
     ("telephone", "pt", "Ligue 11 9 9999-8888 agora.", ["um um nove nove nove nove nove oito"], ["onze"]),
-]
-
-# Abbreviations whose dot the sentence cutter (mlx_qwen3tts/text/cutting.py) still takes for a sentence's end
-# before a small letter or a number ("min. then", "eq. 3", "mar. de"): read whole in Python, where no cut is made.
-UNCUT = [
+    # units' and references' dots before a small letter or a number: no sentence's end (cutting.py)
     ("measure", "en", "The tank holds 500 cu. ft. in all.", ["five hundred cubic feet in all"], ["cu."]),
     ("measure", "en", "Wait 10 min. then stir the sauce.", ["ten minutes then stir"], ["min.", "minutes."]),
     ("measure", "en", "She is 5 ft. 4 in. tall.", ["five feet four inches tall"], ["in.", "feet.", "inches."]),
@@ -78,4 +74,3 @@ UNCUT = [
 
 
 test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_together)
-test_read_right_uncut, _ = class_tests(UNCUT, said_together)

@@ -91,6 +91,22 @@ ABBREVIATIONS = {
     "zh": {}, "ja": {}, "ko": {},
 }
 
+# Units and references whose dot ends no sentence where the sentence goes on: a small letter or a number follows
+# ("10 min. then stir", "see eq. 3", "2 Std. und mehr"); before a capital it ends one as any dot does ("Wait 10
+# min. Then stir."). Those in ABBREVIATIONS that are never an end ("ft.", "Nr.") need not be here.
+GO_ON = {"en": ("min.", "mins.", "hr.", "hrs.", "sec.", "secs.", "in.", "cu.", "eq.", "eqs.", "fig.", "figs.", "wk.",
+                "wks.", "yr.", "yrs.", "pt.", "pts."),
+         "de": ("Min.", "Std.", "Sek.", "Stk.", "Tsd.", "Pkt."),
+         "fr": ("min.", "sec.", "env.", "hab."), "es": ("min.", "seg.", "aprox.", "hab."), "it": ("min.", "sec."),
+         "pt": ("min.", "seg.", "hab."), "ru": ("мин.", "сек.")}
+# Months' abbreviations, no end after a day's number or "de" where a small letter or a number follows ("5 de mar. de
+# 2024", "5 gen. 2024"): elsewhere "mar." is the sea, "set." and "out." English words that may end a sentence.
+MONTHS_SHORT = {"es": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sep.", "sept.", "set.", "oct.",
+                       "nov.", "dic."),
+                "pt": ("jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.", "set.", "out.", "nov.", "dez."),
+                "it": ("gen.", "feb.", "mar.", "apr.", "mag.", "giu.", "lug.", "ago.", "set.", "ott.", "nov.", "dic."),
+                "ru": ("янв.", "февр.", "мар.", "апр.", "авг.", "сент.", "окт.", "нояб.", "дек.")}
+
 
 def _counted(code: str, table_name: str = "counted") -> dict:
     """A language's abbreviations said after a number (verbalize/data/<code>_counted.tsv: "ч. л.", "тыс."), as

@@ -387,7 +387,16 @@ class German(Spec):
                                      text)
         text = self._money_before.sub(lambda m: m.group(0) if m.group(1).isalpha() and re.search(
             r"\d\s$", m.string[:m.start()]) else self.money(m.group(2), m.group(1), m.group(3), named=True), text)
-        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2)), text)
+        return self._money_after.sub(self._money_counted, text)
+
+    def _money_counted(self, m):
+        """An amount written after its number; "1 €" alone is the article of its currency, in the case around it
+        ("es kostet 1 €": "einen Euro", "mit 1 €": "mit einem Euro")."""
+        said = self.money(m.group(1), m.group(3), m.group(2))
+        if re.fullmatch(r"1(?:,\d\d)?", m.group(1)) and not m.group(2) and said.startswith("ein "):
+            noun = said.split()[1]
+            said = f"{_ARTICLE[self._case(m, context(m.string, m.start(), m.end()), False)][gender(noun)]}{said[3:]}"
+        return said
 
     def money(self, amount, currency, scale, named=False):
         whole, fraction = self.value(amount.lstrip("-−+"))

@@ -341,6 +341,8 @@ class English(Spec):
     # A measure that qualifies a noun, written with a hyphen: "a 5-lb bag" ("a five pound bag", one unit).
     _adjective_before = frozenset({"a", "an", "the", "this", "that", "each", "every", "one", "his", "her", "my",
                                    "our", "your", "their", "its"})
+    # The same with a degree mark joined to the number: "a 360° view" ("a three hundred sixty degree view").
+    _degree_mark = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)([°º][CF]?)(?=\s+[a-z])")
     _degrees_letter = re.compile(r"\b(degrees?)\s([CF])\b(?!\.\w|['’])")
     _feet_inches = re.compile(r"(?<![\w.'’])(\d{1,2})\s?['’′]\s?(\d{1,2}(?:\.\d)?)\s?(?:\"|”|″|'')(?!\w)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
@@ -459,6 +461,8 @@ class English(Spec):
         text = self._inch_dot.sub(lambda m: self.measure(m.group(1), "in"), text)
         text = self._hyphen_unit.sub(self.hyphen_unit, text)
         text = self._inch_mark.sub(self.inch_mark, text)
+        text = self._degree_mark.sub(lambda m: f"{self.number(m.group(1))} {self.units[m.group(2)][0]}"
+                                     if self._qualifies(m) else m.group(0), text)
         text = self._degrees_letter.sub(lambda m: f"{m.group(1)} {'Celsius' if m.group(2) == 'C' else 'Fahrenheit'}",
                                         text)  # "180 degrees C"
 
@@ -479,12 +483,16 @@ class English(Spec):
         if m.group(2) == '"' and len(re.findall(r'(?<!\d)"', m.string[:m.start()])) % 2:
             return m.group(0)  # the closing quote of a quotation
         unit = "ft" if m.group(2) == "′" else "in"
-        before = m.string[:m.start()].split()[-1:]
-        after = re.match(r"\s+([a-z]+)", m.string[m.end():])
-        if before and before[0].lower() in self._adjective_before and after and after.group(1) not in (
-                "of", "in", "and", "or", "to", "by", "x", "tall", "wide", "long", "high", "deep", "thick", "across"):
+        if self._qualifies(m):
             return f"{self.number(m.group(1))} {self.units[unit][0]}"
         return self.measure(m.group(1), unit)
+
+    def _qualifies(self, m) -> bool:
+        """Whether the measure m qualifies the noun after it: an article or possessive before, a noun after."""
+        before = m.string[:m.start()].split()[-1:]
+        after = re.match(r"\s+([a-z]+)", m.string[m.end():])
+        return bool(before and before[0].lower() in self._adjective_before and after and after.group(1) not in (
+            "of", "in", "and", "or", "to", "by", "x", "tall", "wide", "long", "high", "deep", "thick", "across"))
 
     def read_scores(self, text):
         def said(m):

@@ -126,7 +126,8 @@ def buffers_kept():
     """MLX's buffer cache as large as its memory limit while training, as it is on Metal by default: on the CPU
     it keeps 32 MB, so each step's gigabytes of activations, gradients and AdamW's new state came back from the
     system as fresh pages the kernel zeroes (`python -m benchmarks.adamw_layout`: an update of 63 M parameters
-    0.46 s with MLX's cache against 0.26 s with the buffers kept, loaded machine). Restored after, cache emptied."""
+    0.43 s with MLX's cache against 0.25 s with the buffers kept). The processes' resident memory grows by what
+    the cache holds (full fine-tuning of 0.6B: 16.6 GB against 12.4 GB, docs/benchmarks.md). Restored after."""
     previous = mx.set_cache_limit(mx.get_memory_limit())
     try:
         yield
@@ -193,8 +194,8 @@ def shape_for(model, method: str, rank: int = 8, scale: float = 20.0):
 class RowGradientLinear(nn.Linear):
     """A linear layer whose weight gradient comes out in the weight's own row-major layout. MLX's gradient of
     x @ W.T is the transpose of x.T @ dy, a column-major view, which the fused AdamW update reads across rows
-    (`python -m benchmarks.adamw_layout`: an update of 63 M parameters 0.26 s row-major against 0.55 s
-    column-major, with the buffers training keeps, loaded machine). Same forward, same numbers."""
+    (`python -m benchmarks.adamw_layout`: an update of 63 M parameters 0.25 s row-major against 0.39 s
+    column-major, with the buffers training keeps; docs/benchmarks.md). Same forward, same numbers."""
 
     @classmethod
     def of(cls, layer: nn.Linear) -> "RowGradientLinear":

@@ -165,34 +165,48 @@ def test_it_learns_one_utterance(base, one, tmp_path, method, merge):
     assert np.array_equal(np.load(codes), item.codes)
 
 
+def _talker_and_batch(base, clips, method):
+    """The talker of `base` shaped for `method` and the batch of the `clips` dataset."""
+    b = load_base(base, method)
+    examples = [objective.example(item, b.tokenizer, b.config) for item in dataset.load(clips).items]
+    return b.model.talker, objective.collate(examples, b.config.talker_config.codec_eos_token_id)
+
+
+def _loss_and_grads(talker, batch):
+    """(loss, {name: gradient}) of the batch at the talker's weights."""
+    import mlx.nn as nn
+
+    loss, grads = nn.value_and_grad(talker, lambda: objective.loss(talker, batch)[0])()
+    mx.eval(loss, grads)
+    return loss, dict(tree_flatten(grads))
+
+
+def _swapped(talker, layers, make):
+    """Each (path, layer) of `layers` replaced in `talker` by `make(layer)`, holding the same parameters."""
+    from mlx.utils import tree_unflatten
+
+    swapped = []
+    for path, m in layers:
+        layer = make(m)
+        layer.update(m.parameters())
+        swapped.append((path, layer))
+    talker.update_modules(tree_unflatten(swapped))
+
+
 def test_qlora_on_the_cpu_computes_dense_with_the_quantized_layers_gradients(base, clips):
     """On the CPU, where MLX's quantized matmul is a plain loop (a QLoRA step on the 0.6B shapes did not end in
     5 minutes), QLoRA's 4-bit layers multiply by their weight dequantized: the loss and every LoRA gradient equal
     those of the same layers as `nn.QuantizedLinear` (MLX's quantized matmul), to float32 rounding."""
     import mlx.nn as nn
-    from mlx.utils import tree_unflatten
 
-    b = load_base(base, "qlora")
-    talker = b.model.talker
-    examples = [objective.example(item, b.tokenizer, b.config) for item in dataset.load(clips).items]
-    batch = objective.collate(examples, b.config.talker_config.codec_eos_token_id)
+    talker, batch = _talker_and_batch(base, clips, "qlora")
     layers = [(path, m) for path, m in talker.named_modules() if isinstance(m, nn.QuantizedLinear)]
     assert layers and all(type(m) is train_module.DequantizedLinear for _, m in layers)
-
-    def loss_and_grads():
-        return nn.value_and_grad(talker, lambda: objective.loss(talker, batch)[0])()
-
-    dense_loss, dense_grads = loss_and_grads()
-    quantized = []
-    for path, m in layers:
-        layer = nn.QuantizedLinear(m.weight.shape[1] * 32 // m.bits, m.weight.shape[0], "bias" in m, m.group_size,
-                                   m.bits)
-        layer.update(m.parameters())
-        quantized.append((path, layer))
-    talker.update_modules(tree_unflatten(quantized))
-    loss, grads = loss_and_grads()
+    dense_loss, dense_flat = _loss_and_grads(talker, batch)
+    _swapped(talker, layers, lambda m: nn.QuantizedLinear(m.weight.shape[1] * 32 // m.bits, m.weight.shape[0],
+                                                          "bias" in m, m.group_size, m.bits))
+    loss, flat = _loss_and_grads(talker, batch)
     assert abs(dense_loss.item() - loss.item()) <= 1e-5 * abs(loss.item())
-    flat, dense_flat = dict(tree_flatten(grads)), dict(tree_flatten(dense_grads))
     assert flat.keys() == dense_flat.keys() and all("lora_" in k for k in flat)
     for k, g in flat.items():
         assert mx.allclose(dense_flat[k], g, rtol=1e-4, atol=1e-6).item(), k
@@ -282,28 +296,13 @@ def test_full_fine_tuning_gives_each_weight_gradient_in_the_weights_layout(base,
     is stored (MLX's own gradient of x @ W.T is a column-major view, which the fused AdamW update reads across
     rows), with the loss and gradients of plain `nn.Linear` layers to float32 rounding."""
     import mlx.nn as nn
-    from mlx.utils import tree_unflatten
 
-    b = load_base(base, "full")
-    talker = b.model.talker
-    examples = [objective.example(item, b.tokenizer, b.config) for item in dataset.load(clips).items]
-    batch = objective.collate(examples, b.config.talker_config.codec_eos_token_id)
+    talker, batch = _talker_and_batch(base, clips, "full")
     layers = [(path, m) for path, m in talker.named_modules() if isinstance(m, nn.Linear)]
     assert layers and all(type(m) is train_module.RowGradientLinear for _, m in layers)
-
-    def loss_and_grads():
-        loss, grads = nn.value_and_grad(talker, lambda: objective.loss(talker, batch)[0])()
-        mx.eval(loss, grads)
-        return loss, dict(tree_flatten(grads))
-
-    loss, grads = loss_and_grads()
-    plain = []
-    for path, m in layers:
-        layer = nn.Linear(m.weight.shape[1], m.weight.shape[0], "bias" in m)
-        layer.update(m.parameters())
-        plain.append((path, layer))
-    talker.update_modules(tree_unflatten(plain))
-    plain_loss, plain_grads = loss_and_grads()
+    loss, grads = _loss_and_grads(talker, batch)
+    _swapped(talker, layers, lambda m: nn.Linear(m.weight.shape[1], m.weight.shape[0], "bias" in m))
+    plain_loss, plain_grads = _loss_and_grads(talker, batch)
     assert abs(plain_loss.item() - loss.item()) <= 1e-6 * abs(loss.item())
     assert grads.keys() == plain_grads.keys()
     for path, _ in layers:

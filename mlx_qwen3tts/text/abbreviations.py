@@ -87,7 +87,11 @@ ABBREVIATIONS = {
            "г.": "год", "гг.": "годы", "им.": "имени", "проф.": "профессор", "№": "номер", "п.": "пункт",
            "д.": "дом", "кв.": "квартира", "корп.": "корпус", "долл.": "доллар", "тел.": "телефон",
            "доб.": "добавочный", "Тел.": "Телефон", "ч.": "часть",
-           "в.": "век", "вв.": "века"},
+           "в.": "век", "вв.": "века",
+           # A street's or a square's word before its name ("ул. Ленина"): never a sentence's end, said before a
+           # capitalised name only (verbalize.ru: name_abbreviations).
+           "ул.": "улица", "просп.": "проспект", "пер.": "переулок", "наб.": "набережная", "бул.": "бульвар",
+           "пл.": "площадь"},
     "zh": {}, "ja": {}, "ko": {},
 }
 
@@ -97,15 +101,18 @@ ABBREVIATIONS = {
 GO_ON = {"en": ("min.", "mins.", "hr.", "hrs.", "sec.", "secs.", "in.", "cu.", "eq.", "eqs.", "fig.", "figs.", "wk.",
                 "wks.", "yr.", "yrs.", "pt.", "pts."),
          "de": ("Min.", "Std.", "Sek.", "Stk.", "Tsd.", "Pkt."),
-         "fr": ("min.", "sec.", "env.", "hab."), "es": ("min.", "seg.", "aprox.", "hab."), "it": ("min.", "sec."),
-         "pt": ("min.", "seg.", "hab."), "ru": ("мин.", "сек.")}
+         "fr": ("min.", "sec.", "env.", "hab."), "es": ("min.", "seg.", "aprox.", "hab."),
+         "it": ("min.", "sec.", "ab."),
+         "pt": ("min.", "seg.", "hab."), "ru": ("мин.", "сек.", "руб.", "коп.", "тыс.", "млн.", "млрд.", "г."),
+         "ko": ("Ver.", "ver.", "max.", "Max.", "min.")}
 # Months' abbreviations, no end after a day's number or "de" where a small letter or a number follows ("5 de mar. de
 # 2024", "5 gen. 2024"): elsewhere "mar." is the sea, "set." and "out." English words that may end a sentence.
 MONTHS_SHORT = {"es": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sep.", "sept.", "set.", "oct.",
                        "nov.", "dic."),
                 "pt": ("jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.", "set.", "out.", "nov.", "dez."),
                 "it": ("gen.", "feb.", "mar.", "apr.", "mag.", "giu.", "lug.", "ago.", "set.", "ott.", "nov.", "dic."),
-                "ru": ("янв.", "февр.", "мар.", "апр.", "авг.", "сент.", "окт.", "нояб.", "дек.")}
+                "ru": ("янв.", "февр.", "фев.", "мар.", "апр.", "авг.", "сент.", "сен.", "окт.", "нояб.", "ноя.",
+                       "дек.")}
 
 
 def _counted(code: str, table_name: str = "counted") -> dict:

@@ -72,6 +72,7 @@ class Spanish(Romance):
     units = {**units, "mph": ("milla por hora", "millas por hora"),
              "kph": ("kilómetro por hora", "kilómetros por hora"),
              "µm": ("micrómetro", "micrómetros"), **dict.fromkeys(("gr", "gr.", "grs."), ("gramo", "gramos")),
+             "seg.": ("segundo", "segundos"), "hab.": ("habitante", "habitantes"),
              **dict.fromkeys(("cda.", "cdas.", "cda", "cdas"), ("cucharada", "cucharadas")),
              **dict.fromkeys(("cdta.", "cdtas.", "cdta", "cdtas", "cdita.", "cditas."),
                              ("cucharadita", "cucharaditas")),

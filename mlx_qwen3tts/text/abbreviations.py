@@ -45,7 +45,7 @@ ABBREVIATIONS = {
            "Bd.": "Band", "Abs.": "Absatz", "Art.": "Artikel", "Tel.": "Telefon", "Jh.": "Jahrhundert",
            "Hr.": "Herr", "Fr.": "Frau", "Dr.": "Doktor", "Prof.": "Professor", "St.": "Sankt", "v. a.": "vor allem",
            "o. ä.": "oder ähnlich", "z. Zt.": "zurzeit", "u. v. m.": "und vieles mehr", "Mio.": "Millionen",
-           "Mrd.": "Milliarden", "p. P.": "pro Person"},
+           "Mrd.": "Milliarden", "Tsd.": "Tausend", "p. P.": "pro Person"},
     "fr": {"p. ex.": "par exemple", "c.-à-d.": "c'est-à-dire", "etc.": "et cetera", "n°": "numéro", "M.": "Monsieur",
            "MM.": "Messieurs", "Mme": "Madame", "Mlle": "Mademoiselle", "cf.": "confer", "env.": "environ",
            "p.": "page", "pp.": "pages", "vol.": "volume", "chap.": "chapitre", "fig.": "figure", "art.": "article",

@@ -29,6 +29,7 @@ CASES = [
     ("date", "it", "Il 5 gen. 2024 piovve.", ["cinque gennaio duemilaventiquattro"], ["gen."]),
     ("date", "it", "Dal 3 feb. al 5 mar. si chiude.", ["tre febbraio al cinque marzo si chiude"], ["feb.", "mar."]),
     ("date", "it", "Nato il 12 ott. del 1990 a Roma.", ["dodici ottobre del millenovecentonovanta"], ["ott."]),
+    ("date", "es", "Llovió el 9 de may. de 2023 en Quito.", ["nueve de mayo de dos mil veintitrés"], ["may."]),
     ("date", "ru", "Он родился 5 янв. 2024 года.", ["января две тысячи двадцать четвёртого года"], ["янв."]),
     ("date", "ru", "Срок до 3 сент. включительно.", ["до третьего сентября включительно"], ["сент."]),
     ("date", "ru", "Собрание 12 февр. в зале.", ["февраля в зале"], ["февр."]),
@@ -39,6 +40,7 @@ CASES = [
     ("abbreviation", "de", "Es kamen 5 Tsd. Menschen zum Fest.", ["fünf Tausend Menschen zum Fest"], ["Tsd"]),
     ("abbreviation", "ru", "Живёт на ул. Ленина с детства.", ["на улице Ленина"], ["ул."]),
     ("abbreviation", "ru", "Адрес: ул. Гагарина, дом 3.", ["улица Гагарина"], ["ул."]),
+    ("abbreviation", "ru", "Ул. Ленина закрыта на ремонт.", ["Улица Ленина закрыта"], ["Ул."]),
 ]
 
 test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_together)
@@ -53,7 +55,7 @@ def test_roubles_and_kopecks_are_one_piece_in_their_case_on_the_command_line(tmp
 # Each one sentence: the abbreviation's dot inside it.
 GOES_ON = ["Цена до 10 руб. 50 коп. за штуку.", "Стоит 100 руб. за штуку.", "Живёт на ул. Ленина в доме 5.",
            "Встреча на пл. Победы в полдень.", "Ver. 2에서 바뀌었다.", "max. 30도까지 올라간다.",
-           "Es kamen 5 Tsd. Menschen."]
+           "Es kamen 5 Tsd. Menschen.", "Ул. Ленина закрыта на ремонт.", "Le 3 janv. 2024 il neigeait."]
 # The same abbreviations before a capital that starts the next sentence: two sentences, as before.
 ENDS = ["Это стоит 100 руб. Потом подорожает.", "Цена 100 руб. Скидок нет."]
 

@@ -87,11 +87,7 @@ ABBREVIATIONS = {
            "г.": "год", "гг.": "годы", "им.": "имени", "проф.": "профессор", "№": "номер", "п.": "пункт",
            "д.": "дом", "кв.": "квартира", "корп.": "корпус", "долл.": "доллар", "тел.": "телефон",
            "доб.": "добавочный", "Тел.": "Телефон", "ч.": "часть",
-           "в.": "век", "вв.": "века",
-           # A street's or a square's word before its name ("ул. Ленина"): never a sentence's end, said before a
-           # capitalised name only (verbalize.ru: name_abbreviations).
-           "ул.": "улица", "просп.": "проспект", "пер.": "переулок", "наб.": "набережная", "бул.": "бульвар",
-           "пл.": "площадь"},
+           "в.": "век", "вв.": "века"},
     "zh": {}, "ja": {}, "ko": {},
 }
 
@@ -107,7 +103,8 @@ GO_ON = {"en": ("min.", "mins.", "hr.", "hrs.", "sec.", "secs.", "in.", "cu.", "
          "ko": ("Ver.", "ver.", "max.", "Max.", "min.")}
 # Months' abbreviations, no end after a day's number or "de" where a small letter or a number follows ("5 de mar. de
 # 2024", "5 gen. 2024"): elsewhere "mar." is the sea, "set." and "out." English words that may end a sentence.
-MONTHS_SHORT = {"es": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sep.", "sept.", "set.", "oct.",
+MONTHS_SHORT = {"fr": ("janv.", "févr.", "avr.", "juil.", "sept.", "oct.", "nov.", "déc."),
+                "es": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sep.", "sept.", "set.", "oct.",
                        "nov.", "dic."),
                 "pt": ("jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.", "set.", "out.", "nov.", "dez."),
                 "it": ("gen.", "feb.", "mar.", "apr.", "mag.", "giu.", "lug.", "ago.", "set.", "ott.", "nov.", "dic."),
@@ -130,6 +127,12 @@ def _counted(code: str, table_name: str = "counted") -> dict:
     return table
 
 
+# A street's or a square's word before its name ("ул. Ленина", "Ул. Ленина"): never a sentence's end, said before a
+# capitalised name only (verbalize.ru: name_abbreviations).
+STREETS = {"ru": {"ул.": "улица", "просп.": "проспект", "пер.": "переулок", "наб.": "набережная", "бул.": "бульвар",
+                  "пл.": "площадь"}}
+for _code, _streets in STREETS.items():
+    ABBREVIATIONS[_code].update({**_streets, **{w.capitalize(): s.capitalize() for w, s in _streets.items()}})
 # Listed for the cutter too, which never ends a sentence at their dots ("1 ч. л. соли", "300 тыс. человек").
 ABBREVIATIONS["ru"].update({w: s for w, s in _counted("ru").items()
                             if w.endswith(".") and w not in ABBREVIATIONS["ru"]})

@@ -6,6 +6,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
+from ..abbreviations import ABBREVIATIONS, STREETS
 from . import ru_grammar as grammar
 from .common import Spec, _spaced, roman_value
 
@@ -289,9 +290,7 @@ class Russian(Spec):
     number_abbreviations.update({w[0].upper() + w[1:]: said.capitalize() for w, said in number_abbreviations.items()
                                  if w[0].islower()})
     # a street's or a square's word before its name: "ул. Ленина" улица Ленина, "на ул. Ленина" на улице Ленина
-    name_abbreviations = {"ул.": "улица", "просп.": "проспект", "пер.": "переулок", "наб.": "набережная",
-                          "бул.": "бульвар", "пл.": "площадь"}
-    name_abbreviations.update({w.capitalize(): said.capitalize() for w, said in name_abbreviations.items()})
+    name_abbreviations = {w: said for w, said in ABBREVIATIONS["ru"].items() if w.casefold() in STREETS["ru"]}
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
     roman_after = ("век", "века", "веке", "веков", "веку", "съезд", "съезда")
     symbols = {"±": "плюс-минус", "×": "умножить на", "→": "в", "&": "и", "§": "параграф", "≈": "примерно",

@@ -45,7 +45,7 @@ ABBREVIATIONS = {
            "Bd.": "Band", "Abs.": "Absatz", "Art.": "Artikel", "Tel.": "Telefon", "Jh.": "Jahrhundert",
            "Hr.": "Herr", "Fr.": "Frau", "Dr.": "Doktor", "Prof.": "Professor", "St.": "Sankt", "v. a.": "vor allem",
            "o. ä.": "oder ähnlich", "z. Zt.": "zurzeit", "u. v. m.": "und vieles mehr", "Mio.": "Millionen",
-           "Mrd.": "Milliarden", "p. P.": "pro Person"},
+           "Mrd.": "Milliarden", "Tsd.": "Tausend", "p. P.": "pro Person"},
     "fr": {"p. ex.": "par exemple", "c.-à-d.": "c'est-à-dire", "etc.": "et cetera", "n°": "numéro", "M.": "Monsieur",
            "MM.": "Messieurs", "Mme": "Madame", "Mlle": "Mademoiselle", "cf.": "confer", "env.": "environ",
            "p.": "page", "pp.": "pages", "vol.": "volume", "chap.": "chapitre", "fig.": "figure", "art.": "article",
@@ -97,15 +97,19 @@ ABBREVIATIONS = {
 GO_ON = {"en": ("min.", "mins.", "hr.", "hrs.", "sec.", "secs.", "in.", "cu.", "eq.", "eqs.", "fig.", "figs.", "wk.",
                 "wks.", "yr.", "yrs.", "pt.", "pts."),
          "de": ("Min.", "Std.", "Sek.", "Stk.", "Tsd.", "Pkt."),
-         "fr": ("min.", "sec.", "env.", "hab."), "es": ("min.", "seg.", "aprox.", "hab."), "it": ("min.", "sec."),
-         "pt": ("min.", "seg.", "hab."), "ru": ("мин.", "сек.")}
+         "fr": ("min.", "sec.", "env.", "hab."), "es": ("min.", "seg.", "aprox.", "hab."),
+         "it": ("min.", "sec.", "ab."),
+         "pt": ("min.", "seg.", "hab."), "ru": ("мин.", "сек.", "руб.", "коп.", "тыс.", "млн.", "млрд.", "г."),
+         "ko": ("Ver.", "ver.", "max.", "Max.", "min.")}
 # Months' abbreviations, no end after a day's number or "de" where a small letter or a number follows ("5 de mar. de
 # 2024", "5 gen. 2024"): elsewhere "mar." is the sea, "set." and "out." English words that may end a sentence.
-MONTHS_SHORT = {"es": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sep.", "sept.", "set.", "oct.",
+MONTHS_SHORT = {"fr": ("janv.", "févr.", "avr.", "juil.", "sept.", "oct.", "nov.", "déc."),
+                "es": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sep.", "sept.", "set.", "oct.",
                        "nov.", "dic."),
                 "pt": ("jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.", "set.", "out.", "nov.", "dez."),
                 "it": ("gen.", "feb.", "mar.", "apr.", "mag.", "giu.", "lug.", "ago.", "set.", "ott.", "nov.", "dic."),
-                "ru": ("янв.", "февр.", "мар.", "апр.", "авг.", "сент.", "окт.", "нояб.", "дек.")}
+                "ru": ("янв.", "февр.", "фев.", "мар.", "апр.", "авг.", "сент.", "сен.", "окт.", "нояб.", "ноя.",
+                       "дек.")}
 
 
 def _counted(code: str, table_name: str = "counted") -> dict:
@@ -123,6 +127,12 @@ def _counted(code: str, table_name: str = "counted") -> dict:
     return table
 
 
+# A street's or a square's word before its name ("ул. Ленина", "Ул. Ленина"): never a sentence's end, said before a
+# capitalised name only (verbalize.ru: name_abbreviations).
+STREETS = {"ru": {"ул.": "улица", "просп.": "проспект", "пер.": "переулок", "наб.": "набережная", "бул.": "бульвар",
+                  "пл.": "площадь"}}
+for _code, _streets in STREETS.items():
+    ABBREVIATIONS[_code].update({**_streets, **{w.capitalize(): s.capitalize() for w, s in _streets.items()}})
 # Listed for the cutter too, which never ends a sentence at their dots ("1 ч. л. соли", "300 тыс. человек").
 ABBREVIATIONS["ru"].update({w: s for w, s in _counted("ru").items()
                             if w.endswith(".") and w not in ABBREVIATIONS["ru"]})

@@ -227,8 +227,8 @@ class English(Spec):
                             "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
                             # The same written in lower case before a number ("see ch. 4", "fig. 2", "eq. 3").
                             "ch.": "chapter", "fig.": "figure", "figs.": "figures", "eq.": "equation",
-                            "sec.": "section", "vol.": "volume", "art.": "article", "para.": "paragraph",
-                            "§§": "sections"}
+                            "eqs.": "equations", "sec.": "section", "vol.": "volume", "art.": "article",
+                            "para.": "paragraph", "§§": "sections"}
     name_abbreviations = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint", "Prof.": "Professor",
                           "Hon.": "Honorable", "Mt.": "Mount", "Maj.": "Major", "Rev.": "Reverend", "Gov.": "Governor",
                           "Capt.": "Captain", "Col.": "Colonel", "Gen.": "General", "Lt.": "Lieutenant",
@@ -331,8 +331,8 @@ class English(Spec):
     # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
     _dotted_iso = re.compile(r"(?<![\w./-])(\d{4})\.(\d\d)\.(\d\d)(?![\w.]|,\d)")
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
-    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds))"
-                           r"\.(?=\s+[a-z\d])")
+    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds|wks?"
+                           r"|yrs?))\.(?=\s+[a-z\d])")
     # "3 in. of rain", "4 in. tall": inches where a word follows the dot ("in" alone before a word is the preposition).
     _inch_dot = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s?in\.(?=\s+[a-z])")
     # A size written with the inch or foot mark after a number ("a 27\" monitor", "2\" of rain"): a straight

@@ -24,8 +24,8 @@ class Spanish(Romance):
     fraction_digits = "number"
     minus, plus = "menos", "más"
     months = MONTHS
-    month_abbreviations = {"ene.": 0, "feb.": 1, "mar.": 2, "abr.": 3, "jun.": 5, "jul.": 6, "ago.": 7, "sep.": 8,
-                           "sept.": 8, "oct.": 9, "nov.": 10, "dic.": 11}
+    month_abbreviations = {"ene.": 0, "feb.": 1, "mar.": 2, "abr.": 3, "may.": 4, "jun.": 5, "jul.": 6, "ago.": 7,
+                           "sep.": 8, "sept.": 8, "oct.": 9, "nov.": 10, "dic.": 11}
     joiner = " con "
     currencies = {"€": ("euro", "euros", "céntimo", "céntimos"), "EUR": ("euro", "euros", "céntimo", "céntimos"),
                   "$": ("dólar", "dólares", "centavo", "centavos"),
@@ -72,6 +72,7 @@ class Spanish(Romance):
     units = {**units, "mph": ("milla por hora", "millas por hora"),
              "kph": ("kilómetro por hora", "kilómetros por hora"),
              "µm": ("micrómetro", "micrómetros"), **dict.fromkeys(("gr", "gr.", "grs."), ("gramo", "gramos")),
+             "seg.": ("segundo", "segundos"), "hab.": ("habitante", "habitantes"),
              **dict.fromkeys(("cda.", "cdas.", "cda", "cdas"), ("cucharada", "cucharadas")),
              **dict.fromkeys(("cdta.", "cdtas.", "cdta", "cdtas", "cdita.", "cditas."),
                              ("cucharadita", "cucharaditas")),

@@ -78,6 +78,7 @@ class French(Romance):
     units = {**units, "mph": ("mile par heure", "miles par heure"),
              "kph": ("kilomètre par heure", "kilomètres par heure"),
              "µm": ("micromètre", "micromètres"), "mn": ("minute", "minutes"), "h": ("heure", "heures"),
+             "sec.": ("seconde", "secondes"), "hab.": ("habitant", "habitants"),
              "dL": ("décilitre", "décilitres"), "dl": ("décilitre", "décilitres"),
              "Kio": ("kibioctet", "kibioctets"), "Mio": ("mébioctet", "mébioctets"), "Gio": ("gibioctet", "gibioctets"),
              "Tio": ("tébioctet", "tébioctets"), "Kibit": ("kibibit", "kibibits"), "Mibit": ("mébibit", "mébibits"),
@@ -102,7 +103,7 @@ class French(Romance):
                              ("cuillère à soupe", "cuillères à soupe")),
              **dict.fromkeys(("c. à café", "c. à c.", "càc", "cuil. à café", "c. c."),
                              ("cuillère à café", "cuillères à café"))}
-    feminine_units = ("t", "min", "s", "ms", "lb", "oz", "cal", "µs", "ns", "mol", "ppm")
+    feminine_units = ("t", "min", "s", "sec.", "ms", "lb", "oz", "cal", "µs", "ns", "mol", "ppm")
     percent = "pour cent"
     scale_nouns = ("million", "millions", "milliard", "milliards")
     and_word, half, day_one = "et", "et demi", "premier"

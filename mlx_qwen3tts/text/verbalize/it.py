@@ -3,6 +3,7 @@
 
 import re
 
+from ..abbreviations import MONTHS_SHORT
 from .romance import Romance, SaidRanges
 
 MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
@@ -67,6 +68,7 @@ class Italian(SaidRanges, Romance):
              "V": ("volt", "volt"), "A": ("ampere", "ampere"), "ha": ("ettaro", "ettari")}
     units = {**units, "mph": ("miglio orario", "miglia orarie"), "kph": ("chilometro orario", "chilometri orari"),
              "µm": ("micrometro", "micrometri"), "gr": ("grammo", "grammi"), "gr.": ("grammo", "grammi"),
+             "sec.": ("secondo", "secondi"), "ab.": ("abitante", "abitanti"),
              "hg": ("etto", "etti"),
              "cl": ("centilitro", "centilitri"), "dl": ("decilitro", "decilitri"),
              "kcal": ("chilocaloria", "chilocalorie"),
@@ -216,6 +218,18 @@ class Italian(SaidRanges, Romance):
 
     def regnal_number(self, value):
         return self.ordinal(value)
+
+    # A month's abbreviation after a day's number ("5 gen. 2024", "dal 3 feb. al 5 mar."): the month, its dot
+    # said only where it also ends the sentence (`abbreviations.MONTHS_SHORT`, in the months' order).
+    _DAY_SHORT_MONTH = re.compile(r"(?<![\w.,])(0?[1-9]|[12]\d|3[01])([°º]?\s)("
+                                  + "|".join(m[:-1] for m in MONTHS_SHORT["it"]) + r")\.")
+
+    def read_dates(self, text):
+        return super().read_dates(self._DAY_SHORT_MONTH.sub(self._short_month, text))
+
+    def _short_month(self, m):
+        month = MONTHS[MONTHS_SHORT["it"].index(m.group(3) + ".")]
+        return f"{m.group(1)}{m.group(2)}{month}" + ("." if self._ends_sentence(m.string[m.end():]) else "")
 
     def date(self, day, month, year):
         said = f"{'primo' if day == 1 else self.cardinal(day)} {self.months[month - 1]}"

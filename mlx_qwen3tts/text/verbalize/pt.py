@@ -62,6 +62,7 @@ class Portuguese(SaidRanges, Romance):
     units = {**units, "mph": ("milha por hora", "milhas por hora"),
              "kph": ("quilômetro por hora", "quilômetros por hora"),
              "µm": ("micrômetro", "micrômetros"), **dict.fromkeys(("xíc.", "xícs.", "xic."), ("xícara", "xícaras")),
+             "seg.": ("segundo", "segundos"), "hab.": ("habitante", "habitantes"),
              "colh.": ("colher", "colheres"), "c. de sopa": ("colher de sopa", "colheres de sopa"),
              "c. de chá": ("colher de chá", "colheres de chá"), "c. de café": ("colher de café", "colheres de café"),
              "c. de sobremesa": ("colher de sobremesa", "colheres de sobremesa"),

@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from ..abbreviations import GO_ON
 from .common import Spec
 
 DATA = Path(__file__).parent / "data"
@@ -77,6 +78,11 @@ class Romance(Spec):
                                 if len(c) == 3 and c.isalpha() and c.isupper() and c.lower() not in self.currencies})
         self._degree = self.units.get("°")
         self.units = {u: said for u, said in self.units.items() if u != "°"}  # "1° gennaio": an ordinal
+        # A unit written with its dot ("10 min. à feu doux", `abbreviations.GO_ON`): the unit, its dot said only
+        # where it also ends the sentence (`_measure`).
+        dotted = [a for a in GO_ON.get(self.code, ()) if a[:-1] in self.units and a not in self.units]
+        self.units.update({a: self.units[a[:-1]] for a in dotted})
+        self.feminine_units = (*self.feminine_units, *(a for a in dotted if a[:-1] in self.feminine_units))
         super().__init__()
         sign = r"(?:(?<![\w.,])[-−+])?"
         self._compile_measures(sign)

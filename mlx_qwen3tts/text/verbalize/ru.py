@@ -6,6 +6,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
+from ..abbreviations import ABBREVIATIONS, STREETS
 from . import ru_grammar as grammar
 from .common import Spec, _spaced, roman_value
 
@@ -98,6 +99,12 @@ _HOURS_MARK = re.compile(r"(?<=\d:\d\d)\s?ч(\.?)(?!\w)")
 # timetable's (00, 15, 30, 45): "12.05–18.05" stays a date's, "1.10-2.20" two numbers.
 _DOTTED_RANGE = re.compile(r"(?<![\w.,:])([01]?\d|2[0-3])\.([0-5]\d)(\s?[–—-]\s?)([01]?\d|2[0-4])\.([0-5]\d)"
                            r"(?!\d|[.,]\d)")
+# A month's abbreviation after a day's number ("5 янв. 2024", "до 3 сент."; `abbreviations.MONTHS_SHORT`): the month
+# in the genitive, as a date says it.
+_SHORT_MONTHS = {"янв": 0, "фев": 1, "февр": 1, "мар": 2, "апр": 3, "авг": 7, "сен": 8, "сент": 8, "окт": 9, "ноя": 10,
+                 "нояб": 10, "дек": 11}
+_DAY_SHORT_MONTH = re.compile(r"(?<![\w.,])(0?[1-9]|[12]\d|3[01])(\s)("
+                              + "|".join(sorted(_SHORT_MONTHS, key=len, reverse=True)) + r")\.")
 # Two numbers of one noun a number names: "с 1 по 5 класс" с первого по пятый класс, "со 2 по 4 этаж".
 _DECADE_YEARS = re.compile(r"(?<![\w.,-])(\d{2,4}-(х|е))\s?гг\.")
 _FROM_TO = re.compile(r"(?<![\w-])([Сс]о?\s)(\d{1,4})(\s(?:по|до)\s)(\d{1,4})(?=[\s\u00a0]+[а-яё]+)")
@@ -282,6 +289,8 @@ class Russian(Spec):
     # at a sentence's head, capitalized: "Стр. 5" Страница пять, "Тел. 8 800 …" Телефон
     number_abbreviations.update({w[0].upper() + w[1:]: said.capitalize() for w, said in number_abbreviations.items()
                                  if w[0].islower()})
+    # a street's or a square's word before its name: "ул. Ленина" улица Ленина, "на ул. Ленина" на улице Ленина
+    name_abbreviations = {w: said for w, said in ABBREVIATIONS["ru"].items() if w.casefold() in STREETS["ru"]}
     roman_before = ("глава", "Глава", "часть", "Часть", "том", "Том", "раздел", "Раздел")
     roman_after = ("век", "века", "веке", "веков", "веку", "съезд", "съезда")
     symbols = {"±": "плюс-минус", "×": "умножить на", "→": "в", "&": "и", "§": "параграф", "≈": "примерно",
@@ -925,6 +934,7 @@ class Russian(Spec):
         text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать
         text = _PART.sub(self.part_of_law, text)
         text = self._num_abbr.sub(self.label_in_case, text)
+        text = self._name_abbr.sub(self.street_in_case, text)
         text = super().read_abbreviations(text).replace("см\0.", "см.")
         return _LETTERED.sub(self.lettered, text)  # after "д.", "№" are said: "д. 12а" дом двенадцать а
 
@@ -944,6 +954,14 @@ class Russian(Spec):
         word = self.number_abbreviations[self._counted_key_in(m.group(1), self.number_abbreviations)]
         if not word[0].isalpha():
             return m.group(0)
+        said = grammar.inflected(word.lower(), case, "sing")
+        return said.capitalize() if word[0].isupper() else said
+
+    def street_in_case(self, m):
+        """"на ул. Ленина" на улице Ленина, "с пл. Победы" с площади Победы: a street's word before its name in the
+        case of its preposition, as a label before its number."""
+        word = self.name_abbreviations[self._counted_key_in(m.group(1), self.name_abbreviations)]
+        case = _label_case(grammar.preposition(m.string[:m.start()])) or "n"
         said = grammar.inflected(word.lower(), case, "sing")
         return said.capitalize() if word[0].isupper() else said
 
@@ -1035,6 +1053,8 @@ class Russian(Spec):
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
     def read_dates(self, text):
+        text = _DAY_SHORT_MONTH.sub(lambda m: f"{m.group(1)}{m.group(2)}{MONTHS[_SHORT_MONTHS[m.group(3)]]}"
+                                    + ("." if self._ends_sentence(m.string[m.end():]) else ""), text)
         text = _FROM_TO.sub(self.from_to_named, _YEAR_RANGE.sub(self.year_range, text))  # before "2015 год" is read
 
         def said(m, day, month, year):

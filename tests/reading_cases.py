@@ -71,3 +71,38 @@ def class_tests(cases: list, holds=said_together, language: str = None):
         read_each_on_the_command_line(tmp_path, language, [row[1:] for row in rows if row[0] == language], holds)
 
     return test_read_right_in_python, test_read_right_on_the_command_line
+
+
+def cutter_tests(goes_on: list, ends: list, next_sentence: str):
+    """The three tests a tests/test_reading_*.py file makes of the sentence cutter: each text of `goes_on` is one
+    sentence (and `next_sentence` after it a second), each of `ends` two, and all of them given in pieces of 1, 3
+    and 11 characters are cut as the whole text is.
+    Use: `test_goes_on, test_still_ends, test_in_deltas = cutter_tests(GOES_ON, ENDS, "Dann gehen wir.")`."""
+
+    @pytest.mark.parametrize("text", goes_on)
+    def test_goes_on(text):
+        from mlx_qwen3tts.text import sentences
+
+        assert sentences(text) == [text]
+        assert sentences(f"{text} {next_sentence}") == [text, next_sentence]
+
+    @pytest.mark.parametrize("text", ends)
+    def test_still_ends(text):
+        from mlx_qwen3tts.text import sentences
+
+        assert len(sentences(text)) == 2, sentences(text)
+
+    def test_in_deltas():
+        from mlx_qwen3tts.text import CUT, PieceCutter, split_sentences
+
+        text = " ".join(goes_on + ends)
+        whole = split_sentences(text, 60)
+        for size in (1, 3, 11):
+            cutter, parts = PieceCutter(60), []
+            for i in range(0, len(text), size):
+                parts += cutter.add(text[i:i + size])
+            parts += cutter.end()
+            said = "".join("\n" if part is CUT else part for part in parts)
+            assert said.split("\n") == whole
+
+    return test_goes_on, test_still_ends, test_in_deltas

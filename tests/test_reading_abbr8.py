@@ -8,9 +8,8 @@ nor after ko "Ver.", "max." before a number, nor after de "Tsd." (as "Mio."). Se
 `PieceCutter` fed in deltas) and through the command line's dry run (`mlx_qwen3tts.generate --dry-run`, the model
 path given does not exist, none is loaded)."""
 
-import pytest
 
-from reading_cases import class_tests, read_each_on_the_command_line, said_together
+from reading_cases import class_tests, cutter_tests, read_each_on_the_command_line, said_together
 
 # (class, language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -60,30 +59,6 @@ GOES_ON = ["Цена до 10 руб. 50 коп. за штуку.", "Стоит 1
 ENDS = ["Это стоит 100 руб. Потом подорожает.", "Цена 100 руб. Скидок нет."]
 
 
-@pytest.mark.parametrize("text", GOES_ON)
-def test_the_cutter_goes_on_after_an_amount_a_street_or_a_label(text):
-    from mlx_qwen3tts.text import sentences
-
-    assert sentences(text) == [text]
-    assert sentences(f"{text} Дальше идём.") == [text, "Дальше идём."]
-
-
-@pytest.mark.parametrize("text", ENDS)
-def test_the_cutter_still_ends_a_sentence_after_an_amount_before_a_capital(text):
-    from mlx_qwen3tts.text import sentences
-
-    assert len(sentences(text)) == 2, sentences(text)
-
-
-def test_the_cutter_cuts_the_same_given_in_deltas():
-    from mlx_qwen3tts.text import CUT, PieceCutter, split_sentences
-
-    text = " ".join(GOES_ON + ENDS)
-    whole = split_sentences(text, 60)
-    for size in (1, 3, 11):
-        cutter, parts = PieceCutter(60), []
-        for i in range(0, len(text), size):
-            parts += cutter.add(text[i:i + size])
-        parts += cutter.end()
-        said = "".join("\n" if part is CUT else part for part in parts)
-        assert said.split("\n") == whole
+(test_the_cutter_goes_on_after_an_amount_a_street_or_a_label,
+ test_the_cutter_still_ends_a_sentence_after_an_amount_before_a_capital,
+ test_the_cutter_cuts_the_same_given_in_deltas) = cutter_tests(GOES_ON, ENDS, "Дальше идём.")

@@ -5,9 +5,8 @@ asks for ("kostet einen Euro"); en a degree mark that qualifies a noun ("a 360°
 own, in Python (`text.spoken`, `text.sentences`, a `PieceCutter` fed in deltas) and through the command line's dry
 run (`mlx_qwen3tts.generate --dry-run`, the model path given does not exist, none is loaded)."""
 
-import pytest
 
-from reading_cases import class_tests, said_together
+from reading_cases import class_tests, cutter_tests, said_together
 
 # (class, language, written, words that must be said in this order, written forms that must not be said)
 CASES = [
@@ -48,30 +47,6 @@ ENDS = ["Wait 10 min. Then stir.", "It is 3 in. Then more.", "Nach 10 Min. Dann 
         "Fuimos al mar. 3 días después volvimos.", "He went out. 3 days later he came back."]
 
 
-@pytest.mark.parametrize("text", GOES_ON)
-def test_the_cutter_goes_on_after_a_unit_or_reference_before_a_small_letter_or_a_number(text):
-    from mlx_qwen3tts.text import sentences
-
-    assert sentences(text) == [text]
-    assert sentences(f"{text} Dann gehen wir.") == [text, "Dann gehen wir."]
-
-
-@pytest.mark.parametrize("text", ENDS)
-def test_the_cutter_still_ends_a_sentence_there_before_a_capital(text):
-    from mlx_qwen3tts.text import sentences
-
-    assert len(sentences(text)) == 2, sentences(text)
-
-
-def test_the_cutter_cuts_the_same_given_in_deltas():
-    from mlx_qwen3tts.text import CUT, PieceCutter, split_sentences
-
-    text = " ".join(GOES_ON + ENDS)
-    whole = split_sentences(text, 60)
-    for size in (1, 3, 11):
-        cutter, parts = PieceCutter(60), []
-        for i in range(0, len(text), size):
-            parts += cutter.add(text[i:i + size])
-        parts += cutter.end()
-        said = "".join("\n" if part is CUT else part for part in parts)
-        assert said.split("\n") == whole
+(test_the_cutter_goes_on_after_a_unit_or_reference_before_a_small_letter_or_a_number,
+ test_the_cutter_still_ends_a_sentence_there_before_a_capital,
+ test_the_cutter_cuts_the_same_given_in_deltas) = cutter_tests(GOES_ON, ENDS, "Dann gehen wir.")

@@ -106,7 +106,10 @@ class Italian(SaidRanges, Romance):
     in_context = ("gr.",)  # units after a number (`units`)
     number_abbreviations = {"pag.": "pagina", "pagg.": "pagine", "p.": "pagina", "n.": "numero", "nr.": "numero",
                             "cap.": "capitolo", "vol.": "volume", "art.": "articolo", "tel.": "telefono",
-                            "fig.": "figura", "§": "paragrafo"}
+                            "fig.": "figura", "§": "paragrafo", "pp.": "pagine", "artt.": "articoli",
+                            "capp.": "capitoli", "figg.": "figure", "voll.": "volumi"}
+    # the same at a sentence's start or in a heading: "Art. 5", "Cap. 3", "Pag. 12"
+    number_abbreviations.update({k.capitalize(): v for k, v in number_abbreviations.items() if k[0].isalpha()})
     name_abbreviations = {"sig.": "signor", "Sig.": "signor", "sig.ra": "signora", "Sig.ra": "signora",
                           "dott.": "dottor", "Dott.": "dottor", "prof.": "professor", "Prof.": "professor",
                           "avv.": "avvocato", "Avv.": "avvocato", "ing.": "ingegner", "Ing.": "ingegner",
@@ -154,6 +157,8 @@ class Italian(SaidRanges, Romance):
 
     def say_number(self, m):
         said = super().say_number(m)
+        if said.endswith("un") and self._PAIRED.match(m.string, m.end()):
+            return said + "o"  # "da uno a tre anni", "tra ventuno e trenta giorni"
         following = self._NEXT_WORD.match(m.string, m.end())
         if not following or not re.match(r"[aeiouàèéìòù]", following.group(1), re.I) \
                 or following.group(1).casefold() in self.not_nouns:
@@ -198,13 +203,26 @@ class Italian(SaidRanges, Romance):
         text = self._SCALE_OF_SIGN.sub(lambda m: f"{m.group(1)} di {self.currencies[m.group(2)][1]}", text)
         return super().read_money(text)
 
+    # A clock time written with a comma after a word of time ("alle 11,30", "dalle 8,45"), as Italian text often
+    # writes it: a time ("alle undici e trenta"), as "alle 11.30" is; an amount after it keeps its comma.
+    _COMMA_TIME = re.compile(r"(\b(?:alle|dalle|ore|verso le|fino alle|entro le)\s)([01]?\d|2[0-3]),([0-5]\d)"
+                             r"(?![\w.,]\d|\d|\s?(?:€|euro|%|per cento))", re.I)
+
+    # Two numbers joined by "e", "o" or a range's "a" before one noun ("tra 1 e 2 ore", "1 o 2 persone", "da 1 a 3
+    # anni"): the first agrees with that noun, and "uno" keeps its vowel, standing before no noun ("da uno a tre").
+    _PAIRED = re.compile(r"[ \u00a0]+(?:e|ed|o|oppure|a)[ \u00a0]+\d+[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
+
     def read(self, text):
+        text = self._COMMA_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}.{m.group(3)}", text)
         text = self._FIRST_OF_RANGE.sub(lambda m: f"primo {self.range_word} " if m.group(1) else "primo", text)
         text = self._CARET.sub(lambda m: m.group(1) + ("ª" if self.noun_gender(m.group(2)) == "f" else "°"), text)
         said = super().read(text).replace("\u2060 ", "").replace("\u2060", "")
         return self._ELIDED.sub(lambda m: {"I": "L", "i": "l"}.get(m.group(1), m.group(1) + "ll") + "'", said)
 
     def counted_gender(self, text, start, end):
+        paired = self._PAIRED.match(text, end, min(len(text), end + 60))
+        if paired and self.noun_gender(paired.group(1)):
+            return self.noun_gender(paired.group(1))
         gender = super().counted_gender(text, start, end)
         if gender == "m" and re.match(r"\s+(?:s[^aeiouàèéìòù\W]|z|gn|ps|x|y)", text[end:end + 4], re.I):
             return None  # "uno studente", "uno zaino"

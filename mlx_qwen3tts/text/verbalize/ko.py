@@ -383,6 +383,8 @@ def _abbreviation(m) -> str:
     if m.group(1).rstrip(".") in UNITS and re.search(r"\d\s?$", m.string[:m.start()]):
         return m.group(0)
     said = ABBREVIATIONS[m.group(1)]
+    if m.string[m.end():m.end() + 1].isdigit():
+        return said + " "  # No.1 넘버 일
     return said + particle(said, m.group(2) or "")
 
 
@@ -393,10 +395,11 @@ def _abbreviations() -> dict:
 
 
 # Latin abbreviations in Korean text (data/ko_abbreviations.tsv): 사과 vs. 배 사과 대 배, 연필 etc. 연필 등,
-# Dr. Lee 닥터 Lee, No. 5 넘버 오; never inside a word or an address (Dr.Web, e.g.com).
+# Dr. Lee 닥터 Lee, No. 5 넘버 오, a label joined to its number (No.1 넘버 일, Vol.2 볼륨 이), vs written without its
+# dot (서울 vs 부산 서울 대 부산); never inside a word or an address (Dr.Web, e.g.com).
 ABBREVIATIONS = _abbreviations()
 _ABBREVIATION = re.compile(r"(?<![\w.])(" + "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
-                           + r")(?=\s|$|[,;:)\]가-힣])" + PARTICLE)
+                           + r")(?=\s|$|[,;:)\]가-힣]|(?<=\.)\d)" + PARTICLE)
 
 
 # A paper size before a word of paper said as Koreans say it, in English (A4 용지 에이포 용지, B5 크기 비파이브 크기);
@@ -409,9 +412,8 @@ def read(text: str) -> str:
     # "180° C", "200 ºC" (a space before the scale, the ordinal sign for the degree): one unit, °C
     text = re.sub(r"(?<=\d)(\s?)[°º]\s?(?=[CF](?![A-Za-z]))", lambda m: m.group(1) + "°", text)
     text = _PAPER.sub(lambda m: LETTERS[m.group(1).lower()] + ENGLISH_DIGITS[int(m.group(2))], text)
-    if "." in text:
-        # its particle matched to the word said (etc.를 등을); a unit's letters after a number stay a unit (5 min. 오 분)
-        text = _ABBREVIATION.sub(_abbreviation, text)
+    # its particle matched to the word said (etc.를 등을); a unit's letters after a number stay a unit (5 min. 오 분)
+    text = _ABBREVIATION.sub(_abbreviation, text)
     if "㈜" in text or "(" in text:
         text = _COMPANY.sub(_company, text)
     if "카드" in text:  # a card number after a cue (data/card_cues.tsv: 카드번호, 신용카드 ...)

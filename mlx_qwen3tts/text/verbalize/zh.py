@@ -53,6 +53,12 @@ CODE_WORDS = "|".join(("验证码", "校验码", "密码", "编号", "邮编", "
                        "订单号", "单号", "房间号", "房号", "门牌号", "航班号", "车次", "序列号", "批号", "货号", "型号",
                        "端口号", "端口"))
 _CODE_END = r"(?!\d|\.\d|,\d{3}(?!\d))"  # a code's end: no more digits, no decimal, no thousands after it
+# words a model's number stands before (386 PC, 8086 处理器, 747 客机), and what may not follow a number after a
+# standard's or a maker's name (a count, an amount or a unit: "ISO 100 个", "Intel 500 亿")
+MODEL_WORDS = "PC|CPU|处理器|微处理器|芯片|客机|机型|系列"
+# standards and makers of chips whose numbers are said so (RFC 822 八二二, ISO 9001 九零零一, Intel 8086 八零八六)
+MODEL_NAMES = "RFC|ISO|IEC|IEEE|ANSI|ECMA|GB|GB/T|JIS|DIN|Intel|AMD|Motorola|Zilog|波音|空客"
+_NOT_A_CODE = r"(?!\s?(?:[A-Za-z%‰℃°万亿千百]|[" + COUNTERS + r"]|" + "|".join(COUNTER_WORDS) + "))"
 SIGNS = {"±": "正负", "≥": "大于等于", ">=": "大于等于", "≤": "小于等于", "<=": "小于等于", "≠": "不等于", "×": "乘",
          "÷": "除以", "=": "等于", "+": "加", ">": "大于", "<": "小于"}
 
@@ -294,6 +300,12 @@ read = Reader([
      lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(?<![\d.,])\d{3,4}(?=\s?(?:室|房间|号房))", lambda m: digits(m.group(0), DIGITS)),
     (r"(?<![A-Za-z])([A-Z]{1,2})(\d{3,5})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
+    # a model's number said digit by digit (386 PC 三八六, Intel 80386 处理器 八零三八六, RFC 822 八二二): before a
+    # word of a machine or a chip (an aside in brackets may stand between), or after a name in capitals
+    (r"(?<![\d.,])\d{3,5}(?=\s?(?:[(（][^()（）]{0,12}[)）]\s?)?(?:" + MODEL_WORDS + r")(?![A-Za-z]))",
+     lambda m: digits(m.group(0), DIGITS)),
+    (r"(?<![A-Za-z])((?:" + MODEL_NAMES + r")\s?)(\d{3,5})(?![\d.,:/-])" + _NOT_A_CODE,
+     lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
     # 1 + 16%, 1 x 2, 128 x 128: 加 and 乘 between numbers, before a percent takes its number (not 0x1F)
     (r"(?<![\d.])(\d+)\s?\^\s?(\d+)(?![\d.])", lambda m: cardinal(m.group(1)) + "的" + cardinal(m.group(2)) + "次方"),

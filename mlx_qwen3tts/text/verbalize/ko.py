@@ -287,7 +287,9 @@ _read_numbers = Reader([
     (r"(?<![\d.-])\+(\d{1,3})[\s-](\d{1,2}[\s-]\d{3,4}[\s-]\d{4})(?![\d-]|\.\d)", _phone),  # +82 10 1234 5678
     # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
-    (r"((?:자리|번호)(?:는|은|가|이|:)?\s?)(\d{3,})(?!\d)", lambda m: m.group(1) + digits(m.group(2), DIGITS)),  # 끝자리 3456
+    # 끝자리 3456; a port and a file's mode, digit by digit too (포트 8080 팔영팔영, chmod 755 칠오오)
+    (r"((?:자리|번호|포트|chmod|umask|권한)(?:는|은|가|이|을|를|:)?\s?)(\d{3,})(?!\d)",
+     lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(?<=\d)\s?[–—~〜～-]\s?(?=\d+(?:\.\d+)?\s?%)", "에서 "),  # 0–15%: 영에서 십오 퍼센트
     (r"(?<=[\d일월년시분초])\s?[〜～~]\s?(?=\d)", " 부터 "),
     (r"(?<=요일)\s?[〜～~]\s?", " 부터 "),  # 3.4(월)〜3.8(금)

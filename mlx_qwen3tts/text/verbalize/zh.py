@@ -51,7 +51,9 @@ CUR = "|".join(re.escape(c) for c in sorted(CURRENCY, key=len, reverse=True))
 # words before a number said digit by digit: a code, an account, a room
 CODE_WORDS = "|".join(("验证码", "校验码", "密码", "编号", "邮编", "邮政编码", "工号", "学号", "卡号", "账号", "帐号",
                        "订单号", "单号", "房间号", "房号", "门牌号", "航班号", "车次", "序列号", "批号", "货号", "型号",
-                       "端口号", "端口"))
+                       "端口号", "端口",
+                       # a file's mode, octal, said digit by digit (chmod 755 七五五, 权限为 644 六四四)
+                       "chmod", "umask", "权限", "模式"))
 _CODE_END = r"(?!\d|\.\d|,\d{3}(?!\d))"  # a code's end: no more digits, no decimal, no thousands after it
 # words a model's number stands before (386 PC, 8086 处理器, 747 客机), and what may not follow a number after a
 # standard's or a maker's name (a count, an amount or a unit: "ISO 100 个", "Intel 500 亿")

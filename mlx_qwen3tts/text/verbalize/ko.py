@@ -351,12 +351,13 @@ _ENDINGS = ("com|net|org|kr|jp|cn|de|fr|it|uk|us|io|app|jpg|jpeg|png|gif|pdf|txt
             "wav|csv|html?|exe")
 # and the path after a host, each "/" 슬래시 and each dot in it 닷 (nvidia.com/drivers/index.html)
 _FILE_OR_HOST = re.compile(r"(?<=\w)\.((?:[A-Za-z]{2,4}\.)*(?i:" + _ENDINGS + r"))((?:/[\w.-]*[\w-])+/?|/)?(?![\w.])")
-_LABEL_AFTER_DOT = re.compile(r"(?<=닷 )([A-Za-z]{2,4})(?![\w])")
+_LABEL_AFTER_DOT = re.compile(r"(?<=닷 )([A-Za-z][A-Za-z\d]{1,3})(?![\w])")
 
 
 def label(word: str) -> str:
+    """A label after a dot in Hangul letter names, its digits in English as Koreans say them (mp3 엠피쓰리)."""
     low = word.lower()
-    return LABEL_WORDS.get(low) or "".join(LETTERS[c] for c in low)
+    return LABEL_WORDS.get(low) or "".join(ENGLISH_DIGITS[int(c)] if c.isdigit() else LETTERS[c] for c in low)
 
 
 def _file_or_host(m) -> str:

@@ -1,0 +1,34 @@
+"""Issue 63, Korean, Chinese and Italian classes read as a native reader says them (sentences of our own, in the
+style of the real-sentence corpus' manuals, FAQs and recipes), in Python (`text.spoken`) and through the command
+line's dry run (`mlx_qwen3tts.generate --dry-run`, the model path given does not exist, none is loaded). What is
+said is compared after casefolding and keeping letters and digits."""
+
+from reading_cases import class_tests, said_together
+
+# (class, language, written, words that must be said in this order, written forms that must not be said)
+CASES = [
+    ("abbreviation", "ko", "사과 vs 배를 비교해 보세요.", ["사과 대 배를"], ["vs"]),
+    ("abbreviation", "ko", "PDF, HTML etc 형식으로 저장합니다.", ["HTML 등 형식으로"], ["etc"]),
+    ("abbreviation", "ko", "ex) 홍길동, 김철수", ["예 홍길동"], ["ex"]),
+    ("abbreviation", "ko", "문의는 Tel. 02-123-4567로 하세요.", ["전화 영이 일이삼 사오육칠"], ["Tel"]),
+    ("abbreviation", "ko", "이번 Vol.3 특집을 보세요.", ["볼륨 삼 특집"], ["Vol"]),
+    ("abbreviation", "ko", "업계 No.1 제품입니다.", ["넘버 일 제품"], ["No."]),
+    ("telephone", "ko", "웹 서버는 포트 8080을 씁니다.", ["포트 팔영팔영을"], ["팔천"]),
+    ("telephone", "ko", "chmod 644 명령을 실행합니다.", ["육사사 명령을"], ["육백"]),
+    ("electronic", "ko", "노래.mp3 파일을 엽니다.", ["노래 닷 엠피쓰리 파일을"], ["mp"]),
+    ("cardinal", "zh", "它最初为 486（或更快的）PC 编写。", ["它最初为四八六"], ["百"]),
+    ("cardinal", "zh", "Intel 8086 是十六位处理器。", ["Intel 八零八六"], ["千"]),
+    ("cardinal", "zh", "本协议遵循 RFC 2616 的规定。", ["RFC 二六一六"], ["千"]),
+    ("cardinal", "zh", "波音 737 客机已经起飞。", ["七三七客机"], ["百"]),
+    ("telephone", "zh", "执行 chmod 755 以后即可运行。", ["chmod 七五五"], ["百"]),
+    ("time", "it", "Il negozio apre alle 9,30 ogni giorno.", ["alle nove e trenta ogni"], ["virgola"]),
+    ("time", "it", "Dalle 14,15 alle 16 siamo chiusi.", ["dalle quattordici e quindici alle sedici"], ["virgola"]),
+    ("range", "it", "Il corso è per bambini da 1 a 3 anni.", ["da uno a tre anni"], ["da un a"]),
+    ("cardinal", "it", "Lasciate lievitare tra 1 e 2 ore.", ["tra una e due ore"], ["uno e"]),
+    ("cardinal", "it", "Il tavolo è per 1 o 2 persone.", ["per una o due persone"], ["uno o"]),
+    ("abbreviation", "it", "Si vedano pp. 12-14 del testo.", ["pagine dodici a quattordici"], ["pp."]),
+    ("abbreviation", "it", "Art. 7 della legge sul lavoro.", ["articolo sette della"], ["Art."]),
+]
+
+
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_together)

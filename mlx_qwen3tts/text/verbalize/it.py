@@ -49,7 +49,8 @@ class Italian(SaidRanges, Romance):
                       for w in names[:2]}
     scales = {"milioni": ("milione", "milioni"), "milione": ("milione", "milioni"),
               "miliardi": ("miliardo", "miliardi"),
-              "mln": ("milione", "milioni"), "mld": ("miliardo", "miliardi")}
+              "mln": ("milione", "milioni"), "mld": ("miliardo", "miliardi"),
+              "mila": ("mila", "mila")}  # "€ 10 mila" "dieci mila euro"
     units = {"km": ("chilometro", "chilometri"), "kg": ("chilogrammo", "chilogrammi"),
              "cm": ("centimetro", "centimetri"),
              "mm": ("millimetro", "millimetri"), "m": ("metro", "metri"), "g": ("grammo", "grammi"),

@@ -28,6 +28,8 @@ CASES = [
     ("cardinal", "it", "Il tavolo è per 1 o 2 persone.", ["per una o due persone"], ["uno o"]),
     ("abbreviation", "it", "Si vedano pp. 12-14 del testo.", ["pagine dodici a quattordici"], ["pp."]),
     ("abbreviation", "it", "Art. 7 della legge sul lavoro.", ["articolo sette della"], ["Art."]),
+    ("range", "it", "Cuocete la pasta 10/15 minuti.", ["dieci a quindici minuti"], ["quindicesimi"]),
+    ("range", "it", "Bevetene 2/3 volte al giorno.", ["due a tre volte"], ["terzi"]),
     ("money", "it", "Il premio è di € 50 mila in tutto.", ["cinquanta mila euro in tutto"], ["euro mila"]),
 ]
 

@@ -213,7 +213,17 @@ class Italian(SaidRanges, Romance):
     # anni"): the first agrees with that noun, and "uno" keeps its vowel, standing before no noun ("da uno a tre").
     _PAIRED = re.compile(r"[ \u00a0]+(?:e|ed|o|oppure|a)[ \u00a0]+\d+[ \u00a0]+([^\W\d_]+)(?![\w'’-])")
 
+    # Two numbers with a slash before a plural noun of time or count ("10/15 minuti", "2/3 volte al giorno", "7/8
+    # ore"): a range, as a fraction is never said before a plural noun without "di" ("due terzi di ...").
+    _SLASH_RANGE = re.compile(r"(?<![\w.,/])(\d{1,3})/(\d{1,3})(?=[ \u00a0]+(?:secondi|minuti|ore|giorni|notti|"
+                              r"settimane|mesi|anni|volte|persone|porzioni|pezzi|gocce)\b)")
+
+    def _slash_range(self, m):
+        first, second = int(m.group(1)), int(m.group(2))
+        return f"{first}-{second}" if first < second else m.group(0)
+
     def read(self, text):
+        text = self._SLASH_RANGE.sub(self._slash_range, text)
         text = self._COMMA_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}.{m.group(3)}", text)
         text = self._FIRST_OF_RANGE.sub(lambda m: f"primo {self.range_word} " if m.group(1) else "primo", text)
         text = self._CARET.sub(lambda m: m.group(1) + ("ª" if self.noun_gender(m.group(2)) == "f" else "°"), text)

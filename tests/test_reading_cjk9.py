@@ -21,6 +21,8 @@ CASES = [
     ("cardinal", "zh", "本协议遵循 RFC 2616 的规定。", ["RFC 二六一六"], ["千"]),
     ("cardinal", "zh", "波音 737 客机已经起飞。", ["七三七客机"], ["百"]),
     ("telephone", "zh", "执行 chmod 755 以后即可运行。", ["chmod 七五五"], ["百"]),
+    ("range", "zh", "每次烘烤需要 2-3 个小时。", ["两到三个小时"], ["二到"]),
+    ("range", "zh", "夜间气温 -5~5℃，注意保暖。", ["负五到五摄氏度"], ["~"]),
     ("time", "it", "Il negozio apre alle 9,30 ogni giorno.", ["alle nove e trenta ogni"], ["virgola"]),
     ("time", "it", "Dalle 14,15 alle 16 siamo chiusi.", ["dalle quattordici e quindici alle sedici"], ["virgola"]),
     ("range", "it", "Il corso è per bambini da 1 a 3 anni.", ["da uno a tre anni"], ["da un a"]),

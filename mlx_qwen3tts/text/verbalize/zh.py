@@ -129,8 +129,16 @@ def _score(m) -> str:
     return integer(int(m.group(1))) + "比" + integer(int(m.group(3)))
 
 
+# the second number of a range after the first ("2-3 个", "2 到 3 天"), and what follows it
+_RANGE_REST = re.compile(r" ?(?:到|至) ?\d+(?:\.\d+)? ?(.{0,2})")
+
+
 def _after(m) -> str:
-    """The two characters after a number, past a space (technical text writes "2 个", "等待 2 秒")."""
+    """The two characters after a number, past a space (technical text writes "2 个", "等待 2 秒"); for the first
+    number of a range, those after the second (2-3 个小时 两到三个小时: the measure word counts both)."""
+    rest = _RANGE_REST.match(m.string, m.end())
+    if rest:
+        return rest.group(1)
     return m.string[m.end():m.end() + 3].lstrip(" ")[:2]
 
 
@@ -314,6 +322,7 @@ read = Reader([
     (r"(?<=\d)\s?\+\s?(?=\d)", "加"),
     (r"(?<!\b0)(?<=\d)\s?[xX×]\s?(?=\d)", "乘"),
     (r"(?<=\d[%‰℃])\s?[-–—~〜～]\s?(?=[-−]?\d)", "到"),  # 10%-15% 百分之十到百分之十五, -3℃~5℃
+    (r"(?<=\d)\s?[~〜～]\s?(?=[-−]?\d+(?:\.\d+)?\s?(?:℃|°[CF]|[%‰]))", "到"),  # -5~5℃ 负五到五摄氏度
     # blood pressure, systolic over diastolic: 120/80mmHg 一百二十比八十毫米汞柱
     (r"(?<![\d/.])(\d{2,3})/(\d{2,3})\s?mmHg", lambda m: integer(int(m.group(1))) + "比" + integer(int(m.group(2)))
      + "毫米汞柱"),

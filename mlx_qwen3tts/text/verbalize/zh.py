@@ -53,7 +53,9 @@ CODE_WORDS = "|".join(("验证码", "校验码", "密码", "编号", "邮编", "
                        "订单号", "单号", "房间号", "房号", "门牌号", "航班号", "车次", "序列号", "批号", "货号", "型号",
                        "端口号", "端口",
                        # a file's mode, octal, said digit by digit (chmod 755 七五五, 权限为 644 六四四)
-                       "chmod", "umask", "权限", "模式"))
+                       "chmod", "umask", "权限", "模式",
+                       # an account's number (QQ 123456789, 微信号 12345)
+                       "QQ号", "QQ", "微信号", "用户ID", "ID"))
 _CODE_END = r"(?!\d|\.\d|,\d{3}(?!\d))"  # a code's end: no more digits, no decimal, no thousands after it
 # words a model's number stands before (386 PC, 8086 处理器, 747 客机), and what may not follow a number after a
 # standard's or a maker's name (a count, an amount or a unit: "ISO 100 个", "Intel 500 亿")
@@ -302,6 +304,7 @@ read = Reader([
     # a mobile number grouped 3-4-4 by spaces or hyphens (+86 138 1234 5678, 138-1234-5678)
     (r"()(?<![\d.])((?:\+86 ?)?1[3-9]\d(?:[ -]\d{4}){2})(?![\d.])", _phone),
     (r"()(?<![\d.-])(0\d{2,3}-\d{7,8})(?![\d.-])", _phone),
+    (r"()(?<![\d.-])(\(0\d{2,3}\) ?\d{3,4}[ -]?\d{4})(?![\d.-])", _phone),  # (010) 1234 5678
     (r"((?:电话|手机|拨打|致电|热线|尾号|号码|分机|拨)(?:是|为|：|:)?\s?)(\d[\d-]{2,})(?!\d)", _phone),
     (r"(给)(\d{3,})(?=打)", _phone),
     # codes said digit by digit with 一: after a word naming one (验证码为208135, 房间号1103), a room (301室), and a
@@ -309,6 +312,10 @@ read = Reader([
     (r"((?:" + CODE_WORDS + r")(?:默认|设为|设置为)?(?:是|为|：|:)?\s?)(\d{3,})" + _CODE_END,
      lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(?<![\d.,])\d{3,4}(?=\s?(?:室|房间|号房))", lambda m: digits(m.group(0), DIGITS)),
+    # digits joined to a name's letters (i386 i三八六, RTX4090: below, after money) and groups of digits joined by three
+    # hyphens or more (ISBN 978-7-111-12345-6): an identifier, said digit by digit, group by group
+    (r"(?<![\d.-])\d+(?:-\d+){3,}(?:-X)?(?![\d-])", lambda m: " ".join(digits(g, DIGITS) if g.isdigit() else g
+                                                                      for g in m.group(0).split("-"))),
     (r"(?<![A-Za-z])([A-Z]{1,2})(\d{3,5})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     # a model's number said digit by digit (386 PC 三八六, Intel 80386 处理器 八零三八六, RFC 822 八二二): before a
     # word of a machine or a chip (an aside in brackets may stand between), or after a name in capitals
@@ -317,6 +324,7 @@ read = Reader([
     (r"(?<![A-Za-z])((?:" + MODEL_NAMES + r")\s?)(\d{3,5})(?![\d.,:/-])" + _NOT_A_CODE,
      lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
+    (r"(?<=[A-Za-z_])\d{3,}" + _CODE_END + "(?![万亿])", lambda m: digits(m.group(0), DIGITS)),  # i386 i三八六
     # 1 + 16%, 1 x 2, 128 x 128: 加 and 乘 between numbers, before a percent takes its number (not 0x1F)
     (r"(?<![\d.])(\d+)\s?\^\s?(\d+)(?![\d.])", lambda m: cardinal(m.group(1)) + "的" + cardinal(m.group(2)) + "次方"),
     (r"(?<=\d)\s?\+\s?(?=\d)", "加"),

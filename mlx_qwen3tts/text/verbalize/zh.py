@@ -16,6 +16,9 @@ choice is stated here and in docs/text_cjk.md:
   its clause (data/zh_sports.tsv, as WeTextProcessing's sport rule reads a pair after a team), unless a measure
   word, a unit or 月/日 follows (中国1-2月 is a range of months).
 - Money ¥ and ￥ 元, CNY and RMB 人民币, $ 美元; km 公里, kg 千克 (the SI name, as both test sets say).
+- Identifiers digit by digit with 一: a model's number (386 PC 三八六, Intel 8086 八零八六, RFC 822 八二二), digits
+  joined to letters (i386 i三八六), an account's (QQ 123456789), groups joined by hyphens (ISBN 978-7-111-12345-6).
+- A range's first number takes the measure word after the second (2-3 个小时 两到三个小时).
 """
 
 import re

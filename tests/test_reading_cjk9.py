@@ -36,6 +36,7 @@ CASES = [
     ("abbreviation", "it", "Art. 7 della legge sul lavoro.", ["articolo sette della"], ["Art."]),
     ("range", "it", "Cuocete la pasta 10/15 minuti.", ["dieci a quindici minuti"], ["quindicesimi"]),
     ("range", "it", "Bevetene 2/3 volte al giorno.", ["due a tre volte"], ["terzi"]),
+    ("score", "it", "La Roma ha vinto 3-1 in casa.", ["vinto tre a uno in casa"], ["-"]),
     ("money", "it", "Il premio è di € 50 mila in tutto.", ["cinquanta mila euro in tutto"], ["euro mila"]),
 ]
 

@@ -88,6 +88,11 @@ class Italian(SaidRanges, Romance):
     scale_nouns = ("milione", "milioni", "miliardo", "miliardi")
     and_word, half, day_one, of_word = "e", "e mezzo", "primo", "di"
     range_word = "a"
+    # a game's score, "tre a uno", after a word of a match ("ha vinto 3-1", "finita 2-2")
+    score_word = "a"
+    score_words = frozenset({"vinto", "vince", "vincono", "vinse", "perso", "perde", "perdono", "perse", "battuto",
+                             "batte", "pareggiato", "pareggio", "pari", "finita", "finisce", "finale", "risultato",
+                             "partita", "punteggio", "sconfitta", "vittoria", "gol", "espugnato", "derby"})
     articles = ("il", "lo", "la", "i", "gli", "le", "del", "dello", "della", "dei", "degli", "delle", "al", "allo",
                 "alla", "ai", "agli", "alle", "nel", "nello", "nella", "dal", "dallo", "dalla", "un", "una", "uno",
                 "suo", "sua", "quel", "quella", "questo", "questa")

@@ -302,7 +302,8 @@ _read_numbers = Reader([
     (r"(?:(?:오전|오후)\s?)?(?<![\d.,:])(1[0-2]|0?[1-9])\s?([AaPp])\.?\s?[Mm]\.?(?![A-Za-z])" + PARTICLE, _hour_day_part),
     (r"(?:(?<=\s)|^)([AaPp])\.?\s?[Mm]\.?\s?(?=(?:1[0-2]|0?[1-9])\s?시)", lambda m: "오전 " if m.group(1) in "aA" else "오후 "),
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: f"{cardinal(m.group(1))} 대 {cardinal(m.group(2))}"),  # 3:2
-    (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
+    # (a sign after a letter is a cell's reference, $A$1, no money)
+    (r"(?<![A-Za-z$])(" + CUR + r")\s?(-)?(" + NUMBER + r")(만|억|조)?" + PARTICLE, _money),
     (r"((?<![\w.])[-+])?(" + NUMBER + r")\s?%p(?![A-Za-z])",  # 3%p: percentage points, 삼 퍼센트포인트
      lambda m: {"-": "마이너스 ", "+": "플러스 ", None: ""}[m.group(1)] + cardinal(m.group(2)) + " 퍼센트포인트"),
     (r"((?<![\w.])[-+])?(" + NUMBER + r")\s?%",
@@ -407,14 +408,17 @@ _ABBREVIATION = re.compile(r"(?<![\w.])(" + "|".join(re.escape(a) for a in sorte
 
 # A paper size before a word of paper said as Koreans say it, in English (A4 용지 에이포 용지, B5 크기 비파이브 크기);
 # a spreadsheet's cell (A1 셀) keeps its Sino-Korean number.
-ENGLISH_DIGITS = ("제로", "원", "투", "쓰리", "포", "파이브", "식스", "세븐", "에이트", "나인", "텐")
+ENGLISH_DIGITS = ("제로", "원", "투", "쓰리", "포", "파이브", "식스", "세븐", "에이트", "나인", "텐", "일레븐", "트웰브")
 _PAPER = re.compile(r"(?<![A-Za-z\d])([AB])(10|\d)(?=\s?(?:용지|종이|사이즈|크기|규격|판형|지\b))")
+# A function key as Koreans say it, in English (F1 키 에프원 키, Ctrl+F10 컨트롤 ... 에프텐)
+_FUNCTION_KEY = re.compile(r"(?<![A-Za-z\d])F(1[0-2]|[1-9])(?![\dA-Za-z])")
 
 
 def read(text: str) -> str:
     # "180° C", "200 ºC" (a space before the scale, the ordinal sign for the degree): one unit, °C
     text = re.sub(r"(?<=\d)(\s?)[°º]\s?(?=[CF](?![A-Za-z]))", lambda m: m.group(1) + "°", text)
     text = _PAPER.sub(lambda m: LETTERS[m.group(1).lower()] + ENGLISH_DIGITS[int(m.group(2))], text)
+    text = _FUNCTION_KEY.sub(lambda m: "에프" + ENGLISH_DIGITS[int(m.group(1))], text)
     # its particle matched to the word said (etc.를 등을); a unit's letters after a number stay a unit (5 min. 오 분)
     text = _ABBREVIATION.sub(_abbreviation, text)
     if "㈜" in text or "(" in text:

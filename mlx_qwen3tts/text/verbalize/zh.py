@@ -326,7 +326,7 @@ read = Reader([
      lambda m: digits(m.group(0), DIGITS)),
     (r"(?<![A-Za-z])((?:" + MODEL_NAMES + r")\s?)(\d{3,5})(?![\d.,:/-])" + _NOT_A_CODE,
      lambda m: m.group(1) + digits(m.group(2), DIGITS)),
-    (r"(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),
+    (r"(?<![A-Za-z$])(" + CUR + r")\s?(-)?(" + NUMBER + r")(万|亿)?", _money),  # not a cell's $A$1
     (r"(?<=[A-Za-z_])\d{3,}" + _CODE_END + "(?![万亿])", lambda m: digits(m.group(0), DIGITS)),  # i386 i三八六
     # 1 + 16%, 1 x 2, 128 x 128: 加 and 乘 between numbers, before a percent takes its number (not 0x1F)
     (r"(?<![\d.])(\d+)\s?\^\s?(\d+)(?![\d.])", lambda m: cardinal(m.group(1)) + "的" + cardinal(m.group(2)) + "次方"),

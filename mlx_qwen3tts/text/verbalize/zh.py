@@ -206,7 +206,9 @@ def _month_days(m) -> str:
 
 
 def _time(m) -> str:
-    h, mi, sec, half = int(m.group(1)), int(m.group(2)), m.group(3), (m.group(4) or "").lower()
+    h, mi, sec, half = int(m.group(1)), int(m.group(2)), m.group(3), (m.group(5) or "").lower()
+    if sec and h > 24 and mi <= 59 and int(sec) <= 59:  # 48:00:00, a duration: 四十八小时零分零秒
+        return integer(h) + "小时" + integer(mi) + "分" + _seconds(sec, m.group(4))
     if h > 24 or mi > 59 or (sec and int(sec) > 59):  # 78:96 is a score
         return integer(h) + "比" + integer(mi) + ("比" + integer(int(sec)) if sec else "")
     if half and half[0] == "p" and 12 < h < 24:  # 13:10pm: the afternoon's hour as 下午 says it (下午一点十分)
@@ -215,8 +217,13 @@ def _time(m) -> str:
     if mi or sec:
         said += ("零" if 0 < mi < 10 else "") + integer(mi) + "分"
     if sec:
-        said += integer(int(sec)) + "秒"
+        said += _seconds(sec, m.group(4))
     return _part_of_day(half, h) + said if half else said
+
+
+def _seconds(sec: str, fraction) -> str:
+    """Seconds, with their fraction where written (15.25 十五点二五秒)."""
+    return integer(int(sec)) + ("点" + digits(fraction, DIGITS) if fraction else "") + "秒"
 
 
 def _part_of_day(half: str, hour: int) -> str:
@@ -299,7 +306,8 @@ read = Reader([
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", _dotted),
     (r"(?<![\d.,/-])(?P<y>\d{4})(?:(?P<s>[-/])(?P<m>\d{1,2})|\.(?P<m2>\d\d)(?![万亿]))(?P<d>)(?![\d.,/-])", _date),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", "到"),  # 10:00-22:00
-    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])(?:\s?(am|pm|a\.m\.|p\.m\.|AM|PM)(?![A-Za-z]))?", _time),
+    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+)(?![\d.]))?)?(?![\d:])"
+     r"(?:\s?(am|pm|a\.m\.|p\.m\.|AM|PM)(?![A-Za-z]))?", _time),
     (r"(?<![\d:.])(1[0-2]|0?[1-9])\s?(am|pm|a\.m\.|p\.m\.|AM|PM)(?![A-Za-z])", _hour_half),  # 3pm 下午三点
     (r"(?<![\d:.])(\d{1,3}):(\d)(?![\d:])", lambda m: integer(int(m.group(1))) + "比" + integer(int(m.group(2)))),
     # telephone numbers: a mobile number, a number with an area code, or digits a telephone word announces

@@ -74,9 +74,10 @@ def _era(m) -> str:
 def _time(m) -> str:
     h, mi, sec = int(m.group(1)), int(m.group(2)), m.group(3)
     if mi > 59 or (sec and int(sec) > 59):  # 3:12 as a score or ratio
-        return "対".join(cardinal(str(int(g))) for g in m.groups() if g)
+        return "対".join(cardinal(str(int(g))) for g in m.groups()[:3] if g)
     said = cardinal(str(h)) + "時" + (cardinal(str(mi)) + "分" if mi or sec else "")
-    return said + (cardinal(str(int(sec))) + "秒" if sec else "")
+    fraction = "点" + digits(m.group(4), DIGITS) if m.group(4) else ""  # 15.25秒 十五点二五秒
+    return said + (cardinal(str(int(sec))) + fraction + "秒" if sec else "")
 
 
 def _phone(m) -> str:
@@ -151,7 +152,7 @@ read = Reader([
     (r"(?<![A-Za-z.])(?:([RH])\.\s?(\d{1,2})(?![\d.])|([STM])\.\s?(\d{1,2}))(年)?",
      _era),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", "から"),
-    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])", _time),
+    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+)(?![\d.]))?)?(?![\d:])", _time),
     (r"(?<![\d:.])(\d{1,3}):(\d{1,2})(?![\d:])", lambda m: cardinal(m.group(1)) + "対" + cardinal(m.group(2))),
     (r"(?<![\d.-])(?:\+\d{1,3}[- ])?0\d{1,4}-\d{1,4}-\d{3,4}(?![\d.-])", _phone),
     (r"(?<![\d.-])(?:0120|0800)-\d{3}-\d{3}(?![\d.-])", _phone),

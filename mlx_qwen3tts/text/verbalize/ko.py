@@ -187,15 +187,19 @@ def month_name(month: int) -> str:
 def _time(m) -> str:
     """14:30 십사시 삼십분; with AM or PM after it, 오전 or 오후 before (9:00 AM 오전 아홉시); its particle matched to the
     last syllable said (12:00:00을 열두시를)."""
-    h, mi, sec = int(m.group(1)), int(m.group(2)), m.group(3)
+    h, mi, sec, fraction, half = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4), m.group(5)
+    seconds = f" {cardinal(str(int(sec)))}" + ("점" + digits(fraction, DIGITS) if fraction else "") + "초" if sec else ""
+    if sec and h > 24 and mi <= 59 and int(sec) <= 59:  # 36:20:05, a duration: 삼십육시간 이십분 오초
+        said = f"{cardinal(str(h))}시간 {cardinal(str(mi))}분{seconds}"
+        return said + particle(said, m.group(6) or "")
     if h > 24 or mi > 59 or (sec and int(sec) > 59):
         said = " 대 ".join(cardinal(str(int(g))) for g in m.groups()[:3] if g)
-        return said + (" " + m.group(4) if m.group(4) else "") + particle(said, m.group(5) or "")
+        return said + (" " + half if half else "") + particle(said, m.group(6) or "")
     said = hour(h) + "시" + (f" {cardinal(str(mi))}분" if mi else "")
-    said += f" {cardinal(str(int(sec)))}초" if sec and int(sec) else ""
-    if m.group(4):
-        said = ("오전 " if m.group(4)[0] in "aA" else "오후 ") + said
-    return said + particle(said, m.group(5) or "")
+    said += seconds if sec and (int(sec) or fraction) else ""
+    if half:
+        said = ("오전 " if half[0] in "aA" else "오후 ") + said
+    return said + particle(said, m.group(6) or "")
 
 
 def _hour_day_part(m) -> str:
@@ -296,7 +300,8 @@ _read_numbers = Reader([
     # 15일-20일; but "다시 -5%": a hyphen with a space before and none after is a minus sign
     (r"(?<=[일월년시분초])(?:\s?[–—]\s?|-\s?|\s-\s)(?=\d)", " 부터 "),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
-    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])(?:\s?([AaPp]\.?[Mm]\.?)(?![A-Za-z]))?" + PARTICLE, _time),
+    (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+)(?![\d.]))?)?(?![\d:])(?:\s?([AaPp]\.?[Mm]\.?)"
+     r"(?![A-Za-z]))?" + PARTICLE, _time),
     # an hour with a.m. or p.m. after it (9 a.m. 오전 아홉시), and a.m. or p.m. before an hour (p.m. 3시 오후 세시);
     # 오전 or 오후 written beside it is not said twice
     (r"(?:(?:오전|오후)\s?)?(?<![\d.,:])(1[0-2]|0?[1-9])\s?([AaPp])\.?\s?[Mm]\.?(?![A-Za-z])" + PARTICLE, _hour_day_part),

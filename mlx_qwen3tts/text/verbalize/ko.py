@@ -297,6 +297,7 @@ _read_numbers = Reader([
     (r"(?<=\d)\s?[–—~〜～-]\s?(?=\d+(?:\.\d+)?\s?%)", "에서 "),  # 0–15%: 영에서 십오 퍼센트
     (r"(?<=[\d일월년시분초])\s?[〜～~]\s?(?=\d)", " 부터 "),
     (r"(?<=요일)\s?[〜～~]\s?", " 부터 "),  # 3.4(월)〜3.8(금)
+    (r"(?<=[\d시분초일])\s?[〜～~]\s?(?=(?:오전|오후)\s?\d)", " 부터 "),  # 오전 9시~오후 6시
     # 15일-20일; but "다시 -5%": a hyphen with a space before and none after is a minus sign
     (r"(?<=[일월년시분초])(?:\s?[–—]\s?|-\s?|\s-\s)(?=\d)", " 부터 "),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
@@ -416,6 +417,8 @@ _ABBREVIATION = re.compile(r"(?<![\w.])(" + "|".join(re.escape(a) for a in sorte
 ENGLISH_DIGITS = ("제로", "원", "투", "쓰리", "포", "파이브", "식스", "세븐", "에이트", "나인", "텐", "일레븐", "트웰브")
 _PAPER = re.compile(r"(?<![A-Za-z\d])([AB])(10|\d)(?=\s?(?:용지|종이|사이즈|크기|규격|판형|지\b))")
 # A function key as Koreans say it, in English (F1 키 에프원 키, Ctrl+F10 컨트롤 ... 에프텐)
+# A digit and a capital said as one English word (3D 쓰리디, 5G 파이브지, 4K 포케이): dimensions, networks, screens
+_TECH_TERM = re.compile(r"(?<![A-Za-z\d.,])([1-9])([DGK])(?![A-Za-z\d])")
 _FUNCTION_KEY = re.compile(r"(?<![A-Za-z\d])F(1[0-2]|[1-9])(?![\dA-Za-z])")
 
 
@@ -424,6 +427,7 @@ def read(text: str) -> str:
     text = re.sub(r"(?<=\d)(\s?)[°º]\s?(?=[CF](?![A-Za-z]))", lambda m: m.group(1) + "°", text)
     text = _PAPER.sub(lambda m: LETTERS[m.group(1).lower()] + ENGLISH_DIGITS[int(m.group(2))], text)
     text = _FUNCTION_KEY.sub(lambda m: "에프" + ENGLISH_DIGITS[int(m.group(1))], text)
+    text = _TECH_TERM.sub(lambda m: ENGLISH_DIGITS[int(m.group(1))] + LETTERS[m.group(2).lower()], text)
     # its particle matched to the word said (etc.를 등을); a unit's letters after a number stay a unit (5 min. 오 분)
     text = _ABBREVIATION.sub(_abbreviation, text)
     if "㈜" in text or "(" in text:

@@ -39,6 +39,10 @@ COUNTERS = ("번째", "개(?![월국년])", "명", "마리", "살", "권", "잔"
             "배(?![율속수열])",  # multiples: 두 배, 열 배 (but 2배속, 배율)
             # characters of a text: 여덟 자 이상, 스무 자까지 (but 3자 회담, 제3자: parties, Sino-Korean)
             r"자(?=\s?(?:이상|이하|이내|미만|까지|씩|를|로|[.,)]|$))")
+# words a model's number stands before (386 PC, 486 프로세서), and names of standards and chip makers whose numbers
+# are said digit by digit (RFC 822, ISO 9001, Intel 8086)
+MODEL_WORDS = "PC|CPU|프로세서|마이크로프로세서|칩|컴퓨터|기종|시리즈"
+MODEL_NAMES = "RFC|ISO|IEC|IEEE|ANSI|ECMA|JIS|DIN|KS|Intel|AMD|Motorola|Zilog|인텔|보잉|에어버스"
 CURRENCY = {"₩": "원", "KRW": "원", "krw": "원", "$": "달러", "US$": "달러", "USD": "달러", "HK$": "홍콩 달러",
             "€": "유로", "EUR": "유로", "¥": "엔", "JPY": "엔", "£": "파운드", "GBP": "파운드", "CNY": "위안",
             "CAD": "캐나다 달러", "NZD": "뉴질랜드 달러", "AUD": "호주 달러", "CHF": "스위스 프랑",
@@ -291,6 +295,12 @@ _read_numbers = Reader([
     (r"(?<![\d.-])\+(\d{1,3})[\s-](\d{1,2}[\s-]\d{3,4}[\s-]\d{4})(?![\d-]|\.\d)", _phone),  # +82 10 1234 5678
     # 192.168.0.1, 2.1.0: parts digit by digit (telephone numbers with dots are taken first)
     (r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])", lambda m: " 점 ".join(digits(p, DIGITS) for p in m.group(0).split("."))),
+    # a model's number digit by digit (386 PC 삼팔육, Intel 8086 팔영팔육, 486 프로세서): before a word of a machine
+    # or a chip (an aside in brackets may stand between), or after a standard's or a chip maker's name
+    (r"(?<![\d.,])(?!\d{1,3}00(?!\d))\d{3,5}(?=\s?(?:[(（][^()（）]{0,16}[)）]\s?)?(?:" + MODEL_WORDS + r")(?![A-Za-z]))",
+     lambda m: digits(m.group(0), DIGITS)),
+    (r"(?<![A-Za-z])((?:" + MODEL_NAMES + r")\s?)(\d{3,5})(?![\d.,:/-])(?!\s?(?:[A-Za-z%]|" + "|".join(COUNTERS)
+     + r"))", lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     # 끝자리 3456; a port and a file's mode, digit by digit too (포트 8080 팔영팔영, chmod 755 칠오오)
     (r"((?:자리|번호|포트|chmod|umask|권한)(?:는|은|가|이|을|를|:)?\s?)(\d{3,})(?!\d)",
      lambda m: m.group(1) + digits(m.group(2), DIGITS)),

@@ -330,7 +330,7 @@ read = Reader([
     (r"(?<![A-Za-z])([A-Z]{1,2})(\d{3,5})" + _CODE_END, lambda m: m.group(1) + digits(m.group(2), DIGITS)),
     # a model's number said digit by digit (386 PC 三八六, Intel 80386 处理器 八零三八六, RFC 822 八二二): before a
     # word of a machine or a chip (an aside in brackets may stand between), or after a name in capitals
-    (r"(?<![\d.,])\d{3,5}(?=\s?(?:[(（][^()（）]{0,12}[)）]\s?)?(?:" + MODEL_WORDS + r")(?![A-Za-z]))",
+    (r"(?<![\d.,])(?!\d{1,3}00(?!\d))\d{3,5}(?=\s?(?:[(（][^()（）]{0,12}[)）]\s?)?(?:" + MODEL_WORDS + r")(?![A-Za-z]))",
      lambda m: digits(m.group(0), DIGITS)),
     (r"(?<![A-Za-z])((?:" + MODEL_NAMES + r")\s?)(\d{3,5})(?![\d.,:/-])" + _NOT_A_CODE,
      lambda m: m.group(1) + digits(m.group(2), DIGITS)),

@@ -273,6 +273,7 @@ def _score(m) -> str:
 
 
 _read_numbers = Reader([
+    (r"(?<=\d)\.\.(?=\d)", " 부터 "),  # (00..23), a range as manuals write it
     (DOTTED_DATE, _dotted_date),  # 2024.03.05., 2024. 3. 5.
     (r"(?<![\d./:-])(\d{1,3})\s?[-–]\s?(\d{1,3})(?![\d./:-])", _score),  # 2-1로 승리
     ("(?<=일)" + DOTTED_RANGE_END, lambda m: f" 부터 {month_name(int(m.group('m')))} {cardinal(m.group('d'))}일"

@@ -284,6 +284,7 @@ def _era(m) -> str:
 
 
 read = Reader([
+    (r"(?<=\d)\.\.(?=\d)", "到"),  # (00..23), a range as manuals write it: 零零到二十三
     # "180° C", "25 ºC" (a space before the scale, the ordinal sign for the degree): one unit, °C
     (r"(?<=\d)(\s?)[°º]\s?(?=[CF](?![A-Za-z]))", lambda m: m.group(1) + "°"),
     (r"(?<![\d./:-])(\d{1,3})\s?([-–—:/])\s?(\d{1,3})(?![\d./:-])", _score),  # 中国1-2, 以3:2获胜, 拉齐奥 2/2

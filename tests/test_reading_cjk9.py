@@ -43,6 +43,8 @@ CASES = [
     ("range", "zh", "%M 表示分钟 (00..59)。", ["零零到五十九"], [".."]),
     ("range", "ko", "%M은 분을 나타냅니다 (00..59).", ["영영 부터 오십구"], [".."]),
     ("range", "ja", "%Mは分を表します (00..59)。", ["から五十九"], [".."]),
+    ("range", "zh", "客服在线时间为 9am-6pm。", ["上午九点到下午六点"], ["-"]),
+    ("range", "ko", "상담 시간은 9:00 AM~6:00 PM입니다.", ["오전 아홉시 부터 오후 여섯시"], ["~"]),
     ("time", "it", "Il negozio apre alle 9,30 ogni giorno.", ["alle nove e trenta ogni"], ["virgola"]),
     ("time", "it", "Dalle 14,15 alle 16 siamo chiusi.", ["dalle quattordici e quindici alle sedici"], ["virgola"]),
     ("range", "it", "Il corso è per bambini da 1 a 3 anni.", ["da uno a tre anni"], ["da un a"]),

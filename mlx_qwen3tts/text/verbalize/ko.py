@@ -312,6 +312,9 @@ _read_numbers = Reader([
     # 15일-20일; but "다시 -5%": a hyphen with a space before and none after is a minus sign
     (r"(?<=[일월년시분초])(?:\s?[–—]\s?|-\s?|\s-\s)(?=\d)", " 부터 "),
     (r"(?<=\d:\d\d)\s?[-~〜～–—]\s?(?=\d{1,2}:\d\d)", " 부터 "),
+    # 9am-5pm, 9:00 AM~6:00 PM: a range of times each with AM or PM
+    (r"(?<=\d)(\s?[AaPp]\.?[Mm]\.?)\s?[-~〜～–—]\s?(?=\d{1,2}(?::\d\d)?\s?[AaPp]\.?[Mm]\.?)",
+     lambda m: m.group(1) + " 부터 "),
     (r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+)(?![\d.]))?)?(?![\d:])(?:\s?([AaPp]\.?[Mm]\.?)"
      r"(?![A-Za-z]))?" + PARTICLE, _time),
     # an hour with a.m. or p.m. after it (9 a.m. 오전 아홉시), and a.m. or p.m. before an hour (p.m. 3시 오후 세시);

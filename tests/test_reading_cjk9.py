@@ -55,6 +55,8 @@ CASES = [
     ("range", "it", "Cuocete la pasta 10/15 minuti.", ["dieci a quindici minuti"], ["quindicesimi"]),
     ("range", "it", "Bevetene 2/3 volte al giorno.", ["due a tre volte"], ["terzi"]),
     ("score", "it", "La Roma ha vinto 3-1 in casa.", ["vinto tre a uno in casa"], ["-"]),
+    ("money", "it", "Il biglietto costa 12.50 € a testa.", ["dodici euro e cinquanta centesimi a testa"], ["punto", "€"]),
+    ("money", "it", "Un caffè a New York costa $2.75 ormai.", ["due dollari e settantacinque centesimi"], ["$"]),
     ("money", "it", "Il premio è di € 50 mila in tutto.", ["cinquanta mila euro in tutto"], ["euro mila"]),
 ]
 

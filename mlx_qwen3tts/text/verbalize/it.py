@@ -205,7 +205,13 @@ class Italian(SaidRanges, Romance):
     # A currency's sign after a scale's noun and "di" ("3 miliardi di $"): its name ("tre miliardi di dollari").
     _SCALE_OF_SIGN = re.compile(r"\b(milion[ei]|miliard[oi]) di (€|\$|£|¥)(?![\w$])")
 
+    # A price written with a point and two decimals beside a currency's sign ("$1.25", "12.50 €"), as English writes
+    # it: the point is the decimal comma ("un dollaro e venticinque centesimi"); "€ 1.250" keeps its thousands.
+    _POINT_PRICE = re.compile(r"(?<![\w.,])((?:€|\$|£)\s?\d{1,3})\.(\d{2})(?![\d.,])|(?<![\w.,])(\d{1,3})\.(\d{2})"
+                              r"(?=\s?(?:€|\$|£))")
+
     def read_money(self, text):
+        text = self._POINT_PRICE.sub(lambda m: f"{m.group(1) or m.group(3)},{m.group(2) or m.group(4)}", text)
         text = self._SCALE_OF_SIGN.sub(lambda m: f"{m.group(1)} di {self.currencies[m.group(2)][1]}", text)
         return super().read_money(text)
 

@@ -127,7 +127,13 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "sq. in.": ("square inch", "square inches"), "sq. yd.": ("square yard", "square yards"),
          "cL": ("centiliter", "centiliters"), "mmol": ("millimole", "millimoles"), "µmol": ("micromole", "micromoles"),
          "μmol": ("micromole", "micromoles"), "nmol": ("nanomole", "nanomoles"), "m/s²": ("meter per second squared",
-         "meters per second squared"), "kms": ("kilometer", "kilometers")}
+         "meters per second squared"), "kms": ("kilometer", "kilometers"),
+         # Square and cubic units written with a plain digit or a dotted "sq." ("50 m2", "100 sq. m").
+         "m2": ("square meter", "square meters"), "m3": ("cubic meter", "cubic meters"),
+         "mm2": ("square millimeter", "square millimeters"), "mm3": ("cubic millimeter", "cubic millimeters"),
+         "sq. m": ("square meter", "square meters"), "sq. km": ("square kilometer", "square kilometers"),
+         "sq yd": ("square yard", "square yards"), "sq in": ("square inch", "square inches"),
+         "cu in": ("cubic inch", "cubic inches"), "km/hr": ("kilometer per hour", "kilometers per hour")}
 
 
 # Greek letters by name (after NeMo text processing's English whitelist, en/data/whitelist/tts.tsv, Apache License
@@ -274,6 +280,17 @@ class English(Spec):
     # A range with its unit after both numbers ("10 km-20 km") or a scale after both prices ("$10k-$20k").
     _scaled_price_range = re.compile(r"(?<=\d[kKmMbB])\s?[-–]\s?(?=[$€£¥₹]\d)")
     _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
+    # "between 3-5 days": after "between" a dash between two numbers is said "and" ("between three and five days").
+    _between = re.compile(r"\b([Bb]etween\s(?:about\s|roughly\s)?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?%|[a-zA-Z]{1,3})?"
+                          r"\s?[-–]\s?(?=\d)")
+    # "5x faster", "3x as much": a number with "x" before a comparison is a multiple ("five times"); alone ("4.4x")
+    # NeMo says the letter.
+    _times_alone = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)[xX×](?=\s(?:[a-z]{2,}er|more|less|as|the|over)\b)")
+    # Pence written with "p" after the number: "50p", "a 2p coin" (a video's "720p" has three digits and more).
+    _pence = re.compile(r"(?<![\w.,£$€-])(\d{1,2})p\b(?!\.\s?m\b|\.\w|['’-])")
+    # A span of months: "Jan-Mar", "June–August" ("January to March").
+    _month_range = re.compile(r"\b(" + "|".join(MONTHS) + r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?\s?[-–]\s?("
+                              + "|".join(MONTHS) + r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?")
     _at_least = re.compile(r"(?<=\d)\+(?=\s[a-z]|$)")  # "5+ years": "five plus years"
     # A multiplier span, as NeMo's range grammar reads one: "5x-7x" ("five to seven x"; a lone "4.4x", "2x8" keep
     # their "x", as its deterministic grammar says them); "3*4": "three times four".
@@ -339,6 +356,14 @@ class English(Spec):
     # double quote only where no quotation is open before it; a foot or inch prime always.
     _inch_mark = re.compile(r"(?<![\w.,/'’\"])(\d+(?:\.\d+)?)(\"|″|′)(?![\w\"'’])")
     # A measure that qualifies a noun, written with a hyphen: "a 5-lb bag" ("a five pound bag", one unit).
+    # Words after a measure that are no noun it qualifies: "5 ft tall", "2 kg of", "3 km away".
+    _not_nouns = frozenset({"of", "in", "and", "or", "to", "by", "tall", "wide", "long", "high", "deep", "thick",
+                            "across", "away", "ago", "old", "per", "from", "off", "down", "above", "below", "over",
+                            "under", "into", "onto", "for", "with", "than", "more", "less", "each", "apart", "later",
+                            "earlier", "behind", "ahead", "too", "at", "on", "was", "were", "are", "is", "has", "had",
+                            "total", "only", "then", "now", "before", "after", "around", "about", "between", "here",
+                            "there", "instead", "overall", "altogether", "last", "next", "since", "until", "while",
+                            "when", "where", "which", "that", "the", "each", "every", "but", "not", "lower", "higher"})
     _adjective_before = frozenset({"a", "an", "the", "this", "that", "each", "every", "one", "his", "her", "my",
                                    "our", "your", "their", "its"})
     # The same with a degree mark joined to the number: "a 360° view" ("a three hundred sixty degree view").
@@ -436,6 +461,9 @@ class English(Spec):
         hyphen_units = "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)
                                 if u == "in" or u not in self.word_units and u.lower() not in ("v", "d"))
         self._hyphen_unit = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?)-(" + hyphen_units + r")\.?(?=\s+[a-z])")
+        # "a 10 ft pole", "an 8 hr day": after "a" inside a sentence the measure qualifies the noun that follows, its unit singular.
+        self._attributive = re.compile(r"((?<![\w.])an?\s)(\d+(?:\.\d+)?)\s?(" + unit
+                                       + r")(?=\s([a-z]{3,})\b)")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
         # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
@@ -460,6 +488,7 @@ class English(Spec):
         text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
         text = self._inch_dot.sub(lambda m: self.measure(m.group(1), "in"), text)
         text = self._hyphen_unit.sub(self.hyphen_unit, text)
+        text = self._attributive.sub(self.attributive, text)
         text = self._inch_mark.sub(self.inch_mark, text)
         text = self._degree_mark.sub(lambda m: f"{self.number(m.group(1))} {self.units[m.group(2)][0]}"
                                      if self._qualifies(m) else m.group(0), text)
@@ -477,6 +506,14 @@ class English(Spec):
     def hyphen_unit(self, m):
         """"a 5-lb bag": the measure qualifies the noun, its unit said once ("five pound")."""
         return f"{self.number(m.group(1))} {self.units[m.group(2)][0]}"
+
+    def attributive(self, m):
+        """"a 10 ft pole": "a ten foot pole"; not where the word after says the measure's own use ("a 5 km walk
+        away" is a noun; "a 2 kg of", "a 6 ft tall man" keep the plural) or the unit is a rate ("60 mph")."""
+        singular = self.units[m.group(3)][0]
+        if m.group(4) in self._not_nouns or " per " in singular or m.group(3) in self.word_units:
+            return m.group(0)
+        return f"{m.group(1)}{self.number(m.group(2))} {singular}"
 
     def inch_mark(self, m):
         """"13.3\"", "6′": inches or feet; "a 27\" monitor" qualifies its noun ("twenty-seven inch")."""
@@ -509,6 +546,7 @@ class English(Spec):
         return " ".join(said + ([self.measure(m.group(3), "s")] if m.group(3) else []))
 
     def read_ranges(self, text):
+        text = self._between.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''} and ", text)
         text = self._tilde_price.sub(self.symbols["~"] + " ", text)
         text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))
         text = self.read_multipliers(text)
@@ -538,6 +576,7 @@ class English(Spec):
     def read_multipliers(self, text):
         """"5x-7x": "five to seven x", "3*4": "three times four"."""
         text = self._times_span.sub(rf"\1 {self.range_word} \2 \3", text)
+        text = self._times_alone.sub(r"\1 times", text)
         return self._star.sub(" times ", text) if "*" in text else text
 
     def read_abbreviations(self, text):
@@ -720,6 +759,7 @@ class English(Spec):
         text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
         text = self._cents_only.sub(r"\g<1>0.\2", text)  # "$.50": "fifty cents"
         text = self._cent_sign.sub(lambda m: f"{m.group(1)} {'cent' if m.group(1) == '1' else 'cents'}", text)
+        text = self._pence.sub(lambda m: f"{m.group(1)} {'penny' if m.group(1) == '1' else 'pence'}", text)
 
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
         text = self._per_period.sub(lambda m: f"{m.group(1)} " + ("each" if m.group(2) == "ea" else
@@ -895,6 +935,8 @@ class English(Spec):
             said = f"{the}{self.ordinal(int(m.group(1)))} of {self.months[self.month_of(m.group(2)) - 1]}"
             return said + (f" {self.year(int(m.group(3)))}" if m.group(3) else "")
         text = self._short_month_year.sub(lambda m: self.months[self.month_of(m.group(1)) - 1], text)
+        text = self._month_range.sub(lambda m: f"{self.months[self.month_of(m.group(1)) - 1]} {self.range_word} "
+                                               f"{self.months[self.month_of(m.group(2)) - 1]}", text)
         text = self._month_span.sub(self.month_span, text)
         text = self._day_span.sub(self.day_span, text)
         text = self._year_slash.sub(self.year_span, text)

@@ -1,0 +1,30 @@
+"""Issue 63, English classes read as a native reader says them (sentences of our own: news, recipes, manuals,
+timetables), in Python (`text.spoken`, `text.normalize.normalize`) and through the command line's dry run. What is
+said is compared after casefolding and keeping letters and digits."""
+
+from reading_cases import class_tests, said_together
+
+
+# (class, language, written, words that must be said in this order, written forms that must not be said)
+CASES = [
+    ("range", "en", "Delivery takes between 3-5 working days.", ["between three and five working days"], ["-"]),
+    ("range", "en", "Prices rose between 10-20% in a year.", ["between ten and twenty percent"], ["%"]),
+    ("range", "en", "The mill ran between 1890-95 only.", ["between eighteen ninety and ninety-five"], ["1890", " to "]),
+    ("range", "en", "Keep the parcel between 2-4kg if you can.", ["between two and four kilograms"], ["kg"]),
+    ("range", "en", "The new chip is 3x faster than the old one.", ["three times faster"], ["three x"]),
+    ("range", "en", "Our rents are 2.5x higher than in 2010.", ["two point five times higher"], ["point five x"]),
+    ("money", "en", "A loaf now costs 95p at the corner shop.", ["ninety-five pence at the"], ["95p"]),
+    ("money", "en", "She kept a 2p coin in her shoe.", ["a two pence coin"], ["2p"]),
+    ("date", "en", "Sales were flat from Jan-Mar this year.", ["from January to March this year"], ["Jan-", "Mar "]),
+    ("date", "en", "The ferry runs Oct.–Dec. on weekends.", ["runs October to December on weekends"], ["Oct.", "–"]),
+    ("measure", "en", "He cut a 10 ft pole from the ash.", ["a ten foot pole"], ["feet"]),
+    ("measure", "en", "The pump needs a 5 kW motor to start.", ["a five kilowatt motor"], ["kilowatts"]),
+    ("measure", "en", "The flat has 45 m2 of floor space.", ["forty-five square meters of floor"], ["m2"]),
+    ("measure", "en", "The plot covers 600 sq. m in all.", ["six hundred square meters in all"], ["sq."]),
+    ("measure", "en", "Pour 3 m3 of gravel into the trench.", ["three cubic meters of gravel"], ["m3"]),
+    ("telephone", "en", "Front desk: 555-0100, open all night.", ["five five five zero one zero zero"],
+     ["hundred"]),
+]
+
+
+test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_together)

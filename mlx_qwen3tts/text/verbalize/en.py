@@ -279,6 +279,7 @@ class English(Spec):
     _year_oh = re.compile(r"(?<![\w.,:/-])((?:1[5-9]|20)\d\d)\s?[-–]\s?(0\d)(?![\w-]|[.,]\d)")
     # A range with its unit after both numbers ("10 km-20 km") or a scale after both prices ("$10k-$20k").
     _scaled_price_range = re.compile(r"(?<=\d[kKmMbB])\s?[-–]\s?(?=[$€£¥₹]\d)")
+    _worded_price_range = re.compile(r"(?<=\d\s)(thousand|million|billion|trillion)\s?[-–]\s?(?=[$€£¥₹]\d)")  # "$5 million-$8 million"
     _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
     # "between 3-5 days": after "between" a dash between two numbers is said "and" ("between three and five days").
     _between = re.compile(r"\b([Bb]etween\s(?:about\s|roughly\s)?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?%|[a-zA-Z]{1,3})?"
@@ -379,6 +380,11 @@ class English(Spec):
     _year_slash = re.compile(r"(?<![\w./-])((?:1[89]|20)\d\d)/(\d\d)(?![\w/]|[.,]\d)")
     _volume_roman = re.compile(r"\b([Vv])ol\.\s(?=[IVXLC]+\b)")
     # A regnal number before a possessive: "Elizabeth II's reign" ("Elizabeth the second's").
+    # A Roman numeral with an ordinal's ending ("the XIVth century", "the IIIrd edition"): the ordinal.
+    _roman_ordinal = re.compile(r"\b([IVXLC]{2,}|[VX])(st|nd|rd|th)\b")
+    # "King George I", "Queen Elizabeth I": after a title and a name, "I" is the first of the name.
+    _first_regnal = re.compile(r"\b((?:King|Queen|Pope|Tsar|Czar|Emperor|Empress|Kaiser|Sultan|Pharaoh|Prince|"
+                               r"Princess|Duke|Tsarina)\s[A-Z][a-z]{2,})\sI(?![\w-]|\.\w|['’](?!s\b))")
     _regnal_possessive = re.compile(r"\b([A-Z][a-z]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?=['’]s\b)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s(?:of\s)?|-(?=\w+-\d{4}))(" + _MONTH +
                             r")(?:(?:,?\s|-)(\d{4}))?\b")  # "12 Aug 1890", "12-Aug-1890"
@@ -425,6 +431,14 @@ class English(Spec):
     # first ("020 7946 0958").
     _spaced_phone = re.compile(r"(?<![\w.,+-])(?<!\d\s)(?:\d{3}\s\d{3}\s\d{4}|0\d{2,4}\s\d{3,4}\s\d{3,4})"
                                r"(?![\w]|[.,]\d|\s\d)")
+    # A number led by a trunk zero, in groups joined by hyphens or a mobile's five and six ("020-7946-0958",
+    # "07700 900123"): a telephone number, digit by digit.
+    _zero_led_phone = re.compile(r"(?<![\w.,+-])(?:0\d{2,4}-\d{3,4}-\d{3,4}|0\d{4}\s\d{6})(?![\w-]|[.,]\d|\s\d)")
+    # Seven digits in two groups after a word that asks for a number ("call 555 0199", "fax: 555 0123").
+    _cued_local = re.compile(r"\b((?:[Cc]all|[Dd]ial|[Pp]hone|[Rr]ing|[Ff]ax|[Tt]el\.?)(?:\s(?:us|me|them|him|her))?"
+                             r"(?:\s(?:on|at))?:?\s)(\d{3})\s(\d{4})(?![\w]|[.,]\d|\s\d)")
+    # "Ext. 204" without a number before it: the extension, digit by digit.
+    _extension_alone = re.compile(r"\b[Ee]xt\.?\s(\d{1,5})\b(?![.,]\d)")
     # A payment card's number without a cue, as NeMo's telephone grammar reads one: four groups of four digits, or
     # four, six and four or five (American Express), digit by digit ("4111 1111 1111 1111").
     _card_number = re.compile(r"(?<![\w.,-])([1-9]\d{3})([ -])(\d{4}\2\d{4}\2\d{4}|\d{6}\2\d{4,5})(?![\w-]|[.,]\d)")
@@ -555,6 +569,7 @@ class English(Spec):
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
         text = self._scaled_price_range.sub(f" {self.range_word} ", self._year_oh.sub(self.year_oh, text))
+        text = self._worded_price_range.sub(rf"\1 {self.range_word} ", text)
         text = self._unit_both.sub(lambda m: f"{m.group(1)} {self.range_word} " if float(m.group(2)) < float(
             m.group(4)) else m.group(0), text)
         return super().read_ranges(self._unit_range.sub(said, text))
@@ -743,6 +758,9 @@ class English(Spec):
         text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)  # "+442079460958"
         text = self._extension_word.sub(lambda m: f" extension {self.digits(m.group(1))}", text)
         text = self._spaced_phone.sub(lambda m: self.telephone(m.group(0)), text)
+        text = self._zero_led_phone.sub(lambda m: self.telephone(m.group(0)), text)
+        text = self._cued_local.sub(lambda m: f"{m.group(1)}{self.digits(m.group(2))}, {self.digits(m.group(3))}", text)
+        text = self._extension_alone.sub(lambda m: f"{m.group(0)[0]}xtension {self.digits(m.group(1))}", text)
         text = self._bare_country.sub(lambda m: f"{self.digits(m.group(1))}, ", text)
         text = self._seven_digits.sub(lambda m: m.group(0) if m.group(0).endswith("00") or m.group(1).endswith("00")
                                       else f"{self.digits(m.group(1))}, {self.digits(m.group(2))}", text)
@@ -828,7 +846,15 @@ class English(Spec):
             if not value or m.group(2) == "I" or m.group(1) in self.not_names:
                 return m.group(0)
             return f"{m.group(1)} {self.roman(value, 'regnal', m.group(1))}"
+        text = self._roman_ordinal.sub(self.roman_ordinal, text)
+        text = self._first_regnal.sub(lambda m: f"{m.group(1)} {self.roman(1, 'regnal')}", text)
         return super().read_romans(self._regnal_possessive.sub(said, text))
+
+    def roman_ordinal(self, m):
+        value = roman_value(m.group(1))
+        if not value or not self.ordinal(value).endswith(m.group(2)):  # "XXIst", not "XXIth"
+            return m.group(0)
+        return self.ordinal(value)
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":

@@ -410,7 +410,7 @@ class English(Spec):
     _fraction_inch = re.compile(r"(?<![\w.,/:\"“-])((?:\d{1,3}[\s-])?[1-9]\d?/[1-9]\d?)[\"″”](?!\w)")
     _negative_fraction = re.compile(r"(?<![\w.,/:-])[-−](?=(?:\d{1,6}\s)?\d{1,5}/\d{1,5}(?![\w/:]|[.,]\d))")  # "-1/2"
     # "11/17/05": a month, day and two-digit year (day first where the first number cannot be a month).
-    _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})/(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
+    _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})([/-])(\d{1,2})\2(\d{2})(?![\w/-]|[.,]\d)")
     # Four digits whose hundreds digit is not zero, written without a separator: "twenty-one hundred".
     _hundreds = re.compile(r"[1-9][1-9]\d\d")
     # "1-800-555-0199", "1-800-GO-U-HAUL": a toll-free number, its "800" said "eight hundred".
@@ -929,11 +929,14 @@ class English(Spec):
         return f"{self.cardinal(int(written))} {era}"
 
     def short_date(self, m):
-        """"11/17/05": "November seventeenth zero five" (month first, as NeMo reads it; day first where the first
-        number is past twelve)."""
-        a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
+        """"11/17/05", "12-25-99": "November seventeenth zero five" (month first, as NeMo reads it; day first where
+        the first number is past twelve); with hyphens only in groups of two digits ("3-1-99" may be a score) not all
+        round."""
+        a, b, year = int(m.group(1)), int(m.group(3)), m.group(4)
         month, day = (a, b) if a <= 12 else (b, a)
-        if not (1 <= month <= 12 and 1 <= day <= 31):
+        hyphens = m.group(2) == "-"  # "10-20-30": round numbers, a rule or a ratio
+        if not (1 <= month <= 12 and 1 <= day <= 31) or hyphens and (len(m.group(1) + m.group(3)) < 4 or all(
+                int(g) % 10 == 0 for g in (m.group(1), m.group(3), year))):
             return m.group(0)
         return f"{self.date(day, month, None)} {self.digits(year) if year[0] == '0' else self.cardinal(int(year))}"
 

@@ -133,7 +133,9 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "mm2": ("square millimeter", "square millimeters"), "mm3": ("cubic millimeter", "cubic millimeters"),
          "sq. m": ("square meter", "square meters"), "sq. km": ("square kilometer", "square kilometers"),
          "sq yd": ("square yard", "square yards"), "sq in": ("square inch", "square inches"),
-         "cu in": ("cubic inch", "cubic inches"), "km/hr": ("kilometer per hour", "kilometers per hour")}
+         "cu in": ("cubic inch", "cubic inches"), "km/hr": ("kilometer per hour", "kilometers per hour"),
+         "fl oz": ("fluid ounce", "fluid ounces"), "fl. oz.": ("fluid ounce", "fluid ounces"),
+         "fl. oz": ("fluid ounce", "fluid ounces")}
 
 
 # Greek letters by name (after NeMo text processing's English whitelist, en/data/whitelist/tts.tsv, Apache License
@@ -303,6 +305,9 @@ class English(Spec):
     # Abbreviations whose dot never ends a sentence, also before a capital: "a.k.a. Bob", "e.g. Paris", "vs. Smith".
     _runs_on = re.compile(r"(?<![\w.])(a\.k\.a\.|e\.g\.|i\.e\.|vs\.|cf\.)(?=\s+[A-Z])")
     _cent_sign = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?¢")  # "25¢": "twenty-five cents"
+    # A sum or an equation with a letter ("x + 1 = 2"): the operators said as in "2 + 3 = 5".
+    _letter_plus = re.compile(r"(?<![\w.])([a-zA-Z])\s?\+\s?(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s?\+\s?(?=[a-zA-Z](?!\w))")
+    _letter_equals = re.compile(r"(?<![\w.])([a-zA-Z])\s=\s(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s=\s(?=[a-zA-Z](?!\w))")
     _star = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
     _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
@@ -478,6 +483,8 @@ class English(Spec):
         # "a 10 ft pole", "an 8 hr day": after "a" inside a sentence the measure qualifies the noun that follows, its unit singular.
         self._attributive = re.compile(r"((?<![\w.])an?\s)(\d+(?:\.\d+)?)\s?(" + unit
                                        + r")(?=\s([a-z]{3,})\b)")
+        # "the price per kg": a unit after "per" without a number, said singular ("per kilogram").
+        self._per_bare = re.compile(r"\b([Pp]er\s)(" + unit + r")(?![\w/²³]|\.\w)")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
         # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
@@ -503,6 +510,8 @@ class English(Spec):
         text = self._inch_dot.sub(lambda m: self.measure(m.group(1), "in"), text)
         text = self._hyphen_unit.sub(self.hyphen_unit, text)
         text = self._attributive.sub(self.attributive, text)
+        text = self._per_bare.sub(lambda m: m.group(0) if m.group(2) in self.word_units or len(m.group(2)) < 2 else
+                                  f"{m.group(1)}{self.units[m.group(2)][0]}", text)
         text = self._inch_mark.sub(self.inch_mark, text)
         text = self._degree_mark.sub(lambda m: f"{self.number(m.group(1))} {self.units[m.group(2)][0]}"
                                      if self._qualifies(m) else m.group(0), text)
@@ -670,6 +679,12 @@ class English(Spec):
     def fraction_measure(self, numerator, denominator, unit):
         singular = self.units[unit][0]
         return f"{self.fraction(numerator, denominator)} of {'an' if singular[0] in 'aeiou' else 'a'} {singular}"
+
+    def read_arithmetic(self, text):
+        if "=" in text:  # "x + 1 = 2": an equation with a letter
+            text = self._letter_plus.sub(lambda m: f"{m.group(1) or ''} {self.plus} ", text) if "+" in text else text
+            text = self._letter_equals.sub(lambda m: f"{m.group(1) or ''} {self.equals} ", text)
+        return super().read_arithmetic(text)
 
     def read_symbols(self, text):
         text = self._greek.sub(self.greek, text)

@@ -308,6 +308,10 @@ class English(Spec):
     # A sum or an equation with a letter ("x + 1 = 2"): the operators said as in "2 + 3 = 5".
     _letter_plus = re.compile(r"(?<![\w.])([a-zA-Z])\s?\+\s?(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s?\+\s?(?=[a-zA-Z](?!\w))")
     _letter_equals = re.compile(r"(?<![\w.])([a-zA-Z])\s=\s(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s=\s(?=[a-zA-Z](?!\w))")
+    # A count with a scale's letter ("1.2M users", "3B people", "40bn tokens"): millions and billions. "2B" alone may
+    # be a pencil's or a flat's, so only before a plural noun ("users", "people") or, for M, bn and mn, a stop.
+    _scaled_count = re.compile(r"(?<![\w.,$€£¥₹])(\d+(?:\.\d+)?)(M|B|bn|mn)(?=\s(?:[a-z]{2,}s|people|men|women|"
+                               r"children)\b|(?<!B)[.,;:!?](?:\s|$))")
     _star = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
     _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
@@ -799,6 +803,8 @@ class English(Spec):
                                                                  f"per {self._per[m.group(2)]}"), text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)} per {self.units[m.group(2)][0]}", text)
         text = self._per_written.sub(lambda m: f"{m.group(1)} per {PER_WRITTEN[m.group(2)]}", text)
+        text = self._scaled_count.sub(lambda m: f"{m.group(1)} {'million' if m.group(2) in ('M', 'mn') else 'billion'}",
+                                      text)
         return self._per_noun.sub(r"\1 per \2", text)
 
     def cardinal(self, n: int, gender: str = "m") -> str:

@@ -24,6 +24,23 @@ CASES = [
     ("measure", "en", "Pour 3 m3 of gravel into the trench.", ["three cubic meters of gravel"], ["m3"]),
     ("telephone", "en", "Front desk: 555-0100, open all night.", ["five five five zero one zero zero"],
      ["hundred"]),
+    ("telephone", "en", "For bookings call us on 020-7946-0958 after nine.",
+     ["zero two zero seven nine four six zero nine five eight after"], ["seventy", "hundred"]),
+    ("telephone", "en", "Text the nurse on 07700 900123 if the fever rises.",
+     ["zero seven seven zero zero nine zero zero one two three if"], ["hundred", "thousand"]),
+    ("telephone", "en", "For a taxi, call 555 0187 at any hour.", ["call five five five zero one eight seven"],
+     ["hundred"]),
+    ("telephone", "en", "Ask the front desk for Ext. 2041 before noon.", ["Extension two zero four one before"],
+     ["Ext.", "thousand"]),
+    ("roman", "en", "A chapel of the XIVth century stands there.", ["of the fourteenth century"], ["XIV"]),
+    ("roman", "en", "Coins of King George I were found.", ["King George the first were found"], [" I "]),
+    ("money", "en", "The fund hopes to raise $2 million-$3 million by May.",
+     ["two million dollars to three million dollars by"], ["-"]),
+    ("date", "en", "The form was signed 11-23-98 in Dallas.", ["November twenty-third ninety-eight in"], ["-2"]),
+    ("measure", "en", "The price per kg has doubled.", ["price per kilogram has"], ["kg"]),
+    ("measure", "en", "Stir in 4 fl oz of cream.", ["four fluid ounces of cream"], ["fl oz"]),
+    ("symbol", "en", "Solve x + 3 = 7 for x.", ["x plus three equals seven for x"], ["+", "="]),
+    ("cardinal", "en", "The app now has 1.2M users in Asia.", ["one point two million users"], [" M "]),
 ]
 
 

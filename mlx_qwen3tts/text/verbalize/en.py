@@ -265,6 +265,12 @@ class English(Spec):
                "~": "about"}
     fractions = {(1, 2): "one half", (1, 4): "one quarter", (3, 4): "three quarters"}
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
+    # The twenty-four hour clock in four digits after a word that tells a time and before "hours" ("at 0800 hours":
+    # "zero eight hundred hours"; "1500 hours of work" is a count).
+    _military = re.compile(r"\b((?:[Aa]t|[Bb]y|[Uu]ntil|[Tt]ill|[Ff]rom|[Bb]efore|[Aa]fter|[Ss]ince|[Tt]o)\s)"
+                           r"([01]\d|2[0-3])([0-5]\d)\s(?:hours|hrs)\b")
+    # A race's time with tenths ("3:45.2"): minutes and seconds.
+    _race_time = re.compile(r"(?<![\w.,:])(\d{1,2}):([0-5]\d)\.(\d{1,3})(?![\w:]|[.,]\d)")
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
     # "2-3pm", "7:30-8 pm": the first hour takes the second's AM or PM
@@ -966,6 +972,9 @@ class English(Spec):
         return re.sub(r"y$", "ies", said) if said.endswith("y") else said + "s"
 
     def read_times(self, text):
+        text = self._military.sub(self.military, text)
+        text = self._race_time.sub(lambda m: f"{self.measure(m.group(1), 'min')} "
+                                             f"{self.measure(m.group(2) + '.' + m.group(3), 's')}", text)
         def ampm(m):
             hours, minutes = int(m.group(1)), int(m.group(2) or 0)
             said = self.cardinal(hours)
@@ -974,6 +983,12 @@ class English(Spec):
             return f"{said} {m.group(3).upper()}M"
         text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, self._hour_range.sub(r"\1 to ", text)))
         return super().read_times(self._clock_range.sub(" to ", text))
+
+    def military(self, m):
+        hours, minutes = int(m.group(2)), int(m.group(3))
+        said = ("zero " if m.group(2)[0] == "0" else "") + self.cardinal(hours)
+        said += " hundred" if minutes == 0 else f" {'o ' if minutes < 10 else ''}{self.cardinal(minutes)}"
+        return f"{m.group(1)}{said} hours"
 
     def read_written_dates(self, text):
         def month_first(m):

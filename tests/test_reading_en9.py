@@ -41,6 +41,9 @@ CASES = [
     ("measure", "en", "Stir in 4 fl oz of cream.", ["four fluid ounces of cream"], ["fl oz"]),
     ("symbol", "en", "Solve x + 3 = 7 for x.", ["x plus three equals seven for x"], ["+", "="]),
     ("cardinal", "en", "The app now has 1.2M users in Asia.", ["one point two million users"], [" M "]),
+    ("time", "en", "The convoy leaves at 0600 hours sharp.", ["at zero six hundred hours sharp"], ["0600"]),
+    ("time", "en", "She won in 4:05.3 at the indoor meet.", ["in four minutes five point three seconds at"],
+     [":"]),
 ]
 
 

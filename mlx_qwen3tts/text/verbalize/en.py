@@ -288,6 +288,7 @@ class English(Spec):
     # A range with its unit after both numbers ("10 km-20 km") or a scale after both prices ("$10k-$20k").
     _scaled_price_range = re.compile(r"(?<=\d[kKmMbB])\s?[-–]\s?(?=[$€£¥₹]\d)")
     _worded_price_range = re.compile(r"(?<=\d\s)(thousand|million|billion|trillion)\s?[-–]\s?(?=[$€£¥₹]\d)")  # "$5 million-$8 million"
+    _ordinal_range = re.compile(r"(?<![\w.,])(\d+(?:st|nd|rd|th))\s?[-–]\s?(?=\d+(?:st|nd|rd|th)\b)")  # "1st-3rd"
     _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
     # "between 3-5 days": after "between" a dash between two numbers is said "and" ("between three and five days").
     _between = re.compile(r"\b([Bb]etween\s(?:about\s|roughly\s)?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?%|[a-zA-Z]{1,3})?"
@@ -580,6 +581,7 @@ class English(Spec):
 
     def read_ranges(self, text):
         text = self._between.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''} and ", text)
+        text = self._ordinal_range.sub(rf"\1 {self.range_word} ", text)
         text = self._tilde_price.sub(self.symbols["~"] + " ", text)
         text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))
         text = self.read_multipliers(text)

@@ -58,7 +58,18 @@ CURRENCIES = {"HK$": _HK, "NZ$": _NZ, "A$": _AU, "AU$": _AU, "C$": _CA, "S$": _S
               "Dhs": _DIRHAM, "AED": _DIRHAM, "PKR": ("Pakistani rupee", "Pakistani rupees", "paisa", "paise"),
               "NPR": ("Nepalese rupee", "Nepalese rupees", "paisa", "paise"),
               "SAR": ("Saudi riyal", "Saudi riyals", "halala", "halalas"),
-              "TZS": ("Tanzanian shilling", "Tanzanian shillings", "cent", "cents")}
+              "TZS": ("Tanzanian shilling", "Tanzanian shillings", "cent", "cents"),
+              # NeMo's codes of smaller or former currencies; "PHP" (the language) and "CRC" (the checksum) left out.
+              "AWG": ("Aruban florin", "Aruban florins", "cent", "cents"),
+              "CYP": ("Cypriot pound", "Cypriot pounds", "cent", "cents"),
+              "CVE": ("Cape Verdean escudo", "Cape Verdean escudos", "centavo", "centavos"),
+              "RSD": ("Serbian dinar", "Serbian dinars", "para", "paras"),
+              "SHP": ("Saint Helena pound", "Saint Helena pounds", "penny", "pence"),
+              "SSP": ("South Sudanese pound", "South Sudanese pounds", "piaster", "piasters"),
+              "SCR": ("Seychellois rupee", "Seychellois rupees", "cent", "cents"),
+              "MVR": ("Maldivian rufiyaa", "Maldivian rufiyaa", "laari", "laari"),
+              "MRO": ("Mauritanian ouguiya", "Mauritanian ouguiyas", "khoums", "khoums"),
+              "FIM": ("Finnish markka", "Finnish markkas", "penni", "pennia")}
 
 # More units, after NeMo text processing's unit table (en/data/measure/unit.tsv, Apache License 2.0) and the
 # cooking and time abbreviations people write; those that are also words ("bar", "mo", "d") are units only where
@@ -169,7 +180,10 @@ class English(Spec):
               **{w: (said, said) for said in ("thousand", "million", "billion", "trillion") for w in
                  (said.capitalize(), said.upper())},
               "mln": ("million", "million"), "MLN": ("million", "million"), "BN": ("billion", "billion"),
-              "Bn": ("billion", "billion"), "bln": ("billion", "billion")}
+              "Bn": ("billion", "billion"), "bln": ("billion", "billion"),
+              # The Indian scales ("₹1.5 crore": "one point five crore rupees").
+              "lakh": ("lakh", "lakh"), "crore": ("crore", "crore"), "lakhs": ("lakh", "lakh"),
+              "crores": ("crore", "crore")}
     units = {"km": ("kilometer", "kilometers"), "kg": ("kilogram", "kilograms"), "cm": ("centimeter", "centimeters"),
              "mm": ("millimeter", "millimeters"), "m": ("meter", "meters"), "g": ("gram", "grams"),
              "mg": ("milligram", "milligrams"), "mi": ("mile", "miles"), "lb": ("pound", "pounds"),

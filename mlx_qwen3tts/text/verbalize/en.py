@@ -328,6 +328,8 @@ class English(Spec):
     _cent_sign = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?¢")  # "25¢": "twenty-five cents"
     # A sum or an equation with a letter ("x + 1 = 2"): the operators said as in "2 + 3 = 5".
     _letter_plus = re.compile(r"(?<![\w.])([a-zA-Z])\s?\+\s?(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s?\+\s?(?=[a-zA-Z](?!\w))")
+    # A number grouped the Indian way, by two digits above the thousands ("5,00,000", "1,25,50,000"): its value.
+    _indian_grouping = re.compile(r"(?<![\w.,])\d{1,2},(?:\d\d,)+\d{3}(?![\w,]|\.\d)")
     _letter_equals = re.compile(r"(?<![\w.])([a-zA-Z])\s=\s(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s=\s(?=[a-zA-Z](?!\w))")
     # A count with a scale's letter ("1.2M users", "3B people", "40bn tokens"): millions and billions. "2B" alone may
     # be a pencil's or a flat's, so only before a plural noun ("users", "people") or, for M, bn and mn, a stop.
@@ -707,6 +709,8 @@ class English(Spec):
         return f"{self.fraction(numerator, denominator)} of {'an' if singular[0] in 'aeiou' else 'a'} {singular}"
 
     def read_arithmetic(self, text):
+        if "," in text:
+            text = self._indian_grouping.sub(lambda m: m.group(0).replace(",", ""), text)
         if "=" in text:  # "x + 1 = 2": an equation with a letter
             text = self._letter_plus.sub(lambda m: f"{m.group(1) or ''} {self.plus} ", text) if "+" in text else text
             text = self._letter_equals.sub(lambda m: f"{m.group(1) or ''} {self.equals} ", text)

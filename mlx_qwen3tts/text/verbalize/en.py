@@ -330,6 +330,10 @@ class English(Spec):
     _letter_plus = re.compile(r"(?<![\w.])([a-zA-Z])\s?\+\s?(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s?\+\s?(?=[a-zA-Z](?!\w))")
     # A number grouped the Indian way, by two digits above the thousands ("5,00,000", "1,25,50,000"): its value.
     _indian_grouping = re.compile(r"(?<![\w.,])\d{1,2},(?:\d\d,)+\d{3}(?![\w,]|\.\d)")
+    # A score with a decimal over a whole number ("9.5/10", "4.5/5 stars"): "out of".
+    _rating = re.compile(r"(?<![\w.,/])(\d{1,2}\.\d)\s?/\s?(5|10|20|100)(?![\w/]|[.,]\d)")
+    # A number in E notation with a negative exponent ("1.23e-4"): the minus said.
+    _e_minus = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[eE][-−](\d{1,3})(?!\w|[.,]\d)")
     _letter_equals = re.compile(r"(?<![\w.])([a-zA-Z])\s=\s(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s=\s(?=[a-zA-Z](?!\w))")
     # A count with a scale's letter ("1.2M users", "3B people", "40bn tokens"): millions and billions. "2B" alone may
     # be a pencil's or a flat's, so only before a plural noun ("users", "people") or, for M, bn and mn, a stop.
@@ -711,6 +715,9 @@ class English(Spec):
     def read_arithmetic(self, text):
         if "," in text:
             text = self._indian_grouping.sub(lambda m: m.group(0).replace(",", ""), text)
+        if "/" in text:
+            text = self._rating.sub(r"\1 out of \2", text)
+        text = self._e_minus.sub(rf"\1 e {self.minus} \2", text)
         if "=" in text:  # "x + 1 = 2": an equation with a letter
             text = self._letter_plus.sub(lambda m: f"{m.group(1) or ''} {self.plus} ", text) if "+" in text else text
             text = self._letter_equals.sub(lambda m: f"{m.group(1) or ''} {self.equals} ", text)

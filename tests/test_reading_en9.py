@@ -44,6 +44,12 @@ CASES = [
     ("time", "en", "The convoy leaves at 0600 hours sharp.", ["at zero six hundred hours sharp"], ["0600"]),
     ("time", "en", "She won in 4:05.3 at the indoor meet.", ["in four minutes five point three seconds at"],
      [":"]),
+    ("range", "en", "Both ran in the 1st-3rd heats.", ["the first to third heats"], ["-"]),
+    ("money", "en", "The plant cost AWG 40 million to build.", ["forty million Aruban florins to build"], ["AWG"]),
+    ("money", "en", "The flat sold for ₹1.5 crore last year.", ["one point five crore rupees last"], ["paise"]),
+    ("money", "en", "The car sold for Rs. 5,00,000 in Pune.", ["five hundred thousand rupees in Pune"], [","]),
+    ("fraction", "en", "Critics gave the film 8.5/10 overall.", ["eight point five out of ten overall"], ["slash"]),
+    ("decimal", "en", "The error was 2.5e-3 at most.", ["two point five e minus three at"], ["-"]),
 ]
 
 

@@ -36,7 +36,9 @@ ABBREVIATIONS = {
            "tbsp.": "tablespoons",
            # Read in context only (verbalize.en): titles in small letters before a word, an extension after a
            # telephone number.
-           "dr.": "doctor", "st.": "saint", "prof.": "professor", "ext.": "extension", "Ext.": "Extension"},
+           "dr.": "doctor", "st.": "saint", "prof.": "professor", "ext.": "extension", "Ext.": "Extension",
+           # A currency's sign with a dot, said by verbalize.en's money pass ("Rs. 500": "five hundred rupees").
+           "Rs.": "rupees"},
     "de": {"z. B.": "zum Beispiel", "u. a.": "unter anderem", "bzw.": "beziehungsweise", "d. h.": "das heißt",
            "Nr.": "Nummer", "usw.": "und so weiter", "ca.": "circa", "S.": "Seite", "Abb.": "Abbildung",
            "vgl.": "vergleiche", "evtl.": "eventuell", "ggf.": "gegebenenfalls", "inkl.": "inklusive",

@@ -241,7 +241,7 @@ class English(Spec):
                              "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
     in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.",
-                  "dr.", "st.", "prof.", "ext.", "Ext.")
+                  "dr.", "st.", "prof.", "ext.", "Ext.", "Rs.")
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",

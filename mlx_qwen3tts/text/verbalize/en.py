@@ -932,8 +932,14 @@ class English(Spec):
     # A month and a day without a year after a word that tells a date ("dated 2/14", "due 3/15", "on 7/4"), as
     # the United States write them; "on 1/2 of the land" is a fraction.
     _cued_month_day = re.compile(r"\b((?:[Dd]ated|[Dd]ue|[Ee]ffective|[Ss]ince|[Uu]ntil|[Tt]ill|[Tt]hrough|[Tt]hru|"
-                                 r"[Oo]n|[Bb]efore|[Aa]fter|[Ee]xpires|[Ee]xpired|[Ee]xpiring|[Ss]tarting|[Ee]nding)\s)"
+                                 r"[Oo]n|[Bb]efore|[Aa]fter|[Ee]xpires|[Ee]xpired|[Ee]xpiring|[Ss]tarting|[Ee]nding|"
+                                 r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?)\s)"
                                  r"(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\w/]|[.,]\d|\s+of\b)")
+
+    # A month and a year ("revised 10/2019", "exp. 03/2027"): the month's name and the year.
+    _month_year_slash = re.compile(r"(?<![\w.,/-])(1[0-2]|0?[1-9])/((?:19|20)\d\d)(?![\w/]|[.,]\d)")
+    # A year cut to two digits after an apostrophe, alone ("in '68", "the summer of '69"): the two digits.
+    _apostrophe_year = re.compile(r"(?<![\w'’])['’](\d\d)(?![\w'’-]|[.,]\d)")
 
     def weekday_span(self, m):
         joint = m.group(2).strip()
@@ -956,6 +962,9 @@ class English(Spec):
                                                f"{self.short_year(m.group(2))}", text)
         text = self._year_to_decade.sub(lambda m: m.group(1) + " to ", self._hour_to_clock.sub(r"\1 to ", text))
         text = self._short_date.sub(self.short_date, text)
+        text = self._month_year_slash.sub(lambda m: f"{self.months[int(m.group(1)) - 1]} {self.year(int(m.group(2)))}",
+                                          text)
+        text = self._apostrophe_year.sub(lambda m: self.short_year(m.group(1)), text)
         def day_first(m):  # "15-01-2020" is written day first: read so, "the fifteenth of January twenty twenty"
             day, month, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
             if not (12 < day <= 31 and 1 <= month <= 12):

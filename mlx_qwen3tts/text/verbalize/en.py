@@ -388,6 +388,11 @@ class English(Spec):
     _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds|wks?"
                            r"|yrs?))\.(?=\s+[a-z\d])")
     # "3 in. of rain", "4 in. tall": inches where a word follows the dot ("in" alone before a word is the preposition).
+    # A recipe's short measures with a dot before an ingredient ("1 t. salt", "2 T. butter", "1/2 c. milk", "2 Tbs.
+    # sugar"): teaspoon, tablespoon, cup ("t" alone is a ton only in metric writing, without a dot).
+    _cooking_dot = re.compile(r"(?<![\w.,/])((?:\d{1,2}\s)?\d{1,2}/\d{1,2}|\d+(?:\.\d+)?)\s?(t|T|c|C|Tbs|tbs|Tbsp)\.(?=\s[a-z])")
+    # "60 sq. yards": "sq." before a unit written out.
+    _square_word = re.compile(r"\b[Ss]q\.\s?(?=(?:feet|foot|yards?|miles?|meters?|metres?|inch(?:es)?|kilometers?)\b)")
     _inch_dot = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s?in\.(?=\s+[a-z])")
     # A size written with the inch or foot mark after a number ("a 27\" monitor", "2\" of rain"): a straight
     # double quote only where no quotation is open before it; a foot or inch prime always.
@@ -538,6 +543,7 @@ class English(Spec):
 
     def read_measures(self, text):
         text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
+        text = self._cooking_dot.sub(self.cooking_dot, self._square_word.sub("square ", text))
         text = self._inch_dot.sub(lambda m: self.measure(m.group(1), "in"), text)
         text = self._hyphen_unit.sub(self.hyphen_unit, text)
         text = self._attributive.sub(self.attributive, text)
@@ -560,6 +566,14 @@ class English(Spec):
     def hyphen_unit(self, m):
         """"a 5-lb bag": the measure qualifies the noun, its unit said once ("five pound")."""
         return f"{self.number(m.group(1))} {self.units[m.group(2)][0]}"
+
+    @staticmethod
+    def cooking_dot(m):
+        amount, unit = m.group(1), m.group(2)
+        if unit in "cC":
+            one = amount == "1" or "/" in amount and " " not in amount
+            return f"{amount} {'cup' if one else 'cups'}"
+        return f"{amount} {'tsp' if unit == 't' else 'tbsp'}"
 
     def attributive(self, m):
         """"a 10 ft pole": "a ten foot pole"; not where the word after says the measure's own use ("a 5 km walk

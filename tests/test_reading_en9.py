@@ -50,6 +50,13 @@ CASES = [
     ("money", "en", "The car sold for Rs. 5,00,000 in Pune.", ["five hundred thousand rupees in Pune"], [","]),
     ("fraction", "en", "Critics gave the film 8.5/10 overall.", ["eight point five out of ten overall"], ["slash"]),
     ("decimal", "en", "The error was 2.5e-3 at most.", ["two point five e minus three at"], ["-"]),
+    ("date", "en", "The manual was revised 10/2019 by the staff.", ["revised October twenty nineteen by"], ["/"]),
+    ("date", "en", "The market opens Saturday, 6/14 at dawn.", ["Saturday June fourteenth at"], ["/"]),
+    ("date", "en", "She left school in '86 for good.", ["school in eighty-six for"], ["'"]),
+    ("measure", "en", "Beat in 1 t. vanilla and 2 T. butter.", ["one teaspoon vanilla and two tablespoons butter"],
+     ["t.", "T."]),
+    ("measure", "en", "Sift 1/2 c. flour twice.", ["one half cup flour twice"], ["c."]),
+    ("measure", "en", "The lawn is 60 sq. yards in all.", ["sixty square yards in all"], ["sq."]),
 ]
 
 

@@ -97,7 +97,7 @@ ABBREVIATIONS = {
 # ("10 min. then stir", "see eq. 3", "2 Std. und mehr"); before a capital it ends one as any dot does ("Wait 10
 # min. Then stir."). Those in ABBREVIATIONS that are never an end ("ft.", "Nr.") need not be here.
 GO_ON = {"en": ("min.", "mins.", "hr.", "hrs.", "sec.", "secs.", "in.", "cu.", "eq.", "eqs.", "fig.", "figs.", "wk.",
-                "wks.", "yr.", "yrs.", "pt.", "pts."),
+                "wks.", "yr.", "yrs.", "pt.", "pts.", "t.", "T.", "c.", "C.", "Tbs.", "tbs.", "sq."),
          "de": ("Min.", "Std.", "Sek.", "Stk.", "Tsd.", "Pkt."),
          "fr": ("min.", "sec.", "env.", "hab."), "es": ("min.", "seg.", "aprox.", "hab."),
          "it": ("min.", "sec.", "ab."),

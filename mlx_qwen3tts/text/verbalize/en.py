@@ -818,8 +818,7 @@ class English(Spec):
                 self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
             country = {"1": "one, ", "+1": f"{self.plus} one, "}.get(m.group(1), "")
             return f"{country}{'eight hundred' if area == '800' else self.digits(area)}, {said}"
-        text = self._spaced_thousands.sub(lambda m: re.sub(r"\s", "", m.group(0)) if re.search(r"\s0", m.group(0))
-                                          else m.group(0), text)
+        text = self._spaced_thousands.sub(self.spaced_thousands, text)
         text = self._card_number.sub(self.card_number, text)
         text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)  # "+442079460958"
         text = self._extension_word.sub(lambda m: f" extension {self.digits(m.group(1))}", text)
@@ -832,6 +831,15 @@ class English(Spec):
                                       else f"{self.digits(m.group(1))}, {self.digits(m.group(2))}", text)
         text = self._extension.sub(lambda m: f"{m.group(1).replace('.', '-')}-{m.group(3)}", text)
         return super().read_telephones(self._toll_free.sub(toll_free, text))
+
+    @staticmethod
+    def spaced_thousands(m):
+        """"1 000 000", "12 345 678": one number where a group starts with a zero or a short first group has two
+        groups of three after it; "100 200 300" (each of three) and "1 234" stay apart."""
+        groups = m.group(0).split()
+        if any(g[0] == "0" for g in groups[1:]) or len(groups[0]) < 3 and len(groups) > 2:
+            return "".join(groups)
+        return m.group(0)
 
     def card_number(self, m):
         groups = m.group(0).split(m.group(2))

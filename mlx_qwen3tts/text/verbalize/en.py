@@ -146,7 +146,10 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "sq yd": ("square yard", "square yards"), "sq in": ("square inch", "square inches"),
          "cu in": ("cubic inch", "cubic inches"), "km/hr": ("kilometer per hour", "kilometers per hour"),
          "fl oz": ("fluid ounce", "fluid ounces"), "fl. oz.": ("fluid ounce", "fluid ounces"),
-         "fl. oz": ("fluid ounce", "fluid ounces")}
+         "fl. oz": ("fluid ounce", "fluid ounces"),
+         # NeMo's inverse normalization writes hertz in small letters ("50 hz"); "K" (kelvin) and "st" (stone)
+         # are left out: "10K" is ten thousand, "21st" an ordinal.
+         "hz": ("hertz", "hertz")}
 
 
 # Greek letters by name (after NeMo text processing's English whitelist, en/data/whitelist/tts.tsv, Apache License

@@ -24,7 +24,7 @@ ABBREVIATIONS = {
            "a/c number": "account number", "vol": "volume", "vol.": "volume", "SPDR": "spider",
            # Technical names said otherwise than spelled, after NeMo's inverse normalization whitelist
            # (en/data/whitelist.tsv, Apache License 2.0).
-           "C++": "C plus plus", "C#": "C sharp", "F#": "F sharp", "IEEE": "I triple E", "AAA": "triple A",
+           "C++": "C plus plus", "C#": "C sharp", "F#": "F sharp", "c++": "c plus plus", "c#": "c sharp", "IEEE": "I triple E", "AAA": "triple A",
            "I/O": "I O", "TCP/IP": "T C P I P", "A/C": "A C",
            "Sen.": "Senator", "Rep.": "Representative", "Pres.": "President", "Adm.": "Admiral",
            "Cmdr.": "Commander", "Pvt.": "Private", "Cpl.": "Corporal", "Messrs.": "Messieurs",

@@ -337,6 +337,11 @@ class English(Spec):
     _rating = re.compile(r"(?<![\w.,/])(\d{1,2}\.\d)\s?/\s?(5|10|20|100)(?![\w/]|[.,]\d)")
     # A number in E notation with a negative exponent ("1.23e-4"): the minus said.
     _e_minus = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[eE][-−](\d{1,3})(?!\w|[.,]\d)")
+    # A model's name with a slash before its number ("System/360", "OS/2", "AS/400"): no slash said, a three-digit
+    # number in pairs as a year's ("three sixty").
+    _model_slash = re.compile(r"\b([A-Z][A-Za-z]{1,9})/(\d{1,3})(?![\w/]|[.,]\d)")
+    # A model's plural after a hyphen ("BlueField-3s", "Earth-2s"): the number's plural, not seconds.
+    _model_plural = re.compile(r"(?<=[A-Za-z])(?<!\ds)-(\d{1,2})s\b")  # not "1960s-80s"
     _letter_equals = re.compile(r"(?<![\w.])([a-zA-Z])\s=\s(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s=\s(?=[a-zA-Z](?!\w))")
     # A count with a scale's letter ("1.2M users", "3B people", "40bn tokens"): millions and billions. "2B" alone may
     # be a pencil's or a flat's, so only before a plural noun ("users", "people") or, for M, bn and mn, a stop.
@@ -734,6 +739,9 @@ class English(Spec):
             text = self._indian_grouping.sub(lambda m: m.group(0).replace(",", ""), text)
         if "/" in text:
             text = self._rating.sub(r"\1 out of \2", text)
+            text = self._model_slash.sub(lambda m: f"{m.group(1)} {self.year(int(m.group(2)))}", text)
+        text = self._model_plural.sub(lambda m: " " + re.sub(r"y$", "ie", re.sub(r"x$", "xe", self.cardinal(int(
+            m.group(1))))) + "s", text)
         text = self._e_minus.sub(rf"\1 e {self.minus} \2", text)
         if "=" in text:  # "x + 1 = 2": an equation with a letter
             text = self._letter_plus.sub(lambda m: f"{m.group(1) or ''} {self.plus} ", text) if "+" in text else text

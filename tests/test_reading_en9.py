@@ -57,6 +57,14 @@ CASES = [
      ["t.", "T."]),
     ("measure", "en", "Sift 1/2 c. flour twice.", ["one half cup flour twice"], ["c."]),
     ("measure", "en", "The lawn is 60 sq. yards in all.", ["sixty square yards in all"], ["sq."]),
+    ("cardinal", "en", "The census counted 8 336 817 residents.", ["eight million three hundred thirty-six thousand"],
+     ["three hundred thirty-six eight"]),
+    ("electronic", "en", "She paid with the card ending 4421 yesterday.", ["ending four four two one yesterday"],
+     ["forty-four"]),
+    ("measure", "en", "The mains hum sits at 60 hz in Ohio.", ["sixty hertz in"], ["hz"]),
+    ("abbreviation", "en", "The old IBM System/360 filled a room.", ["System three sixty filled"], ["slash"]),
+    ("abbreviation", "en", "Two F-16s flew over the stadium.", ["F sixteens flew"], ["seconds"]),
+    ("abbreviation", "en", "She codes in c# at work.", ["c sharp at work"], ["#"]),
 ]
 
 

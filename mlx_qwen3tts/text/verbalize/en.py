@@ -332,7 +332,7 @@ class English(Spec):
     # A sum or an equation with a letter ("x + 1 = 2"): the operators said as in "2 + 3 = 5".
     _letter_plus = re.compile(r"(?<![\w.])([a-zA-Z])\s?\+\s?(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s?\+\s?(?=[a-zA-Z](?!\w))")
     # A number grouped the Indian way, by two digits above the thousands ("5,00,000", "1,25,50,000"): its value.
-    _indian_grouping = re.compile(r"(?<![\w.,])\d{1,2},(?:\d\d,)+\d{3}(?![\w,]|\.\d)")
+    _indian_grouping = re.compile(r"(?<![\w.,])\d{1,2},(?:\d\d,){1,6}\d{3}(?![\w,]|\.\d)")
     # A score with a decimal over a whole number ("9.5/10", "4.5/5 stars"): "out of".
     _rating = re.compile(r"(?<![\w.,/])(\d{1,2}\.\d)\s?/\s?(5|10|20|100)(?![\w/]|[.,]\d)")
     # A number in E notation with a negative exponent ("1.23e-4"): the minus said.
@@ -845,10 +845,10 @@ class English(Spec):
 
     @staticmethod
     def spaced_thousands(m):
-        """"1 000 000", "12 345 678": one number where a group starts with a zero or a short first group has two
-        groups of three after it; "100 200 300" (each of three) and "1 234" stay apart."""
+        """"1 000 000", "12 345 678": one number where a group starts with a zero or a short first group has two to
+        four groups of three after it (up to trillions); "100 200 300" (each of three) and "1 234" stay apart."""
         groups = m.group(0).split()
-        if any(g[0] == "0" for g in groups[1:]) or len(groups[0]) < 3 and len(groups) > 2:
+        if any(g[0] == "0" for g in groups[1:]) or len(groups[0]) < 3 and 2 < len(groups) <= 5:
             return "".join(groups)
         return m.group(0)
 

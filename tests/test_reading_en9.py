@@ -65,6 +65,7 @@ CASES = [
     ("abbreviation", "en", "The old IBM System/360 filled a room.", ["System three sixty filled"], ["slash"]),
     ("abbreviation", "en", "Two F-16s flew over the stadium.", ["F sixteens flew"], ["seconds"]),
     ("abbreviation", "en", "She codes in c# at work.", ["c sharp at work"], ["#"]),
+    ("fraction", "en", "Only 1 / 4th of the seats were sold.", ["only one quarter of the seats"], ["/", "fourth"]),
 ]
 
 

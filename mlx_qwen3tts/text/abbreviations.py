@@ -24,7 +24,7 @@ ABBREVIATIONS = {
            "a/c number": "account number", "vol": "volume", "vol.": "volume", "SPDR": "spider",
            # Technical names said otherwise than spelled, after NeMo's inverse normalization whitelist
            # (en/data/whitelist.tsv, Apache License 2.0).
-           "C++": "C plus plus", "C#": "C sharp", "F#": "F sharp", "IEEE": "I triple E", "AAA": "triple A",
+           "C++": "C plus plus", "C#": "C sharp", "F#": "F sharp", "c++": "c plus plus", "c#": "c sharp", "IEEE": "I triple E", "AAA": "triple A",
            "I/O": "I O", "TCP/IP": "T C P I P", "A/C": "A C",
            "Sen.": "Senator", "Rep.": "Representative", "Pres.": "President", "Adm.": "Admiral",
            "Cmdr.": "Commander", "Pvt.": "Private", "Cpl.": "Corporal", "Messrs.": "Messieurs",
@@ -36,7 +36,9 @@ ABBREVIATIONS = {
            "tbsp.": "tablespoons",
            # Read in context only (verbalize.en): titles in small letters before a word, an extension after a
            # telephone number.
-           "dr.": "doctor", "st.": "saint", "prof.": "professor", "ext.": "extension"},
+           "dr.": "doctor", "st.": "saint", "prof.": "professor", "ext.": "extension", "Ext.": "Extension",
+           # A currency's sign with a dot, said by verbalize.en's money pass ("Rs. 500": "five hundred rupees").
+           "Rs.": "rupees"},
     "de": {"z. B.": "zum Beispiel", "u. a.": "unter anderem", "bzw.": "beziehungsweise", "d. h.": "das heißt",
            "Nr.": "Nummer", "usw.": "und so weiter", "ca.": "circa", "S.": "Seite", "Abb.": "Abbildung",
            "vgl.": "vergleiche", "evtl.": "eventuell", "ggf.": "gegebenenfalls", "inkl.": "inklusive",
@@ -95,7 +97,7 @@ ABBREVIATIONS = {
 # ("10 min. then stir", "see eq. 3", "2 Std. und mehr"); before a capital it ends one as any dot does ("Wait 10
 # min. Then stir."). Those in ABBREVIATIONS that are never an end ("ft.", "Nr.") need not be here.
 GO_ON = {"en": ("min.", "mins.", "hr.", "hrs.", "sec.", "secs.", "in.", "cu.", "eq.", "eqs.", "fig.", "figs.", "wk.",
-                "wks.", "yr.", "yrs.", "pt.", "pts."),
+                "wks.", "yr.", "yrs.", "pt.", "pts.", "t.", "T.", "c.", "C.", "Tbs.", "tbs.", "sq."),
          "de": ("Min.", "Std.", "Sek.", "Stk.", "Tsd.", "Pkt."),
          "fr": ("min.", "sec.", "env.", "hab."), "es": ("min.", "seg.", "aprox.", "hab."),
          "it": ("min.", "sec.", "ab."),

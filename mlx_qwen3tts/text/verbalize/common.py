@@ -504,8 +504,9 @@ class Spec:
 
         def local(m):
             first, second = m.group(2), m.group(3)
-            if not m.group(1) and (len(first) == 4 and 1000 <= int(first) <= 2099 and 1000 <= int(second) <= 2099
-                                   or first.endswith("00") or second.endswith("00")):
+            if not m.group(1) and second[0] != "0" and (  # "555-0100": no range ends in a leading zero
+                    len(first) == 4 and 1000 <= int(first) <= 2099 and 1000 <= int(second) <= 2099
+                    or first.endswith("00") or second.endswith("00")):
                 return m.group(0)  # "1990-1995", "500-1000": a range
             return self.telephone(m.group(0))
         return self._local_phone.sub(local, text)

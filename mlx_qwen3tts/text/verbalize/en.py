@@ -58,7 +58,18 @@ CURRENCIES = {"HK$": _HK, "NZ$": _NZ, "A$": _AU, "AU$": _AU, "C$": _CA, "S$": _S
               "Dhs": _DIRHAM, "AED": _DIRHAM, "PKR": ("Pakistani rupee", "Pakistani rupees", "paisa", "paise"),
               "NPR": ("Nepalese rupee", "Nepalese rupees", "paisa", "paise"),
               "SAR": ("Saudi riyal", "Saudi riyals", "halala", "halalas"),
-              "TZS": ("Tanzanian shilling", "Tanzanian shillings", "cent", "cents")}
+              "TZS": ("Tanzanian shilling", "Tanzanian shillings", "cent", "cents"),
+              # NeMo's codes of smaller or former currencies; "PHP" (the language) and "CRC" (the checksum) left out.
+              "AWG": ("Aruban florin", "Aruban florins", "cent", "cents"),
+              "CYP": ("Cypriot pound", "Cypriot pounds", "cent", "cents"),
+              "CVE": ("Cape Verdean escudo", "Cape Verdean escudos", "centavo", "centavos"),
+              "RSD": ("Serbian dinar", "Serbian dinars", "para", "paras"),
+              "SHP": ("Saint Helena pound", "Saint Helena pounds", "penny", "pence"),
+              "SSP": ("South Sudanese pound", "South Sudanese pounds", "piaster", "piasters"),
+              "SCR": ("Seychellois rupee", "Seychellois rupees", "cent", "cents"),
+              "MVR": ("Maldivian rufiyaa", "Maldivian rufiyaa", "laari", "laari"),
+              "MRO": ("Mauritanian ouguiya", "Mauritanian ouguiyas", "khoums", "khoums"),
+              "FIM": ("Finnish markka", "Finnish markkas", "penni", "pennia")}
 
 # More units, after NeMo text processing's unit table (en/data/measure/unit.tsv, Apache License 2.0) and the
 # cooking and time abbreviations people write; those that are also words ("bar", "mo", "d") are units only where
@@ -127,7 +138,18 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "sq. in.": ("square inch", "square inches"), "sq. yd.": ("square yard", "square yards"),
          "cL": ("centiliter", "centiliters"), "mmol": ("millimole", "millimoles"), "µmol": ("micromole", "micromoles"),
          "μmol": ("micromole", "micromoles"), "nmol": ("nanomole", "nanomoles"), "m/s²": ("meter per second squared",
-         "meters per second squared"), "kms": ("kilometer", "kilometers")}
+         "meters per second squared"), "kms": ("kilometer", "kilometers"),
+         # Square and cubic units written with a plain digit or a dotted "sq." ("50 m2", "100 sq. m").
+         "m2": ("square meter", "square meters"), "m3": ("cubic meter", "cubic meters"),
+         "mm2": ("square millimeter", "square millimeters"), "mm3": ("cubic millimeter", "cubic millimeters"),
+         "sq. m": ("square meter", "square meters"), "sq. km": ("square kilometer", "square kilometers"),
+         "sq yd": ("square yard", "square yards"), "sq in": ("square inch", "square inches"),
+         "cu in": ("cubic inch", "cubic inches"), "km/hr": ("kilometer per hour", "kilometers per hour"),
+         "fl oz": ("fluid ounce", "fluid ounces"), "fl. oz.": ("fluid ounce", "fluid ounces"),
+         "fl. oz": ("fluid ounce", "fluid ounces"),
+         # NeMo's inverse normalization writes hertz in small letters ("50 hz"); "K" (kelvin) and "st" (stone)
+         # are left out: "10K" is ten thousand, "21st" an ordinal.
+         "hz": ("hertz", "hertz")}
 
 
 # Greek letters by name (after NeMo text processing's English whitelist, en/data/whitelist/tts.tsv, Apache License
@@ -161,7 +183,10 @@ class English(Spec):
               **{w: (said, said) for said in ("thousand", "million", "billion", "trillion") for w in
                  (said.capitalize(), said.upper())},
               "mln": ("million", "million"), "MLN": ("million", "million"), "BN": ("billion", "billion"),
-              "Bn": ("billion", "billion"), "bln": ("billion", "billion")}
+              "Bn": ("billion", "billion"), "bln": ("billion", "billion"),
+              # The Indian scales ("₹1.5 crore": "one point five crore rupees").
+              "lakh": ("lakh", "lakh"), "crore": ("crore", "crore"), "lakhs": ("lakh", "lakh"),
+              "crores": ("crore", "crore")}
     units = {"km": ("kilometer", "kilometers"), "kg": ("kilogram", "kilograms"), "cm": ("centimeter", "centimeters"),
              "mm": ("millimeter", "millimeters"), "m": ("meter", "meters"), "g": ("gram", "grams"),
              "mg": ("milligram", "milligrams"), "mi": ("mile", "miles"), "lb": ("pound", "pounds"),
@@ -219,7 +244,7 @@ class English(Spec):
                              "half-time", "thrashed", "edged", "routed"})
     local_phones = True  # "555-1234"
     in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.",
-                  "dr.", "st.", "prof.", "ext.")
+                  "dr.", "st.", "prof.", "ext.", "Ext.", "Rs.")
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
     ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
@@ -257,6 +282,12 @@ class English(Spec):
                "~": "about"}
     fractions = {(1, 2): "one half", (1, 4): "one quarter", (3, 4): "three quarters"}
     _decade = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")
+    # The twenty-four hour clock in four digits after a word that tells a time and before "hours" ("at 0800 hours":
+    # "zero eight hundred hours"; "1500 hours of work" is a count).
+    _military = re.compile(r"\b((?:[Aa]t|[Bb]y|[Uu]ntil|[Tt]ill|[Ff]rom|[Bb]efore|[Aa]fter|[Ss]ince|[Tt]o)\s)"
+                           r"([01]\d|2[0-3])([0-5]\d)\s(?:hours|hrs)\b")
+    # A race's time with tenths ("3:45.2"): minutes and seconds.
+    _race_time = re.compile(r"(?<![\w.,:])(\d{1,2}):([0-5]\d)\.(\d{1,3})(?![\w:]|[.,]\d)")
     _time_ampm = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)(?:[:.]([0-5]\d))?\s?([ap])\.?\s?m\b\.?(?=\W|$)", re.I)
     _time_range = re.compile(r"(?<=\b[AP]M)\s?[-–]\s?(?=\w)")  # "2pm-5pm": "two PM to five PM"
     # "2-3pm", "7:30-8 pm": the first hour takes the second's AM or PM
@@ -273,7 +304,20 @@ class English(Spec):
     _year_oh = re.compile(r"(?<![\w.,:/-])((?:1[5-9]|20)\d\d)\s?[-–]\s?(0\d)(?![\w-]|[.,]\d)")
     # A range with its unit after both numbers ("10 km-20 km") or a scale after both prices ("$10k-$20k").
     _scaled_price_range = re.compile(r"(?<=\d[kKmMbB])\s?[-–]\s?(?=[$€£¥₹]\d)")
+    _worded_price_range = re.compile(r"(?<=\d\s)(thousand|million|billion|trillion)\s?[-–]\s?(?=[$€£¥₹]\d)")  # "$5 million-$8 million"
+    _ordinal_range = re.compile(r"(?<![\w.,])(\d+(?:st|nd|rd|th))\s?[-–]\s?(?=\d+(?:st|nd|rd|th)\b)")  # "1st-3rd"
     _percent_range = re.compile(r"(?<=\d%)\s?[-–]\s?(?=\d+(?:\.\d+)?\s?%)")  # "10%-20%"
+    # "between 3-5 days": after "between" a dash between two numbers is said "and" ("between three and five days").
+    _between = re.compile(r"\b([Bb]etween\s(?:about\s|roughly\s)?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?%|[a-zA-Z]{1,3})?"
+                          r"\s?[-–]\s?(?=\d)")
+    # "5x faster", "3x as much": a number with "x" before a comparison is a multiple ("five times"); alone ("4.4x")
+    # NeMo says the letter.
+    _times_alone = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)[xX×](?=\s(?:[a-z]{2,}er|more|less|as|the|over)\b)")
+    # Pence written with "p" after the number: "50p", "a 2p coin" (a video's "720p" has three digits and more).
+    _pence = re.compile(r"(?<![\w.,£$€-])(\d{1,2})p\b(?!\.\s?m\b|\.\w|['’-])")
+    # A span of months: "Jan-Mar", "June–August" ("January to March").
+    _month_range = re.compile(r"\b(" + "|".join(MONTHS) + r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?\s?[-–]\s?("
+                              + "|".join(MONTHS) + r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?")
     _at_least = re.compile(r"(?<=\d)\+(?=\s[a-z]|$)")  # "5+ years": "five plus years"
     # A multiplier span, as NeMo's range grammar reads one: "5x-7x" ("five to seven x"; a lone "4.4x", "2x8" keep
     # their "x", as its deterministic grammar says them); "3*4": "three times four".
@@ -285,6 +329,24 @@ class English(Spec):
     # Abbreviations whose dot never ends a sentence, also before a capital: "a.k.a. Bob", "e.g. Paris", "vs. Smith".
     _runs_on = re.compile(r"(?<![\w.])(a\.k\.a\.|e\.g\.|i\.e\.|vs\.|cf\.)(?=\s+[A-Z])")
     _cent_sign = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?¢")  # "25¢": "twenty-five cents"
+    # A sum or an equation with a letter ("x + 1 = 2"): the operators said as in "2 + 3 = 5".
+    _letter_plus = re.compile(r"(?<![\w.])([a-zA-Z])\s?\+\s?(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s?\+\s?(?=[a-zA-Z](?!\w))")
+    # A number grouped the Indian way, by two digits above the thousands ("5,00,000", "1,25,50,000"): its value.
+    _indian_grouping = re.compile(r"(?<![\w.,])\d{1,2},(?:\d\d,){1,6}\d{3}(?![\w,]|\.\d)")
+    # A score with a decimal over a whole number ("9.5/10", "4.5/5 stars"): "out of".
+    _rating = re.compile(r"(?<![\w.,/])(\d{1,2}\.\d)\s?/\s?(5|10|20|100)(?![\w/]|[.,]\d)")
+    # A number in E notation with a negative exponent ("1.23e-4"): the minus said.
+    _e_minus = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[eE][-−](\d{1,3})(?!\w|[.,]\d)")
+    # A model's name with a slash before its number ("System/360", "OS/2", "AS/400"): no slash said, a three-digit
+    # number in pairs as a year's ("three sixty").
+    _model_slash = re.compile(r"\b([A-Z][A-Za-z]{1,9})/(\d{1,3})(?![\w/]|[.,]\d)")
+    # A model's plural after a hyphen ("BlueField-3s", "Earth-2s"): the number's plural, not seconds.
+    _model_plural = re.compile(r"(?<=[A-Za-z])(?<!\ds)-(\d{1,2})s\b")  # not "1960s-80s"
+    _letter_equals = re.compile(r"(?<![\w.])([a-zA-Z])\s=\s(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s=\s(?=[a-zA-Z](?!\w))")
+    # A count with a scale's letter ("1.2M users", "3B people", "40bn tokens"): millions and billions. "2B" alone may
+    # be a pencil's or a flat's, so only before a plural noun ("users", "people") or, for M, bn and mn, a stop.
+    _scaled_count = re.compile(r"(?<![\w.,$€£¥₹])(\d+(?:\.\d+)?)(M|B|bn|mn)(?=\s(?:[a-z]{2,}s|people|men|women|"
+                               r"children)\b|(?<!B)[.,;:!?](?:\s|$))")
     _star = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
     _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"
     _decade_range = re.compile(r"(?<![\w.,'’])(['’]?\d{1,3}0['’]?s)\s?[-–]\s?(?=['’]?\d{1,3}0['’]?s\b)")
@@ -334,11 +396,24 @@ class English(Spec):
     _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds|wks?"
                            r"|yrs?))\.(?=\s+[a-z\d])")
     # "3 in. of rain", "4 in. tall": inches where a word follows the dot ("in" alone before a word is the preposition).
+    # A recipe's short measures with a dot before an ingredient ("1 t. salt", "2 T. butter", "1/2 c. milk", "2 Tbs.
+    # sugar"): teaspoon, tablespoon, cup ("t" alone is a ton only in metric writing, without a dot).
+    _cooking_dot = re.compile(r"(?<![\w.,/])((?:\d{1,2}\s)?\d{1,2}/\d{1,2}|\d+(?:\.\d+)?)\s?(t|T|c|C|Tbs|tbs|Tbsp)\.(?=\s[a-z])")
+    # "60 sq. yards": "sq." before a unit written out.
+    _square_word = re.compile(r"\b[Ss]q\.\s?(?=(?:feet|foot|yards?|miles?|meters?|metres?|inch(?:es)?|kilometers?)\b)")
     _inch_dot = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s?in\.(?=\s+[a-z])")
     # A size written with the inch or foot mark after a number ("a 27\" monitor", "2\" of rain"): a straight
     # double quote only where no quotation is open before it; a foot or inch prime always.
     _inch_mark = re.compile(r"(?<![\w.,/'’\"])(\d+(?:\.\d+)?)(\"|″|′)(?![\w\"'’])")
     # A measure that qualifies a noun, written with a hyphen: "a 5-lb bag" ("a five pound bag", one unit).
+    # Words after a measure that are no noun it qualifies: "5 ft tall", "2 kg of", "3 km away".
+    _not_nouns = frozenset({"of", "in", "and", "or", "to", "by", "tall", "wide", "long", "high", "deep", "thick",
+                            "across", "away", "ago", "old", "per", "from", "off", "down", "above", "below", "over",
+                            "under", "into", "onto", "for", "with", "than", "more", "less", "each", "apart", "later",
+                            "earlier", "behind", "ahead", "too", "at", "on", "was", "were", "are", "is", "has", "had",
+                            "total", "only", "then", "now", "before", "after", "around", "about", "between", "here",
+                            "there", "instead", "overall", "altogether", "last", "next", "since", "until", "while",
+                            "when", "where", "which", "that", "the", "each", "every", "but", "not", "lower", "higher"})
     _adjective_before = frozenset({"a", "an", "the", "this", "that", "each", "every", "one", "his", "her", "my",
                                    "our", "your", "their", "its"})
     # The same with a degree mark joined to the number: "a 360° view" ("a three hundred sixty degree view").
@@ -354,6 +429,11 @@ class English(Spec):
     _year_slash = re.compile(r"(?<![\w./-])((?:1[89]|20)\d\d)/(\d\d)(?![\w/]|[.,]\d)")
     _volume_roman = re.compile(r"\b([Vv])ol\.\s(?=[IVXLC]+\b)")
     # A regnal number before a possessive: "Elizabeth II's reign" ("Elizabeth the second's").
+    # A Roman numeral with an ordinal's ending ("the XIVth century", "the IIIrd edition"): the ordinal.
+    _roman_ordinal = re.compile(r"\b([IVXLC]{2,}|[VX])(st|nd|rd|th)\b")
+    # "King George I", "Queen Elizabeth I": after a title and a name, "I" is the first of the name.
+    _first_regnal = re.compile(r"\b((?:King|Queen|Pope|Tsar|Czar|Emperor|Empress|Kaiser|Sultan|Pharaoh|Prince|"
+                               r"Princess|Duke|Tsarina)\s[A-Z][a-z]{2,})\sI(?![\w-]|\.\w|['’](?!s\b))")
     _regnal_possessive = re.compile(r"\b([A-Z][a-z]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?=['’]s\b)")
     _day_month = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s(?:of\s)?|-(?=\w+-\d{4}))(" + _MONTH +
                             r")(?:(?:,?\s|-)(\d{4}))?\b")  # "12 Aug 1890", "12-Aug-1890"
@@ -372,14 +452,14 @@ class English(Spec):
     _any_fraction = re.compile(r"(?<![\w.,/:-])(?:(\d{1,3}(?:,\d{3})+|\d{1,6})\s)?(\d{1,5})/(\d{1,5})"
                                r"(?:(?:st|nd|rd|th)s?)?"
                                r"(?![\w/:]|[.,]\d)", re.I)
-    _spaced_slash = re.compile(r"(?<!/\s)(?<![\w.,/:-])(\d{1,5}) / (\d{1,5})(?![\w/:]|[.,]\d|\s/)")
+    _spaced_slash = re.compile(r"(?<!/\s)(?<![\w.,/:-])(\d{1,5}) / (\d{1,5})(?:st|nd|rd|th)?(?![\w/:]|[.,]\d|\s/)")
     # "2-1/2 inches": a whole and a proper fraction joined by a hyphen, as US measures write them.
     _hyphen_mixed = re.compile(r"(?<![\w.,/:-])(\d{1,3})-([1-9]\d?)/([1-9]\d?)(?![\w/:-]|[.,]\d)")
     # An inch mark after a fraction: '7/8"', '1-1/2"' ("seven eighths inch").
     _fraction_inch = re.compile(r"(?<![\w.,/:\"“-])((?:\d{1,3}[\s-])?[1-9]\d?/[1-9]\d?)[\"″”](?!\w)")
     _negative_fraction = re.compile(r"(?<![\w.,/:-])[-−](?=(?:\d{1,6}\s)?\d{1,5}/\d{1,5}(?![\w/:]|[.,]\d))")  # "-1/2"
     # "11/17/05": a month, day and two-digit year (day first where the first number cannot be a month).
-    _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})/(\d{1,2})/(\d{2})(?![\w/]|[.,]\d)")
+    _short_date = re.compile(r"(?<![\w.,/-])(\d{1,2})([/-])(\d{1,2})\2(\d{2})(?![\w/-]|[.,]\d)")
     # Four digits whose hundreds digit is not zero, written without a separator: "twenty-one hundred".
     _hundreds = re.compile(r"[1-9][1-9]\d\d")
     # "1-800-555-0199", "1-800-GO-U-HAUL": a toll-free number, its "800" said "eight hundred".
@@ -400,6 +480,14 @@ class English(Spec):
     # first ("020 7946 0958").
     _spaced_phone = re.compile(r"(?<![\w.,+-])(?<!\d\s)(?:\d{3}\s\d{3}\s\d{4}|0\d{2,4}\s\d{3,4}\s\d{3,4})"
                                r"(?![\w]|[.,]\d|\s\d)")
+    # A number led by a trunk zero, in groups joined by hyphens or a mobile's five and six ("020-7946-0958",
+    # "07700 900123"): a telephone number, digit by digit.
+    _zero_led_phone = re.compile(r"(?<![\w.,+-])(?:0\d{2,4}-\d{3,4}-\d{3,4}|0\d{4}\s\d{6})(?![\w-]|[.,]\d|\s\d)")
+    # Seven digits in two groups after a word that asks for a number ("call 555 0199", "fax: 555 0123").
+    _cued_local = re.compile(r"\b((?:[Cc]all|[Dd]ial|[Pp]hone|[Rr]ing|[Ff]ax|[Tt]el\.?)(?:\s(?:us|me|them|him|her))?"
+                             r"(?:\s(?:on|at))?:?\s)(\d{3})\s(\d{4})(?![\w]|[.,]\d|\s\d)")
+    # "Ext. 204" without a number before it: the extension, digit by digit.
+    _extension_alone = re.compile(r"\b[Ee]xt\.?\s(\d{1,5})\b(?![.,]\d)")
     # A payment card's number without a cue, as NeMo's telephone grammar reads one: four groups of four digits, or
     # four, six and four or five (American Express), digit by digit ("4111 1111 1111 1111").
     _card_number = re.compile(r"(?<![\w.,-])([1-9]\d{3})([ -])(\d{4}\2\d{4}\2\d{4}|\d{6}\2\d{4,5})(?![\w-]|[.,]\d)")
@@ -436,6 +524,11 @@ class English(Spec):
         hyphen_units = "|".join(re.escape(u) for u in sorted(simple, key=len, reverse=True)
                                 if u == "in" or u not in self.word_units and u.lower() not in ("v", "d"))
         self._hyphen_unit = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?)-(" + hyphen_units + r")\.?(?=\s+[a-z])")
+        # "a 10 ft pole", "an 8 hr day": after "a" inside a sentence the measure qualifies the noun that follows, its unit singular.
+        self._attributive = re.compile(r"((?<![\w.])an?\s)(\d+(?:\.\d+)?)\s?(" + unit
+                                       + r")(?=\s([a-z]{3,})\b)")
+        # "the price per kg": a unit after "per" without a number, said singular ("per kilogram").
+        self._per_bare = re.compile(r"\b([Pp]er\s)(" + unit + r")(?![\w/²³]|\.\w)")
         self._point_unit = re.compile(r"(?<![\w.,])\.(\d+)\s?(" + unit + r")(?![\w/²³])")
         # A range of a measure whose unit is written once, joined to the second number: "2-5lb".
         # Sizes: "2x3 m", "4 × 8 ft" ("two by three meters"), as NeMo's measure grammar reads them.
@@ -458,8 +551,12 @@ class English(Spec):
 
     def read_measures(self, text):
         text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
+        text = self._cooking_dot.sub(self.cooking_dot, self._square_word.sub("square ", text))
         text = self._inch_dot.sub(lambda m: self.measure(m.group(1), "in"), text)
         text = self._hyphen_unit.sub(self.hyphen_unit, text)
+        text = self._attributive.sub(self.attributive, text)
+        text = self._per_bare.sub(lambda m: m.group(0) if m.group(2) in self.word_units or len(m.group(2)) < 2 else
+                                  f"{m.group(1)}{self.units[m.group(2)][0]}", text)
         text = self._inch_mark.sub(self.inch_mark, text)
         text = self._degree_mark.sub(lambda m: f"{self.number(m.group(1))} {self.units[m.group(2)][0]}"
                                      if self._qualifies(m) else m.group(0), text)
@@ -477,6 +574,22 @@ class English(Spec):
     def hyphen_unit(self, m):
         """"a 5-lb bag": the measure qualifies the noun, its unit said once ("five pound")."""
         return f"{self.number(m.group(1))} {self.units[m.group(2)][0]}"
+
+    @staticmethod
+    def cooking_dot(m):
+        amount, unit = m.group(1), m.group(2)
+        if unit in "cC":
+            one = amount == "1" or "/" in amount and " " not in amount
+            return f"{amount} {'cup' if one else 'cups'}"
+        return f"{amount} {'tsp' if unit == 't' else 'tbsp'}"
+
+    def attributive(self, m):
+        """"a 10 ft pole": "a ten foot pole"; not where the word after says the measure's own use ("a 5 km walk
+        away" is a noun; "a 2 kg of", "a 6 ft tall man" keep the plural) or the unit is a rate ("60 mph")."""
+        singular = self.units[m.group(3)][0]
+        if m.group(4) in self._not_nouns or " per " in singular or m.group(3) in self.word_units:
+            return m.group(0)
+        return f"{m.group(1)}{self.number(m.group(2))} {singular}"
 
     def inch_mark(self, m):
         """"13.3\"", "6′": inches or feet; "a 27\" monitor" qualifies its noun ("twenty-seven inch")."""
@@ -509,6 +622,8 @@ class English(Spec):
         return " ".join(said + ([self.measure(m.group(3), "s")] if m.group(3) else []))
 
     def read_ranges(self, text):
+        text = self._between.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''} and ", text)
+        text = self._ordinal_range.sub(rf"\1 {self.range_word} ", text)
         text = self._tilde_price.sub(self.symbols["~"] + " ", text)
         text = self._at_least.sub(f" {self.plus}", self._percent_range.sub(" to ", self._by.sub(r"\1 by ", text)))
         text = self.read_multipliers(text)
@@ -517,6 +632,7 @@ class English(Spec):
         def said(m):
             return f"{m.group(1)} {self.range_word} " if float(m.group(1)) < float(m.group(2)) else m.group(0)
         text = self._scaled_price_range.sub(f" {self.range_word} ", self._year_oh.sub(self.year_oh, text))
+        text = self._worded_price_range.sub(rf"\1 {self.range_word} ", text)
         text = self._unit_both.sub(lambda m: f"{m.group(1)} {self.range_word} " if float(m.group(2)) < float(
             m.group(4)) else m.group(0), text)
         return super().read_ranges(self._unit_range.sub(said, text))
@@ -538,6 +654,7 @@ class English(Spec):
     def read_multipliers(self, text):
         """"5x-7x": "five to seven x", "3*4": "three times four"."""
         text = self._times_span.sub(rf"\1 {self.range_word} \2 \3", text)
+        text = self._times_alone.sub(r"\1 times", text)
         return self._star.sub(" times ", text) if "*" in text else text
 
     def read_abbreviations(self, text):
@@ -616,6 +733,20 @@ class English(Spec):
     def fraction_measure(self, numerator, denominator, unit):
         singular = self.units[unit][0]
         return f"{self.fraction(numerator, denominator)} of {'an' if singular[0] in 'aeiou' else 'a'} {singular}"
+
+    def read_arithmetic(self, text):
+        if "," in text:
+            text = self._indian_grouping.sub(lambda m: m.group(0).replace(",", ""), text)
+        if "/" in text:
+            text = self._rating.sub(r"\1 out of \2", text)
+            text = self._model_slash.sub(lambda m: f"{m.group(1)} {self.year(int(m.group(2)))}", text)
+        text = self._model_plural.sub(lambda m: " " + re.sub(r"y$", "ie", re.sub(r"x$", "xe", self.cardinal(int(
+            m.group(1))))) + "s", text)
+        text = self._e_minus.sub(rf"\1 e {self.minus} \2", text)
+        if "=" in text:  # "x + 1 = 2": an equation with a letter
+            text = self._letter_plus.sub(lambda m: f"{m.group(1) or ''} {self.plus} ", text) if "+" in text else text
+            text = self._letter_equals.sub(lambda m: f"{m.group(1) or ''} {self.equals} ", text)
+        return super().read_arithmetic(text)
 
     def read_symbols(self, text):
         text = self._greek.sub(self.greek, text)
@@ -698,17 +829,28 @@ class English(Spec):
                 self.digits(p) if p.isdigit() else p for p in re.split(r"[-.\s]", rest) if p)
             country = {"1": "one, ", "+1": f"{self.plus} one, "}.get(m.group(1), "")
             return f"{country}{'eight hundred' if area == '800' else self.digits(area)}, {said}"
-        text = self._spaced_thousands.sub(lambda m: re.sub(r"\s", "", m.group(0)) if re.search(r"\s0", m.group(0))
-                                          else m.group(0), text)
+        text = self._spaced_thousands.sub(self.spaced_thousands, text)
         text = self._card_number.sub(self.card_number, text)
         text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)  # "+442079460958"
         text = self._extension_word.sub(lambda m: f" extension {self.digits(m.group(1))}", text)
         text = self._spaced_phone.sub(lambda m: self.telephone(m.group(0)), text)
+        text = self._zero_led_phone.sub(lambda m: self.telephone(m.group(0)), text)
+        text = self._cued_local.sub(lambda m: f"{m.group(1)}{self.digits(m.group(2))}, {self.digits(m.group(3))}", text)
+        text = self._extension_alone.sub(lambda m: f"{m.group(0)[0]}xtension {self.digits(m.group(1))}", text)
         text = self._bare_country.sub(lambda m: f"{self.digits(m.group(1))}, ", text)
         text = self._seven_digits.sub(lambda m: m.group(0) if m.group(0).endswith("00") or m.group(1).endswith("00")
                                       else f"{self.digits(m.group(1))}, {self.digits(m.group(2))}", text)
         text = self._extension.sub(lambda m: f"{m.group(1).replace('.', '-')}-{m.group(3)}", text)
         return super().read_telephones(self._toll_free.sub(toll_free, text))
+
+    @staticmethod
+    def spaced_thousands(m):
+        """"1 000 000", "12 345 678": one number where a group starts with a zero or a short first group has two to
+        four groups of three after it (up to trillions); "100 200 300" (each of three) and "1 234" stay apart."""
+        groups = m.group(0).split()
+        if any(g[0] == "0" for g in groups[1:]) or len(groups[0]) < 3 and 2 < len(groups) <= 5:
+            return "".join(groups)
+        return m.group(0)
 
     def card_number(self, m):
         groups = m.group(0).split(m.group(2))
@@ -720,12 +862,15 @@ class English(Spec):
         text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
         text = self._cents_only.sub(r"\g<1>0.\2", text)  # "$.50": "fifty cents"
         text = self._cent_sign.sub(lambda m: f"{m.group(1)} {'cent' if m.group(1) == '1' else 'cents'}", text)
+        text = self._pence.sub(lambda m: f"{m.group(1)} {'penny' if m.group(1) == '1' else 'pence'}", text)
 
         text = super().read_money(text)  # "$350/yr": "three hundred fifty dollars per year"
         text = self._per_period.sub(lambda m: f"{m.group(1)} " + ("each" if m.group(2) == "ea" else
                                                                  f"per {self._per[m.group(2)]}"), text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)} per {self.units[m.group(2)][0]}", text)
         text = self._per_written.sub(lambda m: f"{m.group(1)} per {PER_WRITTEN[m.group(2)]}", text)
+        text = self._scaled_count.sub(lambda m: f"{m.group(1)} {'million' if m.group(2) in ('M', 'mn') else 'billion'}",
+                                      text)
         return self._per_noun.sub(r"\1 per \2", text)
 
     def cardinal(self, n: int, gender: str = "m") -> str:
@@ -788,7 +933,15 @@ class English(Spec):
             if not value or m.group(2) == "I" or m.group(1) in self.not_names:
                 return m.group(0)
             return f"{m.group(1)} {self.roman(value, 'regnal', m.group(1))}"
+        text = self._roman_ordinal.sub(self.roman_ordinal, text)
+        text = self._first_regnal.sub(lambda m: f"{m.group(1)} {self.roman(1, 'regnal')}", text)
         return super().read_romans(self._regnal_possessive.sub(said, text))
+
+    def roman_ordinal(self, m):
+        value = roman_value(m.group(1))
+        if not value or not self.ordinal(value).endswith(m.group(2)):  # "XXIst", not "XXIth"
+            return m.group(0)
+        return self.ordinal(value)
 
     def roman(self, value, kind, word=""):
         if kind == "regnal":
@@ -812,8 +965,14 @@ class English(Spec):
     # A month and a day without a year after a word that tells a date ("dated 2/14", "due 3/15", "on 7/4"), as
     # the United States write them; "on 1/2 of the land" is a fraction.
     _cued_month_day = re.compile(r"\b((?:[Dd]ated|[Dd]ue|[Ee]ffective|[Ss]ince|[Uu]ntil|[Tt]ill|[Tt]hrough|[Tt]hru|"
-                                 r"[Oo]n|[Bb]efore|[Aa]fter|[Ee]xpires|[Ee]xpired|[Ee]xpiring|[Ss]tarting|[Ee]nding)\s)"
+                                 r"[Oo]n|[Bb]efore|[Aa]fter|[Ee]xpires|[Ee]xpired|[Ee]xpiring|[Ss]tarting|[Ee]nding|"
+                                 r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?)\s)"
                                  r"(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\w/]|[.,]\d|\s+of\b)")
+
+    # A month and a year ("revised 10/2019", "exp. 03/2027"): the month's name and the year.
+    _month_year_slash = re.compile(r"(?<![\w.,/-])(1[0-2]|0?[1-9])/((?:19|20)\d\d)(?![\w/]|[.,]\d)")
+    # A year cut to two digits after an apostrophe, alone ("in '68", "the summer of '69"): the two digits.
+    _apostrophe_year = re.compile(r"(?<![\w'’])['’](\d\d)(?![\w'’-]|[.,]\d)")
 
     def weekday_span(self, m):
         joint = m.group(2).strip()
@@ -836,6 +995,9 @@ class English(Spec):
                                                f"{self.short_year(m.group(2))}", text)
         text = self._year_to_decade.sub(lambda m: m.group(1) + " to ", self._hour_to_clock.sub(r"\1 to ", text))
         text = self._short_date.sub(self.short_date, text)
+        text = self._month_year_slash.sub(lambda m: f"{self.months[int(m.group(1)) - 1]} {self.year(int(m.group(2)))}",
+                                          text)
+        text = self._apostrophe_year.sub(lambda m: self.short_year(m.group(1)), text)
         def day_first(m):  # "15-01-2020" is written day first: read so, "the fifteenth of January twenty twenty"
             day, month, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
             if not (12 < day <= 31 and 1 <= month <= 12):
@@ -863,11 +1025,14 @@ class English(Spec):
         return f"{self.cardinal(int(written))} {era}"
 
     def short_date(self, m):
-        """"11/17/05": "November seventeenth zero five" (month first, as NeMo reads it; day first where the first
-        number is past twelve)."""
-        a, b, year = int(m.group(1)), int(m.group(2)), m.group(3)
+        """"11/17/05", "12-25-99": "November seventeenth zero five" (month first, as NeMo reads it; day first where
+        the first number is past twelve); with hyphens only in groups of two digits ("3-1-99" may be a score) not all
+        round."""
+        a, b, year = int(m.group(1)), int(m.group(3)), m.group(4)
         month, day = (a, b) if a <= 12 else (b, a)
-        if not (1 <= month <= 12 and 1 <= day <= 31):
+        hyphens = m.group(2) == "-"  # "10-20-30": round numbers, a rule or a ratio
+        if not (1 <= month <= 12 and 1 <= day <= 31) or hyphens and (len(m.group(1) + m.group(3)) < 4 or all(
+                int(g) % 10 == 0 for g in (m.group(1), m.group(3), year))):
             return m.group(0)
         return f"{self.date(day, month, None)} {self.digits(year) if year[0] == '0' else self.cardinal(int(year))}"
 
@@ -876,6 +1041,9 @@ class English(Spec):
         return re.sub(r"y$", "ies", said) if said.endswith("y") else said + "s"
 
     def read_times(self, text):
+        text = self._military.sub(self.military, text)
+        text = self._race_time.sub(lambda m: f"{self.measure(m.group(1), 'min')} "
+                                             f"{self.measure(m.group(2) + '.' + m.group(3), 's')}", text)
         def ampm(m):
             hours, minutes = int(m.group(1)), int(m.group(2) or 0)
             said = self.cardinal(hours)
@@ -884,6 +1052,12 @@ class English(Spec):
             return f"{said} {m.group(3).upper()}M"
         text = self._time_range.sub(" to ", self._time_ampm.sub(ampm, self._hour_range.sub(r"\1 to ", text)))
         return super().read_times(self._clock_range.sub(" to ", text))
+
+    def military(self, m):
+        hours, minutes = int(m.group(2)), int(m.group(3))
+        said = ("zero " if m.group(2)[0] == "0" else "") + self.cardinal(hours)
+        said += " hundred" if minutes == 0 else f" {'o ' if minutes < 10 else ''}{self.cardinal(minutes)}"
+        return f"{m.group(1)}{said} hours"
 
     def read_written_dates(self, text):
         def month_first(m):
@@ -895,6 +1069,8 @@ class English(Spec):
             said = f"{the}{self.ordinal(int(m.group(1)))} of {self.months[self.month_of(m.group(2)) - 1]}"
             return said + (f" {self.year(int(m.group(3)))}" if m.group(3) else "")
         text = self._short_month_year.sub(lambda m: self.months[self.month_of(m.group(1)) - 1], text)
+        text = self._month_range.sub(lambda m: f"{self.months[self.month_of(m.group(1)) - 1]} {self.range_word} "
+                                               f"{self.months[self.month_of(m.group(2)) - 1]}", text)
         text = self._month_span.sub(self.month_span, text)
         text = self._day_span.sub(self.day_span, text)
         text = self._year_slash.sub(self.year_span, text)

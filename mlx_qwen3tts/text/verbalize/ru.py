@@ -60,7 +60,8 @@ _COMPOUND = re.compile(r"(?<![\w.,/-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
 # A number joined to a noun of years ("100-летие" столетие, "50-летия" пятидесятилетия).
 _ANNIVERSARY = re.compile(r"(?<![\w.,/-])(\d{1,4})-(лети[еяюи]|летием)(?![\w-])")
 # A number and a letter written after it: a house, a route, a school class ("12Б", "7А", "5А класс").
-_LETTERED = re.compile(r"(?<![\w.,/-])(\d{1,4})([А-ЯЁа-яё])(?![\w-]|[.,]\d)")
+# Spaced, a capital only ("5 В класс", "дом 12 А"), where a class or a label names it; else it is a unit ("5 В" вольт).
+_LETTERED = re.compile(r"(?<![\w.,/-])(\d{1,4})(?:([А-ЯЁа-яё])|[ \u00a0]([А-ЯЁ]))(?![\w-]|[.,]\d)")
 # What a number and its letter name: a house, a building, a route, a room (said before it, or its abbreviation).
 _LETTER_LABELS = {"дом", "корпус", "строение", "литера", "маршрут", "автобус", "трамвай", "троллейбус", "кабинет",
                   "квартира", "аудитория", "помещение", "офис", "сектор", "ряд", "блок", "подъезд", "участок",
@@ -824,13 +825,13 @@ class Russian(Spec):
         """"дом 12Б" двенадцать Б, "маршрут 7А" семь А, "в 5А классе" в пятом А классе: a number and the letter
         written after it, where the letter is no unit ("3В" is three volts, "5г" five grams) unless a label names
         what the number is ("корпус 3В", "д. 12а")."""
-        n, letter = int(m.group(1)), m.group(2)
+        n, letter = int(m.group(1)), m.group(2) or m.group(3)
         noun = grammar.word_after(m.string[m.end():])
         if grammar.lemma(noun) == "класс" and (found := grammar.ordinal_use(noun, None)):
             return f"{self.n2w(n, 'ordinal', case=found[0], gender=found[1], animate=False)} {letter}"
         before = m.string[max(0, m.start() - 24):m.start()]
         labelled = _LETTER_LABEL.search(before) or grammar.lemma(grammar.word_before(before)) in _LETTER_LABELS
-        if (letter.islower() or letter in self.counted) and not labelled:
+        if (m.group(3) or letter.islower() or letter in self.counted) and not labelled:
             return m.group(0)
         written = m.group(1)
         return f"{self.digits(written) if written[0] == '0' and len(written) > 1 else self.cardinal(n)} {letter}"

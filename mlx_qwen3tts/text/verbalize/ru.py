@@ -176,13 +176,16 @@ _CODE = re.compile(r"(?<![\w.,/-])\d+(?:-[^\W\d_]-\d+)+(?![\w-]|[.,]\d)")
 # "(495) 123-45-67"), the last seven digits in groups of 3-2-2; a city's seven digits alone ("123-45-67"); the eleven
 # digits in spaced groups 1-3-3-2-2 ("8 800 555 35 35").
 _RU_PHONE = re.compile(r"(?<![\w+.,/-])(?:(?:(?:\+7|[78])[\s\u00a0-]?)?(?:\(\d{3,5}\)[\s\u00a0-]?|\d{3}[\s\u00a0-])"
-                       r"\d{2,3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}"
+                       r"\d{2,3}-\d{2}-\d{2}|\d{1,3}-\d{2}-\d{2}"
                        r"|[78][\s\u00a0]\d{3}[\s\u00a0]\d{3}[\s\u00a0]\d{2}[\s\u00a0]\d{2})(?![\w-]|[.,]\d)")
 
 # The same written with other groups ("8-800-2000-122", "+7 9161234567", "8 495 1234567"): eleven digits after 8 or
 # +7, an area code of three digits first.
 _RU_PHONE_GROUPS = re.compile(r"(?<![\w+.,/-])(?:\+7|8)[\s\u00a0-]?(?:\(\d{3,5}\)[\s\u00a0-]?\d{1,7}|\d{3}(?:\d{7})?)"
                               r"(?:[\s\u00a0-]\d{1,7}){0,4}(?![\w-]|[.,]\d)")
+# Groups of digits after a telephone's label, whatever their grouping ("Телефон: 123-456", "факс 2-45-17").
+_LABELLED_PHONE = re.compile(r"(?<![\w-])((?:[Тт]елефон|[Фф]акс|[Тт]ел)[а-я]*\.?:?[\s\u00a0]+)"
+                             r"(\d{2,4}(?:-\d{2,4})+)(?![\w-]|[.,]\d)")
 # A hexadecimal number ("0x80070005"): "ноль икс", then each sign.
 _HEX = re.compile(r"(?<![\w.])0[xX]([0-9A-Fa-f]+)(?!\w|\.\w)")
 
@@ -899,6 +902,7 @@ class Russian(Spec):
         return self.combining(int(m.group(1))) + word if grammar.is_adjective(word) else f"{m.group(1)} {word}"
 
     def read_telephones(self, text):
+        text = _LABELLED_PHONE.sub(lambda m: m.group(1) + self.telephone(m.group(2)), text)
         text = _RU_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
         text = _RU_PHONE_GROUPS.sub(lambda m: self.telephone(m.group(0)) if len(re.sub(r"\D", "", m.group(0))) == 11
                                     else m.group(0), text)
@@ -907,7 +911,10 @@ class Russian(Spec):
     def telephone(self, written):
         """A telephone number group by group, each said as a number, as Russians say them: "+7 (495) 123-45-67"
         плюс семь, четыреста девяносто пять, сто двадцать три, сорок пять, шестьдесят семь."""
-        said = [self.phone_group(g) for g in re.findall(r"\d+", written)]
+        groups = re.findall(r"\d+", written)
+        if len(groups[0]) == 11 and groups[0][0] in "78":  # "+79161234567", "89161234567": the country's digit apart
+            groups[:1] = [groups[0][0], groups[0][1:]]
+        said = [self.phone_group(g) for g in groups]
         if written.lstrip().startswith("+"):
             said[0] = f"{self.plus} {said[0]}"
         return ", ".join(said)

@@ -9,7 +9,11 @@ school class's or a house's letter, not a unit, before "класс" or after a l
 12 А" дом двенадцать А).
 Telephone: eleven digits written together after +7 or 8 ("+79123456789" плюс семь, девятьсот двенадцать, триста сорок
 пять, шестьдесят семь, восемьдесят девять), a small town's number of five or six digits in pairs ("12-34-56",
-"2-45-17"), and any grouping after a telephone's or a fax's label ("Телефон: 123-456") is no range."""
+"2-45-17"), and any grouping after a telephone's or a fax's label ("Телефон: 123-456") is no range.
+Money: a thousand before a currency is feminine ("1 тыс. руб." одна тысяча, "2 тыс. руб." две тысячи, "21 тыс."
+двадцать одна тысяча); the tenge, the hryvnia, the yuan, the franc by their signs and codes ("1 500 ₸" тысяча пятьсот
+тенге, "21 ₴" двадцать одна гривна, "7 CNY" семь юаней), "тенге" undeclined; a word the dictionary does not know is
+no noun a number names ("Цена 1000 тенге" тысяча, not тысячном)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -36,6 +40,11 @@ CASES = [
      ["двенадцать, тридцать четыре, пятьдесят шесть", "два, сорок пять, семнадцать"], ["-"]),
     ("telephone", "Телефон: 123-456, факс 45-67.",
      ["Телефон: сто двадцать три, четыреста пятьдесят шесть", "факс сорок пять, шестьдесят семь"], ["до", "-"]),
+ ("money", "Зарплата 1 тыс. руб. в день, премия 2 тыс. руб., итого 21 тыс. руб.",
+     ["одна тысяча рублей", "две тысячи рублей", "двадцать одна тысяча рублей"], ["один тысяча", "два тысячи"]),
+    ("money", "Билет в Алматы стоит 1 500 ₸, в Киеве 21 ₴, в Пекине 7 CNY.",
+     ["тысячу пятьсот тенге", "двадцать одна гривна", "семь юаней"], ["₸", "₴", "CNY", "тенгов"]),
+    ("money", "Цена 1000 тенге за килограмм.", ["Цена тысяча тенге"], ["тысячном"]),
 ]
 
 

@@ -213,6 +213,11 @@ def _distributive(cases, amount, value):
     return cases[0]
 
 
+def _currency_word(name, n, case):
+    """A currency's word after `n` in `case`; one that does not decline ("тенге", "евро", "пенни") as it is."""
+    return name if name in ("тенге", "евро", "пенни") else grammar.agreeing(name, n, case)
+
+
 def _letter_names():
     """Latin letter -> its Russian name, from data/ru_letters.tsv."""
     lines = (Path(__file__).parent / "data" / "ru_letters.tsv").read_text(encoding="utf-8").splitlines()
@@ -249,7 +254,15 @@ class Russian(Spec):
                   "€": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "EUR": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "£": ("фунт", "фунта", "фунтов", "пенни", "пенни", "пенни"),
-                  "¥": ("иена", "иены", "иен", "сен", "сены", "сен")}
+                  "¥": ("иена", "иены", "иен", "сен", "сены", "сен"),
+                  "JPY": ("иена", "иены", "иен", "сен", "сены", "сен"),
+                  "GBP": ("фунт", "фунта", "фунтов", "пенни", "пенни", "пенни"),
+                  "₸": ("тенге", "тенге", "тенге", "тиын", "тиына", "тиынов"),
+                  "KZT": ("тенге", "тенге", "тенге", "тиын", "тиына", "тиынов"),
+                  "₴": ("гривна", "гривны", "гривен", "копейка", "копейки", "копеек"),
+                  "UAH": ("гривна", "гривны", "гривен", "копейка", "копейки", "копеек"),
+                  "CNY": ("юань", "юаня", "юаней", "фэнь", "фэня", "фэней"),
+                  "CHF": ("франк", "франка", "франков", "сантим", "сантима", "сантимов")}
     scales = {"тыс.": ("тысяча", "тысячи", "тысяч"), "тыс": ("тысяча", "тысячи", "тысяч"),
               "млн": ("миллион", "миллиона", "миллионов"),
               "млрд": ("миллиард", "миллиарда", "миллиардов"), "трлн": ("триллион", "триллиона", "триллионов")}
@@ -422,12 +435,13 @@ class Russian(Spec):
         return "f" if unit in self._FEMININE else "m"
 
     def currency_gender(self, currency, minor=False):
-        return "f" if (minor and currency in ("₽", "руб.", "RUB")) or (not minor and currency == "¥") else "m"
+        return "f" if self.currencies[currency][3 if minor else 0] in ("копейка", "иена", "гривна") else "m"
 
     def _money(self, amount, currency, scale):
         names = self.currencies[currency]
         if scale:
-            return f"{self.number(amount)} {self.scales[scale][self.plural_index(amount)]} {names[2]}"
+            word = self.scales[scale]  # "1 тыс. руб." одна тысяча, "2 тыс." две тысячи
+            return f"{self.number(amount, grammar.gender(word[0]))} {word[self.plural_index(amount)]} {names[2]}"
         whole, fraction = self.value(amount.lstrip("-−+"))
         sign = self.minus + " " if amount[0] in "-−" else ""
         if fraction and len(fraction) != 2:
@@ -994,7 +1008,7 @@ class Russian(Spec):
         said = [(whole, names[0], self.currency_gender(currency))] if whole or not int(fraction or 0) else []
         if int(fraction or 0):  # "до 99,90 ₽" до девяноста девяти рублей девяноста копеек
             said.append((int(fraction), names[3], self.currency_gender(currency, True)))
-        return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(name, n, case)}"
+        return " ".join(f"{self.cardinal(n, gender, case)} {_currency_word(name, n, case)}"
                         for n, name, gender in said)
 
     def read_money(self, text):

@@ -164,7 +164,7 @@ def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
     """(case, gender) of a number read as an ordinal before a singular noun it cannot count ("в 5 классе" в пятом
     классе, "с 3 пути" с третьего пути, "на 2 этаже" на втором этаже), or None."""
     parses = _parses(noun)
-    if not parses or parses[0].tag.POS != "NOUN" or not noun[0].islower() \
+    if not parses or parses[0].tag.POS != "NOUN" or not noun[0].islower() or not parses[0].is_known \
             or parses[0].normal_form in _TIMES_OF_DAY and parses[0].tag.case == "gent":
         return None  # a capital starts a name or a heading; "до 5 утра" counts hours ("на 7 день" names a day)
     for p in parses:

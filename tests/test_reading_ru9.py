@@ -13,7 +13,12 @@ Telephone: eleven digits written together after +7 or 8 ("+79123456789" плюс
 Money: a thousand before a currency is feminine ("1 тыс. руб." одна тысяча, "2 тыс. руб." две тысячи, "21 тыс."
 двадцать одна тысяча); the tenge, the hryvnia, the yuan, the franc by their signs and codes ("1 500 ₸" тысяча пятьсот
 тенге, "21 ₴" двадцать одна гривна, "7 CNY" семь юаней), "тенге" undeclined; a word the dictionary does not know is
-no noun a number names ("Цена 1000 тенге" тысяча, not тысячном)."""
+no noun a number names ("Цена 1000 тенге" тысяча, not тысячном).
+Fraction: a whole and a fraction before a unit, the unit agreeing with the whole and one and a half as with two ("1 1/2
+ч. л." полторы чайные ложки, "2½ ст." два с половиной стакана, "2 1/4 ст." два с четвертью стакана; the fraction was
+read alone before, its whole an ordinal: "вторая половина стакана"); an improper fraction of two digits is two numbers
+"на" ("24/7" двадцать четыре на семь). Time: minutes and seconds past any hour of a day ("за 42:15" за сорок две минуты
+пятнадцать секунд)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -45,6 +50,12 @@ CASES = [
     ("money", "Билет в Алматы стоит 1 500 ₸, в Киеве 21 ₴, в Пекине 7 CNY.",
      ["тысячу пятьсот тенге", "двадцать одна гривна", "семь юаней"], ["₸", "₴", "CNY", "тенгов"]),
     ("money", "Цена 1000 тенге за килограмм.", ["Цена тысяча тенге"], ["тысячном"]),
+ ("fraction", "Добавьте 1 1/2 ч. л. соды и 2½ ст. муки, затем ещё 2 1/4 ст. сахара.",
+     ["полторы чайные ложки соды", "два с половиной стакана муки", "два с четвертью стакана сахара"],
+     ["половина", "вторая", "/"]),
+    ("fraction", "Служба поддержки работает 24/7 без выходных.", ["двадцать четыре на семь"], ["седьмых"]),
+    ("time", "Он пробежал десятку за 42:15, а рекорд трассы — 31:05.",
+     ["за сорок две минуты пятнадцать секунд", "тридцать одна минута пять секунд"], [":"]),
 ]
 
 

@@ -129,6 +129,8 @@ _PRICE = re.compile(r"\s?(?:руб\.?|р\.|коп\.?)")
 _PER_WORD_UNIT = re.compile(r"(?<![\w.])([Зз]а)[\s\u00a0](кг|л|мл|м|км|шт|мин|сек|ч|уп|пач|экз|ед)(\.?)(?![\w/²³])")
 _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?\.?)(?![\w/])")
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
+# Minutes and seconds, no hour of a day ("пробежал за 42:15" за сорок две минуты пятнадцать секунд).
+_MINUTES_SECONDS = re.compile(r"(?<![\w:.,])(2[5-9]|[3-9]\d):([0-5]\d)(?![\w:]|[.,]\d)")
 _MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
 _TIME_UNITS = {"час", "минута", "секунда", "миллисекунда", "сутки", "день", "неделя", "месяц", "год"}  # в час, в месяц
 _ROMAN = r"(?=[XVI])X{0,3}(?:IX|IV|V?I{0,3})"
@@ -335,7 +337,8 @@ class Russian(Spec):
         units = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
-        self._fraction_counted = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
+        self._fraction_counted = re.compile(r"(?<![\w.,/])(?<!\d )(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
+        self._mixed_counted = re.compile(r"(?<![\w.,/])(\d{1,3}) (\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
         per = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                        if re.fullmatch(r"[^\W\d_]+[²³]?", u) and u not in self.scales)
         self._per_unit = re.compile(r"(?<![\w.,/])([-−+]?" + self.NUM + r")(\s?(?:" + per + r"))?/(" + per
@@ -462,6 +465,11 @@ class Russian(Spec):
         return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
                         for n, noun, gender in parts)
 
+    def minutes_seconds(self, m):
+        case = self._time_case(m)
+        return " ".join(f"{self.cardinal(int(n), 'f', case)} {grammar.agreeing(noun, int(n), case)}"
+                        for n, noun in ((m.group(1), "минута"), (m.group(2), "секунда")))
+
     @staticmethod
     def _time_case(m):
         cases = grammar.preposition(m.string[:m.start()])
@@ -513,6 +521,8 @@ class Russian(Spec):
                 return self.slashed(m)
             if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
+            if numerator >= 10 and numerator > denominator and m.re is _FRACTION:
+                return self.slashed(m)  # "24/7" двадцать четыре на семь: no improper fraction of two digits
             of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
             case = self.part_case(m.string[:m.start()], bool(of), m.string[m.end():])
             if case == "a" and grammar.word_before(m.string[:m.start()]).lower() in ("в", "во") \
@@ -718,7 +728,7 @@ class Russian(Spec):
     def read_measures(self, text):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}{self._stop(m)}", text)
-        text = self._fraction_counted.sub(self.fraction_counted, text)
+        text = self._fraction_counted.sub(self.fraction_counted, self._mixed_counted.sub(self.mixed_counted, text))
         text = _PRICE_PER.sub(self.price_per, text)
         text = _PER_WORD_UNIT.sub(self.price_per_word, text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
@@ -823,6 +833,23 @@ class Russian(Spec):
         phrase, case = self.counted[written][0], self.part_case(m.string[:m.start()], True, m.string[m.end():])
         part = self.part_of_measure if denominator in _PARTS and _measure(phrase) else self.fraction
         said = f"{part(numerator, denominator, case)} {grammar.inflected(phrase, 'g', 'sing')}"
+        return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
+
+    def mixed_counted(self, m):
+        """"1 1/2 ч. л." полторы чайные ложки, "2 1/2 ст." два с половиной стакана, "2 1/4 стакана" два с четвертью
+        стакана (the unit agreeing with the whole, one and a half as two), else "1 1/3 стакана" одна целая одна третья
+        стакана."""
+        whole, numerator, denominator = map(int, m.groups()[:3])
+        written = re.sub(r"\s", " ", m.group(4))
+        written = written if written in self.counted else self._counted_key(written)
+        if not 0 < numerator < denominator <= 16 or written == "с":
+            return m.group(0)
+        gender = self._counted_gender(written)
+        if (numerator, denominator) in ((1, 2), (1, 4)) and whole:
+            number = self.half(whole, gender) if denominator == 2 else f"{self.cardinal(whole, gender)} с четвертью"
+            said = f"{number} {self.counted_phrase(str(max(whole, 2)), written, 'n')}"
+        else:
+            said = f"{self.mixed(whole, numerator, denominator)} {grammar.inflected(self.counted[written][0], 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
     def _counted_key(self, written):
@@ -1072,6 +1099,7 @@ class Russian(Spec):
                                  if {m.group(2), m.group(5)} & {"00", "15", "30", "45"} else m.group(0), text)
         text = _HOURS_MARK.sub(lambda m: "." if m.group(1) and self._ends_sentence(m.string[m.end():]) else "", text)
         text = _MIDNIGHT.sub(lambda m: self.time(24, 0, None, self._time_case(m)), text)
+        text = _MINUTES_SECONDS.sub(self.minutes_seconds, text)
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
     def read_dates(self, text):

@@ -17,7 +17,8 @@ no noun a number names ("Цена 1000 тенге" тысяча, not тысяч�
 Fraction: a whole and a fraction before a unit, the unit agreeing with the whole and one and a half as with two ("1 1/2
 ч. л." полторы чайные ложки, "2½ ст." два с половиной стакана, "2 1/4 ст." два с четвертью стакана; the fraction was
 read alone before, its whole an ordinal: "вторая половина стакана"); an improper fraction of two digits is two numbers
-"на" ("24/7" двадцать четыре на семь). Time: minutes and seconds past any hour of a day ("за 42:15" за сорок две минуты
+"на" ("24/7" двадцать четыре на семь); a share each after "по" in the dative ("по 1/2 стакана" по половине стакана, "по 3/4
+стакана" по трём четвертям). Time: minutes and seconds past any hour of a day ("за 42:15" за сорок две минуты
 пятнадцать секунд)."""
 
 from reading_cases import class_tests, said_in_order
@@ -56,6 +57,9 @@ CASES = [
     ("fraction", "Служба поддержки работает 24/7 без выходных.", ["двадцать четыре на семь"], ["седьмых"]),
     ("time", "Он пробежал десятку за 42:15, а рекорд трассы — 31:05.",
      ["за сорок две минуты пятнадцать секунд", "тридцать одна минута пять секунд"], [":"]),
+ ("fraction", "Принимать по 1/2 ч. л. три раза в день, детям по 1/4 таблетки, крупы выдать по 3/4 стакана.",
+     ["по половине чайной ложки", "по одной четвёртой таблетки", "по трём четвертям стакана"],
+     ["по половину", "по одну", "по три"]),
 ]
 
 

@@ -564,6 +564,8 @@ class Russian(Spec):
         cases = grammar.preposition(before)
         if cases == "gi" and of and not re.match(r"[^,;!?]{0,25}?[\s\u00a0](?:до|по)[\s\u00a0]", after):
             return "i"
+        if cases == "ad" and grammar.word_before(before).lower() == "по" and of:
+            return "d"  # "по 1/2 стакана" по половине стакана: a share each, as "по 1 кг" по одному
         return cases[0] if cases else "a" if of and grammar.object_of_verb(before) else "n"
 
     def mixed(self, whole, numerator, denominator):

@@ -17,6 +17,10 @@ PREPOSITIONS = {
     "за": "ai", "под": "ai", "над": "i", "перед": "i", "между": "i", "через": "a", "про": "a", "сквозь": "a",
     "включая": "a", "равно": "d", "согласно": "d", "благодаря": "d", "навстречу": "d", "равен": "d", "равна": "d",
     "равны": "d", "больше": "g", "меньше": "g", "течение": "g", "районе": "g", "пределах": "g", "размере": "g",
+    # a comparative governs what it is compared with in the genitive ("старше 18 лет" старше восемнадцати лет)
+    **dict.fromkeys(("старше", "моложе", "младше", "дороже", "дешевле", "позже", "позднее", "раньше", "дальше",
+                     "выше", "ниже", "длиннее", "короче", "тяжелее", "легче", "быстрее", "медленнее", "теплее",
+                     "холоднее", "глубже", "шире"), "g"),
 }
 _CASES = {"n": "nomn", "g": "gent", "d": "datv", "a": "accs", "i": "ablt", "p": "loct"}
 _LETTER = {v: k for k, v in _CASES.items()}
@@ -97,6 +101,9 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
     if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
         return None
     for case in cases or "nagdip":
+        if case == "a" and n in (2, 3, 4) and not decimal and any(
+                "anim" in p.tag and p.tag.number == "plur" and p.tag.case == "gent" for p in nouns):
+            return "g", "m"  # an animate accusative: "на 2 человек" на двух человек, "вижу 3 кошек" трёх
         want = noun_form(n, case, decimal)
         for p in nouns:
             if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:

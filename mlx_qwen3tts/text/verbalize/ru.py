@@ -81,6 +81,10 @@ _RATIO = re.compile(r"(?<![\w-])((?:[Сс]оотношени|[Пп]ропорц�
 _SCORE = re.compile(r"(?<![\w.,:/-])(\d{1,2}):(\d)(?![\w:]|[.,]\d)")
 # Two years and "гг." (годы): "в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах.
 _YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|гг(?!\w)|годах|годов|годы|годам|годами)")
+# Two years of one season or school year: "в 2020/2021 учебном году", "сезон 2023/24".
+_YEAR_SLASH = re.compile(r"(?<![\w.,/])((?:19|20)\d\d)/(\d{2}|(?:19|20)\d\d)(?![\w/]|[.,]\d)")
+# Two decades or numbers with one ordinal ending: "в 60-70-х годах" шестидесятых-семидесятых.
+_ORDINAL_PAIR = re.compile(r"(?<![\w.,-])(\d{1,4})[–—-](\d{1,4})-(х|е|ые|ых)(?![\w-])")
 _YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
 _YEAR_ABBREVIATED = {"в": ("p", "году"), "во": ("p", "году"), "к": ("d", "году"), "ко": ("d", "году"),
                      "на": ("a", "год"), "за": ("a", "год"), "через": ("a", "год"), "по": ("a", "год")}
@@ -362,6 +366,8 @@ class Russian(Spec):
         # "1990-х гг." девяностых годов, "80-е гг." восьмидесятые годы: the years' word for the plural ordinal to agree
         text = _DECADE_YEARS.sub(lambda m: f"{m.group(1)} {'годов' if m.group(2) == 'х' else 'годы'}{self._stop(m)}",
                                  text)
+        text = _ORDINAL_PAIR.sub(lambda m: f"{m.group(1)}-{m.group(3)}-{m.group(2)}-{m.group(3)}"
+                                 if int(m.group(1)) < int(m.group(2)) else m.group(0), text)
 
         def said(m):
             n, mark = int(m.group(1)), m.group(2)
@@ -1085,6 +1091,22 @@ class Russian(Spec):
         said = " — ".join(self.ordinal(int(y), "m", case=case) for y in m.groups()[:2])
         return f"{said} {_YEARS[case]}"
 
+    def year_slash(self, m):
+        """"в 2020/2021 учебном году" в две тысячи двадцатом — две тысячи двадцать первом учебном году: two years in
+        a row, ordinals agreeing with "год" or "сезон" written after them; before no such noun two numbers ("сезон
+        2023/24" две тысячи двадцать три — двадцать четыре)."""
+        first, second = int(m.group(1)), m.group(2)
+        following = first // 100 * 100 + int(second) if len(second) == 2 else int(second)
+        if following != first + 1:
+            return m.group(0)
+        cases = grammar.preposition(m.string[:m.start()])
+        words = re.findall(r"[а-яё]+", m.string[m.end():m.end() + 30])[:2]
+        noun = next((w for w in words if grammar.lemma(w) in ("год", "сезон")), None)
+        found = grammar.counted(1, noun, cases) if noun else None
+        if not found:
+            return f"{self.cardinal(first)} — {self.cardinal(int(second))}"
+        return " — ".join(self.ordinal(y, found[1], case=found[0]) for y in (first, following))
+
     def time_range(self, m):
         h1, m1, h2, m2 = map(int, m.groups()[1:])
         if not (h1 < 24 and h2 < 25 and m1 < 60 and m2 < 60):
@@ -1107,6 +1129,7 @@ class Russian(Spec):
     def read_dates(self, text):
         text = _DAY_SHORT_MONTH.sub(lambda m: f"{m.group(1)}{m.group(2)}{MONTHS[_SHORT_MONTHS[m.group(3)]]}"
                                     + ("." if self._ends_sentence(m.string[m.end():]) else ""), text)
+        text = _YEAR_SLASH.sub(self.year_slash, text)
         text = _FROM_TO.sub(self.from_to_named, _YEAR_RANGE.sub(self.year_range, text))  # before "2015 год" is read
 
         def said(m, day, month, year):

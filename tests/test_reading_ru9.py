@@ -17,15 +17,17 @@ no noun a number names ("Цена 1000 тенге" тысяча, not тысяч�
 Fraction: a whole and a fraction before a unit, the unit agreeing with the whole and one and a half as with two ("1 1/2
 ч. л." полторы чайные ложки, "2½ ст." два с половиной стакана, "2 1/4 ст." два с четвертью стакана; the fraction was
 read alone before, its whole an ordinal: "вторая половина стакана"); an improper fraction of two digits is two numbers
-"на" ("24/7" двадцать четыре на семь); a share each after "по" in the dative ("по 1/2 стакана" по половине стакана, "по 3/4
-стакана" по трём четвертям). Time: minutes and seconds past any hour of a day ("за 42:15" за сорок две минуты
+"на" ("24/7" двадцать четыре на семь); a share each after "по" in the dative ("по 1/2 стакана" по половине стакана,
+"по 3/4 стакана" по трём четвертям). Time: minutes and seconds past any hour of a day ("за 42:15" за сорок две минуты
 пятнадцать секунд).
 Cardinal: a comparative governs the genitive ("старше 18 лет" старше восемнадцати лет, "младше 3 лет", "выше 30
 градусов", "дороже 1000 рублей"); two to four of animate nouns in the accusative take the genitive ("на 2 человек" на
 двух человек, "столик на 4 человек" на четырёх).
 Ordinal: two numbers with one ordinal ending ("в 60-70-х годах" в шестидесятых-семидесятых годах); two
 years of one school year or season with a slash, ordinals agreeing with "год" ("в 2020/2021 учебном году" в две тысячи
-двадцатом — две тысячи двадцать первом учебном году, "на 2024/25 учебный год")."""
+двадцатом — две тысячи двадцать первом учебном году, "на 2024/25 учебный год").
+Telephone: two numbers each with a leading zero and a hyphen are a code, not a range ("ошибка 00-01" ноль ноль — ноль
+один, "WinErr 01-02" ноль один — ноль два)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -77,6 +79,8 @@ CASES = [
     ("ordinal", "Приём в 2020/2021 учебном году закрыт, записывайтесь на 2024/25 учебный год.",
      ["в две тысячи двадцатом — две тысячи двадцать первом учебном году",
       "на две тысячи двадцать четвёртый — две тысячи двадцать пятый учебный год"], ["/"]),
+ ("telephone", "Win98 ошибка 00-01: диск не найден, WinErr 01-02 значит, что его нет.",
+     ["ошибка ноль ноль ноль один", "WinErr ноль один ноль два"], ["до", "ноля"]),
 ]
 
 

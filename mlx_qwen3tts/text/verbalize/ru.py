@@ -857,7 +857,8 @@ class Russian(Spec):
             number = self.half(whole, gender) if denominator == 2 else f"{self.cardinal(whole, gender)} с четвертью"
             said = f"{number} {self.counted_phrase(str(max(whole, 2)), written, 'n')}"
         else:
-            said = f"{self.mixed(whole, numerator, denominator)} {grammar.inflected(self.counted[written][0], 'g', 'sing')}"
+            said = f"{self.mixed(whole, numerator, denominator)} " \
+                   f"{grammar.inflected(self.counted[written][0], 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
     def _counted_key(self, written):
@@ -1218,8 +1219,9 @@ class Russian(Spec):
                 found = grammar.counted(second[0], grammar.word_after(m.string[m.end():]), None)
                 return f"{half}-{self.cardinal(second[0], found[1] if found else 'm')}"
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \
-                    or re.match(r"0\d\d", m.group(1)) or re.match(r"0\d\d", m.group(2)):
-                return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit; "0001-0002" a code
+                    or re.match(r"0\d\d", m.group(1)) or re.match(r"0\d\d", m.group(2)) \
+                    or re.match(r"0\d", m.group(1)) and re.match(r"0\d", m.group(2)):
+                return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit; "0001-0002", "00-01" a code
             named = grammar.named_plural(grammar.word_after(m.string[m.end():]))
             if named:  # "1–4 классы" первые — четвёртые классы, "в 5-9 классах" в пятых — девятых классах
                 return " — ".join(self.n2w(n, "ordinal", case=named, plural=True) for n in (first[0], second[0]))

@@ -27,7 +27,9 @@ Ordinal: two numbers with one ordinal ending ("в 60-70-х годах" в шес
 years of one school year or season with a slash, ordinals agreeing with "год" ("в 2020/2021 учебном году" в две тысячи
 двадцатом — две тысячи двадцать первом учебном году, "на 2024/25 учебный год").
 Telephone: two numbers each with a leading zero and a hyphen are a code, not a range ("ошибка 00-01" ноль ноль — ноль
-один, "WinErr 01-02" ноль один — ноль два)."""
+один, "WinErr 01-02" ноль один — ноль два).
+Ordinal: "-й" ordinals joined before a feminine plural noun in an oblique case are feminine singular in its case ("на
+15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой минутах, "в 1-й и 2-й главах")."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -81,6 +83,8 @@ CASES = [
       "на две тысячи двадцать четвёртый — две тысячи двадцать пятый учебный год"], ["/"]),
  ("telephone", "Win98 ошибка 00-01: диск не найден, WinErr 01-02 значит, что его нет.",
      ["ошибка ноль ноль ноль один", "WinErr ноль один ноль два"], ["до", "ноля"]),
+ ("ordinal", "Он забил два гола на 15-й и 78-й минутах, об этом сказано в 1-й и 2-й главах.",
+     ["на пятнадцатой и семьдесят восьмой минутах", "в первой и второй главах"], ["пятнадцатый", "первый"]),
 ]
 
 

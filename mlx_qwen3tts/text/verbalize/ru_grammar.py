@@ -195,8 +195,8 @@ def ordinal_ending_form(mark: str, noun: str) -> Optional[Tuple[str, str]]:
         if any(p.tag.case == "nomn" and p.tag.gender == "masc" for p in parses):
             return None
         oblique = {"gent", "datv", "ablt", "loct", "gen2", "loc2"}
-        feminine = next((p for p in parses if p.tag.gender == "femn" and p.tag.number == "sing"
-                         and p.tag.case in oblique), None)
+        # a plural noun after ordinals joined: "на 15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой
+        feminine = next((p for p in parses if p.tag.gender == "femn" and p.tag.case in oblique), None)
         return (_LETTER[feminine.tag.case], "f") if feminine else None
     if mark == "м" and not any(p.tag.case in ("loct", "loc2") for p in parses):
         if any(p.tag.case == "ablt" and p.tag.number == "sing" or p.tag.case == "datv" and p.tag.number == "plur"

@@ -29,7 +29,11 @@ years of one school year or season with a slash, ordinals agreeing with "год"
 Telephone: two numbers each with a leading zero and a hyphen are a code, not a range ("ошибка 00-01" ноль ноль — ноль
 один, "WinErr 01-02" ноль один — ноль два).
 Ordinal: "-й" ordinals joined before a feminine plural noun in an oblique case are feminine singular in its case ("на
-15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой минутах, "в 1-й и 2-й главах")."""
+15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой минутах, "в 1-й и 2-й главах").
+Measure: "ст." after a number before a parenthesis is a glass, not a law's article ("Мука — 2 ст. (по 250 мл)" два
+стакана); "×" between sizes before a unit, or three sizes, is "на" ("1×1 см" один на один сантиметр, "30×20×10 см"),
+two numbers alone or before "=" a product (умножить на); a plus sign after a preposition agrees ("от +2 до +6 °C" от плюс двух до плюс
+шести градусов)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -85,6 +89,12 @@ CASES = [
      ["ошибка ноль ноль ноль один", "WinErr ноль один ноль два"], ["до", "ноля"]),
  ("ordinal", "Он забил два гола на 15-й и 78-й минутах, об этом сказано в 1-й и 2-й главах.",
      ["на пятнадцатой и семьдесят восьмой минутах", "в первой и второй главах"], ["пятнадцатый", "первый"]),
+ ("measure", "Мука — 2 ст. (по 250 мл), сахар — 1 ст. (200 г).",
+     ["два стакана", "по двести пятьдесят миллилитров", "один стакан"], ["статья"]),
+    ("measure", "Нарежьте морковь кубиками 1×1 см и уложите в коробку 30×20×10 см.",
+     ["один на один сантиметр", "тридцать на двадцать на десять сантиметров"], ["умножить", "×"]),
+    ("measure", "Хранить при температуре от +2 до +6 °C, в морозилке при −18 °C.",
+     ["от плюс двух до плюс шести градусов Цельсия"], ["плюс два ", "+"]),
 ]
 
 

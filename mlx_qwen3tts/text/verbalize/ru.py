@@ -153,7 +153,8 @@ _EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
 _TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
 # Two sizes with a letter x between them ("1920x1080", "3х4 м"): "на"; a number and a plus after it, an age's or a
 # least ("18+", "50+"): "плюс".
-_BY = re.compile(r"(?<![\w.,])(\d{1,5})\s?[xхXХ]\s?(\d{1,5})(?![\w.,]\d|[\w])")
+_BY = re.compile(r"(?<![\w.,])(\d{1,5})\s?[xхXХ×]\s?(\d{1,5})(?:\s?[xхXХ×]\s?(\d{1,5}))?"
+                 r"(?![\w.,]\d|[\w]|\s?(?:=|равно))")  # "30×20×10 см"; not "2 × 3 = 6" (умножить на)
 _AND_OVER = re.compile(r"(?<![\w.,])(\d{1,4})\+(?![\w+]|\s?\d)")
 _COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
@@ -326,7 +327,9 @@ class Russian(Spec):
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
         # a label before a colon and its number is still read: "Тел.: 8 800 …" Телефон: восемь, восемьсот
-        self._num_abbr = self._table_pattern(self.number_abbreviations, r"(?=:?\s?[\d+(])")
+        # not after a number, where it is a unit's ("2 ст. (по 250 мл)" два стакана, not статья)
+        self._num_abbr = re.compile(r"(?<!\d)(?<!\d[ \u00a0])"
+                                    + self._table_pattern(self.number_abbreviations, r"(?=:?\s?[\d+(])").pattern)
         self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
         # "с 1 января 1970 года": after a preposition that governs it, the day in the genitive; "г." keeps
         # its dot where it also ends the sentence.
@@ -671,8 +674,8 @@ class Russian(Spec):
             found = grammar.counted(whole, grammar.word_after(m.string[m.end():]), cases, decimal=True)
             said = self.decimal_number(whole, fraction, found[0] if found else cases[0])
             return f"{self.minus} {said}" if sign else said
-        if sign == "+" or fraction:
-            return super().say_number(m)
+        if sign == "+" and not grammar.preposition(m.string[:m.start()]) or fraction:
+            return super().say_number(m)  # "от +2 до +6 °C": от плюс двух до плюс шести
         found = self.agreement(whole, m.string, m.start(), m.end())
         if found is None:
             return super().say_number(m)
@@ -680,7 +683,9 @@ class Russian(Spec):
         if case == "g" and whole in _COLLECTIVE and self._children(m):  # "У него 3 детей" трое детей
             return _COLLECTIVE[whole]
         said = self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
-        return f"{self.minus} {said}" if sign else said  # "до -15 градусов": до минус пятнадцати градусов
+        if sign:  # "до -15 градусов": до минус пятнадцати градусов
+            return f"{self.plus if sign == '+' else self.minus} {said}"
+        return said
 
     @staticmethod
     def _children(m):
@@ -933,9 +938,12 @@ class Russian(Spec):
     def by(self, m):
         """"1920x1080" тысяча девятьсот двадцать на тысячу восемьдесят; "3х4 м": "на" between, the unit's pass reads
         the numbers (три на четыре метра)."""
+        sizes = [n for n in m.groups() if n]
+        if "×" in m.group(0) and len(sizes) == 2 and not self._counted_after.match(m.string, m.end()):
+            return m.group(0)  # "2 × 3" два умножить на три; "1×1 см" a size, один на один сантиметр
         if self._counted_after.match(m.string, m.end()):
-            return f"{m.group(1)} на {m.group(2)}"
-        return f"{self.cardinal(int(m.group(1)))} на {self.cardinal(int(m.group(2)), case='a')}"
+            return " на ".join(sizes)
+        return " на ".join([self.cardinal(int(sizes[0]))] + [self.cardinal(int(n), case='a') for n in sizes[1:]])
 
     def code_said(self, m):
         """"2-b-34" два би три четыре: a code's digits one by one, a Latin letter by its Russian name."""

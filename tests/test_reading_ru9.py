@@ -33,7 +33,10 @@ Ordinal: "-й" ordinals joined before a feminine plural noun in an oblique case 
 Measure: "ст." after a number before a parenthesis is a glass, not a law's article ("Мука — 2 ст. (по 250 мл)" два
 стакана); "×" between sizes before a unit, or three sizes, is "на" ("1×1 см" один на один сантиметр, "30×20×10 см"),
 two numbers alone or before "=" a product (умножить на); a plus sign after a preposition agrees ("от +2 до +6 °C" от плюс двух до плюс
-шести градусов)."""
+шести градусов).
+Time: an hour's zero minutes written out are not said ("с 13 ч 00 мин до 14 ч 00 мин" с тринадцати часов до
+четырнадцати часов, not "ноля минут"); the hour after "половина" is its ordinal in the genitive ("в половине 8"
+в половине восьмого)."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -95,6 +98,9 @@ CASES = [
      ["один на один сантиметр", "тридцать на двадцать на десять сантиметров"], ["умножить", "×"]),
     ("measure", "Хранить при температуре от +2 до +6 °C, в морозилке при −18 °C.",
      ["от плюс двух до плюс шести градусов Цельсия"], ["плюс два ", "+"]),
+ ("time", "Обед с 13 ч 00 мин до 14 ч 00 мин, сбор участников в 9 ч. 00 мин. у входа.",
+     ["с тринадцати часов до четырнадцати часов", "в девять часов у входа"], ["ноля", "ноль минут"]),
+    ("time", "Встретимся в половине 8 утра у входа.", ["в половине восьмого утра"], ["восемь"]),
 ]
 
 

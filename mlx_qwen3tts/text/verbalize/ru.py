@@ -135,6 +135,10 @@ _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
 # Minutes and seconds, no hour of a day ("пробежал за 42:15" за сорок две минуты пятнадцать секунд).
 _MINUTES_SECONDS = re.compile(r"(?<![\w:.,])(2[5-9]|[3-9]\d):([0-5]\d)(?![\w:]|[.,]\d)")
+# An hour's zero minutes written out ("с 13 ч 00 мин", "в 9 ч. 00 мин."): the hours said alone.
+_ZERO_MINUTES = re.compile(r"(?<![\w.,])(\d{1,2}\s?ч)\.?\s00\s?мин(\.?)(?!\w)")
+# The hour after "половина" is its ordinal in the genitive ("в половине 3" в половине третьего).
+_HALF_PAST = re.compile(r"(?<![\w-])([Пп]оловин[аеуы][\s\u00a0])(\d{1,2})(?![\w:/-]|[.,]\d|\s?(?:ч\b|час|мин|%))")
 _MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
 _TIME_UNITS = {"час", "минута", "секунда", "миллисекунда", "сутки", "день", "неделя", "месяц", "год"}  # в час, в месяц
 _ROMAN = r"(?=[XVI])X{0,3}(?:IX|IV|V?I{0,3})"
@@ -1133,6 +1137,9 @@ class Russian(Spec):
         text = _HOURS_MARK.sub(lambda m: "." if m.group(1) and self._ends_sentence(m.string[m.end():]) else "", text)
         text = _MIDNIGHT.sub(lambda m: self.time(24, 0, None, self._time_case(m)), text)
         text = _MINUTES_SECONDS.sub(self.minutes_seconds, text)
+        text = _ZERO_MINUTES.sub(lambda m: m.group(1) + m.group(2), text)
+        text = _HALF_PAST.sub(lambda m: m.group(1) + self.ordinal(int(m.group(2)), "m", case="g")
+                              if 1 <= int(m.group(2)) <= 12 else m.group(0), text)
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
     def read_dates(self, text):

@@ -21,7 +21,8 @@ read alone before, its whole an ordinal: "вторая половина стак
 "по 3/4 стакана" по трём четвертям). Time: minutes and seconds past any hour of a day ("за 42:15" за сорок две минуты
 пятнадцать секунд).
 Cardinal: a comparative governs the genitive ("старше 18 лет" старше восемнадцати лет, "младше 3 лет", "выше 30
-градусов", "дороже 1000 рублей"); two to four of animate nouns in the accusative take the genitive ("на 2 человек" на
+градусов", "дороже 1000 рублей"), "кратно" the dative ("кратно 8" кратно восьми); two to four of animate nouns in the
+accusative take the genitive ("на 2 человек" на
 двух человек, "столик на 4 человек" на четырёх).
 Ordinal: two numbers with one ordinal ending ("в 60-70-х годах" в шестидесятых-семидесятых годах); two
 years of one school year or season with a slash, ordinals agreeing with "год" ("в 2020/2021 учебном году" в две тысячи
@@ -32,7 +33,8 @@ Ordinal: "-й" ordinals joined before a feminine plural noun in an oblique case 
 15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой минутах, "в 1-й и 2-й главах").
 Measure: "ст." after a number before a parenthesis is a glass, not a law's article ("Мука — 2 ст. (по 250 мл)" два
 стакана); "×" between sizes before a unit, or three sizes, is "на" ("1×1 см" один на один сантиметр, "30×20×10 см"),
-two numbers alone or before "=" a product (умножить на); a plus sign after a preposition agrees ("от +2 до +6 °C" от плюс двух до плюс
+two numbers alone or before "=" a product (умножить на); a plus sign after a preposition agrees ("от +2 до +6 °C" от
+плюс двух до плюс
 шести градусов).
 Time: an hour's zero minutes written out are not said ("с 13 ч 00 мин до 14 ч 00 мин" с тринадцати часов до
 четырнадцати часов, not "ноля минут"); the hour after "половина" is its ordinal in the genitive ("в половине 8"
@@ -101,6 +103,8 @@ CASES = [
  ("time", "Обед с 13 ч 00 мин до 14 ч 00 мин, сбор участников в 9 ч. 00 мин. у входа.",
      ["с тринадцати часов до четырнадцати часов", "в девять часов у входа"], ["ноля", "ноль минут"]),
     ("time", "Встретимся в половине 8 утра у входа.", ["в половине восьмого утра"], ["восемь"]),
+ ("cardinal", "Размер блока должен быть кратно 8, а смещение кратен 512 байтам.",
+     ["кратно восьми", "кратен пятистам двенадцати байтам"], ["кратно восемь", "пятьсот"]),
 ]
 
 

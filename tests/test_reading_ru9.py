@@ -18,7 +18,8 @@ Fraction: a whole and a fraction before a unit, the unit agreeing with the whole
 ч. л." полторы чайные ложки, "2½ ст." два с половиной стакана, "2 1/4 ст." два с четвертью стакана; the fraction was
 read alone before, its whole an ordinal: "вторая половина стакана"); an improper fraction of two digits is two numbers
 "на" ("24/7" двадцать четыре на семь); a share each after "по" in the dative ("по 1/2 стакана" по половине стакана,
-"по 3/4 стакана" по трём четвертям). Time: minutes and seconds past any hour of a day ("за 42:15" за сорок две минуты
+"по 3/4 стакана" по трём четвертям); a decimal over a whole is a score out of it ("рейтинг 8,7/10" восемь целых семь
+десятых из десяти). Time: minutes and seconds past any hour of a day ("за 42:15" за сорок две минуты
 пятнадцать секунд).
 Cardinal: a comparative governs the genitive ("старше 18 лет" старше восемнадцати лет, "младше 3 лет", "выше 30
 градусов", "дороже 1000 рублей"), "кратно" the dative ("кратно 8" кратно восьми); two to four of animate nouns in the
@@ -105,6 +106,8 @@ CASES = [
     ("time", "Встретимся в половине 8 утра у входа.", ["в половине восьмого утра"], ["восемь"]),
  ("cardinal", "Размер блока должен быть кратно 8, а смещение кратен 512 байтам.",
      ["кратно восьми", "кратен пятистам двенадцати байтам"], ["кратно восемь", "пятьсот"]),
+ ("fraction", "Фильм получил рейтинг 8,7/10, а книга — 4,5/5 от читателей.",
+     ["восемь целых семь десятых из десяти", "четыре целых пять десятых из пяти"], ["/"]),
 ]
 
 

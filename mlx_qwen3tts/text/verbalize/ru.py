@@ -32,6 +32,8 @@ def _proper(numerator, denominator):
     return 0 < numerator < denominator and (denominator % 10 == 0 or numerator == 1)
 
 
+# A decimal over a whole is a score out of it, no fraction ("рейтинг 8,7/10", "4,5/5").
+_DECIMAL_OVER = re.compile(r"(?<![\w.,/])(\d{1,3},\d{1,2})/(\d{1,3})(?![\w/]|[.,]\d)")
 # A fraction of a power of ten ("1/100 часть" одна сотая часть, "3/1000" три тысячных).
 _PER_POWER = re.compile(r"(?<![\w.,/])(\d{1,3})/(10{2,6})(?![\w/]|[.,]\d)")
 
@@ -548,6 +550,8 @@ class Russian(Spec):
                     grammar.lemma(of) in _MEASURE_NOUNS or denominator == 2 and grammar.lemma(of) not in _STAGES):
                 return self.part_of_measure(numerator, denominator, case)  # a half of anything: "1/2 яблока" половину
             return self.fraction(numerator, denominator, case)
+        text = _DECIMAL_OVER.sub(lambda m: f"{self.number(m.group(1))} из {self.cardinal(int(m.group(2)), case='g')}",
+                                 text)  # "8,7/10" восемь целых семь десятых из десяти: a score out of a whole
         return _SLASHED.sub(self.slashed, _FRACTION.sub(said, _PER_POWER.sub(said, text)))
 
     @staticmethod

@@ -189,7 +189,7 @@ _CODE = re.compile(r"(?<![\w.,/-])\d+(?:-[^\W\d_]-\d+)+(?![\w-]|[.,]\d)")
 # "(495) 123-45-67"), the last seven digits in groups of 3-2-2; a city's seven digits alone ("123-45-67"); the eleven
 # digits in spaced groups 1-3-3-2-2 ("8 800 555 35 35").
 _RU_PHONE = re.compile(r"(?<![\w+.,/-])(?:(?:(?:\+7|[78])[\s\u00a0-]?)?(?:\(\d{3,5}\)[\s\u00a0-]?|\d{3}[\s\u00a0-])"
-                       r"\d{2,3}-\d{2}-\d{2}|\d{1,3}-\d{2}-\d{2}"
+                       r"\d{1,3}-\d{2}-\d{2}|\d{1,3}-\d{2}-\d{2}"
                        r"|[78][\s\u00a0]\d{3}[\s\u00a0]\d{3}[\s\u00a0]\d{2}[\s\u00a0]\d{2})(?![\w-]|[.,]\d)")
 
 # The same written with other groups ("8-800-2000-122", "+7 9161234567", "8 495 1234567"): eleven digits after 8 or

@@ -13,7 +13,8 @@ Telephone: eleven digits written together after +7 or 8 ("+79123456789" плюс
 Money: a thousand before a currency is feminine ("1 тыс. руб." одна тысяча, "2 тыс. руб." две тысячи, "21 тыс."
 двадцать одна тысяча); the tenge, the hryvnia, the yuan, the franc by their signs and codes ("1 500 ₸" тысяча пятьсот
 тенге, "21 ₴" двадцать одна гривна, "7 CNY" семь юаней), "тенге" undeclined; a word the dictionary does not know is
-no noun a number names ("Цена 1000 тенге" тысяча, not тысячном).
+no noun a number names ("Цена 1000 тенге" тысяча, not тысячном); a range after a currency's sign read with the
+currency ("$80–85" восемьдесят — восемьдесят пять долларов, not "$от восьмидесяти"), "барр." баррель.
 Fraction: a whole and a fraction before a unit, the unit agreeing with the whole and one and a half as with two ("1 1/2
 ч. л." полторы чайные ложки, "2½ ст." два с половиной стакана, "2 1/4 ст." два с четвертью стакана; the fraction was
 read alone before, its whole an ordinal: "вторая половина стакана"); an improper fraction of two digits is two numbers
@@ -108,6 +109,8 @@ CASES = [
      ["кратно восьми", "кратен пятистам двенадцати байтам"], ["кратно восемь", "пятьсот"]),
  ("fraction", "Фильм получил рейтинг 8,7/10, а книга — 4,5/5 от читателей.",
      ["восемь целых семь десятых из десяти", "четыре целых пять десятых из пяти"], ["/"]),
+ ("money", "Нефть стоит $80–85 за баррель, в марте она дешевела до $75/барр.",
+     ["восемьдесят", "восемьдесят пять долларов за баррель", "до семидесяти пяти долларов за баррель"], ["$", "барр."]),
 ]
 
 

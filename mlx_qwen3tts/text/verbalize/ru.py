@@ -134,6 +134,7 @@ _PRICE = re.compile(r"\s?(?:руб\.?|р\.|коп\.?)")
 # A price per unit in words: "500 рублей за кг" за килограмм, "5 руб. за мин." за минуту, "по 100 руб. за шт."
 _PER_WORD_UNIT = re.compile(r"(?<![\w.])([Зз]а)[\s\u00a0](кг|л|мл|м|км|шт|мин|сек|ч|уп|пач|экз|ед)(\.?)(?![\w/²³])")
 _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?\.?)(?![\w/])")
+_SIGN_RANGE = re.compile(r"(?<![\w.,])([$€£¥₽])\s?(\d{1,6})(\s?[–—-]\s?)(\d{1,6})(?![\w.,]\d|[\w.,]?\d)")
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
 # Minutes and seconds, no hour of a day ("пробежал за 42:15" за сорок две минуты пятнадцать секунд).
 _MINUTES_SECONDS = re.compile(r"(?<![\w:.,])(2[5-9]|[3-9]\d):([0-5]\d)(?![\w:]|[.,]\d)")
@@ -1230,6 +1231,7 @@ class Russian(Spec):
         return ", ".join(said[:-1]) + m.group(2) + said[-1]
 
     def read_ranges(self, text):
+        text = _SIGN_RANGE.sub(r"\2\3\4 \1", text)  # "$80–85" as "80–85 $", read with its currency
         text = _JOINED.sub(self.joined_named, text)
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
@@ -1238,6 +1240,7 @@ class Russian(Spec):
                 found = grammar.counted(second[0], grammar.word_after(m.string[m.end():]), None)
                 return f"{half}-{self.cardinal(second[0], found[1] if found else 'm')}"
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \
+                    or re.match(r"\s?[$€£¥₽]", m.string[m.end():]) \
                     or re.match(r"0\d\d", m.group(1)) or re.match(r"0\d\d", m.group(2)) \
                     or re.match(r"0\d", m.group(1)) and re.match(r"0\d", m.group(2)):
                 return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit; "0001-0002", "00-01" a code

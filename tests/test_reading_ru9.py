@@ -29,6 +29,8 @@ accusative take the genitive ("на 2 человек" на
 Ordinal: two numbers with one ordinal ending ("в 60-70-х годах" в шестидесятых-семидесятых годах); two
 years of one school year or season with a slash, ordinals agreeing with "год" ("в 2020/2021 учебном году" в две тысячи
 двадцатом — две тысячи двадцать первом учебном году, "на 2024/25 учебный год").
+Date: a numeric date's "г." is not said again ("до 31.12.2024 г." до тридцать первого декабря две тысячи двадцать
+четвёртого года); "№" after a date's year is "номер".
 Telephone: two numbers each with a leading zero and a hyphen are a code, not a range ("ошибка 00-01" ноль ноль — ноль
 один, "WinErr 01-02" ноль один — ноль два).
 Ordinal: "-й" ordinals joined before a feminine plural noun in an oblique case are feminine singular in its case ("на
@@ -111,7 +113,10 @@ CASES = [
      ["восемь целых семь десятых из десяти", "четыре целых пять десятых из пяти"], ["/"]),
  ("money", "Нефть стоит $80–85 за баррель, в марте она дешевела до $75/барр.",
      ["восемьдесят", "восемьдесят пять долларов за баррель", "до семидесяти пяти долларов за баррель"], ["$", "барр."]),
-]
+ ("date", "Договор от 15.03.2023 № 45 действует до 31.12.2024 г. включительно.",
+     ["пятнадцатого марта две тысячи двадцать третьего года номер сорок пять",
+      "две тысячи двадцать четвёртого года включительно"], ["№", "года г"]),
+   ]
 
 
 test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order, language="ru")

@@ -49,6 +49,11 @@ _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
 _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])(?:([ВвКкСс]) (?=втор)|([Сс]) (?=ст[аоу]\b|ст[аоу] ))")
+# "н. э." нашей эры; a year before it, of any length, with "г." ("в 300 г. до н. э." в трёхсотом году до нашей эры).
+_ERA = re.compile(r"(?<![\w.])н\.\s?э\.")
+_ERA_YEAR = re.compile(r"(?<![\w.,])(\d{1,4})\s?г\.(?=\s(?:до\s)?н\.\s?э\.)")
+# A numeric date's "г." after its year, which the date says already ("до 31.12.2024 г." года).
+_DATE_YEAR_MARK = re.compile(r"(?<![\w.,/-])(\d{1,2}\.\d{1,2}\.\d{4})\s?г\.?(?!\w)")
 # A day and a month without a year, the month with its zero ("15.03", "01.12" is no decimal, Russian writes a comma);
 # not after a preposition of time, where "в 10.05" is a time, nor after a Latin name, where "Ubuntu 22.04" is a version.
 _DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )(?<![A-Za-z] )"
@@ -335,7 +340,7 @@ class Russian(Spec):
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
         # a label before a colon and its number is still read: "Тел.: 8 800 …" Телефон: восемь, восемьсот
         # not after a number, where it is a unit's ("2 ст. (по 250 мл)" два стакана, not статья)
-        self._num_abbr = re.compile(r"(?<!\d)(?<!\d[ \u00a0])"
+        self._num_abbr = re.compile(r"(?:(?<!\d)(?<!\d[ \u00a0])|(?=[№§]))"
                                     + self._table_pattern(self.number_abbreviations, r"(?=:?\s?[\d+(])").pattern)
         self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
         # "с 1 января 1970 года": after a preposition that governs it, the day in the genitive; "г." keeps
@@ -1109,6 +1114,11 @@ class Russian(Spec):
         said = " — ".join(self.ordinal(int(y), "m", case=case) for y in m.groups()[:2])
         return f"{said} {_YEARS[case]}"
 
+    def era_year(self, m):
+        """"в 300 г. до н. э." в трёхсотом году: a year of the era, said as "1812 г." is."""
+        case, word = _YEAR_ABBREVIATED.get(grammar.word_before(m.string[:m.start()]).lower(), ("g", "года"))
+        return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
+
     def year_slash(self, m):
         """"в 2020/2021 учебном году" в две тысячи двадцатом — две тысячи двадцать первом учебном году: two years in
         a row, ordinals agreeing with "год" or "сезон" written after them; before no such noun two numbers ("сезон
@@ -1150,7 +1160,10 @@ class Russian(Spec):
     def read_dates(self, text):
         text = _DAY_SHORT_MONTH.sub(lambda m: f"{m.group(1)}{m.group(2)}{MONTHS[_SHORT_MONTHS[m.group(3)]]}"
                                     + ("." if self._ends_sentence(m.string[m.end():]) else ""), text)
-        text = _YEAR_SLASH.sub(self.year_slash, text)
+        text = _YEAR_SLASH.sub(self.year_slash, _DATE_YEAR_MARK.sub(
+            lambda m: m.group(1) + ("." if self._ends_sentence(m.string[m.end():]) else ""), text))
+        text = _ERA.sub(lambda m: "нашей эры" + ("." if self._ends_sentence(m.string[m.end():]) else ""),
+                        _ERA_YEAR.sub(self.era_year, text))
         text = _FROM_TO.sub(self.from_to_named, _YEAR_RANGE.sub(self.year_range, text))  # before "2015 год" is read
 
         def said(m, day, month, year):

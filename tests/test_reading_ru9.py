@@ -31,6 +31,8 @@ years of one school year or season with a slash, ordinals agreeing with "год"
 двадцатом — две тысячи двадцать первом учебном году, "на 2024/25 учебный год").
 Date: a numeric date's "г." is not said again ("до 31.12.2024 г." до тридцать первого декабря две тысячи двадцать
 четвёртого года); "№" after a date's year is "номер".
+Abbreviation: a number before a label and its own number is said as written, not an ordinal of the label ("д. 5 кв.
+12" дом пять квартира двенадцать, "Том 2 стр. 15" том два страница пятнадцать, not "дом пятая квартира").
 Telephone: two numbers each with a leading zero and a hyphen are a code, not a range ("ошибка 00-01" ноль ноль — ноль
 один, "WinErr 01-02" ноль один — ноль два).
 Ordinal: "-й" ordinals joined before a feminine plural noun in an oblique case are feminine singular in its case ("на
@@ -116,7 +118,9 @@ CASES = [
  ("date", "Договор от 15.03.2023 № 45 действует до 31.12.2024 г. включительно.",
      ["пятнадцатого марта две тысячи двадцать третьего года номер сорок пять",
       "две тысячи двадцать четвёртого года включительно"], ["№", "года г"]),
-   ]
+    ("abbreviation", "Адрес: ул. Ленина, д. 5 кв. 12, а в справочнике том 2 стр. 15.",
+     ["дом пять квартира двенадцать", "том два страница пятнадцать"], ["пятая", "вторая"]),
+]
 
 
 test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order, language="ru")

@@ -339,8 +339,12 @@ class Russian(Spec):
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
         # a label before a colon and its number is still read: "Тел.: 8 800 …" Телефон: восемь, восемьсот
-        # not after a number, where it is a unit's ("2 ст. (по 250 мл)" два стакана, not статья)
-        self._num_abbr = re.compile(r"(?:(?<!\d)(?<!\d[ \u00a0])|(?=[№§]))"
+        # one that is also a unit not after a number, where it is the unit ("2 ст. (по 250 мл)" два стакана, not
+        # статья; "д. 5 кв. 12" квартира)
+        counted = {*self.units, *_counted_table()}
+        units = [w for w in self.number_abbreviations if w in counted or w.rstrip(".") in counted]
+        self._num_abbr = re.compile(r"(?:(?<!\d)(?<!\d[ \u00a0])(?=" + "|".join(map(re.escape, units)) + r")|(?!"
+                                    + "|".join(map(re.escape, units)) + r"))"
                                     + self._table_pattern(self.number_abbreviations, r"(?=:?\s?[\d+(])").pattern)
         self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
         # "с 1 января 1970 года": after a preposition that governs it, the day in the genitive; "г." keeps
@@ -662,6 +666,9 @@ class Russian(Spec):
             word = grammar.word_after(after)
             if not word:
                 break
+            if i == 0 and grammar.lemma(word) in _LABELS | _LETTER_LABELS \
+                    and re.match(r"[\s\u00a0]*" + word + r"[\s\u00a0]+\d", after):
+                return None  # "д. 5 кв. 12" дом пять квартира двенадцать: the next label's, not this number's noun
             found = None if i == 0 and grammar.names(n, word) else grammar.counted(n, word, cases)
             if found:
                 return (*found, False)

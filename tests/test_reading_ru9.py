@@ -14,7 +14,8 @@ Money: a thousand before a currency is feminine ("1 тыс. руб." одна т
 двадцать одна тысяча); the tenge, the hryvnia, the yuan, the franc by their signs and codes ("1 500 ₸" тысяча пятьсот
 тенге, "21 ₴" двадцать одна гривна, "7 CNY" семь юаней), "тенге" undeclined; a word the dictionary does not know is
 no noun a number names ("Цена 1000 тенге" тысяча, not тысячном); a range after a currency's sign read with the
-currency ("$80–85" восемьдесят — восемьдесят пять долларов, not "$от восьмидесяти"), "барр." баррель.
+currency ("$80–85" восемьдесят — восемьдесят пять долларов, not "$от восьмидесяти"), "барр." баррель; a sign after
+an amount is that amount's, not the next number's ("1 ₴ 50 коп." одну гривну пятьдесят копеек).
 Fraction: a whole and a fraction before a unit, the unit agreeing with the whole and one and a half as with two ("1 1/2
 ч. л." полторы чайные ложки, "2½ ст." два с половиной стакана, "2 1/4 ст." два с четвертью стакана; the fraction was
 read alone before, its whole an ordinal: "вторая половина стакана"); an improper fraction of two digits is two numbers
@@ -120,6 +121,7 @@ CASES = [
       "две тысячи двадцать четвёртого года включительно"], ["№", "года г"]),
     ("abbreviation", "Адрес: ул. Ленина, д. 5 кв. 12, а в справочнике том 2 стр. 15.",
      ["дом пять квартира двенадцать", "том два страница пятнадцать"], ["пятая", "вторая"]),
+ ("money", "Проезд стоит 1 ₴ 50 коп. в одну сторону.", ["стоит одну гривну пятьдесят копеек"], ["₴", "коп."]),
 ]
 
 

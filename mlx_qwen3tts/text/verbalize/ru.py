@@ -1087,9 +1087,10 @@ class Russian(Spec):
         stop = self._stop
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None, case(m))
                                  + stop(m), text)
-        text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
-        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)) + stop(m),
+        # a sign after an amount is that amount's before it is the next one's ("1 ₴ 50 коп." одна гривна пятьдесят)
+        text = self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)) + stop(m),
                                      text)
+        return self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
 
     def date_case(self, text, start, end):
         """The case of a date's day at text[start:end]: the one its preposition governs ("с 4 по 11 марта"); the

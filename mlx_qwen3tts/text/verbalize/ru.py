@@ -752,6 +752,8 @@ class Russian(Spec):
         """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
         phrase, forms = self.counted[written]
         whole, fraction = self.value(amount.lstrip("-−+"))
+        if fraction and " " in phrase and case in "na":  # "2,5 м²" две целых пять десятых квадратного метра
+            return grammar.inflected(phrase, "g", "sing")
         if forms and case in "na" and not (case == "a" and self.plural_index(amount) == 0):  # через 1 мин: минуту
             index = self.plural_index(amount)
             return self.counting.get(written, forms[2]) if index == 2 else forms[min(index, len(forms) - 1)]

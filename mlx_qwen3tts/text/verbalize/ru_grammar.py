@@ -287,6 +287,8 @@ def inflected(phrase: str, case: str, number: str, few: bool = False) -> str:
     nominative plural adjective (`few`: "две чайные ложки")."""
     words, out, done = phrase.split(), [], False
     feminine = any("femn" in p.tag for w in words for p in _parses(w)[:1] if p.tag.POS == "NOUN")
+    animate = any("anim" in p.tag for w in words for p in _parses(w)[:1] if p.tag.POS == "NOUN")
+    masculine = any("masc" in p.tag for w in words for p in _parses(w)[:1] if p.tag.POS == "NOUN")
     for i, word in enumerate(words):
         if done:
             out.append(word)
@@ -297,6 +299,8 @@ def inflected(phrase: str, case: str, number: str, few: bool = False) -> str:
                  or next((p for p in parses if p.tag.POS == "NOUN" and p.normal_form == word.lower()), None)
                  or parses[0])
         grammemes = {_CASES[case], number}
+        if parse.tag.POS == "ADJF" and case == "a" and not animate and (masculine or number == "plur"):
+            grammemes.add("inan")  # "купил 1 кв. м" один квадратный метр, not квадратного
         if parse.tag.POS == "ADJF" and few:
             grammemes = {"nomn" if feminine else "gent", "plur"}
         form = parse.inflect(grammemes) if parse.tag.POS in ("NOUN", "ADJF") else None

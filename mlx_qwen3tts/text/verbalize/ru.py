@@ -140,6 +140,8 @@ _PRICE = re.compile(r"\s?(?:руб\.?|р\.|коп\.?)")
 _PER_WORD_UNIT = re.compile(r"(?<![\w.])([Зз]а)[\s\u00a0](кг|л|мл|м|км|шт|мин|сек|ч|уп|пач|экз|ед)(\.?)(?![\w/²³])")
 _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?\.?)(?![\w/])")
 _SIGN_RANGE = re.compile(r"(?<![\w.,])([$€£¥₽])\s?(\d{1,6})(\s?[–—-]\s?)(\d{1,6})(?![\w.,]\d|[\w.,]?\d)")
+# A count per a unit: "25 чел./км²" двадцать пять человек на квадратный километр, "3 шт./м²" три штуки на метр.
+_COUNT_PER = re.compile(r"(?<=\d)(\s?(?:чел|шт|экз|ед)\.)/([^\W\d_]+[²³]?\.?)(?![\w/])")
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
 # Minutes and seconds, no hour of a day ("пробежал за 42:15" за сорок две минуты пятнадцать секунд).
 _MINUTES_SECONDS = re.compile(r"(?<![\w:.,])(2[5-9]|[3-9]\d):([0-5]\d)(?![\w:]|[.,]\d)")
@@ -765,7 +767,7 @@ class Russian(Spec):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}{self._stop(m)}", text)
         text = self._fraction_counted.sub(self.fraction_counted, self._mixed_counted.sub(self.mixed_counted, text))
-        text = _PRICE_PER.sub(self.price_per, text)
+        text = _PRICE_PER.sub(self.price_per, _COUNT_PER.sub(self.count_per, text))
         text = _PER_WORD_UNIT.sub(self.price_per_word, text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
                                   f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}"
@@ -818,6 +820,12 @@ class Russian(Spec):
         after = grammar.word_after(m.string[m.end():])
         return after == "от" or len(after) > 1 and grammar.genitive_noun(after) \
             and not grammar.time_of_day(after)  # "в 2 ч дня"
+
+    def count_per(self, m):
+        unit = m.group(2) if m.group(2) in self.counted else m.group(2).rstrip(".")
+        if unit not in self.counted:
+            return m.group(0)
+        return f"{m.group(1)} {self.per(unit, price=True).replace('за ', 'на ', 1)}{self._stop(m)}"
 
     def price_per(self, m):
         """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""

@@ -35,7 +35,9 @@ Date: a numeric date's "г." is not said again ("до 31.12.2024 г." до тр�
 Abbreviation: a number before a label and its own number is said as written, not an ordinal of the label ("д. 5 кв.
 12" дом пять квартира двенадцать, "Том 2 стр. 15" том два страница пятнадцать, not "дом пятая квартира").
 Telephone: two numbers each with a leading zero and a hyphen are a code, not a range ("ошибка 00-01" ноль ноль — ноль
-один, "WinErr 01-02" ноль один — ноль два).
+один, "WinErr 01-02" ноль один — ноль два), "0x0000" a hexadecimal code, not sizes "на".
+Cardinal: a capital after a number starts what follows and is no noun it counts ("WinErr: 1001 Ошибка при записи"
+тысяча один, not тысяча одна).
 Ordinal: "-й" ordinals joined before a feminine plural noun in an oblique case are feminine singular in its case ("на
 15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой минутах, "в 1-й и 2-й главах").
 Measure: "ст." after a number before a parenthesis is a glass, not a law's article ("Мука — 2 ст. (по 250 мл)" два
@@ -130,6 +132,9 @@ CASES = [
                                                                                         "квадратных метра"]),
  ("measure", "Плотность населения района 25 чел./км², а посадка рассады 3 шт./м² по норме.",
      ["двадцать пять человек на квадратный километр", "три штуки на квадратный метр"], ["/", "чел.", "шт."]),
+ ("telephone", "WinErr 0x0000 означает, что ничего не случилось.", ["WinErr ноль икс ноль ноль ноль ноль"],
+     ["на ноль"]),
+    ("cardinal", "WinErr: 1001 Ошибка при записи на диск.", ["тысяча один ошибка при записи"], ["тысяча одна"]),
 ]
 
 

@@ -167,7 +167,7 @@ _EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
 _TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
 # Two sizes with a letter x between them ("1920x1080", "3х4 м"): "на"; a number and a plus after it, an age's or a
 # least ("18+", "50+"): "плюс".
-_BY = re.compile(r"(?<![\w.,])(\d{1,5})\s?[xхXХ×]\s?(\d{1,5})(?:\s?[xхXХ×]\s?(\d{1,5}))?"
+_BY = re.compile(r"(?<![\w.,])(?!0[xX][0-9A-Fa-f])(\d{1,5})\s?[xхXХ×]\s?(\d{1,5})(?:\s?[xхXХ×]\s?(\d{1,5}))?"
                  r"(?![\w.,]\d|[\w]|\s?(?:=|равно))")  # "30×20×10 см"; not "2 × 3 = 6" (умножить на)
 _AND_OVER = re.compile(r"(?<![\w.,])(\d{1,4})\+(?![\w+]|\s?\d)")
 _COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
@@ -666,8 +666,8 @@ class Russian(Spec):
         named = not re.search(r"[A-Za-z]\s?$", text[max(0, start - 2):start])  # not "Win 98", "C-64"
         for i in range(3):
             word = grammar.word_after(after)
-            if not word:
-                break
+            if not word or word[0].isupper():
+                break  # "WinErr: 1001 Ошибка при записи": a capital starts what follows, no noun counted
             if i == 0 and grammar.lemma(word) in _LABELS | _LETTER_LABELS \
                     and re.match(r"[\s\u00a0]*" + word + r"[\s\u00a0]+\d", after):
                 return None  # "д. 5 кв. 12" дом пять квартира двенадцать: the next label's, not this number's noun

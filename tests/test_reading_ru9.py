@@ -37,7 +37,8 @@ Abbreviation: a number before a label and its own number is said as written, not
 Telephone: two numbers each with a leading zero and a hyphen are a code, not a range ("ошибка 00-01" ноль ноль — ноль
 один, "WinErr 01-02" ноль один — ноль два), "0x0000" a hexadecimal code, not sizes "на".
 Cardinal: a capital after a number starts what follows and is no noun it counts ("WinErr: 1001 Ошибка при записи"
-тысяча один, not тысяча одна).
+тысяча один, not тысяча одна); after "=" a number before a noun in another case than the dative agrees with the
+noun ("1 час = 100 рублей" равно сто рублей, not ста рублей).
 Ordinal: "-й" ordinals joined before a feminine plural noun in an oblique case are feminine singular in its case ("на
 15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой минутах, "в 1-й и 2-й главах").
 Measure: "ст." after a number before a parenthesis is a glass, not a law's article ("Мука — 2 ст. (по 250 мл)" два
@@ -135,6 +136,7 @@ CASES = [
  ("telephone", "WinErr 0x0000 означает, что ничего не случилось.", ["WinErr ноль икс ноль ноль ноль ноль"],
      ["на ноль"]),
     ("cardinal", "WinErr: 1001 Ошибка при записи на диск.", ["тысяча один ошибка при записи"], ["тысяча одна"]),
+ ("cardinal", "Время — деньги: 1 час = 100 рублей.", ["один час равно сто рублей"], ["ста рублей"]),
 ]
 
 

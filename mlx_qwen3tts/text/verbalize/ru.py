@@ -672,6 +672,8 @@ class Russian(Spec):
                     and re.match(r"[\s\u00a0]*" + word + r"[\s\u00a0]+\d", after):
                 return None  # "д. 5 кв. 12" дом пять квартира двенадцать: the next label's, not this number's noun
             found = None if i == 0 and grammar.names(n, word) else grammar.counted(n, word, cases)
+            if not found and i == 0 and cases == "d" and grammar.word_before(text[:start]).lower() == "равно":
+                found = grammar.counted(n, word, None)  # "1 час = 100 рублей" равно сто рублей: as the noun is
             if found:
                 return (*found, False)
             if i == 0 and named and (n > 1 or grammar.names(n, word)) and (found := grammar.ordinal_use(word, cases)):

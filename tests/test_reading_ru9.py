@@ -40,7 +40,9 @@ Cardinal: a capital after a number starts what follows and is no noun it counts 
 тысяча один, not тысяча одна); after "=" a number before a noun in another case than the dative agrees with the
 noun ("1 час = 100 рублей" равно сто рублей, not ста рублей).
 Ordinal: "-й" ordinals joined before a feminine plural noun in an oblique case are feminine singular in its case ("на
-15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой минутах, "в 1-й и 2-й главах").
+15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой минутах, "в 1-й и 2-й главах"); a roman numeral with an
+ordinal's ending ("в XX-м веке" в двадцатом веке, "с XIX-го века"); an ordinal before a unit names it, the unit in its
+case ("на 101-м км" на сто первом километре, "на 2-й мин." на второй минуте).
 Measure: "ст." after a number before a parenthesis is a glass, not a law's article ("Мука — 2 ст. (по 250 мл)" два
 стакана); "×" between sizes before a unit, or three sizes, is "на" ("1×1 см" один на один сантиметр, "30×20×10 см"),
 two numbers alone or before "=" a product (умножить на); a plus sign after a preposition agrees ("от +2 до +6 °C" от
@@ -137,6 +139,10 @@ CASES = [
      ["на ноль"]),
     ("cardinal", "WinErr: 1001 Ошибка при записи на диск.", ["тысяча один ошибка при записи"], ["тысяча одна"]),
  ("cardinal", "Время — деньги: 1 час = 100 рублей.", ["один час равно сто рублей"], ["ста рублей"]),
+ ("ordinal", "В XX-м веке город рос, а с XIX-го века он был столицей губернии.",
+     ["в двадцатом веке", "с девятнадцатого века"], ["XX", "XIX"]),
+    ("ordinal", "Авария произошла на 101-м км трассы, гол забит на 2-й мин. матча.",
+     ["на сто первом километре трассы", "на второй минуте матча"], ["км", "мин."]),
 ]
 
 

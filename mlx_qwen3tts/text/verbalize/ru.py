@@ -92,6 +92,9 @@ _YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|г
 _YEAR_SLASH = re.compile(r"(?<![\w.,/])((?:19|20)\d\d)/(\d{2}|(?:19|20)\d\d)(?![\w/]|[.,]\d)")
 # Two decades or numbers with one ordinal ending: "в 60-70-х годах" шестидесятых-семидесятых.
 _ORDINAL_PAIR = re.compile(r"(?<![\w.,-])(\d{1,4})[–—-](\d{1,4})-(х|е|ые|ых)(?![\w-])")
+# A roman numeral with an ordinal's ending ("в XX-м веке", "XXI-й век", "с XIX-го века"): read as the digits would be.
+_ROMAN_ORDINAL = re.compile(r"(?<![\w-])((?=[XVI])X{0,3}(?:IX|IV|V?I{0,3}))-(й|ый|ой|го|ого|му|ому|м|ом|я|ая|е|ое|х)"
+                            r"(?![\w-])")
 _YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
 _YEAR_ABBREVIATED = {"в": ("p", "году"), "во": ("p", "году"), "к": ("d", "году"), "ко": ("d", "году"),
                      "на": ("a", "год"), "за": ("a", "год"), "через": ("a", "год"), "по": ("a", "год")}
@@ -363,6 +366,8 @@ class Russian(Spec):
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
         self._fraction_counted = re.compile(r"(?<![\w.,/])(?<!\d )(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
+        self._ordinal_unit = re.compile(r"(?<![\w.,])(\d{1,5})-(й|ый|ой|го|ого|му|ому|м|ом)[ \u00a0](" + words
+                                        + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё\d]))?")
         self._mixed_counted = re.compile(r"(?<![\w.,/])(\d{1,3}) (\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
         per = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                        if re.fullmatch(r"[^\W\d_]+[²³]?", u) and u not in self.scales)
@@ -387,6 +392,8 @@ class Russian(Spec):
         # "1990-х гг." девяностых годов, "80-е гг." восьмидесятые годы: the years' word for the plural ordinal to agree
         text = _DECADE_YEARS.sub(lambda m: f"{m.group(1)} {'годов' if m.group(2) == 'х' else 'годы'}{self._stop(m)}",
                                  text)
+        text = _ROMAN_ORDINAL.sub(lambda m: f"{roman_value(m.group(1))}-{m.group(2)}" if roman_value(m.group(1))
+                                  else m.group(0), text)
         text = _ORDINAL_PAIR.sub(lambda m: f"{m.group(1)}-{m.group(3)}-{m.group(2)}-{m.group(3)}"
                                  if int(m.group(1)) < int(m.group(2)) else m.group(0), text)
 
@@ -768,6 +775,7 @@ class Russian(Spec):
     def read_measures(self, text):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}{self._stop(m)}", text)
+        text = self._ordinal_unit.sub(self.ordinal_unit, text)
         text = self._fraction_counted.sub(self.fraction_counted, self._mixed_counted.sub(self.mixed_counted, text))
         text = _PRICE_PER.sub(self.price_per, _COUNT_PER.sub(self.count_per, text))
         text = _PER_WORD_UNIT.sub(self.price_per_word, text)
@@ -879,6 +887,24 @@ class Russian(Spec):
         phrase, case = self.counted[written][0], self.part_case(m.string[:m.start()], True, m.string[m.end():])
         part = self.part_of_measure if denominator in _PARTS and _measure(phrase) else self.fraction
         said = f"{part(numerator, denominator, case)} {grammar.inflected(phrase, 'g', 'sing')}"
+        return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
+
+    def ordinal_unit(self, m):
+        """"на 101-м км" на сто первом километре, "с 5-го км" с пятого километра: an ordinal and the unit it names, in
+        the case its ending says (of "-м" the preposition's: "перед 3-м км" перед третьим; of a feminine's "-й" too: "на
+        2-й мин." на второй минуте)."""
+        written = re.sub(r"\s", " ", m.group(3))
+        written = written if written in self.counted else self._counted_key(written)
+        phrase = self.counted[written][0]
+        gender, cases = grammar.gender(phrase), grammar.preposition(m.string[:m.start()]) or ""
+        if written == "с" or gender == "n" or gender == "f" and (m.group(2) not in ("й", "ой") or not cases):
+            return m.group(0)
+        if gender == "f":  # "на 2-й мин." на второй минуте: the feminine's case is its preposition's
+            case = "p" if cases == "ap" else cases[0]
+        else:
+            case = {"й": "n", "ый": "n", "ой": "n", "го": "g", "ого": "g", "му": "d", "ому": "d"}.get(
+                m.group(2), "i" if "i" in cases and "p" not in cases else "p")
+        said = f"{self.ordinal(int(m.group(1)), gender, case=case)} {grammar.inflected(phrase, case, 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
     def mixed_counted(self, m):

@@ -54,6 +54,16 @@ _ERA = re.compile(r"(?<![\w.])н\.\s?э\.")
 _ERA_YEAR = re.compile(r"(?<![\w.,])(\d{1,4})\s?г\.(?=\s(?:до\s)?н\.\s?э\.)")
 # A numeric date's "г." after its year, which the date says already ("до 31.12.2024 г." года).
 _DATE_YEAR_MARK = re.compile(r"(?<![\w.,/-])(\d{1,2}\.\d{1,2}\.\d{4})\s?г\.?(?!\w)")
+# A timetable's days of the week ("пн–пт 9:00–18:00", "сб, вс: выходной"): a range "с ... по ...", a day before a
+# time or in a list of days by its name.
+_DAYS = dict(zip(("пн", "вт", "ср", "чт", "пт", "сб", "вс"),
+                 ("понедельник", "вторник", "среда", "четверг", "пятница", "суббота", "воскресенье")))
+_DAY = r"(?:[Пп]н|[Вв]т|[Сс]р|[Чч]т|[Пп]т|[Сс]б|[Вв]с)"
+_DAY_RANGE = re.compile(r"(?<![\w-])(" + _DAY + r")\.?\s?[–—-]\s?(" + _DAY + r")\.?(?![\w-])")
+_DAY_LISTED = re.compile(r"(?<![\w-])(" + _DAY + r")\.?(?=(?:,\s?" + _DAY + r"\.?)*(?::?\s\d{1,2}[:.]\d\d|,\s?"
+                         + _DAY + r"(?![\w-])))")
+_DAY_AFTER_DAY = re.compile(r"((?:понедельник|вторник|среда|четверг|пятница|суббота|воскресенье),\s)(" + _DAY
+                            + r")(\.?)(?![\w-])", re.I)
 # A day and a month without a year, the month with its zero ("15.03", "01.12" is no decimal, Russian writes a comma);
 # not after a preposition of time, where "в 10.05" is a time, nor after a Latin name, where "Ubuntu 22.04" is a version.
 _DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )(?<![A-Za-z] )"
@@ -1191,7 +1201,19 @@ class Russian(Spec):
             return f"{'С' if m.group(1) == 'В' else 'с'} {said}"
         return said if before in ("с", "со", "от") else f"с {said}"
 
+    def weekdays(self, text):
+        def day(written, case, capital):
+            said = grammar.inflected(_DAYS[written.lower()], case, "sing")
+            return said.capitalize() if capital else said
+        text = _DAY_RANGE.sub(lambda m: f"{'С' if m.group(1)[0].isupper() else 'с'} {day(m.group(1), 'g', False)} по "
+                              f"{day(m.group(2), 'a', False)}", text)
+        text = _DAY_LISTED.sub(lambda m: day(m.group(1), "n", m.group(1)[0].isupper()), text)
+        for _ in range(5):  # "сб, вс, пн": each day after a day said
+            text = _DAY_AFTER_DAY.sub(lambda m: m.group(1) + day(m.group(2), "n", False) + m.group(3), text)
+        return text
+
     def read_times(self, text):
+        text = self.weekdays(text)
         text = _DOTTED_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}", text)
         text = _DOTTED_RANGE.sub(lambda m: f"{m.group(1)}:{m.group(2)}{m.group(3)}{m.group(4)}:{m.group(5)}"
                                  if {m.group(2), m.group(5)} & {"00", "15", "30", "45"} else m.group(0), text)

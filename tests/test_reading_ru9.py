@@ -33,7 +33,9 @@ years of one school year or season with a slash, ordinals agreeing with "год"
 Date: a numeric date's "г." is not said again ("до 31.12.2024 г." до тридцать первого декабря две тысячи двадцать
 четвёртого года); "№" after a date's year is "номер".
 Abbreviation: a number before a label and its own number is said as written, not an ordinal of the label ("д. 5 кв.
-12" дом пять квартира двенадцать, "Том 2 стр. 15" том два страница пятнадцать, not "дом пятая квартира").
+12" дом пять квартира двенадцать, "Том 2 стр. 15" том два страница пятнадцать, not "дом пятая квартира"); a label after
+"см." in the accusative ("см. стр. 45" смотри страницу сорок пять, "см. ст.
+15" статью, "см. т. 2" том два).
 Telephone: two numbers each with a leading zero and a hyphen are a code, not a range ("ошибка 00-01" ноль ноль — ноль
 один, "WinErr 01-02" ноль один — ноль два), "0x0000" a hexadecimal code, not sizes "на".
 Cardinal: a capital after a number starts what follows and is no noun it counts ("WinErr: 1001 Ошибка при записи"
@@ -147,6 +149,8 @@ CASES = [
  ("time", "Режим работы: пн–пт 9:00–18:00, сб 10:00–16:00, выходные: сб, вс.",
      ["с понедельника по пятницу с девяти часов", "суббота с десяти часов", "суббота, воскресенье"],
      ["пн", "пт", "сб", "вс"]),
+ ("abbreviation", "Подробности см. стр. 45, а текст закона см. ст. 15 и см. т. 2 собрания.",
+     ["смотри страницу сорок пять", "смотри статью пятнадцать", "смотри том два"], ["страница сорок", "статья"]),
 ]
 
 

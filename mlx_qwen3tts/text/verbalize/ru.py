@@ -1084,11 +1084,15 @@ class Russian(Spec):
         """"в п. 3" в пункте три, "по ст. 7" по статье семь, "на стр. 5" на странице пять: a label before its number in
         the case of its preposition (в, на: the prepositional; по: the dative)."""
         case = _label_case(grammar.preposition(m.string[:m.start()]))
+        if re.search(r"(?<![\w.])(?:[Сс]м\.|[Сс]мотрите|[Сс]мотри)\s?$", m.string[:m.start()]):
+            case = "a"  # "см. стр. 5" смотри страницу пять: what one is sent to see, in the accusative
         if not case:
             return m.group(0)
         word = self.number_abbreviations[self._counted_key_in(m.group(1), self.number_abbreviations)]
         if not word[0].isalpha():
             return m.group(0)
+        if case == "a" and grammar.gender(word.lower()) == "m":
+            case = "n"  # a label is a thing: "см. т. 2" смотри том два
         said = grammar.inflected(word.lower(), case, "sing")
         return said.capitalize() if word[0].isupper() else said
 

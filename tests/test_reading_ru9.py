@@ -20,7 +20,9 @@ Fraction: a whole and a fraction before a unit, the unit agreeing with the whole
 ч. л." полторы чайные ложки, "2½ ст." два с половиной стакана, "2 1/4 ст." два с четвертью стакана; the fraction was
 read alone before, its whole an ordinal: "вторая половина стакана"); an improper fraction of two digits is two numbers
 "на" ("24/7" двадцать четыре на семь); a share each after "по" in the dative ("по 1/2 стакана" по половине стакана,
-"по 3/4 стакана" по трём четвертям); a decimal over a whole is a score out of it ("рейтинг 8,7/10" восемь целых семь
+"по 3/4 стакана" по трём четвертям); "1/2" is a half of a word in the genitive ("1/2 данных" половина данных) and
+after a feminine word that it agrees with ("моя 1/2" моя половина, "встретил свою 1/2" свою половину); a decimal over a
+whole is a score out of it ("рейтинг 8,7/10" восемь целых семь
 десятых из десяти). Time: minutes and seconds past any hour of a day ("за 42:15" за сорок две минуты
 пятнадцать секунд).
 Cardinal: a comparative governs the genitive ("старше 18 лет" старше восемнадцати лет, "младше 3 лет", "выше 30
@@ -151,6 +153,8 @@ CASES = [
      ["пн", "пт", "сб", "вс"]),
  ("abbreviation", "Подробности см. стр. 45, а текст закона см. ст. 15 и см. т. 2 собрания.",
      ["смотри страницу сорок пять", "смотри статью пятнадцать", "смотри том два"], ["страница сорок", "статья"]),
+ ("fraction", "Каждый раз 1/2 данных теряется, а моя 1/2 говорит, что так и надо.",
+     ["половина данных", "моя половина говорит"], ["одна вторая"]),
 ]
 
 

@@ -578,6 +578,11 @@ class Russian(Spec):
             if denominator in _PARTS and numerator < denominator and grammar.noun_gender(of) and (
                     grammar.lemma(of) in _MEASURE_NOUNS or denominator == 2 and grammar.lemma(of) not in _STAGES):
                 return self.part_of_measure(numerator, denominator, case)  # a half of anything: "1/2 яблока" половину
+            half = (numerator, denominator) == (1, 2)
+            if half and (owner := grammar.feminine_before(m.string[:m.start()])):
+                return grammar.inflected("половина", owner, "sing")  # "моя 1/2" моя половина
+            if half and grammar.genitive_word(of) and grammar.lemma(of) not in _STAGES:
+                return self.part_of_measure(1, 2, case)  # "1/2 данных", "1/2 всего": половина
             return self.fraction(numerator, denominator, case)
         text = _DECIMAL_OVER.sub(lambda m: f"{self.number(m.group(1))} из {self.cardinal(int(m.group(2)), case='g')}",
                                  text)  # "8,7/10" восемь целых семь десятых из десяти: a score out of a whole

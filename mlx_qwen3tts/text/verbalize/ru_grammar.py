@@ -322,6 +322,23 @@ def genitive_noun(word: str) -> bool:
     return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.case in ("gent", "gen2")
 
 
+def genitive_word(word: str) -> bool:
+    """Whether `word`'s likeliest reading is in the genitive, a noun's, an adjective's used as one or a pronoun's
+    ("данных", "всего")."""
+    parses = _parses(word) if word and word[0].islower() else ()
+    return bool(parses) and parses[0].tag.POS in ("NOUN", "ADJF", "NPRO") and parses[0].tag.case == "gent"
+
+
+def feminine_before(before: str) -> Optional[str]:
+    """The case of a feminine singular adjective or possessive in the nominative or accusative right before ("моя 1/2"
+    моя половина), or None."""
+    parses = _parses(word_before(before).lower()) if word_before(before) else ()
+    if parses and parses[0].tag.POS == "ADJF" and parses[0].tag.gender == "femn" and parses[0].tag.number == "sing" \
+            and parses[0].tag.case in ("nomn", "accs"):
+        return _LETTER.get(parses[0].tag.case)
+    return None
+
+
 def time_of_day(word: str) -> bool:
     """Whether `word` is a time of day ("утра", "дня", "вечера", "ночи")."""
     return lemma(word) in _TIMES_OF_DAY

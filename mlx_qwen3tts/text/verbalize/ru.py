@@ -32,6 +32,8 @@ def _proper(numerator, denominator):
     return 0 < numerator < denominator and (denominator % 10 == 0 or numerator == 1)
 
 
+# A decimal over a whole is a score out of it, no fraction ("рейтинг 8,7/10", "4,5/5").
+_DECIMAL_OVER = re.compile(r"(?<![\w.,/])(\d{1,3},\d{1,2})/(\d{1,3})(?![\w/]|[.,]\d)")
 # A fraction of a power of ten ("1/100 часть" одна сотая часть, "3/1000" три тысячных).
 _PER_POWER = re.compile(r"(?<![\w.,/])(\d{1,3})/(10{2,6})(?![\w/]|[.,]\d)")
 
@@ -47,6 +49,21 @@ _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
 _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])(?:([ВвКкСс]) (?=втор)|([Сс]) (?=ст[аоу]\b|ст[аоу] ))")
+# "н. э." нашей эры; a year before it, of any length, with "г." ("в 300 г. до н. э." в трёхсотом году до нашей эры).
+_ERA = re.compile(r"(?<![\w.])н\.\s?э\.")
+_ERA_YEAR = re.compile(r"(?<![\w.,])(\d{1,4})\s?г\.(?=\s(?:до\s)?н\.\s?э\.)")
+# A numeric date's "г." after its year, which the date says already ("до 31.12.2024 г." года).
+_DATE_YEAR_MARK = re.compile(r"(?<![\w.,/-])(\d{1,2}\.\d{1,2}\.\d{4})\s?г\.?(?!\w)")
+# A timetable's days of the week ("пн–пт 9:00–18:00", "сб, вс: выходной"): a range "с ... по ...", a day before a
+# time or in a list of days by its name.
+_DAYS = dict(zip(("пн", "вт", "ср", "чт", "пт", "сб", "вс"),
+                 ("понедельник", "вторник", "среда", "четверг", "пятница", "суббота", "воскресенье")))
+_DAY = r"(?:[Пп]н|[Вв]т|[Сс]р|[Чч]т|[Пп]т|[Сс]б|[Вв]с)"
+_DAY_RANGE = re.compile(r"(?<![\w-])(" + _DAY + r")\.?\s?[–—-]\s?(" + _DAY + r")\.?(?![\w-])")
+_DAY_LISTED = re.compile(r"(?<![\w-])(" + _DAY + r")\.?(?=(?:,\s?" + _DAY + r"\.?)*(?::?\s\d{1,2}[:.]\d\d|,\s?"
+                         + _DAY + r"(?![\w-])))")
+_DAY_AFTER_DAY = re.compile(r"((?:понедельник|вторник|среда|четверг|пятница|суббота|воскресенье),\s)(" + _DAY
+                            + r")(\.?)(?![\w-])", re.I)
 # A day and a month without a year, the month with its zero ("15.03", "01.12" is no decimal, Russian writes a comma);
 # not after a preposition of time, where "в 10.05" is a time, nor after a Latin name, where "Ubuntu 22.04" is a version.
 _DAY_MONTH = re.compile(r"(?<![\w.,:/-])(?<![Вв] )(?<![Кк] )(?<![Сс] )(?<![Дд]о )(?<!после )(?<!около )(?<![A-Za-z] )"
@@ -60,7 +77,8 @@ _COMPOUND = re.compile(r"(?<![\w.,/-])(\d{1,4})-([а-яё]{3,})(?![\w-])")
 # A number joined to a noun of years ("100-летие" столетие, "50-летия" пятидесятилетия).
 _ANNIVERSARY = re.compile(r"(?<![\w.,/-])(\d{1,4})-(лети[еяюи]|летием)(?![\w-])")
 # A number and a letter written after it: a house, a route, a school class ("12Б", "7А", "5А класс").
-_LETTERED = re.compile(r"(?<![\w.,/-])(\d{1,4})([А-ЯЁа-яё])(?![\w-]|[.,]\d)")
+# Spaced, a capital only ("5 В класс", "дом 12 А"), where a class or a label names it; else it is a unit ("5 В" вольт).
+_LETTERED = re.compile(r"(?<![\w.,/-])(\d{1,4})(?:([А-ЯЁа-яё])|[ \u00a0]([А-ЯЁ]))(?![\w-]|[.,]\d)")
 # What a number and its letter name: a house, a building, a route, a room (said before it, or its abbreviation).
 _LETTER_LABELS = {"дом", "корпус", "строение", "литера", "маршрут", "автобус", "трамвай", "троллейбус", "кабинет",
                   "квартира", "аудитория", "помещение", "офис", "сектор", "ряд", "блок", "подъезд", "участок",
@@ -80,6 +98,13 @@ _RATIO = re.compile(r"(?<![\w-])((?:[Сс]оотношени|[Пп]ропорц�
 _SCORE = re.compile(r"(?<![\w.,:/-])(\d{1,2}):(\d)(?![\w:]|[.,]\d)")
 # Two years and "гг." (годы): "в 2020–2021 гг." в две тысячи двадцатом — две тысячи двадцать первом годах.
 _YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s?[–—-]\s?(\d{4})\s?(гг\.|гг(?!\w)|годах|годов|годы|годам|годами)")
+# Two years of one season or school year: "в 2020/2021 учебном году", "сезон 2023/24".
+_YEAR_SLASH = re.compile(r"(?<![\w.,/])((?:19|20)\d\d)/(\d{2}|(?:19|20)\d\d)(?![\w/]|[.,]\d)")
+# Two decades or numbers with one ordinal ending: "в 60-70-х годах" шестидесятых-семидесятых.
+_ORDINAL_PAIR = re.compile(r"(?<![\w.,-])(\d{1,4})[–—-](\d{1,4})-(х|е|ые|ых)(?![\w-])")
+# A roman numeral with an ordinal's ending ("в XX-м веке", "XXI-й век", "с XIX-го века"): read as the digits would be.
+_ROMAN_ORDINAL = re.compile(r"(?<![\w-])((?=[XVI])X{0,3}(?:IX|IV|V?I{0,3}))-(й|ый|ой|го|ого|му|ому|м|ом|я|ая|е|ое|х)"
+                            r"(?![\w-])")
 _YEARS = dict(zip("ngdaip", ("годы", "годов", "годам", "годы", "годами", "годах")))
 _YEAR_ABBREVIATED = {"в": ("p", "году"), "во": ("p", "году"), "к": ("d", "году"), "ко": ("d", "году"),
                      "на": ("a", "год"), "за": ("a", "год"), "через": ("a", "год"), "по": ("a", "год")}
@@ -127,7 +152,16 @@ _PRICE = re.compile(r"\s?(?:руб\.?|р\.|коп\.?)")
 # A price per unit in words: "500 рублей за кг" за килограмм, "5 руб. за мин." за минуту, "по 100 руб. за шт."
 _PER_WORD_UNIT = re.compile(r"(?<![\w.])([Зз]а)[\s\u00a0](кг|л|мл|м|км|шт|мин|сек|ч|уп|пач|экз|ед)(\.?)(?![\w/²³])")
 _PRICE_PER = re.compile(r"(?<![\w-])((?:рубл|доллар|копе|цент|фунт|иен)[а-яё]*|евро)/([^\W\d_]+[²³]?\.?)(?![\w/])")
+_SIGN_RANGE = re.compile(r"(?<![\w.,])([$€£¥₽])\s?(\d{1,6})(\s?[–—-]\s?)(\d{1,6})(?![\w.,]\d|[\w.,]?\d)")
+# A count per a unit: "25 чел./км²" двадцать пять человек на квадратный километр, "3 шт./м²" три штуки на метр.
+_COUNT_PER = re.compile(r"(?<=\d)(\s?(?:чел|шт|экз|ед)\.)/([^\W\d_]+[²³]?\.?)(?![\w/])")
 _DOT_CENTS = re.compile(r"([$€£]\s?\d{1,3})\.(\d{2})(?!\d|[.,]\d)")
+# Minutes and seconds, no hour of a day ("пробежал за 42:15" за сорок две минуты пятнадцать секунд).
+_MINUTES_SECONDS = re.compile(r"(?<![\w:.,])(2[5-9]|[3-9]\d):([0-5]\d)(?![\w:]|[.,]\d)")
+# An hour's zero minutes written out ("с 13 ч 00 мин", "в 9 ч. 00 мин."): the hours said alone.
+_ZERO_MINUTES = re.compile(r"(?<![\w.,])(\d{1,2}\s?ч)\.?\s00\s?мин(\.?)(?!\w)")
+# The hour after "половина" is its ordinal in the genitive ("в половине 3" в половине третьего).
+_HALF_PAST = re.compile(r"(?<![\w-])([Пп]оловин[аеуы][\s\u00a0])(\d{1,2})(?![\w:/-]|[.,]\d|\s?(?:ч\b|час|мин|%))")
 _MIDNIGHT = re.compile(r"(?<![\w:.,])24:00(?![\w:]|[.,]\d)")  # "до 24:00" до двадцати четырёх часов
 _TIME_UNITS = {"час", "минута", "секунда", "миллисекунда", "сутки", "день", "неделя", "месяц", "год"}  # в час, в месяц
 _ROMAN = r"(?=[XVI])X{0,3}(?:IX|IV|V?I{0,3})"
@@ -146,7 +180,8 @@ _EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
 _TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
 # Two sizes with a letter x between them ("1920x1080", "3х4 м"): "на"; a number and a plus after it, an age's or a
 # least ("18+", "50+"): "плюс".
-_BY = re.compile(r"(?<![\w.,])(\d{1,5})\s?[xхXХ]\s?(\d{1,5})(?![\w.,]\d|[\w])")
+_BY = re.compile(r"(?<![\w.,])(?!0[xX][0-9A-Fa-f])(\d{1,5})\s?[xхXХ×]\s?(\d{1,5})(?:\s?[xхXХ×]\s?(\d{1,5}))?"
+                 r"(?![\w.,]\d|[\w]|\s?(?:=|равно))")  # "30×20×10 см"; not "2 × 3 = 6" (умножить на)
 _AND_OVER = re.compile(r"(?<![\w.,])(\d{1,4})\+(?![\w+]|\s?\d)")
 _COLLECTIVE = {2: "двое", 3: "трое", 4: "четверо"}
 _NEXT_WORD = re.compile(r"[\s\u00a0]+(\w+)")
@@ -175,13 +210,16 @@ _CODE = re.compile(r"(?<![\w.,/-])\d+(?:-[^\W\d_]-\d+)+(?![\w-]|[.,]\d)")
 # "(495) 123-45-67"), the last seven digits in groups of 3-2-2; a city's seven digits alone ("123-45-67"); the eleven
 # digits in spaced groups 1-3-3-2-2 ("8 800 555 35 35").
 _RU_PHONE = re.compile(r"(?<![\w+.,/-])(?:(?:(?:\+7|[78])[\s\u00a0-]?)?(?:\(\d{3,5}\)[\s\u00a0-]?|\d{3}[\s\u00a0-])"
-                       r"\d{2,3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}"
+                       r"\d{1,3}-\d{2}-\d{2}|\d{1,3}-\d{2}-\d{2}"
                        r"|[78][\s\u00a0]\d{3}[\s\u00a0]\d{3}[\s\u00a0]\d{2}[\s\u00a0]\d{2})(?![\w-]|[.,]\d)")
 
 # The same written with other groups ("8-800-2000-122", "+7 9161234567", "8 495 1234567"): eleven digits after 8 or
 # +7, an area code of three digits first.
 _RU_PHONE_GROUPS = re.compile(r"(?<![\w+.,/-])(?:\+7|8)[\s\u00a0-]?(?:\(\d{3,5}\)[\s\u00a0-]?\d{1,7}|\d{3}(?:\d{7})?)"
                               r"(?:[\s\u00a0-]\d{1,7}){0,4}(?![\w-]|[.,]\d)")
+# Groups of digits after a telephone's label, whatever their grouping ("Телефон: 123-456", "факс 2-45-17").
+_LABELLED_PHONE = re.compile(r"(?<![\w-])((?:[Тт]елефон|[Фф]акс|[Тт]ел)[а-я]*\.?:?[\s\u00a0]+)"
+                             r"(\d{2,4}(?:-\d{2,4})+)(?![\w-]|[.,]\d)")
 # A hexadecimal number ("0x80070005"): "ноль икс", then each sign.
 _HEX = re.compile(r"(?<![\w.])0[xX]([0-9A-Fa-f]+)(?!\w|\.\w)")
 
@@ -207,6 +245,11 @@ def _distributive(cases, amount, value):
     if cases == "ad" and not fraction and whole % 10 == 1 and whole % 100 != 11:
         return "d"
     return cases[0]
+
+
+def _currency_word(name, n, case):
+    """A currency's word after `n` in `case`; one that does not decline ("тенге", "евро", "пенни") as it is."""
+    return name if name in ("тенге", "евро", "пенни") else grammar.agreeing(name, n, case)
 
 
 def _letter_names():
@@ -245,7 +288,15 @@ class Russian(Spec):
                   "€": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "EUR": ("евро", "евро", "евро", "цент", "цента", "центов"),
                   "£": ("фунт", "фунта", "фунтов", "пенни", "пенни", "пенни"),
-                  "¥": ("иена", "иены", "иен", "сен", "сены", "сен")}
+                  "¥": ("иена", "иены", "иен", "сен", "сены", "сен"),
+                  "JPY": ("иена", "иены", "иен", "сен", "сены", "сен"),
+                  "GBP": ("фунт", "фунта", "фунтов", "пенни", "пенни", "пенни"),
+                  "₸": ("тенге", "тенге", "тенге", "тиын", "тиына", "тиынов"),
+                  "KZT": ("тенге", "тенге", "тенге", "тиын", "тиына", "тиынов"),
+                  "₴": ("гривна", "гривны", "гривен", "копейка", "копейки", "копеек"),
+                  "UAH": ("гривна", "гривны", "гривен", "копейка", "копейки", "копеек"),
+                  "CNY": ("юань", "юаня", "юаней", "фэнь", "фэня", "фэней"),
+                  "CHF": ("франк", "франка", "франков", "сантим", "сантима", "сантимов")}
     scales = {"тыс.": ("тысяча", "тысячи", "тысяч"), "тыс": ("тысяча", "тысячи", "тысяч"),
               "млн": ("миллион", "миллиона", "миллионов"),
               "млрд": ("миллиард", "миллиарда", "миллиардов"), "трлн": ("триллион", "триллиона", "триллионов")}
@@ -303,7 +354,13 @@ class Russian(Spec):
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
         # a label before a colon and its number is still read: "Тел.: 8 800 …" Телефон: восемь, восемьсот
-        self._num_abbr = self._table_pattern(self.number_abbreviations, r"(?=:?\s?[\d+(])")
+        # one that is also a unit not after a number, where it is the unit ("2 ст. (по 250 мл)" два стакана, not
+        # статья; "д. 5 кв. 12" квартира)
+        counted = {*self.units, *_counted_table()}
+        units = [w for w in self.number_abbreviations if w in counted or w.rstrip(".") in counted]
+        self._num_abbr = re.compile(r"(?:(?<!\d)(?<!\d[ \u00a0])(?=" + "|".join(map(re.escape, units)) + r")|(?!"
+                                    + "|".join(map(re.escape, units)) + r"))"
+                                    + self._table_pattern(self.number_abbreviations, r"(?=:?\s?[\d+(])").pattern)
         self._year = re.compile(r"(?<![\w.,])(\d{4})\s?(году|года|год|г\.(?!\s*(?:$|[А-ЯЁA-Z]))|г(?=\.))(?=\W|$)")
         # "с 1 января 1970 года": after a preposition that governs it, the day in the genitive; "г." keeps
         # its dot where it also ends the sentence.
@@ -318,7 +375,10 @@ class Russian(Spec):
         units = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
         self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
-        self._fraction_counted = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
+        self._fraction_counted = re.compile(r"(?<![\w.,/])(?<!\d )(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
+        self._ordinal_unit = re.compile(r"(?<![\w.,])(\d{1,5})-(й|ый|ой|го|ого|му|ому|м|ом)[ \u00a0](" + words
+                                        + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё\d]))?")
+        self._mixed_counted = re.compile(r"(?<![\w.,/])(\d{1,3}) (\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
         per = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                        if re.fullmatch(r"[^\W\d_]+[²³]?", u) and u not in self.scales)
         self._per_unit = re.compile(r"(?<![\w.,/])([-−+]?" + self.NUM + r")(\s?(?:" + per + r"))?/(" + per
@@ -342,6 +402,10 @@ class Russian(Spec):
         # "1990-х гг." девяностых годов, "80-е гг." восьмидесятые годы: the years' word for the plural ordinal to agree
         text = _DECADE_YEARS.sub(lambda m: f"{m.group(1)} {'годов' if m.group(2) == 'х' else 'годы'}{self._stop(m)}",
                                  text)
+        text = _ROMAN_ORDINAL.sub(lambda m: f"{roman_value(m.group(1))}-{m.group(2)}" if roman_value(m.group(1))
+                                  else m.group(0), text)
+        text = _ORDINAL_PAIR.sub(lambda m: f"{m.group(1)}-{m.group(3)}-{m.group(2)}-{m.group(3)}"
+                                 if int(m.group(1)) < int(m.group(2)) else m.group(0), text)
 
         def said(m):
             n, mark = int(m.group(1)), m.group(2)
@@ -418,12 +482,13 @@ class Russian(Spec):
         return "f" if unit in self._FEMININE else "m"
 
     def currency_gender(self, currency, minor=False):
-        return "f" if (minor and currency in ("₽", "руб.", "RUB")) or (not minor and currency == "¥") else "m"
+        return "f" if self.currencies[currency][3 if minor else 0] in ("копейка", "иена", "гривна") else "m"
 
     def _money(self, amount, currency, scale):
         names = self.currencies[currency]
         if scale:
-            return f"{self.number(amount)} {self.scales[scale][self.plural_index(amount)]} {names[2]}"
+            word = self.scales[scale]  # "1 тыс. руб." одна тысяча, "2 тыс." две тысячи
+            return f"{self.number(amount, grammar.gender(word[0]))} {word[self.plural_index(amount)]} {names[2]}"
         whole, fraction = self.value(amount.lstrip("-−+"))
         sign = self.minus + " " if amount[0] in "-−" else ""
         if fraction and len(fraction) != 2:
@@ -443,6 +508,11 @@ class Russian(Spec):
             ([(seconds, "секунда", "f")] if seconds is not None else [])
         return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(noun, n, case)}"
                         for n, noun, gender in parts)
+
+    def minutes_seconds(self, m):
+        case = self._time_case(m)
+        return " ".join(f"{self.cardinal(int(n), 'f', case)} {grammar.agreeing(noun, int(n), case)}"
+                        for n, noun in ((m.group(1), "минута"), (m.group(2), "секунда")))
 
     @staticmethod
     def _time_case(m):
@@ -495,6 +565,8 @@ class Russian(Spec):
                 return self.slashed(m)
             if not (1 < denominator <= 16 and numerator < denominator * 4 or _proper(numerator, denominator)):
                 return m.group(0)
+            if numerator >= 10 and numerator > denominator and m.re is _FRACTION:
+                return self.slashed(m)  # "24/7" двадцать четыре на семь: no improper fraction of two digits
             of = grammar.word_after(m.string[m.end():])  # a fraction of something: "Съешь 1/2 яблока"
             case = self.part_case(m.string[:m.start()], bool(of), m.string[m.end():])
             if case == "a" and grammar.word_before(m.string[:m.start()]).lower() in ("в", "во") \
@@ -506,7 +578,14 @@ class Russian(Spec):
             if denominator in _PARTS and numerator < denominator and grammar.noun_gender(of) and (
                     grammar.lemma(of) in _MEASURE_NOUNS or denominator == 2 and grammar.lemma(of) not in _STAGES):
                 return self.part_of_measure(numerator, denominator, case)  # a half of anything: "1/2 яблока" половину
+            half = (numerator, denominator) == (1, 2)
+            if half and (owner := grammar.feminine_before(m.string[:m.start()])):
+                return grammar.inflected("половина", owner, "sing")  # "моя 1/2" моя половина
+            if half and grammar.genitive_word(of) and grammar.lemma(of) not in _STAGES:
+                return self.part_of_measure(1, 2, case)  # "1/2 данных", "1/2 всего": половина
             return self.fraction(numerator, denominator, case)
+        text = _DECIMAL_OVER.sub(lambda m: f"{self.number(m.group(1))} из {self.cardinal(int(m.group(2)), case='g')}",
+                                 text)  # "8,7/10" восемь целых семь десятых из десяти: a score out of a whole
         return _SLASHED.sub(self.slashed, _FRACTION.sub(said, _PER_POWER.sub(said, text)))
 
     @staticmethod
@@ -536,6 +615,8 @@ class Russian(Spec):
         cases = grammar.preposition(before)
         if cases == "gi" and of and not re.match(r"[^,;!?]{0,25}?[\s\u00a0](?:до|по)[\s\u00a0]", after):
             return "i"
+        if cases == "ad" and grammar.word_before(before).lower() == "по" and of:
+            return "d"  # "по 1/2 стакана" по половине стакана: a share each, as "по 1 кг" по одному
         return cases[0] if cases else "a" if of and grammar.object_of_verb(before) else "n"
 
     def mixed(self, whole, numerator, denominator):
@@ -607,9 +688,14 @@ class Russian(Spec):
         named = not re.search(r"[A-Za-z]\s?$", text[max(0, start - 2):start])  # not "Win 98", "C-64"
         for i in range(3):
             word = grammar.word_after(after)
-            if not word:
-                break
+            if not word or word[0].isupper():
+                break  # "WinErr: 1001 Ошибка при записи": a capital starts what follows, no noun counted
+            if i == 0 and grammar.lemma(word) in _LABELS | _LETTER_LABELS \
+                    and re.match(r"[\s\u00a0]*" + word + r"[\s\u00a0]+\d", after):
+                return None  # "д. 5 кв. 12" дом пять квартира двенадцать: the next label's, not this number's noun
             found = None if i == 0 and grammar.names(n, word) else grammar.counted(n, word, cases)
+            if not found and i == 0 and cases == "d" and grammar.word_before(text[:start]).lower() == "равно":
+                found = grammar.counted(n, word, None)  # "1 час = 100 рублей" равно сто рублей: as the noun is
             if found:
                 return (*found, False)
             if i == 0 and named and (n > 1 or grammar.names(n, word)) and (found := grammar.ordinal_use(word, cases)):
@@ -635,8 +721,8 @@ class Russian(Spec):
             found = grammar.counted(whole, grammar.word_after(m.string[m.end():]), cases, decimal=True)
             said = self.decimal_number(whole, fraction, found[0] if found else cases[0])
             return f"{self.minus} {said}" if sign else said
-        if sign == "+" or fraction:
-            return super().say_number(m)
+        if sign == "+" and not grammar.preposition(m.string[:m.start()]) or fraction:
+            return super().say_number(m)  # "от +2 до +6 °C": от плюс двух до плюс шести
         found = self.agreement(whole, m.string, m.start(), m.end())
         if found is None:
             return super().say_number(m)
@@ -644,7 +730,9 @@ class Russian(Spec):
         if case == "g" and whole in _COLLECTIVE and self._children(m):  # "У него 3 детей" трое детей
             return _COLLECTIVE[whole]
         said = self.ordinal(whole, gender, case=case) if ordinal else self.cardinal(whole, gender, case)
-        return f"{self.minus} {said}" if sign else said  # "до -15 градусов": до минус пятнадцати градусов
+        if sign:  # "до -15 градусов": до минус пятнадцати градусов
+            return f"{self.plus if sign == '+' else self.minus} {said}"
+        return said
 
     @staticmethod
     def _children(m):
@@ -690,6 +778,8 @@ class Russian(Spec):
         """What a number counts (a unit, an abbreviation) as said after `amount` in `case`."""
         phrase, forms = self.counted[written]
         whole, fraction = self.value(amount.lstrip("-−+"))
+        if fraction and " " in phrase and case in "na":  # "2,5 м²" две целых пять десятых квадратного метра
+            return grammar.inflected(phrase, "g", "sing")
         if forms and case in "na" and not (case == "a" and self.plural_index(amount) == 0):  # через 1 мин: минуту
             index = self.plural_index(amount)
             return self.counting.get(written, forms[2]) if index == 2 else forms[min(index, len(forms) - 1)]
@@ -700,8 +790,9 @@ class Russian(Spec):
     def read_measures(self, text):
         # "3,2 млн л" три целых две десятых миллиона литров: a unit after a scale word in the genitive plural
         text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {self.scaled(m.group(2))}{self._stop(m)}", text)
-        text = self._fraction_counted.sub(self.fraction_counted, text)
-        text = _PRICE_PER.sub(self.price_per, text)
+        text = self._ordinal_unit.sub(self.ordinal_unit, text)
+        text = self._fraction_counted.sub(self.fraction_counted, self._mixed_counted.sub(self.mixed_counted, text))
+        text = _PRICE_PER.sub(self.price_per, _COUNT_PER.sub(self.count_per, text))
         text = _PER_WORD_UNIT.sub(self.price_per_word, text)
         text = self._per_unit.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} "
                                   f"{self.per(m.group(3), bool(_PRICE.fullmatch(m.group(2) or '')))}"
@@ -755,6 +846,12 @@ class Russian(Spec):
         return after == "от" or len(after) > 1 and grammar.genitive_noun(after) \
             and not grammar.time_of_day(after)  # "в 2 ч дня"
 
+    def count_per(self, m):
+        unit = m.group(2) if m.group(2) in self.counted else m.group(2).rstrip(".")
+        if unit not in self.counted:
+            return m.group(0)
+        return f"{m.group(1)} {self.per(unit, price=True).replace('за ', 'на ', 1)}{self._stop(m)}"
+
     def price_per(self, m):
         """"рублей/кг" рублей за килограмм, "руб./мес." рублей в месяц."""
         unit = m.group(2) if m.group(2) in self.counted else m.group(2).rstrip(".")
@@ -807,6 +904,42 @@ class Russian(Spec):
         said = f"{part(numerator, denominator, case)} {grammar.inflected(phrase, 'g', 'sing')}"
         return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
 
+    def ordinal_unit(self, m):
+        """"на 101-м км" на сто первом километре, "с 5-го км" с пятого километра: an ordinal and the unit it names, in
+        the case its ending says (of "-м" the preposition's: "перед 3-м км" перед третьим; of a feminine's "-й" too: "на
+        2-й мин." на второй минуте)."""
+        written = re.sub(r"\s", " ", m.group(3))
+        written = written if written in self.counted else self._counted_key(written)
+        phrase = self.counted[written][0]
+        gender, cases = grammar.gender(phrase), grammar.preposition(m.string[:m.start()]) or ""
+        if written == "с" or gender == "n" or gender == "f" and (m.group(2) not in ("й", "ой") or not cases):
+            return m.group(0)
+        if gender == "f":  # "на 2-й мин." на второй минуте: the feminine's case is its preposition's
+            case = "p" if cases == "ap" else cases[0]
+        else:
+            case = {"й": "n", "ый": "n", "ой": "n", "го": "g", "ого": "g", "му": "d", "ому": "d"}.get(
+                m.group(2), "i" if "i" in cases and "p" not in cases else "p")
+        said = f"{self.ordinal(int(m.group(1)), gender, case=case)} {grammar.inflected(phrase, case, 'sing')}"
+        return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
+
+    def mixed_counted(self, m):
+        """"1 1/2 ч. л." полторы чайные ложки, "2 1/2 ст." два с половиной стакана, "2 1/4 стакана" два с четвертью
+        стакана (the unit agreeing with the whole, one and a half as two), else "1 1/3 стакана" одна целая одна третья
+        стакана."""
+        whole, numerator, denominator = map(int, m.groups()[:3])
+        written = re.sub(r"\s", " ", m.group(4))
+        written = written if written in self.counted else self._counted_key(written)
+        if not 0 < numerator < denominator <= 16 or written == "с":
+            return m.group(0)
+        gender = self._counted_gender(written)
+        if (numerator, denominator) in ((1, 2), (1, 4)) and whole:
+            number = self.half(whole, gender) if denominator == 2 else f"{self.cardinal(whole, gender)} с четвертью"
+            said = f"{number} {self.counted_phrase(str(max(whole, 2)), written, 'n')}"
+        else:
+            said = f"{self.mixed(whole, numerator, denominator)} " \
+                   f"{grammar.inflected(self.counted[written][0], 'g', 'sing')}"
+        return said + ("." if written.endswith(".") and self._ends_sentence(m.string[m.end():]) else "")
+
     def _counted_key(self, written):
         return next(w for w in self.counted if re.sub(r"\s", "", w) == re.sub(r"\s", "", written))
 
@@ -824,13 +957,13 @@ class Russian(Spec):
         """"дом 12Б" двенадцать Б, "маршрут 7А" семь А, "в 5А классе" в пятом А классе: a number and the letter
         written after it, where the letter is no unit ("3В" is three volts, "5г" five grams) unless a label names
         what the number is ("корпус 3В", "д. 12а")."""
-        n, letter = int(m.group(1)), m.group(2)
+        n, letter = int(m.group(1)), m.group(2) or m.group(3)
         noun = grammar.word_after(m.string[m.end():])
         if grammar.lemma(noun) == "класс" and (found := grammar.ordinal_use(noun, None)):
             return f"{self.n2w(n, 'ordinal', case=found[0], gender=found[1], animate=False)} {letter}"
         before = m.string[max(0, m.start() - 24):m.start()]
         labelled = _LETTER_LABEL.search(before) or grammar.lemma(grammar.word_before(before)) in _LETTER_LABELS
-        if (letter.islower() or letter in self.counted) and not labelled:
+        if (m.group(3) or letter.islower() or letter in self.counted) and not labelled:
             return m.group(0)
         written = m.group(1)
         return f"{self.digits(written) if written[0] == '0' and len(written) > 1 else self.cardinal(n)} {letter}"
@@ -879,9 +1012,12 @@ class Russian(Spec):
     def by(self, m):
         """"1920x1080" тысяча девятьсот двадцать на тысячу восемьдесят; "3х4 м": "на" between, the unit's pass reads
         the numbers (три на четыре метра)."""
+        sizes = [n for n in m.groups() if n]
+        if "×" in m.group(0) and len(sizes) == 2 and not self._counted_after.match(m.string, m.end()):
+            return m.group(0)  # "2 × 3" два умножить на три; "1×1 см" a size, один на один сантиметр
         if self._counted_after.match(m.string, m.end()):
-            return f"{m.group(1)} на {m.group(2)}"
-        return f"{self.cardinal(int(m.group(1)))} на {self.cardinal(int(m.group(2)), case='a')}"
+            return " на ".join(sizes)
+        return " на ".join([self.cardinal(int(sizes[0]))] + [self.cardinal(int(n), case='a') for n in sizes[1:]])
 
     def code_said(self, m):
         """"2-b-34" два би три четыре: a code's digits one by one, a Latin letter by its Russian name."""
@@ -898,6 +1034,7 @@ class Russian(Spec):
         return self.combining(int(m.group(1))) + word if grammar.is_adjective(word) else f"{m.group(1)} {word}"
 
     def read_telephones(self, text):
+        text = _LABELLED_PHONE.sub(lambda m: m.group(1) + self.telephone(m.group(2)), text)
         text = _RU_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
         text = _RU_PHONE_GROUPS.sub(lambda m: self.telephone(m.group(0)) if len(re.sub(r"\D", "", m.group(0))) == 11
                                     else m.group(0), text)
@@ -906,7 +1043,10 @@ class Russian(Spec):
     def telephone(self, written):
         """A telephone number group by group, each said as a number, as Russians say them: "+7 (495) 123-45-67"
         плюс семь, четыреста девяносто пять, сто двадцать три, сорок пять, шестьдесят семь."""
-        said = [self.phone_group(g) for g in re.findall(r"\d+", written)]
+        groups = re.findall(r"\d+", written)
+        if len(groups[0]) == 11 and groups[0][0] in "78":  # "+79161234567", "89161234567": the country's digit apart
+            groups[:1] = [groups[0][0], groups[0][1:]]
+        said = [self.phone_group(g) for g in groups]
         if written.lstrip().startswith("+"):
             said[0] = f"{self.plus} {said[0]}"
         return ", ".join(said)
@@ -949,11 +1089,15 @@ class Russian(Spec):
         """"в п. 3" в пункте три, "по ст. 7" по статье семь, "на стр. 5" на странице пять: a label before its number in
         the case of its preposition (в, на: the prepositional; по: the dative)."""
         case = _label_case(grammar.preposition(m.string[:m.start()]))
+        if re.search(r"(?<![\w.])(?:[Сс]м\.|[Сс]мотрите|[Сс]мотри)\s?$", m.string[:m.start()]):
+            case = "a"  # "см. стр. 5" смотри страницу пять: what one is sent to see, in the accusative
         if not case:
             return m.group(0)
         word = self.number_abbreviations[self._counted_key_in(m.group(1), self.number_abbreviations)]
         if not word[0].isalpha():
             return m.group(0)
+        if case == "a" and grammar.gender(word.lower()) == "m":
+            case = "n"  # a label is a thing: "см. т. 2" смотри том два
         said = grammar.inflected(word.lower(), case, "sing")
         return said.capitalize() if word[0].isupper() else said
 
@@ -986,7 +1130,7 @@ class Russian(Spec):
         said = [(whole, names[0], self.currency_gender(currency))] if whole or not int(fraction or 0) else []
         if int(fraction or 0):  # "до 99,90 ₽" до девяноста девяти рублей девяноста копеек
             said.append((int(fraction), names[3], self.currency_gender(currency, True)))
-        return " ".join(f"{self.cardinal(n, gender, case)} {grammar.agreeing(name, n, case)}"
+        return " ".join(f"{self.cardinal(n, gender, case)} {_currency_word(name, n, case)}"
                         for n, name, gender in said)
 
     def read_money(self, text):
@@ -1000,9 +1144,10 @@ class Russian(Spec):
         stop = self._stop
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None, case(m))
                                  + stop(m), text)
-        text = self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
-        return self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)) + stop(m),
+        # a sign after an amount is that amount's before it is the next one's ("1 ₴ 50 коп." одна гривна пятьдесят)
+        text = self._money_after.sub(lambda m: self.money(m.group(1), m.group(3), m.group(2), case(m)) + stop(m),
                                      text)
+        return self._money_before.sub(lambda m: self.money(m.group(2), m.group(1), m.group(3), case(m)), text)
 
     def date_case(self, text, start, end):
         """The case of a date's day at text[start:end]: the one its preposition governs ("с 4 по 11 марта"); the
@@ -1034,6 +1179,27 @@ class Russian(Spec):
         said = " — ".join(self.ordinal(int(y), "m", case=case) for y in m.groups()[:2])
         return f"{said} {_YEARS[case]}"
 
+    def era_year(self, m):
+        """"в 300 г. до н. э." в трёхсотом году: a year of the era, said as "1812 г." is."""
+        case, word = _YEAR_ABBREVIATED.get(grammar.word_before(m.string[:m.start()]).lower(), ("g", "года"))
+        return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
+
+    def year_slash(self, m):
+        """"в 2020/2021 учебном году" в две тысячи двадцатом — две тысячи двадцать первом учебном году: two years in
+        a row, ordinals agreeing with "год" or "сезон" written after them; before no such noun two numbers ("сезон
+        2023/24" две тысячи двадцать три — двадцать четыре)."""
+        first, second = int(m.group(1)), m.group(2)
+        following = first // 100 * 100 + int(second) if len(second) == 2 else int(second)
+        if following != first + 1:
+            return m.group(0)
+        cases = grammar.preposition(m.string[:m.start()])
+        words = re.findall(r"[а-яё]+", m.string[m.end():m.end() + 30])[:2]
+        noun = next((w for w in words if grammar.lemma(w) in ("год", "сезон")), None)
+        found = grammar.counted(1, noun, cases) if noun else None
+        if not found:
+            return f"{self.cardinal(first)} — {self.cardinal(int(second))}"
+        return " — ".join(self.ordinal(y, found[1], case=found[0]) for y in (first, following))
+
     def time_range(self, m):
         h1, m1, h2, m2 = map(int, m.groups()[1:])
         if not (h1 < 24 and h2 < 25 and m1 < 60 and m2 < 60):
@@ -1044,17 +1210,37 @@ class Russian(Spec):
             return f"{'С' if m.group(1) == 'В' else 'с'} {said}"
         return said if before in ("с", "со", "от") else f"с {said}"
 
+    def weekdays(self, text):
+        def day(written, case, capital):
+            said = grammar.inflected(_DAYS[written.lower()], case, "sing")
+            return said.capitalize() if capital else said
+        text = _DAY_RANGE.sub(lambda m: f"{'С' if m.group(1)[0].isupper() else 'с'} {day(m.group(1), 'g', False)} по "
+                              f"{day(m.group(2), 'a', False)}", text)
+        text = _DAY_LISTED.sub(lambda m: day(m.group(1), "n", m.group(1)[0].isupper()), text)
+        for _ in range(5):  # "сб, вс, пн": each day after a day said
+            text = _DAY_AFTER_DAY.sub(lambda m: m.group(1) + day(m.group(2), "n", False) + m.group(3), text)
+        return text
+
     def read_times(self, text):
+        text = self.weekdays(text)
         text = _DOTTED_TIME.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}", text)
         text = _DOTTED_RANGE.sub(lambda m: f"{m.group(1)}:{m.group(2)}{m.group(3)}{m.group(4)}:{m.group(5)}"
                                  if {m.group(2), m.group(5)} & {"00", "15", "30", "45"} else m.group(0), text)
         text = _HOURS_MARK.sub(lambda m: "." if m.group(1) and self._ends_sentence(m.string[m.end():]) else "", text)
         text = _MIDNIGHT.sub(lambda m: self.time(24, 0, None, self._time_case(m)), text)
+        text = _MINUTES_SECONDS.sub(self.minutes_seconds, text)
+        text = _ZERO_MINUTES.sub(lambda m: m.group(1) + m.group(2), text)
+        text = _HALF_PAST.sub(lambda m: m.group(1) + self.ordinal(int(m.group(2)), "m", case="g")
+                              if 1 <= int(m.group(2)) <= 12 else m.group(0), text)
         return self.read_time(_TIME_RANGE.sub(self.time_range, text))
 
     def read_dates(self, text):
         text = _DAY_SHORT_MONTH.sub(lambda m: f"{m.group(1)}{m.group(2)}{MONTHS[_SHORT_MONTHS[m.group(3)]]}"
                                     + ("." if self._ends_sentence(m.string[m.end():]) else ""), text)
+        text = _YEAR_SLASH.sub(self.year_slash, _DATE_YEAR_MARK.sub(
+            lambda m: m.group(1) + ("." if self._ends_sentence(m.string[m.end():]) else ""), text))
+        text = _ERA.sub(lambda m: "нашей эры" + ("." if self._ends_sentence(m.string[m.end():]) else ""),
+                        _ERA_YEAR.sub(self.era_year, text))
         text = _FROM_TO.sub(self.from_to_named, _YEAR_RANGE.sub(self.year_range, text))  # before "2015 год" is read
 
         def said(m, day, month, year):
@@ -1135,6 +1321,7 @@ class Russian(Spec):
         return ", ".join(said[:-1]) + m.group(2) + said[-1]
 
     def read_ranges(self, text):
+        text = _SIGN_RANGE.sub(r"\2\3\4 \1", text)  # "$80–85" as "80–85 $", read with its currency
         text = _JOINED.sub(self.joined_named, text)
         def said(m):
             first, second = self.value(m.group(1)), self.value(m.group(2))
@@ -1143,8 +1330,10 @@ class Russian(Spec):
                 found = grammar.counted(second[0], grammar.word_after(m.string[m.end():]), None)
                 return f"{half}-{self.cardinal(second[0], found[1] if found else 'm')}"
             if first[1] or second[1] or first[0] >= second[0] or self._counted_after.match(m.string, m.end()) \
-                    or re.match(r"0\d\d", m.group(1)) or re.match(r"0\d\d", m.group(2)):
-                return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit; "0001-0002" a code
+                    or re.match(r"\s?[$€£¥₽]", m.string[m.end():]) \
+                    or re.match(r"0\d\d", m.group(1)) or re.match(r"0\d\d", m.group(2)) \
+                    or re.match(r"0\d", m.group(1)) and re.match(r"0\d", m.group(2)):
+                return m.group(0)  # a range of a unit ("2–3 ст. л.") is read with its unit; "0001-0002", "00-01" a code
             named = grammar.named_plural(grammar.word_after(m.string[m.end():]))
             if named:  # "1–4 классы" первые — четвёртые классы, "в 5-9 классах" в пятых — девятых классах
                 return " — ".join(self.n2w(n, "ordinal", case=named, plural=True) for n in (first[0], second[0]))

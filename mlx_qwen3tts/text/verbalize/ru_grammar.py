@@ -17,6 +17,11 @@ PREPOSITIONS = {
     "за": "ai", "под": "ai", "над": "i", "перед": "i", "между": "i", "через": "a", "про": "a", "сквозь": "a",
     "включая": "a", "равно": "d", "согласно": "d", "благодаря": "d", "навстречу": "d", "равен": "d", "равна": "d",
     "равны": "d", "больше": "g", "меньше": "g", "течение": "g", "районе": "g", "пределах": "g", "размере": "g",
+    # a comparative governs what it is compared with in the genitive ("старше 18 лет" старше восемнадцати лет)
+    **dict.fromkeys(("старше", "моложе", "младше", "дороже", "дешевле", "позже", "позднее", "раньше", "дальше",
+                     "выше", "ниже", "длиннее", "короче", "тяжелее", "легче", "быстрее", "медленнее", "теплее",
+                     "холоднее", "глубже", "шире"), "g"),
+    **dict.fromkeys(("кратно", "кратен", "кратна", "кратны", "пропорционально"), "d"),  # "кратно 8" восьми
 }
 _CASES = {"n": "nomn", "g": "gent", "d": "datv", "a": "accs", "i": "ablt", "p": "loct"}
 _LETTER = {v: k for k, v in _CASES.items()}
@@ -97,6 +102,9 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
     if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
         return None
     for case in cases or "nagdip":
+        if case == "a" and n in (2, 3, 4) and not decimal and any(
+                "anim" in p.tag and p.tag.number == "plur" and p.tag.case == "gent" for p in nouns):
+            return "g", "m"  # an animate accusative: "на 2 человек" на двух человек, "вижу 3 кошек" трёх
         want = noun_form(n, case, decimal)
         for p in nouns:
             if _LETTER.get(p.tag.case) == want[0] and (p.tag.number or "sing") == want[1]:
@@ -164,7 +172,7 @@ def ordinal_use(noun: str, cases: Optional[str]) -> Optional[Tuple[str, str]]:
     """(case, gender) of a number read as an ordinal before a singular noun it cannot count ("в 5 классе" в пятом
     классе, "с 3 пути" с третьего пути, "на 2 этаже" на втором этаже), or None."""
     parses = _parses(noun)
-    if not parses or parses[0].tag.POS != "NOUN" or not noun[0].islower() \
+    if not parses or parses[0].tag.POS != "NOUN" or not noun[0].islower() or not parses[0].is_known \
             or parses[0].normal_form in _TIMES_OF_DAY and parses[0].tag.case == "gent":
         return None  # a capital starts a name or a heading; "до 5 утра" counts hours ("на 7 день" names a day)
     for p in parses:
@@ -188,8 +196,8 @@ def ordinal_ending_form(mark: str, noun: str) -> Optional[Tuple[str, str]]:
         if any(p.tag.case == "nomn" and p.tag.gender == "masc" for p in parses):
             return None
         oblique = {"gent", "datv", "ablt", "loct", "gen2", "loc2"}
-        feminine = next((p for p in parses if p.tag.gender == "femn" and p.tag.number == "sing"
-                         and p.tag.case in oblique), None)
+        # a plural noun after ordinals joined: "на 15-й и 78-й минутах" на пятнадцатой и семьдесят восьмой
+        feminine = next((p for p in parses if p.tag.gender == "femn" and p.tag.case in oblique), None)
         return (_LETTER[feminine.tag.case], "f") if feminine else None
     if mark == "м" and not any(p.tag.case in ("loct", "loc2") for p in parses):
         if any(p.tag.case == "ablt" and p.tag.number == "sing" or p.tag.case == "datv" and p.tag.number == "plur"
@@ -279,6 +287,8 @@ def inflected(phrase: str, case: str, number: str, few: bool = False) -> str:
     nominative plural adjective (`few`: "две чайные ложки")."""
     words, out, done = phrase.split(), [], False
     feminine = any("femn" in p.tag for w in words for p in _parses(w)[:1] if p.tag.POS == "NOUN")
+    animate = any("anim" in p.tag for w in words for p in _parses(w)[:1] if p.tag.POS == "NOUN")
+    masculine = any("masc" in p.tag for w in words for p in _parses(w)[:1] if p.tag.POS == "NOUN")
     for i, word in enumerate(words):
         if done:
             out.append(word)
@@ -289,6 +299,8 @@ def inflected(phrase: str, case: str, number: str, few: bool = False) -> str:
                  or next((p for p in parses if p.tag.POS == "NOUN" and p.normal_form == word.lower()), None)
                  or parses[0])
         grammemes = {_CASES[case], number}
+        if parse.tag.POS == "ADJF" and case == "a" and not animate and (masculine or number == "plur"):
+            grammemes.add("inan")  # "купил 1 кв. м" один квадратный метр, not квадратного
         if parse.tag.POS == "ADJF" and few:
             grammemes = {"nomn" if feminine else "gent", "plur"}
         form = parse.inflect(grammemes) if parse.tag.POS in ("NOUN", "ADJF") else None
@@ -308,6 +320,23 @@ def genitive_noun(word: str) -> bool:
     """Whether the likeliest reading of `word` is a noun in the genitive ("воды", "продукта")."""
     parses = _parses(word.lower()) if word else ()
     return bool(parses) and parses[0].tag.POS == "NOUN" and parses[0].tag.case in ("gent", "gen2")
+
+
+def genitive_word(word: str) -> bool:
+    """Whether `word`'s likeliest reading is in the genitive, a noun's, an adjective's used as one or a pronoun's
+    ("данных", "всего")."""
+    parses = _parses(word) if word and word[0].islower() else ()
+    return bool(parses) and parses[0].tag.POS in ("NOUN", "ADJF", "NPRO") and parses[0].tag.case == "gent"
+
+
+def feminine_before(before: str) -> Optional[str]:
+    """The case of a feminine singular adjective or possessive in the nominative or accusative right before ("моя 1/2"
+    моя половина), or None."""
+    parses = _parses(word_before(before).lower()) if word_before(before) else ()
+    if parses and parses[0].tag.POS == "ADJF" and parses[0].tag.gender == "femn" and parses[0].tag.number == "sing" \
+            and parses[0].tag.case in ("nomn", "accs"):
+        return _LETTER.get(parses[0].tag.case)
+    return None
 
 
 def time_of_day(word: str) -> bool:

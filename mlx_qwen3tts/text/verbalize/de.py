@@ -248,7 +248,8 @@ class German(Spec):
         # "0221 / 12 34 56": the slash set apart, the number in pairs.
         # The code may be written apart from its zero ("0 30 / 12 34 56"), a firm's short number end in its
         # extension ("06221 54-0", "06221 / 54 - 0").
-        self._area_phone = re.compile(r"(?<![\w.,/+-])0 ?\d{2,5}(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5}|\d+\s?-\s?\d)\d+"
+        # A code of one digit after its zero ("01 123-4567"), or the trunk zero alone in brackets ("(0) 1234-1233").
+        self._area_phone = re.compile(r"(?<![\w.,/+-])(?:\(0\)|0\d{1,5}|0 \d{2,5})(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5}|\d+\s?-\s?\d)\d+"
                                       r"(?:(?:[ -]| - )\d+){0,3}(?![\w-]|[.,]\d)")
         # The emergency and service numbers, called by their figures ("Notruf 112", "die 110 wählen").
         self._service_line = re.compile(r"\b((?:Notruf(?:nummer)?|Polizei|Feuerwehr|Rettungsdienst):?\s)"
@@ -259,7 +260,9 @@ class German(Spec):
         # "49 1234-1233": a two-digit country code (or "0") without its "+", then a number of seven digits or more
         # joined by a hyphen, as NeMo's German telephone grammar takes it (the code said as a number); no range
         # ("12 1990-1995").
-        self._coded_phone = re.compile(r"(?<![\w.,/+-])(\d{2}|0) (\d{3,5})-(\d{3,5})(?![\w-]|[.,]\d)")
+        # The number's two groups may be parted by a space as well ("49 1234 1233").
+        self._coded_phone = re.compile(r"(?<![\w.,/+-])(\d{2}|0) (\d{3,5})[- ](\d{3,5})(?![\w-]|[.,]\d)"
+                                      r"|(?<![\w.,/+-])(0) (\d{7,12})(?![\w-]|[.,]\d)")
         self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor"
                                       r"|nachdem)\s")
         self._dash_price = re.compile(r"(?<=\d),[-–]{1,2}(?=\s|$|[.;:!?)]|,\s)")
@@ -354,10 +357,19 @@ class German(Spec):
         text = self._service_line.sub(lambda m: (m.group(1) or "") + self.digits(m.group(2) or m.group(3)), text)
         text = self._coded_phone.sub(self._coded, text)
         text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)
-        return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))
+        return super().read_telephones(self._area_phone.sub(self._area, text))
+
+    def _area(self, m):
+        if re.search(r"\+\d{1,3}\s?$", m.string[:m.start()]):
+            return m.group(0)  # "+49 (0) 1234-1233": the trunk zero after the country's code, said with the number
+        return self.telephone(m.group(0))
 
     def _coded(self, m):
-        code, first, second = m.groups()
+        if m.group(4):  # "0 12345678": the trunk zero, then one group of seven digits or more
+            return f"{self.digits(m.group(4))}, {self.digits(m.group(5))}"
+        code, first, second = m.groups()[:3]
+        if " " in m.group(0)[len(code) + 1:] and len(second) < 4:
+            return m.group(0)  # "Werte 10 200 300": spaced figures, not a number's groups
         if re.search(r"\+\d{1,3}\s$", m.string[:m.start()]):
             return m.group(0)  # "+49 30 1234-567": the area code after the country's, said with the number
         if len(first + second) < 7 or first[0] != "0" and (int(first) < int(second) or first.endswith("00")):

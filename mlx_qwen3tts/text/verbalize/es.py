@@ -540,6 +540,8 @@ class Spanish(Romance):
     # "12h02m00s" "doce y dos", "9h30" "nueve y treinta": hours, minutes and seconds by their letters; "02:15:10 h":
     # the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)(?:m(?:in)?(?:([0-5]\d)s(?:eg)?)?)?(?!\w)")
+    # seconds before a.m./p.m.: "3:02:32 p.m." "tres horas dos minutos y treinta y dos segundos de la tarde"
+    _HMS_CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)([:.])([0-5]\d)\2([0-5]\d)\s?([ap])\.?\s?m(\.|\b)", re.I)
     _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)" + _H)
     _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])\s?|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
@@ -599,6 +601,7 @@ class Spanish(Romance):
                                                   f"{'cuarto' if m.group(3) == '15' else 'media'}", text)
         text = self._HALF_PAST.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} y "
                                           f"{'cuarto' if (m.group(2) or m.group(3)) == '15' else 'media'}", text)
+        text = self._HMS_CLOCK.sub(self._hms_clock, text)
         text = self._CLOCK.sub(self._clock, text)
         text = self._HMS_H.sub(lambda m: self.time(int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
         text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
@@ -648,11 +651,19 @@ class Spanish(Romance):
         if minutes:
             said += " y " + {15: "cuarto", 30: "media"}.get(minutes, self.cardinal(minutes))
         said += " " + self._day_part(hours, period)
-        rest = m.string[m.end():]
-        zone = re.match(r"\s*([A-Za-z]{2,5})\b", rest)  # "p.m. GMT": a time zone goes on the sentence
+        return said + "." if m.group(4) == "." and self._ends_after_period(m.string[m.end():]) else said
+
+    def _ends_after_period(self, rest):
+        """Whether the dot of "a.m."/"p.m." also ends the sentence: not before a time zone ("p.m. GMT")."""
+        zone = re.match(r"\s*([A-Za-z]{2,5})\b", rest)
         if zone and (zone.group(1).casefold() in self._ZONES or zone.group(1).casefold() in self._SPELT_ZONES):
-            return said
-        return said + "." if m.group(4) == "." and self._ends_sentence(rest) else said
+            return False
+        return self._ends_sentence(rest)
+
+    def _hms_clock(self, m):
+        hours, period = int(m.group(1)), m.group(5).casefold()
+        said = f"{self.time(hours, int(m.group(3)), int(m.group(4)))} {self._day_part(hours, period)}"
+        return said + "." if m.group(6) == "." and self._ends_after_period(m.string[m.end():]) else said
 
     _SPELT_ZONES = ("utc", "gmt", "cst", "cet", "pst", "est", "mdt", "mst", "pt", "et", "mt", "edt", "pdt", "cest")
 

@@ -387,6 +387,24 @@ class Portuguese(SaidRanges, Romance):
         score = any(w.casefold() in self.score_words for w in re.findall(r"[^\W\d_]+", head + " " + tail))
         return f"{m.group(1)} {'a' if score else 'por'} {m.group(2)}"
 
+    # A decimal written with a dot is said with "ponto", its fraction as a number as "1.33" "um ponto trinta e três"
+    # (NeMo's Portuguese ITN), a whole of zero too ("0.25" "zero ponto vinte e cinco"); a fraction written without
+    # its whole (",5") is said from its comma ("vírgula cinco").
+    _BARE_FRACTION = re.compile(r"(?<![\w.,])([-−]?),(\d+)(?![\w]|[.,]\d)")
+
+    def dotted(self, m):
+        parts = m.group(1).split(".")
+        if len(parts) == 2 and parts[0] == "0":
+            fraction = parts[1]
+            said = self.digits(fraction) if fraction[0] == "0" else self.cardinal(int(fraction))
+            return f"{self.cardinal(0)} {self.dot} {said}"
+        return super().dotted(m)
+
+    def read_numbers(self, text):
+        text = self._BARE_FRACTION.sub(lambda m: (f"{self.minus} " if m.group(1) else "")
+                                       + f"{self.point} {self.fraction_part(m.group(2))}", text)
+        return super().read_numbers(text)
+
     def read_measures(self, text):
         text = self._BY.sub(self._by, text)
         text = self._ENUMERATOR.sub(self._item, text)

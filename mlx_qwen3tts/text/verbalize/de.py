@@ -312,6 +312,11 @@ class German(Spec):
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
         self._negative_fraction = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,2}/\d{1,2}(?![\w/]|[.,]\d))")
         self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
+        # "nach 3:45:12 h", "Fahrzeit 2:15 h": hours, minutes (and seconds) with the hour's letter are a duration.
+        self._duration = re.compile(r"(?<![\w:.,])(\d{1,3}):([0-5]\d)(?::([0-5]\d))?\s?h\b(?!\.\w)")
+        # "um 20.15", "gegen 7.30": after "um" or "gegen" hours and minutes with a dot are a time without its "Uhr"
+        # (a date after them would be written "am 20.5.").
+        self._um_dotted = re.compile(r"\b([Uu]m|[Gg]egen)\s([01]?\d|2[0-3])\.([0-5]\d)(?![\w.,:]\d|\.\d|\w|\s?Uhr\b)")
 
     def n2w(self, value, to="cardinal", **extra):
         """num2words says a thousands group ending in one with its "s" ("101000" "einhunderteinstausend"); before
@@ -479,10 +484,20 @@ class German(Spec):
         return super().read_dates(self._day_month.sub(day_month, text))
 
     def read_times(self, text):
+        text = self._duration.sub(self._hours_minutes, text)
+        text = self._um_dotted.sub(lambda m: f"{m.group(1)} {self.time(int(m.group(2)), int(m.group(3)), None)}", text)
         text = self._time_uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
                                                       int(m.group(3)) if m.group(3) else None), text)
         text = super().read_times(text)
         return self._uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
+
+    def _hours_minutes(self, m):
+        """"2:15 h" "zwei Stunden fünfzehn Minuten": each count with its noun ("eine Stunde eine Minute")."""
+        parts = [(int(m.group(1)), "Stunde"), (int(m.group(2)), "Minute")]
+        if m.group(3):
+            parts.append((int(m.group(3)), "Sekunde"))
+        said = " ".join(f"{self.cardinal(n, 'f')} {noun}{'' if n == 1 else 'n'}" for n, noun in parts if n)
+        return said or f"{self.cardinal(0)} Stunden"
 
     def read_fractions(self, text):
         text = self._hundredths.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))) if 0 < int(m.group(1))

@@ -543,13 +543,16 @@ class Spanish(Romance):
     # seconds before a.m./p.m.: "3:02:32 p.m." "tres horas dos minutos y treinta y dos segundos de la tarde"
     _HMS_CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)([:.])([0-5]\d)\2([0-5]\d)\s?([ap])\.?\s?m(\.|\b)", re.I)
     _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)" + _H)
-    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])\s?|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
+    # any zone spelt by its letters keeps its offset's sign ("5:00 p.m. cst-2" "c s t menos dos")
+    _ZONE = re.compile(r"\b(gmt|utc|cst|cet|est|pst|mst|edt|pdt|mdt|cdt|cest|GMT|UTC|CST|CET|EST|PST|MST|EDT|PDT"
+                       r"|MDT|CDT|CEST)(?:\s?([-+−])\s?|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
     # less the minutes left where they are twenty-five, twenty, a quarter, ten or five (as the time is said aloud,
     # and as NeMo's Spanish ITN reads "las tres menos veinticinco" "las 2:35"), on either clock ("las 14:45" "las
     # quince menos cuarto") and before the part of the day ("las 6:45 p.m." "las siete menos cuarto de la tarde").
     _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
-    _TIME_TO = re.compile(r"\b([Ll]as?)\s([01]?\d|2[0-3])[:.](35|40|45|50|55)(?:" + _H
+    # (not past 22: no clock says "las veinticuatro menos cuarto"; "las 23:45" "las veintitrés y cuarenta y cinco")
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s([01]?\d|2[0-2])[:.](35|40|45|50|55)(?:" + _H
                           + r"|\s[Hh]oras\b)?(?:\s?([aApP])\.?\s?[mM](\.|\b))?(?![\w:]|[.,]\d)")
 
     # Two clock times joined by a dash, "a", "y" or "hasta" are a span of two times ("14:30-16:30" "catorce y media a

@@ -251,7 +251,11 @@ class Spanish(Romance):
             said = self._TITLES[m.group(1).casefold()]
             return said.capitalize() if m.group(1)[0].isupper() else said
         text = self._TITLE.sub(title, self._DONA.sub(dona, text))
+        text = self._PHONE_LABEL.sub(lambda m: ("T" if m.group(1)[0] == "T" else "t") + "eléfono" + m.group(2), text)
         return super().read_abbreviations(text)
+
+    # "Tel. 91 234 56 78", "Tlf.: +34 ...", "tfno. 600 ...": the telephone's abbreviation before its number
+    _PHONE_LABEL = re.compile(r"\b(Tel|tel|TEL|Tlf|tlf|Telf|telf|Tfno|tfno|Tfo|tfo)\.(:?\s?)(?=[+(]?\d)")
 
     # "Q50", "q 12,50", "q1": quetzales (NeMo writes the sign in small letters); "Q1" to "Q4" alone are a year's
     # quarters, no money.
@@ -429,6 +433,15 @@ class Spanish(Romance):
         base = "".join(ch for ch in base if not unicodedata.combining(ch))
         name = (base[:-1] if base.endswith(("a", "uno")) else base) + "avo"
         return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
+
+    # A fraction before "parte(s)" is said with the feminine ordinal: "2/3 partes" "dos terceras partes", "1/4 parte"
+    # "una cuarta parte".
+    _PARTS = re.compile(r"(?<![\w.,/])(\d{1,2})/([3-9]|10)\s(?=partes?\b)")
+
+    def read_fractions(self, text):
+        text = self._PARTS.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} {self.ordinal(int(m.group(2)), 'f')}"
+                                         f"{'s' if int(m.group(1)) > 1 else ''} ", text)
+        return super().read_fractions(text)
 
     def fraction_part(self, digits):
         # Past three figures a decimal is read two at a time, a zero that would begin a pair alone ("3,1415"

@@ -373,11 +373,12 @@ class German(Spec):
         if m.group(4):  # "0 12345678": the trunk zero, then one group of seven digits or more
             return f"{self.digits(m.group(4))}, {self.digits(m.group(5))}"
         code, first, second = m.groups()[:3]
-        if " " in m.group(0)[len(code) + 1:] and len(second) < 4:
-            return m.group(0)  # "Werte 10 200 300": spaced figures, not a number's groups
         if re.search(r"\+\d{1,3}\s$", m.string[:m.start()]):
             return m.group(0)  # "+49 30 1234-567": the area code after the country's, said with the number
-        if len(first + second) < 7 or first[0] != "0" and (int(first) < int(second) or first.endswith("00")):
+        if " " in m.group(0)[len(code) + 1:]:  # spaced groups: no range, but maybe years or a list of figures
+            if len(second) < 4 or all(1000 <= int(g) <= 2099 for g in (first, second)):
+                return m.group(0)  # "Werte 10 200 300", "12 1990 2000"
+        elif len(first + second) < 7 or first[0] != "0" and (int(first) < int(second) or first.endswith("00")):
             return m.group(0)  # a number before a range ("12 1990-1995", "20 500-1000")
         return f"{self.cardinal(int(code))}, {self.telephone(first + '-' + second)}"
 

@@ -564,8 +564,7 @@ class Spanish(Romance):
     # and as NeMo's Spanish ITN reads "las tres menos veinticinco" "las 2:35"), on either clock ("las 14:45" "las
     # quince menos cuarto") and before the part of the day ("las 6:45 p.m." "las siete menos cuarto de la tarde").
     _ONE_OCLOCK = re.compile(r"\b([Ll]a)\s0?1(?![\w:ºª°/]|[.,]\d|\.[ºª°]|\s?[aApP]\.?\s?[mM]\b)")
-    # (not past 22: no clock says "las veinticuatro menos cuarto"; "las 23:45" "las veintitrés y cuarenta y cinco")
-    _TIME_TO = re.compile(r"\b([Ll]as?)\s([01]?\d|2[0-2])[:.](35|40|45|50|55)(?:" + _H
+    _TIME_TO = re.compile(r"\b([Ll]as?)\s([01]?\d|2[0-3])[:.](35|40|45|50|55)(?:" + _H
                           + r"|\s[Hh]oras\b)?(?:\s?([aApP])\.?\s?[mM](\.|\b))?(?![\w:]|[.,]\d)")
 
     # Two clock times joined by a dash, "a", "y" or "hasta" are a span of two times ("14:30-16:30" "catorce y media a

@@ -607,7 +607,11 @@ class German(Spec):
         case = self._case(m, context(m.string, m.start(), m.end()))
         return _HALF[case][gender]
 
+    # "pro kg", "je m²": a unit's symbol after "pro" or "je" without a number is its name ("pro Kilogramm")
+    _PER_UNIT = re.compile(r"\b([Pp]ro|[Jj]e)\s(kg|km|km²|m²|m³|cm|mm|ml|ha|kWh|MWh)(?![\w/²³]|[.,]\w)")
+
     def read_measures(self, text):
+        text = self._PER_UNIT.sub(lambda m: f"{m.group(1)} {self.units[m.group(2)][0]}", text)
         text = self._half_unit.sub(lambda m: f"{self.half_article(m, self.unit_gender(m.group(1)))} "
                                              f"{self.units[m.group(1)][0]}", text)  # "nimm 1/2 l": "einen halben Liter"
         text = self._meters_centimeters.sub(lambda m: f"{'ein' if m.group(1) == '1' else self.cardinal(int(m.group(1)))}"

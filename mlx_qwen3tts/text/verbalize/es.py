@@ -20,6 +20,12 @@ ADVERBS = ("ahora nunca siempre fuera contra cada toda todas mucha muchas poca p
 
 class Spanish(Romance):
     code = "es"
+    # "ganó 3-1", "empate 2:2": a score, "tres a uno", after a word that tells a match
+    score_word = "a"
+    score_words = frozenset({"ganó", "gana", "ganaron", "ganar", "venció", "vence", "vencieron", "perdió", "pierde",
+                             "perdieron", "empató", "empata", "empate", "goleó", "derrotó", "victoria", "derrota",
+                             "triunfo", "marcador", "resultado", "partido", "final", "cayó", "cayeron", "remontó",
+                             "terminó", "acabó", "gol"})
     point, dot = "coma", "punto"
     fraction_digits = "number"
     minus, plus = "menos", "más"
@@ -88,6 +94,7 @@ class Spanish(Romance):
                    "cuatrillón", "cuatrillones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     per_word = "por"
+    unit_after_words = ("por", "el", "cada", "al")  # "por kg", "le kg": the unit's name
     range_word = "a"
     articles = ("el", "la", "los", "las", "lo", "del", "al", "su", "sus", "un", "una", "este", "esta", "ese", "esa")
     degrees_after = ("a", "hasta", "entre")

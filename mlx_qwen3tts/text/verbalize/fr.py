@@ -15,6 +15,11 @@ ADVERBS = ("encore toujours jamais contre chaque toute toutes autre autres même
 
 class French(Romance):
     code = "fr"
+    # "a gagné 3-1", "victoire 2:0": a score, "trois à un", after a word that tells a match
+    score_word = "à"
+    score_words = frozenset({"gagné", "gagne", "gagnent", "battu", "bat", "perdu", "perd", "victoire", "défaite",
+                             "score", "match", "nul", "s'impose", "l'emporte", "vainqueur", "finale", "mené", "mène",
+                             "s'est", "imposé", "résultat"})
     group = "."
     point, dot = "virgule", "point"
     fraction_digits = "number"
@@ -140,6 +145,7 @@ class French(Romance):
                "≤": "inférieur ou égal à", "≥": "supérieur ou égal à", "−": "moins", "°": "degrés", "½": "un demi",
                "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}
     per_word = "par"
+    unit_after_words = ("par", "le", "du", "au", "chaque")  # "por kg", "le kg": the unit's name
     per_time = {"s": "par seconde", "sec": "par seconde", "min": "par minute", "h": "par heure", "j": "par jour",
                 "jour": "par jour"}
     day_parts = ("du soir", "de l'après-midi")

@@ -18,6 +18,7 @@ ADVERBS = ("ainda agora nunca sempre fora contra cada toda todas muita muitas po
 
 class Portuguese(SaidRanges, Romance):
     code = "pt"
+    score_word = "a"  # "venceu 3-1" "três a um" (the words before a score: `score_words` below)
     point, dot = "vírgula", "ponto"
     fraction_digits = "digits"
     minus, plus = "menos", "mais"
@@ -113,6 +114,7 @@ class Portuguese(SaidRanges, Romance):
                "≤": "menor ou igual a", "≥": "maior ou igual a", "−": "menos", "°": "graus", "½": "um meio",
                "¼": "um quarto", "¾": "três quartos", "~": "cerca de", "‰": "por mil"}
     per_word = "por"
+    unit_after_words = ("por", "o", "cada", "ao", "do")  # "por kg", "le kg": the unit's name
     per_time = {"s": "por segundo", "seg": "por segundo", "sec": "por segundo", "min": "por minuto", "h": "por hora",
                 "dia": "por dia"}
     day_parts = ("da tarde", "da noite")

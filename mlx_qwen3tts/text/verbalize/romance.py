@@ -69,6 +69,10 @@ class Romance(Spec):
     law_of = "de"
     law_short_years = True  # "Lei 8.666/93"
     per_word = ""  # "per" between a number and a unit after a slash ("4/s")
+    # words after which a unit's symbol without a number is its name ("por kg" "por kilogramo", "le kg"): each
+    # language's "per" and articles; only symbols no word is spelt like (`_NAMED_UNITS`)
+    unit_after_words: tuple = ()
+    _NAMED_UNITS = ("kg", "km", "km²", "m²", "m³", "cm", "mm", "ml", "cl", "ha", "kWh", "MWh")
     currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
     def __init__(self):
@@ -120,6 +124,9 @@ class Romance(Spec):
         self._per_unit = (re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?/(" + units + r")(?![\w/²³'’])")
                           if self.per_word else None)
         self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
+        named = [u for u in self._NAMED_UNITS if u in self.units]
+        self._bare_unit = (re.compile(r"\b((?i:" + "|".join(self.unit_after_words) + r")\s)(" + "|".join(named)
+                                      + r")(?![\w/²³'’]|[.,]\w)") if self.unit_after_words and named else None)
 
     def _compile_words(self, sign: str):
         """Laws' numbers, times after a word, currencies' names after an amount."""
@@ -189,6 +196,8 @@ class Romance(Spec):
         text = self._unit.sub(self._measure, text)
         if self._word_per_unit:
             text = self._word_per_unit.sub(lambda m: f" {self.per_word} {self.units[m.group(1)][0]}", text)
+        if self._bare_unit:
+            text = self._bare_unit.sub(lambda m: m.group(1) + self.units[m.group(2)][0], text)
         return text
 
     def _unit_fraction(self, m):
@@ -475,8 +484,9 @@ class Romance(Spec):
     _TIMES = re.compile(r"(?<=\d)[ \u00a0]?\*[ \u00a0]?(?=[-−]?\d)")
     _EQUALS = re.compile(r"(?<=\d)[ \u00a0]?=[ \u00a0]?(?=[-−]?\d)")
 
-    # "+" between two terms, joined or spaced alike, is "plus": "I+D", "2+3", "2500 lire + IVA" (not "+34 91").
-    _PLUS = re.compile(r"(?<=[^\W_])\+(?=[^\W_])|(?<=[^\W_]) \+ (?=[^\W_])")
+    # "+" between two terms, joined or spaced alike, is "plus": "I+D", "2+3", "2500 lire + IVA", "49 € + TVA" (not
+    # "+34 91").
+    _PLUS = re.compile(r"(?<=[^\W_])\+(?=[^\W_])|(?:(?<=[^\W_])|(?<=[€$£¥%])) \+ (?=[^\W_])")
     # A number and a noun per unit of time: "1200 bits/seg" "mil doscientos bits por segundo" (unit -> "per unit").
     per_time: dict = {}
 

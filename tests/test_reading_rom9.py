@@ -22,6 +22,8 @@ CASES = [
      ["en el teléfono nueve uno dos tres cuatro cinco seis siete ocho de lunes"], ["Tel."]),
     ("telephone", "es", "Pedidos al tfno.: 600 123 456 hasta las ocho.",
      ["al teléfono seis cero cero uno dos tres cuatro cinco seis"], ["tfno"]),
+    ("telephone", "fr", "Gîte à louer, Tél.06 12 34 56 78 le soir.", ["téléphone zéro six douze"], ["Tél."]),
+    ("telephone", "pt", "Tel.: (21) 2345-6789 para pedidos.", ["telefone dois um dois três"], ["Tel."]),
     ("telephone", "de", "Die Zentrale ist unter (0) 1234-5678 erreichbar.",
      ["unter null eins zwei drei vier fünf sechs sieben acht erreichbar"], ["tausend", "(0)"]),
     ("telephone", "de", "Rufen Sie 01 234-5678 am Vormittag an.",

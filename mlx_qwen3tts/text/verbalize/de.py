@@ -249,8 +249,8 @@ class German(Spec):
         # The code may be written apart from its zero ("0 30 / 12 34 56"), a firm's short number end in its
         # extension ("06221 54-0", "06221 / 54 - 0").
         # A code of one digit after its zero ("01 123-4567"), or the trunk zero alone in brackets ("(0) 1234-1233").
-        self._area_phone = re.compile(r"(?<![\w.,/+-])(?:\(0\)|0\d{1,5}|0 \d{2,5})(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5}|\d+\s?-\s?\d)\d+"
-                                      r"(?:(?:[ -]| - )\d+){0,3}(?![\w-]|[.,]\d)")
+        self._area_phone = re.compile(r"(?<![\w.,/+-])(?:\(0\)|0\d{1,5}|0 \d{2,5})(?:\s?/\s?|\s?-\s?|\s)"
+                                      r"(?=(?:\d[ -]?){5}|\d+\s?-\s?\d)\d+(?:(?:[ -]| - )\d+){0,3}(?![\w-]|[.,]\d)")
         # The emergency and service numbers, called by their figures ("Notruf 112", "die 110 wählen").
         self._service_line = re.compile(r"\b((?:Notruf(?:nummer)?|Polizei|Feuerwehr|Rettungsdienst):?\s)"
                                         r"(110|112|115|116117|116116|19222)\b(?![.,]\d)"

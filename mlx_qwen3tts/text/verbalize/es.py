@@ -258,7 +258,8 @@ class Spanish(Romance):
             said = self._TITLES[m.group(1).casefold()]
             return said.capitalize() if m.group(1)[0].isupper() else said
         text = self._TITLE.sub(title, self._DONA.sub(dona, text))
-        text = self._PHONE_LABEL.sub(lambda m: ("T" if m.group(1)[0] == "T" else "t") + "eléfono" + m.group(2), text)
+        text = self._PHONE_LABEL.sub(lambda m: ("T" if m.group(1)[0] == "T" else "t") + "eléfono"
+                                     + (m.group(2) or " "), text)
         return super().read_abbreviations(text)
 
     # "Tel. 91 234 56 78", "Tlf.: +34 ...", "tfno. 600 ...": the telephone's abbreviation before its number

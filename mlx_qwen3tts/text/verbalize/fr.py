@@ -367,7 +367,11 @@ class French(Romance):
         said = [f"{self.plus} {self.cardinal(int(m.group(1)))}", self.cardinal(int(m.group(2)))]
         return ", ".join(said + [self.pair(p) for p in re.findall(r"\d\d", m.group(3))])
 
+    # "Tél. : 01 23 …", "tel. 06 …": the telephone's abbreviation before its number
+    _PHONE_LABEL = re.compile(r"\b([Tt])[ée]l\.(\s?:?\s?)(?=[+(]?\d)")
+
     def read_telephones(self, text):
+        text = self._PHONE_LABEL.sub(lambda m: m.group(1) + "éléphone" + (m.group(2) or " "), text)
         text = self._INTERNATIONAL.sub(self.international, text)
         text = self._pairs.sub(lambda m: ", ".join(self.pair(p) for p in re.findall(r"\d\d", m.group(0))), text)
         return super().read_telephones(text)

@@ -289,7 +289,11 @@ class Portuguese(SaidRanges, Romance):
             number = f"{number[:2]} {number[2:4]} {number[4:-4]} {number[-4:]}"
         return self.telephone("+" + number)
 
+    # "Tel.: (21) …", "tel. 11 …": the telephone's abbreviation before its number
+    _PHONE_LABEL = re.compile(r"\b([Tt])el\.(\s?:?\s?)(?=[+(]?\d)")
+
     def read_telephones(self, text):
+        text = self._PHONE_LABEL.sub(lambda m: m.group(1) + "elefone" + (m.group(2) or " "), text)
         text = self._TOLL_FREE.sub(lambda m: self.telephone(m.group(0)), text)
         text = self._INTERNATIONAL.sub(self.international, text)
         text = self._DOTTED_PHONE.sub(lambda m: self.telephone(m.group(0)), text)

@@ -51,6 +51,10 @@ CASES = [
     ("measure", "fr", "Le prix par m² a encore monté.", ["le prix par mètre carré a encore"], ["m²"]),
     ("measure", "pt", "O tomate está R$ 6 o kg na feira.", ["seis reais o quilograma na feira"], ["kg"]),
     ("measure", "de", "Äpfel kosten 2 € pro kg im Laden.", ["zwei Euro pro Kilogramm im Laden"], ["kg"]),
+    ("abbreviation", "de", "Das Set kostet 9,99 € inkl. MwSt. und Versand.", ["inklusive Mehrwertsteuer und"],
+     ["MwSt"]),
+    ("abbreviation", "de", "Treffpunkt ist der Bhf. Altona um 9 Uhr.", ["der Bahnhof Altona um neun Uhr"], ["Bhf"]),
+    ("abbreviation", "de", "Im Aufzug max. 4 Personen.", ["maximal vier Personen"], ["max."]),
     ("decimal", "pt", "A taxa subiu 0.25 ponto no mês.", ["subiu zero ponto vinte e cinco ponto"], ["vírgula"]),
     ("decimal", "pt", "O juro é de ,75 ao mês.", ["é de vírgula sete cinco ao mês"], [","]),
 ]

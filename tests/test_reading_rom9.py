@@ -55,6 +55,11 @@ CASES = [
      ["MwSt"]),
     ("abbreviation", "de", "Treffpunkt ist der Bhf. Altona um 9 Uhr.", ["der Bahnhof Altona um neun Uhr"], ["Bhf"]),
     ("abbreviation", "de", "Im Aufzug max. 4 Personen.", ["maximal vier Personen"], ["max."]),
+    ("measure", "es", "Se vende piso de 90 m2 en el centro.", ["noventa metros cuadrados en el centro"], ["m2"]),
+    ("measure", "fr", "Appartement de 45 m2 au calme.", ["quarante-cinq mètres carrés au calme"], ["m2"]),
+    ("measure", "pt", "Depósito de 12 m3 de água.", ["doze metros cúbicos de água"], ["m3"]),
+    ("measure", "es", "El móvil trae una batería de 4.000 mAh.", ["cuatro mil miliamperios hora"], ["mAh"]),
+    ("measure", "es", "El cuadro mide 30 x 40 cm de lado.", ["treinta por cuarenta centímetros"], [" x "]),
     ("decimal", "pt", "A taxa subiu 0.25 ponto no mês.", ["subiu zero ponto vinte e cinco ponto"], ["vírgula"]),
     ("decimal", "pt", "O juro é de ,75 ao mês.", ["é de vírgula sete cinco ao mês"], [","]),
 ]

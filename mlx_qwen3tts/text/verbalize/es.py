@@ -88,6 +88,9 @@ class Spanish(Romance):
              # as NeMo's Spanish measure tables have them
              "gsm": ("gramo por metro cuadrado", "gramos por metro cuadrado"), "PB": ("petabyte", "petabytes"),
              "psi": ("p s i", "p s i")}
+    # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
+    units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
+             "mAh": ("miliamperio hora", "miliamperios hora")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",
@@ -335,7 +338,12 @@ class Spanish(Romance):
             return f"{self.cardinal(0)} {self.dot} {self.fraction_part(parts[1])}"
         return super().dotted(m)
 
+    # "x" between two numbers is "por": the sides of a thing ("30 x 40 cm" "treinta por cuarenta centímetros",
+    # "2x3 m"); not a hex number's ("0x1F")
+    _BY = re.compile(r"(?<![\w.,])((?!0[xX])\d{1,4}(?:,\d+)?)[ \u00a0]?[xX][ \u00a0]?(?=\d{1,4}(?:,\d+)?(?![\w.,]\d|\w))")
+
     def read_measures(self, text):
+        text = self._BY.sub(r"\1 por ", text)
         text = self._scaled_units.sub(lambda m: f"{self.number(m.group(1), 'm')} {m.group(2)} de "
                                                 f"{self.units[m.group(3)][-1]}", text)
         text = self._unit_per_unit.sub(lambda m: f"{self.measure(m.group(1), m.group(2))} {self.per_word} "

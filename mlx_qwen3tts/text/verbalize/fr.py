@@ -108,6 +108,9 @@ class French(Romance):
                              ("cuillère à soupe", "cuillères à soupe")),
              **dict.fromkeys(("c. à café", "c. à c.", "càc", "cuil. à café", "c. c."),
                              ("cuillère à café", "cuillères à café"))}
+    # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
+    units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
+             "mAh": ("milliampère-heure", "milliampères-heures")}
     feminine_units = ("t", "min", "s", "sec.", "ms", "lb", "oz", "cal", "µs", "ns", "mol", "ppm")
     percent = "pour cent"
     scale_nouns = ("million", "millions", "milliard", "milliards")

@@ -80,6 +80,9 @@ class Portuguese(SaidRanges, Romance):
              "mV": ("milivolt", "milivolts"), "mA": ("miliampere", "miliamperes"),
              "rpm": ("rotação por minuto", "rotações por minuto"), "dB": ("decibel", "decibéis"),
              "cal": ("caloria", "calorias")}
+    # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
+    units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
+             "mAh": ("miliampere-hora", "miliamperes-hora")}
     feminine_units = ("t", "h")
     percent = "por cento"
     scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")

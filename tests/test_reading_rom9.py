@@ -60,6 +60,12 @@ CASES = [
     ("measure", "pt", "Depósito de 12 m3 de água.", ["doze metros cúbicos de água"], ["m3"]),
     ("measure", "es", "El móvil trae una batería de 4.000 mAh.", ["cuatro mil miliamperios hora"], ["mAh"]),
     ("measure", "es", "El cuadro mide 30 x 40 cm de lado.", ["treinta por cuarenta centímetros"], [" x "]),
+    ("measure", "es", "Gasta 5,6 l/100 km en ciudad.", ["cinco coma seis litros a los cien kilómetros en"], ["/"]),
+    ("measure", "fr", "Elle consomme 4,9 l/100 km en ville.", ["quatre virgule neuf litres aux cent kilomètres"],
+     ["/"]),
+    ("measure", "pt", "O carro faz 7,2 l/100 km na estrada.", ["sete vírgula dois litros por cem quilômetros"], ["/"]),
+    ("measure", "de", "Er verbraucht 6,1 l/100 km im Mittel.", ["sechs Komma eins Liter auf hundert Kilometer"],
+     ["/"]),
     ("decimal", "pt", "A taxa subiu 0.25 ponto no mês.", ["subiu zero ponto vinte e cinco ponto"], ["vírgula"]),
     ("decimal", "pt", "O juro é de ,75 ao mês.", ["é de vírgula sete cinco ao mês"], [","]),
 ]

@@ -342,7 +342,11 @@ class Spanish(Romance):
     # "2x3 m"); not a hex number's ("0x1F")
     _BY = re.compile(r"(?<![\w.,])((?!0[xX])\d{1,4}(?:,\d+)?)[ \u00a0]?[xX][ \u00a0]?(?=\d{1,4}(?:,\d+)?(?![\w.,]\d|\w))")
 
+    # a car's consumption, "5,6 l/100 km": "litros a los cien kilómetros"
+    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+
     def read_measures(self, text):
+        text = self._CONSUMPTION.sub(" litros a los cien kilómetros", text)
         text = self._BY.sub(r"\1 por ", text)
         text = self._scaled_units.sub(lambda m: f"{self.number(m.group(1), 'm')} {m.group(2)} de "
                                                 f"{self.units[m.group(3)][-1]}", text)

@@ -352,7 +352,11 @@ class French(Romance):
         text = self._DOTTED_PRICE.sub(lambda m: self.money(f"{m.group(1)},{m.group(2)}", m.group(3), None), text)
         return super().read_money(text)
 
+    # a car's consumption, "5,6 l/100 km": "litres aux cent kilomètres"
+    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+
     def read_measures(self, text):
+        text = self._CONSUMPTION.sub(" litres aux cent kilomètres", text)
         # a unit per another ("30 kg/m³", "3 t/ha"): "trente kilogrammes par mètre cube"
         text = self._compound.sub(lambda m: self.compound(m) if m.group(2) else m.group(0), text)
         return super().read_measures(text)

@@ -414,7 +414,11 @@ class Portuguese(SaidRanges, Romance):
                                        + f"{self.point} {self.fraction_part(m.group(2))}", text)
         return super().read_numbers(text)
 
+    # a car's consumption, "5,6 l/100 km": "litros por cem quilômetros"
+    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+
     def read_measures(self, text):
+        text = self._CONSUMPTION.sub(" litros por cem quilômetros", text)
         text = self._BY.sub(self._by, text)
         text = self._ENUMERATOR.sub(self._item, text)
         text = self._PLURAL_MARK.sub(self._plural_ordinal, text)

@@ -98,6 +98,16 @@ class Spanish(Romance):
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     per_word = "por"
     unit_after_words = ("por", "el", "cada", "al")  # "por kg", "le kg": the unit's name
+    week_days = {"lun": "lunes", "Lun": "lunes", "mar": "martes", "Mar": "martes", "mié": "miércoles",
+                 "Mié": "miércoles", "mie": "miércoles", "Mie": "miércoles", "miér": "miércoles",
+                 "Miér": "miércoles", "jue": "jueves", "Jue": "jueves", "vie": "viernes", "Vie": "viernes",
+                 "sáb": "sábado", "Sáb": "sábado", "sab": "sábado", "Sab": "sábado", "dom": "domingo",
+                 "Dom": "domingo", "lunes": "lunes", "Lunes": "lunes", "martes": "martes", "Martes": "martes",
+                 "miércoles": "miércoles", "Miércoles": "miércoles", "jueves": "jueves", "Jueves": "jueves",
+                 "viernes": "viernes", "Viernes": "viernes", "sábado": "sábado", "Sábado": "sábado",
+                 "domingo": "domingo", "Domingo": "domingo", "L": "lunes", "V": "viernes", "S": "sábado",
+                 "D": "domingo"}
+    week_span = ("de", "a")
     range_word = "a"
     articles = ("el", "la", "los", "las", "lo", "del", "al", "su", "sus", "un", "una", "este", "esta", "ese", "esa")
     degrees_after = ("a", "hasta", "entre")

@@ -149,6 +149,14 @@ class French(Romance):
                "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}
     per_word = "par"
     unit_after_words = ("par", "le", "du", "au", "chaque")  # "por kg", "le kg": the unit's name
+    week_days = {"lun": "lundi", "Lun": "lundi", "mar": "mardi", "Mar": "mardi", "mer": "mercredi",
+                 "Mer": "mercredi", "jeu": "jeudi", "Jeu": "jeudi", "ven": "vendredi", "Ven": "vendredi",
+                 "sam": "samedi", "Sam": "samedi", "dim": "dimanche", "Dim": "dimanche", "lundi": "lundi",
+                 "Lundi": "lundi", "mardi": "mardi", "Mardi": "mardi", "mercredi": "mercredi",
+                 "Mercredi": "mercredi", "jeudi": "jeudi", "Jeudi": "jeudi", "vendredi": "vendredi",
+                 "Vendredi": "vendredi", "samedi": "samedi", "Samedi": "samedi", "dimanche": "dimanche",
+                 "Dimanche": "dimanche"}
+    week_span = ("du", "au")
     per_time = {"s": "par seconde", "sec": "par seconde", "min": "par minute", "h": "par heure", "j": "par jour",
                 "jour": "par jour"}
     day_parts = ("du soir", "de l'après-midi")

@@ -118,6 +118,13 @@ class Portuguese(SaidRanges, Romance):
                "¼": "um quarto", "¾": "três quartos", "~": "cerca de", "‰": "por mil"}
     per_word = "por"
     unit_after_words = ("por", "o", "cada", "ao", "do")  # "por kg", "le kg": the unit's name
+    week_days = {"seg": "segunda", "Seg": "segunda", "ter": "terça", "Ter": "terça", "qua": "quarta",
+                 "Qua": "quarta", "qui": "quinta", "Qui": "quinta", "sex": "sexta", "Sex": "sexta", "sáb": "sábado",
+                 "Sáb": "sábado", "sab": "sábado", "Sab": "sábado", "dom": "domingo", "Dom": "domingo",
+                 "segunda": "segunda", "Segunda": "segunda", "terça": "terça", "Terça": "terça", "quarta": "quarta",
+                 "Quarta": "quarta", "quinta": "quinta", "Quinta": "quinta", "sexta": "sexta", "Sexta": "sexta",
+                 "sábado": "sábado", "Sábado": "sábado", "domingo": "domingo", "Domingo": "domingo"}
+    week_span = ("de", "a")
     per_time = {"s": "por segundo", "seg": "por segundo", "sec": "por segundo", "min": "por minuto", "h": "por hora",
                 "dia": "por dia"}
     day_parts = ("da tarde", "da noite")
@@ -436,7 +443,12 @@ class Portuguese(SaidRanges, Romance):
     _DOTTED = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?:\.([0-5]\d))?(?![\w:]|[.,]\d)")
     _LETTERED = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])(?::([0-5]\d)h|[hH]([0-5]\d)min)(?!\w)")
 
+    # "9h-18h", "8h30-12h": a span of two times by their letter, "nove horas às dezoito horas"
+    _LETTERED_SPAN = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[hH]([0-5]\d)?[ \u00a0]?[-–][ \u00a0]?"
+                                r"(?=(?:[01]?\d|2[0-3])[hH](?:[0-5]\d)?(?!\w))")
+
     def read_times(self, text):
+        text = self._LETTERED_SPAN.sub(lambda m: f"{self.time(int(m.group(1)), int(m.group(2) or 0), None)} às ", text)
         text = self._PERIOD_TIME.sub(self._period_time, text)
         text = self._LETTERED.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or m.group(3)), None), text)
         text = self._DOTTED.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),

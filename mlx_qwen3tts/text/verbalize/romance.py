@@ -72,6 +72,11 @@ class Romance(Spec):
     # words after which a unit's symbol without a number is its name ("por kg" "por kilogramo", "le kg"): each
     # language's "per" and articles; only symbols no word is spelt like (`_NAMED_UNITS`)
     unit_after_words: tuple = ()
+    # A span of weekdays in a timetable ("lun-vie", "de lun. a vie.", "L-V"): each day's name, the span said with
+    # the language's words ("de lunes a viernes"); `week_days` maps each written day (abbreviation or name, as
+    # written) to its name, `week_span` is (from, to) where no "from" word stands before
+    week_days: dict = {}
+    week_span: tuple = ()
     _NAMED_UNITS = ("kg", "km", "km²", "m²", "m³", "cm", "mm", "ml", "cl", "ha", "kWh", "MWh")
     currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
@@ -124,6 +129,11 @@ class Romance(Spec):
         self._per_unit = (re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?/(" + units + r")(?![\w/²³'’])")
                           if self.per_word else None)
         self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
+        if self.week_days:
+            days = "|".join(re.escape(d) for d in sorted(self.week_days, key=len, reverse=True))
+            start, to = self.week_span
+            self._week_span = re.compile(r"(?<![\w.])(?:(" + start + r")\s)?(" + days + r")\.?(?:[ \u00a0]?[-–]"
+                                         r"[ \u00a0]?|\s(?:" + to + r"|a|à)\s)(" + days + r")(\.?)(?![\w-])")
         named = [u for u in self._NAMED_UNITS if u in self.units]
         self._bare_unit = (re.compile(r"\b((?i:" + "|".join(self.unit_after_words) + r")\s)(" + "|".join(named)
                                       + r")(?![\w/²³'’]|[.,]\w)") if self.unit_after_words and named else None)
@@ -495,7 +505,16 @@ class Romance(Spec):
             return m.group(0)
         return f"{m.group(1)} {self.per_time[m.group(2)]}"
 
+    def _days(self, m):
+        start, to = self.week_span
+        if self.week_days[m.group(2)] == self.week_days[m.group(3)]:
+            return m.group(0)  # "de mar a mar": no span of days
+        said = f"{m.group(1) or start} {self.week_days[m.group(2)]} {to} {self.week_days[m.group(3)]}"
+        return said + "." if m.group(4) and self._ends_sentence(m.string[m.end():]) else said
+
     def read(self, text):
+        if self.week_days:
+            text = self._week_span.sub(self._days, text)
         text = self._PLUS.sub(f" {self.plus} ", text)
         if self.per_time:
             text = self._per_time.sub(self._per_time_said, text)

@@ -74,6 +74,12 @@ CASES = [
     ("date", "pt", "Pela manhã a loja abre seg. a sex.", ["a loja abre de segunda a sexta"], ["seg."]),
     ("time", "pt", "Atendimento seg-sex 8h30-12h na sede.",
      ["de segunda a sexta oito horas e trinta às doze horas na sede"], ["-"]),
+    ("measure", "es", 'El móvil tiene pantalla de 6,1" y cámara de 12 MP.',
+     ["seis coma uno pulgadas y cámara de doce megapíxeles"], ['"', "MP"]),
+    ("measure", "fr", "Un écran de 27″ pour le bureau.", ["vingt-sept pouces pour le bureau"], ["″"]),
+    ("measure", "pt", 'A TV de 55" está em promoção.', ["cinquenta e cinco polegadas está"], ['"']),
+    ("measure", "de", 'Das Tablet hat ein 11" Display und 8 MP.', ["elf Zoll Display und acht Megapixel"],
+     ['"', "MP"]),
     ("decimal", "pt", "A taxa subiu 0.25 ponto no mês.", ["subiu zero ponto vinte e cinco ponto"], ["vírgula"]),
     ("decimal", "pt", "O juro é de ,75 ao mês.", ["é de vírgula sete cinco ao mês"], [","]),
 ]

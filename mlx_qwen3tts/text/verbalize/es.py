@@ -90,7 +90,7 @@ class Spanish(Romance):
              "psi": ("p s i", "p s i")}
     # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
     units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
-             "mAh": ("miliamperio hora", "miliamperios hora")}
+             "mAh": ("miliamperio hora", "miliamperios hora"), "MP": ("megapíxel", "megapíxeles")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",
@@ -108,6 +108,7 @@ class Spanish(Romance):
                  "domingo": "domingo", "Domingo": "domingo", "L": "lunes", "V": "viernes", "S": "sábado",
                  "D": "domingo"}
     week_span = ("de", "a")
+    inch = ("pulgada", "pulgadas")
     range_word = "a"
     articles = ("el", "la", "los", "las", "lo", "del", "al", "su", "sus", "un", "una", "este", "esta", "ese", "esa")
     degrees_after = ("a", "hasta", "entre")

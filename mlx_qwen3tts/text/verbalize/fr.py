@@ -110,7 +110,7 @@ class French(Romance):
                              ("cuillère à café", "cuillères à café"))}
     # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
     units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
-             "mAh": ("milliampère-heure", "milliampères-heures")}
+             "mAh": ("milliampère-heure", "milliampères-heures"), "MP": ("mégapixel", "mégapixels")}
     feminine_units = ("t", "min", "s", "sec.", "ms", "lb", "oz", "cal", "µs", "ns", "mol", "ppm")
     percent = "pour cent"
     scale_nouns = ("million", "millions", "milliard", "milliards")
@@ -157,6 +157,7 @@ class French(Romance):
                  "Vendredi": "vendredi", "samedi": "samedi", "Samedi": "samedi", "dimanche": "dimanche",
                  "Dimanche": "dimanche"}
     week_span = ("du", "au")
+    inch = ("pouce", "pouces")
     per_time = {"s": "par seconde", "sec": "par seconde", "min": "par minute", "h": "par heure", "j": "par jour",
                 "jour": "par jour"}
     day_parts = ("du soir", "de l'après-midi")

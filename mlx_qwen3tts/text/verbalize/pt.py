@@ -82,7 +82,7 @@ class Portuguese(SaidRanges, Romance):
              "cal": ("caloria", "calorias")}
     # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
     units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
-             "mAh": ("miliampere-hora", "miliamperes-hora")}
+             "mAh": ("miliampere-hora", "miliamperes-hora"), "MP": ("megapixel", "megapixels")}
     feminine_units = ("t", "h")
     percent = "por cento"
     scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")
@@ -125,6 +125,7 @@ class Portuguese(SaidRanges, Romance):
                  "Quarta": "quarta", "quinta": "quinta", "Quinta": "quinta", "sexta": "sexta", "Sexta": "sexta",
                  "sábado": "sábado", "Sábado": "sábado", "domingo": "domingo", "Domingo": "domingo"}
     week_span = ("de", "a")
+    inch = ("polegada", "polegadas")
     per_time = {"s": "por segundo", "seg": "por segundo", "sec": "por segundo", "min": "por minuto", "h": "por hora",
                 "dia": "por dia"}
     day_parts = ("da tarde", "da noite")

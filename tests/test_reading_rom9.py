@@ -80,6 +80,9 @@ CASES = [
     ("measure", "pt", 'A TV de 55" está em promoção.', ["cinquenta e cinco polegadas está"], ['"']),
     ("measure", "de", 'Das Tablet hat ein 11" Display und 8 MP.', ["elf Zoll Display und acht Megapixel"],
      ['"', "MP"]),
+    ("cardinal", "es", "En la final corrieron 51 atletas de élite.", ["corrieron cincuenta y un atletas"],
+     ["una atletas"]),
+    ("cardinal", "pt", "O canil abriga 21 dálmatas resgatados.", ["abriga vinte e um dálmatas"], ["uma"]),
     ("decimal", "pt", "A taxa subiu 0.25 ponto no mês.", ["subiu zero ponto vinte e cinco ponto"], ["vírgula"]),
     ("decimal", "pt", "O juro é de ,75 ao mês.", ["é de vírgula sete cinco ao mês"], [","]),
 ]

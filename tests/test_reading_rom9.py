@@ -83,6 +83,9 @@ CASES = [
     ("cardinal", "es", "En la final corrieron 51 atletas de élite.", ["corrieron cincuenta y un atletas"],
      ["una atletas"]),
     ("cardinal", "pt", "O canil abriga 21 dálmatas resgatados.", ["abriga vinte e um dálmatas"], ["uma"]),
+    ("fraction", "fr", "Sa note est de 15/20 en maths.", ["de quinze sur vingt en maths"], ["vingtièmes"]),
+    ("fraction", "fr", "Le film est noté 8/10 par la critique.", ["noté huit sur dix par"], ["dixièmes"]),
+    ("fraction", "es", "La película tiene una nota de 8/10 en la web.", ["nota de ocho sobre diez en"], ["décimos"]),
     ("decimal", "pt", "A taxa subiu 0.25 ponto no mês.", ["subiu zero ponto vinte e cinco ponto"], ["vírgula"]),
     ("decimal", "pt", "O juro é de ,75 ao mês.", ["é de vírgula sete cinco ao mês"], [","]),
 ]

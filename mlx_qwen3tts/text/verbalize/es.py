@@ -469,7 +469,13 @@ class Spanish(Romance):
     # "una cuarta parte".
     _PARTS = re.compile(r"(?<![\w.,/])(\d{1,2})/([3-9]|10)\s(?=partes?\b)")
 
+    # A mark out of a scale after a word that tells one ("una nota de 8/10", "sacó un 7,5/10"): "ocho sobre diez"
+    _MARK = re.compile(r"\b((?i:nota|notas|calificación|puntuación|media|sacó|obtuvo|valorado|valorada|valoración)"
+                       r"(?:\s?(?:es|fue|de|un|una|:))*\s)(\d{1,3}(?:,\d)?)\s?/\s?(10|20|100)(?![\w/]|[.,]\d)")
+
     def read_fractions(self, text):
+        text = self._MARK.sub(lambda m: f"{m.group(1)}{self.number(m.group(2))} sobre {self.cardinal(int(m.group(3)))}",
+                              text)
         text = self._PARTS.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} {self.ordinal(int(m.group(2)), 'f')}"
                                          f"{'s' if int(m.group(1)) > 1 else ''} ", text)
         return super().read_fractions(text)

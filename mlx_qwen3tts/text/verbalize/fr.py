@@ -427,6 +427,15 @@ class French(Romance):
     def plural_of(self, word):
         return word + "s"
 
+    # A mark out of a scale after a word that tells one ("une note de 15/20", "noté 8/10"): "quinze sur vingt"
+    _MARK = re.compile(r"\b((?i:note|notes|noté|notée|notés|notées|moyenne|obtenu|obtient|score|évalué|évaluée)"
+                       r"(?:\s?(?:est|était|de|à|:))*\s)(\d{1,3}(?:,\d)?)\s?/\s?(10|20|100)(?![\w/]|[.,]\d)")
+
+    def read_fractions(self, text):
+        text = self._MARK.sub(lambda m: f"{m.group(1)}{self.number(m.group(2))} sur {self.cardinal(int(m.group(3)))}",
+                              text)
+        return super().read_fractions(text)
+
     def fraction(self, numerator, denominator):
         name = {2: "demi", 3: "tiers", 4: "quart"}.get(denominator)
         if name and (numerator, denominator) not in self.fractions:

@@ -86,6 +86,8 @@ CASES = [
     ("fraction", "fr", "Sa note est de 15/20 en maths.", ["de quinze sur vingt en maths"], ["vingtièmes"]),
     ("fraction", "fr", "Le film est noté 8/10 par la critique.", ["noté huit sur dix par"], ["dixièmes"]),
     ("fraction", "es", "La película tiene una nota de 8/10 en la web.", ["nota de ocho sobre diez en"], ["décimos"]),
+    ("abbreviation", "de", "Helle Wohnung mit 3 Zi. und Balkon.", ["drei Zimmer und Balkon"], ["Zi."]),
+    ("abbreviation", "de", "Die Praxis liegt im 2. OG rechts.", ["im zweiten Obergeschoss rechts"], ["OG"]),
     ("decimal", "pt", "A taxa subiu 0.25 ponto no mês.", ["subiu zero ponto vinte e cinco ponto"], ["vírgula"]),
     ("decimal", "pt", "O juro é de ,75 ao mês.", ["é de vírgula sete cinco ao mês"], [","]),
 ]

@@ -17,7 +17,8 @@ _ABBREVIATED_MONTHS = {"Jan.": 0, "Febr.": 1, "Feb.": 1, "Mär.": 2, "Apr.": 3, 
 _ORDINAL_NOUNS = ("Jahrhundert", "Jahrtausend", "Jahrestag", "Geburtstag", "Stock", "Platz", "Kapitel", "Auflage",
                   "Klasse", "Mal", "Liga", "Weltkrieg", "Preis", "Tag", "Woche", "Runde", "Etage", "Ausgabe",
                   "Sinfonie", "Symphonie", "Satz", "Absatz", "Quartal", "Halbjahr", "Semester", "Grades", "Stufe",
-                  "Version", "Band", "Teil", "Akt", "Szene", "Kongress", "Parteitag", "Lauf", "Spieltag", "Lektion")
+                  "Version", "Band", "Teil", "Akt", "Szene", "Kongress", "Parteitag", "Lauf", "Spieltag", "Lektion",
+                  "Obergeschoss", "Untergeschoss")
 # Articles and prepositions after which an ordinal ends in -en (dative, genitive) or -e (nominative).
 _EN = {"am", "im", "vom", "zum", "beim", "dem", "den", "des", "zur", "einem", "eines", "seinem", "ihrem", "unserem",
        "seit", "ab", "bis", "diesem", "jedem", "Am", "Im", "Vom", "Zum", "Beim", "Seit", "Ab", "Bis", "Dem", "Des"}

@@ -88,6 +88,10 @@ CASES = [
     ("fraction", "es", "La película tiene una nota de 8/10 en la web.", ["nota de ocho sobre diez en"], ["décimos"]),
     ("abbreviation", "de", "Helle Wohnung mit 3 Zi. und Balkon.", ["drei Zimmer und Balkon"], ["Zi."]),
     ("abbreviation", "de", "Die Praxis liegt im 2. OG rechts.", ["im zweiten Obergeschoss rechts"], ["OG"]),
+    ("cardinal", "es", "Al concierto fueron 21 mil personas.", ["fueron veintiún mil personas"], ["veintiuno"]),
+    ("measure", "es", "El camión recorrió 3 mil km en una semana.", ["tres mil kilómetros en una"], ["km"]),
+    ("measure", "pt", "A safra rendeu 20 mil t de grãos.", ["vinte mil toneladas de grãos"], [" t "]),
+    ("measure", "fr", "Le convoi a parcouru 3 mille km en tout.", ["trois mille kilomètres en tout"], ["km"]),
     ("decimal", "pt", "A taxa subiu 0.25 ponto no mês.", ["subiu zero ponto vinte e cinco ponto"], ["vírgula"]),
     ("decimal", "pt", "O juro é de ,75 ao mês.", ["é de vírgula sete cinco ao mês"], [","]),
 ]

@@ -97,6 +97,7 @@ class Spanish(Romance):
                    "cuatrillón", "cuatrillones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     per_word = "por"
+    unit_scales = "mil"  # "3 mil km": the unit after the thousands read
     unit_after_words = ("por", "el", "cada", "al")  # "por kg", "le kg": the unit's name
     week_days = {"lun": "lunes", "Lun": "lunes", "mar": "martes", "Mar": "martes", "mié": "miércoles",
                  "Mié": "miércoles", "mie": "miércoles", "Mie": "miércoles", "miér": "miércoles",
@@ -260,7 +261,15 @@ class Spanish(Romance):
         # a zone's offset in hours and minutes before "+" is read and its minutes are taken for a time ("utc+5:30")
         text = self._ZONE.sub(lambda m: self._zone(m) if m.group(5) else m.group(0), text)
         text = self._EQUATION_OPERATOR.sub(lambda m: f" {self.minus if m.group(1) == '-' else 'entre'} ", text)
-        return super().read(self._DIVIDED.sub(" entre ", text))
+        return self._ONE_THOUSAND.sub(self._apocope, super().read(self._DIVIDED.sub(" entre ", text)))
+
+    # A number before the word "mil" written out loses its last "o" ("21 mil personas" "veintiún mil", "31 mil"
+    # "treinta y un mil"), as before a noun.
+    _ONE_THOUSAND = re.compile(r"\b(veinti)?uno(?= mil\b)", re.I)
+
+    @staticmethod
+    def _apocope(m):
+        return f"{m.group(1)}ún" if m.group(1) else m.group(0)[:-1]
 
     def read_abbreviations(self, text):
         def dona(m):

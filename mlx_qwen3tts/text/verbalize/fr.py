@@ -148,6 +148,7 @@ class French(Romance):
                "≤": "inférieur ou égal à", "≥": "supérieur ou égal à", "−": "moins", "°": "degrés", "½": "un demi",
                "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}
     per_word = "par"
+    unit_scales = "mille"  # "3 mille km": the unit after the thousands read
     unit_after_words = ("par", "le", "du", "au", "chaque")  # "por kg", "le kg": the unit's name
     week_days = {"lun": "lundi", "Lun": "lundi", "mar": "mardi", "Mar": "mardi", "mer": "mercredi",
                  "Mer": "mercredi", "jeu": "jeudi", "Jeu": "jeudi", "ven": "vendredi", "Ven": "vendredi",

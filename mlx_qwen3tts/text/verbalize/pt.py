@@ -117,6 +117,7 @@ class Portuguese(SaidRanges, Romance):
                "≤": "menor ou igual a", "≥": "maior ou igual a", "−": "menos", "°": "graus", "½": "um meio",
                "¼": "um quarto", "¾": "três quartos", "~": "cerca de", "‰": "por mil"}
     per_word = "por"
+    unit_scales = "mil"  # "3 mil km": the unit after the thousands read
     unit_after_words = ("por", "o", "cada", "ao", "do")  # "por kg", "le kg": the unit's name
     week_days = {"seg": "segunda", "Seg": "segunda", "ter": "terça", "Ter": "terça", "qua": "quarta",
                  "Qua": "quarta", "qui": "quinta", "Qui": "quinta", "sex": "sexta", "Sex": "sexta", "sáb": "sábado",

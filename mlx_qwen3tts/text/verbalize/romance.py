@@ -207,6 +207,8 @@ class Romance(Spec):
         text = self._dotted_unit.sub(lambda m: f"{self.cardinal(int(m.group(1)))} {self.dot} "
                                                f"{self.fraction_part(m.group(2))} {self.units[m.group(3)][1]}", text)
         text = self._fraction_unit.sub(self._unit_fraction, text)
+        if self.unit_scales != "(?!)":  # "3 mil km": the unit's name; the number read later, agreeing with it
+            text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {m.group(2)} {self.units[m.group(3)][-1]}", text)
         text = self._unit.sub(self._measure, text)
         if self._word_per_unit:
             text = self._word_per_unit.sub(lambda m: f" {self.per_word} {self.units[m.group(1)][0]}", text)

@@ -92,6 +92,10 @@ CASES = [
     ("measure", "es", "El camión recorrió 3 mil km en una semana.", ["tres mil kilómetros en una"], ["km"]),
     ("measure", "pt", "A safra rendeu 20 mil t de grãos.", ["vinte mil toneladas de grãos"], [" t "]),
     ("measure", "fr", "Le convoi a parcouru 3 mille km en tout.", ["trois mille kilomètres en tout"], ["km"]),
+    ("cardinal", "pt", "A cidade tem 1,2 mi de habitantes.", ["um vírgula dois milhão de habitantes"], [" mi "]),
+    ("cardinal", "pt", "Foram aplicadas 250 mi de doses.", ["duzentos e cinquenta milhões de doses"], [" mi "]),
+    ("measure", "pt", "Vendo apartamento com varanda e 3 dorm.", ["com varanda e três dormitórios"], ["dorm."]),
+    ("measure", "es", "Alquilo piso con terraza y 3 dorm.", ["con terraza y tres dormitorios"], ["dorm."]),
     ("decimal", "pt", "A taxa subiu 0.25 ponto no mês.", ["subiu zero ponto vinte e cinco ponto"], ["vírgula"]),
     ("decimal", "pt", "O juro é de ,75 ao mês.", ["é de vírgula sete cinco ao mês"], [","]),
 ]

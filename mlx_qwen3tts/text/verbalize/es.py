@@ -90,7 +90,8 @@ class Spanish(Romance):
              "psi": ("p s i", "p s i")}
     # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
     units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
-             "mAh": ("miliamperio hora", "miliamperios hora"), "MP": ("megapíxel", "megapíxeles")}
+             "mAh": ("miliamperio hora", "miliamperios hora"), "MP": ("megapíxel", "megapíxeles"),
+             "dorm.": ("dormitorio", "dormitorios")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",

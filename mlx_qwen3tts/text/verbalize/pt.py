@@ -82,7 +82,8 @@ class Portuguese(SaidRanges, Romance):
              "cal": ("caloria", "calorias")}
     # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
     units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
-             "mAh": ("miliampere-hora", "miliamperes-hora"), "MP": ("megapixel", "megapixels")}
+             "mAh": ("miliampere-hora", "miliamperes-hora"), "MP": ("megapixel", "megapixels"),
+             "dorm.": ("dormitório", "dormitórios")}
     feminine_units = ("t", "h")
     percent = "por cento"
     scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")
@@ -418,7 +419,15 @@ class Portuguese(SaidRanges, Romance):
             return f"{self.cardinal(0)} {self.dot} {said}"
         return super().dotted(m)
 
+    # "1,2 mi", "R$ 3 bi": the news' short millions and billions, singular below two ("um vírgula dois milhão")
+    _SHORT_SCALE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{1,3})?)\s(mi|bi)(?!\w|[.,]\w)")
+
+    def _short_scale(self, m):
+        few = float(m.group(1).replace(",", ".")) < 2
+        return f"{m.group(1)} {'milh' if m.group(2) == 'mi' else 'bilh'}{'ão' if few else 'ões'}"
+
     def read_numbers(self, text):
+        text = self._SHORT_SCALE.sub(self._short_scale, text)
         text = self._BARE_FRACTION.sub(lambda m: (f"{self.minus} " if m.group(1) else "")
                                        + f"{self.point} {self.fraction_part(m.group(2))}", text)
         return super().read_numbers(text)

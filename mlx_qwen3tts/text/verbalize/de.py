@@ -17,7 +17,8 @@ _ABBREVIATED_MONTHS = {"Jan.": 0, "Febr.": 1, "Feb.": 1, "Mär.": 2, "Apr.": 3, 
 _ORDINAL_NOUNS = ("Jahrhundert", "Jahrtausend", "Jahrestag", "Geburtstag", "Stock", "Platz", "Kapitel", "Auflage",
                   "Klasse", "Mal", "Liga", "Weltkrieg", "Preis", "Tag", "Woche", "Runde", "Etage", "Ausgabe",
                   "Sinfonie", "Symphonie", "Satz", "Absatz", "Quartal", "Halbjahr", "Semester", "Grades", "Stufe",
-                  "Version", "Band", "Teil", "Akt", "Szene", "Kongress", "Parteitag", "Lauf", "Spieltag", "Lektion")
+                  "Version", "Band", "Teil", "Akt", "Szene", "Kongress", "Parteitag", "Lauf", "Spieltag", "Lektion",
+                  "Obergeschoss", "Untergeschoss")
 # Articles and prepositions after which an ordinal ends in -en (dative, genitive) or -e (nominative).
 _EN = {"am", "im", "vom", "zum", "beim", "dem", "den", "des", "zur", "einem", "eines", "seinem", "ihrem", "unserem",
        "seit", "ab", "bis", "diesem", "jedem", "Am", "Im", "Vom", "Zum", "Beim", "Seit", "Ab", "Bis", "Dem", "Des"}
@@ -248,8 +249,9 @@ class German(Spec):
         # "0221 / 12 34 56": the slash set apart, the number in pairs.
         # The code may be written apart from its zero ("0 30 / 12 34 56"), a firm's short number end in its
         # extension ("06221 54-0", "06221 / 54 - 0").
-        self._area_phone = re.compile(r"(?<![\w.,/+-])0 ?\d{2,5}(?:\s?/\s?|\s?-\s?|\s)(?=(?:\d[ -]?){5}|\d+\s?-\s?\d)\d+"
-                                      r"(?:(?:[ -]| - )\d+){0,3}(?![\w-]|[.,]\d)")
+        # A code of one digit after its zero ("01 123-4567"), or the trunk zero alone in brackets ("(0) 1234-1233").
+        self._area_phone = re.compile(r"(?<![\w.,/+-])(?:\(0\)|0\d{1,5}|0 \d{2,5})(?:\s?/\s?|\s?-\s?|\s)"
+                                      r"(?=(?:\d[ -]?){5}|\d+\s?-\s?\d)\d+(?:(?:[ -]| - )\d+){0,3}(?![\w-]|[.,]\d)")
         # The emergency and service numbers, called by their figures ("Notruf 112", "die 110 wählen").
         self._service_line = re.compile(r"\b((?:Notruf(?:nummer)?|Polizei|Feuerwehr|Rettungsdienst):?\s)"
                                         r"(110|112|115|116117|116116|19222)\b(?![.,]\d)"
@@ -259,7 +261,9 @@ class German(Spec):
         # "49 1234-1233": a two-digit country code (or "0") without its "+", then a number of seven digits or more
         # joined by a hyphen, as NeMo's German telephone grammar takes it (the code said as a number); no range
         # ("12 1990-1995").
-        self._coded_phone = re.compile(r"(?<![\w.,/+-])(\d{2}|0) (\d{3,5})-(\d{3,5})(?![\w-]|[.,]\d)")
+        # The number's two groups may be parted by a space as well ("49 1234 1233").
+        self._coded_phone = re.compile(r"(?<![\w.,/+-])(\d{2}|0) (\d{3,5})[- ](\d{3,5})(?![\w-]|[.,]\d)"
+                                      r"|(?<![\w.,/+-])(0) (\d{7,12})(?![\w-]|[.,]\d)")
         self._clause_end = re.compile(r"[,;:.!?()\[\]]|\s(?:damit|dass|daß|bis|sodass|weil|wenn|und|oder|bevor"
                                       r"|nachdem)\s")
         self._dash_price = re.compile(r"(?<=\d),[-–]{1,2}(?=\s|$|[.;:!?)]|,\s)")
@@ -309,6 +313,11 @@ class German(Spec):
         self._spaced_fraction = re.compile(r"(?<![\w.,/])(\d{1,2}) / (\d{1,2})(?![\w/]|[.,]\d)")
         self._negative_fraction = re.compile(r"(?<![\w.,/-])[-−](?=(?:\d{1,3}\s)?\d{1,2}/\d{1,2}(?![\w/]|[.,]\d))")
         self._time_uhr = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s?Uhr\b")
+        # "nach 3:45:12 h", "Fahrzeit 2:15 h": hours, minutes (and seconds) with the hour's letter are a duration.
+        self._duration = re.compile(r"(?<![\w:.,])(\d{1,3}):([0-5]\d)(?::([0-5]\d))?\s?h\b(?!\.\w)")
+        # "um 20.15", "gegen 7.30": after "um" or "gegen" hours and minutes with a dot are a time without its "Uhr"
+        # (a date after them would be written "am 20.5.").
+        self._um_dotted = re.compile(r"\b([Uu]m|[Gg]egen)\s([01]?\d|2[0-3])\.([0-5]\d)(?![\w.,:]\d|\.\d|\w|\s?Uhr\b)")
 
     def n2w(self, value, to="cardinal", **extra):
         """num2words says a thousands group ending in one with its "s" ("101000" "einhunderteinstausend"); before
@@ -354,13 +363,23 @@ class German(Spec):
         text = self._service_line.sub(lambda m: (m.group(1) or "") + self.digits(m.group(2) or m.group(3)), text)
         text = self._coded_phone.sub(self._coded, text)
         text = self._plus_digits.sub(lambda m: f"{self.plus} {self.digits(m.group(0))}", text)
-        return super().read_telephones(self._area_phone.sub(lambda m: self.telephone(m.group(0)), text))
+        return super().read_telephones(self._area_phone.sub(self._area, text))
+
+    def _area(self, m):
+        if re.search(r"\+\d{1,3}\s?$", m.string[:m.start()]):
+            return m.group(0)  # "+49 (0) 1234-1233": the trunk zero after the country's code, said with the number
+        return self.telephone(m.group(0))
 
     def _coded(self, m):
-        code, first, second = m.groups()
+        if m.group(4):  # "0 12345678": the trunk zero, then one group of seven digits or more
+            return f"{self.digits(m.group(4))}, {self.digits(m.group(5))}"
+        code, first, second = m.groups()[:3]
         if re.search(r"\+\d{1,3}\s$", m.string[:m.start()]):
             return m.group(0)  # "+49 30 1234-567": the area code after the country's, said with the number
-        if len(first + second) < 7 or first[0] != "0" and (int(first) < int(second) or first.endswith("00")):
+        if " " in m.group(0)[len(code) + 1:]:  # spaced groups: no range, but maybe years or a list of figures
+            if len(second) < 4 or all(1000 <= int(g) <= 2099 for g in (first, second)):
+                return m.group(0)  # "Werte 10 200 300", "12 1990 2000"
+        elif len(first + second) < 7 or first[0] != "0" and (int(first) < int(second) or first.endswith("00")):
             return m.group(0)  # a number before a range ("12 1990-1995", "20 500-1000")
         return f"{self.cardinal(int(code))}, {self.telephone(first + '-' + second)}"
 
@@ -467,10 +486,20 @@ class German(Spec):
         return super().read_dates(self._day_month.sub(day_month, text))
 
     def read_times(self, text):
+        text = self._duration.sub(self._hours_minutes, text)
+        text = self._um_dotted.sub(lambda m: f"{m.group(1)} {self.time(int(m.group(2)), int(m.group(3)), None)}", text)
         text = self._time_uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),
                                                       int(m.group(3)) if m.group(3) else None), text)
         text = super().read_times(text)
         return self._uhr.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or 0), None), text)
+
+    def _hours_minutes(self, m):
+        """"2:15 h" "zwei Stunden fünfzehn Minuten": each count with its noun ("eine Stunde eine Minute")."""
+        parts = [(int(m.group(1)), "Stunde"), (int(m.group(2)), "Minute")]
+        if m.group(3):
+            parts.append((int(m.group(3)), "Sekunde"))
+        said = " ".join(f"{self.cardinal(n, 'f')} {noun}{'' if n == 1 else 'n'}" for n, noun in parts if n)
+        return said or f"{self.cardinal(0)} Stunden"
 
     def read_fractions(self, text):
         text = self._hundredths.sub(lambda m: self.fraction(int(m.group(1)), int(m.group(2))) if 0 < int(m.group(1))
@@ -579,7 +608,24 @@ class German(Spec):
         case = self._case(m, context(m.string, m.start(), m.end()))
         return _HALF[case][gender]
 
+    # "pro kg", "je m²": a unit's symbol after "pro" or "je" without a number is its name ("pro Kilogramm")
+    _PER_UNIT = re.compile(r"\b([Pp]ro|[Jj]e)\s(kg|km|km²|m²|m³|cm|mm|ml|ha|kWh|MWh)(?![\w/²³]|[.,]\w)")
+
+    # a car's consumption, "5,6 l/100 km": "Liter auf hundert Kilometer"
+    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+
+    # a screen's inches after a number ('6,1"', "27″"), where the mark closes no quotation: "Zoll"
+    _INCH = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{1,2})?)[ \u00a0]?(″|''|\")(?![\w\"])")
+
+    def _inches(self, m):
+        if m.group(2) == '"' and m.string.count('"', 0, m.start(2)) % 2:
+            return m.group(0)  # 'er sagte "nimm 5"': a quotation's end
+        return f"{m.group(1)} Zoll"
+
     def read_measures(self, text):
+        text = self._INCH.sub(self._inches, text)
+        text = self._CONSUMPTION.sub(" Liter auf hundert Kilometer", text)
+        text = self._PER_UNIT.sub(lambda m: f"{m.group(1)} {self.units[m.group(2)][0]}", text)
         text = self._half_unit.sub(lambda m: f"{self.half_article(m, self.unit_gender(m.group(1)))} "
                                              f"{self.units[m.group(1)][0]}", text)  # "nimm 1/2 l": "einen halben Liter"
         text = self._meters_centimeters.sub(lambda m: f"{'ein' if m.group(1) == '1' else self.cardinal(int(m.group(1)))}"

@@ -20,6 +20,12 @@ ADVERBS = ("ahora nunca siempre fuera contra cada toda todas mucha muchas poca p
 
 class Spanish(Romance):
     code = "es"
+    # "ganó 3-1", "empate 2:2": a score, "tres a uno", after a word that tells a match
+    score_word = "a"
+    score_words = frozenset({"ganó", "gana", "ganaron", "ganar", "venció", "vence", "vencieron", "perdió", "pierde",
+                             "perdieron", "empató", "empata", "empate", "goleó", "derrotó", "victoria", "derrota",
+                             "triunfo", "marcador", "resultado", "partido", "final", "cayó", "cayeron", "remontó",
+                             "terminó", "acabó", "gol"})
     point, dot = "coma", "punto"
     fraction_digits = "number"
     minus, plus = "menos", "más"
@@ -82,12 +88,29 @@ class Spanish(Romance):
              # as NeMo's Spanish measure tables have them
              "gsm": ("gramo por metro cuadrado", "gramos por metro cuadrado"), "PB": ("petabyte", "petabytes"),
              "psi": ("p s i", "p s i")}
+    # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
+    units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
+             "mAh": ("miliamperio hora", "miliamperios hora"), "MP": ("megapíxel", "megapíxeles"),
+             "dorm.": ("dormitorio", "dormitorios")}
     feminine_units = ("t", "h", "ha")
     percent = "por ciento"
     scale_nouns = ("millón", "millones", "millardo", "millardos", "billón", "billones", "trillón", "trillones",
                    "cuatrillón", "cuatrillones")
     and_word, half, day_one, local_phones = "y", "y medio", "primero", True
     per_word = "por"
+    unit_scales = "mil"  # "3 mil km": the unit after the thousands read
+    unit_after_words = ("por", "el", "cada", "al")  # "por kg", "le kg": the unit's name
+    week_days = {"lun": "lunes", "Lun": "lunes", "mar": "martes", "Mar": "martes", "mié": "miércoles",
+                 "Mié": "miércoles", "mie": "miércoles", "Mie": "miércoles", "miér": "miércoles",
+                 "Miér": "miércoles", "jue": "jueves", "Jue": "jueves", "vie": "viernes", "Vie": "viernes",
+                 "sáb": "sábado", "Sáb": "sábado", "sab": "sábado", "Sab": "sábado", "dom": "domingo",
+                 "Dom": "domingo", "lunes": "lunes", "Lunes": "lunes", "martes": "martes", "Martes": "martes",
+                 "miércoles": "miércoles", "Miércoles": "miércoles", "jueves": "jueves", "Jueves": "jueves",
+                 "viernes": "viernes", "Viernes": "viernes", "sábado": "sábado", "Sábado": "sábado",
+                 "domingo": "domingo", "Domingo": "domingo", "L": "lunes", "V": "viernes", "S": "sábado",
+                 "D": "domingo"}
+    week_span = ("de", "a")
+    inch = ("pulgada", "pulgadas")
     range_word = "a"
     articles = ("el", "la", "los", "las", "lo", "del", "al", "su", "sus", "un", "una", "este", "esta", "ese", "esa")
     degrees_after = ("a", "hasta", "entre")
@@ -239,7 +262,15 @@ class Spanish(Romance):
         # a zone's offset in hours and minutes before "+" is read and its minutes are taken for a time ("utc+5:30")
         text = self._ZONE.sub(lambda m: self._zone(m) if m.group(5) else m.group(0), text)
         text = self._EQUATION_OPERATOR.sub(lambda m: f" {self.minus if m.group(1) == '-' else 'entre'} ", text)
-        return super().read(self._DIVIDED.sub(" entre ", text))
+        return self._ONE_THOUSAND.sub(self._apocope, super().read(self._DIVIDED.sub(" entre ", text)))
+
+    # A number before the word "mil" written out loses its last "o" ("21 mil personas" "veintiún mil", "31 mil"
+    # "treinta y un mil"), as before a noun.
+    _ONE_THOUSAND = re.compile(r"\b(veinti)?uno(?= mil\b)", re.I)
+
+    @staticmethod
+    def _apocope(m):
+        return f"{m.group(1)}ún" if m.group(1) else m.group(0)[:-1]
 
     def read_abbreviations(self, text):
         def dona(m):
@@ -251,7 +282,12 @@ class Spanish(Romance):
             said = self._TITLES[m.group(1).casefold()]
             return said.capitalize() if m.group(1)[0].isupper() else said
         text = self._TITLE.sub(title, self._DONA.sub(dona, text))
+        text = self._PHONE_LABEL.sub(lambda m: ("T" if m.group(1)[0] == "T" else "t") + "eléfono"
+                                     + (m.group(2) or " "), text)
         return super().read_abbreviations(text)
+
+    # "Tel. 91 234 56 78", "Tlf.: +34 ...", "tfno. 600 ...": the telephone's abbreviation before its number
+    _PHONE_LABEL = re.compile(r"\b(Tel|tel|TEL|Tlf|tlf|Telf|telf|Tfno|tfno|Tfo|tfo)\.(:?\s?)(?=[+(]?\d)")
 
     # "Q50", "q 12,50", "q1": quetzales (NeMo writes the sign in small letters); "Q1" to "Q4" alone are a year's
     # quarters, no money.
@@ -323,7 +359,16 @@ class Spanish(Romance):
             return f"{self.cardinal(0)} {self.dot} {self.fraction_part(parts[1])}"
         return super().dotted(m)
 
+    # "x" between two numbers is "por": the sides of a thing ("30 x 40 cm" "treinta por cuarenta centímetros",
+    # "2x3 m"); not a hex number's ("0x1F")
+    _BY = re.compile(r"(?<![\w.,])((?!0[xX])\d{1,4}(?:,\d+)?)[ \u00a0]?[xX][ \u00a0]?(?=\d{1,4}(?:,\d+)?(?![\w.,]\d|\w))")
+
+    # a car's consumption, "5,6 l/100 km": "litros a los cien kilómetros"
+    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+
     def read_measures(self, text):
+        text = self._CONSUMPTION.sub(" litros a los cien kilómetros", text)
+        text = self._BY.sub(r"\1 por ", text)
         text = self._scaled_units.sub(lambda m: f"{self.number(m.group(1), 'm')} {m.group(2)} de "
                                                 f"{self.units[m.group(3)][-1]}", text)
         text = self._unit_per_unit.sub(lambda m: f"{self.measure(m.group(1), m.group(2))} {self.per_word} "
@@ -429,6 +474,21 @@ class Spanish(Romance):
         base = "".join(ch for ch in base if not unicodedata.combining(ch))
         name = (base[:-1] if base.endswith(("a", "uno")) else base) + "avo"
         return f"{self.cardinal(numerator, 'm')} {name}{'s' if numerator > 1 else ''}"
+
+    # A fraction before "parte(s)" is said with the feminine ordinal: "2/3 partes" "dos terceras partes", "1/4 parte"
+    # "una cuarta parte".
+    _PARTS = re.compile(r"(?<![\w.,/])(\d{1,2})/([3-9]|10)\s(?=partes?\b)")
+
+    # A mark out of a scale after a word that tells one ("una nota de 8/10", "sacó un 7,5/10"): "ocho sobre diez"
+    _MARK = re.compile(r"\b((?i:nota|notas|calificación|puntuación|media|sacó|obtuvo|valorado|valorada|valoración)"
+                       r"(?:\s?(?:es|fue|de|un|una|:))*\s)(\d{1,3}(?:,\d)?)\s?/\s?(10|20|100)(?![\w/]|[.,]\d)")
+
+    def read_fractions(self, text):
+        text = self._MARK.sub(lambda m: f"{m.group(1)}{self.number(m.group(2))} sobre {self.cardinal(int(m.group(3)))}",
+                              text)
+        text = self._PARTS.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} {self.ordinal(int(m.group(2)), 'f')}"
+                                         f"{'s' if int(m.group(1)) > 1 else ''} ", text)
+        return super().read_fractions(text)
 
     def fraction_part(self, digits):
         # Past three figures a decimal is read two at a time, a zero that would begin a pair alone ("3,1415"
@@ -540,8 +600,12 @@ class Spanish(Romance):
     # "12h02m00s" "doce y dos", "9h30" "nueve y treinta": hours, minutes and seconds by their letters; "02:15:10 h":
     # the "h" is no word.
     _HMS = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])h([0-5]\d)(?:m(?:in)?(?:([0-5]\d)s(?:eg)?)?)?(?!\w)")
+    # seconds before a.m./p.m.: "3:02:32 p.m." "tres horas dos minutos y treinta y dos segundos de la tarde"
+    _HMS_CLOCK = re.compile(r"(?<![\w:.,])(1[0-2]|0?\d)([:.])([0-5]\d)\2([0-5]\d)\s?([ap])\.?\s?m(\.|\b)", re.I)
     _HMS_H = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])([:.])([0-5]\d)\2([0-5]\d)" + _H)
-    _ZONE = re.compile(r"\b(gmt|utc|GMT|UTC)(?:\s?([-+−])\s?|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
+    # any zone spelt by its letters keeps its offset's sign ("5:00 p.m. cst-2" "c s t menos dos")
+    _ZONE = re.compile(r"\b(gmt|utc|cst|cet|est|pst|mst|edt|pdt|mdt|cdt|cest|GMT|UTC|CST|CET|EST|PST|MST|EDT|PDT"
+                       r"|MDT|CDT|CEST)(?:\s?([-+−])\s?|\s(más|menos)\s)(\d{1,2})(?::([0-5]\d))?(?![\w:])")
     # A time after its article is the clock's: "la 1" "la una"; "la 1:45" "las dos menos cuarto", the next hour
     # less the minutes left where they are twenty-five, twenty, a quarter, ten or five (as the time is said aloud,
     # and as NeMo's Spanish ITN reads "las tres menos veinticinco" "las 2:35"), on either clock ("las 14:45" "las
@@ -599,6 +663,7 @@ class Spanish(Romance):
                                                   f"{'cuarto' if m.group(3) == '15' else 'media'}", text)
         text = self._HALF_PAST.sub(lambda m: f"{self.cardinal(int(m.group(1)), 'f')} y "
                                           f"{'cuarto' if (m.group(2) or m.group(3)) == '15' else 'media'}", text)
+        text = self._HMS_CLOCK.sub(self._hms_clock, text)
         text = self._CLOCK.sub(self._clock, text)
         text = self._HMS_H.sub(lambda m: self.time(int(m.group(1)), int(m.group(3)), int(m.group(4))), text)
         text = self._HOURS.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)), None), text)
@@ -648,11 +713,19 @@ class Spanish(Romance):
         if minutes:
             said += " y " + {15: "cuarto", 30: "media"}.get(minutes, self.cardinal(minutes))
         said += " " + self._day_part(hours, period)
-        rest = m.string[m.end():]
-        zone = re.match(r"\s*([A-Za-z]{2,5})\b", rest)  # "p.m. GMT": a time zone goes on the sentence
+        return said + "." if m.group(4) == "." and self._ends_after_period(m.string[m.end():]) else said
+
+    def _ends_after_period(self, rest):
+        """Whether the dot of "a.m."/"p.m." also ends the sentence: not before a time zone ("p.m. GMT")."""
+        zone = re.match(r"\s*([A-Za-z]{2,5})\b", rest)
         if zone and (zone.group(1).casefold() in self._ZONES or zone.group(1).casefold() in self._SPELT_ZONES):
-            return said
-        return said + "." if m.group(4) == "." and self._ends_sentence(rest) else said
+            return False
+        return self._ends_sentence(rest)
+
+    def _hms_clock(self, m):
+        hours, period = int(m.group(1)), m.group(5).casefold()
+        said = f"{self.time(hours, int(m.group(3)), int(m.group(4)))} {self._day_part(hours, period)}"
+        return said + "." if m.group(6) == "." and self._ends_after_period(m.string[m.end():]) else said
 
     _SPELT_ZONES = ("utc", "gmt", "cst", "cet", "pst", "est", "mdt", "mst", "pt", "et", "mt", "edt", "pdt", "cest")
 

@@ -15,6 +15,11 @@ ADVERBS = ("encore toujours jamais contre chaque toute toutes autre autres même
 
 class French(Romance):
     code = "fr"
+    # "a gagné 3-1", "victoire 2:0": a score, "trois à un", after a word that tells a match
+    score_word = "à"
+    score_words = frozenset({"gagné", "gagne", "gagnent", "battu", "bat", "perdu", "perd", "victoire", "défaite",
+                             "score", "match", "nul", "s'impose", "l'emporte", "vainqueur", "finale", "mené", "mène",
+                             "s'est", "imposé", "résultat"})
     group = "."
     point, dot = "virgule", "point"
     fraction_digits = "number"
@@ -103,6 +108,9 @@ class French(Romance):
                              ("cuillère à soupe", "cuillères à soupe")),
              **dict.fromkeys(("c. à café", "c. à c.", "càc", "cuil. à café", "c. c."),
                              ("cuillère à café", "cuillères à café"))}
+    # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
+    units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
+             "mAh": ("milliampère-heure", "milliampères-heures"), "MP": ("mégapixel", "mégapixels")}
     feminine_units = ("t", "min", "s", "sec.", "ms", "lb", "oz", "cal", "µs", "ns", "mol", "ppm")
     percent = "pour cent"
     scale_nouns = ("million", "millions", "milliard", "milliards")
@@ -140,6 +148,17 @@ class French(Romance):
                "≤": "inférieur ou égal à", "≥": "supérieur ou égal à", "−": "moins", "°": "degrés", "½": "un demi",
                "¼": "un quart", "¾": "trois quarts", "~": "environ", "‰": "pour mille"}
     per_word = "par"
+    unit_scales = "mille"  # "3 mille km": the unit after the thousands read
+    unit_after_words = ("par", "le", "du", "au", "chaque")  # "por kg", "le kg": the unit's name
+    week_days = {"lun": "lundi", "Lun": "lundi", "mar": "mardi", "Mar": "mardi", "mer": "mercredi",
+                 "Mer": "mercredi", "jeu": "jeudi", "Jeu": "jeudi", "ven": "vendredi", "Ven": "vendredi",
+                 "sam": "samedi", "Sam": "samedi", "dim": "dimanche", "Dim": "dimanche", "lundi": "lundi",
+                 "Lundi": "lundi", "mardi": "mardi", "Mardi": "mardi", "mercredi": "mercredi",
+                 "Mercredi": "mercredi", "jeudi": "jeudi", "Jeudi": "jeudi", "vendredi": "vendredi",
+                 "Vendredi": "vendredi", "samedi": "samedi", "Samedi": "samedi", "dimanche": "dimanche",
+                 "Dimanche": "dimanche"}
+    week_span = ("du", "au")
+    inch = ("pouce", "pouces")
     per_time = {"s": "par seconde", "sec": "par seconde", "min": "par minute", "h": "par heure", "j": "par jour",
                 "jour": "par jour"}
     day_parts = ("du soir", "de l'après-midi")
@@ -343,7 +362,11 @@ class French(Romance):
         text = self._DOTTED_PRICE.sub(lambda m: self.money(f"{m.group(1)},{m.group(2)}", m.group(3), None), text)
         return super().read_money(text)
 
+    # a car's consumption, "5,6 l/100 km": "litres aux cent kilomètres"
+    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+
     def read_measures(self, text):
+        text = self._CONSUMPTION.sub(" litres aux cent kilomètres", text)
         # a unit per another ("30 kg/m³", "3 t/ha"): "trente kilogrammes par mètre cube"
         text = self._compound.sub(lambda m: self.compound(m) if m.group(2) else m.group(0), text)
         return super().read_measures(text)
@@ -361,7 +384,11 @@ class French(Romance):
         said = [f"{self.plus} {self.cardinal(int(m.group(1)))}", self.cardinal(int(m.group(2)))]
         return ", ".join(said + [self.pair(p) for p in re.findall(r"\d\d", m.group(3))])
 
+    # "Tél. : 01 23 …", "tel. 06 …": the telephone's abbreviation before its number
+    _PHONE_LABEL = re.compile(r"\b([Tt])[ée]l\.(\s?:?\s?)(?=[+(]?\d)")
+
     def read_telephones(self, text):
+        text = self._PHONE_LABEL.sub(lambda m: m.group(1) + "éléphone" + (m.group(2) or " "), text)
         text = self._INTERNATIONAL.sub(self.international, text)
         text = self._pairs.sub(lambda m: ", ".join(self.pair(p) for p in re.findall(r"\d\d", m.group(0))), text)
         return super().read_telephones(text)
@@ -400,6 +427,15 @@ class French(Romance):
 
     def plural_of(self, word):
         return word + "s"
+
+    # A mark out of a scale after a word that tells one ("une note de 15/20", "noté 8/10"): "quinze sur vingt"
+    _MARK = re.compile(r"\b((?i:note|notes|noté|notée|notés|notées|moyenne|obtenu|obtient|score|évalué|évaluée)"
+                       r"(?:\s?(?:est|était|de|à|:))*\s)(\d{1,3}(?:,\d)?)\s?/\s?(10|20|100)(?![\w/]|[.,]\d)")
+
+    def read_fractions(self, text):
+        text = self._MARK.sub(lambda m: f"{m.group(1)}{self.number(m.group(2))} sur {self.cardinal(int(m.group(3)))}",
+                              text)
+        return super().read_fractions(text)
 
     def fraction(self, numerator, denominator):
         name = {2: "demi", 3: "tiers", 4: "quart"}.get(denominator)

@@ -18,6 +18,7 @@ ADVERBS = ("ainda agora nunca sempre fora contra cada toda todas muita muitas po
 
 class Portuguese(SaidRanges, Romance):
     code = "pt"
+    score_word = "a"  # "venceu 3-1" "três a um" (the words before a score: `score_words` below)
     point, dot = "vírgula", "ponto"
     fraction_digits = "digits"
     minus, plus = "menos", "mais"
@@ -79,6 +80,10 @@ class Portuguese(SaidRanges, Romance):
              "mV": ("milivolt", "milivolts"), "mA": ("miliampere", "miliamperes"),
              "rpm": ("rotação por minuto", "rotações por minuto"), "dB": ("decibel", "decibéis"),
              "cal": ("caloria", "calorias")}
+    # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
+    units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
+             "mAh": ("miliampere-hora", "miliamperes-hora"), "MP": ("megapixel", "megapixels"),
+             "dorm.": ("dormitório", "dormitórios")}
     feminine_units = ("t", "h")
     percent = "por cento"
     scale_nouns = ("milhão", "milhões", "bilhão", "bilhões")
@@ -113,6 +118,16 @@ class Portuguese(SaidRanges, Romance):
                "≤": "menor ou igual a", "≥": "maior ou igual a", "−": "menos", "°": "graus", "½": "um meio",
                "¼": "um quarto", "¾": "três quartos", "~": "cerca de", "‰": "por mil"}
     per_word = "por"
+    unit_scales = "mil"  # "3 mil km": the unit after the thousands read
+    unit_after_words = ("por", "o", "cada", "ao", "do")  # "por kg", "le kg": the unit's name
+    week_days = {"seg": "segunda", "Seg": "segunda", "ter": "terça", "Ter": "terça", "qua": "quarta",
+                 "Qua": "quarta", "qui": "quinta", "Qui": "quinta", "sex": "sexta", "Sex": "sexta", "sáb": "sábado",
+                 "Sáb": "sábado", "sab": "sábado", "Sab": "sábado", "dom": "domingo", "Dom": "domingo",
+                 "segunda": "segunda", "Segunda": "segunda", "terça": "terça", "Terça": "terça", "quarta": "quarta",
+                 "Quarta": "quarta", "quinta": "quinta", "Quinta": "quinta", "sexta": "sexta", "Sexta": "sexta",
+                 "sábado": "sábado", "Sábado": "sábado", "domingo": "domingo", "Domingo": "domingo"}
+    week_span = ("de", "a")
+    inch = ("polegada", "polegadas")
     per_time = {"s": "por segundo", "seg": "por segundo", "sec": "por segundo", "min": "por minuto", "h": "por hora",
                 "dia": "por dia"}
     day_parts = ("da tarde", "da noite")
@@ -287,7 +302,11 @@ class Portuguese(SaidRanges, Romance):
             number = f"{number[:2]} {number[2:4]} {number[4:-4]} {number[-4:]}"
         return self.telephone("+" + number)
 
+    # "Tel.: (21) …", "tel. 11 …": the telephone's abbreviation before its number
+    _PHONE_LABEL = re.compile(r"\b([Tt])el\.(\s?:?\s?)(?=[+(]?\d)")
+
     def read_telephones(self, text):
+        text = self._PHONE_LABEL.sub(lambda m: m.group(1) + "elefone" + (m.group(2) or " "), text)
         text = self._TOLL_FREE.sub(lambda m: self.telephone(m.group(0)), text)
         text = self._INTERNATIONAL.sub(self.international, text)
         text = self._DOTTED_PHONE.sub(lambda m: self.telephone(m.group(0)), text)
@@ -387,7 +406,37 @@ class Portuguese(SaidRanges, Romance):
         score = any(w.casefold() in self.score_words for w in re.findall(r"[^\W\d_]+", head + " " + tail))
         return f"{m.group(1)} {'a' if score else 'por'} {m.group(2)}"
 
+    # A decimal written with a dot is said with "ponto", its fraction as a number as "1.33" "um ponto trinta e três"
+    # (NeMo's Portuguese ITN), a whole of zero too ("0.25" "zero ponto vinte e cinco"); a fraction written without
+    # its whole (",5") is said from its comma ("vírgula cinco").
+    _BARE_FRACTION = re.compile(r"(?<![\w.,])([-−]?),(\d+)(?![\w]|[.,]\d)")
+
+    def dotted(self, m):
+        parts = m.group(1).split(".")
+        if len(parts) == 2 and parts[0] == "0":
+            fraction = parts[1]
+            said = self.digits(fraction) if fraction[0] == "0" else self.cardinal(int(fraction))
+            return f"{self.cardinal(0)} {self.dot} {said}"
+        return super().dotted(m)
+
+    # "1,2 mi", "R$ 3 bi": the news' short millions and billions, singular below two ("um vírgula dois milhão")
+    _SHORT_SCALE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{1,3})?)\s(mi|bi)(?!\w|[.,]\w)")
+
+    def _short_scale(self, m):
+        few = float(m.group(1).replace(",", ".")) < 2
+        return f"{m.group(1)} {'milh' if m.group(2) == 'mi' else 'bilh'}{'ão' if few else 'ões'}"
+
+    def read_numbers(self, text):
+        text = self._SHORT_SCALE.sub(self._short_scale, text)
+        text = self._BARE_FRACTION.sub(lambda m: (f"{self.minus} " if m.group(1) else "")
+                                       + f"{self.point} {self.fraction_part(m.group(2))}", text)
+        return super().read_numbers(text)
+
+    # a car's consumption, "5,6 l/100 km": "litros por cem quilômetros"
+    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+
     def read_measures(self, text):
+        text = self._CONSUMPTION.sub(" litros por cem quilômetros", text)
         text = self._BY.sub(self._by, text)
         text = self._ENUMERATOR.sub(self._item, text)
         text = self._PLURAL_MARK.sub(self._plural_ordinal, text)
@@ -405,7 +454,12 @@ class Portuguese(SaidRanges, Romance):
     _DOTTED = re.compile(r"(?<![\w:.,])([01]\d|2[0-3])\.([0-5]\d)(?:\.([0-5]\d))?(?![\w:]|[.,]\d)")
     _LETTERED = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])(?::([0-5]\d)h|[hH]([0-5]\d)min)(?!\w)")
 
+    # "9h-18h", "8h30-12h": a span of two times by their letter, "nove horas às dezoito horas"
+    _LETTERED_SPAN = re.compile(r"(?<![\w:.,])([01]?\d|2[0-3])[hH]([0-5]\d)?[ \u00a0]?[-–][ \u00a0]?"
+                                r"(?=(?:[01]?\d|2[0-3])[hH](?:[0-5]\d)?(?!\w))")
+
     def read_times(self, text):
+        text = self._LETTERED_SPAN.sub(lambda m: f"{self.time(int(m.group(1)), int(m.group(2) or 0), None)} às ", text)
         text = self._PERIOD_TIME.sub(self._period_time, text)
         text = self._LETTERED.sub(lambda m: self.time(int(m.group(1)), int(m.group(2) or m.group(3)), None), text)
         text = self._DOTTED.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),

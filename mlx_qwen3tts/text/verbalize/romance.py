@@ -69,6 +69,19 @@ class Romance(Spec):
     law_of = "de"
     law_short_years = True  # "Lei 8.666/93"
     per_word = ""  # "per" between a number and a unit after a slash ("4/s")
+    # words after which a unit's symbol without a number is its name ("por kg" "por kilogramo", "le kg"): each
+    # language's "per" and articles; only symbols no word is spelt like (`_NAMED_UNITS`)
+    unit_after_words: tuple = ()
+    # A span of weekdays in a timetable ("lun-vie", "de lun. a vie.", "L-V"): each day's name, the span said with
+    # the language's words ("de lunes a viernes"); `week_days` maps each written day (abbreviation or name, as
+    # written) to its name, `week_span` is (from, to) where no "from" word stands before
+    week_days: dict = {}
+    week_span: tuple = ()
+    # A screen's or a wheel's inches after a number ('6,1"', "27″", "15''"), where the mark closes no quotation
+    # (an even count of '"' before it): the unit's name, (singular, plural)
+    inch: tuple = ()
+    _INCH = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?(″|''|\")(?![\w\"])")
+    _NAMED_UNITS = ("kg", "km", "km²", "m²", "m³", "cm", "mm", "ml", "cl", "ha", "kWh", "MWh")
     currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
     def __init__(self):
@@ -120,6 +133,14 @@ class Romance(Spec):
         self._per_unit = (re.compile(r"(?<![\w.,/])(" + sign + self.NUM + r")\s?/(" + units + r")(?![\w/²³'’])")
                           if self.per_word else None)
         self._marked = re.compile(r"(?<![\w.,])(" + sign + self.NUM + r")(\.?[º°])(?![\wªº°])")
+        if self.week_days:
+            days = "|".join(re.escape(d) for d in sorted(self.week_days, key=len, reverse=True))
+            start, to = self.week_span
+            self._week_span = re.compile(r"(?<![\w.])(?:(" + start + r")\s)?(" + days + r")\.?(?:[ \u00a0]?[-–]"
+                                         r"[ \u00a0]?|\s(?:" + to + r"|a|à)\s)(" + days + r")(\.?)(?![\w-])")
+        named = [u for u in self._NAMED_UNITS if u in self.units]
+        self._bare_unit = (re.compile(r"\b((?i:" + "|".join(self.unit_after_words) + r")\s)(" + "|".join(named)
+                                      + r")(?![\w/²³'’]|[.,]\w)") if self.unit_after_words and named else None)
 
     def _compile_words(self, sign: str):
         """Laws' numbers, times after a word, currencies' names after an amount."""
@@ -186,9 +207,13 @@ class Romance(Spec):
         text = self._dotted_unit.sub(lambda m: f"{self.cardinal(int(m.group(1)))} {self.dot} "
                                                f"{self.fraction_part(m.group(2))} {self.units[m.group(3)][1]}", text)
         text = self._fraction_unit.sub(self._unit_fraction, text)
+        if self.unit_scales != "(?!)":  # "3 mil km": the unit's name; the number read later, agreeing with it
+            text = self._scaled_unit.sub(lambda m: f"{m.group(1)} {m.group(2)} {self.units[m.group(3)][-1]}", text)
         text = self._unit.sub(self._measure, text)
         if self._word_per_unit:
             text = self._word_per_unit.sub(lambda m: f" {self.per_word} {self.units[m.group(1)][0]}", text)
+        if self._bare_unit:
+            text = self._bare_unit.sub(lambda m: m.group(1) + self.units[m.group(2)][0], text)
         return text
 
     def _unit_fraction(self, m):
@@ -475,8 +500,9 @@ class Romance(Spec):
     _TIMES = re.compile(r"(?<=\d)[ \u00a0]?\*[ \u00a0]?(?=[-−]?\d)")
     _EQUALS = re.compile(r"(?<=\d)[ \u00a0]?=[ \u00a0]?(?=[-−]?\d)")
 
-    # "+" between two terms, joined or spaced alike, is "plus": "I+D", "2+3", "2500 lire + IVA" (not "+34 91").
-    _PLUS = re.compile(r"(?<=[^\W_])\+(?=[^\W_])|(?<=[^\W_]) \+ (?=[^\W_])")
+    # "+" between two terms, joined or spaced alike, is "plus": "I+D", "2+3", "2500 lire + IVA", "49 € + TVA" (not
+    # "+34 91").
+    _PLUS = re.compile(r"(?<=[^\W_])\+(?=[^\W_])|(?:(?<=[^\W_])|(?<=[€$£¥%])) \+ (?=[^\W_])")
     # A number and a noun per unit of time: "1200 bits/seg" "mil doscientos bits por segundo" (unit -> "per unit").
     per_time: dict = {}
 
@@ -485,7 +511,23 @@ class Romance(Spec):
             return m.group(0)
         return f"{m.group(1)} {self.per_time[m.group(2)]}"
 
+    def _days(self, m):
+        start, to = self.week_span
+        if self.week_days[m.group(2)] == self.week_days[m.group(3)]:
+            return m.group(0)  # "de mar a mar": no span of days
+        said = f"{m.group(1) or start} {self.week_days[m.group(2)]} {to} {self.week_days[m.group(3)]}"
+        return said + "." if m.group(4) and self._ends_sentence(m.string[m.end():]) else said
+
+    def _inches(self, m):
+        if m.group(2) == '"' and m.string.count('"', 0, m.start(2)) % 2:
+            return m.group(0)  # 'he said "buy 5"': a quotation's end
+        return f"{m.group(1)} {self.inch[m.group(1) != '1']}"
+
     def read(self, text):
+        if self.inch:
+            text = self._INCH.sub(self._inches, text)
+        if self.week_days:
+            text = self._week_span.sub(self._days, text)
         text = self._PLUS.sub(f" {self.plus} ", text)
         if self.per_time:
             text = self._per_time.sub(self._per_time_said, text)

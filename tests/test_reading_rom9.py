@@ -77,6 +77,7 @@ CASES = [
     ("measure", "es", 'El móvil tiene pantalla de 6,1" y cámara de 12 MP.',
      ["seis coma uno pulgadas y cámara de doce megapíxeles"], ['"', "MP"]),
     ("measure", "fr", "Un écran de 27″ pour le bureau.", ["vingt-sept pouces pour le bureau"], ["″"]),
+    ("measure", "fr", "Une clé de 1\" suffit pour ce tuyau.", ["clé d'un pouce suffit"], ["une pouce", '"']),
     ("measure", "pt", 'A TV de 55" está em promoção.', ["cinquenta e cinco polegadas está"], ['"']),
     ("measure", "de", 'Das Tablet hat ein 11" Display und 8 MP.', ["elf Zoll Display und acht Megapixel"],
      ['"', "MP"]),

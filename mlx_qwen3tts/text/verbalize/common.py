@@ -160,6 +160,10 @@ class Spec:
     proper_fractions_to = 16  # the largest denominator of a proper fraction read as one ("1/18": en, de 99)
     per_word = None  # "per", "pro": where set, compound units are read ("12 kg/cm²", "56 /km²": per a unit) and a
     unit_scales = "(?!)"  # scale word between a number and its unit ("100 million kg") is kept, the unit read
+    # A screen's or a wheel's inches after a number ('6,1"', "27″", "15''"), where the mark closes no quotation
+    # (an even count of '"' before it): the unit's name, (singular, plural); `said_inches` reads them
+    inch: tuple = ()
+    _INCH = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?(″|''|\")(?![\w\"])")
 
     def __init__(self):
         self.abbreviations = {w: s for w, s in ABBREVIATIONS.get(self.code, {}).items()
@@ -233,6 +237,14 @@ class Spec:
         self._symbols = re.compile(_alternation(symbols)) if symbols else None
         self._month_year = re.compile(r"\b(" + self._month + r")\.?\s(\d{4})\b") if months else None
 
+
+    def said_inches(self, text):
+        return self._INCH.sub(self._inches, text) if self.inch else text
+
+    def _inches(self, m):
+        if m.group(2) == '"' and m.string.count('"', 0, m.start(2)) % 2:
+            return m.group(0)  # 'he said "buy 5"': a quotation's end
+        return f"{m.group(1)} {self.inch[m.group(1) != '1']}"
     def _table_pattern(self, table, after):
         if not table:
             return None

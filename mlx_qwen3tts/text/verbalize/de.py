@@ -614,16 +614,10 @@ class German(Spec):
     # a car's consumption, "5,6 l/100 km": "Liter auf hundert Kilometer"
     _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
 
-    # a screen's inches after a number ('6,1"', "27″"), where the mark closes no quotation: "Zoll"
-    _INCH = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{1,2})?)[ \u00a0]?(″|''|\")(?![\w\"])")
-
-    def _inches(self, m):
-        if m.group(2) == '"' and m.string.count('"', 0, m.start(2)) % 2:
-            return m.group(0)  # 'er sagte "nimm 5"': a quotation's end
-        return f"{m.group(1)} Zoll"
+    inch = ("Zoll", "Zoll")  # a screen's inches after a number ('6,1"', "27″"), `Spec.said_inches`
 
     def read_measures(self, text):
-        text = self._INCH.sub(self._inches, text)
+        text = self.said_inches(text)
         text = self._CONSUMPTION.sub(" Liter auf hundert Kilometer", text)
         text = self._PER_UNIT.sub(lambda m: f"{m.group(1)} {self.units[m.group(2)][0]}", text)
         text = self._half_unit.sub(lambda m: f"{self.half_article(m, self.unit_gender(m.group(1)))} "

@@ -231,9 +231,10 @@ class French(Romance):
                "8": "eighties", "9": "nineties"}
 
     # "de", "que" elide before "un"/"une" counting a noun ("de 1 €" "d'un euro", "que 1 personne" "qu'une personne",
-    # "de 1 h à 2 h" "d'une heure"); a number said as itself keeps them ("de 1 à 5" "de un à cinq", "de 1,5").
+    # "de 1 h à 2 h" "d'une heure", 'de 1"' "d'un pouce"); a number said as itself keeps them ("de 1 à 5" "de un à
+    # cinq", "de 1,5").
     _ELIDED = re.compile(r"\b([Dd]e|[Qq]ue|[Jj]usque|[Ll]orsque|[Pp]uisque) 1(?=[ \u00a0]"
-                         r"(?!(?:à|a|et|ou|sur|sont)\b|k[€$£])[^\W\d_]|[ \u00a0]?[€$£%°]|h\d|h\b)")
+                         r"(?!(?:à|a|et|ou|sur|sont)\b|k[€$£])[^\W\d_]|[ \u00a0]?(?:[€$£%°″\"]|'')|h\d|h\b)")
 
     # "fois" counted is feminine ("1 fois par jour" "une fois", "21 fois" "vingt et une fois"); before a number it
     # is the product's "times" ("3 fois 4"), no noun, as `not_nouns` holds it.

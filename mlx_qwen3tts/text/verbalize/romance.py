@@ -77,10 +77,6 @@ class Romance(Spec):
     # written) to its name, `week_span` is (from, to) where no "from" word stands before
     week_days: dict = {}
     week_span: tuple = ()
-    # A screen's or a wheel's inches after a number ('6,1"', "27″", "15''"), where the mark closes no quotation
-    # (an even count of '"' before it): the unit's name, (singular, plural)
-    inch: tuple = ()
-    _INCH = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?(″|''|\")(?![\w\"])")
     _NAMED_UNITS = ("kg", "km", "km²", "m²", "m³", "cm", "mm", "ml", "cl", "ha", "kWh", "MWh")
     currency_words: dict = {}  # a currency's name after an amount ("4,50 euros"), as `currencies`
 
@@ -518,14 +514,8 @@ class Romance(Spec):
         said = f"{m.group(1) or start} {self.week_days[m.group(2)]} {to} {self.week_days[m.group(3)]}"
         return said + "." if m.group(4) and self._ends_sentence(m.string[m.end():]) else said
 
-    def _inches(self, m):
-        if m.group(2) == '"' and m.string.count('"', 0, m.start(2)) % 2:
-            return m.group(0)  # 'he said "buy 5"': a quotation's end
-        return f"{m.group(1)} {self.inch[m.group(1) != '1']}"
-
     def read(self, text):
-        if self.inch:
-            text = self._INCH.sub(self._inches, text)
+        text = self.said_inches(text)
         if self.week_days:
             text = self._week_span.sub(self._days, text)
         text = self._PLUS.sub(f" {self.plus} ", text)

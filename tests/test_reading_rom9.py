@@ -78,7 +78,7 @@ CASES = [
      ["seis coma uno pulgadas y cámara de doce megapíxeles"], ['"', "MP"]),
     ("measure", "fr", "Un écran de 27″ pour le bureau.", ["vingt-sept pouces pour le bureau"], ["″"]),
     ("measure", "fr", "Une clé de 1\" suffit pour ce tuyau.", ["clé d'un pouce suffit"], ["une pouce", '"']),
-    ("measure", "fr", "Il a couru 1 mile, puis 21 miles.", ["couru un mile", "vingt et un miles"], ["une mile"]),
+    ("measure", "fr", "Il a couru 1 mile, puis 21 miles.", ["couru un mile puis vingt et un miles"], ["une mile"]),
     ("measure", "pt", 'A TV de 55" está em promoção.', ["cinquenta e cinco polegadas está"], ['"']),
     ("measure", "de", 'Das Tablet hat ein 11" Display und 8 MP.', ["elf Zoll Display und acht Megapixel"],
      ['"', "MP"]),

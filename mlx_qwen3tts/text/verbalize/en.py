@@ -344,8 +344,9 @@ class English(Spec):
     _model_plural = re.compile(r"(?<=[A-Za-z])(?<!\ds)-(\d{1,2})s\b")  # not "1960s-80s"
     _letter_equals = re.compile(r"(?<![\w.])([a-zA-Z])\s=\s(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s=\s(?=[a-zA-Z](?!\w))")
     # A count with a scale's letter ("1.2M users", "3B people", "40bn tokens"): millions and billions. "2B" alone may
-    # be a pencil's or a flat's, so only before a plural noun ("users", "people") or, for M, bn and mn, a stop.
-    _scaled_count = re.compile(r"(?<![\w.,$€£¥₹])(\d+(?:\.\d+)?)(M|B|bn|mn)(?=\s(?:[a-z]{2,}s|people|men|women|"
+    # be a pencil's or a flat's, so only before a plural noun ("users", "people") or, for M, bn and mn, a stop; a
+    # model's size is said by its letter ("7B models" seven B models, as "Mistral-7B").
+    _scaled_count = re.compile(r"(?<![\w.,$€£¥₹])(\d+(?:\.\d+)?)(M|B|bn|mn)(?=\s(?:(?!models\b)[a-z]{2,}s|people|men|women|"
                                r"children)\b|(?<!B)[.,;:!?](?:\s|$))")
     _star = re.compile(r"(?<=\d)\s?\*\s?(?=\d)")
     _clock_range = re.compile(r"(?<=\d:\d\d)\s?[-–]\s?(?=\d{1,2}:\d\d)")  # "10:00-11:30": "ten o'clock to eleven thirty"

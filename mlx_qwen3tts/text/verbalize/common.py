@@ -238,8 +238,16 @@ class Spec:
         self._month_year = re.compile(r"\b(" + self._month + r")\.?\s(\d{4})\b") if months else None
 
 
+    # A car's consumption after a number ("5,6 l/100 km"): `consumption`, the language's words for it ("Liter auf
+    # hundert Kilometer"); `said_consumption` reads it
+    consumption = None
+    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+
     def said_inches(self, text):
         return self._INCH.sub(self._inches, text) if self.inch else text
+
+    def said_consumption(self, text):
+        return self._CONSUMPTION.sub(f" {self.consumption}", text) if self.consumption else text
 
     def _inches(self, m):
         if m.group(2) == '"' and m.string.count('"', 0, m.start(2)) % 2:

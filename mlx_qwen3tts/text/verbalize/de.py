@@ -611,14 +611,13 @@ class German(Spec):
     # "pro kg", "je m²": a unit's symbol after "pro" or "je" without a number is its name ("pro Kilogramm")
     _PER_UNIT = re.compile(r"\b([Pp]ro|[Jj]e)\s(kg|km|km²|m²|m³|cm|mm|ml|ha|kWh|MWh)(?![\w/²³]|[.,]\w)")
 
-    # a car's consumption, "5,6 l/100 km": "Liter auf hundert Kilometer"
-    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+    consumption = "Liter auf hundert Kilometer"  # "5,6 l/100 km", `Spec.said_consumption`
 
     inch = ("Zoll", "Zoll")  # a screen's inches after a number ('6,1"', "27″"), `Spec.said_inches`
 
     def read_measures(self, text):
         text = self.said_inches(text)
-        text = self._CONSUMPTION.sub(" Liter auf hundert Kilometer", text)
+        text = self.said_consumption(text)
         text = self._PER_UNIT.sub(lambda m: f"{m.group(1)} {self.units[m.group(2)][0]}", text)
         text = self._half_unit.sub(lambda m: f"{self.half_article(m, self.unit_gender(m.group(1)))} "
                                              f"{self.units[m.group(1)][0]}", text)  # "nimm 1/2 l": "einen halben Liter"

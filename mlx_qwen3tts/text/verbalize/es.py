@@ -5,7 +5,7 @@ import re
 import unicodedata
 
 from .common import roman_value
-from .romance import DATA, Romance
+from .romance import DATA, Romance, with_plain_powers
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
           "noviembre", "diciembre")
@@ -89,7 +89,7 @@ class Spanish(Romance):
              "gsm": ("gramo por metro cuadrado", "gramos por metro cuadrado"), "PB": ("petabyte", "petabytes"),
              "psi": ("p s i", "p s i")}
     # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
-    units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
+    units = {**with_plain_powers(units),
              "mAh": ("miliamperio hora", "miliamperios hora"), "MP": ("megapíxel", "megapíxeles"),
              "dorm.": ("dormitorio", "dormitorios")}
     feminine_units = ("t", "h", "ha")
@@ -363,11 +363,10 @@ class Spanish(Romance):
     # "2x3 m"); not a hex number's ("0x1F")
     _BY = re.compile(r"(?<![\w.,])((?!0[xX])\d{1,4}(?:,\d+)?)[ \u00a0]?[xX][ \u00a0]?(?=\d{1,4}(?:,\d+)?(?![\w.,]\d|\w))")
 
-    # a car's consumption, "5,6 l/100 km": "litros a los cien kilómetros"
-    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+    consumption = "litros a los cien kilómetros"  # "5,6 l/100 km", `Spec.said_consumption`
 
     def read_measures(self, text):
-        text = self._CONSUMPTION.sub(" litros a los cien kilómetros", text)
+        text = self.said_consumption(text)
         text = self._BY.sub(r"\1 por ", text)
         text = self._scaled_units.sub(lambda m: f"{self.number(m.group(1), 'm')} {m.group(2)} de "
                                                 f"{self.units[m.group(3)][-1]}", text)

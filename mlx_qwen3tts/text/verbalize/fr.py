@@ -3,7 +3,7 @@
 
 import re
 
-from .romance import Romance
+from .romance import Romance, with_plain_powers
 
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
           "novembre", "décembre")
@@ -109,7 +109,7 @@ class French(Romance):
              **dict.fromkeys(("c. à café", "c. à c.", "càc", "cuil. à café", "c. c."),
                              ("cuillère à café", "cuillères à café"))}
     # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
-    units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
+    units = {**with_plain_powers(units),
              "mAh": ("milliampère-heure", "milliampères-heures"), "MP": ("mégapixel", "mégapixels")}
     feminine_units = ("t", "min", "s", "sec.", "ms", "lb", "oz", "cal", "µs", "ns", "mol", "ppm")
     percent = "pour cent"
@@ -363,11 +363,10 @@ class French(Romance):
         text = self._DOTTED_PRICE.sub(lambda m: self.money(f"{m.group(1)},{m.group(2)}", m.group(3), None), text)
         return super().read_money(text)
 
-    # a car's consumption, "5,6 l/100 km": "litres aux cent kilomètres"
-    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+    consumption = "litres aux cent kilomètres"  # "5,6 l/100 km", `Spec.said_consumption`
 
     def read_measures(self, text):
-        text = self._CONSUMPTION.sub(" litres aux cent kilomètres", text)
+        text = self.said_consumption(text)
         # a unit per another ("30 kg/m³", "3 t/ha"): "trente kilogrammes par mètre cube"
         text = self._compound.sub(lambda m: self.compound(m) if m.group(2) else m.group(0), text)
         return super().read_measures(text)

@@ -4,7 +4,7 @@
 import re
 
 from .common import tech
-from .romance import Romance, SaidRanges
+from .romance import Romance, SaidRanges, with_plain_powers
 
 MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro")
@@ -81,7 +81,7 @@ class Portuguese(SaidRanges, Romance):
              "rpm": ("rotação por minuto", "rotações por minuto"), "dB": ("decibel", "decibéis"),
              "cal": ("caloria", "calorias")}
     # a square or cube written with a plain figure, as ads write it ("90 m2"); a battery's charge ("4.000 mAh")
-    units = {**units, **{u[:-1] + {'²': '2', '³': '3'}[u[-1]]: said for u, said in units.items() if u[-1] in '²³'},
+    units = {**with_plain_powers(units),
              "mAh": ("miliampere-hora", "miliamperes-hora"), "MP": ("megapixel", "megapixels"),
              "dorm.": ("dormitório", "dormitórios")}
     feminine_units = ("t", "h")
@@ -432,11 +432,10 @@ class Portuguese(SaidRanges, Romance):
                                        + f"{self.point} {self.fraction_part(m.group(2))}", text)
         return super().read_numbers(text)
 
-    # a car's consumption, "5,6 l/100 km": "litros por cem quilômetros"
-    _CONSUMPTION = re.compile(r"(?<=\d)[ \u00a0]?[lL][ \u00a0]?/[ \u00a0]?100[ \u00a0]?km(?![\w/²³])")
+    consumption = "litros por cem quilômetros"  # "5,6 l/100 km", `Spec.said_consumption`
 
     def read_measures(self, text):
-        text = self._CONSUMPTION.sub(" litros por cem quilômetros", text)
+        text = self.said_consumption(text)
         text = self._BY.sub(self._by, text)
         text = self._ENUMERATOR.sub(self._item, text)
         text = self._PLURAL_MARK.sub(self._plural_ordinal, text)

@@ -65,7 +65,7 @@ def preposition(before: str, depth: int = 3) -> Optional[str]:
         return PREPOSITIONS[m.group(1).lower()]
     if m and m.group(1)[0].islower() and lemma(m.group(1)) in _GOVERNING:  # "достигла 2,3 млрд" двух целых трёх
         return _GOVERNING[lemma(m.group(1))]
-    if m and m.group(1)[0].islower() and is_adjective(m.group(1)) and depth:
+    if m and m.group(1)[0].islower() and is_adjective(m.group(1), plural=True) and depth:
         return preposition(before[:len(before) - len(m.group(0))] + " ", 0)
     listed = _LISTED.search(before[-80:]) if depth else None
     return preposition(before[:len(before) - len(listed.group(0))], depth - 1) if listed else None
@@ -217,9 +217,14 @@ def is_noun(word: str) -> bool:
     return bool(parses) and parses[0].tag.POS == "NOUN"
 
 
-def is_adjective(word: str) -> bool:
+def is_adjective(word: str, plural: bool = False) -> bool:
+    """Whether `word`'s likeliest reading is an adjective (a participle, a numeral's); `plural`: one in the plural,
+    as an adjective counted with a number is ("от лишних 80 кг"; not "с мобильного 103", a noun left out)."""
     parses = _parses(word.lower())
-    return bool(parses) and parses[0].tag.POS in ("ADJF", "PRTF", "NUMR")
+    if not parses or parses[0].tag.POS not in ("ADJF", "PRTF", "NUMR"):
+        return False
+    return not plural or parses[0].tag.POS == "NUMR" or any(p.tag.number == "plur" for p in parses
+                                                              if p.tag.POS in ("ADJF", "PRTF"))
 
 
 def is_verb(word: str) -> bool:

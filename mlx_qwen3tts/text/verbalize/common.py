@@ -236,6 +236,9 @@ class Spec:
         symbols = [w for w in self.symbols if w != "~"]  # "~": a pass of its own in `read`
         self._symbols = re.compile(_alternation(symbols)) if symbols else None
         self._month_year = re.compile(r"\b(" + self._month + r")\.?\s(\d{4})\b") if months else None
+        self._day_short_month = (re.compile(r"(?<![\w.,/:-])(0?[1-9]|[12]\d|3[01])\s(" + _alternation(
+            [m for m in self.month_abbreviations if m.endswith(".")]) + r")(?=[\s,;:)]|$)(\s*(?=[A-ZÀ-ÖØ-Þ])|$)?")
+                                 if self.month_abbreviations else None)
 
 
     # A car's consumption after a number ("5,6 l/100 km"): `consumption`, the language's words for it ("Liter auf
@@ -510,8 +513,14 @@ class Spec:
     def read_written_dates(self, text: str) -> str:
         if self._month_year is None:
             return text
-        return self._month_year.sub(lambda m: f"{self.months[self.month_of(m.group(1)) - 1]} "
+        text = self._month_year.sub(lambda m: f"{self.months[self.month_of(m.group(1)) - 1]} "
                                               f"{self.year(int(m.group(2)))}", text)
+        if self._day_short_month is None:
+            return text
+        # "le 3 janv. à Paris" le trois janvier; the abbreviation's dot that also ends a sentence stays ("le 12
+        # sept. Tous" le douze septembre. Tous)
+        return self._day_short_month.sub(lambda m: self.date(int(m.group(1)), self.month_of(m.group(2)), None)
+                                         + ("." + m.group(3) if m.group(3) is not None else ""), text)
 
     def read_times(self, text: str) -> str:
         return self._time.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),

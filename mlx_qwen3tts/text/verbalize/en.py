@@ -394,12 +394,13 @@ class English(Spec):
     # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
     _dotted_iso = re.compile(r"(?<![\w./-])(\d{4})\.(\d\d)\.(\d\d)(?![\w.]|,\d)")
     _resolution = re.compile(r"(?<![\w.,])(480|576|720|1080|1440|2160|4320)([pi])\b")  # "1080p": "ten eighty p"
-    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds|wks?"
+    _unit_dot = re.compile(r"(?<=\d)(\s?(?:oz|lbs?|ft|mi|yd|gal|qt|pt|tsp|tbsp|sq\. ft|sq\. mi|mins?|hrs?|secs?|yds|wks?"
                            r"|yrs?))\.(?=\s+[a-z\d])")
     # "3 in. of rain", "4 in. tall": inches where a word follows the dot ("in" alone before a word is the preposition).
     # A recipe's short measures with a dot before an ingredient ("1 t. salt", "2 T. butter", "1/2 c. milk", "2 Tbs.
-    # sugar"): teaspoon, tablespoon, cup ("t" alone is a ton only in metric writing, without a dot).
-    _cooking_dot = re.compile(r"(?<![\w.,/])((?:\d{1,2}\s)?\d{1,2}/\d{1,2}|\d+(?:\.\d+)?)\s?(t|T|c|C|Tbs|tbs|Tbsp)\.(?=\s[a-z])")
+    # sugar"): teaspoon, tablespoon, cup; pint before "of" ("2 pt. of cream"; "12 pt. type" is the typographer's
+    # point). "t" alone is a ton only in metric writing, without a dot.
+    _cooking_dot = re.compile(r"(?<![\w.,/])((?:\d{1,2}\s)?\d{1,2}/\d{1,2}|\d+(?:\.\d+)?)\s?(t|T|c|C|Tbs|tbs|Tbsp|pts?(?=\.\sof\s))\.(?=\s[a-z])")
     # "60 sq. yards": "sq." before a unit written out.
     _square_word = re.compile(r"\b[Ss]q\.\s?(?=(?:feet|foot|yards?|miles?|meters?|metres?|inch(?:es)?|kilometers?)\b)")
     _inch_dot = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s?in\.(?=\s+[a-z])")
@@ -551,8 +552,8 @@ class English(Spec):
         self._tilde_price = re.compile(r"(?<![\w~])~\s?(?=(?:" + currency + r")\s?\d)")  # "~$5": approximately
 
     def read_measures(self, text):
-        text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
         text = self._cooking_dot.sub(self.cooking_dot, self._square_word.sub("square ", text))
+        text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
         text = self._inch_dot.sub(lambda m: self.measure(m.group(1), "in"), text)
         text = self._hyphen_unit.sub(self.hyphen_unit, text)
         text = self._attributive.sub(self.attributive, text)
@@ -578,10 +579,12 @@ class English(Spec):
 
     @staticmethod
     def cooking_dot(m):
+        """"1/2 c. milk" cup, "2 pt. of cream" pints (not the typographer's points), "1 t. salt" tsp."""
         amount, unit = m.group(1), m.group(2)
-        if unit in "cC":
-            one = amount == "1" or "/" in amount and " " not in amount
-            return f"{amount} {'cup' if one else 'cups'}"
+        one = amount == "1" or "/" in amount and " " not in amount
+        if unit in ("c", "C", "pt", "pts"):
+            word = "cup" if unit in "cC" else "pint"
+            return f"{amount} {word if one else word + 's'}"
         return f"{amount} {'tsp' if unit == 't' else 'tbsp'}"
 
     def attributive(self, m):

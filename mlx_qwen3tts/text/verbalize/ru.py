@@ -174,6 +174,10 @@ _CENTURY_CASES = {"век": "n", "века": "g", "веку": "d", "веком":
 # A roman numeral before a noun it names ("во II половине", "I квартал", "III степени").
 _ROMAN_NAMED = re.compile(r"(?<![\w-])(" + _ROMAN + r")\s(половин|квартал|полугоди|тысячелети|степен|категори|разряд|"
                           r"этап|созыв|съезд|групп)([а-я]{0,4})(?![\w-])")
+# A verb of going somewhere before "в" or "на" ("перейдите на стр. 5", "вернитесь в п. 3"): the place in the accusative.
+_TOWARD = re.compile(r"([А-Яа-яЁё]+)[\s\u00a0]+(?:на|в|во)[\s\u00a0]+$")
+_MOVING = {"перейти", "переходить", "вернуться", "возвращаться", "отправиться", "отправляться", "пролистать",
+           "перелистнуть", "перелистать", "листать", "прокрутить", "попасть", "идти", "пойти", "зайти", "заходить"}
 _REGNAL = re.compile(r"\b([А-ЯЁ][а-яё]{2,})\s(X{0,3}(?:IX|IV|V?I{0,3}))(?![\w'’-])")
 # An equation's signs between numbers: "2+2=4" два плюс два равно четырём, "2*3" два умножить на три.
 _EQUALS = re.compile(r"(?<=\d)\s?=\s?(?=[-−+]?\d)|(?<=\s)=(?=\s)")
@@ -336,7 +340,7 @@ class Russian(Spec):
     number_abbreviations = {"№": "номер", "стр.": "страница", "рис.": "рисунок", "гл.": "глава", "табл.": "таблица",
                             "т.": "том", "§": "параграф", "п.": "пункт", "ст.": "статья", "д.": "дом",
                             "кв.": "квартира", "корп.": "корпус", "тел.": "телефон", "доб.": "добавочный",
-                            "тел": "телефон", "моб.": "мобильный"}
+                            "тел": "телефон", "моб.": "мобильный", "разд.": "раздел", "прил.": "приложение"}
     # at a sentence's head, capitalized: "Стр. 5" Страница пять, "Тел. 8 800 …" Телефон
     number_abbreviations.update({w[0].upper() + w[1:]: said.capitalize() for w, said in number_abbreviations.items()
                                  if w[0].islower()})
@@ -1088,9 +1092,12 @@ class Russian(Spec):
     def label_in_case(self, m):
         """"в п. 3" в пункте три, "по ст. 7" по статье семь, "на стр. 5" на странице пять: a label before its number in
         the case of its preposition (в, на: the prepositional; по: the dative)."""
-        case = _label_case(grammar.preposition(m.string[:m.start()]))
-        if re.search(r"(?<![\w.])(?:[Сс]м\.|[Сс]мотрите|[Сс]мотри)\s?$", m.string[:m.start()]):
+        before = m.string[:m.start()]
+        case = _label_case(grammar.preposition(before))
+        if re.search(r"(?<![\w.])(?:[Сс]м\.|[Сс]мотрите|[Сс]мотри)\s?$", before):
             case = "a"  # "см. стр. 5" смотри страницу пять: what one is sent to see, in the accusative
+        elif _TOWARD.search(before) and grammar.lemma(_TOWARD.search(before).group(1)) in _MOVING:
+            case = "a"  # "перейдите на стр. 5" на страницу пять: where one goes, not where one is
         if not case:
             return m.group(0)
         word = self.number_abbreviations[self._counted_key_in(m.group(1), self.number_abbreviations)]

@@ -19,3 +19,14 @@ CASES = [
 
 
 test_read_right_in_python, test_read_right_on_the_command_line = class_tests(CASES, said_in_order)
+
+
+def test_an_abbreviated_month_whose_dot_ends_a_sentence_still_ends_it():
+    """The dot of "sept." or "abr." read out as the month is also the sentence's end before a capital or at the
+    end of the text (Spanish dropped it: "el siete de abril Luego cerrado", one sentence)."""
+    from mlx_qwen3tts.text.normalize import normalize
+
+    assert normalize("Abierto hasta el 7 abr. Luego cerrado.", "spanish") == \
+        "Abierto hasta el siete de abril. Luego cerrado."
+    assert normalize("Réunion le 12 sept. Tous invités.", "french") == "Réunion le douze septembre. Tous invités."
+    assert normalize("Le 3 janv. à Paris.", "french") == "Le trois janvier à Paris."

@@ -56,6 +56,15 @@ def context(text: str, start: int, end: int, span: int = 3) -> Context:
                    text[end:end + 1])
 
 
+_SENTENCE_ENDS = re.compile(r"\s*(?:[A-ZÀ-ÖØ-ÞА-ЯЁ]|$)")
+
+
+def sentence_dot(abbreviation: str, text: str, end: int) -> str:
+    """"." where the dot of `abbreviation`, read out and ending at `end` in `text`, also ended the sentence: a
+    capital or the text's end follows ("le 12 sept. Tous" le douze septembre. Tous); else ""."""
+    return "." if abbreviation.endswith(".") and _SENTENCE_ENDS.match(text, end) else ""
+
+
 def roman_value(numeral: str) -> Optional[int]:
     """The value of a well-formed roman numeral ('XIV': 14), None for anything else."""
     if not numeral or not _ROMAN_FORM.fullmatch(numeral):
@@ -237,7 +246,7 @@ class Spec:
         self._symbols = re.compile(_alternation(symbols)) if symbols else None
         self._month_year = re.compile(r"\b(" + self._month + r")\.?\s(\d{4})\b") if months else None
         self._day_short_month = (re.compile(r"(?<![\w.,/:-])(0?[1-9]|[12]\d|3[01])\s(" + _alternation(
-            [m for m in self.month_abbreviations if m.endswith(".")]) + r")(?=[\s,;:)]|$)(\s*(?=[A-ZÀ-ÖØ-Þ])|$)?")
+            [m for m in self.month_abbreviations if m.endswith(".")]) + r")(?=[\s,;:)]|$)")
                                  if self.month_abbreviations else None)
 
 
@@ -520,7 +529,7 @@ class Spec:
         # "le 3 janv. à Paris" le trois janvier; the abbreviation's dot that also ends a sentence stays ("le 12
         # sept. Tous" le douze septembre. Tous)
         return self._day_short_month.sub(lambda m: self.date(int(m.group(1)), self.month_of(m.group(2)), None)
-                                         + ("." + m.group(3) if m.group(3) is not None else ""), text)
+                                         + sentence_dot(m.group(2), m.string, m.end()), text)
 
     def read_times(self, text: str) -> str:
         return self._time.sub(lambda m: self.time(int(m.group(1)), int(m.group(2)),

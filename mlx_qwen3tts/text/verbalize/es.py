@@ -4,7 +4,7 @@
 import re
 import unicodedata
 
-from .common import roman_value
+from .common import roman_value, sentence_dot
 from .romance import DATA, Romance, with_plain_powers
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
@@ -554,7 +554,9 @@ class Spanish(Romance):
 
         def day_month(m):
             said = self.date(int(m.group(1)), self.month_of(m.group(2)), None)
-            return said + (f" {m.group(3) or 'de'} {self.year(int(m.group(4)))}" if m.group(4) else "")
+            if not m.group(4):
+                return said + sentence_dot(m.group(2), m.string, m.end())
+            return said + f" {m.group(3) or 'de'} {self.year(int(m.group(4)))}"
         text = self._day_month.sub(day_month, text)
         text = self._month_day.sub(lambda m: self.date(int(m.group(2)), self.month_of(m.group(1)),
                                                        int(m.group(3)) if m.group(3) else None), text)

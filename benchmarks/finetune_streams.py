@@ -33,18 +33,17 @@ from benchmarks import checkpoints  # noqa: E402
 from benchmarks.finetune import items, training  # noqa: E402
 
 
-def share_of_loss(talker, batch, counts):
-    """`objective.loss` of `batch` with its sums over `counts` (the whole micro-batch's labels, talker's and
-    predictor's): a part's share of the whole's loss, so the parts' losses and gradients add up to the whole's."""
-    talker_logits, predictor_logits = objective.logits(talker, batch)
-    talker_ce = nn.losses.cross_entropy(talker_logits, batch.talker_targets) * batch.talker_mask
-    predictor_ce = nn.losses.cross_entropy(predictor_logits, batch.predictor_targets) * batch.predictor_mask
-    return talker_ce.sum() / counts[0] + objective.PREDICTOR_WEIGHT * predictor_ce.sum() / counts[1]
-
-
 def label_counts(batch):
     """(the talker's labels, the predictor's labels) of a batch."""
     return batch.talker_mask.sum(), batch.predictor_mask.sum()
+
+
+def share_of_loss(talker, batch, counts):
+    """`objective.losses` of `batch` (its own means) weighted by its share of `counts` (the whole micro-batch's
+    labels, talker's and predictor's): the parts' losses and gradients add up to the whole's."""
+    talker_ce, predictor_ce = objective.losses(talker, batch)
+    own = label_counts(batch)
+    return talker_ce * own[0] / counts[0] + objective.PREDICTOR_WEIGHT * predictor_ce * own[1] / counts[1]
 
 
 def grad_fn(talker):

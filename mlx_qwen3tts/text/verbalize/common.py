@@ -245,10 +245,9 @@ class Spec:
         symbols = [w for w in self.symbols if w != "~"]  # "~": a pass of its own in `read`
         self._symbols = re.compile(_alternation(symbols)) if symbols else None
         self._month_year = re.compile(r"\b(" + self._month + r")\.?\s(\d{4})\b") if months else None
-        self._day_short_month = (re.compile(r"(?<![\w.,/:-])(0?[1-9]|[12]\d|3[01])\s(" + _alternation(
-            [m for m in self.month_abbreviations if m.endswith(".")]) + r")(?=[\s,;:)]|$)")
-                                 if self.month_abbreviations else None)
-
+        short = [m for m in self.month_abbreviations if m.endswith(".")]  # "janv.": a day before it is a date
+        self._day_short_month = (re.compile(r"(?<![\w.,/:-])(0?[1-9]|[12]\d|3[01])\s(" + _alternation(short)
+                                            + r")(?=[\s,;:)]|$)") if short else None)
 
     # A car's consumption after a number ("5,6 l/100 km"): `consumption`, the language's words for it ("Liter auf
     # hundert Kilometer"); `said_consumption` reads it

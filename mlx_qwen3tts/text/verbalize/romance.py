@@ -42,10 +42,10 @@ def currencies(code: str) -> dict:
     return table
 
 
-
 def with_plain_powers(units: dict) -> dict:
     """`units` and each square or cube written with a plain figure, as ads write it ("m2" as "m²")."""
     return {**units, **{u[:-1] + {"²": "2", "³": "3"}[u[-1]]: said for u, said in units.items() if u[-1] in "²³"}}
+
 
 class Romance(Spec):
     group, decimal = ".", ","

@@ -1096,7 +1096,7 @@ class Russian(Spec):
         case = _label_case(grammar.preposition(before))
         if re.search(r"(?<![\w.])(?:[Сс]м\.|[Сс]мотрите|[Сс]мотри)\s?$", before):
             case = "a"  # "см. стр. 5" смотри страницу пять: what one is sent to see, in the accusative
-        elif _TOWARD.search(before) and grammar.lemma(_TOWARD.search(before).group(1)) in _MOVING:
+        elif (toward := _TOWARD.search(before)) and grammar.lemma(toward.group(1)) in _MOVING:
             case = "a"  # "перейдите на стр. 5" на страницу пять: where one goes, not where one is
         if not case:
             return m.group(0)

@@ -30,11 +30,12 @@ from mlx_qwen3tts.text.normalize import normalize
 
 TARGET, CLASS_TARGET, MAX_DISPUTED = 0.95, 0.85, 0.10
 
-# Floors (fraction right, all rows): measured on main when the issue-63 fixes were merged (2026-12-07, round six). A ratchet the
+# Floors (fraction right, all rows): measured on main when the issue-63 fixes were merged (2026-12-07, round six;
+# the real-sentence floors of de, en and ru at round eight, when their corpora grew by 28, 18 and 38 sentences). A ratchet the
 # lead raises at merge (`python -m benchmarks.text --floors` prints these tables from today's code); TARGET and
 # CLASS_TARGET are the issue's goals.
 FLOORS = {  # language: (upstream corpus, real-sentence corpus)
-    "de": (0.97, 0.99),
+    "de": (0.97, 0.98),
     "en": (0.95, 0.98),
     "es": (0.95, 1.00),
     "fr": (0.96, 1.00),
@@ -56,13 +57,13 @@ CLASS_FLOORS = {
     ("upstream", "zh"): {"abbreviation": 1.00, "cardinal": 0.99, "date": 0.94, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "score": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 1.00},
     ("upstream", "ja"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 1.00},
     ("upstream", "ko"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "electronic": 0.94, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "sentence": 1.00, "symbol": 1.00, "telephone": 1.00, "time": 1.00},
-    ("sentences", "de"): {"abbreviation": 1.00, "cardinal": 0.96, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},
-    ("sentences", "en"): {"cardinal": 1.00, "date": 0.94, "decimal": 1.00, "measure": 0.97, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},
+    ("sentences", "de"): {"abbreviation": 1.00, "cardinal": 0.97, "date": 1.00, "decimal": 0.66, "fraction": 1.00, "measure": 1.00, "money": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},
+    ("sentences", "en"): {"cardinal": 1.00, "date": 0.95, "decimal": 1.00, "measure": 0.97, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},
     ("sentences", "es"): {"abbreviation": 1.00, "cardinal": 1.00, "date": 1.00, "decimal": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00},
     ("sentences", "fr"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "measure": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "sentence": 1.00, "symbol": 1.00, "time": 1.00},
     ("sentences", "it"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 0.83, "time": 1.00},
     ("sentences", "pt"): {"cardinal": 0.98, "date": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00},
-    ("sentences", "ru"): {"abbreviation": 1.00, "cardinal": 0.98, "date": 1.00, "decimal": 1.00, "fraction": 0.50, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "score": 1.00, "sentence": 1.00, "telephone": 0.75},
+    ("sentences", "ru"): {"abbreviation": 1.00, "cardinal": 0.98, "date": 1.00, "decimal": 1.00, "fraction": 0.50, "measure": 0.97, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "score": 1.00, "sentence": 1.00, "telephone": 0.80},
     ("sentences", "zh"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "symbol": 1.00, "time": 0.80},
     ("sentences", "ja"): {"cardinal": 1.00, "fraction": 1.00, "measure": 1.00, "ordinal": 1.00},
     ("sentences", "ko"): {"abbreviation": 1.00, "cardinal": 1.00, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},
@@ -154,7 +155,7 @@ def test_accuracy_per_language_and_class_holds_its_floor(name, lang):
 
 DIGIT_WORDS = {
     "en": {"zero", "oh", "o", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"},
-    "de": {"null", "eins", "ein", "zwei", "zwo", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun"},
+    "de": (0.97, 0.98),
     "fr": {"zéro", "un", "une", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf"},
     "es": {"cero", "uno", "un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"},
     "it": {"zero", "uno", "un", "una", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove"},

@@ -6,7 +6,7 @@ Classes: an ordinal in "-е" with no singular noun after it is the plural ("в 8
 nominative in their counting form ("15 кг" пятнадцать килограмм); a quantity per a unit ("6 г/л" в литре, "40
 ц/га" в гектаре, "5 л/мин" в минуту) and a price per a unit ("80 руб/кг" за килограмм); units not read before
 ("мм рт. ст.", "Мбит/с", "л. с.", "см²", "мкм"); a fraction of something or a decimal as a transitive verb's object
-in the accusative ("Отрежьте 1/4 батона" одну четвёртую, "налил 1,5 стакана" полтора); "24:00"; a
+in the accusative ("Отрежьте 1/4 батона" четверть, "налил 1,5 стакана" полтора); "24:00"; a
 dollar price with a dot ("$3.75"), a price per a month ("руб./мес." в месяц), "грн", "тг"; a monarch's number after
 a name in another case ("при Петре I" при Петре Первом); a holiday's month with its capital ("8 Марта"); a score
 without "счёт" ("3:2" три-два); "=" and "*" between numbers; "Кб"; a number a verb's object in the accusative ("знает
@@ -36,8 +36,8 @@ CASES = [
      ["рт.", "Мбит", "л. с"]),
     ("measure", "Пластина 4 см² толщиной 7 мкм.", ["четыре квадратных сантиметра", "семь микрометров"],
      ["см²", "мкм"]),
-    ("fraction", "Отрежьте 1/4 батона и налейте 1/2 стакана молока.", ["одну четвёртую батона",
-     "половину стакана"], ["одна четвёртая", "одна вторая"]),
+    ("fraction", "Отрежьте 1/4 батона и налейте 1/2 стакана молока.", ["четверть батона",
+     "половину стакана"], ["четвёртая", "одна вторая"]),
     ("decimal", "Он налил 1,5 стакана воды.", ["налил полтора стакана"], ["одна целая"]),
     ("roman", "Эпоха Людовика XIV кончилась, при Петре I строили флот.", ["Людовика Четырнадцатого",
      "при Петре Первом"], ["Четырнадцатый", "I "]),

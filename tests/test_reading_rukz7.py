@@ -4,8 +4,8 @@ command line's dry run (`--dry-run`: no model is loaded).
 
 Russian. Fraction and money: a number after a particle that limits it ("лишь", "только", "всего", "уже", "почти") is
 still the object of the verb before ("используем лишь 1/10 мозга" одну десятую), and so after a feminine or neuter past
-verb whose subject stands before it ("Она съела 1/4 торта" одну четвёртую, "Компания потратила €1,2 млн" одну целую две
-десятых; "прошла 1/3 жизни" keeps одна третья, the number its subject); after "с" a fraction of something is in the
+verb whose subject stands before it ("Она съела 1/4 торта" четверть, "Компания потратила €1,2 млн" одну целую две
+десятых; "прошла 1/3 жизни" keeps the nominative, треть, the number its subject); after "с" a fraction of something is in the
 instrumental ("с 1/2 стакана воды" с половиной стакана) unless "до" or "по" makes it a range's start; a number after a
 verb that governs a case takes it ("достигла 2,3 млрд" двух целых трёх десятых); what a price is per after "за" in the
 accusative ("за кг" за килограмм, "за шт." за штуку). Abbreviation: "тел" without its dot and "моб." before a number
@@ -50,7 +50,7 @@ CASES = [
     ("fraction", "ru", "Мы используем лишь 1/10 мозга, а он выпил всего 1/2 стакана.",
      ["используем лишь одну десятую мозга", "выпил всего половину стакана"], ["одна десятая"]),
     ("fraction", "ru", "Она съела только 1/4 торта, но прошла 1/3 жизни.",
-     ["съела только одну четвёртую торта", "прошла одна третья жизни"], ["одна четвёртая"]),
+     ["съела только четверть торта", "прошла треть жизни"], ["четвёртая", "третья"]),
     ("money", "ru", "Компания потратила €1,2 млн на рекламу.",
      ["потратила одну целую две десятых миллиона евро на рекламу"], ["одна целая"]),
     ("fraction", "ru",

@@ -226,6 +226,9 @@ class Spec:
         self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._range = re.compile(r"(?<![\w.,:/-])(" + num + r")\s?[" + DASHES + r"]\s?(" + num
                                  + r")(?![\w.,:/-]\d|[-\w])")
+        # "160°-180°", "20 °C – 25 °C": a range whose two ends carry the same degree sign is said with it once
+        self._degree_range = re.compile(r"(?<![\w.,:/-])(" + num + r")\s?(°[CF]?)(\s?[" + DASHES + r"]\s?)(?=(?:"
+                                        + num + r")\s?\2(?![\w]))")
         # A manual page's section: "find(1)", "PSTREE(1)", "open(3perl)", "sources.list(5)".
         self._man = re.compile(r"(?<=[A-Za-z][\w.+-])\(([1-9][a-z]{0,4})\)(?!\w)")
         self._number = re.compile(r"(?<![\w])(" + sign + r")(" + num + r")(?![\w])")
@@ -643,7 +646,7 @@ class Spec:
             except ValueError:
                 return m.group(0)
             return f"{first} {self.range_word} {second}"
-        return self._range.sub(said, text)
+        return self._range.sub(said, self._degree_range.sub(r"\1\3", text))
 
     def read_numbers(self, text: str) -> str:
         text = self._man.sub(lambda m: self.man_section(m.group(1)), text)  # find(1): "find"

@@ -235,6 +235,8 @@ class German(Spec):
         self._half = re.compile(r"(?<![\w.,/])1/2\s(?=([A-ZÄÖÜ]\w+))")
         units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
         self._half_unit = re.compile(r"(?<![\w.,/])(?<!\d\s)(?<!\d-)1/2\s?(" + units + r")(?![\w/²³])")
+        # "aus 1/8 l": one part of a unit after a preposition of the dative ("aus einem Achtel Liter")
+        self._part_unit = re.compile(r"(?<![\w.,/])(?<!\d\s)(?<!\d-)1/([3-9]|1[0-6])\s?(" + units + r")(?![\w/²³])")
         # "1,80 m": a length in meters and centimeters, said so ("ein Meter achtzig"), as a height is.
         self._meters_centimeters = re.compile(r"(?<![\w.,])(\d{1,2}),(\d\d)\s?m(?![\w²³/.,]|\.\w)")
         # "2 x täglich": so many times ("zweimal täglich").
@@ -608,6 +610,13 @@ class German(Spec):
         case = self._case(m, context(m.string, m.start(), m.end()))
         return _HALF[case][gender]
 
+    def _part_of_unit(self, m):
+        """"aus 1/8 l" aus einem Achtel Liter: a part (a neuter noun) with its article in the dative; in the other
+        cases the common reading ("ein Achtel Liter") stands."""
+        if self._case(m, context(m.string, m.start(), m.end())) != "dat":
+            return m.group(0)
+        return f"einem {self.fraction(1, int(m.group(1))).removeprefix('ein ')} {self.units[m.group(2)][0]}"
+
     # "pro kg", "je m²": a unit's symbol after "pro" or "je" without a number is its name ("pro Kilogramm")
     _PER_UNIT = re.compile(r"\b([Pp]ro|[Jj]e)\s(kg|km|km²|m²|m³|cm|mm|ml|ha|kWh|MWh)(?![\w/²³]|[.,]\w)")
 
@@ -621,6 +630,7 @@ class German(Spec):
         text = self._PER_UNIT.sub(lambda m: f"{m.group(1)} {self.units[m.group(2)][0]}", text)
         text = self._half_unit.sub(lambda m: f"{self.half_article(m, self.unit_gender(m.group(1)))} "
                                              f"{self.units[m.group(1)][0]}", text)  # "nimm 1/2 l": "einen halben Liter"
+        text = self._part_unit.sub(self._part_of_unit, text)
         text = self._meters_centimeters.sub(lambda m: f"{'ein' if m.group(1) == '1' else self.cardinal(int(m.group(1)))}"
                                                       f" Meter {self.cardinal(int(m.group(2)))}", text)
         text = self._times_a.sub(lambda m: self.cardinal(int(m.group(1))) + "mal ", text)

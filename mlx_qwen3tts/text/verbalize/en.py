@@ -329,6 +329,11 @@ class English(Spec):
     # Abbreviations whose dot never ends a sentence, also before a capital: "a.k.a. Bob", "e.g. Paris", "vs. Smith".
     _runs_on = re.compile(r"(?<![\w.])(a\.k\.a\.|e\.g\.|i\.e\.|vs\.|cf\.)(?=\s+[A-Z])")
     _cent_sign = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?¢")  # "25¢": "twenty-five cents"
+    # A pound written with a capital L, as typewriters without "£" wrote it: an amount with a thousands comma or with
+    # pence ("L45,000", "L2.50"), or any amount after a verb of paying ("fined L140"); "L1 cache", "L298" stay codes.
+    _pound_l = re.compile(r"(?<![\w$£.,])L(?=\d{1,3}(?:,\d{3})+(?:\.\d\d)?(?![\w,.]\d|\w)|\d+\.\d\d(?![\w.]\d|\w))")
+    _paid_l = re.compile(r"\b((?i:fined|cost|costs|paid|pay|pays|charged|worth|owed|owes|earned|earns|won)"
+                         r"(?:\s(?:him|her|them|us|me|you))?)\sL(?=\d+(?![\w.,]\d|\w))")
     # A sum or an equation with a letter ("x + 1 = 2"): the operators said as in "2 + 3 = 5".
     _letter_plus = re.compile(r"(?<![\w.])([a-zA-Z])\s?\+\s?(?=\d|[a-zA-Z](?!\w))|(?<=\d)\s?\+\s?(?=[a-zA-Z](?!\w))")
     # A number grouped the Indian way, by two digits above the thousands ("5,00,000", "1,25,50,000"): its value.
@@ -863,6 +868,7 @@ class English(Spec):
         return ", ".join(self.digits(g) for g in groups)
 
     def read_money(self, text):
+        text = self._paid_l.sub(r"\1 £", self._pound_l.sub("£", text))  # "fined L140": "fined one hundred forty pounds"
         text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
         text = self._cents_only.sub(r"\g<1>0.\2", text)  # "$.50": "fifty cents"
         text = self._cent_sign.sub(lambda m: f"{m.group(1)} {'cent' if m.group(1) == '1' else 'cents'}", text)

@@ -579,9 +579,11 @@ class Russian(Spec):
                 # "в 3/4 случаев" в трёх четвёртых случаев, "соперники в 1/4 финала" в одной четвёртой; after a
                 # verb "в" is as often a direction ("вышла в 1/4 финала" в одну четвёртую)
                 case = "p"
-            if denominator in _PARTS and numerator < denominator and grammar.noun_gender(of) and (
-                    grammar.lemma(of) in _MEASURE_NOUNS or denominator == 2 and grammar.lemma(of) not in _STAGES):
-                return self.part_of_measure(numerator, denominator, case)  # a half of anything: "1/2 яблока" половину
+            if denominator in _PARTS and numerator < denominator and grammar.lemma(of) not in _STAGES and (
+                    grammar.noun_gender(of) or grammar.genitive_word(of)):
+                # a half, a third or a quarter of a whole named after it, as everyday speech says them ("1/2 яблока"
+                # половину, "2/3 территории" две трети, "на 3/4 своего веса" на три четверти): the part's own word
+                return self.part_of_measure(numerator, denominator, case)
             half = (numerator, denominator) == (1, 2)
             if half and (owner := grammar.feminine_before(m.string[:m.start()])):
                 return grammar.inflected("половина", owner, "sing")  # "моя 1/2" моя половина

@@ -8,7 +8,14 @@ on sentences of our own, in Python and through the command line's dry run.
 - en: a pound written with a capital L, as typewriters without "£" wrote it ("L12,500", "fined L250"); "L2 cache"
   stays a code.
 - ru: a third or a quarter of a whole named after the fraction is said with the part's own word ("2/3 высоты" две
-  трети, "3/4 населения" три четверти), as a half already was; a bare fraction keeps the ordinal reading."""
+  трети, "3/4 населения" три четверти), as a half already was; a bare fraction keeps the ordinal reading.
+- Found in fortune files outside the corpus: ru ordinal endings in capitals ("ИЗ 5-ГО" из пятого); a lone letter plus
+  a number is a sum ("N+1" N плюс один, common); de "min." a minute (no sentence end before a small letter), "1
+  Gedeck" neuter, a measure before an adjective of size in the accusative ("1 cm dick" einen Zentimeter dick); en a
+  number before hyphened words is no code ("a 130-page report" was "one three zero page"), a recipe's "425 F"
+  degrees Fahrenheit; a descending range before an era counted down is a range in every language ("(427-347 a.C.)",
+  "BC"), Italian and Portuguese "a.C." and "d.C." read;
+  an English gun's caliber ".45 caliber" forty-five (was "point four five")."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -27,6 +34,30 @@ CASES = [
     ("fraction", "ru", "Залейте водой на 2/3 высоты банки.", ["на две трети высоты"], ["третьих"]),
     ("fraction", "ru", "Почти 3/4 населения живёт в городах.", ["три четверти населения"], ["четвёртых"]),
     ("fraction", "ru", "Возьми 3/4.", ["три четвёртых"], ["четверти"]),
+    # found reading fortune files outside the corpus (fortunes-de salat/kalt/suppe, fortunes food/sports,
+    # fortunes-ru murphy): each a class
+    ("ordinal", "ru", "ВЫВОД ИЗ 3-ГО ЗАКОНА И 7-Е ПРАВИЛО", ["из третьего", "седьмое"], ["-ГО", "-Е"]),
+    ("symbol", "ru", "Ответ: k+2 шага.", ["k плюс два шага"], ["+"]),
+    ("symbol", "en", "We need n+1 servers.", ["n plus one servers"], ["+"]),
+    ("measure", "de", "Den Teig 5 min. ruhen lassen.", ["fünf Minuten ruhen lassen"], ["Minuten."]),
+    ("cardinal", "de", "Die Zutaten reichen für 1 Gedeck.", ["für ein Gedeck"], ["einen Gedeck"]),
+    ("measure", "de", "Den Teig 1 cm dick ausrollen, das Blech ist 1 m lang.", ["einen Zentimeter dick",
+     "einen Meter lang"], ["ein Zentimeter", "ein Meter"]),
+    ("cardinal", "en", "She wrote a 130-page report on a 125-year-old tree.", ["a one hundred thirty page report",
+     "one hundred twenty-five year old"], ["one three zero", "one two five"]),
+    ("measure", "en", "Bake in a hot oven (425 F) for 20 minutes.", ["four hundred twenty-five degrees Fahrenheit"],
+     [" F)"]),
+    # fortunes-es ciencia: a philosopher's years before Christ, counted down
+    ("range", "es", "Tales de Mileto (640-543 a.C.) fue filósofo.", ["seiscientos cuarenta a quinientos cuarenta y tres "
+     "antes de Cristo"], ["cuarenta-quinientos"]),
+    ("range", "it", "Platone (427-347 a.C.) scrisse.", ["quattrocentoventisette a trecentoquarantasette avanti Cristo"],
+     ["a.C."]),
+    ("range", "pt", "Platão (427-347 a.C.) escreveu.", ["sete a trezentos", "antes de Cristo"], ["a.C."]),
+    ("range", "de", "Platon (427-347 v. Chr.) schrieb.", ["siebenundzwanzig bis dreihundert"], ["minus"]),
+    ("range", "fr", "Platon (427-347 av. J.-C.) a écrit.", ["vingt-sept à trois cent"], ["moins"]),
+    ("range", "en", "Plato (427-347 BC) wrote.", ["four twenty-seven to three forty-seven BC"], ["seven three"]),
+    ("measure", "en", "He carried a .45 caliber pistol and a .357 Magnum.", ["a forty-five caliber pistol",
+     "a three fifty-seven Magnum"], ["point"]),
 ]
 
 

@@ -16,7 +16,8 @@ from .abbreviations import ABBREVIATIONS as SAID_IN_FULL, GO_ON, MONTHS_SHORT
 # war Version 3. Dann kam 4." two); an ellipsis or "etc." (also "etc.)") ends one only where a capital follows,
 # and an ellipsis in or right after brackets ("[OPTION...]", "[FILE]...", a synopsis's) never. A unit's or a
 # reference's (`abbreviations.GO_ON`: "10 min. then stir", "eq. 3") and a month's after a day ("5 de mar. de 2024")
-# is no end where a small letter or a number follows, only where a capital or a mark does.
+# is no end where a small letter or a number follows, only where a capital or a mark does; so is any abbreviation's
+# before a closing bracket ("Platone (427-347 a.C.) scrisse").
 ABBREVIATIONS = ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "vs", "cf", "Cf", "approx", "bzw", "ca", "Mt",
                  "Capt", "Lt", "Sgt", "Rev", "Hon")  # not "No." ("No. He stayed.") nor "et al." (often an end)
 BEFORE_A_NUMBER = ("No", "no", "Nos", "p", "pp", "vol", "Vol", "ch", "Ch", "Kap", "Abb", "Tab", "Bd", "art", "Art",
@@ -62,6 +63,7 @@ _NOT_AN_END = "".join(rf"(?<!\b{a} \d\.)(?<!\b{a} \d\d\.)(?<!\b{a} \d\d\d\.)" fo
     r"|(?=\s+[^\d\s]))(?:(?<!\d\.)|(?=\s+[\"'“‘(\[]*(?!(?:" + "|".join(MONTHS) + rf")(?![^\W\d_]))[{_CAPITAL}]"
     r"[^\W\d_]*(?![^\W\d_]).))")
 _GOES_ON = "".join(rf"(?<!\b{re.escape(a)})" for a in sorted({a for table in GO_ON.values() for a in table})) + "".join(
+    rf"(?<!\b{re.escape(a)}\))" for a in _written(SAID_IN_FULL)) + "".join(
     rf"(?<!\d {re.escape(m)})(?<!\bde {re.escape(m)})" for m in sorted({m for t in MONTHS_SHORT.values() for m in t}))
 # after one of those an end only where what follows is there and shows it (a capital, a mark): a stream waits for it
 _NOT_AN_END += rf"(?:{_GOES_ON}|(?=\s+[\"'“‘(\[]*(?:[{_CAPITAL}]|[^\w\s\"'“‘(\[])))"

@@ -82,7 +82,12 @@ _CODE_POINT = re.compile(r"\bU\+([0-9A-Fa-f]{4,6})\b")
 _TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
 _VULGAR = re.compile("(\\d?)([\u00bc-\u00be\u2150-\u215e])")  # "½", "1½": a fraction written in one character
 _FRACTION_SLASH = re.compile(r"(?<=\d)\u2044(?=\d)")  # "3⁄4": the fraction slash between digits
-_PLUS = re.compile(r"(?<=\d)\s?\+\s?(?=\d)")  # "2+3": a sum, not a sign
+# "2+3", "N+1": a sum (of numbers, or of a lone letter and a number), not a sign
+# An era before Christ's, as written or as the abbreviations step has said it: a descending range before it is a range
+# ("427-347 BC", "(384-322 a.C.)": years counted down), not a difference.
+_BEFORE_ERA = re.compile(r"\s?(?:BC|B\.C\.|BCE|B\.C\.E\.|vor Christus|v\.\s?Chr\.|avant Jésus-Christ|av\.\s?J\.-C\."
+                         r"|antes de Cristo|avanti Cristo|a\.\s?C\.|до нашей эры|до н\.\s?э\.)(?!\w)")
+_PLUS = re.compile(r"(?<=\d)\s?\+\s?(?=\d)|(?<=(?<![\w.])[A-Za-z])(?: \+ |\+)(?=\d)")
 _DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
 
 
@@ -640,8 +645,10 @@ class Spec:
             first, second = m.group(1), m.group(2)
             if first.isdigit() and 1000 <= int(first) <= 2099 and len(second) == 2 and second.isdigit():
                 return f"{first} {self.range_word} {int(second)}"  # "1960-80": a year and its decade
-            try:  # a hyphen between descending numbers may be a minus; an en dash is always a range
-                if self.value(first)[0] >= self.value(second)[0] and "-" in m.group(0):
+            try:  # a hyphen between descending numbers may be a minus (not before an era counted down); an en dash
+                # is always a range
+                if self.value(first)[0] >= self.value(second)[0] and "-" in m.group(0) \
+                        and not _BEFORE_ERA.match(m.string, m.end()):
                     return m.group(0)
             except ValueError:
                 return m.group(0)

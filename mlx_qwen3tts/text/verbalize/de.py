@@ -38,6 +38,9 @@ WEEKDAYS = {"Mo": "Montag", "Di": "Dienstag", "Mi": "Mittwoch", "Do": "Donnersta
 
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
 # ending) and the case the preposition before asks for ("mit 1 Tasse": "mit einer Tasse", "für 1 Tag": "für einen").
+# Adjectives a measure stands before in the accusative ("1 cm dick" einen Zentimeter dick, "1 m lang" einen Meter)
+_MEASURED = {"hoch", "dick", "lang", "breit", "tief", "schwer", "weit", "entfernt", "stark", "dünn", "kurz", "schmal",
+             "groß", "alt"}
 _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum", "zur", "außer", "gegenüber", "binnen",
            "samt", "nebst", "entsprechend", "in", "vor", "an", "hinter", "neben", "unter",
            "ab"}  # "in 1 Woche": in einer
@@ -182,6 +185,7 @@ class German(Spec):
              "nm": ("Nanometer", "Nanometer"), "µm": ("Mikrometer", "Mikrometer"), "hPa": ("Hektopascal",
              "Hektopascal"), "bar": ("bar", "bar"), "EL": ("Esslöffel", "Esslöffel"), "El": ("Esslöffel", "Esslöffel"),
              "TL": ("Teelöffel", "Teelöffel"), "Tl": ("Teelöffel", "Teelöffel"), "Min": ("Minute", "Minuten"),
+             "min.": ("Minute", "Minuten"),
              **{written: (singular, plural) for written, singular, plural, _ in _UNITS}}
     _GENDER = {"Tonne": "f", "Stunde": "f", "Minute": "f", "Sekunde": "f", "Millisekunde": "f",
                "Kilowattstunde": "f", "Kilogramm": "n", "Gramm": "n", "Milligramm": "n", "Grad Celsius": "n",
@@ -591,6 +595,8 @@ class German(Spec):
     def _case(self, m, ctx, measure=True):
         """The case of what "1" counts: the one the preposition before asks for, for a measure (a recipe's
         amount) the accusative of an order's object, else the nominative ('')."""
+        if measure and ctx.word_after() in _MEASURED:
+            return "acc"
         before = ctx.word_before().lower()
         if before in ("und", "oder", "sowie") or ctx.before and ctx.before[-1].endswith(","):
             before = self._governor(m.string[max(0, m.start() - 120):m.start()])  # "hat 2 Augen, 1 Nase und 1 Mund"

@@ -328,6 +328,12 @@ class English(Spec):
     _greek = re.compile(r"(?<![\u0370-\u03ff])[" + "".join(GREEK) + r"](?![\u0370-\u03ff])")
     # Abbreviations whose dot never ends a sentence, also before a capital: "a.k.a. Bob", "e.g. Paris", "vs. Smith".
     _runs_on = re.compile(r"(?<![\w.])(a\.k\.a\.|e\.g\.|i\.e\.|vs\.|cf\.)(?=\s+[A-Z])")
+    # A recipe's temperature written without "°" ("a hot oven (425 F)", "bake at 375 F. for"; the abbreviation's dot
+    # before the sentence goes on dropped): degrees where the text speaks of an oven or of baking, roasting, frying.
+    _oven = re.compile(r"\b(?:[Oo]vens?|[Bb]ak(?:e|es|ed|ing)|[Rr]oast(?:s|ed|ing)?|[Pp]reheat(?:s|ed|ing)?|[Ff]ry|[Ff]rying"
+                       r"|[Bb]roil(?:s|ed|ing)?)\b")
+    _bare_degrees = re.compile(r"(?<![\w.,°])(\d{2,3})\s?([FC])(?:\.(?=\s+[a-z\d]))?(?![\w'’&+-])")
+    _number_compound = re.compile(r"\d+(?:-(?=[a-z]*[aeiouy])[a-z]{2,})+")
     _cent_sign = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?¢")  # "25¢": "twenty-five cents"
     # A pound written with a capital L, as typewriters without "£" wrote it: an amount with a thousands comma or with
     # pence ("L45,000", "L2.50"), or any amount after a verb of paying ("fined L140"); "L1 cache", "L298" stay codes.
@@ -392,8 +398,9 @@ class English(Spec):
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
     _negative_price = re.compile(r"(?<![\w.,)-])[-−](?=[$€£¥₹₽₩]\d)")
     _half = re.compile(r"(?<![\w.,])([12])H(\d{2}|\d{4})\b")  # "1H23": the first half of twenty-three
-    # A year and its era: "1200 BC", "123 A.D." ("one twenty-three"), "44 B.C.E.".
-    _era = re.compile(r"(?<![\w.,])(\d{1,4})\s?(A\.\s?D\.|B\.\s?C\.(?:\s?E\.)?|C\.\s?E\.|AD|BCE|BC|CE)(?!\w)")
+    # A year and its era: "1200 BC", "123 A.D." ("one twenty-three"), "44 B.C.E."; two, a range ("427-347 BC").
+    _era = re.compile(r"(?<![\w.,])(?:(\d{1,4})\s?[-–]\s?)?(\d{1,4})\s?(A\.\s?D\.|B\.\s?C\.(?:\s?E\.)?|C\.\s?E\.|AD|BCE"
+                      r"|BC|CE)(?!\w)")
     # A decade written apart from its "s" ("the 1980 s"), as NeMo's date grammar takes it.
     _spaced_decade = re.compile(r"(?<![\w.,'’])(1[89]\d0|20\d0) s\b(?!['’])")
     # "2012.01.05" (two digits each, so that a version "2012.1.5" stays one).
@@ -428,6 +435,9 @@ class English(Spec):
     _degrees_letter = re.compile(r"\b(degrees?)\s([CF])\b(?!\.\w|['’])")
     _feet_inches = re.compile(r"(?<![\w.'’])(\d{1,2})\s?['’′]\s?(\d{1,2}(?:\.\d)?)\s?(?:\"|”|″|'')(?!\w)")
     _point_number = re.compile(r"(?<![\w.,])\.(\d+)(?![\w.]|,\d)")  # ".02": "point zero two"
+    # A gun's caliber in hundredths of an inch: ".45 caliber", "a .22 rifle" twenty-two, ".357 Magnum" three fifty-seven
+    _caliber = re.compile(r"(?<![\w.,])\.(\d{2,3})(?=[\s-](?:caliber|calibre|[Mm]agnum|[Ss]pecial|rifle|pistol|revolver"
+                          r"|automatic|Colt|ACP|Winchester|Remington|bullet|slug|round|cartridge|shell|handgun)s?\b)")
     # Months in any case but the verb "may"; "Jan. 15", "JAN 15 2020", "Jan-15-2020", "25th July 2012".
     _MONTH = (r"(?!may\b(?!,?\s\d{4}\b)(?!\s\d{1,2}(?:st|nd|rd|th\b|,?\s\d{4}\b)))(?i:" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)")
     _written_date = re.compile(r"\b(" + _MONTH + r")[\s-](\d{1,2})(?:st|nd|rd|th)?(?:(?:,?\s|-)(\d{4}))?\b(?![.,]\d)")
@@ -557,6 +567,8 @@ class English(Spec):
         self._tilde_price = re.compile(r"(?<![\w~])~\s?(?=(?:" + currency + r")\s?\d)")  # "~$5": approximately
 
     def read_measures(self, text):
+        if self._oven.search(text):  # "Bake in a hot oven (425 F)", "at 375 F.": degrees without their sign
+            text = self._bare_degrees.sub("\\1°\\2", text)
         text = self._cooking_dot.sub(self.cooking_dot, self._square_word.sub("square ", text))
         text = self._unit_dot.sub(r"\1", text)  # "12 oz. of milk": the sentence goes on
         text = self._inch_dot.sub(lambda m: self.measure(m.group(1), "in"), text)
@@ -574,6 +586,7 @@ class English(Spec):
                                      text)  # "5'11\"": "five feet eleven inches"
         text = self._point_unit.sub(lambda m: f"{self.point} {self.digits(m.group(1))} {self.units[m.group(2)][1]}",
                                     text)  # ".2 m": "point two meters"
+        text = self._caliber.sub(lambda m: self.era_year(m.group(1)), text)
         text = self._point_number.sub(lambda m: f"{self.point} {self.digits(m.group(1))}", text)
         return self._word_per.sub(lambda m: f"{m.group(1)} per {self._per.get(m.group(2), m.group(2))}",
                                   super().read_measures(text))
@@ -815,7 +828,10 @@ class English(Spec):
     def tech(self, m):
         """A serial or model code of letters and digits: a run of three digits or more said digit by digit
         ("abc123": "abc one two three", as NeMo's serial grammar reads one), but a round hundred ("A100", "GH200")
-        or a year ("FY2024") as a number; one or two digits as a number ("x86")."""
+        or a year ("FY2024") as a number; one or two digits as a number ("x86"). A number before hyphened words is
+        a compound adjective, not a code ("a 130-page report", "125-year-old", "130-plus"): the number said whole."""
+        if self._number_compound.fullmatch(m.group(0)):
+            return m.group(0).replace("-", " ")
         said = super().tech(m)
         return self._serial_digits.sub(lambda d: d.group(0) if d.group(0).endswith("00") or self._year_like.fullmatch(
             d.group(0)) else " ".join(d.group(0)), said)
@@ -1025,14 +1041,19 @@ class English(Spec):
         return self.cardinal(n) if n >= 10 else f"oh {self.cardinal(n)}"
 
     def era(self, m):
-        """A year before its era: four digits as a year, three as a digit and two ("one twenty-three")."""
-        written, era = m.group(1), re.sub(r"[.\s]", "", m.group(2))
+        """A year before its era (a range of two: "427-347 BC" "four twenty-seven to three forty-seven BC")."""
+        era = re.sub(r"[.\s]", "", m.group(3))
+        said = self.era_year(m.group(2))
+        return f"{self.era_year(m.group(1))} {self.range_word} {said} {era}" if m.group(1) else f"{said} {era}"
+
+    def era_year(self, written):
+        """Four digits as a year, three as a digit and two ("one twenty-three"), fewer as a number."""
         if len(written) == 4:
-            return f"{self.year(int(written))} {era}"
+            return self.year(int(written))
         if len(written) == 3 and written[1:] != "00" and written[0] != "0":
             rest = int(written[1:])
-            return f"{self.cardinal(int(written[0]))} {'oh ' if rest < 10 else ''}{self.cardinal(rest)} {era}"
-        return f"{self.cardinal(int(written))} {era}"
+            return f"{self.cardinal(int(written[0]))} {'oh ' if rest < 10 else ''}{self.cardinal(rest)}"
+        return self.cardinal(int(written))
 
     def short_date(self, m):
         """"11/17/05", "12-25-99": "November seventeenth zero five" (month first, as NeMo reads it; day first where

@@ -356,6 +356,9 @@ class Russian(Spec):
         super().__init__()
         endings = "|".join(sorted({*_ENDINGS, *_CARDINAL_ENDINGS}, key=len, reverse=True))
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings + r")(?![\w])")
+        # a heading in capitals writes the ending so too ("ИЗ 5-ГО СЛЕДСТВИЯ", "9-Е СЛЕДСТВИЕ"): read as written small
+        self._capital_ending = re.compile(r"(?<![\w.,])(\d{1,6})-(" + endings.upper().replace("Ё", "[ЁЕ]")
+                                          + r")(?![\w])")
         self._rub_kop = re.compile(r"(?<![\w.,])(\d+)\s?руб\.\s(\d{1,2})\s?коп\.")
         # a label before a colon and its number is still read: "Тел.: 8 800 …" Телефон: восемь, восемьсот
         # one that is also a unit not after a number, where it is the unit ("2 ст. (по 250 мл)" два стакана, not
@@ -993,6 +996,7 @@ class Russian(Spec):
         return f"{m.group(1)} {self.cardinal(first)} к {self.cardinal(second, case='d')}"
 
     def read(self, text):
+        text = self._capital_ending.sub(lambda m: f"{m.group(1)}-{m.group(2).lower()}", text)
         text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
         # "100 ºC" (the ordinal sign for a degree), "180° С" (a space before the scale): one unit, "°C"
         text = re.sub(r"(?<=\d)(\s?)[°º]\s?(?=[CСF](?!\w))", "\\1°", text)

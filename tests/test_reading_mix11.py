@@ -15,7 +15,12 @@ on sentences of our own, in Python and through the command line's dry run.
   number before hyphened words is no code ("a 130-page report" was "one three zero page"), a recipe's "425 F"
   degrees Fahrenheit; a descending range before an era counted down is a range in every language ("(427-347 a.C.)",
   "BC"), Italian and Portuguese "a.C." and "d.C." read;
-  an English gun's caliber ".45 caliber" forty-five (was "point four five")."""
+  an English gun's caliber ".45 caliber" forty-five (was "point four five"); where a comma is the decimal, "97.6%"
+  is a decimal percentage (its "%" had been left) and "5,000 años" five thousand (was "cinco coma cero cero cero");
+  ">=" and "<=" between operands are said ("x>=2"); de a version inside a hyphened code is no date ("core-3.1-noarch"
+  was "core-dritter Januar-noarch"); de "um 22.05 Uhr" a time (was "zweiundzwanzigster Mai Uhr"), "1.20 m" a decimal
+  where a comma is the decimal (as "97.6%"), "100,-DM-Schein" a whole price; "6.02 x 10^23" times, "N=1" N equals
+  one, "+/- 5%" plus or minus, en "ppm" parts per million."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -58,6 +63,27 @@ CASES = [
     ("range", "en", "Plato (427-347 BC) wrote.", ["four twenty-seven to three forty-seven BC"], ["seven three"]),
     ("measure", "en", "He carried a .45 caliber pistol and a .357 Magnum.", ["a forty-five caliber pistol",
      "a three fifty-seven Magnum"], ["point"]),
+    # fortunes-es varios: a percentage with a decimal dot where a comma is the decimal; thousands written "5,000"
+    ("percent", "es", "Un 97.6% de las estadísticas son falsas.", ["noventa y siete coma seis por ciento"], ["%"]),
+    ("percent", "de", "Nur 12.5% der Befragten stimmten zu.", ["zwölf Komma fünf Prozent"], ["%"]),
+    ("percent", "ru", "Около 97.6% статистики ложно.", ["девяноста семи целых шести десятых процента"], ["%"]),
+    ("cardinal", "es", "Hace 5,000 años no había relojes.", ["hace cinco mil años"], ["coma"]),
+    ("cardinal", "it", "Costruita 2,000 anni fa.", ["duemila anni fa"], ["virgola"]),
+    ("cardinal", "fr", "Il y a 10,000 ans déjà.", ["dix mille ans"], ["virgule"]),
+    # the German Debian FAQ: a comparison written ">=", a version inside a hyphened code is no date
+    ("symbol", "de", "Für x>=2 und y <= 5 gilt das.", ["x größer gleich zwei", "y kleiner gleich fünf"], [">=", "<="]),
+    ("symbol", "en", "It needs version >= 2.3 to run.", ["version greater than or equal to two point three"], [">="]),
+    ("date", "de", "Die Kennung core-3.1-noarch steht dort.", ["core drei Punkt eins noarch"], ["Januar"]),
+    # fortunes-de witze/tips: a time with a dot that is also a date, a decimal dot before a unit, a whole price
+    ("time", "de", "Er kam erst um 22.05 Uhr nach Hause.", ["um zweiundzwanzig Uhr fünf"], ["Mai"]),
+    ("measure", "de", "Ab einem Wasserstand von 1.20 m wird geschwommen.", ["Meter zwanzig"], ["Punkt"]),
+    ("money", "de", "Auf dem Tisch liegt ein 100,-DM-Schein.", ["hundert D-Mark-Schein"], [",-"]),
+    # fortunes science: scientific notation, a letter equal to a number, plus or minus, parts per million
+    ("measure", "en", "Call Avogadro at 6.02 x 10^23.", ["six point zero two times ten to the power of"], [" x "]),
+    ("symbol", "en", "Assume it holds for N=1 first.", ["for N equals one first"], ["="]),
+    ("symbol", "de", "Für x=2 gilt das.", ["x gleich zwei"], ["="]),
+    ("percent", "en", "The tolerance is +/- 5% at most.", ["plus or minus five percent"], ["+/-"]),
+    ("measure", "en", "It is fatal at 0.5 ppm in the air.", ["zero point five parts per million"], ["ppm"]),
 ]
 
 

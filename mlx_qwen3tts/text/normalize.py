@@ -43,6 +43,7 @@ _POWER_OF_UNIT = re.compile(r"(?<=[A-Za-zμ])([23])$")  # ㎡ is m2 in NFKC: m²
 # groups apart, so that no reader converts thousands of digits to one int (Python refuses past 4,300).
 _DIGIT_RUN = re.compile(r"[0-9\uff10-\uff19]{26,}")
 _GROUP_RUN = re.compile(r"[0-9\uff10-\uff19]{1,3}(?:[,.\s\uff0c][0-9\uff10-\uff19]{3}){9,}")
+_TIMES_TEN = re.compile(r"(?<=\d)\s?[x×]\s?(?=10\^)")  # "6.02 x 10^23": a product in scientific notation
 POWER = {"en": "{} to the power of {}", "de": "{} hoch {}", "fr": "{} puissance {}", "es": "{} elevado a {}",
          "it": "{} elevato alla {}", "pt": "{} elevado a {}", "ru": "{} в степени {}", "ja": "{}の{}乗",
          "ko": "{}의 {}제곱"}
@@ -92,5 +93,5 @@ def normalize(text: str, language: str = "auto") -> str:
     if read is None:
         return text
     if lang in ALPHABETIC:
-        text = _POWER.sub(lambda m: POWER[lang].format(*m.groups()), text)
+        text = _POWER.sub(lambda m: POWER[lang].format(*m.groups()), _TIMES_TEN.sub(" × ", text))
     return read(text)

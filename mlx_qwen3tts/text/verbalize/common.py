@@ -88,6 +88,11 @@ _FRACTION_SLASH = re.compile(r"(?<=\d)\u2044(?=\d)")  # "3⁄4": the fraction sl
 _BEFORE_ERA = re.compile(r"\s?(?:BC|B\.C\.|BCE|B\.C\.E\.|vor Christus|v\.\s?Chr\.|avant Jésus-Christ|av\.\s?J\.-C\."
                          r"|antes de Cristo|avanti Cristo|a\.\s?C\.|до нашей эры|до н\.\s?э\.)(?!\w)")
 _PLUS = re.compile(r"(?<=\d)\s?\+\s?(?=\d)|(?<=(?<![\w.])[A-Za-z])(?: \+ |\+)(?=\d)")
+_PLUS_MINUS = re.compile(r"(?<![\w+])\+/?-\s?(?=\d)")  # "+/- 5%", "+-3": plus or minus
+_LETTER_EQUALS = re.compile(r"(?<![\w.])([A-Za-z])\s?=\s?(?=[-−]?\d)")  # "N=1": a letter equal to a number
+_AT_LEAST = re.compile(r"(?<=[\w)])\s?>=\s?(?=[\w(-])|(?<=\s)>=(?=\s)")
+_AT_MOST = re.compile(r"(?<=[\w)])\s?<=\s?(?=[\w(-])|(?<=\s)<=(?=\s)")
+_COMMA_THOUSANDS = re.compile(r"(?<![\w.,])([1-9]\d{0,2}),(000)(?![\w,]|\.\d)")
 _DOTTED = re.compile(r"(?<![\w.,])((?:(?<![\w.,])[-−])?\d+(?:\.\d+)+)(?![\w]|[.,]\d)")
 
 
@@ -163,6 +168,7 @@ class Spec:
     not_names: frozenset = frozenset()  # capitalized words that are no names (The, And)
     symbols: dict = {}
     equals = None  # "=" between numbers as said ("2+3=5")
+    says_decimal_dot = False  # a decimal written with a dot where the decimal is a comma is said with its "point"
     word_units: frozenset = frozenset()  # units written like words of the language ("in"): a unit only where one
     phone_words: frozenset = frozenset()  # words before a telephone number written in spaced groups, casefolded
     score_word = None  # "2:1", "won 3-1": the word between a score's numbers
@@ -226,6 +232,11 @@ class Spec:
         self._mixed_unit = re.compile(r"(?<![\w.,/])(" + sign + r"\d{1,3})\s(\d{1,2})/(\d{1,2})\s?(" + units
                                       + r")(?![\w/²³])")  # "1 1/2 ft"
         self._fraction_unit = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})\s?(" + units + r")(?![\w/²³])")  # "1/2 l"
+        # "97.6%", "1.20 m" where a comma is the decimal: a decimal all the same (a thousands group has three digits);
+        # before a unit only where the language does not say the dot itself ("1.85 m" un point quatre-vingt-cinq), and
+        # not before an hour's "h" or "ч", where the dot parts hours and minutes ("в 10.00 ч." в десять часов)
+        units_after = "" if self.says_decimal_dot else r"|(?![hч](?![\w/²³]))(?:" + units + r")(?![\w/²³])"
+        self._dot_decimal = re.compile(r"(?<![\w.,])(\d{1,3})\.(\d{1,2})(?=\s?(?:%" + units_after + r"))")
         self._local_phone = re.compile(r"(?<![\w.,-])(\d{2,3}\s)?(\d{3,5})-(\d{4})(?![\w-]|[.,]\d)")
         self._mixed = re.compile(r"(?<![\w.,/])(\d{1,3})\s(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
         self._fraction = re.compile(r"(?<![\w.,/])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
@@ -422,6 +433,10 @@ class Spec:
         if "~" in self.symbols:  # "~5 s": "about", before the number is read; "~/.config" is a path
             text = _TILDE.sub(self.symbols["~"] + " ", text)
         text = self.read_arithmetic(_VULGAR.sub(_vulgar, _FRACTION_SLASH.sub("/", text)))
+        if "=" in text:  # "x>=2", "a <= b": the comparison's sign
+            text = _AT_MOST.sub(" ≤ ", _AT_LEAST.sub(" ≥ ", text))
+        if self.decimal == "," and "." in text:  # "97.6%", "1.20 m" where a comma is the decimal: a decimal all the same
+            text = self._dot_decimal.sub(r"\1,\2", text)
         for step in (self.read_domains, self.read_abbreviations, self.read_scores, self.read_dates, self.read_telephones, self.read_ranges,
                      self.read_money, self.read_times, self.read_measures, self.read_percentages,
                      self.read_fractions, self.read_ordinals, self.read_romans, self.read_numbers,
@@ -442,9 +457,12 @@ class Spec:
         return any(written in table or written.lower() in table for table in tables)
 
     def read_arithmetic(self, text: str) -> str:
-        """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it."""
+        """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it;
+        "+/- 5" plus or minus, "N=1" a letter equal to a number."""
         if "+" in text:
-            text = _PLUS.sub(f" {self.plus} ", text)
+            text = _PLUS.sub(f" {self.plus} ", _PLUS_MINUS.sub("± ", text))
+        if self.equals and "=" in text:
+            text = _LETTER_EQUALS.sub(rf"\1 {self.equals} ", text)
         if self.equals and "=" in text:
             text = self._minus.sub(f" {self.minus} ", text)  # "1-2=5": a difference, not a range
             text = self._equals.sub(f" {self.equals} ", text)
@@ -656,6 +674,8 @@ class Spec:
         return self._range.sub(said, self._degree_range.sub(r"\1\3", text))
 
     def read_numbers(self, text: str) -> str:
+        if self.decimal == "," and ",000" in text:  # "5,000 años", "10,000 anni": thousands, as no decimal is written
+            text = _COMMA_THOUSANDS.sub(r"\1\2", text)  # with three zeros (a unit's or a price's was read before)
         text = self._man.sub(lambda m: self.man_section(m.group(1)), text)  # find(1): "find"
         text = _CODE_POINT.sub(self.code_point, text)
         text = _TECH.sub(self.tech, text)

@@ -38,6 +38,7 @@ WEEKDAYS = {"Mo": "Montag", "Di": "Dienstag", "Mi": "Mittwoch", "Do": "Donnersta
 
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
 # ending) and the case the preposition before asks for ("mit 1 Tasse": "mit einer Tasse", "für 1 Tag": "für einen").
+_WHOLE_PRICE = re.compile(r"(?<=\d),[-–]{1,2}(?=\s?(?:DM|€|EUR|Euro|Mark|CHF|Franken)\b|\s?€|[\s.,;:!?)]|$)")
 # Adjectives a measure stands before in the accusative ("1 cm dick" einen Zentimeter dick, "1 m lang" einen Meter)
 _MEASURED = {"hoch", "dick", "lang", "breit", "tief", "schwer", "weit", "entfernt", "stark", "dünn", "kurz", "schmal",
              "groß", "alt"}
@@ -247,7 +248,7 @@ class German(Spec):
         self._times_a = re.compile(r"(?<![\w.,])(\d{1,2})\s?[x×]\s(?=(?:täglich|wöchentlich|monatlich|jährlich|pro|"
                                    r"am|im|in der|die Woche|im Monat|hintereinander)\b)")
         # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
-        self._day_month = re.compile(r"(?<![\w.,:])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d)"
+        self._day_month = re.compile(r"(?<![\w.,:])(?<!\w-)(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d|-\w)"
                                      r"(?:\.(?=\s+[a-zäöüß]))?")
         # "2003-03": a year and its month (a range never writes its end with a leading zero).
         self._year_month = re.compile(r"(?<![\w.,/-])(1\d{3}|20\d{2})-(0[1-9]|1[0-2])(?![\w-]|[.,]\d)")
@@ -402,6 +403,7 @@ class German(Spec):
     def read_money(self, text):
         """"12,50 €" as said every day ("zwölf Euro fünfzig"); a currency written before its amount, the way
         NeMo's German grammar reads it, names the minor unit too ("€2,20": "zwei Euro zwanzig Cent")."""
+        text = _WHOLE_PRICE.sub("", text)  # "100,- DM", "5,– €": a whole price, its dash no minus
         text = self._money_range.sub(f" {self.range_word} ", text)
         # A price per a unit or a noun ("4,99 €/Monat", "12 €/m²"): "pro"
         text = self._price_per.sub(lambda m: f"{m.group(1)} {self.per_word} "
@@ -479,8 +481,8 @@ class German(Spec):
         def day_month(m):  # after a label ("Seite 12.03") a section number
             ctx = context(m.string, m.start(), m.end())
             before = ctx.word_before()
-            if before in _LABELS | {"Abschnitt", "Kap.", "S."}:
-                return m.group(0)
+            if before in _LABELS | {"Abschnitt", "Kap.", "S."} or ctx.word_after() == "Uhr":
+                return m.group(0)  # "um 22.05 Uhr": a time, not the 22nd of May
             # "2.3" written short: a date alone or after a lower-case word or a preposition ("am 2.3"), not
             # after a name ("Python 3.8") nor before a unit or "Uhr" ("1.5 kg", "8.05 Uhr")
             if len(m.group(1)) + len(m.group(2)) < 4 and (

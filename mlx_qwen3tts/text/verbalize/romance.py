@@ -49,6 +49,7 @@ def with_plain_powers(units: dict) -> dict:
 
 class Romance(Spec):
     group, decimal = ".", ","
+    says_decimal_dot = True  # "2.00 kg" dos punto cero cero kilogramos, as Latin America and NeMo read it
     date_order = "dmy"
     minor_said = True
     feminine_units: tuple = ()  # units whose noun is feminine ("heure", "hora")

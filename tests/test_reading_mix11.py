@@ -20,7 +20,9 @@ on sentences of our own, in Python and through the command line's dry run.
   ">=" and "<=" between operands are said ("x>=2"); de a version inside a hyphened code is no date ("core-3.1-noarch"
   was "core-dritter Januar-noarch"); de "um 22.05 Uhr" a time (was "zweiundzwanzigster Mai Uhr"), "1.20 m" a decimal
   where a comma is the decimal (as "97.6%"), "100,-DM-Schein" a whole price; "6.02 x 10^23" times, "N=1" N equals
-  one, "+/- 5%" plus or minus, en "ppm" parts per million."""
+  one, "+/- 5%" plus or minus, en "ppm" parts per million; en a Bible verse ("Romans 13:8" was "thirteen to eight"),
+  an amount before the noun it describes in the singular ("a $10 bill" a ten dollar bill); ru a scale's or a
+  currency's dot before a small letter ("3 млрд. руб. в год") no sentence end."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -84,6 +86,14 @@ CASES = [
     ("symbol", "de", "Für x=2 gilt das.", ["x gleich zwei"], ["="]),
     ("percent", "en", "The tolerance is +/- 5% at most.", ["plus or minus five percent"], ["+/-"]),
     ("measure", "en", "It is fatal at 0.5 ppm in the air.", ["zero point five parts per million"], ["ppm"]),
+    # fortunes work/law: a verse of the Bible, an amount before the noun it describes
+    ("date", "en", "Owe no man any thing, says Romans 13:8 and 2 Corinthians 3:1-2.", ["Romans thirteen eight",
+     "Corinthians three one to two"], ["to eight", ":"]),
+    ("money", "en", "He found a $10 bill and paid a $500 fine for the $90-per-share deal.", ["a ten dollar bill",
+     "a five hundred dollar fine", "ninety dollar"], ["dollars bill", "dollars fine"]),
+    # fortunes-ru M$: a scale's or a currency's dot before a small letter ends no sentence
+    ("money", "ru", "Бюджет 3 млрд. руб. в год и ещё $200 млн. сверху.", ["три миллиарда рублей в год",
+     "двести миллионов долларов сверху"], ["рублей.", "долларов."]),
 ]
 
 

@@ -161,6 +161,15 @@ GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφχψω", ("alpha b
 GREEK.update({letter.upper(): name for letter, name in GREEK.items() if letter != "ς"})
 
 
+# The books of the Bible as English Bibles name them, before a chapter and verse.
+BIBLE_BOOKS = ("Genesis", "Exodus", "Leviticus", "Numbers", "Deuteronomy", "Joshua", "Judges", "Ruth", "Samuel",
+               "Kings", "Chronicles", "Ezra", "Nehemiah", "Esther", "Job", "Psalms", "Psalm", "Proverbs", "Ecclesiastes",
+               "Songs", "Isaiah", "Jeremiah", "Lamentations", "Ezekiel", "Daniel", "Hosea", "Joel", "Amos", "Obadiah",
+               "Jonah", "Micah", "Nahum", "Habakkuk", "Zephaniah", "Haggai", "Zechariah", "Malachi", "Matthew", "Mark",
+               "Luke", "John", "Acts", "Romans", "Corinthians", "Galatians", "Ephesians", "Philippians", "Colossians",
+               "Thessalonians", "Timothy", "Titus", "Philemon", "Hebrews", "James", "Peter", "Jude", "Revelation")
+
+
 class English(Spec):
     code = "en"
     months = MONTHS
@@ -330,6 +339,15 @@ class English(Spec):
     _greek = re.compile(r"(?<![\u0370-\u03ff])[" + "".join(GREEK) + r"](?![\u0370-\u03ff])")
     # Abbreviations whose dot never ends a sentence, also before a capital: "a.k.a. Bob", "e.g. Paris", "vs. Smith".
     _runs_on = re.compile(r"(?<![\w.])(a\.k\.a\.|e\.g\.|i\.e\.|vs\.|cf\.)(?=\s+[A-Z])")
+    # A verse of the Bible: "John 3:16" John three sixteen, "Romans 13:8", "2 Corinthians 3:1-2" (not a score or a time).
+    _verse = re.compile(r"\b(" + "|".join(BIBLE_BOOKS) + r")\s(\d{1,3}):(\d{1,3})(?:[-–](\d{1,3}))?(?![\d:])")
+    # An amount that describes the noun after it is said in the singular: after "a" "a $10 bill" a ten dollar bill,
+    # "a $500 fine", "a $20 million deal" (not "a $100 or so", "a $5 a month"); joined to it by a hyphen after any
+    # word ("the $90-per-share bid").
+    _attributive_money = re.compile(r"\b(\w+)\s([$£€])(\d{1,3}(?:,\d{3})*|\d+)(?:\s(thousand|million|billion))?"
+                                    r"(?=([\s-])([a-z]+))")
+    _not_described = frozenset({"or", "and", "to", "a", "an", "per", "each", "in", "of", "for", "more", "less", "plus",
+                                "worth", "apiece", "than", "on", "at", "by", "from", "with", "up", "off", "back"})
     # A recipe's temperature written without "°" ("a hot oven (425 F)", "bake at 375 F. for"; the abbreviation's dot
     # before the sentence goes on dropped): degrees where the text speaks of an oven or of baking, roasting, frying.
     _oven = re.compile(r"\b(?:[Oo]vens?|[Bb]ak(?:e|es|ed|ing)|[Rr]oast(?:s|ed|ing)?|[Pp]reheat(?:s|ed|ing)?|[Ff]ry|[Ff]rying"
@@ -684,6 +702,7 @@ class English(Spec):
     def read_abbreviations(self, text):
         """US states, "#7", titles, addresses; "a.k.a." and the like before a name; a Greek letter standing alone
         (not inside a Greek word) by its name: "π" "pi"."""
+        text = self._verse.sub(self.verse, text)
         text = self._volume_roman.sub(lambda m: "Volume " if m.group(1) == "V" else "volume ", text)  # "Vol. II"
         text = self._state.sub(self.state, text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
@@ -886,6 +905,7 @@ class English(Spec):
         return ", ".join(self.digits(g) for g in groups)
 
     def read_money(self, text):
+        text = self._attributive_money.sub(self.attributive_money, text)
         text = self._paid_l.sub(r"\1 £", self._pound_l.sub("£", text))  # "fined L140": "fined one hundred forty pounds"
         text = self._negative_price.sub(f"{self.minus} ", text)  # "-$5": "minus five dollars"
         text = self._cents_only.sub(r"\g<1>0.\2", text)  # "$.50": "fifty cents"
@@ -1041,6 +1061,20 @@ class English(Spec):
         """A year written in its last two digits ("'95", "'02"): "ninety-five", "oh two"."""
         n = int(digits)
         return self.cardinal(n) if n >= 10 else f"oh {self.cardinal(n)}"
+
+    def verse(self, m):
+        said = f"{m.group(1)} {self.cardinal(int(m.group(2)))} {self.cardinal(int(m.group(3)))}"
+        return said + (f" {self.range_word} {self.cardinal(int(m.group(4)))}" if m.group(4) else "")
+
+    def attributive_money(self, m):
+        """"a $10 bill": the amount said with its currency in the singular, as a noun's modifier."""
+        if m.group(5) != "-" and (m.group(1).lower() not in ("a", "an") or m.group(6) in self._not_described):
+            return m.group(0)
+        said = self.money(m.group(3), m.group(2), m.group(4))
+        singular, plural = self.currencies[m.group(2)][:2]
+        if not said.endswith(plural):  # with cents, or already singular ("one dollar")
+            return m.group(0)
+        return f"{m.group(1)} {said.removesuffix(plural)}{singular}"  # "a ten dollar bill"
 
     def era(self, m):
         """A year before its era (a range of two: "427-347 BC" "four twenty-seven to three forty-seven BC")."""

@@ -44,6 +44,7 @@ def _cardinal_case(n, mark):
             or mark == "ми" and n % 10 in (7, 8):
         return "g"
     return "i" if mark == "мя" else None
+_SCALE_DOT = re.compile(r"(?<=\d)([\s\u00a0]?(?:тыс|млн|млрд))\.(?=[\s\u00a0]+[а-яё])")
 # The case of a day's ordinal after a preposition: "с 4 по 11 марта" с четвёртого по одиннадцатое марта.
 _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "g", "около": "g", "из": "g", "для": "g",
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
@@ -381,7 +382,8 @@ class Russian(Spec):
                                    + words + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё\d]))?")
         units = "|".join(re.escape(u) for u in sorted(self.counted, key=len, reverse=True)
                          if (len(u) > 1 or u in "тлм") and u not in self.scales and u.rstrip(".") not in self.scales)
-        self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])")
+        self._scaled_unit = re.compile(r"(?<=\d)(\s?(?:тыс\.?|млн\.?|млрд\.?))\s(" + units + r")(?![\w/²³])"
+                                       r"(?:\.(?=[\s\u00a0]+[а-яё\d]))?")  # "3 млрд руб. в год": no sentence's dot
         self._fraction_counted = re.compile(r"(?<![\w.,/])(?<!\d )(\d{1,2})/(\d{1,2})\s?(" + words + r")(?![\w/²³])")
         self._ordinal_unit = re.compile(r"(?<![\w.,])(\d{1,5})-(й|ый|ой|го|ого|му|ому|м|ом)[ \u00a0](" + words
                                         + r")(?![\w/²³])(\.(?=[\s\u00a0]+[а-яё\d]))?")
@@ -1153,6 +1155,7 @@ class Russian(Spec):
             cases = grammar.preposition(before) or ("a" if grammar.object_of_verb(before) else None)
             return _distributive(cases, amount, self.value)  # "потерял 1 000 $" тысячу долларов
         text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
+        text = _SCALE_DOT.sub(r"\1", text)  # "$200 млн. уговаривания": a scale's dot before a small letter ends nothing
         text = re.sub(r"(?<=\d)(\s?)(?:р\.|руб)(?=/[^\W\d_])", r"\1руб.", text)  # "500 р./мес.", "500 руб/час"
         stop = self._stop
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None, case(m))

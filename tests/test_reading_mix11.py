@@ -22,7 +22,8 @@ on sentences of our own, in Python and through the command line's dry run.
   where a comma is the decimal (as "97.6%"), "100,-DM-Schein" a whole price; "6.02 x 10^23" times, "N=1" N equals
   one, "+/- 5%" plus or minus, en "ppm" parts per million; en a Bible verse ("Romans 13:8" was "thirteen to eight"),
   an amount before the noun it describes in the singular ("a $10 bill" a ten dollar bill); ru a scale's or a
-  currency's dot before a small letter ("3 млрд. руб. в год") no sentence end."""
+  currency's dot before a small letter ("3 млрд. руб. в год") no sentence end; de a second ordinal joined by "und",
+  "oder", "bzw." ("im 2. oder 3. Jahr", also no sentence end for the cutter), "sein 13. Monatsgehalt" neuter."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -94,6 +95,10 @@ CASES = [
     # fortunes-ru M$: a scale's or a currency's dot before a small letter ends no sentence
     ("money", "ru", "Бюджет 3 млрд. руб. в год и ещё $200 млн. сверху.", ["три миллиарда рублей в год",
      "двести миллионов долларов сверху"], ["рублей.", "долларов."]),
+    # fortunes-de zitate: a second ordinal joined to the first, a neuter noun after a bare possessive
+    ("ordinal", "de", "Was zwischen deinem 15. und 35. Lebensjahr erfunden wird, ist im 2. oder 3. Jahr alt.",
+     ["deinem fünfzehnten und fünfunddreißigsten Lebensjahr", "im zweiten oder dritten Jahr"], ["ßig.", "drei."]),
+    ("ordinal", "de", "Er verzichtet auf sein 13. Monatsgehalt.", ["sein dreizehntes Monatsgehalt"], ["dreizehnter"]),
 ]
 
 

@@ -49,12 +49,16 @@ def _first_parts(said_in_full: dict) -> str:
 
 _CAPITAL = "A-ZÀ-ÖØ-ÞА-ЯЁ"
 # A German article or possessive before a number's dot makes it an ordinal, whatever noun follows ("Der 2.
-# Weltkrieg", "mein 3. Versuch"): no end there.
+# Weltkrieg", "mein 3. Versuch"), and so does an ordinal joined before it ("zwischen dem 15. und 35. Lebensjahr"):
+# no end there.
 ARTICLES = tuple(w for a in ("der", "die", "das", "dem", "den", "des", "am", "im", "vom", "zum", "zur", "beim", "ins",
-                             "mein", "meine", "meinem", "meinen", "sein", "seine", "seinem", "seinen", "ihr", "ihre",
-                             "ihrem", "ihren", "unser", "unsere", "unserem", "ein", "eine", "einem", "einen")
+                             "mein", "meine", "meinem", "meinen", "dein", "deine", "deinem", "deinen", "sein", "seine",
+                             "seinem", "seinen", "ihr", "ihre", "ihrem", "ihren", "unser", "unsere", "unserem", "unseren",
+                             "euer", "eure", "eurem", "euren", "ein", "eine", "einem", "einen", "kein", "keine",
+                             "keinem", "keinen", "jedem", "jeden", "diesem", "diesen")
                  for w in (a, a.capitalize()))
 _NOT_AN_END = "".join(rf"(?<!\b{a} \d\.)(?<!\b{a} \d\d\.)(?<!\b{a} \d\d\d\.)" for a in ARTICLES) + "".join(
+    rf"(?<!\d\. {w} \d\.)(?<!\d\. {w} \d\d\.)" for w in ("und", "oder", "bis", "sowie")) + "".join(
     rf"(?<!\b{re.escape(a)}\.)" for a in ABBREVIATIONS + ("etc", "usw")) + "".join(
     rf"(?<!\b{re.escape(a)})" for a in _written(SAID_IN_FULL)) + (
     r"(?<!\b[A-Z]\.)(?<!\b[A-Za-z]\.[A-Za-z]\.)(?<!\.\.\.)(?<!…)(?<!\.\.\.[\])])(?<!…[\])])"

@@ -232,6 +232,8 @@ class German(Spec):
         # "3. Oktober", "der 2. Weltkrieg", "am 3. Mai"; a number with a dot before a noun after an article.
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,4})(\.)(?=\s(?:" + months + "|" + nouns + r")\b)")
         self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s((?i:" + months + r"))(?!\w)")  # "24. juli" too
+        # "im 2. oder 3. Jahr", "zwischen dem 15. und 35. Lebensjahr": a second ordinal joined to the first
+        self._coordinated_ordinal = re.compile(r"(\d\.\s(?:und|oder|sowie|bzw\.|beziehungsweise)\s)(\d{1,3})\.(?=\s[A-ZÄÖÜ])")
         self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E | _BARE, key=len, reverse=True))
                                            + r")\s(\d{1,3})\.(?=\s([A-ZÄÖÜ]\w*))")
         self._ending = re.compile(r"(\w+)\x01([rsne])")
@@ -527,6 +529,7 @@ class German(Spec):
     def read_ordinals(self, text):
         text = self._date_ordinal.sub(lambda m: f"{self.ordinal(int(m.group(1)), ending='r')} "
                                                 f"{MONTHS[self.month_of(m.group(2)) - 1]}", text)
+        text = self._coordinated_ordinal.sub(lambda m: m.group(1) + self.ordinal(int(m.group(2))), text)
         text = super().read_ordinals(text)
         text = self._article_ordinal.sub(self._after_article, text)
         return self._dot_before_word.sub(self._ordinal_before_word, text)
@@ -706,7 +709,8 @@ class German(Spec):
             word, ending = m.groups()
             before = self._word_before.search(m.string, max(0, m.start() - 40), m.start())
             before = before.group(1) if before else ""
-            if before in ("und", "oder", "bis", "sowie") and m.start() - last[0] <= len(before) + 2:
+            if before in ("und", "oder", "bis", "sowie", "bzw.", "beziehungsweise") and \
+                    m.start() - last[0] <= len(before) + 2:
                 ending = last[1]  # "am 1. und 2. Tag": "am ersten und zweiten Tag"
             elif before in _EN:
                 ending = "n"

@@ -82,14 +82,15 @@ _CODE_POINT = re.compile(r"\bU\+([0-9A-Fa-f]{4,6})\b")
 _TECH_PART = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
 _VULGAR = re.compile("(\\d?)([\u00bc-\u00be\u2150-\u215e])")  # "½", "1½": a fraction written in one character
 _FRACTION_SLASH = re.compile(r"(?<=\d)\u2044(?=\d)")  # "3⁄4": the fraction slash between digits
-# "2+3", "N+1": a sum (of numbers, or of a lone letter and a number), not a sign
 # An era before Christ's, as written or as the abbreviations step has said it: a descending range before it is a range
 # ("427-347 BC", "(384-322 a.C.)": years counted down), not a difference.
 _BEFORE_ERA = re.compile(r"\s?(?:BC|B\.C\.|BCE|B\.C\.E\.|vor Christus|v\.\s?Chr\.|avant Jésus-Christ|av\.\s?J\.-C\."
                          r"|antes de Cristo|avanti Cristo|a\.\s?C\.|до нашей эры|до н\.\s?э\.)(?!\w)")
+# "2+3", "N+1": a sum (of numbers, or of a lone letter and a number), not a sign
 _PLUS = re.compile(r"(?<=\d)\s?\+\s?(?=\d)|(?<=(?<![\w.])[A-Za-z])(?: \+ |\+)(?=\d)")
 _PLUS_MINUS = re.compile(r"(?<![\w+])\+/?-\s?(?=\d)")  # "+/- 5%", "+-3": plus or minus
 _LETTER_EQUALS = re.compile(r"(?<![\w.])([A-Za-z])\s?=\s?(?=[-−]?\d)")  # "N=1": a letter equal to a number
+# "x>=2", "a <= b": a comparison's sign between operands
 _AT_LEAST = re.compile(r"(?<=[\w)])\s?>=\s?(?=[\w(-])|(?<=\s)>=(?=\s)")
 _AT_MOST = re.compile(r"(?<=[\w)])\s?<=\s?(?=[\w(-])|(?<=\s)<=(?=\s)")
 _COMMA_THOUSANDS = re.compile(r"(?<![\w.,])([1-9]\d{0,2}),(000)(?![\w,]|\.\d)")
@@ -433,9 +434,7 @@ class Spec:
         if "~" in self.symbols:  # "~5 s": "about", before the number is read; "~/.config" is a path
             text = _TILDE.sub(self.symbols["~"] + " ", text)
         text = self.read_arithmetic(_VULGAR.sub(_vulgar, _FRACTION_SLASH.sub("/", text)))
-        if "=" in text:  # "x>=2", "a <= b": the comparison's sign
-            text = _AT_MOST.sub(" ≤ ", _AT_LEAST.sub(" ≥ ", text))
-        if self.decimal == "," and "." in text:  # "97.6%", "1.20 m" where a comma is the decimal: a decimal all the same
+        if self.decimal == "," and "." in text:  # "97.6%", "1.20 m" where a comma is the decimal: a decimal still
             text = self._dot_decimal.sub(r"\1,\2", text)
         for step in (self.read_domains, self.read_abbreviations, self.read_scores, self.read_dates, self.read_telephones, self.read_ranges,
                      self.read_money, self.read_times, self.read_measures, self.read_percentages,
@@ -458,12 +457,13 @@ class Spec:
 
     def read_arithmetic(self, text: str) -> str:
         """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it;
-        "+/- 5" plus or minus, "N=1" a letter equal to a number."""
+        "+/- 5" plus or minus, "N=1" a letter equal to a number, "x>=2" the comparison's sign."""
+        if "=" in text:
+            text = _AT_MOST.sub(" ≤ ", _AT_LEAST.sub(" ≥ ", text))
         if "+" in text:
             text = _PLUS.sub(f" {self.plus} ", _PLUS_MINUS.sub("± ", text))
         if self.equals and "=" in text:
             text = _LETTER_EQUALS.sub(rf"\1 {self.equals} ", text)
-        if self.equals and "=" in text:
             text = self._minus.sub(f" {self.minus} ", text)  # "1-2=5": a difference, not a range
             text = self._equals.sub(f" {self.equals} ", text)
         return text

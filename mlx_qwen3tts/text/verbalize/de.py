@@ -36,9 +36,11 @@ WEEKDAYS = {"Mo": "Montag", "Di": "Dienstag", "Mi": "Mittwoch", "Do": "Donnersta
             "So": "Sonntag"}
 
 
+# "100,- DM", "5,– €", "100,-DM-Schein": a whole price's dash, no minus
+_WHOLE_PRICE = re.compile(r"(?<=\d),[-–]{1,2}(?=\s?(?:DM|€|EUR|Euro|Mark|CHF|Franken)\b|\s?€|[\s.,;:!?)]|$)")
+
 # "1 Buch": "ein Buch". The article "ein" takes the gender of the noun counted (data/de_genders.tsv, else its
 # ending) and the case the preposition before asks for ("mit 1 Tasse": "mit einer Tasse", "für 1 Tag": "für einen").
-_WHOLE_PRICE = re.compile(r"(?<=\d),[-–]{1,2}(?=\s?(?:DM|€|EUR|Euro|Mark|CHF|Franken)\b|\s?€|[\s.,;:!?)]|$)")
 # Adjectives a measure stands before in the accusative ("1 cm dick" einen Zentimeter dick, "1 m lang" einen Meter)
 _MEASURED = {"hoch", "dick", "lang", "breit", "tief", "schwer", "weit", "entfernt", "stark", "dünn", "kurz", "schmal",
              "groß", "alt"}
@@ -233,7 +235,8 @@ class German(Spec):
         self.ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,4})(\.)(?=\s(?:" + months + "|" + nouns + r")\b)")
         self._date_ordinal = re.compile(r"(?<![\w.,])(\d{1,2})\.\s((?i:" + months + r"))(?!\w)")  # "24. juli" too
         # "im 2. oder 3. Jahr", "zwischen dem 15. und 35. Lebensjahr": a second ordinal joined to the first
-        self._coordinated_ordinal = re.compile(r"(\d\.\s(?:und|oder|sowie|bzw\.|beziehungsweise)\s)(\d{1,3})\.(?=\s[A-ZÄÖÜ])")
+        self._coordinated_ordinal = re.compile(r"(\d\.\s(?:und|oder|sowie|bzw\.|beziehungsweise)\s)(\d{1,3})\."
+                                               r"(?=\s[A-ZÄÖÜ])")
         self._article_ordinal = re.compile(r"\b(" + "|".join(sorted(_EN | _E | _BARE, key=len, reverse=True))
                                            + r")\s(\d{1,3})\.(?=\s([A-ZÄÖÜ]\w*))")
         self._ending = re.compile(r"(\w+)\x01([rsne])")
@@ -405,7 +408,7 @@ class German(Spec):
     def read_money(self, text):
         """"12,50 €" as said every day ("zwölf Euro fünfzig"); a currency written before its amount, the way
         NeMo's German grammar reads it, names the minor unit too ("€2,20": "zwei Euro zwanzig Cent")."""
-        text = _WHOLE_PRICE.sub("", text)  # "100,- DM", "5,– €": a whole price, its dash no minus
+        text = _WHOLE_PRICE.sub("", text)
         text = self._money_range.sub(f" {self.range_word} ", text)
         # A price per a unit or a noun ("4,99 €/Monat", "12 €/m²"): "pro"
         text = self._price_per.sub(lambda m: f"{m.group(1)} {self.per_word} "

@@ -44,6 +44,9 @@ def _cardinal_case(n, mark):
             or mark == "ми" and n % 10 in (7, 8):
         return "g"
     return "i" if mark == "мя" else None
+
+
+# A scale's dot before a small letter ends no sentence ("$200 млн. уговаривания", "5 тыс. человек").
 _SCALE_DOT = re.compile(r"(?<=\d)([\s\u00a0]?(?:тыс|млн|млрд))\.(?=[\s\u00a0]+[а-яё])")
 # The case of a day's ordinal after a preposition: "с 4 по 11 марта" с четвёртого по одиннадцатое марта.
 _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "g", "около": "g", "из": "g", "для": "g",
@@ -1155,7 +1158,7 @@ class Russian(Spec):
             cases = grammar.preposition(before) or ("a" if grammar.object_of_verb(before) else None)
             return _distributive(cases, amount, self.value)  # "потерял 1 000 $" тысячу долларов
         text = _DOT_CENTS.sub(r"\1,\2", text)  # "$2.50": a price in the notation of its currency's country
-        text = _SCALE_DOT.sub(r"\1", text)  # "$200 млн. уговаривания": a scale's dot before a small letter ends nothing
+        text = _SCALE_DOT.sub(r"\1", text)
         text = re.sub(r"(?<=\d)(\s?)(?:р\.|руб)(?=/[^\W\d_])", r"\1руб.", text)  # "500 р./мес.", "500 руб/час"
         stop = self._stop
         text = self._rub_kop.sub(lambda m: self.money(f"{m.group(1)},{int(m.group(2)):02d}", "₽", None, case(m))

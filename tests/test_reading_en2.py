@@ -46,7 +46,7 @@ CASES = [
     ("measure", "en", "Mix in 3/4 lb of butter.", ["three quarters of a pound"], ["/"]),
     ("measure", "en", "The belt moves 12 inches/second at most.", ["twelve inches per second"], ["/"]),
     ("symbol", "en", "The list (#4) ends here.", ["number four"], ["#"]),
-    ("measure", "de", "Dazu 1/2 l Brühe geben.", ["ein halber Liter Brühe"], ["/"]),
+    ("measure", "de", "Dazu 1/2 l Brühe geben.", ["einen halben Liter Brühe"], ["/", "ein halber"]),
     ("measure", "de", "Nun 2 EL Zucker und 1 TL Salz.", ["zwei Esslöffel Zucker und ein Teelöffel Salz"], ["EL", "TL"]),
     ("measure", "de", "Alles 5 Min kochen.", ["fünf Minuten kochen"], ["Min "]),
     ("percent", "de", "Nur 1% der Fläche ist bebaut.", ["ein Prozent der Fläche"], ["eins"]),

@@ -25,7 +25,9 @@ MAN_PAGE = Path("/usr/share/man/man1/gzip.1.gz")
 VERSIONS_EN = [
     ("Requires Node 18.20.4 or later.", "Requires Node eighteen point twenty point four or later."),
     ("Built with CMake 3.28.0.", "Built with CMake three point twenty-eight point zero."),
-    ("Go 1.21 and Ruby 3.30 ship.", "Go one point two one and Ruby three point three zero ship."),
+    # round nine: a version's two-digit minor part after a word that names one ("Ruby", "Python", "version") is a
+    # number of its own ("three point thirty", every digit still said); after "Go", a common word, a decimal's digits
+    ("Go 1.21 and Ruby 3.30 ship.", "Go one point two one and Ruby three point thirty ship."),
     ("Bump to 0.10.2.", "Bump to zero point ten point two."),
     ("It is 1.05 now.", "It is one point zero five now."),
     ("Release 4.0 is out.", "Release four point zero is out."),

@@ -8,7 +8,7 @@ ABBREVIATIONS = {
     "en": {"e.g.": "for example", "i.e.": "that is", "Fig.": "figure", "Eq.": "equation", "approx.": "approximately",
            "etc.": "et cetera", "vs.": "versus", "cf.": "compare", "No.": "number", "Nos.": "numbers",
            "Figs.": "figures", "Eqs.": "equations", "Vol.": "volume", "Ch.": "chapter", "Sec.": "section",
-           "pp.": "pages", "Mr.": "Mister", "Mrs.": "Missus", "mr.": "Mister", "mrs.": "Missus", "Dr.": "Doctor",
+           "pp.": "pages", "pg.": "page", "pgs.": "pages", "Mr.": "Mister", "Mrs.": "Missus", "mr.": "Mister", "mrs.": "Missus", "Dr.": "Doctor",
            "Prof.": "Professor", "St.": "Saint",
            "Jan.": "January", "Feb.": "February", "Mar.": "March", "Apr.": "April", "Jun.": "June", "Jul.": "July",
            "Aug.": "August", "Sep.": "September", "Sept.": "September", "Oct.": "October", "Nov.": "November",
@@ -95,11 +95,26 @@ ABBREVIATIONS = {
     "zh": {}, "ja": {}, "ko": {},
 }
 
+# The books' abbreviations as citations write them ("Ezek. 4:12", "Deut. 7:1"), said as the book's name.
+BIBLE_ABBREVIATIONS = {"Gen.": "Genesis", "Ex.": "Exodus", "Exod.": "Exodus", "Lev.": "Leviticus",
+                       "Num.": "Numbers", "Deut.": "Deuteronomy", "Josh.": "Joshua", "Judg.": "Judges",
+                       "Sam.": "Samuel", "Kgs.": "Kings", "Chron.": "Chronicles", "Neh.": "Nehemiah",
+                       "Esth.": "Esther", "Ps.": "Psalm", "Psa.": "Psalm", "Prov.": "Proverbs",
+                       "Eccl.": "Ecclesiastes", "Eccles.": "Ecclesiastes", "Isa.": "Isaiah", "Jer.": "Jeremiah",
+                       "Lam.": "Lamentations", "Ezek.": "Ezekiel", "Dan.": "Daniel", "Hos.": "Hosea",
+                       "Obad.": "Obadiah", "Mic.": "Micah", "Nah.": "Nahum", "Hab.": "Habakkuk", "Zeph.": "Zephaniah",
+                       "Hag.": "Haggai", "Zech.": "Zechariah", "Mal.": "Malachi", "Matt.": "Matthew",
+                       "Mk.": "Mark", "Lk.": "Luke", "Jn.": "John", "Rom.": "Romans", "Cor.": "Corinthians",
+                       "Gal.": "Galatians", "Eph.": "Ephesians", "Phil.": "Philippians", "Col.": "Colossians",
+                       "Thess.": "Thessalonians", "Tim.": "Timothy", "Heb.": "Hebrews", "Jas.": "James",
+                       "Pet.": "Peter", "Rev.": "Revelation"}
+
 # Units and references whose dot ends no sentence where the sentence goes on: a small letter or a number follows
 # ("10 min. then stir", "see eq. 3", "2 Std. und mehr"); before a capital it ends one as any dot does ("Wait 10
 # min. Then stir."). Those in ABBREVIATIONS that are never an end ("ft.", "Nr.") need not be here.
 GO_ON = {"en": ("min.", "mins.", "hr.", "hrs.", "sec.", "secs.", "in.", "cu.", "eq.", "eqs.", "fig.", "figs.", "wk.",
-                "wks.", "yr.", "yrs.", "pt.", "pts.", "t.", "T.", "c.", "C.", "Tbs.", "tbs.", "sq."),
+                "wks.", "yr.", "yrs.", "pt.", "pts.", "t.", "T.", "c.", "C.", "Tbs.", "tbs.", "sq.",
+                *BIBLE_ABBREVIATIONS),  # "Ezek. 4:12": no end before the chapter
          "de": ("Min.", "min.", "Std.", "Sek.", "Stk.", "Tsd.", "Pkt."),
          "fr": ("min.", "sec.", "env.", "hab."), "es": ("min.", "seg.", "aprox.", "hab."),
          "it": ("min.", "sec.", "ab."),

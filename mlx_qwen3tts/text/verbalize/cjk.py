@@ -18,7 +18,8 @@ FULL_WIDTH = str.maketrans({**{chr(c): chr(c - 0xFEE0) for c in [*range(0xFF10, 
                             "\u223c": "〜"})  # the tilde operator, written for a range's wave dash ("4.2∼9")
 _FULL_WIDTH_SIGN = re.compile(r"(?<=\d)[：．，／－](?=\d)")
 # 28,000 and 3.5, never begun inside a longer number (which also keeps a search over a long digit run linear)
-NUMBER = r"(?<!\d)(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+# A number: thousands grouped by three, or by four as Chinese and Japanese also group them ("9,9999,9999")
+NUMBER = r"(?<!\d)(?:\d{1,3}(?:,\d{3}(?!\d))+(?:\.\d+)?|\d{1,4}(?:,\d{4}(?!\d))+(?:\.\d+)?|\d+(?:\.\d+)?)"
 
 
 @dataclass(frozen=True)

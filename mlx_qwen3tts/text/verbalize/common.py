@@ -89,6 +89,10 @@ _BEFORE_ERA = re.compile(r"\s?(?:BC|B\.C\.|BCE|B\.C\.E\.|vor Christus|v\.\s?Chr\
 # "2+3", "N+1": a sum (of numbers, or of a lone letter and a number), not a sign
 _PLUS = re.compile(r"(?<=\d)\s?\+\s?(?=\d)|(?<=(?<![\w.])[A-Za-z])(?: \+ |\+)(?=\d)")
 _PLUS_MINUS = re.compile(r"(?<![\w+])\+/?-\s?(?=\d)")  # "+/- 5%", "+-3": plus or minus
+# "n-1", "x - 2": a lone small letter less a number (capitals are names: "B-52", "S-1", "A-1"; the vowels and "y"
+# are words in one language or another: es "y", fr "a", it "e", pt "o")
+_LETTER_MINUS = re.compile(r"(?<=(?<![\w.-])[b-df-hj-np-tv-xz])(?: - |-)(?=\d+(?![\w.,-]\w|[-/]\d))")
+_NUMBER_SIGN = re.compile(r"(?<![\w#&])#(?=\d)")  # "#7": the number seven, not a hashtag
 _LETTER_EQUALS = re.compile(r"(?<![\w.])([A-Za-z])\s?=\s?(?=[-−]?\d)")  # "N=1": a letter equal to a number
 # "x>=2", "a <= b": a comparison's sign between operands
 _AT_LEAST = re.compile(r"(?<=[\w)])\s?>=\s?(?=[\w(-])|(?<=\s)>=(?=\s)")
@@ -169,6 +173,7 @@ class Spec:
     not_names: frozenset = frozenset()  # capitalized words that are no names (The, And)
     symbols: dict = {}
     equals = None  # "=" between numbers as said ("2+3=5")
+    number_sign = None  # "#7" as said before the number ("Tipp #6": "Nummer"); English and Russian say it their way
     says_decimal_dot = False  # a decimal written with a dot where the decimal is a comma is said with its "point"
     word_units: frozenset = frozenset()  # units written like words of the language ("in"): a unit only where one
     phone_words: frozenset = frozenset()  # words before a telephone number written in spaced groups, casefolded
@@ -221,7 +226,7 @@ class Spec:
         self._phone = re.compile(r"(?<![\w+])(\+\d{1,3}[" + SPACES + r"-]?(?:\(\d+\)[" + SPACES + r"-]?)?"
                                  r"\d+(?:[" + SPACES + r"-]\d+)+|\(\d{2,5}\)[" + SPACES + r"-]?\d+(?:[" + SPACES +
                                  r"-]\d+)*|\d{3}-\d{3}-\d{4}(?:-\d+)?|\d{3}\.\d{3}\.\d{4}|\d{3}-\d{2}-\d{4}|\d-\d{3}-\d{3}-\d{2}-\d{2})"
-                                 r"(?![\w-]|\.\d)")
+                                 r"(?![\w-]|[.,]\d)")  # "(1953) 1,965 pyramids": a year, then a number
         units = _alternation(self.units)
         self._unit = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?(" + units + r")(?![\w/²³])")
         self._percent = re.compile(r"(?<![\w.,])(" + sign + num + r")\s?%")
@@ -457,11 +462,13 @@ class Spec:
 
     def read_arithmetic(self, text: str) -> str:
         """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it;
-        "+/- 5" plus or minus, "N=1" a letter equal to a number, "x>=2" the comparison's sign."""
+        "+/- 5" plus or minus, "N=1" a letter equal to a number, "n-1" a letter less one, "x>=2" the comparison's sign."""
         if "=" in text:
             text = _AT_MOST.sub(" ≤ ", _AT_LEAST.sub(" ≥ ", text))
         if "+" in text:
             text = _PLUS.sub(f" {self.plus} ", _PLUS_MINUS.sub("± ", text))
+        if "-" in text:
+            text = _LETTER_MINUS.sub(f" {self.minus} ", text)
         if self.equals and "=" in text:
             text = _LETTER_EQUALS.sub(rf"\1 {self.equals} ", text)
             text = self._minus.sub(f" {self.minus} ", text)  # "1-2=5": a difference, not a range
@@ -484,6 +491,9 @@ class Spec:
         return self._score.sub(said, text)
 
     def read_abbreviations(self, text: str) -> str:
+        if self.number_sign and "#" in text:
+            text = _NUMBER_SIGN.sub(self.number_sign + " ", text)
+
         def said(table):
             index = {re.sub(r"\s", "", w): s for w, s in table.items()}
             return lambda m: index[re.sub(r"\s", "", m.group(1))]

@@ -51,6 +51,11 @@ _DATIVE = {"mit", "von", "vom", "aus", "bei", "beim", "nach", "seit", "zu", "zum
 _GENITIVE = {"innerhalb", "außerhalb", "während", "wegen", "trotz", "statt", "anstatt", "aufgrund", "infolge",
              "oberhalb", "unterhalb", "jenseits", "diesseits", "mithilfe", "anhand", "zwecks"}
 # Words between a verb or preposition and the "1" it governs ("es gibt nur 1 Gewinner", "gab ihr 1 Kuss"): passed.
+MEALMASTER = {"tb": "EL", "ts": "TL", "pn": "Prise", "ds": "Spritzer"}
+# Adverbs of sequence that may open a recipe's order before its amount ("Dann 1 l Wasser aufkochen").
+_SEQUENCE = {"dann", "danach", "nun", "jetzt", "inzwischen", "zuerst", "zunächst", "anschließend", "anschliessend",
+             "währenddessen", "dazu", "zuletzt", "nochmals", "außerdem", "nebenbei", "parallel", "erst", "zum",
+             "schluss", "schluß", "ca.", "circa", "etwa", "ungefähr"}
 _BETWEEN = {"nur", "noch", "genau", "etwa", "ungefähr", "rund", "ca.", "circa", "mindestens", "höchstens", "knapp",
             "fast", "insgesamt", "lediglich", "bloß", "immerhin", "sogar", "auch", "schon", "bereits", "maximal",
             "minimal", "mir", "dir", "ihm", "ihr", "uns", "euch", "ihnen", "sich", "jetzt", "heute", "morgen",
@@ -134,6 +139,7 @@ def singular(noun: str) -> str:
 
 class German(Spec):
     code = "de"
+    number_sign = "Nummer"
     group, decimal, point, dot = ".", ",", "Komma", "Punkt"
     minus, plus = "minus", "plus"
     months = MONTHS
@@ -246,6 +252,8 @@ class German(Spec):
         units = "|".join(re.escape(u) for u in sorted(self.units, key=len, reverse=True))
         self._half_unit = re.compile(r"(?<![\w.,/])(?<!\d\s)(?<!\d-)1/2\s?(" + units + r")(?![\w/²³])")
         # "aus 1/8 l": one part of a unit after a preposition of the dative ("aus einem Achtel Liter")
+        # "10-km-Lauf", "1,5-l-Flasche": a unit inside a compound, said by its name ("zehn-Kilometer-Lauf")
+        self._unit_compound = re.compile(r"(?<=\d)-(" + units + r")-(?=[A-ZÄÖÜ])")
         self._part_unit = re.compile(r"(?<![\w.,/])(?<!\d\s)(?<!\d-)1/([3-9]|1[0-6])\s?(" + units + r")(?![\w/²³])")
         # "1,80 m": a length in meters and centimeters, said so ("ein Meter achtzig"), as a height is.
         self._meters_centimeters = re.compile(r"(?<![\w.,])(\d{1,2}),(\d\d)\s?m(?![\w²³/.,]|\.\w)")
@@ -254,7 +262,7 @@ class German(Spec):
                                    r"am|im|in der|die Woche|im Monat|hintereinander)\b)")
         # "02.03": a day and a month, both written with two digits (a decimal takes a comma, a time a colon).
         self._day_month = re.compile(r"(?<![\w.,:])(?<!\w-)(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])(?![\w:]|[.,]\d|-\w)"
-                                     r"(?:\.(?=\s+[a-zäöüß]))?")
+                                     r"(?:\.(?=\s+[a-zäöüß]|,))?")
         # "2003-03": a year and its month (a range never writes its end with a leading zero).
         self._year_month = re.compile(r"(?<![\w.,/-])(1\d{3}|20\d{2})-(0[1-9]|1[0-2])(?![\w-]|[.,]\d)")
         # "0123 1234-1233", "030/1234567": an area code with its leading zero, then the number (five digits or more).
@@ -282,8 +290,8 @@ class German(Spec):
         self._street = re.compile(r"\b([A-ZÄÖÜ][a-zäöüß-]{2,})str\.(?=\s|$|,)")
         self._times = re.compile(r"(?<![\w.,])(\d+(?:,\d+)?(?:\s?(?:km|dm|cm|mm|m))?)(?:\s[x×]\s|(?<=\d)[x×])(?=\d)")
         self._times_word = re.compile(r"(?<![\w.,])(\d{1,3})[x×](?=\s+[a-zäöüß])")
-        self._dot_before_word = re.compile(r"(?<![\w.,])(\d{1,4})\.(?=[ \t]+[a-zäöüß])")
-        self._ordinal_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(s?te)([nrsm]?)(?!\w)")  # "2te", "20sten"
+        self._dot_before_word = re.compile(r"(?<![\w.,])(\d{1,4})\.(?=[ \t]+[a-zäöüß]|,)")  # "am 13., wenn"
+        self._ordinal_suffix = re.compile(r"(?<![\w.,])(\d{1,4})-?(s?te)([nrsm]?)(?!\w)")  # "2te", "20sten", "3-te"
         words = "|".join(re.escape(c) for c in sorted(self.currencies, key=len, reverse=True) if c.istitle())
         self._major_minor = re.compile(r"(?<![\w.,])(\d{1,3}(?:\.\d{3})*)\s(" + words + r")\s(\d{1,2})"
                                        r"(?![\w%]|[.,]\d|\s(?!Cent\b)[A-ZÄÖÜ])")
@@ -313,9 +321,9 @@ class German(Spec):
         self._weekdays = re.compile(r"(?<![\w.])(" + days + r")\.?\s?[-–]\s?(" + days + r")(?:\.|(?![\w.]))")
         self._er_suffix = re.compile(r"(?<![\w.,])(\d{1,4})(er|ern|ers|erin|erinnen)(?!\w)")  # "20er", "90ern"
         self._percent_suffix = re.compile(r"(?<![\w.,])(\d{1,3})\s?%(ig|ige[nrsm]?)(?!\w)")  # "100%ig"
-        self._hyphen_suffix = re.compile(r"(?<![\w.,-])(\d{1,3})-((?:mal|fach|fache[nrsm]?|jährige[nrsm]?|jährig"
-                                         r"|stündige[nrsm]?|stündig|tägige[nrsm]?|tägig|prozentige[nrsm]?|prozentig"
-                                         r"|seitige[nrsm]?|seitig|teilige[nrsm]?|teilig|stellige[nrsm]?|stellig)"
+        # "12-jährige", also written together ("10jährigen", "4facher", "2stündiger"): any adjective in -ig
+        self._hyphen_suffix = re.compile(r"(?<![\w.,-])(\d{1,3})-?((?:mal|malige?[nrsm]?|fach|fache[nrsm]?"
+                                         r"|[a-zäöüß]{2,}ig|[a-zäöüß]{2,}ige[nrsm]?)"
                                          r")(?![\w-])")
         self._one_of = re.compile(r"\s(?:von|aus)\s(?:den\s)?\d+\s([A-ZÄÖÜ][a-zäöüß]+)")
         self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
@@ -488,6 +496,8 @@ class German(Spec):
             before = ctx.word_before()
             if before in _LABELS | {"Abschnitt", "Kap.", "S."} or ctx.word_after() == "Uhr":
                 return m.group(0)  # "um 22.05 Uhr": a time, not the 22nd of May
+            if self._version_before(m.string[max(0, m.start() - 40):m.start()]):
+                return m.group(0)  # "von SuSE 6.0 auf 6.4": versions, as the one before that is no date
             # "2.3" written short: a date alone or after a lower-case word or a preposition ("am 2.3"), not
             # after a name ("Python 3.8") nor before a unit or "Uhr" ("1.5 kg", "8.05 Uhr")
             if len(m.group(1)) + len(m.group(2)) < 4 and (
@@ -496,7 +506,27 @@ class German(Spec):
                 return m.group(0)
             return self.date(int(m.group(1)), int(m.group(2)), None)
         text = self._year_month.sub(lambda m: f"{MONTHS[int(m.group(2)) - 1]} {self.year(int(m.group(1)))}", text)
+        text = self._short_year_date.sub(self._short_year, text)
         return super().read_dates(self._day_month.sub(day_month, text))
+
+    # "am 25.6.75", "vom 05.11.48": a date with its year cut to two digits, after a word that tells a date.
+    _short_year_date = re.compile(r"(?<![\w.,:/-])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(\d\d)(?![\w.,:/-]?\d|\w)")
+    _DATE_CUES = {"am", "vom", "den", "dem", "zum", "bis", "seit", "ab", "datiert", "datum", "datum:", "geboren",
+                  "gestorben", "stand", "stand:", "bis zum"}
+
+    def _short_year(self, m):
+        if context(m.string, m.start(), m.end()).word_before().casefold() not in self._DATE_CUES:
+            return m.group(0)  # "Version 2.6.32": no date
+        year = m.group(3)
+        said = self.zeros(year) if year[0] == "0" else self.cardinal(int(year))  # "'05" null fünf
+        return f"{self.date(int(m.group(1)), int(m.group(2)), None)} {said}"
+
+    @staticmethod
+    def _version_before(before):
+        """Whether a number with a dot that is no day and month ("6.0", "2.14") stands right before, joined by "auf",
+        "nach", "zu", "bis", "oder", "und" or "bzw." ("von 6.0 auf 6.4"): the two are versions."""
+        m = re.search(r"(?<![\w.,])(\d{1,2})\.(\d{1,3})\s+(?:auf|nach|zu|bis|oder|und|bzw\.)\s+$", before)
+        return bool(m) and not (1 <= int(m.group(1)) <= 31 and 1 <= int(m.group(2)) <= 12)
 
     def read_times(self, text):
         text = self._duration.sub(self._hours_minutes, text)
@@ -543,8 +573,8 @@ class German(Spec):
         return f"{m.group(1)} {self.ordinal(int(m.group(2)), ending=ending)}"
 
     def _ordinal_before_word(self, m):
-        """A number's dot before a small letter ends no German sentence: an ordinal ("vom 1. bis 3. Mai", "als
-        1. ins Ziel"); not after a label ("Seite 3. oben") nor heading a line ("1. zuerst")."""
+        """A number's dot before a small letter or a comma ends no German sentence: an ordinal ("vom 1. bis 3.
+        Mai", "als 1. ins Ziel", "am 13., wenn"); not after a label ("Seite 3. oben") nor heading a line ("1. zuerst")."""
         before = context(m.string, m.start(), m.end()).word_before()
         return m.group(0) if not before or before in _LABELS else self.ordinal(int(m.group(1)))
 
@@ -561,7 +591,15 @@ class German(Spec):
         """The number of "20er", "1920er": a decade of years said as its year ("neunzehnhundertzwanziger")."""
         return self.year(n) if 1100 <= n <= 1999 and n % 10 == 0 else self.cardinal(n)
 
+    # A recipe in the MealMaster format, as German recipe collections keep them: its English codes after an amount
+    # ("2 tb Olivenöl", "1 ts Essig", "1 pn Zucker", "1 ds Tabasco") are a tablespoon, a teaspoon, a pinch and a
+    # dash, not a terabyte or a decisecond.
+    _MEALMASTER = re.compile(r"(?<=\d)(\s+)(tb|ts|pn|ds)(?=\s+\w)")
+    _RECIPE = re.compile(r"\b(?:Zutaten|Rezept|Gedecke?|EL|TL)\b|\d\s+(?:ts|pn|md|sm|lg)\s")
+
     def read(self, text):
+        if re.search(r"\d\s+(?:tb|ts|pn|ds)\s", text) and self._RECIPE.search(text):
+            text = self._MEALMASTER.sub(lambda m: m.group(1) + MEALMASTER[m.group(2)], text)
         text = self._weekdays.sub(lambda m: f"{WEEKDAYS[m.group(1)]} {self.range_word} {WEEKDAYS[m.group(2)]}", text)
         text = self._weekday_hours.sub(lambda m: WEEKDAYS[m.group(1)], text)
         text = self._day_span.sub(rf"\1 {self.range_word} ", text)
@@ -615,9 +653,20 @@ class German(Spec):
             before = words[-1] if words else ""
         case = ("dat" if before in _DATIVE else "acc" if before in _ACCUSATIVE | _ACCUSATIVE_VERBS
                 else "gen" if before in _GENITIVE else "")
-        if not case and measure and not ctx.before and self._instruction(m.string[m.end():m.end() + 160]):
-            case = "acc"  # "1 EL der Masse … reiben": the object of a recipe's infinitive
+        if not case and self._opens_order(m.string[max(0, m.start() - 80):m.start()]) \
+                and self._instruction(m.string[m.end():m.end() + 160]):
+            case = "acc"  # "1 EL der Masse … reiben", "Dann 1 l Wasser aufkochen": the object of a recipe's infinitive
         return case
+
+    @staticmethod
+    def _opens_order(before):
+        """Whether an order starts right before: a sentence (nothing of it, or only an adverb of sequence: "Dann",
+        "Inzwischen"), or a second order after an infinitive and "und" ("aufkochen und 1 Apfel schälen")."""
+        words = re.split(r"[.!?:;]\s", " " + before)[-1].split()
+        if len(words) > 1 and words[-1] == "und" and words[-2].islower() and words[-2].endswith(("en", "ern", "eln")) \
+                and words[-2] not in _NOT_INFINITIVES:
+            return True
+        return all(w.rstrip(",").lower() in _SEQUENCE for w in words)
 
     def half_article(self, m, gender):
         """"ein halber", "einen halben", "einer halben": a half's article and adjective in the case around it."""
@@ -639,6 +688,7 @@ class German(Spec):
     inch = ("Zoll", "Zoll")  # a screen's inches after a number ('6,1"', "27″"), `Spec.said_inches`
 
     def read_measures(self, text):
+        text = self._unit_compound.sub(lambda m: f"-{self.units[m.group(1)][0]}-", text)
         text = self.said_inches(text)
         text = self.said_consumption(text)
         text = self._PER_UNIT.sub(lambda m: f"{m.group(1)} {self.units[m.group(2)][0]}", text)

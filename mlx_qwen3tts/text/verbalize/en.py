@@ -3,7 +3,7 @@
 
 import re
 
-from ..abbreviations import ABBREVIATIONS
+from ..abbreviations import ABBREVIATIONS, BIBLE_ABBREVIATIONS
 from .common import Spec, context, roman_value
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -166,7 +166,8 @@ BIBLE_BOOKS = ("Genesis", "Exodus", "Leviticus", "Numbers", "Deuteronomy", "Josh
                "Songs", "Isaiah", "Jeremiah", "Lamentations", "Ezekiel", "Daniel", "Hosea", "Joel", "Amos", "Obadiah",
                "Jonah", "Micah", "Nahum", "Habakkuk", "Zephaniah", "Haggai", "Zechariah", "Malachi", "Matthew", "Mark",
                "Luke", "John", "Acts", "Romans", "Corinthians", "Galatians", "Ephesians", "Philippians", "Colossians",
-               "Thessalonians", "Timothy", "Titus", "Philemon", "Hebrews", "James", "Peter", "Jude", "Revelation")
+               "Thessalonians", "Timothy", "Titus", "Philemon", "Hebrews", "James", "Peter", "Jude", "Revelation",
+               "Song of Solomon", "Song of Songs")
 
 
 class English(Spec):
@@ -256,7 +257,7 @@ class English(Spec):
     in_context = ("sq. ft.", "sq. mi.", "oz.", "lb.", "lbs.", "ft.", "mi.", "yd.", "gal.", "qt.", "tsp.", "tbsp.",
                   "dr.", "st.", "prof.", "ext.", "Ext.", "Rs.")
     group_spaces = "\u00a0\u202f\u2009"  # "3 100-page books" are three: a plain space groups no thousands
-    ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)\b")
+    ordinal_pattern = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th|ST|ND|RD|TH)\b")  # "42ND STREET"
     number_abbreviations = {"No.": "number", "Nos.": "numbers", "no.": "number", "Fig.": "figure", "Figs.": "figures",
                             "Eq.": "equation", "Eqs.": "equations", "p.": "page", "pp.": "pages", "Vol.": "volume",
                             "Ch.": "chapter", "Sec.": "section", "Ste.": "Suite", "§": "section",
@@ -339,14 +340,23 @@ class English(Spec):
     # Abbreviations whose dot never ends a sentence, also before a capital: "a.k.a. Bob", "e.g. Paris", "vs. Smith".
     _runs_on = re.compile(r"(?<![\w.])(a\.k\.a\.|e\.g\.|i\.e\.|vs\.|cf\.)(?=\s+[A-Z])")
     # A verse of the Bible: "John 3:16" John three sixteen, "Romans 13:8", "2 Corinthians 3:1-2" (not a score or a time).
-    _verse = re.compile(r"\b(" + "|".join(BIBLE_BOOKS) + r")\s(\d{1,3}):(\d{1,3})(?:[-–](\d{1,3}))?(?![\d:])")
-    # An amount that describes the noun after it is said in the singular: after "a" "a $10 bill" a ten dollar bill,
-    # "a $500 fine", "a $20 million deal" (not "a $100 or so", "a $5 a month"); joined to it by a hyphen after any
-    # word ("the $90-per-share bid").
+    _verse = re.compile(r"\b(" + "|".join(BIBLE_BOOKS) + "|" + "|".join(re.escape(a) for a in BIBLE_ABBREVIATIONS)
+                        + r")\s(\d{1,3}):(\d{1,3})(?:[-–](\d{1,3}))?(?![\d:])")
+    # An amount that describes the noun after it is said in the singular: after "a" or another determiner "a $10
+    # bill" a ten dollar bill, "a $500 fine", "the $5 fee", "his $300 suit", "a $20 million deal" (not "a $100 or
+    # so", "a $5 a month", "the $5 you owe"); joined to it by a hyphen after any word ("the $90-per-share bid").
     _attributive_money = re.compile(r"\b(\w+)\s([$£€])(\d{1,3}(?:,\d{3})*|\d+)(?:\s(thousand|million|billion))?"
                                     r"(?=([\s-])([a-z]+))")
     _not_described = frozenset({"or", "and", "to", "a", "an", "per", "each", "in", "of", "for", "more", "less", "plus",
-                                "worth", "apiece", "than", "on", "at", "by", "from", "with", "up", "off", "back"})
+                                "worth", "apiece", "than", "on", "at", "by", "from", "with", "up", "off", "back",
+                                # after "the", "his": the amount is what a clause speaks of ("the $5 you owe me")
+                                "i", "you", "he", "she", "it", "we", "they", "that", "which", "who", "was", "is",
+                                "are", "were", "will", "would", "could", "should", "can", "must", "may", "might",
+                                "had", "has", "have", "did", "does", "do", "just", "now", "today", "here", "there",
+                                "already", "still", "went", "goes", "paid", "left", "spent", "saved"})
+    # The words before an amount that make it describe the noun after it: articles and other determiners.
+    _describing = frozenset({"a", "an", "the", "this", "that", "his", "her", "their", "our", "your", "my", "its",
+                             "every", "each", "another", "any", "no"})
     # A recipe's temperature written without "°" ("a hot oven (425 F)", "bake at 375 F. for"; the abbreviation's dot
     # before the sentence goes on dropped): degrees where the text speaks of an oven or of baking, roasting, frying.
     _oven = re.compile(r"\b(?:[Oo]vens?|[Bb]ak(?:e|es|ed|ing)|[Rr]oast(?:s|ed|ing)?|[Pp]reheat(?:s|ed|ing)?|[Ff]ry|[Ff]rying"
@@ -534,6 +544,9 @@ class English(Spec):
     _year_like = re.compile(r"(?:19|20)\d\d")
     # A state's code after a place and a comma, and its ZIP code: "Austin, TX 78701" (NeMo reads the state so).
     _state = re.compile(r"(?<=[a-z],\s)([A-Z]{2})(?:\s(\d{5})(?:-(\d{4}))?)?(?![\w'’-]|\.\w)")
+    # A ZIP code after a state's name written out, the place before it ("North Little Rock, Arkansas 72115").
+    _state_name_zip = re.compile(r"(?<=[a-z],\s)(" + "|".join(sorted(STATES.values(), key=len, reverse=True))
+                                 + r")\s(\d{5})(?:-(\d{4}))?(?![\w-]|[.,]\d|\s[a-z])")  # not "Texas 20000 people"
     per_word, unit_scales = "per", "thousand|million|billion|trillion"
     _per = {"s": "second", "sec": "second", "h": "hour", "hr": "hour", "min": "minute", "d": "day", "yr": "year",
             "wk": "week", "mo": "month", "day": "day", "week": "week", "month": "month", "year": "year", "hour": "hour",
@@ -704,6 +717,8 @@ class English(Spec):
         text = self._verse.sub(self.verse, text)
         text = self._volume_roman.sub(lambda m: "Volume " if m.group(1) == "V" else "volume ", text)  # "Vol. II"
         text = self._state.sub(self.state, text)
+        text = self._state_name_zip.sub(lambda m: " ".join([m.group(1)] + [self.digits(z) for z in m.groups()[1:] if z]),
+                                        text)
         text = self._number_sign.sub("number ", text)  # "#7": "number seven"
         text = self._circa.sub("circa ", text)  # "born c. 1450"
         text = self._versus.sub("versus", text)  # "Lakers vs Celtics", as NeMo's whitelist has "vs" too
@@ -760,7 +775,7 @@ class English(Spec):
         def said(m):  # an ordinal ending must fit its number: "3th" is no ordinal
             n = int(re.sub(r"\D", "", m.group(1)))
             fits = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-            if m.group(2) != fits:
+            if m.group(2).lower() != fits:
                 return f"{self.cardinal(n)} {m.group(2)}"
             if self._hundreds.fullmatch(m.group(1)):  # "1121st": "eleven hundred twenty-first"
                 return f"{self.cardinal(n // 100)} hundred" + (f" {self.ordinal(n % 100)}" if n % 100 else "th")
@@ -816,7 +831,33 @@ class English(Spec):
             return self.hundreds(int(m.group(2)))  # "2100", "6600": a year's way of saying a bare number
         if not m.group(1) and re.fullmatch(r"10[1-9]\d", m.group(2)) and self.early_year(m):
             return self.year(int(m.group(2)))  # "in 1066": "ten sixty-six"
+        if not m.group(1) and re.fullmatch(r"1[1-9]\d\d|20\d\d", m.group(2)) and self.counts_plural(m):
+            n = int(m.group(2))  # "1648 files": a count, "sixteen hundred forty-eight", not the year "sixteen forty-eight"
+            return self.hundreds(n) if n < 2000 else self.cardinal(n)
         return super().say_number(m)
+
+    # A noun in the plural after four digits makes them a count ("1648 files", "1999 copies"), unless a word before
+    # tells a year ("in 1999 stamps were cheap", "the 1999 models") or the word is a verb ("1999 marks the end").
+    _plural_noun = re.compile(r"[a-z]{2,}(?<!ss)(?<!us)(?<!is)s")
+    _not_counted = frozenset({"was", "has", "does", "goes", "marks", "brings", "begins", "ends", "sees", "seems",
+                              "looks", "comes", "becomes", "means", "makes", "takes", "gives", "shows", "remains",
+                              "starts", "proves", "holds", "lets", "sets", "gets", "saw", "as", "promises", "needs"})
+    _year_before = frozenset({"the", "this", "that", "his", "her", "their", "our", "its", "my", "your"})
+
+    # Words before a version number, whose minor part is a number of its own ("Python 3.10" three point ten)
+    _version_words = frozenset({"version", "versions", "release", "python", "linux", "kernel", "debian", "ubuntu",
+                                "macos", "ios", "android", "windows", "php", "perl", "ruby", "java", "firefox", "gcc",
+                                "v"})
+
+    def counts_plural(self, m):
+        ctx = context(m.string, m.start(), m.end(), span=1)
+        noun = ctx.after[0].rstrip(".,;:!?)") if ctx.after else ""
+        if ctx.touching != " " or not self._plural_noun.fullmatch(noun) or noun in self._not_counted:
+            return False
+        before = ctx.before[-1] if ctx.before else "."
+        if before[:1].isupper() and not before.endswith((".", "!", "?", ":")):
+            return False  # "Esquire 1977 issues", "May 1977 issues": a name or a month before, a year
+        return before.casefold() not in self._year_cues | self._year_before
 
     # A year of the eleventh century is said as one after a word that tells a time ("in 1066", "by 1099", "A.D.
     # 1066") where no noun it counts follows ("in 1050 cases" counts): later years are said so everywhere.
@@ -857,9 +898,16 @@ class English(Spec):
             d.group(0)) else " ".join(d.group(0)), said)
 
     def dotted(self, m):
+        """Four groups an IP address ("987.987.0.40"); "version 3.11", "Python 3.10": a version's minor part after
+        a word that names one is a number of its own ("three point eleven"), not a decimal's digits."""
         parts = m.group(1).split(".")
-        if len(parts) == 4 and all(len(p) <= 3 for p in parts):  # "987.987.0.40": four groups, said as an IP address
+        if len(parts) == 4 and all(len(p) <= 3 for p in parts):
             return f" {self.ip_dot} ".join(self.digits(p) for p in parts)
+        if len(parts) == 2 and len(parts[0]) <= 2 and re.fullmatch(r"[1-9]\d", parts[1]):
+            ctx = context(m.string, m.start(), m.end(), span=1)
+            before = ctx.before[-1].casefold() if ctx.before else ""
+            if before in self._version_words or m.string[max(0, m.start() - 1):m.start()] in ("v", "V"):
+                return f"{self.cardinal(int(parts[0]))} point {self.cardinal(int(parts[1]))}"
         return super().dotted(m)
 
     def read_telephones(self, text):
@@ -1062,13 +1110,16 @@ class English(Spec):
         return self.cardinal(n) if n >= 10 else f"oh {self.cardinal(n)}"
 
     def verse(self, m):
-        said = f"{m.group(1)} {self.cardinal(int(m.group(2)))} {self.cardinal(int(m.group(3)))}"
+        book = BIBLE_ABBREVIATIONS.get(m.group(1), m.group(1))
+        said = f"{book} {self.cardinal(int(m.group(2)))} {self.cardinal(int(m.group(3)))}"
         return said + (f" {self.range_word} {self.cardinal(int(m.group(4)))}" if m.group(4) else "")
 
     def attributive_money(self, m):
         """"a $10 bill": the amount said with its currency in the singular, as a noun's modifier."""
-        if m.group(5) != "-" and (m.group(1).lower() not in ("a", "an") or m.group(6) in self._not_described):
+        if m.group(5) != "-" and (m.group(1).lower() not in self._describing or m.group(6) in self._not_described):
             return m.group(0)
+        if m.group(5) != "-" and m.group(1).lower() not in ("a", "an") and m.group(6).endswith(("ing", "ed")):
+            return m.group(0)  # "off your $40,000 leaving you": a verb follows the amount
         said = self.money(m.group(3), m.group(2), m.group(4))
         singular, plural = self.currencies[m.group(2)][:2]
         if not said.endswith(plural):  # with cents, or already singular ("one dollar")

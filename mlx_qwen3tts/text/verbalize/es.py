@@ -20,6 +20,7 @@ ADVERBS = ("ahora nunca siempre fuera contra cada toda todas mucha muchas poca p
 
 class Spanish(Romance):
     code = "es"
+    number_sign = "número"
     # "ganó 3-1", "empate 2:2": a score, "tres a uno", after a word that tells a match
     score_word = "a"
     score_words = frozenset({"ganó", "gana", "ganaron", "ganar", "venció", "vence", "vencieron", "perdió", "pierde",

@@ -15,6 +15,7 @@ ADVERBS = ("encore toujours jamais contre chaque toute toutes autre autres même
 
 class French(Romance):
     code = "fr"
+    number_sign = "numéro"
     # "a gagné 3-1", "victoire 2:0": a score, "trois à un", after a word that tells a match
     score_word = "à"
     score_words = frozenset({"gagné", "gagne", "gagnent", "battu", "bat", "perdu", "perd", "victoire", "défaite",

@@ -18,6 +18,7 @@ ADVERBS = ("ancora sempre fuori contro ogni tutta tutte molta molte poca poche a
 
 class Italian(SaidRanges, Romance):
     code = "it"
+    number_sign = "numero"
     point, dot = "virgola", "punto"
     fraction_digits = "number"
     minus, plus = "meno", "più"

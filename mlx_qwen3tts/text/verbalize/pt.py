@@ -18,6 +18,7 @@ ADVERBS = ("ainda agora nunca sempre fora contra cada toda todas muita muitas po
 
 class Portuguese(SaidRanges, Romance):
     code = "pt"
+    number_sign = "número"
     score_word = "a"  # "venceu 3-1" "três a um" (the words before a score: `score_words` below)
     point, dot = "vírgula", "ponto"
     fraction_digits = "digits"

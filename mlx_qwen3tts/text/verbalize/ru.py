@@ -89,6 +89,7 @@ _LETTER_LABELS = {"дом", "корпус", "строение", "литера", 
                   "палата", "павильон", "секция", "вариант", "группа", "выход", "терминал", "платформа", "школа",
                   "номер"}
 _LETTER_LABEL = re.compile(r"(?<![\w.])(?:д|корп|стр|лит|кв|каб|ауд|пом|уч|№)\.?\s?$", re.I)
+_LATIN_NUMERO = re.compile(r"(?<![\w.+=-])N\s(?=\d{1,6}(?![\w:/+=-]|[.,]\d))")  # "журнал N 25" номер
 _HALF_COMPOUND = re.compile(r"(?<![\w.,/-])1/2-([а-яё]{3,})(?![\w-])")  # "1/2-дюймовая" полудюймовая
 _PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
 _COMBINING = {"одного": "одно", "ста": "сто", "девяноста": "девяносто", "тысячи": "тысяче"}
@@ -990,7 +991,7 @@ class Russian(Spec):
         # "2-хкомнатная" двухкомнатная)
         ending = next((e for e in ("ти", "ми", "ух", "ёх", "х") if word.startswith(e) and said.endswith(e)
                        and grammar.is_adjective(word[len(e):])), "")
-        if not ending and not grammar.is_adjective(word):
+        if not ending and not grammar.is_adjective(word) and not grammar.adjective_likelier(word):
             return m.group(0)
         return said + word[len(ending):]
 
@@ -1001,6 +1002,7 @@ class Russian(Spec):
         return f"{m.group(1)} {self.cardinal(first)} к {self.cardinal(second, case='d')}"
 
     def read(self, text):
+        text = _LATIN_NUMERO.sub("№ ", text)  # "N 25": a Latin N for "№", as typewriters wrote it
         text = self._capital_ending.sub(lambda m: f"{m.group(1)}-{m.group(2).lower()}", text)
         text = _HYPHEN_TIME.sub(lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text)
         # "100 ºC" (the ordinal sign for a degree), "180° С" (a space before the scale): one unit, "°C"
@@ -1361,8 +1363,12 @@ class Russian(Spec):
             if found and not found[2] and noun and noun.lower() not in grammar.PREPOSITIONS:  # "2–3 дня": два-три
                 case, gender, _ = found
                 return f"{self.cardinal(first[0], gender, case)}-{self.cardinal(second[0], gender, case)}"
+            before = grammar.word_before(m.string[:m.start()]).lower()
+            if before in grammar.PREPOSITIONS and before not in ("с", "со", "от"):  # "лет на 10-15" на десять-пятнадцать
+                case = grammar.PREPOSITIONS[before][0]
+                return f"{self.cardinal(first[0], 'm', case)}-{self.cardinal(second[0], 'm', case)}"
             said = f"{self.cardinal(first[0], case='g')} до {self.cardinal(second[0], case='g')}"
-            return said if grammar.word_before(m.string[:m.start()]).lower() in ("с", "со", "от") else f"от {said}"
+            return said if before in ("с", "со", "от") else f"от {said}"
         return self._range.sub(said, text)
 
 

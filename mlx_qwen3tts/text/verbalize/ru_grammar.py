@@ -17,6 +17,7 @@ PREPOSITIONS = {
     "за": "ai", "под": "ai", "над": "i", "перед": "i", "между": "i", "через": "a", "про": "a", "сквозь": "a",
     "включая": "a", "равно": "d", "согласно": "d", "благодаря": "d", "навстречу": "d", "равен": "d", "равна": "d",
     "равны": "d", "больше": "g", "меньше": "g", "течение": "g", "районе": "g", "пределах": "g", "размере": "g",
+    "продолжение": "g", "ходе": "g", "количестве": "g", "возрасте": "g",  # "в продолжение 20 лет" двадцати лет
     # a comparative governs what it is compared with in the genitive ("старше 18 лет" старше восемнадцати лет)
     **dict.fromkeys(("старше", "моложе", "младше", "дороже", "дешевле", "позже", "позднее", "раньше", "дальше",
                      "выше", "ниже", "длиннее", "короче", "тяжелее", "легче", "быстрее", "медленнее", "теплее",
@@ -225,6 +226,13 @@ def is_adjective(word: str, plural: bool = False) -> bool:
         return False
     return not plural or parses[0].tag.POS == "NUMR" or any(p.tag.number == "plur" for p in parses
                                                               if p.tag.POS in ("ADJF", "PRTF"))
+
+
+def adjective_likelier(word: str) -> bool:
+    """Whether `word`'s readings as an adjective together outweigh the others: "часовой" after "24-" (a sentry
+    first, but an adjective in most of its forms)."""
+    parses = _parses(word.lower())
+    return sum(p.score for p in parses if p.tag.POS in ("ADJF", "PRTF")) > 0.5
 
 
 def is_verb(word: str) -> bool:

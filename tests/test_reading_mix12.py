@@ -37,6 +37,11 @@ command line's dry run.
   "seven to one"), and "Song of Solomon"; "pg." a page.
 - en: after a word that names a version ("version", "Python", "Linux", "release"...), a two-digit minor part is a
   number ("version 3.11" three point eleven; it was "three point one one", a decimal's digits).
+- ru (from the new gimp-help-ru corpus rows, their visible misses taken as classes): zero's oblique cases are нуль's
+  ("от нуля", "ниже нуля", "равно нулю"; they were ноля, нолю); a percentage before the noun it describes, not one
+  it counts, is an adjective agreeing with it ("100% гарантия" стопроцентная, "со 100% непрозрачностью" со
+  стопроцентной, and "с" before "сто" is "со"); "(рис 3)" a figure; a number joined by "и" to a numeral written
+  out before it that counts the same noun takes its case ("трёх строк ... и 10 строк" десяти).
 - zh, ja: a number grouped by four digits ("9,9999,9999") is one number (a digit of it had been left)."""
 
 from reading_cases import class_tests, said_in_order
@@ -105,6 +110,18 @@ CASES = [
      "в возрасте тридцати лет"], ["двадцать лет"]),
     ("cardinal", "ru", "Переход на 24-часовой рабочий день.", ["на двадцатичетырёхчасовой рабочий"], ["-часовой"]),
     ("abbreviation", "ru", "Статья в журнале N 25 за 1970 год.", ["в журнале номер двадцать пять"], [" N "]),
+    # the German and Russian GIMP manuals' new corpus rows, the visible ones, as classes on sentences of our own:
+    # zero's oblique forms, a percentage describing its noun, a figure written without its dot, a number joined
+    # to a numeral written out before it
+    ("cardinal", "ru", "Ночью ниже 0, днём от 0 до 5 градусов, и это равно 0.", ["ниже нуля", "от нуля до пяти",
+     "равно нулю"], ["ноля", "нолю"]),
+    ("percent", "ru", "Это 100% гарантия, слой со 100% непрозрачностью и 50% скидку дали.", ["стопроцентная гарантия",
+     "со стопроцентной непрозрачностью", "пятидесятипроцентную скидку"], ["процентов непрозрачностью"]),
+    ("percent", "ru", "Около 5% населения, на 100% уверен.", ["пяти процентов населения", "на сто процентов уверен"],
+     ["процентного"]),
+    ("abbreviation", "ru", "Как видно на графике (рис 3), рост есть.", ["рисунок три"], ["рис "]),
+    ("cardinal", "ru", "Не более трёх строк для заголовка и 10 строк для текста.", ["трёх строк",
+     "и десяти строк для текста"], ["и десять строк"]),
     # manpages-zh outside the corpus (shadow, man-db): a number grouped by four digits
     ("cardinal", "zh", "最大值为 9,9999,9999。", ["九亿九千九百九十九万九千九百九十九"], ["9"]),
     ("cardinal", "ja", "上限は 9,9999,9999 回です。", ["九億九千九百九十九万九千九百九十九"], ["9"]),

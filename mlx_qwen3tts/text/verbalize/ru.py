@@ -52,7 +52,7 @@ _SCALE_DOT = re.compile(r"(?<=\d)([\s\u00a0]?(?:тыс|млн|млрд))\.(?=[\s
 _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "g", "около": "g", "из": "g", "для": "g",
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
-_PREPOSITION_VOWEL = re.compile(r"(?<![\w-])(?:([ВвКкСс]) (?=втор)|([Сс]) (?=ст[аоу]\b|ст[аоу] ))")
+_PREPOSITION_VOWEL = re.compile(r"(?<![\w-])(?:([ВвКкСс]) (?=втор)|([Сс]) (?=ст[аоу]))")  # "со ста", "со стопроцентной"
 # "н. э." нашей эры; a year before it, of any length, with "г." ("в 300 г. до н. э." в трёхсотом году до нашей эры).
 _ERA = re.compile(r"(?<![\w.])н\.\s?э\.")
 _ERA_YEAR = re.compile(r"(?<![\w.,])(\d{1,4})\s?г\.(?=\s(?:до\s)?н\.\s?э\.)")
@@ -89,6 +89,10 @@ _LETTER_LABELS = {"дом", "корпус", "строение", "литера", 
                   "палата", "павильон", "секция", "вариант", "группа", "выход", "терминал", "платформа", "школа",
                   "номер"}
 _LETTER_LABEL = re.compile(r"(?<![\w.])(?:д|корп|стр|лит|кв|каб|ауд|пом|уч|№)\.?\s?$", re.I)
+# "100% непрозрачностью", "с 100%-ой непрозрачностью": a percentage before a noun, its written ending optional
+_PERCENT_BEFORE_NOUN = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%(?:-?(?:ой|ая|ый|ое|ую|ых|ым|ыми|ом|ей|ого|ому))?\s+"
+                                  r"(?=([а-яё]{3,})(?![\w-]))")
+_ZERO_OBLIQUE = {"g": "нуля", "d": "нулю", "i": "нулём", "p": "нуле"}
 _LATIN_NUMERO = re.compile(r"(?<![\w.+=-])N\s(?=\d{1,6}(?![\w:/+=-]|[.,]\d))")  # "журнал N 25" номер
 _HALF_COMPOUND = re.compile(r"(?<![\w.,/-])1/2-([а-яё]{3,})(?![\w-])")  # "1/2-дюймовая" полудюймовая
 _PERCENT_ADJECTIVE = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%-(н[а-яё]{1,3})(?![\w-])")  # "5%-ный" пятипроцентный
@@ -409,6 +413,8 @@ class Russian(Spec):
             return said[:-len("один")] + "одни" if said.endswith("один") else said
         animate = gender == "anim"  # "вижу 21 студента": двадцать одного
         said = self.n2w(n, gender="m" if animate or gender == "pltm" else gender or "m", case=case, animate=animate)
+        if n == 0 and case in "gdip":  # "от нуля", "ниже нуля", "равно нулю": нуль's forms, as Russian says them
+            return _ZERO_OBLIQUE[case]
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def read_ordinals(self, text):
@@ -696,7 +702,7 @@ class Russian(Spec):
         singular noun it cannot count ("в 5 классе"); else None."""
         if grammar.lemma(grammar.word_before(text[:start])) in _LABELS:
             return None  # "пункт 3 статьи 15", "глава 2 книги": a label's number, said as it is
-        cases = grammar.preposition(text[:start])
+        cases = grammar.preposition(text[:start]) or grammar.parallel_case(text[:start], grammar.word_after(text[end:]))
         if not cases and grammar.object_of_verb(text[:start]):
             cases = "angdip"  # a verb's object: "знаю 1000 способов" тысячу способов
         after = text[end:end + 60]
@@ -983,6 +989,17 @@ class Russian(Spec):
         written = m.group(1)
         return f"{self.digits(written) if written[0] == '0' and len(written) > 1 else self.cardinal(n)} {letter}"
 
+    def percent_described(self, m):
+        """"со 100% непрозрачностью" со стопроцентной непрозрачностью: a percentage before the noun it describes
+        (not one it counts, "5% населения", nor an amount after a preposition, "на 20% выручка") is an adjective
+        agreeing with it."""
+        before = grammar.word_before(m.string[:m.start()]).lower()
+        case = grammar.noun_case(m.group(2))
+        if case in (None, "g") or before in grammar.PREPOSITIONS and not (before in ("с", "со") and case == "i"):
+            return m.group(0)
+        said = grammar.described_form(f"{self.combining(int(m.group(1)))}процентный", m.group(2))
+        return f"{said} " if said else m.group(0)
+
     def compound(self, m):
         """"64-битных" шестидесятичетырёхбитных: the number in the genitive (one, a hundred and ninety as in
         "однобайтный", "стограммовый", "девяностоградусный"), joined to the adjective."""
@@ -1016,6 +1033,7 @@ class Russian(Spec):
                                text)
         text = _SCORE.sub(lambda m: f"{self.cardinal(int(m.group(1)))}-{self.cardinal(int(m.group(2)))}", text)
         text = _PERCENT_ADJECTIVE.sub(lambda m: f"{self.combining(int(m.group(1)))}процент{m.group(2)}", text)
+        text = _PERCENT_BEFORE_NOUN.sub(self.percent_described, text)
         text = _TIMES.sub(" умножить на ", _EQUALS.sub(" равно ", text))
         text = _AND_OVER.sub(lambda m: f"{m.group(1)} {self.plus}", _BY.sub(self.by, text))
         text = _CODE.sub(self.code_said, text)
@@ -1086,6 +1104,7 @@ class Russian(Spec):
 
     def read_abbreviations(self, text):
         text = re.sub(r"(?:№|(?<![\w&])#)\s?(?=\d)", "№ ", text)  # "№7", "#7": номер семь
+        text = re.sub(r"(?<=\()([Рр]ис)(?= \d)", r"\1.", text)  # "(рис 2)": a figure's, written without its dot
         # "на 3 см.": centimetres, not "смотри" (the counted pass reads it, its dot kept)
         text = re.sub(r"(?<=\d)(\s?)см\.", "\\1см\0.", text)
         text = re.sub(r"(?<=\d )ст\.(?=\s?\d)", "статьи", text)  # "п. 3 ст. 15": пункт три статьи пятнадцать

@@ -235,6 +235,46 @@ def adjective_likelier(word: str) -> bool:
     return sum(p.score for p in parses if p.tag.POS in ("ADJF", "PRTF")) > 0.5
 
 
+def parallel_case(before: str, noun: str) -> Optional[str]:
+    """The case of a number joined by "и"/"или" to a numeral written out before it that counts the same noun
+    ("не более пяти слов для первой и 25 слов для второй": двадцати пяти, as пяти), else None."""
+    words = re.findall(r"[А-Яа-яЁё]+|\d+", before[-160:])
+    if not noun or len(words) < 3 or words[-1].lower() not in ("и", "или"):
+        return None
+    for i in range(len(words) - 3, max(-1, len(words) - 14), -1):
+        if words[i + 1].lower() != noun.lower() or words[i].isdigit():
+            continue
+        cases = [p.tag.case for p in _parses(words[i].lower()) if p.tag.POS == "NUMR"]
+        if any("inan" in p.tag for p in _parses(noun.lower())[:1]):
+            cases = [c for c in cases if c != "accs"]  # "трёх строк": the accusative is an animate noun's only
+        oblique = [c for c in cases if c in _LETTER and c not in ("nomn", "accs")]
+        return _LETTER[oblique[0]] if oblique and len(oblique) == len(cases) else None
+    return None
+
+
+def noun_case(word: str) -> Optional[str]:
+    """The case (n g d a i p) of `word` where its likeliest reading is a noun, else None."""
+    parses = _parses(word.lower())
+    if not parses or parses[0].tag.POS != "NOUN" or parses[0].tag.case not in _LETTER:
+        return None
+    return _LETTER[parses[0].tag.case]
+
+
+def described_form(adjective: str, noun: str) -> Optional[str]:
+    """`adjective` (its dictionary form) in the case, gender and number of `noun`, where `noun` is most likely a
+    noun outside the genitive ("100% непрозрачностью": стопроцентной); None where it is not ("5% населения")."""
+    parses = _parses(noun.lower())
+    if not parses or parses[0].tag.POS != "NOUN" or parses[0].tag.case in ("gent", "gen2", None):
+        return None
+    tag = parses[0].tag
+    grammemes = {tag.case, tag.number} | ({tag.gender} if tag.number == "sing" and tag.gender else set())
+    if tag.case == "accs" and tag.animacy and (tag.number == "plur" or tag.gender == "masc"):
+        grammemes.add(tag.animacy)  # "вижу 100% новых" / "100% результат": the accusative's animate or not
+    form = next((p for p in _parses(adjective) if p.tag.POS == "ADJF"), None)
+    form = form.inflect(grammemes) if form else None
+    return form.word if form else None
+
+
 def is_verb(word: str) -> bool:
     """Whether `word` is most likely a verb other than "быть" (after which a date is in the genitive)."""
     parses = _parses(word.lower()) if word else ()

@@ -35,13 +35,17 @@ command line's dry run.
   "one nine five three, one,nine hundred sixty-five"); ordinal endings in capitals ("42ND STREET" forty-second);
   a Bible citation with the book abbreviated ("Ezek. 4:12-15" Ezekiel four twelve to fifteen, "Deut. 7:1" was
   "seven to one"), and "Song of Solomon"; "pg." a page.
-- en: after a word that names a version ("version", "Python", "Linux", "release"...), a two-digit minor part is a
-  number ("version 3.11" three point eleven; it was "three point one one", a decimal's digits).
+- en: after a word that names a version ("version", "Python", "Linux", "release"...) or a section ("Section",
+  "Chapter", "§"), a two-digit second part is a number ("version 3.11" three point eleven, "Section 6.10" six point
+  ten; they were "three point one one", "six point one zero", a decimal's digits).
 - ru (from the new gimp-help-ru corpus rows, their visible misses taken as classes): zero's oblique cases are нуль's
   ("от нуля", "ниже нуля", "равно нулю"; they were ноля, нолю); a percentage before the noun it describes, not one
   it counts, is an adjective agreeing with it ("100% гарантия" стопроцентная, "со 100% непрозрачностью" со
   стопроцентной, and "с" before "сто" is "со"); "(рис 3)" a figure; a number joined by "и" to a numeral written
   out before it that counts the same noun takes its case ("трёх строк ... и 10 строк" десяти).
+- de, en (and every language with menu words): a menu path's arrows are not said, its items a pause apart ("Datei →
+  Neu" Datei, Neu; "Image → Mode → Indexed"), where two arrows run in a row or one stands between capitalized words
+  of which one is a menu's; elsewhere "→" is still "nach", "to" ("Köln → Bonn").
 - zh, ja: a number grouped by four digits ("9,9999,9999") is one number (a digit of it had been left)."""
 
 from reading_cases import class_tests, said_in_order
@@ -101,6 +105,14 @@ CASES = [
     # the Python documentation (python3-doc): a version's minor part of two digits
     ("decimal", "en", "Changed in version 3.11, removed in Python 3.10, and pi is 3.14.",
      ["version three point eleven", "Python three point ten", "pi is three point one four"], ["one one"]),
+    # the German GIMP manual's new corpus rows, a visible miss as a class: a menu path's arrows are not said
+    ("symbol", "de", "Öffnen Sie Bearbeiten → Einstellungen, dann fährt der Zug Köln → Bonn.",
+     ["Bearbeiten, Einstellungen", "Köln nach Bonn"], ["→", "Bearbeiten nach"]),
+    ("symbol", "en", "Choose Image → Mode → Indexed, then take the route A → B.", ["Image, Mode, Indexed", "A to B"],
+     ["→", "Image to"]),
+    # the English Debian FAQ's new corpus rows, a visible miss as a class: a section's number
+    ("decimal", "en", "Read Section 4.12 and Chapter 2.10 first, at 2.10 a.m.", ["Section four point twelve",
+     "Chapter two point ten"], ["four point one two"]),
     # fortunes-ru outside the corpus (2001.*, life, murphy, other): a range after a preposition, a compound
     # preposition's genitive, a compound adjective of a longer number, a Latin N for "№"
     ("range", "ru", "Взлёт подразумевает посадку лет на 10-15.", ["на десять-пятнадцать"], ["на от"]),

@@ -747,7 +747,21 @@ class Spec:
             return (self.minus + " " if sign in "-−" and sign else "") + self.year(whole)
         return self.number(sign + written)
 
+    # A menu path of a program's manual ("Datei → Neu", "File → Open → Recent"): its arrows are not said, the items a
+    # pause apart. A path: two arrows or more in a row, or one between capitalized words of which one is a menu's.
+    menu_words: frozenset = frozenset()
+    _MENU_CHAIN = re.compile(r"(?<![\w-])[^\W\d_][\w.-]*(?:\s?→\s?[^\W\d_][\w.-]*){2,}(?![\w-])")
+    _MENU_STEP = re.compile(r"(?<![\w-])([A-ZÀ-ÖØ-ÞА-ЯЁ][\w-]*)\s?→\s?([A-ZÀ-ÖØ-ÞА-ЯЁ][\w-]*)(?![\w-])")
+
+    def read_menu_paths(self, text: str) -> str:
+        if "→" not in text:
+            return text
+        text = self._MENU_CHAIN.sub(lambda m: re.sub(r"\s?→\s?", ", ", m.group(0)), text)
+        return self._MENU_STEP.sub(lambda m: f"{m.group(1)}, {m.group(2)}" if {m.group(1), m.group(2)} & self.menu_words
+                                   else m.group(0), text)
+
     def read_symbols(self, text: str) -> str:
+        text = self.read_menu_paths(text)
         if self._symbols is None:
             return text
         return self._symbols.sub(lambda m: f" {self.symbols[m.group(0)]} ", text)

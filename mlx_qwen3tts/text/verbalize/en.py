@@ -287,6 +287,9 @@ class English(Spec):
                     "Mariner", "Pioneer", "Surveyor", "Vostok", "Voskhod", "Sputnik", "Venera", "Soyuz", "Saturn",
                     "Vanguard")
     roman_after = ("century",)
+    menu_words = frozenset({"File", "Edit", "View", "Image", "Layer", "Layers", "Colors", "Tools", "Filters", "Windows",
+                            "Help", "Preferences", "Settings", "Insert", "Format", "Select", "New", "Open", "Save",
+                            "Menu", "Options", "Table"})
     symbols = {"±": "plus or minus", "×": "times", "→": "to", "←": "from", "&": "and", "§": "section",
                "≈": "approximately", "≤": "less than or equal to", "≥": "greater than or equal to", "−": "minus",
                "°": "degrees", "½": "one half", "¼": "one quarter", "¾": "three quarters", "‰": "per mille",
@@ -844,10 +847,11 @@ class English(Spec):
                               "starts", "proves", "holds", "lets", "sets", "gets", "saw", "as", "promises", "needs"})
     _year_before = frozenset({"the", "this", "that", "his", "her", "their", "our", "its", "my", "your"})
 
-    # Words before a version number, whose minor part is a number of its own ("Python 3.10" three point ten)
+    # Words before a version's or a section's number, whose second part is a number of its own ("Python 3.10",
+    # "Section 6.10": six point ten)
     _version_words = frozenset({"version", "versions", "release", "python", "linux", "kernel", "debian", "ubuntu",
                                 "macos", "ios", "android", "windows", "php", "perl", "ruby", "java", "firefox", "gcc",
-                                "v"})
+                                "v", "section", "sections", "chapter", "chapters", "sec.", "§", "clause", "paragraph"})
 
     def counts_plural(self, m):
         ctx = context(m.string, m.start(), m.end(), span=1)
@@ -898,8 +902,9 @@ class English(Spec):
             d.group(0)) else " ".join(d.group(0)), said)
 
     def dotted(self, m):
-        """Four groups an IP address ("987.987.0.40"); "version 3.11", "Python 3.10": a version's minor part after
-        a word that names one is a number of its own ("three point eleven"), not a decimal's digits."""
+        """Four groups an IP address ("987.987.0.40"); "version 3.11", "Python 3.10", "Section 6.10": a version's
+        or a section's second part after a word that names one is a number of its own ("three point eleven"), not a
+        decimal's digits."""
         parts = m.group(1).split(".")
         if len(parts) == 4 and all(len(p) <= 3 for p in parts):
             return f" {self.ip_dot} ".join(self.digits(p) for p in parts)

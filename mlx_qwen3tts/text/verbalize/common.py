@@ -173,7 +173,8 @@ class Spec:
     not_names: frozenset = frozenset()  # capitalized words that are no names (The, And)
     symbols: dict = {}
     equals = None  # "=" between numbers as said ("2+3=5")
-    number_sign = None  # "#7" as said before the number ("Tipp #6": "Nummer"); English and Russian say it their way
+    number_sign = None  # "#7" as said before the number ("Tipp #6": "Nummer"); Russian says it its way ("№")
+    menu_words: frozenset = frozenset()  # a program's menus: a menu path's arrow between them is not said
     says_decimal_dot = False  # a decimal written with a dot where the decimal is a comma is said with its "point"
     word_units: frozenset = frozenset()  # units written like words of the language ("in"): a unit only where one
     phone_words: frozenset = frozenset()  # words before a telephone number written in spaced groups, casefolded
@@ -462,7 +463,8 @@ class Spec:
 
     def read_arithmetic(self, text: str) -> str:
         """"2+3": "two plus three" ("+49" stays a sign), and "=" between numbers where the language says it;
-        "+/- 5" plus or minus, "N=1" a letter equal to a number, "n-1" a letter less one, "x>=2" the comparison's sign."""
+        "+/- 5" plus or minus, "N=1" a letter equal to a number, "n-1" a letter less one, "x>=2" the comparison's
+        sign."""
         if "=" in text:
             text = _AT_MOST.sub(" ≤ ", _AT_LEAST.sub(" ≥ ", text))
         if "+" in text:
@@ -490,9 +492,12 @@ class Spec:
             return f"{self.number(first)} {self.score_word} {self.number(second)}"
         return self._score.sub(said, text)
 
+    def read_number_sign(self, text: str) -> str:
+        """"#7": the language's word for number before it (`number_sign`), where it has one."""
+        return _NUMBER_SIGN.sub(self.number_sign + " ", text) if self.number_sign and "#" in text else text
+
     def read_abbreviations(self, text: str) -> str:
-        if self.number_sign and "#" in text:
-            text = _NUMBER_SIGN.sub(self.number_sign + " ", text)
+        text = self.read_number_sign(text)
 
         def said(table):
             index = {re.sub(r"\s", "", w): s for w, s in table.items()}
@@ -749,7 +754,6 @@ class Spec:
 
     # A menu path of a program's manual ("Datei → Neu", "File → Open → Recent"): its arrows are not said, the items a
     # pause apart. A path: two arrows or more in a row, or one between capitalized words of which one is a menu's.
-    menu_words: frozenset = frozenset()
     _MENU_CHAIN = re.compile(r"(?<![\w-])[^\W\d_][\w.-]*(?:\s?→\s?[^\W\d_][\w.-]*){2,}(?![\w-])")
     _MENU_STEP = re.compile(r"(?<![\w-])([A-ZÀ-ÖØ-ÞА-ЯЁ][\w-]*)\s?→\s?([A-ZÀ-ÖØ-ÞА-ЯЁ][\w-]*)(?![\w-])")
 

@@ -228,9 +228,9 @@ class German(Spec):
     name_abbreviations = {"Hr.": "Herr", "Fr.": "Frau", "St.": "Sankt"}
     roman_before = ("Kapitel", "Teil", "Band", "Akt", "Buch", "Anhang", "Artikel", "Abschnitt", "Titel")
     roman_after = ("Jahrhundert", "Jahrhunderts", "Jahrtausend", "Weltkrieg", "Weltkriegs", "Jh.")
-    menu_words = frozenset({"Datei", "Bearbeiten", "Ansicht", "Bild", "Ebene", "Ebenen", "Farben", "Werkzeuge", "Filter",
-                            "Fenster", "Hilfe", "Einstellungen", "Extras", "Format", "Einfügen", "Auswahl", "Neu",
-                            "Öffnen", "Speichern", "Menü", "Optionen", "Tabelle", "Bearbeiten"})
+    menu_words = frozenset({"Datei", "Bearbeiten", "Ansicht", "Bild", "Ebene", "Ebenen", "Farben", "Werkzeuge",
+                            "Filter", "Fenster", "Hilfe", "Einstellungen", "Extras", "Format", "Einfügen", "Auswahl", "Neu",
+                            "Öffnen", "Speichern", "Menü", "Optionen", "Tabelle"})
     symbols = {"±": "plus minus", "×": "mal", "→": "nach", "←": "von", "&": "und", "§": "Paragraf",
                "≈": "ungefähr", "≤": "kleiner gleich", "≥": "größer gleich", "−": "minus", "°": "Grad",
                "½": "ein halb", "¼": "ein Viertel", "¾": "drei Viertel", "~": "etwa", "‰": "Promille"}
@@ -514,8 +514,8 @@ class German(Spec):
 
     # "am 25.6.75", "vom 05.11.48": a date with its year cut to two digits, after a word that tells a date.
     _short_year_date = re.compile(r"(?<![\w.,:/-])(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(\d\d)(?![\w.,:/-]?\d|\w)")
-    _DATE_CUES = {"am", "vom", "den", "dem", "zum", "bis", "seit", "ab", "datiert", "datum", "datum:", "geboren",
-                  "gestorben", "stand", "stand:", "bis zum"}
+    _DATE_CUES = {"am", "vom", "den", "dem", "zum", "bis", "seit", "ab", "datiert", "datum", "geboren", "gestorben",
+                  "stand"}  # as `Context.word_before` gives them: casefolded, without punctuation
 
     def _short_year(self, m):
         if context(m.string, m.start(), m.end()).word_before().casefold() not in self._DATE_CUES:
@@ -577,7 +577,8 @@ class German(Spec):
 
     def _ordinal_before_word(self, m):
         """A number's dot before a small letter or a comma ends no German sentence: an ordinal ("vom 1. bis 3.
-        Mai", "als 1. ins Ziel", "am 13., wenn"); not after a label ("Seite 3. oben") nor heading a line ("1. zuerst")."""
+        Mai", "als 1. ins Ziel", "am 13., wenn"); not after a label ("Seite 3. oben") nor heading a line ("1.
+        zuerst")."""
         before = context(m.string, m.start(), m.end()).word_before()
         return m.group(0) if not before or before in _LABELS else self.ordinal(int(m.group(1)))
 
@@ -601,7 +602,7 @@ class German(Spec):
     _RECIPE = re.compile(r"\b(?:Zutaten|Rezept|Gedecke?|EL|TL)\b|\d\s+(?:ts|pn|md|sm|lg)\s")
 
     def read(self, text):
-        if re.search(r"\d\s+(?:tb|ts|pn|ds)\s", text) and self._RECIPE.search(text):
+        if self._MEALMASTER.search(text) and self._RECIPE.search(text):
             text = self._MEALMASTER.sub(lambda m: m.group(1) + MEALMASTER[m.group(2)], text)
         text = self._weekdays.sub(lambda m: f"{WEEKDAYS[m.group(1)]} {self.range_word} {WEEKDAYS[m.group(2)]}", text)
         text = self._weekday_hours.sub(lambda m: WEEKDAYS[m.group(1)], text)

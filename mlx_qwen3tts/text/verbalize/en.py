@@ -89,7 +89,8 @@ UNITS = {"amu": ("atomic mass unit", "atomic mass units"), "bar": ("bar", "bar")
          "cu mi": ("cubic mile", "cubic miles"), "mol": ("mole", "moles"), "MPa": ("megapascal", "megapascals"),
          "mpa": ("megapascal", "megapascals"), "ng": ("nanogram", "nanograms"),
          "ppm": ("part per million", "parts per million"), "p.p.m.": ("part per million", "parts per million"),
-         "ppb": ("part per billion", "parts per billion"), "rpm": ("revolution per minute", "revolutions per minute"), "Sv": ("sievert", "sieverts"), "TJ": ("terajoule", "terajoules"),
+         "ppb": ("part per billion", "parts per billion"), "rpm": ("revolution per minute", "revolutions per minute"),
+         "Sv": ("sievert", "sieverts"), "TJ": ("terajoule", "terajoules"),
          "μg": ("microgram", "micrograms"), "µg": ("microgram", "micrograms"), "μm": ("micrometer", "micrometers"),
          "μs": ("microsecond", "microseconds"), "Ω": ("ohm", "ohms"), "kΩ": ("kilohm", "kilohms"),
          "sq. ft.": ("square foot", "square feet"), "sq. mi.": ("square mile", "square miles"),
@@ -244,6 +245,7 @@ class English(Spec):
              "v": ("volt", "volts"), **UNITS}
     range_word = "to"
     equals = "equals"
+    number_sign = "number"
     ip_dot = "dot"
     word_units = frozenset({"in", "v", "bar", "mo", "d", "cal", "da", "au", "cd", "MA"})  # "5 v 3" is no volt
     score_word = "to"
@@ -426,7 +428,6 @@ class English(Spec):
                                r"988|311|411|211|511|811)\b(?![.,]\d)")
     _versus = re.compile(r"(?<=\w\s)(?<!\bthe\s)(?<!\b[Aa]\s)vs(?=\s\w)")  # not "the vs code"
     _circa = re.compile(r"(?<![\w.])ca?\.\s?(?=\d{3,4}(?:s|\s?(?:BC|AD|BCE|CE|B\.C\.|A\.D\.))?(?![\w.,]\w))")
-    _number_sign = re.compile(r"(?<![\w#&])#(?=\d)")
     _quarter = re.compile(r"(?<![\w.,])([1-4])Q(\d{2}|\d{4})\b")  # "2Q22": the second quarter of twenty-two
     _negative_price = re.compile(r"(?<![\w.,)-])[-−](?=[$€£¥₹₽₩]\d)")
     _half = re.compile(r"(?<![\w.,])([12])H(\d{2}|\d{4})\b")  # "1H23": the first half of twenty-three
@@ -720,9 +721,8 @@ class English(Spec):
         text = self._verse.sub(self.verse, text)
         text = self._volume_roman.sub(lambda m: "Volume " if m.group(1) == "V" else "volume ", text)  # "Vol. II"
         text = self._state.sub(self.state, text)
-        text = self._state_name_zip.sub(lambda m: " ".join([m.group(1)] + [self.digits(z) for z in m.groups()[1:] if z]),
-                                        text)
-        text = self._number_sign.sub("number ", text)  # "#7": "number seven"
+        text = self._state_name_zip.sub(lambda m: self.with_zip(m.group(1), m), text)
+        text = self.read_number_sign(text)  # "#7": "number seven", before the titles and addresses below
         text = self._circa.sub("circa ", text)  # "born c. 1450"
         text = self._versus.sub("versus", text)  # "Lakers vs Celtics", as NeMo's whitelist has "vs" too
         text = self._service_line.sub(lambda m: m.group(1) + self.digits(m.group(2)), text)
@@ -772,7 +772,11 @@ class English(Spec):
             return m.group(0)
         if m.group(1) in ("MD", "PA") and not m.group(2):  # "Jane Doe, MD" is a doctor: a state only before a ZIP
             return m.group(0)
-        return " ".join([STATES[m.group(1)]] + [self.digits(z) for z in m.groups()[1:] if z])
+        return self.with_zip(STATES[m.group(1)], m)
+
+    def with_zip(self, state, m):
+        """A state's name and its ZIP code (groups 2 and 3 of `m`) digit by digit."""
+        return " ".join([state] + [self.digits(z) for z in m.groups()[1:] if z])
 
     def read_ordinals(self, text):
         def said(m):  # an ordinal ending must fit its number: "3th" is no ordinal
@@ -835,7 +839,7 @@ class English(Spec):
         if not m.group(1) and re.fullmatch(r"10[1-9]\d", m.group(2)) and self.early_year(m):
             return self.year(int(m.group(2)))  # "in 1066": "ten sixty-six"
         if not m.group(1) and re.fullmatch(r"1[1-9]\d\d|20\d\d", m.group(2)) and self.counts_plural(m):
-            n = int(m.group(2))  # "1648 files": a count, "sixteen hundred forty-eight", not the year "sixteen forty-eight"
+            n = int(m.group(2))  # "1648 files": a count, "sixteen hundred forty-eight", not "sixteen forty-eight"
             return self.hundreds(n) if n < 2000 else self.cardinal(n)
         return super().say_number(m)
 

@@ -411,10 +411,10 @@ class Russian(Spec):
                 return _COLLECTIVE[n]
             said = self.cardinal(n, "m", case)
             return said[:-len("один")] + "одни" if said.endswith("один") else said
-        animate = gender == "anim"  # "вижу 21 студента": двадцать одного
-        said = self.n2w(n, gender="m" if animate or gender == "pltm" else gender or "m", case=case, animate=animate)
         if n == 0 and case in "gdip":  # "от нуля", "ниже нуля", "равно нулю": нуль's forms, as Russian says them
             return _ZERO_OBLIQUE[case]
+        animate = gender == "anim"  # "вижу 21 студента": двадцать одного
+        said = self.n2w(n, gender="m" if animate or gender == "pltm" else gender or "m", case=case, animate=animate)
         return re.sub(r"^одн(?:а|ой|у|ою) (?=тысяч)", "", said)  # "тысяча сто", not "одна тысяча сто"
 
     def read_ordinals(self, text):
@@ -1383,7 +1383,8 @@ class Russian(Spec):
                 case, gender, _ = found
                 return f"{self.cardinal(first[0], gender, case)}-{self.cardinal(second[0], gender, case)}"
             before = grammar.word_before(m.string[:m.start()]).lower()
-            if before in grammar.PREPOSITIONS and before not in ("с", "со", "от"):  # "лет на 10-15" на десять-пятнадцать
+            if before in grammar.PREPOSITIONS and before not in ("с", "со", "от"):
+                # "лет на 10-15" на десять-пятнадцать: the preposition's case, no "от ... до"
                 case = grammar.PREPOSITIONS[before][0]
                 return f"{self.cardinal(first[0], 'm', case)}-{self.cardinal(second[0], 'm', case)}"
             said = f"{self.cardinal(first[0], case='g')} до {self.cardinal(second[0], case='g')}"

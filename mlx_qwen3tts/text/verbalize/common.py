@@ -73,9 +73,13 @@ def roman_value(numeral: str) -> Optional[int]:
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
-# A word of letters and digits together (parts joined by "-", "." or "_"), e.g. Qwen2, fp16, Mistral-7B-v0.1.
+# A word of letters and digits together (parts joined by "-", "." or "_"), e.g. Qwen2, fp16, Mistral-7B-v0.1; one
+# joined by a hyphen to a word in another script ends there ("dom0-системы", "USB3-устройств").
 _TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9._-]*[A-Za-z])(?=[A-Za-z0-9._-]*\d)"
-                   r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?![\w-])")
+                   r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?!\w|-[A-Za-z0-9_-])")
+# Three or more numbers joined by commas without a space ("1,2,3"): where a comma is the decimal, a list (a number has
+# one decimal comma at most; Spanish reads "1,234,567", grouped as Mexico writes it, before: es.py).
+_COMMA_LIST = re.compile(r"(?<![\w.,])\d{1,4}(?:,\d{1,4}){2,}(?![\w]|[.,]\d)")
 _LONG_DIGITS = re.compile(r"\d{26,}")
 _TILDE = re.compile(r"(?<![\w~])~\s?(?=\d)")
 _CODE_POINT = re.compile(r"\bU\+([0-9A-Fa-f]{4,6})\b")
@@ -92,6 +96,8 @@ _PLUS_MINUS = re.compile(r"(?<![\w+])\+/?-\s?(?=\d)")  # "+/- 5%", "+-3": plus o
 # "n-1", "x - 2": a lone small letter less a number (capitals are names: "B-52", "S-1", "A-1"; the vowels and "y"
 # are words in one language or another: es "y", fr "a", it "e", pt "o")
 _LETTER_MINUS = re.compile(r"(?<=(?<![\w.-])[b-df-hj-np-tv-xz])(?: - |-)(?=\d+(?![\w.,-]\w|[-/]\d))")
+# "N-1" after "N" alone in the same text ("из N дисков ... N-1"): a capital that stands as a variable, less a number
+_CAPITAL_MINUS = re.compile(r"(?<![\w.-])([A-Z])(?: - |-)(?=\d+(?![\w.,-]\w|[-/]\d))")
 _NUMBER_SIGN = re.compile(r"(?<![\w#&])#(?=\d)")  # "#7": the number seven, not a hashtag
 _LETTER_EQUALS = re.compile(r"(?<![\w.])([A-Za-z])\s?=\s?(?=[-−]?\d)")  # "N=1": a letter equal to a number
 # "x>=2", "a <= b": a comparison's sign between operands
@@ -442,6 +448,8 @@ class Spec:
         text = self.read_arithmetic(_VULGAR.sub(_vulgar, _FRACTION_SLASH.sub("/", text)))
         if self.decimal == "," and "." in text:  # "97.6%", "1.20 m" where a comma is the decimal: a decimal still
             text = self._dot_decimal.sub(r"\1,\2", text)
+        if self.decimal == "," and "," in text:  # "1,2,3" where a comma is the decimal: a list, no number
+            text = _COMMA_LIST.sub(lambda m: ", ".join(m.group(0).split(",")), text)
         for step in (self.read_domains, self.read_abbreviations, self.read_scores, self.read_dates, self.read_telephones, self.read_ranges,
                      self.read_money, self.read_times, self.read_measures, self.read_percentages,
                      self.read_fractions, self.read_ordinals, self.read_romans, self.read_numbers,
@@ -471,6 +479,8 @@ class Spec:
             text = _PLUS.sub(f" {self.plus} ", _PLUS_MINUS.sub("± ", text))
         if "-" in text:
             text = _LETTER_MINUS.sub(f" {self.minus} ", text)
+            text = _CAPITAL_MINUS.sub(lambda m: f"{m.group(1)} {self.minus} " if re.search(
+                rf"(?<![\w.-]){m.group(1)}(?![\w.-])", text) else m.group(0), text)
         if self.equals and "=" in text:
             text = _LETTER_EQUALS.sub(rf"\1 {self.equals} ", text)
             text = self._minus.sub(f" {self.minus} ", text)  # "1-2=5": a difference, not a range

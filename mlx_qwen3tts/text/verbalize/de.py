@@ -329,7 +329,6 @@ class German(Spec):
                                          r"|[a-zäöüß]{2,}ig|[a-zäöüß]{2,}ige[nrsm]?)"
                                          r")(?![\w-])")
         self._one_of = re.compile(r"\s(?:von|aus)\s(?:den\s)?\d+\s([A-ZÄÖÜ][a-zäöüß]+)")
-        self._listed = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3}){2,}(?![\w]|[.,]\d)")
         # a share of a round hundred or more, as NeMo's German fractions read every denominator ("3/100", "1/250",
         # "1/1000000"): "drei Hundertstel", "ein Zweihundertfünfzigstel", "ein Millionstel"
         self._hundredths = re.compile(r"(?<![\w.,/])(\d{1,3})/([1-9]\d?0{1,5})(?![\w/]|[.,]\d)")
@@ -616,8 +615,6 @@ class German(Spec):
         if "x" in text or "×" in text:  # "3 x 4 m", "20 cm x 30 cm", "1x1": times, "mal"
             text = self._times.sub(lambda m: m.group(0) if m.group(1) == "0" else f"{m.group(1)} mal ", text)
             text = self._times_word.sub(r"\1 mal", text)  # "2x täglich": "zweimal täglich"
-        # "1,2,3": three numbers and more joined by commas are a list (one decimal comma at most in a number)
-        text = self._listed.sub(lambda m: ", ".join(self.cardinal(int(n)) for n in m.group(0).split(",")), text)
         return self.endings(super().read(text))
 
     def say_number(self, m):

@@ -12,7 +12,9 @@ from pathlib import Path
 DATA = Path(__file__).parent / "data"
 _NOT = r"\s<>\"'()\[\]«»‹›„“”‘’「」『』（）"  # what ends an address: a space, a bracket, a quote
 _CHARS = "[^" + _NOT + "]*[^" + _NOT + ".,;:!?。、]"
-_START = r"(?:(?:https?|ftp)://|file:///?|www\.)"
+# A scheme (RFC 3986: a letter, then letters, digits, "+", "-" or ".": "https", "ssh", "socks5h", "git+ssh") and
+# "://", or "www.".
+_START = r"(?:[a-z][a-z\d+.-]{1,31}://|www\.)"
 _URL = re.compile(r"<(" + _START + _CHARS + r")>|(?<![\w@/])(" + _START + _CHARS + ")", re.I)
 _LOCAL = r"\w.!#$%&*+=?^{|}~-"  # the characters of an e-mail address' name ("a-1.b3_c&-d")
 _ADDRESS = r"[^\W_][" + _LOCAL + r"]*@[\w-]+(?:\.[\w-]+)+(?:/(?:" + _CHARS + r")?)?"
@@ -24,7 +26,8 @@ _HANDLE = re.compile(r"(?<![\w@.])@(?=\w*[^\W\d_])\w+(?:[.-]\w+)*")
 _HASHTAG = re.compile(r"(?<![\w#&/])#([^\W\d_]\w*)")
 # A host or file name without scheme, and its path: its last label decides (`is_host`).
 _HOST = re.compile(r"(?<![\w@./:-])((?:[A-Za-z0-9][\w-]*\.)+([a-z]{2,}))(/(?:" + _CHARS + r")?)?(?![\w@/-]|\.\w)")
-_SCHEME = re.compile(r"(https?|ftp|file)(:/*)", re.I)
+_SCHEME = re.compile(r"([a-z][a-z\d+.-]{1,31})(://+)", re.I)
+_VOWEL = re.compile("[aeiouy]", re.I)
 _PIECE = re.compile(r"[^\W\d_]+|\d+|\S")  # a run of letters, a run of digits, or one symbol
 
 
@@ -54,9 +57,7 @@ def say(lang: str, written: str, digits) -> str:
         written = re.split(r"[?#]", written[scheme.end() if scheme else 0:])[0].strip("/")
         written, scheme = (written[4:] if written[:4].lower() == "www." else written), None
     if scheme:
-        name = scheme.group(1)
-        said += [name.lower() if name.lower() == "file" else " ".join(name.upper())]
-        said += [table[ch] for ch in scheme.group(2)]
+        said += [_scheme(scheme.group(1), table, digits)] + [table[ch] for ch in scheme.group(2)]
         written = written[scheme.end():]
     if written[:4].lower() == "www.":
         said += ["W W W", table["."]]
@@ -71,6 +72,20 @@ def say(lang: str, written: str, digits) -> str:
             said.append(table.get(piece, piece))
         after_dot = piece == "."
     return " ".join(word for word in said if word)  # an empty word: a pause
+
+
+def _scheme(name: str, table: dict, digits) -> str:
+    """A scheme's name as said: a run of letters without a vowel spelled ("H T T P S", "S S H"), one with a vowel
+    as written ("file", "socks" "five" "H"), digits by `digits`, a symbol by its word ("git plus S S H")."""
+    said = []
+    for piece in _PIECE.findall(name):
+        if piece.isdigit():
+            said.append(digits(piece))
+        elif piece[0].isalpha():
+            said.append(piece.lower() if _VOWEL.search(piece) else " ".join(piece.upper()))
+        else:
+            said.append(table.get(piece, piece))
+    return " ".join(said)
 
 
 def read(lang: str, text: str, digits) -> str:

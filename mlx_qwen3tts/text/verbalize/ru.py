@@ -54,6 +54,12 @@ _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
 _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])(?:([ВвКкСс]) (?=втор)|([Сс]) (?=ст[аоу]))")  # "со ста", "со стопроцентной"
 # "н. э." нашей эры; a year before it, of any length, with "г." ("в 300 г. до н. э." в трёхсотом году до нашей эры).
+# A year after a month's name or a season in any case, without "года" ("с декабря 2011 по", "в мае 2012", "весной
+# 2020"): the year's ordinal in the genitive, as "года" were said (декабря две тысячи одиннадцатого).
+_MONTH_NAMES = ("(?:январ|феврал|апрел|июн|июл|сентябр|октябр|ноябр|декабр)(?:ь|я|е|ю|ём|ем)|(?:март|август)(?:а|е|у|ом)?"
+                "|ма(?:й|я|е|ю|ем)|весной|летом|осенью|зимой")
+_MONTH_YEAR = re.compile(r"(?<![\w-])((?i:" + _MONTH_NAMES + r")[\s\u00a0]+)(1\d{3}|20\d\d)"
+                         r"(?![\w:/-]|[.,]\d|[\s\u00a0]?(?:гг?\.|гг?(?!\w)|год(?:а|у)?(?!\w)))")
 _ERA = re.compile(r"(?<![\w.])н\.\s?э\.")
 _ERA_YEAR = re.compile(r"(?<![\w.,])(\d{1,4})\s?г\.(?=\s(?:до\s)?н\.\s?э\.)")
 # A numeric date's "г." after its year, which the date says already ("до 31.12.2024 г." года).
@@ -90,8 +96,8 @@ _LETTER_LABELS = {"дом", "корпус", "строение", "литера", 
                   "номер"}
 _LETTER_LABEL = re.compile(r"(?<![\w.])(?:д|корп|стр|лит|кв|каб|ауд|пом|уч|№)\.?\s?$", re.I)
 # "100% непрозрачностью", "с 100%-ой непрозрачностью": a percentage before a noun, its written ending optional
-_PERCENT_BEFORE_NOUN = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%(?:-?(?:ой|ая|ый|ое|ую|ых|ым|ыми|ом|ей|ого|ому))?\s+"
-                                  r"(?=([а-яё]{3,})(?![\w-]))")
+_PERCENT_BEFORE_NOUN = re.compile(r"(?<![\w.,-])(\d{1,3})\s?%(-(?:й|я|е|ю|м|х|го|му|ми)(?![\w-])|-?(?:ой|ая|ый|ое|ую|ых|"
+                                  r"ым|ыми|ом|ей|ого|ому))?\s+(?=([а-яё]{3,})(?![\w-]))")
 _ZERO_OBLIQUE = {"g": "нуля", "d": "нулю", "i": "нулём", "p": "нуле"}
 _LATIN_NUMERO = re.compile(r"(?<![\w.+=-])N\s(?=\d{1,6}(?![\w:/+=-]|[.,]\d))")  # "журнал N 25" номер
 _HALF_COMPOUND = re.compile(r"(?<![\w.,/-])1/2-([а-яё]{3,})(?![\w-])")  # "1/2-дюймовая" полудюймовая
@@ -151,7 +157,8 @@ _SIZES = {"расстояние", "высота", "глубина", "длина"
 _JOINED = re.compile(r"(?<![\w.,-])(\d{1,4}(?:\s?,\s?\d{1,4})*)(\s(?:и|или)\s)(\d{1,4})(?=[\s\u00a0]+[а-яё]+)")
 # Nouns a number after them labels (said in the nominative whatever follows).
 _LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
-           "часть", "подпункт", "абзац", "приложение"}
+           "часть", "подпункт", "абзац", "приложение", "строка", "столбец", "шаг", "этап", "лист", "слайд",
+           "пример", "упражнение", "вопрос", "задача", "вариант"}
 # A range of times: "9:00–18:00" с девяти часов до восемнадцати часов.
 _TIME_RANGE = re.compile(r"(?<![\w.,:])(?:(?<![\w-])([Вв])\s)?(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
 # Ordinals joined to the one that shares their noun: "95-е и 98-е чудеса", "1-е, 2-е и 3-е места".
@@ -434,6 +441,8 @@ class Russian(Spec):
                 return self.n2w(n, "ordinal", case="n", plural=True)
             if mark == "ми" and not _cardinal_case(n, mark):  # "5-ми": пятыми, or пяти after "до", "с", "из"
                 return self._mi(n, m.string[:m.start()], noun)
+            if mark == "ю" and grammar.plural_instrumental(noun) and self.cardinal(n, case="i").endswith("ю"):
+                return self.cardinal(n, case="i")  # "с 12-ю платежами" двенадцатью: the cardinal's instrumental
             found = grammar.ordinal_ending_form(mark, noun)
             cases = grammar.preposition(m.string[:m.start()]) if mark in ("й", "ой") and not found else None
             if cases and "n" not in cases and "a" not in cases:  # "с 1-й по 5-ю страницу": с первой
@@ -993,11 +1002,17 @@ class Russian(Spec):
         """"со 100% непрозрачностью" со стопроцентной непрозрачностью: a percentage before the noun it describes
         (not one it counts, "5% населения", nor an amount after a preposition, "на 20% выручка") is an adjective
         agreeing with it."""
+        adjective = f"{self.combining(int(m.group(1)))}процентный"
+        if m.group(2):  # an adjective's ending written ("при 5%-й годовой ставке"): the noun after any adjectives
+            noun = next((w for w in re.findall(r"[а-яё]+", m.string[m.end():m.end() + 60])[:3]
+                         if not grammar.is_adjective(w)), m.group(3))
+            said = grammar.described_form(adjective, noun)
+            return f"{said or adjective} "
         before = grammar.word_before(m.string[:m.start()]).lower()
-        case = grammar.noun_case(m.group(2))
+        case = grammar.noun_case(m.group(3))
         if case in (None, "g") or before in grammar.PREPOSITIONS and not (before in ("с", "со") and case == "i"):
             return m.group(0)
-        said = grammar.described_form(f"{self.combining(int(m.group(1)))}процентный", m.group(2))
+        said = grammar.described_form(adjective, m.group(3))
         return f"{said} " if said else m.group(0)
 
     def compound(self, m):
@@ -1329,6 +1344,7 @@ class Russian(Spec):
                 case = "d"  # "к 2030 году": к две тысячи тридцатому году
             return f"{self.ordinal(int(m.group(1)), 'm', case=case)} {word}"
         text = self._written_date.sub(written, text)
+        text = _MONTH_YEAR.sub(lambda m: f"{m.group(1)}{self.ordinal(int(m.group(2)), 'm', case='g')}", text)
         return self._year.sub(year, text)
 
     def from_to_named(self, m):

@@ -18,11 +18,16 @@ PREPOSITIONS = {
     "включая": "a", "равно": "d", "согласно": "d", "благодаря": "d", "навстречу": "d", "равен": "d", "равна": "d",
     "равны": "d", "больше": "g", "меньше": "g", "течение": "g", "районе": "g", "пределах": "g", "размере": "g",
     "продолжение": "g", "ходе": "g", "количестве": "g", "возрасте": "g",  # "в продолжение 20 лет" двадцати лет
+    "протяжении": "g", "радиусе": "g", "глубине": "g", "высоте": "g", "расстоянии": "g", "объёме": "g",
+    "объеме": "g",  # "на протяжении 5 лет" пяти лет, "на высоте 100 метров" ста метров
     # a comparative governs what it is compared with in the genitive ("старше 18 лет" старше восемнадцати лет)
     **dict.fromkeys(("старше", "моложе", "младше", "дороже", "дешевле", "позже", "позднее", "раньше", "дальше",
                      "выше", "ниже", "длиннее", "короче", "тяжелее", "легче", "быстрее", "медленнее", "теплее",
                      "холоднее", "глубже", "шире"), "g"),
     **dict.fromkeys(("кратно", "кратен", "кратна", "кратны", "пропорционально"), "d"),  # "кратно 8" восьми
+    # "стоимость, равная 7 500" равная семи тысячам пятистам: the adjective governs as "равна" does
+    **dict.fromkeys(("равный", "равная", "равное", "равные", "равного", "равной", "равному", "равную", "равным",
+                     "равном", "равных", "равными"), "d"),
 }
 _CASES = {"n": "nomn", "g": "gent", "d": "datv", "a": "accs", "i": "ablt", "p": "loct"}
 _LETTER = {v: k for k, v in _CASES.items()}
@@ -100,7 +105,7 @@ def counted(n: int, noun: str, cases: Optional[str], decimal: bool = False) -> O
     with no singular (сутки: одни сутки, двое суток)."""
     parses = _parses(noun) if noun else ()
     nouns = [p for p in parses if p.tag.POS == "NOUN" and p.tag.case and "Abbr" not in p.tag and p.score >= 0.05]
-    if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN"):
+    if not nouns or parses[0].tag.POS in ("PREP", "CONJ", "PRCL", "VERB", "INFN", "ADVB"):  # not "1 уже": уж
         return None
     for case in cases or "nagdip":
         if case == "a" and n in (2, 3, 4) and not decimal and any(

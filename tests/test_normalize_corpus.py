@@ -32,8 +32,8 @@ TARGET, CLASS_TARGET, MAX_DISPUTED = 0.95, 0.85, 0.10
 
 # Floors (fraction right, all rows): measured on main when the issue-63 fixes were merged (2026-12-07, round six;
 # the real-sentence floors of de, en and ru at round eight, when their corpora grew by 28, 18 and 38 sentences, and
-# ru's at round ten, when it grew by 30 from the Debian Administrator's Handbook: 3 of its 13 held-out rows are
-# misread, so the language's real-sentence floor went from 0.97 to 0.96). A ratchet the
+# of en and ru at round ten, when each grew by 30 from the Debian Administrator's Handbook: ru read 96.8% of its
+# sentences before, 97.2% after a rule that also turned one held-out row right). A ratchet the
 # lead raises at merge (`python -m benchmarks.text --floors` prints these tables from today's code); TARGET and
 # CLASS_TARGET are the issue's goals.
 FLOORS = {  # language: (upstream corpus, real-sentence corpus)
@@ -43,7 +43,7 @@ FLOORS = {  # language: (upstream corpus, real-sentence corpus)
     "fr": (0.96, 1.00),
     "it": (0.96, 0.99),
     "pt": (0.96, 0.99),
-    "ru": (0.89, 0.96),
+    "ru": (0.89, 0.97),
     "zh": (0.99, 0.99),
     "ja": (1.00, 1.00),
     "ko": (0.99, 1.00),
@@ -65,7 +65,7 @@ CLASS_FLOORS = {
     ("sentences", "fr"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "measure": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "sentence": 1.00, "symbol": 1.00, "time": 1.00},
     ("sentences", "it"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 0.83, "time": 1.00},
     ("sentences", "pt"): {"cardinal": 0.98, "date": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00},
-    ("sentences", "ru"): {"abbreviation": 1.00, "cardinal": 0.97, "date": 1.00, "decimal": 1.00, "fraction": 0.50, "measure": 0.97, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 0.85, "score": 1.00, "sentence": 1.00, "telephone": 0.80},
+    ("sentences", "ru"): {"abbreviation": 1.00, "cardinal": 0.97, "date": 1.00, "decimal": 1.00, "fraction": 0.50, "measure": 0.97, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "score": 1.00, "sentence": 1.00, "telephone": 0.80},
     ("sentences", "zh"): {"cardinal": 1.00, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "symbol": 1.00, "time": 0.80},
     ("sentences", "ja"): {"cardinal": 1.00, "fraction": 1.00, "measure": 1.00, "ordinal": 1.00},
     ("sentences", "ko"): {"abbreviation": 1.00, "cardinal": 1.00, "date": 1.00, "decimal": 1.00, "fraction": 1.00, "measure": 1.00, "money": 1.00, "ordinal": 1.00, "percent": 1.00, "range": 1.00, "time": 1.00},

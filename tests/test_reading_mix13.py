@@ -19,7 +19,15 @@ line's dry run.
   reading is an adverb is counted by no number ("Style1 уже есть": уже is no grass snake, "одном уже").
 - ru: a year after a month's name or a season, without "года", is the year's ordinal in the genitive ("с декабря
   2011 по май 2012 года" с декабря две тысячи одиннадцатого; "весной 2020"); "на протяжении", "на высоте", "на
-  расстоянии", "в радиусе", "на глубине", "в объёме" govern the genitive ("на протяжении 5 лет" пяти лет)."""
+  расстоянии", "в радиусе", "на глубине", "в объёме" govern the genitive ("на протяжении 5 лет" пяти лет).
+- A name of letters and a number ("B1", "X5") says its number as it is: it does not agree with the noun after it
+  (ru "в ячейке B1 функция" B один, was "B одна"; es "B1 fórmula" B uno, was "B una"; de "B1 Formel" B eins).
+- ru: a number after a plural adjective in an oblique case, with no preposition or verb before it, takes that case
+  ("первых 5 строк" первых пяти строк, "последних 2 версий"; it was "пять", "две"); "размером с", "весом с"...
+  take the accusative ("размером с 5 футбольных полей" с пять, about as large as; it was "с пяти").
+- ru: numbered things named in the plural before their range are ordinals in the name's gender ("главы с 8 по 10"
+  с восьмой по десятую, "разделы 2-4" со второго по четвёртый; they were "с восьми по десять", "от двух до
+  четырёх"); a singular name or a percentage keeps its range ("Страница 5-7 раз", "10-15% прибыли")."""
 
 from reading_cases import class_tests, said_in_order
 
@@ -58,6 +66,17 @@ CASES = [
      "до марта две тысячи двадцать третьего"], []),
     ("cardinal", "ru", "Обновления на протяжении 5 лет, антенна на высоте 100 метров.", ["на протяжении пяти лет",
      "на высоте ста метров"], ["пять лет"]),
+    ("cardinal", "ru", "В ячейке B1 функция ЧАСТОТА, в A2 строка.", ["B один функция", "A два строка"], ["одна"]),
+    ("cardinal", "es", "En la celda B1 fórmula y la B21 regla.", ["B uno fórmula", "B veintiuno regla"], ["una"]),
+    ("cardinal", "pt", "Na célula B1 fórmula.", ["B um fórmula"], ["uma"]),
+    ("cardinal", "de", "In Zelle B1 Formel.", ["B eins Formel"], ["ein Formel"]),
+    ("cardinal", "ru", "Обработка первых 5 строк, нет последних 2 версий, размером с 5 футбольных полей.",
+     ["первых пяти строк", "последних двух версий", "размером с пять футбольных полей"], ["пяти футбольных"]),
+    ("cardinal", "ru", "Первые 3 символа, вижу первых 5 человек.", ["первые три символа", "первых пять человек"], []),
+    ("range", "ru", "Прочтите главы с 8 по 10, разделы 2-4 и страницы 10-12.", ["главы с восьмой по десятую",
+     "разделы со второго по четвёртый", "страницы с десятой по двенадцатую"], ["восьми", "от десяти"]),
+    ("range", "ru", "Страница 5-7 раз открывалась, статьи 10-15% прибыли.", ["от пяти до семи раз",
+     "десять-пятнадцать процентов"], ["пятой"]),
 ]
 
 

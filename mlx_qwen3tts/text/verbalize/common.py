@@ -723,7 +723,15 @@ class Spec:
     def tech(self, m) -> str:
         if self.ordinal_pattern is not None and self.ordinal_pattern.fullmatch(m.group(0)):
             return m.group(0)
-        return tech(m.group(0))
+        return self.name_numbers(tech(m.group(0)))
+
+    def name_numbers(self, parts: str) -> str:
+        """The numbers of a word of letters and digits, its parts apart: a whole number after letters is the name's,
+        said as it is ("B1 функция" B один, agreeing with no noun after it); a number first ("21km", "3x") is left
+        to agree with what follows."""
+        parts = parts.split(" ")
+        return " ".join(self.cardinal(int(part)) if i and part.isdigit() and part[0] != "0" else part
+                        for i, part in enumerate(parts))
 
     def dotted(self, m) -> str:
         """A number with dots: a decimal or thousands where the language writes them so, else a version,

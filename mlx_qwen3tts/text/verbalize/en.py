@@ -901,9 +901,13 @@ class English(Spec):
         a compound adjective, not a code ("a 130-page report", "125-year-old", "130-plus"): the number said whole."""
         if self._number_compound.fullmatch(m.group(0)):
             return m.group(0).replace("-", " ")
-        said = super().tech(m)
+        return super().tech(m)
+
+    def name_numbers(self, parts):
+        """English numbers agree with nothing: a code's digits are left as written (or one by one), for the passes
+        after."""
         return self._serial_digits.sub(lambda d: d.group(0) if d.group(0).endswith("00") or self._year_like.fullmatch(
-            d.group(0)) else " ".join(d.group(0)), said)
+            d.group(0)) else " ".join(d.group(0)), parts)
 
     def dotted(self, m):
         """Four groups an IP address ("987.987.0.40"); "version 3.11", "Python 3.10", "Section 6.10": a version's

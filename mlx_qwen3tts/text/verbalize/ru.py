@@ -56,6 +56,9 @@ _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])(?:([ВвКкСс]) (?=втор)|([�
 # "н. э." нашей эры; a year before it, of any length, with "г." ("в 300 г. до н. э." в трёхсотом году до нашей эры).
 # A year after a month's name or a season in any case, without "года" ("с декабря 2011 по", "в мае 2012", "весной
 # 2020"): the year's ordinal in the genitive, as "года" were said (декабря две тысячи одиннадцатого).
+# Numbered things named in the plural before their range: "главы с 8 по 10", "разделы 2-4" (`labels_from_to`).
+_LABELS_FROM_TO = re.compile(r"(?<![\w-])([А-Яа-яЁё]{4,})([\s\u00a0]+)(?:[Сс]о?[\s\u00a0]+(\d{1,3})[\s\u00a0]+по[\s\u00a0]+"
+                             r"(\d{1,3})|(\d{1,3})\s?[–—-]\s?(\d{1,3}))(?![\w:/-]|[.,]\d|[\s\u00a0]?%)")
 _MONTH_NAMES = ("(?:январ|феврал|апрел|июн|июл|сентябр|октябр|ноябр|декабр)(?:ь|я|е|ю|ём|ем)|(?:март|август)(?:а|е|у|ом)?"
                 "|ма(?:й|я|е|ю|ем)|весной|летом|осенью|зимой")
 _MONTH_YEAR = re.compile(r"(?<![\w-])((?i:" + _MONTH_NAMES + r")[\s\u00a0]+)(1\d{3}|20\d\d)"
@@ -159,6 +162,8 @@ _JOINED = re.compile(r"(?<![\w.,-])(\d{1,4}(?:\s?,\s?\d{1,4})*)(\s(?:и|или)\
 _LABELS = {"пункт", "статья", "глава", "страница", "том", "номер", "рисунок", "таблица", "параграф", "раздел",
            "часть", "подпункт", "абзац", "приложение", "строка", "столбец", "шаг", "этап", "лист", "слайд",
            "пример", "упражнение", "вопрос", "задача", "вариант"}
+_LABEL_GENDERS = {**dict.fromkeys(("статья", "глава", "страница", "таблица", "часть", "строка", "задача"), "f"),
+                  **dict.fromkeys(("приложение", "упражнение"), "n")}  # the rest are masculine
 # A range of times: "9:00–18:00" с девяти часов до восемнадцати часов.
 _TIME_RANGE = re.compile(r"(?<![\w.,:])(?:(?<![\w-])([Вв])\s)?(\d{1,2}):(\d{2})\s?[–—-]\s?(\d{1,2}):(\d{2})(?![\d:])")
 # Ordinals joined to the one that shares their noun: "95-е и 98-е чудеса", "1-е, 2-е и 3-е места".
@@ -1296,6 +1301,7 @@ class Russian(Spec):
             lambda m: m.group(1) + ("." if self._ends_sentence(m.string[m.end():]) else ""), text))
         text = _ERA.sub(lambda m: "нашей эры" + ("." if self._ends_sentence(m.string[m.end():]) else ""),
                         _ERA_YEAR.sub(self.era_year, text))
+        text = _LABELS_FROM_TO.sub(self.labels_from_to, text)
         text = _FROM_TO.sub(self.from_to_named, _YEAR_RANGE.sub(self.year_range, text))  # before "2015 год" is read
 
         def said(m, day, month, year):
@@ -1346,6 +1352,19 @@ class Russian(Spec):
         text = self._written_date.sub(written, text)
         text = _MONTH_YEAR.sub(lambda m: f"{m.group(1)}{self.ordinal(int(m.group(2)), 'm', case='g')}", text)
         return self._year.sub(year, text)
+
+    def labels_from_to(self, m):
+        """"главы с 8 по 10" главы с восьмой по десятую, "разделы 2-4" со второго по четвёртый: numbered things named
+        in the plural before their range, each number the ordinal in the label's gender."""
+        word = m.group(1)
+        if grammar.lemma(word) not in _LABELS or not grammar.plural_noun(word):
+            return m.group(0)
+        first, last = int(m.group(3) or m.group(5)), int(m.group(4) or m.group(6))
+        if not 0 < first < last:
+            return m.group(0)
+        kind = _LABEL_GENDERS.get(grammar.lemma(word), "m")
+        return (f"{m.group(1)}{m.group(2)}с {self.n2w(first, 'ordinal', case='g', gender=kind)} по "
+                f"{self.n2w(last, 'ordinal', case='a', gender=kind, animate=False)}")
 
     def from_to_named(self, m):
         """"с 1 по 5 класс": the first number an ordinal like the second, in the genitive of "с"; "с 1941 по 1945 г.":

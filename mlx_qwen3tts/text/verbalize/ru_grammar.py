@@ -67,14 +67,31 @@ def preposition(before: str, depth: int = 3) -> Optional[str]:
     before the adjectives between ("от лишних 80 кг"), or the one the first number of a list takes ("из 90% воды и
     10% косметики": из ... десяти процентов)."""
     m = _WORD_BEFORE.search(before[-24:])
+    if m and m.group(1).lower() in ("с", "со") and word_before(before[:len(before) - len(m.group(0))]).lower() \
+            in _SIZE_WITH:
+        return "a"  # "размером с 5 футбольных полей": с пять, about as large as
     if m and m.group(1).lower() in PREPOSITIONS:
         return PREPOSITIONS[m.group(1).lower()]
     if m and m.group(1)[0].islower() and lemma(m.group(1)) in _GOVERNING:  # "достигла 2,3 млрд" двух целых трёх
         return _GOVERNING[lemma(m.group(1))]
     if m and m.group(1)[0].islower() and is_adjective(m.group(1), plural=True) and depth:
-        return preposition(before[:len(before) - len(m.group(0))] + " ", 0)
+        # "от лишних 80 кг": the preposition before the adjectives; none: the adjective's own oblique cases
+        # ("первых 5 строк" первых пяти строк, "последних 10 лет" последних десяти)
+        rest = before[:len(before) - len(m.group(0))] + " "
+        return preposition(rest, 0) or (None if is_verb(word_before(rest)) else _oblique_plural(m.group(1)))
     listed = _LISTED.search(before[-80:]) if depth else None
     return preposition(before[:len(before) - len(listed.group(0))], depth - 1) if listed else None
+
+
+_SIZE_WITH = {"размером", "величиной", "ростом", "весом", "длиной", "высотой", "толщиной", "объёмом", "объемом"}
+
+
+def _oblique_plural(adjective: str) -> Optional[str]:
+    """The oblique cases (g d i p) `adjective` stands in as a plural, None where it can be a nominative ("первые")."""
+    cases = {p.tag.case for p in _parses(adjective.lower()) if p.tag.POS in ("ADJF", "PRTF") and p.tag.number == "plur"}
+    if not cases or "nomn" in cases:
+        return None
+    return "".join(letter for letter in "gdip" if _CASES[letter] in cases) or None
 
 
 def word_before(before: str) -> str:
@@ -216,6 +233,11 @@ def lemma(word: str) -> str:
     """The dictionary form of `word`'s likeliest reading ('' for none)."""
     parses = _parses(word.lower()) if word else ()
     return parses[0].normal_form if parses else ""
+
+
+def plural_noun(word: str) -> bool:
+    """Whether `word` can be a noun in the plural ("главы", "разделах")."""
+    return any(p.tag.POS == "NOUN" and p.tag.number == "plur" for p in (_parses(word.lower()) if word else ()))
 
 
 def is_noun(word: str) -> bool:

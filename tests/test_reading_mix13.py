@@ -25,6 +25,9 @@ line's dry run.
 - ru: a number after a plural adjective in an oblique case, with no preposition or verb before it, takes that case
   ("первых 5 строк" первых пяти строк, "последних 2 версий"; it was "пять", "две"); "размером с", "весом с"...
   take the accusative ("размером с 5 футбольных полей" с пять, about as large as; it was "с пяти").
+- A word of ASCII letters and digits joined by a hyphen to a word with other letters is read ("3D-Rotationskörper"
+  drei D Rotationskörper; its digit was left unread before an umlaut); in es, fr, it, pt a number after a noun that
+  labels it still counts a unit written out after it ("el párrafo 1 centímetro" un centímetro, was "uno").
 - ru: numbered things named in the plural before their range are ordinals in the name's gender ("главы с 8 по 10"
   с восьмой по десятую, "разделы 2-4" со второго по четвёртый; they were "с восьми по десять", "от двух до
   четырёх"); a singular name or a percentage keeps its range ("Страница 5-7 раз", "10-15% прибыли")."""
@@ -73,6 +76,10 @@ CASES = [
     ("cardinal", "ru", "Обработка первых 5 строк, нет последних 2 версий, размером с 5 футбольных полей.",
      ["первых пяти строк", "последних двух версий", "размером с пять футбольных полей"], ["пяти футбольных"]),
     ("cardinal", "ru", "Первые 3 символа, вижу первых 5 человек.", ["первые три символа", "первых пять человек"], []),
+    ("cardinal", "de", "Wandelt die Objekte in einen 3D-Rotationskörper um.", ["in einen drei D Rotationskörper"],
+     ["3D"]),
+    ("measure", "es", "Para sangrar el párrafo 1 centímetro, escriba 1 cm.", ["párrafo un centímetro"], ["uno"]),
+    ("measure", "it", "Rientra il paragrafo 1 centimetro.", ["paragrafo un centimetro"], ["uno"]),
     ("range", "ru", "Прочтите главы с 8 по 10, разделы 2-4 и страницы 10-12.", ["главы с восьмой по десятую",
      "разделы со второго по четвёртый", "страницы с десятой по двенадцатую"], ["восьми", "от десяти"]),
     ("range", "ru", "Страница 5-7 раз открывалась, статьи 10-15% прибыли.", ["от пяти до семи раз",

@@ -74,9 +74,9 @@ def roman_value(numeral: str) -> Optional[int]:
 
 
 # A word of letters and digits together (parts joined by "-", "." or "_"), e.g. Qwen2, fp16, Mistral-7B-v0.1; one
-# joined by a hyphen to a word in another script ends there ("dom0-системы", "USB3-устройств").
+# joined by a hyphen to a word with letters outside ASCII ends there ("dom0-системы", "3D-Körper").
 _TECH = re.compile(r"(?<![\w.-])(?=[A-Za-z0-9._-]*[A-Za-z])(?=[A-Za-z0-9._-]*\d)"
-                   r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?!\w|-[A-Za-z0-9_-])")
+                   r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?!\w|-[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*(?![\w-]))")
 # Three or more numbers joined by commas without a space ("1,2,3"): where a comma is the decimal, a list (a number has
 # one decimal comma at most; Spanish reads "1,234,567", grouped as Mexico writes it, before: es.py).
 _COMMA_LIST = re.compile(r"(?<![\w.,])\d{1,4}(?:,\d{1,4}){2,}(?![\w]|[.,]\d)")

@@ -6,7 +6,7 @@ the nouns most often counted in data/<code>_genders.tsv, a noun's ending where i
 currency's name after an amount is money, a half agrees with its noun ("media taza", "meio litro")."""
 
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ..abbreviations import GO_ON
@@ -402,12 +402,19 @@ class Romance(Spec):
             return None
         before = self._LAST_WORD.search(text, max(0, start - 30), start)
         label = before and before.group(1)
-        if label and (label.casefold() in self.genders or len(label) > 1 and label.isupper()):
-            return None  # "valor 1", "LZMA 2": a label, not a count
+        if label and (label.casefold() in self.genders or len(label) > 1 and label.isupper()) \
+                and following.group(1).casefold() not in self.unit_words:
+            return None  # "valor 1", "LZMA 2": a label, not a count ("el párrafo 1 centímetro" counts: un)
         gender = self.noun_gender(following.group(1))
         if gender is None and following.group(1).casefold() in self.not_nouns:
             return self._earlier_count(text, start)
         return gender
+
+    @cached_property
+    def unit_words(self) -> frozenset:
+        """The units' names written out, singular and plural ("centímetro", "centímetros")."""
+        return frozenset(word.casefold() for names in self.units.values() for word in names[:2]
+                         if isinstance(word, str))
 
     _COUNT = re.compile(r"\d[ \u00a0]+([^\W\d_]+)")
 

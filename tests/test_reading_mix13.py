@@ -37,8 +37,8 @@ from reading_cases import class_tests, said_in_order
 # (kind, language, written, words said in this order, words that must not be left)
 CASES = [
     ("electronic", "en", "Use socks5h://apt:pass@127.0.0.1:9050 or ssh://git@example.org:22 here.",
-     ["socks five H colon slash slash apt colon pass at", "S S H colon slash slash git at example dot org colon two two"],
-     ["://", "@"]),
+     ["socks five H colon slash slash apt colon pass at",
+      "S S H colon slash slash git at example dot org colon two two"], ["://", "@"]),
     ("electronic", "de", "Der Spiegel rsync://mirror.example.net/pub ist schnell.",
      ["rsync Doppelpunkt Slash Slash mirror Punkt example Punkt net Slash pub"], ["://"]),
     ("electronic", "ru", "Прокси socks5h://proxy.example.ru работает.", ["proxy точка example точка ru"], ["://"]),

@@ -229,8 +229,8 @@ class German(Spec):
     roman_before = ("Kapitel", "Teil", "Band", "Akt", "Buch", "Anhang", "Artikel", "Abschnitt", "Titel")
     roman_after = ("Jahrhundert", "Jahrhunderts", "Jahrtausend", "Weltkrieg", "Weltkriegs", "Jh.")
     menu_words = frozenset({"Datei", "Bearbeiten", "Ansicht", "Bild", "Ebene", "Ebenen", "Farben", "Werkzeuge",
-                            "Filter", "Fenster", "Hilfe", "Einstellungen", "Extras", "Format", "Einfügen", "Auswahl", "Neu",
-                            "Öffnen", "Speichern", "Menü", "Optionen", "Tabelle"})
+                            "Filter", "Fenster", "Hilfe", "Einstellungen", "Extras", "Format", "Einfügen", "Auswahl",
+                            "Neu", "Öffnen", "Speichern", "Menü", "Optionen", "Tabelle"})
     symbols = {"±": "plus minus", "×": "mal", "→": "nach", "←": "von", "&": "und", "§": "Paragraf",
                "≈": "ungefähr", "≤": "kleiner gleich", "≥": "größer gleich", "−": "minus", "°": "Grad",
                "½": "ein halb", "¼": "ein Viertel", "¾": "drei Viertel", "~": "etwa", "‰": "Promille"}

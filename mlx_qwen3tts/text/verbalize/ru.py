@@ -53,17 +53,17 @@ _DATE_CASES = {"с": "g", "со": "g", "от": "g", "до": "g", "после": "
                "накануне": "g", "кроме": "g", "по": "a", "на": "a", "в": "a", "через": "a", "за": "a", "про": "a",
                "к": "d", "ко": "d", "о": "p", "об": "p", "при": "p", "между": "i", "перед": "i", "над": "i"}
 _PREPOSITION_VOWEL = re.compile(r"(?<![\w-])(?:([ВвКкСс]) (?=втор)|([Сс]) (?=ст[аоу]))")  # "со ста", "со стопроцентной"
-# "н. э." нашей эры; a year before it, of any length, with "г." ("в 300 г. до н. э." в трёхсотом году до нашей эры).
-# A year after a month's name or a season in any case, without "года" ("с декабря 2011 по", "в мае 2012", "весной
-# 2020"): the year's ordinal in the genitive, as "года" were said (декабря две тысячи одиннадцатого).
 # Numbered things named in the plural before their range: "главы с 8 по 10", "разделы 2-4" (`labels_from_to`).
 _LABELS_FROM_TO = re.compile(r"(?<![\w-])([А-Яа-яЁё]{4,})([\s\u00a0]+)(?:[Сс]о?[\s\u00a0]+(\d{1,3})"
                              r"[\s\u00a0]+по[\s\u00a0]+(\d{1,3})|(\d{1,3})\s?[–—-]\s?(\d{1,3}))"
                              r"(?![\w:/-]|[.,]\d|[\s\u00a0]?%)")
+# A year after a month's name or a season in any case, without "года" ("с декабря 2011 по", "в мае 2012", "весной
+# 2020"): the year's ordinal in the genitive, as "года" were said (декабря две тысячи одиннадцатого).
 _MONTH_NAMES = ("(?:январ|феврал|апрел|июн|июл|сентябр|октябр|ноябр|декабр)(?:ь|я|е|ю|ём|ем)"
                 "|(?:март|август)(?:а|е|у|ом)?|ма(?:й|я|е|ю|ем)|весной|летом|осенью|зимой")
 _MONTH_YEAR = re.compile(r"(?<![\w-])((?i:" + _MONTH_NAMES + r")[\s\u00a0]+)(1\d{3}|20\d\d)"
                          r"(?![\w:/-]|[.,]\d|[\s\u00a0]?(?:гг?\.|гг?(?!\w)|год(?:а|у)?(?!\w)))")
+# "н. э." нашей эры; a year before it, of any length, with "г." ("в 300 г. до н. э." в трёхсотом году до нашей эры).
 _ERA = re.compile(r"(?<![\w.])н\.\s?э\.")
 _ERA_YEAR = re.compile(r"(?<![\w.,])(\d{1,4})\s?г\.(?=\s(?:до\s)?н\.\s?э\.)")
 # A numeric date's "г." after its year, which the date says already ("до 31.12.2024 г." года).
@@ -1357,13 +1357,13 @@ class Russian(Spec):
     def labels_from_to(self, m):
         """"главы с 8 по 10" главы с восьмой по десятую, "разделы 2-4" со второго по четвёртый: numbered things named
         in the plural before their range, each number the ordinal in the label's gender."""
-        word = m.group(1)
-        if grammar.lemma(word) not in _LABELS or not grammar.plural_noun(word):
+        word, label = m.group(1), grammar.lemma(m.group(1))
+        if label not in _LABELS or not grammar.plural_noun(word):
             return m.group(0)
         first, last = int(m.group(3) or m.group(5)), int(m.group(4) or m.group(6))
         if not 0 < first < last:
             return m.group(0)
-        kind = _LABEL_GENDERS.get(grammar.lemma(word), "m")
+        kind = _LABEL_GENDERS.get(label, "m")
         return (f"{m.group(1)}{m.group(2)}с {self.n2w(first, 'ordinal', case='g', gender=kind)} по "
                 f"{self.n2w(last, 'ordinal', case='a', gender=kind, animate=False)}")
 
